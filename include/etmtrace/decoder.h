@@ -1,0 +1,69 @@
+/* etmtrace/decoder.h - the whole pipeline in one object: input bytes
+ * (raw or CoreSight-formatted) -> per-ID packet parsers -> per-ID flow
+ * decoders; packets and elements are delivered in input order. */
+#ifndef ETM_ETMTRACE_DECODER_H
+#define ETM_ETMTRACE_DECODER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <etmtrace/config.h>
+#include <etmtrace/flow.h>
+#include <etmtrace/image.h>
+#include <etmtrace/packet.h>
+#include <etmtrace/source.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct etm_decoder;
+
+/** What the decoder produces. */
+enum etm_decoder_mode {
+	etm_dec_packets = 1,   /**< packets only (no flow decode) */
+	etm_dec_elements = 2,  /**< packets are decoded into elements */
+};
+
+/** Allocate a decoder for input of format @fmt. Returns NULL on no memory
+ * or bad format. */
+struct etm_decoder *etm_decoder_alloc(enum etm_input_format fmt,
+				      enum etm_decoder_mode mode);
+/** Free the decoder and its per-source parsers; NULL is a no-op. */
+void etm_decoder_free(struct etm_decoder *d);
+
+/** Add a trace source. With raw input exactly one source may be added (its
+ * trace ID is only a label). @img is borrowed (may be shared by sources).
+ * Returns 0, -etme_bad_config, -etme_nomem, -etme_invalid. */
+int etm_decoder_add_source(struct etm_decoder *d, const struct etm_config *cfg,
+			   const struct etm_image *img);
+
+/** Push @n input bytes (any chunk size; the buffer is borrowed until
+ * next() returns -etme_again). Returns 0, -etme_busy, -etme_invalid. */
+int etm_decoder_push(struct etm_decoder *d, const uint8_t *buf, size_t n);
+/** End of input. */
+int etm_decoder_finish(struct etm_decoder *d);
+
+/** One output item: a packet (with the element mode, packets are also
+ * returned before the elements they produce) or an element. */
+struct etm_item {
+	int is_elem;                  /**< 0: pkt valid; 1: elem valid */
+	enum etm_protocol proto;      /**< protocol of the source */
+	struct etm_packet pkt;
+	struct etm_elem elem;
+};
+
+/** Next item. Returns 0 with an item, -etme_again (push more), -etme_eos
+ * (after finish, all delivered). */
+int etm_decoder_next(struct etm_decoder *d, struct etm_item *it, size_t size);
+
+/** Deliver packets as items too in element mode (default 0: elements only). */
+void etm_decoder_set_packets(struct etm_decoder *d, int on);
+
+/** Enable or disable the flow block cache of every source (default on). */
+void etm_decoder_set_cache(struct etm_decoder *d, int on);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

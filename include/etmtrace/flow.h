@@ -1,0 +1,137 @@
+/* etmtrace/flow.h - instruction-flow decoder: packets of one trace source in,
+ * decoded elements (executed ranges, exceptions, context, ...) out, walking a
+ * program image. */
+#ifndef ETM_ETMTRACE_FLOW_H
+#define ETM_ETMTRACE_FLOW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <etmtrace/config.h>
+#include <etmtrace/image.h>
+#include <etmtrace/insn.h>
+#include <etmtrace/packet.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Element kinds. 0 is invalid. */
+enum etm_elem_kind {
+	etmk_invalid = 0,
+	etmk_range,        /**< executed instructions [start, end) */
+	etmk_exception,    /**< exception taken */
+	etmk_exc_return,   /**< exception return instruction traced */
+	etmk_trace_on,     /**< trace (re)starts here; reason in .reason */
+	etmk_nosync,       /**< decoder not synchronised (gap until next sync) */
+	etmk_context,      /**< context ID / VMID / security / Hyp */
+	etmk_timestamp,    /**< timestamp */
+	etmk_cycle_count,  /**< cycles not attributed to an instruction (gap length) */
+	etmk_event,        /**< trigger */
+	etmk_nomem,        /**< no opcode at .addr: decode resumes at next address packet */
+	etmk_error,        /**< bad trace; .err, decode resumes at the next sync */
+	etmk_num_kinds
+};
+
+/** Trace-on reasons. */
+enum etm_on_reason {
+	etm_on_start = 0,      /**< first synchronisation */
+	etm_on_enable = 1,     /**< tracing (re-)enabled */
+	etm_on_overflow = 2,   /**< restarted after FIFO overflow: data lost */
+	etm_on_debug = 3,      /**< exit from debug state */
+	etm_on_resync = 4,     /**< resynchronised after an error */
+};
+
+/** One decoded element. Fields not used by the kind are zero. */
+struct etm_elem {
+	uint64_t offset;        /**< input offset of the packet that produced it */
+	enum etm_elem_kind kind;
+	uint8_t id;             /**< trace ID */
+
+	/* etmk_range */
+	uint64_t start, end;    /**< [start, end): end = address after the last instruction */
+	enum etm_isa isa;
+	uint32_t ninsn;         /**< instruction count */
+	uint64_t last_addr;     /**< address of the last instruction */
+	uint8_t last_size;
+	enum etm_insn_class last_cls;
+	uint8_t last_link;
+	uint8_t last_exec;      /**< 1 = last instruction passed (E) / unknown; 0 = failed (N) */
+	uint8_t last_atom;      /**< 1 if last instruction's E/N is known from an atom */
+	uint8_t has_cycles;
+	uint32_t cycles;        /**< cycles attributed to the range (cycle-accurate) */
+
+	/* etmk_exception */
+	uint16_t exc_num;
+	uint8_t exc_cancel;     /**< ETMv3: the last traced instruction was cancelled */
+	uint64_t ret_addr;      /**< preferred return address (valid if has_ret) */
+	uint8_t has_ret;
+	uint64_t addr;          /**< exception: vector address; nomem: unreadable address;
+				 *   trace_on: first instruction address */
+
+	/* etmk_trace_on */
+	uint8_t reason;         /**< enum etm_on_reason */
+
+	/* etmk_context (and the state in force for ranges) */
+	uint8_t has_ctxid, has_vmid;
+	uint32_t ctxid;
+	uint8_t vmid;
+	uint8_t ns, hyp;
+
+	/* etmk_timestamp */
+	uint64_t timestamp;
+
+	/* etmk_error */
+	int err;                /**< enum etm_error */
+};
+
+struct etm_flow;
+
+/** Allocate a flow decoder for a source configured by @cfg (copied),
+ * reading opcodes from @img (borrowed: must outlive the decoder; may be NULL,
+ * then every address is unreadable). Returns NULL on bad config / no memory. */
+struct etm_flow *etm_flow_alloc(const struct etm_config *cfg,
+				const struct etm_image *img);
+/** Free; NULL is a no-op. */
+void etm_flow_free(struct etm_flow *f);
+
+/** Feed one packet (from the matching packet parser). Elements it produces
+ * are queued; drain them with etm_flow_next() before the next put.
+ * Returns 0, -etme_busy if elements are still queued, -etme_invalid. */
+int etm_flow_put(struct etm_flow *f, const struct etm_packet *pkt);
+/** Signal end of trace: pending elements (kept back for a possible cancel)
+ * are released. */
+int etm_flow_finish(struct etm_flow *f);
+/** Pull the next element. Returns 0 with an element, -etme_again when the
+ * queue is empty (put more packets), -etme_invalid. */
+int etm_flow_next(struct etm_flow *f, struct etm_elem *el, size_t size);
+/** Reset to unsynchronised (e.g. after a parser error). */
+void etm_flow_reset(struct etm_flow *f);
+/** Enable (1) / disable (0) the straight-line block cache (default on). */
+void etm_flow_set_cache(struct etm_flow *f, int on);
+
+/* ---- walking a range instruction by instruction ------------------------- */
+
+/** Iterator over the instructions of an etmk_range element. */
+struct etm_walk {
+	const struct etm_image *img;
+	uint64_t addr, end;
+	enum etm_isa isa;
+	enum etm_space space;
+	uint32_t left;
+};
+
+/** Start walking @el (a range) over @img. Returns 0 or -etme_invalid. */
+int etm_walk_init(struct etm_walk *w, const struct etm_image *img,
+		  const struct etm_elem *el);
+/** Next instruction into @insn. Returns 0, -etme_eos at the end,
+ * -etme_nomap if the opcode cannot be read. */
+int etm_walk_next(struct etm_walk *w, struct etm_insn *insn);
+
+/** Kind name ("range", "exception", ...). */
+const char *etm_elem_kind_name(enum etm_elem_kind k);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,189 @@
+/* etmtrace/packet.h - ETMv3 and PTM packet parsers: bytes of one trace source
+ * in, decoded packets out. Both protocols share struct etm_packet. */
+#ifndef ETM_ETMTRACE_PACKET_H
+#define ETM_ETMTRACE_PACKET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <etmtrace/config.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Packet types of both protocols (ETMv3: IHI 0014Q Table 7.1; PFT: IHI 0035B
+ * Table 4.1). 0 is invalid. */
+enum etm_pkt_type {
+	etmp_invalid = 0,
+	etmp_notsync,      /**< bytes skipped while searching for A-sync */
+	etmp_error,        /**< bad header / payload / truncated; see .err */
+	etmp_async,        /**< A-sync: >= 5 x 0x00 then 0x80 */
+	etmp_isync,        /**< I-sync (ETMv3 0x08/0x70, PTM 0x08) */
+	etmp_atom,         /**< ETMv3 P-header or PTM atom packet */
+	etmp_branch,       /**< branch address (+exception bytes, +PTM cycle count) */
+	etmp_waypoint,     /**< PTM waypoint update (0x72) */
+	etmp_trigger,      /**< 0x0C */
+	etmp_ctxid,        /**< context ID (0x6E) */
+	etmp_vmid,         /**< VMID (0x3C) */
+	etmp_timestamp,    /**< 0x42 / 0x46 */
+	etmp_cycle_count,  /**< ETMv3 cycle count packet (0x04) */
+	etmp_exc_return,   /**< exception exit / return (0x76) */
+	etmp_exc_entry,    /**< ETMv3 exception entry (0x7E, ARMv7-M) */
+	etmp_ignore,       /**< 0x66 */
+	etmp_data,         /**< ETMv3 normal data */
+	etmp_ooo_data,     /**< ETMv3 out-of-order data */
+	etmp_ooo_place,    /**< ETMv3 out-of-order placeholder */
+	etmp_val_not_traced, /**< ETMv3 value not traced */
+	etmp_data_suppressed, /**< ETMv3 data suppressed (0x62) */
+	etmp_store_failed, /**< ETMv3 store failed (0x50) */
+	etmp_num_types
+};
+
+/** Largest number of raw bytes a packet records (longer A-sync runs and
+ * not-sync runs are split or counted in raw_len only). */
+#define ETM_PKT_MAX_RAW 32
+
+/** Most E/N atoms one packet can carry (ETMv3 format 1: 15 E + 1 N). */
+#define ETM_PKT_MAX_ATOMS 16
+
+/** I-sync reason codes (info byte bits 6:5). */
+enum etm_isync_reason {
+	etm_isync_periodic = 0,
+	etm_isync_trace_on = 1,
+	etm_isync_overflow = 2,
+	etm_isync_debug_exit = 3,
+};
+
+/** One decoded packet. Fields not used by the packet type are zero.
+ * Addresses are full 32-bit values after merging with the previous address
+ * (the parser keeps the compression state, as it also tracks ISA for the
+ * address alignment). */
+struct etm_packet {
+	uint64_t offset;          /**< input offset of the first byte */
+	enum etm_pkt_type type;
+	uint8_t id;               /**< trace ID (from the config) */
+	uint8_t raw_len;          /**< bytes in raw[] (<= ETM_PKT_MAX_RAW) */
+	uint32_t size;            /**< true packet size in bytes (>= raw_len) */
+	uint8_t raw[ETM_PKT_MAX_RAW];
+
+	int err;                  /**< etmp_error: enum etm_error (positive) */
+
+	/* etmp_atom: atoms oldest first. Bit i of atom_bits = 1 for N, 0 for E. */
+	uint8_t atom_count;       /**< number of E/N atoms */
+	uint32_t atom_bits;
+	/* ETMv3 cycle-accurate: W atoms attributed to atom i (the Ws since the
+	 * previous E/N atom, including its own W), and Ws after the last atom. */
+	uint8_t atom_w[ETM_PKT_MAX_ATOMS];
+	uint8_t w_tail;
+
+	/* etmp_isync, etmp_branch, etmp_waypoint: target / next address. */
+	uint64_t addr;
+	uint8_t addr_bits;        /**< address bits carried (branch; 32 = full) */
+	enum etm_isa isa;         /**< ISA after this packet (state tracked by parser) */
+	uint8_t isa_changed;      /**< 1 if this packet set the ISA explicitly */
+
+	/* etmp_isync */
+	uint8_t reason;           /**< enum etm_isync_reason */
+	uint8_t lsip;             /**< ETMv3 LSiP: addr = data-instruction address */
+	uint64_t lsip_next;       /**< LSiP: address of the next instruction */
+	enum etm_isa lsip_isa;    /**< LSiP: ISA of the next instruction */
+
+	/* security / virtualisation state (I-sync, exception bytes) */
+	uint8_t has_state;        /**< ns/hyp/altisa below are valid */
+	uint8_t ns, hyp, altisa, jazelle;
+
+	/* etmp_branch exception information */
+	uint8_t has_exc;          /**< exception bytes present */
+	uint16_t exc_num;         /**< exception number, 0 = none (state change) */
+	uint8_t cancel;           /**< ETMv3 Can bit: previous instruction cancelled */
+	uint8_t resume;           /**< ETMv3 exception byte 2 Resume[3:0] */
+
+	/* cycle count: ETMv3 cycle count packet and I-sync 0x70; PTM
+	 * atom/branch/I-sync/timestamp in cycle-accurate mode. */
+	uint8_t has_cc;
+	uint32_t cycle_count;
+
+	/* context ID: etmp_ctxid and I-sync with a context ID field */
+	uint8_t has_ctxid;
+	uint32_t ctxid;
+	/* etmp_vmid */
+	uint8_t vmid;
+
+	/* etmp_timestamp: merged value (binary), R bit */
+	uint64_t timestamp;
+	uint8_t ts_bits;          /**< value bits carried by this packet */
+	uint8_t ts_freq_change;
+
+	/* ETMv3 data-trace packets */
+	uint8_t has_daddr;
+	uint8_t has_dvalue;
+	uint8_t dvalue_size;      /**< bytes: 0, 1, 2, 4 */
+	uint8_t dtag;             /**< out-of-order tag 1-3 */
+	uint64_t daddr;
+	uint32_t dvalue;
+};
+
+struct etm_etm3;
+struct etm_ptm;
+
+/* ---- ETMv3 packet parser ------------------------------------------------
+ * Usage: etm_etm3_push() a chunk, then call etm_etm3_next() until it returns
+ * -etme_again; repeat. Chunks may be any size, including 1 byte; packets that
+ * straddle chunks are assembled internally. The pushed buffer is borrowed
+ * until etm_etm3_next() returns -etme_again. */
+
+/** Allocate an ETMv3 parser for @cfg (copied). Returns NULL on bad config or
+ * no memory. The parser starts unsynchronised. */
+struct etm_etm3 *etm_etm3_alloc(const struct etm_config *cfg);
+/** Free a parser; NULL is a no-op. */
+void etm_etm3_free(struct etm_etm3 *p);
+/** Push @n bytes whose input offsets are @offset, @offset+1, ...
+ * Returns 0, -etme_busy if the previous chunk is not consumed yet,
+ * -etme_invalid on NULL. */
+int etm_etm3_push(struct etm_etm3 *p, const uint8_t *buf, size_t n,
+		  uint64_t offset);
+/** Signal end of data: a packet cut by the end is reported as an
+ * etmp_error packet (etme_truncated) by the following next() calls. */
+int etm_etm3_finish(struct etm_etm3 *p);
+/** Get the next packet into @pkt (@size = sizeof *pkt).
+ * Returns 0 with a packet, -etme_again when more input is needed,
+ * -etme_eos after finish() when everything is delivered, -etme_invalid. */
+int etm_etm3_next(struct etm_etm3 *p, struct etm_packet *pkt, size_t size);
+/** Forget all state and search for A-sync again. */
+void etm_etm3_reset(struct etm_etm3 *p);
+
+/* ---- PTM packet parser: same contract as the ETMv3 one. ------------------ */
+struct etm_ptm *etm_ptm_alloc(const struct etm_config *cfg);
+void etm_ptm_free(struct etm_ptm *p);
+int etm_ptm_push(struct etm_ptm *p, const uint8_t *buf, size_t n,
+		 uint64_t offset);
+int etm_ptm_finish(struct etm_ptm *p);
+int etm_ptm_next(struct etm_ptm *p, struct etm_packet *pkt, size_t size);
+void etm_ptm_reset(struct etm_ptm *p);
+
+/* ---- description --------------------------------------------------------- */
+
+/** Short packet type name ("I_SYNC", "BRANCH_ADDRESS", "P_HEADER", ...). */
+const char *etm_pkt_type_name(enum etm_pkt_type t, enum etm_protocol proto);
+
+/** Format the decoded fields of @pkt (not offset/id/raw bytes) as readable
+ * text, e.g. "Addr=0xc0018d82 T32 reason=periodic", into @buf of @n bytes.
+ * Returns the length that would have been written (snprintf style). */
+int etm_pkt_describe(const struct etm_packet *pkt, enum etm_protocol proto,
+		     char *buf, size_t n);
+
+/** Format the decoded fields of @pkt as JSON members (without braces and
+ * without offset/id/bytes/type), e.g. "\"addr\":\"0xc0018d82\",\"isa\":\"T32\"".
+ * Returns the length that would have been written. */
+int etm_pkt_json_fields(const struct etm_packet *pkt, enum etm_protocol proto,
+			char *buf, size_t n);
+
+/** Exception name for an exception number ("IRQ", "SVC", ...); @m_profile
+ * selects the ARMv7-M table. Never NULL. */
+const char *etm_exc_name(unsigned num, int m_profile);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

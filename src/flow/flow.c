@@ -1,0 +1,151 @@
+/* flow/flow.c - the protocol-independent part of the flow decoder: object
+ * lifetime, the element queue, and block lookup through the block cache. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <etmtrace/error.h>
+
+#include "flow/flow_int.h"
+
+/* Block cache size: 2^12 entries, a few hundred KiB per decoder. */
+#define ETM_FLOW_BCACHE_LOG2 12
+
+static uint32_t flow_stop_mask(const struct etm_config *cfg)
+{
+	if (cfg->protocol == etm_proto_ptm)
+		return etm_cfg_dmb_waypoint(cfg) ? ETM_STOP_PTM_DMB : ETM_STOP_PTM;
+	return ETM_STOP_BRANCHES;
+}
+
+struct etm_flow *etm_flow_alloc(const struct etm_config *cfg,
+				const struct etm_image *img)
+{
+	struct etm_flow *f;
+	int err;
+
+	if (!cfg || etm_config_check(cfg, NULL) < 0)
+		return NULL;
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return NULL;
+	if (etm_config_from_user(&f->cfg, cfg, cfg->size) < 0)
+		goto fail;
+	f->img = img;
+	f->cache_on = 1;
+	f->bc = etm_bcache_alloc(ETM_FLOW_BCACHE_LOG2, flow_stop_mask(&f->cfg));
+	if (!f->bc)
+		goto fail;
+	if (cfg->protocol == etm_proto_ptm)
+		err = etm_flow_ptm_init(f);
+	else
+		err = etm_flow_etm3_init(f);
+	if (err < 0)
+		goto fail;
+	return f;
+fail:
+	etm_flow_free(f);
+	return NULL;
+}
+
+void etm_flow_free(struct etm_flow *f)
+{
+	if (!f)
+		return;
+	if (f->free_impl)
+		f->free_impl(f);
+	etm_bcache_free(f->bc);
+	free(f);
+}
+
+int etm_flow_put(struct etm_flow *f, const struct etm_packet *pkt)
+{
+	if (!f || !pkt)
+		return -etme_invalid;
+	if (f->qlen)
+		return -etme_busy;
+	f->qhead = 0;
+	return f->put(f, pkt);
+}
+
+int etm_flow_finish(struct etm_flow *f)
+{
+	if (!f)
+		return -etme_invalid;
+	if (f->qlen)
+		return -etme_busy;
+	f->qhead = 0;
+	return f->finish ? f->finish(f) : 0;
+}
+
+int etm_flow_next(struct etm_flow *f, struct etm_elem *el, size_t size)
+{
+	if (!f || !el || size < sizeof(*el))
+		return -etme_invalid;
+	if (!f->qlen)
+		return -etme_again;
+	*el = f->q[f->qhead++];
+	f->qlen--;
+	return 0;
+}
+
+void etm_flow_reset(struct etm_flow *f)
+{
+	if (!f)
+		return;
+	f->qhead = 0;
+	f->qlen = 0;
+	if (f->reset)
+		f->reset(f);
+}
+
+void etm_flow_set_cache(struct etm_flow *f, int on)
+{
+	if (f)
+		f->cache_on = on;
+}
+
+struct etm_elem *etm_flow_emit(struct etm_flow *f, enum etm_elem_kind kind,
+			       uint64_t offset)
+{
+	struct etm_elem *el;
+
+	if (f->qhead + f->qlen >= ETM_FLOW_QMAX)
+		return NULL;
+	el = &f->q[f->qhead + f->qlen++];
+	memset(el, 0, sizeof(*el));
+	el->kind = kind;
+	el->offset = offset;
+	el->id = (uint8_t)etm_cfg_trace_id(&f->cfg);
+	return el;
+}
+
+int etm_flow_block(struct etm_flow *f, enum etm_space space, uint64_t addr,
+		   enum etm_isa isa, struct etm_block *tmp,
+		   const struct etm_block **blk)
+{
+	if (f->cache_on)
+		return etm_bcache_lookup(f->bc, f->img, space, addr, isa, blk);
+	*blk = tmp;
+	return etm_block_build(tmp, f->img, space, addr, isa,
+			       flow_stop_mask(&f->cfg));
+}
+
+const char *etm_elem_kind_name(enum etm_elem_kind k)
+{
+	switch (k) {
+	case etmk_range: return "range";
+	case etmk_exception: return "exception";
+	case etmk_exc_return: return "exc_return";
+	case etmk_trace_on: return "trace_on";
+	case etmk_nosync: return "nosync";
+	case etmk_context: return "context";
+	case etmk_timestamp: return "timestamp";
+	case etmk_cycle_count: return "cycle_count";
+	case etmk_event: return "event";
+	case etmk_nomem: return "nomem";
+	case etmk_error: return "error";
+	case etmk_invalid:
+	case etmk_num_kinds: break;
+	}
+	return "invalid";
+}

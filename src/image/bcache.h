@@ -1,0 +1,61 @@
+/* image/bcache.h - bounded cache of straight-line instruction blocks, keyed by
+ * (address, ISA, space): the run from an address up to and including the next
+ * instruction that stops a block. Owned by one flow decoder. */
+#ifndef ETM_IMAGE_BCACHE_H
+#define ETM_IMAGE_BCACHE_H
+
+#include <stdint.h>
+
+#include <etmtrace/image.h>
+#include <etmtrace/insn.h>
+
+/* Most instructions in one block; longer straight runs are split. */
+#define ETM_BLOCK_MAX 64
+
+/* A straight-line block starting at start. Instruction i (0-based) is at
+ * start + sum of sizes of instructions before it; bit i of size4 is 1 when
+ * instruction i is 4 bytes (always 1 for A32). */
+struct etm_block {
+	uint64_t start;
+	uint64_t end;            /* address after the last instruction */
+	enum etm_isa isa;
+	uint32_t ninsn;          /* 1..ETM_BLOCK_MAX */
+	uint64_t size4;
+	struct etm_insn last;    /* the last instruction, fully classified */
+	uint8_t stop;            /* 1: last is a stop instruction (see below) */
+	uint8_t nomem;           /* 1: the block ends because memory at end is unreadable */
+};
+
+/* Which classes end a block: bit (1u << enum etm_insn_class). */
+#define ETM_STOP_BRANCHES ((1u << etmc_br_direct) | (1u << etmc_br_indirect) | \
+			   (1u << etmc_exc_gen) | (1u << etmc_undefined))
+#define ETM_STOP_PTM ((1u << etmc_br_direct) | (1u << etmc_br_indirect) | \
+		      (1u << etmc_isb))
+/* PTM with ETMCCER[24]: DMB/DSB are waypoints too. */
+#define ETM_STOP_PTM_DMB (ETM_STOP_PTM | (1u << etmc_barrier))
+
+struct etm_bcache;
+
+/* Allocate a cache of 2^@log2_entries entries (bounded memory) whose blocks
+ * end at instructions whose class is in @stop_mask. NULL on no memory. */
+struct etm_bcache *etm_bcache_alloc(unsigned log2_entries, uint32_t stop_mask);
+void etm_bcache_free(struct etm_bcache *bc);
+/* Drop every entry. */
+void etm_bcache_clear(struct etm_bcache *bc);
+
+/* Build (uncached) the block at @addr into @blk. Returns 0, -etme_nomap if
+ * the first instruction cannot be read. */
+int etm_block_build(struct etm_block *blk, const struct etm_image *img,
+		    enum etm_space space, uint64_t addr, enum etm_isa isa,
+		    uint32_t stop_mask);
+
+/* Cached lookup: *@blk points into the cache (valid until the next lookup).
+ * Returns 0, -etme_nomap. */
+int etm_bcache_lookup(struct etm_bcache *bc, const struct etm_image *img,
+		      enum etm_space space, uint64_t addr, enum etm_isa isa,
+		      const struct etm_block **blk);
+
+/* Address of instruction @i (0-based, < ninsn) of @blk. */
+uint64_t etm_block_addr(const struct etm_block *blk, uint32_t i);
+
+#endif

@@ -1,0 +1,48 @@
+/* tests/unit/etest.c - runner and reporting for the unit-test harness. */
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "etest.h"
+
+struct etest_state etest_cur;
+static int passed, failed;
+
+void etest_fail_msg(const char *file, int line, const char *expr,
+		    unsigned long long a, unsigned long long b)
+{
+	fprintf(stderr, "%s:%d: check failed: %s (0x%llx vs 0x%llx)\n", file,
+		line, expr, a, b);
+	etest_cur.failed_checks++;
+}
+
+void etest_run(const char *name, void (*fn)(void))
+{
+	etest_cur.failed_checks = 0;
+	fn();
+	if (etest_cur.failed_checks) {
+		failed++;
+		printf("FAIL %s\n", name);
+	} else {
+		passed++;
+		printf("ok   %s\n", name);
+	}
+}
+
+int etest_end(void)
+{
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
+
+const char *etest_shared(const char *rel, char *buf, size_t n)
+{
+	const char *base = getenv("ETM_SHARED");
+	struct stat st;
+
+	if (!base)
+		base = "../shared";
+	snprintf(buf, n, "%s/%s", base, rel);
+	if (stat(buf, &st) != 0)
+		return NULL;
+	return buf;
+}

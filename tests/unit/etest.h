@@ -1,0 +1,44 @@
+/* tests/unit/etest.h - a tiny unit-test harness: checks that report file and
+ * line with both values, and a runner that prints "N passed, M failed". */
+#ifndef ETM_TESTS_ETEST_H
+#define ETM_TESTS_ETEST_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct etest_state {
+	int failed_checks;
+};
+extern struct etest_state etest_cur;
+
+void etest_run(const char *name, void (*fn)(void));
+/* Print the summary line; returns the process exit status. */
+int etest_end(void);
+/* Path of a file under the shared reference directory ($ETM_SHARED or
+ * ../shared); returns NULL (and the test should skip) if it is missing. */
+const char *etest_shared(const char *rel, char *buf, size_t n);
+void etest_fail_msg(const char *file, int line, const char *expr,
+		    unsigned long long a, unsigned long long b);
+
+#define ET_CHECK(c)                                                       \
+	do {                                                              \
+		if (!(c)) {                                               \
+			etest_fail_msg(__FILE__, __LINE__, #c, 0, 0);     \
+			return;                                           \
+		}                                                         \
+	} while (0)
+
+#define ET_EQ(a, b)                                                       \
+	do {                                                              \
+		unsigned long long et_a_ = (unsigned long long)(a);       \
+		unsigned long long et_b_ = (unsigned long long)(b);       \
+		if (et_a_ != et_b_) {                                     \
+			etest_fail_msg(__FILE__, __LINE__, #a " == " #b,  \
+				       et_a_, et_b_);                     \
+			return;                                           \
+		}                                                         \
+	} while (0)
+
+#define ETEST(fn) etest_run(#fn, fn)
+
+#endif
