@@ -1,0 +1,44 @@
+/* cli/session.h - turns command-line options into a configured decoder
+ * (snapshot or manual configuration, program images) and runs it over the
+ * trace file, handing every item to a command's callback. */
+#ifndef ETM_CLI_SESSION_H
+#define ETM_CLI_SESSION_H
+
+#include <etmtrace/etmtrace.h>
+
+#include "opt.h"
+
+struct session_src {
+	unsigned id;
+	struct etm_config cfg;
+	struct etm_image *img;   /* owned by the session (may be shared) */
+	const char *name;
+};
+
+struct session {
+	struct opts *o;
+	struct etm_snapshot *snap;
+	const char *trace_path;
+	enum etm_input_format fmt;
+	struct session_src src[128];
+	int nsrc;
+	struct etm_image *images[128]; /* distinct images to free */
+	int nimages;
+	struct etm_decoder *dec;
+	uint64_t input_bytes;
+};
+
+/* Item handler: return 0 to go on, <0 to stop. */
+typedef int (*session_fn)(void *ctx, const struct etm_item *it);
+
+/* Set up sources, images and the decoder. @want_images = load program
+ * images. Returns 0 or 2 (input/usage error, message printed). */
+int session_open(struct session *s, struct opts *o, enum etm_decoder_mode mode,
+		 int want_images);
+void session_close(struct session *s);
+/* Decode the whole trace file. Returns 0, or 2 on an input error. */
+int session_run(struct session *s, session_fn fn, void *ctx);
+/* Source of trace ID @id, or NULL. */
+const struct session_src *session_find(const struct session *s, unsigned id);
+
+#endif
