@@ -1,0 +1,170 @@
+/* image/bcache.c - straight-line block builder and a bounded direct-mapped
+ * cache of blocks keyed by (address, ISA, space). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <etmtrace/error.h>
+
+#include "common/bits.h"
+#include "image/bcache.h"
+#include "image/image_int.h"
+
+/* Largest supported cache: 2^16 entries (about 8 MiB). */
+#define ETM_BCACHE_LOG2_MAX 16
+
+struct etm_bcache_entry {
+	struct etm_block blk;
+	uint8_t valid;
+	uint8_t space;
+};
+
+struct etm_bcache {
+	uint32_t stop_mask;
+	unsigned log2;
+	struct etm_bcache_entry *e;
+};
+
+struct etm_bcache *etm_bcache_alloc(unsigned log2_entries, uint32_t stop_mask)
+{
+	struct etm_bcache *bc;
+
+	if (log2_entries > ETM_BCACHE_LOG2_MAX)
+		log2_entries = ETM_BCACHE_LOG2_MAX;
+	bc = calloc(1, sizeof(*bc));
+	if (!bc)
+		return NULL;
+	bc->e = calloc((size_t)1 << log2_entries, sizeof(*bc->e));
+	if (!bc->e) {
+		free(bc);
+		return NULL;
+	}
+	bc->log2 = log2_entries;
+	bc->stop_mask = stop_mask;
+	return bc;
+}
+
+void etm_bcache_free(struct etm_bcache *bc)
+{
+	if (!bc)
+		return;
+	free(bc->e);
+	free(bc);
+}
+
+void etm_bcache_clear(struct etm_bcache *bc)
+{
+	if (bc)
+		memset(bc->e, 0, ((size_t)1 << bc->log2) * sizeof(*bc->e));
+}
+
+/* Bytes at @a for one instruction: from the zero-copy window [*p, *p+*avail)
+ * when it holds 4 bytes, else refreshed by peek or copied into @buf (reads
+ * that span regions or come from the callback). Returns bytes available. */
+static size_t block_fetch(const struct etm_image *img, enum etm_space space,
+			  uint64_t a, const uint8_t **p, size_t *avail,
+			  uint8_t buf[4])
+{
+	if (*avail >= 4)
+		return *avail;
+	*avail = etm_image_peek(img, space, a, p);
+	if (*avail >= 4)
+		return *avail;
+	*avail = 0;
+	*p = buf;
+	return etm_image_read(img, space, a, buf, 4);
+}
+
+int etm_block_build(struct etm_block *blk, const struct etm_image *img,
+		    enum etm_space space, uint64_t addr, enum etm_isa isa,
+		    uint32_t stop_mask)
+{
+	const uint8_t *p = NULL;
+	size_t avail = 0;
+	uint8_t buf[4];
+	uint64_t a = addr;
+	int sz;
+
+	if (!blk)
+		return -etme_invalid;
+	if (isa != etmi_a32 && isa != etmi_t32 && isa != etmi_tee)
+		return -etme_invalid;
+	memset(blk, 0, sizeof(*blk));
+	blk->start = addr;
+	blk->isa = isa;
+	while (blk->ninsn < ETM_BLOCK_MAX) {
+		struct etm_insn insn;
+		size_t n = 0;
+
+		if (img)
+			n = block_fetch(img, space, a, &p, &avail, buf);
+		sz = -etme_again;
+		if (n >= 2)
+			sz = etm_insn_decode(&insn, isa, a, p, n);
+		if (sz < 0) {
+			if (!blk->ninsn)
+				return -etme_nomap;
+			blk->nomem = 1;
+			break;
+		}
+		if (sz == 4)
+			blk->size4 |= 1ull << blk->ninsn;
+		blk->ninsn++;
+		blk->last = insn;
+		a += (unsigned)sz;
+		if (avail) {
+			p += sz;
+			avail -= (size_t)sz;
+		}
+		if ((stop_mask >> insn.cls) & 1) {
+			blk->stop = 1;
+			break;
+		}
+	}
+	blk->end = a;
+	return 0;
+}
+
+/* Slot of (addr, isa, space): Fibonacci hash of the halfword address. */
+static size_t bcache_slot(const struct etm_bcache *bc, uint64_t addr,
+			  enum etm_isa isa, enum etm_space space)
+{
+	uint64_t h = (addr >> 1) ^ ((uint64_t)isa << 60) ^
+		     ((uint64_t)space << 56);
+
+	if (!bc->log2)
+		return 0;
+	return (size_t)((h * 0x9E3779B97F4A7C15ull) >> (64 - bc->log2));
+}
+
+int etm_bcache_lookup(struct etm_bcache *bc, const struct etm_image *img,
+		      enum etm_space space, uint64_t addr, enum etm_isa isa,
+		      const struct etm_block **blk)
+{
+	struct etm_bcache_entry *e;
+	int err;
+
+	if (!bc || !blk)
+		return -etme_invalid;
+	e = &bc->e[bcache_slot(bc, addr, isa, space)];
+	if (e->valid && e->blk.start == addr && e->blk.isa == isa &&
+	    e->space == (uint8_t)space) {
+		*blk = &e->blk;
+		return 0;
+	}
+	e->valid = 0;
+	err = etm_block_build(&e->blk, img, space, addr, isa, bc->stop_mask);
+	if (err < 0)
+		return err;
+	e->valid = 1;
+	e->space = (uint8_t)space;
+	*blk = &e->blk;
+	return 0;
+}
+
+uint64_t etm_block_addr(const struct etm_block *blk, uint32_t i)
+{
+	uint64_t before = blk->size4 & etm_lowmask(i);
+
+	return blk->start + 2ull * i +
+	       2ull * (uint64_t)__builtin_popcountll(before);
+}

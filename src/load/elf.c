@@ -1,0 +1,164 @@
+/* load/elf.c - ELF program loader (libelf): copies the executable PT_LOAD
+ * segments of a 32- or 64-bit ARM ELF file into a program image. */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <etmtrace/error.h>
+#include <etmtrace/image.h>
+
+#ifndef EM_AARCH64
+#define EM_AARCH64 183
+#endif
+
+static int elf_err(char *errbuf, size_t errlen, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (errbuf && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(errbuf, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+/* Check the ELF header: an executable image for 32-bit ARM or AArch64. */
+static int elf_check_header(Elf *e, const char *path, char *errbuf,
+			    size_t errlen)
+{
+	GElf_Ehdr eh;
+	int cls;
+
+	if (elf_kind(e) != ELF_K_ELF)
+		return elf_err(errbuf, errlen, -etme_parse,
+			       "%s: not an ELF file", path);
+	cls = gelf_getclass(e);
+	if (cls != ELFCLASS32 && cls != ELFCLASS64)
+		return elf_err(errbuf, errlen, -etme_parse,
+			       "%s: unknown ELF class", path);
+	if (!gelf_getehdr(e, &eh))
+		return elf_err(errbuf, errlen, -etme_parse,
+			       "%s: bad ELF header: %s", path, elf_errmsg(-1));
+	if (eh.e_machine != EM_ARM && eh.e_machine != EM_AARCH64)
+		return elf_err(errbuf, errlen, -etme_parse,
+			       "%s: not an ARM ELF file (e_machine %u)", path,
+			       (unsigned)eh.e_machine);
+	return 0;
+}
+
+/* Add program header @i if it is an executable PT_LOAD segment.
+ * Returns 1 if added, 0 if skipped, or a negative error. */
+static int elf_add_segment(struct etm_image *img, Elf *e, size_t i,
+			   const char *raw, size_t rawsize, uint64_t bias,
+			   const char *path, char *errbuf, size_t errlen)
+{
+	GElf_Phdr ph;
+	int rc;
+
+	if (!gelf_getphdr(e, (int)i, &ph))
+		return elf_err(errbuf, errlen, -etme_parse,
+			       "%s: bad program header %zu: %s", path, i,
+			       elf_errmsg(-1));
+	if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X) || !ph.p_filesz)
+		return 0;
+	if (ph.p_offset > rawsize || ph.p_filesz > rawsize - ph.p_offset)
+		return elf_err(errbuf, errlen, -etme_parse,
+			       "%s: segment %zu (offset 0x%llx, size 0x%llx) "
+			       "lies beyond the end of the file",
+			       path, i, (unsigned long long)ph.p_offset,
+			       (unsigned long long)ph.p_filesz);
+	rc = etm_image_add_buffer(img, etm_space_any, ph.p_vaddr + bias,
+				  (const uint8_t *)raw + ph.p_offset,
+				  (size_t)ph.p_filesz);
+	if (rc < 0)
+		return elf_err(errbuf, errlen, rc, "%s: segment %zu: %s", path,
+			       i, etm_errstr(rc));
+	etm_image_name_last(img, path);
+	return 1;
+}
+
+/* libelf silently shortens a program header table cut by the end of the
+ * file; a truncated file must be an error, not "no segments". */
+static int elf_check_phdrs(Elf *e, size_t rawsize, const char *path,
+			   char *errbuf, size_t errlen)
+{
+	GElf_Ehdr eh;
+	uint64_t need;
+
+	if (!gelf_getehdr(e, &eh))
+		return elf_err(errbuf, errlen, -etme_parse,
+			       "%s: bad ELF header: %s", path, elf_errmsg(-1));
+	if (eh.e_phnum == 0 || eh.e_phnum == PN_XNUM)
+		return 0;
+	need = (uint64_t)eh.e_phnum * eh.e_phentsize;
+	if (eh.e_phoff > rawsize || need > rawsize - eh.e_phoff)
+		return elf_err(errbuf, errlen, -etme_parse,
+			       "%s: program headers lie beyond the end of the "
+			       "file (truncated?)", path);
+	return 0;
+}
+
+static int elf_load(struct etm_image *img, Elf *e, const char *path,
+		    uint64_t bias, char *errbuf, size_t errlen)
+{
+	size_t nph, i, rawsize;
+	const char *raw;
+	int rc, added = 0;
+
+	rc = elf_check_header(e, path, errbuf, errlen);
+	if (rc < 0)
+		return rc;
+	if (elf_getphdrnum(e, &nph) != 0)
+		return elf_err(errbuf, errlen, -etme_parse,
+			       "%s: bad program headers: %s", path,
+			       elf_errmsg(-1));
+	raw = elf_rawfile(e, &rawsize);
+	if (!raw)
+		return elf_err(errbuf, errlen, -etme_parse,
+			       "%s: cannot read ELF data: %s", path,
+			       elf_errmsg(-1));
+	rc = elf_check_phdrs(e, rawsize, path, errbuf, errlen);
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < nph; i++) {
+		rc = elf_add_segment(img, e, i, raw, rawsize, bias, path,
+				     errbuf, errlen);
+		if (rc < 0)
+			return rc;
+		added += rc;
+	}
+	return added;
+}
+
+int etm_image_add_elf(struct etm_image *img, const char *path, uint64_t bias,
+		      char *errbuf, size_t errlen)
+{
+	Elf *e;
+	int fd, rc;
+
+	if (!img || !path)
+		return -etme_invalid;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return elf_err(errbuf, errlen, -etme_internal,
+			       "libelf initialisation failed");
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return elf_err(errbuf, errlen, -etme_io, "%s: %s", path,
+			       strerror(errno));
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (!e) {
+		rc = elf_err(errbuf, errlen, -etme_parse, "%s: %s", path,
+			     elf_errmsg(-1));
+	} else {
+		rc = elf_load(img, e, path, bias, errbuf, errlen);
+		elf_end(e);
+	}
+	close(fd);
+	return rc;
+}

@@ -1,0 +1,634 @@
+/* load/snapshot.c - CoreSight snapshot directory reader: snapshot.ini,
+ * device files and trace.ini into trace sources, buffers and core dumps. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <etmtrace/error.h>
+#include <etmtrace/snapshot.h>
+
+#include "load/ini.h"
+
+/* A parsed device file. */
+struct snap_dev {
+	struct etm_ini *ini;
+	const char *name, *class, *type, *location;
+};
+
+/* Everything alive while loading. */
+struct snap_ctx {
+	struct etm_snapshot *snap;
+	struct etm_ini *top;    /* snapshot.ini */
+	struct etm_ini *trace;  /* trace.ini, may be NULL */
+	struct snap_dev *devs;
+	size_t ndevs;
+	char *errbuf;
+	size_t errlen;
+};
+
+static int snap_err(struct snap_ctx *c, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->errbuf && c->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(c->errbuf, c->errlen, fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+static char *snap_strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = malloc(n);
+
+	if (p)
+		memcpy(p, s, n);
+	return p;
+}
+
+/* Path of @rel relative to the snapshot directory. */
+static char *snap_path(const char *dir, const char *rel)
+{
+	size_t n;
+	char *p;
+
+	if (rel[0] == '/')
+		return snap_strdup(rel);
+	n = strlen(dir) + strlen(rel) + 2;
+	p = malloc(n);
+	if (p)
+		snprintf(p, n, "%s/%s", dir, rel);
+	return p;
+}
+
+/* Copy the @i-th comma-separated item of @list, trimmed, into @out. */
+static int snap_list_item(const char *list, size_t i, char *out, size_t n)
+{
+	const char *s = list, *e;
+
+	while (i--) {
+		s = strchr(s, ',');
+		if (!s)
+			return 0;
+		s++;
+	}
+	e = strchr(s, ',');
+	if (!e)
+		e = s + strlen(s);
+	while (s < e && isspace((unsigned char)*s))
+		s++;
+	while (e > s && isspace((unsigned char)e[-1]))
+		e--;
+	if (s == e || (size_t)(e - s) >= n)
+		return 0;
+	memcpy(out, s, (size_t)(e - s));
+	out[e - s] = 0;
+	return 1;
+}
+
+static int snap_load_ini(struct snap_ctx *c, struct etm_ini **ini,
+			 const char *rel, const struct etm_ini *from,
+			 unsigned line)
+{
+	char msg[512];
+	char *path = snap_path(c->snap->dir, rel);
+	int rc;
+
+	if (!path)
+		return snap_err(c, -etme_nomem, "out of memory");
+	rc = etm_ini_load(ini, path, msg, sizeof(msg));
+	free(path);
+	if (rc == -etme_io && from)
+		return snap_err(c, rc, "%s:%u: %s", from->path, line, msg);
+	if (rc < 0)
+		return snap_err(c, rc, "%s", msg);
+	return 0;
+}
+
+static int snap_read_devices(struct snap_ctx *c)
+{
+	const struct etm_ini *top = c->top;
+	long sec = etm_ini_section(top, "device_list");
+	size_t i;
+	int rc;
+
+	if (sec < 0)
+		return snap_err(c, -etme_parse, "%s: no [device_list] section",
+				top->path);
+	c->devs = calloc(top->nentries ? top->nentries : 1, sizeof(*c->devs));
+	if (!c->devs)
+		return snap_err(c, -etme_nomem, "out of memory");
+	for (i = 0; i < top->nentries; i++) {
+		const struct etm_ini_entry *e = &top->entries[i];
+		struct snap_dev *d = &c->devs[c->ndevs];
+
+		if (e->section != (size_t)sec)
+			continue;
+		rc = snap_load_ini(c, &d->ini, e->value, top, e->line);
+		if (rc < 0)
+			return rc;
+		c->ndevs++;
+		d->name = etm_ini_get(d->ini, "device", "name", NULL);
+		d->class = etm_ini_get(d->ini, "device", "class", NULL);
+		d->type = etm_ini_get(d->ini, "device", "type", NULL);
+		d->location = etm_ini_get(d->ini, "device", "location", NULL);
+		if (!d->name || !*d->name)
+			return snap_err(c, -etme_parse,
+					"%s: [device] has no name",
+					d->ini->path);
+	}
+	return 0;
+}
+
+static const struct snap_dev *snap_dev_by_name(const struct snap_ctx *c,
+					       const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->ndevs; i++)
+		if (!strcmp(c->devs[i].name, name))
+			return &c->devs[i];
+	for (i = 0; i < c->ndevs; i++)
+		if (!strcasecmp(c->devs[i].name, name))
+			return &c->devs[i];
+	return NULL;
+}
+
+/* Protocol from a trace-source type: the part before the first '.'. */
+static enum etm_protocol snap_protocol(const char *type)
+{
+	size_t n;
+
+	if (!type)
+		return etm_proto_unknown;
+	n = strcspn(type, ".");
+	if (n == 4 && !strncasecmp(type, "ETM3", 4))
+		return etm_proto_etmv3;
+	if (n == 4 && (!strncasecmp(type, "PTM1", 4) ||
+		       !strncasecmp(type, "PFT1", 4)))
+		return etm_proto_ptm;
+	return etm_proto_unknown;
+}
+
+/* Register @name from [regs]: key "NAME" or "NAME(...)", any case.
+ * Missing registers read as 0. */
+static int snap_reg(struct snap_ctx *c, const struct etm_ini *ini,
+		    const char *name, uint32_t *val)
+{
+	long sec = etm_ini_section(ini, "regs");
+	size_t i, n = strlen(name);
+	unsigned long long v;
+
+	*val = 0;
+	for (i = 0; sec >= 0 && i < ini->nentries; i++) {
+		const struct etm_ini_entry *e = &ini->entries[i];
+		const char *k = e->key;
+
+		if (e->section != (size_t)sec || strncasecmp(k, name, n))
+			continue;
+		k += n;
+		while (*k == ' ' || *k == '\t')
+			k++;
+		if (*k && *k != '(')
+			continue;
+		if (etm_ini_u64(e->value, &v) < 0 || v > 0xffffffffull)
+			return snap_err(c, -etme_parse,
+					"%s:%u: bad value '%s' for register %s",
+					ini->path, e->line, e->value, name);
+		*val = (uint32_t)v;
+		return 0;
+	}
+	return 0;
+}
+
+static enum etm_space snap_space(const char *s)
+{
+	if (!s)
+		return etm_space_any;
+	if (!strcasecmp(s, "S") || !strcasecmp(s, "EL1S") ||
+	    !strcasecmp(s, "EL3") || !strcasecmp(s, "SP"))
+		return etm_space_secure;
+	if (!strcasecmp(s, "N") || !strcasecmp(s, "EL1N") ||
+	    !strcasecmp(s, "H") || !strcasecmp(s, "EL2") ||
+	    !strcasecmp(s, "NP"))
+		return etm_space_nonsecure;
+	return etm_space_any;
+}
+
+static int snap_dump_num(struct snap_ctx *c, const struct etm_ini *ini,
+			 const char *sec, const char *key, uint64_t *v,
+			 int required)
+{
+	unsigned line = 0;
+	const char *s = etm_ini_get(ini, sec, key, &line);
+	unsigned long long x;
+	long si = etm_ini_section(ini, sec);
+
+	*v = 0;
+	if (!s && required)
+		return snap_err(c, -etme_parse, "%s:%u: [%s] has no %s",
+				ini->path, ini->section_line[si], sec, key);
+	if (s && etm_ini_u64(s, &x) < 0)
+		return snap_err(c, -etme_parse, "%s:%u: bad %s '%s'",
+				ini->path, line, key, s);
+	if (s)
+		*v = x;
+	return 0;
+}
+
+static int snap_one_dump(struct snap_ctx *c, const struct etm_ini *ini,
+			 const char *sec, struct etm_snap_dump *d)
+{
+	const char *file = etm_ini_get(ini, sec, "file", NULL);
+	int rc;
+
+	if (!file || !*file)
+		return snap_err(c, -etme_parse, "%s:%u: [%s] has no file",
+				ini->path,
+				ini->section_line[etm_ini_section(ini, sec)],
+				sec);
+	rc = snap_dump_num(c, ini, sec, "address", &d->addr, 1);
+	if (!rc)
+		rc = snap_dump_num(c, ini, sec, "length", &d->length, 0);
+	if (!rc)
+		rc = snap_dump_num(c, ini, sec, "offset", &d->offset, 0);
+	if (rc < 0)
+		return rc;
+	d->space = snap_space(etm_ini_get(ini, sec, "space", NULL));
+	d->path = snap_path(c->snap->dir, file);
+	if (!d->path)
+		return snap_err(c, -etme_nomem, "out of memory");
+	return 0;
+}
+
+/* The core's [dump*] sections. */
+static int snap_dumps(struct snap_ctx *c, const struct snap_dev *core,
+		      struct etm_snap_source *src)
+{
+	const struct etm_ini *ini = core->ini;
+	size_t i;
+	int rc;
+
+	src->dumps = calloc(ini->nsections, sizeof(*src->dumps));
+	if (!src->dumps)
+		return snap_err(c, -etme_nomem, "out of memory");
+	for (i = 0; i < ini->nsections; i++) {
+		const char *sec = ini->sections[i];
+
+		if (strncasecmp(sec, "dump", 4) ||
+		    etm_ini_section(ini, sec) != (long)i)
+			continue; /* not a dump, or a repeated section name */
+		rc = snap_one_dump(c, ini, sec, &src->dumps[src->ndumps]);
+		src->ndumps++; /* counted even on error: path is freed */
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int snap_is_m_profile(const char *type)
+{
+	static const char *const m[] = { "Cortex-M", "ARMv6-M", "ARMv7-M",
+					 "ARMv7E-M", "ARMv8-M" };
+	size_t i;
+
+	for (i = 0; type && i < sizeof(m) / sizeof(m[0]); i++)
+		if (!strncasecmp(type, m[i], strlen(m[i])))
+			return 1;
+	return 0;
+}
+
+/* Core name attached to trace source @d in [core_trace_sources]. */
+static const char *snap_core_of(const struct snap_ctx *c,
+				const struct snap_dev *d)
+{
+	const struct etm_ini *t = c->trace;
+	long sec = etm_ini_section(t, "core_trace_sources");
+	size_t i;
+
+	for (i = 0; sec >= 0 && i < t->nentries; i++) {
+		const struct etm_ini_entry *e = &t->entries[i];
+
+		if (e->section != (size_t)sec)
+			continue;
+		if (!strcasecmp(e->value, d->name) ||
+		    (e->value[0] == '@' && d->location &&
+		     !strcasecmp(e->value + 1, d->location)))
+			return e->key;
+	}
+	return NULL;
+}
+
+/* Buffer of source @name: first entry of [source_buffers], or the only
+ * buffer when there is no [source_buffers] section. */
+static int snap_buffer_of(struct snap_ctx *c, struct etm_snap_source *s)
+{
+	const char *v;
+	char name[256];
+
+	if (!c->trace)
+		return 0;
+	if (etm_ini_section(c->trace, "source_buffers") < 0) {
+		if (c->snap->nbuffers != 1)
+			return 0;
+		s->buffer = snap_strdup(c->snap->buffers[0].name);
+		return s->buffer ? 0 : -etme_nomem;
+	}
+	v = etm_ini_get(c->trace, "source_buffers", s->name, NULL);
+	if (!v || !snap_list_item(v, 0, name, sizeof(name)))
+		return 0;
+	s->buffer = snap_strdup(name);
+	return s->buffer ? 0 : -etme_nomem;
+}
+
+static int snap_dup_opt(char **dst, const char *s)
+{
+	if (!s)
+		return 0;
+	*dst = snap_strdup(s);
+	return *dst ? 0 : -etme_nomem;
+}
+
+static int snap_source_regs(struct snap_ctx *c, const struct snap_dev *d,
+			    struct etm_config *cfg)
+{
+	int rc;
+
+	rc = snap_reg(c, d->ini, "ETMCR", &cfg->etmcr);
+	if (!rc)
+		rc = snap_reg(c, d->ini, "ETMCCER", &cfg->etmccer);
+	if (!rc)
+		rc = snap_reg(c, d->ini, "ETMIDR", &cfg->etmidr);
+	if (!rc)
+		rc = snap_reg(c, d->ini, "ETMTRACEIDR", &cfg->traceid);
+	return rc;
+}
+
+static int snap_add_source(struct snap_ctx *c, const struct snap_dev *d,
+			   enum etm_protocol proto)
+{
+	struct etm_snap_source *s = &c->snap->sources[c->snap->nsources++];
+	const struct snap_dev *core = NULL;
+	const char *core_name;
+	int rc;
+
+	etm_config_init(&s->cfg);
+	s->cfg.protocol = proto;
+	rc = snap_dup_opt(&s->name, d->name);
+	if (!rc)
+		rc = snap_dup_opt(&s->type, d->type);
+	if (rc < 0)
+		return snap_err(c, rc, "out of memory");
+	rc = snap_source_regs(c, d, &s->cfg);
+	if (rc < 0)
+		return rc;
+	core_name = c->trace ? snap_core_of(c, d) : NULL;
+	if (core_name)
+		core = snap_dev_by_name(c, core_name);
+	rc = snap_dup_opt(&s->core, core_name);
+	if (!rc && core)
+		rc = snap_dup_opt(&s->core_type, core->type);
+	if (!rc)
+		rc = snap_buffer_of(c, s);
+	if (rc < 0)
+		return snap_err(c, rc, "out of memory");
+	if (snap_is_m_profile(s->core_type))
+		s->cfg.flags |= ETM_CFG_M_PROFILE;
+	return core ? snap_dumps(c, core, s) : 0;
+}
+
+static int snap_sources(struct snap_ctx *c)
+{
+	size_t i;
+	int rc;
+
+	c->snap->sources = calloc(c->ndevs ? c->ndevs : 1,
+				  sizeof(*c->snap->sources));
+	if (!c->snap->sources)
+		return snap_err(c, -etme_nomem, "out of memory");
+	for (i = 0; i < c->ndevs; i++) {
+		const struct snap_dev *d = &c->devs[i];
+		enum etm_protocol p = snap_protocol(d->type);
+
+		if (!d->class || strcasecmp(d->class, "trace_source") ||
+		    p == etm_proto_unknown)
+			continue; /* cores, ITM, STM, ETMv4, ... */
+		rc = snap_add_source(c, d, p);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static enum etm_input_format snap_format(const char *f)
+{
+	if (f && !strcasecmp(f, "coresight"))
+		return etm_fmt_coresight;
+	if (f && !strcasecmp(f, "source_data"))
+		return etm_fmt_raw;
+	return etm_fmt_unknown;
+}
+
+static int snap_one_buffer(struct snap_ctx *c, const char *id,
+			   struct etm_snap_buffer *b)
+{
+	const struct etm_ini *t = c->trace;
+	unsigned line = 0;
+	const char *name, *files;
+	char item[1024];
+	size_t i, n = 0;
+
+	if (etm_ini_section(t, id) < 0) {
+		etm_ini_get(t, "trace_buffers", "buffers", &line);
+		return snap_err(c, -etme_parse, "%s:%u: no section [%s]",
+				t->path, line, id);
+	}
+	name = etm_ini_get(t, id, "name", NULL);
+	files = etm_ini_get(t, id, "file", &line);
+	if (!name || !*name || !files)
+		return snap_err(c, -etme_parse,
+				"%s:%u: [%s] needs name and file", t->path,
+				t->section_line[etm_ini_section(t, id)], id);
+	b->format = snap_format(etm_ini_get(t, id, "format", NULL));
+	b->name = snap_strdup(name);
+	while (snap_list_item(files, n, item, sizeof(item)))
+		n++;
+	b->files = calloc(n ? n : 1, sizeof(*b->files));
+	if (!b->name || !b->files)
+		return snap_err(c, -etme_nomem, "out of memory");
+	for (i = 0; i < n; i++) {
+		snap_list_item(files, i, item, sizeof(item));
+		b->files[i] = snap_path(c->snap->dir, item);
+		if (!b->files[i])
+			return snap_err(c, -etme_nomem, "out of memory");
+		b->nfiles++;
+	}
+	if (!n)
+		return snap_err(c, -etme_parse, "%s:%u: [%s] bad file list",
+				t->path, line, id);
+	return 0;
+}
+
+static int snap_buffers(struct snap_ctx *c)
+{
+	const char *list;
+	unsigned line = 0;
+	char id[256];
+	size_t n = 0, i;
+	int rc;
+
+	if (!c->trace)
+		return 0;
+	list = etm_ini_get(c->trace, "trace_buffers", "buffers", &line);
+	if (!list)
+		return snap_err(c, -etme_parse,
+				"%s: no [trace_buffers] buffers= entry",
+				c->trace->path);
+	while (snap_list_item(list, n, id, sizeof(id)))
+		n++;
+	c->snap->buffers = calloc(n ? n : 1, sizeof(*c->snap->buffers));
+	if (!c->snap->buffers)
+		return snap_err(c, -etme_nomem, "out of memory");
+	for (i = 0; i < n; i++) {
+		snap_list_item(list, i, id, sizeof(id));
+		c->snap->nbuffers++;
+		rc = snap_one_buffer(c, id, &c->snap->buffers[i]);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int snap_read_top(struct snap_ctx *c)
+{
+	const char *ver, *meta;
+	unsigned line = 0;
+	int rc;
+
+	rc = snap_load_ini(c, &c->top, "snapshot.ini", NULL, 0);
+	if (rc < 0)
+		return rc;
+	ver = etm_ini_get(c->top, "snapshot", "version", &line);
+	if (ver && strncmp(ver, "1.", 2))
+		return snap_err(c, -etme_parse,
+				"%s:%u: unsupported snapshot version '%s'",
+				c->top->path, line, ver);
+	rc = snap_read_devices(c);
+	if (rc < 0)
+		return rc;
+	meta = etm_ini_get(c->top, "trace", "metadata", &line);
+	if (meta)
+		rc = snap_load_ini(c, &c->trace, meta, c->top, line);
+	return rc;
+}
+
+int etm_snapshot_load(struct etm_snapshot **snap, const char *dir,
+		      char *errbuf, size_t errlen)
+{
+	struct snap_ctx c;
+	size_t i;
+	int rc;
+
+	if (errbuf && errlen)
+		errbuf[0] = 0;
+	if (!snap || !dir)
+		return -etme_invalid;
+	*snap = NULL;
+	memset(&c, 0, sizeof(c));
+	c.errbuf = errbuf;
+	c.errlen = errlen;
+	c.snap = calloc(1, sizeof(*c.snap));
+	if (!c.snap || !(c.snap->dir = snap_strdup(dir))) {
+		rc = snap_err(&c, -etme_nomem, "out of memory");
+		goto out;
+	}
+	rc = snap_read_top(&c);
+	if (!rc)
+		rc = snap_buffers(&c);
+	if (!rc)
+		rc = snap_sources(&c);
+out:
+	for (i = 0; i < c.ndevs; i++)
+		etm_ini_free(c.devs[i].ini);
+	free(c.devs);
+	etm_ini_free(c.top);
+	etm_ini_free(c.trace);
+	if (rc < 0) {
+		etm_snapshot_free(c.snap);
+		return rc;
+	}
+	*snap = c.snap;
+	return 0;
+}
+
+void etm_snapshot_free(struct etm_snapshot *snap)
+{
+	size_t i, k;
+
+	if (!snap)
+		return;
+	for (i = 0; i < snap->nsources; i++) {
+		struct etm_snap_source *s = &snap->sources[i];
+
+		for (k = 0; k < s->ndumps; k++)
+			free(s->dumps[k].path);
+		free(s->dumps);
+		free(s->name);
+		free(s->core);
+		free(s->core_type);
+		free(s->buffer);
+		free(s->type);
+	}
+	for (i = 0; i < snap->nbuffers; i++) {
+		for (k = 0; k < snap->buffers[i].nfiles; k++)
+			free(snap->buffers[i].files[k]);
+		free(snap->buffers[i].files);
+		free(snap->buffers[i].name);
+	}
+	free(snap->sources);
+	free(snap->buffers);
+	free(snap->dir);
+	free(snap);
+}
+
+const struct etm_snap_source *etm_snapshot_find(const struct etm_snapshot *snap,
+						unsigned id)
+{
+	size_t i;
+
+	for (i = 0; snap && i < snap->nsources; i++)
+		if (etm_cfg_trace_id(&snap->sources[i].cfg) == id)
+			return &snap->sources[i];
+	return NULL;
+}
+
+int etm_snapshot_add_memory(const struct etm_snap_source *src,
+			    struct etm_image *img, char *errbuf, size_t errlen)
+{
+	size_t i;
+	int rc;
+
+	if (!src || !img)
+		return -etme_invalid;
+	for (i = 0; i < src->ndumps; i++) {
+		const struct etm_snap_dump *d = &src->dumps[i];
+
+		rc = etm_image_add_file(img, d->space, d->addr, d->path,
+					d->offset, d->length);
+		if (rc < 0) {
+			if (errbuf && errlen)
+				snprintf(errbuf, errlen,
+					 "%s: cannot load dump at 0x%llx: %s",
+					 d->path, (unsigned long long)d->addr,
+					 etm_errstr(rc));
+			return rc;
+		}
+		etm_image_name_last(img, d->path);
+	}
+	return 0;
+}

@@ -1,0 +1,414 @@
+/* source/dfmt.c - CoreSight frame deformatter (IHI 0029 formatter protocol):
+ * 16-byte frames, aux byte, trace-ID changes, FSYNC/HSYNC, byte offsets. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <etmtrace/error.h>
+#include <etmtrace/source.h>
+
+#define DFMT_FRAME 16
+#define DFMT_NDATA 15
+#define DFMT_NEV 4
+#define DFMT_ID_UNKNOWN -1
+
+/* One decoded data byte of the current frame; id < 0 means "discard". */
+struct dfmt_out {
+	int id;
+	uint8_t b;
+	uint64_t off;
+};
+
+/* An event (error or sync) waiting for delivery. In a decoded frame, pos is
+ * the index of the first data byte that follows it. */
+struct dfmt_ev {
+	enum etm_dfmt_kind kind;
+	int err;
+	uint64_t off;
+	size_t pos;
+};
+
+struct etm_dfmt {
+	enum etm_input_format fmt;
+	int finished;
+	int eos_done;
+	int aligned;            /* frame boundary known */
+	int cur_id;             /* DFMT_ID_UNKNOWN before the first ID byte */
+	unsigned fsyncs;        /* FSYNCs in the current run at a boundary */
+	uint64_t fsync_off;     /* offset of the first FSYNC of that run */
+
+	/* Borrowed input. */
+	const uint8_t *buf;
+	size_t n, pos;
+	uint64_t in_off;        /* input offset of buf[pos] */
+
+	/* Bytes held back while deciding whether they start a sync pattern. */
+	uint8_t hold[4];
+	uint64_t hold_off[4];
+	size_t nhold;
+
+	/* Frame being assembled. */
+	uint8_t frame[DFMT_FRAME];
+	uint64_t frame_off[DFMT_FRAME];
+	size_t flen;
+
+	/* Events before the next frame's data. */
+	struct dfmt_ev ev[DFMT_NEV];
+	size_t nev, evpos;
+
+	/* Output of the last decoded frame, with its own events. */
+	struct dfmt_out out[DFMT_NDATA];
+	size_t nout, outpos;
+	struct dfmt_ev fev[DFMT_NDATA];
+	size_t nfev, fevpos;
+	uint8_t run[DFMT_NDATA];
+};
+
+static const uint8_t fsync_pat[4] = { 0xff, 0xff, 0xff, 0x7f };
+
+struct etm_dfmt *etm_dfmt_alloc(enum etm_input_format fmt, uint64_t base_offset)
+{
+	struct etm_dfmt *d;
+
+	if (fmt != etm_fmt_coresight && fmt != etm_fmt_tpiu)
+		return NULL;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->fmt = fmt;
+	d->aligned = fmt == etm_fmt_coresight;
+	d->cur_id = DFMT_ID_UNKNOWN;
+	d->in_off = base_offset;
+	return d;
+}
+
+void etm_dfmt_free(struct etm_dfmt *d)
+{
+	free(d);
+}
+
+int etm_dfmt_push(struct etm_dfmt *d, const uint8_t *buf, size_t n)
+{
+	if (!d || (!buf && n) || d->finished)
+		return -etme_invalid;
+	if (d->pos < d->n)
+		return -etme_busy;
+	d->buf = buf;
+	d->n = n;
+	d->pos = 0;
+	return 0;
+}
+
+int etm_dfmt_finish(struct etm_dfmt *d)
+{
+	if (!d)
+		return -etme_invalid;
+	d->finished = 1;
+	return 0;
+}
+
+static void dfmt_event(struct etm_dfmt *d, enum etm_dfmt_kind kind, int err,
+		       uint64_t off)
+{
+	struct dfmt_ev *e;
+
+	if (d->evpos == d->nev)
+		d->evpos = d->nev = 0;
+	if (d->nev == DFMT_NEV)
+		return; /* cannot happen: input stops while events wait */
+	e = &d->ev[d->nev++];
+	e->kind = kind;
+	e->err = err;
+	e->off = off;
+	e->pos = 0;
+}
+
+/* Trace IDs whose data is not trace: 0x00 (NULL padding), 0x7B (flush
+ * response), 0x7D (trigger); 0x70-0x7A, 0x7C, 0x7E, 0x7F are reserved. */
+static int dfmt_id_is_data(int id)
+{
+	return id > 0 && id < 0x70;
+}
+
+static int dfmt_id_is_reserved(int id)
+{
+	return id >= 0x70 && id != 0x7b && id != 0x7d;
+}
+
+static void dfmt_emit(struct etm_dfmt *d, uint8_t b, uint64_t off)
+{
+	struct dfmt_out *o = &d->out[d->nout++];
+
+	o->id = dfmt_id_is_data(d->cur_id) ? d->cur_id : DFMT_ID_UNKNOWN;
+	o->b = b;
+	o->off = off;
+}
+
+static void dfmt_set_id(struct etm_dfmt *d, int id, uint64_t off)
+{
+	struct dfmt_ev *e;
+
+	if (id == d->cur_id)
+		return; /* periodic re-announcement */
+	d->cur_id = id;
+	if (!dfmt_id_is_reserved(id))
+		return;
+	e = &d->fev[d->nfev++];
+	e->kind = etm_dfmt_error;
+	e->err = etme_bad_id;
+	e->off = off;
+	e->pos = d->nout;
+}
+
+/* Decode the assembled frame into d->out (CoreSight formatter rules:
+ * mixed bytes 0,2..14, data bytes 1,3..13, auxiliary byte 15). */
+static void dfmt_decode_frame(struct etm_dfmt *d)
+{
+	const uint8_t *f = d->frame;
+	const uint64_t *o = d->frame_off;
+	uint8_t aux = f[15];
+	unsigned k;
+
+	d->nout = d->outpos = 0;
+	d->nfev = d->fevpos = 0;
+	for (k = 0; k < 8; k++) {
+		uint8_t m = f[2 * k];
+		unsigned a = (aux >> k) & 1;
+
+		if (!(m & 1)) {
+			dfmt_emit(d, (uint8_t)((m & 0xfe) | a), o[2 * k]);
+			if (k < 7)
+				dfmt_emit(d, f[2 * k + 1], o[2 * k + 1]);
+			continue;
+		}
+		if (k == 7) {
+			/* ID in byte 14: applies from the next frame. */
+			dfmt_set_id(d, m >> 1, o[14]);
+			continue;
+		}
+		if (a && (m >> 1) != d->cur_id) {
+			/* The following byte still belongs to the old ID. */
+			dfmt_emit(d, f[2 * k + 1], o[2 * k + 1]);
+			dfmt_set_id(d, m >> 1, o[2 * k]);
+		} else {
+			dfmt_set_id(d, m >> 1, o[2 * k]);
+			dfmt_emit(d, f[2 * k + 1], o[2 * k + 1]);
+		}
+	}
+	d->flen = 0;
+}
+
+/* A run of FSYNCs at a frame boundary ended. Four (or a multiple of four)
+ * in memory-aligned data is the Linux CoreSight "barrier": the streams are
+ * discontinuous, so forget the current ID and report a sync item. */
+static void dfmt_end_fsyncs(struct etm_dfmt *d)
+{
+	if (!d->fsyncs)
+		return;
+	if (d->fmt == etm_fmt_coresight && d->fsyncs % 4 == 0) {
+		d->cur_id = DFMT_ID_UNKNOWN;
+		dfmt_event(d, etm_dfmt_sync, 0, d->fsync_off);
+	}
+	d->fsyncs = 0;
+}
+
+static void dfmt_drop_hold(struct etm_dfmt *d, size_t k)
+{
+	memmove(d->hold, d->hold + k, d->nhold - k);
+	memmove(d->hold_off, d->hold_off + k,
+		(d->nhold - k) * sizeof(d->hold_off[0]));
+	d->nhold -= k;
+}
+
+static void dfmt_on_fsync(struct etm_dfmt *d)
+{
+	uint64_t off = d->hold_off[0];
+
+	dfmt_drop_hold(d, 4);
+	if (d->flen) {
+		/* Sync inside a frame: the partial frame is lost. */
+		dfmt_event(d, etm_dfmt_error, etme_bad_frame, d->frame_off[0]);
+		d->flen = 0;
+		d->cur_id = DFMT_ID_UNKNOWN;
+		dfmt_event(d, etm_dfmt_sync, 0, off);
+	} else if (!d->aligned) {
+		dfmt_event(d, etm_dfmt_sync, 0, off);
+	}
+	d->aligned = 1;
+	if (!d->fsyncs++)
+		d->fsync_off = off;
+}
+
+/* Is hold[] a proper prefix of an FSYNC that may still complete? */
+static int dfmt_hold_is_prefix(const struct etm_dfmt *d)
+{
+	return d->nhold < 4 && !memcmp(d->hold, fsync_pat, d->nhold);
+}
+
+/* Process held bytes. Returns 1 when progress needs more input. */
+static int dfmt_step_hold(struct etm_dfmt *d)
+{
+	int tpiu = d->fmt == etm_fmt_tpiu;
+	int sync_here = tpiu || d->flen == 0;
+
+	if (sync_here && d->nhold == 4 && !memcmp(d->hold, fsync_pat, 4)) {
+		dfmt_on_fsync(d);
+		return 0;
+	}
+	if (!d->aligned) {
+		if (d->nhold < 4)
+			return 1;
+		dfmt_drop_hold(d, 1);
+		return 0;
+	}
+	if (sync_here && d->nhold && dfmt_hold_is_prefix(d) && !d->finished)
+		return 1;
+	if (tpiu && d->flen % 2 == 0 && d->nhold >= 2 && d->hold[0] == 0xff &&
+	    d->hold[1] == 0x7f) {
+		dfmt_drop_hold(d, 2); /* HSYNC */
+		return 0;
+	}
+	if (!d->nhold)
+		return 1;
+	if (d->flen == 0)
+		dfmt_end_fsyncs(d);
+	d->frame[d->flen] = d->hold[0];
+	d->frame_off[d->flen++] = d->hold_off[0];
+	dfmt_drop_hold(d, 1);
+	if (d->flen == DFMT_FRAME)
+		dfmt_decode_frame(d);
+	return 0;
+}
+
+/* Fast path: a whole frame straight from the input buffer. */
+static int dfmt_fast_frame(struct etm_dfmt *d)
+{
+	const uint8_t *p = d->buf + d->pos;
+	unsigned i;
+
+	if (d->fmt != etm_fmt_coresight || d->nhold || d->flen ||
+	    d->n - d->pos < DFMT_FRAME || p[0] == 0xff)
+		return 0;
+	dfmt_end_fsyncs(d);
+	memcpy(d->frame, p, DFMT_FRAME);
+	for (i = 0; i < DFMT_FRAME; i++)
+		d->frame_off[i] = d->in_off + i;
+	d->pos += DFMT_FRAME;
+	d->in_off += DFMT_FRAME;
+	dfmt_decode_frame(d);
+	return 1;
+}
+
+static int dfmt_pending(const struct etm_dfmt *d)
+{
+	return d->evpos < d->nev || d->outpos < d->nout;
+}
+
+/* Consume input until something is ready or input runs out. */
+static void dfmt_fill(struct etm_dfmt *d)
+{
+	while (!dfmt_pending(d)) {
+		if (dfmt_fast_frame(d))
+			continue;
+		if (!dfmt_step_hold(d))
+			continue;
+		if (d->pos == d->n)
+			return;
+		d->hold[d->nhold] = d->buf[d->pos++];
+		d->hold_off[d->nhold++] = d->in_off++;
+	}
+}
+
+/* After finish(): flush held bytes, then report a partial frame. */
+static void dfmt_drain(struct etm_dfmt *d)
+{
+	while (!dfmt_pending(d) && d->nhold) {
+		if (dfmt_step_hold(d) && d->nhold && !d->aligned)
+			d->nhold = 0; /* unaligned leftovers: nothing to say */
+	}
+	if (dfmt_pending(d) || d->eos_done)
+		return;
+	d->eos_done = 1;
+	if (d->flen) {
+		dfmt_event(d, etm_dfmt_error, etme_truncated, d->frame_off[0]);
+		d->flen = 0;
+	} else if (!d->aligned) {
+		dfmt_event(d, etm_dfmt_error, etme_nosync, d->in_off);
+	}
+}
+
+/* Deliver the next data run or frame event from the decoded frame. */
+static int dfmt_take_frame(struct etm_dfmt *d, struct etm_dfmt_item *it)
+{
+	size_t i, end;
+
+	while (d->outpos < d->nout || d->fevpos < d->nfev) {
+		if (d->fevpos < d->nfev && d->fev[d->fevpos].pos <= d->outpos) {
+			const struct dfmt_ev *e = &d->fev[d->fevpos++];
+
+			it->kind = e->kind;
+			it->err = e->err;
+			it->offset = e->off;
+			return 1;
+		}
+		if (d->out[d->outpos].id < 0) {
+			d->outpos++;
+			continue;
+		}
+		end = d->outpos + 1;
+		while (end < d->nout &&
+		       d->out[end].id == d->out[d->outpos].id &&
+		       d->out[end].off == d->out[end - 1].off + 1 &&
+		       !(d->fevpos < d->nfev && d->fev[d->fevpos].pos <= end))
+			end++;
+		for (i = d->outpos; i < end; i++)
+			d->run[i - d->outpos] = d->out[i].b;
+		it->kind = etm_dfmt_data;
+		it->run.id = (uint8_t)d->out[d->outpos].id;
+		it->run.data = d->run;
+		it->run.size = end - d->outpos;
+		it->run.offset = d->out[d->outpos].off;
+		it->offset = it->run.offset;
+		d->outpos = end;
+		return 1;
+	}
+	return 0;
+}
+
+static int dfmt_take(struct etm_dfmt *d, struct etm_dfmt_item *it)
+{
+	if (d->evpos < d->nev) {
+		const struct dfmt_ev *e = &d->ev[d->evpos++];
+
+		it->kind = e->kind;
+		it->err = e->err;
+		it->offset = e->off;
+		return 1;
+	}
+	return dfmt_take_frame(d, it);
+}
+
+int etm_dfmt_next(struct etm_dfmt *d, struct etm_dfmt_item *item, size_t size)
+{
+	struct etm_dfmt_item it;
+
+	if (!d || !item || size < sizeof(*item))
+		return -etme_invalid;
+	memset(&it, 0, sizeof(it));
+	for (;;) {
+		if (dfmt_take(d, &it)) {
+			*item = it;
+			return 0;
+		}
+		dfmt_fill(d);
+		if (dfmt_pending(d))
+			continue;
+		if (!d->finished) {
+			d->buf = NULL;
+			d->n = d->pos = 0;
+			return -etme_again;
+		}
+		dfmt_drain(d);
+		if (!dfmt_pending(d))
+			return -etme_eos;
+	}
+}
