@@ -1,0 +1,645 @@
+/* flow/flow_etm3.c - ETMv3 flow decoder: P-header atoms, branch packets and
+ * I-syncs walked over the program image into executed ranges and events. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <etmtrace/error.h>
+
+#include "flow/flow_int.h"
+
+/* Elements that may follow the pending range while its last instruction can
+ * still be cancelled (timestamps, context, exception return, ...). */
+#define E3_HELD_MAX 16
+
+struct etm3_flow {
+	struct etm_flow *f;
+	int ca;                 /* cycle-accurate: W atoms are counted */
+	int data_only;          /* ETMCR[20]: no instruction trace */
+	int m_profile;
+
+	/* synchronisation */
+	int synced;             /* an I-sync gave address and state */
+	int ever_synced;
+	int addr_valid;         /* addr is the next instruction */
+	int wait_branch;        /* address unknown after an indirect branch */
+	uint64_t addr;
+	enum etm_isa isa;
+
+	/* context state */
+	uint8_t ns, hyp;
+	uint8_t has_ctxid, has_vmid;
+	uint32_t ctxid;
+	uint8_t vmid;
+
+	uint64_t carry;         /* W atoms not yet given to an instruction */
+	uint64_t off;           /* offset of the packet being processed */
+
+	/* The range being built. Its last instruction is the most recently
+	 * traced one and may still be cancelled by the next branch packet,
+	 * so it and everything after it is held back. */
+	int pend_on;
+	int pend_open;          /* the range may be extended */
+	uint64_t prev_addr;     /* second-to-last instruction (ninsn >= 2) */
+	uint32_t last_w;        /* cycles attributed to the last instruction */
+	struct etm_elem pend;
+	struct etm_elem held[E3_HELD_MAX];
+	unsigned nheld;
+
+	struct etm_block tmp;
+};
+
+static enum etm_space e3_space(const struct etm3_flow *e)
+{
+	return e->ns ? etm_space_nonsecure : etm_space_secure;
+}
+
+/* Copy @el to the output queue. */
+static int e3_put(struct etm3_flow *e, const struct etm_elem *el)
+{
+	struct etm_elem *q = etm_flow_emit(e->f, el->kind, el->offset);
+
+	if (!q)
+		return -etme_internal;
+	*q = *el;
+	return 0;
+}
+
+/* A zeroed element of @kind for the current packet. */
+static void e3_init_elem(struct etm3_flow *e, struct etm_elem *el,
+			 enum etm_elem_kind kind)
+{
+	memset(el, 0, sizeof(*el));
+	el->kind = kind;
+	el->offset = e->off;
+	el->id = (uint8_t)etm_cfg_trace_id(&e->f->cfg);
+}
+
+/* Classify the last instruction of the pending range if the block walk did
+ * not (a range ending inside a block: a non-branch instruction). */
+static void e3_fix_last(struct etm3_flow *e)
+{
+	struct etm_insn in;
+	uint8_t buf[4];
+	size_t n;
+
+	if (e->pend.last_cls != etmc_unknown)
+		return;
+	e->pend.last_cls = etmc_other;
+	if (!e->f->img)
+		return;
+	n = etm_image_read(e->f->img, e3_space(e), e->pend.last_addr, buf,
+			   e->pend.last_size);
+	if (etm_insn_decode(&in, e->pend.isa, e->pend.last_addr, buf, n) > 0) {
+		e->pend.last_cls = in.cls;
+		e->pend.last_link = in.link;
+	}
+}
+
+/* Release the pending range and the elements held behind it. */
+static int e3_flush(struct etm3_flow *e)
+{
+	unsigned i;
+	int err;
+
+	if (e->pend_on) {
+		e3_fix_last(e);
+		err = e3_put(e, &e->pend);
+		if (err < 0)
+			return err;
+		e->pend_on = 0;
+	}
+	for (i = 0; i < e->nheld; i++) {
+		err = e3_put(e, &e->held[i]);
+		if (err < 0)
+			return err;
+	}
+	e->nheld = 0;
+	return 0;
+}
+
+/* Output a non-range element: held behind the pending range if there is
+ * one (a later cancel may still change that range), else queued. */
+static int e3_out(struct etm3_flow *e, const struct etm_elem *el)
+{
+	int err;
+
+	if (!e->pend_on)
+		return e3_put(e, el);
+	if (e->nheld == E3_HELD_MAX) {
+		err = e3_flush(e);
+		if (err < 0)
+			return err;
+		return e3_put(e, el);
+	}
+	e->held[e->nheld++] = *el;
+	return 0;
+}
+
+static int e3_emit_context(struct etm3_flow *e)
+{
+	struct etm_elem el;
+
+	e3_init_elem(e, &el, etmk_context);
+	el.has_ctxid = e->has_ctxid;
+	el.ctxid = e->ctxid;
+	el.has_vmid = e->has_vmid;
+	el.vmid = e->vmid;
+	el.ns = e->ns;
+	el.hyp = e->hyp;
+	return e3_out(e, &el);
+}
+
+static unsigned e3_isize(const struct etm_block *b, uint32_t i)
+{
+	return (b->size4 >> i) & 1 ? 4 : 2;
+}
+
+/* Start a new pending range (flushing the old one) at @start. */
+static int e3_new_range(struct etm3_flow *e, uint64_t start, enum etm_isa isa)
+{
+	int err = e3_flush(e);
+
+	if (err < 0)
+		return err;
+	e3_init_elem(e, &e->pend, etmk_range);
+	e->pend.start = start;
+	e->pend.end = start;
+	e->pend.isa = isa;
+	e->pend.has_cycles = (uint8_t)e->ca;
+	e->pend.has_ctxid = e->has_ctxid;
+	e->pend.ctxid = e->ctxid;
+	e->pend.has_vmid = e->has_vmid;
+	e->pend.vmid = e->vmid;
+	e->pend.ns = e->ns;
+	e->pend.hyp = e->hyp;
+	e->pend_on = 1;
+	e->pend_open = 1;
+	return 0;
+}
+
+static uint32_t e3_sat32(uint64_t v)
+{
+	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+/* Append instructions 0..@k-1 of @b to the pending range; the last one
+ * passed (@exec = 1) or failed its condition. @w = cycles of all of them,
+ * @lw = cycles of the last one. */
+static int e3_append(struct etm3_flow *e, const struct etm_block *b,
+		     uint32_t k, int exec, uint64_t w, uint32_t lw)
+{
+	uint64_t la = etm_block_addr(b, k - 1);
+	int extend = e->pend_on && e->pend_open && !e->nheld &&
+		     e->pend.end == b->start && e->pend.isa == b->isa;
+	int err;
+
+	if (extend) {
+		e->prev_addr = k >= 2 ? etm_block_addr(b, k - 2) :
+					e->pend.last_addr;
+	} else {
+		err = e3_new_range(e, b->start, b->isa);
+		if (err < 0)
+			return err;
+		e->prev_addr = k >= 2 ? etm_block_addr(b, k - 2) : 0;
+	}
+	e->pend.ninsn += k;
+	e->pend.last_addr = la;
+	e->pend.last_size = (uint8_t)e3_isize(b, k - 1);
+	e->pend.end = la + e->pend.last_size;
+	if (k == b->ninsn) {
+		e->pend.last_cls = b->last.cls;
+		e->pend.last_link = b->last.link;
+	} else {
+		e->pend.last_cls = etmc_unknown; /* classified at flush */
+		e->pend.last_link = 0;
+	}
+	e->pend.last_exec = (uint8_t)exec;
+	e->pend.last_atom = 1;
+	if (e->ca)
+		e->pend.cycles = e3_sat32(e->pend.cycles + w);
+	e->last_w = lw;
+	if (!exec)
+		e->pend_open = 0;
+	return 0;
+}
+
+/* The opcode at addr cannot be read: report it and wait for an address. */
+static int e3_nomem(struct etm3_flow *e)
+{
+	struct etm_elem el;
+	int err = e3_flush(e);
+
+	if (err < 0)
+		return err;
+	e3_init_elem(e, &el, etmk_nomem);
+	el.addr = e->addr;
+	el.isa = e->isa;
+	e->addr_valid = 0;
+	return e3_put(e, &el);
+}
+
+/* Next address after the last consumed instruction of @b (index @li). */
+static void e3_advance(struct etm3_flow *e, const struct etm_block *b,
+		       uint32_t li, int exec)
+{
+	uint64_t la = etm_block_addr(b, li);
+
+	e->addr = la + e3_isize(b, li);
+	if (!exec || li != b->ninsn - 1 || !b->stop)
+		return;
+	switch (b->last.cls) {
+	case etmc_br_direct:
+		e->addr = b->last.target;
+		e->isa = b->last.target_isa ? b->last.target_isa : b->isa;
+		e->pend_open = 0;
+		break;
+	case etmc_br_indirect:
+		e->addr_valid = 0; /* the branch packet gives the target */
+		e->wait_branch = 1;
+		e->pend_open = 0;
+		break;
+	default:
+		/* SVC/UDF/...: an exception packet follows; continue
+		 * provisionally at the next instruction. */
+		break;
+	}
+}
+
+/* Atoms after a taken indirect branch but before its branch packet: the
+ * image disagrees with the trace (or the packet was lost). Report the gap
+ * once; the atoms are discarded until a branch packet or I-sync. */
+static int e3_lost(struct etm3_flow *e)
+{
+	struct etm_elem el;
+	int err = e3_flush(e);
+
+	if (err < 0)
+		return err;
+	e->wait_branch = 0;
+	e3_init_elem(e, &el, etmk_nosync);
+	el.addr = e->addr;
+	return e3_put(e, &el);
+}
+
+/* Number of consecutive E atoms (0 bits) from bit 0 of @bits, at most @n. */
+static uint32_t e3_erun(uint32_t bits, uint32_t n)
+{
+	uint32_t r;
+
+	if (!bits)
+		return n;
+	r = (uint32_t)__builtin_ctz(bits);
+	return r < n ? r : n;
+}
+
+/* P-header: every atom is one instruction, walked a block at a time. */
+static int e3_atoms(struct etm3_flow *e, const struct etm_packet *pkt)
+{
+	uint32_t n = pkt->atom_count, i = 0, w[ETM_PKT_MAX_ATOMS], j, k;
+	const struct etm_block *b;
+	int err;
+
+	if (n > ETM_PKT_MAX_ATOMS)
+		n = ETM_PKT_MAX_ATOMS;
+	for (j = 0; j < n; j++)
+		w[j] = e->ca ? pkt->atom_w[j] : 0;
+	if (n) {
+		/* W atoms of earlier packets belong to the first atom */
+		w[0] = e3_sat32(w[0] + e->carry);
+		e->carry = 0;
+	}
+	e->carry += e->ca ? pkt->w_tail : 0;
+	if (!e->synced || e->data_only) {
+		e->carry = 0;
+		return 0;
+	}
+	while (i < n && e->addr_valid) {
+		uint32_t run = e3_erun(pkt->atom_bits >> i, n - i);
+		uint64_t sum = 0;
+		int exec = 1;
+
+		err = etm_flow_block(e->f, e3_space(e), e->addr, e->isa,
+				     &e->tmp, &b);
+		if (err < 0)
+			return e3_nomem(e);
+		if (run >= b->ninsn) {
+			k = b->ninsn;           /* the whole block passed */
+		} else if (i + run < n) {
+			k = run + 1;            /* E...E N inside the block */
+			exec = 0;
+		} else {
+			k = run;                /* atoms end inside the block */
+		}
+		for (j = i; j < i + k; j++)
+			sum += w[j];
+		err = e3_append(e, b, k, exec, sum, w[i + k - 1]);
+		if (err < 0)
+			return err;
+		e3_advance(e, b, k - 1, exec);
+		i += k;
+	}
+	if (i < n && e->wait_branch)
+		return e3_lost(e);
+	return 0;
+}
+
+/* Remove the last instruction of the pending range (Cancel bit). Returns
+ * 1 and its address in *@at if there was one to remove. */
+static int e3_cancel_last(struct etm3_flow *e, uint64_t *at)
+{
+	uint64_t la;
+
+	if (!e->pend_on || !e->pend.ninsn)
+		return 0;
+	la = e->pend.last_addr;
+	*at = la;
+	e->carry += e->last_w; /* the cycles belong to what follows */
+	if (e->pend.cycles >= e->last_w)
+		e->pend.cycles -= e->last_w;
+	e->last_w = 0;
+	if (e->pend.ninsn == 1) {
+		/* nothing left: keep only what was held behind it */
+		e->pend_on = 0;
+		return 1;
+	}
+	e->pend.ninsn--;
+	e->pend.end = la;
+	e->pend.last_addr = e->prev_addr;
+	e->pend.last_size = (uint8_t)(la - e->prev_addr);
+	e->pend.last_cls = etmc_unknown;
+	e->pend.last_link = 0;
+	e->pend.last_exec = 1;
+	e->pend.last_atom = 1;
+	e->pend_open = 0;
+	return 1;
+}
+
+/* Drop a held exception-return element; returns 1 if there was one. */
+static int e3_drop_exc_return(struct etm3_flow *e)
+{
+	unsigned i;
+
+	for (i = 0; i < e->nheld; i++) {
+		if (e->held[i].kind != etmk_exc_return)
+			continue;
+		memmove(&e->held[i], &e->held[i + 1],
+			(e->nheld - i - 1) * sizeof(e->held[0]));
+		e->nheld--;
+		return 1;
+	}
+	return 0;
+}
+
+/* Apply NS/Hyp from a packet; emit a context element if they changed. */
+static int e3_state(struct etm3_flow *e, const struct etm_packet *pkt,
+		    int force)
+{
+	int changed = force;
+
+	if (pkt->has_state && (pkt->ns != e->ns || pkt->hyp != e->hyp)) {
+		e->ns = pkt->ns;
+		e->hyp = pkt->hyp;
+		changed = 1;
+	}
+	if (pkt->has_ctxid && etm_cfg_ctxid_bytes(&e->f->cfg) &&
+	    (!e->has_ctxid || pkt->ctxid != e->ctxid)) {
+		e->has_ctxid = 1;
+		e->ctxid = pkt->ctxid;
+		changed = 1;
+	}
+	return changed ? e3_emit_context(e) : 0;
+}
+
+static void e3_set_addr(struct etm3_flow *e, uint64_t addr, enum etm_isa isa)
+{
+	e->addr = addr;
+	e->isa = isa;
+	e->wait_branch = 0;
+	e->addr_valid = !e->data_only &&
+			(isa == etmi_a32 || isa == etmi_t32 || isa == etmi_tee);
+}
+
+/* Branch address packet, possibly with exception information. */
+static int e3_branch(struct etm3_flow *e, const struct etm_packet *pkt)
+{
+	struct etm_elem el;
+	uint64_t at = 0, ret = e->addr;
+	int has_ret = e->addr_valid, cancelled = 0, err;
+
+	if (!e->synced)
+		return 0;
+	if (pkt->has_exc && pkt->cancel) {
+		/* M-profile: Can after an exception exit cancels only the
+		 * return, not the instruction (§6.6). */
+		if (!(e3_drop_exc_return(e) && e->m_profile))
+			cancelled = e3_cancel_last(e, &at);
+	}
+	if (cancelled) {
+		ret = at;       /* re-executed after the exception */
+		has_ret = 1;
+	}
+	err = e3_flush(e);
+	if (err < 0)
+		return err;
+	if (pkt->has_exc && pkt->exc_num) {
+		e3_init_elem(e, &el, etmk_exception);
+		el.exc_num = pkt->exc_num;
+		el.exc_cancel = (uint8_t)(pkt->cancel != 0);
+		el.addr = pkt->addr;
+		el.isa = pkt->isa;
+		el.ret_addr = has_ret ? ret : 0;
+		el.has_ret = (uint8_t)has_ret;
+		err = e3_put(e, &el);
+		if (err < 0)
+			return err;
+	}
+	e3_set_addr(e, pkt->addr, pkt->isa);
+	return e3_state(e, pkt, 0);
+}
+
+/* Gap cycles before a non-periodic I-sync (or a cycle count packet). */
+static int e3_gap_cycles(struct etm3_flow *e, uint32_t cc)
+{
+	struct etm_elem el;
+
+	e3_init_elem(e, &el, etmk_cycle_count);
+	el.has_cycles = 1;
+	el.cycles = e3_sat32(e->carry + cc);
+	e->carry = 0;
+	return e3_out(e, &el);
+}
+
+/* LSiP: the data instruction at the I-sync address executed (implied E). */
+static int e3_lsip(struct etm3_flow *e, const struct etm_packet *pkt)
+{
+	const struct etm_block *b;
+	int err;
+
+	if (!e->addr_valid)
+		return 0;
+	err = etm_flow_block(e->f, e3_space(e), e->addr, e->isa, &e->tmp, &b);
+	if (err < 0)
+		return e3_nomem(e);
+	err = e3_append(e, b, 1, 1, 0, 0);
+	if (err < 0)
+		return err;
+	e3_advance(e, b, 0, 1);
+	e3_set_addr(e, pkt->lsip_next, pkt->lsip_isa);
+	return 0;
+}
+
+static uint8_t e3_on_reason(unsigned isync_reason)
+{
+	switch (isync_reason) {
+	case etm_isync_overflow: return etm_on_overflow;
+	case etm_isync_debug_exit: return etm_on_debug;
+	default: return etm_on_enable;
+	}
+}
+
+static int e3_isync(struct etm3_flow *e, const struct etm_packet *pkt)
+{
+	int first = !e->synced, err;
+	struct etm_elem el;
+
+	if (!first && pkt->reason == etm_isync_periodic && !pkt->lsip) {
+		/* in sync: only re-anchor address and state */
+		e3_set_addr(e, pkt->addr, pkt->isa);
+		return e3_state(e, pkt, 0);
+	}
+	err = e3_flush(e);
+	if (err < 0)
+		return err;
+	if (first)
+		e->carry = 0;   /* W atoms before sync are not counted */
+	if (pkt->reason != etm_isync_periodic) {
+		if (pkt->has_cc) {
+			err = e3_gap_cycles(e, pkt->cycle_count);
+			if (err < 0)
+				return err;
+		}
+		e->carry = 0;
+	}
+	if (first || pkt->reason != etm_isync_periodic) {
+		e3_init_elem(e, &el, etmk_trace_on);
+		el.reason = e3_on_reason(pkt->reason);
+		if (first)
+			el.reason = e->ever_synced ? etm_on_resync :
+						     etm_on_start;
+		el.addr = pkt->addr;
+		el.isa = pkt->isa;
+		err = e3_put(e, &el);
+		if (err < 0)
+			return err;
+	}
+	e->synced = 1;
+	e->ever_synced = 1;
+	e3_set_addr(e, pkt->addr, pkt->isa);
+	err = e3_state(e, pkt, first);
+	if (err < 0)
+		return err;
+	return pkt->lsip ? e3_lsip(e, pkt) : 0;
+}
+
+/* Bad trace: report, and wait for the next I-sync. */
+static int e3_error(struct etm3_flow *e, const struct etm_packet *pkt)
+{
+	struct etm_elem el;
+	int err = e3_flush(e);
+
+	if (err < 0)
+		return err;
+	e3_init_elem(e, &el, etmk_error);
+	el.err = pkt->err ? pkt->err : etme_bad_packet;
+	e->synced = 0;
+	e->addr_valid = 0;
+	e->carry = 0;
+	return e3_put(e, &el);
+}
+
+static int e3_simple(struct etm3_flow *e, const struct etm_packet *pkt,
+		     enum etm_elem_kind kind)
+{
+	struct etm_elem el;
+
+	e3_init_elem(e, &el, kind);
+	if (kind == etmk_timestamp)
+		el.timestamp = pkt->timestamp;
+	return e3_out(e, &el);
+}
+
+static int e3_put_pkt(struct etm_flow *f, const struct etm_packet *pkt)
+{
+	struct etm3_flow *e = f->impl;
+
+	e->off = pkt->offset;
+	switch (pkt->type) {
+	case etmp_atom:
+		return e3_atoms(e, pkt);
+	case etmp_branch:
+		return e3_branch(e, pkt);
+	case etmp_isync:
+		return e3_isync(e, pkt);
+	case etmp_error:
+		return e3_error(e, pkt);
+	case etmp_exc_return:
+		return e->synced ? e3_simple(e, pkt, etmk_exc_return) : 0;
+	case etmp_timestamp:
+		return e3_simple(e, pkt, etmk_timestamp);
+	case etmp_trigger:
+		return e3_simple(e, pkt, etmk_event);
+	case etmp_cycle_count:
+		return e3_gap_cycles(e, pkt->cycle_count);
+	case etmp_ctxid:
+		return e->synced ? e3_state(e, pkt, 0) : 0;
+	case etmp_vmid:
+		if (!e->synced || (e->has_vmid && e->vmid == pkt->vmid))
+			return 0;
+		e->has_vmid = 1;
+		e->vmid = pkt->vmid;
+		return e3_emit_context(e);
+	default:
+		/* A-sync, ignore, data trace, exception entry marker, and
+		 * packets of the other protocol: no effect on the flow. */
+		return 0;
+	}
+}
+
+static int e3_finish(struct etm_flow *f)
+{
+	return e3_flush(f->impl);
+}
+
+static void e3_reset(struct etm_flow *f)
+{
+	struct etm3_flow *e = f->impl;
+	int ever = e->ever_synced;
+
+	memset(e, 0, sizeof(*e));
+	e->f = f;
+	e->ca = etm_cfg_cycle_acc(&f->cfg);
+	e->m_profile = etm_cfg_m_profile(&f->cfg);
+	e->data_only = etm_cfg_data_only(&f->cfg);
+	e->ever_synced = ever;
+}
+
+static void e3_free(struct etm_flow *f)
+{
+	free(f->impl);
+	f->impl = NULL;
+}
+
+int etm_flow_etm3_init(struct etm_flow *f)
+{
+	struct etm3_flow *e = calloc(1, sizeof(*e));
+
+	if (!e)
+		return -etme_nomem;
+	f->impl = e;
+	f->put = e3_put_pkt;
+	f->finish = e3_finish;
+	f->reset = e3_reset;
+	f->free_impl = e3_free;
+	e3_reset(f);
+	return 0;
+}
