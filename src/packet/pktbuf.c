@@ -1,0 +1,250 @@
+/* packet/pktbuf.c - the push/next engine shared by the ETMv3 and PTM parsers:
+ * parses in place from the borrowed chunk, assembles straddling packets. */
+#include <string.h>
+
+#include "packet/pktbuf.h"
+#include "packet/sync.h"
+
+#include <etmtrace/error.h>
+
+static void opts_init(struct etm_pkt_opts *o, const struct etm_config *cfg)
+{
+	o->cycle_acc = (uint8_t)etm_cfg_cycle_acc(cfg);
+	o->ctxid_bytes = (uint8_t)etm_cfg_ctxid_bytes(cfg);
+	o->alt_branch = (uint8_t)etm_cfg_alt_branch(cfg);
+	o->ts64 = (uint8_t)etm_cfg_ts_64bit(cfg);
+	o->ts_binary = (uint8_t)etm_cfg_ts_binary(cfg);
+	o->data_addr = (uint8_t)etm_cfg_data_addr(cfg);
+	o->data_only = (uint8_t)etm_cfg_data_only(cfg);
+	/* An unknown ETMIDR (0) is taken as the newest version (v3.5). */
+	o->arch_minor = cfg->etmidr ? (uint8_t)etm_cfg_arch_minor(cfg) : 5;
+	o->id = (uint8_t)etm_cfg_trace_id(cfg);
+}
+
+void etm_pktp_init(struct etm_pktp *p, const struct etm_config *cfg)
+{
+	memset(p, 0, sizeof(*p));
+	p->cfg = *cfg;
+	p->proto = cfg->protocol;
+	opts_init(&p->o, cfg);
+	if (p->proto == etm_proto_ptm)
+		etm_ptm_hdr_table(cfg, p->hdr);
+	else
+		etm_etm3_hdr_table(cfg, p->hdr);
+	etm_pktp_reset(p);
+}
+
+void etm_pktp_reset(struct etm_pktp *p)
+{
+	memset(&p->st, 0, sizeof(p->st));
+	p->st.isa = etmi_unknown;
+	p->buf = NULL;
+	p->len = p->pos = 0;
+	p->off = 0;
+	p->asm_len = 0;
+	p->mode = etm_pm_search;
+	p->zrun = 0;
+	memset(&p->ns, 0, sizeof(p->ns));
+	p->qn = p->qi = 0;
+	p->finished = 0;
+}
+
+int etm_pktp_push(struct etm_pktp *p, const uint8_t *buf, size_t n,
+		  uint64_t offset)
+{
+	if (!p || (!buf && n))
+		return -etme_invalid;
+	if (p->pos < p->len)
+		return -etme_busy;
+	if (p->finished)
+		return -etme_invalid;
+	p->buf = buf;
+	p->len = n;
+	p->pos = 0;
+	p->off = offset;
+	return 0;
+}
+
+int etm_pktp_finish(struct etm_pktp *p)
+{
+	if (!p)
+		return -etme_invalid;
+	p->finished = 1;
+	return 0;
+}
+
+static int read_pkt(const struct etm_pktp *p, const uint8_t *b, size_t n,
+		    struct etm_packet *pkt, struct etm_pkt_state *st)
+{
+	if (p->proto == etm_proto_ptm)
+		return etm_ptm_read(p, b, n, pkt, st);
+	return etm_etm3_read(p, b, n, pkt, st);
+}
+
+/* Complete @pkt (reader result @r over @bytes at @offset); commit the state
+ * or, for an error, keep only the error fields and start searching. Returns
+ * the number of bytes the packet covers. */
+static size_t complete(struct etm_pktp *p, struct etm_packet *pkt,
+		       const uint8_t *bytes, size_t avail, int r,
+		       uint64_t offset, const struct etm_pkt_state *st)
+{
+	size_t size;
+
+	if (r > 0) {
+		size = (size_t)r;
+		p->st = *st;
+	} else {
+		size = pkt->size;
+		if (size == 0)
+			size = 1;
+		if (size > avail)
+			size = avail;
+		memset(pkt, 0, sizeof(*pkt));
+		pkt->type = etmp_error;
+		pkt->err = r == -etme_again ? etme_internal : -r;
+		p->mode = etm_pm_search;
+	}
+	pkt->id = p->o.id;
+	pkt->offset = offset;
+	pkt->size = (uint32_t)size;
+	pkt->raw_len = size > ETM_PKT_MAX_RAW ? ETM_PKT_MAX_RAW : (uint8_t)size;
+	memcpy(pkt->raw, bytes, pkt->raw_len);
+	return size;
+}
+
+/* A packet begins in the current chunk. With @direct (the caller's packet,
+ * the queue being empty) it is decoded in place: returns 2. */
+static int step_fresh(struct etm_pktp *p, struct etm_packet *direct)
+{
+	const uint8_t *b = p->buf + p->pos;
+	size_t n = p->len - p->pos;
+	struct etm_pkt_state st = p->st;
+	struct etm_packet *pkt;
+	int r;
+
+	if (b[0] == 0x00) {
+		p->mode = etm_pm_zrun;
+		p->zrun = 0;
+		p->zrun_off = p->off + p->pos;
+		return etm_sync_zrun(p);
+	}
+	if (direct) {
+		pkt = direct;
+		memset(pkt, 0, sizeof(*pkt));
+	} else {
+		pkt = etm_sync_slot(p);
+	}
+	r = read_pkt(p, b, n, pkt, &st);
+	if (r == -etme_again && n < ETM_PKT_ASM_MAX) {
+		if (!direct)
+			p->qn--;
+		memcpy(p->asmb, b, n);
+		p->asm_len = n;
+		p->asm_off = p->off + p->pos;
+		p->pos = p->len;
+		return 0;
+	}
+	p->pos += complete(p, pkt, b, n, r, p->off + p->pos, &st);
+	return direct ? 2 : 1;
+}
+
+/* Continue a packet held in the assembly buffer with bytes of this chunk.
+ * Readers are monotonic, so a result always covers more than the bytes
+ * assembled before. */
+static int step_asm(struct etm_pktp *p)
+{
+	size_t old = p->asm_len, k = ETM_PKT_ASM_MAX - old, size;
+	struct etm_pkt_state st = p->st;
+	struct etm_packet *pkt;
+	int r;
+
+	if (k > p->len - p->pos)
+		k = p->len - p->pos;
+	if (k == 0)
+		return 0;
+	memcpy(p->asmb + old, p->buf + p->pos, k);
+	pkt = etm_sync_slot(p);
+	r = read_pkt(p, p->asmb, old + k, pkt, &st);
+	if (r == -etme_again && old + k < ETM_PKT_ASM_MAX) {
+		p->qn--;
+		p->asm_len = old + k;
+		p->pos += k;
+		return 0;
+	}
+	size = complete(p, pkt, p->asmb, old + k, r, p->asm_off, &st);
+	p->asm_len = 0;
+	p->pos += size > old ? size - old : 0;
+	return 1;
+}
+
+/* Produce packets into the queue (returns 1) or into @direct (returns 2);
+ * 0 if input is needed. */
+static int step(struct etm_pktp *p, struct etm_packet *direct)
+{
+	switch (p->mode) {
+	case etm_pm_search:
+		return etm_sync_search(p);
+	case etm_pm_zrun:
+		return etm_sync_zrun(p);
+	case etm_pm_sync:
+		break;
+	}
+	if (p->asm_len)
+		return step_asm(p);
+	if (p->pos >= p->len)
+		return 0;
+	return step_fresh(p, direct);
+}
+
+/* End of data: a packet cut short, a pending notsync run or zero run. */
+static int flush_end(struct etm_pktp *p)
+{
+	struct etm_packet *pkt;
+
+	if (p->mode == etm_pm_sync && p->asm_len) {
+		pkt = etm_sync_slot(p);
+		pkt->type = etmp_error;
+		pkt->err = etme_truncated;
+		pkt->offset = p->asm_off;
+		pkt->size = (uint32_t)p->asm_len;
+		pkt->raw_len = (uint8_t)p->asm_len;
+		memcpy(pkt->raw, p->asmb, p->asm_len);
+		p->asm_len = 0;
+		p->mode = etm_pm_search;
+		return 1;
+	}
+	return etm_sync_flush(p);
+}
+
+int etm_pktp_next(struct etm_pktp *p, struct etm_packet *pkt, size_t size)
+{
+	struct etm_packet *direct;
+	int r;
+
+	if (!p || !pkt || !size)
+		return -etme_invalid;
+	direct = size >= sizeof(*pkt) ? pkt : NULL;
+	for (;;) {
+		if (p->qi < p->qn) {
+			if (size > sizeof(*pkt))
+				size = sizeof(*pkt);
+			memcpy(pkt, &p->q[p->qi++], size);
+			return 0;
+		}
+		p->qi = p->qn = 0;
+		r = step(p, direct);
+		if (r == 2)
+			return 0;
+		if (r)
+			continue;
+		if (!p->finished) {
+			/* chunk consumed: the caller may push the next one */
+			p->buf = NULL;
+			p->pos = p->len = 0;
+			return -etme_again;
+		}
+		if (flush_end(p))
+			continue;
+		return -etme_eos;
+	}
+}

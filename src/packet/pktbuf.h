@@ -1,0 +1,120 @@
+/* packet/pktbuf.h - the packet parser core shared by ETMv3 and PTM: chunks,
+ * the assembly buffer for packets straddling pushes, sync state. */
+#ifndef ETM_PACKET_PKTBUF_H
+#define ETM_PACKET_PKTBUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <etmtrace/config.h>
+#include <etmtrace/packet.h>
+
+/* Longest packet other than A-sync: ETMv3 I-sync with cycle count, 4-byte
+ * Context ID and an LSiP field = 1 + 5 + 4 + 1 + 4 + 8 = 23 bytes. */
+#define ETM_PKT_ASM_MAX 32
+
+/* Header classes: one per packet layout (the header byte picks it through
+ * the per-parser table built from the configuration). */
+enum etm_hdr {
+	etmh_reserved = 0,
+	etmh_async,
+	etmh_branch,
+	etmh_atom,
+	etmh_isync,
+	etmh_isync_cc,     /* ETMv3 0x70 */
+	etmh_cycle_count,  /* ETMv3 0x04 */
+	etmh_trigger,
+	etmh_ctxid,
+	etmh_vmid,
+	etmh_timestamp,
+	etmh_exc_return,
+	etmh_exc_entry,
+	etmh_ignore,
+	etmh_waypoint,     /* PTM 0x72 */
+	etmh_data,         /* ETMv3 normal data */
+	etmh_ooo_data,
+	etmh_ooo_place,
+	etmh_val_not_traced,
+	etmh_data_suppressed,
+	etmh_store_failed,
+};
+
+/* Compression state a packet is decoded against. Readers get a copy, update
+ * it, and the core commits it only when the packet is complete. */
+struct etm_pkt_state {
+	uint32_t addr;      /* branch address compression base */
+	enum etm_isa isa;   /* current instruction set (address alignment) */
+	uint64_t ts;        /* last timestamp as transmitted (Gray or binary) */
+	uint32_t daddr;     /* ETMv3 data address compression base */
+};
+
+/* Configuration facts the readers need, decoded once from the registers. */
+struct etm_pkt_opts {
+	uint8_t cycle_acc;
+	uint8_t ctxid_bytes;
+	uint8_t alt_branch;
+	uint8_t ts64;
+	uint8_t ts_binary;
+	uint8_t data_addr;
+	uint8_t data_only;
+	uint8_t arch_minor;
+	uint8_t id;
+};
+
+enum etm_pkt_mode {
+	etm_pm_search = 0, /* looking for A-sync; bytes become notsync packets */
+	etm_pm_sync,       /* at a packet boundary (or assembling one) */
+	etm_pm_zrun,       /* synchronised, inside a run of 0x00 headers */
+};
+
+struct etm_pktp {
+	enum etm_protocol proto;
+	struct etm_config cfg;
+	struct etm_pkt_opts o;
+	uint8_t hdr[256];               /* header byte -> enum etm_hdr */
+	struct etm_pkt_state st;
+
+	const uint8_t *buf;             /* borrowed chunk */
+	size_t len, pos;
+	uint64_t off;                   /* input offset of buf[0] */
+
+	uint8_t asmb[ETM_PKT_ASM_MAX];  /* packet straddling pushes */
+	size_t asm_len;
+	uint64_t asm_off;
+
+	enum etm_pkt_mode mode;
+	uint64_t zrun;                  /* pending 0x00 bytes */
+	uint64_t zrun_off;
+	struct etm_packet ns;           /* notsync packet being filled */
+
+	struct etm_packet q[2];         /* ready packets */
+	unsigned qn, qi;
+	uint8_t finished;
+};
+
+/* Protocol reader: decode the packet at @b[0..n) (b[0] is a header, never
+ * 0x00) into @pkt against @st (a copy of the parser state it may update).
+ * Returns the packet size, -etme_again if more bytes are needed, or
+ * -etme_bad_opc / -etme_bad_packet with pkt->size = bytes to drop. Readers
+ * look at bytes strictly in order, so a reader that returned -etme_again for
+ * k bytes never reports an error or a size within those k bytes. */
+int etm_etm3_read(const struct etm_pktp *p, const uint8_t *b, size_t n,
+		  struct etm_packet *pkt, struct etm_pkt_state *st);
+int etm_ptm_read(const struct etm_pktp *p, const uint8_t *b, size_t n,
+		 struct etm_packet *pkt, struct etm_pkt_state *st);
+
+/* Header tables for the two protocols (filled from the configuration). */
+void etm_etm3_hdr_table(const struct etm_config *cfg, uint8_t hdr[256]);
+void etm_ptm_hdr_table(const struct etm_config *cfg, uint8_t hdr[256]);
+
+/* Initialise @p for @cfg (protocol already checked by the caller). */
+void etm_pktp_init(struct etm_pktp *p, const struct etm_config *cfg);
+/* Forget all state and search for A-sync again. */
+void etm_pktp_reset(struct etm_pktp *p);
+/* The shared push / finish / next implementation (see etmtrace/packet.h). */
+int etm_pktp_push(struct etm_pktp *p, const uint8_t *buf, size_t n,
+		  uint64_t offset);
+int etm_pktp_finish(struct etm_pktp *p);
+int etm_pktp_next(struct etm_pktp *p, struct etm_packet *pkt, size_t size);
+
+#endif
