@@ -34,7 +34,7 @@ check "sed '/^GAP$/d' '$tmp/got' | diff -u '$tmp/expect' - >/dev/null" "sample c
 "$ETMTRACE" decode "$S" > "$tmp/text"; rc=$?
 check "[ $rc -eq 0 ] && grep -q '00008010  A32' '$tmp/text'" "text listing shows instructions"
 "$ETMTRACE" packets "$S" --format jsonl > "$tmp/pk"; rc=$?
-check "[ $rc -eq 0 ] && [ \$(wc -l < '$tmp/pk') -eq 10 ]" "sample has 10 packets"
+check "[ $rc -eq 0 ] && [ \$(wc -l < '$tmp/pk') -eq 9 ]" "sample has 9 packets (A-sync, I-sync, 4 atom, 3 branch)"
 check "grep -q '\"bytes\":\"080080000021\"' '$tmp/pk'" "I-sync bytes listed"
 "$ETMTRACE" info "$S" > "$tmp/info"; rc=$?
 check "[ $rc -eq 0 ] && grep -q 'ptm' '$tmp/info'" "info lists the PTM source"
