@@ -28,18 +28,16 @@ static int opt_allowed(const char *allowed, const char *name)
 	return 0;
 }
 
-/* FILE@ADDR (ADDR required for --image, optional for --elf). */
-static int opt_file_arg(struct opt_file *f, const char *arg, int need_addr)
+/* FILE@ADDR (ADDR required for --image, optional for --elf). The '@' is
+ * cut in place: argv strings are writable (C11 5.1.2.2.1). */
+static int opt_file_arg(struct opt_file *f, char *arg, int need_addr)
 {
-	const char *at = strrchr(arg, '@');
+	char *at = strrchr(arg, '@');
 	uint64_t v = 0;
 
 	if (at && opt_num(at + 1, &v) == 0) {
-		char *p = strndup(arg, (size_t)(at - arg));
-
-		if (!p)
-			return -1;
-		f->path = p; /* lives until exit */
+		*at = 0;
+		f->path = arg;
 		f->addr = v;
 		return 0;
 	}
@@ -60,7 +58,7 @@ static int opt_enum(const char *v, const char *const *names, int n)
 	return -1;
 }
 
-static int opt_value(struct opts *o, const char *name, const char *v)
+static int opt_value(struct opts *o, const char *name, char *v)
 {
 	static const char *const protos[] = { "", "etmv3", "ptm" };
 	static const char *const fmts[] = { "", "raw", "coresight", "tpiu" };
@@ -137,9 +135,9 @@ int opt_parse(struct opts *o, int argc, char **argv, const char *allowed)
 	int i;
 
 	for (i = 0; i < argc; i++) {
-		const char *a = argv[i];
+		char *a = argv[i];
 		char name[32];
-		const char *eq, *val;
+		char *eq, *val;
 		size_t nl;
 		unsigned f;
 		int is_flag = 0;
