@@ -1,0 +1,631 @@
+/* cli/cmd_synth.c - `etmtrace synth`: generate a random program and execution
+ * from a seed, encode it as ETMv3 or PTM trace, and write a snapshot
+ * directory that `etmtrace decode` reads back (plus the expected list). */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <etmtrace/encode.h>
+#include <etmtrace/etmtrace.h>
+
+#include "cmds.h"
+
+static const char synth_help[] =
+	"usage: etmtrace synth DIR [options]\n"
+	"\n"
+	"Write a snapshot directory holding a random program (memory dumps), the\n"
+	"ETMv3 / PTM trace of a random execution of it, and the registers that\n"
+	"describe the trace; `etmtrace decode DIR` reads it back.\n"
+	"\n"
+	"  --seed N               random seed (default 1); same seed, same output\n"
+	"  --protocol etmv3|ptm   trace protocol (default ptm)\n"
+	"  --etm-version 3.3|3.4|3.5  ETMv3 architecture version (default 3.5)\n"
+	"  --cycle-accurate       cycle-accurate trace (ETMCR[12])\n"
+	"  --ctxid-bytes 0|1|2|4  Context ID size (ETMCR[15:14])\n"
+	"  --vmid                 VMID tracing (ETMCR[30])\n"
+	"  --timestamps 48|64     timestamps of that size (ETMCR[28], ETMCCER[29])\n"
+	"  --ts-gray              Gray-coded timestamps (ETMCCER[28] = 0)\n"
+	"  --ret-stack            PTM return stack (ETMCR[29])\n"
+	"  --branch-broadcast     branch broadcasting (ETMCR[8])\n"
+	"  --alt-branch           ETMv3.4+ alternative branch encoding (ETMIDR[20])\n"
+	"  --format raw|coresight trace buffer format (default raw)\n"
+	"  --sources N            trace sources, one core each (coresight; 1-8)\n"
+	"  --insns N              instructions per source (default 2000)\n"
+	"  --funcs N              functions per program (default 8)\n"
+	"  --features LIST        arm,thumb,exc,b2b,cancel,ctx,vmid,gaps,cycles,ts,\n"
+	"                         long,isb or all (default arm,thumb,exc,isb plus\n"
+	"                         what the configuration enables)\n"
+	"  --atoms greedy|single|random  packing of atoms / encoding choices\n"
+	"  --full-addr            always send 5-byte addresses\n"
+	"  --isync-period N       periodic I-sync every N bytes (default 0: none)\n"
+	"  --async-period N       A-sync every N bytes (default 0: at start only)\n"
+	"  --expect FILE          write the expected canonical instruction list\n"
+	"                         ('ADDRESS A|T[ N]', GAP at each trace start);\n"
+	"                         with several sources FILE.0xID per source\n";
+
+struct synth {
+	const char *dir, *expect;
+	uint64_t seed;
+	enum etm_protocol proto;
+	int minor, ca, cid, vmid, ts, gray, rs, bcast, alt, coresight;
+	int nsrc, atoms, full;
+	uint32_t insns, funcs, isync, async, feat;
+	int feat_set;
+};
+
+static const char *const feat_names[] = { "arm", "thumb", "exc", "b2b",
+	"cancel", "ctx", "vmid", "gaps", "cycles", "ts", "long", "isb" };
+
+static int synth_features(struct synth *o, const char *v)
+{
+	char buf[256], *tok, *save = NULL;
+	unsigned i;
+
+	snprintf(buf, sizeof(buf), "%s", v);
+	o->feat = 0;
+	o->feat_set = 1;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "all")) {
+			o->feat |= ETM_GEN_ALL;
+			continue;
+		}
+		for (i = 0; i < sizeof(feat_names) / sizeof(feat_names[0]); i++)
+			if (!strcmp(tok, feat_names[i]))
+				break;
+		if (i == sizeof(feat_names) / sizeof(feat_names[0]))
+			return -1;
+		o->feat |= 1u << i;
+	}
+	return 0;
+}
+
+static int synth_num(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return *end || errno ? -1 : 0;
+}
+
+/* Options with a value; returns 0, or -1 for a bad value. */
+static int synth_value(struct synth *o, const char *name, const char *v)
+{
+	uint64_t n = 0;
+
+	if (!strcmp(name, "protocol")) {
+		if (strcmp(v, "ptm") && strcmp(v, "etmv3"))
+			return -1;
+		o->proto = strcmp(v, "ptm") ? etm_proto_etmv3 : etm_proto_ptm;
+		return 0;
+	}
+	if (!strcmp(name, "etm-version")) {
+		if (strcmp(v, "3.3") && strcmp(v, "3.4") && strcmp(v, "3.5"))
+			return -1;
+		o->minor = v[2] - '0';
+		return 0;
+	}
+	if (!strcmp(name, "format")) {
+		if (strcmp(v, "raw") && strcmp(v, "coresight"))
+			return -1;
+		o->coresight = !strcmp(v, "coresight");
+		return 0;
+	}
+	if (!strcmp(name, "atoms")) {
+		o->atoms = !strcmp(v, "single") ? 1 : !strcmp(v, "random") ? 2 :
+			   !strcmp(v, "greedy") ? 0 : -1;
+		return o->atoms < 0 ? -1 : 0;
+	}
+	if (!strcmp(name, "features"))
+		return synth_features(o, v);
+	if (!strcmp(name, "expect")) {
+		o->expect = v;
+		return 0;
+	}
+	if (synth_num(v, &n))
+		return -1;
+	if (!strcmp(name, "seed"))
+		o->seed = n;
+	else if (!strcmp(name, "ctxid-bytes") && (n <= 2 || n == 4))
+		o->cid = (int)n;
+	else if (!strcmp(name, "timestamps") && (n == 48 || n == 64))
+		o->ts = (int)n;
+	else if (!strcmp(name, "sources") && n >= 1 && n <= 8)
+		o->nsrc = (int)n;
+	else if (!strcmp(name, "insns") && n >= 1 && n <= 10000000)
+		o->insns = (uint32_t)n;
+	else if (!strcmp(name, "funcs") && n >= 1 && n <= 64)
+		o->funcs = (uint32_t)n;
+	else if (!strcmp(name, "isync-period") && n <= 0xffffffffu)
+		o->isync = (uint32_t)n;
+	else if (!strcmp(name, "async-period") && n <= 0xffffffffu)
+		o->async = (uint32_t)n;
+	else
+		return -1;
+	return 0;
+}
+
+static int synth_flag(struct synth *o, const char *name)
+{
+	static const struct { const char *n; size_t off; } fl[] = {
+		{ "cycle-accurate", offsetof(struct synth, ca) },
+		{ "vmid", offsetof(struct synth, vmid) },
+		{ "ts-gray", offsetof(struct synth, gray) },
+		{ "ret-stack", offsetof(struct synth, rs) },
+		{ "branch-broadcast", offsetof(struct synth, bcast) },
+		{ "alt-branch", offsetof(struct synth, alt) },
+		{ "full-addr", offsetof(struct synth, full) },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(fl) / sizeof(fl[0]); i++)
+		if (!strcmp(name, fl[i].n)) {
+			*(int *)((char *)o + fl[i].off) = 1;
+			return 1;
+		}
+	return 0;
+}
+
+/* Returns 0, 1 for --help, or -1 after printing an error. */
+static int synth_parse(struct synth *o, int argc, char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i], *eq;
+		char name[64];
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+			return 1;
+		if (strncmp(a, "--", 2)) {
+			if (o->dir) {
+				fprintf(stderr, "etmtrace synth: more than one directory ('%s')\n", a);
+				return -1;
+			}
+			o->dir = a;
+			continue;
+		}
+		eq = strchr(a, '=');
+		snprintf(name, sizeof(name), "%.*s",
+			 (int)(eq ? eq - a - 2 : (long)strlen(a) - 2), a + 2);
+		if (!eq && synth_flag(o, name))
+			continue;
+		if (!eq && i + 1 >= argc) {
+			fprintf(stderr, "etmtrace synth: unknown option or missing value: '%s'\n", a);
+			return -1;
+		}
+		if (synth_value(o, name, eq ? eq + 1 : argv[++i])) {
+			fprintf(stderr, "etmtrace synth: bad option '%s' (value '%s')\n",
+				a, eq ? eq + 1 : argv[i]);
+			return -1;
+		}
+	}
+	if (!o->dir) {
+		fprintf(stderr, "etmtrace synth: no output directory given\n");
+		return -1;
+	}
+	return 0;
+}
+
+static int synth_check(const struct synth *o)
+{
+	const char *why = NULL;
+
+	if (o->rs && o->proto != etm_proto_ptm)
+		why = "--ret-stack needs --protocol ptm";
+	else if (o->rs && o->bcast)
+		why = "--ret-stack and --branch-broadcast cannot be combined";
+	else if (o->alt && (o->proto != etm_proto_etmv3 || o->minor < 4))
+		why = "--alt-branch needs ETMv3.4 or later";
+	else if (o->nsrc > 1 && !o->coresight)
+		why = "--sources > 1 needs --format coresight";
+	if (why)
+		fprintf(stderr, "etmtrace synth: %s\n", why);
+	return why ? -1 : 0;
+}
+
+struct synth_src {
+	struct etm_config cfg;
+	struct etm_gen *gen;
+	struct etm_image *img;
+	uint8_t *bytes;
+	size_t n;
+};
+
+static void synth_config(const struct synth *o, int k, struct etm_config *c)
+{
+	static const uint32_t cidsz[5] = { 0, 1, 2, 0, 3 };
+
+	etm_config_init(c);
+	c->protocol = o->proto;
+	c->traceid = 0x10 + (uint32_t)k;
+	c->etmcr = cidsz[o->cid] << 14 | (o->ca ? 1u << 12 : 0) |
+		   (o->ts ? 1u << 28 : 0) | (o->vmid ? 1u << 30 : 0) |
+		   (o->rs ? 1u << 29 : 0) | (o->bcast ? 1u << 8 : 0);
+	/* ETMCCER: timestamps implemented, size, encoding; PTM: return stack
+	 * implemented */
+	c->etmccer = 1u << 22 | (o->ts == 64 ? 1u << 29 : 0) |
+		     (o->gray ? 0 : 1u << 28) |
+		     (o->proto == etm_proto_ptm ? 1u << 23 : 0);
+	if (o->proto == etm_proto_ptm)
+		c->etmidr = 0x411cf312;         /* PFT 1.1 */
+	else
+		c->etmidr = 0x410cf200 | (uint32_t)o->minor << 4 |
+			    (o->alt ? 1u << 20 : 0);
+}
+
+static uint32_t synth_gen_flags(const struct synth *o)
+{
+	uint32_t f = o->feat_set ? o->feat :
+		     ETM_GEN_ARM | ETM_GEN_THUMB | ETM_GEN_EXC | ETM_GEN_ISB;
+
+	if (!o->feat_set) {
+		f |= o->cid ? ETM_GEN_CTX : 0;
+		f |= o->vmid ? ETM_GEN_VMID : 0;
+		f |= o->ca ? ETM_GEN_CYCLES : 0;
+		f |= o->ts ? ETM_GEN_TS : 0;
+	}
+	return f;
+}
+
+static int synth_encode(const struct synth *o, struct synth_src *s)
+{
+	struct etm_enc_opts eo;
+	const struct etm_ev *ev;
+	struct etm_enc *e;
+	const uint8_t *p;
+	size_t nev, i;
+	int err = 0;
+
+	memset(&eo, 0, sizeof(eo));
+	eo.size = sizeof(eo);
+	eo.cfg = s->cfg;
+	eo.seed = o->seed;
+	eo.flags = (o->atoms == 1 ? ETM_ENC_ATOM_SINGLE : 0) |
+		   (o->atoms == 2 ? ETM_ENC_RANDOM : 0) |
+		   (o->full ? ETM_ENC_FULL_ADDR : 0) | ETM_ENC_PKT_ISA;
+	eo.isync_period = o->isync;
+	eo.async_period = o->async;
+	e = etm_enc_alloc(&eo, sizeof(eo), s->img);
+	if (!e)
+		return -etme_bad_config;
+	ev = etm_gen_events(s->gen, &nev);
+	for (i = 0; i < nev && !err; i++)
+		err = etm_enc_put(e, &ev[i]);
+	if (!err)
+		err = etm_enc_finish(e);
+	p = etm_enc_data(e, &s->n);
+	if (!err) {
+		s->bytes = malloc(s->n ? s->n : 1);
+		if (s->bytes)
+			memcpy(s->bytes, p, s->n);
+		else
+			err = -etme_nomem;
+	}
+	etm_enc_free(e);
+	return err;
+}
+
+static int synth_build(const struct synth *o, int k, struct synth_src *s)
+{
+	struct etm_gen_opts go;
+
+	synth_config(o, k, &s->cfg);
+	memset(&go, 0, sizeof(go));
+	go.size = sizeof(go);
+	go.seed = o->seed * 1000003u + (uint64_t)k;
+	go.proto = o->proto;
+	go.flags = synth_gen_flags(o);
+	go.ninsn = o->insns;
+	go.nfuncs = o->funcs;
+	go.ctxid_bytes = o->cid;
+	go.min_cycles = o->proto == etm_proto_etmv3 && o->minor < 3;
+	s->gen = etm_gen_alloc(&go, sizeof(go));
+	s->img = etm_image_alloc();
+	if (!s->gen || !s->img)
+		return -etme_nomem;
+	if (etm_gen_add_to_image(s->gen, s->img) < 0)
+		return -etme_nomem;
+	return synth_encode(o, s);
+}
+
+static int synth_file(const char *dir, const char *name, const void *buf,
+		      size_t n)
+{
+	char path[4096];
+	FILE *f;
+	int ok;
+
+	if (dir)
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+	else
+		snprintf(path, sizeof(path), "%s", name);
+	f = fopen(path, "wb");
+	if (!f) {
+		fprintf(stderr, "etmtrace synth: cannot write %s: %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	ok = fwrite(buf, 1, n, f) == n;
+	ok &= fclose(f) == 0;
+	if (!ok)
+		fprintf(stderr, "etmtrace synth: error writing %s\n", path);
+	return ok ? 0 : -1;
+}
+
+static int synth_text(const char *dir, const char *name, const char *text)
+{
+	return synth_file(dir, name, text, strlen(text));
+}
+
+/* cpu_K.ini with the program's memory dumps, and the dump files. */
+static int synth_core(const char *dir, int k, const struct synth_src *s)
+{
+	char ini[1024], name[64];
+	const uint8_t *b;
+	uint64_t addr;
+	size_t i, n, len;
+
+	len = (size_t)snprintf(ini, sizeof(ini),
+			       "[device]\nname=cpu_%d\nclass=core\ntype=%s\n\n"
+			       "[regs]\nPC=0x00000000\nCPSR=0x000001d3\n", k,
+			       s->cfg.protocol == etm_proto_ptm ? "Cortex-A15" :
+			       "Cortex-A7");
+	for (i = 0; i < etm_gen_nregions(s->gen); i++) {
+		etm_gen_region(s->gen, i, &addr, &b, &n);
+		snprintf(name, sizeof(name), "mem_%d_%zu.bin", k, i);
+		if (synth_file(dir, name, b, n))
+			return -1;
+		len += (size_t)snprintf(ini + len, sizeof(ini) - len,
+					"\n[dump%zu]\nfile=%s\naddress=0x%08llx\n"
+					"length=0x%zx\n", i, name,
+					(unsigned long long)addr, n);
+	}
+	snprintf(name, sizeof(name), "cpu_%d.ini", k);
+	return synth_text(dir, name, ini);
+}
+
+static int synth_source(const char *dir, int k, const struct synth_src *s)
+{
+	const struct etm_config *c = &s->cfg;
+	char ini[1024], name[64];
+
+	snprintf(ini, sizeof(ini),
+		 "[device]\nname=%s_%d\nclass=trace_source\ntype=%s\n\n[regs]\n"
+		 "ETMCR(0x000)=0x%08x\nETMIDR(0x079)=0x%08x\n"
+		 "ETMCCER(0x07A)=0x%08x\nETMTRACEIDR(0x080)=0x%08x\n",
+		 c->protocol == etm_proto_ptm ? "PTM" : "ETM", k,
+		 c->protocol == etm_proto_ptm ? "PFT1.1" :
+		 etm_cfg_arch_minor(c) == 5 ? "ETM3.5" :
+		 etm_cfg_arch_minor(c) == 4 ? "ETM3.4" : "ETM3.3",
+		 c->etmcr, c->etmidr, c->etmccer, c->traceid);
+	snprintf(name, sizeof(name), "source_%d.ini", k);
+	return synth_text(dir, name, ini);
+}
+
+static int synth_index(const struct synth *o, const struct synth_src *src)
+{
+	char snap[4096], tr[4096];
+	size_t a, b;
+	int k;
+
+	a = (size_t)snprintf(snap, sizeof(snap), "; etmtrace synth --seed %llu\n"
+			     "[snapshot]\nversion=1.0\n\n[device_list]\n",
+			     (unsigned long long)o->seed);
+	b = (size_t)snprintf(tr, sizeof(tr),
+			     "[trace_buffers]\nbuffers=buffer0\n\n[buffer0]\n"
+			     "name=ETB_0\nfile=trace.bin\nformat=%s\n\n"
+			     "[source_buffers]\n",
+			     o->coresight ? "coresight" : "source_data");
+	for (k = 0; k < o->nsrc; k++) {
+		const char *pfx = src[k].cfg.protocol == etm_proto_ptm ? "PTM" : "ETM";
+
+		a += (size_t)snprintf(snap + a, sizeof(snap) - a,
+				      "core%d=cpu_%d.ini\nsource%d=source_%d.ini\n",
+				      k, k, k, k);
+		b += (size_t)snprintf(tr + b, sizeof(tr) - b, "%s_%d=ETB_0\n",
+				      pfx, k);
+	}
+	snprintf(snap + a, sizeof(snap) - a, "\n[trace]\nmetadata=trace.ini\n");
+	b += (size_t)snprintf(tr + b, sizeof(tr) - b, "\n[core_trace_sources]\n");
+	for (k = 0; k < o->nsrc; k++)
+		b += (size_t)snprintf(tr + b, sizeof(tr) - b, "cpu_%d=%s_%d\n", k,
+				      src[k].cfg.protocol == etm_proto_ptm ?
+				      "PTM" : "ETM", k);
+	return synth_text(o->dir, "snapshot.ini", snap) ||
+	       synth_text(o->dir, "trace.ini", tr) ? -1 : 0;
+}
+
+/* The trace buffer: the raw stream, or all sources interleaved in
+ * seeded random runs and formatted into CoreSight frames. */
+static int synth_buffer(const struct synth *o, const struct synth_src *src)
+{
+	struct etm_fenc *f;
+	size_t pos[8] = { 0 }, n;
+	struct etm_rng_lite { uint64_t s; } r = { o->seed ^ 0xabcdefu };
+	const uint8_t *p;
+	int k, more = 1, err = 0;
+
+	if (!o->coresight)
+		return synth_file(o->dir, "trace.bin", src[0].bytes, src[0].n);
+	f = etm_fenc_alloc(o->atoms == 2 ? ETM_FENC_RANDOM : 0, o->seed);
+	if (!f)
+		return -1;
+	while (more && !err) {
+		more = 0;
+		for (k = 0; k < o->nsrc; k++) {
+			size_t len;
+
+			r.s = r.s * 6364136223846793005ull + 1442695040888963407ull;
+			len = 1 + (size_t)((r.s >> 33) % 48);
+			if (pos[k] + len > src[k].n)
+				len = src[k].n - pos[k];
+			err |= etm_fenc_put(f, etm_cfg_trace_id(&src[k].cfg),
+					    src[k].bytes + pos[k], len);
+			pos[k] += len;
+			more |= pos[k] < src[k].n;
+		}
+	}
+	if (!err)
+		err = etm_fenc_finish(f);
+	p = etm_fenc_data(f, &n);
+	if (!err)
+		err = synth_file(o->dir, "trace.bin", p, n);
+	etm_fenc_free(f);
+	return err ? -1 : 0;
+}
+
+/* Whether the protocol shows the E/N of the instruction: ETMv3 always,
+ * PTM only for waypoints. */
+static int synth_shows_n(const struct synth_src *s, const struct etm_ev *ev)
+{
+	struct etm_insn in;
+	uint8_t b[4];
+	size_t n;
+
+	if (s->cfg.protocol != etm_proto_ptm)
+		return 1;
+	n = etm_image_read(s->img, etm_space_secure, ev->addr, b, sizeof(b));
+	if (etm_insn_decode(&in, ev->isa, ev->addr, b, n) < 0)
+		return 0;
+	return etm_insn_is_waypoint(&in, &s->cfg);
+}
+
+struct tbuf {
+	char *p;
+	size_t len, cap;
+};
+
+static int tbuf_line(struct tbuf *t, const char *line)
+{
+	size_t n = strlen(line);
+
+	if (t->len + n + 1 > t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 65536;
+		char *q;
+
+		while (cap < t->len + n + 1)
+			cap *= 2;
+		q = realloc(t->p, cap);
+		if (!q)
+			return -1;
+		t->p = q;
+		t->cap = cap;
+	}
+	memcpy(t->p + t->len, line, n + 1);
+	t->len += n;
+	return 0;
+}
+
+/* Expected canonical list: every traced instruction (cancelled ones
+ * removed), ' N' where the protocol reveals a failed condition, GAP at
+ * every trace start. */
+static int synth_expect_one(const struct synth_src *s, const char *dir,
+			    const char *path)
+{
+	struct tbuf t = { NULL, 0, 0 };
+	const struct etm_ev *ev;
+	size_t nev, i, last = (size_t)-1;
+	char line[64];
+	int on = 0, err = 0;
+
+	ev = etm_gen_events(s->gen, &nev);
+	for (i = 0; i < nev && !err; i++) {
+		const struct etm_ev *e = &ev[i];
+
+		if (e->kind == etmev_trace_on) {
+			on = 1;
+			err = tbuf_line(&t, "GAP\n");
+		} else if (e->kind == etmev_trace_off) {
+			on = 0;
+		} else if (e->kind == etmev_exception && on && e->cancel &&
+			   last != (size_t)-1) {
+			t.len = last;   /* the cancelled instruction */
+		} else if (e->kind == etmev_insn && on) {
+			last = t.len;
+			snprintf(line, sizeof(line), "%08llX %c%s\n",
+				 (unsigned long long)e->addr,
+				 e->isa == etmi_a32 ? 'A' : 'T',
+				 !e->exec && synth_shows_n(s, e) ? " N" : "");
+			err = tbuf_line(&t, line);
+			continue;
+		}
+		last = (size_t)-1;
+	}
+	if (!err)
+		err = synth_file(dir, path, t.p ? t.p : "", t.len);
+	free(t.p);
+	return err ? -1 : 0;
+}
+
+static int synth_expect(const struct synth *o, const struct synth_src *src)
+{
+	char path[4096];
+	int k;
+
+	if (!o->expect)
+		return 0;
+	if (o->nsrc == 1)
+		return synth_expect_one(&src[0], NULL, o->expect);
+	for (k = 0; k < o->nsrc; k++) {
+		snprintf(path, sizeof(path), "%s.0x%02x", o->expect,
+			 etm_cfg_trace_id(&src[k].cfg));
+		if (synth_expect_one(&src[k], NULL, path))
+			return -1;
+	}
+	return 0;
+}
+
+static int synth_write(const struct synth *o, const struct synth_src *src)
+{
+	int k;
+
+	if (mkdir(o->dir, 0777) && errno != EEXIST) {
+		fprintf(stderr, "etmtrace synth: cannot create %s: %s\n", o->dir,
+			strerror(errno));
+		return -1;
+	}
+	for (k = 0; k < o->nsrc; k++)
+		if (synth_core(o->dir, k, &src[k]) ||
+		    synth_source(o->dir, k, &src[k]))
+			return -1;
+	if (synth_index(o, src) || synth_buffer(o, src))
+		return -1;
+	return synth_expect(o, src);
+}
+
+int cmd_synth(int argc, char **argv)
+{
+	struct synth o = { .seed = 1, .proto = etm_proto_ptm, .minor = 5,
+			   .nsrc = 1, .insns = 2000, .funcs = 8 };
+	struct synth_src src[8];
+	int r, k, err = 0;
+
+	r = synth_parse(&o, argc, argv);
+	if (r) {
+		if (r > 0)
+			fputs(synth_help, stdout);
+		return r > 0 ? 0 : 2;
+	}
+	if (synth_check(&o))
+		return 2;
+	memset(src, 0, sizeof(src));
+	for (k = 0; k < o.nsrc && !err; k++)
+		err = synth_build(&o, k, &src[k]);
+	if (err)
+		fprintf(stderr, "etmtrace synth: generating trace failed: %s\n",
+			etm_errstr(err));
+	else
+		err = synth_write(&o, src);
+	for (k = 0; k < o.nsrc; k++) {
+		etm_gen_free(src[k].gen);
+		etm_image_free(src[k].img);
+		free(src[k].bytes);
+	}
+	return err ? 2 : 0;
+}
