@@ -6,5 +6,6 @@
 int cmd_packets(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
+int cmd_synth(int argc, char **argv);
 
 #endif

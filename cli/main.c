@@ -14,6 +14,7 @@ static const struct {
 	{ "decode", cmd_decode, "decode trace to the executed instructions" },
 	{ "packets", cmd_packets, "list trace packets" },
 	{ "info", cmd_info, "describe a snapshot: sources, configuration, memory" },
+	{ "synth", cmd_synth, "write a snapshot with synthetic trace of a random program" },
 };
 
 static void usage(FILE *f)
