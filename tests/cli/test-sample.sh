@@ -8,34 +8,55 @@ check() { if ! eval "$1"; then echo "FAIL: $2"; fail=$((fail + 1)); else echo "o
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 S="$ETM_SRCDIR/examples/sample"
 
-# Hand derivation: see examples/sample/README.txt.
+# Hand derivation: the execution described in examples/sample/README.txt.
 cat > "$tmp/expect" <<'EOT'
 00008000 A
 00008004 A
-00008018 A
 00008008 A
+00008100 T
+00008102 T
+00008104 T N
+00008106 T
+00008108 T
 0000800C A
 00008010 A
-00008004 A
-00008018 A
 00008008 A
+00008100 T
+00008102 T
+00008104 T
+0000810A T
+0000810C T
 0000800C A
 00008010 A
-00008004 A
-00008018 A
 00008008 A
+00008100 T
+00008102 T
+00008104 T N
+00008106 T
+00008108 T
 0000800C A
 00008010 A N
 00008014 A
+00000008 A
+00000100 A
+00000104 A
+00000108 A
+0000010C A
+00008018 A
+00008018 A
 EOT
 "$ETMTRACE" decode "$S" --format canon > "$tmp/got"; rc=$?
 check "[ $rc -eq 0 ]" "decode sample exits 0"
 check "sed '/^GAP$/d' '$tmp/got' | diff -u '$tmp/expect' - >/dev/null" "sample canon matches hand derivation"
 "$ETMTRACE" decode "$S" > "$tmp/text"; rc=$?
 check "[ $rc -eq 0 ] && grep -q '00008010  A32' '$tmp/text'" "text listing shows instructions"
+check "grep -q 'exception SVC (10) -> 0x00000008, return 0x00008018' '$tmp/text'" "text listing shows the SVC exception and its return address"
+check "grep -q 'exception return' '$tmp/text'" "text listing shows the exception return"
 "$ETMTRACE" packets "$S" --format jsonl > "$tmp/pk"; rc=$?
-check "[ $rc -eq 0 ] && [ \$(wc -l < '$tmp/pk') -eq 9 ]" "sample has 9 packets (A-sync, I-sync, 4 atom, 3 branch)"
-check "grep -q '\"bytes\":\"080080000021\"' '$tmp/pk'" "I-sync bytes listed"
+# PTM rules: the SVC (not a waypoint) is traced as a waypoint update naming
+# 0x8014, then an exception branch packet with exception 10 to 0x8.
+check "[ $rc -eq 0 ] && grep -q 'WAYPOINT_UPDATE.*\"addr\":\"0x00008014\"' '$tmp/pk'" "waypoint update names the SVC"
+check "grep -q 'BRANCH_ADDRESS.*\"addr\":\"0x00000008\"' '$tmp/pk'" "exception branch packet to the SVC vector"
 "$ETMTRACE" info "$S" > "$tmp/info"; rc=$?
 check "[ $rc -eq 0 ] && grep -q 'ptm' '$tmp/info'" "info lists the PTM source"
 
@@ -52,7 +73,7 @@ for c in decode packets info; do
 done
 "$ETMTRACE" decode "$S/trace.bin" 2> "$tmp/err"; rc=$?
 check "[ $rc -eq 2 ] && grep -q protocol '$tmp/err'" "trace file without --protocol -> exit 2"
-"$ETMTRACE" decode "$S/trace.bin" --protocol ptm --id 0x13 --image "$S/code.bin@0x8000" --format canon > "$tmp/got2"; rc=$?
+"$ETMTRACE" decode "$S/trace.bin" --protocol ptm --input-format coresight --id 0x13 --etmcr 0x10001000 --etmccer 0x34C01AC2 --etmidr 0x411CF312 --image "$S/vectors.bin@0" --image "$S/code.bin@0x8000" --format canon > "$tmp/got2"; rc=$?
 check "[ $rc -eq 0 ] && sed '/^GAP$/d' '$tmp/got2' | diff -q '$tmp/expect' - >/dev/null" "manual configuration + --image decodes the same"
 # corrupt input: a reserved PTM header (0x02) -> error, exit 1, later packets still parsed
 printf '\x00\x00\x00\x00\x00\x80\x08\x00\x80\x00\x00\x21\x02\x00\x00\x00\x00\x00\x80\x08\x00\x80\x00\x00\x21\x84' > "$tmp/bad.bin"
