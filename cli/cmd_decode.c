@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cmds.h"
+#include "diagwarn.h"
 #include "disasm.h"
 #include "session.h"
 #include "wbuf.h"
@@ -26,6 +27,8 @@ static const char decode_help[] =
 	"  --image FILE@ADDR     raw binary image loaded at ADDR (repeatable)\n"
 	"  --elf FILE[@BIAS]     executable segments of an ELF file (repeatable)\n"
 	"  --no-cache            disable the decoded-block cache\n"
+	"  --jobs N              decode on N threads (default: one per CPU);\n"
+	"                        the output is the same for every N\n"
 	"Without a snapshot directory (trace file given):\n"
 	"  --protocol etmv3|ptm  trace protocol (required)\n"
 	"  --input-format raw|coresight|tpiu  (default raw)\n"
@@ -41,6 +44,7 @@ struct dec_ctx {
 	int multi;                /* several IDs: prefix lines with the ID */
 	struct disasm *dis;
 	unsigned long long insns, elems[etmk_num_kinds], errors, packets;
+	struct diagwarn *dw;      /* configuration-mismatch warnings */
 };
 
 static int canon_range(struct dec_ctx *c, const struct etm_elem *el,
@@ -248,6 +252,7 @@ static int dec_item(void *vctx, const struct etm_item *it)
 	const struct etm_elem *el = &it->elem;
 	const struct session_src *src;
 
+	diagwarn_item(c->dw, it);
 	if (!it->is_elem) {
 		c->packets++;
 		return 0;
@@ -288,7 +293,8 @@ static void print_stats(struct dec_ctx *c, double secs)
 	int k;
 
 	printf("input bytes      %llu\n", (unsigned long long)c->s->input_bytes);
-	printf("packets          %llu\n", c->packets);
+	printf("packets          %llu\n",
+	       (unsigned long long)etm_decoder_packet_count(c->s->dec));
 	printf("instructions     %llu\n", c->insns);
 	for (k = 1; k < etmk_num_kinds; k++)
 		if (c->elems[k])
@@ -334,15 +340,18 @@ int cmd_decode(int argc, char **argv)
 	}
 	c.s = &s;
 	c.multi = s.nsrc > 1;
-	if (c.fmt == DF_STATS)
-		etm_decoder_set_packets(s.dec, 1);
+	s.jobs = o.jobs ? o.jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (c.fmt == DF_TEXT)
 		c.dis = disasm_open();
 	wbuf_init(&w, STDOUT_FILENO);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	c.dw = diagwarn_open(&s);
 	r = session_run(&s, dec_item, &c);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	wbuf_flush(&w);
+	if (!r)
+		diagwarn_report(c.dw, &s);
+	diagwarn_close(c.dw);
 	if (c.fmt == DF_STATS && !r)
 		print_stats(&c, (double)(t1.tv_sec - t0.tv_sec) +
 				(double)(t1.tv_nsec - t0.tv_nsec) / 1e9);

@@ -288,7 +288,7 @@ static int synth_encode(const struct synth *o, struct synth_src *s)
 	eo.seed = o->seed;
 	eo.flags = (o->atoms == 1 ? ETM_ENC_ATOM_SINGLE : 0) |
 		   (o->atoms == 2 ? ETM_ENC_RANDOM : 0) |
-		   (o->full ? ETM_ENC_FULL_ADDR : 0) | ETM_ENC_PKT_ISA;
+		   (o->full ? ETM_ENC_FULL_ADDR : 0);
 	eo.isync_period = o->isync;
 	eo.async_period = o->async;
 	e = etm_enc_alloc(&eo, sizeof(eo), s->img);

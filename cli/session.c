@@ -260,8 +260,62 @@ static int drain(struct session *s, session_fn fn, void *ctx, int final)
 	}
 }
 
+struct par_ctx {
+	int fd;
+	int stopped;            /* the command's callback asked to stop */
+	session_fn fn;
+	void *ctx;
+};
+
+static size_t par_read(void *vctx, uint64_t off, uint8_t *buf, size_t n)
+{
+	struct par_ctx *p = vctx;
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t k = pread(p->fd, buf + got, n - got, (off_t)(off + got));
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	return got;
+}
+
+static int par_item(void *vctx, const struct etm_item *it)
+{
+	struct par_ctx *p = vctx;
+
+	if (p->fn(p->ctx, it) < 0) {
+		p->stopped = 1;
+		return -1;
+	}
+	return 0;
+}
+
+/* Whole-file decode on s->jobs threads (the file is read with pread). */
+static int session_run_jobs(struct session *s, int fd, uint64_t size,
+			    session_fn fn, void *ctx)
+{
+	struct par_ctx p = { .fd = fd, .fn = fn, .ctx = ctx };
+	int r;
+
+	r = etm_decoder_run(s->dec, par_read, &p, size, (unsigned)s->jobs,
+			    par_item, &p);
+	s->input_bytes = size;
+	if (r < 0 && !p.stopped) {
+		fprintf(stderr, "etmtrace: %s: decoder: %s\n", s->trace_path,
+			etm_errstr(r));
+		return 2;
+	}
+	return 0;
+}
+
 int session_run(struct session *s, session_fn fn, void *ctx)
 {
+	struct stat st;
 	size_t chunk = s->o->chunk ? (size_t)s->o->chunk : (size_t)1 << 20;
 	uint8_t *buf;
 	int fd, r = 0;
@@ -270,6 +324,12 @@ int session_run(struct session *s, session_fn fn, void *ctx)
 	if (fd < 0) {
 		fprintf(stderr, "etmtrace: %s: %s\n", s->trace_path, strerror(errno));
 		return 2;
+	}
+	if (s->jobs > 1 && !s->o->chunk && fstat(fd, &st) == 0 &&
+	    S_ISREG(st.st_mode)) {
+		r = session_run_jobs(s, fd, (uint64_t)st.st_size, fn, ctx);
+		close(fd);
+		return r;
 	}
 	buf = malloc(chunk);
 	if (!buf) {

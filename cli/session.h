@@ -26,6 +26,7 @@ struct session {
 	int nimages;
 	struct etm_decoder *dec;
 	uint64_t input_bytes;
+	int jobs;                /* worker threads for session_run (<= 1: none) */
 };
 
 /* Item handler: return 0 to go on, <0 to stop. */
@@ -36,7 +37,9 @@ typedef int (*session_fn)(void *ctx, const struct etm_item *it);
 int session_open(struct session *s, struct opts *o, enum etm_decoder_mode mode,
 		 int want_images);
 void session_close(struct session *s);
-/* Decode the whole trace file. Returns 0, or 2 on an input error. */
+/* Decode the whole trace file (with s->jobs > 1 and a regular file, through
+ * etm_decoder_run() on that many threads: same items, same order).
+ * Returns 0, or 2 on an input error. */
 int session_run(struct session *s, session_fn fn, void *ctx);
 /* Source of trace ID @id, or NULL. */
 const struct session_src *session_find(const struct session *s, unsigned id);

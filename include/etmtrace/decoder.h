@@ -63,6 +63,38 @@ void etm_decoder_set_packets(struct etm_decoder *d, int on);
 /** Enable or disable the flow block cache of every source (default on). */
 void etm_decoder_set_cache(struct etm_decoder *d, int on);
 
+/** Packets parsed so far over all sources, whether or not they are
+ * delivered as items (after etm_decoder_run(): those of the run). */
+uint64_t etm_decoder_packet_count(const struct etm_decoder *d);
+
+/* ---- whole-input and parallel decode -------------------------------------- */
+
+/** Random-access input of etm_decoder_run(): copy up to @n bytes at input
+ * offset @off into @buf; return how many were copied (fewer only at the end
+ * of the input). Called from several threads at once. */
+typedef size_t (*etm_read_fn)(void *ctx, uint64_t off, uint8_t *buf,
+			      size_t n);
+/** Item sink of etm_decoder_run(): called on the calling thread, in input
+ * order. Return 0 to go on, a negative value to stop the run. */
+typedef int (*etm_item_fn)(void *ctx, const struct etm_item *it);
+
+/** Decode the @size input bytes read through @rd, delivering to @fn every
+ * item that push/next/finish over the whole input would, in the same order,
+ * using @jobs worker threads (0 or 1: on the calling thread only).
+ * With several jobs the input is cut into chunks at synchronisation points
+ * (raw input: an A-sync; CoreSight frames: a frame starting with an ID
+ * change), each decoded by a copy of @d; the decoder of the previous
+ * chunk runs on past the cut until its complete state equals the state of
+ * the chunk's own decoder, and only then is the chunk's output used, so the
+ * result is identical to a single-threaded decode. TPIU input is decoded on
+ * one thread. Memory stays bounded whatever @size.
+ * @d must be configured (sources added) and unused; only its packet count
+ * changes (etm_decoder_packet_count()).
+ * Returns 0, @fn's negative value, -etme_io (short read), -etme_nomem,
+ * -etme_invalid, or an error of etm_decoder_next(). */
+int etm_decoder_run(struct etm_decoder *d, etm_read_fn rd, void *rctx,
+		    uint64_t size, unsigned jobs, etm_item_fn fn, void *ctx);
+
 #ifdef __cplusplus
 }
 #endif

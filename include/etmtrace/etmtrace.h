@@ -16,5 +16,6 @@
 #include <etmtrace/flow.h>
 #include <etmtrace/snapshot.h>
 #include <etmtrace/decoder.h>
+#include <etmtrace/diag.h>
 
 #endif

@@ -105,6 +105,9 @@ int etm_flow_finish(struct etm_flow *f);
 /** Pull the next element. Returns 0 with an element, -etme_again when the
  * queue is empty (put more packets), -etme_invalid. */
 int etm_flow_next(struct etm_flow *f, struct etm_elem *el, size_t size);
+/** Instruction set of the next instruction to execute, as far as the
+ * decoder knows it (etmi_unknown when not synchronised). */
+enum etm_isa etm_flow_isa(const struct etm_flow *f);
 /** Reset to unsynchronised (e.g. after a parser error). */
 void etm_flow_reset(struct etm_flow *f);
 /** Enable (1) / disable (0) the straight-line block cache (default on). */

@@ -152,6 +152,12 @@ int etm_etm3_finish(struct etm_etm3 *p);
 int etm_etm3_next(struct etm_etm3 *p, struct etm_packet *pkt, size_t size);
 /** Forget all state and search for A-sync again. */
 void etm_etm3_reset(struct etm_etm3 *p);
+/** Tell the parser the processor's current instruction set, which only the
+ * flow decoder knows after an ISA change by a direct branch (BLX immediate):
+ * 1-4 byte branch addresses are aligned for the current ISA (IHI 0014Q
+ * §7.3.5, IHI 0035B §4.5.4), so packets parsed after this call use @isa.
+ * etmi_unknown is ignored. */
+void etm_etm3_set_isa(struct etm_etm3 *p, enum etm_isa isa);
 
 /* ---- PTM packet parser: same contract as the ETMv3 one. ------------------ */
 struct etm_ptm *etm_ptm_alloc(const struct etm_config *cfg);
@@ -161,6 +167,7 @@ int etm_ptm_push(struct etm_ptm *p, const uint8_t *buf, size_t n,
 int etm_ptm_finish(struct etm_ptm *p);
 int etm_ptm_next(struct etm_ptm *p, struct etm_packet *pkt, size_t size);
 void etm_ptm_reset(struct etm_ptm *p);
+void etm_ptm_set_isa(struct etm_ptm *p, enum etm_isa isa);
 
 /* ---- description --------------------------------------------------------- */
 

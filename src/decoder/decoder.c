@@ -1,11 +1,19 @@
 /* decoder/decoder.c - the whole pipeline as one object: input bytes go
- * through the deformatter (formatted input) to per-trace-ID packet parsers
- * and flow decoders; packets and elements come out in input order. */
+ * through the deformatter (formatted input; memory-aligned frames take the
+ * fast path of frames.c) to per-trace-ID packet parsers and flow decoders;
+ * packets and elements come out in input order. */
 #include <stdlib.h>
 #include <string.h>
 
 #include <etmtrace/decoder.h>
 #include <etmtrace/error.h>
+
+#include "common/zero.h"
+#include "common/sbuf.h"
+#include "decoder/decoder_int.h"
+#include "decoder/frames.h"
+#include "flow/flow_int.h"
+#include "packet/pktbuf.h"
 
 #define ETM_DEC_MAX_SOURCES 128
 
@@ -14,6 +22,7 @@ struct dec_source {
 	struct etm_etm3 *etm3;
 	struct etm_ptm *ptm;
 	struct etm_flow *flow;
+	struct etm_pktp *core;    /* the parser's shared core (fast path) */
 	int finished;
 };
 
@@ -21,7 +30,9 @@ struct etm_decoder {
 	enum etm_input_format fmt;
 	enum etm_decoder_mode mode;
 	int want_packets;
-	struct etm_dfmt *dfmt;
+	struct etm_dfmt *dfmt;    /* TPIU, or frames after an FSYNC */
+	struct etm_frames *fr;    /* CoreSight frames fast path (dfmt NULL) */
+	uint8_t sel[ETM_DEC_MAX_SOURCES]; /* IDs with a source */
 	struct dec_source *src[ETM_DEC_MAX_SOURCES]; /* indexed by trace ID */
 	struct dec_source *raw;   /* the source of raw input */
 	struct dec_source *cur;   /* source whose parser is being drained */
@@ -31,6 +42,10 @@ struct etm_decoder {
 	uint64_t offset;          /* input offset of the next pushed byte */
 	int finishing;            /* finish() called */
 	unsigned fin_id;          /* next ID to finish */
+	int cache_off;            /* set_cache(0) was called */
+	uint64_t npackets;        /* packets parsed */
+	/* sources in trace-ID order, for clone/save */
+	const struct etm_image *img[ETM_DEC_MAX_SOURCES];
 };
 
 static int src_push(struct dec_source *s, const uint8_t *buf, size_t n,
@@ -46,6 +61,16 @@ static int src_next(struct dec_source *s, struct etm_packet *pkt)
 	if (s->etm3)
 		return etm_etm3_next(s->etm3, pkt, sizeof(*pkt));
 	return etm_ptm_next(s->ptm, pkt, sizeof(*pkt));
+}
+
+/* The flow decoder knows ISA changes made by direct branches (BLX imm);
+ * the parser needs them to align the next compressed branch address. */
+static void src_set_isa(struct dec_source *s, enum etm_isa isa)
+{
+	if (s->etm3)
+		etm_etm3_set_isa(s->etm3, isa);
+	else
+		etm_ptm_set_isa(s->ptm, isa);
 }
 
 static int src_finish(struct dec_source *s)
@@ -80,7 +105,14 @@ struct etm_decoder *etm_decoder_alloc(enum etm_input_format fmt,
 	d->fmt = fmt;
 	d->mode = mode;
 	d->want_packets = mode == etm_dec_packets;
-	if (fmt != etm_fmt_raw) {
+	if (fmt == etm_fmt_coresight) {
+		d->fr = malloc(sizeof(*d->fr));
+		if (!d->fr) {
+			free(d);
+			return NULL;
+		}
+		etm_frames_init(d->fr);
+	} else if (fmt != etm_fmt_raw) {
 		d->dfmt = etm_dfmt_alloc(fmt, 0);
 		if (!d->dfmt) {
 			free(d);
@@ -99,6 +131,7 @@ void etm_decoder_free(struct etm_decoder *d)
 	for (i = 0; i < ETM_DEC_MAX_SOURCES; i++)
 		src_free(d->src[i]);
 	etm_dfmt_free(d->dfmt);
+	free(d->fr);
 	free(d);
 }
 
@@ -125,12 +158,15 @@ int etm_decoder_add_source(struct etm_decoder *d, const struct etm_config *cfg,
 		s->etm3 = etm_etm3_alloc(&s->cfg);
 	if (!s->ptm && !s->etm3)
 		goto fail;
+	s->core = s->etm3 ? etm_etm3_core(s->etm3) : etm_ptm_core(s->ptm);
 	if (d->mode == etm_dec_elements) {
 		s->flow = etm_flow_alloc(&s->cfg, img);
 		if (!s->flow)
 			goto fail;
 	}
 	d->src[id] = s;
+	d->sel[id] = 1;
+	d->img[id] = img;
 	if (d->fmt == etm_fmt_raw)
 		d->raw = s;
 	return 0;
@@ -147,6 +183,13 @@ int etm_decoder_push(struct etm_decoder *d, const uint8_t *buf, size_t n)
 		return -etme_invalid;
 	if (d->finishing)
 		return -etme_invalid;
+	if (d->fr && !d->dfmt) {
+		if (d->fr->pos < d->fr->n)
+			return -etme_busy;
+		etm_frames_input(d->fr, buf, n, d->offset);
+		d->offset += n;
+		return 0;
+	}
 	if (d->fmt != etm_fmt_raw) {
 		err = etm_dfmt_push(d->dfmt, buf, n);
 		if (err < 0)
@@ -167,7 +210,7 @@ int etm_decoder_finish(struct etm_decoder *d)
 {
 	if (!d)
 		return -etme_invalid;
-	if (!d->finishing && d->dfmt)
+	if (!d->finishing && d->dfmt && (!d->fr || d->fr->pos >= d->fr->n))
 		etm_dfmt_finish(d->dfmt);
 	d->finishing = 1;
 	return 0;
@@ -185,6 +228,7 @@ void etm_decoder_set_cache(struct etm_decoder *d, int on)
 
 	if (!d)
 		return;
+	d->cache_off = !on;
 	for (i = 0; i < ETM_DEC_MAX_SOURCES; i++)
 		if (d->src[i] && d->src[i]->flow)
 			etm_flow_set_cache(d->src[i]->flow, on);
@@ -197,6 +241,39 @@ static void item_proto(struct etm_item *it, const struct dec_source *s)
 
 /* Drain the current source: queued elements first, then its next packet.
  * Returns 0 with an item, -etme_again when the source needs input. */
+/* One-byte atom packets go from the parser's buffer straight to the flow
+ * decoder (no packet is built) until it has elements to deliver. */
+static int drain_fast(struct dec_source *s, uint64_t *np)
+{
+	const struct etm_atomc *pk[ETM_FLOW_ATOM_BATCH];
+	const struct etm_packet *t;
+	uint64_t off, po[ETM_FLOW_ATOM_BATCH];
+	unsigned n;
+	int err;
+
+	if (s->flow->put_atoms) {
+		/* a batch of packets walked at once */
+		n = etm_pktp_fast_atoms(s->core, pk, po, ETM_FLOW_ATOM_BATCH,
+					ETM_FLOW_ATOM_BATCH);
+		if (!n)
+			return 0;
+		*np += n;
+		err = etm_flow_put_atoms(s->flow, pk, po, n);
+		etm_pktp_set_isa(s->core, etm_flow_isa(s->flow));
+		return err < 0 ? err : 0;
+	}
+	while ((t = etm_pktp_fast_atom(s->core, &off))) {
+		err = etm_flow_put_atom(s->flow, t, off);
+		if (err < 0)
+			return err;
+		(*np)++;
+		etm_pktp_set_isa(s->core, etm_flow_isa(s->flow));
+		if (s->flow->qlen)
+			break;
+	}
+	return 0;
+}
+
 static int drain_source(struct etm_decoder *d, struct dec_source *s,
 			struct etm_item *it)
 {
@@ -211,13 +288,22 @@ static int drain_source(struct etm_decoder *d, struct dec_source *s,
 				return 0;
 			}
 		}
+		if (s->flow && !d->want_packets) {
+			err = drain_fast(s, &d->npackets);
+			if (err < 0)
+				return err;
+			if (s->flow->qlen)
+				continue;
+		}
 		err = src_next(s, &it->pkt);
 		if (err < 0)
 			return err;
+		d->npackets++;
 		if (s->flow) {
 			err = etm_flow_put(s->flow, &it->pkt);
 			if (err < 0)
 				return err;
+			src_set_isa(s, etm_flow_isa(s->flow));
 		}
 		if (d->want_packets) {
 			it->is_elem = 0;
@@ -258,12 +344,85 @@ static int drain_finish(struct etm_decoder *d, struct etm_item *it)
 
 static void dfmt_error_item(struct etm_item *it, const struct etm_dfmt_item *x)
 {
-	memset(&it->elem, 0, sizeof(it->elem));
+	etm_zero(&it->elem, sizeof(it->elem));
 	it->is_elem = 1;
 	it->proto = etm_proto_unknown;
 	it->elem.kind = etmk_error;
 	it->elem.offset = x->offset;
 	it->elem.err = x->err;
+}
+
+/* Hand the rest of the input to a deformatter in the fast path's state: a
+ * made-up frame announcing the current ID comes first, its output dropped. */
+static int frames_to_dfmt(struct etm_decoder *d, const uint8_t *rest,
+			  size_t n, uint64_t off)
+{
+	struct etm_frames *fr = d->fr;
+	uint8_t fake[16] = { 0 };
+	struct etm_dfmt_item x;
+	int err;
+
+	d->dfmt = etm_dfmt_alloc(etm_fmt_coresight, fr->cur_id < 0 ? off :
+				 off - sizeof(fake));
+	if (!d->dfmt)
+		return -etme_nomem;
+	if (fr->cur_id >= 0) {
+		fake[0] = (uint8_t)(fr->cur_id << 1 | 1);
+		err = etm_dfmt_push(d->dfmt, fake, sizeof(fake));
+		while (!err)
+			err = etm_dfmt_next(d->dfmt, &x, sizeof(x));
+	}
+	err = etm_dfmt_push(d->dfmt, rest, n);
+	if (!err && d->finishing)
+		err = etm_dfmt_finish(d->dfmt);
+	return err;
+}
+
+/* One step of the frames fast path. Returns 0 with an item in @it, 1 to
+ * go on (a source to drain, or the deformatter took over), -etme_again,
+ * or the end of decode from drain_finish(). */
+static int frames_next(struct etm_decoder *d, struct etm_item *it)
+{
+	struct etm_frames *fr = d->fr;
+	struct etm_dfmt_item x;
+	struct dec_source *s;
+	int err;
+
+	switch (etm_frames_step(fr, d->sel)) {
+	case etm_fr_push:
+		s = d->src[fr->stg_id];
+		err = etm_pktp_push_map(s->etm3 ? etm_etm3_core(s->etm3) :
+					etm_ptm_core(s->ptm), fr->stg,
+					fr->stg_n, fr->seg, fr->nseg);
+		if (err < 0)
+			return err;
+		/* the bytes stay in place until the source is drained */
+		etm_frames_pushed(fr);
+		d->cur = s;
+		return 1;
+	case etm_fr_error:
+		memset(&x, 0, sizeof(x));
+		x.err = fr->err;
+		x.offset = fr->err_off;
+		dfmt_error_item(it, &x);
+		return 0;
+	case etm_fr_dfmt:
+		err = frames_to_dfmt(d, fr->buf + fr->pos, fr->n - fr->pos,
+				     fr->off + fr->pos);
+		fr->pos = fr->n;
+		return err < 0 ? err : 1;
+	case etm_fr_again:
+		break;
+	}
+	if (!d->finishing)
+		return -etme_again;
+	if (fr->npart) {
+		/* a cut frame at the end: the deformatter reports it */
+		err = frames_to_dfmt(d, fr->part, fr->npart, fr->part_off);
+		fr->npart = 0;
+		return err < 0 ? err : 1;
+	}
+	return drain_finish(d, it);
 }
 
 int etm_decoder_next(struct etm_decoder *d, struct etm_item *it, size_t size)
@@ -279,6 +438,12 @@ int etm_decoder_next(struct etm_decoder *d, struct etm_item *it, size_t size)
 			if (err != -etme_again && err != -etme_eos)
 				return err;
 			d->cur = NULL;
+		}
+		if (d->fr && !d->dfmt) {
+			err = frames_next(d, it);
+			if (err == 1)
+				continue;
+			return err;
 		}
 		if (d->fmt == etm_fmt_raw) {
 			if (d->raw_len) {
@@ -312,4 +477,110 @@ int etm_decoder_next(struct etm_decoder *d, struct etm_item *it, size_t size)
 		if (err < 0)
 			return err;
 	}
+}
+
+struct etm_decoder *etm_decoder_clone(const struct etm_decoder *d,
+				      uint64_t base)
+{
+	struct etm_decoder *c;
+	unsigned i;
+
+	c = etm_decoder_alloc(d->fmt, d->mode);
+	if (!c)
+		return NULL;
+	if (c->dfmt) {
+		etm_dfmt_free(c->dfmt);
+		c->dfmt = etm_dfmt_alloc(d->fmt, base);
+		if (!c->dfmt)
+			goto fail;
+	}
+	c->offset = base;
+	c->want_packets = d->want_packets;
+	for (i = 0; i < ETM_DEC_MAX_SOURCES; i++)
+		if (d->src[i] &&
+		    etm_decoder_add_source(c, &d->src[i]->cfg, d->img[i]) < 0)
+			goto fail;
+	if (d->cache_off)
+		etm_decoder_set_cache(c, 0);
+	return c;
+fail:
+	etm_decoder_free(c);
+	return NULL;
+}
+
+void etm_decoder_save(const struct etm_decoder *d, struct etm_sbuf *s)
+{
+	unsigned i;
+
+	etm_sbuf_u8(s, (unsigned)d->finishing);
+	etm_sbuf_u8(s, d->cur != NULL);
+	etm_sbuf_u64(s, d->raw_len);
+	if (d->dfmt && d->fmt == etm_fmt_coresight)
+		s->over = 1;    /* the deformatter's state is not visible */
+	if (d->fr && !d->dfmt) {
+		etm_sbuf_u32(s, (uint32_t)d->fr->cur_id);
+		etm_sbuf_u64(s, d->fr->npart);
+		etm_sbuf_put(s, d->fr->part, d->fr->npart);
+		etm_sbuf_u64(s, d->fr->n - d->fr->pos);
+		etm_sbuf_u64(s, d->fr->nops - d->fr->opi);
+	}
+	for (i = 0; i < ETM_DEC_MAX_SOURCES; i++) {
+		const struct dec_source *src = d->src[i];
+
+		if (!src)
+			continue;
+		etm_sbuf_u8(s, i);
+		etm_sbuf_u8(s, (unsigned)src->finished);
+		if (src->etm3)
+			etm_etm3_save(src->etm3, s);
+		else
+			etm_ptm_save(src->ptm, s);
+		if (src->flow)
+			etm_flow_save(src->flow, s);
+	}
+}
+
+uint64_t etm_decoder_packet_count(const struct etm_decoder *d)
+{
+	return d ? d->npackets : 0;
+}
+
+void etm_decoder_set_packet_count(struct etm_decoder *d, uint64_t n)
+{
+	d->npackets = n;
+}
+
+enum etm_input_format etm_decoder_format(const struct etm_decoder *d)
+{
+	return d->fmt;
+}
+
+void etm_decoder_restart(struct etm_decoder *d, uint64_t base)
+{
+	unsigned i;
+
+	for (i = 0; i < ETM_DEC_MAX_SOURCES; i++) {
+		struct dec_source *s = d->src[i];
+
+		if (!s)
+			continue;
+		if (s->etm3)
+			etm_etm3_reset(s->etm3);
+		else
+			etm_ptm_reset(s->ptm);
+		etm_flow_reset(s->flow);
+		s->finished = 0;
+	}
+	if (d->fr) {
+		etm_dfmt_free(d->dfmt);
+		d->dfmt = NULL;
+		etm_frames_init(d->fr);
+	}
+	d->cur = NULL;
+	d->raw_buf = NULL;
+	d->raw_len = 0;
+	d->offset = base;
+	d->finishing = 0;
+	d->fin_id = 0;
+	d->npackets = 0;
 }

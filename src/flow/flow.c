@@ -5,10 +5,12 @@
 
 #include <etmtrace/error.h>
 
+#include "common/zero.h"
+#include "common/sbuf.h"
 #include "flow/flow_int.h"
 
 /* Block cache size: 2^12 entries, a few hundred KiB per decoder. */
-#define ETM_FLOW_BCACHE_LOG2 12
+#define ETM_FLOW_BCACHE_LOG2 14
 
 static uint32_t flow_stop_mask(const struct etm_config *cfg)
 {
@@ -98,6 +100,11 @@ void etm_flow_reset(struct etm_flow *f)
 		f->reset(f);
 }
 
+enum etm_isa etm_flow_isa(const struct etm_flow *f)
+{
+	return f && f->cur_isa ? f->cur_isa(f) : etmi_unknown;
+}
+
 void etm_flow_set_cache(struct etm_flow *f, int on)
 {
 	if (f)
@@ -112,7 +119,7 @@ struct etm_elem *etm_flow_emit(struct etm_flow *f, enum etm_elem_kind kind,
 	if (f->qhead + f->qlen >= ETM_FLOW_QMAX)
 		return NULL;
 	el = &f->q[f->qhead + f->qlen++];
-	memset(el, 0, sizeof(*el));
+	etm_zero(el, sizeof(*el));
 	el->kind = kind;
 	el->offset = offset;
 	el->id = (uint8_t)etm_cfg_trace_id(&f->cfg);
@@ -148,4 +155,51 @@ const char *etm_elem_kind_name(enum etm_elem_kind k)
 	case etmk_num_kinds: break;
 	}
 	return "invalid";
+}
+
+void etm_elem_save(struct etm_sbuf *s, const struct etm_elem *el)
+{
+	etm_sbuf_u64(s, el->offset);
+	etm_sbuf_u8(s, el->kind);
+	etm_sbuf_u8(s, el->id);
+	etm_sbuf_u64(s, el->start);
+	etm_sbuf_u64(s, el->end);
+	etm_sbuf_u8(s, el->isa);
+	etm_sbuf_u32(s, el->ninsn);
+	etm_sbuf_u64(s, el->last_addr);
+	etm_sbuf_u8(s, el->last_size);
+	etm_sbuf_u8(s, el->last_cls);
+	etm_sbuf_u8(s, el->last_link);
+	etm_sbuf_u8(s, el->last_exec);
+	etm_sbuf_u8(s, el->last_atom);
+	etm_sbuf_u8(s, el->has_cycles);
+	etm_sbuf_u32(s, el->cycles);
+	etm_sbuf_u32(s, el->exc_num);
+	etm_sbuf_u8(s, el->exc_cancel);
+	etm_sbuf_u64(s, el->ret_addr);
+	etm_sbuf_u8(s, el->has_ret);
+	etm_sbuf_u64(s, el->addr);
+	etm_sbuf_u8(s, el->reason);
+	etm_sbuf_u8(s, el->has_ctxid);
+	etm_sbuf_u8(s, el->has_vmid);
+	etm_sbuf_u32(s, el->ctxid);
+	etm_sbuf_u8(s, el->vmid);
+	etm_sbuf_u8(s, el->ns);
+	etm_sbuf_u8(s, el->hyp);
+	etm_sbuf_u64(s, el->timestamp);
+	etm_sbuf_u32(s, (uint32_t)el->err);
+}
+
+void etm_flow_save(const struct etm_flow *f, struct etm_sbuf *s)
+{
+	unsigned i;
+
+	etm_sbuf_u8(s, f->cache_on);
+	etm_sbuf_u32(s, f->qlen);
+	for (i = 0; i < f->qlen; i++)
+		etm_elem_save(s, &f->q[f->qhead + i]);
+	if (f->save)
+		f->save(f, s);
+	else
+		s->over = 1;    /* unknown state: never equal */
 }

@@ -5,6 +5,8 @@
 
 #include <etmtrace/error.h>
 
+#include "common/zero.h"
+#include "common/sbuf.h"
 #include "flow/flow_int.h"
 
 /* Elements that may follow the pending range while its last instruction can
@@ -46,6 +48,13 @@ struct etm3_flow {
 	unsigned nheld;
 
 	struct etm_block tmp;
+	/* The block the last atoms ended inside: the next atoms usually go
+	 * on from its instruction cb_i (at cb_next), with no lookup. Valid
+	 * until the next block lookup. */
+	const struct etm_block *cb;
+	uint32_t cb_i;
+	uint64_t cb_next;
+	enum etm_space cb_space;
 };
 
 static enum etm_space e3_space(const struct etm3_flow *e)
@@ -68,7 +77,7 @@ static int e3_put(struct etm3_flow *e, const struct etm_elem *el)
 static void e3_init_elem(struct etm3_flow *e, struct etm_elem *el,
 			 enum etm_elem_kind kind)
 {
-	memset(el, 0, sizeof(*el));
+	etm_zero(el, sizeof(*el));
 	el->kind = kind;
 	el->offset = e->off;
 	el->id = (uint8_t)etm_cfg_trace_id(&e->f->cfg);
@@ -182,31 +191,32 @@ static uint32_t e3_sat32(uint64_t v)
 	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 }
 
-/* Append instructions 0..@k-1 of @b to the pending range; the last one
- * passed (@exec = 1) or failed its condition. @w = cycles of all of them,
- * @lw = cycles of the last one. */
+/* Append instructions @i0..@i0+@k-1 of @b to the pending range; the last
+ * one passed (@exec = 1) or failed its condition. @w = cycles of all of
+ * them, @lw = cycles of the last one. */
 static int e3_append(struct etm3_flow *e, const struct etm_block *b,
-		     uint32_t k, int exec, uint64_t w, uint32_t lw)
+		     uint32_t i0, uint32_t k, uint64_t la, int exec, uint64_t w,
+		     uint32_t lw)
 {
-	uint64_t la = etm_block_addr(b, k - 1);
+	uint64_t first = i0 ? etm_block_addr(b, i0) : b->start;
+	uint64_t prev = k >= 2 ? la - e3_isize(b, i0 + k - 2) : 0;
 	int extend = e->pend_on && e->pend_open && !e->nheld &&
-		     e->pend.end == b->start && e->pend.isa == b->isa;
+		     e->pend.end == first && e->pend.isa == b->isa;
 	int err;
 
 	if (extend) {
-		e->prev_addr = k >= 2 ? etm_block_addr(b, k - 2) :
-					e->pend.last_addr;
+		e->prev_addr = k >= 2 ? prev : e->pend.last_addr;
 	} else {
-		err = e3_new_range(e, b->start, b->isa);
+		err = e3_new_range(e, first, b->isa);
 		if (err < 0)
 			return err;
-		e->prev_addr = k >= 2 ? etm_block_addr(b, k - 2) : 0;
+		e->prev_addr = prev;
 	}
 	e->pend.ninsn += k;
 	e->pend.last_addr = la;
-	e->pend.last_size = (uint8_t)e3_isize(b, k - 1);
+	e->pend.last_size = (uint8_t)e3_isize(b, i0 + k - 1);
 	e->pend.end = la + e->pend.last_size;
-	if (k == b->ninsn) {
+	if (i0 + k == b->ninsn) {
 		e->pend.last_cls = b->last.cls;
 		e->pend.last_link = b->last.link;
 	} else {
@@ -240,10 +250,8 @@ static int e3_nomem(struct etm3_flow *e)
 
 /* Next address after the last consumed instruction of @b (index @li). */
 static void e3_advance(struct etm3_flow *e, const struct etm_block *b,
-		       uint32_t li, int exec)
+		       uint32_t li, uint64_t la, int exec)
 {
-	uint64_t la = etm_block_addr(b, li);
-
 	e->addr = la + e3_isize(b, li);
 	if (!exec || li != b->ninsn - 1 || !b->stop)
 		return;
@@ -282,48 +290,46 @@ static int e3_lost(struct etm3_flow *e)
 }
 
 /* Number of consecutive E atoms (0 bits) from bit 0 of @bits, at most @n. */
-static uint32_t e3_erun(uint32_t bits, uint32_t n)
+static uint32_t e3_erun(uint64_t bits, uint32_t n)
 {
 	uint32_t r;
 
 	if (!bits)
 		return n;
-	r = (uint32_t)__builtin_ctz(bits);
+	r = (uint32_t)__builtin_ctzll(bits);
 	return r < n ? r : n;
 }
 
-/* P-header: every atom is one instruction, walked a block at a time. */
-static int e3_atoms(struct etm3_flow *e, const struct etm_packet *pkt)
+/* Walk @n atoms (bit i of @bits: 1 = N; @w: cycles of each) a block at a
+ * time. @off: offset of each atom's packet, or NULL for e->off. */
+static int e3_walk(struct etm3_flow *e, uint32_t n, uint64_t bits,
+		   const uint32_t *w, const uint64_t *off)
 {
-	uint32_t n = pkt->atom_count, i = 0, w[ETM_PKT_MAX_ATOMS], j, k;
 	const struct etm_block *b;
+	uint32_t i = 0, j, k;
+	uint64_t la;
 	int err;
 
-	if (n > ETM_PKT_MAX_ATOMS)
-		n = ETM_PKT_MAX_ATOMS;
-	for (j = 0; j < n; j++)
-		w[j] = e->ca ? pkt->atom_w[j] : 0;
-	if (n) {
-		/* W atoms of earlier packets belong to the first atom */
-		w[0] = e3_sat32(w[0] + e->carry);
-		e->carry = 0;
-	}
-	e->carry += e->ca ? pkt->w_tail : 0;
-	if (!e->synced || e->data_only) {
-		e->carry = 0;
-		return 0;
-	}
 	while (i < n && e->addr_valid) {
-		uint32_t run = e3_erun(pkt->atom_bits >> i, n - i);
+		uint32_t run = e3_erun(bits >> i, n - i), i0 = 0;
 		uint64_t sum = 0;
 		int exec = 1;
 
-		err = etm_flow_block(e->f, e3_space(e), e->addr, e->isa,
-				     &e->tmp, &b);
-		if (err < 0)
-			return e3_nomem(e);
-		if (run >= b->ninsn) {
-			k = b->ninsn;           /* the whole block passed */
+		if (off)
+			e->off = off[i];
+		if (e->cb && e->addr == e->cb_next && e->isa == e->cb->isa &&
+		    e3_space(e) == e->cb_space) {
+			b = e->cb;      /* go on inside the last block */
+			i0 = e->cb_i;
+		} else {
+			e->cb = NULL;
+			err = etm_flow_block(e->f, e3_space(e), e->addr, e->isa,
+					     &e->tmp, &b);
+			if (err < 0)
+				return e3_nomem(e);
+		}
+		if (run >= b->ninsn - i0) {
+			k = b->ninsn - i0;      /* the rest of the block passed */
 		} else if (i + run < n) {
 			k = run + 1;            /* E...E N inside the block */
 			exec = 0;
@@ -332,15 +338,93 @@ static int e3_atoms(struct etm3_flow *e, const struct etm_packet *pkt)
 		}
 		for (j = i; j < i + k; j++)
 			sum += w[j];
-		err = e3_append(e, b, k, exec, sum, w[i + k - 1]);
+		la = i0 ? e->addr : b->start;   /* first of the k */
+		if (k > 1)
+			la = etm_block_addr(b, i0 + k - 1);
+		err = e3_append(e, b, i0, k, la, exec, sum, w[i + k - 1]);
 		if (err < 0)
 			return err;
-		e3_advance(e, b, k - 1, exec);
+		e3_advance(e, b, i0 + k - 1, la, exec);
 		i += k;
+		e->cb = NULL;
+		if (i0 + k < b->ninsn) {
+			e->cb = b;
+			e->cb_i = i0 + k;
+			e->cb_next = la + e3_isize(b, i0 + k - 1);
+			e->cb_space = e3_space(e);
+		}
 	}
-	if (i < n && e->wait_branch)
+	if (i < n && e->wait_branch) {
+		if (off)
+			e->off = off[i];
 		return e3_lost(e);
+	}
 	return 0;
+}
+
+/* Cycles of the atoms of @pkt into @w; W atoms of earlier packets (the
+ * carry) belong to the first atom. Returns the number of atoms. */
+static uint32_t e3_cycles(struct etm3_flow *e, const struct etm_packet *pkt,
+			  uint32_t *w)
+{
+	uint32_t n = pkt->atom_count, j;
+
+	if (n > ETM_PKT_MAX_ATOMS)
+		n = ETM_PKT_MAX_ATOMS;
+	for (j = 0; j < n; j++)
+		w[j] = e->ca ? pkt->atom_w[j] : 0;
+	if (n) {
+		w[0] = e3_sat32(w[0] + e->carry);
+		e->carry = 0;
+	}
+	e->carry += e->ca ? pkt->w_tail : 0;
+	return n;
+}
+
+/* P-header: every atom is one instruction, walked a block at a time. */
+static int e3_atoms(struct etm3_flow *e, const struct etm_packet *pkt)
+{
+	uint32_t w[ETM_PKT_MAX_ATOMS], n = e3_cycles(e, pkt, w);
+
+	if (!e->synced || e->data_only) {
+		e->carry = 0;
+		return 0;
+	}
+	return e3_walk(e, n, pkt->atom_bits, w, NULL);
+}
+
+/* Consecutive one-byte P-headers (decoder fast path) walked as one: the
+ * same elements as one by one, each with its packet's offset. */
+static int e3_put_atoms(struct etm_flow *f, const struct etm_atomc *const *pk,
+			const uint64_t *po, unsigned np)
+{
+	struct etm3_flow *e = f->impl;
+	uint32_t w[ETM_FLOW_ATOM_BATCH], n = 0, j, a, k;
+	uint64_t off[ETM_FLOW_ATOM_BATCH], bits = 0;
+
+	for (j = 0; j < np; j++) {
+		a = pk[j]->n;
+		if (n + a > ETM_FLOW_ATOM_BATCH)
+			return -etme_invalid;
+		/* as e3_cycles() */
+		for (k = 0; k < a; k++) {
+			w[n + k] = e->ca ? pk[j]->w[k] : 0;
+			off[n + k] = po[j];
+		}
+		if (a) {
+			w[n] = e3_sat32(w[n] + e->carry);
+			e->carry = 0;
+			bits |= (uint64_t)(pk[j]->bits & ((1u << a) - 1)) << n;
+		}
+		e->carry += e->ca ? pk[j]->w_tail : 0;
+		n += a;
+	}
+	e->off = np ? po[np - 1] : 0;
+	if (!e->synced || e->data_only) {
+		e->carry = 0;
+		return 0;
+	}
+	return e3_walk(e, n, bits, w, off);
 }
 
 /* Remove the last instruction of the pending range (Cancel bit). Returns
@@ -477,13 +561,14 @@ static int e3_lsip(struct etm3_flow *e, const struct etm_packet *pkt)
 
 	if (!e->addr_valid)
 		return 0;
+	e->cb = NULL;
 	err = etm_flow_block(e->f, e3_space(e), e->addr, e->isa, &e->tmp, &b);
 	if (err < 0)
 		return e3_nomem(e);
-	err = e3_append(e, b, 1, 1, 0, 0);
+	err = e3_append(e, b, 0, 1, b->start, 1, 0, 0);
 	if (err < 0)
 		return err;
-	e3_advance(e, b, 0, 1);
+	e3_advance(e, b, 0, b->start, 1);
 	e3_set_addr(e, pkt->lsip_next, pkt->lsip_isa);
 	return 0;
 }
@@ -497,13 +582,37 @@ static uint8_t e3_on_reason(unsigned isync_reason)
 	}
 }
 
+/* A periodic I-sync while in sync names the next instruction, which the
+ * decoder already knows unless an indirect branch is pending: if they
+ * differ, atoms were left over or missing (the image or the configuration
+ * does not match the trace). Report a mismatch before re-anchoring. */
+static int e3_isync_check(struct etm3_flow *e, const struct etm_packet *pkt)
+{
+	struct etm_elem el;
+	int err;
+
+	if (!e->addr_valid || e->wait_branch || (e->addr == pkt->addr &&
+	    (e->isa == pkt->isa || pkt->isa == etmi_unknown)))
+		return 0;
+	err = e3_flush(e);
+	if (err < 0)
+		return err;
+	e3_init_elem(e, &el, etmk_error);
+	el.err = etme_mismatch;
+	el.addr = pkt->addr;
+	return e3_put(e, &el);
+}
+
 static int e3_isync(struct etm3_flow *e, const struct etm_packet *pkt)
 {
 	int first = !e->synced, err;
 	struct etm_elem el;
 
 	if (!first && pkt->reason == etm_isync_periodic && !pkt->lsip) {
-		/* in sync: only re-anchor address and state */
+		/* in sync: check, then re-anchor address and state */
+		err = e3_isync_check(e, pkt);
+		if (err < 0)
+			return err;
 		e3_set_addr(e, pkt->addr, pkt->isa);
 		return e3_state(e, pkt, 0);
 	}
@@ -605,6 +714,15 @@ static int e3_put_pkt(struct etm_flow *f, const struct etm_packet *pkt)
 	}
 }
 
+static int e3_put_atom(struct etm_flow *f, const struct etm_packet *pkt,
+		       uint64_t off)
+{
+	struct etm3_flow *e = f->impl;
+
+	e->off = off;
+	return e3_atoms(e, pkt);
+}
+
 static int e3_finish(struct etm_flow *f)
 {
 	return e3_flush(f->impl);
@@ -623,10 +741,54 @@ static void e3_reset(struct etm_flow *f)
 	e->ever_synced = ever;
 }
 
+/* Everything but the packet offset (set before every use) and the scratch
+ * block; the pending range and held elements only when present. */
+static void e3_save(const struct etm_flow *f, struct etm_sbuf *s)
+{
+	const struct etm3_flow *e = f->impl;
+	unsigned i;
+
+	etm_sbuf_u8(s, (unsigned)e->ca);
+	etm_sbuf_u8(s, (unsigned)e->data_only);
+	etm_sbuf_u8(s, (unsigned)e->m_profile);
+	etm_sbuf_u8(s, (unsigned)e->synced);
+	etm_sbuf_u8(s, (unsigned)e->ever_synced);
+	etm_sbuf_u8(s, (unsigned)e->addr_valid);
+	etm_sbuf_u8(s, (unsigned)e->wait_branch);
+	etm_sbuf_u64(s, e->addr);
+	etm_sbuf_u8(s, e->isa);
+	etm_sbuf_u8(s, e->ns);
+	etm_sbuf_u8(s, e->hyp);
+	etm_sbuf_u8(s, e->has_ctxid);
+	etm_sbuf_u8(s, e->has_vmid);
+	etm_sbuf_u32(s, e->ctxid);
+	etm_sbuf_u8(s, e->vmid);
+	etm_sbuf_u64(s, e->carry);
+	etm_sbuf_u8(s, (unsigned)e->pend_on);
+	if (e->pend_on) {
+		etm_sbuf_u8(s, (unsigned)e->pend_open);
+		etm_sbuf_u64(s, e->prev_addr);
+		etm_sbuf_u32(s, e->last_w);
+		etm_elem_save(s, &e->pend);
+	}
+	etm_sbuf_u32(s, e->nheld);
+	for (i = 0; i < e->nheld; i++)
+		etm_elem_save(s, &e->held[i]);
+}
+
 static void e3_free(struct etm_flow *f)
 {
 	free(f->impl);
 	f->impl = NULL;
+}
+
+/* ISA of the instruction the next branch packet follows (the one whose E
+ * atom was just decoded): compressed addresses are aligned for it. */
+static enum etm_isa e3_cur_isa(const struct etm_flow *f)
+{
+	const struct etm3_flow *e = f->impl;
+
+	return e->synced ? e->isa : etmi_unknown;
 }
 
 int etm_flow_etm3_init(struct etm_flow *f)
@@ -640,6 +802,10 @@ int etm_flow_etm3_init(struct etm_flow *f)
 	f->finish = e3_finish;
 	f->reset = e3_reset;
 	f->free_impl = e3_free;
+	f->save = e3_save;
+	f->put_atom = e3_put_atom;
+	f->put_atoms = e3_put_atoms;
+	f->cur_isa = e3_cur_isa;
 	e3_reset(f);
 	return 0;
 }

@@ -6,6 +6,8 @@
 
 #include <etmtrace/error.h>
 
+#include "common/zero.h"
+#include "common/sbuf.h"
 #include "flow/flow_int.h"
 #include "flow/retstack.h"
 
@@ -62,7 +64,7 @@ static struct etm_elem *ptm_emit(struct ptm_flow *p, enum etm_elem_kind k,
 
 	if (!el) {
 		el = &p->scratch;
-		memset(el, 0, sizeof(*el));
+		etm_zero(el, sizeof(*el));
 	}
 	return el;
 }
@@ -299,7 +301,8 @@ static void ptm_one_atom(struct ptm_flow *p, uint64_t off, int n_atom,
 		ptm_take(p, off, &r.last);
 }
 
-static void ptm_atoms(struct ptm_flow *p, const struct etm_packet *pkt)
+static void ptm_atoms(struct ptm_flow *p, const struct etm_packet *pkt,
+		      uint64_t off)
 {
 	unsigned i, n = pkt->atom_count;
 
@@ -308,7 +311,7 @@ static void ptm_atoms(struct ptm_flow *p, const struct etm_packet *pkt)
 	/* the cycle count (cycle-accurate: one atom per packet) belongs to
 	 * the last atom */
 	for (i = 0; i < n && p->synced; i++)
-		ptm_one_atom(p, pkt->offset, (pkt->atom_bits >> i) & 1,
+		ptm_one_atom(p, off, (pkt->atom_bits >> i) & 1,
 			     i + 1 == n && pkt->has_cc ? pkt->cycle_count : 0);
 }
 
@@ -432,11 +435,30 @@ static uint8_t ptm_on_reason(const struct ptm_flow *p, unsigned reason)
 
 /* I-sync: CurrentState = LastState = packet; the return stack is flushed on
  * every I-sync (docs/ptm.md §17: decoding may start at any I-sync). */
+/* A periodic I-sync while in sync names the next instruction: it must lie
+ * on the straight-line path from the decoder's position, with no waypoint
+ * before it, in the same instruction set. Otherwise atoms were left over
+ * or missing: the image or the configuration does not match the trace. */
+static int ptm_isync_agrees(struct ptm_flow *p, const struct etm_packet *pkt)
+{
+	struct ptm_run r;
+
+	if (pkt->isa != etmi_unknown && pkt->isa != p->isa)
+		return 0;
+	return ptm_walk(p, 1, pkt->addr, &r) != walk_bad;
+}
+
 static void ptm_isync(struct ptm_flow *p, const struct etm_packet *pkt)
 {
 	int on = !p->synced || pkt->reason != etm_isync_periodic;
 	int ctx = !p->synced;
 	struct etm_elem *el;
+
+	if (!on && p->cur_valid && !ptm_isync_agrees(p, pkt)) {
+		el = ptm_emit(p, etmk_error, pkt->offset);
+		el->err = etme_mismatch;
+		el->addr = pkt->addr;
+	}
 
 	if (p->ca && pkt->has_cc)
 		ptm_emit_cycles(p, pkt->offset, pkt->cycle_count);
@@ -525,7 +547,7 @@ static int ptm_put(struct etm_flow *f, const struct etm_packet *pkt)
 		return 0;       /* wait for an I-sync (docs/ptm.md §15.2) */
 	switch (pkt->type) {
 	case etmp_atom:
-		ptm_atoms(p, pkt);
+		ptm_atoms(p, pkt, pkt->offset);
 		break;
 	case etmp_branch:
 		if (pkt->has_exc && pkt->exc_num)
@@ -546,6 +568,16 @@ static int ptm_put(struct etm_flow *f, const struct etm_packet *pkt)
 	return 0;
 }
 
+static int ptm_put_atom(struct etm_flow *f, const struct etm_packet *pkt,
+			uint64_t off)
+{
+	struct ptm_flow *p = f->impl;
+
+	if (p->synced)
+		ptm_atoms(p, pkt, off);
+	return 0;
+}
+
 static int ptm_finish(struct etm_flow *f)
 {
 	(void)f;        /* PTM keeps nothing back */
@@ -562,10 +594,51 @@ static void ptm_reset(struct etm_flow *f)
 	etm_retstack_flush(&p->rs);
 }
 
+/* Everything but the scratch element; fields only read under a flag are
+ * written only when the flag is set. */
+static void ptm_save(const struct etm_flow *f, struct etm_sbuf *s)
+{
+	const struct ptm_flow *p = f->impl;
+	struct etm_retstack rs = p->rs;
+	struct etm_retent ent;
+
+	etm_sbuf_u8(s, p->ca);
+	etm_sbuf_u8(s, p->rs_on);
+	etm_sbuf_u8(s, p->synced);
+	etm_sbuf_u8(s, p->ever_synced);
+	etm_sbuf_u8(s, p->cur_valid);
+	etm_sbuf_u8(s, p->after_wu);
+	etm_sbuf_u64(s, p->cur_valid ? p->cur : 0);
+	etm_sbuf_u8(s, p->isa);
+	etm_sbuf_u8(s, p->ns);
+	etm_sbuf_u8(s, p->hyp);
+	etm_sbuf_u8(s, p->has_ctxid);
+	etm_sbuf_u8(s, p->has_vmid);
+	etm_sbuf_u32(s, p->has_ctxid ? p->ctxid : 0);
+	etm_sbuf_u8(s, p->has_vmid ? p->vmid : 0);
+	etm_sbuf_u64(s, p->after_wu ? p->wu_addr : 0);
+	/* the return stack, newest first */
+	etm_sbuf_u32(s, etm_retstack_count(&rs));
+	while (etm_retstack_pop(&rs, &ent) == 0) {
+		etm_sbuf_u64(s, ent.addr);
+		etm_sbuf_u8(s, ent.isa);
+		etm_sbuf_u8(s, ent.ns);
+	}
+}
+
 static void ptm_free(struct etm_flow *f)
 {
 	free(f->impl);
 	f->impl = NULL;
+}
+
+/* ISA the next branch packet's address is aligned for: the state of the
+ * waypoint it resolves, which only changes at waypoints already decoded. */
+static enum etm_isa ptm_cur_isa(const struct etm_flow *f)
+{
+	const struct ptm_flow *p = f->impl;
+
+	return p->synced ? p->isa : etmi_unknown;
 }
 
 int etm_flow_ptm_init(struct etm_flow *f)
@@ -583,5 +656,8 @@ int etm_flow_ptm_init(struct etm_flow *f)
 	f->finish = ptm_finish;
 	f->reset = ptm_reset;
 	f->free_impl = ptm_free;
+	f->save = ptm_save;
+	f->put_atom = ptm_put_atom;
+	f->cur_isa = ptm_cur_isa;
 	return 0;
 }

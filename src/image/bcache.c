@@ -161,10 +161,4 @@ int etm_bcache_lookup(struct etm_bcache *bc, const struct etm_image *img,
 	return 0;
 }
 
-uint64_t etm_block_addr(const struct etm_block *blk, uint32_t i)
-{
-	uint64_t before = blk->size4 & etm_lowmask(i);
 
-	return blk->start + 2ull * i +
-	       2ull * (uint64_t)__builtin_popcountll(before);
-}

@@ -55,7 +55,23 @@ int etm_bcache_lookup(struct etm_bcache *bc, const struct etm_image *img,
 		      enum etm_space space, uint64_t addr, enum etm_isa isa,
 		      const struct etm_block **blk);
 
+/* Bits set in @v (SWAR: the build targets CPUs without POPCNT). */
+static inline unsigned etm_popcount64(uint64_t v)
+{
+	v = v - ((v >> 1) & 0x5555555555555555ull);
+	v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
+	v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (unsigned)((v * 0x0101010101010101ull) >> 56);
+}
+
 /* Address of instruction @i (0-based, < ninsn) of @blk. */
-uint64_t etm_block_addr(const struct etm_block *blk, uint32_t i);
+static inline uint64_t etm_block_addr(const struct etm_block *blk, uint32_t i)
+{
+	uint64_t before = i >= 64 ? blk->size4 : blk->size4 & ((1ull << i) - 1);
+
+	if (blk->isa == etmi_a32)
+		return blk->start + 4ull * i;
+	return blk->start + 2ull * i + 2ull * etm_popcount64(before);
+}
 
 #endif

@@ -56,7 +56,8 @@ static int elf_check_header(Elf *e, const char *path, char *errbuf,
  * Returns 1 if added, 0 if skipped, or a negative error. */
 static int elf_add_segment(struct etm_image *img, Elf *e, size_t i,
 			   const char *raw, size_t rawsize, uint64_t bias,
-			   const char *path, char *errbuf, size_t errlen)
+			   uint64_t *total, const char *path, char *errbuf,
+			   size_t errlen)
 {
 	GElf_Phdr ph;
 	int rc;
@@ -73,6 +74,13 @@ static int elf_add_segment(struct etm_image *img, Elf *e, size_t i,
 			       "lies beyond the end of the file",
 			       path, i, (unsigned long long)ph.p_offset,
 			       (unsigned long long)ph.p_filesz);
+	/* overlapping segments could copy the file many times over: the
+	 * bytes loaded may not exceed the file size */
+	*total += ph.p_filesz;
+	if (*total > rawsize)
+		return elf_err(errbuf, errlen, -etme_parse,
+			       "%s: executable segments overlap (more bytes "
+			       "than the %zu-byte file)", path, rawsize);
 	rc = etm_image_add_buffer(img, etm_space_any, ph.p_vaddr + bias,
 				  (const uint8_t *)raw + ph.p_offset,
 				  (size_t)ph.p_filesz);
@@ -108,6 +116,7 @@ static int elf_load(struct etm_image *img, Elf *e, const char *path,
 		    uint64_t bias, char *errbuf, size_t errlen)
 {
 	size_t nph, i, rawsize;
+	uint64_t total = 0;
 	const char *raw;
 	int rc, added = 0;
 
@@ -127,8 +136,8 @@ static int elf_load(struct etm_image *img, Elf *e, const char *path,
 	if (rc < 0)
 		return rc;
 	for (i = 0; i < nph; i++) {
-		rc = elf_add_segment(img, e, i, raw, rawsize, bias, path,
-				     errbuf, errlen);
+		rc = elf_add_segment(img, e, i, raw, rawsize, bias, &total,
+				     path, errbuf, errlen);
 		if (rc < 0)
 			return rc;
 		added += rc;

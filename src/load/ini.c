@@ -63,21 +63,33 @@ static void ini_trim(const char **s, const char **e)
 		(*e)--;
 }
 
+/* New capacity for an array about to hold element @n, or 0 if it still
+ * has room: capacities 16, 32, 64, ... so that growing stays linear. */
+static size_t ini_grow(size_t n)
+{
+	if (n == 0)
+		return 16;
+	return n >= 16 && !(n & (n - 1)) ? 2 * n : 0;
+}
+
 static int ini_add_section(struct etm_ini *ini, const char *s, size_t n,
 			   unsigned line)
 {
-	unsigned *l = realloc(ini->section_line,
-			      (ini->nsections + 1) * sizeof(*l));
-	char **p;
+	size_t cap = ini_grow(ini->nsections);
+	unsigned *l = ini->section_line;
+	char **p = ini->sections;
 
-	if (!l)
-		return -etme_nomem;
-	ini->section_line = l;
+	if (cap) {
+		l = realloc(ini->section_line, cap * sizeof(*l));
+		if (!l)
+			return -etme_nomem;
+		ini->section_line = l;
+		p = realloc(ini->sections, cap * sizeof(*p));
+		if (!p)
+			return -etme_nomem;
+		ini->sections = p;
+	}
 	l[ini->nsections] = line;
-	p = realloc(ini->sections, (ini->nsections + 1) * sizeof(*p));
-	if (!p)
-		return -etme_nomem;
-	ini->sections = p;
 	p[ini->nsections] = ini_strndup(s, n);
 	if (!p[ini->nsections])
 		return -etme_nomem;
@@ -90,9 +102,9 @@ static int ini_add_entry(struct etm_ini *ini, const char *k, size_t kn,
 {
 	struct etm_ini_entry *e;
 
-	if (ini->nentries % 64 == 0) {
+	if (ini_grow(ini->nentries)) {
 		e = realloc(ini->entries,
-			    (ini->nentries + 64) * sizeof(*ini->entries));
+			    ini_grow(ini->nentries) * sizeof(*ini->entries));
 		if (!e)
 			return -etme_nomem;
 		ini->entries = e;
@@ -209,6 +221,7 @@ int etm_ini_parse(struct etm_ini **out, const char *name, const char *text,
 		etm_ini_free(ini);
 		return rc;
 	}
+	ini->size = len;
 	*out = ini;
 	return 0;
 }
@@ -293,6 +306,30 @@ const char *etm_ini_get(const struct etm_ini *ini, const char *section,
 		if (line)
 			*line = e->line;
 		return e->value;
+	}
+	return NULL;
+}
+
+const char *etm_ini_get_in(const struct etm_ini *ini, size_t sec,
+			   const char *key, unsigned *line)
+{
+	size_t lo = 0, hi = ini ? ini->nentries : 0, mid;
+
+	/* entries are appended in file order: their sections never decrease */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (ini->entries[mid].section < sec)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; ini && lo < ini->nentries && ini->entries[lo].section == sec;
+	     lo++) {
+		if (strcasecmp(ini->entries[lo].key, key))
+			continue;
+		if (line)
+			*line = ini->entries[lo].line;
+		return ini->entries[lo].value;
 	}
 	return NULL;
 }

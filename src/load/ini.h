@@ -21,8 +21,9 @@ struct etm_ini {
 	char **sections;  /* section names in file order ("" = before any) */
 	unsigned *section_line; /* line of each section header (0 for "") */
 	size_t nsections;
-	struct etm_ini_entry *entries;
+	struct etm_ini_entry *entries;  /* in file order, so by section */
 	size_t nentries;
+	size_t size;      /* bytes of text parsed */
 };
 
 /* Parse @len bytes of @text; @name is used in error messages.
@@ -41,6 +42,11 @@ long etm_ini_section(const struct etm_ini *ini, const char *name);
  * With @line non-NULL the entry's line number is stored there. */
 const char *etm_ini_get(const struct etm_ini *ini, const char *section,
 			const char *key, unsigned *line);
+
+/* Value of @key (case-insensitive, first match) in the section with index
+ * @sec only, or NULL: O(log entries + entries of the section). */
+const char *etm_ini_get_in(const struct etm_ini *ini, size_t sec,
+			   const char *key, unsigned *line);
 
 /* Parse an unsigned number: "0x" hex or decimal, whole string.
  * Returns 0, or -etme_parse. */

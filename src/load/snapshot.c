@@ -12,6 +12,13 @@
 
 #include "load/ini.h"
 
+/* Bounds that keep loading time and memory linear in the size of the
+ * snapshot (doc/robustness.md): more is rejected with -etme_parse. */
+#define SNAP_MAX_DEVICES 256       /* device files in [device_list] */
+#define SNAP_MAX_DUMPS 4096        /* [dump] sections, all sources together */
+#define SNAP_MAX_BUFFERS 64        /* buffers in trace.ini */
+#define SNAP_MAX_TEXT (64u << 20)  /* bytes of all .ini files together */
+
 /* A parsed device file. */
 struct snap_dev {
 	struct etm_ini *ini;
@@ -25,6 +32,8 @@ struct snap_ctx {
 	struct etm_ini *trace;  /* trace.ini, may be NULL */
 	struct snap_dev *devs;
 	size_t ndevs;
+	size_t text;            /* .ini bytes read so far */
+	size_t ndumps;          /* dumps of all sources so far */
 	char *errbuf;
 	size_t errlen;
 };
@@ -107,7 +116,15 @@ static int snap_load_ini(struct snap_ctx *c, struct etm_ini **ini,
 		return snap_err(c, rc, "%s:%u: %s", from->path, line, msg);
 	if (rc < 0)
 		return snap_err(c, rc, "%s", msg);
-	return 0;
+	c->text += (*ini)->size;
+	if (c->text > SNAP_MAX_TEXT) {
+		rc = snap_err(c, -etme_parse,
+			      "%s: snapshot .ini files exceed %u bytes",
+			      (*ini)->path, SNAP_MAX_TEXT);
+		etm_ini_free(*ini);
+		*ini = NULL;
+	}
+	return rc;
 }
 
 static int snap_read_devices(struct snap_ctx *c)
@@ -129,6 +146,10 @@ static int snap_read_devices(struct snap_ctx *c)
 
 		if (e->section != (size_t)sec)
 			continue;
+		if (c->ndevs == SNAP_MAX_DEVICES)
+			return snap_err(c, -etme_parse,
+					"%s:%u: more than %u devices", top->path,
+					e->line, SNAP_MAX_DEVICES);
 		rc = snap_load_ini(c, &d->ini, e->value, top, e->line);
 		if (rc < 0)
 			return rc;
@@ -221,18 +242,17 @@ static enum etm_space snap_space(const char *s)
 }
 
 static int snap_dump_num(struct snap_ctx *c, const struct etm_ini *ini,
-			 const char *sec, const char *key, uint64_t *v,
-			 int required)
+			 size_t si, const char *key, uint64_t *v, int required)
 {
 	unsigned line = 0;
-	const char *s = etm_ini_get(ini, sec, key, &line);
+	const char *s = etm_ini_get_in(ini, si, key, &line);
 	unsigned long long x;
-	long si = etm_ini_section(ini, sec);
 
 	*v = 0;
 	if (!s && required)
 		return snap_err(c, -etme_parse, "%s:%u: [%s] has no %s",
-				ini->path, ini->section_line[si], sec, key);
+				ini->path, ini->section_line[si],
+				ini->sections[si], key);
 	if (s && etm_ini_u64(s, &x) < 0)
 		return snap_err(c, -etme_parse, "%s:%u: bad %s '%s'",
 				ini->path, line, key, s);
@@ -242,53 +262,77 @@ static int snap_dump_num(struct snap_ctx *c, const struct etm_ini *ini,
 }
 
 static int snap_one_dump(struct snap_ctx *c, const struct etm_ini *ini,
-			 const char *sec, struct etm_snap_dump *d)
+			 size_t si, struct etm_snap_dump *d)
 {
-	const char *file = etm_ini_get(ini, sec, "file", NULL);
+	const char *file = etm_ini_get_in(ini, si, "file", NULL);
 	int rc;
 
 	if (!file || !*file)
 		return snap_err(c, -etme_parse, "%s:%u: [%s] has no file",
-				ini->path,
-				ini->section_line[etm_ini_section(ini, sec)],
-				sec);
-	rc = snap_dump_num(c, ini, sec, "address", &d->addr, 1);
+				ini->path, ini->section_line[si],
+				ini->sections[si]);
+	rc = snap_dump_num(c, ini, si, "address", &d->addr, 1);
 	if (!rc)
-		rc = snap_dump_num(c, ini, sec, "length", &d->length, 0);
+		rc = snap_dump_num(c, ini, si, "length", &d->length, 0);
 	if (!rc)
-		rc = snap_dump_num(c, ini, sec, "offset", &d->offset, 0);
+		rc = snap_dump_num(c, ini, si, "offset", &d->offset, 0);
 	if (rc < 0)
 		return rc;
-	d->space = snap_space(etm_ini_get(ini, sec, "space", NULL));
+	d->space = snap_space(etm_ini_get_in(ini, si, "space", NULL));
 	d->path = snap_path(c->snap->dir, file);
 	if (!d->path)
 		return snap_err(c, -etme_nomem, "out of memory");
 	return 0;
 }
 
-/* The core's [dump*] sections. */
+/* Whether dump section @i repeats the name of an earlier dump section
+ * (the first one wins); only the @n dumps already taken are compared. */
+static int snap_dump_repeated(const struct etm_ini *ini, size_t i,
+			      const size_t *taken, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (!strcasecmp(ini->sections[taken[k]], ini->sections[i]))
+			return 1;
+	return 0;
+}
+
+/* The core's [dump*] sections. Every dump section seen counts towards
+ * SNAP_MAX_DUMPS, so the repeated-name check stays bounded. */
 static int snap_dumps(struct snap_ctx *c, const struct snap_dev *core,
 		      struct etm_snap_source *src)
 {
 	const struct etm_ini *ini = core->ini;
-	size_t i;
-	int rc;
+	size_t i, max = ini->nsections, *taken;
+	int rc = 0;
 
-	src->dumps = calloc(ini->nsections, sizeof(*src->dumps));
-	if (!src->dumps)
+	if (max > SNAP_MAX_DUMPS)
+		max = SNAP_MAX_DUMPS;
+	src->dumps = calloc(max ? max : 1, sizeof(*src->dumps));
+	taken = calloc(max ? max : 1, sizeof(*taken));
+	if (!src->dumps || !taken) {
+		free(taken);
 		return snap_err(c, -etme_nomem, "out of memory");
-	for (i = 0; i < ini->nsections; i++) {
-		const char *sec = ini->sections[i];
-
-		if (strncasecmp(sec, "dump", 4) ||
-		    etm_ini_section(ini, sec) != (long)i)
-			continue; /* not a dump, or a repeated section name */
-		rc = snap_one_dump(c, ini, sec, &src->dumps[src->ndumps]);
-		src->ndumps++; /* counted even on error: path is freed */
-		if (rc < 0)
-			return rc;
 	}
-	return 0;
+	for (i = 0; i < ini->nsections && rc == 0; i++) {
+		if (strncasecmp(ini->sections[i], "dump", 4))
+			continue;
+		if (++c->ndumps > SNAP_MAX_DUMPS) {
+			rc = snap_err(c, -etme_parse,
+				      "%s:%u: more than %u memory dumps",
+				      ini->path, ini->section_line[i],
+				      SNAP_MAX_DUMPS);
+			break;
+		}
+		if (snap_dump_repeated(ini, i, taken, src->ndumps))
+			continue; /* a repeated section name: first wins */
+		taken[src->ndumps] = i;
+		rc = snap_one_dump(c, ini, i, &src->dumps[src->ndumps]);
+		src->ndumps++; /* counted even on error: path is freed */
+	}
+	free(taken);
+	return rc;
 }
 
 static int snap_is_m_profile(const char *type)
@@ -490,7 +534,10 @@ static int snap_buffers(struct snap_ctx *c)
 				"%s: no [trace_buffers] buffers= entry",
 				c->trace->path);
 	while (snap_list_item(list, n, id, sizeof(id)))
-		n++;
+		if (++n > SNAP_MAX_BUFFERS)
+			return snap_err(c, -etme_parse,
+					"%s:%u: more than %u trace buffers",
+					c->trace->path, line, SNAP_MAX_BUFFERS);
 	c->snap->buffers = calloc(n ? n : 1, sizeof(*c->snap->buffers));
 	if (!c->snap->buffers)
 		return snap_err(c, -etme_nomem, "out of memory");

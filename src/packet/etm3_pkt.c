@@ -535,3 +535,19 @@ void etm_etm3_reset(struct etm_etm3 *p)
 	if (p)
 		etm_pktp_reset(&p->core);
 }
+
+void etm_etm3_set_isa(struct etm_etm3 *p, enum etm_isa isa)
+{
+	if (p)
+		etm_pktp_set_isa(&p->core, isa);
+}
+
+void etm_etm3_save(const struct etm_etm3 *p, struct etm_sbuf *s)
+{
+	etm_pktp_save(&p->core, s);
+}
+
+struct etm_pktp *etm_etm3_core(struct etm_etm3 *p)
+{
+	return &p->core;
+}

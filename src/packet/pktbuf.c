@@ -2,6 +2,8 @@
  * parses in place from the borrowed chunk, assembles straddling packets. */
 #include <string.h>
 
+#include "common/zero.h"
+#include "common/sbuf.h"
 #include "packet/pktbuf.h"
 #include "packet/sync.h"
 
@@ -21,6 +23,63 @@ static void opts_init(struct etm_pkt_opts *o, const struct etm_config *cfg)
 	o->id = (uint8_t)etm_cfg_trace_id(cfg);
 }
 
+static int read_pkt(const struct etm_pktp *p, const uint8_t *b, size_t n,
+		    struct etm_packet *pkt, struct etm_pkt_state *st);
+
+/* Atom packets complete in one byte that leave the state alone. */
+static void atom_table(struct etm_pktp *p)
+{
+	unsigned b;
+
+	for (b = 1; b < 256; b++) {
+		struct etm_packet *pkt = &p->atab[b];
+		struct etm_pkt_state st = p->st;
+		uint8_t byte = (uint8_t)b;
+
+		p->aok[b] = 0;
+		if (p->hdr[b] != etmh_atom)
+			continue;
+		etm_zero(pkt, sizeof(*pkt));
+		if (read_pkt(p, &byte, 1, pkt, &st) != 1 ||
+		    pkt->type != etmp_atom || st.addr != p->st.addr ||
+		    st.isa != p->st.isa || st.ts != p->st.ts ||
+		    st.daddr != p->st.daddr)
+			continue;
+		pkt->id = p->o.id;
+		pkt->size = 1;
+		pkt->raw_len = 1;
+		pkt->raw[0] = byte;
+		p->aok[b] = pkt->atom_count <= ETM_PKT_MAX_ATOMS;
+		p->ac[b].n = pkt->atom_count;
+		p->ac[b].w_tail = pkt->w_tail;
+		p->ac[b].bits = (uint16_t)pkt->atom_bits;
+		memcpy(p->ac[b].w, pkt->atom_w, sizeof(p->ac[b].w));
+	}
+}
+
+unsigned etm_pktp_fast_atoms(struct etm_pktp *p, const struct etm_atomc **pk,
+			     uint64_t *po, unsigned maxpk, unsigned maxatoms)
+{
+	const uint8_t *buf = p->buf;
+	size_t pos = p->pos, len = p->len;
+	unsigned n = 0, atoms = 0;
+
+	if (p->mode != etm_pm_sync || p->asm_len || p->qi < p->qn)
+		return 0;
+	while (n < maxpk && pos < len && p->aok[buf[pos]]) {
+		const struct etm_atomc *a = &p->ac[buf[pos]];
+
+		if (atoms + a->n > maxatoms)
+			break;
+		atoms += a->n;
+		pk[n] = a;
+		po[n++] = etm_pktp_off(p, pos);
+		pos++;
+	}
+	p->pos = pos;
+	return n;
+}
+
 void etm_pktp_init(struct etm_pktp *p, const struct etm_config *cfg)
 {
 	memset(p, 0, sizeof(*p));
@@ -32,6 +91,7 @@ void etm_pktp_init(struct etm_pktp *p, const struct etm_config *cfg)
 	else
 		etm_etm3_hdr_table(cfg, p->hdr);
 	etm_pktp_reset(p);
+	atom_table(p);
 }
 
 void etm_pktp_reset(struct etm_pktp *p)
@@ -41,6 +101,8 @@ void etm_pktp_reset(struct etm_pktp *p)
 	p->buf = NULL;
 	p->len = p->pos = 0;
 	p->off = 0;
+	p->map = NULL;
+	p->nmap = p->mapi = 0;
 	p->asm_len = 0;
 	p->mode = etm_pm_search;
 	p->zrun = 0;
@@ -62,6 +124,23 @@ int etm_pktp_push(struct etm_pktp *p, const uint8_t *buf, size_t n,
 	p->len = n;
 	p->pos = 0;
 	p->off = offset;
+	p->map = NULL;
+	p->nmap = p->mapi = 0;
+	return 0;
+}
+
+int etm_pktp_push_map(struct etm_pktp *p, const uint8_t *buf, size_t n,
+		      const struct etm_offseg *map, size_t nmap)
+{
+	int err;
+
+	if (!map || !nmap || map[0].pos)
+		return -etme_invalid;
+	err = etm_pktp_push(p, buf, n, map[0].off);
+	if (err < 0)
+		return err;
+	p->map = map;
+	p->nmap = nmap;
 	return 0;
 }
 
@@ -99,7 +178,7 @@ static size_t complete(struct etm_pktp *p, struct etm_packet *pkt,
 			size = 1;
 		if (size > avail)
 			size = avail;
-		memset(pkt, 0, sizeof(*pkt));
+		etm_zero(pkt, sizeof(*pkt));
 		pkt->type = etmp_error;
 		pkt->err = r == -etme_again ? etme_internal : -r;
 		p->mode = etm_pm_search;
@@ -125,12 +204,12 @@ static int step_fresh(struct etm_pktp *p, struct etm_packet *direct)
 	if (b[0] == 0x00) {
 		p->mode = etm_pm_zrun;
 		p->zrun = 0;
-		p->zrun_off = p->off + p->pos;
+		p->zrun_off = etm_pktp_off(p, p->pos);
 		return etm_sync_zrun(p);
 	}
 	if (direct) {
 		pkt = direct;
-		memset(pkt, 0, sizeof(*pkt));
+		etm_zero(pkt, sizeof(*pkt));
 	} else {
 		pkt = etm_sync_slot(p);
 	}
@@ -140,11 +219,11 @@ static int step_fresh(struct etm_pktp *p, struct etm_packet *direct)
 			p->qn--;
 		memcpy(p->asmb, b, n);
 		p->asm_len = n;
-		p->asm_off = p->off + p->pos;
+		p->asm_off = etm_pktp_off(p, p->pos);
 		p->pos = p->len;
 		return 0;
 	}
-	p->pos += complete(p, pkt, b, n, r, p->off + p->pos, &st);
+	p->pos += complete(p, pkt, b, n, r, etm_pktp_off(p, p->pos), &st);
 	return direct ? 2 : 1;
 }
 
@@ -241,10 +320,39 @@ int etm_pktp_next(struct etm_pktp *p, struct etm_packet *pkt, size_t size)
 			/* chunk consumed: the caller may push the next one */
 			p->buf = NULL;
 			p->pos = p->len = 0;
+			p->map = NULL;
 			return -etme_again;
 		}
 		if (flush_end(p))
 			continue;
 		return -etme_eos;
+	}
+}
+
+void etm_pktp_save(const struct etm_pktp *p, struct etm_sbuf *s)
+{
+	etm_sbuf_u8(s, p->mode);
+	etm_sbuf_u8(s, p->finished);
+	etm_sbuf_u32(s, p->st.addr);
+	etm_sbuf_u8(s, p->st.isa);
+	etm_sbuf_u64(s, p->st.ts);
+	etm_sbuf_u32(s, p->st.daddr);
+	/* unread input and queued packets (none between pushes) */
+	etm_sbuf_u64(s, p->len - p->pos);
+	etm_sbuf_u8(s, p->qn - p->qi);
+	etm_sbuf_u64(s, p->asm_len);
+	if (p->asm_len) {
+		etm_sbuf_u64(s, p->asm_off);
+		etm_sbuf_put(s, p->asmb, p->asm_len);
+	}
+	if (p->mode != etm_pm_sync) {
+		etm_sbuf_u64(s, p->zrun);
+		etm_sbuf_u64(s, p->zrun ? p->zrun_off : 0);
+	}
+	if (p->mode == etm_pm_search) {
+		etm_sbuf_u64(s, p->ns.size);
+		etm_sbuf_u64(s, p->ns.size ? p->ns.offset : 0);
+		etm_sbuf_u8(s, p->ns.raw_len);
+		etm_sbuf_put(s, p->ns.raw, p->ns.raw_len);
 	}
 }

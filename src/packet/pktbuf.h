@@ -67,6 +67,22 @@ enum etm_pkt_mode {
 	etm_pm_zrun,       /* synchronised, inside a run of 0x00 headers */
 };
 
+/* Offset map of a pushed buffer whose bytes are not at consecutive input
+ * offsets (deformatted data): byte pos >= seg.pos has offset
+ * seg.off + (pos - seg.pos) up to the next segment. */
+struct etm_offseg {
+	size_t pos;
+	uint64_t off;
+};
+
+/* A one-byte atom packet in compact form (the decoder's fast path). */
+struct etm_atomc {
+	uint8_t n;                      /* atoms */
+	uint8_t w_tail;                 /* W atoms after the last atom */
+	uint16_t bits;                  /* bit i = 1: atom i is N */
+	uint8_t w[ETM_PKT_MAX_ATOMS];   /* W atoms of atom i */
+};
+
 struct etm_pktp {
 	enum etm_protocol proto;
 	struct etm_config cfg;
@@ -77,6 +93,8 @@ struct etm_pktp {
 	const uint8_t *buf;             /* borrowed chunk */
 	size_t len, pos;
 	uint64_t off;                   /* input offset of buf[0] */
+	const struct etm_offseg *map;   /* borrowed with buf, or NULL */
+	size_t nmap, mapi;              /* segments, lookup cursor */
 
 	uint8_t asmb[ETM_PKT_ASM_MAX];  /* packet straddling pushes */
 	size_t asm_len;
@@ -88,6 +106,11 @@ struct etm_pktp {
 	struct etm_packet ns;           /* notsync packet being filled */
 
 	struct etm_packet q[2];         /* ready packets */
+	/* One-byte atom packets by header byte (decoded once at init): the
+	 * decoder's fast path hands these to the flow decoder directly. */
+	uint8_t aok[256];
+	struct etm_atomc ac[256];
+	struct etm_packet atab[256];
 	unsigned qn, qi;
 	uint8_t finished;
 };
@@ -111,10 +134,72 @@ void etm_ptm_hdr_table(const struct etm_config *cfg, uint8_t hdr[256]);
 void etm_pktp_init(struct etm_pktp *p, const struct etm_config *cfg);
 /* Forget all state and search for A-sync again. */
 void etm_pktp_reset(struct etm_pktp *p);
+/* Set the current instruction set used to align compressed addresses. */
+static inline void etm_pktp_set_isa(struct etm_pktp *p, enum etm_isa isa)
+{
+	if (isa != etmi_unknown)
+		p->st.isa = isa;
+}
 /* The shared push / finish / next implementation (see etmtrace/packet.h). */
 int etm_pktp_push(struct etm_pktp *p, const uint8_t *buf, size_t n,
 		  uint64_t offset);
 int etm_pktp_finish(struct etm_pktp *p);
 int etm_pktp_next(struct etm_pktp *p, struct etm_packet *pkt, size_t size);
+
+/* Push with an offset map (@map[0].pos == 0, positions increasing); @map
+ * is borrowed like @buf. */
+int etm_pktp_push_map(struct etm_pktp *p, const uint8_t *buf, size_t n,
+		      const struct etm_offseg *map, size_t nmap);
+
+/* Input offset of byte @pos of the pushed buffer. */
+static inline uint64_t etm_pktp_off(struct etm_pktp *p, size_t pos)
+{
+	const struct etm_offseg *m = p->map;
+	size_t i = p->mapi;
+
+	if (!m)
+		return p->off + pos;
+	while (i + 1 < p->nmap && m[i + 1].pos <= pos)
+		i++;
+	while (i > 0 && m[i].pos > pos)
+		i--;
+	p->mapi = i;
+	return m[i].off + (pos - m[i].pos);
+}
+
+/* Fast path: if the parser is synchronised at a packet boundary and the
+ * next byte is a one-byte atom packet, consume it and return its decoded
+ * form (offset not set: *@off gets it); else NULL (use next()). */
+static inline const struct etm_packet *etm_pktp_fast_atom(struct etm_pktp *p,
+							   uint64_t *off)
+{
+	uint8_t b;
+
+	if (p->pos >= p->len || p->mode != etm_pm_sync || p->asm_len ||
+	    p->qi < p->qn)
+		return NULL;
+	b = p->buf[p->pos];
+	if (!p->aok[b])
+		return NULL;
+	*off = etm_pktp_off(p, p->pos);
+	p->pos++;
+	return &p->atab[b];
+}
+
+/* The same for a run of one-byte atom packets: up to @maxpk packets and
+ * @maxatoms atoms, into @pk and their offsets into @po. Returns how many. */
+unsigned etm_pktp_fast_atoms(struct etm_pktp *p, const struct etm_atomc **pk,
+			     uint64_t *po, unsigned maxpk, unsigned maxatoms);
+
+/* The shared core of a parser object. */
+struct etm_pktp *etm_ptm_core(struct etm_ptm *p);
+struct etm_pktp *etm_etm3_core(struct etm_etm3 *p);
+
+/* Write the state that decides the parser's future output (compression
+ * state, sync mode, partial packet) to @s; parallel decode compares it. */
+struct etm_sbuf;
+void etm_pktp_save(const struct etm_pktp *p, struct etm_sbuf *s);
+void etm_ptm_save(const struct etm_ptm *p, struct etm_sbuf *s);
+void etm_etm3_save(const struct etm_etm3 *p, struct etm_sbuf *s);
 
 #endif

@@ -351,3 +351,19 @@ void etm_ptm_reset(struct etm_ptm *p)
 	if (p)
 		etm_pktp_reset(&p->core);
 }
+
+void etm_ptm_set_isa(struct etm_ptm *p, enum etm_isa isa)
+{
+	if (p)
+		etm_pktp_set_isa(&p->core, isa);
+}
+
+void etm_ptm_save(const struct etm_ptm *p, struct etm_sbuf *s)
+{
+	etm_pktp_save(&p->core, s);
+}
+
+struct etm_pktp *etm_ptm_core(struct etm_ptm *p)
+{
+	return &p->core;
+}

@@ -2,6 +2,7 @@
  * 7.1 / IHI 0035B §4.5.1) and notsync reporting of the bytes skipped. */
 #include <string.h>
 
+#include "common/zero.h"
 #include "packet/sync.h"
 
 #include <etmtrace/error.h>
@@ -10,7 +11,7 @@ struct etm_packet *etm_sync_slot(struct etm_pktp *p)
 {
 	struct etm_packet *pkt = &p->q[p->qn++];
 
-	memset(pkt, 0, sizeof(*pkt));
+	etm_zero(pkt, sizeof(*pkt));
 	pkt->id = p->o.id;
 	return pkt;
 }
@@ -77,7 +78,7 @@ int etm_sync_search(struct etm_pktp *p)
 
 		if (b == 0x00) {
 			if (p->zrun++ == 0)
-				p->zrun_off = p->off + p->pos;
+				p->zrun_off = etm_pktp_off(p, p->pos);
 			p->pos++;
 			continue;
 		}
@@ -91,7 +92,7 @@ int etm_sync_search(struct etm_pktp *p)
 		if (p->zrun && flush_zeros(p))
 			return 1;
 		if (p->ns.size == 0)
-			p->ns.offset = p->off + p->pos;
+			p->ns.offset = etm_pktp_off(p, p->pos);
 		p->ns.raw[p->ns.raw_len++] = b;
 		p->ns.size++;
 		p->pos++;

@@ -282,11 +282,14 @@ static int dfmt_step_hold(struct etm_dfmt *d)
 /* Fast path: a whole frame straight from the input buffer. */
 static int dfmt_fast_frame(struct etm_dfmt *d)
 {
-	const uint8_t *p = d->buf + d->pos;
+	const uint8_t *p;
 	unsigned i;
 
 	if (d->fmt != etm_fmt_coresight || d->nhold || d->flen ||
-	    d->n - d->pos < DFMT_FRAME || p[0] == 0xff)
+	    d->n - d->pos < DFMT_FRAME)
+		return 0;
+	p = d->buf + d->pos;
+	if (p[0] == 0xff)
 		return 0;
 	dfmt_end_fsyncs(d);
 	memcpy(d->frame, p, DFMT_FRAME);

@@ -4,15 +4,11 @@
  * ETM_RT_SEED=N replays one case verbosely; ETM_RT_CASES / ETM_RT_BASE set
  * the number of cases and the first seed; ETM_RT_DUMP=DIR saves the trace
  * and the program of the first source.
- *
- * rt_known_bugs: decoder disagreements kept out of the default run.
- *  ETM_RT_BLX_SHORT=1 - let the encoder compress a branch address with the
- *   alignment of the processor's current ISA after a BLX <imm> switched it
- *   (docs/etmv3.md §6.5, docs/ptm.md §6.1: "the current instruction set").
- *   The packet parsers align short addresses with the ISA of the last
- *   I-sync / 5-byte address instead, so such cases fail; by default the
- *   encoder sends a 5-byte address whenever the two differ
- *   (ETM_ENC_PKT_ISA). */
+ * ETM_RT_PKT_ISA=1 makes the encoder send a 5-byte address whenever the
+ * ISA differs from the last I-sync / 5-byte address (ETM_ENC_PKT_ISA).
+ * By default short addresses after a BLX <imm> ISA switch are compressed
+ * for the current ISA, as the spec allows; the pipeline passes the flow
+ * decoder's ISA back to the parser (etm_ptm_set_isa / etm_etm3_set_isa). */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>

@@ -313,9 +313,11 @@ static int run_all(const char *dir, int argc, char **argv)
 			if (strstr(ents[i]->d_name, argv[j]))
 				want = 1;
 		if (want) {
-			snprintf(path, sizeof(path), "%s/%s", dir,
-				 ents[i]->d_name);
-			cnt[run_vector(path, ents[i]->d_name)]++;
+			if (snprintf(path, sizeof(path), "%s/%s", dir,
+				     ents[i]->d_name) < (int)sizeof(path))
+				cnt[run_vector(path, ents[i]->d_name)]++;
+			else
+				cnt[vr_bad]++;
 		}
 		free(ents[i]);
 	}

@@ -1,0 +1,134 @@
+/* bench/bench_etm.c - the etmtrace side of the benchmark: the public
+ * decoder API over the streamed input, items delivered to a counter. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+static void count_item(struct bench_result *r, const struct etm_item *it)
+{
+	if (!it->is_elem) {
+		r->packets++;
+		return;
+	}
+	r->elems++;
+	if (it->elem.kind == etmk_range)
+		r->insns += it->elem.ninsn;
+	else if (it->elem.kind == etmk_error || it->elem.kind == etmk_nosync)
+		r->errors++;
+}
+
+static int par_count(void *ctx, const struct etm_item *it)
+{
+	count_item(ctx, it);
+	return 0;
+}
+
+static size_t par_read(void *ctx, uint64_t off, uint8_t *buf, size_t n)
+{
+	ssize_t k = pread(*(int *)ctx, buf, n, (off_t)off);
+
+	return k > 0 ? (size_t)k : 0;
+}
+
+static int drain(struct etm_decoder *d, struct bench_result *r)
+{
+	struct etm_item it;
+	int err;
+
+	while ((err = etm_decoder_next(d, &it, sizeof(it))) == 0)
+		count_item(r, &it);
+	return err == -etme_again || err == -etme_eos ? 0 : err;
+}
+
+static int run_stream(struct etm_decoder *d, int fd,
+		      const struct bench_case *c, struct bench_result *r)
+{
+	uint8_t *buf = malloc(BENCH_CHUNK);
+	int err = 0;
+
+	if (!buf)
+		return -etme_nomem;
+	for (;;) {
+		size_t want = BENCH_CHUNK;
+		ssize_t n;
+
+		if (c->limit && c->limit - r->bytes < want)
+			want = (size_t)(c->limit - r->bytes);
+		n = want ? read(fd, buf, want) : 0;
+		if (n <= 0)
+			break;
+		r->bytes += (uint64_t)n;
+		err = etm_decoder_push(d, buf, (size_t)n);
+		if (!err)
+			err = drain(d, r);
+		if (err)
+			break;
+	}
+	if (!err) {
+		etm_decoder_finish(d);
+		err = drain(d, r);
+	}
+	free(buf);
+	return err;
+}
+
+static int run_parallel(struct etm_decoder *d, int fd,
+			const struct bench_case *c, struct bench_result *r)
+{
+	uint64_t size = (uint64_t)lseek(fd, 0, SEEK_END);
+
+	if (c->limit && c->limit < size)
+		size = c->limit;
+	r->bytes = size;
+	return etm_decoder_run(d, par_read, (void *)&fd, size, c->jobs,
+			       par_count, r);
+}
+
+int bench_etm_run(const struct bench_case *c, struct bench_result *r)
+{
+	struct etm_image *img = NULL;
+	struct etm_decoder *d;
+	struct timespec t0, t1;
+	int fd, i, err = -etme_nomem;
+
+	d = etm_decoder_alloc(c->fmt, c->full ? etm_dec_elements :
+						etm_dec_packets);
+	if (c->full)
+		img = etm_image_alloc();
+	for (i = 0; img && i < c->nmem; i++)
+		if (etm_image_add_file(img, etm_space_any, c->mem[i].addr,
+				       c->mem[i].path, c->mem[i].offset,
+				       c->mem[i].length) < 0)
+			goto out;
+	if (!d || (c->full && !img))
+		goto out;
+	err = etm_decoder_add_source(d, &c->cfg, img);
+	if (err < 0)
+		goto out;
+	fd = open(c->trace, O_RDONLY);
+	if (fd < 0) {
+		err = -etme_io;
+		goto out;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (c->jobs > 1)
+		err = run_parallel(d, fd, c, r);
+	else
+		err = run_stream(d, fd, c, r);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	close(fd);
+	r->secs = (double)(t1.tv_sec - t0.tv_sec) +
+		  (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+out:
+	if (err < 0)
+		snprintf(r->msg, sizeof(r->msg), "etmtrace: %s", etm_errstr(err));
+	r->ok = err >= 0;
+	etm_decoder_free(d);
+	etm_image_free(img);
+	return err < 0 ? -1 : 0;
+}

@@ -1,0 +1,420 @@
+/* bench/bench_main.c - etm_bench: runs each case with etmtrace and with
+ * OpenCSD, alternating, every run in its own child process (peak RSS), and
+ * prints MiB/s, instructions/s, RSS and the etmtrace/OpenCSD ratio. */
+#define _DEFAULT_SOURCE 1  /* wait4() */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+#define MAX_CASES 32
+
+struct opts {
+	const char *tc2;        /* TC2 snapshot directory */
+	const char *workdir;    /* where generated inputs go */
+	unsigned tc2_copies;    /* TC2 buffer replications */
+	uint64_t synth_mib;     /* synthetic trace size */
+	uint64_t peer_mib;      /* OpenCSD on the first MiB of synthetic */
+	int runs;               /* alternated runs per decoder */
+	int jobs;               /* extra etmtrace --jobs run (0 = none) */
+	const char *only;       /* run cases whose name contains this */
+	int no_peer;
+	int no_synth;
+};
+
+/* Run one decoder in a child process; its peak RSS comes from wait4(). */
+static int run_child(const struct bench_case *c, int peer,
+		     struct bench_result *r)
+{
+	struct rusage ru;
+	int pfd[2], st;
+	pid_t pid;
+
+	memset(r, 0, sizeof(*r));
+	if (pipe(pfd) < 0)
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		struct bench_result cr;
+
+		close(pfd[0]);
+		memset(&cr, 0, sizeof(cr));
+		if (peer)
+			bench_ocsd_run(c, &cr);
+		else
+			bench_etm_run(c, &cr);
+		if (write(pfd[1], &cr, sizeof(cr)) != (ssize_t)sizeof(cr))
+			_exit(1);
+		_exit(0);
+	}
+	close(pfd[1]);
+	if (read(pfd[0], r, sizeof(*r)) != (ssize_t)sizeof(*r)) {
+		memset(r, 0, sizeof(*r));
+		snprintf(r->msg, sizeof(r->msg), "child failed");
+	}
+	close(pfd[0]);
+	while (wait4(pid, &st, 0, &ru) < 0 && errno == EINTR)
+		;
+	r->maxrss_kb = ru.ru_maxrss;
+	return r->ok ? 0 : -1;
+}
+
+/* Best (shortest) of @runs alternated runs of etmtrace and the peer. */
+struct best {
+	struct bench_result r;
+	int have;
+};
+
+static void keep_best(struct best *b, const struct bench_result *r)
+{
+	long rss = b->have && b->r.maxrss_kb > r->maxrss_kb ? b->r.maxrss_kb :
+							      r->maxrss_kb;
+
+	if (!r->ok)
+		return;
+	if (!b->have || r->secs < b->r.secs)
+		b->r = *r;
+	b->r.maxrss_kb = rss;
+	b->have = 1;
+}
+
+static double mibps(const struct bench_result *r)
+{
+	return r->secs > 0 ? (double)r->bytes / (1024.0 * 1024.0) / r->secs : 0;
+}
+
+static double mips(const struct bench_result *r)
+{
+	return r->secs > 0 ? (double)r->insns / r->secs / 1e6 : 0;
+}
+
+static void print_row(const char *who, const struct best *b)
+{
+	if (!b->have) {
+		printf("  %-10s  %s\n", who, b->r.msg[0] ? b->r.msg : "failed");
+		return;
+	}
+	printf("  %-10s %9.1f MiB/s %9.2f Minsn/s %7.3f s %7ld KiB RSS  "
+	       "insns %llu pkts %llu elems %llu\n", who, mibps(&b->r),
+	       mips(&b->r), b->r.secs, b->r.maxrss_kb,
+	       (unsigned long long)b->r.insns,
+	       (unsigned long long)b->r.packets,
+	       (unsigned long long)b->r.elems);
+}
+
+/* Runs one case; returns 1 if it failed (decoders disagree). */
+static int run_case(struct bench_case *c, const struct opts *o, int peer)
+{
+	struct best be = { 0 }, bo = { 0 }, bj = { 0 };
+	struct bench_result r;
+	int i, fail = 0;
+
+	printf("%s (%s, %s)\n", c->name, etm_protocol_name(c->cfg.protocol),
+	       c->full ? "full decode" : "packets only");
+	fflush(stdout);
+	for (i = 0; i < o->runs; i++) {
+		c->jobs = 1;
+		run_child(c, 0, &r);
+		if (!r.ok)
+			be.r = r;
+		keep_best(&be, &r);
+		if (peer) {
+			run_child(c, 1, &r);
+			if (!r.ok)
+				bo.r = r;
+			keep_best(&bo, &r);
+		}
+		if (o->jobs > 1 && c->full) {
+			c->jobs = o->jobs;
+			run_child(c, 0, &r);
+			if (!r.ok)
+				bj.r = r;
+			keep_best(&bj, &r);
+			c->jobs = 1;
+		}
+	}
+	print_row("etmtrace", &be);
+	if (o->jobs > 1 && c->full)
+		print_row("etm -j", &bj);
+	if (peer)
+		print_row("OpenCSD", &bo);
+	if (be.have && bj.have && (bj.r.insns != be.r.insns ||
+				   bj.r.elems != be.r.elems)) {
+		printf("  FAIL: --jobs %d gives different totals\n", o->jobs);
+		fail = 1;
+	}
+	if (be.have && bo.have) {
+		uint64_t a = c->full ? be.r.insns : be.r.packets;
+		uint64_t b = c->full ? bo.r.insns : bo.r.packets;
+
+		if (a != b && c->full) {
+			printf("  FAIL: instruction counts differ (%llu vs %llu)\n",
+			       (unsigned long long)a, (unsigned long long)b);
+			fail = 1;
+		} else {
+			printf("  ratio etmtrace/OpenCSD: %.1fx (%s)%s\n",
+			       c->full ? mips(&be.r) / mips(&bo.r) :
+				      mibps(&be.r) / mibps(&bo.r),
+			       c->full ? "instructions/s" : "MiB/s",
+			       a != b ? "  [packet counts differ: "
+				       "different packet granularity]" : "");
+		}
+	}
+	if (be.have && bj.have)
+		printf("  speed-up --jobs %d: %.2fx\n", o->jobs,
+		       be.r.secs / bj.r.secs);
+	fflush(stdout);
+	return fail;
+}
+
+/* Replicate TC2's buffer @copies times into @path. */
+static int replicate(const char *src, const char *path, unsigned copies)
+{
+	static uint8_t buf[1 << 20];
+	struct stat st;
+	ssize_t n;
+	int in, out;
+	unsigned i;
+
+	if (stat(path, &st) == 0 && st.st_size > 0) {
+		struct stat ss;
+
+		if (stat(src, &ss) == 0 && st.st_size == ss.st_size * copies)
+			return 0;
+	}
+	in = open(src, O_RDONLY);
+	if (in < 0)
+		return -1;
+	n = read(in, buf, sizeof(buf));
+	close(in);
+	if (n <= 0)
+		return -1;
+	out = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (out < 0)
+		return -1;
+	for (i = 0; i < copies; i++)
+		if (write(out, buf, (size_t)n) != n) {
+			close(out);
+			return -1;
+		}
+	close(out);
+	return 0;
+}
+
+/* TC2 source @id: configuration and core memory from the snapshot. */
+static int tc2_case(struct bench_case *c, const struct etm_snapshot *snap,
+		    unsigned id, const char *trace, int full, const char *name)
+{
+	const struct etm_snap_source *s = etm_snapshot_find(snap, id);
+	size_t i;
+
+	if (!s)
+		return -1;
+	memset(c, 0, sizeof(*c));
+	c->name = name;
+	c->trace = trace;
+	c->fmt = etm_fmt_coresight;
+	c->cfg = s->cfg;
+	c->full = full;
+	for (i = 0; i < s->ndumps && c->nmem < BENCH_MAX_MEM; i++) {
+		struct bench_mem *m = &c->mem[c->nmem++];
+		struct stat st;
+
+		m->addr = s->dumps[i].addr;
+		m->path = s->dumps[i].path;
+		m->offset = s->dumps[i].offset;
+		m->length = s->dumps[i].length;
+		if (!m->length && stat(m->path, &st) == 0)
+			m->length = (uint64_t)st.st_size - m->offset;
+	}
+	return 0;
+}
+
+static void usage(void)
+{
+	puts("usage: etm_bench [options]\n"
+	     "  --tc2 DIR        TC2 snapshot (default ../shared/snapshots/TC2)\n"
+	     "  --workdir DIR    where generated inputs go (default /tmp/etm_bench)\n"
+	     "  --copies N       TC2 buffer replications (default 2048 = 64 MiB)\n"
+	     "  --synth-mib N    synthetic trace size (default 256)\n"
+	     "  --peer-mib N     OpenCSD decodes the first N MiB of synthetic\n"
+	     "                   traces (default 16; etmtrace is timed on the\n"
+	     "                   same prefix for the ratio and on all of it)\n"
+	     "  --runs N         alternated runs per decoder (default 3)\n"
+	     "  --jobs N         also time etmtrace with N threads\n"
+	     "  --only STR       cases whose name contains STR\n"
+	     "  --no-peer        etmtrace only\n"
+	     "  --no-synth       TC2 cases only");
+}
+
+static int parse(struct opts *o, int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "--no-peer")) {
+			o->no_peer = 1;
+			continue;
+		}
+		if (!strcmp(a, "--no-synth")) {
+			o->no_synth = 1;
+			continue;
+		}
+		if (!v || strncmp(a, "--", 2)) {
+			usage();
+			return -1;
+		}
+		i++;
+		if (!strcmp(a, "--tc2"))
+			o->tc2 = v;
+		else if (!strcmp(a, "--workdir"))
+			o->workdir = v;
+		else if (!strcmp(a, "--copies"))
+			o->tc2_copies = (unsigned)atoi(v);
+		else if (!strcmp(a, "--synth-mib"))
+			o->synth_mib = (uint64_t)atoll(v);
+		else if (!strcmp(a, "--peer-mib"))
+			o->peer_mib = (uint64_t)atoll(v);
+		else if (!strcmp(a, "--runs"))
+			o->runs = atoi(v);
+		else if (!strcmp(a, "--jobs"))
+			o->jobs = atoi(v);
+		else if (!strcmp(a, "--only"))
+			o->only = v;
+		else {
+			usage();
+			return -1;
+		}
+	}
+	if (o->runs < 1)
+		o->runs = 1;
+	return 0;
+}
+
+static int selected(const struct opts *o, const char *name)
+{
+	return !o->only || strstr(name, o->only);
+}
+
+static int tc2_cases(const struct opts *o, int peer)
+{
+	static const struct { unsigned id; int full; const char *name; } tc[] = {
+		{ 0x13, 0, "tc2-ptm-packets" }, { 0x10, 0, "tc2-etm3-packets" },
+		{ 0x13, 1, "tc2-ptm-decode" }, { 0x10, 1, "tc2-etm3-decode" },
+	};
+	char err[256], src[1024], big[1024];
+	struct etm_snapshot *snap = NULL;
+	struct bench_case c;
+	int fail = 0;
+	unsigned i;
+
+	for (i = 0; i < sizeof(tc) / sizeof(tc[0]) && !selected(o, tc[i].name);
+	     i++)
+		;
+	if (i == sizeof(tc) / sizeof(tc[0]))
+		return 0;
+	if (etm_snapshot_load(&snap, o->tc2, err, sizeof(err)) < 0) {
+		printf("TC2 snapshot: %s (skipped)\n", err);
+		return 0;
+	}
+	snprintf(src, sizeof(src), "%s/cstrace.bin", o->tc2);
+	snprintf(big, sizeof(big), "%s/tc2-x%u.bin", o->workdir, o->tc2_copies);
+	if (replicate(src, big, o->tc2_copies) < 0) {
+		printf("cannot write %s\n", big);
+		etm_snapshot_free(snap);
+		return 1;
+	}
+	printf("TC2 buffer x %u = %.1f MiB (%s)\n\n", o->tc2_copies,
+	       o->tc2_copies * 32768.0 / 1048576.0, big);
+	for (i = 0; i < sizeof(tc) / sizeof(tc[0]); i++) {
+		if (!selected(o, tc[i].name))
+			continue;
+		if (tc2_case(&c, snap, tc[i].id, big, tc[i].full, tc[i].name) < 0)
+			continue;
+		fail |= run_case(&c, o, peer);
+	}
+	etm_snapshot_free(snap);
+	return fail;
+}
+
+static int synth_cases(const struct opts *o, int peer)
+{
+	static const struct {
+		enum etm_protocol p; enum bench_prog g; const char *name;
+	} sc[] = {
+		{ etm_proto_ptm, bench_prog_loop, "synth-ptm-loop" },
+		{ etm_proto_ptm, bench_prog_branch, "synth-ptm-branch" },
+		{ etm_proto_etmv3, bench_prog_loop, "synth-etm3-loop" },
+		{ etm_proto_etmv3, bench_prog_branch, "synth-etm3-branch" },
+	};
+	char tp[1024], pp[1024], name[128];
+	struct bench_case c;
+	struct opts po = *o;
+	int fail = 0;
+	unsigned i;
+
+	for (i = 0; i < sizeof(sc) / sizeof(sc[0]); i++) {
+		if (!selected(o, sc[i].name))
+			continue;
+		snprintf(tp, sizeof(tp), "%s/%s.bin", o->workdir, sc[i].name);
+		snprintf(pp, sizeof(pp), "%s/%s.prog", o->workdir, sc[i].name);
+		if (bench_synth(&c, sc[i].p, sc[i].g, o->synth_mib << 20, tp,
+				pp) < 0) {
+			fail = 1;
+			continue;
+		}
+		c.full = 1;
+		if (peer && o->peer_mib && o->peer_mib < o->synth_mib) {
+			/* the ratio on a prefix both decoders can finish */
+			snprintf(name, sizeof(name), "%s (first %llu MiB)",
+				 sc[i].name, (unsigned long long)o->peer_mib);
+			c.name = name;
+			c.limit = o->peer_mib << 20;
+			fail |= run_case(&c, o, peer);
+			c.limit = 0;
+			po.runs = 1;
+			c.name = sc[i].name;
+			fail |= run_case(&c, &po, 0);
+		} else {
+			c.name = sc[i].name;
+			fail |= run_case(&c, o, peer);
+		}
+	}
+	return fail;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = {
+		.tc2 = "../shared/snapshots/TC2", .workdir = "/tmp/etm_bench",
+		.tc2_copies = 2048, .synth_mib = 256, .peer_mib = 16, .runs = 3,
+	};
+	char ver[64];
+	int peer, fail = 0;
+
+	if (parse(&o, argc, argv) < 0)
+		return 2;
+	peer = bench_ocsd_available(ver, sizeof(ver)) && !o.no_peer;
+	mkdir(o.workdir, 0755);
+	printf("etm_bench: etmtrace %s vs OpenCSD %s%s\n", ETM_BENCH_VERSION, ver,
+	       peer ? "" : " (peer skipped)");
+	printf("each decoder in its own process, %d alternated run%s, best time; "
+	       "input streamed in %u KiB reads\n\n", o.runs, o.runs > 1 ? "s" : "",
+	       BENCH_CHUNK >> 10);
+	fail |= tc2_cases(&o, peer);
+	if (!o.no_synth)
+		fail |= synth_cases(&o, peer);
+	printf("\n%s\n", fail ? "FAILED: see above" : "all cases agree");
+	return fail;
+}

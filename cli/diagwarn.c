@@ -1,0 +1,94 @@
+/* cli/diagwarn.c - `etmtrace decode` configuration-mismatch warnings
+ * (library etm_diag_*): one stderr line per source whose trace does not fit
+ * its configuration or image, naming the likely cause. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <etmtrace/diag.h>
+
+#include "diagwarn.h"
+
+/* Bytes of the trace file the probe decodes with configuration variants. */
+#define DIAGWARN_PROBE (256u << 10)
+
+struct diagwarn {
+	struct etm_diag *d[128];   /* by trace ID */
+};
+
+struct diagwarn *diagwarn_open(const struct session *s)
+{
+	struct diagwarn *w = calloc(1, sizeof(*w));
+	int i;
+
+	for (i = 0; w && i < s->nsrc; i++)
+		w->d[s->src[i].id & 0x7f] = etm_diag_alloc(&s->src[i].cfg,
+							   s->src[i].img);
+	return w;
+}
+
+void diagwarn_item(struct diagwarn *w, const struct etm_item *it)
+{
+	unsigned id;
+
+	if (!w)
+		return;
+	id = (it->is_elem ? it->elem.id : it->pkt.id) & 0x7f;
+	if (w->d[id])
+		etm_diag_item(w->d[id], it);
+}
+
+/* "; it fits the trace with: ..." for source @src, or "". */
+static void diagwarn_probe(const struct session *s,
+			   const struct session_src *src, char *buf, size_t n)
+{
+	uint8_t *data = malloc(DIAGWARN_PROBE);
+	struct etm_config best;
+	char diff[160];
+	size_t len = 0;
+	FILE *f;
+
+	buf[0] = 0;
+	f = data && s->trace_path ? fopen(s->trace_path, "rb") : NULL;
+	if (f) {
+		len = fread(data, 1, DIAGWARN_PROBE, f);
+		fclose(f);
+	}
+	if (len && etm_diag_probe(s->fmt, &src->cfg, src->img, data, len,
+				  &best) == 1 &&
+	    etm_diag_config_diff(&src->cfg, &best, diff, sizeof(diff)) > 0)
+		snprintf(buf, n, "; it fits the trace with: %s", diff);
+	free(data);
+}
+
+int diagwarn_report(struct diagwarn *w, const struct session *s)
+{
+	char msg[400], better[200];
+	int i, printed = 0;
+
+	for (i = 0; w && i < s->nsrc; i++) {
+		const struct session_src *src = &s->src[i];
+		struct etm_diag *d = w->d[src->id & 0x7f];
+
+		if (!d || etm_diag_warning(d, msg, sizeof(msg)) <= 0)
+			continue;
+		diagwarn_probe(s, src, better, sizeof(better));
+		if (better[0])  /* a configuration problem, not the image */
+			fprintf(stderr, "etmtrace: warning: trace ID 0x%02x: "
+				"trace does not fit the configuration%s\n",
+				src->id, better);
+		else
+			fprintf(stderr, "etmtrace: warning: trace ID 0x%02x: "
+				"%s\n", src->id, msg);
+		printed++;
+	}
+	return printed;
+}
+
+void diagwarn_close(struct diagwarn *w)
+{
+	int i;
+
+	for (i = 0; w && i < 128; i++)
+		etm_diag_free(w->d[i]);
+	free(w);
+}

@@ -1,0 +1,19 @@
+/* cli/diagwarn.h - `etmtrace decode` configuration-mismatch warnings: feeds
+ * every item to per-source diagnostics and prints one line per suspicious
+ * source, with a better-fitting configuration when a probe finds one. */
+#ifndef ETM_CLI_DIAGWARN_H
+#define ETM_CLI_DIAGWARN_H
+
+#include "session.h"
+
+struct diagwarn;
+
+/* Diagnostics for every source of @s; NULL on no memory (then the other
+ * calls do nothing). */
+struct diagwarn *diagwarn_open(const struct session *s);
+void diagwarn_item(struct diagwarn *w, const struct etm_item *it);
+/* Print the warnings to stderr; returns how many were printed. */
+int diagwarn_report(struct diagwarn *w, const struct session *s);
+void diagwarn_close(struct diagwarn *w);
+
+#endif

@@ -1,0 +1,79 @@
+/* etmtrace/diag.h - configuration-mismatch diagnostics: counts the symptoms
+ * of a wrong protocol, cycle-accurate or context-ID setting, or of a program
+ * image that does not match the trace, and names the likely cause. */
+#ifndef ETM_ETMTRACE_DIAG_H
+#define ETM_ETMTRACE_DIAG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <etmtrace/config.h>
+#include <etmtrace/decoder.h>
+#include <etmtrace/image.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Symptom counts of one trace source. */
+struct etm_diag_counts {
+	size_t size;              /**< sizeof(struct etm_diag_counts) */
+	uint64_t packets;         /**< packets seen (when packets are fed) */
+	uint64_t pkt_errors;      /**< malformed packets (etmp_error, or
+				   *   etmk_error elements from them) */
+	uint64_t sync_lost;       /**< synchronisation lost after the first
+				   *   sync (etmk_nosync elements) */
+	uint64_t insns;           /**< instructions in ranges */
+	uint64_t ranges;          /**< range elements */
+	uint64_t nomem;           /**< traced addresses not in the image */
+	uint64_t mismatch;        /**< trace disagrees with the image:
+				   *   etme_mismatch / bad_insn /
+				   *   retstack_empty errors, including a
+				   *   periodic I-sync away from the decoded
+				   *   flow (atoms left over) */
+	uint64_t n_uncond;        /**< N atom on an instruction that cannot
+				   *   fail its condition */
+	uint64_t undef;           /**< range ends on an undefined encoding */
+	uint64_t mid_insn;        /**< branch target inside an instruction */
+};
+
+struct etm_diag;
+
+/** Allocate the diagnostics of the source configured by @cfg decoding
+ * against @img (borrowed; may be NULL). Memory is fixed: it does not grow
+ * with the trace. NULL on no memory. */
+struct etm_diag *etm_diag_alloc(const struct etm_config *cfg,
+				const struct etm_image *img);
+/** Free; NULL is a no-op. */
+void etm_diag_free(struct etm_diag *d);
+/** Look at one decoder item of this source (packets are optional: they
+ * add the packet counts). Items of other trace IDs are ignored. */
+void etm_diag_item(struct etm_diag *d, const struct etm_item *it);
+/** Copy the counts (@size = sizeof *@c). Returns 0 or -etme_invalid. */
+int etm_diag_counts(const struct etm_diag *d, struct etm_diag_counts *c,
+		    size_t size);
+/** A one-line warning naming the likely misconfiguration ("" when the
+ * trace looks consistent with the configuration and image), snprintf
+ * style: returns the length that would have been written. */
+int etm_diag_warning(const struct etm_diag *d, char *buf, size_t n);
+
+/** Decode @n bytes of @fmt input (typically the first few hundred KiB)
+ * with the source @cfg and with variants of it - the other protocol,
+ * cycle-accurate on/off, every Context ID size, ETMv3 branch encodings -
+ * and store in *@best the variant with the fewest symptoms, if it has
+ * far fewer than @cfg (none, or a quarter) without losing half of the
+ * instructions; else @cfg itself. Returns 1 if *@best differs from @cfg,
+ * 0 if not, or a negative error. */
+int etm_diag_probe(enum etm_input_format fmt, const struct etm_config *cfg,
+		   const struct etm_image *img, const uint8_t *buf, size_t n,
+		   struct etm_config *best);
+
+/** Describe the differences between @cfg and @other as text, e.g.
+ * "protocol ptm, cycle-accurate on" (snprintf style). */
+int etm_diag_config_diff(const struct etm_config *cfg,
+			 const struct etm_config *other, char *buf, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

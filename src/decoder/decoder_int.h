@@ -1,0 +1,34 @@
+/* decoder/decoder_int.h - decoder internals used by parallel decode: copies
+ * of a configured decoder starting at an input offset, and its state. */
+#ifndef ETM_DECODER_DECODER_INT_H
+#define ETM_DECODER_DECODER_INT_H
+
+#include <etmtrace/decoder.h>
+
+struct etm_sbuf;
+
+/* A new, unused decoder with the format, mode, options and sources of @d
+ * (configurations copied, images shared), whose first pushed byte has input
+ * offset @base. NULL on no memory. */
+struct etm_decoder *etm_decoder_clone(const struct etm_decoder *d,
+				      uint64_t base);
+
+/* Make @d ready for input starting at offset @base: parsers search for
+ * A-sync, flow decoders are unsynchronised, but the block caches are kept
+ * (other state may remain: only for decoders whose output is checked by
+ * convergence, never for a decode that must start fresh). TPIU: invalid. */
+void etm_decoder_restart(struct etm_decoder *d, uint64_t base);
+
+/* Write the state that decides @d's future output to @s: every source's
+ * parser and flow decoder. Only meaningful between pushes, after next()
+ * returned -etme_again. The deformatter is not included: callers only
+ * compare at frame boundaries where its state is known (see parallel.c). */
+void etm_decoder_save(const struct etm_decoder *d, struct etm_sbuf *s);
+
+/* Set the packet count (parallel decode adds up its chunks'). */
+void etm_decoder_set_packet_count(struct etm_decoder *d, uint64_t n);
+
+/* Input format of @d. */
+enum etm_input_format etm_decoder_format(const struct etm_decoder *d);
+
+#endif

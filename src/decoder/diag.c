@@ -1,0 +1,347 @@
+/* decoder/diag.c - configuration-mismatch diagnostics: per-source symptom
+ * counts from decoded items, a one-line warning naming the likely cause,
+ * and a probe that decodes the start of a trace with configuration
+ * variants to find one that fits better. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <etmtrace/diag.h>
+#include <etmtrace/error.h>
+#include <etmtrace/insn.h>
+
+/* Recent 4-byte instruction addresses, direct-mapped: a branch target two
+ * bytes into one of them is not an instruction boundary. */
+#define DIAG_WIDE 1024
+
+struct etm_diag {
+	struct etm_config cfg;
+	const struct etm_image *img;
+	struct etm_diag_counts c;
+	int synced, saw_packets;
+	uint64_t last_end;        /* end of the previous range */
+	uint64_t wide[DIAG_WIDE]; /* address + 1 (0 = empty) */
+};
+
+struct etm_diag *etm_diag_alloc(const struct etm_config *cfg,
+				const struct etm_image *img)
+{
+	struct etm_diag *d;
+
+	if (!cfg)
+		return NULL;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	etm_config_from_user(&d->cfg, cfg, cfg->size);
+	d->img = img;
+	d->c.size = sizeof(d->c);
+	return d;
+}
+
+void etm_diag_free(struct etm_diag *d)
+{
+	free(d);
+}
+
+static uint64_t *diag_slot(struct etm_diag *d, uint64_t addr)
+{
+	return &d->wide[(addr >> 1) % DIAG_WIDE];
+}
+
+/* Classify the instruction at @addr; 0 if it cannot be read. */
+static int diag_insn(const struct etm_diag *d, uint64_t addr,
+		     enum etm_isa isa, struct etm_insn *in)
+{
+	uint8_t b[4];
+	size_t n;
+
+	if (!d->img)
+		return 0;
+	n = etm_image_read(d->img, etm_space_any, addr, b, sizeof(b));
+	return etm_insn_decode(in, isa, addr, b, n) > 0;
+}
+
+/* Whether a T32 instruction at @addr may sit in an IT block: an IT
+ * instruction among the eight halfwords before it (an IT block holds up
+ * to four instructions of up to four bytes; conservative). */
+static int diag_maybe_it(const struct etm_diag *d, uint64_t addr)
+{
+	uint8_t b[16];
+	unsigned i;
+
+	if (addr < 16 || etm_image_read(d->img, etm_space_any, addr - 16, b,
+					16) != 16)
+		return 1;
+	for (i = 0; i < 16; i += 2)
+		if (b[i + 1] == 0xbf && (b[i] & 0x0f))
+			return 1;
+	return 0;
+}
+
+/* Per range: table lookups, and an image read only for N atoms (rare),
+ * so the checks cost little next to decoding. */
+static void diag_range(struct etm_diag *d, const struct etm_elem *e)
+{
+	struct etm_insn in;
+
+	d->c.ranges++;
+	d->c.insns += e->ninsn;
+	/* a branch target inside a recent 4-byte instruction */
+	if (e->start != d->last_end && e->start >= 2 &&
+	    *diag_slot(d, e->start - 2) == e->start - 2 + 1)
+		d->c.mid_insn++;
+	d->last_end = e->end;
+	if (e->last_size == 4)
+		*diag_slot(d, e->last_addr) = e->last_addr + 1;
+	if (e->last_cls == etmc_undefined)
+		d->c.undef++;
+	if (e->last_atom && !e->last_exec &&
+	    diag_insn(d, e->last_addr, e->isa, &in) && !in.cond &&
+	    (e->isa == etmi_a32 || !diag_maybe_it(d, e->last_addr)))
+		d->c.n_uncond++;
+}
+
+static void diag_error(struct etm_diag *d, int err)
+{
+	switch (err) {
+	case etme_bad_opc:
+	case etme_bad_packet:
+	case etme_truncated:
+		if (!d->saw_packets)
+			d->c.pkt_errors++;
+		break;
+	case etme_mismatch:
+	case etme_bad_insn:
+	case etme_retstack_empty:
+		d->c.mismatch++;
+		break;
+	default:
+		break;
+	}
+}
+
+void etm_diag_item(struct etm_diag *d, const struct etm_item *it)
+{
+	const struct etm_elem *e = &it->elem;
+
+	if (!d || !it)
+		return;
+	if (!it->is_elem) {
+		if (it->pkt.id != etm_cfg_trace_id(&d->cfg))
+			return;
+		d->saw_packets = 1;
+		d->c.packets++;
+		d->c.pkt_errors += it->pkt.type == etmp_error;
+		return;
+	}
+	if (e->id != etm_cfg_trace_id(&d->cfg))
+		return;
+	switch (e->kind) {
+	case etmk_range:
+		diag_range(d, e);
+		break;
+	case etmk_trace_on:
+		d->synced = 1;
+		break;
+	case etmk_nosync:
+		d->c.sync_lost += d->synced;
+		d->synced = 0;
+		break;
+	case etmk_nomem:
+		d->c.nomem++;
+		break;
+	case etmk_error:
+		diag_error(d, e->err);
+		break;
+	default:
+		break;
+	}
+}
+
+int etm_diag_counts(const struct etm_diag *d, struct etm_diag_counts *c,
+		    size_t size)
+{
+	if (!d || !c || size < sizeof(size_t))
+		return -etme_invalid;
+	if (size > sizeof(d->c))
+		size = sizeof(d->c);
+	memcpy(c, &d->c, size);
+	c->size = size;
+	return 0;
+}
+
+int etm_diag_warning(const struct etm_diag *d, char *buf, size_t n)
+{
+	const struct etm_diag_counts *c = &d->c;
+	uint64_t bad = c->pkt_errors + c->sync_lost;
+	uint64_t img = c->mismatch + c->n_uncond + c->undef + c->mid_insn;
+
+	if (bad && (bad >= 4 || !c->insns))
+		return snprintf(buf, n, "%llu malformed packets, %llu losses "
+				"of sync: wrong protocol or ETMCR/ETMIDR "
+				"(cycle-accurate, Context ID size, branch "
+				"encoding)?", (unsigned long long)c->pkt_errors,
+				(unsigned long long)c->sync_lost);
+	if (img)
+		return snprintf(buf, n, "trace disagrees with the image (%llu "
+				"flow mismatches, %llu N atoms on "
+				"unconditional instructions, %llu undefined "
+				"instructions, %llu branches into an "
+				"instruction): wrong image or load address?",
+				(unsigned long long)c->mismatch,
+				(unsigned long long)c->n_uncond,
+				(unsigned long long)c->undef,
+				(unsigned long long)c->mid_insn);
+	if (c->nomem && c->nomem * 10 >= c->ranges)
+		return snprintf(buf, n, "%llu traced addresses are not in the "
+				"image: image missing or at the wrong "
+				"address?", (unsigned long long)c->nomem);
+	if (n)
+		buf[0] = 0;
+	return 0;
+}
+
+/* Symptom score and instruction count of decoding @buf with @cfg
+ * (score -1 if it cannot be decoded at all). */
+struct diag_fit {
+	int64_t score;
+	uint64_t insns;
+};
+
+static uint64_t diag_score(const struct etm_diag_counts *c)
+{
+	return c->pkt_errors + c->sync_lost + c->mismatch + c->n_uncond +
+	       c->undef + c->mid_insn + c->nomem / 4;
+}
+
+static struct diag_fit diag_fit(enum etm_input_format fmt,
+				const struct etm_config *cfg,
+				const struct etm_image *img,
+				const uint8_t *buf, size_t n)
+{
+	struct etm_decoder *dec = etm_decoder_alloc(fmt, etm_dec_elements);
+	struct etm_diag *d = etm_diag_alloc(cfg, img);
+	struct etm_item *it = malloc(sizeof(*it));
+	struct diag_fit fit = { -1, 0 };
+	int rc = -etme_nomem;
+
+	if (dec && d && it)
+		rc = etm_decoder_add_source(dec, cfg, img);
+	if (!rc) {
+		etm_decoder_set_packets(dec, 1);
+		rc = etm_decoder_push(dec, buf, n);
+	}
+	while (!rc) {
+		rc = etm_decoder_next(dec, it, sizeof(*it));
+		if (rc == -etme_again)
+			rc = etm_decoder_finish(dec);
+		else if (!rc)
+			etm_diag_item(d, it);
+	}
+	if (rc == -etme_eos) {
+		fit.score = (int64_t)diag_score(&d->c);
+		fit.insns = d->c.insns;
+	}
+	free(it);
+	etm_diag_free(d);
+	etm_decoder_free(dec);
+	return fit;
+}
+
+/* Whether @v fits clearly better than the configured @o and than the best
+ * variant so far @b: far fewer symptoms, not far fewer instructions. */
+static int diag_better(struct diag_fit v, struct diag_fit o, struct diag_fit b)
+{
+	if (v.score < 0 || !v.insns || v.insns * 2 < o.insns)
+		return 0;
+	if (!(v.score == 0 ? o.score > 0 : v.score * 4 <= o.score))
+		return 0;
+	return v.score < b.score || (v.score == b.score && v.insns > b.insns);
+}
+
+/* Variant @v of @cfg: bit 0 cycle-accurate, bits 2:1 Context ID size,
+ * bit 3 ETMv3 alternative branch encoding / PTM return stack, bit 4 the
+ * other protocol. */
+static int diag_variant(const struct etm_config *cfg, unsigned v,
+			struct etm_config *out)
+{
+	*out = *cfg;
+	if (v & 16)
+		out->protocol = cfg->protocol == etm_proto_ptm ?
+				etm_proto_etmv3 : etm_proto_ptm;
+	out->etmcr &= ~((1u << 12) | (3u << 14) | (1u << 29));
+	out->etmcr |= (v & 1) << 12 | ((v >> 1) & 3) << 14;
+	if (out->protocol == etm_proto_ptm) {
+		out->etmcr |= ((v >> 3) & 1) << 29;
+		if (cfg->protocol != etm_proto_ptm)
+			out->etmidr = 0x411cf312;       /* PFT 1.1 */
+		if (v & 8)
+			out->etmcr &= ~(1u << 8);  /* not with the stack */
+	} else {
+		if (cfg->protocol != etm_proto_etmv3 || (v & 8) !=
+		    (unsigned)etm_cfg_alt_branch(cfg) << 3)
+			out->etmidr = 0x410cf250 | (v & 8) << 17; /* v3.5 */
+	}
+	return etm_config_check(out, NULL) == 0;
+}
+
+int etm_diag_probe(enum etm_input_format fmt, const struct etm_config *cfg,
+		   const struct etm_image *img, const uint8_t *buf, size_t n,
+		   struct etm_config *best)
+{
+	struct diag_fit o, b, f;
+	struct etm_config v;
+	unsigned i;
+
+	if (!cfg || !best || (!buf && n))
+		return -etme_invalid;
+	*best = *cfg;
+	o = diag_fit(fmt, cfg, img, buf, n);
+	b = o;
+	for (i = 0; i < 32; i++) {
+		if (!diag_variant(cfg, i, &v))
+			continue;
+		f = diag_fit(fmt, &v, img, buf, n);
+		if (diag_better(f, o, b)) {
+			b = f;
+			*best = v;
+		}
+	}
+	return memcmp(best, cfg, sizeof(*best)) != 0;
+}
+
+int etm_diag_config_diff(const struct etm_config *cfg,
+			 const struct etm_config *o, char *buf, size_t n)
+{
+	size_t len = 0;
+	int r;
+
+#define DIFF(cond, ...)                                                   \
+	do {                                                              \
+		if (!(cond))                                              \
+			break;                                            \
+		r = snprintf(buf + (len < n ? len : n),                   \
+			     len < n ? n - len : 0, "%s", len ? ", " : ""); \
+		len += (size_t)r;                                         \
+		r = snprintf(buf + (len < n ? len : n),                   \
+			     len < n ? n - len : 0, __VA_ARGS__);         \
+		len += (size_t)r;                                         \
+	} while (0)
+	if (n)
+		buf[0] = 0;
+	DIFF(cfg->protocol != o->protocol, "protocol %s",
+	     etm_protocol_name(o->protocol));
+	DIFF(etm_cfg_cycle_acc(cfg) != etm_cfg_cycle_acc(o),
+	     "cycle-accurate %s", etm_cfg_cycle_acc(o) ? "on" : "off");
+	DIFF(etm_cfg_ctxid_bytes(cfg) != etm_cfg_ctxid_bytes(o),
+	     "%d-byte Context ID", etm_cfg_ctxid_bytes(o));
+	DIFF(o->protocol == etm_proto_etmv3 &&
+	     etm_cfg_alt_branch(cfg) != etm_cfg_alt_branch(o),
+	     "%s branch encoding",
+	     etm_cfg_alt_branch(o) ? "alternative" : "original");
+	DIFF(etm_cfg_ret_stack(cfg) != etm_cfg_ret_stack(o),
+	     "return stack %s", etm_cfg_ret_stack(o) ? "on" : "off");
+#undef DIFF
+	return (int)len;
+}

@@ -1,0 +1,67 @@
+/* decoder/frames.h - the decoder's fast path for memory-aligned CoreSight
+ * frames: demultiplexes whole frames straight into a per-source staging
+ * buffer with an offset map, with the deformatter's exact semantics. */
+#ifndef ETM_DECODER_FRAMES_H
+#define ETM_DECODER_FRAMES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "packet/pktbuf.h"
+
+#define ETM_FR_STAGE (64u << 10)
+#define ETM_FR_SEGS (ETM_FR_STAGE / 15 + 8)
+#define ETM_FR_ID_UNKNOWN (-1)
+
+/* One operation of a decoded frame: a data byte or an ID change. */
+struct etm_frop {
+	uint8_t setid;          /* 1: an ID change, 0: a data byte */
+	uint8_t b;              /* the data byte, or the new ID */
+	uint8_t pos;            /* byte index in the frame */
+};
+
+struct etm_frames {
+	int cur_id;
+	/* borrowed input */
+	const uint8_t *buf;
+	size_t n, pos;
+	uint64_t off;           /* input offset of buf[0] */
+	/* a frame cut by the end of a push */
+	uint8_t part[16];
+	size_t npart;
+	uint64_t part_off;
+	/* a frame being applied operation by operation */
+	struct etm_frop ops[16];
+	unsigned nops, opi;
+	uint64_t ops_off;
+	/* staged data of one trace ID */
+	int stg_id;
+	size_t stg_n, nseg;
+	uint8_t stg[ETM_FR_STAGE];
+	struct etm_offseg seg[ETM_FR_SEGS];
+	/* error item to deliver */
+	int err;
+	uint64_t err_off;
+};
+
+enum etm_fr_res {
+	etm_fr_again = 0,       /* input consumed (staging flushed) */
+	etm_fr_push,            /* push stg[0..stg_n) of stg_id, then clear */
+	etm_fr_error,           /* deliver an error item (err, err_off) */
+	etm_fr_dfmt,            /* input from pos on needs the deformatter */
+};
+
+void etm_frames_init(struct etm_frames *x);
+/* Borrow @n input bytes at offset @off. */
+void etm_frames_input(struct etm_frames *x, const uint8_t *buf, size_t n,
+		      uint64_t off);
+/* Consume frames; @sel[id] is nonzero for the IDs with a source. */
+enum etm_fr_res etm_frames_step(struct etm_frames *x, const uint8_t *sel);
+/* The staged data was pushed: forget it. */
+static inline void etm_frames_pushed(struct etm_frames *x)
+{
+	x->stg_n = 0;
+	x->nseg = 0;
+}
+
+#endif

@@ -1,0 +1,163 @@
+/* tests/fuzz/fuzz-ini.c - fuzz target for the snapshot readers: mode 0
+ * parses the input as one .ini text; mode 1 splits it at NUL bytes into the
+ * files of a snapshot directory and loads it with its memory dumps. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <etmtrace/error.h>
+#include <etmtrace/snapshot.h>
+
+#include "fuzz.h"
+#include "load/ini.h"
+
+/* Files of a fuzzed snapshot, in the order the input gives them. */
+static const char *const snap_files[] = {
+	"snapshot.ini", "cpu.ini", "etm.ini", "trace.ini", "buf.bin",
+	"mem.bin",
+};
+#define NFILES (sizeof(snap_files) / sizeof(snap_files[0]))
+
+static void ini_mode(const uint8_t *p, size_t n)
+{
+	struct etm_ini *ini = NULL;
+	unsigned long long v;
+	char err[128];
+	unsigned line;
+	size_t i;
+	int rc;
+
+	rc = etm_ini_parse(&ini, "fuzz.ini", (const char *)p, n, err,
+			   sizeof(err));
+	if (rc < 0) {
+		FZ_ASSERT(!ini && (rc == -etme_parse || rc == -etme_nomem));
+		FZ_ASSERT(strlen(err) < sizeof(err));
+		return;
+	}
+	FZ_ASSERT(ini);
+	for (i = 0; i < ini->nentries; i++) {
+		const struct etm_ini_entry *e = &ini->entries[i];
+
+		FZ_ASSERT(e->section < ini->nsections);
+		FZ_ASSERT(etm_ini_section(ini, ini->sections[e->section]) >= 0);
+		FZ_ASSERT(etm_ini_get(ini, ini->sections[e->section], e->key,
+				      &line));
+		FZ_ASSERT(line <= e->line);
+		etm_ini_u64(e->value, &v);
+	}
+	etm_ini_free(ini);
+}
+
+static char snap_tmp[64];
+
+static void snap_cleanup(void)
+{
+	char path[128];
+	size_t f;
+
+	for (f = 0; f < NFILES; f++) {
+		snprintf(path, sizeof(path), "%s/%s", snap_tmp, snap_files[f]);
+		unlink(path);
+	}
+	rmdir(snap_tmp);
+}
+
+/* A per-process directory for the snapshot files (tmpfs when there is),
+ * removed at exit. */
+static const char *snap_dir(void)
+{
+	if (snap_tmp[0])
+		return snap_tmp;
+	snprintf(snap_tmp, sizeof(snap_tmp), "/dev/shm/etmfz.XXXXXX");
+	if (!mkdtemp(snap_tmp)) {
+		snprintf(snap_tmp, sizeof(snap_tmp), "/tmp/etmfz.XXXXXX");
+		FZ_ASSERT(mkdtemp(snap_tmp));
+	}
+	atexit(snap_cleanup);
+	return snap_tmp;
+}
+
+static void write_file(const char *dir, const char *name, const uint8_t *p,
+		       size_t n)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	FZ_ASSERT(fd >= 0);
+	FZ_ASSERT(write(fd, p, n) == (ssize_t)n);
+	close(fd);
+}
+
+static void use_snapshot(const struct etm_snapshot *s)
+{
+	struct etm_image *img = etm_image_alloc();
+	char err[128];
+	size_t i;
+
+	FZ_ASSERT(img);
+	for (i = 0; i < s->nsources; i++) {
+		const struct etm_snap_source *src = &s->sources[i];
+
+		FZ_ASSERT(src->name);
+		FZ_ASSERT(etm_snapshot_find(s, etm_cfg_trace_id(&src->cfg)));
+		etm_snapshot_add_memory(src, img, err, sizeof(err));
+		etm_config_check(&src->cfg, NULL);
+	}
+	for (i = 0; i < s->nbuffers; i++)
+		FZ_ASSERT(s->buffers[i].name && s->buffers[i].nfiles);
+	etm_image_free(img);
+}
+
+static void snap_mode(const uint8_t *p, size_t n)
+{
+	const char *dir = snap_dir();
+	struct etm_snapshot *s = NULL;
+	uint8_t *buf = malloc(n ? n : 1);
+	char err[256];
+	size_t i, f = 0, start = 0;
+	int rc;
+
+	FZ_ASSERT(buf);
+	/* keep every path inside the directory: no '/' at all */
+	for (i = 0; i < n; i++)
+		buf[i] = p[i] == '/' ? '_' : p[i];
+	for (i = 0; i <= n && f < NFILES; i++) {
+		if (i < n && (buf[i] || f == NFILES - 1))
+			continue;
+		write_file(dir, snap_files[f++], buf + start, i - start);
+		start = i + 1;
+	}
+	for (; f < NFILES; f++) {
+		char path[128];
+
+		snprintf(path, sizeof(path), "%s/%s", dir, snap_files[f]);
+		unlink(path);
+	}
+	free(buf);
+	rc = etm_snapshot_load(&s, dir, err, sizeof(err));
+	if (rc < 0) {
+		FZ_ASSERT(rc == -etme_io || rc == -etme_parse ||
+			  rc == -etme_nomem);
+		FZ_ASSERT(strlen(err) < sizeof(err));
+		etm_snapshot_free(s);
+		return;
+	}
+	FZ_ASSERT(s);
+	use_snapshot(s);
+	etm_snapshot_free(s);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fz_in in = { data, size };
+
+	if (fz_u8(&in) & 1)
+		snap_mode(in.p, in.n);
+	else
+		ini_mode(in.p, in.n);
+	return 0;
+}

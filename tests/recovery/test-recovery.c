@@ -1,0 +1,59 @@
+/* tests/recovery/test-recovery.c - bounded CI run of the recovery
+ * measurement (recovery.c): small traces, a few trials of every damage
+ * kind; instructions outside the damaged periods must all come back. */
+#include <stdio.h>
+#include <string.h>
+
+#include "etest.h"
+#include "recovery.h"
+
+static void check(enum etm_protocol proto, int formatted)
+{
+	struct rc_trace *t = rc_trace_alloc(proto, formatted, 20000, 3);
+	unsigned k, i;
+
+	ET_CHECK(t != NULL);
+	ET_CHECK(rc_trace_insns(t) >= 19000 * (formatted ? 2u : 1u));
+	for (k = 0; k < rc_ndamage; k++) {
+		struct rc_stats st;
+
+		memset(&st, 0, sizeof(st));
+		for (i = 0; i < 12; i++)
+			if (rc_trial(t, (enum rc_damage)k, 100 + i, &st, 0) < 0)
+				break;
+		if ((k == rc_frame) != formatted &&
+		    (k == rc_frame || k == rc_drop || k == rc_insert)) {
+			ET_EQ(st.trials, 0);   /* does not apply */
+			continue;
+		}
+		ET_EQ(st.trials, 12);
+		printf("%s %s %s: outside %llu/%llu, invented %llu (outside "
+		       "%llu), silent %llu\n", etm_protocol_name(proto),
+		       formatted ? "framed" : "raw",
+		       rc_damage_name((enum rc_damage)k),
+		       (unsigned long long)st.recovered,
+		       (unsigned long long)st.outside,
+		       (unsigned long long)st.invented,
+		       (unsigned long long)st.invented_outside,
+		       (unsigned long long)st.silent);
+		/* every instruction outside the damaged synchronisation
+		 * periods is recovered, and nothing is invented there */
+		ET_EQ(st.recovered, st.outside);
+		ET_EQ(st.invented_outside, 0);
+	}
+	rc_trace_free(t);
+}
+
+static void t_etm3_raw(void) { check(etm_proto_etmv3, 0); }
+static void t_etm3_framed(void) { check(etm_proto_etmv3, 1); }
+static void t_ptm_raw(void) { check(etm_proto_ptm, 0); }
+static void t_ptm_framed(void) { check(etm_proto_ptm, 1); }
+
+int main(void)
+{
+	ETEST(t_etm3_raw);
+	ETEST(t_etm3_framed);
+	ETEST(t_ptm_raw);
+	ETEST(t_ptm_framed);
+	return etest_end();
+}

@@ -1,0 +1,220 @@
+/* tests/unit/test-frames.c - the decoder's fast path for CoreSight frames
+ * (src/decoder/frames.c) gives exactly the packets the deformatter gives:
+ * random frames with ID changes (aux-bit rule included), reserved IDs,
+ * FSYNCs and partial frames, pushed in random chunk sizes, are compared with
+ * the deformatter feeding the packet parsers directly. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <etmtrace/etmtrace.h>
+
+#include "etest.h"
+
+#define MAXIT 200000
+
+struct rec {
+	int is_elem, err;
+	unsigned type, id, size;
+	uint64_t offset;
+	uint8_t raw[ETM_PKT_MAX_RAW];
+};
+
+static uint32_t rng(uint32_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+static void cfg_for(struct etm_config *c, unsigned id)
+{
+	etm_config_init(c);
+	c->protocol = id == 0x10 ? etm_proto_ptm : etm_proto_etmv3;
+	c->etmidr = id == 0x10 ? 0x411CF312 : 0x410CF250;
+	c->traceid = id;
+}
+
+/* Random formatted input: mostly valid frames for IDs 0x10 / 0x11 / 0x12
+ * (0x12 has no source), some 0x00 and reserved 0x71 IDs, FSYNC runs, and
+ * bytes that make trace packets (A-syncs, atoms, branches). */
+static size_t make_input(uint8_t *b, size_t n, uint32_t *s)
+{
+	static const uint8_t ids[] = { 0x10, 0x11, 0x12, 0x10, 0x11, 0x00, 0x71 };
+	static const uint8_t data[] = { 0x00, 0x80, 0x08, 0x84, 0x01, 0xc3, 0x90 };
+	size_t len = 0;
+	unsigned k;
+
+	while (len + 16 <= n) {
+		uint32_t r = rng(s);
+
+		if (r % 97 == 0) {      /* 1-4 FSYNCs */
+			for (k = 0; k < 1 + (r >> 8) % 4 && len + 4 <= n; k++) {
+				memcpy(b + len, "\xff\xff\xff\x7f", 4);
+				len += 4;
+			}
+			continue;
+		}
+		for (k = 0; k < 15; k++) {
+			r = rng(s);
+			b[len + k] = r % 3 ? data[r % sizeof(data)] : (uint8_t)r;
+			if (k % 2 == 0) {
+				b[len + k] &= 0xfe;
+				if (r % 5 == 0)
+					b[len + k] = (uint8_t)(ids[(r >> 8) %
+							   sizeof(ids)] << 1 | 1);
+			}
+		}
+		b[len + 15] = (uint8_t)rng(s);
+		len += 16;
+	}
+	return len;
+}
+
+static int add(struct rec *v, size_t *nv, const struct etm_item *it)
+{
+	struct rec *r = &v[*nv];
+
+	if (*nv >= MAXIT)
+		return -1;
+	memset(r, 0, sizeof(*r));
+	r->is_elem = it->is_elem;
+	if (it->is_elem) {
+		r->type = it->elem.kind;
+		r->offset = it->elem.offset;
+		r->err = it->elem.err;
+	} else {
+		r->type = it->pkt.type;
+		r->id = it->pkt.id;
+		r->offset = it->pkt.offset;
+		r->size = it->pkt.size;
+		r->err = it->pkt.err;
+		memcpy(r->raw, it->pkt.raw, it->pkt.raw_len);
+	}
+	(*nv)++;
+	return 0;
+}
+
+/* The decoder over @in in chunks of random size. */
+static size_t run_decoder(const uint8_t *in, size_t n, uint32_t *s,
+			  struct rec *v)
+{
+	struct etm_decoder *d = etm_decoder_alloc(etm_fmt_coresight,
+						  etm_dec_packets);
+	struct etm_config c;
+	struct etm_item it;
+	size_t pos = 0, nv = 0;
+
+	cfg_for(&c, 0x10);
+	etm_decoder_add_source(d, &c, NULL);
+	cfg_for(&c, 0x11);
+	etm_decoder_add_source(d, &c, NULL);
+	while (pos < n) {
+		size_t k = 1 + rng(s) % 700;
+
+		if (k > n - pos)
+			k = n - pos;
+		etm_decoder_push(d, in + pos, k);
+		pos += k;
+		while (etm_decoder_next(d, &it, sizeof(it)) == 0)
+			add(v, &nv, &it);
+	}
+	etm_decoder_finish(d);
+	while (etm_decoder_next(d, &it, sizeof(it)) == 0)
+		add(v, &nv, &it);
+	etm_decoder_free(d);
+	return nv;
+}
+
+static void drain_parser(struct etm_ptm *p, struct etm_etm3 *e,
+			 struct rec *v, size_t *nv)
+{
+	struct etm_item it;
+
+	memset(&it, 0, sizeof(it));
+	while ((p ? etm_ptm_next(p, &it.pkt, sizeof(it.pkt)) :
+		    etm_etm3_next(e, &it.pkt, sizeof(it.pkt))) == 0)
+		add(v, nv, &it);
+}
+
+/* Reference: the deformatter's runs pushed to the parsers one by one, its
+ * errors as error elements (the decoder's documented behaviour). */
+static size_t run_reference(const uint8_t *in, size_t n, struct rec *v)
+{
+	struct etm_dfmt *df = etm_dfmt_alloc(etm_fmt_coresight, 0);
+	struct etm_config c;
+	struct etm_ptm *p;
+	struct etm_etm3 *e;
+	struct etm_dfmt_item x;
+	struct etm_item it;
+	size_t nv = 0;
+	int r;
+
+	cfg_for(&c, 0x10);
+	p = etm_ptm_alloc(&c);
+	cfg_for(&c, 0x11);
+	e = etm_etm3_alloc(&c);
+	etm_dfmt_push(df, in, n);
+	while ((r = etm_dfmt_next(df, &x, sizeof(x))) == 0 ||
+	       (r == -etme_again && etm_dfmt_finish(df) == 0)) {
+		if (r)
+			continue;       /* input drained: finish, go on */
+		if (x.kind == etm_dfmt_error) {
+			memset(&it, 0, sizeof(it));
+			it.is_elem = 1;
+			it.elem.kind = etmk_error;
+			it.elem.offset = x.offset;
+			it.elem.err = x.err;
+			add(v, &nv, &it);
+		} else if (x.kind == etm_dfmt_data && x.run.id == 0x10) {
+			etm_ptm_push(p, x.run.data, x.run.size, x.run.offset);
+			drain_parser(p, NULL, v, &nv);
+		} else if (x.kind == etm_dfmt_data && x.run.id == 0x11) {
+			etm_etm3_push(e, x.run.data, x.run.size, x.run.offset);
+			drain_parser(NULL, e, v, &nv);
+		}
+	}
+	etm_ptm_finish(p);       /* sources are finished in ID order */
+	drain_parser(p, NULL, v, &nv);
+	etm_etm3_finish(e);
+	drain_parser(NULL, e, v, &nv);
+	etm_ptm_free(p);
+	etm_etm3_free(e);
+	etm_dfmt_free(df);
+	return nv;
+}
+
+static void t_frames_equal_dfmt(void)
+{
+	static struct rec a[MAXIT], b[MAXIT];
+	static uint8_t in[1 << 16];
+	uint32_t s = 12345;
+	unsigned round;
+
+	for (round = 0; round < 60; round++) {
+		size_t n = make_input(in, 1000 + rng(&s) % (sizeof(in) - 1000),
+				      &s), na, nb, i;
+
+		if (round % 3 == 0)
+			n -= rng(&s) % 16;      /* a cut last frame */
+		na = run_decoder(in, n, &s, a);
+		nb = run_reference(in, n, b);
+		ET_CHECK(nb > 0 && nb < MAXIT);
+		ET_EQ(na, nb);
+		for (i = 0; i < na; i++) {
+			ET_EQ(a[i].is_elem, b[i].is_elem);
+			ET_EQ(a[i].type, b[i].type);
+			ET_EQ(a[i].offset, b[i].offset);
+			ET_EQ(a[i].size, b[i].size);
+			ET_EQ(a[i].err, b[i].err);
+			ET_EQ(a[i].id, b[i].id);
+			ET_CHECK(!memcmp(a[i].raw, b[i].raw, sizeof(a[i].raw)));
+		}
+	}
+}
+
+int main(void)
+{
+	ETEST(t_frames_equal_dfmt);
+	return etest_end();
+}
