@@ -35,11 +35,24 @@ static size_t par_read(void *ctx, uint64_t off, uint8_t *buf, size_t n)
 	return k > 0 ? (size_t)k : 0;
 }
 
-static int drain(struct etm_decoder *d, struct bench_result *r)
+/* Packet mode: packets in compact form, in batches. */
+static int drain_packets(struct etm_decoder *d, struct bench_result *r)
+{
+	struct etm_pkt_rec recs[256];
+	int n;
+
+	while ((n = etm_decoder_next_packets(d, recs, 256)) > 0)
+		r->packets += (uint64_t)n;
+	return n == -etme_again || n == -etme_eos ? 0 : n;
+}
+
+static int drain(struct etm_decoder *d, struct bench_result *r, int full)
 {
 	struct etm_item it;
 	int err;
 
+	if (!full)
+		return drain_packets(d, r);
 	while ((err = etm_decoder_next(d, &it, sizeof(it))) == 0)
 		count_item(r, &it);
 	return err == -etme_again || err == -etme_eos ? 0 : err;
@@ -65,13 +78,13 @@ static int run_stream(struct etm_decoder *d, int fd,
 		r->bytes += (uint64_t)n;
 		err = etm_decoder_push(d, buf, (size_t)n);
 		if (!err)
-			err = drain(d, r);
+			err = drain(d, r, c->full);
 		if (err)
 			break;
 	}
 	if (!err) {
 		etm_decoder_finish(d);
-		err = drain(d, r);
+		err = drain(d, r, c->full);
 	}
 	free(buf);
 	return err;

@@ -57,6 +57,17 @@ struct etm_item {
  * (after finish, all delivered). */
 int etm_decoder_next(struct etm_decoder *d, struct etm_item *it, size_t size);
 
+/** Packets in compact form, for a decoder in packet mode (etm_dec_packets):
+ * up to @max records into @recs, the same packets in the same order as the
+ * items of etm_decoder_next() (which may be mixed with these calls). An
+ * error of the frame deformatter, an error element in etm_decoder_next(),
+ * is a record of type etmp_error with id 0. Much faster than
+ * etm_decoder_next() when only the common packet fields are needed.
+ * Returns the number of records (> 0), -etme_again (push more), -etme_eos
+ * (after finish, all delivered), -etme_invalid (or another mode). */
+int etm_decoder_next_packets(struct etm_decoder *d, struct etm_pkt_rec *recs,
+			     size_t max);
+
 /** Deliver packets as items too in element mode (default 0: elements only). */
 void etm_decoder_set_packets(struct etm_decoder *d, int on);
 

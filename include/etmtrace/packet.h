@@ -124,6 +124,26 @@ struct etm_packet {
 	uint32_t dvalue;
 };
 
+/** A packet in compact form, 16 bytes: what etm_etm3_next_recs(),
+ * etm_ptm_next_recs() and etm_decoder_next_packets() deliver in batches,
+ * much faster than whole struct etm_packet. The packets are the same, in
+ * the same order, as those of the matching next() function. */
+struct etm_pkt_rec {
+	uint64_t offset;          /**< input offset of the first byte */
+	/** By type: etmp_atom: atom_bits (bit i = 1: atom i is N);
+	 * etmp_branch, etmp_isync, etmp_waypoint: address (low 32 bits);
+	 * etmp_ctxid: context ID; etmp_vmid: VMID; etmp_timestamp: low 32
+	 * bits; etmp_cycle_count: the count; etmp_error: the error (enum
+	 * etm_error, positive); data packets: the data value; else 0. */
+	uint32_t value;
+	uint8_t type;             /**< enum etm_pkt_type */
+	uint8_t id;               /**< trace ID */
+	uint8_t size;             /**< packet size in bytes, 255 if larger */
+	/** By type: etmp_atom: atom_count; etmp_branch: 1 if it carries
+	 * exception information (has_exc); etmp_isync: reason; else 0. */
+	uint8_t count;
+};
+
 struct etm_etm3;
 struct etm_ptm;
 
@@ -150,6 +170,12 @@ int etm_etm3_finish(struct etm_etm3 *p);
  * Returns 0 with a packet, -etme_again when more input is needed,
  * -etme_eos after finish() when everything is delivered, -etme_invalid. */
 int etm_etm3_next(struct etm_etm3 *p, struct etm_packet *pkt, size_t size);
+/** Get up to @max next packets in compact form into @recs (see struct
+ * etm_pkt_rec). Returns how many (> 0), or what etm_etm3_next() returns
+ * when it has none: -etme_again, -etme_eos, -etme_invalid. May be mixed
+ * with etm_etm3_next() calls. */
+int etm_etm3_next_recs(struct etm_etm3 *p, struct etm_pkt_rec *recs,
+		       size_t max);
 /** Forget all state and search for A-sync again. */
 void etm_etm3_reset(struct etm_etm3 *p);
 /** Tell the parser the processor's current instruction set, which only the
@@ -166,6 +192,8 @@ int etm_ptm_push(struct etm_ptm *p, const uint8_t *buf, size_t n,
 		 uint64_t offset);
 int etm_ptm_finish(struct etm_ptm *p);
 int etm_ptm_next(struct etm_ptm *p, struct etm_packet *pkt, size_t size);
+int etm_ptm_next_recs(struct etm_ptm *p, struct etm_pkt_rec *recs,
+		      size_t max);
 void etm_ptm_reset(struct etm_ptm *p);
 void etm_ptm_set_isa(struct etm_ptm *p, enum etm_isa isa);
 

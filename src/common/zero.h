@@ -7,17 +7,32 @@
 #include <stddef.h>
 #include <string.h>
 
+/* 32 bytes, if there are, at *@c. */
+static inline void etm_zero32(char **c, size_t *n)
+{
+	if (*n >= 32) {
+		memset(*c, 0, 32);
+		*c += 32;
+		*n -= 32;
+	}
+}
+
+/* Straight-line code, no loop: gcc -O3 turns a loop of small memsets back
+ * into one memset ("rep stos") where the size is known. */
 static inline void etm_zero(void *p, size_t n)
 {
 	char *c = p;
 
-	while (n >= 32) {
-		memset(c, 0, 32);
-		c += 32;
-		n -= 32;
-	}
+	etm_zero32(&c, &n);
+	etm_zero32(&c, &n);
+	etm_zero32(&c, &n);
+	etm_zero32(&c, &n);
+	etm_zero32(&c, &n);
+	etm_zero32(&c, &n);
+	etm_zero32(&c, &n);
+	etm_zero32(&c, &n);
 	if (n)
-		memset(c, 0, n);
+		memset(c, 0, n);        /* the rest (all of it past 256) */
 }
 
 #endif

@@ -2,6 +2,7 @@
  * through the deformatter (formatted input; memory-aligned frames take the
  * fast path of frames.c) to per-trace-ID packet parsers and flow decoders;
  * packets and elements come out in input order. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -239,54 +240,90 @@ static void item_proto(struct etm_item *it, const struct dec_source *s)
 	it->proto = s->cfg.protocol;
 }
 
-/* Drain the current source: queued elements first, then its next packet.
- * Returns 0 with an item, -etme_again when the source needs input. */
-/* One-byte atom packets go from the parser's buffer straight to the flow
- * decoder (no packet is built) until it has elements to deliver. */
-static int drain_fast(struct dec_source *s, uint64_t *np)
+/* The fast path across the packet and flow layers (used when packets are
+ * not delivered as items): runs of one-byte atom packets and whole branch
+ * address packets go from the parser's buffer straight to the flow decoder
+ * in compact form (no struct etm_packet is built), until the flow decoder
+ * has elements to deliver or the next packet needs the general path. The
+ * packet layer still does all the parsing, the flow layer all the rest. */
+static int fast_atoms(struct dec_source *s, uint64_t *np)
 {
-	const struct etm_atomc *pk[ETM_FLOW_ATOM_BATCH];
 	const struct etm_packet *t;
-	uint64_t off, po[ETM_FLOW_ATOM_BATCH];
-	unsigned n;
-	int err;
+	struct etm_atom_run r;
+	struct etm_patom pa;
+	uint64_t off;
+	int err, got = 0;
 
 	if (s->flow->put_atoms) {
-		/* a batch of packets walked at once */
-		n = etm_pktp_fast_atoms(s->core, pk, po, ETM_FLOW_ATOM_BATCH,
-					ETM_FLOW_ATOM_BATCH);
-		if (!n)
+		/* a run of packets walked at once */
+		if (!etm_pktp_atom_run(s->core, &r, 256))
 			return 0;
-		*np += n;
-		err = etm_flow_put_atoms(s->flow, pk, po, n);
-		etm_pktp_set_isa(s->core, etm_flow_isa(s->flow));
-		return err < 0 ? err : 0;
+		*np += r.npkt;
+		err = etm_flow_put_atoms(s->flow, &r);
+		etm_pktp_set_isa(s->core, etm_flow_isa_fast(s->flow));
+		return err < 0 ? err : 1;
 	}
-	while ((t = etm_pktp_fast_atom(s->core, &off))) {
+	if (s->flow->put_patom) {
+		/* PTM: atom packets of any size, one at a time */
+		while (!s->flow->qlen && etm_pktp_fast_patom(s->core, &pa)) {
+			err = etm_flow_put_patom(s->flow, &pa);
+			if (err < 0)
+				return err;
+			(*np)++;
+			got = 1;
+			etm_pktp_set_isa(s->core, etm_flow_isa_fast(s->flow));
+		}
+		return got;
+	}
+	while (!s->flow->qlen && (t = etm_pktp_fast_atom(s->core, &off))) {
 		err = etm_flow_put_atom(s->flow, t, off);
 		if (err < 0)
 			return err;
 		(*np)++;
-		etm_pktp_set_isa(s->core, etm_flow_isa(s->flow));
-		if (s->flow->qlen)
-			break;
+		got = 1;
+		etm_pktp_set_isa(s->core, etm_flow_isa_fast(s->flow));
 	}
+	return got;
+}
+
+static int drain_fast(struct dec_source *s, uint64_t *np)
+{
+	struct etm_flow *f = s->flow;
+	struct etm_brc br;
+	int err, got;
+
+	do {
+		got = fast_atoms(s, np);
+		if (got < 0)
+			return got;
+		if (f->qlen || !f->put_branch ||
+		    !etm_pktp_fast_branch(s->core, &br))
+			continue;
+		(*np)++;
+		got = 1;
+		err = etm_flow_put_branch(f, &br);
+		if (err < 0)
+			return err;
+		etm_pktp_set_isa(s->core, etm_flow_isa_fast(f));
+	} while (got && !f->qlen);
 	return 0;
 }
 
+/* Drain the current source: queued elements first, then its next packet.
+ * Returns 0 with an item, -etme_again when the source needs input. */
 static int drain_source(struct etm_decoder *d, struct dec_source *s,
 			struct etm_item *it)
 {
 	int err;
 
+	const struct etm_elem *el;
+
 	for (;;) {
-		if (s->flow) {
-			err = etm_flow_next(s->flow, &it->elem, sizeof(it->elem));
-			if (err == 0) {
-				it->is_elem = 1;
-				item_proto(it, s);
-				return 0;
-			}
+		if (s->flow && (el = etm_flow_pop(s->flow))) {
+			it->elem = *el;
+			it->is_elem = 1;
+			item_proto(it, s);
+			return 0;
 		}
 		if (s->flow && !d->want_packets) {
 			err = drain_fast(s, &d->npackets);
@@ -425,13 +462,14 @@ static int frames_next(struct etm_decoder *d, struct etm_item *it)
 	return drain_finish(d, it);
 }
 
-int etm_decoder_next(struct etm_decoder *d, struct etm_item *it, size_t size)
+/* etm_decoder_next() but for an element already queued (kept out of line:
+ * the common case needs no stack frame). */
+static __attribute__((noinline))
+int next_slow(struct etm_decoder *d, struct etm_item *it)
 {
 	struct etm_dfmt_item x;
 	int err;
 
-	if (!d || !it || size < sizeof(*it))
-		return -etme_invalid;
 	for (;;) {
 		if (d->cur) {
 			err = drain_source(d, d->cur, it);
@@ -477,6 +515,74 @@ int etm_decoder_next(struct etm_decoder *d, struct etm_item *it, size_t size)
 		if (err < 0)
 			return err;
 	}
+}
+
+/* The record of an item of etm_decoder_next() in packet mode: a packet,
+ * or an error element of the deformatter. */
+static void rec_from_item(struct etm_pkt_rec *r, const struct etm_item *it)
+{
+	if (!it->is_elem) {
+		etm_pkt_rec_from(r, &it->pkt);
+		return;
+	}
+	memset(r, 0, sizeof(*r));
+	r->offset = it->elem.offset;
+	r->type = etmp_error;
+	r->value = (uint32_t)it->elem.err;
+}
+
+int etm_decoder_next_packets(struct etm_decoder *d, struct etm_pkt_rec *recs,
+			     size_t max)
+{
+	struct etm_item it;
+	size_t n = 0;
+	int err;
+
+	if (!d || !recs || !max || d->mode != etm_dec_packets)
+		return -etme_invalid;
+	if (max > INT_MAX)
+		max = INT_MAX;
+	while (n < max) {
+		if (d->cur) {
+			/* a batch from the source being drained */
+			err = etm_pktp_next_recs(d->cur->core, recs + n,
+						 max - n);
+			if (err > 0) {
+				n += (size_t)err;
+				d->npackets += (uint64_t)err;
+				continue;
+			}
+			if (err != -etme_again && err != -etme_eos)
+				return n ? (int)n : err;
+			if (n)
+				break;
+		}
+		/* everything else (input, deformatter, end of input) as
+		 * etm_decoder_next() does it */
+		err = etm_decoder_next(d, &it, sizeof(it));
+		if (err < 0)
+			return n ? (int)n : err;
+		rec_from_item(&recs[n++], &it);
+	}
+	return (int)n;
+}
+
+int etm_decoder_next(struct etm_decoder *d, struct etm_item *it, size_t size)
+{
+	if (!d || !it || size < sizeof(*it))
+		return -etme_invalid;
+	if (d->cur && d->cur->flow) {
+		/* the common case: an element already queued */
+		const struct etm_elem *el = etm_flow_pop(d->cur->flow);
+
+		if (el) {
+			it->elem = *el;
+			it->is_elem = 1;
+			item_proto(it, d->cur);
+			return 0;
+		}
+	}
+	return next_slow(d, it);
 }
 
 struct etm_decoder *etm_decoder_clone(const struct etm_decoder *d,

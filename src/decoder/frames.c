@@ -137,24 +137,37 @@ static enum etm_fr_res apply_ops(struct etm_frames *x, const uint8_t *sel)
 	return etm_fr_again;
 }
 
-/* One data byte in direct_frame(): staged, dropped, or -1 when it needs
- * the general path (another ID is staged). */
-static inline __attribute__((always_inline))
-int direct_byte(struct etm_frames *x, const uint8_t *sel, int id, uint8_t b,
-		uint64_t o)
+/* The staging state direct_frame() works on, committed only when the
+ * whole frame went through. */
+struct dstage {
+	struct etm_frames *x;
+	size_t n, ns;           /* bytes, segments */
+	int sid;                /* ID of the staged bytes */
+	int want;               /* the current ID has a source */
+	uint64_t next;          /* offset that continues the last segment */
+};
+
+static int want_id(const uint8_t *sel, int id)
 {
-	if (!id_is_data(id) || !sel[id])
+	return id_is_data(id) && sel[id];
+}
+
+/* One data byte of the current ID @id at offset @o: staged or dropped;
+ * -1 when it needs the general path (another ID is staged). */
+static inline int dput(struct dstage *d, int id, uint8_t b, uint64_t o)
+{
+	if (!d->want)
 		return 0;
-	if (x->stg_n && x->stg_id != id)
+	if (d->n && d->sid != id)
 		return -1;
-	x->stg_id = id;
-	if (!x->nseg || x->seg[x->nseg - 1].off +
-			(x->stg_n - x->seg[x->nseg - 1].pos) != o) {
-		x->seg[x->nseg].pos = x->stg_n;
-		x->seg[x->nseg].off = o;
-		x->nseg++;
+	d->sid = id;
+	if (o != d->next) {
+		d->x->seg[d->ns].pos = d->n;
+		d->x->seg[d->ns].off = o;
+		d->ns++;
 	}
-	x->stg[x->stg_n++] = b;
+	d->x->stg[d->n++] = b;
+	d->next = o + 1;
 	return 0;
 }
 
@@ -164,43 +177,50 @@ int direct_byte(struct etm_frames *x, const uint8_t *sel, int id, uint8_t b,
 static int direct_frame(struct etm_frames *x, const uint8_t *sel,
 			const uint8_t *f, uint64_t off)
 {
-	size_t n0 = x->stg_n, s0 = x->nseg;
-	int id = x->cur_id, id0 = x->stg_id, r = 0;
+	struct dstage d = { x, x->stg_n, x->nseg, x->stg_id, 0, UINT64_MAX };
+	int id = x->cur_id;
 	unsigned k;
 
-	if (n0 + 15 > ETM_FR_STAGE || s0 + 8 > ETM_FR_SEGS)
+	if (d.n + 15 > ETM_FR_STAGE || d.ns + 8 > ETM_FR_SEGS)
 		return 0;
-	for (k = 0; k < 8 && !r; k++) {
+	if (d.ns)
+		d.next = x->seg[d.ns - 1].off + (d.n - x->seg[d.ns - 1].pos);
+	d.want = want_id(sel, id);
+	for (k = 0; k < 8; k++) {
 		uint8_t m = f[2 * k];
 		unsigned a = (f[15] >> k) & 1;
 		int nid = m >> 1;
 
 		if (!(m & 1)) {
-			r = direct_byte(x, sel, id, (uint8_t)((m & 0xfe) | a),
-					off + 2 * k);
-			if (k < 7 && !r)
-				r = direct_byte(x, sel, id, f[2 * k + 1],
-						off + 2 * k + 1);
+			if (dput(&d, id, (uint8_t)((m & 0xfe) | a),
+				 off + 2 * k) ||
+			    (k < 7 && dput(&d, id, f[2 * k + 1],
+					   off + 2 * k + 1)))
+				return 0;
 			continue;
 		}
 		if (nid != id && id_is_reserved(nid))
-			r = -1;
-		else if (k == 7)
+			return 0;
+		if (k == 7) {
+			id = nid;       /* applies from the next frame */
+			continue;
+		}
+		if (a && nid != id) {
+			/* the following byte still belongs to the old ID */
+			if (dput(&d, id, f[2 * k + 1], off + 2 * k + 1))
+				return 0;
 			id = nid;
-		else if (a && nid != id) {
-			r = direct_byte(x, sel, id, f[2 * k + 1], off + 2 * k + 1);
-			id = nid;
+			d.want = want_id(sel, id);
 		} else {
 			id = nid;
-			r = direct_byte(x, sel, id, f[2 * k + 1], off + 2 * k + 1);
+			d.want = want_id(sel, id);
+			if (dput(&d, id, f[2 * k + 1], off + 2 * k + 1))
+				return 0;
 		}
 	}
-	if (r) {
-		x->stg_n = n0;
-		x->nseg = s0;
-		x->stg_id = id0;
-		return 0;
-	}
+	x->stg_n = d.n;
+	x->nseg = d.ns;
+	x->stg_id = d.sid;
 	x->cur_id = id;
 	return 1;
 }

@@ -33,6 +33,7 @@ struct etm_flow *etm_flow_alloc(const struct etm_config *cfg,
 	if (etm_config_from_user(&f->cfg, cfg, cfg->size) < 0)
 		goto fail;
 	f->img = img;
+	f->id = (uint8_t)etm_cfg_trace_id(&f->cfg);
 	f->cache_on = 1;
 	f->bc = etm_bcache_alloc(ETM_FLOW_BCACHE_LOG2, flow_stop_mask(&f->cfg));
 	if (!f->bc)
@@ -65,7 +66,7 @@ int etm_flow_put(struct etm_flow *f, const struct etm_packet *pkt)
 		return -etme_invalid;
 	if (f->qlen)
 		return -etme_busy;
-	f->qhead = 0;
+	etm_flow_qstart(f);
 	return f->put(f, pkt);
 }
 
@@ -75,7 +76,7 @@ int etm_flow_finish(struct etm_flow *f)
 		return -etme_invalid;
 	if (f->qlen)
 		return -etme_busy;
-	f->qhead = 0;
+	etm_flow_qstart(f);
 	return f->finish ? f->finish(f) : 0;
 }
 
@@ -111,27 +112,10 @@ void etm_flow_set_cache(struct etm_flow *f, int on)
 		f->cache_on = on;
 }
 
-struct etm_elem *etm_flow_emit(struct etm_flow *f, enum etm_elem_kind kind,
-			       uint64_t offset)
+int etm_flow_block_nocache(struct etm_flow *f, enum etm_space space,
+			   uint64_t addr, enum etm_isa isa,
+			   struct etm_block *tmp, const struct etm_block **blk)
 {
-	struct etm_elem *el;
-
-	if (f->qhead + f->qlen >= ETM_FLOW_QMAX)
-		return NULL;
-	el = &f->q[f->qhead + f->qlen++];
-	etm_zero(el, sizeof(*el));
-	el->kind = kind;
-	el->offset = offset;
-	el->id = (uint8_t)etm_cfg_trace_id(&f->cfg);
-	return el;
-}
-
-int etm_flow_block(struct etm_flow *f, enum etm_space space, uint64_t addr,
-		   enum etm_isa isa, struct etm_block *tmp,
-		   const struct etm_block **blk)
-{
-	if (f->cache_on)
-		return etm_bcache_lookup(f->bc, f->img, space, addr, isa, blk);
 	*blk = tmp;
 	return etm_block_build(tmp, f->img, space, addr, isa,
 			       flow_stop_mask(&f->cfg));

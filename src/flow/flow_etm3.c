@@ -43,7 +43,9 @@ struct etm3_flow {
 	int pend_open;          /* the range may be extended */
 	uint64_t prev_addr;     /* second-to-last instruction (ninsn >= 2) */
 	uint32_t last_w;        /* cycles attributed to the last instruction */
-	struct etm_elem pend;
+	struct etm_elem *pend;  /* in the flow queue, after the queued ones */
+	struct etm_elem rtmpl;  /* a new range: zero but kind, id, has_cycles
+				 * and the context */
 	struct etm_elem held[E3_HELD_MAX];
 	unsigned nheld;
 
@@ -65,12 +67,7 @@ static enum etm_space e3_space(const struct etm3_flow *e)
 /* Copy @el to the output queue. */
 static int e3_put(struct etm3_flow *e, const struct etm_elem *el)
 {
-	struct etm_elem *q = etm_flow_emit(e->f, el->kind, el->offset);
-
-	if (!q)
-		return -etme_internal;
-	*q = *el;
-	return 0;
+	return etm_flow_emit_copy(e->f, el);
 }
 
 /* A zeroed element of @kind for the current packet. */
@@ -80,7 +77,7 @@ static void e3_init_elem(struct etm3_flow *e, struct etm_elem *el,
 	etm_zero(el, sizeof(*el));
 	el->kind = kind;
 	el->offset = e->off;
-	el->id = (uint8_t)etm_cfg_trace_id(&e->f->cfg);
+	el->id = e->f->id;
 }
 
 /* Classify the last instruction of the pending range if the block walk did
@@ -91,29 +88,34 @@ static void e3_fix_last(struct etm3_flow *e)
 	uint8_t buf[4];
 	size_t n;
 
-	if (e->pend.last_cls != etmc_unknown)
+	if (e->pend->last_cls != etmc_unknown)
 		return;
-	e->pend.last_cls = etmc_other;
+	e->pend->last_cls = etmc_other;
 	if (!e->f->img)
 		return;
-	n = etm_image_read(e->f->img, e3_space(e), e->pend.last_addr, buf,
-			   e->pend.last_size);
-	if (etm_insn_decode(&in, e->pend.isa, e->pend.last_addr, buf, n) > 0) {
-		e->pend.last_cls = in.cls;
-		e->pend.last_link = in.link;
+	n = etm_image_read(e->f->img, e3_space(e), e->pend->last_addr, buf,
+			   e->pend->last_size);
+	if (etm_insn_decode(&in, e->pend->isa, e->pend->last_addr, buf,
+			    n) > 0) {
+		e->pend->last_cls = in.cls;
+		e->pend->last_link = in.link;
 	}
 }
 
 /* Release the pending range and the elements held behind it. */
-static int e3_flush(struct etm3_flow *e)
+static int e3_flush_slow(struct etm3_flow *e)
 {
 	unsigned i;
 	int err;
 
 	if (e->pend_on) {
+		struct etm_flow *f = e->f;
+
 		e3_fix_last(e);
-		err = e3_put(e, &e->pend);
-		if (err < 0)
+		/* built in place: queue it */
+		if (e->pend == &f->q[f->qhead + f->qlen])
+			f->qlen++;
+		else if ((err = e3_put(e, e->pend)) < 0)
 			return err;
 		e->pend_on = 0;
 	}
@@ -124,6 +126,23 @@ static int e3_flush(struct etm3_flow *e)
 	}
 	e->nheld = 0;
 	return 0;
+}
+
+/* e3_flush_slow(); the common case inline: a classified range built in
+ * place and nothing held is queued by counting it. */
+static inline int e3_flush(struct etm3_flow *e)
+{
+	struct etm_flow *f = e->f;
+
+	if (e->pend_on && !e->nheld && e->pend->last_cls != etmc_unknown &&
+	    e->pend == &f->q[f->qhead + f->qlen]) {
+		f->qlen++;
+		e->pend_on = 0;
+		return 0;
+	}
+	if (!e->pend_on && !e->nheld)
+		return 0;
+	return e3_flush_slow(e);
 }
 
 /* Output a non-range element: held behind the pending range if there is
@@ -155,6 +174,13 @@ static int e3_emit_context(struct etm3_flow *e)
 	el.vmid = e->vmid;
 	el.ns = e->ns;
 	el.hyp = e->hyp;
+	/* every change of the context comes here: new ranges carry it */
+	e->rtmpl.has_ctxid = el.has_ctxid;
+	e->rtmpl.ctxid = el.ctxid;
+	e->rtmpl.has_vmid = el.has_vmid;
+	e->rtmpl.vmid = el.vmid;
+	e->rtmpl.ns = el.ns;
+	e->rtmpl.hyp = el.hyp;
 	return e3_out(e, &el);
 }
 
@@ -166,21 +192,19 @@ static unsigned e3_isize(const struct etm_block *b, uint32_t i)
 /* Start a new pending range (flushing the old one) at @start. */
 static int e3_new_range(struct etm3_flow *e, uint64_t start, enum etm_isa isa)
 {
+	struct etm_flow *f = e->f;
 	int err = e3_flush(e);
 
 	if (err < 0)
 		return err;
-	e3_init_elem(e, &e->pend, etmk_range);
-	e->pend.start = start;
-	e->pend.end = start;
-	e->pend.isa = isa;
-	e->pend.has_cycles = (uint8_t)e->ca;
-	e->pend.has_ctxid = e->has_ctxid;
-	e->pend.ctxid = e->ctxid;
-	e->pend.has_vmid = e->has_vmid;
-	e->pend.vmid = e->vmid;
-	e->pend.ns = e->ns;
-	e->pend.hyp = e->hyp;
+	if (f->qhead + f->qlen >= ETM_FLOW_QMAX)
+		return -etme_internal;
+	e->pend = &f->q[f->qhead + f->qlen];
+	*e->pend = e->rtmpl;
+	e->pend->offset = e->off;
+	e->pend->start = start;
+	e->pend->end = start;
+	e->pend->isa = isa;
 	e->pend_on = 1;
 	e->pend_open = 1;
 	return 0;
@@ -191,44 +215,57 @@ static uint32_t e3_sat32(uint64_t v)
 	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 }
 
-/* Append instructions @i0..@i0+@k-1 of @b to the pending range; the last
- * one passed (@exec = 1) or failed its condition. @w = cycles of all of
- * them, @lw = cycles of the last one. */
-static int e3_append(struct etm3_flow *e, const struct etm_block *b,
-		     uint32_t i0, uint32_t k, uint64_t la, int exec, uint64_t w,
-		     uint32_t lw)
+/* One step of a walk: instructions i0..i0+k-1 of block b, starting at
+ * e->addr; the last at la (size lsz) passed (exec = 1) or failed. */
+struct e3_step {
+	const struct etm_block *b;
+	uint32_t i0, k;
+	uint64_t la;
+	unsigned lsz;
+	int exec;
+	int full;               /* the last is the block's last instruction */
+	uint64_t w;             /* cycles of all of them */
+	uint32_t lw;            /* cycles of the last one */
+};
+
+/* Append the instructions of step @st to the pending range, or start a new
+ * one with them. */
+static inline int e3_append(struct etm3_flow *e, const struct e3_step *st)
 {
-	uint64_t first = i0 ? etm_block_addr(b, i0) : b->start;
-	uint64_t prev = k >= 2 ? la - e3_isize(b, i0 + k - 2) : 0;
-	int extend = e->pend_on && e->pend_open && !e->nheld &&
-		     e->pend.end == first && e->pend.isa == b->isa;
+	const struct etm_block *b = st->b;
+	uint64_t first = e->addr, prev;
+	struct etm_elem *p = e->pend;
 	int err;
 
-	if (extend) {
-		e->prev_addr = k >= 2 ? prev : e->pend.last_addr;
+	prev = st->k >= 2 ? st->la - e3_isize(b, st->i0 + st->k - 2) : 0;
+	if (e->pend_on && e->pend_open && !e->nheld && p->end == first &&
+	    p->isa == b->isa) {
+		if (st->k < 2)
+			prev = p->last_addr;
 	} else {
 		err = e3_new_range(e, first, b->isa);
 		if (err < 0)
 			return err;
-		e->prev_addr = prev;
+		p = e->pend;
 	}
-	e->pend.ninsn += k;
-	e->pend.last_addr = la;
-	e->pend.last_size = (uint8_t)e3_isize(b, i0 + k - 1);
-	e->pend.end = la + e->pend.last_size;
-	if (i0 + k == b->ninsn) {
-		e->pend.last_cls = b->last.cls;
-		e->pend.last_link = b->last.link;
+	e->prev_addr = prev;
+	p->ninsn += st->k;
+	p->last_addr = st->la;
+	p->last_size = (uint8_t)st->lsz;
+	p->end = st->la + st->lsz;
+	if (st->full) {
+		p->last_cls = b->last.cls;
+		p->last_link = b->last.link;
 	} else {
-		e->pend.last_cls = etmc_unknown; /* classified at flush */
-		e->pend.last_link = 0;
+		p->last_cls = etmc_unknown; /* classified at flush */
+		p->last_link = 0;
 	}
-	e->pend.last_exec = (uint8_t)exec;
-	e->pend.last_atom = 1;
+	p->last_exec = (uint8_t)st->exec;
+	p->last_atom = 1;
 	if (e->ca)
-		e->pend.cycles = e3_sat32(e->pend.cycles + w);
-	e->last_w = lw;
-	if (!exec)
+		p->cycles = e3_sat32(p->cycles + st->w);
+	e->last_w = st->lw;
+	if (!st->exec)
 		e->pend_open = 0;
 	return 0;
 }
@@ -248,12 +285,13 @@ static int e3_nomem(struct etm3_flow *e)
 	return e3_put(e, &el);
 }
 
-/* Next address after the last consumed instruction of @b (index @li). */
-static void e3_advance(struct etm3_flow *e, const struct etm_block *b,
-		       uint32_t li, uint64_t la, int exec)
+/* Next address after step @st. */
+static inline void e3_advance(struct etm3_flow *e, const struct e3_step *st)
 {
-	e->addr = la + e3_isize(b, li);
-	if (!exec || li != b->ninsn - 1 || !b->stop)
+	const struct etm_block *b = st->b;
+
+	e->addr = st->la + st->lsz;
+	if (!st->exec || !st->full || !b->stop)
 		return;
 	switch (b->last.cls) {
 	case etmc_br_direct:
@@ -300,131 +338,180 @@ static uint32_t e3_erun(uint64_t bits, uint32_t n)
 	return r < n ? r : n;
 }
 
-/* Walk @n atoms (bit i of @bits: 1 = N; @w: cycles of each) a block at a
- * time. @off: offset of each atom's packet, or NULL for e->off. */
-static int e3_walk(struct etm3_flow *e, uint32_t n, uint64_t bits,
-		   const uint32_t *w, const uint64_t *off)
+/* Atoms to walk: bit i of @bits is 1 for N. Cycle-accurate: @w[i] cycles
+ * of atom i, except atom 0 whose cycles are @w0 (@w NULL: no cycles).
+ * Offsets: of each atom's packet in run @r, or e->off (@r NULL). */
+struct e3_atoms {
+	uint32_t n;
+	uint64_t bits;
+	const uint16_t *w;
+	uint32_t w0;
+	struct etm_atom_run *r;
+};
+
+/* Cycles of atoms @i..@i+@k-1 into *@sum, of the last one returned. */
+static uint32_t e3_wsum(const struct e3_atoms *a, uint32_t i, uint32_t k,
+			uint64_t *sum)
+{
+	uint64_t s = 0;
+	uint32_t j;
+
+	if (!a->w) {
+		*sum = 0;
+		return 0;
+	}
+	for (j = i ? i : 1; j < i + k; j++)
+		s += a->w[j];
+	if (!i)
+		s += a->w0;
+	*sum = s;
+	return i + k - 1 ? a->w[i + k - 1] : a->w0;
+}
+
+/* The block the next atoms go through: the rest of the last block when
+ * the address is where its atoms ended, else a lookup. @i0: first index.
+ * Returns 0 or -etme_nomap. */
+static inline int e3_block(struct etm3_flow *e, const struct etm_block **b,
+			   uint32_t *i0)
+{
+	if (e->cb && e->addr == e->cb_next && e->isa == e->cb->isa &&
+	    e3_space(e) == e->cb_space) {
+		*b = e->cb;
+		*i0 = e->cb_i;
+		return 0;
+	}
+	*i0 = 0;
+	e->cb = NULL;
+	return etm_flow_block(e->f, e3_space(e), e->addr, e->isa, &e->tmp, b);
+}
+
+/* The step for @run E atoms (then an N atom if @n_follows) from index
+ * @i0 of @b. */
+static inline void e3_plan(struct e3_step *st, const struct etm_block *b,
+			   uint32_t i0, uint32_t run, int n_follows,
+			   uint64_t addr)
+{
+	uint32_t rem = b->ninsn - i0, li;
+
+	st->b = b;
+	st->i0 = i0;
+	st->exec = 1;
+	if (run >= rem) {
+		st->k = rem;            /* the rest of the block passed */
+	} else if (n_follows) {
+		st->k = run + 1;        /* E...E N inside the block */
+		st->exec = 0;
+	} else {
+		st->k = run;            /* atoms end inside the block */
+	}
+	st->full = st->k == rem;
+	if (st->full) {
+		st->la = b->last.addr;
+		st->lsz = b->last.size;
+		return;
+	}
+	li = i0 + st->k - 1;
+	st->la = st->k > 1 ? etm_block_addr(b, li) : addr;
+	st->lsz = e3_isize(b, li);
+}
+
+/* Walk the atoms of @a a block at a time. */
+static int e3_walk(struct etm3_flow *e, const struct e3_atoms *a)
 {
 	const struct etm_block *b;
-	uint32_t i = 0, j, k;
-	uint64_t la;
+	uint32_t i = 0, i0, n = a->n, run;
+	struct e3_step st;
 	int err;
 
+	st.w = 0;
+	st.lw = 0;
 	while (i < n && e->addr_valid) {
-		uint32_t run = e3_erun(bits >> i, n - i), i0 = 0;
-		uint64_t sum = 0;
-		int exec = 1;
-
-		if (off)
-			e->off = off[i];
-		if (e->cb && e->addr == e->cb_next && e->isa == e->cb->isa &&
-		    e3_space(e) == e->cb_space) {
-			b = e->cb;      /* go on inside the last block */
-			i0 = e->cb_i;
-		} else {
-			e->cb = NULL;
-			err = etm_flow_block(e->f, e3_space(e), e->addr, e->isa,
-					     &e->tmp, &b);
-			if (err < 0)
-				return e3_nomem(e);
-		}
-		if (run >= b->ninsn - i0) {
-			k = b->ninsn - i0;      /* the rest of the block passed */
-		} else if (i + run < n) {
-			k = run + 1;            /* E...E N inside the block */
-			exec = 0;
-		} else {
-			k = run;                /* atoms end inside the block */
-		}
-		for (j = i; j < i + k; j++)
-			sum += w[j];
-		la = i0 ? e->addr : b->start;   /* first of the k */
-		if (k > 1)
-			la = etm_block_addr(b, i0 + k - 1);
-		err = e3_append(e, b, i0, k, la, exec, sum, w[i + k - 1]);
+		run = e3_erun(a->bits >> i, n - i);
+		if (a->r)
+			e->off = etm_atom_run_off(a->r, a->r->apk[i]);
+		if (e3_block(e, &b, &i0) < 0)
+			return e3_nomem(e);
+		e3_plan(&st, b, i0, run, i + run < n, e->addr);
+		if (a->w)
+			st.lw = e3_wsum(a, i, st.k, &st.w);
+		err = e3_append(e, &st);
 		if (err < 0)
 			return err;
-		e3_advance(e, b, i0 + k - 1, la, exec);
-		i += k;
+		e3_advance(e, &st);
+		i += st.k;
 		e->cb = NULL;
-		if (i0 + k < b->ninsn) {
+		if (!st.full) {
 			e->cb = b;
-			e->cb_i = i0 + k;
-			e->cb_next = la + e3_isize(b, i0 + k - 1);
+			e->cb_i = i0 + st.k;
+			e->cb_next = e->addr;
 			e->cb_space = e3_space(e);
 		}
 	}
 	if (i < n && e->wait_branch) {
-		if (off)
-			e->off = off[i];
+		if (a->r)
+			e->off = etm_atom_run_off(a->r, a->r->apk[i]);
 		return e3_lost(e);
 	}
 	return 0;
 }
 
-/* Cycles of the atoms of @pkt into @w; W atoms of earlier packets (the
- * carry) belong to the first atom. Returns the number of atoms. */
-static uint32_t e3_cycles(struct etm3_flow *e, const struct etm_packet *pkt,
-			  uint32_t *w)
+/* Atoms of @pkt into @a (cycles into @w); W atoms of earlier packets
+ * (the carry) belong to the first atom. */
+static void e3_cycles(struct etm3_flow *e, const struct etm_packet *pkt,
+		      struct e3_atoms *a, uint16_t *w)
 {
 	uint32_t n = pkt->atom_count, j;
 
 	if (n > ETM_PKT_MAX_ATOMS)
 		n = ETM_PKT_MAX_ATOMS;
-	for (j = 0; j < n; j++)
-		w[j] = e->ca ? pkt->atom_w[j] : 0;
-	if (n) {
-		w[0] = e3_sat32(w[0] + e->carry);
+	a->n = n;
+	a->bits = pkt->atom_bits;
+	if (e->ca && n) {
+		for (j = 0; j < n; j++)
+			w[j] = pkt->atom_w[j];
+		a->w = w;
+		a->w0 = e3_sat32(pkt->atom_w[0] + e->carry);
 		e->carry = 0;
 	}
 	e->carry += e->ca ? pkt->w_tail : 0;
-	return n;
 }
 
 /* P-header: every atom is one instruction, walked a block at a time. */
 static int e3_atoms(struct etm3_flow *e, const struct etm_packet *pkt)
 {
-	uint32_t w[ETM_PKT_MAX_ATOMS], n = e3_cycles(e, pkt, w);
+	uint16_t w[ETM_PKT_MAX_ATOMS];
+	struct e3_atoms a = { 0 };
 
+	e3_cycles(e, pkt, &a, w);
 	if (!e->synced || e->data_only) {
 		e->carry = 0;
 		return 0;
 	}
-	return e3_walk(e, n, pkt->atom_bits, w, NULL);
+	return e3_walk(e, &a);
 }
 
-/* Consecutive one-byte P-headers (decoder fast path) walked as one: the
- * same elements as one by one, each with its packet's offset. */
-static int e3_put_atoms(struct etm_flow *f, const struct etm_atomc *const *pk,
-			const uint64_t *po, unsigned np)
+/* A run of one-byte P-headers (decoder fast path) walked as one: the
+ * same elements as packet by packet, each with its packet's offset. W
+ * atoms of earlier packets (the carry) belong to the first atom. */
+static int e3_put_atoms(struct etm_flow *f, struct etm_atom_run *r)
 {
 	struct etm3_flow *e = f->impl;
-	uint32_t w[ETM_FLOW_ATOM_BATCH], n = 0, j, a, k;
-	uint64_t off[ETM_FLOW_ATOM_BATCH], bits = 0;
+	struct e3_atoms a = { .n = r->n, .bits = r->bits, .r = r };
 
-	for (j = 0; j < np; j++) {
-		a = pk[j]->n;
-		if (n + a > ETM_FLOW_ATOM_BATCH)
-			return -etme_invalid;
-		/* as e3_cycles() */
-		for (k = 0; k < a; k++) {
-			w[n + k] = e->ca ? pk[j]->w[k] : 0;
-			off[n + k] = po[j];
-		}
-		if (a) {
-			w[n] = e3_sat32(w[n] + e->carry);
-			e->carry = 0;
-			bits |= (uint64_t)(pk[j]->bits & ((1u << a) - 1)) << n;
-		}
-		e->carry += e->ca ? pk[j]->w_tail : 0;
-		n += a;
-	}
-	e->off = np ? po[np - 1] : 0;
 	if (!e->synced || e->data_only) {
 		e->carry = 0;
 		return 0;
 	}
-	return e3_walk(e, n, bits, w, off);
+	if (e->ca && !r->n) {
+		e->carry += r->w_tail;
+		return 0;
+	}
+	if (e->ca) {
+		a.w = r->w;
+		a.w0 = e3_sat32((uint64_t)r->w[0] + e->carry);
+		e->carry = r->w_tail;
+	}
+	return e3_walk(e, &a);
 }
 
 /* Remove the last instruction of the pending range (Cancel bit). Returns
@@ -433,27 +520,27 @@ static int e3_cancel_last(struct etm3_flow *e, uint64_t *at)
 {
 	uint64_t la;
 
-	if (!e->pend_on || !e->pend.ninsn)
+	if (!e->pend_on || !e->pend->ninsn)
 		return 0;
-	la = e->pend.last_addr;
+	la = e->pend->last_addr;
 	*at = la;
 	e->carry += e->last_w; /* the cycles belong to what follows */
-	if (e->pend.cycles >= e->last_w)
-		e->pend.cycles -= e->last_w;
+	if (e->pend->cycles >= e->last_w)
+		e->pend->cycles -= e->last_w;
 	e->last_w = 0;
-	if (e->pend.ninsn == 1) {
+	if (e->pend->ninsn == 1) {
 		/* nothing left: keep only what was held behind it */
 		e->pend_on = 0;
 		return 1;
 	}
-	e->pend.ninsn--;
-	e->pend.end = la;
-	e->pend.last_addr = e->prev_addr;
-	e->pend.last_size = (uint8_t)(la - e->prev_addr);
-	e->pend.last_cls = etmc_unknown;
-	e->pend.last_link = 0;
-	e->pend.last_exec = 1;
-	e->pend.last_atom = 1;
+	e->pend->ninsn--;
+	e->pend->end = la;
+	e->pend->last_addr = e->prev_addr;
+	e->pend->last_size = (uint8_t)(la - e->prev_addr);
+	e->pend->last_cls = etmc_unknown;
+	e->pend->last_link = 0;
+	e->pend->last_exec = 1;
+	e->pend->last_atom = 1;
 	e->pend_open = 0;
 	return 1;
 }
@@ -503,8 +590,10 @@ static void e3_set_addr(struct etm3_flow *e, uint64_t addr, enum etm_isa isa)
 			(isa == etmi_a32 || isa == etmi_t32 || isa == etmi_tee);
 }
 
-/* Branch address packet, possibly with exception information. */
-static int e3_branch(struct etm3_flow *e, const struct etm_packet *pkt)
+/* Branch address packet @br, possibly with exception information; the
+ * packet @pkt it came from, or NULL (decoder fast path: no context ID). */
+static int e3_branch(struct etm3_flow *e, const struct etm_brc *br,
+		     const struct etm_packet *pkt)
 {
 	struct etm_elem el;
 	uint64_t at = 0, ret = e->addr;
@@ -512,7 +601,7 @@ static int e3_branch(struct etm3_flow *e, const struct etm_packet *pkt)
 
 	if (!e->synced)
 		return 0;
-	if (pkt->has_exc && pkt->cancel) {
+	if (br->has_exc && br->cancel) {
 		/* M-profile: Can after an exception exit cancels only the
 		 * return, not the instruction (§6.6). */
 		if (!(e3_drop_exc_return(e) && e->m_profile))
@@ -525,20 +614,42 @@ static int e3_branch(struct etm3_flow *e, const struct etm_packet *pkt)
 	err = e3_flush(e);
 	if (err < 0)
 		return err;
-	if (pkt->has_exc && pkt->exc_num) {
+	if (br->has_exc && br->exc_num) {
 		e3_init_elem(e, &el, etmk_exception);
-		el.exc_num = pkt->exc_num;
-		el.exc_cancel = (uint8_t)(pkt->cancel != 0);
-		el.addr = pkt->addr;
-		el.isa = pkt->isa;
+		el.exc_num = br->exc_num;
+		el.exc_cancel = (uint8_t)(br->cancel != 0);
+		el.addr = br->addr;
+		el.isa = br->isa;
 		el.ret_addr = has_ret ? ret : 0;
 		el.has_ret = (uint8_t)has_ret;
 		err = e3_put(e, &el);
 		if (err < 0)
 			return err;
 	}
-	e3_set_addr(e, pkt->addr, pkt->isa);
-	return e3_state(e, pkt, 0);
+	e3_set_addr(e, br->addr, br->isa);
+	if (pkt)
+		return e3_state(e, pkt, 0);
+	if (!br->has_state || (br->ns == e->ns && br->hyp == e->hyp))
+		return 0;
+	e->ns = br->ns;         /* as e3_state() */
+	e->hyp = br->hyp;
+	return e3_emit_context(e);
+}
+
+static int e3_branch_pkt(struct etm3_flow *e, const struct etm_packet *pkt)
+{
+	struct etm_brc br;
+
+	etm_brc_from_pkt(&br, pkt);
+	return e3_branch(e, &br, pkt);
+}
+
+static int e3_put_branch(struct etm_flow *f, const struct etm_brc *br)
+{
+	struct etm3_flow *e = f->impl;
+
+	e->off = br->offset;
+	return e3_branch(e, br, NULL);
 }
 
 /* Gap cycles before a non-periodic I-sync (or a cycle count packet). */
@@ -556,19 +667,14 @@ static int e3_gap_cycles(struct etm3_flow *e, uint32_t cc)
 /* LSiP: the data instruction at the I-sync address executed (implied E). */
 static int e3_lsip(struct etm3_flow *e, const struct etm_packet *pkt)
 {
-	const struct etm_block *b;
+	struct e3_atoms a = { .n = 1 };    /* one E atom */
 	int err;
 
 	if (!e->addr_valid)
 		return 0;
-	e->cb = NULL;
-	err = etm_flow_block(e->f, e3_space(e), e->addr, e->isa, &e->tmp, &b);
-	if (err < 0)
-		return e3_nomem(e);
-	err = e3_append(e, b, 0, 1, b->start, 1, 0, 0);
-	if (err < 0)
-		return err;
-	e3_advance(e, b, 0, b->start, 1);
+	err = e3_walk(e, &a);
+	if (err < 0 || (!e->addr_valid && !e->wait_branch))
+		return err;     /* or the opcode was unreadable (nomem) */
 	e3_set_addr(e, pkt->lsip_next, pkt->lsip_isa);
 	return 0;
 }
@@ -686,7 +792,7 @@ static int e3_put_pkt(struct etm_flow *f, const struct etm_packet *pkt)
 	case etmp_atom:
 		return e3_atoms(e, pkt);
 	case etmp_branch:
-		return e3_branch(e, pkt);
+		return e3_branch_pkt(e, pkt);
 	case etmp_isync:
 		return e3_isync(e, pkt);
 	case etmp_error:
@@ -739,6 +845,20 @@ static void e3_reset(struct etm_flow *f)
 	e->m_profile = etm_cfg_m_profile(&f->cfg);
 	e->data_only = etm_cfg_data_only(&f->cfg);
 	e->ever_synced = ever;
+	e->rtmpl.kind = etmk_range;
+	e->rtmpl.id = f->id;
+	e->rtmpl.has_cycles = (uint8_t)e->ca;
+}
+
+/* The queue rewinds: the pending range built in place moves to q[0]. */
+static void e3_rewind(struct etm_flow *f)
+{
+	struct etm3_flow *e = f->impl;
+
+	if (e->pend_on && e->pend != &f->q[0]) {
+		f->q[0] = *e->pend;
+		e->pend = &f->q[0];
+	}
 }
 
 /* Everything but the packet offset (set before every use) and the scratch
@@ -769,7 +889,7 @@ static void e3_save(const struct etm_flow *f, struct etm_sbuf *s)
 		etm_sbuf_u8(s, (unsigned)e->pend_open);
 		etm_sbuf_u64(s, e->prev_addr);
 		etm_sbuf_u32(s, e->last_w);
-		etm_elem_save(s, &e->pend);
+		etm_elem_save(s, e->pend);
 	}
 	etm_sbuf_u32(s, e->nheld);
 	for (i = 0; i < e->nheld; i++)
@@ -803,6 +923,8 @@ int etm_flow_etm3_init(struct etm_flow *f)
 	f->reset = e3_reset;
 	f->free_impl = e3_free;
 	f->save = e3_save;
+	f->rewind = e3_rewind;
+	f->put_branch = e3_put_branch;
 	f->put_atom = e3_put_atom;
 	f->put_atoms = e3_put_atoms;
 	f->cur_isa = e3_cur_isa;

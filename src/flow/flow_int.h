@@ -3,13 +3,12 @@
 #ifndef ETM_FLOW_FLOW_INT_H
 #define ETM_FLOW_FLOW_INT_H
 
+#include <etmtrace/error.h>
 #include <etmtrace/flow.h>
 
+#include "common/zero.h"
 #include "image/bcache.h"
 #include "packet/pktbuf.h"
-
-/* Most atoms in one put_atoms() batch. */
-#define ETM_FLOW_ATOM_BATCH 64
 
 /* Queue capacity: a single packet produces at most ~40 elements (16 atoms,
  * each possibly a range plus a nomem, and context/exception elements). */
@@ -22,6 +21,7 @@ struct etm_flow {
 	int cache_on;
 	struct etm_elem q[ETM_FLOW_QMAX];
 	unsigned qhead, qlen;
+	uint8_t id;                     /* trace ID, for the elements */
 	/* protocol implementation (flow_etm3.c / flow_ptm.c) */
 	void *impl;
 	int (*put)(struct etm_flow *f, const struct etm_packet *pkt);
@@ -32,33 +32,67 @@ struct etm_flow {
 	/* an atom packet @pkt whose offset is @off (decoder fast path) */
 	int (*put_atom)(struct etm_flow *f, const struct etm_packet *pkt,
 			uint64_t off);
-	/* @np consecutive one-byte atom packets at offsets @po, as if put
-	 * one by one (optional; at most ETM_FLOW_ATOM_BATCH atoms) */
-	int (*put_atoms)(struct etm_flow *f, const struct etm_atomc *const *pk,
-			 const uint64_t *po, unsigned np);
+	/* a PTM atom packet in compact form (optional; decoder fast path) */
+	int (*put_patom)(struct etm_flow *f, const struct etm_patom *a);
+	/* a run of one-byte atom packets, as if put one by one (optional) */
+	int (*put_atoms)(struct etm_flow *f, struct etm_atom_run *r);
+	/* a branch address packet in compact form (optional; decoder fast
+	 * path), as etm_flow_put() of the packet it came from */
+	int (*put_branch)(struct etm_flow *f, const struct etm_brc *br);
+	/* move an element being built in the queue's free space at qhead
+	 * to q[0] (optional; see etm_flow_qstart()) */
+	void (*rewind)(struct etm_flow *f);
 	/* write the protocol state to @s (see etm_flow_save()) */
 	void (*save)(const struct etm_flow *f, struct etm_sbuf *s);
 };
+
+/* Start of a put (the queue is empty): rewind the queue once it is past a
+ * quarter, so that a put has room for its elements. An element the
+ * protocol builds in place right after the queued ones (the ETMv3 pending
+ * range) moves along. */
+static inline void etm_flow_qstart(struct etm_flow *f)
+{
+	if (f->qhead < ETM_FLOW_QMAX / 4)
+		return;
+	if (f->rewind)
+		f->rewind(f);
+	f->qhead = 0;
+}
 
 /* etm_flow_put() of an atom packet whose offset field is not set: the
  * packet came from the parser's table of one-byte atoms. */
 static inline int etm_flow_put_atom(struct etm_flow *f,
 				    const struct etm_packet *pkt, uint64_t off)
 {
-	f->qhead = 0;
+	etm_flow_qstart(f);
 	return f->put_atom(f, pkt, off);
+}
+
+/* The put_patom hook, same contract. */
+static inline int etm_flow_put_patom(struct etm_flow *f,
+				     const struct etm_patom *a)
+{
+	etm_flow_qstart(f);
+	return f->put_patom(f, a);
 }
 
 /* The put_atoms hook, same contract. */
 static inline int etm_flow_put_atoms(struct etm_flow *f,
-				     const struct etm_atomc *const *pk,
-				     const uint64_t *po, unsigned np)
+				     struct etm_atom_run *r)
 {
-	f->qhead = 0;
-	return f->put_atoms(f, pk, po, np);
+	etm_flow_qstart(f);
+	return f->put_atoms(f, r);
 }
 
 struct etm_sbuf;
+/* The put_branch hook, same contract. */
+static inline int etm_flow_put_branch(struct etm_flow *f,
+				      const struct etm_brc *br)
+{
+	etm_flow_qstart(f);
+	return f->put_branch(f, br);
+}
+
 /* Write the state that decides the decoder's future output (everything but
  * the block cache, which only memoises the image) to @s, so that parallel
  * decode can tell when two decoders have converged. */
@@ -68,16 +102,67 @@ void etm_elem_save(struct etm_sbuf *s, const struct etm_elem *el);
 
 /* Append a zeroed element of @kind produced by the packet at @offset; fills
  * id from the config. Returns NULL only if the queue is full (a bug). */
-struct etm_elem *etm_flow_emit(struct etm_flow *f, enum etm_elem_kind kind,
-			       uint64_t offset);
+static inline struct etm_elem *etm_flow_emit(struct etm_flow *f,
+					     enum etm_elem_kind kind,
+					     uint64_t offset)
+{
+	struct etm_elem *el;
+
+	if (f->qhead + f->qlen >= ETM_FLOW_QMAX)
+		return NULL;
+	el = &f->q[f->qhead + f->qlen++];
+	etm_zero(el, sizeof(*el));
+	el->kind = kind;
+	el->offset = offset;
+	el->id = f->id;
+	return el;
+}
+
+/* etm_flow_isa() without the checks, for the decoder's fast path. */
+static inline enum etm_isa etm_flow_isa_fast(const struct etm_flow *f)
+{
+	return f->cur_isa(f);
+}
+
+/* Append a copy of @el (complete: kind, offset and id set) to the queue,
+ * without clearing the slot first. Returns -etme_internal if it is full. */
+static inline int etm_flow_emit_copy(struct etm_flow *f,
+				     const struct etm_elem *el)
+{
+	if (f->qhead + f->qlen >= ETM_FLOW_QMAX)
+		return -etme_internal;
+	f->q[f->qhead + f->qlen++] = *el;
+	return 0;
+}
+
+/* The oldest queued element, removed from the queue (NULL if none): what
+ * etm_flow_next() copies out, for callers that copy it themselves. */
+static inline const struct etm_elem *etm_flow_pop(struct etm_flow *f)
+{
+	if (!f->qlen)
+		return NULL;
+	f->qlen--;
+	return &f->q[f->qhead++];
+}
+
+/* etm_flow_block() with the cache off: builds into @tmp. */
+int etm_flow_block_nocache(struct etm_flow *f, enum etm_space space,
+			   uint64_t addr, enum etm_isa isa,
+			   struct etm_block *tmp, const struct etm_block **blk);
 
 /* Classify the instruction at @addr: via the block cache if on, else direct.
  * Returns the block describing the straight-line run starting at @addr (see
  * bcache.h); the cache-off path fills @tmp and returns it.
  * Returns 0, -etme_nomap (first instruction unreadable). */
-int etm_flow_block(struct etm_flow *f, enum etm_space space, uint64_t addr,
-		   enum etm_isa isa, struct etm_block *tmp,
-		   const struct etm_block **blk);
+static inline int etm_flow_block(struct etm_flow *f, enum etm_space space,
+				 uint64_t addr, enum etm_isa isa,
+				 struct etm_block *tmp,
+				 const struct etm_block **blk)
+{
+	if (f->cache_on)
+		return etm_bcache_lookup(f->bc, f->img, space, addr, isa, blk);
+	return etm_flow_block_nocache(f, space, addr, isa, tmp, blk);
+}
 
 /* Protocol initialisers: allocate f->impl and set the hooks. Return 0 or
  * -etme_nomem. */

@@ -40,14 +40,18 @@ struct ptm_flow {
 	uint64_t wu_addr;       /* address of the instruction the WU named */
 	struct etm_retstack rs;
 	struct etm_elem scratch; /* sink when the queue is full (a bug) */
+	struct etm_block tmp;   /* a block built with the cache off */
 };
 
-/* The instructions found by one walk. */
+/* The instructions found by one walk. The last one is described by
+ * *last: a block's last instruction in the block cache (valid until the
+ * next lookup) or cut (a block cut short). */
 struct ptm_run {
 	uint64_t start, end;
 	uint32_t ninsn;
-	struct etm_insn last;
+	const struct etm_insn *last;
 	uint64_t bad_addr;      /* walk_nomem: the unreadable address */
+	struct etm_insn cut;
 };
 
 enum ptm_walk_res {
@@ -119,10 +123,10 @@ static void ptm_emit_range(struct ptm_flow *p, uint64_t off,
 	el->end = r->end;
 	el->isa = p->isa;
 	el->ninsn = r->ninsn;
-	el->last_addr = r->last.addr;
-	el->last_size = r->last.size;
-	el->last_cls = r->last.cls;
-	el->last_link = r->last.link;
+	el->last_addr = r->last->addr;
+	el->last_size = r->last->size;
+	el->last_cls = r->last->cls;
+	el->last_link = r->last->link;
 	el->last_exec = (uint8_t)exec;
 	el->last_atom = (uint8_t)atom;
 	if (p->ca) {
@@ -166,18 +170,19 @@ static void ptm_cut_block(struct ptm_flow *p, const struct etm_block *b,
 		/* the block's own last instruction */
 		r->ninsn += b->ninsn;
 		r->end = b->end;
-		r->last = b->last;
+		r->last = &b->last;
 		return;
 	}
 	r->ninsn += i + 1;
 	r->end = a + sz;
-	memset(&r->last, 0, sizeof(r->last));
+	memset(&r->cut, 0, sizeof(r->cut));
+	r->last = &r->cut;
 	n = etm_image_read(p->f->img, ptm_space(p), a, buf, sz);
-	if (etm_insn_decode(&r->last, b->isa, a, buf, n) < 0) {
+	if (etm_insn_decode(&r->cut, b->isa, a, buf, n) < 0) {
 		/* cannot happen: the block was built from these bytes */
-		r->last.addr = a;
-		r->last.size = (uint8_t)sz;
-		r->last.isa = b->isa;
+		r->cut.addr = a;
+		r->cut.size = (uint8_t)sz;
+		r->cut.isa = b->isa;
 	}
 }
 
@@ -192,9 +197,9 @@ static enum ptm_walk_res ptm_walk(struct ptm_flow *p, int to_wu, uint64_t wu,
 	enum etm_isa wisa = ptm_walk_isa(p->isa);
 	uint64_t addr = p->cur;
 	const struct etm_block *b;
-	struct etm_block tmp;
 
-	memset(r, 0, sizeof(*r));
+	r->ninsn = 0;
+	r->last = NULL;
 	r->start = r->end = addr;
 	if (to_wu && wu < addr)
 		return walk_bad;
@@ -202,7 +207,7 @@ static enum ptm_walk_res ptm_walk(struct ptm_flow *p, int to_wu, uint64_t wu,
 		if (addr - r->start > PTM_WALK_MAX)
 			return walk_bad;
 		if ((wisa != etmi_a32 && wisa != etmi_t32) ||
-		    etm_flow_block(p->f, ptm_space(p), addr, wisa, &tmp,
+		    etm_flow_block(p->f, ptm_space(p), addr, wisa, &p->tmp,
 				   &b) < 0) {
 			r->bad_addr = addr;
 			return walk_nomem;
@@ -213,14 +218,16 @@ static enum ptm_walk_res ptm_walk(struct ptm_flow *p, int to_wu, uint64_t wu,
 		}
 		r->ninsn += b->ninsn;
 		r->end = b->end;
-		r->last = b->last;
+		r->last = &b->last;
 		addr = b->end;
 		if (b->stop)
 			/* analyze_waypoint_update(): a waypoint before the WU
 			 * address cannot be: the PTM would have traced it */
 			return to_wu ? walk_bad : walk_wp;
 		/* split block, or memory ends at b->end: the next lookup
-		 * continues or fails */
+		 * continues or fails, and may replace this block */
+		r->cut = b->last;
+		r->last = &r->cut;
 	}
 }
 
@@ -296,73 +303,82 @@ static void ptm_one_atom(struct ptm_flow *p, uint64_t off, int n_atom,
 	ptm_emit_range(p, off, &r, 1, !n_atom, cc);
 	p->after_wu = 0;
 	if (n_atom)
-		p->cur = r.last.addr + r.last.size;
+		p->cur = r.last->addr + r.last->size;
 	else
-		ptm_take(p, off, &r.last);
+		ptm_take(p, off, r.last);
 }
 
-static void ptm_atoms(struct ptm_flow *p, const struct etm_packet *pkt,
-		      uint64_t off)
+/* @n atoms (bit i of @bits: 1 = N) of the packet at @off, with cycle
+ * count @cc if @has_cc. */
+static void ptm_atoms_c(struct ptm_flow *p, unsigned n, uint32_t bits,
+			int has_cc, uint32_t cc, uint64_t off)
 {
-	unsigned i, n = pkt->atom_count;
+	unsigned i;
 
 	if (n > ETM_PKT_MAX_ATOMS)
 		n = ETM_PKT_MAX_ATOMS;
 	/* the cycle count (cycle-accurate: one atom per packet) belongs to
 	 * the last atom */
 	for (i = 0; i < n && p->synced; i++)
-		ptm_one_atom(p, off, (pkt->atom_bits >> i) & 1,
-			     i + 1 == n && pkt->has_cc ? pkt->cycle_count : 0);
+		ptm_one_atom(p, off, (bits >> i) & 1,
+			     i + 1 == n && has_cc ? cc : 0);
+}
+
+static void ptm_atoms(struct ptm_flow *p, const struct etm_packet *pkt,
+		      uint64_t off)
+{
+	ptm_atoms_c(p, pkt->atom_count, pkt->atom_bits, pkt->has_cc,
+		    pkt->cycle_count, off);
 }
 
 /* Take NS/Hyp from a packet that carries them; report a change. */
-static void ptm_take_state(struct ptm_flow *p, const struct etm_packet *pkt)
+static void ptm_take_state(struct ptm_flow *p, const struct etm_brc *br)
 {
-	if (!pkt->has_state || (pkt->ns == p->ns && pkt->hyp == p->hyp))
+	if (!br->has_state || (br->ns == p->ns && br->hyp == p->hyp))
 		return;
-	p->ns = pkt->ns;
-	p->hyp = pkt->hyp;
-	ptm_emit_context(p, pkt->offset);
+	p->ns = br->ns;
+	p->hyp = br->hyp;
+	ptm_emit_context(p, br->offset);
 }
 
-static void ptm_load(struct ptm_flow *p, const struct etm_packet *pkt)
+static void ptm_load(struct ptm_flow *p, uint64_t addr, enum etm_isa isa)
 {
-	p->cur = pkt->addr;
-	if (pkt->isa != etmi_unknown)
-		p->isa = pkt->isa;
+	p->cur = addr;
+	if (isa != etmi_unknown)
+		p->isa = isa;
 	p->cur_valid = 1;
 }
 
 /* Branch address packet without exception (seed 004 branch_no_excp()). */
-static void ptm_branch(struct ptm_flow *p, const struct etm_packet *pkt)
+static void ptm_branch(struct ptm_flow *p, const struct etm_brc *br)
 {
-	uint32_t cc = pkt->has_cc ? pkt->cycle_count : 0;
+	uint32_t cc = br->has_cc ? br->cycle_count : 0;
 	enum ptm_walk_res res;
 	struct ptm_run r;
 
 	if (!p->cur_valid) {
 		if (p->ca)
-			ptm_emit_cycles(p, pkt->offset, cc);
+			ptm_emit_cycles(p, br->offset, cc);
 	} else {
 		res = ptm_walk(p, 0, 0, &r);
 		if (res == walk_wp) {
 			/* the packet implies an E atom; never pop for it */
-			ptm_emit_range(p, pkt->offset, &r, 1, 1, cc);
-			if (p->rs_on && r.last.link)
+			ptm_emit_range(p, br->offset, &r, 1, 1, cc);
+			if (p->rs_on && r.last->link)
 				etm_retstack_push(&p->rs,
-						  r.last.addr + r.last.size,
+						  r.last->addr + r.last->size,
 						  p->isa, p->ns);
 		} else {
-			ptm_walk_failed(p, pkt->offset, res, &r);
+			ptm_walk_failed(p, br->offset, res, &r);
 			if (!p->synced)
 				return;
 			if (p->ca)
-				ptm_emit_cycles(p, pkt->offset, cc);
+				ptm_emit_cycles(p, br->offset, cc);
 		}
 	}
-	ptm_load(p, pkt);
+	ptm_load(p, br->addr, br->isa);
 	p->after_wu = 0;
-	ptm_take_state(p, pkt);
+	ptm_take_state(p, br);
 }
 
 /*
@@ -378,25 +394,25 @@ static void ptm_branch(struct ptm_flow *p, const struct etm_packet *pkt)
  * instruction, and its ARM preferred return address is that instruction);
  * Reset has none.
  */
-static void ptm_exception(struct ptm_flow *p, const struct etm_packet *pkt)
+static void ptm_exception(struct ptm_flow *p, const struct etm_brc *br)
 {
-	struct etm_elem *el = ptm_emit(p, etmk_exception, pkt->offset);
+	struct etm_elem *el = ptm_emit(p, etmk_exception, br->offset);
 
-	el->exc_num = pkt->exc_num;
-	el->addr = pkt->addr;
-	if (p->cur_valid && pkt->exc_num != PTM_EXC_RESET) {
+	el->exc_num = br->exc_num;
+	el->addr = br->addr;
+	if (p->cur_valid && br->exc_num != PTM_EXC_RESET) {
 		el->has_ret = 1;
 		el->ret_addr = p->cur;
-		if (pkt->exc_num == PTM_EXC_UNDEF && p->after_wu)
+		if (br->exc_num == PTM_EXC_UNDEF && p->after_wu)
 			el->ret_addr = p->wu_addr;
 	}
-	if (p->ca && pkt->has_cc) {
+	if (p->ca && br->has_cc) {
 		el->has_cycles = 1;
-		el->cycles = pkt->cycle_count;
+		el->cycles = br->cycle_count;
 	}
-	ptm_load(p, pkt);
+	ptm_load(p, br->addr, br->isa);
 	p->after_wu = 0;
-	ptm_take_state(p, pkt);
+	ptm_take_state(p, br);
 	ptm_state_into(p, el);  /* the state the handler runs in */
 }
 
@@ -409,7 +425,7 @@ static void ptm_wpupdate(struct ptm_flow *p, const struct etm_packet *pkt)
 
 	if (!p->cur_valid)
 		/* nothing known before it, but the named instruction ran */
-		ptm_load(p, pkt);
+		ptm_load(p, pkt->addr, pkt->isa);
 	res = ptm_walk(p, 1, pkt->addr, &r);
 	if (res != walk_wu) {
 		ptm_walk_failed(p, pkt->offset, res, &r);
@@ -418,7 +434,7 @@ static void ptm_wpupdate(struct ptm_flow *p, const struct etm_packet *pkt)
 	ptm_emit_range(p, pkt->offset, &r, 0, 1, 0);
 	p->cur = r.end;
 	p->after_wu = 1;
-	p->wu_addr = r.last.addr;
+	p->wu_addr = r.last->addr;
 }
 
 static uint8_t ptm_on_reason(const struct ptm_flow *p, unsigned reason)
@@ -479,7 +495,7 @@ static void ptm_isync(struct ptm_flow *p, const struct etm_packet *pkt)
 	}
 	if (ctx)
 		ptm_emit_context(p, pkt->offset);
-	ptm_load(p, pkt);
+	ptm_load(p, pkt->addr, pkt->isa);
 	p->synced = 1;
 	p->ever_synced = 1;
 	p->after_wu = 0;
@@ -517,9 +533,23 @@ static void ptm_timestamp(struct ptm_flow *p, const struct etm_packet *pkt)
 	}
 }
 
+static int ptm_put_branch(struct etm_flow *f, const struct etm_brc *br)
+{
+	struct ptm_flow *p = f->impl;
+
+	if (!p->synced)
+		return 0;       /* wait for an I-sync (docs/ptm.md §15.2) */
+	if (br->has_exc && br->exc_num)
+		ptm_exception(p, br);
+	else
+		ptm_branch(p, br);
+	return 0;
+}
+
 static int ptm_put(struct etm_flow *f, const struct etm_packet *pkt)
 {
 	struct ptm_flow *p = f->impl;
+	struct etm_brc br;
 
 	switch (pkt->type) {
 	case etmp_isync:
@@ -550,10 +580,8 @@ static int ptm_put(struct etm_flow *f, const struct etm_packet *pkt)
 		ptm_atoms(p, pkt, pkt->offset);
 		break;
 	case etmp_branch:
-		if (pkt->has_exc && pkt->exc_num)
-			ptm_exception(p, pkt);
-		else
-			ptm_branch(p, pkt);
+		etm_brc_from_pkt(&br, pkt);
+		ptm_put_branch(f, &br);
 		break;
 	case etmp_waypoint:
 		ptm_wpupdate(p, pkt);
@@ -575,6 +603,15 @@ static int ptm_put_atom(struct etm_flow *f, const struct etm_packet *pkt,
 
 	if (p->synced)
 		ptm_atoms(p, pkt, off);
+	return 0;
+}
+
+static int ptm_put_patom(struct etm_flow *f, const struct etm_patom *a)
+{
+	struct ptm_flow *p = f->impl;
+
+	if (p->synced)
+		ptm_atoms_c(p, a->n, a->bits, a->has_cc, a->cc, a->offset);
 	return 0;
 }
 
@@ -658,6 +695,8 @@ int etm_flow_ptm_init(struct etm_flow *f)
 	f->free_impl = ptm_free;
 	f->save = ptm_save;
 	f->put_atom = ptm_put_atom;
+	f->put_branch = ptm_put_branch;
+	f->put_patom = ptm_put_patom;
 	f->cur_isa = ptm_cur_isa;
 	return 0;
 }

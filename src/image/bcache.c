@@ -12,18 +12,6 @@
 /* Largest supported cache: 2^16 entries (about 8 MiB). */
 #define ETM_BCACHE_LOG2_MAX 16
 
-struct etm_bcache_entry {
-	struct etm_block blk;
-	uint8_t valid;
-	uint8_t space;
-};
-
-struct etm_bcache {
-	uint32_t stop_mask;
-	unsigned log2;
-	struct etm_bcache_entry *e;
-};
-
 struct etm_bcache *etm_bcache_alloc(unsigned log2_entries, uint32_t stop_mask)
 {
 	struct etm_bcache *bc;
@@ -124,33 +112,16 @@ int etm_block_build(struct etm_block *blk, const struct etm_image *img,
 	return 0;
 }
 
-/* Slot of (addr, isa, space): Fibonacci hash of the halfword address. */
-static size_t bcache_slot(const struct etm_bcache *bc, uint64_t addr,
-			  enum etm_isa isa, enum etm_space space)
-{
-	uint64_t h = (addr >> 1) ^ ((uint64_t)isa << 60) ^
-		     ((uint64_t)space << 56);
-
-	if (!bc->log2)
-		return 0;
-	return (size_t)((h * 0x9E3779B97F4A7C15ull) >> (64 - bc->log2));
-}
-
-int etm_bcache_lookup(struct etm_bcache *bc, const struct etm_image *img,
-		      enum etm_space space, uint64_t addr, enum etm_isa isa,
-		      const struct etm_block **blk)
+int etm_bcache_fill(struct etm_bcache *bc, const struct etm_image *img,
+		    enum etm_space space, uint64_t addr, enum etm_isa isa,
+		    const struct etm_block **blk)
 {
 	struct etm_bcache_entry *e;
 	int err;
 
 	if (!bc || !blk)
 		return -etme_invalid;
-	e = &bc->e[bcache_slot(bc, addr, isa, space)];
-	if (e->valid && e->blk.start == addr && e->blk.isa == isa &&
-	    e->space == (uint8_t)space) {
-		*blk = &e->blk;
-		return 0;
-	}
+	e = &bc->e[etm_bcache_slot(bc, addr, isa, space)];
 	e->valid = 0;
 	err = etm_block_build(&e->blk, img, space, addr, isa, bc->stop_mask);
 	if (err < 0)

@@ -4,6 +4,7 @@
 #ifndef ETM_IMAGE_BCACHE_H
 #define ETM_IMAGE_BCACHE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <etmtrace/image.h>
@@ -34,7 +35,18 @@ struct etm_block {
 /* PTM with ETMCCER[24]: DMB/DSB are waypoints too. */
 #define ETM_STOP_PTM_DMB (ETM_STOP_PTM | (1u << etmc_barrier))
 
-struct etm_bcache;
+struct etm_bcache_entry {
+	struct etm_block blk;
+	uint8_t valid;
+	uint8_t space;
+};
+
+/* The cache (defined here for the inline lookup; use the functions). */
+struct etm_bcache {
+	uint32_t stop_mask;
+	unsigned log2;
+	struct etm_bcache_entry *e;
+};
 
 /* Allocate a cache of 2^@log2_entries entries (bounded memory) whose blocks
  * end at instructions whose class is in @stop_mask. NULL on no memory. */
@@ -49,11 +61,45 @@ int etm_block_build(struct etm_block *blk, const struct etm_image *img,
 		    enum etm_space space, uint64_t addr, enum etm_isa isa,
 		    uint32_t stop_mask);
 
+/* Slot of (addr, isa, space): Fibonacci hash of the halfword address. */
+static inline size_t etm_bcache_slot(const struct etm_bcache *bc,
+				     uint64_t addr, enum etm_isa isa,
+				     enum etm_space space)
+{
+	uint64_t h = (addr >> 1) ^ ((uint64_t)isa << 60) ^
+		     ((uint64_t)space << 56);
+
+	if (!bc->log2)
+		return 0;
+	return (size_t)((h * 0x9E3779B97F4A7C15ull) >> (64 - bc->log2));
+}
+
+/* Build the block of (addr, isa, space) into its slot (a miss of
+ * etm_bcache_lookup()). Returns 0, -etme_nomap, -etme_invalid. */
+int etm_bcache_fill(struct etm_bcache *bc, const struct etm_image *img,
+		    enum etm_space space, uint64_t addr, enum etm_isa isa,
+		    const struct etm_block **blk);
+
 /* Cached lookup: *@blk points into the cache (valid until the next lookup).
  * Returns 0, -etme_nomap. */
-int etm_bcache_lookup(struct etm_bcache *bc, const struct etm_image *img,
-		      enum etm_space space, uint64_t addr, enum etm_isa isa,
-		      const struct etm_block **blk);
+static inline int etm_bcache_lookup(struct etm_bcache *bc,
+				    const struct etm_image *img,
+				    enum etm_space space, uint64_t addr,
+				    enum etm_isa isa,
+				    const struct etm_block **blk)
+{
+	const struct etm_bcache_entry *e;
+
+	if (bc && blk) {
+		e = &bc->e[etm_bcache_slot(bc, addr, isa, space)];
+		if (e->valid && e->blk.start == addr && e->blk.isa == isa &&
+		    e->space == (uint8_t)space) {
+			*blk = &e->blk;
+			return 0;
+		}
+	}
+	return etm_bcache_fill(bc, img, space, addr, isa, blk);
+}
 
 /* Bits set in @v (SWAR: the build targets CPUs without POPCNT). */
 static inline unsigned etm_popcount64(uint64_t v)

@@ -6,8 +6,6 @@
 
 #include <etmtrace/error.h>
 
-#include "common/bits.h"
-
 unsigned etm_addr_shift(enum etm_isa isa)
 {
 	switch (isa) {
@@ -89,9 +87,12 @@ int etm_addr_read(const uint8_t *b, size_t n, unsigned flags, uint32_t base,
 		return addr_byte5(b[4], flags, v, r);
 	}
 	r->len = (uint8_t)i;
-	shift = etm_addr_shift(cur);
+	/* etm_addr_shift(), inline: T32/ThumbEE 1, Jazelle 0, else 2 */
+	shift = cur == etmi_t32 || cur == etmi_tee ? 1 :
+		cur == etmi_jazelle ? 0 : 2;
 	r->nbits = (uint8_t)(bits + shift);
-	mask = (uint32_t)etm_lowmask(r->nbits);
+	/* at most 6 + 3 x 7 + 2 = 29 bits: the mask never covers all 32 */
+	mask = (1u << r->nbits) - 1;
 	r->addr = (base & ~mask) | ((v << shift) & mask);
 	r->isa = cur;
 	return (int)i;

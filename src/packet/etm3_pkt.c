@@ -122,7 +122,7 @@ static int phdr_ca(const struct etm_pktp *p, uint8_t h,
 }
 
 /* Exception information bytes 0-2 (§6.4, §6.6). */
-static int etm3_exc(const uint8_t *b, size_t n, struct etm_packet *pkt)
+static int etm3_exc(const uint8_t *b, size_t n, struct etm_brc *br)
 {
 	uint8_t e;
 	size_t i = 1;
@@ -130,27 +130,27 @@ static int etm3_exc(const uint8_t *b, size_t n, struct etm_packet *pkt)
 	if (n < 1)
 		return -etme_again;
 	e = b[0];
-	pkt->has_exc = 1;
-	pkt->has_state = 1;
-	pkt->ns = e & 1;
-	pkt->exc_num = (e >> 1) & 0x0f;
-	pkt->cancel = (e >> 5) & 1;
-	pkt->altisa = (e >> 6) & 1;
+	br->has_exc = 1;
+	br->has_state = 1;
+	br->ns = e & 1;
+	br->exc_num = (e >> 1) & 0x0f;
+	br->cancel = (e >> 5) & 1;
+	br->altisa = (e >> 6) & 1;
 	if (!(e & 0x80))
 		return 1;
 	if (n < 2)
 		return -etme_again;
 	e = b[i++];
 	if (!(e & 0x40)) {                   /* byte 1: C 0 H eeeee */
-		pkt->hyp = (e >> 5) & 1;
-		pkt->exc_num |= (uint16_t)((e & 0x1f) << 4);
+		br->hyp = (e >> 5) & 1;
+		br->exc_num |= (uint16_t)((e & 0x1f) << 4);
 		if (!(e & 0x80))
 			return 2;
 		if (n < 3)
 			return -etme_again;
 		e = b[i++];
 	}
-	pkt->resume = e & 0x0f;               /* byte 2: 0 1 rr RRRR */
+	br->resume = e & 0x0f;                /* byte 2: 0 1 rr RRRR */
 	return (int)i;
 }
 
@@ -158,50 +158,69 @@ static int etm3_exc(const uint8_t *b, size_t n, struct etm_packet *pkt)
  * 000 follows OpenCSD's reading (reset). -1 = reserved. */
 static const int8_t dep_exc[8] = { 8, 14, -1, -1, 5, 15, 4, 1 };
 
-/* Branch address packet, also the LSiP current-address field. */
-static int etm3_branch(const struct etm_pktp *p, const uint8_t *b, size_t n,
-		       struct etm_packet *pkt, struct etm_pkt_state *st)
+int etm_etm3_read_branch(const struct etm_pktp *p, const uint8_t *b, size_t n,
+			 struct etm_brc *br, struct etm_pkt_state *st,
+			 uint32_t *drop)
 {
 	unsigned flags = ETM_ADDR_DEPRECATED;
 	struct etm_addr_res a;
 	enum etm_isa isa;
 	int r, i;
 
+	*drop = 0;
 	if (p->o.alt_branch)
 		flags |= ETM_ADDR_ALT;
 	r = etm_addr_read(b, n, flags, st->addr, st->isa, &a);
 	if (r < 0) {
-		pkt->size = a.len;
+		*drop = a.len;
 		return r;
 	}
 	i = r;
-	pkt->type = etmp_branch;
 	if (a.dep) {
 		if (dep_exc[a.dep_code] < 0) {
-			pkt->size = 5;
+			*drop = 5;
 			return -etme_bad_packet;
 		}
-		pkt->has_exc = 1;
-		pkt->exc_num = (uint16_t)dep_exc[a.dep_code];
-		pkt->cancel = a.dep_cancel;
+		br->has_exc = 1;
+		br->exc_num = (uint16_t)dep_exc[a.dep_code];
+		br->cancel = a.dep_cancel;
 	}
 	if (a.exc) {
-		r = etm3_exc(b + i, n - i, pkt);
+		r = etm3_exc(b + i, n - i, br);
 		if (r < 0)
 			return r;
 		i += r;
 	}
 	isa = a.isa;
-	if (pkt->has_state && (isa == etmi_t32 || isa == etmi_tee))
-		isa = pkt->altisa ? etmi_tee : etmi_t32;
-	pkt->addr = a.addr;
-	pkt->addr_bits = a.nbits;
-	pkt->isa = isa;
-	pkt->isa_changed = a.isa_set || isa != st->isa;
-	pkt->jazelle = isa == etmi_jazelle;
+	if (br->has_state && (isa == etmi_t32 || isa == etmi_tee))
+		isa = br->altisa ? etmi_tee : etmi_t32;
+	br->addr = a.addr;
+	br->addr_bits = a.nbits;
+	br->isa = isa;
+	br->isa_changed = a.isa_set || isa != st->isa;
+	br->jazelle = isa == etmi_jazelle;
 	st->addr = a.addr;
 	st->isa = isa;
 	return i;
+}
+
+/* Branch address packet, also the LSiP current-address field. */
+static int etm3_branch(const struct etm_pktp *p, const uint8_t *b, size_t n,
+		       struct etm_packet *pkt, struct etm_pkt_state *st)
+{
+	struct etm_brc br;
+	uint32_t drop;
+	int r;
+
+	memset(&br, 0, sizeof(br));
+	r = etm_etm3_read_branch(p, b, n, &br, st, &drop);
+	if (r < 0) {
+		pkt->size = drop;
+		return r;
+	}
+	pkt->type = etmp_branch;
+	etm_brc_to_pkt(&br, pkt);
+	return r;
 }
 
 /* Cycle count field (§7): 7 bits per byte, 5th byte bits[3:0]. */
@@ -244,13 +263,14 @@ static enum etm_isa isync_isa(const struct etm_pktp *p, uint8_t info,
 static int isync_lsip(const struct etm_pktp *p, const uint8_t *b, size_t n,
 		      struct etm_packet *pkt, struct etm_pkt_state *st)
 {
-	struct etm_packet tmp;
+	struct etm_brc tmp;
+	uint32_t drop;
 	int r;
 
 	memset(&tmp, 0, sizeof(tmp));
-	r = etm3_branch(p, b, n, &tmp, st);
+	r = etm_etm3_read_branch(p, b, n, &tmp, st, &drop);
 	if (r < 0) {
-		pkt->size = tmp.size;
+		pkt->size = drop;
 		return r;
 	}
 	pkt->lsip = 1;
@@ -528,6 +548,12 @@ int etm_etm3_finish(struct etm_etm3 *p)
 int etm_etm3_next(struct etm_etm3 *p, struct etm_packet *pkt, size_t size)
 {
 	return p ? etm_pktp_next(&p->core, pkt, size) : -etme_invalid;
+}
+
+int etm_etm3_next_recs(struct etm_etm3 *p, struct etm_pkt_rec *recs,
+		       size_t max)
+{
+	return p ? etm_pktp_next_recs(&p->core, recs, max) : -etme_invalid;
 }
 
 void etm_etm3_reset(struct etm_etm3 *p)

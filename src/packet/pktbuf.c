@@ -1,5 +1,6 @@
 /* packet/pktbuf.c - the push/next engine shared by the ETMv3 and PTM parsers:
  * parses in place from the borrowed chunk, assembles straddling packets. */
+#include <stdint.h>
 #include <string.h>
 
 #include "common/zero.h"
@@ -26,11 +27,99 @@ static void opts_init(struct etm_pkt_opts *o, const struct etm_config *cfg)
 static int read_pkt(const struct etm_pktp *p, const uint8_t *b, size_t n,
 		    struct etm_packet *pkt, struct etm_pkt_state *st);
 
+/* One-byte packet types that neither read nor change the parser state. */
+static int rec_table_type(enum etm_pkt_type t)
+{
+	switch (t) {
+	case etmp_atom:
+	case etmp_trigger:
+	case etmp_ignore:
+	case etmp_exc_return:
+	case etmp_exc_entry:
+	case etmp_data_suppressed:
+	case etmp_store_failed:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Records of the one-byte packets that leave the state alone. */
+static void rec_table(struct etm_pktp *p)
+{
+	struct etm_packet pkt;
+	unsigned b;
+
+	for (b = 1; b < 256; b++) {
+		struct etm_pkt_state st = p->st;
+		uint8_t byte = (uint8_t)b;
+
+		p->rok[b] = 0;
+		etm_zero(&pkt, sizeof(pkt));
+		if (read_pkt(p, &byte, 1, &pkt, &st) != 1 ||
+		    !rec_table_type(pkt.type) || pkt.atom_count > 16)
+			continue;
+		pkt.id = p->o.id;
+		pkt.size = 1;
+		etm_pkt_rec_from(&p->rt[b], &pkt);
+		p->rok[b] = 1;
+	}
+}
+
+void etm_pkt_rec_from(struct etm_pkt_rec *r, const struct etm_packet *pkt)
+{
+	r->offset = pkt->offset;
+	r->type = (uint8_t)pkt->type;
+	r->id = pkt->id;
+	r->size = pkt->size > 255 ? 255 : (uint8_t)pkt->size;
+	r->count = 0;
+	r->value = 0;
+	switch (pkt->type) {
+	case etmp_atom:
+		r->value = pkt->atom_bits;
+		r->count = pkt->atom_count;
+		break;
+	case etmp_branch:
+		r->value = (uint32_t)pkt->addr;
+		r->count = pkt->has_exc;
+		break;
+	case etmp_isync:
+		r->value = (uint32_t)pkt->addr;
+		r->count = pkt->reason;
+		break;
+	case etmp_waypoint:
+		r->value = (uint32_t)pkt->addr;
+		break;
+	case etmp_ctxid:
+		r->value = pkt->ctxid;
+		break;
+	case etmp_vmid:
+		r->value = pkt->vmid;
+		break;
+	case etmp_timestamp:
+		r->value = (uint32_t)pkt->timestamp;
+		break;
+	case etmp_cycle_count:
+		r->value = pkt->cycle_count;
+		break;
+	case etmp_error:
+		r->value = (uint32_t)pkt->err;
+		break;
+	case etmp_data:
+	case etmp_ooo_data:
+		r->value = pkt->dvalue;
+		break;
+	default:
+		break;
+	}
+}
+
 /* Atom packets complete in one byte that leave the state alone. */
 static void atom_table(struct etm_pktp *p)
 {
-	unsigned b;
+	unsigned b, k;
 
+	rec_table(p);
 	for (b = 1; b < 256; b++) {
 		struct etm_packet *pkt = &p->atab[b];
 		struct etm_pkt_state st = p->st;
@@ -52,32 +141,183 @@ static void atom_table(struct etm_pktp *p)
 		p->aok[b] = pkt->atom_count <= ETM_PKT_MAX_ATOMS;
 		p->ac[b].n = pkt->atom_count;
 		p->ac[b].w_tail = pkt->w_tail;
-		p->ac[b].bits = (uint16_t)pkt->atom_bits;
-		memcpy(p->ac[b].w, pkt->atom_w, sizeof(p->ac[b].w));
+		p->ac[b].bits = (uint16_t)(pkt->atom_bits &
+					   ((1u << pkt->atom_count) - 1));
+		for (k = 0; k < ETM_PKT_MAX_ATOMS; k++)
+			p->ac[b].w[k] = pkt->atom_w[k];
 	}
 }
 
-unsigned etm_pktp_fast_atoms(struct etm_pktp *p, const struct etm_atomc **pk,
-			     uint64_t *po, unsigned maxpk, unsigned maxatoms)
+/* Input offsets of a run of pushed bytes, in increasing position order:
+ * the segment of the offset map holding the current position. */
+struct off_cursor {
+	const struct etm_offseg *m;
+	size_t nmap, i;
+	size_t end;             /* position where segment i ends */
+	uint64_t base;          /* offset of position 0 in segment i */
+};
+
+static void cursor_init(struct off_cursor *c, const struct etm_pktp *p)
+{
+	c->m = p->map;
+	c->nmap = p->nmap;
+	c->i = p->mapi;
+	if (!c->m) {
+		c->end = SIZE_MAX;
+		c->base = p->off;
+		return;
+	}
+	c->end = c->i + 1 < c->nmap ? c->m[c->i + 1].pos : SIZE_MAX;
+	c->base = c->m[c->i].off - c->m[c->i].pos;
+}
+
+static uint64_t cursor_off(struct off_cursor *c, size_t pos)
+{
+	while (pos >= c->end) {
+		c->i++;
+		c->end = c->i + 1 < c->nmap ? c->m[c->i + 1].pos : SIZE_MAX;
+		c->base = c->m[c->i].off - c->m[c->i].pos;
+	}
+	return c->base + pos;
+}
+
+/* The packets of a run are added without branches on their kind (W-only
+ * packets are as common as atom packets and in no predictable order):
+ * every packet's slot in apk/poff/w is written, and kept only if it has
+ * atoms. */
+unsigned etm_pktp_atom_run(struct etm_pktp *p, struct etm_atom_run *r,
+			   unsigned maxpk)
 {
 	const uint8_t *buf = p->buf;
 	size_t pos = p->pos, len = p->len;
-	unsigned n = 0, atoms = 0;
+	unsigned np = 0, n = 0, nap = 0, has;
+	int ca = p->o.cycle_acc;
+	uint32_t wacc = 0;
+	uint64_t bits = 0;
 
-	if (p->mode != etm_pm_sync || p->asm_len || p->qi < p->qn)
+	r->npkt = r->n = r->nap = 0;
+	r->bits = 0;
+	r->w_tail = 0;
+	if (p->mode != etm_pm_sync || p->asm_len || p->qi < p->qn ||
+	    pos >= len || !p->aok[buf[pos]])
 		return 0;
-	while (n < maxpk && pos < len && p->aok[buf[pos]]) {
+	if (p->map && p->mapi < p->nmap && p->map[p->mapi].pos > pos)
+		p->mapi = 0;    /* the cursor only moves forwards */
+	r->map = p->map;
+	r->nmap = p->nmap;
+	r->mapi = p->mapi;
+	r->off0 = p->off;
+	if (maxpk > 0xffff / 8)
+		maxpk = 0xffff / 8;     /* W counts fit in w[] */
+	while (np < maxpk && pos < len && p->aok[buf[pos]]) {
 		const struct etm_atomc *a = &p->ac[buf[pos]];
 
-		if (atoms + a->n > maxatoms)
+		if (n + a->n > ETM_ATOM_RUN_MAX)
 			break;
-		atoms += a->n;
-		pk[n] = a;
-		po[n++] = etm_pktp_off(p, pos);
+		has = a->n != 0;
+		memset(&r->apk[n], (int)nap, ETM_PKT_MAX_ATOMS);
+		r->ppos[nap] = pos;
+		/* n = 64 only before a W-only packet (bits 0) */
+		bits |= (uint64_t)a->bits << (n & 63);
+		if (ca) {
+			memcpy(&r->w[n], a->w, sizeof(a->w));
+			r->w[n] = (uint16_t)(r->w[n] + wacc);
+			wacc = has ? a->w_tail : wacc + a->w_tail;
+		}
+		nap += has;
+		n += a->n;
 		pos++;
+		np++;
 	}
 	p->pos = pos;
-	return n;
+	r->n = n;
+	r->nap = nap;
+	r->bits = bits;
+	r->npkt = np;
+	r->w_tail = ca ? wacc : 0;
+	return np;
+}
+
+void etm_brc_to_pkt(const struct etm_brc *br, struct etm_packet *pkt)
+{
+	pkt->addr = br->addr;
+	pkt->addr_bits = br->addr_bits;
+	pkt->isa = br->isa;
+	pkt->isa_changed = br->isa_changed;
+	pkt->has_exc = br->has_exc;
+	pkt->exc_num = br->exc_num;
+	pkt->cancel = br->cancel;
+	pkt->resume = br->resume;
+	pkt->has_state = br->has_state;
+	pkt->ns = br->ns;
+	pkt->hyp = br->hyp;
+	pkt->altisa = br->altisa;
+	pkt->jazelle = br->jazelle;
+	pkt->has_cc = br->has_cc;
+	pkt->cycle_count = br->cycle_count;
+}
+
+void etm_brc_from_pkt(struct etm_brc *br, const struct etm_packet *pkt)
+{
+	br->offset = pkt->offset;
+	br->addr = pkt->addr;
+	br->addr_bits = pkt->addr_bits;
+	br->isa = pkt->isa;
+	br->isa_changed = pkt->isa_changed;
+	br->has_exc = pkt->has_exc;
+	br->exc_num = pkt->exc_num;
+	br->cancel = pkt->cancel;
+	br->resume = pkt->resume;
+	br->has_state = pkt->has_state;
+	br->ns = pkt->ns;
+	br->hyp = pkt->hyp;
+	br->altisa = pkt->altisa;
+	br->jazelle = pkt->jazelle;
+	br->has_cc = pkt->has_cc;
+	br->cycle_count = pkt->cycle_count;
+}
+
+int etm_pktp_fast_branch(struct etm_pktp *p, struct etm_brc *br)
+{
+	const uint8_t *b = p->buf + p->pos;
+	size_t n = p->len - p->pos;
+	struct etm_pkt_state st;
+	uint32_t drop;
+	int r;
+
+	if (p->pos >= p->len || p->mode != etm_pm_sync || p->asm_len ||
+	    p->qi < p->qn || p->hdr[b[0]] != etmh_branch)
+		return 0;
+	memset(br, 0, sizeof(*br));
+	st = p->st;
+	if (p->proto == etm_proto_ptm)
+		r = etm_ptm_read_branch(p, b, n, br, &st, &drop);
+	else
+		r = etm_etm3_read_branch(p, b, n, br, &st, &drop);
+	if (r <= 0)
+		return 0;       /* cut by the end of the chunk, or bad */
+	p->st.addr = st.addr;
+	p->st.isa = st.isa;
+	br->offset = etm_pktp_off(p, p->pos);
+	p->pos += (size_t)r;
+	return 1;
+}
+
+int etm_pktp_fast_patom(struct etm_pktp *p, struct etm_patom *a)
+{
+	const uint8_t *b = p->buf + p->pos;
+	int r;
+
+	if (p->pos >= p->len || p->mode != etm_pm_sync || p->asm_len ||
+	    p->qi < p->qn || p->proto != etm_proto_ptm ||
+	    p->hdr[b[0]] != etmh_atom)
+		return 0;
+	r = etm_ptm_read_atom(p, b, p->len - p->pos, a);
+	if (r <= 0)
+		return 0;       /* cut by the end of the chunk, or bad */
+	a->offset = etm_pktp_off(p, p->pos);
+	p->pos += (size_t)r;
+	return 1;
 }
 
 void etm_pktp_init(struct etm_pktp *p, const struct etm_config *cfg)
@@ -327,6 +567,102 @@ int etm_pktp_next(struct etm_pktp *p, struct etm_packet *pkt, size_t size)
 			continue;
 		return -etme_eos;
 	}
+}
+
+/* The record of branch packet @br. */
+static void rec_branch(struct etm_pkt_rec *r, const struct etm_brc *br,
+		       uint8_t id, int size)
+{
+	r->offset = br->offset;
+	r->value = (uint32_t)br->addr;
+	r->type = etmp_branch;
+	r->id = id;
+	r->size = (uint8_t)size;
+	r->count = br->has_exc;
+}
+
+/* The record of PTM atom packet @a. */
+static void rec_patom(struct etm_pkt_rec *r, const struct etm_patom *a,
+		      uint8_t id, int size)
+{
+	r->offset = a->offset;
+	r->value = a->bits;
+	r->type = etmp_atom;
+	r->id = id;
+	r->size = (uint8_t)size;
+	r->count = a->n;
+}
+
+/* Records straight from the buffer while the parser is at a packet
+ * boundary: one-byte packets from the table, branch packets through the
+ * compact reader. Returns how many. */
+static size_t recs_fast(struct etm_pktp *p, struct etm_pkt_rec *recs,
+			size_t max)
+{
+	const uint8_t *buf = p->buf;
+	size_t n = 0, pos = p->pos, len = p->len, p0;
+	struct off_cursor c;
+	struct etm_patom pa;
+	struct etm_brc br;
+
+	if (p->mode != etm_pm_sync || p->asm_len || p->qi < p->qn ||
+	    pos >= len)
+		return 0;
+	if (p->map && p->mapi < p->nmap && p->map[p->mapi].pos > pos)
+		p->mapi = 0;    /* the cursor only moves forwards */
+	cursor_init(&c, p);
+	while (n < max && pos < len) {
+		uint8_t b = buf[pos];
+
+		if (p->rok[b]) {
+			recs[n] = p->rt[b];
+			recs[n++].offset = cursor_off(&c, pos++);
+			continue;
+		}
+		if (p->hdr[b] != etmh_branch && p->hdr[b] != etmh_atom)
+			break;
+		p->pos = pos;
+		if (p->map)
+			p->mapi = c.i;
+		p0 = pos;
+		if (p->hdr[b] == etmh_atom) {
+			/* a PTM atom with a cycle count */
+			if (!etm_pktp_fast_patom(p, &pa))
+				break;
+			pos = p->pos;
+			rec_patom(&recs[n++], &pa, p->o.id, (int)(pos - p0));
+			continue;
+		}
+		if (!etm_pktp_fast_branch(p, &br))
+			break;
+		pos = p->pos;
+		rec_branch(&recs[n++], &br, p->o.id, (int)(pos - p0));
+	}
+	p->pos = pos;
+	if (p->map)
+		p->mapi = c.i;
+	return n;
+}
+
+int etm_pktp_next_recs(struct etm_pktp *p, struct etm_pkt_rec *recs,
+		       size_t max)
+{
+	struct etm_packet pkt;
+	size_t n = 0;
+	int err;
+
+	if (!p || !recs || !max)
+		return -etme_invalid;
+	while (n < max) {
+		n += recs_fast(p, recs + n, max - n);
+		if (n == max)
+			break;
+		err = etm_pktp_next(p, &pkt, sizeof(pkt));
+		if (err < 0)
+			return n ? (int)n : err;
+		etm_pkt_rec_from(&recs[n++], &pkt);
+	}
+	return (int)n;
 }
 
 void etm_pktp_save(const struct etm_pktp *p, struct etm_sbuf *s)

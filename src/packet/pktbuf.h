@@ -80,8 +80,41 @@ struct etm_atomc {
 	uint8_t n;                      /* atoms */
 	uint8_t w_tail;                 /* W atoms after the last atom */
 	uint16_t bits;                  /* bit i = 1: atom i is N */
-	uint8_t w[ETM_PKT_MAX_ATOMS];   /* W atoms of atom i */
+	uint16_t w[ETM_PKT_MAX_ATOMS];  /* W atoms of atom i */
 };
+
+/* A branch address packet in compact form: what the branch readers decode
+ * (the etm_packet fields of a branch), also used directly by the decoder's
+ * fast path. */
+struct etm_brc {
+	uint64_t offset;
+	uint64_t addr;
+	enum etm_isa isa;
+	uint32_t cycle_count;           /* PTM cycle-accurate (has_cc) */
+	uint16_t exc_num;
+	uint8_t addr_bits;
+	uint8_t isa_changed;
+	uint8_t has_exc;
+	uint8_t cancel;
+	uint8_t resume;
+	uint8_t has_state;
+	uint8_t ns, hyp, altisa, jazelle;
+	uint8_t has_cc;
+};
+
+/* A PTM atom packet in compact form (the decoder's fast path). */
+struct etm_patom {
+	uint64_t offset;
+	uint32_t bits;                  /* bit i = 1: atom i is N */
+	uint32_t cc;                    /* cycle count (has_cc) */
+	uint8_t n;                      /* atoms */
+	uint8_t has_cc;
+};
+
+/* The branch fields of @pkt from @br (the rest of @pkt is left alone), and
+ * back (@pkt a branch packet). */
+void etm_brc_to_pkt(const struct etm_brc *br, struct etm_packet *pkt);
+void etm_brc_from_pkt(struct etm_brc *br, const struct etm_packet *pkt);
 
 struct etm_pktp {
 	enum etm_protocol proto;
@@ -111,6 +144,11 @@ struct etm_pktp {
 	uint8_t aok[256];
 	struct etm_atomc ac[256];
 	struct etm_packet atab[256];
+	/* One-byte packets that neither read nor change the state, as
+	 * compact records by header byte (offset not set): the batch path
+	 * of etm_pktp_next_recs(). */
+	uint8_t rok[256];
+	struct etm_pkt_rec rt[256];
 	unsigned qn, qi;
 	uint8_t finished;
 };
@@ -125,6 +163,20 @@ int etm_etm3_read(const struct etm_pktp *p, const uint8_t *b, size_t n,
 		  struct etm_packet *pkt, struct etm_pkt_state *st);
 int etm_ptm_read(const struct etm_pktp *p, const uint8_t *b, size_t n,
 		 struct etm_packet *pkt, struct etm_pkt_state *st);
+
+/* The PTM atom packet reader in compact form, same contract. */
+int etm_ptm_read_atom(const struct etm_pktp *p, const uint8_t *b, size_t n,
+		      struct etm_patom *a);
+
+/* The branch address packet readers in compact form, same contract as
+ * the readers above (b[0] is a branch header; @br zeroed by the caller);
+ * on an error *@drop gets the bytes to drop. */
+int etm_etm3_read_branch(const struct etm_pktp *p, const uint8_t *b, size_t n,
+			 struct etm_brc *br, struct etm_pkt_state *st,
+			 uint32_t *drop);
+int etm_ptm_read_branch(const struct etm_pktp *p, const uint8_t *b, size_t n,
+			struct etm_brc *br, struct etm_pkt_state *st,
+			uint32_t *drop);
 
 /* Header tables for the two protocols (filled from the configuration). */
 void etm_etm3_hdr_table(const struct etm_config *cfg, uint8_t hdr[256]);
@@ -145,6 +197,12 @@ int etm_pktp_push(struct etm_pktp *p, const uint8_t *buf, size_t n,
 		  uint64_t offset);
 int etm_pktp_finish(struct etm_pktp *p);
 int etm_pktp_next(struct etm_pktp *p, struct etm_packet *pkt, size_t size);
+
+/* Up to @max packets as compact records (see etmtrace/packet.h). */
+int etm_pktp_next_recs(struct etm_pktp *p, struct etm_pkt_rec *recs,
+		       size_t max);
+/* The compact record of @pkt. */
+void etm_pkt_rec_from(struct etm_pkt_rec *r, const struct etm_packet *pkt);
 
 /* Push with an offset map (@map[0].pos == 0, positions increasing); @map
  * is borrowed like @buf. */
@@ -186,10 +244,61 @@ static inline const struct etm_packet *etm_pktp_fast_atom(struct etm_pktp *p,
 	return &p->atab[b];
 }
 
-/* The same for a run of one-byte atom packets: up to @maxpk packets and
- * @maxatoms atoms, into @pk and their offsets into @po. Returns how many. */
-unsigned etm_pktp_fast_atoms(struct etm_pktp *p, const struct etm_atomc **pk,
-			     uint64_t *po, unsigned maxpk, unsigned maxatoms);
+/* Most atoms in one etm_atom_run. */
+#define ETM_ATOM_RUN_MAX 64
+
+/* A run of consecutive one-byte atom packets, as the flow decoder takes
+ * them (the decoder's fast path): their atoms oldest first, and for
+ * cycle-accurate trace the W atoms of each. Packets without E/N atoms
+ * (W only) add to the next atom's W count or to w_tail. */
+struct etm_atom_run {
+	unsigned n;                         /* atoms */
+	unsigned npkt;                      /* packets consumed */
+	unsigned nap;                       /* packets with atoms */
+	uint64_t bits;                      /* bit i = 1: atom i is N */
+	uint32_t w_tail;                    /* W atoms after the last atom */
+	/* W atoms since the previous atom of the run, its own included
+	 * (cycle-accurate only; room for a whole packet past the end) */
+	uint16_t w[ETM_ATOM_RUN_MAX + ETM_PKT_MAX_ATOMS];
+	/* atom i belongs to packet apk[i] (of those with atoms) */
+	uint8_t apk[ETM_ATOM_RUN_MAX + ETM_PKT_MAX_ATOMS];
+	/* position in the pushed buffer of packet j (and room for one more);
+	 * etm_atom_run_off() gives its input offset */
+	size_t ppos[ETM_ATOM_RUN_MAX + 1];
+	/* the offset map of the pushed buffer (see struct etm_pktp) */
+	const struct etm_offseg *map;
+	size_t nmap, mapi;
+	uint64_t off0;                      /* offset of position 0, no map */
+};
+
+/* Input offset of packet @j of @r (of those with atoms); for increasing
+ * @j only (a cursor moves forwards through the map). Offsets are needed
+ * for elements only, far fewer than packets, so they are found here. */
+static inline uint64_t etm_atom_run_off(struct etm_atom_run *r, unsigned j)
+{
+	const struct etm_offseg *m = r->map;
+	size_t pos = r->ppos[j];
+
+	if (!m)
+		return r->off0 + pos;
+	while (r->mapi + 1 < r->nmap && m[r->mapi + 1].pos <= pos)
+		r->mapi++;
+	return m[r->mapi].off + (pos - m[r->mapi].pos);
+}
+
+/* If the parser is synchronised at a packet boundary, consume up to
+ * @maxpk consecutive one-byte atom packets (at most ETM_ATOM_RUN_MAX
+ * atoms) into @r. Returns the packets consumed (r->npkt). */
+unsigned etm_pktp_atom_run(struct etm_pktp *p, struct etm_atom_run *r,
+			   unsigned maxpk);
+
+/* Fast path: if the parser is synchronised at a packet boundary and the
+ * next bytes are a whole, valid branch address packet, consume it into @br
+ * (zeroed here, offset set) and return 1; else 0 (use next()). */
+int etm_pktp_fast_branch(struct etm_pktp *p, struct etm_brc *br);
+
+/* The same for a whole PTM atom packet (any size), into @a. */
+int etm_pktp_fast_patom(struct etm_pktp *p, struct etm_patom *a);
 
 /* The shared core of a parser object. */
 struct etm_pktp *etm_ptm_core(struct etm_ptm *p);

@@ -72,18 +72,20 @@ static int ptm_cc(const uint8_t *b, size_t n, uint32_t *v)
 
 /* Atom packet (§5): non-CA 1-5 atoms, oldest in the highest atom bit;
  * CA one atom in bit 1 plus a cycle count. */
-static int ptm_atom(const struct etm_pktp *p, const uint8_t *b, size_t n,
-		    struct etm_packet *pkt)
+int etm_ptm_read_atom(const struct etm_pktp *p, const uint8_t *b, size_t n,
+		      struct etm_patom *a)
 {
 	uint8_t h = b[0];
 	unsigned k, j, cnt;
 
-	pkt->type = etmp_atom;
+	a->bits = 0;
+	a->cc = 0;
+	a->has_cc = 0;
 	if (p->o.cycle_acc) {
-		pkt->atom_count = 1;
-		pkt->atom_bits = (h >> 1) & 1;
-		pkt->has_cc = 1;
-		return ptm_cc(b, n, &pkt->cycle_count);
+		a->n = 1;
+		a->bits = (h >> 1) & 1;
+		a->has_cc = 1;
+		return ptm_cc(b, n, &a->cc);
 	}
 	for (k = 6; k >= 2; k--)
 		if (h & (1u << k))
@@ -91,71 +93,108 @@ static int ptm_atom(const struct etm_pktp *p, const uint8_t *b, size_t n,
 	if (k < 2)
 		return -etme_bad_opc;    /* 0x80 / 0x82: see ptm.md §5.1 */
 	cnt = k - 1;
-	pkt->atom_count = (uint8_t)cnt;
+	a->n = (uint8_t)cnt;
 	for (j = 0; j < cnt; j++)
-		pkt->atom_bits |= (uint32_t)((h >> (cnt - j)) & 1) << j;
+		a->bits |= (uint32_t)((h >> (cnt - j)) & 1) << j;
 	return 1;
+}
+
+static int ptm_atom(const struct etm_pktp *p, const uint8_t *b, size_t n,
+		    struct etm_packet *pkt)
+{
+	struct etm_patom a;
+	int r;
+
+	pkt->type = etmp_atom;
+	r = etm_ptm_read_atom(p, b, n, &a);
+	if (r == -etme_bad_opc)
+		return r;
+	pkt->atom_count = a.n;
+	pkt->atom_bits = a.bits;
+	pkt->has_cc = a.has_cc;
+	if (r > 0)
+		pkt->cycle_count = a.cc;
+	return r;
 }
 
 /* Exception information bytes (§6.2): byte 0 C A x eeee N, byte 1
  * 0 0 H eeeee; never a third. */
-static int ptm_exc(const uint8_t *b, size_t n, struct etm_packet *pkt)
+static int ptm_exc(const uint8_t *b, size_t n, struct etm_brc *br)
 {
 	if (n < 1)
 		return -etme_again;
-	pkt->has_exc = 1;
-	pkt->has_state = 1;
-	pkt->ns = b[0] & 1;
-	pkt->exc_num = (b[0] >> 1) & 0x0f;
-	pkt->altisa = (b[0] >> 6) & 1;
+	br->has_exc = 1;
+	br->has_state = 1;
+	br->ns = b[0] & 1;
+	br->exc_num = (b[0] >> 1) & 0x0f;
+	br->altisa = (b[0] >> 6) & 1;
 	if (!(b[0] & 0x80))
 		return 1;
 	if (n < 2)
 		return -etme_again;
-	pkt->hyp = (b[1] >> 5) & 1;
-	pkt->exc_num |= (uint16_t)((b[1] & 0x1f) << 4);
+	br->hyp = (b[1] >> 5) & 1;
+	br->exc_num |= (uint16_t)((b[1] & 0x1f) << 4);
 	return 2;
 }
 
 /* Branch address packet (§6): address, exception bytes, CA cycle count. */
-static int ptm_branch(const struct etm_pktp *p, const uint8_t *b, size_t n,
-		      struct etm_packet *pkt, struct etm_pkt_state *st)
+int etm_ptm_read_branch(const struct etm_pktp *p, const uint8_t *b, size_t n,
+			struct etm_brc *br, struct etm_pkt_state *st,
+			uint32_t *drop)
 {
 	struct etm_addr_res a;
 	enum etm_isa isa;
 	int r, i;
 
+	*drop = 0;
 	r = etm_addr_read(b, n, ETM_ADDR_ALT, st->addr, st->isa, &a);
 	if (r < 0) {
-		pkt->size = a.len;
+		*drop = a.len;
 		return r;
 	}
 	i = r;
-	pkt->type = etmp_branch;
 	if (a.exc) {
-		r = ptm_exc(b + i, n - i, pkt);
+		r = ptm_exc(b + i, n - i, br);
 		if (r < 0)
 			return r;
 		i += r;
 	}
 	if (p->o.cycle_acc) {
-		r = ptm_cc(b + i, n - i, &pkt->cycle_count);
+		r = ptm_cc(b + i, n - i, &br->cycle_count);
 		if (r < 0)
 			return r;
-		pkt->has_cc = 1;
+		br->has_cc = 1;
 		i += r;
 	}
 	isa = a.isa;
-	if (pkt->has_state && (isa == etmi_t32 || isa == etmi_tee))
-		isa = pkt->altisa ? etmi_tee : etmi_t32;
-	pkt->addr = a.addr;
-	pkt->addr_bits = a.nbits;
-	pkt->isa = isa;
-	pkt->isa_changed = a.isa_set || isa != st->isa;
-	pkt->jazelle = isa == etmi_jazelle;
+	if (br->has_state && (isa == etmi_t32 || isa == etmi_tee))
+		isa = br->altisa ? etmi_tee : etmi_t32;
+	br->addr = a.addr;
+	br->addr_bits = a.nbits;
+	br->isa = isa;
+	br->isa_changed = a.isa_set || isa != st->isa;
+	br->jazelle = isa == etmi_jazelle;
 	st->addr = a.addr;
 	st->isa = isa;
 	return i;
+}
+
+static int ptm_branch(const struct etm_pktp *p, const uint8_t *b, size_t n,
+		      struct etm_packet *pkt, struct etm_pkt_state *st)
+{
+	struct etm_brc br;
+	uint32_t drop;
+	int r;
+
+	memset(&br, 0, sizeof(br));
+	r = etm_ptm_read_branch(p, b, n, &br, st, &drop);
+	if (r < 0) {
+		pkt->size = drop;
+		return r;
+	}
+	pkt->type = etmp_branch;
+	etm_brc_to_pkt(&br, pkt);
+	return r;
 }
 
 /* Waypoint update (§8): 0x72 + 1-5 address bytes; a 5-byte address with
@@ -344,6 +383,12 @@ int etm_ptm_finish(struct etm_ptm *p)
 int etm_ptm_next(struct etm_ptm *p, struct etm_packet *pkt, size_t size)
 {
 	return p ? etm_pktp_next(&p->core, pkt, size) : -etme_invalid;
+}
+
+int etm_ptm_next_recs(struct etm_ptm *p, struct etm_pkt_rec *recs,
+		      size_t max)
+{
+	return p ? etm_pktp_next_recs(&p->core, recs, max) : -etme_invalid;
 }
 
 void etm_ptm_reset(struct etm_ptm *p)
