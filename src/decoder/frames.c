@@ -8,8 +8,37 @@
 
 #include "decoder/frames.h"
 
+/* fill[] (see frames.h): four pairs in order, a change to the single ID
+ * sets the state, a change to another ID clears it. */
+static void fill_table(struct etm_frames *x)
+{
+	unsigned i, k;
+
+	for (i = 0; i < 512; i++) {
+		unsigned st = i >> 8 & 1, out = 0;
+
+		for (k = 0; k < 4; k++) {
+			if (i >> k & 1)
+				st = i >> (4 + k) & 1;
+			out |= st << k;
+		}
+		x->fill[i] = (uint8_t)out;
+	}
+	for (i = 0; i < 256; i++) {
+		unsigned out = 0;
+
+		for (k = 0; k < 8; k++)
+			out |= (i >> k & 1) << (2 * k);
+		x->spread[i] = (uint16_t)out;
+	}
+}
+
 void etm_frames_init(struct etm_frames *x)
 {
+	fill_table(x);
+	memset(x->sel, 0, sizeof(x->sel));
+	x->single = ETM_FR_ID_UNKNOWN;
+	x->rel_base = 0;
 	x->cur_id = ETM_FR_ID_UNKNOWN;
 	x->buf = NULL;
 	x->n = x->pos = 0;
@@ -54,12 +83,17 @@ static int stage(struct etm_frames *x, const uint8_t *sel, uint8_t b,
 	if (x->stg_n && (x->stg_id != id || x->stg_n == ETM_FR_STAGE ||
 			 (newseg && x->nseg == ETM_FR_SEGS)))
 		return 1;
+	if (x->stg_n && o - x->rel_base > UINT32_MAX)
+		return 1;
 	x->stg_id = id;
+	if (!x->stg_n)
+		x->rel_base = o;
 	if (newseg || !x->stg_n) {
 		x->seg[x->nseg].pos = x->stg_n;
 		x->seg[x->nseg].off = o;
 		x->nseg++;
 	}
+	x->rel[x->stg_n] = (uint32_t)(o - x->rel_base);
 	x->stg[x->stg_n++] = b;
 	return 0;
 }
@@ -166,6 +200,7 @@ static inline int dput(struct dstage *d, int id, uint8_t b, uint64_t o)
 		d->x->seg[d->ns].off = o;
 		d->ns++;
 	}
+	d->x->rel[d->n] = (uint32_t)(o - d->x->rel_base);
 	d->x->stg[d->n++] = b;
 	d->next = o + 1;
 	return 0;
@@ -181,8 +216,11 @@ static int direct_frame(struct etm_frames *x, const uint8_t *sel,
 	int id = x->cur_id;
 	unsigned k;
 
-	if (d.n + 15 > ETM_FR_STAGE || d.ns + 8 > ETM_FR_SEGS)
+	if (d.n + 15 > ETM_FR_STAGE || d.ns + 8 > ETM_FR_SEGS ||
+	    (d.n && off + 16 - x->rel_base > UINT32_MAX))
 		return 0;
+	if (!d.n)
+		x->rel_base = off;
 	if (d.ns)
 		d.next = x->seg[d.ns - 1].off + (d.n - x->seg[d.ns - 1].pos);
 	d.want = want_id(sel, id);
@@ -262,8 +300,11 @@ static int fast_frame(struct etm_frames *x, const uint8_t *sel,
 		return 1;               /* nobody wants these bytes */
 	if (x->stg_n && (x->stg_id != x->cur_id ||
 			 x->stg_n + 15 > ETM_FR_STAGE ||
-			 x->nseg == ETM_FR_SEGS))
+			 x->nseg == ETM_FR_SEGS ||
+			 off + 16 - x->rel_base > UINT32_MAX))
 		return 0;
+	if (!x->stg_n)
+		x->rel_base = off;
 	x->stg_id = x->cur_id;
 	x->seg[x->nseg].pos = x->stg_n;
 	x->seg[x->nseg].off = off;
@@ -274,8 +315,213 @@ static int fast_frame(struct etm_frames *x, const uint8_t *sel,
 		s[2 * k + 1] = f[2 * k + 1];
 	}
 	s[14] = (uint8_t)(f[14] | (aux >> 7));
+	for (k = 0; k < 15; k++)
+		x->rel[x->stg_n + k] = (uint32_t)(off - x->rel_base) + k;
 	x->stg_n += 15;
 	return 1;
+}
+
+/* Frames for a single selected ID, many at once, without a branch on the
+ * frame's contents (little-endian hosts with 128-bit integers). The bytes
+ * of one frame are handled as two 64-bit words: the ID-change bytes (even
+ * bytes with bit 0 set), those announcing the selected ID, and the
+ * auxiliary bits give, through fill[], which pairs of the frame belong to
+ * the selected ID (the rules of decode_ops()); its bytes are stored as one
+ * 16-byte shifted copy when they are contiguous in the frame (they nearly
+ * always are: a data frame, or a frame in which the ID changes once or
+ * twice). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
+	defined(__SIZEOF_INT128__)
+#define FR_BULK 1
+
+#define B_EVEN1 0x0001000100010001ull   /* bit 0 of bytes 0, 2, 4, 6 */
+#define B_EVEN7 0x0080008000800080ull   /* bit 7 of bytes 0, 2, 4, 6 */
+#define B_LOW7 0x7f7f7f7f7f7f7f7full
+#define B_SPREAD 0x0000200040008001ull  /* bit k <-> bit 16k, see below */
+
+static inline uint64_t ld64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* Bits 0, 16, 32, 48 of @v to bits 0-3 (the products land on distinct
+ * bits, so nothing carries). */
+static inline unsigned gather4(uint64_t v)
+{
+	return (unsigned)((v * B_SPREAD) >> 45) & 0xf;
+}
+
+/* Bits 0-3 of @v to bits 0, 16, 32, 48. */
+static inline uint64_t spread4(unsigned v)
+{
+	return ((uint64_t)(v & 0xf) * B_SPREAD) & B_EVEN1;
+}
+
+/* Bit 0, 16, 32, 48 set where byte 0, 2, 4, 6 of @w equals @c. */
+static inline uint64_t even_eq(uint64_t w, uint64_t c)
+{
+	uint64_t x = w ^ c;
+
+	return (~(((x & B_LOW7) + B_LOW7) | x) & B_EVEN7) >> 7;
+}
+
+/* Stage the bytes of slots @keep (15 bits, not contiguous) of fixed frame
+ * @v at @off: one segment per run. */
+static void stage_bits(struct etm_frames *x, const uint8_t *v, unsigned keep,
+		       uint64_t off)
+{
+	size_t n = x->stg_n;
+	unsigned j, prev = 16;
+
+	for (j = 0; j < 15; j++) {
+		if (!(keep >> j & 1))
+			continue;
+		if (j != prev + 1) {
+			x->seg[x->nseg].pos = n;
+			x->seg[x->nseg].off = off + j;
+			x->nseg++;
+		}
+		x->rel[n] = (uint32_t)(off + j - x->rel_base);
+		x->stg[n++] = v[j];
+		prev = j;
+	}
+	x->stg_n = n;
+}
+
+/* Staging position of the 16 offsets from @rb on (4-lane vectors where
+ * the compiler has them). */
+typedef uint32_t fr_v4u __attribute__((vector_size(16)));
+
+static inline void rel16(uint32_t *rel, uint32_t rb)
+{
+	fr_v4u v = { rb, rb + 1, rb + 2, rb + 3 }, four = { 4, 4, 4, 4 };
+
+	memcpy(rel, &v, 16);
+	v += four;
+	memcpy(rel + 4, &v, 16);
+	v += four;
+	memcpy(rel + 8, &v, 16);
+	v += four;
+	memcpy(rel + 12, &v, 16);
+}
+
+static void bulk_frames(struct etm_frames *x)
+{
+	const uint8_t *buf = x->buf;
+	size_t pos = x->pos, end = x->n, n = x->stg_n, ns = x->nseg;
+	int id = x->cur_id, t = x->single;
+	uint64_t cmp = 0x0101010101010101ull * (uint64_t)(2 * t + 1);
+	uint64_t off = x->off + pos;
+
+	if (n && x->stg_id != t)
+		return;
+	if (!n)
+		x->rel_base = off;
+	for (; end - pos >= 16; pos += 16, off += 16) {
+		const uint8_t *f = buf + pos;
+		uint64_t lo = ld64(f), hi = ld64(f + 8), r;
+		unsigned e, v, a = f[15], s0, st, p, ke, ko, ea, keep, at;
+		unsigned run, len;
+		unsigned __int128 w;
+
+		if (!((lo | hi) & B_EVEN1)) {
+			/* data only: all or nothing */
+			if (id != t)
+				continue;
+			if (n + 15 > ETM_FR_STAGE || ns == ETM_FR_SEGS ||
+			    off + 16 - x->rel_base > UINT32_MAX)
+				break;
+			lo |= spread4(a);
+			hi |= spread4(a >> 4);
+			memcpy(x->stg + n, &lo, 8);
+			memcpy(x->stg + n + 8, &hi, 8);
+			rel16(x->rel + n, (uint32_t)(off - x->rel_base));
+			x->seg[ns].pos = n;
+			x->seg[ns].off = off;
+			ns++;
+			n += 15;
+			continue;
+		}
+		/* an FSYNC, or an ID of 0x70 or above (reserved, or 0x7b /
+		 * 0x7d): the general path */
+		r = (lo & lo << 1 & lo << 2) >> 7 & lo & B_EVEN1;
+		r |= (hi & hi << 1 & hi << 2) >> 7 & hi & B_EVEN1;
+		if (r)
+			break;
+		e = gather4(lo & B_EVEN1) | gather4(hi & B_EVEN1) << 4;
+		v = gather4(even_eq(lo, cmp)) | gather4(even_eq(hi, cmp)) << 4;
+		s0 = id == t;
+		if (!(v | s0)) {
+			/* nothing for the selected ID: the last ID change
+			 * gives the current ID */
+			id = f[2 * (31 - __builtin_clz(e))] >> 1;
+			continue;
+		}
+		if (n + 15 > ETM_FR_STAGE || ns + 8 > ETM_FR_SEGS ||
+		    off + 16 - x->rel_base > UINT32_MAX)
+			break;
+		id = f[2 * (31 - __builtin_clz(e))] >> 1;
+		/* st bit k: the selected ID is current after pair k */
+		st = x->fill[(e & 0xf) | (v & 0xf) << 4 | s0 << 8];
+		st |= (unsigned)x->fill[e >> 4 | (v >> 4) << 4 |
+					(st >> 3 & 1) << 8] << 4;
+		p = (st << 1 | s0) & 0xff;      /* ... before pair k */
+		ke = ~e & p & 0xff;             /* even bytes: data */
+		ea = e & ~a;                    /* odd byte: the new ID's */
+		ko = (ea & v) | (~ea & p & 0xff);
+		keep = (x->spread[ke] | (unsigned)x->spread[ko] << 1) & 0x7fff;
+		/* the fixed frame: bit 0 of even bytes from the aux byte */
+		lo |= spread4(a);
+		hi |= spread4(a >> 4);
+		at = (unsigned)__builtin_ctz(keep | 0x8000);
+		run = keep >> at;
+		if (run & (run + 1)) {
+			uint8_t fx[16];
+
+			memcpy(fx, &lo, 8);
+			memcpy(fx + 8, &hi, 8);
+			x->stg_n = n;
+			x->nseg = ns;
+			stage_bits(x, fx, keep, off);
+			n = x->stg_n;
+			ns = x->nseg;
+			continue;
+		}
+		len = (unsigned)__builtin_ctz(run + 1);
+		w = ((unsigned __int128)hi << 64 | lo) >> (8 * at);
+		memcpy(x->stg + n, &w, 16);
+		rel16(x->rel + n, (uint32_t)(off + at - x->rel_base));
+		x->seg[ns].pos = n;
+		x->seg[ns].off = off + at;
+		ns += len != 0;
+		n += len;
+	}
+	x->pos = pos;
+	x->cur_id = id;
+	x->stg_n = n;
+	x->nseg = ns;
+	if (n)
+		x->stg_id = t;
+}
+#endif
+
+/* Take over the caller's table of selected IDs. */
+static void set_sel(struct etm_frames *x, const uint8_t *sel)
+{
+	int id, nsel = 0;
+
+	memcpy(x->sel, sel, sizeof(x->sel));
+	x->single = ETM_FR_ID_UNKNOWN;
+	for (id = 0; id < 128; id++)
+		if (want_id(sel, id)) {
+			x->single = id;
+			nsel++;
+		}
+	if (nsel != 1)
+		x->single = ETM_FR_ID_UNKNOWN;
 }
 
 /* End of the borrowed input: push what is staged first. */
@@ -290,10 +536,16 @@ enum etm_fr_res etm_frames_step(struct etm_frames *x, const uint8_t *sel)
 	enum etm_fr_res r;
 	uint64_t off;
 
+	if (memcmp(x->sel, sel, sizeof(x->sel)))
+		set_sel(x, sel);
 	for (;;) {
 		r = apply_ops(x, sel);
 		if (r != etm_fr_again)
 			return r;
+#ifdef FR_BULK
+		if (x->single != ETM_FR_ID_UNKNOWN && !x->npart)
+			bulk_frames(x);
+#endif
 		if (x->npart) {
 			size_t k = 16 - x->npart;
 

@@ -34,11 +34,24 @@ struct etm_frames {
 	struct etm_frop ops[16];
 	unsigned nops, opi;
 	uint64_t ops_off;
-	/* staged data of one trace ID */
+	/* staged data of one trace ID: byte i at input offset
+	 * rel_base + rel[i] (also as segments); room for a 16-byte store
+	 * past the end */
 	int stg_id;
 	size_t stg_n, nseg;
-	uint8_t stg[ETM_FR_STAGE];
+	uint64_t rel_base;
+	uint8_t stg[ETM_FR_STAGE + 16];
+	uint32_t rel[ETM_FR_STAGE + 16];
 	struct etm_offseg seg[ETM_FR_SEGS];
+	/* the selected IDs (copy of the caller's table), and the only one if
+	 * a single ID is selected (else ETM_FR_ID_UNKNOWN) */
+	uint8_t sel[128];
+	int single;
+	/* ID-change state of four frame pairs: index (ID bytes, of which
+	 * changes to the single ID, state before) -> state after each pair */
+	uint8_t fill[512];
+	/* bit i of a byte -> bit 2i */
+	uint16_t spread[256];
 	/* error item to deliver */
 	int err;
 	uint64_t err_off;

@@ -343,6 +343,7 @@ void etm_pktp_reset(struct etm_pktp *p)
 	p->off = 0;
 	p->map = NULL;
 	p->nmap = p->mapi = 0;
+	p->rel = NULL;
 	p->asm_len = 0;
 	p->mode = etm_pm_search;
 	p->zrun = 0;
@@ -366,6 +367,7 @@ int etm_pktp_push(struct etm_pktp *p, const uint8_t *buf, size_t n,
 	p->off = offset;
 	p->map = NULL;
 	p->nmap = p->mapi = 0;
+	p->rel = NULL;
 	return 0;
 }
 
@@ -381,6 +383,19 @@ int etm_pktp_push_map(struct etm_pktp *p, const uint8_t *buf, size_t n,
 		return err;
 	p->map = map;
 	p->nmap = nmap;
+	return 0;
+}
+
+int etm_pktp_push_rel(struct etm_pktp *p, const uint8_t *buf, size_t n,
+		      const struct etm_offseg *map, size_t nmap,
+		      const uint32_t *rel, uint64_t rel_base)
+{
+	int err = etm_pktp_push_map(p, buf, n, map, nmap);
+
+	if (err < 0)
+		return err;
+	p->rel = rel;
+	p->rel_base = rel_base;
 	return 0;
 }
 
@@ -561,6 +576,7 @@ int etm_pktp_next(struct etm_pktp *p, struct etm_packet *pkt, size_t size)
 			p->buf = NULL;
 			p->pos = p->len = 0;
 			p->map = NULL;
+			p->rel = NULL;
 			return -etme_again;
 		}
 		if (flush_end(p))
@@ -593,39 +609,61 @@ static void rec_patom(struct etm_pkt_rec *r, const struct etm_patom *a,
 	r->count = a->n;
 }
 
-/* Records straight from the buffer while the parser is at a packet
- * boundary: one-byte packets from the table, branch packets through the
- * compact reader. Returns how many. */
-static size_t recs_fast(struct etm_pktp *p, struct etm_pkt_rec *recs,
-			size_t max)
+/* How recs_fast() finds input offsets: consecutive (raw input), per byte
+ * (rel), or through the segment map. */
+enum rec_offs { ro_linear, ro_rel, ro_map };
+
+/* Input offset of byte @pos for recs_fast(). */
+static inline uint64_t rec_off(const struct etm_pktp *p, struct off_cursor *c,
+			       enum rec_offs how, size_t pos)
 {
-	const uint8_t *buf = p->buf;
-	size_t n = 0, pos = p->pos, len = p->len, p0;
+	if (how == ro_linear)
+		return p->off + pos;
+	if (how == ro_rel)
+		return p->rel_base + p->rel[pos];
+	return cursor_off(c, pos);
+}
+
+/* Records straight from the buffer while the parser is at a packet
+ * boundary: one-byte packets from the table (each record written before
+ * its byte is checked, so a run of them costs one branch per packet),
+ * branch packets and PTM atoms through the compact readers. Returns how
+ * many. Inlined once per way of finding offsets (@how is a constant). */
+static inline __attribute__((always_inline))
+size_t recs_fast_how(struct etm_pktp *p, struct etm_pkt_rec *recs,
+		     size_t max, enum rec_offs how)
+{
+	const uint8_t *buf = p->buf, *rok = p->rok;
+	const struct etm_pkt_rec *rt = p->rt;
+	size_t n = 0, pos = p->pos, len = p->len, p0, i, lim;
 	struct off_cursor c;
 	struct etm_patom pa;
 	struct etm_brc br;
 
-	if (p->mode != etm_pm_sync || p->asm_len || p->qi < p->qn ||
-	    pos >= len)
-		return 0;
-	if (p->map && p->mapi < p->nmap && p->map[p->mapi].pos > pos)
-		p->mapi = 0;    /* the cursor only moves forwards */
-	cursor_init(&c, p);
+	if (how == ro_map)
+		cursor_init(&c, p);
 	while (n < max && pos < len) {
-		uint8_t b = buf[pos];
+		lim = max - n < len - pos ? max - n : len - pos;
+		for (i = 0; i < lim; i++) {
+			uint8_t b = buf[pos + i];
 
-		if (p->rok[b]) {
-			recs[n] = p->rt[b];
-			recs[n++].offset = cursor_off(&c, pos++);
-			continue;
+			recs[n + i] = rt[b];
+			recs[n + i].offset = rec_off(p, &c, how, pos + i);
+			if (!rok[b])
+				break;
 		}
-		if (p->hdr[b] != etmh_branch && p->hdr[b] != etmh_atom)
+		n += i;
+		pos += i;
+		if (i == lim)
+			break;
+		if (p->hdr[buf[pos]] != etmh_branch &&
+		    p->hdr[buf[pos]] != etmh_atom)
 			break;
 		p->pos = pos;
-		if (p->map)
+		if (how == ro_map)
 			p->mapi = c.i;
 		p0 = pos;
-		if (p->hdr[b] == etmh_atom) {
+		if (p->hdr[buf[pos]] == etmh_atom) {
 			/* a PTM atom with a cycle count */
 			if (!etm_pktp_fast_patom(p, &pa))
 				break;
@@ -639,9 +677,24 @@ static size_t recs_fast(struct etm_pktp *p, struct etm_pkt_rec *recs,
 		rec_branch(&recs[n++], &br, p->o.id, (int)(pos - p0));
 	}
 	p->pos = pos;
-	if (p->map)
+	if (how == ro_map)
 		p->mapi = c.i;
 	return n;
+}
+
+static size_t recs_fast(struct etm_pktp *p, struct etm_pkt_rec *recs,
+			size_t max)
+{
+	if (p->mode != etm_pm_sync || p->asm_len || p->qi < p->qn ||
+	    p->pos >= p->len)
+		return 0;
+	if (!p->map)
+		return recs_fast_how(p, recs, max, ro_linear);
+	if (p->rel)
+		return recs_fast_how(p, recs, max, ro_rel);
+	if (p->mapi < p->nmap && p->map[p->mapi].pos > p->pos)
+		p->mapi = 0;    /* the cursor only moves forwards */
+	return recs_fast_how(p, recs, max, ro_map);
 }
 
 int etm_pktp_next_recs(struct etm_pktp *p, struct etm_pkt_rec *recs,
