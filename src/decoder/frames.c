@@ -3,13 +3,16 @@
  * by trace ID straight into a staging buffer with an offset map. Frames that
  * may hold an FSYNC (first byte 0xFF) are left to the deformatter. */
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include <etmtrace/error.h>
 
 #include "decoder/frames.h"
 
-/* fill[] (see frames.h): four pairs in order, a change to the single ID
- * sets the state, a change to another ID clears it. */
+/* fill[] (see frames.h): pairs in order, a change to the single ID makes
+ * its bytes current, a change to another ID ends that. */
 static void fill_table(struct etm_frames *x)
 {
 	unsigned i, k;
@@ -18,11 +21,11 @@ static void fill_table(struct etm_frames *x)
 		unsigned st = i >> 8 & 1, out = 0;
 
 		for (k = 0; k < 4; k++) {
-			if (i >> k & 1)
-				st = i >> (4 + k) & 1;
-			out |= st << k;
+			out |= st << (2 * k);
+			if (i >> (2 * k) & 1)
+				st = i >> (2 * k + 1) & 1;
 		}
-		x->fill[i] = (uint8_t)out;
+		x->fill[i] = (uint16_t)(out | st << 8);
 	}
 	for (i = 0; i < 256; i++) {
 		unsigned out = 0;
@@ -335,9 +338,7 @@ static int fast_frame(struct etm_frames *x, const uint8_t *sel,
 #define FR_BULK 1
 
 #define B_EVEN1 0x0001000100010001ull   /* bit 0 of bytes 0, 2, 4, 6 */
-#define B_EVEN7 0x0080008000800080ull   /* bit 7 of bytes 0, 2, 4, 6 */
-#define B_LOW7 0x7f7f7f7f7f7f7f7full
-#define B_SPREAD 0x0000200040008001ull  /* bit k <-> bit 16k, see below */
+#define B_SPREAD 0x0000200040008001ull  /* 2^0 + 2^15 + 2^30 + 2^45 */
 
 static inline uint64_t ld64(const uint8_t *p)
 {
@@ -347,25 +348,11 @@ static inline uint64_t ld64(const uint8_t *p)
 	return v;
 }
 
-/* Bits 0, 16, 32, 48 of @v to bits 0-3 (the products land on distinct
- * bits, so nothing carries). */
-static inline unsigned gather4(uint64_t v)
-{
-	return (unsigned)((v * B_SPREAD) >> 45) & 0xf;
-}
-
-/* Bits 0-3 of @v to bits 0, 16, 32, 48. */
+/* Bits 0-3 of @v to bits 0, 16, 32, 48 (bit k times 2^(15k) lands on
+ * 16k; the other products land on distinct bits, so nothing carries). */
 static inline uint64_t spread4(unsigned v)
 {
 	return ((uint64_t)(v & 0xf) * B_SPREAD) & B_EVEN1;
-}
-
-/* Bit 0, 16, 32, 48 set where byte 0, 2, 4, 6 of @w equals @c. */
-static inline uint64_t even_eq(uint64_t w, uint64_t c)
-{
-	uint64_t x = w ^ c;
-
-	return (~(((x & B_LOW7) + B_LOW7) | x) & B_EVEN7) >> 7;
 }
 
 /* Stage the bytes of slots @keep (15 bits, not contiguous) of fixed frame
@@ -391,6 +378,32 @@ static void stage_bits(struct etm_frames *x, const uint8_t *v, unsigned keep,
 	x->stg_n = n;
 }
 
+/* Bit 2k of *@idm: byte 2k of frame @f is an ID change; of *@vm: to ID
+ * @t; of *@rm: to an ID of 0x70 or above. */
+static inline void fr_masks(const uint8_t *f, unsigned *idm, unsigned *vm,
+			    unsigned *rm, int t)
+{
+#ifdef __SSE2__
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)f);
+	__m128i hi = _mm_cmpgt_epi8(_mm_xor_si128(v, _mm_set1_epi8(-128)),
+				    _mm_set1_epi8(0xdf ^ 0x80));
+
+	*idm = (unsigned)_mm_movemask_epi8(_mm_slli_epi16(v, 7)) & 0x5555;
+	*vm = (unsigned)_mm_movemask_epi8(
+		_mm_cmpeq_epi8(v, _mm_set1_epi8((char)(2 * t + 1)))) & 0x5555;
+	*rm = (unsigned)_mm_movemask_epi8(hi) & *idm;
+#else
+	unsigned k;
+
+	*idm = *vm = *rm = 0;
+	for (k = 0; k < 16; k += 2) {
+		*idm |= (unsigned)(f[k] & 1) << k;
+		*vm |= (unsigned)(f[k] == 2 * t + 1) << k;
+		*rm |= (unsigned)((f[k] & 0xe1) == 0xe1) << k;
+	}
+#endif
+}
+
 /* Staging position of the 16 offsets from @rb on (4-lane vectors where
  * the compiler has them). */
 typedef uint32_t fr_v4u __attribute__((vector_size(16)));
@@ -413,7 +426,6 @@ static void bulk_frames(struct etm_frames *x)
 	const uint8_t *buf = x->buf;
 	size_t pos = x->pos, end = x->n, n = x->stg_n, ns = x->nseg;
 	int id = x->cur_id, t = x->single;
-	uint64_t cmp = 0x0101010101010101ull * (uint64_t)(2 * t + 1);
 	uint64_t off = x->off + pos;
 
 	if (n && x->stg_id != t)
@@ -422,12 +434,14 @@ static void bulk_frames(struct etm_frames *x)
 		x->rel_base = off;
 	for (; end - pos >= 16; pos += 16, off += 16) {
 		const uint8_t *f = buf + pos;
-		uint64_t lo = ld64(f), hi = ld64(f + 8), r;
-		unsigned e, v, a = f[15], s0, st, p, ke, ko, ea, keep, at;
+		uint64_t lo = ld64(f), hi = ld64(f + 8);
+		unsigned idm, vm, rm, a = f[15], s0, key, q, p, ke, ko, ea;
+		unsigned keep, at;
 		unsigned run, len;
 		unsigned __int128 w;
 
-		if (!((lo | hi) & B_EVEN1)) {
+		fr_masks(f, &idm, &vm, &rm, t);
+		if (!idm) {
 			/* data only: all or nothing */
 			if (id != t)
 				continue;
@@ -447,32 +461,27 @@ static void bulk_frames(struct etm_frames *x)
 		}
 		/* an FSYNC, or an ID of 0x70 or above (reserved, or 0x7b /
 		 * 0x7d): the general path */
-		r = (lo & lo << 1 & lo << 2) >> 7 & lo & B_EVEN1;
-		r |= (hi & hi << 1 & hi << 2) >> 7 & hi & B_EVEN1;
-		if (r)
+		if (rm)
 			break;
-		e = gather4(lo & B_EVEN1) | gather4(hi & B_EVEN1) << 4;
-		v = gather4(even_eq(lo, cmp)) | gather4(even_eq(hi, cmp)) << 4;
 		s0 = id == t;
-		if (!(v | s0)) {
+		if (!(vm | s0)) {
 			/* nothing for the selected ID: the last ID change
 			 * gives the current ID */
-			id = f[2 * (31 - __builtin_clz(e))] >> 1;
+			id = f[31 - __builtin_clz(idm)] >> 1;
 			continue;
 		}
 		if (n + 15 > ETM_FR_STAGE || ns + 8 > ETM_FR_SEGS ||
 		    off + 16 - x->rel_base > UINT32_MAX)
 			break;
-		id = f[2 * (31 - __builtin_clz(e))] >> 1;
-		/* st bit k: the selected ID is current after pair k */
-		st = x->fill[(e & 0xf) | (v & 0xf) << 4 | s0 << 8];
-		st |= (unsigned)x->fill[e >> 4 | (v >> 4) << 4 |
-					(st >> 3 & 1) << 8] << 4;
-		p = (st << 1 | s0) & 0xff;      /* ... before pair k */
-		ke = ~e & p & 0xff;             /* even bytes: data */
-		ea = e & ~a;                    /* odd byte: the new ID's */
-		ko = (ea & v) | (~ea & p & 0xff);
-		keep = (x->spread[ke] | (unsigned)x->spread[ko] << 1) & 0x7fff;
+		id = f[31 - __builtin_clz(idm)] >> 1;
+		/* p bit 2k: the selected ID is current before pair k */
+		key = idm | vm << 1;
+		q = x->fill[(key & 0xff) | s0 << 8];
+		p = (q & 0xff) | (x->fill[key >> 8 | (q & 0x100)] & 0xff) << 8;
+		ke = ~idm & p & 0x5555;         /* even bytes: data */
+		ea = idm & ~(unsigned)x->spread[a]; /* odd: the new ID's */
+		ko = ((ea & vm) | (~ea & p)) & 0x5555;
+		keep = (ke | ko << 1) & 0x7fff;
 		/* the fixed frame: bit 0 of even bytes from the aux byte */
 		lo |= spread4(a);
 		hi |= spread4(a >> 4);

@@ -47,9 +47,11 @@ struct etm_frames {
 	 * a single ID is selected (else ETM_FR_ID_UNKNOWN) */
 	uint8_t sel[128];
 	int single;
-	/* ID-change state of four frame pairs: index (ID bytes, of which
-	 * changes to the single ID, state before) -> state after each pair */
-	uint8_t fill[512];
+	/* Which of four frame pairs belong to the single ID: index bit 2k
+	 * = byte 2k is an ID change, bit 2k + 1 = to the single ID, bit 8 =
+	 * its bytes are current before; value bit 2k = ... before pair k,
+	 * bit 8 = after the four */
+	uint16_t fill[512];
 	/* bit i of a byte -> bit 2i */
 	uint16_t spread[256];
 	/* error item to deliver */
