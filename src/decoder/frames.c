@@ -355,29 +355,6 @@ static inline uint64_t spread4(unsigned v)
 	return ((uint64_t)(v & 0xf) * B_SPREAD) & B_EVEN1;
 }
 
-/* Stage the bytes of slots @keep (15 bits, not contiguous) of fixed frame
- * @v at @off: one segment per run. */
-static void stage_bits(struct etm_frames *x, const uint8_t *v, unsigned keep,
-		       uint64_t off)
-{
-	size_t n = x->stg_n;
-	unsigned j, prev = 16;
-
-	for (j = 0; j < 15; j++) {
-		if (!(keep >> j & 1))
-			continue;
-		if (j != prev + 1) {
-			x->seg[x->nseg].pos = n;
-			x->seg[x->nseg].off = off + j;
-			x->nseg++;
-		}
-		x->rel[n] = (uint32_t)(off + j - x->rel_base);
-		x->stg[n++] = v[j];
-		prev = j;
-	}
-	x->stg_n = n;
-}
-
 /* Bit 2k of *@idm: byte 2k of frame @f is an ID change; of *@vm: to ID
  * @t; of *@rm: to an ID of 0x70 or above. */
 static inline void fr_masks(const uint8_t *f, unsigned *idm, unsigned *vm,
@@ -436,9 +413,8 @@ static void bulk_frames(struct etm_frames *x)
 		const uint8_t *f = buf + pos;
 		uint64_t lo = ld64(f), hi = ld64(f + 8);
 		unsigned idm, vm, rm, a = f[15], s0, key, q, p, ke, ko, ea;
-		unsigned keep, at;
-		unsigned run, len;
-		unsigned __int128 w;
+		unsigned keep, at, run, len;
+		unsigned __int128 w, wk;
 
 		fr_masks(f, &idm, &vm, &rm, t);
 		if (!idm) {
@@ -485,28 +461,21 @@ static void bulk_frames(struct etm_frames *x)
 		/* the fixed frame: bit 0 of even bytes from the aux byte */
 		lo |= spread4(a);
 		hi |= spread4(a >> 4);
-		at = (unsigned)__builtin_ctz(keep | 0x8000);
-		run = keep >> at;
-		if (run & (run + 1)) {
-			uint8_t fx[16];
-
-			memcpy(fx, &lo, 8);
-			memcpy(fx + 8, &hi, 8);
-			x->stg_n = n;
-			x->nseg = ns;
-			stage_bits(x, fx, keep, off);
-			n = x->stg_n;
-			ns = x->nseg;
-			continue;
-		}
-		len = (unsigned)__builtin_ctz(run + 1);
-		w = ((unsigned __int128)hi << 64 | lo) >> (8 * at);
-		memcpy(x->stg + n, &w, 16);
-		rel16(x->rel + n, (uint32_t)(off + at - x->rel_base));
-		x->seg[ns].pos = n;
-		x->seg[ns].off = off + at;
-		ns += len != 0;
-		n += len;
+		w = (unsigned __int128)hi << 64 | lo;
+		/* runs of kept bytes: one shifted 16-byte copy each */
+		do {
+			at = (unsigned)__builtin_ctz(keep | 0x8000);
+			run = keep >> at;
+			len = (unsigned)__builtin_ctz(run + 1);
+			wk = w >> (8 * at);
+			memcpy(x->stg + n, &wk, 16);
+			rel16(x->rel + n, (uint32_t)(off + at - x->rel_base));
+			x->seg[ns].pos = n;
+			x->seg[ns].off = off + at;
+			ns += len != 0;
+			n += len;
+			keep &= ~0u << (at + len);
+		} while (keep);
 	}
 	x->pos = pos;
 	x->cur_id = id;
