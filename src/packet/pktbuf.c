@@ -613,14 +613,16 @@ static void rec_patom(struct etm_pkt_rec *r, const struct etm_patom *a,
  * (rel), or through the segment map. */
 enum rec_offs { ro_linear, ro_rel, ro_map };
 
-/* Input offset of byte @pos for recs_fast(). */
-static inline uint64_t rec_off(const struct etm_pktp *p, struct off_cursor *c,
-			       enum rec_offs how, size_t pos)
+/* Input offset of byte @pos for recs_fast(): @base + @pos, @base +
+ * @rel[pos], or through the cursor. */
+static inline uint64_t rec_off(const uint32_t *rel, uint64_t base,
+			       struct off_cursor *c, enum rec_offs how,
+			       size_t pos)
 {
 	if (how == ro_linear)
-		return p->off + pos;
+		return base + pos;
 	if (how == ro_rel)
-		return p->rel_base + p->rel[pos];
+		return base + rel[pos];
 	return cursor_off(c, pos);
 }
 
@@ -635,6 +637,8 @@ size_t recs_fast_how(struct etm_pktp *p, struct etm_pkt_rec *recs,
 {
 	const uint8_t *buf = p->buf, *rok = p->rok;
 	const struct etm_pkt_rec *rt = p->rt;
+	const uint32_t *rel = p->rel;
+	uint64_t base = how == ro_rel ? p->rel_base : p->off;
 	size_t n = 0, pos = p->pos, len = p->len, p0, i, lim;
 	struct off_cursor c;
 	struct etm_patom pa;
@@ -648,7 +652,8 @@ size_t recs_fast_how(struct etm_pktp *p, struct etm_pkt_rec *recs,
 			uint8_t b = buf[pos + i];
 
 			recs[n + i] = rt[b];
-			recs[n + i].offset = rec_off(p, &c, how, pos + i);
+			recs[n + i].offset = rec_off(rel, base, &c, how,
+						     pos + i);
 			if (!rok[b])
 				break;
 		}
