@@ -702,6 +702,31 @@ static size_t recs_fast(struct etm_pktp *p, struct etm_pkt_rec *recs,
 	return recs_fast_how(p, recs, max, ro_map);
 }
 
+/* The record of a whole, valid packet at the current position of a
+ * synchronised parser, read in place (what next() would give, without
+ * the raw bytes and the queue). Returns 0 if next() must do it. */
+static int rec_general(struct etm_pktp *p, struct etm_pkt_rec *r,
+		       struct etm_packet *pkt)
+{
+	struct etm_pkt_state st = p->st;
+	int k;
+
+	if (p->mode != etm_pm_sync || p->asm_len || p->qi < p->qn ||
+	    p->pos >= p->len || p->buf[p->pos] == 0x00)
+		return 0;
+	etm_zero(pkt, sizeof(*pkt));
+	k = read_pkt(p, p->buf + p->pos, p->len - p->pos, pkt, &st);
+	if (k <= 0)
+		return 0;
+	p->st = st;
+	pkt->id = p->o.id;
+	pkt->offset = etm_pktp_off(p, p->pos);
+	pkt->size = (uint32_t)k;
+	etm_pkt_rec_from(r, pkt);
+	p->pos += (size_t)k;
+	return 1;
+}
+
 int etm_pktp_next_recs(struct etm_pktp *p, struct etm_pkt_rec *recs,
 		       size_t max)
 {
@@ -715,6 +740,10 @@ int etm_pktp_next_recs(struct etm_pktp *p, struct etm_pkt_rec *recs,
 		n += recs_fast(p, recs + n, max - n);
 		if (n == max)
 			break;
+		if (rec_general(p, &recs[n], &pkt)) {
+			n++;
+			continue;
+		}
 		err = etm_pktp_next(p, &pkt, sizeof(pkt));
 		if (err < 0)
 			return n ? (int)n : err;
