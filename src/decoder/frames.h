@@ -1,6 +1,7 @@
 /* decoder/frames.h - the decoder's fast path for memory-aligned CoreSight
  * frames: demultiplexes whole frames straight into a per-source staging
- * buffer with an offset map, with the deformatter's exact semantics. */
+ * buffer with an offset map (segments and per byte), with the deformatter's
+ * exact semantics. */
 #ifndef ETM_DECODER_FRAMES_H
 #define ETM_DECODER_FRAMES_H
 
