@@ -639,10 +639,13 @@ size_t recs_fast_how(struct etm_pktp *p, struct etm_pkt_rec *recs,
 	const struct etm_pkt_rec *rt = p->rt;
 	const uint32_t *rel = p->rel;
 	uint64_t base = how == ro_rel ? p->rel_base : p->off;
-	size_t n = 0, pos = p->pos, len = p->len, p0, i, lim;
+	size_t n = 0, pos = p->pos, len = p->len, i, lim;
+	struct etm_pkt_state st;
 	struct off_cursor c;
 	struct etm_patom pa;
 	struct etm_brc br;
+	uint32_t drop;
+	int k, hk;
 
 	if (how == ro_map)
 		cursor_init(&c, p);
@@ -678,25 +681,35 @@ stop:
 		pos += i;
 		if (i == lim)
 			break;
-		if (p->hdr[buf[pos]] != etmh_branch &&
-		    p->hdr[buf[pos]] != etmh_atom)
-			break;
-		p->pos = pos;
-		if (how == ro_map)
-			p->mapi = c.i;
-		p0 = pos;
-		if (p->hdr[buf[pos]] == etmh_atom) {
-			/* a PTM atom with a cycle count */
-			if (!etm_pktp_fast_patom(p, &pa))
+		hk = p->hdr[buf[pos]];
+		if (hk == etmh_atom && p->proto == etm_proto_ptm) {
+			/* a PTM atom with a cycle count (what
+			 * etm_pktp_fast_patom() does, offset found here) */
+			k = etm_ptm_read_atom(p, buf + pos, len - pos, &pa);
+			if (k <= 0)
 				break;
-			pos = p->pos;
-			rec_patom(&recs[n++], &pa, p->o.id, (int)(pos - p0));
+			pa.offset = rec_off(rel, base, &c, how, pos);
+			rec_patom(&recs[n++], &pa, p->o.id, k);
+			pos += (size_t)k;
 			continue;
 		}
-		if (!etm_pktp_fast_branch(p, &br))
+		if (hk != etmh_branch)
 			break;
-		pos = p->pos;
-		rec_branch(&recs[n++], &br, p->o.id, (int)(pos - p0));
+		/* a branch (what etm_pktp_fast_branch() does) */
+		memset(&br, 0, sizeof(br));
+		st = p->st;
+		k = p->proto == etm_proto_ptm ?
+			etm_ptm_read_branch(p, buf + pos, len - pos, &br, &st,
+					    &drop) :
+			etm_etm3_read_branch(p, buf + pos, len - pos, &br, &st,
+					     &drop);
+		if (k <= 0)
+			break;          /* cut by the end of the chunk, or bad */
+		p->st.addr = st.addr;
+		p->st.isa = st.isa;
+		br.offset = rec_off(rel, base, &c, how, pos);
+		rec_branch(&recs[n++], &br, p->o.id, k);
+		pos += (size_t)k;
 	}
 	p->pos = pos;
 	if (how == ro_map)
