@@ -35,6 +35,10 @@ static void fill_table(struct etm_frames *x)
 		for (k = 0; k < 8; k++)
 			out |= (i >> k & 1) << (2 * k);
 		x->spread[i] = (uint16_t)out;
+		x->aux[i][0] = x->aux[i][1] = 0;
+		for (k = 0; k < 8; k++)
+			x->aux[i][k / 4] |= (uint64_t)(i >> k & 1) <<
+					    (16 * (k % 4));
 	}
 }
 
@@ -339,8 +343,6 @@ static int fast_frame(struct etm_frames *x, const uint8_t *sel,
 	defined(__SIZEOF_INT128__)
 #define FR_BULK 1
 
-#define B_EVEN1 0x0001000100010001ull   /* bit 0 of bytes 0, 2, 4, 6 */
-#define B_SPREAD 0x0000200040008001ull  /* 2^0 + 2^15 + 2^30 + 2^45 */
 
 static inline uint64_t ld64(const uint8_t *p)
 {
@@ -348,13 +350,6 @@ static inline uint64_t ld64(const uint8_t *p)
 
 	memcpy(&v, p, sizeof(v));
 	return v;
-}
-
-/* Bits 0-3 of @v to bits 0, 16, 32, 48 (bit k times 2^(15k) lands on
- * 16k; the other products land on distinct bits, so nothing carries). */
-static inline uint64_t spread4(unsigned v)
-{
-	return ((uint64_t)(v & 0xf) * B_SPREAD) & B_EVEN1;
 }
 
 /* Bit 2k of *@idm: byte 2k of frame @f is an ID change; of *@vm: to ID
@@ -426,8 +421,8 @@ static void bulk_frames(struct etm_frames *x)
 			if (n + 15 > ETM_FR_STAGE || ns == ETM_FR_SEGS ||
 			    off + 16 - x->rel_base > UINT32_MAX)
 				break;
-			lo |= spread4(a);
-			hi |= spread4(a >> 4);
+			lo |= x->aux[a][0];
+			hi |= x->aux[a][1];
 			memcpy(x->stg + n, &lo, 8);
 			memcpy(x->stg + n + 8, &hi, 8);
 			rel16(x->rel + n, (uint32_t)(off - x->rel_base));
@@ -461,8 +456,8 @@ static void bulk_frames(struct etm_frames *x)
 		ko = ((ea & vm) | (~ea & p)) & 0x5555;
 		keep = (ke | ko << 1) & 0x7fff;
 		/* the fixed frame: bit 0 of even bytes from the aux byte */
-		lo |= spread4(a);
-		hi |= spread4(a >> 4);
+		lo |= x->aux[a][0];
+		hi |= x->aux[a][1];
 		w = (unsigned __int128)hi << 64 | lo;
 		/* runs of kept bytes: one shifted 16-byte copy each */
 		do {
@@ -476,7 +471,7 @@ static void bulk_frames(struct etm_frames *x)
 			x->seg[ns].off = off + at;
 			ns += len != 0;
 			n += len;
-			keep &= ~0u << (at + len);
+			keep &= keep + (keep & -keep); /* the run off */
 		} while (keep);
 	}
 	x->pos = pos;

@@ -55,6 +55,9 @@ struct etm_frames {
 	uint16_t fill[512];
 	/* bit i of a byte -> bit 2i */
 	uint16_t spread[256];
+	/* auxiliary byte -> bit 0 of the even bytes of a frame, as the two
+	 * 64-bit halves of a little-endian load */
+	uint64_t aux[256][2];
 	/* error item to deliver */
 	int err;
 	uint64_t err_off;
