@@ -398,16 +398,18 @@ static inline void rel16(uint32_t *rel, uint32_t rb)
 static void bulk_frames(struct etm_frames *x)
 {
 	const uint8_t *buf = x->buf;
-	size_t pos = x->pos, end = x->n, n = x->stg_n, ns = x->nseg;
+	size_t n = x->stg_n, ns = x->nseg;
+	const uint8_t *f = buf + x->pos, *fend = buf + x->n;
 	int id = x->cur_id, t = x->single;
-	uint64_t off = x->off + pos;
+	uint64_t rbase, ro;     /* ro: offset of frame f - rbase */
 
 	if (n && x->stg_id != t)
 		return;
 	if (!n)
-		x->rel_base = off;
-	for (; end - pos >= 16; pos += 16, off += 16) {
-		const uint8_t *f = buf + pos;
+		x->rel_base = x->off + x->pos;
+	rbase = x->rel_base;
+	ro = x->off + x->pos - rbase;
+	for (; fend - f >= 16; f += 16, ro += 16) {
 		uint64_t lo = ld64(f), hi = ld64(f + 8);
 		unsigned idm, vm, rm, a = f[15], s0, key, q, p, ke, ko, ea;
 		unsigned keep, at, run, len;
@@ -419,15 +421,15 @@ static void bulk_frames(struct etm_frames *x)
 			if (id != t)
 				continue;
 			if (n + 15 > ETM_FR_STAGE || ns == ETM_FR_SEGS ||
-			    off + 16 - x->rel_base > UINT32_MAX)
+			    ro > UINT32_MAX - 16)
 				break;
 			lo |= x->aux[a][0];
 			hi |= x->aux[a][1];
 			memcpy(x->stg + n, &lo, 8);
 			memcpy(x->stg + n + 8, &hi, 8);
-			rel16(x->rel + n, (uint32_t)(off - x->rel_base));
+			rel16(x->rel + n, (uint32_t)ro);
 			x->seg[ns].pos = n;
-			x->seg[ns].off = off;
+			x->seg[ns].off = rbase + ro;
 			ns++;
 			n += 15;
 			continue;
@@ -444,7 +446,7 @@ static void bulk_frames(struct etm_frames *x)
 			continue;
 		}
 		if (n + 15 > ETM_FR_STAGE || ns + 8 > ETM_FR_SEGS ||
-		    off + 16 - x->rel_base > UINT32_MAX)
+		    ro > UINT32_MAX - 16)
 			break;
 		id = f[31 - __builtin_clz(idm)] >> 1;
 		/* p bit 2k: the selected ID is current before pair k */
@@ -466,15 +468,15 @@ static void bulk_frames(struct etm_frames *x)
 			len = (unsigned)__builtin_ctz(run + 1);
 			wk = w >> (8 * at);
 			memcpy(x->stg + n, &wk, 16);
-			rel16(x->rel + n, (uint32_t)(off + at - x->rel_base));
+			rel16(x->rel + n, (uint32_t)ro + at);
 			x->seg[ns].pos = n;
-			x->seg[ns].off = off + at;
+			x->seg[ns].off = rbase + ro + at;
 			ns += len != 0;
 			n += len;
 			keep &= keep + (keep & -keep); /* the run off */
 		} while (keep);
 	}
-	x->pos = pos;
+	x->pos = (size_t)(f - buf);
 	x->cur_id = id;
 	x->stg_n = n;
 	x->nseg = ns;
