@@ -331,18 +331,14 @@ static int fast_frame(struct etm_frames *x, const uint8_t *sel,
 }
 
 /* Frames for a single selected ID, many at once, without a branch on the
- * frame's contents (little-endian hosts with 128-bit integers). The bytes
- * of one frame are handled as two 64-bit words: the ID-change bytes (even
- * bytes with bit 0 set), those announcing the selected ID, and the
- * auxiliary bits give, through fill[], which pairs of the frame belong to
- * the selected ID (the rules of decode_ops()); its bytes are stored as one
- * 16-byte shifted copy when they are contiguous in the frame (they nearly
- * always are: a data frame, or a frame in which the ID changes once or
- * twice). */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
-	defined(__SIZEOF_INT128__)
+ * frame's contents (little-endian hosts). The ID-change bytes (even bytes
+ * with bit 0 set), those announcing the selected ID, and the auxiliary
+ * bits give, through fill[], which bytes of the frame belong to the
+ * selected ID (the rules of decode_ops()); each run of them (one, or two
+ * when the ID changes away and back) is stored as one 16-byte copy from
+ * the frame with its auxiliary bits put back. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define FR_BULK 1
-
 
 static inline uint64_t ld64(const uint8_t *p)
 {
@@ -402,6 +398,7 @@ static void bulk_frames(struct etm_frames *x)
 	const uint8_t *f = buf + x->pos, *fend = buf + x->n;
 	int id = x->cur_id, t = x->single;
 	uint64_t rbase, ro;     /* ro: offset of frame f - rbase */
+	uint8_t fx[32] = { 0 }; /* the fixed frame, room to copy from 14 */
 
 	if (n && x->stg_id != t)
 		return;
@@ -413,7 +410,6 @@ static void bulk_frames(struct etm_frames *x)
 		uint64_t lo = ld64(f), hi = ld64(f + 8);
 		unsigned idm, vm, rm, a = f[15], s0, key, q, p, ke, ko, ea;
 		unsigned keep, at, run, len;
-		unsigned __int128 w, wk;
 
 		fr_masks(f, &idm, &vm, &rm, t);
 		if (!idm) {
@@ -460,14 +456,14 @@ static void bulk_frames(struct etm_frames *x)
 		/* the fixed frame: bit 0 of even bytes from the aux byte */
 		lo |= x->aux[a][0];
 		hi |= x->aux[a][1];
-		w = (unsigned __int128)hi << 64 | lo;
-		/* runs of kept bytes: one shifted 16-byte copy each */
+		memcpy(fx, &lo, 8);
+		memcpy(fx + 8, &hi, 8);
+		/* runs of kept bytes: one 16-byte copy each */
 		do {
 			at = (unsigned)__builtin_ctz(keep | 0x8000);
 			run = keep >> at;
 			len = (unsigned)__builtin_ctz(run + 1);
-			wk = w >> (8 * at);
-			memcpy(x->stg + n, &wk, 16);
+			memcpy(x->stg + n, fx + at, 16);
 			rel16(x->rel + n, (uint32_t)ro + at);
 			x->seg[ns].pos = n;
 			x->seg[ns].off = rbase + ro + at;
