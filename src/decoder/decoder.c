@@ -428,9 +428,11 @@ static int frames_next(struct etm_decoder *d, struct etm_item *it)
 	switch (etm_frames_step(fr, d->sel)) {
 	case etm_fr_push:
 		s = d->src[fr->stg_id];
-		err = etm_pktp_push_map(s->etm3 ? etm_etm3_core(s->etm3) :
-					etm_ptm_core(s->ptm), fr->stg,
-					fr->stg_n, fr->seg, fr->nseg);
+		/* per-byte offsets for the packet records; the flow fast
+		 * path walks the segments with its own cursor */
+		err = etm_pktp_push_rel(s->core, fr->stg, fr->stg_n, fr->seg,
+					fr->nseg, s->flow ? NULL : fr->rel,
+					fr->rel_base);
 		if (err < 0)
 			return err;
 		/* the bytes stay in place until the source is drained */

@@ -1,15 +1,53 @@
 /* decoder/frames.c - fast path for memory-aligned CoreSight frames (IHI 0029
  * formatter protocol, docs/coresight-formatter.md): whole frames are split
- * by trace ID straight into a staging buffer with an offset map. Frames that
- * may hold an FSYNC (first byte 0xFF) are left to the deformatter. */
+ * by trace ID straight into a staging buffer with an offset map and per-byte
+ * offsets; with a single selected ID, many frames in one loop without
+ * per-byte branches. Frames that may hold an FSYNC (first byte 0xFF) are
+ * left to the deformatter. */
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include <etmtrace/error.h>
 
 #include "decoder/frames.h"
 
+/* fill[] (see frames.h): pairs in order, a change to the single ID makes
+ * its bytes current, a change to another ID ends that. */
+static void fill_table(struct etm_frames *x)
+{
+	unsigned i, k;
+
+	for (i = 0; i < 512; i++) {
+		unsigned st = i >> 8 & 1, out = 0;
+
+		for (k = 0; k < 4; k++) {
+			out |= st << (2 * k);
+			if (i >> (2 * k) & 1)
+				st = i >> (2 * k + 1) & 1;
+		}
+		x->fill[i] = (uint16_t)(out | st << 8);
+	}
+	for (i = 0; i < 256; i++) {
+		unsigned out = 0;
+
+		for (k = 0; k < 8; k++)
+			out |= (i >> k & 1) << (2 * k);
+		x->spread[i] = (uint16_t)out;
+		x->aux[i][0] = x->aux[i][1] = 0;
+		for (k = 0; k < 8; k++)
+			x->aux[i][k / 4] |= (uint64_t)(i >> k & 1) <<
+					    (16 * (k % 4));
+	}
+}
+
 void etm_frames_init(struct etm_frames *x)
 {
+	fill_table(x);
+	memset(x->sel, 0, sizeof(x->sel));
+	x->single = ETM_FR_ID_UNKNOWN;
+	x->rel_base = 0;
 	x->cur_id = ETM_FR_ID_UNKNOWN;
 	x->buf = NULL;
 	x->n = x->pos = 0;
@@ -54,12 +92,17 @@ static int stage(struct etm_frames *x, const uint8_t *sel, uint8_t b,
 	if (x->stg_n && (x->stg_id != id || x->stg_n == ETM_FR_STAGE ||
 			 (newseg && x->nseg == ETM_FR_SEGS)))
 		return 1;
+	if (x->stg_n && o - x->rel_base > UINT32_MAX)
+		return 1;
 	x->stg_id = id;
+	if (!x->stg_n)
+		x->rel_base = o;
 	if (newseg || !x->stg_n) {
 		x->seg[x->nseg].pos = x->stg_n;
 		x->seg[x->nseg].off = o;
 		x->nseg++;
 	}
+	x->rel[x->stg_n] = (uint32_t)(o - x->rel_base);
 	x->stg[x->stg_n++] = b;
 	return 0;
 }
@@ -166,6 +209,7 @@ static inline int dput(struct dstage *d, int id, uint8_t b, uint64_t o)
 		d->x->seg[d->ns].off = o;
 		d->ns++;
 	}
+	d->x->rel[d->n] = (uint32_t)(o - d->x->rel_base);
 	d->x->stg[d->n++] = b;
 	d->next = o + 1;
 	return 0;
@@ -181,8 +225,11 @@ static int direct_frame(struct etm_frames *x, const uint8_t *sel,
 	int id = x->cur_id;
 	unsigned k;
 
-	if (d.n + 15 > ETM_FR_STAGE || d.ns + 8 > ETM_FR_SEGS)
+	if (d.n + 15 > ETM_FR_STAGE || d.ns + 8 > ETM_FR_SEGS ||
+	    (d.n && off + 16 - x->rel_base > UINT32_MAX))
 		return 0;
+	if (!d.n)
+		x->rel_base = off;
 	if (d.ns)
 		d.next = x->seg[d.ns - 1].off + (d.n - x->seg[d.ns - 1].pos);
 	d.want = want_id(sel, id);
@@ -262,8 +309,11 @@ static int fast_frame(struct etm_frames *x, const uint8_t *sel,
 		return 1;               /* nobody wants these bytes */
 	if (x->stg_n && (x->stg_id != x->cur_id ||
 			 x->stg_n + 15 > ETM_FR_STAGE ||
-			 x->nseg == ETM_FR_SEGS))
+			 x->nseg == ETM_FR_SEGS ||
+			 off + 16 - x->rel_base > UINT32_MAX))
 		return 0;
+	if (!x->stg_n)
+		x->rel_base = off;
 	x->stg_id = x->cur_id;
 	x->seg[x->nseg].pos = x->stg_n;
 	x->seg[x->nseg].off = off;
@@ -274,8 +324,177 @@ static int fast_frame(struct etm_frames *x, const uint8_t *sel,
 		s[2 * k + 1] = f[2 * k + 1];
 	}
 	s[14] = (uint8_t)(f[14] | (aux >> 7));
+	for (k = 0; k < 15; k++)
+		x->rel[x->stg_n + k] = (uint32_t)(off - x->rel_base) + k;
 	x->stg_n += 15;
 	return 1;
+}
+
+/* Frames for a single selected ID, many at once, without a branch on the
+ * frame's contents (little-endian hosts). The ID-change bytes (even bytes
+ * with bit 0 set), those announcing the selected ID, and the auxiliary
+ * bits give, through fill[], which bytes of the frame belong to the
+ * selected ID (the rules of decode_ops()); each run of them (one, or two
+ * when the ID changes away and back) is stored as one 16-byte copy from
+ * the frame with its auxiliary bits put back. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define FR_BULK 1
+
+static inline uint64_t ld64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* Bit 2k of *@idm: byte 2k of frame @f is an ID change; of *@vm: to ID
+ * @t; of *@rm: to an ID of 0x70 or above. */
+static inline void fr_masks(const uint8_t *f, unsigned *idm, unsigned *vm,
+			    unsigned *rm, int t)
+{
+#ifdef __SSE2__
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)f);
+	__m128i hi = _mm_cmpgt_epi8(_mm_xor_si128(v, _mm_set1_epi8(-128)),
+				    _mm_set1_epi8(0xdf ^ 0x80));
+
+	*idm = (unsigned)_mm_movemask_epi8(_mm_slli_epi16(v, 7)) & 0x5555;
+	*vm = (unsigned)_mm_movemask_epi8(
+		_mm_cmpeq_epi8(v, _mm_set1_epi8((char)(2 * t + 1)))) & 0x5555;
+	*rm = (unsigned)_mm_movemask_epi8(hi) & *idm;
+#else
+	unsigned k;
+
+	*idm = *vm = *rm = 0;
+	for (k = 0; k < 16; k += 2) {
+		*idm |= (unsigned)(f[k] & 1) << k;
+		*vm |= (unsigned)(f[k] == 2 * t + 1) << k;
+		*rm |= (unsigned)((f[k] & 0xe1) == 0xe1) << k;
+	}
+#endif
+}
+
+/* Staging position of the 16 offsets from @rb on (4-lane vectors where
+ * the compiler has them). */
+typedef uint32_t fr_v4u __attribute__((vector_size(16)));
+
+static inline void rel16(uint32_t *rel, uint32_t rb)
+{
+	fr_v4u v = { rb, rb + 1, rb + 2, rb + 3 }, four = { 4, 4, 4, 4 };
+
+	memcpy(rel, &v, 16);
+	v += four;
+	memcpy(rel + 4, &v, 16);
+	v += four;
+	memcpy(rel + 8, &v, 16);
+	v += four;
+	memcpy(rel + 12, &v, 16);
+}
+
+static void bulk_frames(struct etm_frames *x)
+{
+	const uint8_t *buf = x->buf;
+	size_t n = x->stg_n, ns = x->nseg;
+	const uint8_t *f = buf + x->pos, *fend = buf + x->n;
+	int id = x->cur_id, t = x->single;
+	uint64_t rbase, ro;     /* ro: offset of frame f - rbase */
+	uint8_t fx[32] = { 0 }; /* the fixed frame, room to copy from 14 */
+
+	if (n && x->stg_id != t)
+		return;
+	if (!n)
+		x->rel_base = x->off + x->pos;
+	rbase = x->rel_base;
+	ro = x->off + x->pos - rbase;
+	for (; fend - f >= 16; f += 16, ro += 16) {
+		uint64_t lo = ld64(f), hi = ld64(f + 8);
+		unsigned idm, vm, rm, a = f[15], s0, key, q, p, ke, ko, ea;
+		unsigned keep, at, run, len;
+
+		fr_masks(f, &idm, &vm, &rm, t);
+		if (!idm) {
+			/* data only: all or nothing */
+			if (id != t)
+				continue;
+			if (n + 15 > ETM_FR_STAGE || ns == ETM_FR_SEGS ||
+			    ro > UINT32_MAX - 16)
+				break;
+			lo |= x->aux[a][0];
+			hi |= x->aux[a][1];
+			memcpy(x->stg + n, &lo, 8);
+			memcpy(x->stg + n + 8, &hi, 8);
+			rel16(x->rel + n, (uint32_t)ro);
+			x->seg[ns].pos = n;
+			x->seg[ns].off = rbase + ro;
+			ns++;
+			n += 15;
+			continue;
+		}
+		/* an FSYNC, or an ID of 0x70 or above (reserved, or 0x7b /
+		 * 0x7d): the general path */
+		if (rm)
+			break;
+		s0 = id == t;
+		if (!(vm | s0)) {
+			/* nothing for the selected ID: the last ID change
+			 * gives the current ID */
+			id = f[31 - __builtin_clz(idm)] >> 1;
+			continue;
+		}
+		if (n + 15 > ETM_FR_STAGE || ns + 8 > ETM_FR_SEGS ||
+		    ro > UINT32_MAX - 16)
+			break;
+		id = f[31 - __builtin_clz(idm)] >> 1;
+		/* p bit 2k: the selected ID is current before pair k */
+		key = idm | vm << 1;
+		q = x->fill[(key & 0xff) | s0 << 8];
+		p = (q & 0xff) | (x->fill[key >> 8 | (q & 0x100)] & 0xff) << 8;
+		ke = ~idm & p & 0x5555;         /* even bytes: data */
+		ea = idm & ~(unsigned)x->spread[a]; /* odd: the new ID's */
+		ko = ((ea & vm) | (~ea & p)) & 0x5555;
+		keep = (ke | ko << 1) & 0x7fff;
+		/* the fixed frame: bit 0 of even bytes from the aux byte */
+		lo |= x->aux[a][0];
+		hi |= x->aux[a][1];
+		memcpy(fx, &lo, 8);
+		memcpy(fx + 8, &hi, 8);
+		/* runs of kept bytes: one 16-byte copy each */
+		do {
+			at = (unsigned)__builtin_ctz(keep | 0x8000);
+			run = keep >> at;
+			len = (unsigned)__builtin_ctz(run + 1);
+			memcpy(x->stg + n, fx + at, 16);
+			rel16(x->rel + n, (uint32_t)ro + at);
+			x->seg[ns].pos = n;
+			x->seg[ns].off = rbase + ro + at;
+			ns += len != 0;
+			n += len;
+			keep &= keep + (keep & -keep); /* the run off */
+		} while (keep);
+	}
+	x->pos = (size_t)(f - buf);
+	x->cur_id = id;
+	x->stg_n = n;
+	x->nseg = ns;
+	if (n)
+		x->stg_id = t;
+}
+#endif
+
+/* Take over the caller's table of selected IDs. */
+static void set_sel(struct etm_frames *x, const uint8_t *sel)
+{
+	int id, nsel = 0;
+
+	memcpy(x->sel, sel, sizeof(x->sel));
+	x->single = ETM_FR_ID_UNKNOWN;
+	for (id = 0; id < 128; id++)
+		if (want_id(sel, id)) {
+			x->single = id;
+			nsel++;
+		}
+	if (nsel != 1)
+		x->single = ETM_FR_ID_UNKNOWN;
 }
 
 /* End of the borrowed input: push what is staged first. */
@@ -290,10 +509,16 @@ enum etm_fr_res etm_frames_step(struct etm_frames *x, const uint8_t *sel)
 	enum etm_fr_res r;
 	uint64_t off;
 
+	if (memcmp(x->sel, sel, sizeof(x->sel)))
+		set_sel(x, sel);
 	for (;;) {
 		r = apply_ops(x, sel);
 		if (r != etm_fr_again)
 			return r;
+#ifdef FR_BULK
+		if (x->single != ETM_FR_ID_UNKNOWN && !x->npart)
+			bulk_frames(x);
+#endif
 		if (x->npart) {
 			size_t k = 16 - x->npart;
 

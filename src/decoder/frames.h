@@ -1,6 +1,7 @@
 /* decoder/frames.h - the decoder's fast path for memory-aligned CoreSight
  * frames: demultiplexes whole frames straight into a per-source staging
- * buffer with an offset map, with the deformatter's exact semantics. */
+ * buffer with an offset map (segments and per byte), with the deformatter's
+ * exact semantics. */
 #ifndef ETM_DECODER_FRAMES_H
 #define ETM_DECODER_FRAMES_H
 
@@ -34,11 +35,29 @@ struct etm_frames {
 	struct etm_frop ops[16];
 	unsigned nops, opi;
 	uint64_t ops_off;
-	/* staged data of one trace ID */
+	/* staged data of one trace ID: byte i at input offset
+	 * rel_base + rel[i] (also as segments); room for a 16-byte store
+	 * past the end */
 	int stg_id;
 	size_t stg_n, nseg;
-	uint8_t stg[ETM_FR_STAGE];
+	uint64_t rel_base;
+	uint8_t stg[ETM_FR_STAGE + 16];
+	uint32_t rel[ETM_FR_STAGE + 16];
 	struct etm_offseg seg[ETM_FR_SEGS];
+	/* the selected IDs (copy of the caller's table), and the only one if
+	 * a single ID is selected (else ETM_FR_ID_UNKNOWN) */
+	uint8_t sel[128];
+	int single;
+	/* Which of four frame pairs belong to the single ID: index bit 2k
+	 * = byte 2k is an ID change, bit 2k + 1 = to the single ID, bit 8 =
+	 * its bytes are current before; value bit 2k = ... before pair k,
+	 * bit 8 = after the four */
+	uint16_t fill[512];
+	/* bit i of a byte -> bit 2i */
+	uint16_t spread[256];
+	/* auxiliary byte -> bit 0 of the even bytes of a frame, as the two
+	 * 64-bit halves of a little-endian load */
+	uint64_t aux[256][2];
 	/* error item to deliver */
 	int err;
 	uint64_t err_off;

@@ -343,6 +343,7 @@ void etm_pktp_reset(struct etm_pktp *p)
 	p->off = 0;
 	p->map = NULL;
 	p->nmap = p->mapi = 0;
+	p->rel = NULL;
 	p->asm_len = 0;
 	p->mode = etm_pm_search;
 	p->zrun = 0;
@@ -366,6 +367,7 @@ int etm_pktp_push(struct etm_pktp *p, const uint8_t *buf, size_t n,
 	p->off = offset;
 	p->map = NULL;
 	p->nmap = p->mapi = 0;
+	p->rel = NULL;
 	return 0;
 }
 
@@ -381,6 +383,19 @@ int etm_pktp_push_map(struct etm_pktp *p, const uint8_t *buf, size_t n,
 		return err;
 	p->map = map;
 	p->nmap = nmap;
+	return 0;
+}
+
+int etm_pktp_push_rel(struct etm_pktp *p, const uint8_t *buf, size_t n,
+		      const struct etm_offseg *map, size_t nmap,
+		      const uint32_t *rel, uint64_t rel_base)
+{
+	int err = etm_pktp_push_map(p, buf, n, map, nmap);
+
+	if (err < 0)
+		return err;
+	p->rel = rel;
+	p->rel_base = rel_base;
 	return 0;
 }
 
@@ -561,6 +576,7 @@ int etm_pktp_next(struct etm_pktp *p, struct etm_packet *pkt, size_t size)
 			p->buf = NULL;
 			p->pos = p->len = 0;
 			p->map = NULL;
+			p->rel = NULL;
 			return -etme_again;
 		}
 		if (flush_end(p))
@@ -593,55 +609,152 @@ static void rec_patom(struct etm_pkt_rec *r, const struct etm_patom *a,
 	r->count = a->n;
 }
 
-/* Records straight from the buffer while the parser is at a packet
- * boundary: one-byte packets from the table, branch packets through the
- * compact reader. Returns how many. */
-static size_t recs_fast(struct etm_pktp *p, struct etm_pkt_rec *recs,
-			size_t max)
+/* How recs_fast() finds input offsets: consecutive (raw input), per byte
+ * (rel), or through the segment map. */
+enum rec_offs { ro_linear, ro_rel, ro_map };
+
+/* Input offset of byte @pos for recs_fast(): @base + @pos, @base +
+ * @rel[pos], or through the cursor. */
+static inline uint64_t rec_off(const uint32_t *rel, uint64_t base,
+			       struct off_cursor *c, enum rec_offs how,
+			       size_t pos)
 {
-	const uint8_t *buf = p->buf;
-	size_t n = 0, pos = p->pos, len = p->len, p0;
+	if (how == ro_linear)
+		return base + pos;
+	if (how == ro_rel)
+		return base + rel[pos];
+	return cursor_off(c, pos);
+}
+
+/* Records straight from the buffer while the parser is at a packet
+ * boundary: one-byte packets from the table (each record written before
+ * its byte is checked, so a run of them costs one branch per packet),
+ * branch packets and PTM atoms through the compact readers. Returns how
+ * many. Inlined once per way of finding offsets (@how is a constant). */
+static inline __attribute__((always_inline))
+size_t recs_fast_how(struct etm_pktp *p, struct etm_pkt_rec *recs,
+		     size_t max, enum rec_offs how)
+{
+	const uint8_t *buf = p->buf, *rok = p->rok;
+	const struct etm_pkt_rec *rt = p->rt;
+	const uint32_t *rel = p->rel;
+	uint64_t base = how == ro_rel ? p->rel_base : p->off;
+	size_t n = 0, pos = p->pos, len = p->len, i, lim;
+	struct etm_pkt_state st;
 	struct off_cursor c;
 	struct etm_patom pa;
 	struct etm_brc br;
+	uint32_t drop;
+	int k, hk;
 
-	if (p->mode != etm_pm_sync || p->asm_len || p->qi < p->qn ||
-	    pos >= len)
-		return 0;
-	if (p->map && p->mapi < p->nmap && p->map[p->mapi].pos > pos)
-		p->mapi = 0;    /* the cursor only moves forwards */
-	cursor_init(&c, p);
+	if (how == ro_map)
+		cursor_init(&c, p);
 	while (n < max && pos < len) {
-		uint8_t b = buf[pos];
+		lim = max - n < len - pos ? max - n : len - pos;
+		/* two per iteration: half the loop overhead */
+		for (i = 0; i + 1 < lim; i += 2) {
+			uint8_t b0 = buf[pos + i], b1 = buf[pos + i + 1];
 
-		if (p->rok[b]) {
-			recs[n] = p->rt[b];
-			recs[n++].offset = cursor_off(&c, pos++);
-			continue;
+			recs[n + i] = rt[b0];
+			recs[n + i].offset = rec_off(rel, base, &c, how,
+						     pos + i);
+			if (!rok[b0])
+				goto stop;
+			recs[n + i + 1] = rt[b1];
+			recs[n + i + 1].offset = rec_off(rel, base, &c, how,
+							 pos + i + 1);
+			if (!rok[b1]) {
+				i++;
+				goto stop;
+			}
 		}
-		if (p->hdr[b] != etmh_branch && p->hdr[b] != etmh_atom)
+		if (i < lim) {
+			uint8_t b = buf[pos + i];
+
+			recs[n + i] = rt[b];
+			recs[n + i].offset = rec_off(rel, base, &c, how,
+						     pos + i);
+			i += rok[b] != 0;
+		}
+stop:
+		n += i;
+		pos += i;
+		if (i == lim)
 			break;
-		p->pos = pos;
-		if (p->map)
-			p->mapi = c.i;
-		p0 = pos;
-		if (p->hdr[b] == etmh_atom) {
-			/* a PTM atom with a cycle count */
-			if (!etm_pktp_fast_patom(p, &pa))
+		hk = p->hdr[buf[pos]];
+		if (hk == etmh_atom && p->proto == etm_proto_ptm) {
+			/* a PTM atom with a cycle count (what
+			 * etm_pktp_fast_patom() does, offset found here) */
+			k = etm_ptm_read_atom(p, buf + pos, len - pos, &pa);
+			if (k <= 0)
 				break;
-			pos = p->pos;
-			rec_patom(&recs[n++], &pa, p->o.id, (int)(pos - p0));
+			pa.offset = rec_off(rel, base, &c, how, pos);
+			rec_patom(&recs[n++], &pa, p->o.id, k);
+			pos += (size_t)k;
 			continue;
 		}
-		if (!etm_pktp_fast_branch(p, &br))
+		if (hk != etmh_branch)
 			break;
-		pos = p->pos;
-		rec_branch(&recs[n++], &br, p->o.id, (int)(pos - p0));
+		/* a branch (what etm_pktp_fast_branch() does) */
+		memset(&br, 0, sizeof(br));
+		st = p->st;
+		k = p->proto == etm_proto_ptm ?
+			etm_ptm_read_branch(p, buf + pos, len - pos, &br, &st,
+					    &drop) :
+			etm_etm3_read_branch(p, buf + pos, len - pos, &br, &st,
+					     &drop);
+		if (k <= 0)
+			break;          /* cut by the end of the chunk, or bad */
+		p->st.addr = st.addr;
+		p->st.isa = st.isa;
+		br.offset = rec_off(rel, base, &c, how, pos);
+		rec_branch(&recs[n++], &br, p->o.id, k);
+		pos += (size_t)k;
 	}
 	p->pos = pos;
-	if (p->map)
+	if (how == ro_map)
 		p->mapi = c.i;
 	return n;
+}
+
+static size_t recs_fast(struct etm_pktp *p, struct etm_pkt_rec *recs,
+			size_t max)
+{
+	if (p->mode != etm_pm_sync || p->asm_len || p->qi < p->qn ||
+	    p->pos >= p->len)
+		return 0;
+	if (!p->map)
+		return recs_fast_how(p, recs, max, ro_linear);
+	if (p->rel)
+		return recs_fast_how(p, recs, max, ro_rel);
+	if (p->mapi < p->nmap && p->map[p->mapi].pos > p->pos)
+		p->mapi = 0;    /* the cursor only moves forwards */
+	return recs_fast_how(p, recs, max, ro_map);
+}
+
+/* The record of a whole, valid packet at the current position of a
+ * synchronised parser, read in place (what next() would give, without
+ * the raw bytes and the queue). Returns 0 if next() must do it. */
+static int rec_general(struct etm_pktp *p, struct etm_pkt_rec *r,
+		       struct etm_packet *pkt)
+{
+	struct etm_pkt_state st = p->st;
+	int k;
+
+	if (p->mode != etm_pm_sync || p->asm_len || p->qi < p->qn ||
+	    p->pos >= p->len || p->buf[p->pos] == 0x00)
+		return 0;
+	etm_zero(pkt, sizeof(*pkt));
+	k = read_pkt(p, p->buf + p->pos, p->len - p->pos, pkt, &st);
+	if (k <= 0)
+		return 0;
+	p->st = st;
+	pkt->id = p->o.id;
+	pkt->offset = etm_pktp_off(p, p->pos);
+	pkt->size = (uint32_t)k;
+	etm_pkt_rec_from(r, pkt);
+	p->pos += (size_t)k;
+	return 1;
 }
 
 int etm_pktp_next_recs(struct etm_pktp *p, struct etm_pkt_rec *recs,
@@ -657,6 +770,10 @@ int etm_pktp_next_recs(struct etm_pktp *p, struct etm_pkt_rec *recs,
 		n += recs_fast(p, recs + n, max - n);
 		if (n == max)
 			break;
+		if (rec_general(p, &recs[n], &pkt)) {
+			n++;
+			continue;
+		}
 		err = etm_pktp_next(p, &pkt, sizeof(pkt));
 		if (err < 0)
 			return n ? (int)n : err;

@@ -128,6 +128,10 @@ struct etm_pktp {
 	uint64_t off;                   /* input offset of buf[0] */
 	const struct etm_offseg *map;   /* borrowed with buf, or NULL */
 	size_t nmap, mapi;              /* segments, lookup cursor */
+	/* with map, optionally: byte pos has offset rel_base + rel[pos]
+	 * (borrowed with buf; one load instead of a segment search) */
+	const uint32_t *rel;
+	uint64_t rel_base;
 
 	uint8_t asmb[ETM_PKT_ASM_MAX];  /* packet straddling pushes */
 	size_t asm_len;
@@ -208,6 +212,11 @@ void etm_pkt_rec_from(struct etm_pkt_rec *r, const struct etm_packet *pkt);
  * is borrowed like @buf. */
 int etm_pktp_push_map(struct etm_pktp *p, const uint8_t *buf, size_t n,
 		      const struct etm_offseg *map, size_t nmap);
+/* The same with the offsets also given per byte: byte pos has offset
+ * @rel_base + @rel[pos] (the same offsets as @map gives). */
+int etm_pktp_push_rel(struct etm_pktp *p, const uint8_t *buf, size_t n,
+		      const struct etm_offseg *map, size_t nmap,
+		      const uint32_t *rel, uint64_t rel_base);
 
 /* Input offset of byte @pos of the pushed buffer. */
 static inline uint64_t etm_pktp_off(struct etm_pktp *p, size_t pos)
@@ -217,6 +226,8 @@ static inline uint64_t etm_pktp_off(struct etm_pktp *p, size_t pos)
 
 	if (!m)
 		return p->off + pos;
+	if (p->rel)
+		return p->rel_base + p->rel[pos];
 	while (i + 1 < p->nmap && m[i + 1].pos <= pos)
 		i++;
 	while (i > 0 && m[i].pos > pos)

@@ -10,7 +10,7 @@
 
 #include "etest.h"
 
-#define MAXIT 200000
+#define MAXIT 800000
 
 struct rec {
 	int is_elem, err;
@@ -95,9 +95,10 @@ static int add(struct rec *v, size_t *nv, const struct etm_item *it)
 	return 0;
 }
 
-/* The decoder over @in in chunks of random size. */
+/* The decoder over @in in chunks of random size, with sources for the
+ * IDs in @ids (bit 0: 0x10, bit 1: 0x11). */
 static size_t run_decoder(const uint8_t *in, size_t n, uint32_t *s,
-			  struct rec *v)
+			  struct rec *v, unsigned ids)
 {
 	struct etm_decoder *d = etm_decoder_alloc(etm_fmt_coresight,
 						  etm_dec_packets);
@@ -105,12 +106,17 @@ static size_t run_decoder(const uint8_t *in, size_t n, uint32_t *s,
 	struct etm_item it;
 	size_t pos = 0, nv = 0;
 
+	int big = rng(s) % 4 == 0;
+
 	cfg_for(&c, 0x10);
-	etm_decoder_add_source(d, &c, NULL);
+	if (ids & 1)
+		etm_decoder_add_source(d, &c, NULL);
 	cfg_for(&c, 0x11);
-	etm_decoder_add_source(d, &c, NULL);
+	if (ids & 2)
+		etm_decoder_add_source(d, &c, NULL);
 	while (pos < n) {
-		size_t k = 1 + rng(s) % 700;
+		/* small chunks, or large ones (the single-ID bulk path) */
+		size_t k = 1 + rng(s) % (big ? 70000 : 700);
 
 		if (k > n - pos)
 			k = n - pos;
@@ -139,7 +145,8 @@ static void drain_parser(struct etm_ptm *p, struct etm_etm3 *e,
 
 /* Reference: the deformatter's runs pushed to the parsers one by one, its
  * errors as error elements (the decoder's documented behaviour). */
-static size_t run_reference(const uint8_t *in, size_t n, struct rec *v)
+static size_t run_reference(const uint8_t *in, size_t n, struct rec *v,
+			    unsigned ids)
 {
 	struct etm_dfmt *df = etm_dfmt_alloc(etm_fmt_coresight, 0);
 	struct etm_config c;
@@ -166,10 +173,12 @@ static size_t run_reference(const uint8_t *in, size_t n, struct rec *v)
 			it.elem.offset = x.offset;
 			it.elem.err = x.err;
 			add(v, &nv, &it);
-		} else if (x.kind == etm_dfmt_data && x.run.id == 0x10) {
+		} else if (x.kind == etm_dfmt_data && x.run.id == 0x10 &&
+			   (ids & 1)) {
 			etm_ptm_push(p, x.run.data, x.run.size, x.run.offset);
 			drain_parser(p, NULL, v, &nv);
-		} else if (x.kind == etm_dfmt_data && x.run.id == 0x11) {
+		} else if (x.kind == etm_dfmt_data && x.run.id == 0x11 &&
+			   (ids & 2)) {
 			etm_etm3_push(e, x.run.data, x.run.size, x.run.offset);
 			drain_parser(NULL, e, v, &nv);
 		}
@@ -187,18 +196,21 @@ static size_t run_reference(const uint8_t *in, size_t n, struct rec *v)
 static void t_frames_equal_dfmt(void)
 {
 	static struct rec a[MAXIT], b[MAXIT];
-	static uint8_t in[1 << 16];
+	static uint8_t in[1 << 18];
 	uint32_t s = 12345;
 	unsigned round;
 
-	for (round = 0; round < 60; round++) {
-		size_t n = make_input(in, 1000 + rng(&s) % (sizeof(in) - 1000),
-				      &s), na, nb, i;
+	for (round = 0; round < 180; round++) {
+		/* a few inputs larger than the staging buffer */
+		size_t max = round % 8 == 0 ? sizeof(in) : sizeof(in) / 4;
+		size_t n = make_input(in, 1000 + rng(&s) % (max - 1000), &s),
+		       na, nb, i;
+		unsigned ids = 1 + round % 3;   /* one source or both */
 
-		if (round % 3 == 0)
+		if (round % 5 == 0)
 			n -= rng(&s) % 16;      /* a cut last frame */
-		na = run_decoder(in, n, &s, a);
-		nb = run_reference(in, n, b);
+		na = run_decoder(in, n, &s, a, ids);
+		nb = run_reference(in, n, b, ids);
 		ET_CHECK(nb > 0 && nb < MAXIT);
 		ET_EQ(na, nb);
 		for (i = 0; i < na; i++) {

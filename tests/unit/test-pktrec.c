@@ -2,7 +2,8 @@
  * etm_etm3_next_recs, etm_ptm_next_recs) are the packets of next(), in the
  * same order, with the fields etmtrace/packet.h documents: random raw trace
  * of both protocols and several configurations in random chunks, batch
- * sizes and mixed next() calls, and TC2's CoreSight buffer (all sources). */
+ * sizes and mixed next() calls, and TC2's CoreSight buffer (all sources,
+ * and each source alone). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -370,6 +371,29 @@ static void test_tc2(void)
 		ET_CHECK(same(&a, &b));
 		etm_decoder_free(d1);
 		etm_decoder_free(d2);
+	}
+	/* one source at a time (the frames path for a single ID): its
+	 * records are those of the five-source decode with its ID */
+	for (i = 0; i < snap->nsources; i++) {
+		struct etm_decoder *d = etm_decoder_alloc(etm_fmt_coresight,
+							  etm_dec_packets);
+		unsigned id = snap->sources[i].cfg.traceid;
+		struct recs c = { b.r, 0 };
+		size_t j, k = 0, bad = 0;
+
+		ET_EQ(etm_decoder_add_source(d, &snap->sources[i].cfg, NULL),
+		      0);
+		ET_EQ(run_recs(d, in, len, &s, &c), 0);
+		for (j = 0; j < a.n; j++) {
+			if (a.r[j].id != id)
+				continue;
+			if (k >= c.n || !rec_eq(&a.r[j], &c.r[k]))
+				bad++;
+			k++;
+		}
+		ET_EQ(k, c.n);
+		ET_EQ(bad, 0);
+		etm_decoder_free(d);
 	}
 	etm_snapshot_free(snap);
 	free(in);
