@@ -9,6 +9,7 @@
 #include <etmtrace/decoder.h>
 #include <etmtrace/encode.h>
 #include <etmtrace/error.h>
+#include <etmtrace/verify.h>
 
 #include "recovery.h"
 
@@ -68,6 +69,7 @@ struct rc_trace {
 	struct rc_out clean;
 	/* the clean instruction addresses of each source in output order */
 	uint64_t *cseq[2];
+	int verify;     /* damaged decodes go through etm_verify */
 };
 
 static uint64_t rc_rand(uint64_t *s)
@@ -183,10 +185,24 @@ static int rc_item(const struct rc_trace *t, const struct etm_item *it,
 }
 
 /* Decode @n bytes of @buf (offsets mapped back through @d). */
+/* Pass the items the verify filter has released to rc_item(). */
+static int rc_vdrain(const struct rc_trace *t, struct etm_verify *v,
+		     uint32_t *idx, const struct rc_dmg *d, struct rc_out *o)
+{
+	struct etm_item it;
+	int rc;
+
+	while ((rc = etm_verify_next(v, &it)) == 0)
+		if (rc_item(t, &it, (*idx)++, d, o) < 0)
+			return -etme_nomem;
+	return rc == -etme_again || rc == -etme_eos ? 0 : rc;
+}
+
 static int rc_decode(const struct rc_trace *t, const uint8_t *buf, size_t n,
 		     const struct rc_dmg *d, struct rc_out *o)
 {
 	struct etm_decoder *dec = etm_decoder_alloc(t->fmt, etm_dec_elements);
+	struct etm_verify *v = NULL;
 	struct etm_item it;
 	uint32_t idx = 0;
 	int i, rc = 0;
@@ -199,6 +215,8 @@ static int rc_decode(const struct rc_trace *t, const uint8_t *buf, size_t n,
 		rc = etm_decoder_add_source(dec, &t->src[i].cfg,
 					    t->src[i].img);
 	etm_decoder_set_packets(dec, 1);
+	if (d && t->verify && !(v = etm_verify_alloc(0)))
+		rc = -1;
 	if (!rc)
 		rc = etm_decoder_push(dec, buf, n);
 	while (!rc) {
@@ -207,10 +225,27 @@ static int rc_decode(const struct rc_trace *t, const uint8_t *buf, size_t n,
 			rc = etm_decoder_finish(dec);
 			continue;
 		}
+		if (rc == -etme_eos && v) {
+			etm_verify_finish(v);
+			rc = rc_vdrain(t, v, &idx, d, o);
+			if (rc == 0)
+				rc = -etme_eos;
+			break;
+		}
+		if (rc == 0 && v) {
+			/* busy: take what is released, then put again */
+			while ((rc = etm_verify_put(v, &it)) == -etme_busy &&
+			       rc_vdrain(t, v, &idx, d, o) == 0)
+				;
+			if (rc == 0)
+				rc = rc_vdrain(t, v, &idx, d, o);
+			continue;
+		}
 		if (rc == 0)
 			rc = rc_item(t, &it, idx++, d, o);
 	}
 	etm_decoder_free(dec);
+	etm_verify_free(v);
 	return rc == -etme_eos ? 0 : -1;
 }
 
@@ -392,6 +427,11 @@ void rc_trace_free(struct rc_trace *t)
 	free(t);
 }
 
+void rc_trace_set_verify(struct rc_trace *t, int on)
+{
+	t->verify = on;
+}
+
 size_t rc_trace_size(const struct rc_trace *t)
 {
 	return t->n;
@@ -418,10 +458,11 @@ static void rc_window(const struct rc_trace *t, int k, const struct rc_dmg *d,
 
 	for (i = 0; i < t->nidchg[k] && end != RC_NONE; i++)
 		/* idchg holds the offset of the first data byte after the ID
-		 * change; the ID byte itself comes before it (one byte, or two
-		 * across a frame's aux byte), so only a run starting after the
-		 * damage was switched to by an undamaged ID byte */
-		if (t->idchg[k][i] > d->end) {
+		 * change; the ID byte itself is one or two bytes before it
+		 * (two: across a frame's aux byte, or a delayed change), so
+		 * only a run starting 3 bytes after the damage surely was
+		 * switched to by an undamaged ID byte */
+		if (t->idchg[k][i] > d->end + 2) {
 			end = t->idchg[k][i];
 			break;
 		}
