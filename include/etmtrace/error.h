@@ -31,6 +31,9 @@ enum etm_error {
 	etme_internal,       /**< internal inconsistency (a bug) */
 	etme_busy,           /**< output queue not drained: call next() first */
 	etme_mismatch,       /**< trace disagrees with the program image */
+	etme_unverified,     /**< the items that follow (up to the next error
+			      *   of the source) came from trace that a later
+			      *   check rejected (etmtrace/verify.h) */
 };
 
 /** Fixed human-readable string for an error code (either sign accepted).

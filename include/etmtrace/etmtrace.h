@@ -17,5 +17,6 @@
 #include <etmtrace/snapshot.h>
 #include <etmtrace/decoder.h>
 #include <etmtrace/diag.h>
+#include <etmtrace/verify.h>
 
 #endif

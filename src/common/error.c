@@ -28,6 +28,7 @@ const char *etm_errstr(int err)
 	case etme_internal: return "internal error";
 	case etme_busy: return "output not drained";
 	case etme_mismatch: return "trace does not match program image";
+	case etme_unverified: return "trace below rejected by a later check";
 	}
 	return "unknown error";
 }
@@ -58,6 +59,7 @@ const char *etm_errname(int err)
 	case etme_internal: return "internal";
 	case etme_busy: return "busy";
 	case etme_mismatch: return "mismatch";
+	case etme_unverified: return "unverified";
 	}
 	return "unknown";
 }

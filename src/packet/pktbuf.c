@@ -407,12 +407,69 @@ int etm_pktp_finish(struct etm_pktp *p)
 	return 0;
 }
 
-static int read_pkt(const struct etm_pktp *p, const uint8_t *b, size_t n,
-		    struct etm_packet *pkt, struct etm_pkt_state *st)
+static int read_proto(const struct etm_pktp *p, const uint8_t *b, size_t n,
+		      struct etm_packet *pkt, struct etm_pkt_state *st)
 {
 	if (p->proto == etm_proto_ptm)
 		return etm_ptm_read(p, b, n, pkt, st);
 	return etm_etm3_read(p, b, n, pkt, st);
+}
+
+/* Index of the 0x80 that completes an A-sync (>= 5 x 0x00 then 0x80) in
+ * b[1..n), or 0 if there is none. */
+static size_t async_end(const uint8_t *b, size_t n)
+{
+	size_t i, z = 0;
+
+	for (i = 1; i < n; i++) {
+		if (b[i] == 0x00) {
+			z++;
+		} else if (b[i] == 0x80 && z >= ETM_ASYNC_ZEROS) {
+			return i;
+		} else {
+			z = 0;
+		}
+	}
+	return 0;
+}
+
+/* Read one packet. The A-sync bit pattern "can occur only as the result of
+ * an A-sync packet" (IHI 0035B §4.5.1; the same rule for ETMv3, our
+ * docs/etmv3.md §3: "scan for it"), so a packet whose bytes would hold one
+ * was begun by a corrupted byte - typically a bit flip that made an I-sync
+ * or Context ID header, whose fixed-size payload then swallows the real
+ * A-sync and the I-sync after it, losing the trace until the next A-sync.
+ * Such a packet is reported bad with size 1, so the search for A-sync goes
+ * on from the byte after its header and finds the A-sync. Whichever comes
+ * first in byte order wins: the reader's own verdict (a complete packet or
+ * an error) within the bytes before the A-sync completes, or the A-sync;
+ * this keeps the result independent of how the input is chunked. Packets
+ * of valid trace never hold the pattern, so valid trace is unaffected. */
+static int read_pkt(const struct etm_pktp *p, const uint8_t *b, size_t n,
+		    struct etm_packet *pkt, struct etm_pkt_state *st)
+{
+	struct etm_pkt_state st0 = *st;
+	int r = read_proto(p, b, n, pkt, st);
+	size_t span = r > 0 ? (size_t)r : n, e;
+
+	if (span > ETM_PKT_ASM_MAX)
+		span = ETM_PKT_ASM_MAX;
+	if (span < ETM_ASYNC_ZEROS + 2)
+		return r;
+	e = async_end(b, span);
+	if (!e)
+		return r;
+	if (r < 0 && r != -etme_again) {
+		/* did the reader find its error before the A-sync ended? */
+		*st = st0;
+		r = read_proto(p, b, e, pkt, st);
+		if (r != -etme_again)
+			return r;
+	}
+	*st = st0;
+	etm_zero(pkt, sizeof(*pkt));
+	pkt->size = 1;
+	return -etme_bad_packet;
 }
 
 /* Complete @pkt (reader result @r over @bytes at @offset); commit the state
@@ -446,6 +503,56 @@ static size_t complete(struct etm_pktp *p, struct etm_packet *pkt,
 	return size;
 }
 
+/* The next @k bytes of the chunk (at p->pos) join the assembly buffer,
+ * whose bytes already are in asmb: note their input offsets. */
+static void asm_offsets(struct etm_pktp *p, size_t k)
+{
+	size_t i;
+
+	for (i = 0; i < k; i++)
+		p->asm_offs[p->asm_len + i] = etm_pktp_off(p, p->pos + i);
+	p->asm_len += k;
+}
+
+/* An A-sync found inside a packet assembled across pushes (read_pkt): the
+ * packet was dropped with its first @from bytes only, and the search for
+ * A-sync goes on over asmb[from..to) - bytes of earlier pushes - before
+ * the current chunk, as it would have had the input come in one piece.
+ * (The A-sync itself cannot end within those bytes: the reader would have
+ * been stopped there already.) */
+static void replay_search(struct etm_pktp *p, size_t from, size_t to)
+{
+	struct etm_offseg seg[ETM_PKT_ASM_MAX];
+	const uint8_t *buf = p->buf;
+	const struct etm_offseg *map = p->map;
+	size_t len = p->len, pos = p->pos, nmap = p->nmap, mapi = p->mapi;
+	uint64_t off = p->off;
+	size_t i, ns = 0;
+
+	for (i = from; i < to; i++)
+		if (i == from || p->asm_offs[i] != p->asm_offs[i - 1] + 1) {
+			seg[ns].pos = i - from;
+			seg[ns++].off = p->asm_offs[i];
+		}
+	p->buf = p->asmb + from;
+	p->len = to - from;
+	p->pos = 0;
+	p->map = seg;
+	p->nmap = ns;
+	p->mapi = 0;
+	p->off = ns ? seg[0].off : 0;
+	while (p->pos < p->len &&
+	       p->qn < sizeof(p->q) / sizeof(p->q[0]))
+		etm_sync_search(p);
+	p->buf = buf;
+	p->len = len;
+	p->pos = pos;
+	p->map = map;
+	p->nmap = nmap;
+	p->mapi = mapi;
+	p->off = off;
+}
+
 /* A packet begins in the current chunk. With @direct (the caller's packet,
  * the queue being empty) it is decoded in place: returns 2. */
 static int step_fresh(struct etm_pktp *p, struct etm_packet *direct)
@@ -473,8 +580,9 @@ static int step_fresh(struct etm_pktp *p, struct etm_packet *direct)
 		if (!direct)
 			p->qn--;
 		memcpy(p->asmb, b, n);
-		p->asm_len = n;
-		p->asm_off = etm_pktp_off(p, p->pos);
+		p->asm_len = 0;
+		asm_offsets(p, n);
+		p->asm_off = p->asm_offs[0];
 		p->pos = p->len;
 		return 0;
 	}
@@ -501,12 +609,14 @@ static int step_asm(struct etm_pktp *p)
 	r = read_pkt(p, p->asmb, old + k, pkt, &st);
 	if (r == -etme_again && old + k < ETM_PKT_ASM_MAX) {
 		p->qn--;
-		p->asm_len = old + k;
+		asm_offsets(p, k);
 		p->pos += k;
 		return 0;
 	}
 	size = complete(p, pkt, p->asmb, old + k, r, p->asm_off, &st);
 	p->asm_len = 0;
+	if (size < old)
+		replay_search(p, size, old);
 	p->pos += size > old ? size - old : 0;
 	return 1;
 }

@@ -136,6 +136,7 @@ struct etm_pktp {
 	uint8_t asmb[ETM_PKT_ASM_MAX];  /* packet straddling pushes */
 	size_t asm_len;
 	uint64_t asm_off;
+	uint64_t asm_offs[ETM_PKT_ASM_MAX]; /* input offset of each byte */
 
 	enum etm_pkt_mode mode;
 	uint64_t zrun;                  /* pending 0x00 bytes */

@@ -121,11 +121,25 @@ int etm_sync_zrun(struct etm_pktp *p)
 			queue_async(p);
 			return 1;
 		}
-		/* 0x00 is only ever an A-sync: this one is broken. The byte
-		 * that ended it is searched again. */
+		/* 0x00 is only ever an A-sync: this one is broken. */
 		pkt = etm_sync_slot(p);
 		pkt->type = etmp_error;
 		pkt->err = etme_bad_packet;
+		if (b == 0x80) {
+			/* Too few zeros, then the 0x80: the packet before
+			 * was corrupt and took the first zeros of the A-sync
+			 * as its own last bytes (a flipped header whose
+			 * payload ends in zeros). Reported as an error, but
+			 * the byte after the 0x80 is taken as a header, as
+			 * after an A-sync, so the I-sync that follows is not
+			 * lost. */
+			p->pos++;
+			fill_zeros(p, pkt, p->zrun, 1);
+			p->zrun = 0;
+			p->mode = etm_pm_sync;
+			return 1;
+		}
+		/* The byte that ended it is searched again. */
 		fill_zeros(p, pkt, p->zrun, 0);
 		p->zrun = 0;
 		p->mode = etm_pm_search;

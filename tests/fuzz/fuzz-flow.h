@@ -11,6 +11,7 @@
 #include <etmtrace/diag.h>
 #include <etmtrace/error.h>
 #include <etmtrace/flow.h>
+#include <etmtrace/verify.h>
 
 #include "fuzz.h"
 #include "fuzz-image.h"
@@ -19,7 +20,44 @@ struct flow_sum {
 	int check;                /* check every element (first run only) */
 	uint64_t hash;
 	size_t nelem, nitems;
+	/* with packets: the items also go through the verified-output
+	 * filter (a small hold, to reach its limit), which must give back
+	 * the same elements in the same order, plus its markers */
+	struct etm_verify *v;
+	uint64_t vhash;
+	size_t vitems, markers;
 };
+
+static uint64_t elem_hash(uint64_t h, const struct etm_elem *e);
+
+static void verify_take(struct flow_sum *s)
+{
+	struct etm_item it;
+	int rc;
+
+	while ((rc = etm_verify_next(s->v, &it)) == 0) {
+		if (it.is_elem && it.elem.kind == etmk_error &&
+		    it.elem.err == etme_unverified) {
+			FZ_ASSERT(it.elem.id != 0);
+			s->markers++;
+			continue;
+		}
+		s->vitems++;
+		if (it.is_elem)
+			s->vhash = elem_hash(s->vhash, &it.elem);
+	}
+	FZ_ASSERT(rc == -etme_again || rc == -etme_eos);
+}
+
+static void verify_put(struct flow_sum *s, const struct etm_item *it)
+{
+	int rc;
+
+	while ((rc = etm_verify_put(s->v, it)) == -etme_busy)
+		verify_take(s);
+	FZ_ASSERT(rc == 0);
+	verify_take(s);
+}
 
 static void range_check(const struct etm_image *img, const struct etm_elem *e)
 {
@@ -88,6 +126,8 @@ static void flow_drain(struct etm_decoder *d, const struct etm_image *img,
 		}
 		s->nitems++;
 		etm_diag_item(dg, &it);
+		if (s->v)
+			verify_put(s, &it);
 		if (it.is_elem) {
 			if (s->check)
 				elem_check(img, &it.elem, n);
@@ -105,7 +145,8 @@ static struct flow_sum flow_run(const struct etm_config *cfg,
 				const uint8_t *in, size_t n, uint8_t sel,
 				int cache)
 {
-	struct flow_sum s = { cache, FZ_HASH_INIT, 0, 0 };
+	struct flow_sum s = { cache, FZ_HASH_INIT, 0, 0, NULL, FZ_HASH_INIT,
+			      0, 0 };
 	struct etm_diag *dg = etm_diag_alloc(cfg, img);
 	struct etm_diag_counts dc;
 	struct etm_decoder *d;
@@ -118,6 +159,10 @@ static struct flow_sum flow_run(const struct etm_config *cfg,
 	FZ_ASSERT(d);
 	FZ_ASSERT(etm_decoder_add_source(d, cfg, img) == 0);
 	etm_decoder_set_packets(d, !!(opt & FZF_PACKETS));
+	if (opt & FZF_PACKETS) {
+		s.v = etm_verify_alloc(1 + (sel & 63));
+		FZ_ASSERT(s.v);
+	}
 	etm_decoder_set_cache(d, cache);
 	while (pos < n) {
 		size_t c = fz_chunk(sel, k++, n - pos);
@@ -129,6 +174,13 @@ static struct flow_sum flow_run(const struct etm_config *cfg,
 	FZ_ASSERT(etm_decoder_finish(d) == 0);
 	flow_drain(d, img, n, &s, 1, dg);
 	etm_decoder_free(d);
+	if (s.v) {
+		FZ_ASSERT(etm_verify_finish(s.v) == 0);
+		verify_take(&s);
+		FZ_ASSERT(s.vitems == s.nitems && s.vhash == s.hash);
+		FZ_ASSERT(s.markers <= s.nitems);
+		etm_verify_free(s.v);
+	}
 	/* the diagnostics see every item; counts stay consistent */
 	FZ_ASSERT(dg && etm_diag_counts(dg, &dc, sizeof(dc)) == 0);
 	FZ_ASSERT(dc.ranges <= s.nelem && dc.insns <= 256 * dc.ranges);

@@ -3,7 +3,10 @@
  * instructions outside the damaged synchronisation period recovered
  * exactly, and the differences not announced by an error or gap element.
  * Usage: etm-recover [-p etmv3|ptm] [-f raw|formatted] [-n INSNS]
- *        [-t TRIALS] [-s SEED] [-v] */
+ *        [-t TRIALS] [-s SEED] [-v] [-V]
+ * -V: damaged traces are decoded through the verified-output filter
+ * (etmtrace/verify.h), which puts errors found later in front of the
+ * instructions they concern. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +15,7 @@
 #include "recovery.h"
 
 static int run(enum etm_protocol proto, int formatted, uint32_t ninsn,
-	       unsigned trials, uint64_t seed, int verbose)
+	       unsigned trials, uint64_t seed, int verbose, int verify)
 {
 	struct rc_trace *t = rc_trace_alloc(proto, formatted, ninsn, seed);
 	unsigned k, i;
@@ -21,8 +24,10 @@ static int run(enum etm_protocol proto, int formatted, uint32_t ninsn,
 		fprintf(stderr, "etm-recover: cannot build the trace\n");
 		return 1;
 	}
-	printf("%s %s: %zu bytes, %llu instructions\n",
+	rc_trace_set_verify(t, verify);
+	printf("%s %s%s: %zu bytes, %llu instructions\n",
 	       etm_protocol_name(proto), formatted ? "formatted" : "raw",
+	       verify ? " (verified output)" : "",
 	       rc_trace_size(t), (unsigned long long)rc_trace_insns(t));
 	for (k = 0; k < rc_ndamage; k++) {
 		struct rc_stats st;
@@ -58,9 +63,9 @@ int main(int argc, char **argv)
 {
 	unsigned long ninsn = 200000, trials = 100;
 	unsigned long long seed = 1;
-	int c, verbose = 0, p, f, rc = 0, only = -1, fonly = -1;
+	int c, verbose = 0, verify = 0, p, f, rc = 0, only = -1, fonly = -1;
 
-	while ((c = getopt(argc, argv, "p:n:t:s:vf:")) != -1) {
+	while ((c = getopt(argc, argv, "p:n:t:s:vVf:")) != -1) {
 		switch (c) {
 		case 'f':
 			fonly = !strcmp(optarg, "formatted");
@@ -80,9 +85,12 @@ int main(int argc, char **argv)
 		case 'v':
 			verbose = 1;
 			break;
+		case 'V':
+			verify = 1;
+			break;
 		default:
 			fprintf(stderr, "usage: %s [-p etmv3|ptm] [-n INSNS] "
-				"[-t TRIALS] [-s SEED] [-v]\n", argv[0]);
+				"[-t TRIALS] [-s SEED] [-v] [-V]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -94,7 +102,7 @@ int main(int argc, char **argv)
 					rc |= run(p ? etm_proto_ptm :
 					  etm_proto_etmv3, f,
 					  (uint32_t)ninsn, (unsigned)trials,
-					  seed, verbose);
+					  seed, verbose, verify);
 	}
 	return rc;
 }

@@ -9,16 +9,18 @@
 #include <etmtrace/decoder.h>
 #include <etmtrace/encode.h>
 #include <etmtrace/error.h>
+#include <etmtrace/verify.h>
 
 #include "recovery.h"
 
 #define RC_NONE UINT64_MAX
 
 /* One decoded instruction; off is the (clean) input offset of the packet
- * that produced it, seq its rank among the instructions of that packet. */
+ * that produced it, seq its rank among the instructions of that packet,
+ * ord its rank among all instructions of its source. */
 struct rc_ins {
 	uint64_t off, addr;
-	uint32_t seq, idx;
+	uint32_t seq, idx, ord;
 	uint8_t id, matched;
 };
 
@@ -37,6 +39,7 @@ struct rc_out {
 	size_t nmk, mcap;
 	uint64_t last_off[128];     /* per trace ID: offset and rank of */
 	uint32_t seq[128];          /* the last instruction */
+	uint32_t nord[128];         /* per trace ID: instructions */
 };
 
 /* The damage: @len clean bytes at @pos replaced by @ins new bytes; the
@@ -64,6 +67,9 @@ struct rc_trace {
 	uint8_t *buf;
 	size_t n;
 	struct rc_out clean;
+	/* the clean instruction addresses of each source in output order */
+	uint64_t *cseq[2];
+	int verify;     /* damaged decodes go through etm_verify */
 };
 
 static uint64_t rc_rand(uint64_t *s)
@@ -108,8 +114,8 @@ static int rc_add_ins(struct rc_out *o, uint8_t id, uint64_t off,
 	if (off != o->last_off[id])
 		o->seq[id] = 0;
 	o->last_off[id] = off;
-	o->ins[o->nins++] = (struct rc_ins){ off, addr, o->seq[id]++, idx, id,
-					     0 };
+	o->ins[o->nins++] = (struct rc_ins){ off, addr, o->seq[id]++, idx,
+					     o->nord[id]++, id, 0 };
 	return 0;
 }
 
@@ -179,10 +185,24 @@ static int rc_item(const struct rc_trace *t, const struct etm_item *it,
 }
 
 /* Decode @n bytes of @buf (offsets mapped back through @d). */
+/* Pass the items the verify filter has released to rc_item(). */
+static int rc_vdrain(const struct rc_trace *t, struct etm_verify *v,
+		     uint32_t *idx, const struct rc_dmg *d, struct rc_out *o)
+{
+	struct etm_item it;
+	int rc;
+
+	while ((rc = etm_verify_next(v, &it)) == 0)
+		if (rc_item(t, &it, (*idx)++, d, o) < 0)
+			return -etme_nomem;
+	return rc == -etme_again || rc == -etme_eos ? 0 : rc;
+}
+
 static int rc_decode(const struct rc_trace *t, const uint8_t *buf, size_t n,
 		     const struct rc_dmg *d, struct rc_out *o)
 {
 	struct etm_decoder *dec = etm_decoder_alloc(t->fmt, etm_dec_elements);
+	struct etm_verify *v = NULL;
 	struct etm_item it;
 	uint32_t idx = 0;
 	int i, rc = 0;
@@ -195,6 +215,8 @@ static int rc_decode(const struct rc_trace *t, const uint8_t *buf, size_t n,
 		rc = etm_decoder_add_source(dec, &t->src[i].cfg,
 					    t->src[i].img);
 	etm_decoder_set_packets(dec, 1);
+	if (d && t->verify && !(v = etm_verify_alloc(0)))
+		rc = -1;
 	if (!rc)
 		rc = etm_decoder_push(dec, buf, n);
 	while (!rc) {
@@ -203,14 +225,32 @@ static int rc_decode(const struct rc_trace *t, const uint8_t *buf, size_t n,
 			rc = etm_decoder_finish(dec);
 			continue;
 		}
+		if (rc == -etme_eos && v) {
+			etm_verify_finish(v);
+			rc = rc_vdrain(t, v, &idx, d, o);
+			if (rc == 0)
+				rc = -etme_eos;
+			break;
+		}
+		if (rc == 0 && v) {
+			/* busy: take what is released, then put again */
+			while ((rc = etm_verify_put(v, &it)) == -etme_busy &&
+			       rc_vdrain(t, v, &idx, d, o) == 0)
+				;
+			if (rc == 0)
+				rc = rc_vdrain(t, v, &idx, d, o);
+			continue;
+		}
 		if (rc == 0)
 			rc = rc_item(t, &it, idx++, d, o);
 	}
 	etm_decoder_free(dec);
+	etm_verify_free(v);
 	return rc == -etme_eos ? 0 : -1;
 }
 
 static int rc_cmp(const void *va, const void *vb);
+static int rc_seqs(const struct rc_out *o, int nsrc, uint64_t **seq);
 
 /* Generate and encode the execution of source @s; bytes appended to @out. */
 static int rc_encode(struct rc_src *s, enum etm_protocol proto, unsigned id,
@@ -358,6 +398,8 @@ struct rc_trace *rc_trace_alloc(enum etm_protocol proto, int formatted,
 	free(b[1]);
 	if (!rc)
 		rc = rc_decode(t, t->buf, t->n, NULL, &t->clean);
+	if (!rc)
+		rc = rc_seqs(&t->clean, t->nsrc, t->cseq);
 	if (!rc)  /* sorted once; trials match against a copy */
 		qsort(t->clean.ins, t->clean.nins, sizeof(*t->clean.ins),
 		      rc_cmp);
@@ -376,12 +418,18 @@ void rc_trace_free(struct rc_trace *t)
 		return;
 	for (i = 0; i < 2; i++) {
 		free(t->idchg[i]);
+		free(t->cseq[i]);
 		etm_gen_free(t->src[i].gen);
 		etm_image_free(t->src[i].img);
 	}
 	rc_out_free(&t->clean);
 	free(t->buf);
 	free(t);
+}
+
+void rc_trace_set_verify(struct rc_trace *t, int on)
+{
+	t->verify = on;
 }
 
 size_t rc_trace_size(const struct rc_trace *t)
@@ -409,7 +457,12 @@ static void rc_window(const struct rc_trace *t, int k, const struct rc_dmg *d,
 	size_t i;
 
 	for (i = 0; i < t->nidchg[k] && end != RC_NONE; i++)
-		if (t->idchg[k][i] >= d->end) {
+		/* idchg holds the offset of the first data byte after the ID
+		 * change; the ID byte itself is one or two bytes before it
+		 * (two: across a frame's aux byte, or a delayed change), so
+		 * only a run starting 3 bytes after the damage surely was
+		 * switched to by an undamaged ID byte */
+		if (t->idchg[k][i] > d->end + 2) {
 			end = t->idchg[k][i];
 			break;
 		}
@@ -502,6 +555,65 @@ static int rc_cmp(const void *va, const void *vb)
 	if (a->addr != b->addr)
 		return a->addr < b->addr ? -1 : 1;
 	return 0;
+}
+
+/* The instruction addresses of each of @nsrc sources (trace IDs 0x10..)
+ * of @o in output order, into malloc'd @seq[]. */
+static int rc_seqs(const struct rc_out *o, int nsrc, uint64_t **seq)
+{
+	size_t i;
+	int k;
+
+	for (k = 0; k < nsrc; k++) {
+		seq[k] = malloc(((size_t)o->nord[0x10 + k] + 1) * sizeof(**seq));
+		if (!seq[k])
+			return -1;
+	}
+	for (i = 0; i < o->nins; i++) {
+		k = o->ins[i].id - 0x10;
+		if (k >= 0 && k < nsrc)
+			seq[k][o->ins[i].ord] = o->ins[i].addr;
+	}
+	return 0;
+}
+
+/* Instructions also match by position: those in the longest common prefix
+ * and the longest common suffix of a source's clean and damaged address
+ * sequences are the same instructions. The (offset, rank) key alone does
+ * not always find them: an ETMv3 range runs over many packets and has the
+ * offset of its first, so after a resynchronisation the same instructions
+ * come in a range that starts at the I-sync instead of one that started
+ * before the damage. */
+static void rc_match_pos(const struct rc_trace *t, struct rc_ins *c,
+			 struct rc_out *o, uint64_t *const dseq[2])
+{
+	size_t pre[2], suf[2], nc[2], nd[2], i;
+	int k;
+
+	for (k = 0; k < t->nsrc; k++) {
+		const uint64_t *a = t->cseq[k], *b = dseq[k];
+		size_t m;
+
+		nc[k] = t->clean.nord[0x10 + k];
+		nd[k] = o->nord[0x10 + k];
+		m = nc[k] < nd[k] ? nc[k] : nd[k];
+		for (pre[k] = 0; pre[k] < m && a[pre[k]] == b[pre[k]]; pre[k]++)
+			;
+		for (suf[k] = 0; suf[k] < m - pre[k] &&
+		     a[nc[k] - 1 - suf[k]] == b[nd[k] - 1 - suf[k]]; suf[k]++)
+			;
+	}
+	for (i = 0; i < t->clean.nins; i++) {
+		k = c[i].id - 0x10;
+		if (c[i].ord < pre[k] || c[i].ord >= nc[k] - suf[k])
+			c[i].matched = 1;
+	}
+	for (i = 0; i < o->nins; i++) {
+		k = o->ins[i].id - 0x10;
+		if (k >= 0 && k < t->nsrc &&
+		    (o->ins[i].ord < pre[k] || o->ins[i].ord >= nd[k] - suf[k]))
+			o->ins[i].matched = 1;
+	}
 }
 
 /* Mark the instructions present in both sorted lists. */
@@ -604,6 +716,7 @@ int rc_trial(const struct rc_trace *t, enum rc_damage k, uint64_t rng_seed,
 	struct rc_dmg d;
 	struct rc_out o;
 	struct rc_ins *c;
+	uint64_t *dseq[2] = { NULL, NULL };
 	uint8_t *b;
 	size_t n = 0;
 	int rc;
@@ -614,14 +727,21 @@ int rc_trial(const struct rc_trace *t, enum rc_damage k, uint64_t rng_seed,
 	rc = rc_decode(t, b, n, &d, &o);
 	free(b);
 	c = malloc((t->clean.nins + 1) * sizeof(*c));
+	if (rc == 0)
+		rc = rc_seqs(&o, t->nsrc, dseq);
 	if (rc < 0 || !c) {
 		free(c);
+		free(dseq[0]);
+		free(dseq[1]);
 		rc_out_free(&o);
 		return -1;
 	}
 	memcpy(c, t->clean.ins, t->clean.nins * sizeof(*c));
 	qsort(o.ins, o.nins, sizeof(*o.ins), rc_cmp);
 	rc_match(c, t->clean.nins, o.ins, o.nins);
+	rc_match_pos(t, c, &o, dseq);
+	free(dseq[0]);
+	free(dseq[1]);
 	rc_count(t, c, &o, &d, st, verbose);
 	st->trials++;
 	free(c);

@@ -31,6 +31,8 @@ struct rc_trace;
 struct rc_trace *rc_trace_alloc(enum etm_protocol proto, int formatted,
 				uint32_t ninsn, uint64_t seed);
 void rc_trace_free(struct rc_trace *t);
+/* Decode damaged traces through the verified-output filter (verify.h). */
+void rc_trace_set_verify(struct rc_trace *t, int on);
 size_t rc_trace_size(const struct rc_trace *t);
 /* Instructions in the clean decode. */
 uint64_t rc_trace_insns(const struct rc_trace *t);

@@ -454,6 +454,45 @@ static void reserved_header_resync(void)
 	ET_EQ(pk[4].type, etmp_trigger);
 }
 
+/* An A-sync inside what a corrupted header makes a packet (see
+ * pktbuf.c read_pkt): with a 4-byte Context ID an I-sync is 10 bytes, so a
+ * stray 0x08 before an A-sync swallows it. The packet is dropped from its
+ * header and the A-sync found; same result in chunks of 1..7 bytes. */
+static void async_inside_packet(void)
+{
+	/* after A-sync at 100 (parse() starts the input at offset 100): 106 stray 0x08 (I-sync header), 107 0x11, 108 A-sync
+	 * (five 0x00, 0x80), 114 trigger 0x0c */
+	static const uint8_t t[] = { 0x08, 0x11, 0, 0, 0, 0, 0, 0x80, 0x0c };
+	static const uint8_t a6[] = { 0, 0, 0, 0, 0, 0x80 };
+	struct etm_config c = cfgp(0xc000, 0);
+	struct etm_packet ref[16];
+	uint8_t buf[32];
+	int k, n;
+	size_t ch;
+
+	ET_EQ(after_async(&c, t, sizeof(t)), 4);
+	ET_EQ(pk[0].type, etmp_error);
+	ET_EQ(pk[0].offset, 106);
+	ET_EQ(pk[0].size, 1);
+	ET_EQ(pk[1].type, etmp_notsync);
+	ET_EQ(pk[1].offset, 107);
+	ET_EQ(pk[1].size, 1);
+	ET_EQ(pk[2].type, etmp_async);
+	ET_EQ(pk[2].offset, 108);
+	ET_EQ(pk[3].type, etmp_trigger);
+	ET_EQ(pk[3].offset, 114);
+	memcpy(buf, a6, 6);
+	memcpy(buf + 6, t, sizeof(t));
+	n = parse(&c, buf, sizeof(t) + 6, 4096, ref, 16);
+	ET_EQ(n, 5);
+	for (ch = 1; ch <= 7; ch++) {
+		k = parse(&c, buf, sizeof(t) + 6, ch, pk, MAXP);
+		ET_EQ(k, n);
+		while (k-- > 0)
+			ET_CHECK(memcmp(&pk[k], &ref[k], sizeof(ref[k])) == 0);
+	}
+}
+
 static int covers(const struct etm_packet *p, int n, uint64_t start,
 		  size_t len)
 {
@@ -547,6 +586,7 @@ int main(void)
 	ETEST(stream_chunks_identical);
 	ETEST(empty_truncated_misuse);
 	ETEST(reserved_header_resync);
+	ETEST(async_inside_packet);
 	ETEST(random_bytes);
 	ETEST(every_single_byte_corruption);
 	return etest_end();
