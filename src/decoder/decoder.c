@@ -47,6 +47,9 @@ struct etm_decoder {
 	uint64_t npackets;        /* packets parsed */
 	/* sources in trace-ID order, for clone/save */
 	const struct etm_image *img[ETM_DEC_MAX_SOURCES];
+	/* etm_decoder_next_elems(): an item that did not come from a flow
+	 * queue (e.g. an error of the deformatter) is handed out from here */
+	struct etm_item xit;
 };
 
 static int src_push(struct dec_source *s, const uint8_t *buf, size_t n,
@@ -246,6 +249,15 @@ static void item_proto(struct etm_item *it, const struct dec_source *s)
  * in compact form (no struct etm_packet is built), until the flow decoder
  * has elements to deliver or the next packet needs the general path. The
  * packet layer still does all the parsing, the flow layer all the rest. */
+/* Whether the fast path may put another packet: the queue is empty, or it
+ * holds elements but the next put still has the room a put may need (the
+ * queue is filled up to a quarter before elements are delivered, so that
+ * delivery and the fast path's entry are paid once per batch). */
+static inline int q_open(const struct etm_flow *f)
+{
+	return !f->qlen || f->qhead + f->qlen < ETM_FLOW_QMAX / 4;
+}
+
 static int fast_atoms(struct dec_source *s, uint64_t *np)
 {
 	const struct etm_packet *t;
@@ -265,7 +277,7 @@ static int fast_atoms(struct dec_source *s, uint64_t *np)
 	}
 	if (s->flow->put_patom) {
 		/* PTM: atom packets of any size, one at a time */
-		while (!s->flow->qlen && etm_pktp_fast_patom(s->core, &pa)) {
+		while (q_open(s->flow) && etm_pktp_fast_patom(s->core, &pa)) {
 			err = etm_flow_put_patom(s->flow, &pa);
 			if (err < 0)
 				return err;
@@ -275,7 +287,7 @@ static int fast_atoms(struct dec_source *s, uint64_t *np)
 		}
 		return got;
 	}
-	while (!s->flow->qlen && (t = etm_pktp_fast_atom(s->core, &off))) {
+	while (q_open(s->flow) && (t = etm_pktp_fast_atom(s->core, &off))) {
 		err = etm_flow_put_atom(s->flow, t, off);
 		if (err < 0)
 			return err;
@@ -296,7 +308,7 @@ static int drain_fast(struct dec_source *s, uint64_t *np)
 		got = fast_atoms(s, np);
 		if (got < 0)
 			return got;
-		if (f->qlen || !f->put_branch ||
+		if (!q_open(f) || !f->put_branch ||
 		    !etm_pktp_fast_branch(s->core, &br))
 			continue;
 		(*np)++;
@@ -305,7 +317,7 @@ static int drain_fast(struct dec_source *s, uint64_t *np)
 		if (err < 0)
 			return err;
 		etm_pktp_set_isa(s->core, etm_flow_isa_fast(f));
-	} while (got && !f->qlen);
+	} while (got && q_open(f));
 	return 0;
 }
 
@@ -583,6 +595,47 @@ int etm_decoder_next(struct etm_decoder *d, struct etm_item *it, size_t size)
 		}
 	}
 	return next_slow(d, it);
+}
+
+int etm_decoder_next_elems(struct etm_decoder *d,
+			   const struct etm_elem **els, size_t max)
+{
+	struct dec_source *s;
+	struct etm_flow *f;
+	size_t n;
+	int err;
+
+	if (!d || !els || !max || d->mode != etm_dec_elements ||
+	    d->want_packets)
+		return -etme_invalid;
+	if (max > INT_MAX)
+		max = INT_MAX;
+	s = d->cur;
+	if (s && s->flow) {
+		f = s->flow;
+		if (!f->qlen) {
+			/* fill the queue from the source being drained */
+			err = drain_fast(s, &d->npackets);
+			if (err < 0)
+				return err;
+		}
+		if (f->qlen) {
+			/* the queued elements, in place */
+			n = f->qlen < max ? f->qlen : max;
+			*els = &f->q[f->qhead];
+			f->qhead += (unsigned)n;
+			f->qlen -= (unsigned)n;
+			return (int)n;
+		}
+	}
+	/* everything else (general packets, input, deformatter, end of
+	 * input) as etm_decoder_next() does it: one element, the rest of
+	 * what it queued comes with the next call */
+	err = next_slow(d, &d->xit);
+	if (err < 0)
+		return err;
+	*els = &d->xit.elem;
+	return 1;
 }
 
 struct etm_decoder *etm_decoder_clone(const struct etm_decoder *d,

@@ -46,8 +46,10 @@ struct etm_flow {
 	void (*save)(const struct etm_flow *f, struct etm_sbuf *s);
 };
 
-/* Start of a put (the queue is empty): rewind the queue once it is past a
- * quarter, so that a put has room for its elements. An element the
+/* Start of a put (the queue is empty, or the decoder's fast path put
+ * elements while fewer than a quarter of the slots were used, so qhead is
+ * below a quarter): rewind the queue once it is past a quarter, so that a
+ * put has room for its elements. An element the
  * protocol builds in place right after the queued ones (the ETMv3 pending
  * range) moves along. */
 static inline void etm_flow_qstart(struct etm_flow *f)
