@@ -277,6 +277,65 @@ void etm_brc_from_pkt(struct etm_brc *br, const struct etm_packet *pkt)
 	br->cycle_count = pkt->cycle_count;
 }
 
+/* The common ETMv3 branch address packet: 1-4 address bytes, no
+ * exception information, the ISA unchanged (A32, T32 or ThumbEE): what
+ * etm_etm3_read_branch() gives for it, without the general decode.
+ * Returns the size, or 0 when the packet is not of this form or is cut
+ * (the general reader handles it). */
+static inline int etm3_branch_short(const struct etm_pktp *p,
+				    const uint8_t *b, size_t n,
+				    struct etm_brc *br)
+{
+	enum etm_isa isa = p->st.isa;
+	uint32_t v, mask;
+	unsigned bits = 6, i, shift;
+	uint8_t c = b[0];
+
+	if (isa != etmi_a32 && isa != etmi_t32 && isa != etmi_tee)
+		return 0;
+	v = (c >> 1) & 0x3f;
+	for (i = 1; (c & 0x80) && i < 4; i++) {
+		if (i >= n)
+			return 0;
+		c = b[i];
+		if ((c & 0x80) || !p->o.alt_branch) {
+			v |= (uint32_t)(c & 0x7f) << bits;
+			bits += 7;
+		} else {
+			if (c & 0x40)
+				return 0;       /* exception information */
+			v |= (uint32_t)(c & 0x3f) << bits;
+			bits += 6;
+		}
+	}
+	if (c & 0x80) {
+		/* the 5th byte: b0E01aaaa T32, b0E001aaa A32 (with E = 0) */
+		if (n < 5 || (b[4] & 0xe0))
+			return 0;       /* cut, exception, Jazelle, deprecated */
+		c = b[4];
+		memset(br, 0, sizeof(*br));
+		if (c & 0x10) {
+			br->isa = etmi_t32;
+			br->addr = (v | (uint32_t)(c & 0x0f) << 27) << 1;
+		} else if (c & 0x08) {
+			br->isa = etmi_a32;
+			br->addr = (v | (uint32_t)(c & 0x07) << 27) << 2;
+		} else {
+			return 0;
+		}
+		br->addr_bits = 32;
+		br->isa_changed = 1;
+		return 5;
+	}
+	shift = isa == etmi_a32 ? 2 : 1;
+	mask = (1u << (bits + shift)) - 1;
+	memset(br, 0, sizeof(*br));
+	br->addr = (p->st.addr & ~mask) | ((v << shift) & mask);
+	br->addr_bits = (uint8_t)(bits + shift);
+	br->isa = isa;
+	return (int)i;
+}
+
 int etm_pktp_fast_branch(struct etm_pktp *p, struct etm_brc *br)
 {
 	const uint8_t *b = p->buf + p->pos;
@@ -288,6 +347,14 @@ int etm_pktp_fast_branch(struct etm_pktp *p, struct etm_brc *br)
 	if (p->pos >= p->len || p->mode != etm_pm_sync || p->asm_len ||
 	    p->qi < p->qn || p->hdr[b[0]] != etmh_branch)
 		return 0;
+	if (p->proto != etm_proto_ptm &&
+	    (r = etm3_branch_short(p, b, n, br)) > 0) {
+		p->st.addr = (uint32_t)br->addr;
+		p->st.isa = br->isa;
+		br->offset = etm_pktp_off(p, p->pos);
+		p->pos += (size_t)r;
+		return 1;
+	}
 	memset(br, 0, sizeof(*br));
 	st = p->st;
 	if (p->proto == etm_proto_ptm)
