@@ -249,6 +249,7 @@ static void item_proto(struct etm_item *it, const struct dec_source *s)
  * in compact form (no struct etm_packet is built), until the flow decoder
  * has elements to deliver or the next packet needs the general path. The
  * packet layer still does all the parsing, the flow layer all the rest. */
+
 /* Whether the fast path may put another packet: the queue is empty, or it
  * holds elements but the next put still has the room a put may need (the
  * queue is filled up to a quarter before elements are delivered, so that
@@ -258,67 +259,95 @@ static inline int q_open(const struct etm_flow *f)
 	return !f->qlen || f->qhead + f->qlen < ETM_FLOW_QMAX / 4;
 }
 
-static int fast_atoms(struct dec_source *s, uint64_t *np)
+/* ETMv3: runs of atom packets and branch address packets, alternating,
+ * until the queue is full enough or the next packet needs the general
+ * path. */
+static int drain_fast_runs(struct dec_source *s, uint64_t *np)
+{
+	struct etm_flow *f = s->flow;
+	struct etm_pktp *core = s->core;
+	struct etm_atom_run r;
+	struct etm_brc br;
+	unsigned k;
+	int isa;
+
+	do {
+		/* a run ends at a packet that is not a one-byte atom (or
+		 * at the run's limits), usually a branch address packet */
+		k = etm_pktp_atom_run(core, &r, 256);
+		if (k) {
+			*np += k;
+			isa = etm_flow_put_atoms(f, &r);
+			if (isa < 0)
+				return isa;
+			etm_pktp_set_isa(core, (enum etm_isa)isa);
+			if (!q_open(f))
+				break;
+		}
+		if (!etm_pktp_fast_branch(core, &br)) {
+			if (k)
+				continue;
+			break;
+		}
+		(*np)++;
+		isa = etm_flow_put_branch(f, &br);
+		if (isa < 0)
+			return isa;
+		etm_pktp_set_isa(core, (enum etm_isa)isa);
+	} while (q_open(f));
+	return 0;
+}
+
+/* PTM: atom packets of any size and branch address packets. */
+static int drain_fast_patoms(struct dec_source *s, uint64_t *np)
+{
+	struct etm_flow *f = s->flow;
+	struct etm_pktp *core = s->core;
+	struct etm_patom pa;
+	struct etm_brc br;
+	int isa;
+
+	do {
+		if (etm_pktp_fast_patom(core, &pa)) {
+			isa = etm_flow_put_patom(f, &pa);
+		} else if (f->put_branch && etm_pktp_fast_branch(core, &br)) {
+			isa = etm_flow_put_branch(f, &br);
+		} else {
+			return 0;
+		}
+		(*np)++;
+		if (isa < 0)
+			return isa;
+		etm_pktp_set_isa(core, (enum etm_isa)isa);
+	} while (q_open(f));
+	return 0;
+}
+
+/* Flow decoders without compact atom forms: one-byte atom packets from
+ * the parser's table. */
+static int drain_fast_atoms(struct dec_source *s, uint64_t *np)
 {
 	const struct etm_packet *t;
-	struct etm_atom_run r;
-	struct etm_patom pa;
 	uint64_t off;
-	int err, got = 0;
+	int err;
 
-	if (s->flow->put_atoms) {
-		/* a run of packets walked at once */
-		if (!etm_pktp_atom_run(s->core, &r, 256))
-			return 0;
-		*np += r.npkt;
-		err = etm_flow_put_atoms(s->flow, &r);
-		etm_pktp_set_isa(s->core, etm_flow_isa_fast(s->flow));
-		return err < 0 ? err : 1;
-	}
-	if (s->flow->put_patom) {
-		/* PTM: atom packets of any size, one at a time */
-		while (q_open(s->flow) && etm_pktp_fast_patom(s->core, &pa)) {
-			err = etm_flow_put_patom(s->flow, &pa);
-			if (err < 0)
-				return err;
-			(*np)++;
-			got = 1;
-			etm_pktp_set_isa(s->core, etm_flow_isa_fast(s->flow));
-		}
-		return got;
-	}
 	while (q_open(s->flow) && (t = etm_pktp_fast_atom(s->core, &off))) {
 		err = etm_flow_put_atom(s->flow, t, off);
 		if (err < 0)
 			return err;
 		(*np)++;
-		got = 1;
 		etm_pktp_set_isa(s->core, etm_flow_isa_fast(s->flow));
 	}
-	return got;
+	return 0;
 }
 
 static int drain_fast(struct dec_source *s, uint64_t *np)
 {
-	struct etm_flow *f = s->flow;
-	struct etm_brc br;
-	int err, got;
-
-	do {
-		got = fast_atoms(s, np);
-		if (got < 0)
-			return got;
-		if (!q_open(f) || !f->put_branch ||
-		    !etm_pktp_fast_branch(s->core, &br))
-			continue;
-		(*np)++;
-		got = 1;
-		err = etm_flow_put_branch(f, &br);
-		if (err < 0)
-			return err;
-		etm_pktp_set_isa(s->core, etm_flow_isa_fast(f));
-	} while (got && q_open(f));
-	return 0;
+	if (s->flow->put_atoms)
+		return drain_fast_runs(s, np);
+	if (s->flow->put_patom)
+		return drain_fast_patoms(s, np);
+	return drain_fast_atoms(s, np);
 }
 
 /* Drain the current source: queued elements first, then its next packet.

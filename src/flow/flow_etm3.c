@@ -490,6 +490,12 @@ static int e3_atoms(struct etm3_flow *e, const struct etm_packet *pkt)
 	return e3_walk(e, &a);
 }
 
+/* e3_cur_isa(), what the fast-path hooks return. */
+static inline int e3_isa_now(const struct etm3_flow *e)
+{
+	return e->synced ? (int)e->isa : (int)etmi_unknown;
+}
+
 /* A run of one-byte P-headers (decoder fast path) walked as one: the
  * same elements as packet by packet, each with its packet's offset. W
  * atoms of earlier packets (the carry) belong to the first atom. */
@@ -497,21 +503,23 @@ static int e3_put_atoms(struct etm_flow *f, struct etm_atom_run *r)
 {
 	struct etm3_flow *e = f->impl;
 	struct e3_atoms a = { .n = r->n, .bits = r->bits, .r = r };
+	int err;
 
 	if (!e->synced || e->data_only) {
 		e->carry = 0;
-		return 0;
+		return e3_isa_now(e);
 	}
 	if (e->ca && !r->n) {
 		e->carry += r->w_tail;
-		return 0;
+		return e3_isa_now(e);
 	}
 	if (e->ca) {
 		a.w = r->w;
 		a.w0 = e3_sat32((uint64_t)r->w[0] + e->carry);
 		e->carry = r->w_tail;
 	}
-	return e3_walk(e, &a);
+	err = e3_walk(e, &a);
+	return err < 0 ? err : e3_isa_now(e);
 }
 
 /* Remove the last instruction of the pending range (Cancel bit). Returns
@@ -648,8 +656,11 @@ static int e3_put_branch(struct etm_flow *f, const struct etm_brc *br)
 {
 	struct etm3_flow *e = f->impl;
 
+	int err;
+
 	e->off = br->offset;
-	return e3_branch(e, br, NULL);
+	err = e3_branch(e, br, NULL);
+	return err < 0 ? err : e3_isa_now(e);
 }
 
 /* Gap cycles before a non-periodic I-sync (or a cycle count packet). */

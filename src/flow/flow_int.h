@@ -32,12 +32,15 @@ struct etm_flow {
 	/* an atom packet @pkt whose offset is @off (decoder fast path) */
 	int (*put_atom)(struct etm_flow *f, const struct etm_packet *pkt,
 			uint64_t off);
-	/* a PTM atom packet in compact form (optional; decoder fast path) */
+	/* The compact forms of the decoder's fast path (optional). On
+	 * success they return what cur_isa() would return next (>= 0, the
+	 * ISA the parser aligns compressed addresses for), else an error:
+	 * a PTM atom packet */
 	int (*put_patom)(struct etm_flow *f, const struct etm_patom *a);
-	/* a run of one-byte atom packets, as if put one by one (optional) */
+	/* a run of one-byte atom packets, as if put one by one */
 	int (*put_atoms)(struct etm_flow *f, struct etm_atom_run *r);
-	/* a branch address packet in compact form (optional; decoder fast
-	 * path), as etm_flow_put() of the packet it came from */
+	/* a branch address packet, as etm_flow_put() of the packet it came
+	 * from */
 	int (*put_branch)(struct etm_flow *f, const struct etm_brc *br);
 	/* move an element being built in the queue's free space at qhead
 	 * to q[0] (optional; see etm_flow_qstart()) */
