@@ -29,6 +29,7 @@ struct etm3_flow {
 
 	/* context state */
 	uint8_t ns, hyp;
+	enum etm_space space;   /* of ns (see e3_set_ns()) */
 	uint8_t has_ctxid, has_vmid;
 	uint32_t ctxid;
 	uint8_t vmid;
@@ -56,12 +57,20 @@ struct etm3_flow {
 	const struct etm_block *cb;
 	uint32_t cb_i;
 	uint64_t cb_next;
-	enum etm_space cb_space;
 };
 
 static enum etm_space e3_space(const struct etm3_flow *e)
 {
-	return e->ns ? etm_space_nonsecure : etm_space_secure;
+	return e->space;
+}
+
+/* Change the security state: the memory space of the next blocks (the
+ * block the last atoms ended in was of the other space). */
+static void e3_set_ns(struct etm3_flow *e, uint8_t ns)
+{
+	e->ns = ns;
+	e->space = ns ? etm_space_nonsecure : etm_space_secure;
+	e->cb = NULL;
 }
 
 /* Copy @el to the output queue. */
@@ -374,8 +383,7 @@ static uint32_t e3_wsum(const struct e3_atoms *a, uint32_t i, uint32_t k,
 static inline int e3_block(struct etm3_flow *e, const struct etm_block **b,
 			   uint32_t *i0)
 {
-	if (e->cb && e->addr == e->cb_next && e->isa == e->cb->isa &&
-	    e3_space(e) == e->cb_space) {
+	if (e->cb && e->addr == e->cb_next && e->isa == e->cb->isa) {
 		*b = e->cb;
 		*i0 = e->cb_i;
 		return 0;
@@ -444,7 +452,6 @@ static int e3_walk(struct etm3_flow *e, const struct e3_atoms *a)
 			e->cb = b;
 			e->cb_i = i0 + st.k;
 			e->cb_next = e->addr;
-			e->cb_space = e3_space(e);
 		}
 	}
 	if (i < n && e->wait_branch) {
@@ -576,7 +583,7 @@ static int e3_state(struct etm3_flow *e, const struct etm_packet *pkt,
 	int changed = force;
 
 	if (pkt->has_state && (pkt->ns != e->ns || pkt->hyp != e->hyp)) {
-		e->ns = pkt->ns;
+		e3_set_ns(e, pkt->ns);
 		e->hyp = pkt->hyp;
 		changed = 1;
 	}
@@ -639,7 +646,7 @@ static int e3_branch(struct etm3_flow *e, const struct etm_brc *br,
 		return e3_state(e, pkt, 0);
 	if (!br->has_state || (br->ns == e->ns && br->hyp == e->hyp))
 		return 0;
-	e->ns = br->ns;         /* as e3_state() */
+	e3_set_ns(e, br->ns);   /* as e3_state() */
 	e->hyp = br->hyp;
 	return e3_emit_context(e);
 }
@@ -856,6 +863,7 @@ static void e3_reset(struct etm_flow *f)
 	e->m_profile = etm_cfg_m_profile(&f->cfg);
 	e->data_only = etm_cfg_data_only(&f->cfg);
 	e->ever_synced = ever;
+	e3_set_ns(e, 0);
 	e->rtmpl.kind = etmk_range;
 	e->rtmpl.id = f->id;
 	e->rtmpl.has_cycles = (uint8_t)e->ca;
