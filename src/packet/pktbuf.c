@@ -183,23 +183,21 @@ static uint64_t cursor_off(struct off_cursor *c, size_t pos)
 
 /* The packets of a run are added without branches on their kind (W-only
  * packets are as common as atom packets and in no predictable order):
- * every packet's slot in apk/poff/w is written, and kept only if it has
- * atoms. */
+ * every packet's slot in apk/ppos/w is written, and kept only if it has
+ * atoms. The cycle-accurate and the other loop are separate, and the
+ * usual reason not to start (the next byte is not an atom packet) is
+ * checked first. */
 unsigned etm_pktp_atom_run(struct etm_pktp *p, struct etm_atom_run *r,
 			   unsigned maxpk)
 {
 	const uint8_t *buf = p->buf;
-	size_t pos = p->pos, len = p->len;
-	unsigned np = 0, n = 0, nap = 0, has;
-	int ca = p->o.cycle_acc;
+	size_t pos = p->pos, len = p->len, end;
+	unsigned n = 0, nap = 0, has;
 	uint32_t wacc = 0;
 	uint64_t bits = 0;
 
-	r->npkt = r->n = r->nap = 0;
-	r->bits = 0;
-	r->w_tail = 0;
-	if (p->mode != etm_pm_sync || p->asm_len || p->qi < p->qn ||
-	    pos >= len || !p->aok[buf[pos]])
+	if (pos >= len || !p->aok[buf[pos]] || p->mode != etm_pm_sync ||
+	    p->asm_len || p->qi < p->qn)
 		return 0;
 	if (p->map && p->mapi < p->nmap && p->map[p->mapi].pos > pos)
 		p->mapi = 0;    /* the cursor only moves forwards */
@@ -209,33 +207,46 @@ unsigned etm_pktp_atom_run(struct etm_pktp *p, struct etm_atom_run *r,
 	r->off0 = p->off;
 	if (maxpk > 0xffff / 8)
 		maxpk = 0xffff / 8;     /* W counts fit in w[] */
-	while (np < maxpk && pos < len && p->aok[buf[pos]]) {
-		const struct etm_atomc *a = &p->ac[buf[pos]];
+	end = len - pos > maxpk ? pos + maxpk : len;
+	if (!p->o.cycle_acc) {
+		do {
+			const struct etm_atomc *a = &p->ac[buf[pos]];
 
-		if (n + a->n > ETM_ATOM_RUN_MAX)
-			break;
-		has = a->n != 0;
-		memset(&r->apk[n], (int)nap, ETM_PKT_MAX_ATOMS);
-		r->ppos[nap] = pos;
-		/* n = 64 only before a W-only packet (bits 0) */
-		bits |= (uint64_t)a->bits << (n & 63);
-		if (ca) {
+			if (n + a->n > ETM_ATOM_RUN_MAX)
+				break;
+			memset(&r->apk[n], (int)nap, ETM_PKT_MAX_ATOMS);
+			r->ppos[nap] = pos;
+			/* n = 64 only before a W-only packet (bits 0) */
+			bits |= (uint64_t)a->bits << (n & 63);
+			nap += a->n != 0;
+			n += a->n;
+			pos++;
+		} while (pos < end && p->aok[buf[pos]]);
+	} else {
+		do {
+			const struct etm_atomc *a = &p->ac[buf[pos]];
+
+			if (n + a->n > ETM_ATOM_RUN_MAX)
+				break;
+			has = a->n != 0;
+			memset(&r->apk[n], (int)nap, ETM_PKT_MAX_ATOMS);
+			r->ppos[nap] = pos;
+			bits |= (uint64_t)a->bits << (n & 63);
 			memcpy(&r->w[n], a->w, sizeof(a->w));
 			r->w[n] = (uint16_t)(r->w[n] + wacc);
 			wacc = has ? a->w_tail : wacc + a->w_tail;
-		}
-		nap += has;
-		n += a->n;
-		pos++;
-		np++;
+			nap += has;
+			n += a->n;
+			pos++;
+		} while (pos < end && p->aok[buf[pos]]);
 	}
+	r->npkt = (unsigned)(pos - p->pos);
 	p->pos = pos;
 	r->n = n;
 	r->nap = nap;
 	r->bits = bits;
-	r->npkt = np;
-	r->w_tail = ca ? wacc : 0;
-	return np;
+	r->w_tail = wacc;
+	return r->npkt;
 }
 
 void etm_brc_to_pkt(const struct etm_brc *br, struct etm_packet *pkt)
@@ -277,14 +288,16 @@ void etm_brc_from_pkt(struct etm_brc *br, const struct etm_packet *pkt)
 	br->cycle_count = pkt->cycle_count;
 }
 
-/* The common ETMv3 branch address packet: 1-4 address bytes, no
- * exception information, the ISA unchanged (A32, T32 or ThumbEE): what
- * etm_etm3_read_branch() gives for it, without the general decode.
+/* The common branch address packet: 1-4 address bytes and the ISA
+ * unchanged (A32, T32 or ThumbEE), or 5 bytes with an A32 or T32 ISA
+ * byte, without exception information: what etm_etm3_read_branch() or
+ * etm_ptm_read_branch() give for its address, without the general
+ * decode. @alt: the alternative encoding (PTM, ETMv3 with ETMCR[29]),
+ * where the last of 2-4 bytes has 6 address bits and the exception flag.
  * Returns the size, or 0 when the packet is not of this form or is cut
  * (the general reader handles it). */
-static inline int etm3_branch_short(const struct etm_pktp *p,
-				    const uint8_t *b, size_t n,
-				    struct etm_brc *br)
+static inline int branch_short(const struct etm_pktp *p, const uint8_t *b,
+			       size_t n, struct etm_brc *br, int alt)
 {
 	enum etm_isa isa = p->st.isa;
 	uint32_t v, mask;
@@ -298,7 +311,7 @@ static inline int etm3_branch_short(const struct etm_pktp *p,
 		if (i >= n)
 			return 0;
 		c = b[i];
-		if ((c & 0x80) || !p->o.alt_branch) {
+		if ((c & 0x80) || !alt) {
 			v |= (uint32_t)(c & 0x7f) << bits;
 			bits += 7;
 		} else {
@@ -336,6 +349,52 @@ static inline int etm3_branch_short(const struct etm_pktp *p,
 	return (int)i;
 }
 
+/* The PTM cycle count field that follows a branch address in
+ * cycle-accurate trace, as ptm_pkt.c reads it: bits [5:2] of the first
+ * byte, bit 6 to go on, then 7 bits a byte while bit 7 is set, at most 5
+ * bytes. Returns the size, or 0 when cut. */
+static inline int ptm_cc_short(const uint8_t *b, size_t n, uint32_t *v)
+{
+	uint32_t x;
+	unsigned i;
+
+	if (n < 1)
+		return 0;
+	x = (b[0] >> 2) & 0x0f;
+	if (!(b[0] & 0x40)) {
+		*v = x;
+		return 1;
+	}
+	for (i = 1; i < 5; i++) {
+		if (i >= n)
+			return 0;
+		x |= (uint32_t)(b[i] & 0x7f) << (4 + 7 * (i - 1));
+		if (!(b[i] & 0x80))
+			break;
+	}
+	*v = x;
+	return i < 5 ? (int)i + 1 : 5;
+}
+
+/* branch_short() for the parser's protocol, with the PTM cycle count. */
+static inline int fast_branch_short(const struct etm_pktp *p,
+				    const uint8_t *b, size_t n,
+				    struct etm_brc *br)
+{
+	int r, c;
+
+	if (p->proto != etm_proto_ptm)
+		return branch_short(p, b, n, br, p->o.alt_branch);
+	r = branch_short(p, b, n, br, 1);
+	if (r <= 0 || !p->o.cycle_acc)
+		return r;
+	c = ptm_cc_short(b + r, n - (size_t)r, &br->cycle_count);
+	if (!c)
+		return 0;
+	br->has_cc = 1;
+	return r + c;
+}
+
 int etm_pktp_fast_branch(struct etm_pktp *p, struct etm_brc *br)
 {
 	const uint8_t *b = p->buf + p->pos;
@@ -347,8 +406,7 @@ int etm_pktp_fast_branch(struct etm_pktp *p, struct etm_brc *br)
 	if (p->pos >= p->len || p->mode != etm_pm_sync || p->asm_len ||
 	    p->qi < p->qn || p->hdr[b[0]] != etmh_branch)
 		return 0;
-	if (p->proto != etm_proto_ptm &&
-	    (r = etm3_branch_short(p, b, n, br)) > 0) {
+	if ((r = fast_branch_short(p, b, n, br)) > 0) {
 		p->st.addr = (uint32_t)br->addr;
 		p->st.isa = br->isa;
 		br->offset = etm_pktp_off(p, p->pos);

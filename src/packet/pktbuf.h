@@ -287,8 +287,9 @@ static inline uint64_t etm_atom_run_off(struct etm_atom_run *r, unsigned j)
 }
 
 /* If the parser is synchronised at a packet boundary, consume up to
- * @maxpk consecutive one-byte atom packets (at most ETM_ATOM_RUN_MAX
- * atoms) into @r. Returns the packets consumed (r->npkt). */
+ * @maxpk (>= 1) consecutive one-byte atom packets (at most
+ * ETM_ATOM_RUN_MAX atoms) into @r. Returns the packets consumed (r->npkt;
+ * when 0, @r is left alone). */
 unsigned etm_pktp_atom_run(struct etm_pktp *p, struct etm_atom_run *r,
 			   unsigned maxpk);
 
