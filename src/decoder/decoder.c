@@ -308,11 +308,18 @@ static int drain_fast_patoms(struct dec_source *s, uint64_t *np)
 	int isa;
 
 	do {
-		if (etm_pktp_fast_patom(core, &pa)) {
+		switch (etm_pktp_fast_hdr(core)) {
+		case etmh_atom:
+			if (!etm_pktp_fast_patom(core, &pa))
+				return 0;
 			isa = etm_flow_put_patom(f, &pa);
-		} else if (f->put_branch && etm_pktp_fast_branch(core, &br)) {
+			break;
+		case etmh_branch:
+			if (!f->put_branch || !etm_pktp_fast_branch(core, &br))
+				return 0;
 			isa = etm_flow_put_branch(f, &br);
-		} else {
+			break;
+		default:
 			return 0;
 		}
 		(*np)++;

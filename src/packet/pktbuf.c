@@ -288,6 +288,18 @@ void etm_brc_from_pkt(struct etm_brc *br, const struct etm_packet *pkt)
 	br->cycle_count = pkt->cycle_count;
 }
 
+/* Clear @br with vector stores (memset of this size may become "rep
+ * stos", or a call). */
+static inline void brc_clear(struct etm_brc *br)
+{
+	char *c = (char *)br;
+
+	_Static_assert(sizeof(*br) > 32 && sizeof(*br) <= 48, "etm_brc size");
+	memset(c, 0, 16);
+	memset(c + 16, 0, 16);
+	memset(c + 32, 0, sizeof(*br) - 32);
+}
+
 /* The common branch address packet: 1-4 address bytes and the ISA
  * unchanged (A32, T32 or ThumbEE), or 5 bytes with an A32 or T32 ISA
  * byte, without exception information: what etm_etm3_read_branch() or
@@ -296,8 +308,9 @@ void etm_brc_from_pkt(struct etm_brc *br, const struct etm_packet *pkt)
  * where the last of 2-4 bytes has 6 address bits and the exception flag.
  * Returns the size, or 0 when the packet is not of this form or is cut
  * (the general reader handles it). */
-static inline int branch_short(const struct etm_pktp *p, const uint8_t *b,
-			       size_t n, struct etm_brc *br, int alt)
+static inline __attribute__((always_inline))
+int branch_short(const struct etm_pktp *p, const uint8_t *b, size_t n,
+		 struct etm_brc *br, int alt)
 {
 	enum etm_isa isa = p->st.isa;
 	uint32_t v, mask;
@@ -326,7 +339,7 @@ static inline int branch_short(const struct etm_pktp *p, const uint8_t *b,
 		if (n < 5 || (b[4] & 0xe0))
 			return 0;       /* cut, exception, Jazelle, deprecated */
 		c = b[4];
-		memset(br, 0, sizeof(*br));
+		brc_clear(br);
 		if (c & 0x10) {
 			br->isa = etmi_t32;
 			br->addr = (v | (uint32_t)(c & 0x0f) << 27) << 1;
@@ -342,7 +355,7 @@ static inline int branch_short(const struct etm_pktp *p, const uint8_t *b,
 	}
 	shift = isa == etmi_a32 ? 2 : 1;
 	mask = (1u << (bits + shift)) - 1;
-	memset(br, 0, sizeof(*br));
+	brc_clear(br);
 	br->addr = (p->st.addr & ~mask) | ((v << shift) & mask);
 	br->addr_bits = (uint8_t)(bits + shift);
 	br->isa = isa;
@@ -384,7 +397,8 @@ static inline int fast_branch_short(const struct etm_pktp *p,
 	int r, c;
 
 	if (p->proto != etm_proto_ptm)
-		return branch_short(p, b, n, br, p->o.alt_branch);
+		return p->o.alt_branch ? branch_short(p, b, n, br, 1) :
+					 branch_short(p, b, n, br, 0);
 	r = branch_short(p, b, n, br, 1);
 	if (r <= 0 || !p->o.cycle_acc)
 		return r;
@@ -413,7 +427,7 @@ int etm_pktp_fast_branch(struct etm_pktp *p, struct etm_brc *br)
 		p->pos += (size_t)r;
 		return 1;
 	}
-	memset(br, 0, sizeof(*br));
+	brc_clear(br);
 	st = p->st;
 	if (p->proto == etm_proto_ptm)
 		r = etm_ptm_read_branch(p, b, n, br, &st, &drop);

@@ -244,6 +244,17 @@ static inline const struct etm_packet *etm_pktp_fast_atom(struct etm_pktp *p,
 	return &p->atab[b];
 }
 
+/* The header class (enum etm_hdr) of the next packet if the parser is
+ * synchronised at a packet boundary with bytes to read, else etmh_reserved:
+ * which fast-path reader to try. */
+static inline enum etm_hdr etm_pktp_fast_hdr(const struct etm_pktp *p)
+{
+	if (p->pos >= p->len || p->mode != etm_pm_sync || p->asm_len ||
+	    p->qi < p->qn)
+		return etmh_reserved;
+	return (enum etm_hdr)p->hdr[p->buf[p->pos]];
+}
+
 /* Most atoms in one etm_atom_run. */
 #define ETM_ATOM_RUN_MAX 64
 
