@@ -225,16 +225,25 @@ unsigned etm_pktp_atom_run(struct etm_pktp *p, struct etm_atom_run *r,
 	} else {
 		do {
 			const struct etm_atomc *a = &p->ac[buf[pos]];
+			uint64_t rep = nap * 0x0101010101010101ull;
 
 			if (n + a->n > ETM_ATOM_RUN_MAX)
 				break;
 			has = a->n != 0;
-			memset(&r->apk[n], (int)nap, ETM_PKT_MAX_ATOMS);
+			if (a->n <= 8) {
+				/* cycle-accurate P-headers have at most 8 */
+				memcpy(&r->apk[n], &rep, 8);
+				memcpy(&r->w[n], a->w, 8 * sizeof(a->w[0]));
+			} else {
+				memset(&r->apk[n], (int)nap, ETM_PKT_MAX_ATOMS);
+				memcpy(&r->w[n], a->w, sizeof(a->w));
+			}
 			r->ppos[nap] = pos;
 			bits |= (uint64_t)a->bits << (n & 63);
-			memcpy(&r->w[n], a->w, sizeof(a->w));
 			r->w[n] = (uint16_t)(r->w[n] + wacc);
-			wacc = has ? a->w_tail : wacc + a->w_tail;
+			/* wacc = has ? w_tail : wacc + w_tail, without a branch
+			 * (W-only and atom packets come in no predictable order) */
+			wacc = (wacc & ((uint32_t)has - 1)) + a->w_tail;
 			nap += has;
 			n += a->n;
 			pos++;
