@@ -280,6 +280,7 @@ static int drain_fast_runs(struct dec_source *s, uint64_t *np)
 			isa = etm_flow_put_atoms(f, &r);
 			if (isa < 0)
 				return isa;
+			etm_pktp_run_done(core, &r);
 			etm_pktp_set_isa(core, (enum etm_isa)isa);
 			if (!q_open(f))
 				break;

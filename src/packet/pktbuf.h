@@ -297,6 +297,16 @@ static inline uint64_t etm_atom_run_off(struct etm_atom_run *r, unsigned j)
 	return m[r->mapi].off + (pos - m[r->mapi].pos);
 }
 
+/* After the offsets of run @r were looked up (etm_atom_run_off()): the
+ * parser's own offset cursor goes on from where the run's ended, so the
+ * segments of the offset map are not walked again. */
+static inline void etm_pktp_run_done(struct etm_pktp *p,
+				     const struct etm_atom_run *r)
+{
+	if (p->map == r->map)
+		p->mapi = r->mapi;
+}
+
 /* If the parser is synchronised at a packet boundary, consume up to
  * @maxpk (>= 1) consecutive one-byte atom packets (at most
  * ETM_ATOM_RUN_MAX atoms) into @r. Returns the packets consumed (r->npkt;
