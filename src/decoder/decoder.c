@@ -250,13 +250,10 @@ static void item_proto(struct etm_item *it, const struct dec_source *s)
  * has elements to deliver or the next packet needs the general path. The
  * packet layer still does all the parsing, the flow layer all the rest. */
 
-/* Whether the fast path may put another packet: the queue is empty, or it
- * holds elements but the next put still has the room a put may need (the
- * queue is filled up to a quarter before elements are delivered, so that
- * delivery and the fast path's entry are paid once per batch). */
+/* Whether the fast path may put another packet (see flow_int.h). */
 static inline int q_open(const struct etm_flow *f)
 {
-	return !f->qlen || f->qhead + f->qlen < ETM_FLOW_QMAX / 4;
+	return etm_flow_qopen(f);
 }
 
 /* ETMv3: runs of atom packets and branch address packets, alternating,
@@ -351,6 +348,8 @@ static int drain_fast_atoms(struct dec_source *s, uint64_t *np)
 
 static int drain_fast(struct dec_source *s, uint64_t *np)
 {
+	if (s->flow->drain_fast)
+		return s->flow->drain_fast(s->flow, s->core, np);
 	if (s->flow->put_atoms)
 		return drain_fast_runs(s, np);
 	if (s->flow->put_patom)

@@ -506,26 +506,31 @@ static inline int e3_isa_now(const struct etm3_flow *e)
 /* A run of one-byte P-headers (decoder fast path) walked as one: the
  * same elements as packet by packet, each with its packet's offset. W
  * atoms of earlier packets (the carry) belong to the first atom. */
-static int e3_put_atoms(struct etm_flow *f, struct etm_atom_run *r)
+static inline int e3_run(struct etm3_flow *e, struct etm_atom_run *r)
 {
-	struct etm3_flow *e = f->impl;
 	struct e3_atoms a = { .n = r->n, .bits = r->bits, .r = r };
-	int err;
 
 	if (!e->synced || e->data_only) {
 		e->carry = 0;
-		return e3_isa_now(e);
+		return 0;
 	}
 	if (e->ca && !r->n) {
 		e->carry += r->w_tail;
-		return e3_isa_now(e);
+		return 0;
 	}
 	if (e->ca) {
 		a.w = r->w;
 		a.w0 = e3_sat32((uint64_t)r->w[0] + e->carry);
 		e->carry = r->w_tail;
 	}
-	err = e3_walk(e, &a);
+	return e3_walk(e, &a);
+}
+
+static int e3_put_atoms(struct etm_flow *f, struct etm_atom_run *r)
+{
+	struct etm3_flow *e = f->impl;
+	int err = e3_run(e, r);
+
 	return err < 0 ? err : e3_isa_now(e);
 }
 
@@ -668,6 +673,55 @@ static int e3_put_branch(struct etm_flow *f, const struct etm_brc *br)
 	e->off = br->offset;
 	err = e3_branch(e, br, NULL);
 	return err < 0 ? err : e3_isa_now(e);
+}
+
+/* The decoder's fast path (flow_int.h drain_fast): runs of one-byte
+ * P-headers and branch address packets, alternating (a run ends at a
+ * packet that is not a one-byte atom, usually a branch address), read
+ * with the parser's fast-path readers; the same as the put_atoms and
+ * put_branch hooks one by one, without their calls and returns. */
+static int e3_drain_fast(struct etm_flow *f, struct etm_pktp *core,
+			 uint64_t *np)
+{
+	struct etm3_flow *e = f->impl;
+	struct etm_atom_run r;
+	struct etm_brc br;
+	unsigned k;
+	int err;
+
+	do {
+		k = etm_pktp_atom_run(core, &r, 256);
+		if (k) {
+			*np += k;
+			etm_flow_qstart(f);
+			err = e3_run(e, &r);
+			if (err < 0)
+				return err;
+			etm_pktp_run_done(core, &r);
+			etm_pktp_set_isa(core, (enum etm_isa)e3_isa_now(e));
+			if (!etm_flow_qopen(f))
+				break;
+		}
+		if (!etm_pktp_fast_branch(core, &br)) {
+			if (k)
+				continue;
+			break;
+		}
+		(*np)++;
+		etm_flow_qstart(f);
+		e->off = br.offset;
+		if (e->synced && !br.has_exc && !br.has_state) {
+			/* e3_branch() of a plain branch address, inline */
+			err = e3_flush(e);
+			e3_set_addr(e, br.addr, br.isa);
+		} else {
+			err = e3_branch(e, &br, NULL);
+		}
+		if (err < 0)
+			return err;
+		etm_pktp_set_isa(core, (enum etm_isa)e3_isa_now(e));
+	} while (etm_flow_qopen(f));
+	return 0;
 }
 
 /* Gap cycles before a non-periodic I-sync (or a cycle count packet). */
@@ -946,6 +1000,7 @@ int etm_flow_etm3_init(struct etm_flow *f)
 	f->put_branch = e3_put_branch;
 	f->put_atom = e3_put_atom;
 	f->put_atoms = e3_put_atoms;
+	f->drain_fast = e3_drain_fast;
 	f->cur_isa = e3_cur_isa;
 	e3_reset(f);
 	return 0;

@@ -42,6 +42,14 @@ struct etm_flow {
 	/* a branch address packet, as etm_flow_put() of the packet it came
 	 * from */
 	int (*put_branch)(struct etm_flow *f, const struct etm_brc *br);
+	/* The whole fast path in one call (optional, used instead of the
+	 * hooks above): compact packets read from parser core @p with its
+	 * fast-path readers, as if put one by one, while etm_flow_qopen();
+	 * the packets consumed are added to *@np, the ISA is fed back to @p.
+	 * Returns 0 (the next packet needs the general path, or the queue is
+	 * full enough) or an error. */
+	int (*drain_fast)(struct etm_flow *f, struct etm_pktp *p,
+			  uint64_t *np);
 	/* move an element being built in the queue's free space at qhead
 	 * to q[0] (optional; see etm_flow_qstart()) */
 	void (*rewind)(struct etm_flow *f);
@@ -62,6 +70,16 @@ static inline void etm_flow_qstart(struct etm_flow *f)
 	if (f->rewind)
 		f->rewind(f);
 	f->qhead = 0;
+}
+
+/* Whether the decoder's fast path may put another packet: the queue is
+ * empty, or it holds elements but the next put still has the room a put
+ * may need (the queue is filled up to a quarter before elements are
+ * delivered, so that delivery and the fast path's entry are paid once per
+ * batch; etm_flow_qstart() does not rewind then). */
+static inline int etm_flow_qopen(const struct etm_flow *f)
+{
+	return !f->qlen || f->qhead + f->qlen < ETM_FLOW_QMAX / 4;
 }
 
 /* etm_flow_put() of an atom packet whose offset field is not set: the
