@@ -424,7 +424,8 @@ static inline void e3_plan(struct e3_step *st, const struct etm_block *b,
 }
 
 /* Walk the atoms of @a a block at a time. */
-static int e3_walk(struct etm3_flow *e, const struct e3_atoms *a)
+static inline __attribute__((always_inline))
+int e3_walk_in(struct etm3_flow *e, const struct e3_atoms *a)
 {
 	const struct etm_block *b;
 	uint32_t i = 0, i0, n = a->n, run;
@@ -460,6 +461,13 @@ static int e3_walk(struct etm3_flow *e, const struct e3_atoms *a)
 		return e3_lost(e);
 	}
 	return 0;
+}
+
+/* e3_walk_in() out of line, for the packet-by-packet paths. */
+static __attribute__((noinline))
+int e3_walk(struct etm3_flow *e, const struct e3_atoms *a)
+{
+	return e3_walk_in(e, a);
 }
 
 /* Atoms of @pkt into @a (cycles into @w); W atoms of earlier packets
@@ -523,7 +531,7 @@ static inline int e3_run(struct etm3_flow *e, struct etm_atom_run *r)
 		a.w0 = e3_sat32((uint64_t)r->w[0] + e->carry);
 		e->carry = r->w_tail;
 	}
-	return e3_walk(e, &a);
+	return e3_walk_in(e, &a);
 }
 
 static int e3_put_atoms(struct etm_flow *f, struct etm_atom_run *r)
