@@ -9,17 +9,22 @@
 
 #include "bench.h"
 
+static void count_elem(struct bench_result *r, const struct etm_elem *el)
+{
+	r->elems++;
+	if (el->kind == etmk_range)
+		r->insns += el->ninsn;
+	else if (el->kind == etmk_error || el->kind == etmk_nosync)
+		r->errors++;
+}
+
 static void count_item(struct bench_result *r, const struct etm_item *it)
 {
 	if (!it->is_elem) {
 		r->packets++;
 		return;
 	}
-	r->elems++;
-	if (it->elem.kind == etmk_range)
-		r->insns += it->elem.ninsn;
-	else if (it->elem.kind == etmk_error || it->elem.kind == etmk_nosync)
-		r->errors++;
+	count_elem(r, &it->elem);
 }
 
 static int par_count(void *ctx, const struct etm_item *it)
@@ -46,16 +51,18 @@ static int drain_packets(struct etm_decoder *d, struct bench_result *r)
 	return n == -etme_again || n == -etme_eos ? 0 : n;
 }
 
+/* Element mode: elements in batches, read in place. */
 static int drain(struct etm_decoder *d, struct bench_result *r, int full)
 {
-	struct etm_item it;
-	int err;
+	const struct etm_elem *els;
+	int n, i;
 
 	if (!full)
 		return drain_packets(d, r);
-	while ((err = etm_decoder_next(d, &it, sizeof(it))) == 0)
-		count_item(r, &it);
-	return err == -etme_again || err == -etme_eos ? 0 : err;
+	while ((n = etm_decoder_next_elems(d, &els, 256)) > 0)
+		for (i = 0; i < n; i++)
+			count_elem(r, &els[i]);
+	return n == -etme_again || n == -etme_eos ? 0 : n;
 }
 
 static int run_stream(struct etm_decoder *d, int fd,

@@ -68,6 +68,21 @@ int etm_decoder_next(struct etm_decoder *d, struct etm_item *it, size_t size);
 int etm_decoder_next_packets(struct etm_decoder *d, struct etm_pkt_rec *recs,
 			     size_t max);
 
+/** Elements in batches, without copies, for a decoder in element mode that
+ * does not deliver packets (etm_decoder_set_packets() off, the default):
+ * *@els is set to an array of up to @max elements, the same elements in the
+ * same order as the items of etm_decoder_next() (which may be mixed with
+ * these calls). The array belongs to the decoder and stays valid until the
+ * next call of any function on @d. The protocol of an element is that of
+ * its source (elem.id); an error of the frame deformatter has id 0, as its
+ * item has protocol etm_proto_unknown. Much faster than etm_decoder_next()
+ * on element-dense trace: a batch is typically tens of elements.
+ * Returns the number of elements (> 0), -etme_again (push more), -etme_eos
+ * (after finish, all delivered), an error of etm_decoder_next(), or
+ * -etme_invalid (packet mode or packet items on). */
+int etm_decoder_next_elems(struct etm_decoder *d,
+			   const struct etm_elem **els, size_t max);
+
 /** Deliver packets as items too in element mode (default 0: elements only). */
 void etm_decoder_set_packets(struct etm_decoder *d, int on);
 

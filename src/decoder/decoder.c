@@ -47,6 +47,9 @@ struct etm_decoder {
 	uint64_t npackets;        /* packets parsed */
 	/* sources in trace-ID order, for clone/save */
 	const struct etm_image *img[ETM_DEC_MAX_SOURCES];
+	/* etm_decoder_next_elems(): an item that did not come from a flow
+	 * queue (e.g. an error of the deformatter) is handed out from here */
+	struct etm_item xit;
 };
 
 static int src_push(struct dec_source *s, const uint8_t *buf, size_t n,
@@ -246,67 +249,112 @@ static void item_proto(struct etm_item *it, const struct dec_source *s)
  * in compact form (no struct etm_packet is built), until the flow decoder
  * has elements to deliver or the next packet needs the general path. The
  * packet layer still does all the parsing, the flow layer all the rest. */
-static int fast_atoms(struct dec_source *s, uint64_t *np)
+
+/* Whether the fast path may put another packet (see flow_int.h). */
+static inline int q_open(const struct etm_flow *f)
+{
+	return etm_flow_qopen(f);
+}
+
+/* ETMv3: runs of atom packets and branch address packets, alternating,
+ * until the queue is full enough or the next packet needs the general
+ * path. */
+static int drain_fast_runs(struct dec_source *s, uint64_t *np)
+{
+	struct etm_flow *f = s->flow;
+	struct etm_pktp *core = s->core;
+	struct etm_atom_run r;
+	struct etm_brc br;
+	unsigned k;
+	int isa;
+
+	do {
+		/* a run ends at a packet that is not a one-byte atom (or
+		 * at the run's limits), usually a branch address packet */
+		k = etm_pktp_atom_run(core, &r, 256);
+		if (k) {
+			*np += k;
+			isa = etm_flow_put_atoms(f, &r);
+			if (isa < 0)
+				return isa;
+			etm_pktp_run_done(core, &r);
+			etm_pktp_set_isa(core, (enum etm_isa)isa);
+			if (!q_open(f))
+				break;
+		}
+		if (!etm_pktp_fast_branch(core, &br)) {
+			if (k)
+				continue;
+			break;
+		}
+		(*np)++;
+		isa = etm_flow_put_branch(f, &br);
+		if (isa < 0)
+			return isa;
+		etm_pktp_set_isa(core, (enum etm_isa)isa);
+	} while (q_open(f));
+	return 0;
+}
+
+/* PTM: atom packets of any size and branch address packets. */
+static int drain_fast_patoms(struct dec_source *s, uint64_t *np)
+{
+	struct etm_flow *f = s->flow;
+	struct etm_pktp *core = s->core;
+	struct etm_patom pa;
+	struct etm_brc br;
+	int isa;
+
+	do {
+		switch (etm_pktp_fast_hdr(core)) {
+		case etmh_atom:
+			if (!etm_pktp_fast_patom(core, &pa))
+				return 0;
+			isa = etm_flow_put_patom(f, &pa);
+			break;
+		case etmh_branch:
+			if (!f->put_branch || !etm_pktp_fast_branch(core, &br))
+				return 0;
+			isa = etm_flow_put_branch(f, &br);
+			break;
+		default:
+			return 0;
+		}
+		(*np)++;
+		if (isa < 0)
+			return isa;
+		etm_pktp_set_isa(core, (enum etm_isa)isa);
+	} while (q_open(f));
+	return 0;
+}
+
+/* Flow decoders without compact atom forms: one-byte atom packets from
+ * the parser's table. */
+static int drain_fast_atoms(struct dec_source *s, uint64_t *np)
 {
 	const struct etm_packet *t;
-	struct etm_atom_run r;
-	struct etm_patom pa;
 	uint64_t off;
-	int err, got = 0;
+	int err;
 
-	if (s->flow->put_atoms) {
-		/* a run of packets walked at once */
-		if (!etm_pktp_atom_run(s->core, &r, 256))
-			return 0;
-		*np += r.npkt;
-		err = etm_flow_put_atoms(s->flow, &r);
-		etm_pktp_set_isa(s->core, etm_flow_isa_fast(s->flow));
-		return err < 0 ? err : 1;
-	}
-	if (s->flow->put_patom) {
-		/* PTM: atom packets of any size, one at a time */
-		while (!s->flow->qlen && etm_pktp_fast_patom(s->core, &pa)) {
-			err = etm_flow_put_patom(s->flow, &pa);
-			if (err < 0)
-				return err;
-			(*np)++;
-			got = 1;
-			etm_pktp_set_isa(s->core, etm_flow_isa_fast(s->flow));
-		}
-		return got;
-	}
-	while (!s->flow->qlen && (t = etm_pktp_fast_atom(s->core, &off))) {
+	while (q_open(s->flow) && (t = etm_pktp_fast_atom(s->core, &off))) {
 		err = etm_flow_put_atom(s->flow, t, off);
 		if (err < 0)
 			return err;
 		(*np)++;
-		got = 1;
 		etm_pktp_set_isa(s->core, etm_flow_isa_fast(s->flow));
 	}
-	return got;
+	return 0;
 }
 
 static int drain_fast(struct dec_source *s, uint64_t *np)
 {
-	struct etm_flow *f = s->flow;
-	struct etm_brc br;
-	int err, got;
-
-	do {
-		got = fast_atoms(s, np);
-		if (got < 0)
-			return got;
-		if (f->qlen || !f->put_branch ||
-		    !etm_pktp_fast_branch(s->core, &br))
-			continue;
-		(*np)++;
-		got = 1;
-		err = etm_flow_put_branch(f, &br);
-		if (err < 0)
-			return err;
-		etm_pktp_set_isa(s->core, etm_flow_isa_fast(f));
-	} while (got && !f->qlen);
-	return 0;
+	if (s->flow->drain_fast)
+		return s->flow->drain_fast(s->flow, s->core, np);
+	if (s->flow->put_atoms)
+		return drain_fast_runs(s, np);
+	if (s->flow->put_patom)
+		return drain_fast_patoms(s, np);
+	return drain_fast_atoms(s, np);
 }
 
 /* Drain the current source: queued elements first, then its next packet.
@@ -585,6 +633,47 @@ int etm_decoder_next(struct etm_decoder *d, struct etm_item *it, size_t size)
 		}
 	}
 	return next_slow(d, it);
+}
+
+int etm_decoder_next_elems(struct etm_decoder *d,
+			   const struct etm_elem **els, size_t max)
+{
+	struct dec_source *s;
+	struct etm_flow *f;
+	size_t n;
+	int err;
+
+	if (!d || !els || !max || d->mode != etm_dec_elements ||
+	    d->want_packets)
+		return -etme_invalid;
+	if (max > INT_MAX)
+		max = INT_MAX;
+	s = d->cur;
+	if (s && s->flow) {
+		f = s->flow;
+		if (!f->qlen) {
+			/* fill the queue from the source being drained */
+			err = drain_fast(s, &d->npackets);
+			if (err < 0)
+				return err;
+		}
+		if (f->qlen) {
+			/* the queued elements, in place */
+			n = f->qlen < max ? f->qlen : max;
+			*els = &f->q[f->qhead];
+			f->qhead += (unsigned)n;
+			f->qlen -= (unsigned)n;
+			return (int)n;
+		}
+	}
+	/* everything else (general packets, input, deformatter, end of
+	 * input) as etm_decoder_next() does it: one element, the rest of
+	 * what it queued comes with the next call */
+	err = next_slow(d, &d->xit);
+	if (err < 0)
+		return err;
+	*els = &d->xit.elem;
+	return 1;
 }
 
 struct etm_decoder *etm_decoder_clone(const struct etm_decoder *d,

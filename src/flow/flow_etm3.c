@@ -29,6 +29,7 @@ struct etm3_flow {
 
 	/* context state */
 	uint8_t ns, hyp;
+	enum etm_space space;   /* of ns (see e3_set_ns()) */
 	uint8_t has_ctxid, has_vmid;
 	uint32_t ctxid;
 	uint8_t vmid;
@@ -56,12 +57,20 @@ struct etm3_flow {
 	const struct etm_block *cb;
 	uint32_t cb_i;
 	uint64_t cb_next;
-	enum etm_space cb_space;
 };
 
 static enum etm_space e3_space(const struct etm3_flow *e)
 {
-	return e->ns ? etm_space_nonsecure : etm_space_secure;
+	return e->space;
+}
+
+/* Change the security state: the memory space of the next blocks (the
+ * block the last atoms ended in was of the other space). */
+static void e3_set_ns(struct etm3_flow *e, uint8_t ns)
+{
+	e->ns = ns;
+	e->space = ns ? etm_space_nonsecure : etm_space_secure;
+	e->cb = NULL;
 }
 
 /* Copy @el to the output queue. */
@@ -374,8 +383,7 @@ static uint32_t e3_wsum(const struct e3_atoms *a, uint32_t i, uint32_t k,
 static inline int e3_block(struct etm3_flow *e, const struct etm_block **b,
 			   uint32_t *i0)
 {
-	if (e->cb && e->addr == e->cb_next && e->isa == e->cb->isa &&
-	    e3_space(e) == e->cb_space) {
+	if (e->cb && e->addr == e->cb_next && e->isa == e->cb->isa) {
 		*b = e->cb;
 		*i0 = e->cb_i;
 		return 0;
@@ -416,7 +424,8 @@ static inline void e3_plan(struct e3_step *st, const struct etm_block *b,
 }
 
 /* Walk the atoms of @a a block at a time. */
-static int e3_walk(struct etm3_flow *e, const struct e3_atoms *a)
+static inline __attribute__((always_inline))
+int e3_walk_in(struct etm3_flow *e, const struct e3_atoms *a)
 {
 	const struct etm_block *b;
 	uint32_t i = 0, i0, n = a->n, run;
@@ -444,7 +453,6 @@ static int e3_walk(struct etm3_flow *e, const struct e3_atoms *a)
 			e->cb = b;
 			e->cb_i = i0 + st.k;
 			e->cb_next = e->addr;
-			e->cb_space = e3_space(e);
 		}
 	}
 	if (i < n && e->wait_branch) {
@@ -453,6 +461,13 @@ static int e3_walk(struct etm3_flow *e, const struct e3_atoms *a)
 		return e3_lost(e);
 	}
 	return 0;
+}
+
+/* e3_walk_in() out of line, for the packet-by-packet paths. */
+static __attribute__((noinline))
+int e3_walk(struct etm3_flow *e, const struct e3_atoms *a)
+{
+	return e3_walk_in(e, a);
 }
 
 /* Atoms of @pkt into @a (cycles into @w); W atoms of earlier packets
@@ -490,12 +505,17 @@ static int e3_atoms(struct etm3_flow *e, const struct etm_packet *pkt)
 	return e3_walk(e, &a);
 }
 
+/* e3_cur_isa(), what the fast-path hooks return. */
+static inline int e3_isa_now(const struct etm3_flow *e)
+{
+	return e->synced ? (int)e->isa : (int)etmi_unknown;
+}
+
 /* A run of one-byte P-headers (decoder fast path) walked as one: the
  * same elements as packet by packet, each with its packet's offset. W
  * atoms of earlier packets (the carry) belong to the first atom. */
-static int e3_put_atoms(struct etm_flow *f, struct etm_atom_run *r)
+static inline int e3_run(struct etm3_flow *e, struct etm_atom_run *r)
 {
-	struct etm3_flow *e = f->impl;
 	struct e3_atoms a = { .n = r->n, .bits = r->bits, .r = r };
 
 	if (!e->synced || e->data_only) {
@@ -511,7 +531,15 @@ static int e3_put_atoms(struct etm_flow *f, struct etm_atom_run *r)
 		a.w0 = e3_sat32((uint64_t)r->w[0] + e->carry);
 		e->carry = r->w_tail;
 	}
-	return e3_walk(e, &a);
+	return e3_walk_in(e, &a);
+}
+
+static int e3_put_atoms(struct etm_flow *f, struct etm_atom_run *r)
+{
+	struct etm3_flow *e = f->impl;
+	int err = e3_run(e, r);
+
+	return err < 0 ? err : e3_isa_now(e);
 }
 
 /* Remove the last instruction of the pending range (Cancel bit). Returns
@@ -568,7 +596,7 @@ static int e3_state(struct etm3_flow *e, const struct etm_packet *pkt,
 	int changed = force;
 
 	if (pkt->has_state && (pkt->ns != e->ns || pkt->hyp != e->hyp)) {
-		e->ns = pkt->ns;
+		e3_set_ns(e, pkt->ns);
 		e->hyp = pkt->hyp;
 		changed = 1;
 	}
@@ -631,7 +659,7 @@ static int e3_branch(struct etm3_flow *e, const struct etm_brc *br,
 		return e3_state(e, pkt, 0);
 	if (!br->has_state || (br->ns == e->ns && br->hyp == e->hyp))
 		return 0;
-	e->ns = br->ns;         /* as e3_state() */
+	e3_set_ns(e, br->ns);   /* as e3_state() */
 	e->hyp = br->hyp;
 	return e3_emit_context(e);
 }
@@ -648,8 +676,60 @@ static int e3_put_branch(struct etm_flow *f, const struct etm_brc *br)
 {
 	struct etm3_flow *e = f->impl;
 
+	int err;
+
 	e->off = br->offset;
-	return e3_branch(e, br, NULL);
+	err = e3_branch(e, br, NULL);
+	return err < 0 ? err : e3_isa_now(e);
+}
+
+/* The decoder's fast path (flow_int.h drain_fast): runs of one-byte
+ * P-headers and branch address packets, alternating (a run ends at a
+ * packet that is not a one-byte atom, usually a branch address), read
+ * with the parser's fast-path readers; the same as the put_atoms and
+ * put_branch hooks one by one, without their calls and returns. */
+static int e3_drain_fast(struct etm_flow *f, struct etm_pktp *core,
+			 uint64_t *np)
+{
+	struct etm3_flow *e = f->impl;
+	struct etm_atom_run r;
+	struct etm_brc br;
+	unsigned k;
+	int err;
+
+	do {
+		k = etm_pktp_atom_run(core, &r, 256);
+		if (k) {
+			*np += k;
+			etm_flow_qstart(f);
+			err = e3_run(e, &r);
+			if (err < 0)
+				return err;
+			etm_pktp_run_done(core, &r);
+			etm_pktp_set_isa(core, (enum etm_isa)e3_isa_now(e));
+			if (!etm_flow_qopen(f))
+				break;
+		}
+		if (!etm_pktp_fast_branch(core, &br)) {
+			if (k)
+				continue;
+			break;
+		}
+		(*np)++;
+		etm_flow_qstart(f);
+		e->off = br.offset;
+		if (e->synced && !br.has_exc && !br.has_state) {
+			/* e3_branch() of a plain branch address, inline */
+			err = e3_flush(e);
+			e3_set_addr(e, br.addr, br.isa);
+		} else {
+			err = e3_branch(e, &br, NULL);
+		}
+		if (err < 0)
+			return err;
+		etm_pktp_set_isa(core, (enum etm_isa)e3_isa_now(e));
+	} while (etm_flow_qopen(f));
+	return 0;
 }
 
 /* Gap cycles before a non-periodic I-sync (or a cycle count packet). */
@@ -845,6 +925,7 @@ static void e3_reset(struct etm_flow *f)
 	e->m_profile = etm_cfg_m_profile(&f->cfg);
 	e->data_only = etm_cfg_data_only(&f->cfg);
 	e->ever_synced = ever;
+	e3_set_ns(e, 0);
 	e->rtmpl.kind = etmk_range;
 	e->rtmpl.id = f->id;
 	e->rtmpl.has_cycles = (uint8_t)e->ca;
@@ -927,6 +1008,7 @@ int etm_flow_etm3_init(struct etm_flow *f)
 	f->put_branch = e3_put_branch;
 	f->put_atom = e3_put_atom;
 	f->put_atoms = e3_put_atoms;
+	f->drain_fast = e3_drain_fast;
 	f->cur_isa = e3_cur_isa;
 	e3_reset(f);
 	return 0;

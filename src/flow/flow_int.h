@@ -32,13 +32,24 @@ struct etm_flow {
 	/* an atom packet @pkt whose offset is @off (decoder fast path) */
 	int (*put_atom)(struct etm_flow *f, const struct etm_packet *pkt,
 			uint64_t off);
-	/* a PTM atom packet in compact form (optional; decoder fast path) */
+	/* The compact forms of the decoder's fast path (optional). On
+	 * success they return what cur_isa() would return next (>= 0, the
+	 * ISA the parser aligns compressed addresses for), else an error:
+	 * a PTM atom packet */
 	int (*put_patom)(struct etm_flow *f, const struct etm_patom *a);
-	/* a run of one-byte atom packets, as if put one by one (optional) */
+	/* a run of one-byte atom packets, as if put one by one */
 	int (*put_atoms)(struct etm_flow *f, struct etm_atom_run *r);
-	/* a branch address packet in compact form (optional; decoder fast
-	 * path), as etm_flow_put() of the packet it came from */
+	/* a branch address packet, as etm_flow_put() of the packet it came
+	 * from */
 	int (*put_branch)(struct etm_flow *f, const struct etm_brc *br);
+	/* The whole fast path in one call (optional, used instead of the
+	 * hooks above): compact packets read from parser core @p with its
+	 * fast-path readers, as if put one by one, while etm_flow_qopen();
+	 * the packets consumed are added to *@np, the ISA is fed back to @p.
+	 * Returns 0 (the next packet needs the general path, or the queue is
+	 * full enough) or an error. */
+	int (*drain_fast)(struct etm_flow *f, struct etm_pktp *p,
+			  uint64_t *np);
 	/* move an element being built in the queue's free space at qhead
 	 * to q[0] (optional; see etm_flow_qstart()) */
 	void (*rewind)(struct etm_flow *f);
@@ -46,8 +57,10 @@ struct etm_flow {
 	void (*save)(const struct etm_flow *f, struct etm_sbuf *s);
 };
 
-/* Start of a put (the queue is empty): rewind the queue once it is past a
- * quarter, so that a put has room for its elements. An element the
+/* Start of a put (the queue is empty, or the decoder's fast path put
+ * elements while fewer than a quarter of the slots were used, so qhead is
+ * below a quarter): rewind the queue once it is past a quarter, so that a
+ * put has room for its elements. An element the
  * protocol builds in place right after the queued ones (the ETMv3 pending
  * range) moves along. */
 static inline void etm_flow_qstart(struct etm_flow *f)
@@ -57,6 +70,16 @@ static inline void etm_flow_qstart(struct etm_flow *f)
 	if (f->rewind)
 		f->rewind(f);
 	f->qhead = 0;
+}
+
+/* Whether the decoder's fast path may put another packet: the queue is
+ * empty, or it holds elements but the next put still has the room a put
+ * may need (the queue is filled up to a quarter before elements are
+ * delivered, so that delivery and the fast path's entry are paid once per
+ * batch; etm_flow_qstart() does not rewind then). */
+static inline int etm_flow_qopen(const struct etm_flow *f)
+{
+	return !f->qlen || f->qhead + f->qlen < ETM_FLOW_QMAX / 4;
 }
 
 /* etm_flow_put() of an atom packet whose offset field is not set: the

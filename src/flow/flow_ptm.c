@@ -538,12 +538,12 @@ static int ptm_put_branch(struct etm_flow *f, const struct etm_brc *br)
 	struct ptm_flow *p = f->impl;
 
 	if (!p->synced)
-		return 0;       /* wait for an I-sync (docs/ptm.md §15.2) */
+		return etmi_unknown; /* wait for an I-sync (docs/ptm.md §15.2) */
 	if (br->has_exc && br->exc_num)
 		ptm_exception(p, br);
 	else
 		ptm_branch(p, br);
-	return 0;
+	return p->isa;          /* as ptm_cur_isa() */
 }
 
 static int ptm_put(struct etm_flow *f, const struct etm_packet *pkt)
@@ -610,9 +610,10 @@ static int ptm_put_patom(struct etm_flow *f, const struct etm_patom *a)
 {
 	struct ptm_flow *p = f->impl;
 
-	if (p->synced)
-		ptm_atoms_c(p, a->n, a->bits, a->has_cc, a->cc, a->offset);
-	return 0;
+	if (!p->synced)
+		return etmi_unknown;
+	ptm_atoms_c(p, a->n, a->bits, a->has_cc, a->cc, a->offset);
+	return p->isa;          /* as ptm_cur_isa() */
 }
 
 static int ptm_finish(struct etm_flow *f)

@@ -183,23 +183,21 @@ static uint64_t cursor_off(struct off_cursor *c, size_t pos)
 
 /* The packets of a run are added without branches on their kind (W-only
  * packets are as common as atom packets and in no predictable order):
- * every packet's slot in apk/poff/w is written, and kept only if it has
- * atoms. */
+ * every packet's slot in apk/ppos/w is written, and kept only if it has
+ * atoms. The cycle-accurate and the other loop are separate, and the
+ * usual reason not to start (the next byte is not an atom packet) is
+ * checked first. */
 unsigned etm_pktp_atom_run(struct etm_pktp *p, struct etm_atom_run *r,
 			   unsigned maxpk)
 {
 	const uint8_t *buf = p->buf;
-	size_t pos = p->pos, len = p->len;
-	unsigned np = 0, n = 0, nap = 0, has;
-	int ca = p->o.cycle_acc;
+	size_t pos = p->pos, len = p->len, end;
+	unsigned n = 0, nap = 0, has;
 	uint32_t wacc = 0;
 	uint64_t bits = 0;
 
-	r->npkt = r->n = r->nap = 0;
-	r->bits = 0;
-	r->w_tail = 0;
-	if (p->mode != etm_pm_sync || p->asm_len || p->qi < p->qn ||
-	    pos >= len || !p->aok[buf[pos]])
+	if (pos >= len || !p->aok[buf[pos]] || p->mode != etm_pm_sync ||
+	    p->asm_len || p->qi < p->qn)
 		return 0;
 	if (p->map && p->mapi < p->nmap && p->map[p->mapi].pos > pos)
 		p->mapi = 0;    /* the cursor only moves forwards */
@@ -209,33 +207,55 @@ unsigned etm_pktp_atom_run(struct etm_pktp *p, struct etm_atom_run *r,
 	r->off0 = p->off;
 	if (maxpk > 0xffff / 8)
 		maxpk = 0xffff / 8;     /* W counts fit in w[] */
-	while (np < maxpk && pos < len && p->aok[buf[pos]]) {
-		const struct etm_atomc *a = &p->ac[buf[pos]];
+	end = len - pos > maxpk ? pos + maxpk : len;
+	if (!p->o.cycle_acc) {
+		do {
+			const struct etm_atomc *a = &p->ac[buf[pos]];
 
-		if (n + a->n > ETM_ATOM_RUN_MAX)
-			break;
-		has = a->n != 0;
-		memset(&r->apk[n], (int)nap, ETM_PKT_MAX_ATOMS);
-		r->ppos[nap] = pos;
-		/* n = 64 only before a W-only packet (bits 0) */
-		bits |= (uint64_t)a->bits << (n & 63);
-		if (ca) {
-			memcpy(&r->w[n], a->w, sizeof(a->w));
+			if (n + a->n > ETM_ATOM_RUN_MAX)
+				break;
+			memset(&r->apk[n], (int)nap, ETM_PKT_MAX_ATOMS);
+			r->ppos[nap] = pos;
+			/* n = 64 only before a W-only packet (bits 0) */
+			bits |= (uint64_t)a->bits << (n & 63);
+			nap += a->n != 0;
+			n += a->n;
+			pos++;
+		} while (pos < end && p->aok[buf[pos]]);
+	} else {
+		do {
+			const struct etm_atomc *a = &p->ac[buf[pos]];
+			uint64_t rep = nap * 0x0101010101010101ull;
+
+			if (n + a->n > ETM_ATOM_RUN_MAX)
+				break;
+			has = a->n != 0;
+			if (a->n <= 8) {
+				/* cycle-accurate P-headers have at most 8 */
+				memcpy(&r->apk[n], &rep, 8);
+				memcpy(&r->w[n], a->w, 8 * sizeof(a->w[0]));
+			} else {
+				memset(&r->apk[n], (int)nap, ETM_PKT_MAX_ATOMS);
+				memcpy(&r->w[n], a->w, sizeof(a->w));
+			}
+			r->ppos[nap] = pos;
+			bits |= (uint64_t)a->bits << (n & 63);
 			r->w[n] = (uint16_t)(r->w[n] + wacc);
-			wacc = has ? a->w_tail : wacc + a->w_tail;
-		}
-		nap += has;
-		n += a->n;
-		pos++;
-		np++;
+			/* wacc = has ? w_tail : wacc + w_tail, without a branch
+			 * (W-only and atom packets come in no predictable order) */
+			wacc = (wacc & ((uint32_t)has - 1)) + a->w_tail;
+			nap += has;
+			n += a->n;
+			pos++;
+		} while (pos < end && p->aok[buf[pos]]);
 	}
+	r->npkt = (unsigned)(pos - p->pos);
 	p->pos = pos;
 	r->n = n;
 	r->nap = nap;
 	r->bits = bits;
-	r->npkt = np;
-	r->w_tail = ca ? wacc : 0;
-	return np;
+	r->w_tail = wacc;
+	return r->npkt;
 }
 
 void etm_brc_to_pkt(const struct etm_brc *br, struct etm_packet *pkt)
@@ -277,6 +297,127 @@ void etm_brc_from_pkt(struct etm_brc *br, const struct etm_packet *pkt)
 	br->cycle_count = pkt->cycle_count;
 }
 
+/* Clear @br with vector stores (memset of this size may become "rep
+ * stos", or a call). */
+static inline void brc_clear(struct etm_brc *br)
+{
+	char *c = (char *)br;
+
+	_Static_assert(sizeof(*br) > 32 && sizeof(*br) <= 48, "etm_brc size");
+	memset(c, 0, 16);
+	memset(c + 16, 0, 16);
+	memset(c + 32, 0, sizeof(*br) - 32);
+}
+
+/* The common branch address packet: 1-4 address bytes and the ISA
+ * unchanged (A32, T32 or ThumbEE), or 5 bytes with an A32 or T32 ISA
+ * byte, without exception information: what etm_etm3_read_branch() or
+ * etm_ptm_read_branch() give for its address, without the general
+ * decode. @alt: the alternative encoding (PTM, ETMv3 with ETMCR[29]),
+ * where the last of 2-4 bytes has 6 address bits and the exception flag.
+ * Returns the size, or 0 when the packet is not of this form or is cut
+ * (the general reader handles it). */
+static inline __attribute__((always_inline))
+int branch_short(const struct etm_pktp *p, const uint8_t *b, size_t n,
+		 struct etm_brc *br, int alt)
+{
+	enum etm_isa isa = p->st.isa;
+	uint32_t v, mask;
+	unsigned bits = 6, i, shift;
+	uint8_t c = b[0];
+
+	if (isa != etmi_a32 && isa != etmi_t32 && isa != etmi_tee)
+		return 0;
+	v = (c >> 1) & 0x3f;
+	for (i = 1; (c & 0x80) && i < 4; i++) {
+		if (i >= n)
+			return 0;
+		c = b[i];
+		if ((c & 0x80) || !alt) {
+			v |= (uint32_t)(c & 0x7f) << bits;
+			bits += 7;
+		} else {
+			if (c & 0x40)
+				return 0;       /* exception information */
+			v |= (uint32_t)(c & 0x3f) << bits;
+			bits += 6;
+		}
+	}
+	if (c & 0x80) {
+		/* the 5th byte: b0E01aaaa T32, b0E001aaa A32 (with E = 0) */
+		if (n < 5 || (b[4] & 0xe0))
+			return 0;       /* cut, exception, Jazelle, deprecated */
+		c = b[4];
+		brc_clear(br);
+		if (c & 0x10) {
+			br->isa = etmi_t32;
+			br->addr = (v | (uint32_t)(c & 0x0f) << 27) << 1;
+		} else if (c & 0x08) {
+			br->isa = etmi_a32;
+			br->addr = (v | (uint32_t)(c & 0x07) << 27) << 2;
+		} else {
+			return 0;
+		}
+		br->addr_bits = 32;
+		br->isa_changed = 1;
+		return 5;
+	}
+	shift = isa == etmi_a32 ? 2 : 1;
+	mask = (1u << (bits + shift)) - 1;
+	brc_clear(br);
+	br->addr = (p->st.addr & ~mask) | ((v << shift) & mask);
+	br->addr_bits = (uint8_t)(bits + shift);
+	br->isa = isa;
+	return (int)i;
+}
+
+/* The PTM cycle count field that follows a branch address in
+ * cycle-accurate trace, as ptm_pkt.c reads it: bits [5:2] of the first
+ * byte, bit 6 to go on, then 7 bits a byte while bit 7 is set, at most 5
+ * bytes. Returns the size, or 0 when cut. */
+static inline int ptm_cc_short(const uint8_t *b, size_t n, uint32_t *v)
+{
+	uint32_t x;
+	unsigned i;
+
+	if (n < 1)
+		return 0;
+	x = (b[0] >> 2) & 0x0f;
+	if (!(b[0] & 0x40)) {
+		*v = x;
+		return 1;
+	}
+	for (i = 1; i < 5; i++) {
+		if (i >= n)
+			return 0;
+		x |= (uint32_t)(b[i] & 0x7f) << (4 + 7 * (i - 1));
+		if (!(b[i] & 0x80))
+			break;
+	}
+	*v = x;
+	return i < 5 ? (int)i + 1 : 5;
+}
+
+/* branch_short() for the parser's protocol, with the PTM cycle count. */
+static inline int fast_branch_short(const struct etm_pktp *p,
+				    const uint8_t *b, size_t n,
+				    struct etm_brc *br)
+{
+	int r, c;
+
+	if (p->proto != etm_proto_ptm)
+		return p->o.alt_branch ? branch_short(p, b, n, br, 1) :
+					 branch_short(p, b, n, br, 0);
+	r = branch_short(p, b, n, br, 1);
+	if (r <= 0 || !p->o.cycle_acc)
+		return r;
+	c = ptm_cc_short(b + r, n - (size_t)r, &br->cycle_count);
+	if (!c)
+		return 0;
+	br->has_cc = 1;
+	return r + c;
+}
+
 int etm_pktp_fast_branch(struct etm_pktp *p, struct etm_brc *br)
 {
 	const uint8_t *b = p->buf + p->pos;
@@ -288,7 +429,14 @@ int etm_pktp_fast_branch(struct etm_pktp *p, struct etm_brc *br)
 	if (p->pos >= p->len || p->mode != etm_pm_sync || p->asm_len ||
 	    p->qi < p->qn || p->hdr[b[0]] != etmh_branch)
 		return 0;
-	memset(br, 0, sizeof(*br));
+	if ((r = fast_branch_short(p, b, n, br)) > 0) {
+		p->st.addr = (uint32_t)br->addr;
+		p->st.isa = br->isa;
+		br->offset = etm_pktp_off(p, p->pos);
+		p->pos += (size_t)r;
+		return 1;
+	}
+	brc_clear(br);
 	st = p->st;
 	if (p->proto == etm_proto_ptm)
 		r = etm_ptm_read_branch(p, b, n, br, &st, &drop);

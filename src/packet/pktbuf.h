@@ -256,6 +256,17 @@ static inline const struct etm_packet *etm_pktp_fast_atom(struct etm_pktp *p,
 	return &p->atab[b];
 }
 
+/* The header class (enum etm_hdr) of the next packet if the parser is
+ * synchronised at a packet boundary with bytes to read, else etmh_reserved:
+ * which fast-path reader to try. */
+static inline enum etm_hdr etm_pktp_fast_hdr(const struct etm_pktp *p)
+{
+	if (p->pos >= p->len || p->mode != etm_pm_sync || p->asm_len ||
+	    p->qi < p->qn)
+		return etmh_reserved;
+	return (enum etm_hdr)p->hdr[p->buf[p->pos]];
+}
+
 /* Most atoms in one etm_atom_run. */
 #define ETM_ATOM_RUN_MAX 64
 
@@ -298,9 +309,20 @@ static inline uint64_t etm_atom_run_off(struct etm_atom_run *r, unsigned j)
 	return m[r->mapi].off + (pos - m[r->mapi].pos);
 }
 
+/* After the offsets of run @r were looked up (etm_atom_run_off()): the
+ * parser's own offset cursor goes on from where the run's ended, so the
+ * segments of the offset map are not walked again. */
+static inline void etm_pktp_run_done(struct etm_pktp *p,
+				     const struct etm_atom_run *r)
+{
+	if (p->map == r->map)
+		p->mapi = r->mapi;
+}
+
 /* If the parser is synchronised at a packet boundary, consume up to
- * @maxpk consecutive one-byte atom packets (at most ETM_ATOM_RUN_MAX
- * atoms) into @r. Returns the packets consumed (r->npkt). */
+ * @maxpk (>= 1) consecutive one-byte atom packets (at most
+ * ETM_ATOM_RUN_MAX atoms) into @r. Returns the packets consumed (r->npkt;
+ * when 0, @r is left alone). */
 unsigned etm_pktp_atom_run(struct etm_pktp *p, struct etm_atom_run *r,
 			   unsigned maxpk);
 
