@@ -420,14 +420,19 @@ static inline int fast_branch_short(const struct etm_pktp *p,
 
 int etm_pktp_fast_branch(struct etm_pktp *p, struct etm_brc *br)
 {
-	const uint8_t *b = p->buf + p->pos;
+	const uint8_t *b;
 	size_t n = p->len - p->pos;
 	struct etm_pkt_state st;
 	uint32_t drop;
 	int r;
 
-	if (p->pos >= p->len || p->mode != etm_pm_sync || p->asm_len ||
-	    p->qi < p->qn || p->hdr[b[0]] != etmh_branch)
+	/* (no pointer arithmetic on a NULL buffer before the length check:
+	 * clang's UBSan reports NULL + 0) */
+	if (p->pos >= p->len)
+		return 0;
+	b = p->buf + p->pos;
+	if (p->mode != etm_pm_sync || p->asm_len || p->qi < p->qn ||
+	    p->hdr[b[0]] != etmh_branch)
 		return 0;
 	if ((r = fast_branch_short(p, b, n, br)) > 0) {
 		p->st.addr = (uint32_t)br->addr;
@@ -453,12 +458,14 @@ int etm_pktp_fast_branch(struct etm_pktp *p, struct etm_brc *br)
 
 int etm_pktp_fast_patom(struct etm_pktp *p, struct etm_patom *a)
 {
-	const uint8_t *b = p->buf + p->pos;
+	const uint8_t *b;
 	int r;
 
-	if (p->pos >= p->len || p->mode != etm_pm_sync || p->asm_len ||
-	    p->qi < p->qn || p->proto != etm_proto_ptm ||
-	    p->hdr[b[0]] != etmh_atom)
+	if (p->pos >= p->len)
+		return 0;
+	b = p->buf + p->pos;
+	if (p->mode != etm_pm_sync || p->asm_len || p->qi < p->qn ||
+	    p->proto != etm_proto_ptm || p->hdr[b[0]] != etmh_atom)
 		return 0;
 	r = etm_ptm_read_atom(p, b, p->len - p->pos, a);
 	if (r <= 0)
