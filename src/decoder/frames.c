@@ -393,15 +393,17 @@ static inline void rel16(uint32_t *rel, uint32_t rb)
 
 static void bulk_frames(struct etm_frames *x)
 {
-	const uint8_t *buf = x->buf;
+	const uint8_t *buf = x->buf, *f, *fend;
 	size_t n = x->stg_n, ns = x->nseg;
-	const uint8_t *f = buf + x->pos, *fend = buf + x->n;
 	int id = x->cur_id, t = x->single;
 	uint64_t rbase, ro;     /* ro: offset of frame f - rbase */
 	uint8_t fx[32] = { 0 }; /* the fixed frame, room to copy from 14 */
 
-	if (n && x->stg_id != t)
+	/* no whole frame (and no pointer arithmetic on a NULL buffer) */
+	if (x->n - x->pos < 16 || (n && x->stg_id != t))
 		return;
+	f = buf + x->pos;
+	fend = buf + x->n;
 	if (!n)
 		x->rel_base = x->off + x->pos;
 	rbase = x->rel_base;
