@@ -21,7 +21,25 @@ struct etm_diag {
 	int synced, saw_packets;
 	uint64_t last_end;        /* end of the previous range */
 	uint64_t wide[DIAG_WIDE]; /* address + 1 (0 = empty) */
+	/* A segment (etm_diag_alloc_segment()) starts from an unknown state:
+	 * what depends on it is kept pending until etm_diag_append(). */
+	int seg;
+	int sync_known, end_known;  /* synced / last_end are known */
+	int pend_sync;            /* first nosync before synced was known */
+	uint64_t pend_pkterr;     /* pkt_errors counted before a packet */
+	int pend_first;           /* first range, start first_start */
+	uint64_t first_start;
+	uint64_t known[DIAG_WIDE / 64]; /* wide[] slots written */
+	struct diag_pend *pend;   /* lookups of slots not written yet */
+	size_t npend, pendcap;
 };
+
+/* A pending lookup: @n ranges found slot value @v (address + 1) wanted. */
+struct diag_pend {
+	uint64_t v, n;
+};
+
+#define DIAG_PEND_COMPACT (1u << 20)
 
 struct etm_diag *etm_diag_alloc(const struct etm_config *cfg,
 				const struct etm_image *img)
@@ -36,17 +54,82 @@ struct etm_diag *etm_diag_alloc(const struct etm_config *cfg,
 	etm_config_from_user(&d->cfg, cfg, cfg->size);
 	d->img = img;
 	d->c.size = sizeof(d->c);
+	d->sync_known = d->end_known = 1;
+	return d;
+}
+
+struct etm_diag *etm_diag_alloc_segment(const struct etm_config *cfg,
+					const struct etm_image *img)
+{
+	struct etm_diag *d = etm_diag_alloc(cfg, img);
+
+	if (d) {
+		d->seg = 1;
+		d->sync_known = d->end_known = 0;
+	}
 	return d;
 }
 
 void etm_diag_free(struct etm_diag *d)
 {
+	if (d)
+		free(d->pend);
 	free(d);
+}
+
+static unsigned diag_slot_idx(uint64_t addr)
+{
+	return (unsigned)((addr >> 1) % DIAG_WIDE);
 }
 
 static uint64_t *diag_slot(struct etm_diag *d, uint64_t addr)
 {
-	return &d->wide[(addr >> 1) % DIAG_WIDE];
+	return &d->wide[diag_slot_idx(addr)];
+}
+
+static int pend_cmp(const void *a, const void *b)
+{
+	uint64_t x = ((const struct diag_pend *)a)->v;
+	uint64_t y = ((const struct diag_pend *)b)->v;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort and merge equal values: bounded by the distinct branch targets. */
+static void pend_compact(struct etm_diag *d)
+{
+	size_t i, n = 0;
+
+	qsort(d->pend, d->npend, sizeof(*d->pend), pend_cmp);
+	for (i = 0; i < d->npend; i++) {
+		if (n && d->pend[n - 1].v == d->pend[i].v)
+			d->pend[n - 1].n += d->pend[i].n;
+		else
+			d->pend[n++] = d->pend[i];
+	}
+	d->npend = n;
+}
+
+/* A lookup of slot value @v in the state before the segment. */
+static void pend_add(struct etm_diag *d, uint64_t v)
+{
+	if (d->npend && d->pend[d->npend - 1].v == v) {
+		d->pend[d->npend - 1].n++;
+		return;
+	}
+	if (d->npend == d->pendcap && d->pendcap >= DIAG_PEND_COMPACT)
+		pend_compact(d);
+	if (d->npend == d->pendcap) {
+		size_t cap = d->pendcap ? 2 * d->pendcap : 64;
+		struct diag_pend *p = realloc(d->pend, cap * sizeof(*p));
+
+		if (!p)
+			return;   /* no memory: the lookup is lost */
+		d->pend = p;
+		d->pendcap = cap;
+	}
+	d->pend[d->npend].v = v;
+	d->pend[d->npend++].n = 1;
 }
 
 /* Classify the instruction at @addr; 0 if it cannot be read. */
@@ -88,12 +171,25 @@ static void diag_range(struct etm_diag *d, const struct etm_elem *e)
 	d->c.ranges++;
 	d->c.insns += e->ninsn;
 	/* a branch target inside a recent 4-byte instruction */
-	if (e->start != d->last_end && e->start >= 2 &&
-	    *diag_slot(d, e->start - 2) == e->start - 2 + 1)
-		d->c.mid_insn++;
+	if (!d->end_known) {
+		d->pend_first = e->start >= 2;
+		d->first_start = e->start;
+		d->end_known = 1;
+	} else if (e->start != d->last_end && e->start >= 2) {
+		unsigned i = diag_slot_idx(e->start - 2);
+
+		if (!d->seg || (d->known[i / 64] >> (i % 64) & 1))
+			d->c.mid_insn += d->wide[i] == e->start - 2 + 1;
+		else
+			pend_add(d, e->start - 2 + 1);
+	}
 	d->last_end = e->end;
-	if (e->last_size == 4)
-		*diag_slot(d, e->last_addr) = e->last_addr + 1;
+	if (e->last_size == 4) {
+		unsigned i = diag_slot_idx(e->last_addr);
+
+		d->wide[i] = e->last_addr + 1;
+		d->known[i / 64] |= (uint64_t)1 << (i % 64);
+	}
 	if (e->last_cls == etmc_undefined)
 		d->c.undef++;
 	if (e->last_atom && !e->last_exec &&
@@ -108,8 +204,10 @@ static void diag_error(struct etm_diag *d, int err)
 	case etme_bad_opc:
 	case etme_bad_packet:
 	case etme_truncated:
-		if (!d->saw_packets)
+		if (!d->saw_packets) {
 			d->c.pkt_errors++;
+			d->pend_pkterr += d->seg;
+		}
 		break;
 	case etme_mismatch:
 	case etme_bad_insn:
@@ -143,10 +241,15 @@ void etm_diag_item(struct etm_diag *d, const struct etm_item *it)
 		break;
 	case etmk_trace_on:
 		d->synced = 1;
+		d->sync_known = 1;
 		break;
 	case etmk_nosync:
-		d->c.sync_lost += d->synced;
+		if (d->sync_known)
+			d->c.sync_lost += d->synced;
+		else
+			d->pend_sync = 1;
 		d->synced = 0;
+		d->sync_known = 1;
 		break;
 	case etmk_nomem:
 		d->c.nomem++;
@@ -157,6 +260,64 @@ void etm_diag_item(struct etm_diag *d, const struct etm_item *it)
 	default:
 		break;
 	}
+}
+
+void etm_diag_reset_segment(struct etm_diag *d)
+{
+	unsigned i;
+
+	if (!d || !d->seg)
+		return;
+	for (i = 0; i < DIAG_WIDE; i++)
+		if (d->known[i / 64] >> (i % 64) & 1)
+			d->wide[i] = 0;
+	memset(d->known, 0, sizeof(d->known));
+	memset(&d->c, 0, sizeof(d->c));
+	d->c.size = sizeof(d->c);
+	d->synced = d->saw_packets = 0;
+	d->last_end = 0;
+	d->sync_known = d->end_known = 0;
+	d->pend_sync = d->pend_first = 0;
+	d->pend_pkterr = 0;
+	d->first_start = 0;
+	d->npend = 0;
+}
+
+int etm_diag_append(struct etm_diag *d, const struct etm_diag *s)
+{
+	const struct etm_diag_counts *c = &s->c;
+	size_t i;
+
+	if (!d || !s || d->seg || !s->seg)
+		return -etme_invalid;
+	/* lookups against the state before the segment, then its writes */
+	if (s->pend_first && d->last_end != s->first_start &&
+	    *diag_slot(d, s->first_start - 2) == s->first_start - 2 + 1)
+		d->c.mid_insn++;
+	for (i = 0; i < s->npend; i++)
+		if (*diag_slot(d, s->pend[i].v - 1) == s->pend[i].v)
+			d->c.mid_insn += s->pend[i].n;
+	if (s->pend_sync)
+		d->c.sync_lost += d->synced;
+	if (s->sync_known)
+		d->synced = s->synced;
+	if (s->end_known)
+		d->last_end = s->last_end;
+	for (i = 0; i < DIAG_WIDE; i++)
+		if (s->known[i / 64] >> (i % 64) & 1)
+			d->wide[i] = s->wide[i];
+	d->c.pkt_errors += c->pkt_errors - (d->saw_packets ? s->pend_pkterr : 0);
+	d->saw_packets |= s->saw_packets;
+	d->c.packets += c->packets;
+	d->c.sync_lost += c->sync_lost;
+	d->c.insns += c->insns;
+	d->c.ranges += c->ranges;
+	d->c.nomem += c->nomem;
+	d->c.mismatch += c->mismatch;
+	d->c.n_uncond += c->n_uncond;
+	d->c.undef += c->undef;
+	d->c.mid_insn += c->mid_insn;
+	return 0;
 }
 
 int etm_diag_counts(const struct etm_diag *d, struct etm_diag_counts *c,
