@@ -1,19 +1,51 @@
 /* cli/wbuf.h - buffered output writer: formatted output is appended to a
- * large buffer and written with one write() per buffer-full. */
+ * large buffer and written with one write() per buffer-full, or (memory
+ * mode, parallel decode) kept as a chain of blocks for another thread to
+ * write. */
 #ifndef ETM_CLI_WBUF_H
 #define ETM_CLI_WBUF_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#define WBLK_SIZE (1 << 16)
+
+/* A block of output in memory mode. */
+struct wblk {
+	struct wblk *next;
+	size_t len;
+	char data[WBLK_SIZE];
+};
+
 struct wbuf {
-	int fd;
+	int fd;                   /* >= 0: write() when full; < 0: memory */
 	size_t len;
 	int err;
-	char buf[1 << 16];
+	char *buf;                /* own, or cur->data in memory mode */
+	struct wblk *cur;         /* memory mode: block being filled */
+	struct wblk *head, *tail; /* memory mode: full blocks */
+	size_t held;              /* bytes allocated in head..tail */
+	char own[WBLK_SIZE];
 };
 
 void wbuf_init(struct wbuf *w, int fd);
+/* Memory mode: nothing is written; wbuf_take() hands over the output.
+ * Returns 0 or -1 (no memory). */
+int wbuf_init_mem(struct wbuf *w);
+/* Memory mode: free the blocks. */
+void wbuf_fini(struct wbuf *w);
+/* Memory mode: the output so far as a chain of blocks (NULL if none), and
+ * the bytes they take in *bytes; the writer starts empty. */
+struct wblk *wbuf_take(struct wbuf *w, size_t *bytes);
+/* Write the blocks of @b to @w's file (after @w's own buffer). */
+void wbuf_write_chain(struct wbuf *w, const struct wblk *b);
+void wbuf_free_chain(struct wblk *b);
+/* Bytes held in full blocks (memory mode). */
+static inline size_t wbuf_held(const struct wbuf *w)
+{
+	return w->held;
+}
+
 void wbuf_flush(struct wbuf *w);
 void wbuf_put(struct wbuf *w, const char *s, size_t n);
 void wbuf_str(struct wbuf *w, const char *s);

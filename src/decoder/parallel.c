@@ -22,7 +22,7 @@
 #define PAR_HEAD (64u << 10)      /* a chunk publishes checkpoints this far */
 #define PAR_BLOCK 1024u           /* items per block (etm_decoder_run) */
 #define PAR_BUDGET (40u << 20)    /* default: pieces buffered over all chunks */
-#define PAR_MIN_INPUT (512u << 10) /* smaller input: one thread */
+#define PAR_MIN_INPUT (128u << 10) /* smaller input: one thread */
 #define PAR_MIN_CHUNK (16u << 10)
 #define PAR_MAX_CHUNK (32u << 20)
 #define PAR_FIRST_CHUNK (256u << 10)
