@@ -30,16 +30,23 @@ struct etm_diag {
 	int pend_first;           /* first range, start first_start */
 	uint64_t first_start;
 	uint64_t known[DIAG_WIDE / 64]; /* wide[] slots written */
-	struct diag_pend *pend;   /* lookups of slots not written yet */
-	size_t npend, pendcap;
+	struct diag_pend *pend;   /* lookups of slots not written yet: a
+				   * hash table by value (v = 0: empty) */
+	size_t npend, pendcap;    /* used, capacity (a power of 2) */
+	uint32_t id;              /* the source's trace ID */
+	uint32_t pn[DIAG_WIDE];   /* lookups of the pending value in wide[] */
 };
+
+/* In a segment, wide[] slots not written yet hold DIAG_UNKNOWN, or the value
+ * the latest lookup wanted with DIAG_TAG set (counted in pn[]): loops look
+ * for the same value again and again. Addresses stay far below the tag. */
+#define DIAG_TAG ((uint64_t)1 << 63)
+#define DIAG_UNKNOWN (~(uint64_t)0)
 
 /* A pending lookup: @n ranges found slot value @v (address + 1) wanted. */
 struct diag_pend {
 	uint64_t v, n;
 };
-
-#define DIAG_PEND_COMPACT (1u << 20)
 
 struct etm_diag *etm_diag_alloc(const struct etm_config *cfg,
 				const struct etm_image *img)
@@ -55,6 +62,7 @@ struct etm_diag *etm_diag_alloc(const struct etm_config *cfg,
 	d->img = img;
 	d->c.size = sizeof(d->c);
 	d->sync_known = d->end_known = 1;
+	d->id = etm_cfg_trace_id(&d->cfg);
 	return d;
 }
 
@@ -66,6 +74,7 @@ struct etm_diag *etm_diag_alloc_segment(const struct etm_config *cfg,
 	if (d) {
 		d->seg = 1;
 		d->sync_known = d->end_known = 0;
+		memset(d->wide, 0xff, sizeof(d->wide));   /* DIAG_UNKNOWN */
 	}
 	return d;
 }
@@ -87,49 +96,59 @@ static uint64_t *diag_slot(struct etm_diag *d, uint64_t addr)
 	return &d->wide[diag_slot_idx(addr)];
 }
 
-static int pend_cmp(const void *a, const void *b)
+static size_t pend_hash(uint64_t v, size_t cap)
 {
-	uint64_t x = ((const struct diag_pend *)a)->v;
-	uint64_t y = ((const struct diag_pend *)b)->v;
-
-	return x < y ? -1 : x > y;
+	return (size_t)((v * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
 }
 
-/* Sort and merge equal values: bounded by the distinct branch targets. */
-static void pend_compact(struct etm_diag *d)
+/* A lookup of slot value @v (never 0) in the state before the segment:
+ * counted per distinct value, so memory is bounded by the branch targets
+ * (addresses in the image), not by the trace. */
+static void pend_add(struct etm_diag *d, uint64_t v, uint64_t n)
 {
-	size_t i, n = 0;
+	size_t i, j;
 
-	qsort(d->pend, d->npend, sizeof(*d->pend), pend_cmp);
-	for (i = 0; i < d->npend; i++) {
-		if (n && d->pend[n - 1].v == d->pend[i].v)
-			d->pend[n - 1].n += d->pend[i].n;
-		else
-			d->pend[n++] = d->pend[i];
-	}
-	d->npend = n;
-}
-
-/* A lookup of slot value @v in the state before the segment. */
-static void pend_add(struct etm_diag *d, uint64_t v)
-{
-	if (d->npend && d->pend[d->npend - 1].v == v) {
-		d->pend[d->npend - 1].n++;
-		return;
-	}
-	if (d->npend == d->pendcap && d->pendcap >= DIAG_PEND_COMPACT)
-		pend_compact(d);
-	if (d->npend == d->pendcap) {
+	if (2 * (d->npend + 1) > d->pendcap) {
 		size_t cap = d->pendcap ? 2 * d->pendcap : 64;
-		struct diag_pend *p = realloc(d->pend, cap * sizeof(*p));
+		struct diag_pend *t = calloc(cap, sizeof(*t));
 
-		if (!p)
+		if (!t)
 			return;   /* no memory: the lookup is lost */
-		d->pend = p;
+		for (i = 0; i < d->pendcap; i++) {
+			if (!d->pend[i].v)
+				continue;
+			for (j = pend_hash(d->pend[i].v, cap); t[j].v;
+			     j = (j + 1) & (cap - 1))
+				;
+			t[j] = d->pend[i];
+		}
+		free(d->pend);
+		d->pend = t;
 		d->pendcap = cap;
 	}
-	d->pend[d->npend].v = v;
-	d->pend[d->npend++].n = 1;
+	for (j = pend_hash(v, d->pendcap); d->pend[j].v && d->pend[j].v != v;
+	     j = (j + 1) & (d->pendcap - 1))
+		;
+	if (!d->pend[j].v) {
+		d->pend[j].v = v;
+		d->npend++;
+	}
+	d->pend[j].n += n;
+}
+
+/* Segment: lookup of value @v in slot @i, not written in the segment. */
+static void pend_slot(struct etm_diag *d, unsigned i, uint64_t v)
+{
+	uint64_t w = d->wide[i];
+
+	if (w == (v | DIAG_TAG)) {
+		d->pn[i]++;
+		return;
+	}
+	if (w != DIAG_UNKNOWN)
+		pend_add(d, w & ~DIAG_TAG, d->pn[i]);
+	d->wide[i] = v | DIAG_TAG;
+	d->pn[i] = 1;
 }
 
 /* Classify the instruction at @addr; 0 if it cannot be read. */
@@ -177,18 +196,23 @@ static void diag_range(struct etm_diag *d, const struct etm_elem *e)
 		d->end_known = 1;
 	} else if (e->start != d->last_end && e->start >= 2) {
 		unsigned i = diag_slot_idx(e->start - 2);
+		uint64_t w = d->wide[i], v = e->start - 2 + 1;
 
-		if (!d->seg || (d->known[i / 64] >> (i % 64) & 1))
-			d->c.mid_insn += d->wide[i] == e->start - 2 + 1;
-		else
-			pend_add(d, e->start - 2 + 1);
+		if (w == v)
+			d->c.mid_insn++;
+		else if (w >= DIAG_TAG)   /* segment: not written yet */
+			pend_slot(d, i, v);
 	}
 	d->last_end = e->end;
 	if (e->last_size == 4) {
 		unsigned i = diag_slot_idx(e->last_addr);
 
+		if (d->wide[i] >= DIAG_TAG) {
+			if (d->wide[i] != DIAG_UNKNOWN)
+				pend_add(d, d->wide[i] & ~DIAG_TAG, d->pn[i]);
+			d->known[i / 64] |= (uint64_t)1 << (i % 64);
+		}
 		d->wide[i] = e->last_addr + 1;
-		d->known[i / 64] |= (uint64_t)1 << (i % 64);
 	}
 	if (e->last_cls == etmc_undefined)
 		d->c.undef++;
@@ -226,14 +250,14 @@ void etm_diag_item(struct etm_diag *d, const struct etm_item *it)
 	if (!d || !it)
 		return;
 	if (!it->is_elem) {
-		if (it->pkt.id != etm_cfg_trace_id(&d->cfg))
+		if (it->pkt.id != d->id)
 			return;
 		d->saw_packets = 1;
 		d->c.packets++;
 		d->c.pkt_errors += it->pkt.type == etmp_error;
 		return;
 	}
-	if (e->id != etm_cfg_trace_id(&d->cfg))
+	if (e->id != d->id)
 		return;
 	switch (e->kind) {
 	case etmk_range:
@@ -264,13 +288,9 @@ void etm_diag_item(struct etm_diag *d, const struct etm_item *it)
 
 void etm_diag_reset_segment(struct etm_diag *d)
 {
-	unsigned i;
-
 	if (!d || !d->seg)
 		return;
-	for (i = 0; i < DIAG_WIDE; i++)
-		if (d->known[i / 64] >> (i % 64) & 1)
-			d->wide[i] = 0;
+	memset(d->wide, 0xff, sizeof(d->wide));   /* DIAG_UNKNOWN */
 	memset(d->known, 0, sizeof(d->known));
 	memset(&d->c, 0, sizeof(d->c));
 	d->c.size = sizeof(d->c);
@@ -280,6 +300,8 @@ void etm_diag_reset_segment(struct etm_diag *d)
 	d->pend_sync = d->pend_first = 0;
 	d->pend_pkterr = 0;
 	d->first_start = 0;
+	if (d->npend)
+		memset(d->pend, 0, d->pendcap * sizeof(*d->pend));
 	d->npend = 0;
 }
 
@@ -294,9 +316,13 @@ int etm_diag_append(struct etm_diag *d, const struct etm_diag *s)
 	if (s->pend_first && d->last_end != s->first_start &&
 	    *diag_slot(d, s->first_start - 2) == s->first_start - 2 + 1)
 		d->c.mid_insn++;
-	for (i = 0; i < s->npend; i++)
-		if (*diag_slot(d, s->pend[i].v - 1) == s->pend[i].v)
+	for (i = 0; s->npend && i < s->pendcap; i++)
+		if (s->pend[i].v && *diag_slot(d, s->pend[i].v - 1) == s->pend[i].v)
 			d->c.mid_insn += s->pend[i].n;
+	for (i = 0; i < DIAG_WIDE; i++)
+		if (s->wide[i] >= DIAG_TAG && s->wide[i] != DIAG_UNKNOWN &&
+		    d->wide[i] == (s->wide[i] & ~DIAG_TAG))
+			d->c.mid_insn += s->pn[i];
 	if (s->pend_sync)
 		d->c.sync_lost += d->synced;
 	if (s->sync_known)
