@@ -16,62 +16,83 @@
 
 #include "decpar.h"
 
-#define DECPAR_PIECE (256u << 10)   /* formatted bytes per piece */
+#define DECPAR_PIECE (1u << 20)     /* formatted bytes per piece */
 #define DECPAR_BUDGET (64u << 20)   /* pieces buffered over all chunks */
 
+/* A piece: formatted text, and (at the library's cuts, which are where the
+ * output may be trimmed) the counters and diagnostics since the previous
+ * such cut. */
 struct dp_piece {
-	struct dp_piece *next;    /* free list */
 	struct wblk *text;
 	struct dec_counts n;
-	struct diagwarn *dg;      /* diagnostics segment (may be NULL) */
+	struct diagwarn *dg;      /* diagnostics segment (or NULL) */
 };
 
 struct dp_run {
 	struct session *s;
 	struct decfmt *f;         /* the calling thread's: totals, output */
 	int fd;
+	struct wpool blocks;      /* text blocks */
 	pthread_mutex_t mu;
-	struct dp_piece *freep;   /* pieces with an empty segment, for reuse */
+	struct dp_seg *freeseg;   /* empty diagnostics segments */
+};
+
+struct dp_seg {
+	struct dp_seg *next;
+	struct diagwarn *dg;
 };
 
 struct dp_worker {
 	struct dp_run *r;
 	struct decfmt f;
-	struct dp_piece *p;       /* piece being filled (its diagnostics) */
-	int used;                 /* items since the last cut */
+	struct diagwarn *dg;      /* segment being filled (f.dw) */
+	int used;                 /* items since the last full cut */
+	int want;                 /* the next cut is ours: text only */
 	struct wbuf w;
 };
 
-static struct dp_piece *piece_get(struct dp_run *r)
+static struct diagwarn *seg_get(struct dp_run *r)
 {
-	struct dp_piece *p;
+	struct dp_seg *s;
+	struct diagwarn *dg;
 
 	pthread_mutex_lock(&r->mu);
-	p = r->freep;
-	if (p)
-		r->freep = p->next;
+	s = r->freeseg;
+	if (s)
+		r->freeseg = s->next;
 	pthread_mutex_unlock(&r->mu);
-	if (!p) {
-		p = calloc(1, sizeof(*p));
-		if (p && r->f->dw && !(p->dg = diagwarn_open_segment(r->s))) {
-			free(p);
-			p = NULL;
-		}
-	}
-	return p;
+	if (!s)
+		return diagwarn_open_segment(r->s);
+	dg = s->dg;
+	free(s);
+	return dg;
 }
 
 /* Back to the free list, emptied. */
-static void piece_put(struct dp_run *r, struct dp_piece *p)
+static void seg_put(struct dp_run *r, struct diagwarn *dg)
 {
-	wbuf_free_chain(p->text);
-	p->text = NULL;
-	memset(&p->n, 0, sizeof(p->n));
-	diagwarn_reset(p->dg);
+	struct dp_seg *s;
+
+	if (!dg)
+		return;
+	s = malloc(sizeof(*s));
+	if (!s) {
+		diagwarn_close(dg);
+		return;
+	}
+	diagwarn_reset(dg);
+	s->dg = dg;
 	pthread_mutex_lock(&r->mu);
-	p->next = r->freep;
-	r->freep = p;
+	s->next = r->freeseg;
+	r->freeseg = s;
 	pthread_mutex_unlock(&r->mu);
+}
+
+static void piece_free(struct dp_run *r, struct dp_piece *p)
+{
+	wbuf_free_chain(&r->blocks, p->text);
+	seg_put(r, p->dg);
+	free(p);
 }
 
 static void *dp_open(void *ctx)
@@ -82,9 +103,9 @@ static void *dp_open(void *ctx)
 	if (!w)
 		return NULL;
 	w->r = r;
-	w->used = 0;
-	w->p = NULL;
-	if (wbuf_init_mem(&w->w) < 0) {
+	w->used = w->want = 0;
+	w->dg = NULL;
+	if (wbuf_init_mem(&w->w, &r->blocks) < 0) {
 		free(w);
 		return NULL;
 	}
@@ -97,36 +118,50 @@ static int dp_item(void *state, const struct etm_item *it)
 {
 	struct dp_worker *w = state;
 
-	if (!w->p) {
-		w->p = piece_get(w->r);
-		if (!w->p)
+	if (!w->dg && w->r->f->dw) {
+		w->dg = seg_get(w->r);
+		if (!w->dg)
 			return -etme_nomem;
-		w->f.dw = w->p->dg;
+		w->f.dw = w->dg;
 	}
 	w->used = 1;
 	decfmt_item(&w->f, it);
 	if (w->w.err)
 		return -etme_nomem;
-	return wbuf_held(&w->w) >= DECPAR_PIECE;
+	if (wbuf_held(&w->w) < DECPAR_PIECE)
+		return 0;
+	w->want = 1;
+	return 1;
 }
 
 static int dp_cut(void *state, void **piece, size_t *bytes)
 {
 	struct dp_worker *w = state;
-	struct dp_piece *p = w->p;
+	struct dp_piece *p;
 
 	*piece = NULL;
 	*bytes = 0;
 	if (!w->used)
 		return 0;
-	p->text = wbuf_take(&w->w, bytes);
-	if (w->w.err)
+	p = calloc(1, sizeof(*p));
+	if (!p)
 		return -etme_nomem;
-	p->n = w->f.n;
-	memset(&w->f.n, 0, sizeof(w->f.n));
-	w->p = NULL;
-	w->f.dw = NULL;
-	w->used = 0;
+	p->text = wbuf_take(&w->w, bytes);
+	if (w->w.err) {
+		piece_free(w->r, p);
+		return -etme_nomem;
+	}
+	if (w->want) {
+		/* our own cut: counters and diagnostics go on */
+		w->want = 0;
+	} else {
+		p->n = w->f.n;
+		memset(&w->f.n, 0, sizeof(w->f.n));
+		p->dg = w->dg;
+		w->dg = NULL;
+		w->f.dw = NULL;
+		w->used = 0;
+	}
 	*piece = p;
 	*bytes += sizeof(*p);
 	return 0;
@@ -140,22 +175,22 @@ static int dp_emit(void *ctx, void *piece)
 	if (p->text)
 		wbuf_write_chain(r->f->w, p->text);
 	decfmt_add(&r->f->n, &p->n);
-	diagwarn_append(r->f->dw, p->dg);
-	piece_put(r, p);
+	if (p->dg)
+		diagwarn_append(r->f->dw, p->dg);
+	piece_free(r, p);
 	return 0;
 }
 
 static void dp_drop(void *ctx, void *piece)
 {
-	piece_put(ctx, piece);
+	piece_free(ctx, piece);
 }
 
 static void dp_close(void *state)
 {
 	struct dp_worker *w = state;
 
-	if (w->p)
-		piece_put(w->r, w->p);
+	seg_put(w->r, w->dg);
 	disasm_close(w->f.dis);
 	wbuf_fini(&w->w);
 	free(w);
@@ -186,7 +221,7 @@ int decpar_run(struct session *s, struct decfmt *f)
 		.budget = DECPAR_BUDGET,
 	};
 	struct dp_run r = { .s = s, .f = f };
-	struct dp_piece *p;
+	struct dp_seg *sg;
 	struct stat st;
 	int fd, ret;
 
@@ -201,14 +236,16 @@ int decpar_run(struct session *s, struct decfmt *f)
 	}
 	r.fd = fd;
 	pthread_mutex_init(&r.mu, NULL);
+	wpool_init(&r.blocks, DECPAR_BUDGET / WBLK_SIZE);
 	ret = etm_decoder_run_ops(s->dec, dp_read, &r.fd, (uint64_t)st.st_size,
 				  (unsigned)s->jobs, &ops, &r);
 	s->input_bytes = (uint64_t)st.st_size;
-	while ((p = r.freep)) {
-		r.freep = p->next;
-		diagwarn_close(p->dg);
-		free(p);
+	while ((sg = r.freeseg)) {
+		r.freeseg = sg->next;
+		diagwarn_close(sg->dg);
+		free(sg);
 	}
+	wpool_fini(&r.blocks);
 	pthread_mutex_destroy(&r.mu);
 	close(fd);
 	if (ret < 0) {

@@ -18,12 +18,49 @@ void wbuf_init(struct wbuf *w, int fd)
 	w->buf = w->own;
 	w->cur = w->head = w->tail = NULL;
 	w->held = 0;
+	w->pool = NULL;
 }
 
-int wbuf_init_mem(struct wbuf *w)
+void wpool_init(struct wpool *p, size_t max)
+{
+	pthread_mutex_init(&p->mu, NULL);
+	p->free = NULL;
+	p->n = 0;
+	p->max = max;
+}
+
+void wpool_fini(struct wpool *p)
+{
+	struct wblk *b;
+
+	while ((b = p->free)) {
+		p->free = b->next;
+		free(b);
+	}
+	pthread_mutex_destroy(&p->mu);
+}
+
+static struct wblk *blk_get(struct wpool *p)
+{
+	struct wblk *b = NULL;
+
+	if (p) {
+		pthread_mutex_lock(&p->mu);
+		b = p->free;
+		if (b) {
+			p->free = b->next;
+			p->n--;
+		}
+		pthread_mutex_unlock(&p->mu);
+	}
+	return b ? b : malloc(sizeof(*b));
+}
+
+int wbuf_init_mem(struct wbuf *w, struct wpool *pool)
 {
 	wbuf_init(w, -1);
-	w->cur = malloc(sizeof(*w->cur));
+	w->pool = pool;
+	w->cur = blk_get(pool);
 	if (!w->cur) {
 		w->err = ENOMEM;
 		return -1;
@@ -32,31 +69,43 @@ int wbuf_init_mem(struct wbuf *w)
 	return 0;
 }
 
-void wbuf_free_chain(struct wblk *b)
+void wbuf_free_chain(struct wpool *p, struct wblk *b)
 {
 	struct wblk *n;
 
 	for (; b; b = n) {
 		n = b->next;
+		if (p) {
+			pthread_mutex_lock(&p->mu);
+			if (p->n < p->max) {
+				b->next = p->free;
+				p->free = b;
+				p->n++;
+				b = NULL;
+			}
+			pthread_mutex_unlock(&p->mu);
+		}
 		free(b);
 	}
 }
 
 void wbuf_fini(struct wbuf *w)
 {
-	wbuf_free_chain(w->head);
-	free(w->cur);
+	wbuf_free_chain(w->pool, w->head);
+	if (w->cur) {
+		w->cur->next = NULL;
+		wbuf_free_chain(w->pool, w->cur);
+	}
 	w->head = w->tail = w->cur = NULL;
 	w->buf = w->own;
 	w->len = w->held = 0;
 }
 
-/* Memory mode: the current block joins the chain (shrunk if mostly empty)
- * and a new one is started. */
+/* Memory mode: the current block joins the chain and a new one is
+ * started. */
 static void keep_block(struct wbuf *w)
 {
-	struct wblk *b = w->cur, *s;
-	size_t sz = sizeof(*b);
+	struct wblk *b = w->cur;
 
 	if (!w->len)
 		return;
@@ -66,22 +115,14 @@ static void keep_block(struct wbuf *w)
 	}
 	b->len = w->len;
 	b->next = NULL;
-	if (w->len < WBLK_SIZE / 2) {
-		sz = offsetof(struct wblk, data) + w->len;
-		s = realloc(b, sz);
-		if (s)
-			b = s;
-		else
-			sz = sizeof(*b);
-	}
 	if (w->tail)
 		w->tail->next = b;
 	else
 		w->head = b;
 	w->tail = b;
-	w->held += sz;
+	w->held += sizeof(*b);
 	w->len = 0;
-	w->cur = malloc(sizeof(*w->cur));
+	w->cur = blk_get(w->pool);
 	if (!w->cur)
 		w->err = ENOMEM;
 	/* out of memory: further output is lost (w->err tells) */

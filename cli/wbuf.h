@@ -5,6 +5,7 @@
 #ifndef ETM_CLI_WBUF_H
 #define ETM_CLI_WBUF_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,6 +18,17 @@ struct wblk {
 	char data[WBLK_SIZE];
 };
 
+/* Free blocks shared by the writers of several threads (memory mode), so
+ * that output blocks are reused instead of returned to the system. */
+struct wpool {
+	pthread_mutex_t mu;
+	struct wblk *free;
+	size_t n, max;            /* blocks kept, at most */
+};
+
+void wpool_init(struct wpool *p, size_t max);
+void wpool_fini(struct wpool *p);
+
 struct wbuf {
 	int fd;                   /* >= 0: write() when full; < 0: memory */
 	size_t len;
@@ -25,13 +37,14 @@ struct wbuf {
 	struct wblk *cur;         /* memory mode: block being filled */
 	struct wblk *head, *tail; /* memory mode: full blocks */
 	size_t held;              /* bytes allocated in head..tail */
+	struct wpool *pool;       /* memory mode: blocks from here (or NULL) */
 	char own[WBLK_SIZE];
 };
 
 void wbuf_init(struct wbuf *w, int fd);
 /* Memory mode: nothing is written; wbuf_take() hands over the output.
- * Returns 0 or -1 (no memory). */
-int wbuf_init_mem(struct wbuf *w);
+ * Blocks come from @pool if not NULL. Returns 0 or -1 (no memory). */
+int wbuf_init_mem(struct wbuf *w, struct wpool *pool);
 /* Memory mode: free the blocks. */
 void wbuf_fini(struct wbuf *w);
 /* Memory mode: the output so far as a chain of blocks (NULL if none), and
@@ -39,7 +52,8 @@ void wbuf_fini(struct wbuf *w);
 struct wblk *wbuf_take(struct wbuf *w, size_t *bytes);
 /* Write the blocks of @b to @w's file (after @w's own buffer). */
 void wbuf_write_chain(struct wbuf *w, const struct wblk *b);
-void wbuf_free_chain(struct wblk *b);
+/* Free the blocks of @b (to @pool if not NULL). */
+void wbuf_free_chain(struct wpool *pool, struct wblk *b);
 /* Bytes held in full blocks (memory mode). */
 static inline size_t wbuf_held(const struct wbuf *w)
 {

@@ -30,6 +30,7 @@ struct etm_diag {
 	int pend_first;           /* first range, start first_start */
 	uint64_t first_start;
 	uint64_t known[DIAG_WIDE / 64]; /* wide[] slots written */
+	uint64_t touched[DIAG_WIDE / 64]; /* written or looked up */
 	struct diag_pend *pend;   /* lookups of slots not written yet: a
 				   * hash table by value (v = 0: empty) */
 	size_t npend, pendcap;    /* used, capacity (a power of 2) */
@@ -147,6 +148,7 @@ static void pend_slot(struct etm_diag *d, unsigned i, uint64_t v)
 	}
 	if (w != DIAG_UNKNOWN)
 		pend_add(d, w & ~DIAG_TAG, d->pn[i]);
+	d->touched[i / 64] |= (uint64_t)1 << (i % 64);
 	d->wide[i] = v | DIAG_TAG;
 	d->pn[i] = 1;
 }
@@ -211,6 +213,7 @@ static void diag_range(struct etm_diag *d, const struct etm_elem *e)
 			if (d->wide[i] != DIAG_UNKNOWN)
 				pend_add(d, d->wide[i] & ~DIAG_TAG, d->pn[i]);
 			d->known[i / 64] |= (uint64_t)1 << (i % 64);
+			d->touched[i / 64] |= (uint64_t)1 << (i % 64);
 		}
 		d->wide[i] = e->last_addr + 1;
 	}
@@ -288,10 +291,16 @@ void etm_diag_item(struct etm_diag *d, const struct etm_item *it)
 
 void etm_diag_reset_segment(struct etm_diag *d)
 {
+	unsigned i;
+	uint64_t m;
+
 	if (!d || !d->seg)
 		return;
-	memset(d->wide, 0xff, sizeof(d->wide));   /* DIAG_UNKNOWN */
+	for (i = 0; i < DIAG_WIDE / 64; i++)
+		for (m = d->touched[i]; m; m &= m - 1)
+			d->wide[i * 64 + (unsigned)__builtin_ctzll(m)] = DIAG_UNKNOWN;
 	memset(d->known, 0, sizeof(d->known));
+	memset(d->touched, 0, sizeof(d->touched));
 	memset(&d->c, 0, sizeof(d->c));
 	d->c.size = sizeof(d->c);
 	d->synced = d->saw_packets = 0;
@@ -308,6 +317,7 @@ void etm_diag_reset_segment(struct etm_diag *d)
 int etm_diag_append(struct etm_diag *d, const struct etm_diag *s)
 {
 	const struct etm_diag_counts *c = &s->c;
+	uint64_t m;
 	size_t i;
 
 	if (!d || !s || d->seg || !s->seg)
@@ -319,19 +329,25 @@ int etm_diag_append(struct etm_diag *d, const struct etm_diag *s)
 	for (i = 0; s->npend && i < s->pendcap; i++)
 		if (s->pend[i].v && *diag_slot(d, s->pend[i].v - 1) == s->pend[i].v)
 			d->c.mid_insn += s->pend[i].n;
-	for (i = 0; i < DIAG_WIDE; i++)
-		if (s->wide[i] >= DIAG_TAG && s->wide[i] != DIAG_UNKNOWN &&
-		    d->wide[i] == (s->wide[i] & ~DIAG_TAG))
-			d->c.mid_insn += s->pn[i];
+	for (i = 0; i < DIAG_WIDE / 64; i++)
+		for (m = s->touched[i] & ~s->known[i]; m; m &= m - 1) {
+			size_t k = i * 64 + (unsigned)__builtin_ctzll(m);
+
+			if (d->wide[k] == (s->wide[k] & ~DIAG_TAG))
+				d->c.mid_insn += s->pn[k];
+		}
 	if (s->pend_sync)
 		d->c.sync_lost += d->synced;
 	if (s->sync_known)
 		d->synced = s->synced;
 	if (s->end_known)
 		d->last_end = s->last_end;
-	for (i = 0; i < DIAG_WIDE; i++)
-		if (s->known[i / 64] >> (i % 64) & 1)
-			d->wide[i] = s->wide[i];
+	for (i = 0; i < DIAG_WIDE / 64; i++)
+		for (m = s->known[i]; m; m &= m - 1) {
+			size_t k = i * 64 + (unsigned)__builtin_ctzll(m);
+
+			d->wide[k] = s->wide[k];
+		}
 	d->c.pkt_errors += c->pkt_errors - (d->saw_packets ? s->pend_pkterr : 0);
 	d->saw_packets |= s->saw_packets;
 	d->c.packets += c->packets;

@@ -6,6 +6,7 @@
  * text; run: blocks of items); the calling thread receives the pieces in
  * input order, without those a chunk produced before it converged. */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,13 +30,11 @@
 #define PAR_SEARCH (64u << 10)    /* sync point search window */
 #define ASYNC_ZEROS 5
 
-/* A queued piece of consumer output; @tag: the number of checkpoints of the
- * chunk recorded before its last item. */
+/* A queued piece of consumer output. */
 struct ppiece {
 	struct ppiece *next;
 	void *p;
 	size_t bytes;
-	unsigned tag;
 };
 
 /* A chunk decoder's state at input offset pos. */
@@ -56,9 +55,8 @@ struct pchunk {
 	int at_eos;               /* its output ends the whole decode */
 	struct ppiece *qh, *qt;   /* output queue */
 	size_t qbytes;
-	int skip_ck;              /* converged at checkpoint skip_ck: pieces
-				   * tagged <= it are a predecessor's (-1) */
 	uint64_t pk_skip, pk_end; /* packet counts: dropped, at the end */
+	uint64_t pk_head;         /* packet count at head_end */
 	struct pckpt *ck;
 	unsigned nck, ckcap;
 	int head_done;
@@ -95,7 +93,7 @@ struct pwork {
 	struct etm_sbuf *sb;
 	struct pchunk *out;       /* chunk whose queue gets the output */
 	uint64_t out_bytes;       /* piece bytes queued on out by this worker */
-	int head;                 /* head phase: never block */
+	int head;                 /* head phase: items are not consumed */
 	int dirty;                /* a frame not known to be plain was seen */
 };
 
@@ -170,7 +168,7 @@ static int flush_piece(struct pwork *w)
 	n->p = p;
 	n->bytes = bytes + sizeof(*n);
 	pthread_mutex_lock(&r->mu);
-	while (!r->stop && !c->vd && !w->head && c->qbytes >= r->chunk_limit)
+	while (!r->stop && !c->vd && c->qbytes >= r->chunk_limit)
 		pthread_cond_wait(&r->cv, &r->mu);
 	if (r->stop || c->vd) {
 		pthread_mutex_unlock(&r->mu);
@@ -178,7 +176,6 @@ static int flush_piece(struct pwork *w)
 		free(n);
 		return -1;
 	}
-	n->tag = c->nck;
 	if (c->qt)
 		c->qt->next = n;
 	else
@@ -205,6 +202,8 @@ static int drain(struct pwork *w)
 			run_fail_locked(w->r, err);
 			return -1;
 		}
+		if (w->head)
+			continue;   /* the predecessor's decoder delivers these */
 		err = w->r->ops->item(w->cs, &it);
 		if (err < 0) {
 			run_fail_locked(w->r, err);
@@ -269,9 +268,8 @@ static uint64_t next_piece(const struct pchunk *s, uint64_t pos)
 	return p < s->head_end ? p : s->head_end;
 }
 
-/* Record the state at @pos as a checkpoint of the worker's own chunk. Sets
- * *full if the chunk's queue is over its limit (the head phase ends). */
-static void checkpoint(struct pwork *w, uint64_t pos, int *full)
+/* Record the state at @pos as a checkpoint of the worker's own chunk. */
+static void checkpoint(struct pwork *w, uint64_t pos)
 {
 	struct pchunk *c = w->out;
 	struct pckpt *k;
@@ -304,29 +302,37 @@ static void checkpoint(struct pwork *w, uint64_t pos, int *full)
 	k->plain = !w->dirty;
 	k->len = w->sb->len;
 	k->state = st;
-	*full = c->qbytes >= w->r->chunk_limit;
 	pthread_cond_broadcast(&w->r->cv);
 	pthread_mutex_unlock(&w->r->mu);
 }
 
-/* Head phase of chunk c: decode up to head_end (or until its queue is
- * full) with a checkpoint at every piece boundary; the output before each
- * checkpoint is a piece of its own. */
+/* Head phase of chunk c: decode up to head_end with a checkpoint at every
+ * piece boundary, without consuming the items: when the predecessor's
+ * decoder converges with one of these checkpoints, it runs on to head_end
+ * and its output takes the place of the head's (so no item is consumed
+ * twice); this chunk's own output starts at head_end. */
 static int run_head(struct pwork *w, struct pchunk *c, uint64_t *pos)
 {
-	int ret = 0, full = 0;
+	unsigned i;
+	int ret = 0;
 
 	w->head = 1;
-	while (*pos < c->head_end && !ret && !full) {
+	while (*pos < c->head_end && !ret) {
 		ret = feed(w, pos, next_piece(c, *pos));
 		if (!ret)
-			ret = flush_piece(w);
-		if (!ret)
-			checkpoint(w, *pos, &full);
+			checkpoint(w, *pos);
 	}
 	w->head = 0;
 	pthread_mutex_lock(&w->r->mu);
+	c->pk_head = etm_decoder_packet_count(w->d);
 	c->head_done = 1;
+	for (i = 0; i < c->nck && !c->ck[i].plain; i++)
+		;
+	if (i == c->nck && !ret) {
+		/* nothing to converge with: the predecessor decodes it all */
+		c->vd = 1;
+		ret = -1;
+	}
 	pthread_cond_broadcast(&w->r->cv);
 	pthread_mutex_unlock(&w->r->mu);
 	return ret;
@@ -354,13 +360,13 @@ static const struct pckpt *wait_ckpt(struct prun *r, struct pchunk *c,
 }
 
 /* Run on into successor s up to its head end, comparing states at its
- * checkpoints. Returns 1 if converged (s's output from there on is ours),
- * 0 if not, -1 to stop. */
+ * checkpoints. Returns 1 if converged (then on to s's head end: s's output
+ * starts there), 0 if not, -1 to stop. */
 static int try_converge(struct pwork *w, struct pchunk *s, uint64_t *pos)
 {
 	struct prun *r = w->r;
 	const struct pckpt *k;
-	int eq, stop;
+	int eq = 0, stop;
 
 	while (*pos < s->head_end) {
 		if (feed(w, pos, next_piece(s, *pos)) < 0)
@@ -371,18 +377,27 @@ static int try_converge(struct pwork *w, struct pchunk *s, uint64_t *pos)
 		k = wait_ckpt(r, w->out, s, *pos);
 		eq = k && k->plain && !w->dirty && !w->sb->over &&
 		     k->len == w->sb->len && !memcmp(k->state, w->sb->b, k->len);
-		if (eq) {
-			s->skip_ck = (int)(k - s->ck);
-			s->pk_skip = k->npackets;
-		}
+		if (getenv("ETM_PAR_DEBUG") && (eq || !k))
+			fprintf(stderr, "chunk %llu-%llu: at %llu %s (nck %u)\n", (unsigned long long)s->start, (unsigned long long)s->end, (unsigned long long)(*pos - s->start), eq ? "converged" : "no ckpt", s->nck);
 		stop = r->stop || w->out->vd;
 		pthread_mutex_unlock(&r->mu);
 		if (stop)
 			return -1;
 		if (eq)
-			return 1;
+			break;
 	}
-	return 0;
+	if (!eq)
+		return 0;
+	/* the same state: the same items as s's decoder up to its head end */
+	if (feed(w, pos, s->head_end) < 0)
+		return -1;
+	pthread_mutex_lock(&r->mu);
+	while (!r->stop && !s->head_done && !s->vd && !w->out->vd)
+		pthread_cond_wait(&r->cv, &r->mu);
+	s->pk_skip = s->pk_head;
+	stop = r->stop || w->out->vd || !s->head_done;
+	pthread_mutex_unlock(&r->mu);
+	return stop ? -1 : 1;
 }
 
 /* First chunk start at or after @from: raw input, the first of five 0x00
@@ -433,7 +448,7 @@ static uint64_t chunk_len(const struct prun *r)
 
 		len = l > PAR_MAX_CHUNK ? PAR_MAX_CHUNK : (uint64_t)l;
 	}
-	if (len > rest / (2 * r->jobs))
+	if (len > rest / (2 * r->jobs) && rest / (2 * r->jobs) >= PAR_FIRST_CHUNK)
 		len = rest / (2 * r->jobs);
 	if (len < PAR_MIN_CHUNK)
 		len = PAR_MIN_CHUNK;
@@ -446,6 +461,21 @@ static uint64_t chunk_len(const struct prun *r)
 	return len;
 }
 
+/* Head length of a chunk of @len bytes: a quarter of it (the predecessor
+ * consumes the head's items), at least PAR_DENSE, at most PAR_HEAD; a frame
+ * multiple. */
+static uint64_t head_len(uint64_t len)
+{
+	uint64_t h = len / 4;
+
+	if (h < PAR_DENSE)
+		h = PAR_DENSE;
+	if (h > PAR_HEAD)
+		h = PAR_HEAD;
+	h &= ~(uint64_t)15;
+	return h < len ? h : len;
+}
+
 /* Append the next chunk. Caller holds the lock. */
 static struct pchunk *chunk_create(struct prun *r, uint8_t *buf)
 {
@@ -455,12 +485,10 @@ static struct pchunk *chunk_create(struct prun *r, uint8_t *buf)
 	if (!c)
 		return NULL;
 	r->nchunks++;
-	c->skip_ck = -1;
 	c->start = r->next_start;
 	c->end = c->start + len >= r->size ? r->size :
 					     find_start(r, buf, c->start + len);
-	c->head_end = c->end - c->start > PAR_HEAD ? c->start + PAR_HEAD :
-						     c->end;
+	c->head_end = c->start + head_len(c->end - c->start);
 	r->next_start = c->end;
 	if (r->tail)
 		r->tail->next = c;
@@ -608,11 +636,7 @@ static void consume(struct prun *r)
 			c->qbytes -= n->bytes;
 			pthread_cond_broadcast(&r->cv);
 			pthread_mutex_unlock(&r->mu);
-			ret = 0;
-			if (c->skip_ck >= 0 && n->tag <= (unsigned)c->skip_ck)
-				r->ops->drop(r->octx, n->p);
-			else
-				ret = r->ops->emit(r->octx, n->p);
+			ret = r->ops->emit(r->octx, n->p);
 			free(n);
 			pthread_mutex_lock(&r->mu);
 			if (ret < 0)
@@ -741,7 +765,9 @@ static int run(struct etm_decoder *d, etm_read_fn rd, void *rctx,
 		return run_seq(&r, fn, fctx);
 	}
 	r.jobs = jobs;
-	r.chunk_limit = (ops->budget ? ops->budget : PAR_BUDGET) / (jobs + 1);
+	/* the head chunk's queue is drained as it fills: about one queue per
+	 * job is full at a time */
+	r.chunk_limit = (ops->budget ? ops->budget : PAR_BUDGET) / jobs;
 	w = calloc(jobs, sizeof(*w));
 	th = calloc(jobs, sizeof(*th));
 	if (!w || !th) {
