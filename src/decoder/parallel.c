@@ -6,7 +6,6 @@
  * text; run: blocks of items); the calling thread receives the pieces in
  * input order, without those a chunk produced before it converged. */
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -377,8 +376,6 @@ static int try_converge(struct pwork *w, struct pchunk *s, uint64_t *pos)
 		k = wait_ckpt(r, w->out, s, *pos);
 		eq = k && k->plain && !w->dirty && !w->sb->over &&
 		     k->len == w->sb->len && !memcmp(k->state, w->sb->b, k->len);
-		if (getenv("ETM_PAR_DEBUG") && (eq || !k))
-			fprintf(stderr, "chunk %llu-%llu: at %llu %s (nck %u)\n", (unsigned long long)s->start, (unsigned long long)s->end, (unsigned long long)(*pos - s->start), eq ? "converged" : "no ckpt", s->nck);
 		stop = r->stop || w->out->vd;
 		pthread_mutex_unlock(&r->mu);
 		if (stop)
