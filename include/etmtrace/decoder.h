@@ -109,11 +109,13 @@ int etm_decoder_run(struct etm_decoder *d, etm_read_fn rd, void *rctx,
 /** Consumer of etm_decoder_run_ops(). Items are consumed on the worker
  * thread that decoded them, by a per-worker state that turns them into
  * opaque pieces of output (formatted text, counters, ...); the calling
- * thread receives the pieces in input order. A piece may be dropped
- * instead: the output of a chunk's decoder before it converged with its
- * predecessor's. So a piece must depend only on its own items (never on
- * earlier pieces of the same worker): the library cuts a piece at every
- * point where the output could be trimmed. */
+ * thread receives the pieces in input order. The library calls cut() at
+ * the end of each stretch of items a worker delivers (a chunk, and its run
+ * into the next chunks up to where their decoders converged); all pieces
+ * of such a stretch may be dropped instead of emitted (a chunk whose
+ * predecessor's decoder had to decode it). So the state must carry
+ * nothing from one such cut to the next: what a piece holds depends only
+ * on the items since the last cut that the consumer did not ask for. */
 struct etm_run_ops {
 	/** Worker thread (or the calling thread with one job): a new
 	 * consumer state; NULL on no memory. */

@@ -52,6 +52,8 @@ struct pchunk {
 	int done;                 /* all its output is queued */
 	int vd;                   /* void: the predecessor decoded it */
 	int at_eos;               /* its output ends the whole decode */
+	int claimed;              /* decoded by a predecessor's run from the
+				   * start (not counted in nlive) */
 	struct ppiece *qh, *qt;   /* output queue */
 	size_t qbytes;
 	uint64_t pk_skip, pk_end; /* packet counts: dropped, at the end */
@@ -503,7 +505,7 @@ static void work_chunk(struct pwork *w, struct pchunk *c)
 	struct prun *r = w->r;
 	struct pchunk *s = c;
 	uint64_t pos = c->start;
-	int ret = 0, eos = 0;
+	int ret = 0, eos = 0, claim;
 
 	w->out = c;
 	w->out_bytes = 0;
@@ -532,9 +534,20 @@ static void work_chunk(struct pwork *w, struct pchunk *c)
 		if (!s->next && !chunk_create(r, w->buf))
 			run_fail(r, -etme_nomem);
 		s = s->next;
+		claim = s && !s->taken;
+		if (claim) {
+			/* no worker on it yet: simply decode on into it
+			 * rather than wait for its checkpoints */
+			s->taken = s->vd = s->finished = 1;
+			s->claimed = 1;
+			r->nlive--;     /* not a chunk of its own any more */
+			pthread_cond_broadcast(&r->cv);
+		}
 		pthread_mutex_unlock(&r->mu);
 		if (!s)
 			ret = -1;
+		else if (claim)
+			ret = 0;
 		else
 			ret = try_converge(w, s, &pos);
 		if (ret)
@@ -606,7 +619,8 @@ static void chunk_remove(struct prun *r, struct pchunk *c)
 	r->head = c->next;
 	if (!r->head)
 		r->tail = NULL;
-	r->nlive--;
+	if (!c->claimed)
+		r->nlive--;
 	chunk_free(r, c);
 	pthread_cond_broadcast(&r->cv);
 }
