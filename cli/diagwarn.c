@@ -13,17 +13,52 @@
 
 struct diagwarn {
 	struct etm_diag *d[128];   /* by trace ID */
+	int seg;                   /* segments (diagwarn_open_segment) */
 };
 
-struct diagwarn *diagwarn_open(const struct session *s)
+static struct diagwarn *open_diag(const struct session *s, int seg)
 {
 	struct diagwarn *w = calloc(1, sizeof(*w));
 	int i;
 
-	for (i = 0; w && i < s->nsrc; i++)
-		w->d[s->src[i].id & 0x7f] = etm_diag_alloc(&s->src[i].cfg,
-							   s->src[i].img);
+	for (i = 0; w && i < s->nsrc; i++) {
+		unsigned id = s->src[i].id & 0x7f;
+
+		etm_diag_free(w->d[id]);
+		w->d[id] = seg ? etm_diag_alloc_segment(&s->src[i].cfg,
+							s->src[i].img) :
+				 etm_diag_alloc(&s->src[i].cfg, s->src[i].img);
+	}
+	if (w)
+		w->seg = seg;
 	return w;
+}
+
+struct diagwarn *diagwarn_open(const struct session *s)
+{
+	return open_diag(s, 0);
+}
+
+struct diagwarn *diagwarn_open_segment(const struct session *s)
+{
+	return open_diag(s, 1);
+}
+
+void diagwarn_append(struct diagwarn *w, const struct diagwarn *seg)
+{
+	int i;
+
+	for (i = 0; w && seg && i < 128; i++)
+		if (w->d[i] && seg->d[i])
+			etm_diag_append(w->d[i], seg->d[i]);
+}
+
+void diagwarn_reset(struct diagwarn *seg)
+{
+	int i;
+
+	for (i = 0; seg && i < 128; i++)
+		etm_diag_reset_segment(seg->d[i]);
 }
 
 void diagwarn_item(struct diagwarn *w, const struct etm_item *it)

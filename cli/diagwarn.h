@@ -12,6 +12,12 @@ struct diagwarn;
  * calls do nothing). */
 struct diagwarn *diagwarn_open(const struct session *s);
 void diagwarn_item(struct diagwarn *w, const struct etm_item *it);
+/* Parallel decode: diagnostics of a piece of the output whose preceding
+ * items were not seen, added to the whole with diagwarn_append() in input
+ * order; diagwarn_reset() empties one for reuse. */
+struct diagwarn *diagwarn_open_segment(const struct session *s);
+void diagwarn_append(struct diagwarn *w, const struct diagwarn *seg);
+void diagwarn_reset(struct diagwarn *seg);
 /* Print the warnings to stderr; returns how many were printed. */
 int diagwarn_report(struct diagwarn *w, const struct session *s);
 void diagwarn_close(struct diagwarn *w);

@@ -1,8 +1,11 @@
 /* cli/wbuf.c - buffered output writer (see wbuf.h). */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "wbuf.h"
@@ -12,11 +15,179 @@ void wbuf_init(struct wbuf *w, int fd)
 	w->fd = fd;
 	w->len = 0;
 	w->err = 0;
+	w->buf = w->own;
+	w->cur = w->head = w->tail = NULL;
+	w->held = 0;
+	w->pool = NULL;
+}
+
+void wpool_init(struct wpool *p, size_t max)
+{
+	pthread_mutex_init(&p->mu, NULL);
+	p->free = NULL;
+	p->n = 0;
+	p->max = max;
+}
+
+void wpool_fini(struct wpool *p)
+{
+	struct wblk *b;
+
+	while ((b = p->free)) {
+		p->free = b->next;
+		free(b);
+	}
+	pthread_mutex_destroy(&p->mu);
+}
+
+static struct wblk *blk_get(struct wpool *p)
+{
+	struct wblk *b = NULL;
+
+	if (p) {
+		pthread_mutex_lock(&p->mu);
+		b = p->free;
+		if (b) {
+			p->free = b->next;
+			p->n--;
+		}
+		pthread_mutex_unlock(&p->mu);
+	}
+	return b ? b : malloc(sizeof(*b));
+}
+
+int wbuf_init_mem(struct wbuf *w, struct wpool *pool)
+{
+	wbuf_init(w, -1);
+	w->pool = pool;
+	w->cur = blk_get(pool);
+	if (!w->cur) {
+		w->err = ENOMEM;
+		return -1;
+	}
+	w->buf = w->cur->data;
+	return 0;
+}
+
+void wbuf_free_chain(struct wpool *p, struct wblk *b)
+{
+	struct wblk *n;
+
+	for (; b; b = n) {
+		n = b->next;
+		if (p) {
+			pthread_mutex_lock(&p->mu);
+			if (p->n < p->max) {
+				b->next = p->free;
+				p->free = b;
+				p->n++;
+				b = NULL;
+			}
+			pthread_mutex_unlock(&p->mu);
+		}
+		free(b);
+	}
+}
+
+void wbuf_fini(struct wbuf *w)
+{
+	wbuf_free_chain(w->pool, w->head);
+	if (w->cur) {
+		w->cur->next = NULL;
+		wbuf_free_chain(w->pool, w->cur);
+	}
+	w->head = w->tail = w->cur = NULL;
+	w->buf = w->own;
+	w->len = w->held = 0;
+}
+
+/* Memory mode: the current block joins the chain and a new one is
+ * started. */
+static void keep_block(struct wbuf *w)
+{
+	struct wblk *b = w->cur;
+
+	if (!w->len)
+		return;
+	if (!b) {               /* out of memory before: output lost */
+		w->len = 0;
+		return;
+	}
+	b->len = w->len;
+	b->next = NULL;
+	if (w->tail)
+		w->tail->next = b;
+	else
+		w->head = b;
+	w->tail = b;
+	w->held += sizeof(*b);
+	w->len = 0;
+	w->cur = blk_get(w->pool);
+	if (!w->cur)
+		w->err = ENOMEM;
+	/* out of memory: further output is lost (w->err tells) */
+	w->buf = w->cur ? w->cur->data : w->own;
+}
+
+struct wblk *wbuf_take(struct wbuf *w, size_t *bytes)
+{
+	struct wblk *b;
+
+	keep_block(w);
+	b = w->head;
+	*bytes = w->held;
+	w->head = w->tail = NULL;
+	w->held = 0;
+	return b;
+}
+
+void wbuf_write_chain(struct wbuf *w, const struct wblk *b)
+{
+	struct iovec iov[64];
+	int n;
+
+	wbuf_flush(w);
+	while (b && !w->err) {
+		size_t off = 0, tot = 0;
+		ssize_t r;
+
+		for (n = 0; b && n < 64; b = b->next, n++) {
+			iov[n].iov_base = (void *)b->data;
+			iov[n].iov_len = b->len;
+			tot += b->len;
+		}
+		while (off < tot) {
+			int i = 0;
+			size_t skip = off;
+
+			while (skip >= iov[i].iov_len) {
+				skip -= iov[i].iov_len;
+				i++;
+			}
+			iov[i].iov_base = (char *)iov[i].iov_base + skip;
+			iov[i].iov_len -= skip;
+			r = writev(w->fd, iov + i, n - i);
+			iov[i].iov_base = (char *)iov[i].iov_base - skip;
+			iov[i].iov_len += skip;
+			if (r < 0) {
+				if (errno == EINTR)
+					continue;
+				w->err = errno;
+				return;
+			}
+			off += (size_t)r;
+		}
+	}
 }
 
 void wbuf_flush(struct wbuf *w)
 {
 	size_t off = 0;
+
+	if (w->fd < 0) {
+		keep_block(w);
+		return;
+	}
 
 	while (off < w->len && !w->err) {
 		ssize_t r = write(w->fd, w->buf + off, w->len - off);
@@ -34,7 +205,7 @@ void wbuf_flush(struct wbuf *w)
 
 char *wbuf_reserve(struct wbuf *w, size_t n)
 {
-	if (w->len + n > sizeof(w->buf))
+	if (w->len + n > WBLK_SIZE)
 		wbuf_flush(w);
 	return w->buf + w->len;
 }
@@ -49,9 +220,9 @@ void wbuf_put(struct wbuf *w, const char *s, size_t n)
 	while (n) {
 		size_t room, k;
 
-		if (w->len == sizeof(w->buf))
+		if (w->len == WBLK_SIZE)
 			wbuf_flush(w);
-		room = sizeof(w->buf) - w->len;
+		room = WBLK_SIZE - w->len;
 		k = n < room ? n : room;
 		memcpy(w->buf + w->len, s, k);
 		w->len += k;
@@ -67,7 +238,7 @@ void wbuf_str(struct wbuf *w, const char *s)
 
 void wbuf_char(struct wbuf *w, char c)
 {
-	if (w->len == sizeof(w->buf))
+	if (w->len == WBLK_SIZE)
 		wbuf_flush(w);
 	w->buf[w->len++] = c;
 }

@@ -1,19 +1,65 @@
 /* cli/wbuf.h - buffered output writer: formatted output is appended to a
- * large buffer and written with one write() per buffer-full. */
+ * large buffer and written with one write() per buffer-full, or (memory
+ * mode, parallel decode) kept as a chain of blocks for another thread to
+ * write. */
 #ifndef ETM_CLI_WBUF_H
 #define ETM_CLI_WBUF_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#define WBLK_SIZE (1 << 16)
+
+/* A block of output in memory mode. */
+struct wblk {
+	struct wblk *next;
+	size_t len;
+	char data[WBLK_SIZE];
+};
+
+/* Free blocks shared by the writers of several threads (memory mode), so
+ * that output blocks are reused instead of returned to the system. */
+struct wpool {
+	pthread_mutex_t mu;
+	struct wblk *free;
+	size_t n, max;            /* blocks kept, at most */
+};
+
+void wpool_init(struct wpool *p, size_t max);
+void wpool_fini(struct wpool *p);
+
 struct wbuf {
-	int fd;
+	int fd;                   /* >= 0: write() when full; < 0: memory */
 	size_t len;
 	int err;
-	char buf[1 << 16];
+	char *buf;                /* own, or cur->data in memory mode */
+	struct wblk *cur;         /* memory mode: block being filled */
+	struct wblk *head, *tail; /* memory mode: full blocks */
+	size_t held;              /* bytes allocated in head..tail */
+	struct wpool *pool;       /* memory mode: blocks from here (or NULL) */
+	char own[WBLK_SIZE];
 };
 
 void wbuf_init(struct wbuf *w, int fd);
+/* Memory mode: nothing is written; wbuf_take() hands over the output.
+ * Blocks come from @pool if not NULL. Returns 0 or -1 (no memory). */
+int wbuf_init_mem(struct wbuf *w, struct wpool *pool);
+/* Memory mode: free the blocks. */
+void wbuf_fini(struct wbuf *w);
+/* Memory mode: the output so far as a chain of blocks (NULL if none), and
+ * the bytes they take in *bytes; the writer starts empty. */
+struct wblk *wbuf_take(struct wbuf *w, size_t *bytes);
+/* Write the blocks of @b to @w's file (after @w's own buffer). */
+void wbuf_write_chain(struct wbuf *w, const struct wblk *b);
+/* Free the blocks of @b (to @pool if not NULL). */
+void wbuf_free_chain(struct wpool *pool, struct wblk *b);
+/* Bytes held in full blocks (memory mode). */
+static inline size_t wbuf_held(const struct wbuf *w)
+{
+	return w->held;
+}
+
 void wbuf_flush(struct wbuf *w);
 void wbuf_put(struct wbuf *w, const char *s, size_t n);
 void wbuf_str(struct wbuf *w, const char *s);

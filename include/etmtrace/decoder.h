@@ -121,6 +121,52 @@ typedef int (*etm_item_fn)(void *ctx, const struct etm_item *it);
 int etm_decoder_run(struct etm_decoder *d, etm_read_fn rd, void *rctx,
 		    uint64_t size, unsigned jobs, etm_item_fn fn, void *ctx);
 
+/** Consumer of etm_decoder_run_ops(). Items are consumed on the worker
+ * thread that decoded them, by a per-worker state that turns them into
+ * opaque pieces of output (formatted text, counters, ...); the calling
+ * thread receives the pieces in input order. The library calls cut() at
+ * the end of each stretch of items a worker delivers (a chunk, and its run
+ * into the next chunks up to where their decoders converged); all pieces
+ * of such a stretch may be dropped instead of emitted (a chunk whose
+ * predecessor's decoder had to decode it). So the state must carry
+ * nothing from one such cut to the next: what a piece holds depends only
+ * on the items since the last cut that the consumer did not ask for. */
+struct etm_run_ops {
+	/** Worker thread (or the calling thread with one job): a new
+	 * consumer state; NULL on no memory. */
+	void *(*open)(void *ctx);
+	/** Worker thread: one item. Return 0 to go on, 1 to end the
+	 * current piece after this item (e.g. its buffer is full), or a
+	 * negative value to stop the run. */
+	int (*item)(void *state, const struct etm_item *it);
+	/** Worker thread: the output since the previous cut as a piece in
+	 * *@piece (NULL if there is none), its size in *@bytes (for the
+	 * memory budget). Return 0 or a negative value to stop. */
+	int (*cut)(void *state, void **piece, size_t *bytes);
+	/** Calling thread, in input order: a piece of the output (it now
+	 * belongs to the callee). Return 0, or a negative value to stop. */
+	int (*emit)(void *ctx, void *piece);
+	/** Any thread, possibly several at once: a piece that is not used
+	 * (to be freed). Must not call into the run. */
+	void (*drop)(void *ctx, void *piece);
+	/** Worker thread: free the state (after its last cut). */
+	void (*close)(void *state);
+	/** Piece bytes buffered over all chunks (0: 40 MiB). Chunk sizes
+	 * adapt to it: a larger budget means larger chunks when the output
+	 * is large per input byte. */
+	size_t budget;
+};
+
+/** etm_decoder_run() with the items consumed on the worker threads through
+ * @ops, @ctx passed to open, emit and drop. The pieces emitted, in order,
+ * hold the consumer's output of exactly the items etm_decoder_run() would
+ * deliver. With @jobs <= 1 (or small or TPIU input) everything runs on the
+ * calling thread. Returns as etm_decoder_run(), with the negative values of
+ * @ops's callbacks. */
+int etm_decoder_run_ops(struct etm_decoder *d, etm_read_fn rd, void *rctx,
+			uint64_t size, unsigned jobs,
+			const struct etm_run_ops *ops, void *ctx);
+
 #ifdef __cplusplus
 }
 #endif

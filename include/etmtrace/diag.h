@@ -49,6 +49,18 @@ void etm_diag_free(struct etm_diag *d);
 /** Look at one decoder item of this source (packets are optional: they
  * add the packet counts). Items of other trace IDs are ignored. */
 void etm_diag_item(struct etm_diag *d, const struct etm_item *it);
+/** Diagnostics of a stretch of a decode whose preceding items were not
+ * seen (parallel decode: each worker counts its own part): what depends on
+ * the state before it is kept pending until etm_diag_append(). NULL on no
+ * memory. */
+struct etm_diag *etm_diag_alloc_segment(const struct etm_config *cfg,
+					const struct etm_image *img);
+/** Add segment @seg, the items that followed those @d has seen, to @d (not
+ * a segment): afterwards @d is as if it had seen @seg's items itself.
+ * Returns 0 or -etme_invalid. */
+int etm_diag_append(struct etm_diag *d, const struct etm_diag *seg);
+/** Empty segment @seg for reuse (not a segment: no-op). */
+void etm_diag_reset_segment(struct etm_diag *seg);
 /** Copy the counts (@size = sizeof *@c). Returns 0 or -etme_invalid. */
 int etm_diag_counts(const struct etm_diag *d, struct etm_diag_counts *c,
 		    size_t size);

@@ -21,6 +21,32 @@ struct etm_diag {
 	int synced, saw_packets;
 	uint64_t last_end;        /* end of the previous range */
 	uint64_t wide[DIAG_WIDE]; /* address + 1 (0 = empty) */
+	/* A segment (etm_diag_alloc_segment()) starts from an unknown state:
+	 * what depends on it is kept pending until etm_diag_append(). */
+	int seg;
+	int sync_known, end_known;  /* synced / last_end are known */
+	int pend_sync;            /* first nosync before synced was known */
+	uint64_t pend_pkterr;     /* pkt_errors counted before a packet */
+	int pend_first;           /* first range, start first_start */
+	uint64_t first_start;
+	uint64_t known[DIAG_WIDE / 64]; /* wide[] slots written */
+	uint64_t touched[DIAG_WIDE / 64]; /* written or looked up */
+	struct diag_pend *pend;   /* lookups of slots not written yet: a
+				   * hash table by value (v = 0: empty) */
+	size_t npend, pendcap;    /* used, capacity (a power of 2) */
+	uint32_t id;              /* the source's trace ID */
+	uint32_t pn[DIAG_WIDE];   /* lookups of the pending value in wide[] */
+};
+
+/* In a segment, wide[] slots not written yet hold DIAG_UNKNOWN, or the value
+ * the latest lookup wanted with DIAG_TAG set (counted in pn[]): loops look
+ * for the same value again and again. Addresses stay far below the tag. */
+#define DIAG_TAG ((uint64_t)1 << 63)
+#define DIAG_UNKNOWN (~(uint64_t)0)
+
+/* A pending lookup: @n ranges found slot value @v (address + 1) wanted. */
+struct diag_pend {
+	uint64_t v, n;
 };
 
 struct etm_diag *etm_diag_alloc(const struct etm_config *cfg,
@@ -36,17 +62,95 @@ struct etm_diag *etm_diag_alloc(const struct etm_config *cfg,
 	etm_config_from_user(&d->cfg, cfg, cfg->size);
 	d->img = img;
 	d->c.size = sizeof(d->c);
+	d->sync_known = d->end_known = 1;
+	d->id = etm_cfg_trace_id(&d->cfg);
+	return d;
+}
+
+struct etm_diag *etm_diag_alloc_segment(const struct etm_config *cfg,
+					const struct etm_image *img)
+{
+	struct etm_diag *d = etm_diag_alloc(cfg, img);
+
+	if (d) {
+		d->seg = 1;
+		d->sync_known = d->end_known = 0;
+		memset(d->wide, 0xff, sizeof(d->wide));   /* DIAG_UNKNOWN */
+	}
 	return d;
 }
 
 void etm_diag_free(struct etm_diag *d)
 {
+	if (d)
+		free(d->pend);
 	free(d);
+}
+
+static unsigned diag_slot_idx(uint64_t addr)
+{
+	return (unsigned)((addr >> 1) % DIAG_WIDE);
 }
 
 static uint64_t *diag_slot(struct etm_diag *d, uint64_t addr)
 {
-	return &d->wide[(addr >> 1) % DIAG_WIDE];
+	return &d->wide[diag_slot_idx(addr)];
+}
+
+static size_t pend_hash(uint64_t v, size_t cap)
+{
+	return (size_t)((v * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
+}
+
+/* A lookup of slot value @v (never 0) in the state before the segment:
+ * counted per distinct value, so memory is bounded by the branch targets
+ * (addresses in the image), not by the trace. */
+static void pend_add(struct etm_diag *d, uint64_t v, uint64_t n)
+{
+	size_t i, j;
+
+	if (2 * (d->npend + 1) > d->pendcap) {
+		size_t cap = d->pendcap ? 2 * d->pendcap : 64;
+		struct diag_pend *t = calloc(cap, sizeof(*t));
+
+		if (!t)
+			return;   /* no memory: the lookup is lost */
+		for (i = 0; i < d->pendcap; i++) {
+			if (!d->pend[i].v)
+				continue;
+			for (j = pend_hash(d->pend[i].v, cap); t[j].v;
+			     j = (j + 1) & (cap - 1))
+				;
+			t[j] = d->pend[i];
+		}
+		free(d->pend);
+		d->pend = t;
+		d->pendcap = cap;
+	}
+	for (j = pend_hash(v, d->pendcap); d->pend[j].v && d->pend[j].v != v;
+	     j = (j + 1) & (d->pendcap - 1))
+		;
+	if (!d->pend[j].v) {
+		d->pend[j].v = v;
+		d->npend++;
+	}
+	d->pend[j].n += n;
+}
+
+/* Segment: lookup of value @v in slot @i, not written in the segment. */
+static void pend_slot(struct etm_diag *d, unsigned i, uint64_t v)
+{
+	uint64_t w = d->wide[i];
+
+	if (w == (v | DIAG_TAG)) {
+		d->pn[i]++;
+		return;
+	}
+	if (w != DIAG_UNKNOWN)
+		pend_add(d, w & ~DIAG_TAG, d->pn[i]);
+	d->touched[i / 64] |= (uint64_t)1 << (i % 64);
+	d->wide[i] = v | DIAG_TAG;
+	d->pn[i] = 1;
 }
 
 /* Classify the instruction at @addr; 0 if it cannot be read. */
@@ -88,12 +192,31 @@ static void diag_range(struct etm_diag *d, const struct etm_elem *e)
 	d->c.ranges++;
 	d->c.insns += e->ninsn;
 	/* a branch target inside a recent 4-byte instruction */
-	if (e->start != d->last_end && e->start >= 2 &&
-	    *diag_slot(d, e->start - 2) == e->start - 2 + 1)
-		d->c.mid_insn++;
+	if (!d->end_known) {
+		d->pend_first = e->start >= 2;
+		d->first_start = e->start;
+		d->end_known = 1;
+	} else if (e->start != d->last_end && e->start >= 2) {
+		unsigned i = diag_slot_idx(e->start - 2);
+		uint64_t w = d->wide[i], v = e->start - 2 + 1;
+
+		if (w == v)
+			d->c.mid_insn++;
+		else if (w >= DIAG_TAG)   /* segment: not written yet */
+			pend_slot(d, i, v);
+	}
 	d->last_end = e->end;
-	if (e->last_size == 4)
-		*diag_slot(d, e->last_addr) = e->last_addr + 1;
+	if (e->last_size == 4) {
+		unsigned i = diag_slot_idx(e->last_addr);
+
+		if (d->wide[i] >= DIAG_TAG) {
+			if (d->wide[i] != DIAG_UNKNOWN)
+				pend_add(d, d->wide[i] & ~DIAG_TAG, d->pn[i]);
+			d->known[i / 64] |= (uint64_t)1 << (i % 64);
+			d->touched[i / 64] |= (uint64_t)1 << (i % 64);
+		}
+		d->wide[i] = e->last_addr + 1;
+	}
 	if (e->last_cls == etmc_undefined)
 		d->c.undef++;
 	if (e->last_atom && !e->last_exec &&
@@ -108,8 +231,10 @@ static void diag_error(struct etm_diag *d, int err)
 	case etme_bad_opc:
 	case etme_bad_packet:
 	case etme_truncated:
-		if (!d->saw_packets)
+		if (!d->saw_packets) {
 			d->c.pkt_errors++;
+			d->pend_pkterr += d->seg;
+		}
 		break;
 	case etme_mismatch:
 	case etme_bad_insn:
@@ -128,14 +253,14 @@ void etm_diag_item(struct etm_diag *d, const struct etm_item *it)
 	if (!d || !it)
 		return;
 	if (!it->is_elem) {
-		if (it->pkt.id != etm_cfg_trace_id(&d->cfg))
+		if (it->pkt.id != d->id)
 			return;
 		d->saw_packets = 1;
 		d->c.packets++;
 		d->c.pkt_errors += it->pkt.type == etmp_error;
 		return;
 	}
-	if (e->id != etm_cfg_trace_id(&d->cfg))
+	if (e->id != d->id)
 		return;
 	switch (e->kind) {
 	case etmk_range:
@@ -143,10 +268,15 @@ void etm_diag_item(struct etm_diag *d, const struct etm_item *it)
 		break;
 	case etmk_trace_on:
 		d->synced = 1;
+		d->sync_known = 1;
 		break;
 	case etmk_nosync:
-		d->c.sync_lost += d->synced;
+		if (d->sync_known)
+			d->c.sync_lost += d->synced;
+		else
+			d->pend_sync = 1;
 		d->synced = 0;
+		d->sync_known = 1;
 		break;
 	case etmk_nomem:
 		d->c.nomem++;
@@ -157,6 +287,79 @@ void etm_diag_item(struct etm_diag *d, const struct etm_item *it)
 	default:
 		break;
 	}
+}
+
+void etm_diag_reset_segment(struct etm_diag *d)
+{
+	unsigned i;
+	uint64_t m;
+
+	if (!d || !d->seg)
+		return;
+	for (i = 0; i < DIAG_WIDE / 64; i++)
+		for (m = d->touched[i]; m; m &= m - 1)
+			d->wide[i * 64 + (unsigned)__builtin_ctzll(m)] = DIAG_UNKNOWN;
+	memset(d->known, 0, sizeof(d->known));
+	memset(d->touched, 0, sizeof(d->touched));
+	memset(&d->c, 0, sizeof(d->c));
+	d->c.size = sizeof(d->c);
+	d->synced = d->saw_packets = 0;
+	d->last_end = 0;
+	d->sync_known = d->end_known = 0;
+	d->pend_sync = d->pend_first = 0;
+	d->pend_pkterr = 0;
+	d->first_start = 0;
+	if (d->npend)
+		memset(d->pend, 0, d->pendcap * sizeof(*d->pend));
+	d->npend = 0;
+}
+
+int etm_diag_append(struct etm_diag *d, const struct etm_diag *s)
+{
+	const struct etm_diag_counts *c = &s->c;
+	uint64_t m;
+	size_t i;
+
+	if (!d || !s || d->seg || !s->seg)
+		return -etme_invalid;
+	/* lookups against the state before the segment, then its writes */
+	if (s->pend_first && d->last_end != s->first_start &&
+	    *diag_slot(d, s->first_start - 2) == s->first_start - 2 + 1)
+		d->c.mid_insn++;
+	for (i = 0; s->npend && i < s->pendcap; i++)
+		if (s->pend[i].v && *diag_slot(d, s->pend[i].v - 1) == s->pend[i].v)
+			d->c.mid_insn += s->pend[i].n;
+	for (i = 0; i < DIAG_WIDE / 64; i++)
+		for (m = s->touched[i] & ~s->known[i]; m; m &= m - 1) {
+			size_t k = i * 64 + (unsigned)__builtin_ctzll(m);
+
+			if (d->wide[k] == (s->wide[k] & ~DIAG_TAG))
+				d->c.mid_insn += s->pn[k];
+		}
+	if (s->pend_sync)
+		d->c.sync_lost += d->synced;
+	if (s->sync_known)
+		d->synced = s->synced;
+	if (s->end_known)
+		d->last_end = s->last_end;
+	for (i = 0; i < DIAG_WIDE / 64; i++)
+		for (m = s->known[i]; m; m &= m - 1) {
+			size_t k = i * 64 + (unsigned)__builtin_ctzll(m);
+
+			d->wide[k] = s->wide[k];
+		}
+	d->c.pkt_errors += c->pkt_errors - (d->saw_packets ? s->pend_pkterr : 0);
+	d->saw_packets |= s->saw_packets;
+	d->c.packets += c->packets;
+	d->c.sync_lost += c->sync_lost;
+	d->c.insns += c->insns;
+	d->c.ranges += c->ranges;
+	d->c.nomem += c->nomem;
+	d->c.mismatch += c->mismatch;
+	d->c.n_uncond += c->n_uncond;
+	d->c.undef += c->undef;
+	d->c.mid_insn += c->mid_insn;
+	return 0;
 }
 
 int etm_diag_counts(const struct etm_diag *d, struct etm_diag_counts *c,

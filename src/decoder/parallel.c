@@ -1,6 +1,10 @@
-/* decoder/parallel.c - etm_decoder_run(): whole-input decode on the calling
- * thread, or cut at sync points over worker threads with convergence checks
- * so that the output is identical to a single-threaded decode. */
+/* decoder/parallel.c - etm_decoder_run() and etm_decoder_run_ops():
+ * whole-input decode on the calling thread, or cut at sync points over
+ * worker threads with convergence checks so that the output is identical
+ * to a single-threaded decode. Items are consumed on the worker that
+ * decoded them, into opaque pieces of output (run_ops: e.g. formatted
+ * text; run: blocks of items); the calling thread receives the pieces in
+ * input order, without those a chunk produced before it converged. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,36 +16,29 @@
 #include "decoder/decoder_int.h"
 
 #define PAR_READ (256u << 10)     /* bytes read and pushed at once */
-#define PAR_PIECE 4096u           /* checkpoint spacing (a frame multiple) */
+#define PAR_FINE 1024u            /* checkpoint spacing near a chunk start */
+#define PAR_DENSE (8u << 10)      /* ... up to here (both frame multiples) */
+#define PAR_PIECE 4096u           /* checkpoint spacing after that */
 #define PAR_HEAD (64u << 10)      /* a chunk publishes checkpoints this far */
-#define PAR_BLOCK 1024u           /* items per output block */
-#define PAR_BUDGET (40u << 20)    /* output buffered over all chunks */
-#define PAR_MIN_CHUNK (256u << 10)
+#define PAR_BLOCK 1024u           /* items per block (etm_decoder_run) */
+#define PAR_BUDGET (40u << 20)    /* default: pieces buffered over all chunks */
+#define PAR_MIN_INPUT (128u << 10) /* smaller input: one thread */
+#define PAR_MIN_CHUNK (16u << 10)
 #define PAR_MAX_CHUNK (32u << 20)
-#define PAR_FIRST_CHUNK (1u << 20)
+#define PAR_FIRST_CHUNK (256u << 10)
 #define PAR_SEARCH (64u << 10)    /* sync point search window */
 #define ASYNC_ZEROS 5
 
-/* A stored item: only the valid half of struct etm_item (192 bytes instead
- * of 320: more items fit in the memory budget). */
-struct pitem {
-	uint8_t is_elem;
-	uint8_t proto;
-	union {
-		struct etm_packet pkt;
-		struct etm_elem elem;
-	} u;
+/* A queued piece of consumer output. */
+struct ppiece {
+	struct ppiece *next;
+	void *p;
+	size_t bytes;
 };
 
-struct pblock {
-	struct pblock *next;
-	unsigned n;
-	struct pitem it[PAR_BLOCK];
-};
-
-/* A chunk decoder's state at input offset pos, after nitems items. */
+/* A chunk decoder's state at input offset pos. */
 struct pckpt {
-	uint64_t pos, nitems, npackets;
+	uint64_t pos, npackets;
 	int plain;                /* frames since the chunk start are plain */
 	size_t len;
 	uint8_t *state;
@@ -55,10 +52,12 @@ struct pchunk {
 	int done;                 /* all its output is queued */
 	int vd;                   /* void: the predecessor decoded it */
 	int at_eos;               /* its output ends the whole decode */
-	struct pblock *qh, *qt;   /* output queue */
-	unsigned nblocks;
-	uint64_t skip;            /* leading items to drop (a predecessor's) */
+	int claimed;              /* decoded by a predecessor's run from the
+				   * start (not counted in nlive) */
+	struct ppiece *qh, *qt;   /* output queue */
+	size_t qbytes;
 	uint64_t pk_skip, pk_end; /* packet counts: dropped, at the end */
+	uint64_t pk_head;         /* packet count at head_end */
 	struct pckpt *ck;
 	unsigned nck, ckcap;
 	int head_done;
@@ -71,15 +70,17 @@ struct prun {
 	struct etm_decoder *tmpl_w;   /* the same, for its packet count */
 	etm_read_fn rd;
 	void *rctx;
+	const struct etm_run_ops *ops;
+	void *octx;
 	uint64_t size;
 	int frames;               /* CoreSight frame-formatted input */
-	unsigned jobs, maxblocks;
+	unsigned jobs;
+	size_t chunk_limit;       /* queued piece bytes per chunk */
 	struct pchunk *head, *tail;
 	unsigned nlive;
 	uint64_t next_start;      /* start of the next chunk to create */
 	unsigned nchunks;         /* chunks created */
-	uint64_t rate_bytes, rate_items;
-	struct pblock *freeb;
+	uint64_t rate_bytes, rate_out;
 	uint64_t npackets;        /* packets of the consumed chunks */
 	int stop, err;
 };
@@ -88,12 +89,12 @@ struct prun {
 struct pwork {
 	struct prun *r;
 	struct etm_decoder *d;
+	void *cs;                 /* consumer state (ops->open) */
 	uint8_t *buf;
 	struct etm_sbuf *sb;
-	struct pblock *blk;       /* block being filled */
 	struct pchunk *out;       /* chunk whose queue gets the output */
-	uint64_t nitems;          /* items produced into out by this worker */
-	int head;                 /* head phase: never block */
+	uint64_t out_bytes;       /* piece bytes queued on out by this worker */
+	int head;                 /* head phase: items are not consumed */
 	int dirty;                /* a frame not known to be plain was seen */
 };
 
@@ -105,39 +106,23 @@ static void run_fail(struct prun *r, int err)
 	pthread_cond_broadcast(&r->cv);
 }
 
-static struct pblock *block_get(struct prun *r)
+static void run_fail_locked(struct prun *r, int err)
 {
-	struct pblock *b;
-
 	pthread_mutex_lock(&r->mu);
-	b = r->freeb;
-	if (b)
-		r->freeb = b->next;
+	run_fail(r, err);
 	pthread_mutex_unlock(&r->mu);
-	if (!b)
-		b = malloc(sizeof(*b));
-	if (b) {
-		b->next = NULL;
-		b->n = 0;
-	}
-	return b;
 }
 
-/* Caller holds the lock. */
-static void block_put(struct prun *r, struct pblock *b)
+/* Caller holds the lock (ops->drop must not call back into the run). */
+static void chunk_free(struct prun *r, struct pchunk *c)
 {
-	b->next = r->freeb;
-	r->freeb = b;
-}
-
-static void chunk_free(struct pchunk *c)
-{
-	struct pblock *b;
+	struct ppiece *n;
 	unsigned i;
 
-	while ((b = c->qh)) {
-		c->qh = b->next;
-		free(b);
+	while ((n = c->qh)) {
+		c->qh = n->next;
+		r->ops->drop(r->octx, n->p);
+		free(n);
 	}
 	for (i = 0; i < c->nck; i++)
 		free(c->ck[i].state);
@@ -145,70 +130,88 @@ static void chunk_free(struct pchunk *c)
 	free(c);
 }
 
-/* Queue the block being filled on the output chunk, waiting for room
- * unless in the head phase. Returns 0, or -1 to stop (run stopped or the
- * output chunk went void). */
-static int flush_block(struct pwork *w)
+/* Throw away the consumer's output since its last cut. */
+static void discard(struct pwork *w)
+{
+	void *p = NULL;
+	size_t bytes = 0;
+
+	if (w->cs && w->r->ops->cut(w->cs, &p, &bytes) == 0 && p)
+		w->r->ops->drop(w->r->octx, p);
+}
+
+/* Queue the consumer's output since its last cut on the output chunk,
+ * waiting for room unless in the head phase. Returns 0, or -1 to stop (run
+ * stopped or the output chunk went void). */
+static int flush_piece(struct pwork *w)
 {
 	struct prun *r = w->r;
 	struct pchunk *c = w->out;
-	int ret = 0;
+	struct ppiece *n;
+	void *p = NULL;
+	size_t bytes = 0;
+	int err;
 
-	if (!w->blk || !w->blk->n)
+	err = r->ops->cut(w->cs, &p, &bytes);
+	if (err < 0) {
+		run_fail_locked(r, err);
+		return -1;
+	}
+	if (!p)
 		return 0;
+	n = malloc(sizeof(*n));
+	if (!n) {
+		r->ops->drop(r->octx, p);
+		run_fail_locked(r, -etme_nomem);
+		return -1;
+	}
+	n->next = NULL;
+	n->p = p;
+	n->bytes = bytes + sizeof(*n);
 	pthread_mutex_lock(&r->mu);
-	while (!r->stop && !c->vd && !w->head && c->nblocks >= r->maxblocks)
+	while (!r->stop && !c->vd && c->qbytes >= r->chunk_limit)
 		pthread_cond_wait(&r->cv, &r->mu);
 	if (r->stop || c->vd) {
-		block_put(r, w->blk);
-		ret = -1;
-	} else {
-		if (c->qt)
-			c->qt->next = w->blk;
-		else
-			c->qh = w->blk;
-		c->qt = w->blk;
-		c->nblocks++;
-		pthread_cond_broadcast(&r->cv);
+		pthread_mutex_unlock(&r->mu);
+		r->ops->drop(r->octx, p);
+		free(n);
+		return -1;
 	}
-	w->blk = NULL;
+	if (c->qt)
+		c->qt->next = n;
+	else
+		c->qh = n;
+	c->qt = n;
+	c->qbytes += n->bytes;
+	w->out_bytes += n->bytes;
+	pthread_cond_broadcast(&r->cv);
 	pthread_mutex_unlock(&r->mu);
-	return ret;
+	return 0;
 }
 
-/* Drain the decoder into the output queue. Returns 0 or -1 to stop. */
+/* Drain the decoder into the consumer. Returns 0 or -1 to stop. */
 static int drain(struct pwork *w)
 {
 	struct etm_item it;
-	struct pitem *p;
 	int err;
 
 	for (;;) {
-		if (w->blk && w->blk->n == PAR_BLOCK && flush_block(w) < 0)
-			return -1;
-		if (!w->blk && !(w->blk = block_get(w->r))) {
-			pthread_mutex_lock(&w->r->mu);
-			run_fail(w->r, -etme_nomem);
-			pthread_mutex_unlock(&w->r->mu);
-			return -1;
-		}
 		err = etm_decoder_next(w->d, &it, sizeof(it));
 		if (err == -etme_again || err == -etme_eos)
 			return 0;
 		if (err < 0) {
-			pthread_mutex_lock(&w->r->mu);
-			run_fail(w->r, err);
-			pthread_mutex_unlock(&w->r->mu);
+			run_fail_locked(w->r, err);
 			return -1;
 		}
-		p = &w->blk->it[w->blk->n++];
-		p->is_elem = (uint8_t)it.is_elem;
-		p->proto = (uint8_t)it.proto;
-		if (it.is_elem)
-			p->u.elem = it.elem;
-		else
-			p->u.pkt = it.pkt;
-		w->nitems++;
+		if (w->head)
+			continue;   /* the predecessor's decoder delivers these */
+		err = w->r->ops->item(w->cs, &it);
+		if (err < 0) {
+			run_fail_locked(w->r, err);
+			return -1;
+		}
+		if (err > 0 && flush_piece(w) < 0)
+			return -1;
 	}
 }
 
@@ -233,9 +236,7 @@ static int feed(struct pwork *w, uint64_t *pos, uint64_t to)
 		size_t got = w->r->rd(w->r->rctx, *pos, w->buf, n);
 
 		if (got != n) {
-			pthread_mutex_lock(&w->r->mu);
-			run_fail(w->r, -etme_io);
-			pthread_mutex_unlock(&w->r->mu);
+			run_fail_locked(w->r, -etme_io);
 			return -1;
 		}
 		check_frames(w, *pos, n);
@@ -254,15 +255,22 @@ static int feed_end(struct pwork *w)
 	return drain(w);
 }
 
-static uint64_t next_piece(uint64_t pos, uint64_t limit)
+/* The checkpoint of chunk s after @pos: every PAR_FINE bytes from its start
+ * for PAR_DENSE bytes (chunks usually converge early), then at multiples of
+ * PAR_PIECE; at most its head end. */
+static uint64_t next_piece(const struct pchunk *s, uint64_t pos)
 {
-	uint64_t p = (pos / PAR_PIECE + 1) * PAR_PIECE;
+	uint64_t p;
 
-	return p < limit ? p : limit;
+	if (pos < s->start + PAR_DENSE)
+		p = s->start + ((pos - s->start) / PAR_FINE + 1) * PAR_FINE;
+	else
+		p = (pos / PAR_PIECE + 1) * PAR_PIECE;
+	return p < s->head_end ? p : s->head_end;
 }
 
 /* Record the state at @pos as a checkpoint of the worker's own chunk. */
-static int checkpoint(struct pwork *w, uint64_t pos)
+static void checkpoint(struct pwork *w, uint64_t pos)
 {
 	struct pchunk *c = w->out;
 	struct pckpt *k;
@@ -271,10 +279,10 @@ static int checkpoint(struct pwork *w, uint64_t pos)
 	etm_sbuf_reset(w->sb);
 	etm_decoder_save(w->d, w->sb);
 	if (w->sb->over)
-		return 0;       /* cannot be compared: no checkpoint */
+		return;         /* cannot be compared: no checkpoint */
 	st = malloc(w->sb->len);
 	if (!st)
-		return 0;
+		return;
 	memcpy(st, w->sb->b, w->sb->len);
 	pthread_mutex_lock(&w->r->mu);
 	if (c->nck == c->ckcap) {
@@ -284,39 +292,48 @@ static int checkpoint(struct pwork *w, uint64_t pos)
 		if (!n) {
 			pthread_mutex_unlock(&w->r->mu);
 			free(st);
-			return 0;
+			return;
 		}
 		c->ck = n;
 		c->ckcap = cap;
 	}
 	k = &c->ck[c->nck++];
 	k->pos = pos;
-	k->nitems = w->nitems;
 	k->npackets = etm_decoder_packet_count(w->d);
 	k->plain = !w->dirty;
 	k->len = w->sb->len;
 	k->state = st;
 	pthread_cond_broadcast(&w->r->cv);
 	pthread_mutex_unlock(&w->r->mu);
-	return 0;
 }
 
 /* Head phase of chunk c: decode up to head_end with a checkpoint at every
- * piece boundary. */
+ * piece boundary, without consuming the items: when the predecessor's
+ * decoder converges with one of these checkpoints, it runs on to head_end
+ * and its output takes the place of the head's (so no item is consumed
+ * twice); this chunk's own output starts at head_end. */
 static int run_head(struct pwork *w, struct pchunk *c, uint64_t *pos)
 {
+	unsigned i;
 	int ret = 0;
 
 	w->head = 1;
 	while (*pos < c->head_end && !ret) {
-		ret = feed(w, pos, next_piece(*pos, c->head_end));
-		/* items before the checkpoint must be counted, not queued */
+		ret = feed(w, pos, next_piece(c, *pos));
 		if (!ret)
-			ret = checkpoint(w, *pos);
+			checkpoint(w, *pos);
 	}
 	w->head = 0;
 	pthread_mutex_lock(&w->r->mu);
+	c->pk_head = etm_decoder_packet_count(w->d);
 	c->head_done = 1;
+	for (i = 0; i < c->nck && !c->ck[i].plain; i++)
+		;
+	if (i == c->nck && !ret) {
+		/* nothing to converge with: the predecessor decodes it all */
+		c->vd = 1;
+		ret = -1;
+	}
 	pthread_cond_broadcast(&w->r->cv);
 	pthread_mutex_unlock(&w->r->mu);
 	return ret;
@@ -344,16 +361,16 @@ static const struct pckpt *wait_ckpt(struct prun *r, struct pchunk *c,
 }
 
 /* Run on into successor s up to its head end, comparing states at its
- * checkpoints. Returns 1 if converged (s's output from there on is ours),
- * 0 if not, -1 to stop. */
+ * checkpoints. Returns 1 if converged (then on to s's head end: s's output
+ * starts there), 0 if not, -1 to stop. */
 static int try_converge(struct pwork *w, struct pchunk *s, uint64_t *pos)
 {
 	struct prun *r = w->r;
 	const struct pckpt *k;
-	int eq, stop;
+	int eq = 0, stop;
 
 	while (*pos < s->head_end) {
-		if (feed(w, pos, next_piece(*pos, s->head_end)) < 0)
+		if (feed(w, pos, next_piece(s, *pos)) < 0)
 			return -1;
 		etm_sbuf_reset(w->sb);
 		etm_decoder_save(w->d, w->sb);
@@ -361,18 +378,25 @@ static int try_converge(struct pwork *w, struct pchunk *s, uint64_t *pos)
 		k = wait_ckpt(r, w->out, s, *pos);
 		eq = k && k->plain && !w->dirty && !w->sb->over &&
 		     k->len == w->sb->len && !memcmp(k->state, w->sb->b, k->len);
-		if (eq) {
-			s->skip = k->nitems;
-			s->pk_skip = k->npackets;
-		}
 		stop = r->stop || w->out->vd;
 		pthread_mutex_unlock(&r->mu);
 		if (stop)
 			return -1;
 		if (eq)
-			return 1;
+			break;
 	}
-	return 0;
+	if (!eq)
+		return 0;
+	/* the same state: the same items as s's decoder up to its head end */
+	if (feed(w, pos, s->head_end) < 0)
+		return -1;
+	pthread_mutex_lock(&r->mu);
+	while (!r->stop && !s->head_done && !s->vd && !w->out->vd)
+		pthread_cond_wait(&r->cv, &r->mu);
+	s->pk_skip = s->pk_head;
+	stop = r->stop || w->out->vd || !s->head_done;
+	pthread_mutex_unlock(&r->mu);
+	return stop ? -1 : 1;
 }
 
 /* First chunk start at or after @from: raw input, the first of five 0x00
@@ -410,18 +434,21 @@ static uint64_t find_start(struct prun *r, uint8_t *buf, uint64_t from)
 	return r->size;
 }
 
-/* Append the next chunk. Caller holds the lock. */
-static struct pchunk *chunk_create(struct prun *r, uint8_t *buf)
+/* Length of the next chunk: its output should fill about 3/4 of a chunk's
+ * queue limit (at the output rate measured so far), and the rest of the
+ * input should still make 2 chunks per job (load balance at the end). */
+static uint64_t chunk_len(const struct prun *r)
 {
-	uint64_t len = PAR_FIRST_CHUNK, target;
-	struct pchunk *c = calloc(1, sizeof(*c));
+	uint64_t len = PAR_FIRST_CHUNK, rest = r->size - r->next_start;
 
-	if (!c)
-		return NULL;
-	if (r->rate_items) {
-		target = (uint64_t)r->maxblocks * PAR_BLOCK * 3 / 4;
-		len = target * r->rate_bytes / r->rate_items;
+	if (r->rate_out) {
+		double l = (double)r->chunk_limit * 0.75 *
+			   (double)r->rate_bytes / (double)r->rate_out;
+
+		len = l > PAR_MAX_CHUNK ? PAR_MAX_CHUNK : (uint64_t)l;
 	}
+	if (len > rest / (2 * r->jobs) && rest / (2 * r->jobs) >= PAR_FIRST_CHUNK)
+		len = rest / (2 * r->jobs);
 	if (len < PAR_MIN_CHUNK)
 		len = PAR_MIN_CHUNK;
 	if (len > PAR_MAX_CHUNK)
@@ -430,12 +457,37 @@ static struct pchunk *chunk_create(struct prun *r, uint8_t *buf)
 	 * before its predecessor gets there */
 	if (r->nchunks < r->jobs)
 		len = len * (r->nchunks + 1) / r->jobs;
+	return len;
+}
+
+/* Head length of a chunk of @len bytes: a quarter of it (the predecessor
+ * consumes the head's items), at least PAR_DENSE, at most PAR_HEAD; a frame
+ * multiple. */
+static uint64_t head_len(uint64_t len)
+{
+	uint64_t h = len / 4;
+
+	if (h < PAR_DENSE)
+		h = PAR_DENSE;
+	if (h > PAR_HEAD)
+		h = PAR_HEAD;
+	h &= ~(uint64_t)15;
+	return h < len ? h : len;
+}
+
+/* Append the next chunk. Caller holds the lock. */
+static struct pchunk *chunk_create(struct prun *r, uint8_t *buf)
+{
+	uint64_t len = chunk_len(r);
+	struct pchunk *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
 	r->nchunks++;
 	c->start = r->next_start;
 	c->end = c->start + len >= r->size ? r->size :
 					     find_start(r, buf, c->start + len);
-	c->head_end = c->end - c->start > PAR_HEAD ? c->start + PAR_HEAD :
-						     c->end;
+	c->head_end = c->start + head_len(c->end - c->start);
 	r->next_start = c->end;
 	if (r->tail)
 		r->tail->next = c;
@@ -453,10 +505,10 @@ static void work_chunk(struct pwork *w, struct pchunk *c)
 	struct prun *r = w->r;
 	struct pchunk *s = c;
 	uint64_t pos = c->start;
-	int ret = 0, eos = 0;
+	int ret = 0, eos = 0, claim;
 
 	w->out = c;
-	w->nitems = 0;
+	w->out_bytes = 0;
 	w->dirty = 0;
 	/* the worker's decoder is reused (warm block caches) except for the
 	 * first chunk, whose output is used as is and must start fresh */
@@ -482,9 +534,20 @@ static void work_chunk(struct pwork *w, struct pchunk *c)
 		if (!s->next && !chunk_create(r, w->buf))
 			run_fail(r, -etme_nomem);
 		s = s->next;
+		claim = s && !s->taken;
+		if (claim) {
+			/* no worker on it yet: simply decode on into it
+			 * rather than wait for its checkpoints */
+			s->taken = s->vd = s->finished = 1;
+			s->claimed = 1;
+			r->nlive--;     /* not a chunk of its own any more */
+			pthread_cond_broadcast(&r->cv);
+		}
 		pthread_mutex_unlock(&r->mu);
 		if (!s)
 			ret = -1;
+		else if (claim)
+			ret = 0;
 		else
 			ret = try_converge(w, s, &pos);
 		if (ret)
@@ -497,7 +560,9 @@ static void work_chunk(struct pwork *w, struct pchunk *c)
 		ret = feed(w, &pos, s->end);
 	}
 	if (ret >= 0)
-		ret = flush_block(w);
+		ret = flush_piece(w);
+	if (ret < 0)
+		discard(w);
 	pthread_mutex_lock(&r->mu);
 	if (!w->d)
 		run_fail(r, -etme_nomem);
@@ -506,15 +571,11 @@ static void work_chunk(struct pwork *w, struct pchunk *c)
 		c->at_eos = eos;
 		c->pk_end = etm_decoder_packet_count(w->d);
 		r->rate_bytes += pos - c->start;
-		r->rate_items += w->nitems + 1;
+		r->rate_out += w->out_bytes + 1;
 	}
 	c->finished = 1;
 	pthread_cond_broadcast(&r->cv);
 	pthread_mutex_unlock(&r->mu);
-	if (w->blk) {
-		free(w->blk);
-		w->blk = NULL;
-	}
 }
 
 static void *worker(void *arg)
@@ -523,7 +584,10 @@ static void *worker(void *arg)
 	struct prun *r = w->r;
 	struct pchunk *c;
 
+	w->cs = r->ops->open(r->octx);
 	pthread_mutex_lock(&r->mu);
+	if (!w->cs)
+		run_fail(r, -etme_nomem);
 	while (!r->stop) {
 		for (c = r->head; c && (c->taken || c->vd); c = c->next)
 			;
@@ -544,35 +608,10 @@ static void *worker(void *arg)
 		pthread_cond_wait(&r->cv, &r->mu);
 	}
 	pthread_mutex_unlock(&r->mu);
+	if (w->cs)
+		r->ops->close(w->cs);
+	w->cs = NULL;
 	return NULL;
-}
-
-/* Hand the items of block b to the caller, dropping c->skip leading ones.
- * Called without the lock. Returns 0 or the callback's negative value. */
-static int deliver(struct pchunk *c, const struct pblock *b, etm_item_fn fn,
-		   void *ctx, struct etm_item *it)
-{
-	unsigned i = 0;
-	int ret;
-
-	if (c->skip) {
-		i = c->skip < b->n ? (unsigned)c->skip : b->n;
-		c->skip -= i;
-	}
-	for (; i < b->n; i++) {
-		const struct pitem *p = &b->it[i];
-
-		it->is_elem = p->is_elem;
-		it->proto = (enum etm_protocol)p->proto;
-		if (p->is_elem)
-			it->elem = p->u.elem;
-		else
-			it->pkt = p->u.pkt;
-		ret = fn(ctx, it);
-		if (ret < 0)
-			return ret;
-	}
-	return 0;
 }
 
 static void chunk_remove(struct prun *r, struct pchunk *c)
@@ -580,20 +619,19 @@ static void chunk_remove(struct prun *r, struct pchunk *c)
 	r->head = c->next;
 	if (!r->head)
 		r->tail = NULL;
-	r->nlive--;
-	chunk_free(c);
+	if (!c->claimed)
+		r->nlive--;
+	chunk_free(r, c);
 	pthread_cond_broadcast(&r->cv);
 }
 
-/* The calling thread: items of the chunks in input order. */
-static void consume(struct prun *r, etm_item_fn fn, void *ctx)
+/* The calling thread: pieces of the chunks in input order. */
+static void consume(struct prun *r)
 {
-	struct etm_item it;
 	struct pchunk *c;
-	struct pblock *b;
+	struct ppiece *n;
 	int ret, eos;
 
-	memset(&it, 0, sizeof(it));
 	pthread_mutex_lock(&r->mu);
 	while (!r->stop) {
 		c = r->head;
@@ -602,16 +640,16 @@ static void consume(struct prun *r, etm_item_fn fn, void *ctx)
 			continue;
 		}
 		if (c && !c->vd && c->qh) {
-			b = c->qh;
-			c->qh = b->next;
+			n = c->qh;
+			c->qh = n->next;
 			if (!c->qh)
 				c->qt = NULL;
-			c->nblocks--;
+			c->qbytes -= n->bytes;
 			pthread_cond_broadcast(&r->cv);
 			pthread_mutex_unlock(&r->mu);
-			ret = deliver(c, b, fn, ctx, &it);
+			ret = r->ops->emit(r->octx, n->p);
+			free(n);
 			pthread_mutex_lock(&r->mu);
-			block_put(r, b);
 			if (ret < 0)
 				run_fail(r, ret);
 			continue;
@@ -631,16 +669,18 @@ static void consume(struct prun *r, etm_item_fn fn, void *ctx)
 	pthread_mutex_unlock(&r->mu);
 }
 
-/* One thread: read, push, drain straight into the callback. */
+/* One thread, items straight to @fn (etm_decoder_run) or through @ops. */
 static int run_seq(struct prun *r, etm_item_fn fn, void *ctx)
 {
 	struct etm_decoder *d = etm_decoder_clone(r->tmpl, 0);
 	uint8_t *buf = malloc(PAR_READ);
+	void *cs = r->ops ? r->ops->open(r->octx) : NULL, *p;
 	struct etm_item it;
 	uint64_t pos = 0;
+	size_t bytes = 0;
 	int err = -etme_nomem, fin = 0;
 
-	if (!d || !buf)
+	if (!d || !buf || (r->ops && !cs))
 		goto out;
 	for (;;) {
 		size_t n = r->size - pos > PAR_READ ? PAR_READ :
@@ -656,7 +696,13 @@ static int run_seq(struct prun *r, etm_item_fn fn, void *ctx)
 		else if (!fin++)
 			etm_decoder_finish(d);
 		while ((err = etm_decoder_next(d, &it, sizeof(it))) == 0) {
-			err = fn(ctx, &it);
+			err = cs ? r->ops->item(cs, &it) : fn(ctx, &it);
+			if (err > 0) {
+				p = NULL;
+				err = r->ops->cut(cs, &p, &bytes);
+				if (!err && p)
+					err = r->ops->emit(r->octx, p);
+			}
 			if (err < 0)
 				goto out;
 		}
@@ -667,9 +713,23 @@ static int run_seq(struct prun *r, etm_item_fn fn, void *ctx)
 			break;
 		}
 	}
+	if (cs) {
+		p = NULL;
+		err = r->ops->cut(cs, &p, &bytes);
+		if (!err && p)
+			err = r->ops->emit(r->octx, p);
+	}
 out:
 	if (d)
 		etm_decoder_set_packet_count(r->tmpl_w, etm_decoder_packet_count(d));
+	if (cs) {
+		if (err < 0) {
+			p = NULL;
+			if (r->ops->cut(cs, &p, &bytes) == 0 && p)
+				r->ops->drop(r->octx, p);
+		}
+		r->ops->close(cs);
+	}
 	free(buf);
 	etm_decoder_free(d);
 	return err;
@@ -677,15 +737,10 @@ out:
 
 static void run_free(struct prun *r, struct pwork *w, unsigned nw)
 {
-	struct pblock *b;
 	unsigned i;
 
 	while (r->head)
 		chunk_remove(r, r->head);
-	while ((b = r->freeb)) {
-		r->freeb = b->next;
-		free(b);
-	}
 	for (i = 0; w && i < nw; i++) {
 		free(w[i].buf);
 		free(w[i].sb);
@@ -694,30 +749,36 @@ static void run_free(struct prun *r, struct pwork *w, unsigned nw)
 	free(w);
 }
 
-int etm_decoder_run(struct etm_decoder *d, etm_read_fn rd, void *rctx,
-		    uint64_t size, unsigned jobs, etm_item_fn fn, void *ctx)
+/* Decode on @jobs workers through @ops (or on this thread: @ops, or @fn if
+ * @ops is NULL). */
+static int run(struct etm_decoder *d, etm_read_fn rd, void *rctx,
+	       uint64_t size, unsigned jobs, const struct etm_run_ops *ops,
+	       void *octx, etm_item_fn fn, void *fctx)
 {
 	struct prun r;
 	struct pwork *w;
 	pthread_t *th;
 	unsigned i, nth = 0;
 
-	if (!d || !rd || !fn)
-		return -etme_invalid;
 	memset(&r, 0, sizeof(r));
 	r.tmpl = d;
 	r.tmpl_w = d;
 	r.rd = rd;
 	r.rctx = rctx;
+	r.ops = ops;
+	r.octx = octx;
 	r.size = size;
 	r.frames = etm_decoder_format(d) == etm_fmt_coresight;
 	if (jobs <= 1 || etm_decoder_format(d) == etm_fmt_tpiu ||
-	    size <= 2 * PAR_MIN_CHUNK)
-		return run_seq(&r, fn, ctx);
+	    size <= PAR_MIN_INPUT) {
+		if (fn)
+			r.ops = NULL;   /* items straight to the callback */
+		return run_seq(&r, fn, fctx);
+	}
 	r.jobs = jobs;
-	r.maxblocks = PAR_BUDGET / ((jobs + 1) * (unsigned)sizeof(struct pblock));
-	if (r.maxblocks < 4)
-		r.maxblocks = 4;
+	/* the head chunk's queue is drained as it fills: about one queue per
+	 * job is full at a time */
+	r.chunk_limit = (ops->budget ? ops->budget : PAR_BUDGET) / jobs;
 	w = calloc(jobs, sizeof(*w));
 	th = calloc(jobs, sizeof(*th));
 	if (!w || !th) {
@@ -733,12 +794,12 @@ int etm_decoder_run(struct etm_decoder *d, etm_read_fn rd, void *rctx,
 		w[i].sb = malloc(sizeof(*w[i].sb));
 		if (!w[i].buf || !w[i].sb ||
 		    pthread_create(&th[i], NULL, worker, &w[i]) != 0) {
-			run_fail(&r, -etme_nomem);
+			run_fail_locked(&r, -etme_nomem);
 			break;
 		}
 		nth++;
 	}
-	consume(&r, fn, ctx);
+	consume(&r);
 	for (i = 0; i < nth; i++)
 		pthread_join(th[i], NULL);
 	run_free(&r, w, jobs);
@@ -747,4 +808,157 @@ int etm_decoder_run(struct etm_decoder *d, etm_read_fn rd, void *rctx,
 	pthread_cond_destroy(&r.cv);
 	pthread_mutex_destroy(&r.mu);
 	return r.err;
+}
+
+int etm_decoder_run_ops(struct etm_decoder *d, etm_read_fn rd, void *rctx,
+			uint64_t size, unsigned jobs,
+			const struct etm_run_ops *ops, void *ctx)
+{
+	if (!d || !rd || !ops || !ops->open || !ops->item || !ops->cut ||
+	    !ops->emit || !ops->drop || !ops->close)
+		return -etme_invalid;
+	return run(d, rd, rctx, size, jobs, ops, ctx, NULL, NULL);
+}
+
+/* ---- etm_decoder_run(): blocks of items as the pieces ---------------------- */
+
+/* A stored item: only the valid half of struct etm_item. */
+struct pitem {
+	uint8_t is_elem;
+	uint8_t proto;
+	union {
+		struct etm_packet pkt;
+		struct etm_elem elem;
+	} u;
+};
+
+struct iblock {
+	struct iblock *next;      /* free list */
+	unsigned n;
+	struct pitem it[PAR_BLOCK];
+};
+
+struct irun {
+	etm_item_fn fn;
+	void *ctx;
+	pthread_mutex_t mu;
+	struct iblock *freeb;
+};
+
+struct iwork {
+	struct irun *ir;
+	struct iblock *cur;
+};
+
+static void *items_open(void *ctx)
+{
+	struct iwork *iw = calloc(1, sizeof(*iw));
+
+	if (iw)
+		iw->ir = ctx;
+	return iw;
+}
+
+static int items_item(void *cs, const struct etm_item *it)
+{
+	struct iwork *iw = cs;
+	struct iblock *b = iw->cur;
+	struct pitem *p;
+
+	if (!b) {
+		pthread_mutex_lock(&iw->ir->mu);
+		b = iw->ir->freeb;
+		if (b)
+			iw->ir->freeb = b->next;
+		pthread_mutex_unlock(&iw->ir->mu);
+		if (!b && !(b = malloc(sizeof(*b))))
+			return -etme_nomem;
+		b->n = 0;
+		iw->cur = b;
+	}
+	p = &b->it[b->n++];
+	p->is_elem = (uint8_t)it->is_elem;
+	p->proto = (uint8_t)it->proto;
+	if (it->is_elem)
+		p->u.elem = it->elem;
+	else
+		p->u.pkt = it->pkt;
+	return b->n == PAR_BLOCK;
+}
+
+static int items_cut(void *cs, void **piece, size_t *bytes)
+{
+	struct iwork *iw = cs;
+
+	*piece = iw->cur;
+	*bytes = iw->cur ? sizeof(*iw->cur) : 0;
+	iw->cur = NULL;
+	return 0;
+}
+
+static void items_drop(void *ctx, void *piece)
+{
+	struct irun *ir = ctx;
+	struct iblock *b = piece;
+
+	pthread_mutex_lock(&ir->mu);
+	b->next = ir->freeb;
+	ir->freeb = b;
+	pthread_mutex_unlock(&ir->mu);
+}
+
+static int items_emit(void *ctx, void *piece)
+{
+	struct irun *ir = ctx;
+	struct iblock *b = piece;
+	struct etm_item it;
+	unsigned i;
+	int ret = 0;
+
+	memset(&it, 0, sizeof(it));
+	for (i = 0; i < b->n && ret >= 0; i++) {
+		const struct pitem *p = &b->it[i];
+
+		it.is_elem = p->is_elem;
+		it.proto = (enum etm_protocol)p->proto;
+		if (p->is_elem)
+			it.elem = p->u.elem;
+		else
+			it.pkt = p->u.pkt;
+		ret = ir->fn(ir->ctx, &it);
+	}
+	items_drop(ctx, piece);
+	return ret < 0 ? ret : 0;
+}
+
+static void items_close(void *cs)
+{
+	struct iwork *iw = cs;
+
+	if (iw->cur)
+		items_drop(iw->ir, iw->cur);
+	free(iw);
+}
+
+int etm_decoder_run(struct etm_decoder *d, etm_read_fn rd, void *rctx,
+		    uint64_t size, unsigned jobs, etm_item_fn fn, void *ctx)
+{
+	static const struct etm_run_ops ops = {
+		.open = items_open, .item = items_item, .cut = items_cut,
+		.emit = items_emit, .drop = items_drop, .close = items_close,
+	};
+	struct irun ir = { .fn = fn, .ctx = ctx };
+	struct iblock *b;
+	int ret;
+
+	if (!d || !rd || !fn)
+		return -etme_invalid;
+	pthread_mutex_init(&ir.mu, NULL);
+	ret = run(d, rd, rctx, size, jobs, &ops, &ir, fn, ctx);
+	while ((b = ir.freeb)) {
+		ir.freeb = b->next;
+		free(b);
+	}
+	pthread_mutex_destroy(&ir.mu);
+	return ret;
 }

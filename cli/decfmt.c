@@ -1,0 +1,276 @@
+/* cli/decfmt.c - `etmtrace decode` output of one item: the listing, the
+ * canonical list, JSON lines or counts only. The formatter keeps no state
+ * from item to item except counters, so that parallel decode can format
+ * on the worker threads (cli/decpar.c). */
+#include <stdio.h>
+#include <string.h>
+
+#include "decfmt.h"
+
+void decfmt_init(struct decfmt *f, const struct session *s, struct wbuf *w,
+		 enum dec_fmt fmt, struct disasm *dis, struct diagwarn *dw)
+{
+	int i;
+
+	memset(f, 0, sizeof(*f));
+	f->s = s;
+	f->w = w;
+	f->fmt = fmt;
+	f->multi = s->nsrc > 1;
+	f->dis = dis;
+	f->dw = dw;
+	for (i = s->nsrc - 1; i >= 0; i--)   /* the first of equal IDs wins */
+		f->byid[s->src[i].id & 0xff] = &s->src[i];
+}
+
+void decfmt_add(struct dec_counts *to, const struct dec_counts *from)
+{
+	int k;
+
+	to->insns += from->insns;
+	to->errors += from->errors;
+	to->packets += from->packets;
+	for (k = 0; k < etmk_num_kinds; k++)
+		to->elems[k] += from->elems[k];
+}
+
+static int canon_range(struct decfmt *c, const struct etm_elem *el,
+		       const struct etm_image *img)
+{
+	struct etm_walk wk;
+	struct etm_insn in;
+	char isa = el->isa == etmi_a32 ? 'A' : 'T';
+	uint32_t i = 0;
+
+	if (etm_walk_init(&wk, img, el) < 0)
+		return -1;
+	while (etm_walk_next(&wk, &in) == 0) {
+		char *p;
+
+		i++;
+		wbuf_hex8(c->w, (uint32_t)in.addr);
+		p = wbuf_reserve(c->w, 4);
+		p[0] = ' ';
+		p[1] = isa;
+		if (i == el->ninsn && !el->last_exec) {
+			p[2] = ' ';
+			p[3] = 'N';
+			wbuf_commit(c->w, 4);
+		} else {
+			wbuf_commit(c->w, 2);
+		}
+		wbuf_char(c->w, '\n');
+	}
+	c->n.insns += i;
+	return 0;
+}
+
+static void text_prefix(struct decfmt *c, const struct etm_elem *el)
+{
+	if (c->multi)
+		wbuf_printf(c->w, "[%02x] ", el->id);
+}
+
+static void text_range(struct decfmt *c, const struct etm_elem *el,
+		       const struct etm_image *img)
+{
+	struct etm_walk wk;
+	struct etm_insn in;
+	char dis[128];
+	uint32_t i = 0;
+
+	if (etm_walk_init(&wk, img, el) < 0)
+		return;
+	while (etm_walk_next(&wk, &in) == 0) {
+		int last = ++i == el->ninsn;
+
+		text_prefix(c, el);
+		if (in.size == 4 && in.isa != etmi_a32)
+			wbuf_printf(c->w, "  %08llx  %s  %04x %04x  ",
+				    (unsigned long long)in.addr, etm_isa_name(in.isa),
+				    in.opcode >> 16, in.opcode & 0xffff);
+		else if (in.size == 4)
+			wbuf_printf(c->w, "  %08llx  %s  %08x   ",
+				    (unsigned long long)in.addr, etm_isa_name(in.isa),
+				    in.opcode);
+		else
+			wbuf_printf(c->w, "  %08llx  %s  %04x       ",
+				    (unsigned long long)in.addr, etm_isa_name(in.isa),
+				    in.opcode);
+		disasm_insn(c->dis, &in, dis, sizeof(dis));
+		wbuf_printf(c->w, "%-36s", dis);
+		if (last && el->last_atom)
+			wbuf_str(c->w, el->last_exec ? " E" : " N");
+		else if (last && !el->last_exec)
+			wbuf_str(c->w, " N");
+		else
+			wbuf_str(c->w, "  ");
+		if (last && el->has_cycles)
+			wbuf_printf(c->w, "  cyc=%u", el->cycles);
+		wbuf_char(c->w, '\n');
+	}
+	c->n.insns += i;
+}
+
+static void text_other(struct decfmt *c, const struct etm_elem *el)
+{
+	static const char *const reasons[] = { "start", "trace enabled",
+		"overflow (data lost)", "debug exit", "resync" };
+
+	text_prefix(c, el);
+	switch (el->kind) {
+	case etmk_exception:
+		wbuf_printf(c->w, "-- exception %s (%u)%s -> 0x%08llx", etm_exc_name(el->exc_num,
+			    etm_cfg_m_profile(&c->byid[el->id]->cfg)),
+			    el->exc_num, el->exc_cancel ? " cancels last instruction" : "",
+			    (unsigned long long)el->addr);
+		if (el->has_ret)
+			wbuf_printf(c->w, ", return 0x%08llx", (unsigned long long)el->ret_addr);
+		wbuf_char(c->w, '\n');
+		break;
+	case etmk_exc_return:
+		wbuf_str(c->w, "-- exception return\n");
+		break;
+	case etmk_trace_on:
+		wbuf_printf(c->w, "-- trace on (%s) at 0x%08llx\n",
+			    el->reason < 5 ? reasons[el->reason] : "?",
+			    (unsigned long long)el->addr);
+		break;
+	case etmk_nosync:
+		wbuf_str(c->w, "-- not synchronised\n");
+		break;
+	case etmk_context:
+		wbuf_printf(c->w, "-- context %s%s", el->ns ? "NS" : "S", el->hyp ? " Hyp" : "");
+		if (el->has_ctxid)
+			wbuf_printf(c->w, " ctxid=0x%08x", el->ctxid);
+		if (el->has_vmid)
+			wbuf_printf(c->w, " vmid=%u", el->vmid);
+		wbuf_char(c->w, '\n');
+		break;
+	case etmk_timestamp:
+		wbuf_printf(c->w, "-- timestamp %llu\n", (unsigned long long)el->timestamp);
+		break;
+	case etmk_cycle_count:
+		wbuf_printf(c->w, "-- cycle count %u\n", el->cycles);
+		break;
+	case etmk_event:
+		wbuf_str(c->w, "-- trigger\n");
+		break;
+	case etmk_nomem:
+		wbuf_printf(c->w, "-- memory not accessible at 0x%08llx (%s)\n",
+			    (unsigned long long)el->addr, etm_isa_name(el->isa));
+		break;
+	case etmk_error:
+		wbuf_printf(c->w, "-- error at offset %llu: %s\n",
+			    (unsigned long long)el->offset, etm_errstr(el->err));
+		break;
+	case etmk_range:
+	case etmk_invalid:
+	case etmk_num_kinds:
+		break;
+	}
+}
+
+static void jsonl_elem(struct decfmt *c, const struct etm_elem *el)
+{
+	wbuf_printf(c->w, "{\"offset\":%llu,\"id\":\"0x%02x\",\"kind\":\"%s\"",
+		    (unsigned long long)el->offset, el->id, etm_elem_kind_name(el->kind));
+	switch (el->kind) {
+	case etmk_range:
+		wbuf_printf(c->w, ",\"start\":\"0x%08llx\",\"end\":\"0x%08llx\",\"isa\":\"%s\","
+			    "\"n\":%u,\"last\":\"0x%08llx\",\"last_class\":\"%s\"",
+			    (unsigned long long)el->start, (unsigned long long)el->end,
+			    etm_isa_name(el->isa), el->ninsn,
+			    (unsigned long long)el->last_addr,
+			    etm_insn_class_name(el->last_cls));
+		if (el->last_atom)
+			wbuf_printf(c->w, ",\"atom\":\"%c\"", el->last_exec ? 'E' : 'N');
+		if (el->has_cycles)
+			wbuf_printf(c->w, ",\"cycles\":%u", el->cycles);
+		c->n.insns += el->ninsn;
+		break;
+	case etmk_exception:
+		wbuf_printf(c->w, ",\"exception\":%u,\"name\":\"%s\",\"addr\":\"0x%08llx\"",
+			    el->exc_num, etm_exc_name(el->exc_num,
+			    etm_cfg_m_profile(&c->byid[el->id]->cfg)),
+			    (unsigned long long)el->addr);
+		if (el->has_ret)
+			wbuf_printf(c->w, ",\"return\":\"0x%08llx\"",
+				    (unsigned long long)el->ret_addr);
+		if (el->exc_cancel)
+			wbuf_str(c->w, ",\"cancel\":true");
+		break;
+	case etmk_trace_on:
+		wbuf_printf(c->w, ",\"reason\":%u,\"addr\":\"0x%08llx\"", el->reason,
+			    (unsigned long long)el->addr);
+		break;
+	case etmk_context:
+		wbuf_printf(c->w, ",\"ns\":%u,\"hyp\":%u", el->ns, el->hyp);
+		if (el->has_ctxid)
+			wbuf_printf(c->w, ",\"ctxid\":\"0x%08x\"", el->ctxid);
+		if (el->has_vmid)
+			wbuf_printf(c->w, ",\"vmid\":%u", el->vmid);
+		break;
+	case etmk_timestamp:
+		wbuf_printf(c->w, ",\"timestamp\":%llu", (unsigned long long)el->timestamp);
+		break;
+	case etmk_cycle_count:
+		wbuf_printf(c->w, ",\"cycles\":%u", el->cycles);
+		break;
+	case etmk_nomem:
+		wbuf_printf(c->w, ",\"addr\":\"0x%08llx\"", (unsigned long long)el->addr);
+		break;
+	case etmk_error:
+		wbuf_printf(c->w, ",\"error\":\"%s\"", etm_errname(el->err));
+		break;
+	case etmk_exc_return:
+	case etmk_nosync:
+	case etmk_event:
+	case etmk_invalid:
+	case etmk_num_kinds:
+		break;
+	}
+	wbuf_str(c->w, "}\n");
+}
+
+int decfmt_item(void *vctx, const struct etm_item *it)
+{
+	struct decfmt *c = vctx;
+	const struct etm_elem *el = &it->elem;
+	const struct session_src *src;
+
+	diagwarn_item(c->dw, it);
+	if (!it->is_elem) {
+		c->n.packets++;
+		return 0;
+	}
+	if (el->kind < etmk_num_kinds)
+		c->n.elems[el->kind]++;
+	if (el->kind == etmk_error)
+		c->n.errors++;
+	src = c->byid[el->id];
+	switch (c->fmt) {
+	case DF_STATS:
+		if (el->kind == etmk_range)
+			c->n.insns += el->ninsn;
+		break;
+	case DF_JSONL:
+		jsonl_elem(c, el);
+		break;
+	case DF_CANON:
+		if (el->kind == etmk_range && src)
+			canon_range(c, el, src->img);
+		else if (el->kind == etmk_trace_on || el->kind == etmk_nosync ||
+			 el->kind == etmk_nomem || el->kind == etmk_error)
+			wbuf_str(c->w, "GAP\n");
+		break;
+	case DF_TEXT:
+		if (el->kind == etmk_range && src)
+			text_range(c, el, src->img);
+		else if (src || el->kind == etmk_error)
+			text_other(c, el);
+		break;
+	}
+	return 0;
+}
+

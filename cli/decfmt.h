@@ -1,0 +1,35 @@
+/* cli/decfmt.h - `etmtrace decode` output of one item (listing, canonical
+ * list, JSON lines, or counts only), into a buffered writer. */
+#ifndef ETM_CLI_DECFMT_H
+#define ETM_CLI_DECFMT_H
+
+#include "diagwarn.h"
+#include "disasm.h"
+#include "session.h"
+#include "wbuf.h"
+
+enum dec_fmt { DF_TEXT, DF_CANON, DF_JSONL, DF_STATS };
+
+struct dec_counts {
+	unsigned long long insns, elems[etmk_num_kinds], errors, packets;
+};
+
+struct decfmt {
+	const struct session *s;
+	struct wbuf *w;
+	enum dec_fmt fmt;
+	int multi;                /* several IDs: prefix lines with the ID */
+	struct disasm *dis;       /* text: one per thread */
+	struct diagwarn *dw;      /* configuration-mismatch diagnostics */
+	struct dec_counts n;
+	const struct session_src *byid[256];
+};
+
+/* @dis and @dw are borrowed (may be NULL). */
+void decfmt_init(struct decfmt *f, const struct session *s, struct wbuf *w,
+		 enum dec_fmt fmt, struct disasm *dis, struct diagwarn *dw);
+/* Output and count one item (a session_fn); returns 0. */
+int decfmt_item(void *f, const struct etm_item *it);
+void decfmt_add(struct dec_counts *to, const struct dec_counts *from);
+
+#endif

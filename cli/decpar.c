@@ -1,0 +1,257 @@
+/* cli/decpar.c - `etmtrace decode --jobs N`: each worker formats the items
+ * it decoded (text, canon, jsonl into memory blocks; counters and
+ * configuration diagnostics as segments) into pieces that the calling
+ * thread writes out and adds up in input order. The formatter carries no
+ * state from item to item but counters and diagnostics, and those are
+ * per piece, so a piece the library drops (output before a chunk
+ * converged) leaves no trace. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "decpar.h"
+
+#define DECPAR_PIECE (1u << 20)     /* formatted bytes per piece */
+#define DECPAR_BUDGET (64u << 20)   /* pieces buffered over all chunks */
+
+/* A piece: formatted text, and (at the library's cuts, which are where the
+ * output may be trimmed) the counters and diagnostics since the previous
+ * such cut. */
+struct dp_piece {
+	struct wblk *text;
+	struct dec_counts n;
+	struct diagwarn *dg;      /* diagnostics segment (or NULL) */
+};
+
+struct dp_run {
+	struct session *s;
+	struct decfmt *f;         /* the calling thread's: totals, output */
+	int fd;
+	struct wpool blocks;      /* text blocks */
+	pthread_mutex_t mu;
+	struct dp_seg *freeseg;   /* empty diagnostics segments */
+};
+
+struct dp_seg {
+	struct dp_seg *next;
+	struct diagwarn *dg;
+};
+
+struct dp_worker {
+	struct dp_run *r;
+	struct decfmt f;
+	struct diagwarn *dg;      /* segment being filled (f.dw) */
+	int used;                 /* items since the last full cut */
+	int want;                 /* the next cut is ours: text only */
+	struct wbuf w;
+};
+
+static struct diagwarn *seg_get(struct dp_run *r)
+{
+	struct dp_seg *s;
+	struct diagwarn *dg;
+
+	pthread_mutex_lock(&r->mu);
+	s = r->freeseg;
+	if (s)
+		r->freeseg = s->next;
+	pthread_mutex_unlock(&r->mu);
+	if (!s)
+		return diagwarn_open_segment(r->s);
+	dg = s->dg;
+	free(s);
+	return dg;
+}
+
+/* Back to the free list, emptied. */
+static void seg_put(struct dp_run *r, struct diagwarn *dg)
+{
+	struct dp_seg *s;
+
+	if (!dg)
+		return;
+	s = malloc(sizeof(*s));
+	if (!s) {
+		diagwarn_close(dg);
+		return;
+	}
+	diagwarn_reset(dg);
+	s->dg = dg;
+	pthread_mutex_lock(&r->mu);
+	s->next = r->freeseg;
+	r->freeseg = s;
+	pthread_mutex_unlock(&r->mu);
+}
+
+static void piece_free(struct dp_run *r, struct dp_piece *p)
+{
+	wbuf_free_chain(&r->blocks, p->text);
+	seg_put(r, p->dg);
+	free(p);
+}
+
+static void *dp_open(void *ctx)
+{
+	struct dp_run *r = ctx;
+	struct dp_worker *w = malloc(sizeof(*w));
+
+	if (!w)
+		return NULL;
+	w->r = r;
+	w->used = w->want = 0;
+	w->dg = NULL;
+	if (wbuf_init_mem(&w->w, &r->blocks) < 0) {
+		free(w);
+		return NULL;
+	}
+	decfmt_init(&w->f, r->s, &w->w, r->f->fmt,
+		    r->f->fmt == DF_TEXT ? disasm_open() : NULL, NULL);
+	return w;
+}
+
+static int dp_item(void *state, const struct etm_item *it)
+{
+	struct dp_worker *w = state;
+
+	if (!w->dg && w->r->f->dw) {
+		w->dg = seg_get(w->r);
+		if (!w->dg)
+			return -etme_nomem;
+		w->f.dw = w->dg;
+	}
+	w->used = 1;
+	decfmt_item(&w->f, it);
+	if (w->w.err)
+		return -etme_nomem;
+	if (wbuf_held(&w->w) < DECPAR_PIECE)
+		return 0;
+	w->want = 1;
+	return 1;
+}
+
+static int dp_cut(void *state, void **piece, size_t *bytes)
+{
+	struct dp_worker *w = state;
+	struct dp_piece *p;
+
+	*piece = NULL;
+	*bytes = 0;
+	if (!w->used)
+		return 0;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -etme_nomem;
+	p->text = wbuf_take(&w->w, bytes);
+	if (w->w.err) {
+		piece_free(w->r, p);
+		return -etme_nomem;
+	}
+	if (w->want) {
+		/* our own cut: counters and diagnostics go on */
+		w->want = 0;
+	} else {
+		p->n = w->f.n;
+		memset(&w->f.n, 0, sizeof(w->f.n));
+		p->dg = w->dg;
+		w->dg = NULL;
+		w->f.dw = NULL;
+		w->used = 0;
+	}
+	*piece = p;
+	*bytes += sizeof(*p);
+	return 0;
+}
+
+static int dp_emit(void *ctx, void *piece)
+{
+	struct dp_run *r = ctx;
+	struct dp_piece *p = piece;
+
+	if (p->text)
+		wbuf_write_chain(r->f->w, p->text);
+	decfmt_add(&r->f->n, &p->n);
+	if (p->dg)
+		diagwarn_append(r->f->dw, p->dg);
+	piece_free(r, p);
+	return 0;
+}
+
+static void dp_drop(void *ctx, void *piece)
+{
+	piece_free(ctx, piece);
+}
+
+static void dp_close(void *state)
+{
+	struct dp_worker *w = state;
+
+	seg_put(w->r, w->dg);
+	disasm_close(w->f.dis);
+	wbuf_fini(&w->w);
+	free(w);
+}
+
+static size_t dp_read(void *ctx, uint64_t off, uint8_t *buf, size_t n)
+{
+	int fd = *(int *)ctx;
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t k = pread(fd, buf + got, n - got, (off_t)(off + got));
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	return got;
+}
+
+int decpar_run(struct session *s, struct decfmt *f)
+{
+	static const struct etm_run_ops ops = {
+		.open = dp_open, .item = dp_item, .cut = dp_cut,
+		.emit = dp_emit, .drop = dp_drop, .close = dp_close,
+		.budget = DECPAR_BUDGET,
+	};
+	struct dp_run r = { .s = s, .f = f };
+	struct dp_seg *sg;
+	struct stat st;
+	int fd, ret;
+
+	fd = open(s->trace_path, O_RDONLY);
+	if (fd < 0) {
+		fprintf(stderr, "etmtrace: %s: %s\n", s->trace_path, strerror(errno));
+		return 2;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -1;
+	}
+	r.fd = fd;
+	pthread_mutex_init(&r.mu, NULL);
+	wpool_init(&r.blocks, DECPAR_BUDGET / WBLK_SIZE);
+	ret = etm_decoder_run_ops(s->dec, dp_read, &r.fd, (uint64_t)st.st_size,
+				  (unsigned)s->jobs, &ops, &r);
+	s->input_bytes = (uint64_t)st.st_size;
+	while ((sg = r.freeseg)) {
+		r.freeseg = sg->next;
+		diagwarn_close(sg->dg);
+		free(sg);
+	}
+	wpool_fini(&r.blocks);
+	pthread_mutex_destroy(&r.mu);
+	close(fd);
+	if (ret < 0) {
+		fprintf(stderr, "etmtrace: %s: decoder: %s\n", s->trace_path,
+			etm_errstr(ret));
+		return 2;
+	}
+	return 0;
+}

@@ -1,0 +1,133 @@
+/* tests/unit/test-diagseg.c - diagnostics segments (etm_diag_alloc_segment,
+ * etm_diag_append), as parallel decode uses them: a random item stream cut
+ * into segments at random points and appended in order gives the same
+ * counts as one diagnostics object seeing every item, and leaves the same
+ * state (checked by feeding more items to both afterwards). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <etmtrace/etmtrace.h>
+
+#include "etest.h"
+
+#define NITEMS 20000
+
+static uint32_t rng(uint32_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+/* Items of trace ID 0x10 (and some of 0x11, ignored): ranges over a small
+ * address space so that branch targets hit recent 4-byte instructions, sync
+ * changes and errors. */
+static void gen(struct etm_item *it, uint32_t *s, uint64_t *pc)
+{
+	unsigned r = rng(s) % 100;
+	struct etm_elem *e = &it->elem;
+
+	memset(it, 0, sizeof(*it));
+	it->is_elem = 1;
+	e->id = rng(s) % 20 ? 0x10 : 0x11;
+	if (r < 80) {
+		unsigned n = 1 + rng(s) % 4;
+
+		if (rng(s) % 3)
+			*pc = (rng(s) % 4096) * 2;   /* a branch */
+		e->kind = etmk_range;
+		e->start = *pc;
+		e->last_size = rng(s) % 2 ? 4 : 2;
+		e->last_addr = *pc + 2 * (n - 1);
+		e->end = e->last_addr + e->last_size;
+		e->ninsn = n;
+		e->last_cls = rng(s) % 50 ? etmc_other : etmc_undefined;
+		e->last_atom = 1;
+		e->last_exec = 1;
+		*pc = e->end;
+	} else if (r < 85) {
+		e->kind = etmk_trace_on;
+	} else if (r < 90) {
+		e->kind = etmk_nosync;
+	} else if (r < 94) {
+		e->kind = etmk_nomem;
+	} else {
+		static const int errs[] = { etme_bad_packet, etme_mismatch,
+					    etme_retstack_empty, etme_truncated };
+
+		e->kind = etmk_error;
+		e->err = errs[rng(s) % 4];
+	}
+	if (rng(s) % 50 == 0) {    /* a packet item now and then */
+		it->is_elem = 0;
+		it->pkt.id = 0x10;
+		it->pkt.type = rng(s) % 4 ? etmp_atom : etmp_error;
+	}
+}
+
+static int same_counts(const struct etm_diag *a, const struct etm_diag *b)
+{
+	struct etm_diag_counts x, y;
+
+	etm_diag_counts(a, &x, sizeof(x));
+	etm_diag_counts(b, &y, sizeof(y));
+	return !memcmp(&x, &y, sizeof(x));
+}
+
+static void one(uint32_t seed, unsigned maxseg)
+{
+	struct etm_config cfg;
+	struct etm_diag *whole, *cat, *seg;
+	struct etm_item it;
+	uint32_t s = seed;
+	uint64_t pc = 0x100;
+	unsigned i, left = 0;
+
+	etm_config_init(&cfg);
+	cfg.protocol = etm_proto_etmv3;
+	cfg.etmidr = 0x410CF250;
+	cfg.traceid = 0x10;
+	whole = etm_diag_alloc(&cfg, NULL);
+	cat = etm_diag_alloc(&cfg, NULL);
+	seg = etm_diag_alloc_segment(&cfg, NULL);
+	ET_CHECK(whole && cat && seg);
+	for (i = 0; i < NITEMS; i++) {
+		if (!left) {
+			ET_EQ(etm_diag_append(cat, seg), 0);
+			etm_diag_reset_segment(seg);
+			left = 1 + rng(&s) % maxseg;
+		}
+		left--;
+		gen(&it, &s, &pc);
+		etm_diag_item(whole, &it);
+		etm_diag_item(seg, &it);
+	}
+	ET_EQ(etm_diag_append(cat, seg), 0);
+	ET_CHECK(same_counts(whole, cat));
+	/* the state after the appends: more items give the same counts */
+	for (i = 0; i < 2000; i++) {
+		gen(&it, &s, &pc);
+		etm_diag_item(whole, &it);
+		etm_diag_item(cat, &it);
+	}
+	ET_CHECK(same_counts(whole, cat));
+	ET_EQ(etm_diag_append(seg, cat), -etme_invalid);
+	etm_diag_free(whole);
+	etm_diag_free(cat);
+	etm_diag_free(seg);
+}
+
+static void test_segments(void)
+{
+	uint32_t seed;
+
+	for (seed = 1; seed <= 40; seed++)
+		one(seed * 2654435761u, seed % 4 ? 50 : 3000);
+}
+
+int main(void)
+{
+	etest_run("diag segments appended = whole", test_segments);
+	return etest_end();
+}
