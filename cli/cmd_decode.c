@@ -27,6 +27,10 @@ static const char decode_help[] =
 	"  --no-cache            disable the decoded-block cache\n"
 	"  --jobs N              decode on N threads (default: one per CPU);\n"
 	"                        the output is the same for every N\n"
+	"  --verify              hold each source's output until its next periodic\n"
+	"                        I-sync confirms it; trace that a later check\n"
+	"                        rejects is preceded by an 'unverified' error\n"
+	"                        (one thread; see doc/robustness.md)\n"
 	"Without a snapshot directory (trace file given):\n"
 	"  --protocol etmv3|ptm  trace protocol (required)\n"
 	"  --input-format raw|coresight|tpiu  (default raw)\n"
@@ -67,7 +71,7 @@ int cmd_decode(int argc, char **argv)
 
 	r = opt_parse(&o, argc, argv,
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
-		      "image,elf,stats,no-cache,jobs,chunk");
+		      "image,elf,stats,no-cache,jobs,chunk,verify");
 	if (r) {
 		if (r > 0)
 			fputs(decode_help, stdout);
@@ -86,6 +90,10 @@ int cmd_decode(int argc, char **argv)
 		return 2;
 	}
 	s.jobs = o.jobs ? o.jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (o.verify && session_verify(&s)) {
+		session_close(&s);
+		return 2;
+	}
 	wbuf_init(&w, STDOUT_FILENO);
 	decfmt_init(&c, &s, &w, fmt, fmt == DF_TEXT ? disasm_open() : NULL, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t0);

@@ -97,7 +97,7 @@ static void text_range(struct decfmt *c, const struct etm_elem *el,
 			wbuf_printf(c->w, "  %08llx  %s  %04x       ",
 				    (unsigned long long)in.addr, etm_isa_name(in.isa),
 				    in.opcode);
-		disasm_insn(c->dis, &in, dis, sizeof(dis));
+		disasm_insn(c->dis, img, wk.space, &in, dis, sizeof(dis));
 		wbuf_printf(c->w, "%-36s", dis);
 		if (last && el->last_atom)
 			wbuf_str(c->w, el->last_exec ? " E" : " N");

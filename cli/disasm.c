@@ -1,7 +1,22 @@
 /* cli/disasm.c - instruction text for the decode listing, via capstone
- * (Debian libcapstone-dev) when available. */
+ * (Debian libcapstone-dev) when available.
+ *
+ * T32 instructions in an IT block disassemble differently (MOVS outside,
+ * MOV<c> inside). Capstone tracks IT blocks from the instructions it was
+ * last given, so its text would depend on what the listing printed before
+ * - on the path, and with --jobs on where the input was cut. Here the IT
+ * context is taken from the program image instead: an IT instruction up
+ * to 14 bytes before the instruction whose block, walked forwards with
+ * T32 instruction sizes, lands on it. Such instructions are
+ * disassembled on a scratch handle after their IT instruction and the
+ * instructions between, which is then drained with NOPs; every other T32
+ * instruction (IT included) goes to a handle that never holds IT state.
+ * The text is thus a function of the address and the image only - the
+ * same with any number of jobs, and right after exceptions or branches
+ * into a block, where the executed path does not show the IT. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "disasm.h"
 
@@ -9,8 +24,8 @@
 #include <capstone/capstone.h>
 
 struct disasm {
-	csh arm, thumb;
-	int ok_arm, ok_thumb;
+	csh arm, thumb, it;     /* it: the scratch handle for IT blocks */
+	int ok_arm, ok_thumb, ok_it;
 	cs_insn *insn;
 };
 
@@ -22,6 +37,7 @@ struct disasm *disasm_open(void)
 		return NULL;
 	d->ok_arm = cs_open(CS_ARCH_ARM, CS_MODE_ARM, &d->arm) == CS_ERR_OK;
 	d->ok_thumb = cs_open(CS_ARCH_ARM, CS_MODE_THUMB, &d->thumb) == CS_ERR_OK;
+	d->ok_it = cs_open(CS_ARCH_ARM, CS_MODE_THUMB, &d->it) == CS_ERR_OK;
 	if (d->ok_arm)
 		d->insn = cs_malloc(d->arm);
 	return d;
@@ -37,16 +53,115 @@ void disasm_close(struct disasm *d)
 		cs_close(&d->arm);
 	if (d->ok_thumb)
 		cs_close(&d->thumb);
+	if (d->ok_it)
+		cs_close(&d->it);
 	free(d);
 }
 
-void disasm_insn(struct disasm *d, const struct etm_insn *in, char *buf, size_t n)
+static int is_it(unsigned hw)
+{
+	return (hw & 0xff00) == 0xbf00 && (hw & 0x000f) != 0;
+}
+
+/* T32 instruction size from its first halfword. */
+static unsigned t32_size(unsigned hw)
+{
+	return hw >= 0xe800 ? 4 : 2;
+}
+
+/* Disassemble the T32 bytes @p (@sz: 2 or 4) at @addr on handle @h; 1 if
+ * it gave an instruction (then in d->insn). */
+static int one(struct disasm *d, csh h, const uint8_t *p, size_t sz,
+	       uint64_t addr)
+{
+	return (int)cs_disasm_iter(h, &p, &sz, &addr, d->insn);
+}
+
+/* Instruction boundaries in the @n bytes @m before a T32 instruction: T32
+ * sizes are parsed forwards from the start and from the second halfword
+ * (such parses meet after a few instructions and agree from there on); a
+ * parse that lands exactly on the instruction is used. Returns 0 if none
+ * does, else bit k of *@b = a boundary at m[2k]. */
+static int boundaries(const uint8_t *m, unsigned n, uint32_t *b)
+{
+	unsigned s, pos;
+
+	for (s = 0; s <= 2; s += 2) {
+		*b = 0;
+		for (pos = s; pos < n;
+		     pos += t32_size((unsigned)m[pos] | m[pos + 1] << 8))
+			*b |= 1u << (pos / 2);
+		if (pos == n)
+			return 1;
+	}
+	return 0;
+}
+
+/* If the T32 instruction at @x is in the block of an IT instruction found
+ * in the image (see the top of the file), disassemble it in that context
+ * into d->insn and return 1. A block has at most 4 instructions of at most
+ * 4 bytes, so its IT is at most 14 bytes back; which halfwords start
+ * instructions is found by parsing from further back (boundaries()). */
+#define IT_BACK 32
+static int in_it_block(struct disasm *d, const struct etm_image *img,
+		       enum etm_space space, uint64_t x, const uint8_t *cur,
+		       size_t cursz)
+{
+	uint8_t m[IT_BACK + 4];
+	unsigned at, slot, pos, n = IT_BACK;
+	uint32_t bd;
+
+	if (!img || !d->ok_it)
+		return 0;
+	while (n >= 16 && (x < n || etm_image_read(img, space, x - n, m, n) != n))
+		n -= 16;
+	if (n < 16 || !boundaries(m, n, &bd))
+		return 0;
+	memcpy(m + n, cur, cursz);
+	for (at = n - 2, slot = 0; at >= n - 14 && slot < 4; at -= 2) {
+		unsigned hw = (unsigned)m[at] | m[at + 1] << 8;
+
+		if (!(bd >> (at / 2) & 1))
+			continue;
+		if (!is_it(hw)) {
+			slot++;
+			continue;
+		}
+		/* the nearest IT: @slot instructions between it and @x */
+		if (slot >= 4 - (unsigned)__builtin_ctz(hw & 0xf))
+			return 0;
+		/* replay: the IT, the instructions between, the target */
+		one(d, d->it, m + at, 2, x - n + at);
+		for (pos = at + 2; pos < n;) {
+			unsigned sz = t32_size((unsigned)m[pos] | m[pos + 1] << 8);
+
+			one(d, d->it, m + pos, sz, x - n + pos);
+			pos += sz;
+		}
+		return one(d, d->it, cur, cursz, x);
+	}
+	return 0;
+}
+
+/* Empty the scratch handle's IT state (a block has at most 4 slots). */
+static void drain_it(struct disasm *d)
+{
+	static const uint8_t nop[2] = { 0x00, 0xbf };
+	int i;
+
+	for (i = 0; i < 4; i++)
+		one(d, d->it, nop, 2, 0);
+}
+
+void disasm_insn(struct disasm *d, const struct etm_image *img,
+		 enum etm_space space, const struct etm_insn *in, char *buf,
+		 size_t n)
 {
 	uint8_t b[4];
 	const uint8_t *p = b;
 	size_t sz = in->size;
 	uint64_t addr = in->addr;
-	int thumb = in->isa != etmi_a32;
+	int thumb = in->isa != etmi_a32, ok = 0;
 
 	if (thumb && in->size == 4) {
 		b[0] = (uint8_t)(in->opcode >> 16);
@@ -59,8 +174,24 @@ void disasm_insn(struct disasm *d, const struct etm_insn *in, char *buf, size_t 
 		b[2] = (uint8_t)(in->opcode >> 16);
 		b[3] = (uint8_t)(in->opcode >> 24);
 	}
-	if (d && d->insn && ((thumb && d->ok_thumb) || (!thumb && d->ok_arm)) &&
-	    cs_disasm_iter(thumb ? d->thumb : d->arm, &p, &sz, &addr, d->insn)) {
+	if (d && d->insn && thumb && d->ok_thumb) {
+		int scratch = 1;
+
+		if (sz == 2 && is_it(in->opcode))   /* an IT itself */
+			ok = d->ok_it && one(d, d->it, b, 2, addr);
+		else if (in_it_block(d, img, space, addr, b, sz))
+			ok = 1;
+		else
+			ok = one(d, d->thumb, b, sz, addr), scratch = 0;
+		if (ok)
+			snprintf(buf, n, "%s %s", d->insn->mnemonic,
+				 d->insn->op_str);
+		if (scratch)
+			drain_it(d);
+		if (ok)
+			return;
+	} else if (d && d->insn && !thumb && d->ok_arm &&
+		   cs_disasm_iter(d->arm, &p, &sz, &addr, d->insn)) {
 		snprintf(buf, n, "%s %s", d->insn->mnemonic, d->insn->op_str);
 		return;
 	}
@@ -81,9 +212,13 @@ void disasm_close(struct disasm *d)
 	(void)d;
 }
 
-void disasm_insn(struct disasm *d, const struct etm_insn *in, char *buf, size_t n)
+void disasm_insn(struct disasm *d, const struct etm_image *img,
+		 enum etm_space space, const struct etm_insn *in, char *buf,
+		 size_t n)
 {
 	(void)d;
+	(void)img;
+	(void)space;
 	snprintf(buf, n, "(%s)", etm_insn_class_name(in->cls));
 }
 #endif

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include <etmtrace/image.h>
 #include <etmtrace/insn.h>
 
 struct disasm;
@@ -12,6 +13,10 @@ struct disasm;
 struct disasm *disasm_open(void);
 void disasm_close(struct disasm *d);
 /* Write the mnemonic and operands of @in into @buf. */
-void disasm_insn(struct disasm *d, const struct etm_insn *in, char *buf, size_t n);
+/* Text of @in (read from @img in @space, which also gives the IT-block
+ * context of T32 instructions: see disasm.c) into @buf. */
+void disasm_insn(struct disasm *d, const struct etm_image *img,
+		 enum etm_space space, const struct etm_insn *in, char *buf,
+		 size_t n);
 
 #endif

@@ -115,7 +115,8 @@ static int opt_value(struct opts *o, const char *name, char *v)
 	return 0;
 }
 
-static const char *const opt_flags[] = { "stats", "no-cache", "m-profile" };
+static const char *const opt_flags[] = { "stats", "no-cache", "m-profile",
+					  "verify" };
 
 static int opt_flag(struct opts *o, const char *name)
 {
@@ -125,6 +126,8 @@ static int opt_flag(struct opts *o, const char *name)
 		o->no_cache = 1;
 	else if (!strcmp(name, "m-profile"))
 		o->m_profile = 1;
+	else if (!strcmp(name, "verify"))
+		o->verify = 1;
 	else
 		return -1;
 	return 0;

@@ -30,6 +30,7 @@ struct opts {
 	int nelfs;
 	const char *format;           /* text, jsonl, canon */
 	int stats;
+	int verify;
 	int no_cache;
 	int jobs;
 	int chunk;                    /* input chunk size (testing) */

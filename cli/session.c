@@ -223,6 +223,8 @@ void session_close(struct session *s)
 {
 	int i;
 
+	etm_verify_free(s->verify);
+	s->verify = NULL;
 	etm_decoder_free(s->dec);
 	for (i = 0; i < s->nimages; i++)
 		etm_image_free(s->images[i]);
@@ -239,6 +241,44 @@ const struct session_src *session_find(const struct session *s, unsigned id)
 	return NULL;
 }
 
+int session_verify(struct session *s)
+{
+	s->verify = etm_verify_alloc(0);
+	if (!s->verify) {
+		fprintf(stderr, "etmtrace: out of memory\n");
+		return 2;
+	}
+	etm_decoder_set_packets(s->dec, 1);
+	s->jobs = 1;
+	return 0;
+}
+
+/* Pass the items the verify filter has released to @fn (elements only:
+ * the packet items were turned on for the filter). */
+static int verify_take(struct session *s, session_fn fn, void *ctx)
+{
+	struct etm_item it;
+
+	while (etm_verify_next(s->verify, &it) == 0)
+		if (it.is_elem && fn(ctx, &it) < 0)
+			return 1;
+	return 0;
+}
+
+/* An item through the verify filter. */
+static int verify_item(struct session *s, const struct etm_item *it,
+		       session_fn fn, void *ctx)
+{
+	int r;
+
+	while ((r = etm_verify_put(s->verify, it)) == -etme_busy)
+		if (verify_take(s, fn, ctx))
+			return 1;
+	if (r < 0)
+		return 2;
+	return verify_take(s, fn, ctx);
+}
+
 static int drain(struct session *s, session_fn fn, void *ctx, int final)
 {
 	struct etm_item it;
@@ -246,6 +286,16 @@ static int drain(struct session *s, session_fn fn, void *ctx, int final)
 
 	for (;;) {
 		r = etm_decoder_next(s->dec, &it, sizeof(it));
+		if (s->verify && r == -etme_eos) {
+			etm_verify_finish(s->verify);
+			return verify_take(s, fn, ctx);
+		}
+		if (s->verify && r == 0) {
+			r = verify_item(s, &it, fn, ctx);
+			if (r)
+				return r;
+			continue;
+		}
 		if (r == -etme_again && !final)
 			return 0;
 		if (r == -etme_eos)

@@ -27,6 +27,9 @@ struct session {
 	struct etm_decoder *dec;
 	uint64_t input_bytes;
 	int jobs;                /* worker threads for session_run (<= 1: none) */
+	/* verified output (--verify): items go through this filter, which
+	 * needs the decoder's packet items; those are not passed on */
+	struct etm_verify *verify;
 };
 
 /* Item handler: return 0 to go on, <0 to stop. */
@@ -37,6 +40,9 @@ typedef int (*session_fn)(void *ctx, const struct etm_item *it);
 int session_open(struct session *s, struct opts *o, enum etm_decoder_mode mode,
 		 int want_images);
 void session_close(struct session *s);
+/* Verified output (etmtrace/verify.h): packet items on, one thread.
+ * Returns 0 or 2 (no memory). */
+int session_verify(struct session *s);
 /* Decode the whole trace file (with s->jobs > 1 and a regular file, through
  * etm_decoder_run() on that many threads: same items, same order).
  * Returns 0, or 2 on an input error. */

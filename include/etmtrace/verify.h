@@ -8,8 +8,9 @@
  * where the trace says it is (or a packet error or impossible walk stops
  * it). A decoder that streams reports that error after the wrong
  * instructions. This filter holds every source's items from its last
- * confirmation until the next one and, when instead an error or gap
- * element of that source arrives, puts an etme_unverified error element in
+ * confirmation until the next one and, when instead an error or loss of
+ * synchronisation (etmk_error, etmk_nosync; not etmk_nomem, which only
+ * means the image lacks the code) of that source arrives, puts an etme_unverified error element in
  * front of the held items: "what follows, up to the error, came from trace
  * that a later check rejected".
  *

@@ -130,8 +130,9 @@ int etm_verify_put(struct etm_verify *v, const struct etm_item *it)
 	if (k == 0) {
 		held = 0;
 	} else if (it->is_elem && (it->elem.kind == etmk_error ||
-				   it->elem.kind == etmk_nosync ||
-				   it->elem.kind == etmk_nomem)) {
+				   it->elem.kind == etmk_nosync)) {
+		/* (not nomem: an address outside the program image says
+		 * nothing about the trace; the walk just stops there) */
 		/* the held items came from trace a check has now rejected */
 		release(v, k, 1);
 		held = 0;
