@@ -17,7 +17,7 @@
 #include "decpar.h"
 
 #define DECPAR_PIECE (1u << 20)     /* formatted bytes per piece */
-#define DECPAR_BUDGET (64u << 20)   /* pieces buffered over all chunks */
+#define DECPAR_BUDGET (32u << 20)   /* pieces buffered over all chunks */
 
 /* A piece: formatted text, and (at the library's cuts, which are where the
  * output may be trimmed) the counters and diagnostics since the previous
@@ -198,19 +198,7 @@ static void dp_close(void *state)
 
 static size_t dp_read(void *ctx, uint64_t off, uint8_t *buf, size_t n)
 {
-	int fd = *(int *)ctx;
-	size_t got = 0;
-
-	while (got < n) {
-		ssize_t k = pread(fd, buf + got, n - got, (off_t)(off + got));
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			break;
-		got += (size_t)k;
-	}
-	return got;
+	return session_pread(*(int *)ctx, off, buf, n);
 }
 
 int decpar_run(struct session *s, struct decfmt *f)

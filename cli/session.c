@@ -317,13 +317,12 @@ struct par_ctx {
 	void *ctx;
 };
 
-static size_t par_read(void *vctx, uint64_t off, uint8_t *buf, size_t n)
+size_t session_pread(int fd, uint64_t off, uint8_t *buf, size_t n)
 {
-	struct par_ctx *p = vctx;
 	size_t got = 0;
 
 	while (got < n) {
-		ssize_t k = pread(p->fd, buf + got, n - got, (off_t)(off + got));
+		ssize_t k = pread(fd, buf + got, n - got, (off_t)(off + got));
 
 		if (k < 0 && errno == EINTR)
 			continue;
@@ -332,6 +331,13 @@ static size_t par_read(void *vctx, uint64_t off, uint8_t *buf, size_t n)
 		got += (size_t)k;
 	}
 	return got;
+}
+
+static size_t par_read(void *vctx, uint64_t off, uint8_t *buf, size_t n)
+{
+	struct par_ctx *p = vctx;
+
+	return session_pread(p->fd, off, buf, n);
 }
 
 static int par_item(void *vctx, const struct etm_item *it)

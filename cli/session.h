@@ -47,6 +47,9 @@ int session_verify(struct session *s);
  * etm_decoder_run() on that many threads: same items, same order).
  * Returns 0, or 2 on an input error. */
 int session_run(struct session *s, session_fn fn, void *ctx);
+/* Read up to @n bytes of @fd at @off (any thread; retries short reads and
+ * EINTR); returns the bytes read. */
+size_t session_pread(int fd, uint64_t off, uint8_t *buf, size_t n);
 /* Source of trace ID @id, or NULL. */
 const struct session_src *session_find(const struct session *s, unsigned id);
 

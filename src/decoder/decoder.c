@@ -256,45 +256,6 @@ static inline int q_open(const struct etm_flow *f)
 	return etm_flow_qopen(f);
 }
 
-/* ETMv3: runs of atom packets and branch address packets, alternating,
- * until the queue is full enough or the next packet needs the general
- * path. */
-static int drain_fast_runs(struct dec_source *s, uint64_t *np)
-{
-	struct etm_flow *f = s->flow;
-	struct etm_pktp *core = s->core;
-	struct etm_atom_run r;
-	struct etm_brc br;
-	unsigned k;
-	int isa;
-
-	do {
-		/* a run ends at a packet that is not a one-byte atom (or
-		 * at the run's limits), usually a branch address packet */
-		k = etm_pktp_atom_run(core, &r, 256);
-		if (k) {
-			*np += k;
-			isa = etm_flow_put_atoms(f, &r);
-			if (isa < 0)
-				return isa;
-			etm_pktp_run_done(core, &r);
-			etm_pktp_set_isa(core, (enum etm_isa)isa);
-			if (!q_open(f))
-				break;
-		}
-		if (!etm_pktp_fast_branch(core, &br)) {
-			if (k)
-				continue;
-			break;
-		}
-		(*np)++;
-		isa = etm_flow_put_branch(f, &br);
-		if (isa < 0)
-			return isa;
-		etm_pktp_set_isa(core, (enum etm_isa)isa);
-	} while (q_open(f));
-	return 0;
-}
 
 /* PTM: atom packets of any size and branch address packets. */
 static int drain_fast_patoms(struct dec_source *s, uint64_t *np)
@@ -348,10 +309,9 @@ static int drain_fast_atoms(struct dec_source *s, uint64_t *np)
 
 static int drain_fast(struct dec_source *s, uint64_t *np)
 {
+	/* ETMv3 has its whole fast path in the flow decoder (drain_fast) */
 	if (s->flow->drain_fast)
 		return s->flow->drain_fast(s->flow, s->core, np);
-	if (s->flow->put_atoms)
-		return drain_fast_runs(s, np);
 	if (s->flow->put_patom)
 		return drain_fast_patoms(s, np);
 	return drain_fast_atoms(s, np);
