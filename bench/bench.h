@@ -26,6 +26,8 @@ struct bench_case {
 	int full;                     /* 0: packet parsing only, 1: full decode */
 	uint64_t limit;               /* decode only the first bytes (0 = all) */
 	int jobs;                     /* etmtrace: worker threads (0/1 = one) */
+	int run_items;                /* --jobs through etm_decoder_run() (items
+				       * to the calling thread), not _run_ops() */
 };
 
 /* Totals of one run (filled in a child process). */

@@ -97,6 +97,58 @@ static int run_stream(struct etm_decoder *d, int fd,
 	return err;
 }
 
+/* Parallel decode with the counting done where the items are decoded
+ * (etm_decoder_run_ops): each worker counts into a piece per stretch of
+ * items, the calling thread adds the pieces up in input order. (Through
+ * etm_decoder_run() every item would be copied to the calling thread just
+ * to be counted there.) */
+static void *ops_open(void *ctx)
+{
+	(void)ctx;
+	return calloc(1, sizeof(struct bench_result));
+}
+
+static int ops_item(void *state, const struct etm_item *it)
+{
+	count_item(state, it);
+	return 0;
+}
+
+static int ops_cut(void *state, void **piece, size_t *bytes)
+{
+	struct bench_result *p = malloc(sizeof(*p));
+
+	if (!p)
+		return -1;
+	*p = *(struct bench_result *)state;
+	memset(state, 0, sizeof(*p));
+	*piece = p;
+	*bytes = sizeof(*p);
+	return 0;
+}
+
+static int ops_emit(void *ctx, void *piece)
+{
+	struct bench_result *r = ctx, *p = piece;
+
+	r->packets += p->packets;
+	r->insns += p->insns;
+	r->elems += p->elems;
+	r->errors += p->errors;
+	free(p);
+	return 0;
+}
+
+static void ops_drop(void *ctx, void *piece)
+{
+	(void)ctx;
+	free(piece);
+}
+
+static const struct etm_run_ops count_ops = {
+	ops_open, ops_item, ops_cut, ops_emit, ops_drop, free, 0
+};
+
 static int run_parallel(struct etm_decoder *d, int fd,
 			const struct bench_case *c, struct bench_result *r)
 {
@@ -105,8 +157,11 @@ static int run_parallel(struct etm_decoder *d, int fd,
 	if (c->limit && c->limit < size)
 		size = c->limit;
 	r->bytes = size;
-	return etm_decoder_run(d, par_read, (void *)&fd, size, c->jobs,
-			       par_count, r);
+	if (c->run_items)
+		return etm_decoder_run(d, par_read, (void *)&fd, size, c->jobs,
+				       par_count, r);
+	return etm_decoder_run_ops(d, par_read, (void *)&fd, size, c->jobs,
+				   &count_ops, r);
 }
 
 int bench_etm_run(const struct bench_case *c, struct bench_result *r)

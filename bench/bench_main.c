@@ -24,6 +24,7 @@ struct opts {
 	uint64_t peer_mib;      /* OpenCSD on the first MiB of synthetic */
 	int runs;               /* alternated runs per decoder */
 	int jobs;               /* extra etmtrace --jobs run (0 = none) */
+	int run_items;          /* --jobs runs through etm_decoder_run() */
 	const char *only;       /* run cases whose name contains this */
 	int no_peer;
 	int no_synth;
@@ -135,6 +136,7 @@ static int run_case(struct bench_case *c, const struct opts *o, int peer)
 		}
 		if (o->jobs > 1 && c->full) {
 			c->jobs = o->jobs;
+			c->run_items = o->run_items;
 			run_child(c, 0, &r);
 			if (!r.ok)
 				bj.r = r;
@@ -250,7 +252,10 @@ static void usage(void)
 	     "                   traces (default 16; etmtrace is timed on the\n"
 	     "                   same prefix for the ratio and on all of it)\n"
 	     "  --runs N         alternated runs per decoder (default 3)\n"
-	     "  --jobs N         also time etmtrace with N threads\n"
+	     "  --jobs N         also time etmtrace with N threads (counting on\n"
+	     "                   the workers: etm_decoder_run_ops)\n"
+	     "  --run-items      --jobs through etm_decoder_run() instead (every\n"
+	     "                   item copied to the calling thread)\n"
 	     "  --only STR       cases whose name contains STR\n"
 	     "  --no-peer        etmtrace only\n"
 	     "  --no-synth       TC2 cases only");
@@ -269,6 +274,10 @@ static int parse(struct opts *o, int argc, char **argv)
 		}
 		if (!strcmp(a, "--no-synth")) {
 			o->no_synth = 1;
+			continue;
+		}
+		if (!strcmp(a, "--run-items")) {
+			o->run_items = 1;
 			continue;
 		}
 		if (!v || strncmp(a, "--", 2)) {
@@ -292,6 +301,7 @@ static int parse(struct opts *o, int argc, char **argv)
 			o->jobs = atoi(v);
 		else if (!strcmp(a, "--only"))
 			o->only = v;
+
 		else {
 			usage();
 			return -1;
