@@ -204,25 +204,6 @@ int etm_etm3_read_branch(const struct etm_pktp *p, const uint8_t *b, size_t n,
 	return i;
 }
 
-/* Branch address packet, also the LSiP current-address field. */
-static int etm3_branch(const struct etm_pktp *p, const uint8_t *b, size_t n,
-		       struct etm_packet *pkt, struct etm_pkt_state *st)
-{
-	struct etm_brc br;
-	uint32_t drop;
-	int r;
-
-	memset(&br, 0, sizeof(br));
-	r = etm_etm3_read_branch(p, b, n, &br, st, &drop);
-	if (r < 0) {
-		pkt->size = drop;
-		return r;
-	}
-	pkt->type = etmp_branch;
-	etm_brc_to_pkt(&br, pkt);
-	return r;
-}
-
 /* Cycle count field (§7): 7 bits per byte, 5th byte bits[3:0]. */
 static int etm3_cc(const uint8_t *b, size_t n, uint32_t *v)
 {
@@ -478,7 +459,7 @@ int etm_etm3_read(const struct etm_pktp *p, const uint8_t *b, size_t n,
 		r = p->o.cycle_acc ? phdr_ca(p, b[0], pkt) : phdr_plain(b[0], pkt);
 		break;
 	case etmh_branch:
-		r = etm3_branch(p, b, n, pkt, st);
+		r = etm_pktp_read_branch(p, b, n, pkt, st);
 		break;
 	case etmh_isync:
 	case etmh_isync_cc:

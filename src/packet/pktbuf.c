@@ -418,6 +418,27 @@ static inline int fast_branch_short(const struct etm_pktp *p,
 	return r + c;
 }
 
+int etm_pktp_read_branch(const struct etm_pktp *p, const uint8_t *b, size_t n,
+			 struct etm_packet *pkt, struct etm_pkt_state *st)
+{
+	struct etm_brc br;
+	uint32_t drop;
+	int r;
+
+	memset(&br, 0, sizeof(br));
+	if (p->proto == etm_proto_ptm)
+		r = etm_ptm_read_branch(p, b, n, &br, st, &drop);
+	else
+		r = etm_etm3_read_branch(p, b, n, &br, st, &drop);
+	if (r < 0) {
+		pkt->size = drop;
+		return r;
+	}
+	pkt->type = etmp_branch;
+	etm_brc_to_pkt(&br, pkt);
+	return r;
+}
+
 int etm_pktp_fast_branch(struct etm_pktp *p, struct etm_brc *br)
 {
 	const uint8_t *b;

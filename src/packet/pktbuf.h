@@ -183,6 +183,11 @@ int etm_ptm_read_branch(const struct etm_pktp *p, const uint8_t *b, size_t n,
 			struct etm_brc *br, struct etm_pkt_state *st,
 			uint32_t *drop);
 
+/* A branch address packet as struct etm_packet, through the compact reader
+ * of @p's protocol (same contract as the readers above). */
+int etm_pktp_read_branch(const struct etm_pktp *p, const uint8_t *b, size_t n,
+			 struct etm_packet *pkt, struct etm_pkt_state *st);
+
 /* Header tables for the two protocols (filled from the configuration). */
 void etm_etm3_hdr_table(const struct etm_config *cfg, uint8_t hdr[256]);
 void etm_ptm_hdr_table(const struct etm_config *cfg, uint8_t hdr[256]);

@@ -179,24 +179,6 @@ int etm_ptm_read_branch(const struct etm_pktp *p, const uint8_t *b, size_t n,
 	return i;
 }
 
-static int ptm_branch(const struct etm_pktp *p, const uint8_t *b, size_t n,
-		      struct etm_packet *pkt, struct etm_pkt_state *st)
-{
-	struct etm_brc br;
-	uint32_t drop;
-	int r;
-
-	memset(&br, 0, sizeof(br));
-	r = etm_ptm_read_branch(p, b, n, &br, st, &drop);
-	if (r < 0) {
-		pkt->size = drop;
-		return r;
-	}
-	pkt->type = etmp_branch;
-	etm_brc_to_pkt(&br, pkt);
-	return r;
-}
-
 /* Waypoint update (§8): 0x72 + 1-5 address bytes; a 5-byte address with
  * bit 6 set is followed by one byte whose bit 6 is AltISA (OpenCSD and
  * ptm2human agree). The address becomes the compression base. */
@@ -310,7 +292,7 @@ int etm_ptm_read(const struct etm_pktp *p, const uint8_t *b, size_t n,
 		r = ptm_atom(p, b, n, pkt);
 		break;
 	case etmh_branch:
-		return ptm_branch(p, b, n, pkt, st);
+		return etm_pktp_read_branch(p, b, n, pkt, st);
 	case etmh_isync:
 		return ptm_isync(p, b, n, pkt, st);
 	case etmh_timestamp:
