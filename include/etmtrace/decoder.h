@@ -86,7 +86,8 @@ int etm_decoder_next_elems(struct etm_decoder *d,
 /** Deliver packets as items too in element mode (default 0: elements only). */
 void etm_decoder_set_packets(struct etm_decoder *d, int on);
 
-/** Enable or disable the flow block cache of every source (default on). */
+/** Enable or disable the flow block cache (and ETMv3 walk memo) of every
+ * source (default on). */
 void etm_decoder_set_cache(struct etm_decoder *d, int on);
 
 /** Packets parsed so far over all sources, whether or not they are

@@ -5,9 +5,12 @@
 
 #include <etmtrace/error.h>
 
+#include "common/copy.h"
 #include "common/zero.h"
 #include "common/sbuf.h"
 #include "flow/flow_int.h"
+#include "flow/wmemo.h"
+#include "packet/brshort.h"
 
 /* Elements that may follow the pending range while its last instruction can
  * still be cancelled (timestamps, context, exception return, ...). */
@@ -57,6 +60,11 @@ struct etm3_flow {
 	const struct etm_block *cb;
 	uint32_t cb_i;
 	uint64_t cb_next;
+
+	/* walks of single P-headers (e3_plain()), kept across resets; NULL
+	 * without memory */
+	struct etm_wm_entry *memo;
+	uint32_t tgen;          /* generation of rtmpl (a memo key) */
 };
 
 static enum etm_space e3_space(const struct etm3_flow *e)
@@ -190,6 +198,7 @@ static int e3_emit_context(struct etm3_flow *e)
 	e->rtmpl.vmid = el.vmid;
 	e->rtmpl.ns = el.ns;
 	e->rtmpl.hyp = el.hyp;
+	e->tgen++;
 	return e3_out(e, &el);
 }
 
@@ -683,6 +692,253 @@ static int e3_put_branch(struct etm_flow *f, const struct etm_brc *br)
 	return err < 0 ? err : e3_isa_now(e);
 }
 
+/* Whether the walk of the next P-header goes on in the pending range
+ * (e3_append()'s test for its first step): the memo keeps such walks
+ * apart from those that start a new range. */
+static inline int e3_merges(const struct etm3_flow *e)
+{
+	return e->pend_on && e->pend_open && e->pend->end == e->addr &&
+	       e->pend->isa == e->isa;
+}
+
+/* The walk of memo entry @m, as e3_new_range() and e3_append() would have
+ * done it: the pending range extended (a merging walk), its new range
+ * elements queued with this packet's offset (all but the last are
+ * classified, so each is queued by counting it), then its end state. The
+ * block the walk ended in is forgotten: a lookup gives the same
+ * instructions. */
+static inline int e3_memo_apply(struct etm3_flow *e,
+				const struct etm_wm_entry *m)
+{
+	struct etm_flow *f = e->f;
+	struct etm_elem *p = e->pend;
+	uint64_t prev = m->prev_addr;
+	unsigned j = 0, at;
+	int err;
+
+	if (m->merge) {
+		const struct etm_elem *r = &m->el[0];
+
+		if (m->prev_pending)
+			prev = p->last_addr;
+		p->ninsn += m->d_ninsn;
+		p->end = r->end;
+		p->last_addr = r->last_addr;
+		p->last_size = r->last_size;
+		p->last_cls = r->last_cls;
+		p->last_link = r->last_link;
+		p->last_exec = r->last_exec;
+		j = 1;
+	}
+	if (j < m->nr) {
+		err = e3_flush(e);
+		if (err < 0)
+			return err;
+		at = f->qhead + f->qlen;
+		if (at + m->nr > ETM_FLOW_QMAX)
+			return -etme_internal;
+		for (; j < m->nr; j++) {
+			p = &f->q[at++];
+			etm_copy(p, &m->el[j], sizeof(*p));
+			p->offset = e->off;
+		}
+		f->qlen = at - 1 - f->qhead;
+		e->pend = p;
+		e->pend_on = 1;
+	}
+	e->pend_open = m->pend_open;
+	e->prev_addr = prev;
+	e->last_w = 0;
+	e->addr = m->end_addr;
+	e->isa = (enum etm_isa)m->end_isa;
+	e->addr_valid = m->addr_valid;
+	e->wait_branch = m->wait_branch;
+	e->cb = NULL;
+	return 0;
+}
+
+/* Queue index of the first range a walk makes or extends, or -1 when the
+ * walk is not to be kept: a merging walk extends the pending range (built
+ * in place), any other starts one after it. */
+static inline int e3_memo_base(const struct etm3_flow *e, int merge)
+{
+	const struct etm_flow *f = e->f;
+	unsigned at = f->qhead + f->qlen;
+
+	if (merge)
+		return e->pend == &f->q[at] ? (int)at : -1;
+	return (int)at + (e->pend_on ? 1 : 0);
+}
+
+/* After a walk: whether it may be kept, i.e. it made only ranges (no
+ * unreadable opcode, no lost branch), at most ETM_WMEMO_RANGES of them,
+ * the first at queue index @base (e3_memo_base()). */
+static int e3_memo_keepable(const struct etm3_flow *e, int base)
+{
+	const struct etm_flow *f = e->f;
+	unsigned end = f->qhead + f->qlen, j;
+
+	if (base < 0 || !e->pend_on || e->pend != &f->q[end] ||
+	    (unsigned)base > end || end - (unsigned)base >= ETM_WMEMO_RANGES ||
+	    e->nheld)
+		return 0;
+	for (j = (unsigned)base; j <= end; j++)
+		if (f->q[j].kind != etmk_range ||
+		    (j < end && f->q[j].last_cls == etmc_unknown))
+			return 0;
+	return 1;
+}
+
+/* Keep the walk e3_memo_keepable() accepted in @m: from @addr with key
+ * @key; a merging walk went on in the pending range of @old_n
+ * instructions. */
+static void e3_memo_keep(struct etm3_flow *e, struct etm_wm_entry *m,
+			 uint64_t addr, uint64_t key, unsigned base,
+			 int merge, uint32_t old_n)
+{
+	struct etm_flow *f = e->f;
+	unsigned end = f->qhead + f->qlen, j;
+
+	for (j = base; j <= end; j++)
+		m->el[j - base] = f->q[j];
+	m->nr = (uint8_t)(end - base + 1);
+	m->merge = (uint8_t)merge;
+	m->d_ninsn = merge ? f->q[base].ninsn - old_n : 0;
+	/* a merging walk of one instruction: e3_append() took the second
+	 * to last from the pending range */
+	m->prev_pending = (uint8_t)(merge && m->nr == 1 && m->d_ninsn == 1);
+	m->addr = addr;
+	m->key = key;
+	m->end_isa = (uint8_t)e->isa;
+	m->addr_valid = (uint8_t)e->addr_valid;
+	m->wait_branch = (uint8_t)e->wait_branch;
+	m->pend_open = (uint8_t)e->pend_open;
+	m->end_addr = e->addr;
+	m->prev_addr = m->prev_pending ? 0 : e->prev_addr;
+}
+
+/* A memo miss: walk @ac and keep the walk in the set @m under @key if it
+ * may be kept (the newest first). Out of line: the hit path stays small. */
+static __attribute__((noinline))
+int e3_memo_miss(struct etm3_flow *e, const struct etm_atomc *ac,
+		 struct etm_wm_entry *m, uint64_t key, int merge)
+{
+	struct e3_atoms a = { .n = ac->n, .bits = ac->bits };
+	uint64_t addr = e->addr;
+	uint32_t old_n = merge ? e->pend->ninsn : 0;
+	int base = e3_memo_base(e, merge), err;
+
+	err = e3_walk_in(e, &a);
+	if (err >= 0 && e3_memo_keepable(e, base)) {
+		m[1] = m[0];
+		e3_memo_keep(e, &m[0], addr, key, (unsigned)base, merge,
+			     old_n);
+	}
+	return err;
+}
+
+/* A one-byte P-header @hdr walked from a known address: from the memo, or
+ * walked (and kept). @key0: etm_wm_key() without ISA, header and merge. */
+static inline int e3_pheader_memo(struct etm3_flow *e,
+				  const struct etm_atomc *ac, uint8_t hdr,
+				  uint64_t key0)
+{
+	uint64_t addr = e->addr;
+	int merge = e3_merges(e);
+	uint64_t key = key0 | etm_wm_key(0, e->isa, 0, hdr, merge);
+	struct etm_wm_entry *m = etm_wm_slot(e->memo, addr, hdr);
+
+	if (m[0].addr == addr && m[0].key == key)
+		return e3_memo_apply(e, &m[0]);
+	if (m[1].addr == addr && m[1].key == key)
+		return e3_memo_apply(e, &m[1]);
+	return e3_memo_miss(e, ac, m, key, merge);
+}
+
+/* The plain case of the fast path in one loop: non-cycle-accurate trace,
+ * synchronised, nothing held behind the pending range, the parser at a
+ * packet boundary. A one-byte P-header followed by something other than
+ * another P-header is walked as soon as it is read (a run of them goes to
+ * the atom-run path, which walks it as one), a short branch address packet
+ * (brshort.h) is applied at once; the parser's bytes are read here. The
+ * same elements as e3_drain_fast()'s general loop: a one-packet run is
+ * walked the same way, with that packet's offset. Returns 1 when the next
+ * packet needs the general loop, 0 when the queue is full enough, or an
+ * error. */
+static int e3_plain(struct etm3_flow *e, struct etm_pktp *p, uint64_t *np)
+{
+	struct etm_flow *f = e->f;
+	const uint8_t *buf = p->buf;
+	size_t pos = p->pos, len = p->len;
+	int alt = p->o.alt_branch, err = 0, ret = 1;
+	int memo = e->memo && f->cache_on;
+	/* the memo key but the ISA and header (constant here) */
+	uint64_t key0 = etm_wm_key(e->tgen, 0, e->space, 0, 0);
+	uint64_t npk = 0;
+	struct etm_br_short bs;
+
+	/* Nothing here changes the context, holds elements back or loses
+	 * synchronisation: e->nheld stays 0, e->synced set. */
+	while (pos < len) {
+		uint8_t h = buf[pos];
+
+		if (p->aok[h]) {
+			const struct etm_atomc *ac = &p->ac[h];
+
+			if (memo && e->addr_valid) {
+				e->off = etm_pktp_off(p, pos);
+				err = e3_pheader_memo(e, ac, h, key0);
+			} else {
+				struct e3_atoms a = { .n = ac->n,
+						      .bits = ac->bits };
+
+				/* a run of P-headers is walked as one (an
+				 * E run may go on across them) */
+				if (pos + 1 < len && p->aok[buf[pos + 1]])
+					break;
+				e->off = etm_pktp_off(p, pos);
+				err = e3_walk(e, &a);
+			}
+			pos++;
+			npk++;
+			p->st.isa = e->isa; /* etm_pktp_set_isa() */
+			if (err < 0)
+				break;
+			/* (a branch packet adds at most one element: the
+			 * queue has the room, see ETM_FLOW_QMAX) */
+			if (!etm_flow_qopen(f)) {
+				ret = 0;
+				break;
+			}
+		} else if (p->hdr[h] == etmh_branch) {
+			int r = etm_br_short(p->st.addr, p->st.isa, buf + pos,
+					     len - pos, alt, &bs);
+
+			if (!r)
+				break;
+			/* e3_branch() of a plain branch address (short
+			 * addresses are of A32, T32 or ThumbEE); no
+			 * element takes this packet's offset */
+			err = e3_flush(e);
+			e->addr = bs.addr;
+			e->isa = bs.isa;
+			e->wait_branch = 0;
+			e->addr_valid = 1;
+			p->st.addr = bs.addr;
+			p->st.isa = bs.isa;
+			pos += (size_t)r;
+			npk++;
+			if (err < 0)
+				break;
+		} else {
+			break;
+		}
+	}
+	*np += npk;
+	p->pos = pos;
+	return err < 0 ? err : ret;
+}
+
 /* The decoder's fast path (flow_int.h drain_fast): runs of one-byte
  * P-headers and branch address packets, alternating (a run ends at a
  * packet that is not a one-byte atom, usually a branch address), read
@@ -695,9 +951,19 @@ static int e3_drain_fast(struct etm_flow *f, struct etm_pktp *core,
 	struct etm_atom_run r;
 	struct etm_brc br;
 	unsigned k;
-	int err;
+	int err, plain;
 
+	/* the plain loop's conditions that hold for the whole call */
+	plain = !e->ca && !e->data_only && core->mode == etm_pm_sync &&
+		!core->asm_len && core->qi >= core->qn;
 	do {
+		plain = plain && e->synced && !e->nheld;
+		if (plain) {
+			etm_flow_qstart(f);
+			err = e3_plain(e, core, np);
+			if (err <= 0)
+				return err;
+		}
 		k = etm_pktp_atom_run(core, &r, 256);
 		if (k) {
 			*np += k;
@@ -918,9 +1184,13 @@ static void e3_reset(struct etm_flow *f)
 {
 	struct etm3_flow *e = f->impl;
 	int ever = e->ever_synced;
+	struct etm_wm_entry *memo = e->memo;
+	uint32_t tgen = e->tgen;
 
 	memset(e, 0, sizeof(*e));
 	e->f = f;
+	e->memo = memo;
+	e->tgen = tgen + 1;
 	e->ca = etm_cfg_cycle_acc(&f->cfg);
 	e->m_profile = etm_cfg_m_profile(&f->cfg);
 	e->data_only = etm_cfg_data_only(&f->cfg);
@@ -979,6 +1249,10 @@ static void e3_save(const struct etm_flow *f, struct etm_sbuf *s)
 
 static void e3_free(struct etm_flow *f)
 {
+	struct etm3_flow *e = f->impl;
+
+	if (e)
+		free(e->memo);
 	free(f->impl);
 	f->impl = NULL;
 }
@@ -998,6 +1272,8 @@ int etm_flow_etm3_init(struct etm_flow *f)
 
 	if (!e)
 		return -etme_nomem;
+	/* without memory for the memo, walks are not memoised */
+	e->memo = calloc((size_t)1 << ETM_WMEMO_LOG2, sizeof(*e->memo));
 	f->impl = e;
 	f->put = e3_put_pkt;
 	f->finish = e3_finish;

@@ -5,6 +5,7 @@
 
 #include "common/zero.h"
 #include "common/sbuf.h"
+#include "packet/brshort.h"
 #include "packet/pktbuf.h"
 #include "packet/sync.h"
 
@@ -309,66 +310,22 @@ static inline void brc_clear(struct etm_brc *br)
 	memset(c + 32, 0, sizeof(*br) - 32);
 }
 
-/* The common branch address packet: 1-4 address bytes and the ISA
- * unchanged (A32, T32 or ThumbEE), or 5 bytes with an A32 or T32 ISA
- * byte, without exception information: what etm_etm3_read_branch() or
- * etm_ptm_read_branch() give for its address, without the general
- * decode. @alt: the alternative encoding (PTM, ETMv3 with ETMCR[29]),
- * where the last of 2-4 bytes has 6 address bits and the exception flag.
- * Returns the size, or 0 when the packet is not of this form or is cut
- * (the general reader handles it). */
+/* etm_br_short() into @br (cleared here). */
 static inline __attribute__((always_inline))
 int branch_short(const struct etm_pktp *p, const uint8_t *b, size_t n,
 		 struct etm_brc *br, int alt)
 {
-	enum etm_isa isa = p->st.isa;
-	uint32_t v, mask;
-	unsigned bits = 6, i, shift;
-	uint8_t c = b[0];
+	struct etm_br_short o;
+	int r = etm_br_short(p->st.addr, p->st.isa, b, n, alt, &o);
 
-	if (isa != etmi_a32 && isa != etmi_t32 && isa != etmi_tee)
+	if (r <= 0)
 		return 0;
-	v = (c >> 1) & 0x3f;
-	for (i = 1; (c & 0x80) && i < 4; i++) {
-		if (i >= n)
-			return 0;
-		c = b[i];
-		if ((c & 0x80) || !alt) {
-			v |= (uint32_t)(c & 0x7f) << bits;
-			bits += 7;
-		} else {
-			if (c & 0x40)
-				return 0;       /* exception information */
-			v |= (uint32_t)(c & 0x3f) << bits;
-			bits += 6;
-		}
-	}
-	if (c & 0x80) {
-		/* the 5th byte: b0E01aaaa T32, b0E001aaa A32 (with E = 0) */
-		if (n < 5 || (b[4] & 0xe0))
-			return 0;       /* cut, exception, Jazelle, deprecated */
-		c = b[4];
-		brc_clear(br);
-		if (c & 0x10) {
-			br->isa = etmi_t32;
-			br->addr = (v | (uint32_t)(c & 0x0f) << 27) << 1;
-		} else if (c & 0x08) {
-			br->isa = etmi_a32;
-			br->addr = (v | (uint32_t)(c & 0x07) << 27) << 2;
-		} else {
-			return 0;
-		}
-		br->addr_bits = 32;
-		br->isa_changed = 1;
-		return 5;
-	}
-	shift = isa == etmi_a32 ? 2 : 1;
-	mask = (1u << (bits + shift)) - 1;
 	brc_clear(br);
-	br->addr = (p->st.addr & ~mask) | ((v << shift) & mask);
-	br->addr_bits = (uint8_t)(bits + shift);
-	br->isa = isa;
-	return (int)i;
+	br->addr = o.addr;
+	br->isa = o.isa;
+	br->addr_bits = o.addr_bits;
+	br->isa_changed = o.isa_changed;
+	return r;
 }
 
 /* The PTM cycle count field that follows a branch address in

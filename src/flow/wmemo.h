@@ -1,0 +1,59 @@
+/* flow/wmemo.h - memo of ETMv3 atom-packet walks: for a one-byte P-header
+ * walked from an address (ISA, memory space), the range elements the walk
+ * made and where it left the decoder. Like the block cache it memoises the
+ * program image only (bounded, two-way set-associative, owned by one flow
+ * decoder); the elements also carry the context of the range template they
+ * were built from, whose generation is part of the key. */
+#ifndef ETM_FLOW_WMEMO_H
+#define ETM_FLOW_WMEMO_H
+
+#include <stdint.h>
+
+#include <etmtrace/flow.h>
+
+/* Entries (two-way sets) and most ranges one walk may make to be kept. */
+#define ETM_WMEMO_LOG2 10
+#define ETM_WMEMO_RANGES 5
+
+struct etm_wm_entry {
+	/* key: the walk started at addr; etm_wm_key() of the rest (0: the
+	 * entry is empty) */
+	uint64_t addr;
+	uint64_t key;
+	/* result: nr range elements (offset not set; the last stays
+	 * pending; with merge, the first is the pending range the walk went
+	 * on in, d_ninsn instructions longer), then the state */
+	uint8_t nr;
+	uint8_t merge;
+	uint8_t prev_pending;   /* prev_addr: the pending range's last */
+	uint32_t d_ninsn;
+	uint8_t end_isa;
+	uint8_t addr_valid, wait_branch, pend_open;
+	uint64_t end_addr;
+	uint64_t prev_addr;     /* second-to-last instruction of the last */
+	struct etm_elem el[ETM_WMEMO_RANGES];
+};
+
+/* The key besides the address: template generation @tgen, ISA, memory
+ * space, header byte and whether the walk goes on in the pending range
+ * (@merge); never 0: bit 0 is set. */
+static inline uint64_t etm_wm_key(uint32_t tgen, unsigned isa,
+				  unsigned space, uint8_t hdr, int merge)
+{
+	return (uint64_t)tgen << 32 | (uint64_t)(isa & 0xff) << 24 |
+	       (uint64_t)(space & 0xff) << 16 | (uint64_t)hdr << 8 |
+	       (merge ? 2u : 0u) | 1u;
+}
+
+/* The set of a walk from @addr with header byte @hdr: two entries (two
+ * ways, the newest first). */
+static inline struct etm_wm_entry *etm_wm_slot(struct etm_wm_entry *tab,
+					       uint64_t addr, uint8_t hdr)
+{
+	uint64_t h = (addr >> 1) ^ ((uint64_t)hdr << 40);
+
+	return &tab[((h * 0x9E3779B97F4A7C15ull) >> (64 - ETM_WMEMO_LOG2)) &
+		    ~(uint64_t)1];
+}
+
+#endif

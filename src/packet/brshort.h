@@ -1,0 +1,117 @@
+/* packet/brshort.h - the common branch address packet decoded inline: the
+ * short form the parser's fast-path branch reader and the ETMv3 flow
+ * decoder's plain loop both take without the general reader. */
+#ifndef ETM_PACKET_BRSHORT_H
+#define ETM_PACKET_BRSHORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <etmtrace/insn.h>
+
+/* A short branch address packet, decoded. */
+struct etm_br_short {
+	uint32_t addr;
+	enum etm_isa isa;
+	uint8_t addr_bits;      /* address bits the packet carried */
+	uint8_t isa_changed;    /* the 5-byte form with an ISA byte */
+};
+
+/* etm_br_short() one byte at a time: for packets that may be cut. */
+static inline int etm_br_short_cut(uint32_t base, enum etm_isa isa,
+				   const uint8_t *b, size_t n, int alt,
+				   struct etm_br_short *o)
+{
+	uint32_t v, mask;
+	unsigned bits = 6, i, shift;
+	uint8_t c = b[0];
+
+	v = (c >> 1) & 0x3f;
+	for (i = 1; (c & 0x80) && i < 4; i++) {
+		if (i >= n)
+			return 0;
+		c = b[i];
+		if ((c & 0x80) || !alt) {
+			v |= (uint32_t)(c & 0x7f) << bits;
+			bits += 7;
+		} else {
+			if (c & 0x40)
+				return 0;       /* exception information */
+			v |= (uint32_t)(c & 0x3f) << bits;
+			bits += 6;
+		}
+	}
+	if (c & 0x80)
+		return 0;               /* the 5-byte form, cut */
+	shift = isa == etmi_a32 ? 2 : 1;
+	mask = (1u << (bits + shift)) - 1;
+	o->addr = (base & ~mask) | ((v << shift) & mask);
+	o->addr_bits = (uint8_t)(bits + shift);
+	o->isa = isa;
+	o->isa_changed = 0;
+	return (int)i;
+}
+
+/* The common branch address packet at @b[0..n) (b[0] a branch header):
+ * 1-4 address bytes and the ISA unchanged (A32, T32 or ThumbEE), or 5
+ * bytes with an A32 or T32 ISA byte, without exception information;
+ * decompressed against @base and the current @isa. @alt: the alternative
+ * encoding (PTM, ETMv3 with ETMCR[29]), where the last of 2-4 bytes has 6
+ * address bits and the exception flag. Returns the size, or 0 when the
+ * packet is not of this form or is cut (the general reader handles it:
+ * etm_etm3_read_branch() / etm_ptm_read_branch() give the same address).
+ * With 5 bytes at hand, the first four are taken as one word: the size
+ * from the first byte without a continuation bit, the address bits with
+ * shifts and masks. */
+static inline __attribute__((always_inline))
+int etm_br_short(uint32_t base, enum etm_isa isa, const uint8_t *b, size_t n,
+		 int alt, struct etm_br_short *o)
+{
+	uint32_t w, v, mask, stop;
+	unsigned len, bits, shift;
+	uint8_t c;
+
+	if (isa != etmi_a32 && isa != etmi_t32 && isa != etmi_tee)
+		return 0;
+	if (n < 5)
+		return etm_br_short_cut(base, isa, b, n, alt, o);
+	w = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+	    (uint32_t)b[3] << 24;
+	v = ((w >> 1) & 0x3fu) | ((w >> 2) & (0x7fu << 6)) |
+	    ((w >> 3) & (0x7fu << 13)) | ((w >> 4) & (0x7fu << 20));
+	stop = ~w & 0x80808080u;        /* bytes that end the address */
+	if (stop) {
+		len = ((unsigned)__builtin_ctz(stop) >> 3) + 1;
+		bits = 7 * len - 1;
+		if (alt && len > 1) {
+			if ((w >> (8 * (len - 1))) & 0x40)
+				return 0;       /* exception information */
+			bits--;                 /* 6 bits in the last byte */
+		}
+		shift = isa == etmi_a32 ? 2 : 1;
+		mask = (1u << (bits + shift)) - 1;
+		o->addr = (base & ~mask) | ((v << shift) & mask);
+		o->addr_bits = (uint8_t)(bits + shift);
+		o->isa = isa;
+		o->isa_changed = 0;
+		return (int)len;
+	}
+	/* the 5th byte: b0E01aaaa T32, b0E001aaa A32 (with E = 0) */
+	c = b[4];
+	if (c & 0xe0)
+		return 0;               /* exception, Jazelle, deprecated */
+	if (c & 0x10) {
+		o->isa = etmi_t32;
+		o->addr = (v | (uint32_t)(c & 0x0f) << 27) << 1;
+	} else if (c & 0x08) {
+		o->isa = etmi_a32;
+		o->addr = (v | (uint32_t)(c & 0x07) << 27) << 2;
+	} else {
+		return 0;
+	}
+	o->addr_bits = 32;
+	o->isa_changed = 1;
+	return 5;
+}
+
+#endif
