@@ -345,14 +345,49 @@ static size_t rt_chunk(struct rt_case *c, uint64_t *rs, size_t left)
 	return k < left ? k : left;
 }
 
+/* FNV-1a over @v's bytes. */
+static uint64_t rt_mix(uint64_t h, uint64_t v)
+{
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		h ^= (v >> (8 * i)) & 0xff;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+/* Every field of @el into hash @h. */
+static uint64_t rt_ehash(uint64_t h, const struct etm_elem *el)
+{
+	const uint64_t f[] = {
+		el->offset, el->kind, el->id, el->start, el->end, el->isa,
+		el->ninsn, el->last_addr, el->last_size, el->last_cls,
+		el->last_link, el->last_exec, el->last_atom, el->has_cycles,
+		el->cycles, el->exc_num, el->exc_cancel, el->ret_addr,
+		el->has_ret, el->addr, el->reason, el->has_ctxid,
+		el->has_vmid, el->ctxid, el->vmid, el->ns, el->hyp,
+		el->timestamp, (uint64_t)(int64_t)el->err,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		h = rt_mix(h, f[i]);
+	return h;
+}
+
 static int rt_drain(struct rt_case *c, struct etm_decoder *d,
 		    struct etm_item *it)
 {
 	int r;
 
-	while ((r = etm_decoder_next(d, it, sizeof(*it))) == 0)
-		if (it->is_elem)
+	while ((r = etm_decoder_next(d, it, sizeof(*it))) == 0) {
+		if (!it->is_elem)
+			continue;
+		c->ehash = rt_ehash(c->ehash, &it->elem);
+		if (!c->nocache)
 			rt_elem(c, &it->elem);
+	}
 	return r;
 }
 
@@ -371,6 +406,8 @@ static int rt_decode(struct rt_case *c, const uint8_t *buf, size_t n,
 	for (i = 0; i < c->nsrc; i++)
 		if (etm_decoder_add_source(d, &c->src[i].cfg, c->src[i].img) < 0)
 			goto fail;
+	c->ehash = 0xcbf29ce484222325ull;
+	etm_decoder_set_cache(d, !c->nocache);
 	while (pos < n) {
 		size_t k = rt_chunk(c, rs, n - pos);
 
@@ -666,6 +703,20 @@ int rt_run_case(uint64_t seed, FILE *out, int verbose, struct rt_stats *st)
 		fprintf(out, "FAIL roundtrip seed=%llu\n  options: %s\n"
 			"  replay: ETM_RT_SEED=%llu ./test-roundtrip\n",
 			(unsigned long long)seed, desc, (unsigned long long)seed);
+	}
+	/* every other case again without the block cache and walk memo:
+	 * the same elements, field for field, in other chunks */
+	if (!bad && !(seed & 1)) {
+		uint64_t h = c->ehash;
+
+		c->nocache = 1;
+		if (rt_decode(c, buf, n, &rs) || c->ehash != h) {
+			bad = 1;
+			fprintf(out, "FAIL roundtrip seed=%llu: elements differ "
+				"without the block cache / walk memo\n"
+				"  options: %s\n", (unsigned long long)seed,
+				desc);
+		}
 	}
 	rt_count(c, n, st);
 	free(frames);

@@ -57,6 +57,11 @@ struct rt_case {
 	int chunk_mode;
 	int nsrc;
 	struct rt_src src[RT_MAX_SRC];
+	/* every field of every decoded element, hashed (see rt_ehash()):
+	 * the block cache and the ETMv3 walk memo only memoise the image,
+	 * so a decode without them gives the same */
+	uint64_t ehash;
+	int nocache;               /* decode again without them, hash only */
 };
 
 /* Totals over the cases run (for the summary line). */
