@@ -5,6 +5,7 @@
 
 #include <etmtrace/error.h>
 
+#include "common/clones.h"
 #include "common/copy.h"
 #include "common/zero.h"
 #include "common/sbuf.h"
@@ -918,7 +919,7 @@ static int e3_plain(struct etm3_flow *e, struct etm_pktp *p, uint64_t *np)
 	const uint8_t *buf = p->buf;
 	size_t pos = p->pos, len = p->len;
 	int alt = p->o.alt_branch, err = 0, ret = 1;
-	int memo = e->memo && e->f->cache_on;
+	int memo = e->memo && e->f->cache_on, raw = !p->map;
 	/* the memo key but ISA, header and merge (constant here) */
 	uint64_t key0 = etm_wm_key(e->tgen, 0, e->space, 0, 0);
 	uint64_t npk = 0;
@@ -957,10 +958,12 @@ static int e3_plain(struct etm3_flow *e, struct etm_pktp *p, uint64_t *np)
 				m = etm_wm_slot(e->memo, s.addr, h);
 				if (m[0].addr == s.addr && m[0].key == key) {
 					err = e3_ls_apply(e, p, &s, &m[0],
+							  raw ? p->off + pos :
 							  etm_pktp_off(p, pos));
 				} else if (m[1].addr == s.addr &&
 					   m[1].key == key) {
 					err = e3_ls_apply(e, p, &s, &m[1],
+							  raw ? p->off + pos :
 							  etm_pktp_off(p, pos));
 				} else {
 					e3_ls_put(e, p, &s);
@@ -1014,8 +1017,8 @@ static int e3_plain(struct etm3_flow *e, struct etm_pktp *p, uint64_t *np)
  * packet that is not a one-byte atom, usually a branch address), read
  * with the parser's fast-path readers; the same as the put_atoms and
  * put_branch hooks one by one, without their calls and returns. */
-static int e3_drain_fast(struct etm_flow *f, struct etm_pktp *core,
-			 uint64_t *np)
+static ETM_CLONES
+int e3_drain_fast(struct etm_flow *f, struct etm_pktp *core, uint64_t *np)
 {
 	struct etm3_flow *e = f->impl;
 	struct etm_atom_run r;
