@@ -5,68 +5,10 @@
 
 #include <etmtrace/error.h>
 
-#include "common/clones.h"
-#include "common/copy.h"
 #include "common/zero.h"
 #include "common/sbuf.h"
-#include "flow/flow_int.h"
+#include "flow/flow_etm3_int.h"
 #include "flow/wmemo.h"
-#include "packet/brshort.h"
-
-/* Elements that may follow the pending range while its last instruction can
- * still be cancelled (timestamps, context, exception return, ...). */
-#define E3_HELD_MAX 16
-
-struct etm3_flow {
-	struct etm_flow *f;
-	int ca;                 /* cycle-accurate: W atoms are counted */
-	int data_only;          /* ETMCR[20]: no instruction trace */
-	int m_profile;
-
-	/* synchronisation */
-	int synced;             /* an I-sync gave address and state */
-	int ever_synced;
-	int addr_valid;         /* addr is the next instruction */
-	int wait_branch;        /* address unknown after an indirect branch */
-	uint64_t addr;
-	enum etm_isa isa;
-
-	/* context state */
-	uint8_t ns, hyp;
-	enum etm_space space;   /* of ns (see e3_set_ns()) */
-	uint8_t has_ctxid, has_vmid;
-	uint32_t ctxid;
-	uint8_t vmid;
-
-	uint64_t carry;         /* W atoms not yet given to an instruction */
-	uint64_t off;           /* offset of the packet being processed */
-
-	/* The range being built. Its last instruction is the most recently
-	 * traced one and may still be cancelled by the next branch packet,
-	 * so it and everything after it is held back. */
-	int pend_on;
-	int pend_open;          /* the range may be extended */
-	uint64_t prev_addr;     /* second-to-last instruction (ninsn >= 2) */
-	uint32_t last_w;        /* cycles attributed to the last instruction */
-	struct etm_elem *pend;  /* in the flow queue, after the queued ones */
-	struct etm_elem rtmpl;  /* a new range: zero but kind, id, has_cycles
-				 * and the context */
-	struct etm_elem held[E3_HELD_MAX];
-	unsigned nheld;
-
-	struct etm_block tmp;
-	/* The block the last atoms ended inside: the next atoms usually go
-	 * on from its instruction cb_i (at cb_next), with no lookup. Valid
-	 * until the next block lookup. */
-	const struct etm_block *cb;
-	uint32_t cb_i;
-	uint64_t cb_next;
-
-	/* walks of single P-headers (e3_plain()), kept across resets; NULL
-	 * without memory */
-	struct etm_wm_entry *memo;
-	uint32_t tgen;          /* generation of rtmpl (a memo key) */
-};
 
 static enum etm_space e3_space(const struct etm3_flow *e)
 {
@@ -102,7 +44,7 @@ static void e3_init_elem(struct etm3_flow *e, struct etm_elem *el,
  * range ending inside a block: a non-branch instruction). Its opcode is
  * read from the memory space the range ran in (its NS bit), whenever this
  * is done: at its flush, or when a walk ending in it is memoised. */
-static void e3_classify_last(const struct etm3_flow *e, struct etm_elem *el)
+void etm_e3_classify_last(const struct etm3_flow *e, struct etm_elem *el)
 {
 	struct etm_insn in;
 	uint8_t buf[4];
@@ -122,7 +64,7 @@ static void e3_classify_last(const struct etm3_flow *e, struct etm_elem *el)
 }
 
 /* Release the pending range and the elements held behind it. */
-static int e3_flush_slow(struct etm3_flow *e)
+int etm_e3_flush_slow(struct etm3_flow *e)
 {
 	unsigned i;
 	int err;
@@ -130,7 +72,7 @@ static int e3_flush_slow(struct etm3_flow *e)
 	if (e->pend_on) {
 		struct etm_flow *f = e->f;
 
-		e3_classify_last(e, e->pend);
+		etm_e3_classify_last(e, e->pend);
 		/* built in place: queue it */
 		if (e->pend == &f->q[f->qhead + f->qlen])
 			f->qlen++;
@@ -147,7 +89,7 @@ static int e3_flush_slow(struct etm3_flow *e)
 	return 0;
 }
 
-/* e3_flush_slow(); the common case inline: a classified range built in
+/* etm_e3_flush_slow(); the common case inline: a classified range built in
  * place and nothing held is queued by counting it. */
 static inline int e3_flush(struct etm3_flow *e)
 {
@@ -161,7 +103,7 @@ static inline int e3_flush(struct etm3_flow *e)
 	}
 	if (!e->pend_on && !e->nheld)
 		return 0;
-	return e3_flush_slow(e);
+	return etm_e3_flush_slow(e);
 }
 
 /* Output a non-range element: held behind the pending range if there is
@@ -358,17 +300,6 @@ static uint32_t e3_erun(uint64_t bits, uint32_t n)
 	return r < n ? r : n;
 }
 
-/* Atoms to walk: bit i of @bits is 1 for N. Cycle-accurate: @w[i] cycles
- * of atom i, except atom 0 whose cycles are @w0 (@w NULL: no cycles).
- * Offsets: of each atom's packet in run @r, or e->off (@r NULL). */
-struct e3_atoms {
-	uint32_t n;
-	uint64_t bits;
-	const uint16_t *w;
-	uint32_t w0;
-	struct etm_atom_run *r;
-};
-
 /* Cycles of atoms @i..@i+@k-1 into *@sum, of the last one returned. */
 static uint32_t e3_wsum(const struct e3_atoms *a, uint32_t i, uint32_t k,
 			uint64_t *sum)
@@ -474,9 +405,10 @@ int e3_walk_in(struct etm3_flow *e, const struct e3_atoms *a)
 	return 0;
 }
 
-/* e3_walk_in() out of line, for the packet-by-packet paths. */
-static __attribute__((noinline))
-int e3_walk(struct etm3_flow *e, const struct e3_atoms *a)
+/* e3_walk_in() out of line, for the packet-by-packet paths (and the memo's
+ * misses, flow_etm3_plain.c). */
+__attribute__((noinline))
+int etm_e3_walk(struct etm3_flow *e, const struct e3_atoms *a)
 {
 	return e3_walk_in(e, a);
 }
@@ -513,7 +445,7 @@ static int e3_atoms(struct etm3_flow *e, const struct etm_packet *pkt)
 		e->carry = 0;
 		return 0;
 	}
-	return e3_walk(e, &a);
+	return etm_e3_walk(e, &a);
 }
 
 /* e3_cur_isa(), what the fast-path hooks return. */
@@ -694,331 +626,13 @@ static int e3_put_branch(struct etm_flow *f, const struct etm_brc *br)
 	return err < 0 ? err : e3_isa_now(e);
 }
 
-/* Queue index of the first range a walk makes or extends, or -1 when the
- * walk is not to be kept: a merging walk extends the pending range (built
- * in place), any other starts one after it. */
-static inline int e3_memo_base(const struct etm3_flow *e, int merge)
-{
-	const struct etm_flow *f = e->f;
-	unsigned at = f->qhead + f->qlen;
-
-	if (merge)
-		return e->pend == &f->q[at] ? (int)at : -1;
-	return (int)at + (e->pend_on ? 1 : 0);
-}
-
-/* After a walk: whether it may be kept, i.e. it made only ranges (no
- * unreadable opcode, no lost branch), at most ETM_WMEMO_RANGES of them,
- * the first at queue index @base (e3_memo_base()). */
-static int e3_memo_keepable(const struct etm3_flow *e, int base)
-{
-	const struct etm_flow *f = e->f;
-	unsigned end = f->qhead + f->qlen, j;
-
-	if (base < 0 || !e->pend_on || e->pend != &f->q[end] ||
-	    (unsigned)base > end || end - (unsigned)base >= ETM_WMEMO_RANGES ||
-	    e->nheld)
-		return 0;
-	for (j = (unsigned)base; j <= end; j++)
-		if (f->q[j].kind != etmk_range ||
-		    (j < end && f->q[j].last_cls == etmc_unknown))
-			return 0;
-	return 1;
-}
-
-/* Keep the walk e3_memo_keepable() accepted in @m: from @addr with key
- * @key; a merging walk went on in the pending range of @old_n
- * instructions. */
-static void e3_memo_keep(struct etm3_flow *e, struct etm_wm_entry *m,
-			 uint64_t addr, uint64_t key, unsigned base,
-			 int merge, uint32_t old_n)
-{
-	struct etm_flow *f = e->f;
-	unsigned end = f->qhead + f->qlen, j;
-
-	for (j = base; j <= end; j++)
-		m->el[j - base] = f->q[j];
-	m->nr = (uint8_t)(end - base + 1);
-	/* the pending range classified now, not at each flush */
-	e3_classify_last(e, &m->el[m->nr - 1]);
-	m->merge = (uint8_t)merge;
-	m->d_ninsn = merge ? f->q[base].ninsn - old_n : 0;
-	/* a merging walk of one instruction: e3_append() took the second
-	 * to last from the pending range */
-	m->prev_pending = (uint8_t)(merge && m->nr == 1 && m->d_ninsn == 1);
-	m->addr = addr;
-	m->key = key;
-	m->end_isa = (uint8_t)e->isa;
-	m->addr_valid = (uint8_t)e->addr_valid;
-	m->wait_branch = (uint8_t)e->wait_branch;
-	m->pend_open = (uint8_t)e->pend_open;
-	m->end_addr = e->addr;
-	m->prev_addr = m->prev_pending ? 0 : e->prev_addr;
-}
-
-/* A memo miss: walk @ac and keep the walk in the set @m under @key if it
- * may be kept (the newest first). Out of line: the hit path stays small. */
-static __attribute__((noinline))
-int e3_memo_miss(struct etm3_flow *e, const struct etm_atomc *ac,
-		 struct etm_wm_entry *m, uint64_t key, int merge)
-{
-	struct e3_atoms a = { .n = ac->n, .bits = ac->bits };
-	uint64_t addr = e->addr;
-	uint32_t old_n = merge ? e->pend->ninsn : 0;
-	int base = e3_memo_base(e, merge), err;
-
-	err = e3_walk_in(e, &a);
-	if (err >= 0 && e3_memo_keepable(e, base)) {
-		m[1] = m[0];
-		e3_memo_keep(e, &m[0], addr, key, (unsigned)base, merge,
-			     old_n);
-	}
-	return err;
-}
-
-/* The state e3_plain() keeps in locals: written back (e3_ls_put())
- * before anything out of line runs, read again (e3_ls_get()) after it. */
-struct e3_ls {
-	uint64_t addr, prev_addr;
-	struct etm_elem *pend;
-	enum etm_isa isa;
-	unsigned qhead, qlen;
-	int addr_valid, wait_branch, pend_on, pend_open;
-	uint32_t st_addr;       /* the parser's address compression base */
-};
-
-static inline void e3_ls_get(const struct etm3_flow *e,
-			     const struct etm_pktp *p, struct e3_ls *s)
-{
-	s->addr = e->addr;
-	s->prev_addr = e->prev_addr;
-	s->pend = e->pend;
-	s->isa = e->isa;
-	s->qhead = e->f->qhead;
-	s->qlen = e->f->qlen;
-	s->addr_valid = e->addr_valid;
-	s->wait_branch = e->wait_branch;
-	s->pend_on = e->pend_on;
-	s->pend_open = e->pend_open;
-	s->st_addr = p->st.addr;
-}
-
-/* Write the state back. The block the last walk ended in is forgotten (a
- * memoised walk has none): a lookup gives the same instructions. */
-static inline void e3_ls_put(struct etm3_flow *e, struct etm_pktp *p,
-			     const struct e3_ls *s)
-{
-	e->addr = s->addr;
-	e->prev_addr = s->prev_addr;
-	e->pend = s->pend;
-	e->isa = s->isa;
-	e->f->qlen = s->qlen;
-	e->addr_valid = s->addr_valid;
-	e->wait_branch = s->wait_branch;
-	e->pend_on = s->pend_on;
-	e->pend_open = s->pend_open;
-	e->cb = NULL;
-	p->st.addr = s->st_addr;
-	p->st.isa = s->isa;     /* etm_pktp_set_isa(), synchronised */
-}
-
-/* Whether the walk of the next P-header goes on in the pending range
- * (e3_append()'s test for its first step, nothing held): the memo keeps
- * such walks apart from those that start a new range. */
-static inline int e3_ls_merges(const struct e3_ls *s)
-{
-	return s->pend_on && s->pend_open && s->pend->end == s->addr &&
-	       s->pend->isa == s->isa;
-}
-
-/* e3_flush() on the local state (nothing is held). */
-static inline int e3_ls_flush(struct etm3_flow *e, struct etm_pktp *p,
-			      struct e3_ls *s)
-{
-	int err;
-
-	if (!s->pend_on)
-		return 0;
-	if (s->pend->last_cls != etmc_unknown &&
-	    s->pend == &e->f->q[s->qhead + s->qlen]) {
-		s->qlen++;
-		s->pend_on = 0;
-		return 0;
-	}
-	e3_ls_put(e, p, s);
-	err = e3_flush_slow(e);
-	e3_ls_get(e, p, s);
-	return err;
-}
-
-/* The walk of memo entry @m, as e3_new_range() and e3_append() would have
- * done it: the pending range extended (a merging walk), its new range
- * elements queued with offset @off (all but the last are classified, so
- * each is queued by counting it), then its end state. */
-static inline int e3_ls_apply(struct etm3_flow *e, struct etm_pktp *p,
-			      struct e3_ls *s, const struct etm_wm_entry *m,
-			      uint64_t off)
-{
-	struct etm_elem *q = e->f->q, *pe = s->pend;
-	uint64_t prev = m->prev_addr;
-	unsigned j = 0, at;
-	int err;
-
-	if (m->merge) {
-		const struct etm_elem *r = &m->el[0];
-
-		if (m->prev_pending)
-			prev = pe->last_addr;
-		pe->ninsn += m->d_ninsn;
-		pe->end = r->end;
-		pe->last_addr = r->last_addr;
-		pe->last_size = r->last_size;
-		pe->last_cls = r->last_cls;
-		pe->last_link = r->last_link;
-		pe->last_exec = r->last_exec;
-		j = 1;
-	}
-	if (j < m->nr) {
-		err = e3_ls_flush(e, p, s);
-		if (err < 0)
-			return err;
-		at = s->qhead + s->qlen;
-		if (at + m->nr > ETM_FLOW_QMAX)
-			return -etme_internal;
-		for (; j < m->nr; j++) {
-			pe = &q[at++];
-			etm_copy(pe, &m->el[j], sizeof(*pe));
-			pe->offset = off;
-		}
-		s->qlen = at - 1 - s->qhead;
-		s->pend = pe;
-		s->pend_on = 1;
-	}
-	s->pend_open = m->pend_open;
-	s->prev_addr = prev;
-	s->addr = m->end_addr;
-	s->isa = (enum etm_isa)m->end_isa;
-	s->addr_valid = m->addr_valid;
-	s->wait_branch = m->wait_branch;
-	return 0;
-}
-
-/* The plain case of the fast path in one loop: non-cycle-accurate trace,
- * synchronised, nothing held behind the pending range, the parser at a
- * packet boundary. Each one-byte P-header is walked as soon as it is read,
- * through the walk memo (a miss walks it and keeps the walk; without the
- * memo, a run of P-headers goes to the atom-run path, which walks it as
- * one, and a lone one is walked here), a short branch address packet
- * (brshort.h) is applied at once; the parser's bytes are read here and the
- * hot state is kept in locals (struct e3_ls). The same elements as
- * e3_drain_fast()'s general loop: a one-packet run is walked the same way,
- * with that packet's offset. Returns 1 when the next packet needs the
- * general loop, 0 when the queue is full enough, or an error. */
-static int e3_plain(struct etm3_flow *e, struct etm_pktp *p, uint64_t *np)
-{
-	const uint8_t *buf = p->buf;
-	size_t pos = p->pos, len = p->len;
-	int alt = p->o.alt_branch, err = 0, ret = 1;
-	int memo = e->memo && e->f->cache_on, raw = !p->map;
-	/* the memo key but ISA, header and merge (constant here) */
-	uint64_t key0 = etm_wm_key(e->tgen, 0, e->space, 0, 0);
-	uint64_t npk = 0;
-	struct etm_br_short bs;
-	struct e3_ls s;
-
-	/* Nothing here changes the context, holds elements back, loses
-	 * synchronisation or moves the queue head: e->nheld stays 0,
-	 * e->synced set, f->qhead as it is. */
-	e3_ls_get(e, p, &s);
-	while (pos < len) {
-		uint8_t h = buf[pos];
-
-		if (p->aok[h]) {
-			const struct etm_atomc *ac = &p->ac[h];
-			struct etm_wm_entry *m;
-			uint64_t key;
-			int merge;
-
-			if (!memo || !s.addr_valid) {
-				struct e3_atoms a = { .n = ac->n,
-						      .bits = ac->bits };
-
-				/* a run of P-headers is walked as one (an
-				 * E run may go on across them) */
-				if (memo ? 0 : pos + 1 < len &&
-				    p->aok[buf[pos + 1]])
-					break;
-				e3_ls_put(e, p, &s);
-				e->off = etm_pktp_off(p, pos);
-				err = e3_walk(e, &a);
-				e3_ls_get(e, p, &s);
-			} else {
-				merge = e3_ls_merges(&s);
-				key = key0 | etm_wm_key(0, s.isa, 0, h, merge);
-				m = etm_wm_slot(e->memo, s.addr, h);
-				if (m[0].addr == s.addr && m[0].key == key) {
-					err = e3_ls_apply(e, p, &s, &m[0],
-							  raw ? p->off + pos :
-							  etm_pktp_off(p, pos));
-				} else if (m[1].addr == s.addr &&
-					   m[1].key == key) {
-					err = e3_ls_apply(e, p, &s, &m[1],
-							  raw ? p->off + pos :
-							  etm_pktp_off(p, pos));
-				} else {
-					e3_ls_put(e, p, &s);
-					e->off = etm_pktp_off(p, pos);
-					err = e3_memo_miss(e, ac, m, key,
-							   merge);
-					e3_ls_get(e, p, &s);
-				}
-			}
-			pos++;
-			npk++;
-			if (err < 0)
-				break;
-			/* etm_flow_qopen() (a branch packet adds at most
-			 * one element: the queue has the room) */
-			if (s.qlen && s.qhead + s.qlen >= ETM_FLOW_QMAX / 4) {
-				ret = 0;
-				break;
-			}
-		} else if (p->hdr[h] == etmh_branch) {
-			int r = etm_br_short(s.st_addr, s.isa, buf + pos,
-					     len - pos, alt, &bs);
-
-			if (!r)
-				break;
-			/* e3_branch() of a plain branch address (short
-			 * addresses are of A32, T32 or ThumbEE); no
-			 * element takes this packet's offset */
-			err = e3_ls_flush(e, p, &s);
-			s.addr = bs.addr;
-			s.isa = bs.isa;
-			s.wait_branch = 0;
-			s.addr_valid = 1;
-			s.st_addr = bs.addr;
-			pos += (size_t)r;
-			npk++;
-			if (err < 0)
-				break;
-		} else {
-			break;
-		}
-	}
-	e3_ls_put(e, p, &s);
-	*np += npk;
-	p->pos = pos;
-	return err < 0 ? err : ret;
-}
-
 /* The decoder's fast path (flow_int.h drain_fast): runs of one-byte
  * P-headers and branch address packets, alternating (a run ends at a
  * packet that is not a one-byte atom, usually a branch address), read
  * with the parser's fast-path readers; the same as the put_atoms and
  * put_branch hooks one by one, without their calls and returns. */
-static ETM_CLONES
-int e3_drain_fast(struct etm_flow *f, struct etm_pktp *core, uint64_t *np)
+static int e3_drain_fast(struct etm_flow *f, struct etm_pktp *core,
+			 uint64_t *np)
 {
 	struct etm3_flow *e = f->impl;
 	struct etm_atom_run r;
@@ -1033,7 +647,7 @@ int e3_drain_fast(struct etm_flow *f, struct etm_pktp *core, uint64_t *np)
 		plain = plain && e->synced && !e->nheld;
 		if (plain) {
 			etm_flow_qstart(f);
-			err = e3_plain(e, core, np);
+			err = etm_e3_plain(e, core, np);
 			if (err <= 0)
 				return err;
 		}
@@ -1091,7 +705,7 @@ static int e3_lsip(struct etm3_flow *e, const struct etm_packet *pkt)
 
 	if (!e->addr_valid)
 		return 0;
-	err = e3_walk(e, &a);
+	err = etm_e3_walk(e, &a);
 	if (err < 0 || (!e->addr_valid && !e->wait_branch))
 		return err;     /* or the opcode was unreadable (nomem) */
 	e3_set_addr(e, pkt->lsip_next, pkt->lsip_isa);

@@ -1,0 +1,92 @@
+/* flow/flow_etm3_int.h - the ETMv3 flow decoder's state and the parts of
+ * it shared by its files: flow_etm3.c (packets, walks, the general fast
+ * path) and flow_etm3_plain.c (the plain fast loop and the walk memo). */
+#ifndef ETM_FLOW_FLOW_ETM3_INT_H
+#define ETM_FLOW_FLOW_ETM3_INT_H
+
+#include "flow/flow_int.h"
+
+struct etm_wm_entry;
+
+/* Elements that may follow the pending range while its last instruction can
+ * still be cancelled (timestamps, context, exception return, ...). */
+#define E3_HELD_MAX 16
+
+struct etm3_flow {
+	struct etm_flow *f;
+	int ca;                 /* cycle-accurate: W atoms are counted */
+	int data_only;          /* ETMCR[20]: no instruction trace */
+	int m_profile;
+
+	/* synchronisation */
+	int synced;             /* an I-sync gave address and state */
+	int ever_synced;
+	int addr_valid;         /* addr is the next instruction */
+	int wait_branch;        /* address unknown after an indirect branch */
+	uint64_t addr;
+	enum etm_isa isa;
+
+	/* context state */
+	uint8_t ns, hyp;
+	enum etm_space space;   /* of ns (see e3_set_ns()) */
+	uint8_t has_ctxid, has_vmid;
+	uint32_t ctxid;
+	uint8_t vmid;
+
+	uint64_t carry;         /* W atoms not yet given to an instruction */
+	uint64_t off;           /* offset of the packet being processed */
+
+	/* The range being built. Its last instruction is the most recently
+	 * traced one and may still be cancelled by the next branch packet,
+	 * so it and everything after it is held back. */
+	int pend_on;
+	int pend_open;          /* the range may be extended */
+	uint64_t prev_addr;     /* second-to-last instruction (ninsn >= 2) */
+	uint32_t last_w;        /* cycles attributed to the last instruction */
+	struct etm_elem *pend;  /* in the flow queue, after the queued ones */
+	struct etm_elem rtmpl;  /* a new range: zero but kind, id, has_cycles
+				 * and the context */
+	struct etm_elem held[E3_HELD_MAX];
+	unsigned nheld;
+
+	struct etm_block tmp;
+	/* The block the last atoms ended inside: the next atoms usually go
+	 * on from its instruction cb_i (at cb_next), with no lookup. Valid
+	 * until the next block lookup. */
+	const struct etm_block *cb;
+	uint32_t cb_i;
+	uint64_t cb_next;
+
+	/* walks of single P-headers (etm_e3_plain()), kept across resets; NULL
+	 * without memory */
+	struct etm_wm_entry *memo;
+	uint32_t tgen;          /* generation of rtmpl (a memo key) */
+};
+
+/* Atoms to walk: bit i of @bits is 1 for N. Cycle-accurate: @w[i] cycles
+ * of atom i, except atom 0 whose cycles are @w0 (@w NULL: no cycles).
+ * Offsets: of each atom's packet in run @r, or e->off (@r NULL). */
+struct e3_atoms {
+	uint32_t n;
+	uint64_t bits;
+	const uint16_t *w;
+	uint32_t w0;
+	struct etm_atom_run *r;
+};
+
+/* Walk atoms @a (e3_walk_in(), out of line). Returns 0 or an error. */
+int etm_e3_walk(struct etm3_flow *e, const struct e3_atoms *a);
+/* Release the pending range and the elements held behind it. */
+int etm_e3_flush_slow(struct etm3_flow *e);
+/* Classify the last instruction of range @el if the walk did not. */
+void etm_e3_classify_last(const struct etm3_flow *e, struct etm_elem *el);
+
+/* The plain case of the decoder's fast path (flow_etm3_plain.c): packets
+ * read from parser core @p while they are one-byte P-headers and short
+ * branch addresses; the packets consumed are added to *@np. Returns 1 when
+ * the next packet needs the general loop, 0 when the queue is full enough,
+ * or an error. Conditions: not cycle-accurate, not data-only, synchronised,
+ * nothing held, the parser synchronised at a packet boundary. */
+int etm_e3_plain(struct etm3_flow *e, struct etm_pktp *p, uint64_t *np);
+
+#endif
