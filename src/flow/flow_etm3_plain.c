@@ -260,9 +260,11 @@ int etm_e3_plain(struct etm3_flow *e, struct etm_pktp *p, uint64_t *np)
 				struct e3_atoms a = { .n = ac->n,
 						      .bits = ac->bits };
 
-				/* a run of P-headers is walked as one (an
-				 * E run may go on across them) */
-				if (memo ? 0 : pos + 1 < len &&
+				/* without the memo, a run of P-headers is
+				 * walked as one (an E run may go on across
+				 * them); with it, only until an address is
+				 * known again (atoms are lost till then) */
+				if (!memo && pos + 1 < len &&
 				    p->aok[buf[pos + 1]])
 					break;
 				e3_ls_put(e, p, &s);
