@@ -98,8 +98,9 @@ static int run_stream(struct etm_decoder *d, int fd,
 }
 
 /* Parallel decode with the counting done where the items are decoded
- * (etm_decoder_run_ops): each worker counts into a piece per stretch of
- * items, the calling thread adds the pieces up in input order. (Through
+ * (etm_decoder_run_ops, elements in batches as etm_decoder_next_elems()
+ * gives them): each worker counts into a piece per stretch of items, the
+ * calling thread adds the pieces up in input order. (Through
  * etm_decoder_run() every item would be copied to the calling thread just
  * to be counted there.) */
 static void *ops_open(void *ctx)
@@ -111,6 +112,15 @@ static void *ops_open(void *ctx)
 static int ops_item(void *state, const struct etm_item *it)
 {
 	count_item(state, it);
+	return 0;
+}
+
+static int ops_elems(void *state, const struct etm_elem *els, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		count_elem(state, &els[i]);
 	return 0;
 }
 
@@ -146,7 +156,8 @@ static void ops_drop(void *ctx, void *piece)
 }
 
 static const struct etm_run_ops count_ops = {
-	ops_open, ops_item, ops_cut, ops_emit, ops_drop, free, 0
+	.open = ops_open, .item = ops_item, .cut = ops_cut, .emit = ops_emit,
+	.drop = ops_drop, .close = free, .elems = ops_elems,
 };
 
 static int run_parallel(struct etm_decoder *d, int fd,

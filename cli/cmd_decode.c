@@ -100,6 +100,7 @@ int cmd_decode(int argc, char **argv)
 	c.dw = diagwarn_open(&s);
 	/* several jobs on a regular file: formatted on the workers */
 	r = s.jobs > 1 && !o.chunk ? decpar_run(&s, &c) : -1;
+	s.elems = decfmt_elems;
 	if (r < 0)
 		r = session_run(&s, decfmt_item, &c);
 	clock_gettime(CLOCK_MONOTONIC, &t1);

@@ -236,14 +236,28 @@ static void jsonl_elem(struct decfmt *c, const struct etm_elem *el)
 int decfmt_item(void *vctx, const struct etm_item *it)
 {
 	struct decfmt *c = vctx;
-	const struct etm_elem *el = &it->elem;
+
+	if (it->is_elem)
+		return decfmt_elem(c, &it->elem);
+	diagwarn_item(c->dw, it);
+	c->n.packets++;
+	return 0;
+}
+
+int decfmt_elems(void *vctx, const struct etm_elem *els, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		decfmt_elem(vctx, &els[i]);
+	return 0;
+}
+
+int decfmt_elem(struct decfmt *c, const struct etm_elem *el)
+{
 	const struct session_src *src;
 
-	diagwarn_item(c->dw, it);
-	if (!it->is_elem) {
-		c->n.packets++;
-		return 0;
-	}
+	diagwarn_elem(c->dw, el);
 	if (el->kind < etmk_num_kinds)
 		c->n.elems[el->kind]++;
 	if (el->kind == etmk_error)

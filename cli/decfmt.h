@@ -30,6 +30,10 @@ void decfmt_init(struct decfmt *f, const struct session *s, struct wbuf *w,
 		 enum dec_fmt fmt, struct disasm *dis, struct diagwarn *dw);
 /* Output and count one item (a session_fn); returns 0. */
 int decfmt_item(void *f, const struct etm_item *it);
+/* Output and count one element; returns 0. */
+int decfmt_elem(struct decfmt *f, const struct etm_elem *el);
+/* decfmt_elem() of @n elements (a session_elems_fn); returns 0. */
+int decfmt_elems(void *f, const struct etm_elem *els, size_t n);
 void decfmt_add(struct dec_counts *to, const struct dec_counts *from);
 
 #endif

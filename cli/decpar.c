@@ -114,10 +114,9 @@ static void *dp_open(void *ctx)
 	return w;
 }
 
-static int dp_item(void *state, const struct etm_item *it)
+/* Before output: the diagnostics segment being filled. */
+static int dp_begin(struct dp_worker *w)
 {
-	struct dp_worker *w = state;
-
 	if (!w->dg && w->r->f->dw) {
 		w->dg = seg_get(w->r);
 		if (!w->dg)
@@ -125,13 +124,38 @@ static int dp_item(void *state, const struct etm_item *it)
 		w->f.dw = w->dg;
 	}
 	w->used = 1;
-	decfmt_item(&w->f, it);
+	return 0;
+}
+
+/* After output: 1 to cut the piece here (its text is large enough). */
+static int dp_end(struct dp_worker *w)
+{
 	if (w->w.err)
 		return -etme_nomem;
 	if (wbuf_held(&w->w) < DECPAR_PIECE)
 		return 0;
 	w->want = 1;
 	return 1;
+}
+
+static int dp_elems(void *state, const struct etm_elem *els, size_t n)
+{
+	struct dp_worker *w = state;
+
+	if (dp_begin(w) < 0)
+		return -etme_nomem;
+	decfmt_elems(&w->f, els, n);
+	return dp_end(w);
+}
+
+static int dp_item(void *state, const struct etm_item *it)
+{
+	struct dp_worker *w = state;
+
+	if (dp_begin(w) < 0)
+		return -etme_nomem;
+	decfmt_item(&w->f, it);
+	return dp_end(w);
 }
 
 static int dp_cut(void *state, void **piece, size_t *bytes)
@@ -206,7 +230,7 @@ int decpar_run(struct session *s, struct decfmt *f)
 	static const struct etm_run_ops ops = {
 		.open = dp_open, .item = dp_item, .cut = dp_cut,
 		.emit = dp_emit, .drop = dp_drop, .close = dp_close,
-		.budget = DECPAR_BUDGET,
+		.budget = DECPAR_BUDGET, .elems = dp_elems,
 	};
 	struct dp_run r = { .s = s, .f = f };
 	struct dp_seg *sg;

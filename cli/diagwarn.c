@@ -72,6 +72,12 @@ void diagwarn_item(struct diagwarn *w, const struct etm_item *it)
 		etm_diag_item(w->d[id], it);
 }
 
+void diagwarn_elem(struct diagwarn *w, const struct etm_elem *el)
+{
+	if (w && w->d[el->id & 0x7f])
+		etm_diag_elem(w->d[el->id & 0x7f], el);
+}
+
 /* "; it fits the trace with: ..." for source @src, or "". */
 static void diagwarn_probe(const struct session *s,
 			   const struct session_src *src, char *buf, size_t n)

@@ -12,6 +12,8 @@ struct diagwarn;
  * calls do nothing). */
 struct diagwarn *diagwarn_open(const struct session *s);
 void diagwarn_item(struct diagwarn *w, const struct etm_item *it);
+/* diagwarn_item() of an element. */
+void diagwarn_elem(struct diagwarn *w, const struct etm_elem *el);
 /* Parallel decode: diagnostics of a piece of the output whose preceding
  * items were not seen, added to the whole with diagwarn_append() in input
  * order; diagwarn_reset() empties one for reuse. */

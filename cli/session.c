@@ -279,11 +279,40 @@ static int verify_item(struct session *s, const struct etm_item *it,
 	return verify_take(s, fn, ctx);
 }
 
+/* Elements in batches through s->elems (see drain()); -etme_invalid if the
+ * decoder does not give them so. */
+static int drain_elems(struct session *s, void *ctx, int final)
+{
+	const struct etm_elem *els;
+	int r;
+
+	for (;;) {
+		r = etm_decoder_next_elems(s->dec, &els, 256);
+		if (r == -etme_invalid)
+			return r;
+		if ((r == -etme_again && !final) || r == -etme_eos)
+			return 0;
+		if (r < 0) {
+			fprintf(stderr, "etmtrace: %s: decoder: %s\n", s->trace_path,
+				etm_errstr(r));
+			return 2;
+		}
+		if (s->elems(ctx, els, (size_t)r) < 0)
+			return 1;
+	}
+}
+
 static int drain(struct session *s, session_fn fn, void *ctx, int final)
 {
 	struct etm_item it;
 	int r;
 
+	if (s->elems && !s->verify && !s->no_batch) {
+		r = drain_elems(s, ctx, final);
+		if (r != -etme_invalid)
+			return r;
+		s->no_batch = 1;
+	}
 	for (;;) {
 		r = etm_decoder_next(s->dec, &it, sizeof(it));
 		if (s->verify && r == -etme_eos) {

@@ -30,6 +30,10 @@ struct session {
 	/* verified output (--verify): items go through this filter, which
 	 * needs the decoder's packet items; those are not passed on */
 	struct etm_verify *verify;
+	/* optional: session_run() hands elements to this in batches where the
+	 * decoder gives them so (no packet items, no verify, one thread) */
+	int (*elems)(void *ctx, const struct etm_elem *els, size_t n);
+	int no_batch;            /* the decoder cannot: items only */
 };
 
 /* Item handler: return 0 to go on, <0 to stop. */

@@ -156,6 +156,15 @@ struct etm_run_ops {
 	 * adapt to it: a larger budget means larger chunks when the output
 	 * is large per input byte. */
 	size_t budget;
+	/** Optional, worker thread (or the calling thread with one job):
+	 * @n elements at once instead of an item() call each, used when @d
+	 * decodes elements without packet items (the condition of
+	 * etm_decoder_next_elems(); otherwise everything goes to item()).
+	 * The array is the decoder's, valid during the call; an element's
+	 * protocol is that of its source (elem.id). Returns as item(): 1
+	 * ends the current piece after these elements. On element-dense
+	 * trace much cheaper than an item copied out per element. */
+	int (*elems)(void *state, const struct etm_elem *els, size_t n);
 };
 
 /** etm_decoder_run() with the items consumed on the worker threads through

@@ -49,6 +49,9 @@ void etm_diag_free(struct etm_diag *d);
 /** Look at one decoder item of this source (packets are optional: they
  * add the packet counts). Items of other trace IDs are ignored. */
 void etm_diag_item(struct etm_diag *d, const struct etm_item *it);
+/** etm_diag_item() of an element item, for elements taken in batches
+ * (etm_decoder_next_elems()). */
+void etm_diag_elem(struct etm_diag *d, const struct etm_elem *e);
 /** Diagnostics of a stretch of a decode whose preceding items were not
  * seen (parallel decode: each worker counts its own part): what depends on
  * the state before it is kept pending until etm_diag_append(). NULL on no

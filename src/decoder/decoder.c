@@ -595,6 +595,11 @@ int etm_decoder_next(struct etm_decoder *d, struct etm_item *it, size_t size)
 	return next_slow(d, it);
 }
 
+int etm_decoder_elems_ok(const struct etm_decoder *d)
+{
+	return d->mode == etm_dec_elements && !d->want_packets;
+}
+
 int etm_decoder_next_elems(struct etm_decoder *d,
 			   const struct etm_elem **els, size_t max)
 {

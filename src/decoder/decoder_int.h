@@ -28,6 +28,10 @@ void etm_decoder_save(const struct etm_decoder *d, struct etm_sbuf *s);
 /* Set the packet count (parallel decode adds up its chunks'). */
 void etm_decoder_set_packet_count(struct etm_decoder *d, uint64_t n);
 
+/* Whether etm_decoder_next_elems() may be used on @d (element mode, no
+ * packet items). */
+int etm_decoder_elems_ok(const struct etm_decoder *d);
+
 /* Input format of @d. */
 enum etm_input_format etm_decoder_format(const struct etm_decoder *d);
 

@@ -248,19 +248,22 @@ static void diag_error(struct etm_diag *d, int err)
 
 void etm_diag_item(struct etm_diag *d, const struct etm_item *it)
 {
-	const struct etm_elem *e = &it->elem;
-
 	if (!d || !it)
 		return;
-	if (!it->is_elem) {
-		if (it->pkt.id != d->id)
-			return;
-		d->saw_packets = 1;
-		d->c.packets++;
-		d->c.pkt_errors += it->pkt.type == etmp_error;
+	if (it->is_elem) {
+		etm_diag_elem(d, &it->elem);
 		return;
 	}
-	if (e->id != d->id)
+	if (it->pkt.id != d->id)
+		return;
+	d->saw_packets = 1;
+	d->c.packets++;
+	d->c.pkt_errors += it->pkt.type == etmp_error;
+}
+
+void etm_diag_elem(struct etm_diag *d, const struct etm_elem *e)
+{
+	if (!d || !e || e->id != d->id)
 		return;
 	switch (e->kind) {
 	case etmk_range:

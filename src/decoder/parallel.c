@@ -16,6 +16,7 @@
 #include "decoder/decoder_int.h"
 
 #define PAR_READ (256u << 10)     /* bytes read and pushed at once */
+#define PAR_BATCH 256u            /* most elements per ops->elems call */
 #define PAR_FINE 1024u            /* checkpoint spacing near a chunk start */
 #define PAR_DENSE (8u << 10)      /* ... up to here (both frame multiples) */
 #define PAR_PIECE 4096u           /* checkpoint spacing after that */
@@ -95,6 +96,7 @@ struct pwork {
 	struct pchunk *out;       /* chunk whose queue gets the output */
 	uint64_t out_bytes;       /* piece bytes queued on out by this worker */
 	int head;                 /* head phase: items are not consumed */
+	int batch;                /* elements in batches (ops->elems) */
 	int dirty;                /* a frame not known to be plain was seen */
 };
 
@@ -189,12 +191,40 @@ static int flush_piece(struct pwork *w)
 	return 0;
 }
 
+/* drain() through ops->elems. */
+static int drain_elems(struct pwork *w)
+{
+	const struct etm_elem *els;
+	int n, err;
+
+	for (;;) {
+		n = etm_decoder_next_elems(w->d, &els, PAR_BATCH);
+		if (n == -etme_again || n == -etme_eos)
+			return 0;
+		if (n < 0) {
+			run_fail_locked(w->r, n);
+			return -1;
+		}
+		if (w->head)
+			continue;   /* the predecessor's decoder delivers these */
+		err = w->r->ops->elems(w->cs, els, (size_t)n);
+		if (err < 0) {
+			run_fail_locked(w->r, err);
+			return -1;
+		}
+		if (err > 0 && flush_piece(w) < 0)
+			return -1;
+	}
+}
+
 /* Drain the decoder into the consumer. Returns 0 or -1 to stop. */
 static int drain(struct pwork *w)
 {
 	struct etm_item it;
 	int err;
 
+	if (w->batch)
+		return drain_elems(w);
 	for (;;) {
 		err = etm_decoder_next(w->d, &it, sizeof(it));
 		if (err == -etme_again || err == -etme_eos)
@@ -675,6 +705,8 @@ static int run_seq(struct prun *r, etm_item_fn fn, void *ctx)
 	struct etm_decoder *d = etm_decoder_clone(r->tmpl, 0);
 	uint8_t *buf = malloc(PAR_READ);
 	void *cs = r->ops ? r->ops->open(r->octx) : NULL, *p;
+	int batch = r->ops && r->ops->elems && etm_decoder_elems_ok(r->tmpl);
+	const struct etm_elem *els;
 	struct etm_item it;
 	uint64_t pos = 0;
 	size_t bytes = 0;
@@ -695,8 +727,19 @@ static int run_seq(struct prun *r, etm_item_fn fn, void *ctx)
 			etm_decoder_push(d, buf, n);
 		else if (!fin++)
 			etm_decoder_finish(d);
-		while ((err = etm_decoder_next(d, &it, sizeof(it))) == 0) {
-			err = cs ? r->ops->item(cs, &it) : fn(ctx, &it);
+		for (;;) {
+			if (batch) {
+				err = etm_decoder_next_elems(d, &els, PAR_BATCH);
+				if (err < 0)
+					break;
+				err = r->ops->elems(cs, els, (size_t)err);
+			} else {
+				err = etm_decoder_next(d, &it, sizeof(it));
+				if (err < 0)
+					break;
+				err = cs ? r->ops->item(cs, &it) :
+					   fn(ctx, &it);
+			}
 			if (err > 0) {
 				p = NULL;
 				err = r->ops->cut(cs, &p, &bytes);
@@ -790,6 +833,7 @@ static int run(struct etm_decoder *d, etm_read_fn rd, void *rctx,
 	pthread_cond_init(&r.cv, NULL);
 	for (i = 0; i < jobs; i++) {
 		w[i].r = &r;
+		w[i].batch = ops->elems && etm_decoder_elems_ok(d);
 		w[i].buf = malloc(PAR_READ > PAR_SEARCH ? PAR_READ : PAR_SEARCH);
 		w[i].sb = malloc(sizeof(*w[i].sb));
 		if (!w[i].buf || !w[i].sb ||

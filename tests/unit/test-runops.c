@@ -1,0 +1,370 @@
+/* tests/unit/test-runops.c - etm_decoder_run_ops() hands the same elements
+ * in the same order whether the consumer takes them one item at a time
+ * (item) or in batches (elems), on 1, 2 and 3 threads, and the same as
+ * etm_decoder_run() on one thread; batches are used only when the decoder
+ * gives elements without packet items. Inputs: TC2's five-source CoreSight
+ * buffer replicated, and raw synthetic ETMv3 (not cycle-accurate: the
+ * plain loop and walk memo) and PTM trace from the encoder. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <etmtrace/encode.h>
+#include <etmtrace/etmtrace.h>
+
+#include "etest.h"
+
+#define P 0x100000001b3ull
+
+/* An order-dependent hash that pieces combine in input order:
+ * h(a then b) = h(a) * P^n(b) + h(b). */
+struct hsum {
+	uint64_t h, pw, n;
+	uint64_t packets;
+	uint64_t item_calls, elems_calls;
+	unsigned calls;           /* calls since the last own cut */
+};
+
+static void mix(uint64_t *h, uint64_t v)
+{
+	*h = (*h ^ v) * 1099511628211ull;
+}
+
+static uint64_t ehash(const struct etm_elem *e)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	mix(&h, e->offset);
+	mix(&h, (uint64_t)e->kind << 8 | e->id);
+	mix(&h, e->start);
+	mix(&h, e->end);
+	mix(&h, (uint64_t)e->isa << 32 | e->ninsn);
+	mix(&h, e->last_addr);
+	mix(&h, (uint64_t)e->last_exec << 16 | (uint64_t)e->last_atom << 8 |
+		    e->has_cycles);
+	mix(&h, e->cycles);
+	mix(&h, (uint64_t)e->exc_num << 8 | e->exc_cancel);
+	mix(&h, e->ret_addr);
+	mix(&h, e->addr);
+	mix(&h, (uint64_t)e->ctxid << 8 | e->vmid);
+	mix(&h, (uint64_t)e->ns << 8 | e->hyp);
+	mix(&h, e->timestamp);
+	mix(&h, (uint64_t)(unsigned)e->err);
+	return h;
+}
+
+static void hs_init(struct hsum *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->pw = 1;
+}
+
+static void hs_elem(struct hsum *s, const struct etm_elem *e)
+{
+	s->h = s->h * P + ehash(e);
+	s->pw *= P;
+	s->n++;
+}
+
+static void hs_add(struct hsum *to, const struct hsum *b)
+{
+	to->h = to->h * b->pw + b->h;
+	to->pw *= b->pw;
+	to->n += b->n;
+	to->packets += b->packets;
+	to->item_calls += b->item_calls;
+	to->elems_calls += b->elems_calls;
+}
+
+/* Every 7th call asks for a cut: pieces of every size. */
+static int own_cut(struct hsum *s)
+{
+	return ++s->calls % 7 == 0;
+}
+
+static void *c_open(void *ctx)
+{
+	struct hsum *s = malloc(sizeof(*s));
+
+	(void)ctx;
+	if (s)
+		hs_init(s);
+	return s;
+}
+
+static int c_item(void *state, const struct etm_item *it)
+{
+	struct hsum *s = state;
+
+	s->item_calls++;
+	if (it->is_elem)
+		hs_elem(s, &it->elem);
+	else
+		s->packets++;
+	return own_cut(s);
+}
+
+static int c_elems(void *state, const struct etm_elem *els, size_t n)
+{
+	struct hsum *s = state;
+	size_t i;
+
+	s->elems_calls++;
+	for (i = 0; i < n; i++)
+		hs_elem(s, &els[i]);
+	return own_cut(s);
+}
+
+static int c_cut(void *state, void **piece, size_t *bytes)
+{
+	struct hsum *s = state, *p = malloc(sizeof(*p));
+
+	if (!p)
+		return -etme_nomem;
+	*p = *s;
+	hs_init(s);
+	s->calls = p->calls;
+	*piece = p;
+	*bytes = sizeof(*p);
+	return 0;
+}
+
+static int c_emit(void *ctx, void *piece)
+{
+	hs_add(ctx, piece);
+	free(piece);
+	return 0;
+}
+
+static void c_drop(void *ctx, void *piece)
+{
+	(void)ctx;
+	free(piece);
+}
+
+static const struct etm_run_ops ops_item = {
+	.open = c_open, .item = c_item, .cut = c_cut, .emit = c_emit,
+	.drop = c_drop, .close = free,
+};
+
+static const struct etm_run_ops ops_batch = {
+	.open = c_open, .item = c_item, .cut = c_cut, .emit = c_emit,
+	.drop = c_drop, .close = free, .elems = c_elems,
+};
+
+struct input {
+	const uint8_t *b;
+	size_t n;
+};
+
+static size_t rd(void *ctx, uint64_t off, uint8_t *buf, size_t n)
+{
+	const struct input *in = ctx;
+
+	if (off >= in->n)
+		return 0;
+	if (n > in->n - off)
+		n = (size_t)(in->n - off);
+	memcpy(buf, in->b + off, n);
+	return n;
+}
+
+static int ref_item(void *ctx, const struct etm_item *it)
+{
+	struct hsum *s = ctx;
+
+	if (it->is_elem)
+		hs_elem(s, &it->elem);
+	else
+		s->packets++;
+	return 0;
+}
+
+/* A decoder for @fmt with @n sources; @packets: packet items on. */
+static struct etm_decoder *dec(enum etm_input_format fmt,
+			       const struct etm_config *cfg,
+			       struct etm_image *const *img, size_t n,
+			       int packets)
+{
+	struct etm_decoder *d = etm_decoder_alloc(fmt, etm_dec_elements);
+	size_t i;
+
+	if (!d)
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (etm_decoder_add_source(d, &cfg[i], img[i]) < 0) {
+			etm_decoder_free(d);
+			return NULL;
+		}
+	if (packets)
+		etm_decoder_set_packets(d, 1);
+	return d;
+}
+
+/* Every way gives the reference's elements; batches only where allowed. */
+static void check_input(const char *what, enum etm_input_format fmt,
+			const struct etm_config *cfg,
+			struct etm_image *const *img, size_t nsrc,
+			const struct input *in)
+{
+	struct hsum ref, x;
+	struct etm_decoder *d;
+	unsigned jobs, pk, b;
+
+	hs_init(&ref);
+	d = dec(fmt, cfg, img, nsrc, 0);
+	ET_CHECK(d != NULL);
+	ET_EQ(etm_decoder_run(d, rd, (void *)in, in->n, 1, ref_item, &ref), 0);
+	etm_decoder_free(d);
+	ET_CHECK(ref.n > 10000);
+	for (pk = 0; pk < 2; pk++)
+		for (b = 0; b < 2; b++)
+			for (jobs = 1; jobs <= 3; jobs++) {
+				hs_init(&x);
+				d = dec(fmt, cfg, img, nsrc, (int)pk);
+				ET_CHECK(d != NULL);
+				ET_EQ(etm_decoder_run_ops(d, rd, (void *)in,
+							  in->n, jobs,
+							  b ? &ops_batch :
+							      &ops_item, &x),
+				      0);
+				etm_decoder_free(d);
+				ET_EQ(x.n, ref.n);
+				ET_EQ(x.h, ref.h);
+				if (pk) {
+					/* packet items: no batches */
+					ET_EQ(x.elems_calls, 0);
+					ET_CHECK(x.packets > 0);
+				} else if (b) {
+					ET_EQ(x.item_calls, 0);
+					ET_CHECK(x.elems_calls > 0);
+					/* (batches average 2-4 elements on
+					 * these inputs: exceptions, I-syncs
+					 * and source switches end them) */
+					ET_CHECK(x.elems_calls < x.n);
+				} else {
+					ET_EQ(x.elems_calls, 0);
+					ET_EQ(x.item_calls, x.n);
+				}
+			}
+	printf("  %s: %zu bytes, %llu elements each way\n", what, in->n,
+	       (unsigned long long)ref.n);
+}
+
+static void tc2(void)
+{
+	char dir[4096], err[256];
+	const char *sh = getenv("ETM_SHARED");
+	struct etm_snapshot *s;
+	struct etm_config cfg[8];
+	struct etm_image *img[8] = { 0 };
+	struct input in = { 0 };
+	uint8_t *one = NULL, *all = NULL;
+	size_t i, n = 0, k;
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s/snapshots/TC2", sh ? sh : "../shared");
+	ET_EQ(etm_snapshot_load(&s, dir, err, sizeof(err)), 0);
+	ET_CHECK(s->nsources <= 8);
+	for (i = 0; i < s->nsources; i++) {
+		cfg[i] = s->sources[i].cfg;
+		img[i] = etm_image_alloc();
+		ET_CHECK(img[i] != NULL);
+		ET_EQ(etm_snapshot_add_memory(&s->sources[i], img[i], err,
+					      sizeof(err)),
+		      0);
+	}
+	one = malloc(1 << 16);
+	f = fopen(s->buffers[0].files[0], "rb");
+	if (one && f)
+		n = fread(one, 1, 1 << 16, f);
+	if (f)
+		fclose(f);
+	ET_CHECK(n == 32768);
+	/* 64 copies: 2 MiB, chunks for three threads */
+	all = malloc(n * 64);
+	ET_CHECK(all != NULL);
+	for (k = 0; k < 64; k++)
+		memcpy(all + k * n, one, n);
+	in.b = all;
+	in.n = n * 64;
+	check_input("TC2 x64", s->buffers[0].format, cfg, img, s->nsources,
+		    &in);
+	for (i = 0; i < s->nsources; i++)
+		etm_image_free(img[i]);
+	free(one);
+	free(all);
+	etm_snapshot_free(s);
+}
+
+/* Raw synthetic trace of @proto: a random program executed for 600 k
+ * instructions, A-sync every 4 KiB and I-sync every 1 KiB (cut points). */
+static void synth(enum etm_protocol proto)
+{
+	struct etm_gen_opts go;
+	struct etm_enc_opts eo;
+	struct etm_config cfg;
+	struct etm_gen *g;
+	struct etm_enc *e;
+	struct etm_image *img = etm_image_alloc();
+	const struct etm_ev *ev;
+	const uint8_t *b;
+	struct input in;
+	size_t nev, i;
+
+	ET_CHECK(img != NULL);
+	memset(&go, 0, sizeof(go));
+	go.size = sizeof(go);
+	go.seed = 7;
+	go.proto = proto;
+	go.flags = ETM_GEN_ARM | ETM_GEN_THUMB | ETM_GEN_EXC |
+		   (proto == etm_proto_etmv3 ? ETM_GEN_CANCEL : 0);
+	go.ninsn = 600000;
+	g = etm_gen_alloc(&go, sizeof(go));
+	ET_CHECK(g != NULL);
+	ET_EQ(etm_gen_add_to_image(g, img), 0);
+	etm_config_init(&cfg);
+	cfg.protocol = proto;
+	cfg.traceid = 0x10;
+	/* as TC2's: ETM 3.5 / PTM 1.1, not cycle-accurate */
+	cfg.etmidr = proto == etm_proto_ptm ? 0x411CF312 : 0x410CF250;
+	cfg.etmccer = proto == etm_proto_ptm ? 0x34C01AC2 : 0x344008F2;
+	memset(&eo, 0, sizeof(eo));
+	eo.size = sizeof(eo);
+	eo.cfg = cfg;
+	eo.isync_period = 1024;
+	eo.async_period = 4096;
+	e = etm_enc_alloc(&eo, sizeof(eo), img);
+	ET_CHECK(e != NULL);
+	ev = etm_gen_events(g, &nev);
+	for (i = 0; i < nev; i++)
+		ET_EQ(etm_enc_put(e, &ev[i]), 0);
+	ET_EQ(etm_enc_finish(e), 0);
+	b = etm_enc_data(e, &in.n);
+	in.b = b;
+	ET_CHECK(in.n > (256u << 10));
+	check_input(proto == etm_proto_ptm ? "synthetic PTM" :
+					     "synthetic ETMv3",
+		    etm_fmt_raw, &cfg, &img, 1, &in);
+	etm_enc_free(e);
+	etm_gen_free(g);
+	etm_image_free(img);
+}
+
+static void synth_etm3(void)
+{
+	synth(etm_proto_etmv3);
+}
+
+static void synth_ptm(void)
+{
+	synth(etm_proto_ptm);
+}
+
+int main(void)
+{
+	ETEST(tc2);
+	ETEST(synth_etm3);
+	ETEST(synth_ptm);
+	return etest_end();
+}
