@@ -4,7 +4,6 @@
  * the hot state in locals. */
 #include <etmtrace/error.h>
 
-#include "common/clones.h"
 #include "common/copy.h"
 #include "flow/flow_etm3_int.h"
 #include "flow/wmemo.h"
@@ -230,7 +229,6 @@ static inline int e3_ls_apply(struct etm3_flow *e, struct etm_pktp *p,
  * e3_drain_fast()'s general loop: a one-packet run is walked the same way,
  * with that packet's offset. Returns 1 when the next packet needs the
  * general loop, 0 when the queue is full enough, or an error. */
-ETM_CLONES
 int etm_e3_plain(struct etm3_flow *e, struct etm_pktp *p, uint64_t *np)
 {
 	const uint8_t *buf = p->buf;
