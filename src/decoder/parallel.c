@@ -191,14 +191,19 @@ static int flush_piece(struct pwork *w)
 	return 0;
 }
 
-/* drain() through ops->elems. */
-static int drain_elems(struct pwork *w)
+/* Drain the decoder into the consumer (elements in batches where
+ * w->batch). Returns 0 or -1 to stop. */
+static int drain(struct pwork *w)
 {
-	const struct etm_elem *els;
+	const struct etm_elem *els = NULL;
+	struct etm_item it;
 	int n, err;
 
 	for (;;) {
-		n = etm_decoder_next_elems(w->d, &els, PAR_BATCH);
+		if (w->batch)
+			n = etm_decoder_next_elems(w->d, &els, PAR_BATCH);
+		else
+			n = etm_decoder_next(w->d, &it, sizeof(it));
 		if (n == -etme_again || n == -etme_eos)
 			return 0;
 		if (n < 0) {
@@ -207,35 +212,8 @@ static int drain_elems(struct pwork *w)
 		}
 		if (w->head)
 			continue;   /* the predecessor's decoder delivers these */
-		err = w->r->ops->elems(w->cs, els, (size_t)n);
-		if (err < 0) {
-			run_fail_locked(w->r, err);
-			return -1;
-		}
-		if (err > 0 && flush_piece(w) < 0)
-			return -1;
-	}
-}
-
-/* Drain the decoder into the consumer. Returns 0 or -1 to stop. */
-static int drain(struct pwork *w)
-{
-	struct etm_item it;
-	int err;
-
-	if (w->batch)
-		return drain_elems(w);
-	for (;;) {
-		err = etm_decoder_next(w->d, &it, sizeof(it));
-		if (err == -etme_again || err == -etme_eos)
-			return 0;
-		if (err < 0) {
-			run_fail_locked(w->r, err);
-			return -1;
-		}
-		if (w->head)
-			continue;   /* the predecessor's decoder delivers these */
-		err = w->r->ops->item(w->cs, &it);
+		err = w->batch ? w->r->ops->elems(w->cs, els, (size_t)n) :
+				 w->r->ops->item(w->cs, &it);
 		if (err < 0) {
 			run_fail_locked(w->r, err);
 			return -1;

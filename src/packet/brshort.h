@@ -17,13 +17,27 @@ struct etm_br_short {
 	uint8_t isa_changed;    /* the 5-byte form with an ISA byte */
 };
 
+/* The address of @bits packet bits @v (ISA unchanged) against @base. */
+static inline void etm_br_short_set(uint32_t base, enum etm_isa isa,
+				    uint32_t v, unsigned bits,
+				    struct etm_br_short *o)
+{
+	unsigned shift = isa == etmi_a32 ? 2 : 1;
+	uint32_t mask = (1u << (bits + shift)) - 1;
+
+	o->addr = (base & ~mask) | ((v << shift) & mask);
+	o->addr_bits = (uint8_t)(bits + shift);
+	o->isa = isa;
+	o->isa_changed = 0;
+}
+
 /* etm_br_short() one byte at a time: for packets that may be cut. */
 static inline int etm_br_short_cut(uint32_t base, enum etm_isa isa,
 				   const uint8_t *b, size_t n, int alt,
 				   struct etm_br_short *o)
 {
-	uint32_t v, mask;
-	unsigned bits = 6, i, shift;
+	uint32_t v;
+	unsigned bits = 6, i;
 	uint8_t c = b[0];
 
 	v = (c >> 1) & 0x3f;
@@ -43,12 +57,7 @@ static inline int etm_br_short_cut(uint32_t base, enum etm_isa isa,
 	}
 	if (c & 0x80)
 		return 0;               /* the 5-byte form, cut */
-	shift = isa == etmi_a32 ? 2 : 1;
-	mask = (1u << (bits + shift)) - 1;
-	o->addr = (base & ~mask) | ((v << shift) & mask);
-	o->addr_bits = (uint8_t)(bits + shift);
-	o->isa = isa;
-	o->isa_changed = 0;
+	etm_br_short_set(base, isa, v, bits, o);
 	return (int)i;
 }
 
@@ -67,8 +76,8 @@ static inline __attribute__((always_inline))
 int etm_br_short(uint32_t base, enum etm_isa isa, const uint8_t *b, size_t n,
 		 int alt, struct etm_br_short *o)
 {
-	uint32_t w, v, mask, stop;
-	unsigned len, bits, shift;
+	uint32_t w, v, stop;
+	unsigned len, bits;
 	uint8_t c;
 
 	if (isa != etmi_a32 && isa != etmi_t32 && isa != etmi_tee)
@@ -88,12 +97,7 @@ int etm_br_short(uint32_t base, enum etm_isa isa, const uint8_t *b, size_t n,
 				return 0;       /* exception information */
 			bits--;                 /* 6 bits in the last byte */
 		}
-		shift = isa == etmi_a32 ? 2 : 1;
-		mask = (1u << (bits + shift)) - 1;
-		o->addr = (base & ~mask) | ((v << shift) & mask);
-		o->addr_bits = (uint8_t)(bits + shift);
-		o->isa = isa;
-		o->isa_changed = 0;
+		etm_br_short_set(base, isa, v, bits, o);
 		return (int)len;
 	}
 	/* the 5th byte: b0E01aaaa T32, b0E001aaa A32 (with E = 0) */
