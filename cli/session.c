@@ -307,11 +307,10 @@ static int drain(struct session *s, session_fn fn, void *ctx, int final)
 	struct etm_item it;
 	int r;
 
-	if (s->elems && !s->verify && !s->no_batch) {
+	if (s->elems && !s->verify) {
 		r = drain_elems(s, ctx, final);
 		if (r != -etme_invalid)
 			return r;
-		s->no_batch = 1;
 	}
 	for (;;) {
 		r = etm_decoder_next(s->dec, &it, sizeof(it));

@@ -33,7 +33,6 @@ struct session {
 	/* optional: session_run() hands elements to this in batches where the
 	 * decoder gives them so (no packet items, no verify, one thread) */
 	int (*elems)(void *ctx, const struct etm_elem *els, size_t n);
-	int no_batch;            /* the decoder cannot: items only */
 };
 
 /* Item handler: return 0 to go on, <0 to stop. */

@@ -75,6 +75,7 @@ struct prun {
 	void *octx;
 	uint64_t size;
 	int frames;               /* CoreSight frame-formatted input */
+	int batch;                /* elements in batches (ops->elems) */
 	unsigned jobs;
 	size_t chunk_limit;       /* queued piece bytes per chunk */
 	struct pchunk *head, *tail;
@@ -96,7 +97,6 @@ struct pwork {
 	struct pchunk *out;       /* chunk whose queue gets the output */
 	uint64_t out_bytes;       /* piece bytes queued on out by this worker */
 	int head;                 /* head phase: items are not consumed */
-	int batch;                /* elements in batches (ops->elems) */
 	int dirty;                /* a frame not known to be plain was seen */
 };
 
@@ -192,7 +192,7 @@ static int flush_piece(struct pwork *w)
 }
 
 /* Drain the decoder into the consumer (elements in batches where
- * w->batch). Returns 0 or -1 to stop. */
+ * r->batch). Returns 0 or -1 to stop. */
 static int drain(struct pwork *w)
 {
 	const struct etm_elem *els = NULL;
@@ -200,7 +200,7 @@ static int drain(struct pwork *w)
 	int n, err;
 
 	for (;;) {
-		if (w->batch)
+		if (w->r->batch)
 			n = etm_decoder_next_elems(w->d, &els, PAR_BATCH);
 		else
 			n = etm_decoder_next(w->d, &it, sizeof(it));
@@ -212,7 +212,7 @@ static int drain(struct pwork *w)
 		}
 		if (w->head)
 			continue;   /* the predecessor's decoder delivers these */
-		err = w->batch ? w->r->ops->elems(w->cs, els, (size_t)n) :
+		err = w->r->batch ? w->r->ops->elems(w->cs, els, (size_t)n) :
 				 w->r->ops->item(w->cs, &it);
 		if (err < 0) {
 			run_fail_locked(w->r, err);
@@ -683,7 +683,6 @@ static int run_seq(struct prun *r, etm_item_fn fn, void *ctx)
 	struct etm_decoder *d = etm_decoder_clone(r->tmpl, 0);
 	uint8_t *buf = malloc(PAR_READ);
 	void *cs = r->ops ? r->ops->open(r->octx) : NULL, *p;
-	int batch = r->ops && r->ops->elems && etm_decoder_elems_ok(r->tmpl);
 	const struct etm_elem *els;
 	struct etm_item it;
 	uint64_t pos = 0;
@@ -706,7 +705,7 @@ static int run_seq(struct prun *r, etm_item_fn fn, void *ctx)
 		else if (!fin++)
 			etm_decoder_finish(d);
 		for (;;) {
-			if (batch) {
+			if (r->batch) {
 				err = etm_decoder_next_elems(d, &els, PAR_BATCH);
 				if (err < 0)
 					break;
@@ -790,10 +789,13 @@ static int run(struct etm_decoder *d, etm_read_fn rd, void *rctx,
 	r.octx = octx;
 	r.size = size;
 	r.frames = etm_decoder_format(d) == etm_fmt_coresight;
+	r.batch = ops && ops->elems && etm_decoder_elems_ok(d);
 	if (jobs <= 1 || etm_decoder_format(d) == etm_fmt_tpiu ||
 	    size <= PAR_MIN_INPUT) {
-		if (fn)
+		if (fn) {
 			r.ops = NULL;   /* items straight to the callback */
+			r.batch = 0;
+		}
 		return run_seq(&r, fn, fctx);
 	}
 	r.jobs = jobs;
@@ -811,7 +813,6 @@ static int run(struct etm_decoder *d, etm_read_fn rd, void *rctx,
 	pthread_cond_init(&r.cv, NULL);
 	for (i = 0; i < jobs; i++) {
 		w[i].r = &r;
-		w[i].batch = ops->elems && etm_decoder_elems_ok(d);
 		w[i].buf = malloc(PAR_READ > PAR_SEARCH ? PAR_READ : PAR_SEARCH);
 		w[i].sb = malloc(sizeof(*w[i].sb));
 		if (!w[i].buf || !w[i].sb ||
