@@ -15,6 +15,8 @@ enum etm_protocol {
 	etm_proto_unknown = 0,
 	etm_proto_etmv3, /**< ETM architecture v3.x (also accepts ETMv1/v2 style IDR) */
 	etm_proto_ptm,   /**< Program Flow Trace, PFT 1.0 / 1.1 */
+	etm_proto_etmv1, /**< ETMv1.x pipeline-status trace (etmtrace/etmv1.h) */
+	etm_proto_etmv2, /**< ETMv2.x (ETM10): recognised, rejected (doc/etmv1.md) */
 };
 
 /** Instruction set state. */
@@ -37,11 +39,15 @@ struct etm_config {
 	uint32_t etmidr;             /**< ETMIDR, ID register (0x079) */
 	uint32_t traceid;            /**< ETMTRACEIDR, trace ID in bits[6:0] (0x080) */
 	uint32_t flags;              /**< ETM_CFG_* option bits */
+	uint32_t etmccr;             /**< ETMCCR, config code (0x001); ETMv1/v2 */
 };
 
 /** Option: the core is an ARMv7-M part (M-profile exception numbers,
  * exception-return cancel semantics). */
 #define ETM_CFG_M_PROFILE 0x1u
+/** Option, ETMv1: packet bytes of an instruction appear on TRACEPKT at the
+ * earliest one cycle after its status (FIFO latency 1; default 0). */
+#define ETM_CFG_E1_LATENCY1 0x2u
 
 /** Initialise @cfg to defaults (size set, everything else zero). */
 void etm_config_init(struct etm_config *cfg);

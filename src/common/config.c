@@ -5,6 +5,7 @@
 
 #include <etmtrace/config.h>
 #include <etmtrace/error.h>
+#include <etmtrace/etmv1.h>
 
 #include "common/bits.h"
 
@@ -40,6 +41,8 @@ int etm_config_check(const struct etm_config *cfg, const char **why)
 		*why = "no configuration";
 		return -etme_invalid;
 	}
+	if (cfg->protocol == etm_proto_etmv1 || cfg->protocol == etm_proto_etmv2)
+		return etm_e1_config_check(cfg, why);
 	if (cfg->protocol != etm_proto_etmv3 && cfg->protocol != etm_proto_ptm) {
 		*why = "unknown trace protocol";
 		return -etme_bad_config;
@@ -119,6 +122,8 @@ const char *etm_protocol_name(enum etm_protocol p)
 	switch (p) {
 	case etm_proto_etmv3: return "etmv3";
 	case etm_proto_ptm: return "ptm";
+	case etm_proto_etmv1: return "etmv1";
+	case etm_proto_etmv2: return "etmv2";
 	case etm_proto_unknown: break;
 	}
 	return "unknown";

@@ -31,6 +31,8 @@ void etm_decoder_set_packet_count(struct etm_decoder *d, uint64_t n);
 /* Whether etm_decoder_next_elems() may be used on @d (element mode, no
  * packet items). */
 int etm_decoder_elems_ok(const struct etm_decoder *d);
+/* Whether the input can only be decoded on one thread (ETMv1 samples). */
+int etm_decoder_serial(const struct etm_decoder *d);
 
 /* Input format of @d. */
 enum etm_input_format etm_decoder_format(const struct etm_decoder *d);

@@ -9,6 +9,7 @@
 
 #include <etmtrace/decoder.h>
 #include <etmtrace/error.h>
+#include <etmtrace/etmv1.h>
 #include <etmtrace/flow.h>
 #include <etmtrace/image.h>
 
@@ -41,7 +42,7 @@ struct v_sbyte {
 };
 
 enum v_section { vs_none, vs_image, vs_trace, vs_frames, vs_exp_el,
-		 vs_exp_canon };
+		 vs_exp_canon, vs_samples };
 
 struct vec {
 	const char *name;
@@ -330,14 +331,22 @@ static int parse_config(struct vec *v, char *args)
 	} else if (tok && !strcmp(tok, "etmv3")) {
 		c->protocol = etm_proto_etmv3;
 		c->etmidr = 0x410cf250;         /* ETMv3.5, original branches */
+	} else if (tok && !strcmp(tok, "etmv1")) {
+		c->protocol = etm_proto_etmv1;
+		c->etmcr = 0x10;                /* 8-bit port */
+		c->etmccr = 2u << 28;           /* ETMv1.2 */
 	} else {
-		return v_fail(v, "@config needs ptm or etmv3");
+		return v_fail(v, "@config needs ptm, etmv3 or etmv1");
 	}
 	while ((tok = strtok_r(NULL, " \t", &save))) {
 		char *eq = strchr(tok, '=');
 
 		if (!strcmp(tok, "m-profile")) {
 			c->flags |= ETM_CFG_M_PROFILE;
+			continue;
+		}
+		if (!strcmp(tok, "latency1")) {
+			c->flags |= ETM_CFG_E1_LATENCY1;
 			continue;
 		}
 		if (!eq || v_num(eq + 1, &x) < 0)
@@ -351,6 +360,8 @@ static int parse_config(struct vec *v, char *args)
 			c->etmidr = (uint32_t)x;
 		else if (!strcmp(tok, "traceid"))
 			c->traceid = (uint32_t)x;
+		else if (!strcmp(tok, "etmccr"))
+			c->etmccr = (uint32_t)x;
 		else
 			return v_fail(v, "unknown @config item '%s'", tok);
 	}
@@ -454,6 +465,49 @@ static int trace_line(struct vec *v, char *s)
 	return 0;
 }
 
+/* A line of @samples (ETMv1, doc/vectors.md): "[label:] CYCLE PS SYNC PKT
+ * [T]", PS a mnemonic (IE ID IN WT BE BD TR TD), a number, or aN for an APO
+ * cycle carrying N; each sample is one 4-byte record of the input. */
+static int sample_line(struct vec *v, char *s)
+{
+	static const char *const nm[8] = { "IE", "ID", "IN", "WT", "BE", "BD",
+					   "TR", "TD" };
+	struct etm_e1_sample smp = { 0 };
+	char *t[6], *save = NULL, *tok;
+	uint8_t rec[ETM_E1_REC];
+	int k = 0, err, ps = -1, i;
+	uint64_t x;
+
+	s = lab_prefix(v, s, v->nstream, 's', &err);
+	if (err)
+		return -1;
+	for (tok = strtok_r(s, " \t", &save); tok && k < 6;
+	     tok = strtok_r(NULL, " \t", &save))
+		t[k++] = tok;
+	if (k < 4 || k > 5 || v_num(t[0], &x) < 0 ||
+	    x * ETM_E1_REC != v->nstream)
+		return v_fail(v, "bad sample line (cycle %zu expected)",
+			      v->nstream / ETM_E1_REC);
+	for (i = 0; i < 8; i++)
+		if (!strcmp(t[1], nm[i]))
+			ps = i;
+	if (t[1][0] == 'a' && t[1][1] >= '0' && t[1][1] <= '3' && !t[1][2])
+		ps = t[1][1] - '0';
+	else if (ps < 0 && v_num(t[1], &x) == 0 && x < 16)
+		ps = (int)x;
+	if (ps < 0 || (strcmp(t[2], "0") && strcmp(t[2], "1")) ||
+	    (k == 5 && strcmp(t[4], "T")))
+		return v_fail(v, "bad sample line");
+	smp.ps = (uint8_t)ps;
+	smp.sync = t[2][0] == '1';
+	smp.pkt = (uint16_t)strtoul(t[3], NULL, 16);
+	smp.trig = k == 5;
+	etm_e1_rec_put(rec, &smp);
+	for (i = 0; i < ETM_E1_REC; i++)
+		stream_put(v, rec[i]);
+	return 0;
+}
+
 static int start_section(struct vec *v, char *s)
 {
 	uint64_t x;
@@ -499,6 +553,12 @@ static int start_section(struct vec *v, char *s)
 		v->sec = vs_trace;
 		return 0;
 	}
+	if (!strcmp(s, "@samples")) {
+		if (v->fmt || v->nstream)
+			return v_fail(v, "only one @trace/@samples section");
+		v->sec = vs_samples;
+		return 0;
+	}
 	if (!strcmp(s, "@frames")) {
 		if (v->fmt || v->nstream)
 			return v_fail(v, "only one @trace/@frames section");
@@ -533,6 +593,8 @@ static int parse_line(struct vec *v, char *raw)
 	case vs_trace:
 	case vs_frames:
 		return trace_line(v, s);
+	case vs_samples:
+		return sample_line(v, s);
 	case vs_exp_el:
 		lines_add(&v->exp_el, s);
 		return 0;

@@ -1,0 +1,464 @@
+/* flow/etm1.c - the ETMv1 decoder: the sample window over the pushed record
+ * stream, the cycle loop that walks PIPESTAT against the program image
+ * (IE/ID/IN step the PC, BE/BD hand over to etm1_br.c), range building and
+ * the element queue. doc/etmv1.md gives the rules and their sources. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <etmtrace/error.h>
+#include <etmtrace/etmv1.h>
+
+#include "common/zero.h"
+#include "flow/etm1_int.h"
+
+struct etm_e1 *etm_e1_alloc(const struct etm_config *cfg,
+			    const struct etm_image *img)
+{
+	struct etm_e1 *d;
+
+	if (!cfg || etm_config_check(cfg, NULL) < 0 ||
+	    cfg->protocol != etm_proto_etmv1)
+		return NULL;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	etm_config_from_user(&d->cfg, cfg, cfg->size);
+	d->img = img;
+	d->port = etm_cfg_e1_port(cfg);
+	d->minor = etm_cfg_e1_minor(cfg);
+	d->ctx_bytes = etm_cfg_ctxid_bytes(cfg);
+	d->daddr = etm_cfg_data_addr(cfg);
+	d->dval = etm_cfg_data_value(cfg);
+	d->cyc = etm_cfg_cycle_acc(cfg);
+	d->brout = etm_cfg_branch_bcast(cfg);
+	d->lat1 = (cfg->flags & ETM_CFG_E1_LATENCY1) != 0;
+	d->bc = etm_bcache_alloc(10, ETM_STOP_BRANCHES);
+	if (!d->bc) {
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+void etm_e1_free(struct etm_e1 *d)
+{
+	if (!d)
+		return;
+	etm_bcache_free(d->bc);
+	free(d->w);
+	free(d);
+}
+
+void etm_e1_set_cache(struct etm_e1 *d, int on)
+{
+	if (!d)
+		return;
+	if (!on) {
+		etm_bcache_free(d->bc);
+		d->bc = NULL;
+	} else if (!d->bc) {
+		d->bc = etm_bcache_alloc(10, ETM_STOP_BRANCHES);
+	}
+	d->s.blk_ok = 0;
+}
+
+void etm_e1_stats(const struct etm_e1 *d, struct etm_e1_stats *st)
+{
+	if (d && st)
+		*st = d->st;
+}
+
+int etm_e1_push(struct etm_e1 *d, const uint8_t *buf, size_t n)
+{
+	if (!d || (!buf && n) || d->finishing)
+		return -etme_invalid;
+	if (d->in_n)
+		return -etme_busy;
+	d->in = buf;
+	d->in_n = n;
+	return 0;
+}
+
+int etm_e1_finish(struct etm_e1 *d)
+{
+	if (!d)
+		return -etme_invalid;
+	d->finishing = 1;
+	return 0;
+}
+
+/* ---- the window ------------------------------------------------------------ */
+
+/* One record as a window word: TR resolved (its status from TRACEPKT[2:0],
+ * IHI 0014Q Table 5.2), TD and TR marked as cycles without a packet byte. */
+static uint32_t e1_word(const uint8_t *r)
+{
+	uint32_t ps = r[0] & 15u, pkt = (uint32_t)r[1] | (uint32_t)r[2] << 8;
+	uint32_t w = (r[0] & (E1_SYNC | E1_TRIG)) | pkt << 16;
+
+	if (ps & 8u)
+		return w | ps;             /* E1_PSHI: reported by the loop */
+	if (r[0] & E1_TRIG)
+		return w | ps | E1_NOPKT;  /* pre-resolved trigger cycle */
+	if (ps == etm_e1_tr)
+		return w | (pkt & 7u) | E1_TRIG | E1_NOPKT;
+	if (ps == etm_e1_td)
+		return w | ps | E1_NOPKT;
+	return w | ps;
+}
+
+/* Drop samples no step can look at again: before the current cycle, the
+ * cursor and the last address read (bounded by E1_LOOKAHEAD). */
+static void e1_compact(struct etm_e1 *d)
+{
+	uint64_t keep = d->s.i;
+
+	if (d->s.cc < keep)
+		keep = d->s.cc;
+	if (d->s.last_sync && d->s.last_sync < keep)
+		keep = d->s.last_sync;
+	if (keep + E1_LOOKAHEAD < d->s.i)
+		keep = d->s.i - E1_LOOKAHEAD;
+	if (keep <= d->wbase)
+		return;
+	if (keep - d->wbase >= d->wn) {
+		d->wbase += d->wn;
+		d->wn = 0;
+		return;
+	}
+	memmove(d->w, d->w + (keep - d->wbase),
+		(d->wn - (size_t)(keep - d->wbase)) * sizeof(*d->w));
+	d->wn -= (size_t)(keep - d->wbase);
+	d->wbase = keep;
+}
+
+/* Take up to E1_CHUNK more samples from the pushed buffer. Returns 1 if
+ * any were added, 0 if the buffer is used up, -etme_nomem. */
+static int e1_fill(struct etm_e1 *d)
+{
+	size_t want, k = 0;
+
+	if (!d->in_n)
+		return 0;
+	e1_compact(d);
+	want = (d->npart + d->in_n) / ETM_E1_REC;
+	if (want > E1_CHUNK)
+		want = E1_CHUNK;
+	if (d->wn + want + 1 > d->wcap) {
+		size_t cap = d->wn + want + E1_CHUNK;
+		uint32_t *w = realloc(d->w, cap * sizeof(*w));
+
+		if (!w)
+			return -etme_nomem;
+		d->w = w;
+		d->wcap = cap;
+	}
+	while (d->npart && d->in_n) {
+		d->part[d->npart++] = *d->in++;
+		d->in_n--;
+		if (d->npart == ETM_E1_REC) {
+			d->w[d->wn++] = e1_word(d->part);
+			d->npart = 0;
+			k++;
+		}
+	}
+	for (; k < want && d->in_n >= ETM_E1_REC; k++) {
+		d->w[d->wn++] = e1_word(d->in);
+		d->in += ETM_E1_REC;
+		d->in_n -= ETM_E1_REC;
+	}
+	if (d->in_n && d->in_n < ETM_E1_REC && !d->npart) {
+		memcpy(d->part, d->in, d->in_n);
+		d->npart = (unsigned)d->in_n;
+		d->in_n = 0;
+	}
+	d->nsamples += k;
+	d->st.samples += k;
+	return 1;
+}
+
+/* ---- elements ----------------------------------------------------------- */
+
+struct etm_elem *e1_push_elem(struct etm_e1 *d, enum etm_elem_kind k,
+			      uint64_t cycle)
+{
+	struct etm_elem *el;
+
+	if (d->qh + d->qn >= E1_QMAX) {
+		memmove(d->q, d->q + d->qh, d->qn * sizeof(*d->q));
+		d->qh = 0;
+	}
+	el = &d->q[d->qh + d->qn++];
+	etm_zero(el, sizeof(*el));
+	el->kind = k;
+	el->offset = cycle * ETM_E1_REC;
+	el->id = (uint8_t)etm_cfg_trace_id(&d->cfg);
+	return el;
+}
+
+void e1_close_range(struct etm_e1 *d)
+{
+	struct etm_elem *el;
+
+	if (!d->s.rng_open)
+		return;
+	d->s.rng_open = 0;
+	el = e1_push_elem(d, etmk_range, 0);
+	*el = d->s.rng;
+}
+
+void e1_error(struct etm_e1 *d, uint64_t cycle, int err)
+{
+	e1_close_range(d);
+	e1_push_elem(d, etmk_error, cycle)->err = err;
+	d->st.errors++;
+	d->s.pc_valid = 0;
+	d->s.blk_ok = 0;
+	d->s.after_error = 1;
+}
+
+/* Add the instruction at pc (size @size, class @cls) to the range. */
+static void e1_range_add(struct etm_e1 *d, uint64_t cycle, unsigned size,
+			 int exec)
+{
+	struct e1_st *s = &d->s;
+	struct etm_elem *r = &s->rng;
+
+	if (!s->rng_open || r->end != s->pc || r->isa != s->isa) {
+		e1_close_range(d);
+		etm_zero(r, sizeof(*r));
+		r->kind = etmk_range;
+		r->id = (uint8_t)etm_cfg_trace_id(&d->cfg);
+		r->start = s->pc;
+		r->end = s->pc;
+		r->isa = s->isa;
+		r->has_ctxid = (uint8_t)s->has_ctx;
+		r->ctxid = s->ctxid;
+		r->has_cycles = (uint8_t)d->cyc;
+		s->rng_open = 1;
+	}
+	r->offset = cycle * ETM_E1_REC;
+	r->last_addr = s->pc;
+	r->last_size = (uint8_t)size;
+	r->end = s->pc + size;
+	r->ninsn++;
+	r->last_exec = (uint8_t)exec;
+	r->last_atom = 1;
+	r->last_cls = etmc_other;
+	r->last_link = 0;
+	if (d->cyc)
+		r->cycles += (uint32_t)(cycle - s->last_cyc);
+	s->last_cyc = cycle;
+	d->st.insns++;
+}
+
+/* The block at pc, looked up when pc left the current one. */
+static int e1_block(struct etm_e1 *d, uint64_t cycle)
+{
+	const struct etm_block *b;
+	struct e1_st *s = &d->s;
+	int err;
+
+	if (s->blk_ok && s->bidx < s->blk.ninsn &&
+	    etm_block_addr(&s->blk, s->bidx) == s->pc && s->blk.isa == s->isa)
+		return 0;
+	if (d->bc)
+		err = etm_bcache_lookup(d->bc, d->img, etm_space_any, s->pc,
+					s->isa, &b);
+	else
+		err = etm_block_build(&s->blk, d->img, etm_space_any, s->pc,
+				      s->isa, ETM_STOP_BRANCHES), b = &s->blk;
+	if (err < 0) {
+		e1_close_range(d);
+		e1_push_elem(d, etmk_nomem, cycle)->addr = s->pc;
+		s->pc_valid = 0;
+		s->blk_ok = 0;
+		s->after_error = 1;
+		return err;
+	}
+	if (b != &s->blk)
+		s->blk = *b;
+	s->blk_ok = 1;
+	s->bidx = 0;
+	return 0;
+}
+
+/* Classify the instruction at pc from the image (slow path). */
+int e1_insn_at(struct etm_e1 *d, struct etm_insn *in)
+{
+	uint8_t b[4];
+	size_t n = etm_image_read(d->img, etm_space_any, d->s.pc, b, 4);
+
+	if (etm_insn_decode(in, d->s.isa, d->s.pc, b, n) < 0)
+		return -etme_nomap;
+	return 0;
+}
+
+/* An IE/ID/IN status at @cycle. */
+static void e1_insn(struct etm_e1 *d, uint64_t cycle, unsigned ps)
+{
+	struct e1_st *s = &d->s;
+	const struct etm_insn *last;
+	struct etm_insn in;
+	unsigned size;
+	int exec = ps != etm_e1_in, is_last;
+
+	if (!s->pc_valid || e1_block(d, cycle) < 0) {
+		if (ps == etm_e1_id)
+			s->dsync = 0;     /* its data cannot be sized */
+		return;
+	}
+	is_last = s->bidx + 1 == s->blk.ninsn;
+	size = s->blk.isa == etmi_a32 ? 4 :
+	       (s->blk.size4 >> s->bidx & 1) ? 4 : 2;
+	if (ps == etm_e1_id)
+		e1_data(d, cycle);
+	last = &s->blk.last;
+	if (is_last && exec && s->blk.stop &&
+	    last->cls != etmc_br_direct) {
+		/* an indirect branch or exception-generating instruction
+		 * that executed must come as BE/BD (IHI 0014Q §5.1) */
+		e1_error(d, cycle, -etme_mismatch);
+		return;
+	}
+	e1_range_add(d, cycle, size, exec);
+	if (is_last) {
+		s->rng.last_cls = last->cls;
+		s->rng.last_link = last->link;
+	} else if (!exec && e1_insn_at(d, &in) == 0) {
+		s->rng.last_cls = in.cls;
+	}
+	if (is_last && exec && last->cls == etmc_br_direct) {
+		e1_close_range(d);
+		s->pc = (uint32_t)last->target;
+		s->isa = last->target_isa;
+		s->blk_ok = 0;
+		return;
+	}
+	if (!exec)
+		e1_close_range(d);
+	s->pc += size;
+	s->bidx++;
+	if (is_last)
+		s->blk_ok = 0;
+}
+
+/* One cycle. */
+static void e1_cycle(struct etm_e1 *d)
+{
+	struct e1_st *s = &d->s;
+	uint64_t i = s->i;
+	uint32_t w = e1_sample(d, i);
+	unsigned ps = E1_PS(w);
+
+	if (w & E1_PSHI) {
+		/* a 4-bit PIPESTAT value: wrong port or not ETMv1 */
+		e1_error(d, i, -etme_bad_packet);
+		s->i = i + 1;
+		return;
+	}
+	if (w & E1_TRIG) {
+		e1_close_range(d);
+		e1_push_elem(d, etmk_event, i);
+		d->st.triggers++;
+	}
+	switch (ps) {
+	case etm_e1_ie:
+	case etm_e1_id:
+	case etm_e1_in:
+		e1_insn(d, i, ps);
+		e1_bump(d, i);
+		s->i = i + 1;
+		return;
+	case etm_e1_be:
+	case etm_e1_bd:
+		e1_branch(d, i, ps);   /* advances s->i */
+		return;
+	default:
+		s->i = i + 1;
+		return;
+	}
+}
+
+/* Decode cycles while the queue has room and samples are at hand.
+ * Returns 0, or -etme_again when more input is needed. */
+static int e1_run(struct etm_e1 *d)
+{
+	struct e1_st save;
+	unsigned qn;
+	int err;
+
+	while (d->qn < E1_QHIGH) {
+		if (d->s.i - d->wbase + 2 * E1_LOOKAHEAD > d->wn && d->in_n) {
+			err = e1_fill(d);
+			if (err < 0)
+				return err;
+		}
+		if (d->s.i >= d->wbase + d->wn) {
+			if (d->in_n)
+				continue;
+			if (!d->finishing)
+				return -etme_again;
+			if (!d->done) {
+				e1_close_range(d);
+				d->done = 1;
+			}
+			return 0;
+		}
+		if (d->finishing ||
+		    d->s.i + 2 * E1_LOOKAHEAD < d->wbase + d->wn) {
+			/* no step reads that far ahead (etm1_br.c) */
+			e1_cycle(d);
+			continue;
+		}
+		save = d->s;
+		qn = d->qn;
+		d->shortage = 0;
+		e1_cycle(d);
+		if (d->shortage) {
+			d->s = save;
+			d->qn = qn;
+			if (d->in_n)
+				continue;
+			return -etme_again;
+		}
+	}
+	return 0;
+}
+
+int etm_e1_next_elems(struct etm_e1 *d, const struct etm_elem **els,
+		      size_t max)
+{
+	size_t n;
+	int err;
+
+	if (!d || !els || !max)
+		return -etme_invalid;
+	if (!d->qn) {
+		d->qh = 0;
+		err = e1_run(d);
+		if (err < 0 && !d->qn)
+			return err;
+		if (!d->qn)
+			return d->done ? -etme_eos : -etme_again;
+	}
+	n = d->qn < max ? d->qn : max;
+	*els = &d->q[d->qh];
+	d->qh += (unsigned)n;
+	d->qn -= (unsigned)n;
+	return (int)n;
+}
+
+int etm_e1_next(struct etm_e1 *d, struct etm_elem *el, size_t size)
+{
+	const struct etm_elem *p;
+	int n;
+
+	if (!el || size < sizeof(*el))
+		return -etme_invalid;
+	n = etm_e1_next_elems(d, &p, 1);
+	if (n < 0)
+		return n;
+	*el = *p;
+	return 0;
+}

@@ -1,0 +1,103 @@
+/* flow/etm1_int.h - internals of the ETMv1 decoder shared by its files:
+ * the sample window, the decode state (copied whole before a step that may
+ * need samples not yet pushed, restored if it did), the element queue. */
+#ifndef ETM_FLOW_ETM1_INT_H
+#define ETM_FLOW_ETM1_INT_H
+
+#include <stdint.h>
+
+#include <etmtrace/error.h>
+#include <etmtrace/etmv1.h>
+#include <etmtrace/insn.h>
+
+#include "image/bcache.h"
+
+/* A sample in the window: resolved status, flags, TRACEPKT. */
+#define E1_PS(w)    ((w) & 7u)
+#define E1_PSHI     0x08u      /* PIPESTAT[3] set: impossible in ETMv1 */
+#define E1_SYNC     0x10u
+#define E1_TRIG     0x20u
+#define E1_NOPKT    0x40u      /* TD or TR: no packet byte this cycle */
+#define E1_PKT(w)   ((w) >> 16)
+
+#define E1_QMAX 256            /* element queue */
+#define E1_QHIGH 192           /* stop decoding when this many are queued */
+#define E1_LOOKAHEAD 4096      /* most cycles from a branch to its address */
+#define E1_CHUNK 65536         /* samples taken from the pushed buffer at once */
+
+/* The decode state (restored when a step ran out of samples). */
+struct e1_st {
+	uint64_t i;             /* next cycle to decode */
+	uint64_t cc;            /* byte cursor: cycle ... */
+	unsigned lane;          /* ... and lane (16-bit: 0 low, 1 high byte;
+				 * 4-bit: always 0) */
+	uint64_t last_sync;     /* last TRACESYNC cycle whose address was read
+				 * (+1; 0 = none) */
+	uint32_t pc;
+	enum etm_isa isa;
+	int pc_valid;
+	int synced_once;        /* a full address was seen */
+	int after_error;        /* the next trace-on is a resync */
+	uint32_t br_base, br_known;
+	uint32_t da_base, da_known;
+	int dsync;              /* data byte count known since the last seek */
+	uint32_t ctxid;
+	int has_ctx;
+	uint64_t last_cyc;      /* cycle of the previous instruction status */
+	/* the range being built */
+	int rng_open;
+	struct etm_elem rng;
+	/* the current straight-line block and the index of pc in it */
+	int blk_ok;
+	struct etm_block blk;
+	uint32_t bidx;
+};
+
+struct etm_e1 {
+	struct etm_config cfg;
+	const struct etm_image *img;
+	struct etm_bcache *bc;
+	int port, minor, ctx_bytes, daddr, dval, cyc, brout, lat1;
+	/* input: the pushed buffer not yet taken, a partial record */
+	const uint8_t *in;
+	size_t in_n;
+	uint8_t part[ETM_E1_REC];
+	unsigned npart;
+	uint64_t nsamples;      /* samples taken into the window so far */
+	int finishing;
+	/* the window: samples wbase .. wbase + wn - 1 */
+	uint32_t *w;
+	size_t wn, wcap;
+	uint64_t wbase;
+	int shortage;           /* a step read past the window */
+	struct e1_st s;
+	struct etm_elem q[E1_QMAX];
+	unsigned qh, qn;
+	int done;
+	struct etm_e1_stats st;
+};
+
+/* Sample @k, or a no-packet TD if it is not in the window (noted). */
+static inline uint32_t e1_sample(struct etm_e1 *d, uint64_t k)
+{
+	if (k >= d->wbase && k - d->wbase < d->wn)
+		return d->w[k - d->wbase];
+	d->shortage = 1;
+	return etm_e1_td | E1_NOPKT;
+}
+
+/* etm1.c */
+struct etm_elem *e1_push_elem(struct etm_e1 *d, enum etm_elem_kind k,
+			      uint64_t cycle);
+void e1_close_range(struct etm_e1 *d);
+void e1_error(struct etm_e1 *d, uint64_t cycle, int err);
+int e1_insn_at(struct etm_e1 *d, struct etm_insn *in);
+/* etm1_br.c */
+void e1_branch(struct etm_e1 *d, uint64_t p, unsigned ps);
+void e1_data(struct etm_e1 *d, uint64_t cycle);
+void e1_bump(struct etm_e1 *d, uint64_t cycle);
+/* etm1_data.c: value bytes a load/store transfers (0: not a load/store,
+ * -1: unknown count) */
+int etm_e1_data_bytes(const struct etm_insn *in);
+
+#endif
