@@ -303,6 +303,8 @@ static void e1_insn(struct etm_e1 *d, uint64_t cycle, unsigned ps)
 	unsigned size;
 	int exec = ps != etm_e1_in, is_last;
 
+	if (s->pc_valid && s->isa == etmi_jazelle)
+		return;                   /* bytecodes: not followed */
 	if (!s->pc_valid || e1_block(d, cycle) < 0) {
 		if (ps == etm_e1_id)
 			s->dsync = 0;     /* its data cannot be sized */
@@ -385,6 +387,7 @@ static void e1_cycle(struct etm_e1 *d)
 static int e1_run(struct etm_e1 *d)
 {
 	struct e1_st save;
+	struct etm_e1_stats st;
 	unsigned qn;
 	int err;
 
@@ -412,11 +415,13 @@ static int e1_run(struct etm_e1 *d)
 			continue;
 		}
 		save = d->s;
+		st = d->st;
 		qn = d->qn;
 		d->shortage = 0;
 		e1_cycle(d);
 		if (d->shortage) {
 			d->s = save;
+			d->st = st;
 			d->qn = qn;
 			if (d->in_n)
 				continue;

@@ -374,11 +374,45 @@ static void e1_take(struct etm_e1 *d, uint64_t p, unsigned apo)
 		s->pc_valid = 0;
 		return;
 	}
+	if (isa == etmi_jazelle && s->isa != etmi_jazelle) {
+		/* bytecodes cannot be followed (§5.11): a gap from here */
+		struct etm_elem *el = e1_push_elem(d, etmk_nosync, p);
+
+		el->addr = a;
+		el->isa = isa;
+	} else if (isa != etmi_jazelle && s->isa == etmi_jazelle &&
+		   s->pc_valid && reason != 1 && reason != 2 && reason != 3) {
+		struct etm_elem *el = e1_push_elem(d, etmk_trace_on, p);
+
+		el->reason = etm_on_resync;
+		el->addr = isa == etmi_t32 ? a & ~1u : a & ~3u;
+		el->isa = isa;
+		s->last_cyc = p;
+	}
 	s->isa = isa;
 	s->pc = isa == etmi_a32 ? a & ~3u : isa == etmi_t32 ? a & ~1u : a;
 	s->pc_valid = 1;
 	s->after_error = 0;
 	s->blk_ok = 0;
+}
+
+/* A trigger in an APO cycle (the APO is on TRACEPKT[1:0], §5.6.1):
+ * reported after the branch, in cycle order. */
+static void e1_apo_trig(struct etm_e1 *d, uint64_t c)
+{
+	d->trig_pend[d->ntrig_pend++] = c;
+}
+
+static void e1_apo_trig_flush(struct etm_e1 *d)
+{
+	unsigned k;
+
+	for (k = 0; k < d->ntrig_pend; k++) {
+		e1_close_range(d);
+		e1_push_elem(d, etmk_event, d->trig_pend[k]);
+		d->st.triggers++;
+	}
+	d->ntrig_pend = 0;
 }
 
 void e1_branch(struct etm_e1 *d, uint64_t p, unsigned ps)
@@ -394,26 +428,20 @@ void e1_branch(struct etm_e1 *d, uint64_t p, unsigned ps)
 		s->i = d->wbase + d->wn;
 		return;
 	}
-	if (w0 & E1_TRIG) {
-		e1_close_range(d);
-		e1_push_elem(d, etmk_event, p + 1);
-		d->st.triggers++;
-	}
 	if (a0 == etm_e1_be || a0 == etm_e1_bd || (w0 & E1_PSHI)) {
 		d->st.abandoned++;    /* §5.6.1: the earlier BE is abandoned */
 		s->i = p + 1;
 		return;
 	}
-	if (w1 & E1_TRIG) {
-		e1_close_range(d);
-		e1_push_elem(d, etmk_event, p + 2);
-		d->st.triggers++;
-	}
+	if (w0 & E1_TRIG)       /* (in the loop if the BE is abandoned) */
+		e1_apo_trig(d, p + 1);
 	if (a1 == etm_e1_be || a1 == etm_e1_bd || (w1 & E1_PSHI)) {
 		d->st.abandoned++;
 		s->i = p + 2;
 		return;
 	}
+	if (w1 & E1_TRIG)
+		e1_apo_trig(d, p + 2);
 	s->i = p + 3;
 	if ((a0 | a1) & 4 || (a0 | (a1 << 2)) == 15) {
 		/* a TD in an APO cycle (§5.6.1: cannot happen), or APO 15:
@@ -421,10 +449,12 @@ void e1_branch(struct etm_e1 *d, uint64_t p, unsigned ps)
 		e1_error(d, p, -etme_bad_packet);
 		s->br_known = 0;
 		e1_bump(d, p + 2);
+		e1_apo_trig_flush(d);
 		return;
 	}
 	if (ps == etm_e1_bd && s->pc_valid)
 		e1_data(d, p);
 	e1_take(d, p, (a0 & 3) | (a1 & 3) << 2);
 	e1_bump(d, p + 2);
+	e1_apo_trig_flush(d);
 }

@@ -70,6 +70,8 @@ struct etm_e1 {
 	size_t wn, wcap;
 	uint64_t wbase;
 	int shortage;           /* a step read past the window */
+	uint64_t trig_pend[2];  /* triggers in the APO cycles of a branch */
+	unsigned ntrig_pend;
 	struct e1_st s;
 	struct etm_elem q[E1_QMAX];
 	unsigned qh, qn;
