@@ -12,6 +12,7 @@
 #include <etmtrace/config.h>
 #include <etmtrace/flow.h>
 #include <etmtrace/image.h>
+#include <etmtrace/insn.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -118,6 +119,18 @@ int etm_cfg_e1_port(const struct etm_config *cfg);
 int etm_cfg_e1_minor(const struct etm_config *cfg);
 /** Check an ETMv1/ETMv2 configuration (called by etm_config_check()). */
 int etm_e1_config_check(const struct etm_config *cfg, const char **why);
+
+/** Data value bytes the load/store @in puts in the trace (IHI 0014Q Table
+ * 5.2): 1/2/4, 4 per register of LDM/STM/PUSH/POP; 0 for an instruction
+ * without data; -1 where the count is not known (SWP, LDRD/STRD, LDC/STC,
+ * 32-bit T32; doc/etmv1.md). */
+int etm_e1_data_bytes(const struct etm_insn *in);
+
+struct etm_enc;
+/** ETMv1 encoder (etm_enc_alloc() with an etm_proto_etmv1 config): cycles
+ * it added beyond the execution's cycle counts (cycle-accurate only: APO
+ * cycles after a BE, a FIFO stall). */
+uint64_t etm_e1_enc_stretched(const struct etm_enc *e);
 
 /* ---- decoder ---------------------------------------------------------------- */
 

@@ -69,6 +69,10 @@ struct etm_enc *etm_enc_alloc(const struct etm_enc_opts *o, size_t size,
 	e->minor = (uint8_t)etm_cfg_arch_minor(c);
 	e->isa = e->pisa = etmi_a32;
 	e->ts_full = 1;
+	if (c->protocol == etm_proto_etmv1 && enc_e1_init(e) < 0) {
+		free(e);
+		return NULL;
+	}
 	return e;
 }
 
@@ -77,6 +81,7 @@ void etm_enc_free(struct etm_enc *e)
 	if (!e)
 		return;
 	etm_obuf_free(&e->out);
+	free(e->e1);
 	free(e);
 }
 
@@ -86,7 +91,8 @@ int etm_enc_put(struct etm_enc *e, const struct etm_ev *ev)
 
 	if (!e || !ev || ev->kind <= etmev_invalid || ev->kind >= etmev_num_kinds)
 		return -etme_invalid;
-	err = e->ptm ? enc_ptm_put(e, ev) : enc_etm3_put(e, ev);
+	err = e->e1 ? enc_e1_put(e, ev) :
+	      e->ptm ? enc_ptm_put(e, ev) : enc_etm3_put(e, ev);
 	if (!err && e->out.err)
 		err = -etme_nomem;
 	return err;
@@ -98,7 +104,8 @@ int etm_enc_finish(struct etm_enc *e)
 
 	if (!e)
 		return -etme_invalid;
-	err = e->ptm ? enc_ptm_finish(e) : enc_etm3_finish(e);
+	err = e->e1 ? enc_e1_finish(e) :
+	      e->ptm ? enc_ptm_finish(e) : enc_etm3_finish(e);
 	if (!err && e->out.err)
 		err = -etme_nomem;
 	return err;

@@ -104,6 +104,7 @@ struct etm_enc {
 	unsigned rs_top, rs_count;
 	/* ETMv3: the previous traced item was an instruction (cancel) */
 	uint8_t last_insn;
+	void *e1;                 /* ETMv1 back end state (enc_etm1.c) */
 };
 
 static inline uint64_t enc_pos(const struct etm_enc *e)
@@ -146,5 +147,8 @@ int enc_ptm_put(struct etm_enc *e, const struct etm_ev *ev);
 int enc_ptm_finish(struct etm_enc *e);
 int enc_etm3_put(struct etm_enc *e, const struct etm_ev *ev);
 int enc_etm3_finish(struct etm_enc *e);
+int enc_e1_init(struct etm_enc *e);
+int enc_e1_put(struct etm_enc *e, const struct etm_ev *ev);
+int enc_e1_finish(struct etm_enc *e);
 
 #endif

@@ -119,8 +119,12 @@ void e1_data(struct etm_e1 *d, uint64_t cycle)
 		return;
 	if (e1_insn_at(d, &in) == 0)
 		n = etm_e1_data_bytes(&in);
+	/* an instruction's bytes enter the FIFO in its own cycle: on
+	 * TRACEPKT from that cycle (latency 0) or the next (latency 1) */
 	if (d->lat1)
 		e1_bump(d, cycle);
+	else if (cycle && s->cc < cycle)
+		e1_bump(d, cycle - 1);
 	if (d->daddr) {
 		/* the same compression as branch addresses, against the
 		 * last data address; bits [6:4] of a 5th byte unused */
@@ -220,7 +224,13 @@ static void e1_branch_insn(struct etm_e1 *d, uint64_t p, uint32_t a,
 		e1_push_elem(d, etmk_nomem, p)->addr = s->pc;
 		return;
 	}
-	if (v >= 0 && in.cls != etmc_br_indirect && in.cls != etmc_br_direct)
+	/* a vector target is an exception (as OpenOCD has it) unless the
+	 * instruction at pc is an exception return or a direct branch there
+	 * (a return to a vector: back-to-back exceptions); only these
+	 * caused it and executed (doc/etmv1.md, item 7) */
+	if (in.exc_return || (in.cls == etmc_br_direct && in.target == a))
+		v = -1;
+	if (v >= 0)
 		exec = (v == 0x08 && in.cls == etmc_exc_gen) ||
 		       (v == 0x04 && (in.cls == etmc_exc_gen ||
 				      in.cls == etmc_undefined)) ||
@@ -258,8 +268,9 @@ static void e1_branch_insn(struct etm_e1 *d, uint64_t p, uint32_t a,
 		d->st.insns++;
 	}
 	e1_close_range(d);
-	if (v < 0 || in.cls == etmc_br_indirect || in.cls == etmc_br_direct)
+	if (v < 0)
 		return;
+	s->last_cyc = p;
 	el = e1_push_elem(d, etmk_exception, p);
 	el->exc_num = e1_vec_num[v >> 2];
 	el->addr = a;

@@ -98,8 +98,5 @@ int e1_insn_at(struct etm_e1 *d, struct etm_insn *in);
 void e1_branch(struct etm_e1 *d, uint64_t p, unsigned ps);
 void e1_data(struct etm_e1 *d, uint64_t cycle);
 void e1_bump(struct etm_e1 *d, uint64_t cycle);
-/* etm1_data.c: value bytes a load/store transfers (0: not a load/store,
- * -1: unknown count) */
-int etm_e1_data_bytes(const struct etm_insn *in);
 
 #endif
