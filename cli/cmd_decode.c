@@ -32,10 +32,15 @@ static const char decode_help[] =
 	"                        rejects is preceded by an 'unverified' error\n"
 	"                        (one thread; see doc/robustness.md)\n"
 	"Without a snapshot directory (trace file given):\n"
-	"  --protocol etmv3|ptm  trace protocol (required)\n"
+	"  --protocol etmv3|ptm|etmv1  trace protocol (required)\n"
 	"  --input-format raw|coresight|tpiu  (default raw)\n"
 	"  --etmcr V --etmccer V --etmidr V   configuration registers\n"
-	"  --m-profile           the core is ARMv7-M\n";
+	"  --m-profile           the core is ARMv7-M\n"
+	"ETMv1 (trace file of samples: etmtrace binary or text, OpenOCD `etm dump`,\n"
+	"or an ETB RAM image; doc/etmv1.md):\n"
+	"  --samples bin|text|openocd|etb  sample file format (default: sniffed;\n"
+	"                        no header: etb)\n"
+	"  --etmccr V            ETMCCR (ETMv1 version in [30:28])\n";
 
 static void print_stats(struct decfmt *c, double secs)
 {
@@ -54,6 +59,10 @@ static void print_stats(struct decfmt *c, double secs)
 	printf("gaps             %llu\n", c->n.elems[etmk_trace_on] + c->n.elems[etmk_nomem] +
 	       c->n.elems[etmk_nosync] + c->n.elems[etmk_error]);
 	printf("elapsed          %.3f s\n", secs);
+	if (c->s->e1_rec && secs > 0)   /* ETMv1: one sample per core cycle */
+		printf("samples (cycles) %llu, %.1f M cycles/s\n",
+		       (unsigned long long)(c->s->input_bytes / ETM_E1_REC),
+		       (double)(c->s->input_bytes / ETM_E1_REC) / secs / 1e6);
 	if (secs > 0)
 		printf("throughput       %.1f MiB/s, %.1f M instructions/s\n",
 		       mib / secs, (double)c->n.insns / secs / 1e6);
@@ -71,7 +80,7 @@ int cmd_decode(int argc, char **argv)
 
 	r = opt_parse(&o, argc, argv,
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
-		      "image,elf,stats,no-cache,jobs,chunk,verify");
+		      "image,elf,stats,no-cache,jobs,chunk,verify,etmccr,samples");
 	if (r) {
 		if (r > 0)
 			fputs(decode_help, stdout);
@@ -90,6 +99,11 @@ int cmd_decode(int argc, char **argv)
 		return 2;
 	}
 	s.jobs = o.jobs ? o.jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (o.verify && s.e1_rec) {
+		fprintf(stderr, "etmtrace decode: --verify is for ETMv3/PTM (periodic I-sync)\n");
+		session_close(&s);
+		return 2;
+	}
 	if (o.verify && session_verify(&s)) {
 		session_close(&s);
 		return 2;
@@ -99,7 +113,7 @@ int cmd_decode(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	c.dw = diagwarn_open(&s);
 	/* several jobs on a regular file: formatted on the workers */
-	r = s.jobs > 1 && !o.chunk ? decpar_run(&s, &c) : -1;
+	r = s.jobs > 1 && !o.chunk && !s.e1_rec ? decpar_run(&s, &c) : -1;
 	s.elems = decfmt_elems;
 	if (r < 0)
 		r = session_run(&s, decfmt_item, &c);

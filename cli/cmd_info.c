@@ -2,12 +2,16 @@
  * protocols and decoded configuration, and the memory regions. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmds.h"
+#include "etm1.h"
 #include "session.h"
 
 static const char info_help[] =
 	"usage: etmtrace info <snapshot-dir> [--id ID]...\n"
+	"       etmtrace info <etmv1-sample-file> [--samples bin|text|openocd|etb]\n"
+	"                     [--etmcr X] [--etmccr X]\n"
 	"\n"
 	"List the trace sources of a snapshot with their protocol, configuration\n"
 	"(cycle-accurate, context ID size, timestamps, return stack, ...), trace\n"
@@ -37,6 +41,12 @@ static void info_source(const struct etm_snap_source *ss)
 	       ss->core_type ? ")" : "", ss->buffer ? ss->buffer : "-");
 	if (c->protocol == etm_proto_unknown)
 		return;
+	if (c->protocol == etm_proto_etmv1 || c->protocol == etm_proto_etmv2) {
+		cli_e1_info(c);
+		if (etm_config_check(c, &why) < 0)
+			printf("  configuration problem: %s\n", why);
+		return;
+	}
 	printf("  ETMCR=0x%08x ETMCCER=0x%08x ETMIDR=0x%08x\n", c->etmcr, c->etmccer,
 	       c->etmidr);
 	printf("  architecture %s v%d.%d, cycle-accurate %s, context ID %d bytes, "
@@ -77,15 +87,18 @@ int cmd_info(int argc, char **argv)
 	struct opts o = { .cmd = "info" };
 	struct etm_snapshot *snap = NULL;
 	char err[512] = "";
+	struct stat st;
 	size_t i, j;
 	int r;
 
-	r = opt_parse(&o, argc, argv, "id");
+	r = opt_parse(&o, argc, argv, "id,etmcr,etmccr,samples");
 	if (r) {
 		if (r > 0)
 			fputs(info_help, stdout);
 		return r > 0 ? 0 : 2;
 	}
+	if (stat(o.input, &st) == 0 && !S_ISDIR(st.st_mode))
+		return cli_e1_info_file(&o);
 	r = etm_snapshot_load(&snap, o.input, err, sizeof(err));
 	if (r < 0) {
 		fprintf(stderr, "etmtrace: %s\n", err[0] ? err : etm_errstr(r));

@@ -12,6 +12,7 @@
 #include <etmtrace/etmtrace.h>
 
 #include "cmds.h"
+#include "etm1.h"
 
 static const char synth_help[] =
 	"usage: etmtrace synth DIR [options]\n"
@@ -21,8 +22,10 @@ static const char synth_help[] =
 	"describe the trace; `etmtrace decode DIR` reads it back.\n"
 	"\n"
 	"  --seed N               random seed (default 1); same seed, same output\n"
-	"  --protocol etmv3|ptm   trace protocol (default ptm)\n"
-	"  --etm-version 3.3|3.4|3.5  ETMv3 architecture version (default 3.5)\n"
+	"  --protocol etmv3|ptm|etmv1  trace protocol (default ptm)\n"
+	"  --port 4|8|16          ETMv1 TRACEPKT width (default 8)\n"
+	"  --etm-version 3.3|3.4|3.5  ETMv3 architecture version (default 3.5);\n"
+	"                         ETMv1: 1.0-1.3 (default 1.3)\n"
 	"  --cycle-accurate       cycle-accurate trace (ETMCR[12])\n"
 	"  --ctxid-bytes 0|1|2|4  Context ID size (ETMCR[15:14])\n"
 	"  --vmid                 VMID tracing (ETMCR[30])\n"
@@ -51,7 +54,7 @@ struct synth {
 	uint64_t seed;
 	enum etm_protocol proto;
 	int minor, ca, cid, vmid, ts, gray, rs, bcast, alt, coresight;
-	int nsrc, atoms, full;
+	int nsrc, atoms, full, port, e1minor;
 	uint32_t insns, funcs, isync, async, feat;
 	int feat_set;
 };
@@ -99,9 +102,17 @@ static int synth_value(struct synth *o, const char *name, const char *v)
 	uint64_t n = 0;
 
 	if (!strcmp(name, "protocol")) {
-		if (strcmp(v, "ptm") && strcmp(v, "etmv3"))
+		if (strcmp(v, "ptm") && strcmp(v, "etmv3") && strcmp(v, "etmv1"))
 			return -1;
-		o->proto = strcmp(v, "ptm") ? etm_proto_etmv3 : etm_proto_ptm;
+		o->proto = !strcmp(v, "etmv1") ? etm_proto_etmv1 :
+			   strcmp(v, "ptm") ? etm_proto_etmv3 : etm_proto_ptm;
+		return 0;
+	}
+	if (!strcmp(name, "etm-version") && v[0] == '1') {
+		if (strcmp(v, "1.0") && strcmp(v, "1.1") && strcmp(v, "1.2") &&
+		    strcmp(v, "1.3"))
+			return -1;
+		o->e1minor = v[2] - '0' + 1;
 		return 0;
 	}
 	if (!strcmp(name, "etm-version")) {
@@ -135,6 +146,8 @@ static int synth_value(struct synth *o, const char *name, const char *v)
 		o->cid = (int)n;
 	else if (!strcmp(name, "timestamps") && (n == 48 || n == 64))
 		o->ts = (int)n;
+	else if (!strcmp(name, "port") && (n == 4 || n == 8 || n == 16))
+		o->port = (int)n;
 	else if (!strcmp(name, "sources") && n >= 1 && n <= 8)
 		o->nsrc = (int)n;
 	else if (!strcmp(name, "insns") && n >= 1 && n <= 10000000)
@@ -224,6 +237,12 @@ static int synth_check(const struct synth *o)
 		why = "--alt-branch needs ETMv3.4 or later";
 	else if (o->nsrc > 1 && !o->coresight)
 		why = "--sources > 1 needs --format coresight";
+	else if (o->proto == etm_proto_etmv1 && (o->coresight || o->vmid ||
+						 o->ts || o->rs || o->alt))
+		why = "ETMv1 has one source on its own port, no VMID, "
+		      "timestamps, return stack or alternative branches";
+	else if (o->proto != etm_proto_etmv1 && (o->port || o->e1minor))
+		why = "--port and --etm-version 1.x need --protocol etmv1";
 	if (why)
 		fprintf(stderr, "etmtrace synth: %s\n", why);
 	return why ? -1 : 0;
@@ -252,6 +271,15 @@ static void synth_config(const struct synth *o, int k, struct etm_config *c)
 	c->etmccer = 1u << 22 | (o->ts == 64 ? 1u << 29 : 0) |
 		     (o->gray ? 0 : 1u << 28) |
 		     (o->proto == etm_proto_ptm ? 1u << 23 : 0);
+	if (o->proto == etm_proto_etmv1) {
+		/* ETMCR[6:4] port size; ETMCCR[30:28] protocol number of the
+		 * version (IHI 0014Q Table 1.1: 0, 1, 2, 3) */
+		c->etmcr &= ~(1u << 28 | 1u << 30 | 1u << 29);
+		c->etmcr |= (o->port == 4 ? 0u : o->port == 16 ? 2u : 1u) << 4;
+		c->etmccr = (uint32_t)(o->e1minor ? o->e1minor - 1 : 3) << 28;
+		c->etmccer = 0;
+		return;
+	}
 	if (o->proto == etm_proto_ptm)
 		c->etmidr = 0x411cf312;         /* PFT 1.1 */
 	else
@@ -262,7 +290,8 @@ static void synth_config(const struct synth *o, int k, struct etm_config *c)
 static uint32_t synth_gen_flags(const struct synth *o)
 {
 	uint32_t f = o->feat_set ? o->feat :
-		     ETM_GEN_ARM | ETM_GEN_THUMB | ETM_GEN_EXC | ETM_GEN_ISB;
+		     ETM_GEN_ARM | ETM_GEN_THUMB | ETM_GEN_EXC |
+		     (o->proto == etm_proto_etmv1 ? 0 : ETM_GEN_ISB);
 
 	if (!o->feat_set) {
 		f |= o->cid ? ETM_GEN_CTX : 0;
@@ -375,6 +404,7 @@ static int synth_core(const char *dir, int k, const struct synth_src *s)
 			       "[device]\nname=cpu_%d\nclass=core\ntype=%s\n\n"
 			       "[regs]\nPC=0x00000000\nCPSR=0x000001d3\n", k,
 			       s->cfg.protocol == etm_proto_ptm ? "Cortex-A15" :
+			       s->cfg.protocol == etm_proto_etmv1 ? "ARM926EJ-S" :
 			       "Cortex-A7");
 	for (i = 0; i < etm_gen_nregions(s->gen); i++) {
 		etm_gen_region(s->gen, i, &addr, &b, &n);
@@ -395,6 +425,15 @@ static int synth_source(const char *dir, int k, const struct synth_src *s)
 	const struct etm_config *c = &s->cfg;
 	char ini[1024], name[64];
 
+	if (c->protocol == etm_proto_etmv1) {
+		snprintf(ini, sizeof(ini),
+			 "[device]\nname=ETM_%d\nclass=trace_source\n"
+			 "type=ETM1.%d\n\n[regs]\nETMCR(0x000)=0x%08x\n"
+			 "ETMCCR(0x001)=0x%08x\n", k, etm_cfg_e1_minor(c),
+			 c->etmcr, c->etmccr);
+		snprintf(name, sizeof(name), "source_%d.ini", k);
+		return synth_text(dir, name, ini);
+	}
 	snprintf(ini, sizeof(ini),
 		 "[device]\nname=%s_%d\nclass=trace_source\ntype=%s\n\n[regs]\n"
 		 "ETMCR(0x000)=0x%08x\nETMIDR(0x079)=0x%08x\n"
@@ -451,6 +490,13 @@ static int synth_buffer(const struct synth *o, const struct synth_src *src)
 	const uint8_t *p;
 	int k, more = 1, err = 0;
 
+	if (src[0].cfg.protocol == etm_proto_etmv1) {
+		char path[4096];
+
+		/* our binary sample file (doc/etmv1.md) */
+		snprintf(path, sizeof(path), "%s/trace.bin", o->dir);
+		return cli_e1_write(path, &src[0].cfg, src[0].bytes, src[0].n);
+	}
 	if (!o->coresight)
 		return synth_file(o->dir, "trace.bin", src[0].bytes, src[0].n);
 	f = etm_fenc_alloc(o->atoms == 2 ? ETM_FENC_RANDOM : 0, o->seed);

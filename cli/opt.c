@@ -60,7 +60,8 @@ static int opt_enum(const char *v, const char *const *names, int n)
 
 static int opt_value(struct opts *o, const char *name, char *v)
 {
-	static const char *const protos[] = { "", "etmv3", "ptm" };
+	static const char *const protos[] = { "", "etmv3", "ptm", "etmv1",
+					      "etmv2" };
 	static const char *const fmts[] = { "", "raw", "coresight", "tpiu" };
 	uint64_t n;
 	int k;
@@ -70,7 +71,7 @@ static int opt_value(struct opts *o, const char *name, char *v)
 			return -1;
 		o->ids[o->nids++] = (unsigned)n;
 	} else if (!strcmp(name, "protocol")) {
-		if ((k = opt_enum(v, protos, 3)) <= 0)
+		if ((k = opt_enum(v, protos, 5)) <= 0)
 			return -1;
 		o->proto = (enum etm_protocol)k;
 	} else if (!strcmp(name, "input-format")) {
@@ -89,6 +90,15 @@ static int opt_value(struct opts *o, const char *name, char *v)
 			o->etmidr = (uint32_t)n;
 			o->have_etmidr = 1;
 		}
+	} else if (!strcmp(name, "etmccr")) {
+		if (opt_num(v, &n) || n > 0xffffffffu)
+			return -1;
+		o->etmccr = (uint32_t)n;
+	} else if (!strcmp(name, "samples")) {
+		if (strcmp(v, "bin") && strcmp(v, "text") &&
+		    strcmp(v, "openocd") && strcmp(v, "etb"))
+			return -1;
+		o->samples = v;
 	} else if (!strcmp(name, "image")) {
 		if (o->nimages >= OPT_MAX_FILES ||
 		    opt_file_arg(&o->images[o->nimages++], v, 1))

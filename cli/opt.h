@@ -21,6 +21,8 @@ struct opts {
 	int nids;
 	enum etm_protocol proto;      /* manual configuration */
 	uint32_t etmcr, etmccer, etmidr;
+	uint32_t etmccr;              /* ETMv1: ETMCCR (--etmccr) */
+	const char *samples;          /* ETMv1 sample file format (--samples) */
 	int have_etmidr;
 	int m_profile;
 	enum etm_input_format infmt;  /* 0 = from snapshot / raw */

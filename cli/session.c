@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "etm1.h"
 #include "session.h"
 
 static int id_selected(const struct opts *o, unsigned id)
@@ -143,7 +144,7 @@ static int open_manual(struct session *s, int want_images)
 	int i;
 
 	if (!s->o->proto) {
-		fprintf(stderr, "etmtrace: %s: not a snapshot directory; give --protocol etmv3|ptm\n",
+		fprintf(stderr, "etmtrace: %s: not a snapshot directory; give --protocol etmv3|ptm|etmv1\n",
 			s->o->input);
 		return 2;
 	}
@@ -156,6 +157,7 @@ static int open_manual(struct session *s, int want_images)
 		d->cfg.protocol = s->o->proto;
 		d->cfg.etmcr = s->o->etmcr;
 		d->cfg.etmccer = s->o->etmccer;
+		d->cfg.etmccr = s->o->etmccr;
 		d->cfg.etmidr = s->o->have_etmidr ? s->o->etmidr :
 			(s->o->proto == etm_proto_ptm ? 0x411CF311u : 0x410CF250u);
 		d->cfg.traceid = d->id;
@@ -191,6 +193,14 @@ int session_open(struct session *s, struct opts *o, enum etm_decoder_mode mode,
 				  open_manual(s, want_images);
 	if (r)
 		return r;
+	if (s->nsrc && (s->src[0].cfg.protocol == etm_proto_etmv1 ||
+			s->src[0].cfg.protocol == etm_proto_etmv2)) {
+		s->fmt = etm_fmt_raw;   /* sample records */
+		s->nsrc = 1;
+		r = cli_e1_load(s);
+		if (r)
+			return r;
+	}
 	if (!s->nsrc) {
 		fprintf(stderr, "etmtrace: %s: no ETMv3/PTM trace source%s\n",
 			o->input, o->nids ? " with the given --id" : "");
@@ -226,6 +236,7 @@ void session_close(struct session *s)
 	etm_verify_free(s->verify);
 	s->verify = NULL;
 	etm_decoder_free(s->dec);
+	free(s->e1_rec);
 	for (i = 0; i < s->nimages; i++)
 		etm_image_free(s->images[i]);
 	etm_snapshot_free(s->snap);
@@ -397,6 +408,27 @@ static int session_run_jobs(struct session *s, int fd, uint64_t size,
 	return 0;
 }
 
+/* The trace already in memory (ETMv1 records), pushed in chunks. */
+static int session_run_mem(struct session *s, const uint8_t *b, size_t n,
+			   session_fn fn, void *ctx)
+{
+	size_t chunk = s->o->chunk ? (size_t)s->o->chunk : (size_t)1 << 20;
+	size_t i, k;
+	int r = 0;
+
+	for (i = 0; i < n && !r; i += k) {
+		k = n - i < chunk ? n - i : chunk;
+		s->input_bytes += k;
+		etm_decoder_push(s->dec, b + i, k);
+		r = drain(s, fn, ctx, 0);
+	}
+	if (!r) {
+		etm_decoder_finish(s->dec);
+		r = drain(s, fn, ctx, 1);
+	}
+	return r == 1 ? 0 : r;
+}
+
 int session_run(struct session *s, session_fn fn, void *ctx)
 {
 	struct stat st;
@@ -404,6 +436,8 @@ int session_run(struct session *s, session_fn fn, void *ctx)
 	uint8_t *buf;
 	int fd, r = 0;
 
+	if (s->e1_rec)
+		return session_run_mem(s, s->e1_rec, s->e1_n, fn, ctx);
 	fd = open(s->trace_path, O_RDONLY);
 	if (fd < 0) {
 		fprintf(stderr, "etmtrace: %s: %s\n", s->trace_path, strerror(errno));

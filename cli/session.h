@@ -33,6 +33,9 @@ struct session {
 	/* optional: session_run() hands elements to this in batches where the
 	 * decoder gives them so (no packet items, no verify, one thread) */
 	int (*elems)(void *ctx, const struct etm_elem *els, size_t n);
+	/* ETMv1: the trace file as sample records (cli/etm1.c) */
+	uint8_t *e1_rec;
+	size_t e1_n;
 };
 
 /* Item handler: return 0 to go on, <0 to stop. */

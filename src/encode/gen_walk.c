@@ -126,6 +126,18 @@ static int gw_async(struct gw *w)
 	    !gw_chance(w, 1, 120))
 		return 0;
 	r = gw_below(w, 100);
+	if (w->g->o.proto == etm_proto_etmv1) {
+		/* ARM7/9 (ETMv1): data aborts are precise, a load/store's own
+		 * (not raised between instructions); IRQ/FIQ are masked in
+		 * the handlers that end in an exception return. ETMv1 trace
+		 * could not tell those apart (doc/etmv1.md). */
+		int i = gen_item_at(w->g, w->pc);
+
+		if (i >= 0 && w->g->it[i].op == go_eret)
+			return 0;
+		if (r < 55 && !(r < 20 && (fl & ETM_GEN_B2B)))
+			r = 60;
+	}
 	if (r < 20 && (fl & ETM_GEN_B2B)) {
 		err = gw_exception(w, 14, w->pc, w->isa, 0);
 		return err ? err : gw_exception(w, 15, w->pc, etmi_a32, 0);

@@ -432,6 +432,7 @@ void e1_branch(struct etm_e1 *d, uint64_t p, unsigned ps)
 	uint32_t w0 = e1_sample(d, p + 1), w1 = e1_sample(d, p + 2);
 	unsigned a0 = E1_PS(w0), a1 = E1_PS(w1);
 
+	d->ntrig_pend = 0;
 	if (p + 2 >= d->wbase + d->wn) {
 		if (d->shortage && !d->finishing)
 			return;
@@ -449,6 +450,7 @@ void e1_branch(struct etm_e1 *d, uint64_t p, unsigned ps)
 	if (a1 == etm_e1_be || a1 == etm_e1_bd || (w1 & E1_PSHI)) {
 		d->st.abandoned++;
 		s->i = p + 2;
+		e1_apo_trig_flush(d);
 		return;
 	}
 	if (w1 & E1_TRIG)

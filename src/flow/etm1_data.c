@@ -60,11 +60,27 @@ static int e1_t16(uint32_t op)
 	return 0;
 }
 
+/* 32-bit T32 (not in ARMv4T/v5 cores, but the classifier knows them):
+ * single loads/stores by their size field, LDM/STM by their list; the
+ * exclusive and dual forms are of unknown count. */
+static int e1_t32(uint32_t op)
+{
+	uint32_t hw1 = op >> 16;
+
+	if ((hw1 & 0xfe00) == 0xf800)
+		return (hw1 >> 5 & 3) == 0 ? 1 : (hw1 >> 5 & 3) == 1 ? 2 : 4;
+	if ((hw1 & 0xfe40) == 0xe800)
+		return 4 * e1_bits4(op & 0xffff);
+	if ((hw1 & 0xfe40) == 0xe840)
+		return -1;
+	return 0;
+}
+
 int etm_e1_data_bytes(const struct etm_insn *in)
 {
 	if (in->isa == etmi_a32)
 		return e1_a32(in->opcode);
 	if (in->isa == etmi_t32)
-		return in->size == 2 ? e1_t16(in->opcode) : -1;
+		return in->size == 2 ? e1_t16(in->opcode) : e1_t32(in->opcode);
 	return -1;
 }

@@ -190,6 +190,10 @@ static enum etm_protocol snap_protocol(const char *type)
 	n = strcspn(type, ".");
 	if (n == 4 && !strncasecmp(type, "ETM3", 4))
 		return etm_proto_etmv3;
+	if (n == 4 && !strncasecmp(type, "ETM1", 4))
+		return etm_proto_etmv1;
+	if (n == 4 && !strncasecmp(type, "ETM2", 4))
+		return etm_proto_etmv2;
 	if (n == 4 && (!strncasecmp(type, "PTM1", 4) ||
 		       !strncasecmp(type, "PFT1", 4)))
 		return etm_proto_ptm;
@@ -410,6 +414,11 @@ static int snap_source_regs(struct snap_ctx *c, const struct snap_dev *d,
 		rc = snap_reg(c, d->ini, "ETMIDR", &cfg->etmidr);
 	if (!rc)
 		rc = snap_reg(c, d->ini, "ETMTRACEIDR", &cfg->traceid);
+	if (!rc)
+		rc = snap_reg(c, d->ini, "ETMCCR", &cfg->etmccr);
+	if (!rc && (cfg->protocol == etm_proto_etmv1 ||
+		    cfg->protocol == etm_proto_etmv2) && !cfg->traceid)
+		cfg->traceid = 0x10;    /* ETMv1/v2 have no trace ID */
 	return rc;
 }
 

@@ -1,0 +1,188 @@
+/* cli/etm1.c - ETMv1 in the CLI: sample files (our binary and text formats,
+ * OpenOCD `etm dump`, ETB images) turned into the decoder's record stream
+ * with the configuration merged from the file, the snapshot and the
+ * options; the `info` description of an ETMv1 configuration. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <etmtrace/etmv1.h>
+
+#include "etm1.h"
+
+static int e1_slurp(const char *path, uint8_t **buf, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 1 << 16, len = 0, k;
+	uint8_t *b = malloc(cap), *q;
+
+	if (!f || !b) {
+		if (f)
+			fclose(f);
+		free(b);
+		return -1;
+	}
+	while ((k = fread(b + len, 1, cap - len, f)) > 0) {
+		len += k;
+		if (len == cap) {
+			q = realloc(b, cap * 2);
+			if (!q) {
+				free(b);
+				fclose(f);
+				return -1;
+			}
+			b = q;
+			cap *= 2;
+		}
+	}
+	fclose(f);
+	*buf = b;
+	*n = len;
+	return 0;
+}
+
+static enum etm_e1_format e1_fmt(const char *name)
+{
+	static const char *const nm[] = { "", "bin", "text", "openocd", "etb" };
+	int k;
+
+	for (k = 1; name && k < 5; k++)
+		if (!strcmp(name, nm[k]))
+			return (enum etm_e1_format)k;
+	return etm_e1f_unknown;
+}
+
+int cli_e1_load(struct session *s)
+{
+	struct etm_e1_capture c;
+	struct session_src *d = &s->src[0];
+	enum etm_e1_format f = e1_fmt(s->o->samples);
+	char err[256] = "";
+	uint8_t *buf;
+	size_t n;
+	int r;
+
+	if (e1_slurp(s->trace_path, &buf, &n) < 0) {
+		fprintf(stderr, "etmtrace: %s: %s\n", s->trace_path,
+			strerror(errno));
+		return 2;
+	}
+	if (f == etm_e1f_unknown)
+		f = etm_e1_sniff(buf, n);
+	if (f == etm_e1f_unknown)
+		f = etm_e1f_etb;        /* no header: an ETB RAM image */
+	memset(&c, 0, sizeof(c));
+	c.cfg = d->cfg;
+	r = etm_e1_read(&c, f, buf, n, err, sizeof(err));
+	free(buf);
+	if (r < 0) {
+		fprintf(stderr, "etmtrace: %s: %s\n", s->trace_path,
+			err[0] ? err : etm_errstr(r));
+		return 2;
+	}
+	/* registers given by the snapshot or the options win over the file */
+	if (!d->cfg.etmcr)
+		d->cfg.etmcr = c.cfg.etmcr;
+	if (!d->cfg.etmccr)
+		d->cfg.etmccr = c.cfg.etmccr;
+	d->cfg.flags |= c.cfg.flags;
+	if (c.cfg.protocol == etm_proto_etmv2)
+		d->cfg.protocol = etm_proto_etmv2;
+	s->e1_rec = c.rec;
+	s->e1_n = c.n * ETM_E1_REC;
+	return 0;
+}
+
+void cli_e1_info(const struct etm_config *c)
+{
+	static const char *const modes[4] = { "normal", "multiplexed",
+					      "demultiplexed", "reserved" };
+	int minor = etm_cfg_e1_minor(c), ctx = etm_cfg_ctxid_bytes(c);
+
+	printf("  ETMCR=0x%08x ETMCCR=0x%08x\n", c->etmcr, c->etmccr);
+	if (c->protocol == etm_proto_etmv2) {
+		printf("  architecture ETMv2 (ETM10): not decoded\n");
+		return;
+	}
+	printf("  architecture ETMv1.%d (protocol number %u), port %d-bit %s%s, "
+	       "FIFO latency %d\n", minor < 0 ? 0 : minor,
+	       (unsigned)(c->etmccr >> 28 & 7), etm_cfg_e1_port(c),
+	       modes[c->etmcr >> 16 & 3], c->etmcr & (1u << 13) ?
+	       " half-rate" : "", (c->flags & ETM_CFG_E1_LATENCY1) ? 1 : 0);
+	printf("  cycle-accurate %s, context ID %d bytes%s, branch output %s, "
+	       "data trace %s%s%s\n", etm_cfg_cycle_acc(c) ? "yes" : "no", ctx,
+	       ctx && minor < 2 ? " (not traced before ETMv1.2)" : "",
+	       etm_cfg_branch_bcast(c) ? "on" : "off",
+	       etm_cfg_data_addr(c) ? "address" : "",
+	       etm_cfg_data_addr(c) && etm_cfg_data_value(c) ? "+" : "",
+	       etm_cfg_data_value(c) ? "value" :
+	       etm_cfg_data_addr(c) ? "" : "off");
+}
+
+int cli_e1_info_file(struct opts *o)
+{
+	struct etm_e1_capture c;
+	const char *why = NULL;
+	char err[256] = "";
+	uint8_t *buf;
+	size_t n;
+	enum etm_e1_format f;
+	int r;
+
+	if (e1_slurp(o->input, &buf, &n) < 0) {
+		fprintf(stderr, "etmtrace: %s: %s\n", o->input, strerror(errno));
+		return 2;
+	}
+	f = e1_fmt(o->samples);
+	if (f == etm_e1f_unknown)
+		f = etm_e1_sniff(buf, n);
+	memset(&c, 0, sizeof(c));
+	c.cfg.etmcr = o->etmcr;
+	c.cfg.etmccr = o->etmccr;
+	r = f == etm_e1f_unknown ? -etme_parse :
+	    etm_e1_read(&c, f, buf, n, err, sizeof(err));
+	free(buf);
+	if (r < 0) {
+		fprintf(stderr, "etmtrace: %s: %s\n", o->input,
+			err[0] ? err : "not a snapshot directory or sample file");
+		return 2;
+	}
+	if (o->etmcr)
+		c.cfg.etmcr = o->etmcr;
+	if (o->etmccr)
+		c.cfg.etmccr = o->etmccr;
+	printf("sample file %s: %zu samples (%s)\n", o->input, c.n,
+	       f == etm_e1f_bin ? "etmtrace binary" : f == etm_e1f_text ?
+	       "etmtrace text" : f == etm_e1f_openocd ? "OpenOCD etm dump" :
+	       "ETB image");
+	printf("source: %s\n", etm_protocol_name(c.cfg.protocol));
+	cli_e1_info(&c.cfg);
+	if (etm_config_check(&c.cfg, &why) < 0)
+		printf("  configuration problem: %s\n", why);
+	etm_e1_capture_fini(&c);
+	return 0;
+}
+
+int cli_e1_write(const char *path, const struct etm_config *cfg,
+		 const uint8_t *rec, size_t nbytes)
+{
+	struct etm_e1_capture c;
+	uint8_t *out;
+	size_t n;
+	FILE *f;
+	int r;
+
+	memset(&c, 0, sizeof(c));
+	c.cfg = *cfg;
+	c.rec = (uint8_t *)rec;
+	c.n = nbytes / ETM_E1_REC;
+	if (etm_e1_write(&c, etm_e1f_bin, &out, &n) < 0)
+		return -1;
+	f = fopen(path, "wb");
+	r = f && fwrite(out, 1, n, f) == n ? 0 : -1;
+	if (f && fclose(f))
+		r = -1;
+	free(out);
+	return r;
+}
