@@ -367,6 +367,10 @@ static int synth_cases(const struct opts *o, int peer)
 		{ etm_proto_ptm, bench_prog_branch, "synth-ptm-branch" },
 		{ etm_proto_etmv3, bench_prog_loop, "synth-etm3-loop" },
 		{ etm_proto_etmv3, bench_prog_branch, "synth-etm3-branch" },
+		/* ETMv1: no peer decodes it; compare with the ETMv3 cases of
+		 * the same programs (instructions/s) */
+		{ etm_proto_etmv1, bench_prog_loop, "synth-etm1-loop" },
+		{ etm_proto_etmv1, bench_prog_branch, "synth-etm1-branch" },
 	};
 	char tp[1024], pp[1024], name[128];
 	struct bench_case c;
@@ -385,7 +389,8 @@ static int synth_cases(const struct opts *o, int peer)
 			continue;
 		}
 		c.full = 1;
-		if (peer && o->peer_mib && o->peer_mib < o->synth_mib) {
+		if (peer && sc[i].p != etm_proto_etmv1 && o->peer_mib &&
+		    o->peer_mib < o->synth_mib) {
 			/* the ratio on a prefix both decoders can finish */
 			snprintf(name, sizeof(name), "%s (first %llu MiB)",
 				 sc[i].name, (unsigned long long)o->peer_mib);
@@ -398,7 +403,7 @@ static int synth_cases(const struct opts *o, int peer)
 			fail |= run_case(&c, &po, 0);
 		} else {
 			c.name = sc[i].name;
-			fail |= run_case(&c, o, peer);
+			fail |= run_case(&c, o, peer && sc[i].p != etm_proto_etmv1);
 		}
 	}
 	return fail;

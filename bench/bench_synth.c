@@ -201,7 +201,10 @@ static void synth_cfg(struct etm_config *c, enum etm_protocol proto)
 	etm_config_init(c);
 	c->protocol = proto;
 	c->traceid = 0x10;
-	if (proto == etm_proto_ptm) {
+	if (proto == etm_proto_etmv1) {
+		c->etmcr = 0x10;               /* 8-bit port */
+		c->etmccr = 3u << 28;          /* ETMv1.3 */
+	} else if (proto == etm_proto_ptm) {
 		c->etmidr = 0x411CF312;        /* PTM 1.1, as TC2 */
 		c->etmccer = 0x34C01AC2;
 	} else {

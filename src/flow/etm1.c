@@ -37,6 +37,9 @@ struct etm_e1 *etm_e1_alloc(const struct etm_config *cfg,
 		free(d);
 		return NULL;
 	}
+	d->rng_tmpl.kind = etmk_range;
+	d->rng_tmpl.id = (uint8_t)etm_cfg_trace_id(cfg);
+	d->rng_tmpl.has_cycles = (uint8_t)d->cyc;
 	return d;
 }
 
@@ -89,24 +92,6 @@ int etm_e1_finish(struct etm_e1 *d)
 
 /* ---- the window ------------------------------------------------------------ */
 
-/* One record as a window word: TR resolved (its status from TRACEPKT[2:0],
- * IHI 0014Q Table 5.2), TD and TR marked as cycles without a packet byte. */
-static uint32_t e1_word(const uint8_t *r)
-{
-	uint32_t ps = r[0] & 15u, pkt = (uint32_t)r[1] | (uint32_t)r[2] << 8;
-	uint32_t w = (r[0] & (E1_SYNC | E1_TRIG)) | pkt << 16;
-
-	if (ps & 8u)
-		return w | ps;             /* E1_PSHI: reported by the loop */
-	if (r[0] & E1_TRIG)
-		return w | ps | E1_NOPKT;  /* pre-resolved trigger cycle */
-	if (ps == etm_e1_tr)
-		return w | (pkt & 7u) | E1_TRIG | E1_NOPKT;
-	if (ps == etm_e1_td)
-		return w | ps | E1_NOPKT;
-	return w | ps;
-}
-
 /* Drop samples no step can look at again: before the current cycle, the
  * cursor and the last address read (bounded by E1_LOOKAHEAD). */
 static void e1_compact(struct etm_e1 *d)
@@ -157,15 +142,29 @@ static int e1_fill(struct etm_e1 *d)
 		d->part[d->npart++] = *d->in++;
 		d->in_n--;
 		if (d->npart == ETM_E1_REC) {
-			d->w[d->wn++] = e1_word(d->part);
+			d->w[d->wn++] = e1_raw(d->part);
 			d->npart = 0;
 			k++;
 		}
 	}
-	for (; k < want && d->in_n >= ETM_E1_REC; k++) {
-		d->w[d->wn++] = e1_word(d->in);
-		d->in += ETM_E1_REC;
-		d->in_n -= ETM_E1_REC;
+	if (k < want) {
+		/* whole records, in locals (no aliasing with the window) */
+		size_t m = d->in_n / ETM_E1_REC;
+		const uint8_t *in = d->in;
+		uint32_t *w = d->w + d->wn;
+
+		if (m > want - k)
+			m = want - k;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		memcpy(w, in, m * ETM_E1_REC);  /* records are the words */
+#else
+		for (size_t j = 0; j < m; j++)
+			w[j] = e1_raw(in + j * ETM_E1_REC);
+#endif
+		d->wn += m;
+		d->in += m * ETM_E1_REC;
+		d->in_n -= m * ETM_E1_REC;
+		k += m;
 	}
 	if (d->in_n && d->in_n < ETM_E1_REC && !d->npart) {
 		memcpy(d->part, d->in, d->in_n);
@@ -198,13 +197,7 @@ struct etm_elem *e1_push_elem(struct etm_e1 *d, enum etm_elem_kind k,
 
 void e1_close_range(struct etm_e1 *d)
 {
-	struct etm_elem *el;
-
-	if (!d->s.rng_open)
-		return;
-	d->s.rng_open = 0;
-	el = e1_push_elem(d, etmk_range, 0);
-	*el = d->s.rng;
+	e1_close_range_in(d);
 }
 
 void e1_error(struct etm_e1 *d, uint64_t cycle, int err)
@@ -226,15 +219,12 @@ static void e1_range_add(struct etm_e1 *d, uint64_t cycle, unsigned size,
 
 	if (!s->rng_open || r->end != s->pc || r->isa != s->isa) {
 		e1_close_range(d);
-		etm_zero(r, sizeof(*r));
-		r->kind = etmk_range;
-		r->id = (uint8_t)etm_cfg_trace_id(&d->cfg);
+		*r = d->rng_tmpl;
 		r->start = s->pc;
 		r->end = s->pc;
 		r->isa = s->isa;
 		r->has_ctxid = (uint8_t)s->has_ctx;
 		r->ctxid = s->ctxid;
-		r->has_cycles = (uint8_t)d->cyc;
 		s->rng_open = 1;
 	}
 	r->offset = cycle * ETM_E1_REC;
@@ -299,7 +289,6 @@ static void e1_insn(struct etm_e1 *d, uint64_t cycle, unsigned ps)
 {
 	struct e1_st *s = &d->s;
 	const struct etm_insn *last;
-	struct etm_insn in;
 	unsigned size;
 	int exec = ps != etm_e1_in, is_last;
 
@@ -327,8 +316,6 @@ static void e1_insn(struct etm_e1 *d, uint64_t cycle, unsigned ps)
 	if (is_last) {
 		s->rng.last_cls = last->cls;
 		s->rng.last_link = last->link;
-	} else if (!exec && e1_insn_at(d, &in) == 0) {
-		s->rng.last_cls = in.cls;
 	}
 	if (is_last && exec && last->cls == etmc_br_direct) {
 		e1_close_range(d);
@@ -382,6 +369,143 @@ static void e1_cycle(struct etm_e1 *d)
 	}
 }
 
+/* The block at pc for the fast loop: a pointer into the block cache,
+ * valid until the next lookup (the loop makes no other). NULL if the block
+ * cache is off or the opcode is unreadable (the general path reports it). */
+static const struct etm_block *e1_fast_block(struct etm_e1 *d, uint32_t pc,
+					     enum etm_isa isa)
+{
+	const struct etm_block *b;
+
+	if (etm_bcache_lookup(d->bc, d->img, etm_space_any, pc, isa, &b) < 0)
+		return NULL;
+	return b;
+}
+
+/* A stretch of @n instructions of the fast loop into the open range: the
+ * last at @pc (@size bytes, sample @li, class from @b if it ends @b). */
+static void e1_fast_flush(struct etm_e1 *d, uint32_t n, uint32_t pc,
+			  unsigned size, uint64_t li, int exec, uint32_t cyc,
+			  const struct etm_block *b, int last)
+{
+	struct etm_elem *r = &d->s.rng;
+
+	r->ninsn += n;
+	r->end = pc + size;
+	r->last_addr = pc;
+	r->last_size = (uint8_t)size;
+	r->offset = li * ETM_E1_REC;
+	r->last_exec = (uint8_t)exec;
+	r->last_atom = 1;
+	r->last_cls = last ? b->last.cls : etmc_other;
+	r->last_link = last ? b->last.link : 0;
+	r->cycles += cyc;
+	d->st.insns += n;
+}
+
+/* The plain case in one loop: while the PC is known, IE/IN step through
+ * cached blocks (an IE on a block's last instruction, a direct branch, goes
+ * to its target), extending the open range and closing it at taken
+ * branches and IN; WT/TD pass. Anything else (BE/BD, ID, a trigger, an
+ * indirect branch as IE, an unreadable opcode, the queue filling up) is left
+ * to e1_cycle(). Needs no lookahead past the current sample. The same
+ * elements as e1_cycle() one by one. */
+static void e1_fast(struct etm_e1 *d, uint64_t end)
+{
+	struct e1_st *s = &d->s;
+	const uint32_t *w = d->w - d->wbase;   /* raw records */
+	const struct etm_block *b = NULL;
+	uint64_t i = s->i, cc = s->cc, lc = s->last_cyc;
+	uint32_t pc = s->pc, bidx = s->bidx, n = 0, cyc = 0, ninsn;
+	enum etm_isa isa = s->isa;
+	int ca = d->cyc;
+
+	if (!s->pc_valid || isa == etmi_jazelle || !d->bc)
+		return;
+	if (s->blk_ok && bidx < s->blk.ninsn && s->blk.isa == isa &&
+	    etm_block_addr(&s->blk, bidx) == pc)
+		b = &s->blk;
+	ninsn = b ? b->ninsn : 0;
+	for (; i < end && d->qn < E1_QHIGH; i++) {
+		uint32_t ps = w[i] & 0x2f;     /* status, PSHI, TRIG */
+		unsigned size;
+		int last;
+
+		if (ps == etm_e1_wt || ps == etm_e1_td)
+			continue;
+		if (ps != etm_e1_ie && ps != etm_e1_in)
+			break;
+		if (!b) {
+			b = e1_fast_block(d, pc, isa);
+			bidx = 0;
+			if (!b)
+				break;
+			ninsn = b->ninsn;
+		}
+		last = bidx + 1 == ninsn;
+		if (last && ps == etm_e1_ie && b->stop &&
+		    b->last.cls != etmc_br_direct)
+			break;          /* a mismatch: reported by e1_insn() */
+		size = isa == etmi_a32 || (b->size4 >> bidx & 1) ? 4 : 2;
+		if (!n && (!s->rng_open || s->rng.end != pc ||
+			   s->rng.isa != isa)) {
+			/* a new range (as e1_range_add()) */
+			e1_close_range_in(d);
+			s->rng = d->rng_tmpl;
+			s->rng.start = s->rng.end = pc;
+			s->rng.isa = isa;
+			s->rng.has_ctxid = (uint8_t)s->has_ctx;
+			s->rng.ctxid = s->ctxid;
+			s->rng_open = 1;
+		}
+		n++;
+		if (ca)
+			cyc += (uint32_t)(i - lc);
+		lc = i;
+		if (cc <= i)
+			cc = i + 1;
+		if (ps == etm_e1_in || last) {
+			e1_fast_flush(d, n, pc, size, i, ps == etm_e1_ie, cyc,
+				      b, last);
+			n = cyc = 0;
+			if (ps == etm_e1_ie && b->stop) {
+				/* a taken direct branch */
+				e1_close_range_in(d);
+				pc = (uint32_t)b->last.target;
+				isa = b->last.target_isa;
+				b = NULL;
+				continue;
+			}
+			if (ps == etm_e1_in)
+				e1_close_range_in(d);
+		}
+		pc += size;
+		if (last)
+			b = NULL;
+		else
+			bidx++;
+	}
+	if (n) {
+		/* the stretch since the last flush ends before pc */
+		unsigned size = isa == etmi_a32 ? 4 :
+				(b->size4 >> (bidx - 1) & 1) ? 4 : 2;
+
+		e1_fast_flush(d, n, pc - size, size, lc, 1, cyc, b, 0);
+	}
+	if (cc != s->cc) {
+		s->cc = cc;
+		s->lane = 0;
+	}
+	s->i = i;
+	s->pc = pc;
+	s->isa = isa;
+	s->last_cyc = lc;
+	s->blk_ok = b != NULL;
+	if (b && b != &s->blk)
+		s->blk = *b;
+	s->bidx = bidx;
+}
+
 /* Decode cycles while the queue has room and samples are at hand.
  * Returns 0, or -etme_again when more input is needed. */
 static int e1_run(struct etm_e1 *d)
@@ -408,6 +532,9 @@ static int e1_run(struct etm_e1 *d)
 			}
 			return 0;
 		}
+		e1_fast(d, d->wbase + d->wn);
+		if (d->s.i >= d->wbase + d->wn)
+			continue;
 		if (d->finishing ||
 		    d->s.i + 2 * E1_LOOKAHEAD < d->wbase + d->wn) {
 			/* no step reads that far ahead (etm1_br.c) */

@@ -242,14 +242,11 @@ static void e1_branch_insn(struct etm_e1 *d, uint64_t p, uint32_t a,
 		if (!s->rng_open || s->rng.end != s->pc || s->rng.isa != s->isa) {
 			e1_close_range(d);
 			r = &s->rng;
-			*r = (struct etm_elem){ 0 };
-			r->kind = etmk_range;
-			r->id = (uint8_t)etm_cfg_trace_id(&d->cfg);
+			*r = d->rng_tmpl;
 			r->start = r->end = s->pc;
 			r->isa = s->isa;
 			r->has_ctxid = (uint8_t)s->has_ctx;
 			r->ctxid = s->ctxid;
-			r->has_cycles = (uint8_t)d->cyc;
 			s->rng_open = 1;
 		}
 		r = &s->rng;

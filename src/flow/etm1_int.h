@@ -5,6 +5,7 @@
 #define ETM_FLOW_ETM1_INT_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include <etmtrace/error.h>
 #include <etmtrace/etmv1.h>
@@ -12,7 +13,7 @@
 
 #include "image/bcache.h"
 
-/* A sample in the window: resolved status, flags, TRACEPKT. */
+/* A sample resolved (e1_word()): status, flags, TRACEPKT. */
 #define E1_PS(w)    ((w) & 7u)
 #define E1_PSHI     0x08u      /* PIPESTAT[3] set: impossible in ETMv1 */
 #define E1_SYNC     0x10u
@@ -23,7 +24,7 @@
 #define E1_QMAX 256            /* element queue */
 #define E1_QHIGH 192           /* stop decoding when this many are queued */
 #define E1_LOOKAHEAD 4096      /* most cycles from a branch to its address */
-#define E1_CHUNK 65536         /* samples taken from the pushed buffer at once */
+#define E1_CHUNK 262144        /* samples taken from the pushed buffer at once */
 
 /* The decode state (restored when a step ran out of samples). */
 struct e1_st {
@@ -65,7 +66,7 @@ struct etm_e1 {
 	unsigned npart;
 	uint64_t nsamples;      /* samples taken into the window so far */
 	int finishing;
-	/* the window: samples wbase .. wbase + wn - 1 */
+	/* the window: samples wbase .. wbase + wn - 1, raw records */
 	uint32_t *w;
 	size_t wn, wcap;
 	uint64_t wbase;
@@ -73,19 +74,61 @@ struct etm_e1 {
 	uint64_t trig_pend[2];  /* triggers in the APO cycles of a branch */
 	unsigned ntrig_pend;
 	struct e1_st s;
+	struct etm_elem rng_tmpl;       /* a new range's fixed fields */
 	struct etm_elem q[E1_QMAX];
 	unsigned qh, qn;
 	int done;
 	struct etm_e1_stats st;
 };
 
-/* Sample @k, or a no-packet TD if it is not in the window (noted). */
+/* A record as the window holds it: the 4 bytes as a little-endian word
+ * (byte 0: PIPESTAT | TRACESYNC << 4 | TRIGGER << 5; TRACEPKT at 8). */
+static inline uint32_t e1_raw(const uint8_t *r)
+{
+	return (uint32_t)r[0] | (uint32_t)r[1] << 8 | (uint32_t)r[2] << 16 |
+	       (uint32_t)r[3] << 24;
+}
+
+/* A window word resolved: TR takes its status from TRACEPKT[2:0] (IHI
+ * 0014Q Table 5.2), TD and TR are cycles without a packet byte; TRACEPKT
+ * moves to bits [31:16]. */
+static inline uint32_t e1_word(uint32_t raw)
+{
+	uint32_t b0 = raw & 0xff, ps = b0 & 15u, pkt = raw >> 8 & 0xffff;
+	uint32_t w = (b0 & (E1_SYNC | E1_TRIG)) | pkt << 16;
+
+	if (ps < etm_e1_tr && !(b0 & E1_TRIG))
+		return w | ps;             /* the common case */
+	if (ps & 8u)
+		return w | ps;             /* E1_PSHI: reported by the loop */
+	if (b0 & E1_TRIG)
+		return w | ps | E1_NOPKT;  /* pre-resolved trigger cycle */
+	if (ps == etm_e1_tr)
+		return w | (pkt & 7u) | E1_TRIG | E1_NOPKT;
+	return w | ps | E1_NOPKT;          /* TD */
+}
+
+/* Sample @k resolved, or a no-packet TD if it is not in the window
+ * (noted). */
 static inline uint32_t e1_sample(struct etm_e1 *d, uint64_t k)
 {
 	if (k >= d->wbase && k - d->wbase < d->wn)
-		return d->w[k - d->wbase];
+		return e1_word(d->w[k - d->wbase]);
 	d->shortage = 1;
 	return etm_e1_td | E1_NOPKT;
+}
+
+/* Queue the open range (the queue has room: decoding stops at E1_QHIGH). */
+static inline void e1_close_range_in(struct etm_e1 *d)
+{
+	if (!d->s.rng_open)
+		return;
+	d->s.rng_open = 0;
+	if (d->qh + d->qn >= E1_QMAX) {
+		memmove(d->q, d->q + d->qh, d->qn * sizeof(*d->q));
+		d->qh = 0;
+	}
+	d->q[d->qh + d->qn++] = d->s.rng;
 }
 
 /* etm1.c */
