@@ -203,7 +203,7 @@ void e1_close_range(struct etm_e1 *d)
 void e1_error(struct etm_e1 *d, uint64_t cycle, int err)
 {
 	e1_close_range(d);
-	e1_push_elem(d, etmk_error, cycle)->err = err;
+	e1_push_elem(d, etmk_error, cycle)->err = err < 0 ? -err : err;
 	d->st.errors++;
 	d->s.pc_valid = 0;
 	d->s.blk_ok = 0;

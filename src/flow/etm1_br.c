@@ -321,7 +321,7 @@ static void e1_take(struct etm_e1 *d, uint64_t p, unsigned apo)
 	if (s->cc > (uint64_t)c) {
 		/* bytes of earlier instructions overran the sync point:
 		 * report it, trust TRACESYNC (doc/etmv1.md §Cursor) */
-		e1_push_elem(d, etmk_error, p)->err = -etme_mismatch;
+		e1_push_elem(d, etmk_error, p)->err = etme_mismatch;
 		d->st.errors++;
 	}
 	if (!(s->cc == (uint64_t)c && s->lane == 1)) {
