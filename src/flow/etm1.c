@@ -403,6 +403,35 @@ static void e1_fast_flush(struct etm_e1 *d, uint32_t n, uint32_t pc,
 	d->st.insns += n;
 }
 
+/* Size of instruction @k of block @b. */
+static inline unsigned e1_size(const struct etm_block *b, uint32_t k)
+{
+	return b->isa == etmi_a32 || (b->size4 >> k & 1) ? 4 : 2;
+}
+
+/* The current block if pc is in it. */
+static const struct etm_block *e1_fast_cur(const struct e1_st *s)
+{
+	if (s->blk_ok && s->bidx < s->blk.ninsn && s->blk.isa == s->isa &&
+	    etm_block_addr(&s->blk, s->bidx) == s->pc)
+		return &s->blk;
+	return NULL;
+}
+
+/* Open a new range at @pc (as e1_range_add() does). */
+static void e1_fast_open(struct etm_e1 *d, uint32_t pc, enum etm_isa isa)
+{
+	struct e1_st *s = &d->s;
+
+	e1_close_range_in(d);
+	s->rng = d->rng_tmpl;
+	s->rng.start = s->rng.end = pc;
+	s->rng.isa = isa;
+	s->rng.has_ctxid = (uint8_t)s->has_ctx;
+	s->rng.ctxid = s->ctxid;
+	s->rng_open = 1;
+}
+
 /* The plain case in one loop: while the PC is known, IE/IN step through
  * cached blocks (an IE on a block's last instruction, a direct branch, goes
  * to its target), extending the open range and closing it at taken
@@ -414,7 +443,7 @@ static void e1_fast(struct etm_e1 *d, uint64_t end)
 {
 	struct e1_st *s = &d->s;
 	const uint32_t *w = d->w - d->wbase;   /* raw records */
-	const struct etm_block *b = NULL;
+	const struct etm_block *b = e1_fast_cur(s);
 	uint64_t i = s->i, cc = s->cc, lc = s->last_cyc;
 	uint32_t pc = s->pc, bidx = s->bidx, n = 0, cyc = 0, ninsn;
 	enum etm_isa isa = s->isa;
@@ -422,9 +451,6 @@ static void e1_fast(struct etm_e1 *d, uint64_t end)
 
 	if (!s->pc_valid || isa == etmi_jazelle || !d->bc)
 		return;
-	if (s->blk_ok && bidx < s->blk.ninsn && s->blk.isa == isa &&
-	    etm_block_addr(&s->blk, bidx) == pc)
-		b = &s->blk;
 	ninsn = b ? b->ninsn : 0;
 	for (; i < end && d->qn < E1_QHIGH; i++) {
 		uint32_t ps = w[i] & 0x2f;     /* status, PSHI, TRIG */
@@ -446,18 +472,10 @@ static void e1_fast(struct etm_e1 *d, uint64_t end)
 		if (last && ps == etm_e1_ie && b->stop &&
 		    b->last.cls != etmc_br_direct)
 			break;          /* a mismatch: reported by e1_insn() */
-		size = isa == etmi_a32 || (b->size4 >> bidx & 1) ? 4 : 2;
+		size = e1_size(b, bidx);
 		if (!n && (!s->rng_open || s->rng.end != pc ||
-			   s->rng.isa != isa)) {
-			/* a new range (as e1_range_add()) */
-			e1_close_range_in(d);
-			s->rng = d->rng_tmpl;
-			s->rng.start = s->rng.end = pc;
-			s->rng.isa = isa;
-			s->rng.has_ctxid = (uint8_t)s->has_ctx;
-			s->rng.ctxid = s->ctxid;
-			s->rng_open = 1;
-		}
+			   s->rng.isa != isa))
+			e1_fast_open(d, pc, isa);
 		n++;
 		if (ca)
 			cyc += (uint32_t)(i - lc);
@@ -480,18 +498,12 @@ static void e1_fast(struct etm_e1 *d, uint64_t end)
 				e1_close_range_in(d);
 		}
 		pc += size;
-		if (last)
-			b = NULL;
-		else
-			bidx++;
+		bidx += !last;
+		b = last ? NULL : b;
 	}
-	if (n) {
-		/* the stretch since the last flush ends before pc */
-		unsigned size = isa == etmi_a32 ? 4 :
-				(b->size4 >> (bidx - 1) & 1) ? 4 : 2;
-
-		e1_fast_flush(d, n, pc - size, size, lc, 1, cyc, b, 0);
-	}
+	if (n)      /* the stretch since the last flush ends before pc */
+		e1_fast_flush(d, n, pc - e1_size(b, bidx - 1),
+			      e1_size(b, bidx - 1), lc, 1, cyc, b, 0);
 	if (cc != s->cc) {
 		s->cc = cc;
 		s->lane = 0;

@@ -303,13 +303,72 @@ static int e1_ctxid(struct etm_e1 *d, uint64_t p)
 	return 0;
 }
 
+/* The first instruction address of a trace-on element for @a in @isa. */
+static uint32_t e1_pc_of(uint32_t a, enum etm_isa isa)
+{
+	return isa == etmi_a32 ? a & ~3u : isa == etmi_t32 ? a & ~1u : a;
+}
+
+static void e1_trace_on(struct etm_e1 *d, uint64_t p, unsigned reason,
+			uint32_t a, enum etm_isa isa)
+{
+	struct etm_elem *el = e1_push_elem(d, etmk_trace_on, p);
+
+	el->reason = (uint8_t)reason;
+	el->addr = e1_pc_of(a, isa);
+	el->isa = isa;
+	d->s.last_cyc = p;
+}
+
+/* A branch address @a (complete if @known is all ones) with @reason
+ * (5-byte form: J bit in @b5) read for the BE/BD at @p: a trace-on, the
+ * branch of the instruction at pc, or the first PC. */
+static void e1_apply(struct etm_e1 *d, uint64_t p, uint32_t a,
+		     uint32_t known, unsigned reason, int jbit)
+{
+	struct e1_st *s = &d->s;
+	enum etm_isa isa = jbit ? etmi_jazelle :
+			   (a & 1) ? etmi_t32 : etmi_a32;
+
+	if (reason >= 1 && reason <= 3) {
+		e1_close_range(d);
+		s->pc_valid = 0;
+		if (known == ~0u)
+			e1_trace_on(d, p, reason, a, isa);
+		s->last_cyc = p;
+	} else if (s->pc_valid) {
+		e1_branch_insn(d, p, a, isa);
+	} else if (known == ~0u) {
+		e1_trace_on(d, p, s->after_error ? etm_on_resync :
+			    etm_on_start, a, isa);
+	}
+	if (known != ~0u) {
+		s->pc_valid = 0;
+		return;
+	}
+	if (isa == etmi_jazelle && s->isa != etmi_jazelle) {
+		/* bytecodes cannot be followed (§5.11): a gap from here */
+		struct etm_elem *el = e1_push_elem(d, etmk_nosync, p);
+
+		el->addr = a;
+		el->isa = isa;
+	} else if (isa != etmi_jazelle && s->isa == etmi_jazelle &&
+		   s->pc_valid && (reason == 0 || reason == 4)) {
+		e1_trace_on(d, p, etm_on_resync, a, isa);
+	}
+	s->isa = isa;
+	s->pc = e1_pc_of(a, isa);
+	s->pc_valid = 1;
+	s->after_error = 0;
+	s->blk_ok = 0;
+}
+
 /* Read the address of the BE/BD at @p with offset @apo; apply it. */
 static void e1_take(struct etm_e1 *d, uint64_t p, unsigned apo)
 {
 	struct e1_st *s = &d->s;
-	uint32_t base = s->br_base, known = s->br_known, a;
+	uint32_t base, known;
 	unsigned b5, reason = 0;
-	enum etm_isa isa;
 	int64_t c = e1_seek(d, p, apo);
 	int n;
 
@@ -320,7 +379,7 @@ static void e1_take(struct etm_e1 *d, uint64_t p, unsigned apo)
 	e1_skipped(d, (uint64_t)c);
 	if (s->cc > (uint64_t)c) {
 		/* bytes of earlier instructions overran the sync point:
-		 * report it, trust TRACESYNC (doc/etmv1.md §Cursor) */
+		 * report it, trust TRACESYNC (doc/etmv1.md §4 item 4) */
 		e1_push_elem(d, etmk_error, p)->err = etme_mismatch;
 		d->st.errors++;
 	}
@@ -351,57 +410,7 @@ static void e1_take(struct etm_e1 *d, uint64_t p, unsigned apo)
 		e1_error(d, p, -etme_bad_packet);   /* reserved reason */
 		return;
 	}
-	a = base;
-	isa = n == 5 && (b5 & 0x80) ? etmi_jazelle :
-	      (a & 1) ? etmi_t32 : etmi_a32;
-	if (reason >= 1 && reason <= 3) {
-		struct etm_elem *el;
-
-		e1_close_range(d);
-		s->pc_valid = 0;
-		if (known == ~0u) {
-			el = e1_push_elem(d, etmk_trace_on, p);
-			el->reason = (uint8_t)reason;
-			el->addr = isa == etmi_a32 ? a & ~3u :
-				   isa == etmi_t32 ? a & ~1u : a;
-			el->isa = isa;
-		}
-		s->last_cyc = p;
-	} else if (s->pc_valid) {
-		e1_branch_insn(d, p, a, isa);
-	} else if (known == ~0u) {
-		struct etm_elem *el = e1_push_elem(d, etmk_trace_on, p);
-
-		el->reason = s->after_error ? etm_on_resync : etm_on_start;
-		el->addr = isa == etmi_a32 ? a & ~3u :
-			   isa == etmi_t32 ? a & ~1u : a;
-		el->isa = isa;
-		s->last_cyc = p;
-	}
-	if (known != ~0u) {
-		s->pc_valid = 0;
-		return;
-	}
-	if (isa == etmi_jazelle && s->isa != etmi_jazelle) {
-		/* bytecodes cannot be followed (§5.11): a gap from here */
-		struct etm_elem *el = e1_push_elem(d, etmk_nosync, p);
-
-		el->addr = a;
-		el->isa = isa;
-	} else if (isa != etmi_jazelle && s->isa == etmi_jazelle &&
-		   s->pc_valid && reason != 1 && reason != 2 && reason != 3) {
-		struct etm_elem *el = e1_push_elem(d, etmk_trace_on, p);
-
-		el->reason = etm_on_resync;
-		el->addr = isa == etmi_t32 ? a & ~1u : a & ~3u;
-		el->isa = isa;
-		s->last_cyc = p;
-	}
-	s->isa = isa;
-	s->pc = isa == etmi_a32 ? a & ~3u : isa == etmi_t32 ? a & ~1u : a;
-	s->pc_valid = 1;
-	s->after_error = 0;
-	s->blk_ok = 0;
+	e1_apply(d, p, base, known, reason, n == 5 && (b5 & 0x80));
 }
 
 /* A trigger in an APO cycle (the APO is on TRACEPKT[1:0], §5.6.1):

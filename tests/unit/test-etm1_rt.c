@@ -95,20 +95,43 @@ static void pick(uint64_t seed, struct opts *o)
 #undef TAKE
 }
 
-/* The instruction after @ev (for the data-abort attribution). */
-static uint64_t next_pc(const struct etm_image *img, const struct etm_ev *ev)
+/* The instruction after @ev and its ISA (for the exception rules). */
+static uint64_t next_pc(const struct etm_image *img, const struct etm_ev *ev,
+			enum etm_isa *isa)
 {
 	struct etm_insn in;
 	uint8_t b[4];
 	size_t n = etm_image_read(img, etm_space_any, ev->addr, b, 4);
 
+	*isa = ev->isa;
 	if (etm_insn_decode(&in, ev->isa, ev->addr, b, n) < 0)
 		return ev->addr;
-	if (ev->exec && in.cls == etmc_br_direct)
+	if (ev->exec && in.cls == etmc_br_direct) {
+		*isa = in.target_isa;
 		return in.target;
-	if (ev->exec && in.cls == etmc_br_indirect)
+	}
+	if (ev->exec && in.cls == etmc_br_indirect) {
+		*isa = ev->target_isa;
 		return ev->target;
+	}
 	return ev->addr + in.size;
+}
+
+/* Each instruction takes a cycle; three after a branch (the two APO
+ * cycles; the ARM7/9 pipeline refill): raises @ev's cycles to that. Returns
+ * whether @ev is a taken branch. */
+static int expect_insn(struct etm_ev *ev, const struct etm_image *img,
+		       int prev_be)
+{
+	struct etm_insn in;
+	uint8_t b[4];
+	size_t k = etm_image_read(img, etm_space_any, ev->addr, b, 4);
+
+	if (ev->cycles < (prev_be ? 3u : 1u))
+		ev->cycles = prev_be ? 3 : 1;
+	return etm_insn_decode(&in, ev->isa, ev->addr, b, k) >= 0 &&
+	       ev->exec && (in.cls == etmc_br_direct ||
+			    in.cls == etmc_br_indirect);
 }
 
 /* 1 if the instruction at @a is a load/store, 2 if an exception return */
@@ -180,33 +203,15 @@ static void expect(struct etm_ev *evs, size_t n, const struct etm_image *img,
 			pisa = etmi_a32;
 			prev_be = 1;
 			break;
-		case etmev_insn: {
-			struct etm_insn in;
-			uint8_t b[4];
-			size_t k = etm_image_read(img, etm_space_any, ev->addr,
-						  b, 4);
-			int taken = 0;
-
-			/* each instruction takes a cycle; three after a
-			 * branch (the two APO cycles, the ARM7/9 refill) */
-			if (ev->cycles < (prev_be ? 3u : 1u))
-				ev->cycles = prev_be ? 3 : 1;
-			if (etm_insn_decode(&in, ev->isa, ev->addr, b, k) >= 0)
-				taken = ev->exec &&
-					(in.cls == etmc_br_direct ||
-					 in.cls == etmc_br_indirect);
-			prev_be = taken;
+		case etmev_insn:
+			prev_be = expect_insn(ev, img, prev_be);
 			if (!on)
 				break;
 			cum += ev->cycles;
 			add(l, (struct rec){ ev->addr, (uint8_t)ev->isa,
 					     ev->exec, 1, 0, cum, 0 });
-			pc = next_pc(img, ev);
-			pisa = ev->exec && taken ?
-			       (in.cls == etmc_br_direct ? in.target_isa :
-				ev->target_isa) : ev->isa;
+			pc = next_pc(img, ev, &pisa);
 			break;
-		}
 		default:
 			break;
 		}
@@ -313,6 +318,48 @@ static int same(const struct list *a, const struct list *b, int cyc,
 	return a->n == b->n;
 }
 
+static void show_rec(const struct list *l, size_t i)
+{
+	if (i < l->n)
+		printf(" %d %llx e%d c%llu", l->r[i].kind,
+		       (unsigned long long)l->r[i].addr, l->r[i].exec,
+		       (unsigned long long)l->r[i].cum);
+	else
+		printf(" -");
+}
+
+/* The records around index @at, expected | decoded. */
+static void show(const struct list *exp, const struct list *got, size_t at)
+{
+	size_t i;
+
+	for (i = at > 3 ? at - 3 : 0; i < at + 4; i++) {
+		printf("  %zu exp", i);
+		show_rec(exp, i);
+		printf(" | got");
+		show_rec(got, i);
+		printf("\n");
+	}
+}
+
+/* The decoded context IDs are ones the execution had. */
+static int ctx_ok(const struct dec *got, const uint32_t *ctxs, size_t nctx,
+		  uint64_t seed)
+{
+	size_t i, j;
+
+	for (i = 0; i < got->nctx; i++) {
+		for (j = 0; j < nctx && ctxs[j] != got->ctx[i]; j++)
+			;
+		if (j == nctx) {
+			printf("seed %llu: context 0x%x never set\n",
+			       (unsigned long long)seed, got->ctx[i]);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 static int run_case(uint64_t seed, int verbose, unsigned long long *ninsn)
 {
 	struct opts o;
@@ -325,7 +372,7 @@ static int run_case(uint64_t seed, int verbose, unsigned long long *ninsn)
 	struct list exp = { 0 };
 	struct dec got, again;
 	uint32_t ctxs[4096];
-	size_t n, nb, at, nctx, i, j;
+	size_t n, nb, at, nctx, i;
 	unsigned ntrig;
 	const uint8_t *b;
 	int ok = 1, ca;
@@ -366,27 +413,11 @@ static int run_case(uint64_t seed, int verbose, unsigned long long *ninsn)
 		       (unsigned long long)seed, at, exp.n, got.l.n, ntrig,
 		       got.ntrig, got.nerr, o.cfg.etmcr, o.cfg.etmccr,
 		       !!(o.cfg.flags & ETM_CFG_E1_LATENCY1));
-		for (i = at > 3 ? at - 3 : 0; verbose && i < at + 4; i++)
-			printf("  %zu exp %d %llx e%d c%llu | got %d %llx e%d c%llu\n",
-			       i, i < exp.n ? exp.r[i].kind : 0,
-			       i < exp.n ? (unsigned long long)exp.r[i].addr : 0,
-			       i < exp.n ? exp.r[i].exec : 0,
-			       i < exp.n ? (unsigned long long)exp.r[i].cum : 0,
-			       i < got.l.n ? got.l.r[i].kind : 0,
-			       i < got.l.n ? (unsigned long long)got.l.r[i].addr : 0,
-			       i < got.l.n ? got.l.r[i].exec : 0,
-			       i < got.l.n ? (unsigned long long)got.l.r[i].cum : 0);
+		if (verbose)
+			show(&exp, &got.l, at);
 	}
-	/* decoded context IDs are ones the execution had */
-	for (i = 0; ok && i < got.nctx; i++) {
-		for (j = 0; j < nctx && ctxs[j] != got.ctx[i]; j++)
-			;
-		if (j == nctx) {
-			printf("seed %llu: context 0x%x never set\n",
-			       (unsigned long long)seed, got.ctx[i]);
-			ok = 0;
-		}
-	}
+	if (ok && !ctx_ok(&got, ctxs, nctx, seed))
+		ok = 0;
 	if (ok && seed % 2) {
 		/* no block cache, 1-byte chunks: the same decode */
 		if (decode(&o.cfg, img, b, nb, 1, 0, &again) < 0 ||
