@@ -59,7 +59,7 @@ static void print_stats(struct decfmt *c, double secs)
 	printf("gaps             %llu\n", c->n.elems[etmk_trace_on] + c->n.elems[etmk_nomem] +
 	       c->n.elems[etmk_nosync] + c->n.elems[etmk_error]);
 	printf("elapsed          %.3f s\n", secs);
-	if (c->s->e1_rec && secs > 0)   /* ETMv1: one sample per core cycle */
+	if (c->s->e1 && secs > 0)   /* ETMv1: one sample per core cycle */
 		printf("samples (cycles) %llu, %.1f M cycles/s\n",
 		       (unsigned long long)(c->s->input_bytes / ETM_E1_REC),
 		       (double)(c->s->input_bytes / ETM_E1_REC) / secs / 1e6);
@@ -99,7 +99,7 @@ int cmd_decode(int argc, char **argv)
 		return 2;
 	}
 	s.jobs = o.jobs ? o.jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (o.verify && s.e1_rec) {
+	if (o.verify && s.e1) {
 		fprintf(stderr, "etmtrace decode: --verify is for ETMv3/PTM (periodic I-sync)\n");
 		session_close(&s);
 		return 2;
@@ -113,7 +113,7 @@ int cmd_decode(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	c.dw = diagwarn_open(&s);
 	/* several jobs on a regular file: formatted on the workers */
-	r = s.jobs > 1 && !o.chunk && !s.e1_rec ? decpar_run(&s, &c) : -1;
+	r = s.jobs > 1 && !o.chunk && !s.e1 ? decpar_run(&s, &c) : -1;
 	s.elems = decfmt_elems;
 	if (r < 0)
 		r = session_run(&s, decfmt_item, &c);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <etmtrace/etmv1.h>
 
@@ -53,6 +54,44 @@ static enum etm_e1_format e1_fmt(const char *name)
 	return etm_e1f_unknown;
 }
 
+/* Registers given by the snapshot or the options win over the file's. */
+static void e1_merge(struct session_src *d, const struct etm_config *f)
+{
+	if (!d->cfg.etmcr)
+		d->cfg.etmcr = f->etmcr;
+	if (!d->cfg.etmccr)
+		d->cfg.etmccr = f->etmccr;
+	d->cfg.flags |= f->flags;
+	if (f->protocol == etm_proto_etmv2)
+		d->cfg.protocol = etm_proto_etmv2;
+}
+
+/* Our binary format is streamed: the header read here, the records pushed
+ * from offset 32 by session_run() (bounded memory). 1 if it is not one. */
+static int e1_stream_bin(struct session *s)
+{
+	struct etm_config cfg;
+	uint8_t hdr[32];
+	uint32_t cnt;
+	struct stat st;
+	FILE *f = fopen(s->trace_path, "rb");
+	size_t n = f ? fread(hdr, 1, sizeof(hdr), f) : 0;
+
+	if (f)
+		fclose(f);
+	if (etm_e1_bin_header(hdr, n, &cfg, &cnt) < 0)
+		return 1;
+	if (stat(s->trace_path, &st) ||
+	    (uint64_t)st.st_size != 32 + (uint64_t)cnt * ETM_E1_REC) {
+		fprintf(stderr, "etmtrace: %s: sample count %u does not match "
+			"the file size\n", s->trace_path, cnt);
+		return 2;
+	}
+	e1_merge(&s->src[0], &cfg);
+	s->e1_skip = 32;
+	return 0;
+}
+
 int cli_e1_load(struct session *s)
 {
 	struct etm_e1_capture c;
@@ -63,6 +102,12 @@ int cli_e1_load(struct session *s)
 	size_t n;
 	int r;
 
+	s->e1 = 1;
+	if (f == etm_e1f_unknown || f == etm_e1f_bin) {
+		r = e1_stream_bin(s);
+		if (r != 1)
+			return r;
+	}
 	if (e1_slurp(s->trace_path, &buf, &n) < 0) {
 		fprintf(stderr, "etmtrace: %s: %s\n", s->trace_path,
 			strerror(errno));
@@ -81,14 +126,7 @@ int cli_e1_load(struct session *s)
 			err[0] ? err : etm_errstr(r));
 		return 2;
 	}
-	/* registers given by the snapshot or the options win over the file */
-	if (!d->cfg.etmcr)
-		d->cfg.etmcr = c.cfg.etmcr;
-	if (!d->cfg.etmccr)
-		d->cfg.etmccr = c.cfg.etmccr;
-	d->cfg.flags |= c.cfg.flags;
-	if (c.cfg.protocol == etm_proto_etmv2)
-		d->cfg.protocol = etm_proto_etmv2;
+	e1_merge(d, &c.cfg);
 	s->e1_rec = c.rec;
 	s->e1_n = c.n * ETM_E1_REC;
 	return 0;

@@ -443,7 +443,13 @@ int session_run(struct session *s, session_fn fn, void *ctx)
 		fprintf(stderr, "etmtrace: %s: %s\n", s->trace_path, strerror(errno));
 		return 2;
 	}
-	if (s->jobs > 1 && !s->o->chunk && fstat(fd, &st) == 0 &&
+	if (s->e1_skip && lseek(fd, (off_t)s->e1_skip, SEEK_SET) < 0) {
+		fprintf(stderr, "etmtrace: %s: %s\n", s->trace_path,
+			strerror(errno));
+		close(fd);
+		return 2;
+	}
+	if (s->jobs > 1 && !s->e1 && !s->o->chunk && fstat(fd, &st) == 0 &&
 	    S_ISREG(st.st_mode)) {
 		r = session_run_jobs(s, fd, (uint64_t)st.st_size, fn, ctx);
 		close(fd);

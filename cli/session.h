@@ -33,9 +33,12 @@ struct session {
 	/* optional: session_run() hands elements to this in batches where the
 	 * decoder gives them so (no packet items, no verify, one thread) */
 	int (*elems)(void *ctx, const struct etm_elem *els, size_t n);
-	/* ETMv1: the trace file as sample records (cli/etm1.c) */
+	/* ETMv1 (cli/etm1.c): the trace file as sample records in memory,
+	 * or (our binary format) streamed from offset e1_skip */
+	int e1;
 	uint8_t *e1_rec;
 	size_t e1_n;
+	uint64_t e1_skip;
 };
 
 /* Item handler: return 0 to go on, <0 to stop. */

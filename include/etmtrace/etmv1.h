@@ -89,6 +89,12 @@ enum etm_e1_format etm_e1_sniff(const uint8_t *buf, size_t n);
 int etm_e1_read(struct etm_e1_capture *c, enum etm_e1_format fmt,
 		const uint8_t *buf, size_t n, char *errbuf, size_t errlen);
 
+/** Our binary format's 32-byte header at @b (@n bytes): the configuration
+ * into @cfg (initialised here) and the sample count; the records follow at
+ * offset 32 (a reader can stream them). Returns 0 or -etme_parse. */
+int etm_e1_bin_header(const uint8_t *b, size_t n, struct etm_config *cfg,
+		      uint32_t *count);
+
 /** Write @c in format @fmt (etm_e1f_bin, etm_e1f_text or etm_e1f_openocd)
  * into a malloc'ed buffer *@out of *@outn bytes.
  * Returns 0, -etme_nomem, -etme_invalid. */

@@ -55,33 +55,45 @@ enum etm_e1_format etm_e1_sniff(const uint8_t *buf, size_t n)
 
 /* ---- binary ------------------------------------------------------------- */
 
+int etm_e1_bin_header(const uint8_t *b, size_t n, struct etm_config *cfg,
+		      uint32_t *count)
+{
+	unsigned major, minor, port, ctx, data, fl;
+	static const unsigned ctxbits[5] = { 0, 1, 2, 0, 3 };
+
+	if (!b || !cfg || !count || n < 32 || memcmp(b, e1_magic, 8) ||
+	    etm_le16(b + 8) != 1)
+		return -etme_parse;
+	major = b[10], minor = b[11], port = b[12], ctx = b[13];
+	data = b[14], fl = b[15];
+	if ((major != 1 && major != 2) || minor > 3 ||
+	    (port != 4 && port != 8 && port != 16) || ctx > 4 || ctx == 3)
+		return -etme_parse;
+	e1_cfg_init(cfg);
+	cfg->protocol = major == 1 ? etm_proto_etmv1 : etm_proto_etmv2;
+	cfg->etmcr = etm_le32(b + 16);
+	if (!cfg->etmcr)
+		cfg->etmcr = (port == 4 ? 0u : port == 8 ? 1u : 2u) << 4 |
+			     ctxbits[ctx] << 14 | (data & 1u) << 3 |
+			     (data >> 1 & 1u) << 2 | (fl & 1u) << 12 |
+			     (fl >> 1 & 1u) << 8;
+	cfg->etmccr = (uint32_t)minor << 28;
+	*count = etm_le32(b + 20);
+	return 0;
+}
+
 static int e1_read_bin(struct etm_e1_capture *c, const uint8_t *b, size_t n,
 		       char *eb, size_t el)
 {
 	uint32_t cnt;
-	unsigned major, minor, port, ctx, data, fl;
-	static const unsigned ctxbits[5] = { 0, 1, 2, 0, 3 };
 
-	if (n < 32 || memcmp(b, e1_magic, 8) || etm_le16(b + 8) != 1)
-		return e1_fail(eb, el, -etme_parse, "not an ETM1TRC v1 file");
-	major = b[10], minor = b[11], port = b[12], ctx = b[13];
-	data = b[14], fl = b[15];
-	cnt = etm_le32(b + 20);
+	if (etm_e1_bin_header(b, n, &c->cfg, &cnt) < 0)
+		return e1_fail(eb, el, -etme_parse,
+			       "not an ETM1TRC v1 file (or a bad header field)");
 	if ((uint64_t)cnt * ETM_E1_REC != n - 32)
 		return e1_fail(eb, el, -etme_parse,
 			       "sample count %u does not match the file size",
 			       cnt);
-	if ((major != 1 && major != 2) || minor > 3 ||
-	    (port != 4 && port != 8 && port != 16) || ctx > 4 || ctx == 3)
-		return e1_fail(eb, el, -etme_parse, "bad header field");
-	c->cfg.protocol = major == 1 ? etm_proto_etmv1 : etm_proto_etmv2;
-	c->cfg.etmcr = etm_le32(b + 16);
-	if (!c->cfg.etmcr)
-		c->cfg.etmcr = (port == 4 ? 0u : port == 8 ? 1u : 2u) << 4 |
-			       ctxbits[ctx] << 14 | (data & 1u) << 3 |
-			       (data >> 1 & 1u) << 2 | (fl & 1u) << 12 |
-			       (fl >> 1 & 1u) << 8;
-	c->cfg.etmccr = (uint32_t)minor << 28;
 	c->rec = malloc(cnt ? (size_t)cnt * ETM_E1_REC : 1);
 	if (!c->rec)
 		return -etme_nomem;
