@@ -8,7 +8,7 @@
  * triggers, context IDs, and cycle counts where the encoder added none.
  * Every other case is decoded again without the block cache, in 7-byte
  * chunks (records cut anywhere). ETM_RT_SEED=N replays one case verbosely;
- * ETM_RT_CASES sets the count (default 10000, 3000 under ASan). */
+ * ETM_RT_CASES sets the count (default 10000, 1000 under ASan). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +18,7 @@
 #include <etmtrace/etmv1.h>
 
 #if defined(__SANITIZE_ADDRESS__)
-#define E1RT_CASES 3000
+#define E1RT_CASES 1000
 #else
 #define E1RT_CASES 10000
 #endif
