@@ -10,6 +10,7 @@
 #include <etmtrace/error.h>
 #include <etmtrace/etmv1.h>
 
+#include "common/e1cfg.h"
 #include "encode/enc_int.h"
 
 #define E1E_FIFO 1024          /* bytes; more would be an overflow */
@@ -20,7 +21,7 @@ struct e1e_byte {
 };
 
 struct enc_e1 {
-	int port, minor, ctx_bytes, daddr, dval, ca, brout, lat1;
+	struct etm_e1_cfg o;           /* options from the registers */
 	uint64_t cyc;                  /* cycles output */
 	uint64_t last_status;          /* cycle of the last status */
 	int last_be;                   /* ... which was a BE/BD */
@@ -68,7 +69,7 @@ static int e1e_drain(struct enc_e1 *x, struct etm_e1_sample *s)
 
 	if (!x->fn)
 		return 0;
-	if (x->port == 4) {
+	if (x->o.port == 4) {
 		b = x->fifo[x->fh];
 		if (!x->half) {
 			s->pkt = b.b & 0xf;
@@ -88,7 +89,7 @@ static int e1e_drain(struct enc_e1 *x, struct etm_e1_sample *s)
 	x->nsync -= b.sync;
 	/* 16-bit: a second byte, never the start of an address (the
 	 * conservative policy of doc/etmv1.md §4.10 rule 9) */
-	if (x->port == 16 && x->fn && !x->fifo[x->fh].sync)
+	if (x->o.port == 16 && x->fn && !x->fifo[x->fh].sync)
 		s->pkt |= (uint16_t)(e1e_pop(x).b << 8);
 	return 1;
 }
@@ -112,7 +113,7 @@ static void e1e_cycle(struct etm_enc *e, struct enc_e1 *x, int ps,
 	int any;
 
 	s.pkt = (uint16_t)etm_rng_next(&e->rng);   /* garbage unless driven */
-	if (push && !x->lat1)
+	if (push && !x->o.lat1)
 		push(e, x, arg);
 	if (ps >= 0 && x->trig) {
 		/* TR: the status on TRACEPKT[2:0], no byte (Table 5.2) */
@@ -121,17 +122,17 @@ static void e1e_cycle(struct etm_enc *e, struct enc_e1 *x, int ps,
 		s.pkt = (uint16_t)ps;
 	} else {
 		any = e1e_drain(x, &s);
-		if (x->port != 16 && !any)
-			s.pkt = (uint16_t)(s.pkt & (x->port == 4 ? 0xf : 0xff));
+		if (x->o.port != 16 && !any)
+			s.pkt = (uint16_t)(s.pkt & (x->o.port == 4 ? 0xf : 0xff));
 		s.ps = (uint8_t)(ps >= 0 ? ps : any ? etm_e1_wt : etm_e1_td);
 		if (s.ps == etm_e1_td && !any)
 			s.sync = 0;
 	}
-	if (x->port == 4)
+	if (x->o.port == 4)
 		s.pkt &= 0xf;
-	else if (x->port == 8)
+	else if (x->o.port == 8)
 		s.pkt &= 0xff;
-	if (push && x->lat1)
+	if (push && x->o.lat1)
 		push(e, x, arg);
 	e1e_out(e, &s);
 	x->cyc++;
@@ -175,7 +176,7 @@ static void e1e_push_bytes(struct etm_enc *e, struct enc_e1 *x, void *arg)
 	int k;
 
 	if (p->data >= 0) {
-		if (x->daddr) {
+		if (x->o.daddr) {
 			uint32_t a = (uint32_t)etm_rng_next(&e->rng) & ~3u;
 
 			if (!x->da_full)
@@ -183,14 +184,14 @@ static void e1e_push_bytes(struct etm_enc *e, struct enc_e1 *x, void *arg)
 			e1e_addr(e, x, a, &x->da_base, x->da_full ? 0 : -1, 0);
 			x->da_full = 0;
 		}
-		for (k = 0; x->dval && k < p->data; k++)
+		for (k = 0; x->o.dval && k < p->data; k++)
 			e1e_push(e, x, (uint8_t)etm_rng_next(&e->rng), 0);
 	}
 	if (!p->branch)
 		return;
 	e1e_addr(e, x, p->target, &x->br_base, p->reason, 1);
-	if (p->reason > 0 && x->minor >= 2 && x->ctx_bytes) {
-		for (k = 0; k < x->ctx_bytes; k++)
+	if (p->reason > 0 && x->o.minor >= 2 && x->o.ctx_bytes) {
+		for (k = 0; k < x->o.ctx_bytes; k++)
 			e1e_push(e, x, (uint8_t)(x->ctxid >> 8 * k), 0);
 		x->ctx_pend = 0;
 	}
@@ -203,7 +204,7 @@ static void e1e_space(struct etm_enc *e, struct enc_e1 *x, uint32_t gap,
 {
 	uint64_t at, min = x->last_status + (x->last_be ? 3 : 1);
 
-	if (!x->ca) {
+	if (!x->o.cyc) {
 		gap = 1;
 		if ((e->o.flags & ETM_ENC_RANDOM) &&
 		    etm_rng_chance(&e->rng, 1, 8))
@@ -212,14 +213,14 @@ static void e1e_space(struct etm_enc *e, struct enc_e1 *x, uint32_t gap,
 	at = x->last_status + (gap ? gap : 1);
 	if (at < min) {
 		at = min;
-		x->stretched += x->ca;
+		x->stretched += x->o.cyc;
 	}
 	while (x->cyc < at)
 		e1e_cycle(e, x, -1, NULL, NULL);
 	/* APO is 2 x 2 bits (14 at most) and the FIFO is finite: stall */
 	while ((is_be && x->nsync > 14) || x->fn > E1E_STALL) {
 		e1e_cycle(e, x, -1, NULL, NULL);
-		x->stretched += x->ca;
+		x->stretched += x->o.cyc;
 	}
 }
 
@@ -262,7 +263,7 @@ static void e1e_flush(struct etm_enc *e, struct enc_e1 *x,
 		return;
 	x->have = 0;
 	n = etm_e1_data_bytes(in);
-	if ((x->daddr || x->dval) && n > 0 && ev->exec)
+	if ((x->o.daddr || x->o.dval) && n > 0 && ev->exec)
 		b.data = n;
 	if (!ev->exec) {
 		ps = etm_e1_in;
@@ -272,7 +273,7 @@ static void e1e_flush(struct etm_enc *e, struct enc_e1 *x,
 		b.target = (uint32_t)exc->addr;
 		b.data = -1;
 	} else if (in->cls == etmc_br_indirect ||
-		   (in->cls == etmc_br_direct && (x->brout || x->ctx_pend))) {
+		   (in->cls == etmc_br_direct && (x->o.brout || x->ctx_pend))) {
 		b.branch = 1;
 		b.target = e1e_target(ev, in);
 	}
@@ -375,7 +376,7 @@ int enc_e1_put(struct etm_enc *e, const struct etm_ev *ev)
 		e1e_exc(e, x, ev);
 		return 0;
 	case etmev_context:
-		if (x->minor >= 2 && x->ctx_bytes &&
+		if (x->o.minor >= 2 && x->o.ctx_bytes &&
 		    (!x->on || ev->ctxid != x->ctxid))
 			x->ctx_pend = x->on;
 		x->ctxid = ev->ctxid;
@@ -421,14 +422,7 @@ int enc_e1_init(struct etm_enc *e)
 
 	if (!x)
 		return -etme_nomem;
-	x->port = etm_cfg_e1_port(c);
-	x->minor = etm_cfg_e1_minor(c);
-	x->ctx_bytes = etm_cfg_ctxid_bytes(c);
-	x->daddr = etm_cfg_data_addr(c);
-	x->dval = etm_cfg_data_value(c);
-	x->ca = etm_cfg_cycle_acc(c);
-	x->brout = etm_cfg_branch_bcast(c);
-	x->lat1 = (c->flags & ETM_CFG_E1_LATENCY1) != 0;
+	etm_e1_cfg_get(&x->o, c);
 	x->da_full = 1;
 	e->e1 = x;
 	return 0;

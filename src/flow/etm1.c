@@ -24,14 +24,7 @@ struct etm_e1 *etm_e1_alloc(const struct etm_config *cfg,
 		return NULL;
 	etm_config_from_user(&d->cfg, cfg, cfg->size);
 	d->img = img;
-	d->port = etm_cfg_e1_port(cfg);
-	d->minor = etm_cfg_e1_minor(cfg);
-	d->ctx_bytes = etm_cfg_ctxid_bytes(cfg);
-	d->daddr = etm_cfg_data_addr(cfg);
-	d->dval = etm_cfg_data_value(cfg);
-	d->cyc = etm_cfg_cycle_acc(cfg);
-	d->brout = etm_cfg_branch_bcast(cfg);
-	d->lat1 = (cfg->flags & ETM_CFG_E1_LATENCY1) != 0;
+	etm_e1_cfg_get(&d->o, cfg);
 	d->bc = etm_bcache_alloc(10, ETM_STOP_BRANCHES);
 	if (!d->bc) {
 		free(d);
@@ -39,7 +32,7 @@ struct etm_e1 *etm_e1_alloc(const struct etm_config *cfg,
 	}
 	d->rng_tmpl.kind = etmk_range;
 	d->rng_tmpl.id = (uint8_t)etm_cfg_trace_id(cfg);
-	d->rng_tmpl.has_cycles = (uint8_t)d->cyc;
+	d->rng_tmpl.has_cycles = (uint8_t)d->o.cyc;
 	return d;
 }
 
@@ -236,7 +229,7 @@ static void e1_range_add(struct etm_e1 *d, uint64_t cycle, unsigned size,
 	r->last_atom = 1;
 	r->last_cls = etmc_other;
 	r->last_link = 0;
-	if (d->cyc)
+	if (d->o.cyc)
 		r->cycles += (uint32_t)(cycle - s->last_cyc);
 	s->last_cyc = cycle;
 	d->st.insns++;
@@ -447,7 +440,7 @@ static void e1_fast(struct etm_e1 *d, uint64_t end)
 	uint64_t i = s->i, cc = s->cc, lc = s->last_cyc;
 	uint32_t pc = s->pc, bidx = s->bidx, n = 0, cyc = 0, ninsn;
 	enum etm_isa isa = s->isa;
-	int ca = d->cyc;
+	int ca = d->o.cyc;
 
 	if (!s->pc_valid || isa == etmi_jazelle || !d->bc)
 		return;

@@ -54,11 +54,11 @@ static int e1_byte(struct etm_e1 *d, uint64_t from)
 
 	if (e1_skip(d, from, &w) < 0)
 		return -1;
-	if (d->port == 8) {
+	if (d->o.port == 8) {
 		s->cc++;
 		return (int)(E1_PKT(w) & 0xff);
 	}
-	if (d->port == 16) {
+	if (d->o.port == 16) {
 		lo = E1_PKT(w) >> (8 * s->lane) & 0xff;
 		if (s->lane) {
 			s->lane = 0;
@@ -115,17 +115,17 @@ void e1_data(struct etm_e1 *d, uint64_t cycle)
 	unsigned b5;
 	int n = -1, k, b;
 
-	if ((!d->daddr && !d->dval) || !s->dsync)
+	if ((!d->o.daddr && !d->o.dval) || !s->dsync)
 		return;
 	if (e1_insn_at(d, &in) == 0)
 		n = etm_e1_data_bytes(&in);
 	/* an instruction's bytes enter the FIFO in its own cycle: on
 	 * TRACEPKT from that cycle (latency 0) or the next (latency 1) */
-	if (d->lat1)
+	if (d->o.lat1)
 		e1_bump(d, cycle);
 	else if (cycle && s->cc < cycle)
 		e1_bump(d, cycle - 1);
-	if (d->daddr) {
+	if (d->o.daddr) {
 		/* the same compression as branch addresses, against the
 		 * last data address; bits [6:4] of a 5th byte unused */
 		if (e1_addr(d, cycle, &s->da_base, &s->da_known, &b5) < 0)
@@ -136,7 +136,7 @@ void e1_data(struct etm_e1 *d, uint64_t cycle)
 		s->dsync = 0;   /* unknown count: lost until the next seek */
 		return;
 	}
-	if (!d->dval || !n)
+	if (!d->o.dval || !n)
 		return;
 	for (k = 0; k < n; k++) {
 		b = e1_byte(d, cycle);
@@ -259,7 +259,7 @@ static void e1_branch_insn(struct etm_e1 *d, uint64_t p, uint32_t a,
 		r->last_atom = 1;
 		r->last_cls = in.cls;
 		r->last_link = in.link;
-		if (d->cyc)
+		if (d->o.cyc)
 			r->cycles += (uint32_t)(p - s->last_cyc);
 		s->last_cyc = p;
 		d->st.insns++;
@@ -283,7 +283,7 @@ static int e1_ctxid(struct etm_e1 *d, uint64_t p)
 	uint32_t v = 0;
 	int k, b;
 
-	for (k = 0; k < d->ctx_bytes; k++) {
+	for (k = 0; k < d->o.ctx_bytes; k++) {
 		b = e1_byte(d, p);
 		if (b < 0)
 			return -1;
@@ -401,7 +401,7 @@ static void e1_take(struct etm_e1 *d, uint64_t p, unsigned apo)
 	s->dsync = 1;
 	if (n == 5)
 		reason = b5 >> 4 & 7;
-	if (n == 5 && reason && d->minor >= 2 && d->ctx_bytes &&
+	if (n == 5 && reason && d->o.minor >= 2 && d->o.ctx_bytes &&
 	    e1_ctxid(d, p) < 0) {
 		e1_error(d, p, -etme_truncated);
 		return;

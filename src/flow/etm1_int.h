@@ -11,6 +11,7 @@
 #include <etmtrace/etmv1.h>
 #include <etmtrace/insn.h>
 
+#include "common/e1cfg.h"
 #include "image/bcache.h"
 
 /* A sample resolved (e1_word()): status, flags, TRACEPKT. */
@@ -58,7 +59,7 @@ struct etm_e1 {
 	struct etm_config cfg;
 	const struct etm_image *img;
 	struct etm_bcache *bc;
-	int port, minor, ctx_bytes, daddr, dval, cyc, brout, lat1;
+	struct etm_e1_cfg o;            /* options from the registers */
 	/* input: the pushed buffer not yet taken, a partial record */
 	const uint8_t *in;
 	size_t in_n;
