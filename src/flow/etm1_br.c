@@ -343,9 +343,17 @@ static void e1_apply(struct etm_e1 *d, uint64_t p, uint32_t a,
 			    etm_on_start, a, isa);
 	}
 	if (known != ~0u) {
+		/* the ETM sends a full address at least every 1024 cycles
+		 * (IHI 0014Q §5.6.2): this many without one means the
+		 * configuration (port width, version) does not fit */
+		if (!s->pc_valid && ++s->nofull == E1_NOFULL) {
+			e1_error(d, p, -etme_nosync);
+			s->nofull = 0;
+		}
 		s->pc_valid = 0;
 		return;
 	}
+	s->nofull = 0;
 	if (isa == etmi_jazelle && s->isa != etmi_jazelle) {
 		/* bytecodes cannot be followed (§5.11): a gap from here */
 		struct etm_elem *el = e1_push_elem(d, etmk_nosync, p);

@@ -25,6 +25,7 @@
 #define E1_QMAX 256            /* element queue */
 #define E1_QHIGH 192           /* stop decoding when this many are queued */
 #define E1_LOOKAHEAD 4096      /* most cycles from a branch to its address */
+#define E1_NOFULL 256          /* addresses without a full one: an error */
 #define E1_CHUNK 262144        /* samples taken from the pushed buffer at once */
 
 /* The decode state (restored when a step ran out of samples). */
@@ -40,6 +41,7 @@ struct e1_st {
 	int pc_valid;
 	int synced_once;        /* a full address was seen */
 	int after_error;        /* the next trace-on is a resync */
+	unsigned nofull;        /* addresses read without a PC since one */
 	uint32_t br_base, br_known;
 	uint32_t da_base, da_known;
 	int dsync;              /* data byte count known since the last seek */

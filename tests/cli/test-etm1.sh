@@ -79,6 +79,13 @@ check "grep -q 'architecture ETMv1.3 (protocol number 3), port 16-bit' $tmp/info
 check "grep -q 'etmv1 (ETM1.3)' $tmp/info2 && grep -q 'branch output on' $tmp/info2" \
 	"info describes an ETMv1 snapshot source"
 
+# the wrong port width (16 for an 8-bit capture): errors, exit 1, no crash
+# shellcheck disable=SC2046
+"$ETMTRACE" decode "$tmp/p8.ocd" --protocol etmv1 --samples openocd --etmcr 0x20 \
+	$(images "$tmp/p8") --stats > "$tmp/out" 2>&1
+rc=$?
+check "[ $rc -eq 1 ] && grep -q '^errors' $tmp/out" "the wrong port width gives errors, no crash (exit $rc)"
+
 # ETMv2 is recognised and refused with the reason
 sed -i 's/^type=ETM1.3/type=ETM2.0/' "$tmp/p16/source_0.ini"
 "$ETMTRACE" decode "$tmp/p16" > /dev/null 2> "$tmp/err"
