@@ -171,7 +171,7 @@ struct etm_e1_stats {
 	uint64_t branches;      /**< branch addresses read */
 	uint64_t data_addrs;    /**< data addresses read */
 	uint64_t data_values;   /**< data values read */
-	uint64_t data_bytes;    /**< data bytes read (address and value) */
+	uint64_t data_bytes;    /**< data value bytes read */
 	uint64_t ctxids;        /**< context IDs read */
 	uint64_t abandoned;     /**< abandoned branches (BE in an APO cycle) */
 	uint64_t triggers;

@@ -191,6 +191,60 @@ static void t_config(void)
 	ET_CHECK(!strcmp(etm_protocol_name(etm_proto_etmv1), "etmv1"));
 }
 
+/* Data packets are counted per load/store: vectors.json V9 (address and
+ * value tracing): LDR at 0x8014 then STR, each a data address (5 bytes,
+ * then 1 byte compressed) and a 4-byte value. */
+static void t_data_counts(void)
+{
+	static const uint32_t prog[2] = { 0xe5921000, 0xe5821004 };
+	/* PIPESTAT, TRACESYNC, TRACEPKT per cycle (V9 as in vectors.json) */
+	static const uint8_t v9[22][3] = {
+		{ 7, 0, 0x00 }, { 4, 0, 0x00 }, { 0, 1, 0x94 }, { 0, 0, 0x80 },
+		{ 1, 0, 0x82 }, { 1, 0, 0x80 }, { 3, 0, 0x10 }, { 3, 0, 0x80 },
+		{ 3, 0, 0xa0 }, { 3, 0, 0x80 }, { 3, 0, 0x80 }, { 3, 0, 0x02 },
+		{ 3, 0, 0x0d }, { 3, 0, 0xf0 }, { 3, 0, 0xfe }, { 3, 0, 0xca },
+		{ 3, 0, 0x04 }, { 3, 0, 0x0d }, { 3, 0, 0xf0 }, { 3, 0, 0xfe },
+		{ 3, 0, 0xca }, { 7, 0, 0x00 },
+	};
+	struct etm_image *img = etm_image_alloc();
+	struct etm_config cfg;
+	struct etm_e1_stats st;
+	struct etm_e1 *d;
+	struct etm_elem el;
+	uint8_t rec[22 * ETM_E1_REC], b[8];
+	int k;
+
+	for (k = 0; k < 8; k++)
+		b[k] = (uint8_t)(prog[k / 4] >> (8 * (k % 4)));
+	ET_CHECK(img && etm_image_add_buffer(img, etm_space_any, 0x8014, b,
+					     8) == 0);
+	for (k = 0; k < 22; k++) {
+		struct etm_e1_sample s = { v9[k][0], v9[k][1], 0, v9[k][2] };
+
+		etm_e1_rec_put(rec + k * ETM_E1_REC, &s);
+	}
+	etm_config_init(&cfg);
+	cfg.protocol = etm_proto_etmv1;
+	cfg.traceid = 0x10;
+	cfg.etmcr = 0x1c;                  /* 8-bit, address and value */
+	cfg.etmccr = 2u << 28;
+	d = etm_e1_alloc(&cfg, img);
+	ET_CHECK(d);
+	ET_EQ(etm_e1_push(d, rec, sizeof(rec)), 0);
+	ET_EQ(etm_e1_finish(d), 0);
+	while (etm_e1_next(d, &el, sizeof(el)) == 0)
+		ET_CHECK(el.kind != etmk_error);
+	etm_e1_stats(d, &st);
+	ET_EQ(st.samples, 22);
+	ET_EQ(st.insns, 2);
+	ET_EQ(st.branches, 1);
+	ET_EQ(st.data_addrs, 2);
+	ET_EQ(st.data_values, 2);
+	ET_EQ(st.data_bytes, 8);
+	etm_e1_free(d);
+	etm_image_free(img);
+}
+
 int main(void)
 {
 	ETEST(t_etb);
@@ -198,5 +252,6 @@ int main(void)
 	ETEST(t_bin_text);
 	ETEST(t_demux);
 	ETEST(t_config);
+	ETEST(t_data_counts);
 	return etest_end();
 }
