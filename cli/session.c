@@ -218,6 +218,12 @@ int session_open(struct session *s, struct opts *o, enum etm_decoder_mode mode,
 			return 2;
 		}
 		r = etm_decoder_add_source(s->dec, &s->src[i].cfg, s->src[i].img);
+		if (r < 0 && s->e1 && mode == etm_dec_packets) {
+			fprintf(stderr, "etmtrace: %s: ETMv1 trace has no packets "
+				"(samples are decoded by `etmtrace decode`)\n",
+				o->input);
+			return 2;
+		}
 		if (r < 0) {
 			fprintf(stderr, "etmtrace: %s: trace ID 0x%02x: %s\n",
 				o->input, s->src[i].id, etm_errstr(r));

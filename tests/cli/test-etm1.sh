@@ -86,6 +86,11 @@ check "grep -q 'etmv1 (ETM1.3)' $tmp/info2 && grep -q 'branch output on' $tmp/in
 rc=$?
 check "[ $rc -eq 1 ] && grep -q '^errors' $tmp/out" "the wrong port width gives errors, no crash (exit $rc)"
 
+"$ETMTRACE" packets "$tmp/p8" > /dev/null 2> "$tmp/err"
+rc=$?
+check "[ $rc -eq 2 ] && grep -q 'ETMv1 trace has no packets' $tmp/err" \
+	"packets on ETMv1 says to use decode"
+
 # ETMv2 is recognised and refused with the reason
 sed -i 's/^type=ETM1.3/type=ETM2.0/' "$tmp/p16/source_0.ini"
 "$ETMTRACE" decode "$tmp/p16" > /dev/null 2> "$tmp/err"
