@@ -67,6 +67,7 @@ static int canon_range(struct decfmt *c, const struct etm_elem *el,
 
 static void text_prefix(struct decfmt *c, const struct etm_elem *el)
 {
+	decsym_prefix(c->sym, c->w, el);
 	if (c->multi)
 		wbuf_printf(c->w, "[%02x] ", el->id);
 }
@@ -84,6 +85,7 @@ static void text_range(struct decfmt *c, const struct etm_elem *el,
 	while (etm_walk_next(&wk, &in) == 0) {
 		int last = ++i == el->ninsn;
 
+		decsym_source(c->sym, c->w, el, &in);
 		text_prefix(c, el);
 		if (in.size == 4 && in.isa != etmi_a32)
 			wbuf_printf(c->w, "  %08llx  %s  %04x %04x  ",
@@ -98,6 +100,7 @@ static void text_range(struct decfmt *c, const struct etm_elem *el,
 				    (unsigned long long)in.addr, etm_isa_name(in.isa),
 				    in.opcode);
 		disasm_insn(c->dis, img, wk.space, &in, dis, sizeof(dis));
+		decsym_target(c->sym, &in, dis, sizeof(dis));
 		wbuf_printf(c->w, "%-36s", dis);
 		if (last && el->last_atom)
 			wbuf_str(c->w, el->last_exec ? " E" : " N");
@@ -107,6 +110,7 @@ static void text_range(struct decfmt *c, const struct etm_elem *el,
 			wbuf_str(c->w, "  ");
 		if (last && el->has_cycles)
 			wbuf_printf(c->w, "  cyc=%u", el->cycles);
+		decsym_tail(c->sym, c->w, el, &in, last);
 		wbuf_char(c->w, '\n');
 	}
 	c->n.insns += i;
@@ -148,10 +152,14 @@ static void text_other(struct decfmt *c, const struct etm_elem *el)
 		wbuf_char(c->w, '\n');
 		break;
 	case etmk_timestamp:
-		wbuf_printf(c->w, "-- timestamp %llu\n", (unsigned long long)el->timestamp);
+		wbuf_printf(c->w, "-- timestamp %llu", (unsigned long long)el->timestamp);
+		decsym_other(c->sym, c->w, el);
+		wbuf_char(c->w, '\n');
 		break;
 	case etmk_cycle_count:
-		wbuf_printf(c->w, "-- cycle count %u\n", el->cycles);
+		wbuf_printf(c->w, "-- cycle count %u", el->cycles);
+		decsym_other(c->sym, c->w, el);
+		wbuf_char(c->w, '\n');
 		break;
 	case etmk_event:
 		wbuf_str(c->w, "-- trigger\n");
@@ -187,6 +195,7 @@ static void jsonl_elem(struct decfmt *c, const struct etm_elem *el)
 			wbuf_printf(c->w, ",\"atom\":\"%c\"", el->last_exec ? 'E' : 'N');
 		if (el->has_cycles)
 			wbuf_printf(c->w, ",\"cycles\":%u", el->cycles);
+		decsym_json(c->sym, c->w, el);
 		c->n.insns += el->ninsn;
 		break;
 	case etmk_exception:

@@ -3,6 +3,7 @@
 #ifndef ETM_CLI_DECFMT_H
 #define ETM_CLI_DECFMT_H
 
+#include "decsym.h"
 #include "diagwarn.h"
 #include "disasm.h"
 #include "session.h"
@@ -21,6 +22,7 @@ struct decfmt {
 	int multi;                /* several IDs: prefix lines with the ID */
 	struct disasm *dis;       /* text: one per thread */
 	struct diagwarn *dw;      /* configuration-mismatch diagnostics */
+	struct decsym *sym;       /* listing annotations (may be NULL) */
 	struct dec_counts n;
 	const struct session_src *byid[256];
 };

@@ -111,6 +111,7 @@ static void *dp_open(void *ctx)
 	}
 	decfmt_init(&w->f, r->s, &w->w, r->f->fmt,
 		    r->f->fmt == DF_TEXT ? disasm_open() : NULL, NULL);
+	w->f.sym = r->f->sym;     /* stateless here: decsym_sequential() */
 	return w;
 }
 

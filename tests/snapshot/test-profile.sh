@@ -54,9 +54,9 @@ if [ -f "$tc2/cstrace.bin" ]; then
 	for i in $(seq 48); do cat "$tc2/cstrace.bin"; done > "$tmp/tc2/cstrace.bin"
 	$py "$here/gensyms.py" "$tc2/kernel_dump.bin" 0xC0008000 > "$tmp/syms.txt"
 	for fmt in flat callgrind folded perfetto; do
-		ref=$("$ETMTRACE" profile "$tmp/tc2" --symbols "$tmp/syms.txt" --format $fmt --jobs 1 | md5sum)
+		ref=$("$ETMTRACE" profile "$tmp/tc2" --symbols "$tmp/syms.txt" --format $fmt --jobs 1 2> /dev/null | md5sum)
 		for j in 2 3; do
-			got=$("$ETMTRACE" profile "$tmp/tc2" --symbols "$tmp/syms.txt" --format $fmt --jobs $j | md5sum)
+			got=$("$ETMTRACE" profile "$tmp/tc2" --symbols "$tmp/syms.txt" --format $fmt --jobs $j 2> /dev/null | md5sum)
 			check "[ '$ref' = '$got' ]" "tc2 profile --format $fmt --jobs $j = --jobs 1"
 		done
 	done
