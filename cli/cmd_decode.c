@@ -126,6 +126,7 @@ int cmd_decode(int argc, char **argv)
 		print_stats(&c, (double)(t1.tv_sec - t0.tv_sec) +
 				(double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	disasm_close(c.dis);
+	decfmt_fini(&c);
 	decsym_close(ds);
 	session_close(&s);
 	if (r)

@@ -217,6 +217,7 @@ static void dp_close(void *state)
 
 	seg_put(w->r, w->dg);
 	disasm_close(w->f.dis);
+	decfmt_fini(&w->f);
 	wbuf_fini(&w->w);
 	free(w);
 }

@@ -198,24 +198,30 @@ static double decsym_time(const struct decsym *d, const struct decsym_clk *c)
 	return (double)c->cyc / d->hz;
 }
 
-void decsym_tail(struct decsym *d, struct wbuf *w, const struct etm_elem *el,
-		 const struct etm_insn *in, int last)
+int decsym_symstr(const struct decsym *d, uint64_t addr, char *buf, size_t n)
 {
 	struct etm_sym y;
 
-	if (!d)
-		return;
-	if (last && el->has_cycles) {
-		struct decsym_clk *c = &d->clk[el->id];
-
-		c->cyc += el->cycles;
-		if (d->hz > 0)
-			wbuf_printf(w, " (%llu) t=%.9f", (unsigned long long)c->cyc,
-				    decsym_time(d, c));
+	if (decsym_find(d, addr, &y) < 0) {
+		buf[0] = 0;
+		return 0;
 	}
-	if (decsym_find(d, in->addr, &y) == 0)
-		wbuf_printf(w, "  %s+0x%llx", y.name,
-			    (unsigned long long)(in->addr - y.start));
+	return snprintf(buf, n, "  %s+0x%llx", y.name,
+			(unsigned long long)(addr - y.start));
+}
+
+void decsym_tail(struct decsym *d, struct wbuf *w, const struct etm_elem *el,
+		 int last)
+{
+	struct decsym_clk *c;
+
+	if (!d || !last || !el->has_cycles)
+		return;
+	c = &d->clk[el->id];
+	c->cyc += el->cycles;
+	if (d->hz > 0)
+		wbuf_printf(w, " (%llu) t=%.9f", (unsigned long long)c->cyc,
+			    decsym_time(d, c));
 }
 
 void decsym_other(struct decsym *d, struct wbuf *w, const struct etm_elem *el)

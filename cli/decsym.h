@@ -30,10 +30,13 @@ void decsym_source(struct decsym *d, struct wbuf *w,
 /* Text: " <func+0xoff>" of a direct branch's target appended to @dis. */
 void decsym_target(const struct decsym *d, const struct etm_insn *in,
 		   char *dis, size_t n);
-/* Text: the end of an instruction's line: func+0xoff; on the last of a
- * range with cycles the cycles so far and the time. */
+/* Text: "  func+0xoff" of @addr into @buf (empty if none); returns its
+ * length as snprintf does. */
+int decsym_symstr(const struct decsym *d, uint64_t addr, char *buf, size_t n);
+/* Text: on the last instruction of a range with cycles, the cycles so far
+ * and the time (clock known). */
 void decsym_tail(struct decsym *d, struct wbuf *w, const struct etm_elem *el,
-		 const struct etm_insn *in, int last);
+		 int last);
 /* Text: " (S s)" of a timestamp element; the clock state moves on. */
 void decsym_other(struct decsym *d, struct wbuf *w, const struct etm_elem *el);
 /* jsonl: ,"sym","off","file","line" of a range's start. */
