@@ -103,12 +103,12 @@ static void text_range(struct decfmt *c, const struct etm_elem *el,
 		return;
 	while (etm_walk_next(&wk, &in) == 0) {
 		int last = ++i == el->ninsn;
-		const struct lc_line *l = lcache_line(&c->lc, c->dis, c->sym, img,
-						      wk.space, &in);
+		struct lc_text l = lcache_line(&c->lc, c->dis, c->sym, img,
+					       wk.space, &in);
 
 		decsym_source(c->sym, c->w, el, &in);
 		text_prefix(c, el);
-		wbuf_put(c->w, l->head, l->hlen);
+		wbuf_put(c->w, l.text, l.hlen);
 		if (last && el->last_atom)
 			wbuf_put(c->w, el->last_exec ? " E" : " N", 2);
 		else if (last && !el->last_exec)
@@ -118,7 +118,7 @@ static void text_range(struct decfmt *c, const struct etm_elem *el,
 		if (last && el->has_cycles)
 			text_cycles(c->w, el->cycles);
 		decsym_tail(c->sym, c->w, el, last);
-		wbuf_put(c->w, l->sym, l->slen);
+		wbuf_put(c->w, l.text + l.hlen, l.slen);
 		wbuf_char(c->w, '\n');
 	}
 	c->n.insns += i;

@@ -1,11 +1,24 @@
 /* cli/lcache.c - direct-mapped cache of formatted listing-line parts (see
- * lcache.h): 16384 lines (3.4 MiB) in 4-way sets per formatting thread;
- * TC2's kernel working set (5477 distinct addresses on 0x13) stays in. */
+ * lcache.h): 16384 lines of 128 bytes (2 MiB) in 4-way sets per
+ * formatting thread; TC2's kernel working set (5477 distinct addresses on
+ * 0x13) stays in. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lcache.h"
+
+/* One cached line in 128 bytes (two cache lines). */
+struct lc_line {
+	uint8_t hlen, slen;
+	char text[126];
+};
+
+/* A line as formatted, before it goes into the cache. */
+struct lc_fresh {
+	int hlen, slen;
+	char text[512];
+};
 
 #define LC_WAYS 4
 #define LC_SETS 4096
@@ -22,63 +35,69 @@ struct lcache {
 	struct lc_line line[LC_SETS][LC_WAYS];
 };
 
-static void lc_format(struct lc_line *l, struct disasm *dis,
+static void lc_format(struct lc_fresh *l, struct disasm *dis,
 		      const struct decsym *sym, const struct etm_image *img,
 		      enum etm_space space, const struct etm_insn *in)
 {
-	char d[128];
+	char d[160];
 	int n;
 
 	if (in->size == 4 && in->isa != etmi_a32)
-		n = snprintf(l->head, sizeof(l->head), "  %08llx  %s  %04x %04x  ",
+		n = snprintf(l->text, 64, "  %08llx  %s  %04x %04x  ",
 			     (unsigned long long)in->addr, etm_isa_name(in->isa),
 			     in->opcode >> 16, in->opcode & 0xffff);
 	else if (in->size == 4)
-		n = snprintf(l->head, sizeof(l->head), "  %08llx  %s  %08x   ",
+		n = snprintf(l->text, 64, "  %08llx  %s  %08x   ",
 			     (unsigned long long)in->addr, etm_isa_name(in->isa),
 			     in->opcode);
 	else
-		n = snprintf(l->head, sizeof(l->head), "  %08llx  %s  %04x       ",
+		n = snprintf(l->text, 64, "  %08llx  %s  %04x       ",
 			     (unsigned long long)in->addr, etm_isa_name(in->isa),
 			     in->opcode);
 	disasm_insn(dis, img, space, in, d, sizeof(d));
 	decsym_target(sym, in, d, sizeof(d));
-	if (n < 0)
-		n = 0;
-	n += snprintf(l->head + n, sizeof(l->head) - (size_t)n, "%-36s", d);
-	l->hlen = (uint8_t)(n < (int)sizeof(l->head) ? n : (int)sizeof(l->head) - 1);
-	n = decsym_symstr(sym, in->addr, l->sym, sizeof(l->sym));
-	l->slen = (uint8_t)(n < (int)sizeof(l->sym) ? n : (int)sizeof(l->sym) - 1);
+	n = n < 0 ? 0 : n > 63 ? 63 : n;
+	n += snprintf(l->text + n, 256 - (size_t)n, "%-36s", d);
+	l->hlen = n < 255 ? n : 255;
+	n = decsym_symstr(sym, in->addr, l->text + l->hlen, 256);
+	l->slen = n < 0 ? 0 : n < 255 ? n : 255;
 }
 
-const struct lc_line *lcache_line(struct lcache **lc, struct disasm *dis,
-				  const struct decsym *sym,
-				  const struct etm_image *img,
-				  enum etm_space space, const struct etm_insn *in)
+struct lc_text lcache_line(struct lcache **lc, struct disasm *dis,
+			   const struct decsym *sym, const struct etm_image *img,
+			   enum etm_space space, const struct etm_insn *in)
 {
-	static _Thread_local struct lc_line fallback;
-	struct lc_tag *tag;
-	uint32_t h, w;
+	static _Thread_local struct lc_fresh fresh;
+	struct lc_tag *tag = NULL;
+	struct lc_line *l;
+	uint32_t h = 0, w;
 
 	if (!*lc)
 		*lc = calloc(1, sizeof(**lc));
-	if (!*lc) {
-		lc_format(&fallback, dis, sym, img, space, in);
-		return &fallback;
+	if (*lc) {
+		h = (uint32_t)(((in->addr >> 1) * 0x9E3779B1u) >> 20) & (LC_SETS - 1);
+		tag = (*lc)->tag[h];
+		for (w = 0; w < LC_WAYS; w++) {
+			if (tag[w].addr == in->addr && tag[w].valid &&
+			    tag[w].isa == in->isa && tag[w].space == space) {
+				l = &(*lc)->line[h][w];
+				return (struct lc_text){ l->text, l->hlen, l->slen };
+			}
+		}
 	}
-	h = (uint32_t)(((in->addr >> 1) * 0x9E3779B1u) >> 20) & (LC_SETS - 1);
-	tag = (*lc)->tag[h];
-	for (w = 0; w < LC_WAYS; w++)
-		if (tag[w].addr == in->addr && tag[w].valid &&
-		    tag[w].isa == in->isa && tag[w].space == space)
-			return &(*lc)->line[h][w];
-	w = (*lc)->next[h]++ % LC_WAYS;
-	lc_format(&(*lc)->line[h][w], dis, sym, img, space, in);
-	tag[w].addr = in->addr;
-	tag[w].isa = (uint8_t)in->isa;
-	tag[w].space = (uint8_t)space;
-	tag[w].valid = 1;
-	return &(*lc)->line[h][w];
+	lc_format(&fresh, dis, sym, img, space, in);
+	if (*lc && fresh.hlen + fresh.slen <= (int)sizeof(l->text)) {
+		w = (*lc)->next[h]++ % LC_WAYS;
+		l = &(*lc)->line[h][w];
+		memcpy(l->text, fresh.text, (size_t)(fresh.hlen + fresh.slen));
+		l->hlen = (uint8_t)fresh.hlen;
+		l->slen = (uint8_t)fresh.slen;
+		tag[w].addr = in->addr;
+		tag[w].isa = (uint8_t)in->isa;
+		tag[w].space = (uint8_t)space;
+		tag[w].valid = 1;
+	}
+	return (struct lc_text){ fresh.text, (size_t)fresh.hlen, (size_t)fresh.slen };
 }
 
 void lcache_free(struct lcache *lc)

@@ -13,19 +13,21 @@
 
 struct lcache;
 
-struct lc_line {
-	uint8_t hlen, slen;
-	char head[127];   /* "  ADDR  ISA  OPCODE  disassembly<padding>" */
-	char sym[80];     /* "  func+0xoff" or empty */
+/* A line's parts: the head "  ADDR  ISA  OPCODE  disassembly<padding>"
+ * (@hlen bytes at @text), then "  func+0xoff" or nothing (@slen bytes at
+ * @text + @hlen). */
+struct lc_text {
+	const char *text;
+	size_t hlen, slen;
 };
 
 /* The line parts of @in (read from @img in @space), formatted now or
- * taken from *@lc (allocated on first use; if that fails, a scratch line
- * is formatted every time). */
-const struct lc_line *lcache_line(struct lcache **lc, struct disasm *dis,
-				  const struct decsym *sym,
-				  const struct etm_image *img,
-				  enum etm_space space, const struct etm_insn *in);
+ * taken from *@lc (allocated on first use; lines that do not fit a cache
+ * entry, or all if that fails, are formatted every time). The text stays
+ * valid until the next call on the thread. */
+struct lc_text lcache_line(struct lcache **lc, struct disasm *dis,
+			   const struct decsym *sym, const struct etm_image *img,
+			   enum etm_space space, const struct etm_insn *in);
 void lcache_free(struct lcache *lc);
 
 #endif
