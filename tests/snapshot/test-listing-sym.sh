@@ -8,15 +8,7 @@
 # cycles. Then the annotated listings are identical for --jobs 1 and 2 on
 # TC2 x48 with a generated symbol file (func+0xoff: formatted on the
 # workers; --source, --clock: on one thread).
-set -u
-fail=0
-check() { if eval "$1"; then echo "ok   $2"; else echo "FAIL: $2"; fail=$((fail + 1)); fi; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-py=/usr/bin/python3
-here=$(dirname "$0")
-snap=${ETM_SHARED:-../shared}/snapshots/am243x-freertos-1
-elf=$snap/freertos.out
-tc2=${ETM_SHARED:-../shared}/snapshots/TC2
+. "$(dirname "$0")/symtest.sh"
 if [ ! -f "$elf" ] || [ ! -f "$tc2/cstrace.bin" ] || ! command -v addr2line > /dev/null; then
 	echo "skip: snapshots or addr2line missing"; exit 77
 fi
@@ -35,17 +27,14 @@ check "$py '$here/listing_check.py' offsets '$tmp/offsets' '$tmp/packets'" "--of
 "$ETMTRACE" decode "$tc2" --id 0x10 --clock 1e9 > "$tmp/time"
 check "$py '$here/listing_check.py' time '$tmp/time' 1e9" "--clock times = (timestamp + cycles since) / clock"
 
-mkdir "$tmp/tc2"
-for f in "$tc2"/*.ini "$tc2"/kernel_dump.bin; do ln -s "$f" "$tmp/tc2/"; done
-for i in $(seq 48); do cat "$tc2/cstrace.bin"; done > "$tmp/tc2/cstrace.bin"
-$py "$here/gensyms.py" "$tc2/kernel_dump.bin" 0xC0008000 > "$tmp/syms.txt"
+tc2_x48 "$tmp/tc2"
 for args in "" "--format jsonl" "--source --offsets --clock 1e9"; do
-	ref=$("$ETMTRACE" decode "$tmp/tc2" --symbols "$tmp/syms.txt" $args --jobs 1 2> /dev/null | md5sum)
+	ref=$("$ETMTRACE" decode "$tmp/tc2" --symbols "$tmp/tc2/syms.txt" $args --jobs 1 2> /dev/null | md5sum)
 	for j in 2; do
-		got=$("$ETMTRACE" decode "$tmp/tc2" --symbols "$tmp/syms.txt" $args --jobs $j 2> /dev/null | md5sum)
+		got=$("$ETMTRACE" decode "$tmp/tc2" --symbols "$tmp/tc2/syms.txt" $args --jobs $j 2> /dev/null | md5sum)
 		check "[ '$ref' = '$got' ]" "tc2 decode --symbols $args --jobs $j = --jobs 1"
 	done
 done
-check "'$ETMTRACE' decode '$tmp/tc2' --symbols '$tmp/syms.txt' 2> /dev/null | grep -q 'f_c00[0-9a-f]*+0x'" "symbol-file names in the listing"
+check "'$ETMTRACE' decode '$tmp/tc2' --symbols '$tmp/tc2/syms.txt' 2> /dev/null | grep -q 'f_c00[0-9a-f]*+0x'" "symbol-file names in the listing"
 echo "$fail failed"
 [ $fail -eq 0 ]

@@ -8,14 +8,7 @@
 # slices nest per track and the root slices add up to it (one instruction
 # = 1 us without timestamps). Then every format is identical for --jobs
 # 1 and 2 on TC2 x48 with a generated symbol file.
-set -u
-fail=0
-check() { if eval "$1"; then echo "ok   $2"; else echo "FAIL: $2"; fail=$((fail + 1)); fi; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-py=/usr/bin/python3
-here=$(dirname "$0")
-snap=${ETM_SHARED:-../shared}/snapshots/am243x-freertos-1
-elf=$snap/freertos.out
+. "$(dirname "$0")/symtest.sh"
 if [ ! -f "$elf" ] || ! command -v callgrind_annotate > /dev/null || ! command -v readelf > /dev/null; then
 	echo "skip: am243x snapshot, callgrind_annotate or readelf missing"; exit 77
 fi
@@ -47,16 +40,12 @@ callgrind_annotate --inclusive=yes "$tmp/callgrind.out" > "$tmp/inc" 2>&1
 check "grep -q 'main_task' '$tmp/inc'" "callgrind_annotate --inclusive=yes reads the call edges"
 
 # --jobs: TC2 x48 (1.5 MiB, five sources), symbols from the kernel dump
-tc2=${ETM_SHARED:-../shared}/snapshots/TC2
 if [ -f "$tc2/cstrace.bin" ]; then
-	mkdir "$tmp/tc2"
-	for f in "$tc2"/*.ini "$tc2"/kernel_dump.bin; do ln -s "$f" "$tmp/tc2/"; done
-	for i in $(seq 48); do cat "$tc2/cstrace.bin"; done > "$tmp/tc2/cstrace.bin"
-	$py "$here/gensyms.py" "$tc2/kernel_dump.bin" 0xC0008000 > "$tmp/syms.txt"
+	tc2_x48 "$tmp/tc2"
 	for fmt in flat callgrind folded perfetto; do
-		ref=$("$ETMTRACE" profile "$tmp/tc2" --symbols "$tmp/syms.txt" --format $fmt --jobs 1 2> /dev/null | md5sum)
+		ref=$("$ETMTRACE" profile "$tmp/tc2" --symbols "$tmp/tc2/syms.txt" --format $fmt --jobs 1 2> /dev/null | md5sum)
 		for j in 2; do
-			got=$("$ETMTRACE" profile "$tmp/tc2" --symbols "$tmp/syms.txt" --format $fmt --jobs $j 2> /dev/null | md5sum)
+			got=$("$ETMTRACE" profile "$tmp/tc2" --symbols "$tmp/tc2/syms.txt" --format $fmt --jobs $j 2> /dev/null | md5sum)
 			check "[ '$ref' = '$got' ]" "tc2 profile --format $fmt --jobs $j = --jobs 1"
 		done
 	done
