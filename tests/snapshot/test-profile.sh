@@ -39,6 +39,15 @@ check "[ '$sum' = '$n' ]" "callgrind_annotate per-function sum $sum = $n"
 callgrind_annotate --inclusive=yes "$tmp/callgrind.out" > "$tmp/inc" 2>&1
 check "grep -q 'main_task' '$tmp/inc'" "callgrind_annotate --inclusive=yes reads the call edges"
 
+# a snapshot whose core names the ELF as a memory dump: symbols (and code)
+# come from it without --elf
+mkdir "$tmp/named"
+for f in "$snap"/*.ini "$snap"/etb.bin "$elf"; do ln -s "$f" "$tmp/named/"; done
+rm "$tmp/named/cpu_0.ini"
+printf '[device]\nname=cpu_0\nclass=core\ntype=Cortex-R5\n\n[dump1]\nfile=freertos.out\naddress=0x0\n' > "$tmp/named/cpu_0.ini"
+"$ETMTRACE" profile "$tmp/named" > "$tmp/named.flat"
+check "cmp -s '$tmp/flat' '$tmp/named.flat'" "snapshot naming the ELF: same flat profile as --elf"
+
 # --jobs: TC2 x48 (1.5 MiB, five sources), symbols from the kernel dump
 if [ -f "$tc2/cstrace.bin" ]; then
 	tc2_x48 "$tmp/tc2"
