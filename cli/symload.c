@@ -7,21 +7,9 @@
 #include <string.h>
 
 #include <etmtrace/error.h>
+#include <etmtrace/image.h>
 
 #include "symload.h"
-
-static int is_elf_file(const char *path)
-{
-	unsigned char m[4] = { 0 };
-	FILE *f = fopen(path, "rb");
-	size_t n;
-
-	if (!f)
-		return 0;
-	n = fread(m, 1, 4, f);
-	fclose(f);
-	return n == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
-}
 
 static int symload_snapshot(const struct session *s, struct etm_symbols *sy,
 			    int *any)
@@ -36,7 +24,7 @@ static int symload_snapshot(const struct session *s, struct etm_symbols *sy,
 			const char *path = ss->dumps[k].path;
 			int r;
 
-			if (!is_elf_file(path))
+			if (!etm_image_is_elf(path))
 				continue;
 			err[0] = 0;
 			r = etm_symbols_add_elf(sy, path, 0, err, sizeof(err));

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <etmtrace/error.h>
+#include <etmtrace/image.h>
 #include <etmtrace/symbols.h>
 
 #include "etest.h"
@@ -73,6 +74,18 @@ static void symfile_bad(void)
 	ET_EQ(etm_symbols_add_file(s, "/nonexistent/x", err, sizeof(err)), -etme_io);
 	ET_EQ(etm_symbols_add_elf(s, "/dev/null", 0, err, sizeof(err)), -etme_parse);
 	etm_symbols_free(s);
+}
+
+/* etm_image_is_elf: the ELF magic, nothing else. */
+static void is_elf(void)
+{
+	char elf[512];
+
+	ET_EQ(etm_image_is_elf("/dev/null"), 0);
+	ET_EQ(etm_image_is_elf("/nonexistent/x"), 0);
+	ET_EQ(etm_image_is_elf(NULL), 0);
+	if (etest_shared(ELF_REL, elf, sizeof(elf)))
+		ET_EQ(etm_image_is_elf(elf), 1);
 }
 
 /* readelf -SW: whether section @ndx is executable. */
@@ -300,6 +313,7 @@ int main(void)
 {
 	ETEST(symfile_rules);
 	ETEST(symfile_bad);
+	ETEST(is_elf);
 	ETEST(elf_entries_vs_readelf);
 	ETEST(elf_lines_vs_addr2line);
 	return etest_end();
