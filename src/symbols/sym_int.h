@@ -51,6 +51,12 @@ struct etm_symbols {
 	uint16_t nmod;
 };
 
+/* @start + @size, or the top of the address space if that wraps. */
+static inline uint64_t sym_end(uint64_t start, uint64_t size)
+{
+	return start + size < start ? UINT64_MAX : start + size;
+}
+
 /* Grow the array *@p of *@cap elements of @size bytes to hold @need.
  * Returns 0 or -etme_nomem. */
 int sym_grow(void **p, size_t *cap, size_t need, size_t size);

@@ -87,7 +87,7 @@ static int sym_elf_table(struct etm_symbols *s, Elf *e, Elf_Scn *scn,
 		f.thumb = sym.st_value & 1;
 		f.start = (sym.st_value & ~(uint64_t)1) + bias;
 		f.sized = sym.st_size != 0;
-		f.end = f.start + sym.st_size;
+		f.end = sym_end(f.start, sym.st_size);
 		f.limit = f.sized ? 0 : sym_section_end(e, &sym, bias);
 		f.rank = (uint8_t)rank;
 		r = sym_fn_push(s, &f, name);

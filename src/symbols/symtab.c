@@ -130,7 +130,7 @@ static void sym_index_fns(struct etm_symbols *s)
 		if (!f->sized)
 			f->end = f->limit > f->start ? f->limit :
 				 next != UINT64_MAX ? next :
-				 f->start + SYM_UNSIZED_TAIL;
+				 sym_end(f->start, SYM_UNSIZED_TAIL);
 		if (f->end > next)
 			f->end = next;
 	}
@@ -181,7 +181,7 @@ int etm_symbols_add(struct etm_symbols *s, uint64_t start, uint64_t size,
 	f.thumb = start & 1;
 	f.start = start & ~(uint64_t)1;
 	f.sized = size != 0;
-	f.end = f.start + size;
+	f.end = sym_end(f.start, size);
 	f.rank = f.sized ? sym_rank_global : sym_rank_unsized;
 	f.module = s->nmod;
 	r = sym_fn_push(s, &f, name);
@@ -306,7 +306,7 @@ static int symfile_line(char *line, struct sym_fn *f, char **name)
 	f->thumb = f->start & 1;
 	f->start &= ~(uint64_t)1;
 	f->sized = size != 0;
-	f->end = f->start + size;
+	f->end = sym_end(f->start, size);
 	f->rank = f->sized ? sym_rank_global : sym_rank_unsized;
 	return 1;
 }
