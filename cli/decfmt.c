@@ -92,15 +92,58 @@ static void text_cycles(struct wbuf *w, uint32_t v)
 	wbuf_put(w, b + n, (size_t)(16 - n));
 }
 
+/* The last line of a range: its cached parts around E/N, cycles, time. */
+static void text_last(struct decfmt *c, const struct etm_elem *el,
+		      struct lc_text l)
+{
+	wbuf_put(c->w, l.text, l.hlen);
+	if (el->last_atom)
+		wbuf_put(c->w, el->last_exec ? " E" : " N", 2);
+	else if (!el->last_exec)
+		wbuf_put(c->w, " N", 2);
+	else
+		wbuf_put(c->w, "  ", 2);
+	if (el->has_cycles)
+		text_cycles(c->w, el->cycles);
+	decsym_tail(c->sym, c->w, el, 1);
+	wbuf_put(c->w, l.text + l.hlen, l.slen);
+	wbuf_char(c->w, '\n');
+}
+
+/* Append "head  sym\n" of a line to the range text being collected. */
+static void text_collect(char *blk, size_t *len, size_t cap, struct lc_text l)
+{
+	if (*len + l.hlen + l.slen + 3 > cap) {
+		*len = cap + 1;       /* too long: not cached */
+		return;
+	}
+	memcpy(blk + *len, l.text, l.hlen);
+	memcpy(blk + *len + l.hlen, "  ", 2);
+	memcpy(blk + *len + l.hlen + 2, l.text + l.hlen, l.slen);
+	*len += l.hlen + l.slen + 3;
+	blk[*len - 1] = '\n';
+}
+
 static void text_range(struct decfmt *c, const struct etm_elem *el,
 		       const struct etm_image *img)
 {
 	struct etm_walk wk;
 	struct etm_insn in;
+	struct lc_range rg;
+	char blk[2048];
+	size_t blen = 0;
 	uint32_t i = 0;
+	/* lines that are only their instruction: whole ranges are cached */
+	int whole = !c->multi && !decsym_per_line(c->sym);
 
 	if (etm_walk_init(&wk, img, el) < 0)
 		return;
+	if (whole && lcache_range_get(c->lc, el, wk.space, &rg)) {
+		wbuf_put(c->w, rg.body, rg.len);
+		text_last(c, el, rg.last);
+		c->n.insns += el->ninsn;
+		return;
+	}
 	while (etm_walk_next(&wk, &in) == 0) {
 		int last = ++i == el->ninsn;
 		struct lc_text l = lcache_line(&c->lc, c->dis, c->sym, img,
@@ -108,18 +151,18 @@ static void text_range(struct decfmt *c, const struct etm_elem *el,
 
 		decsym_source(c->sym, c->w, el, &in);
 		text_prefix(c, el);
+		if (last) {
+			text_last(c, el, l);
+			if (whole && blen <= sizeof(blk))
+				lcache_range_put(c->lc, el, wk.space, blk, blen, l);
+			break;
+		}
 		wbuf_put(c->w, l.text, l.hlen);
-		if (last && el->last_atom)
-			wbuf_put(c->w, el->last_exec ? " E" : " N", 2);
-		else if (last && !el->last_exec)
-			wbuf_put(c->w, " N", 2);
-		else
-			wbuf_put(c->w, "  ", 2);
-		if (last && el->has_cycles)
-			text_cycles(c->w, el->cycles);
-		decsym_tail(c->sym, c->w, el, last);
+		wbuf_put(c->w, "  ", 2);
 		wbuf_put(c->w, l.text + l.hlen, l.slen);
 		wbuf_char(c->w, '\n');
+		if (whole)
+			text_collect(blk, &blen, sizeof(blk), l);
 	}
 	c->n.insns += i;
 }

@@ -95,6 +95,11 @@ static void json_esc(struct wbuf *w, const char *s)
 	}
 }
 
+int decsym_per_line(const struct decsym *d)
+{
+	return d && (d->offsets || d->source);
+}
+
 static int decsym_find(const struct decsym *d, uint64_t addr,
 		       struct etm_sym *y)
 {

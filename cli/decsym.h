@@ -21,6 +21,8 @@ void decsym_close(struct decsym *d);
  * lines, time): the listing must then be formatted on one thread. */
 int decsym_sequential(const struct decsym *d);
 
+/* Whether lines carry more than their instruction (--offsets, --source). */
+int decsym_per_line(const struct decsym *d);
 /* Text: the --offsets column (before each line of @el). */
 void decsym_prefix(const struct decsym *d, struct wbuf *w,
 		   const struct etm_elem *el);

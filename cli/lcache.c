@@ -1,7 +1,8 @@
-/* cli/lcache.c - direct-mapped cache of formatted listing-line parts (see
- * lcache.h): 16384 lines of 128 bytes (2 MiB) in 4-way sets per
+/* cli/lcache.c - caches of formatted listing text (see lcache.h): lines,
+ * 16384 of 128 bytes (2 MiB) in 4-way sets per
  * formatting thread; TC2's kernel working set (5477 distinct addresses on
- * 0x13) stays in. */
+ * 0x13) stays in. Whole ranges: 2048 texts of up to 2 KiB, direct-mapped,
+ * allocated when first used (4 MiB). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +30,23 @@ struct lc_tag {
 	uint8_t isa, space, valid;
 };
 
+/* A range's whole text (body, then the last line's head and sym). */
+#define LC_RANGES 2048
+#define LC_RANGE_TEXT 2016
+
+struct lc_rblock {
+	uint64_t start;
+	uint32_t ninsn;
+	uint8_t isa, space, valid;
+	uint16_t len, lhlen, lslen;
+	char text[LC_RANGE_TEXT];
+};
+
 struct lcache {
 	struct lc_tag tag[LC_SETS][LC_WAYS];
 	uint8_t next[LC_SETS];    /* way to replace next (round robin) */
 	struct lc_line line[LC_SETS][LC_WAYS];
+	struct lc_rblock *range;  /* LC_RANGES, allocated on first use */
 };
 
 static void lc_format(struct lc_fresh *l, struct disasm *dis,
@@ -100,7 +114,55 @@ struct lc_text lcache_line(struct lcache **lc, struct disasm *dis,
 	return (struct lc_text){ fresh.text, (size_t)fresh.hlen, (size_t)fresh.slen };
 }
 
+static struct lc_rblock *lc_range_slot(struct lcache *lc,
+				       const struct etm_elem *el)
+{
+	uint64_t k = (el->start >> 1) * 0x9E3779B97F4A7C15ull ^ el->ninsn;
+
+	if (!lc->range)
+		lc->range = calloc(LC_RANGES, sizeof(*lc->range));
+	return lc->range ? &lc->range[(k >> 40) & (LC_RANGES - 1)] : NULL;
+}
+
+int lcache_range_get(struct lcache *lc, const struct etm_elem *el,
+		     enum etm_space space, struct lc_range *out)
+{
+	struct lc_rblock *b = lc ? lc_range_slot(lc, el) : NULL;
+
+	if (!b || !b->valid || b->start != el->start || b->ninsn != el->ninsn ||
+	    b->isa != el->isa || b->space != space)
+		return 0;
+	out->body = b->text;
+	out->len = b->len;
+	out->last.text = b->text + b->len;
+	out->last.hlen = b->lhlen;
+	out->last.slen = b->lslen;
+	return 1;
+}
+
+void lcache_range_put(struct lcache *lc, const struct etm_elem *el,
+		      enum etm_space space, const char *body, size_t len,
+		      struct lc_text last)
+{
+	struct lc_rblock *b = lc ? lc_range_slot(lc, el) : NULL;
+
+	if (!b || len + last.hlen + last.slen > sizeof(b->text))
+		return;
+	memcpy(b->text, body, len);
+	memcpy(b->text + len, last.text, last.hlen + last.slen);
+	b->len = (uint16_t)len;
+	b->lhlen = (uint16_t)last.hlen;
+	b->lslen = (uint16_t)last.slen;
+	b->start = el->start;
+	b->ninsn = el->ninsn;
+	b->isa = (uint8_t)el->isa;
+	b->space = (uint8_t)space;
+	b->valid = 1;
+}
+
 void lcache_free(struct lcache *lc)
 {
+	if (lc)
+		free(lc->range);
 	free(lc);
 }
