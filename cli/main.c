@@ -15,6 +15,8 @@ static const struct {
 	{ "packets", cmd_packets, "list trace packets" },
 	{ "info", cmd_info, "describe a snapshot: sources, configuration, memory" },
 	{ "synth", cmd_synth, "write a snapshot with synthetic trace of a random program" },
+	{ "coverage", cmd_coverage, "instruction, line and branch coverage (lcov, listing)" },
+	{ "profile", cmd_profile, "AutoFDO / llvm-profgen profile of the executed code" },
 };
 
 static void usage(FILE *f)
