@@ -194,6 +194,22 @@ static void lcov_file(struct covout *o, const struct lrec *r, size_t i,
 		(unsigned long long)lf, (unsigned long long)lh);
 }
 
+/* Executed instructions outside every function (code the symbol table
+ * does not name, e.g. local assembler labels): their lines too. */
+static void lcov_unnamed(struct covout *o, struct lvec *v)
+{
+	struct etm_cov_insn ci;
+	struct etm_sym f;
+	uint64_t a = 0;
+
+	while (!v->nomem && etm_cov_next_insn(o->cov, a, &ci) == 0) {
+		if (etm_symbols_lookup(o->sym, ci.addr, &f) < 0 ||
+		    ci.addr >= f.end)
+			lcov_insn(o, v, ci.addr, ci.isa);
+		a = ci.addr + 2;
+	}
+}
+
 int cov_write_lcov(struct covout *o)
 {
 	struct lvec v = { 0 };
@@ -208,6 +224,7 @@ int cov_write_lcov(struct covout *o)
 	for (i = 0; i < n && !v.nomem; i++)
 		if (etm_symbols_get(o->sym, i, &f) == 0)
 			lcov_function(o, &v, &f);
+	lcov_unnamed(o, &v);
 	if (v.nomem) {
 		free(v.r);
 		fprintf(stderr, "etmtrace: out of memory\n");
