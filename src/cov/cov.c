@@ -152,40 +152,54 @@ static int cov_condition(struct cov_page *p, unsigned slot, int failed,
 	return 0;
 }
 
+/* Count the instructions of range @el from its *@i-th at *@a that start
+ * in page @p, advancing *@i and *@a. Returns 0 or -etme_nomem. */
+static int cov_page_insns(const struct cov_src *s, const struct etm_elem *el,
+			  struct cov_page *p, uint32_t *i, uint64_t *a)
+{
+	uint64_t pend = p->base + (1u << COV_PAGE_SHIFT), x = *a;
+	int ptm = s->proto == etm_proto_ptm, err = 0;
+	uint32_t k = *i;
+
+	for (; k < el->ninsn && x < el->end && x < pend && !err; k++) {
+		unsigned slot = (unsigned)(x - p->base) >> 1;
+
+		if (!cov_info_matches(p->info[slot], el->isa))
+			p->info[slot] = cov_classify(s->img, el, x);
+		p->exec[slot]++;
+		if (k + 1 == el->ninsn)
+			err = cov_condition(p, slot, el->last_atom && !el->last_exec,
+					    !el->last_atom);
+		else if (ptm && (p->info[slot] & CI_COND))
+			err = cov_condition(p, slot, 0, 1);
+		x += p->info[slot] & CI_SIZE4 ? 4 : 2;
+	}
+	*i = k;
+	*a = x;
+	return err;
+}
+
 /* Count the instructions of range @el; *@last_info gets the info byte of
- * its last instruction. */
+ * its last instruction (0 if the range stops early). */
 static int cov_range_insns(struct etm_cov *c, const struct cov_src *s,
 			   const struct etm_elem *el, uint8_t *last_info)
 {
 	uint64_t a = el->start;
-	uint32_t i;
-	int err;
+	uint32_t i = 0;
+	struct cov_page *p = NULL;
+	int err = 0;
 
 	*last_info = 0;
 	if (el->isa != etmi_a32 && el->isa != etmi_t32)
 		return 0;
-	for (i = 0; i < el->ninsn && a < el->end; i++) {
-		struct cov_page *p = cov_page_get(c, a);
-		unsigned slot = (unsigned)(a - (p ? p->base : 0)) >> 1;
-		int last = i + 1 == el->ninsn;
-
-		if (!p)
-			return -etme_nomem;
-		if (!cov_info_matches(p->info[slot], el->isa))
-			p->info[slot] = cov_classify(s->img, el, a);
-		p->exec[slot]++;
-		if (last) {
-			err = cov_condition(p, slot, el->last_atom && !el->last_exec,
-					    !el->last_atom);
-			*last_info = p->info[slot];
-		} else {
-			err = cov_condition(p, slot, 0, s->proto == etm_proto_ptm);
-		}
-		if (err)
-			return err;
-		a += p->info[slot] & CI_SIZE4 ? 4 : 2;
+	while (!err && i < el->ninsn && a < el->end) {
+		p = cov_page_get(c, a);
+		err = p ? cov_page_insns(s, el, p, &i, &a) : -etme_nomem;
 	}
-	return 0;
+	if (!err && i == el->ninsn && p && el->last_addr >= p->base &&
+	    el->last_addr - p->base < (1u << COV_PAGE_SHIFT))
+		*last_info = p->info[(el->last_addr - p->base) >> 1];
+	return err;
 }
 
 /* Count the open run of @s and close it. */

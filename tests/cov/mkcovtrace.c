@@ -4,7 +4,8 @@
  * itself (one line per instruction: ADDRESS A|T EXEC) so that coverage
  * results can be checked against the generator, not against our decoder.
  *
- * usage: mkcovtrace ELF ENTRY etmv3|ptm SEED NINSN OUT.bin OUT.ev */
+ * usage: mkcovtrace ELF ENTRY etmv3|ptm SEED NINSN OUT.bin OUT.ev|-
+ * (OUT.ev "-": no execution file, e.g. for a benchmark trace) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,16 +75,17 @@ int main(int argc, char **argv)
 	}
 	ev = etm_gen_events(g, &nev);
 	tf = fopen(argv[6], "wb");
-	ef = fopen(argv[7], "w");
-	if (!tf || !ef)
+	ef = strcmp(argv[7], "-") ? fopen(argv[7], "w") : NULL;
+	if (!tf || (!ef && strcmp(argv[7], "-")))
 		return 2;
 	r = encode(ev, nev, go.proto, img, tf);
-	for (i = 0; i < nev; i++)
+	for (i = 0; ef && i < nev; i++)
 		if (ev[i].kind == etmev_insn)
 			fprintf(ef, "%08llx %c %d\n", (unsigned long long)ev[i].addr,
 				ev[i].isa == etmi_a32 ? 'A' : 'T', ev[i].exec);
 	fclose(tf);
-	fclose(ef);
+	if (ef)
+		fclose(ef);
 	etm_gen_free(g);
 	etm_image_free(img);
 	if (r)
