@@ -156,6 +156,7 @@ int cov_write_ranges(struct covout *o)
 	const char *kind = o->sym && etm_symbols_count(o->sym) ? "function" :
 								"region";
 	uint64_t bytes, insns, tb = 0, ts = 0;
+	struct etm_cov_totals t;
 	struct area ar;
 
 	fprintf(o->f, "# %s start-end executed-bytes/size instructions name; "
@@ -173,6 +174,11 @@ int cov_write_ranges(struct covout *o)
 			ranges_walk(o, &ar, 1, &bytes, &insns);
 	}
 	fprintf(o->f, "# total %" PRIu64 "/%" PRIu64 " bytes executed\n", tb, ts);
+	etm_cov_totals(o->cov, &t);
+	fprintf(o->f, "# coverage: %" PRIu64 " instructions executed at %" PRIu64
+		" addresses; %" PRIu64 " code pages of 4 KiB, %" PRIu64
+		" ranges, %" PRIu64 " branches\n", t.insns, t.addrs, t.pages,
+		t.ranges, t.branches);
 	return 0;
 }
 
