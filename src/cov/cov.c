@@ -157,11 +157,13 @@ static int cov_condition(struct cov_page *p, unsigned slot, int failed,
 static int cov_page_insns(const struct cov_src *s, const struct etm_elem *el,
 			  struct cov_page *p, uint32_t *i, uint64_t *a)
 {
-	uint64_t pend = p->base + (1u << COV_PAGE_SHIFT), x = *a;
+	uint64_t x = *a;
 	int ptm = s->proto == etm_proto_ptm, err = 0;
 	uint32_t k = *i;
 
-	for (; k < el->ninsn && x < el->end && x < pend && !err; k++) {
+	/* x - base, not x < base + 4096: the last page of the address space */
+	for (; k < el->ninsn && x < el->end && x >= p->base &&
+	       x - p->base < (1u << COV_PAGE_SHIFT) && !err; k++) {
 		unsigned slot = (unsigned)(x - p->base) >> 1;
 
 		if (!cov_info_matches(p->info[slot], el->isa))
@@ -193,8 +195,12 @@ static int cov_range_insns(struct etm_cov *c, const struct cov_src *s,
 	if (el->isa != etmi_a32 && el->isa != etmi_t32)
 		return 0;
 	while (!err && i < el->ninsn && a < el->end) {
+		uint64_t was = a;
+
 		p = cov_page_get(c, a);
 		err = p ? cov_page_insns(s, el, p, &i, &a) : -etme_nomem;
+		if (a <= was)   /* wrapped past the top of the address space */
+			break;
 	}
 	if (!err && i == el->ninsn && p && el->last_addr >= p->base &&
 	    el->last_addr - p->base < (1u << COV_PAGE_SHIFT))

@@ -320,6 +320,37 @@ static void gen_over_image(void)
 	etm_image_free(img);
 }
 
+/* Hostile input: a range at the top of the address space ends; saved
+ * files with bad records add nothing. */
+static void hostile_input(void)
+{
+	static const char *const bad[] = {
+		"etmtrace-coverage 2\nend\n",
+		"etmtrace-coverage 1\ni 1001 41 1 0 0\nend\n",   /* odd address */
+		"etmtrace-coverage 1\ni 1000 40 1 0 0\nend\n",   /* not valid */
+		"etmtrace-coverage 1\ni 1000 141 1 0 0\nend\n",  /* info > 0xff */
+		"etmtrace-coverage 1\ni 1000 41 1 1 1\nend\n",   /* fail+unk > n */
+		"etmtrace-coverage 1\nx 1 2 3\nend\n",
+		"etmtrace-coverage 1\n",
+	};
+	struct etm_cov *c = etm_cov_alloc();
+	struct etm_elem el = rng(0xfffffffffffffff8ull, 10, 1);
+	struct etm_cov_totals t;
+	size_t i;
+
+	ET_CHECK(c);
+	ET_EQ(etm_cov_set_source(c, 0x10, etm_proto_etmv3, NULL), 0);
+	el.end = UINT64_MAX;
+	ET_EQ(etm_cov_add_elems(c, &el, 1), 0);
+	ET_EQ(exec_at(c, 0xfffffffffffffffcull, NULL), 1);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ET_EQ(etm_cov_load(c, bad[i], strlen(bad[i]), NULL), -etme_parse);
+	etm_cov_totals(c, &t);
+	ET_EQ(t.addrs, 2);
+	ET_EQ(etm_cov_set_source(c, 0x80, etm_proto_etmv3, NULL), -etme_invalid);
+	etm_cov_free(c);
+}
+
 int main(void)
 {
 	ETEST(add_etm3_counts);
@@ -328,5 +359,6 @@ int main(void)
 	ETEST(save_load_merge);
 	ETEST(profile_text);
 	ETEST(gen_over_image);
+	ETEST(hostile_input);
 	return etest_end();
 }
