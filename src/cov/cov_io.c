@@ -25,11 +25,12 @@ static int cov_count(etm_cov_write_fn fn, void *ctx, size_t n)
 	return cov_line(fn, ctx, "%" PRIu64 "\n", (uint64_t)n, 0, 0);
 }
 
+/* The ranges or branches, one @fmt line each with the addresses reduced
+ * by @base; preceded by their number if @counted. */
 static int cov_write_pairs(const struct etm_cov *c, int branches,
-			   uint64_t base, etm_cov_write_fn fn, void *ctx)
+			   uint64_t base, const char *fmt, int counted,
+			   etm_cov_write_fn fn, void *ctx)
 {
-	const char *fmt = branches ? "%" PRIx64 "->%" PRIx64 ":%" PRIu64 "\n" :
-				     "%" PRIx64 "-%" PRIx64 ":%" PRIu64 "\n";
 	struct etm_cov_pair *p;
 	size_t n, i;
 	int err;
@@ -37,13 +38,17 @@ static int cov_write_pairs(const struct etm_cov *c, int branches,
 	err = etm_cov_pairs(c, branches, &p, &n);
 	if (err)
 		return err;
-	err = cov_count(fn, ctx, n);
+	if (counted)
+		err = cov_count(fn, ctx, n);
 	for (i = 0; i < n && !err; i++)
 		err = cov_line(fn, ctx, fmt, p[i].from - base, p[i].to - base,
 			       p[i].count);
 	free(p);
 	return err;
 }
+
+static const char range_fmt[] = "%" PRIx64 "-%" PRIx64 ":%" PRIu64 "\n";
+static const char branch_fmt[] = "%" PRIx64 "->%" PRIx64 ":%" PRIu64 "\n";
 
 /* AutoFDO's middle section: the executed count of every instruction. */
 static int cov_write_addrs(const struct etm_cov *c, uint64_t base,
@@ -71,10 +76,10 @@ int etm_cov_write_profile(const struct etm_cov *c, enum etm_prof_format f,
 
 	if (!c || !fn || (f != etm_prof_autofdo && f != etm_prof_profgen))
 		return -etme_invalid;
-	err = cov_write_pairs(c, 0, base, fn, ctx);
+	err = cov_write_pairs(c, 0, base, range_fmt, 1, fn, ctx);
 	if (!err && f == etm_prof_autofdo)
 		err = cov_write_addrs(c, base, fn, ctx);
-	return err ? err : cov_write_pairs(c, 1, base, fn, ctx);
+	return err ? err : cov_write_pairs(c, 1, base, branch_fmt, 1, fn, ctx);
 }
 
 static int cov_save_insns(const struct etm_cov *c, etm_cov_write_fn fn,
@@ -100,24 +105,6 @@ static int cov_save_insns(const struct etm_cov *c, etm_cov_write_fn fn,
 	return err;
 }
 
-static int cov_save_map(const struct etm_cov *c, int branches,
-			etm_cov_write_fn fn, void *ctx)
-{
-	const char *fmt = branches ? "b %" PRIx64 " %" PRIx64 " %" PRIu64 "\n" :
-				     "r %" PRIx64 " %" PRIx64 " %" PRIu64 "\n";
-	struct etm_cov_pair *p;
-	size_t n, i;
-	int err;
-
-	err = etm_cov_pairs(c, branches, &p, &n);
-	if (err)
-		return err;
-	for (i = 0; !err && i < n; i++)
-		err = cov_line(fn, ctx, fmt, p[i].from, p[i].to, p[i].count);
-	free(p);
-	return err;
-}
-
 int etm_cov_save(const struct etm_cov *c, etm_cov_write_fn fn, void *ctx)
 {
 	static const char head[] = "etmtrace-coverage 1\n";
@@ -129,9 +116,11 @@ int etm_cov_save(const struct etm_cov *c, etm_cov_write_fn fn, void *ctx)
 	if (!err)
 		err = cov_save_insns(c, fn, ctx);
 	if (!err)
-		err = cov_save_map(c, 0, fn, ctx);
+		err = cov_write_pairs(c, 0, 0, "r %" PRIx64 " %" PRIx64 " %" PRIu64 "\n",
+				      0, fn, ctx);
 	if (!err)
-		err = cov_save_map(c, 1, fn, ctx);
+		err = cov_write_pairs(c, 1, 0, "b %" PRIx64 " %" PRIx64 " %" PRIu64 "\n",
+				      0, fn, ctx);
 	return err ? err : fn(ctx, "end\n", 4);
 }
 

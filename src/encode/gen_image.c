@@ -32,21 +32,6 @@ struct gi {
 	uint32_t left;
 };
 
-static int gi_emit(struct etm_gen *g, const struct etm_ev *ev)
-{
-	if (g->nev == g->evcap) {
-		size_t cap = g->evcap ? g->evcap * 2 : 1024;
-		struct etm_ev *p = realloc(g->ev, cap * sizeof(*p));
-
-		if (!p)
-			return -etme_nomem;
-		g->ev = p;
-		g->evcap = cap;
-	}
-	g->ev[g->nev++] = *ev;
-	return 0;
-}
-
 /* Outcome of the condition of @in: IT-block members share one random
  * outcome (inverted for the else-slots), other conditional instructions
  * (and CBZ/CBNZ) get their own; backward conditional branches are taken
@@ -141,7 +126,7 @@ static int gi_step(struct gi *w, int *wp)
 	*wp = in.cls == etmc_br_direct || in.cls == etmc_br_indirect;
 	w->pc = next;
 	w->isa = nisa;
-	return gi_emit(w->g, &ev);
+	return gen_ev_push(w->g, &ev);
 }
 
 struct etm_gen *etm_gen_alloc_image(const struct etm_gen_img_opts *o,
@@ -175,7 +160,7 @@ struct etm_gen *etm_gen_alloc_image(const struct etm_gen_img_opts *o,
 	memset(&on, 0, sizeof(on));
 	on.kind = etmev_trace_on;
 	on.reason = etm_isync_trace_on;
-	err = gi_emit(g, &on);
+	err = gen_ev_push(g, &on);
 	for (w->left = op.ninsn ? op.ninsn : 2000; !err && (w->left || !wp);
 	     w->left -= w->left > 0)
 		err = gi_step(w, &wp);
