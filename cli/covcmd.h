@@ -31,6 +31,12 @@ int cov_write_ranges(struct covout *o);
 /* Per-instruction counts: "ADDR EXEC FAIL UNKNOWN" lines. Returns 0. */
 int cov_write_insns(struct covout *o);
 
+struct session;
+/* Decode the session's trace file on s->jobs threads into @total
+ * (covpar.c). Returns 0, 2 on an error (message printed), or -1 if the
+ * input is not a regular file (then use session_run()). */
+int covpar_run(struct session *s, struct etm_cov *total);
+
 /* Write callback of the library writers: @ctx is a FILE *. */
 int cov_fwrite(void *ctx, const char *s, size_t n);
 

@@ -62,6 +62,18 @@ int etm_cov_end(struct etm_cov *c);
  * Returns 0, -etme_nomem, -etme_invalid. */
 int etm_cov_merge(struct etm_cov *dst, const struct etm_cov *src);
 
+/** Make the empty object @c a part: it will receive the elements of a
+ * stretch of a longer trace (parallel decode: etm_decoder_run_ops()), to
+ * be joined to the coverage of what came before with etm_cov_append().
+ * The straight-line run a source is in at its first element, and the one
+ * open at the end, are kept open for the join; do not etm_cov_end() a
+ * part. Returns 0, -etme_invalid (not empty). */
+int etm_cov_set_part(struct etm_cov *c);
+/** Add part @part, whose elements directly follow those accumulated in
+ * @dst (not a part), to @dst: the result equals accumulating @part's
+ * elements into @dst. Returns 0, -etme_nomem, -etme_invalid. */
+int etm_cov_append(struct etm_cov *dst, const struct etm_cov *part);
+
 /* ---- per-instruction results --------------------------------------------- */
 
 /** Counts of one instruction address. */

@@ -208,13 +208,18 @@ static int cov_range_insns(struct etm_cov *c, const struct cov_src *s,
 	return err;
 }
 
-/* Count the open run of @s and close it. */
-static int cov_close_run(struct etm_cov *c, struct cov_src *s)
+/* Count the open run of @s and close it (in a part, the run the source's
+ * first range began is not counted: it is kept for etm_cov_append()). */
+int cov_close_run(struct etm_cov *c, struct cov_src *s)
 {
 	int err = 0;
 
-	if (s->open)
+	if (s->open && s->head_open) {
+		s->head_last = s->last;
+		s->head_open = 0;
+	} else if (s->open) {
 		err = cov_map_add(&c->ranges, s->run_start, s->last, 1);
+	}
 	s->open = 0;
 	s->taken = 0;
 	return err;
@@ -263,6 +268,35 @@ static int cov_on_exception(struct etm_cov *c, struct cov_src *s,
 	return err ? err : cov_close_run(c, s);
 }
 
+/* In a part: remember the first run-relevant element of a source. */
+static void cov_head(struct cov_src *s, const struct etm_elem *el)
+{
+	switch (el->kind) {
+	case etmk_range:
+		if (!el->ninsn)
+			return;
+		s->head = COV_HEAD_RANGE;
+		s->head_start = el->start;
+		s->open = 1;
+		s->head_open = 1;
+		s->run_start = s->next = el->start;
+		return;
+	case etmk_exception:
+		s->head = COV_HEAD_EXC;
+		s->head_has_ret = el->has_ret;
+		s->head_ret = el->ret_addr;
+		return;
+	case etmk_trace_on:
+	case etmk_nosync:
+	case etmk_nomem:
+	case etmk_error:
+		s->head = COV_HEAD_GAP;
+		return;
+	default:
+		return;
+	}
+}
+
 static int cov_add_elem(struct etm_cov *c, const struct etm_elem *el)
 {
 	struct cov_src *s;
@@ -270,6 +304,8 @@ static int cov_add_elem(struct etm_cov *c, const struct etm_elem *el)
 	if (el->id >= COV_MAX_ID || !c->src[el->id].proto)
 		return 0;
 	s = &c->src[el->id];
+	if (c->part && !s->head)
+		cov_head(s, el);
 	switch (el->kind) {
 	case etmk_range:
 		return cov_on_range(c, s, el);

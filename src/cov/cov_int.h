@@ -43,7 +43,15 @@ struct cov_src {
 	int open;                  /* a straight-line run is in progress */
 	int taken;                 /* its last instruction is a taken branch */
 	uint64_t run_start, last, next;
+	/* part objects (etm_cov_set_part()): what the source's first element
+	 * was, and where the run it began ended, for etm_cov_append() */
+	uint8_t head;              /* COV_HEAD_* */
+	uint8_t head_open;         /* the head run is still the open run */
+	uint8_t head_has_ret;
+	uint64_t head_start, head_last, head_ret;
 };
+
+enum { COV_HEAD_NONE, COV_HEAD_RANGE, COV_HEAD_GAP, COV_HEAD_EXC };
 
 #define COV_MAX_ID 128
 
@@ -53,6 +61,7 @@ struct etm_cov {
 	struct cov_page *hot;      /* last page used */
 	struct cov_map ranges, branches;
 	struct cov_src src[COV_MAX_ID];
+	int part;                  /* etm_cov_set_part() */
 };
 
 /* cov.c */
@@ -61,6 +70,7 @@ const struct cov_page *cov_page_find(const struct etm_cov *c, uint64_t addr,
 				     size_t *idx);
 int cov_page_fail(struct cov_page *p);
 int cov_page_unk(struct cov_page *p);
+int cov_close_run(struct etm_cov *c, struct cov_src *s);
 /* cov_map.c */
 int cov_map_add(struct cov_map *m, uint64_t from, uint64_t to, uint64_t n);
 void cov_map_fini(struct cov_map *m);

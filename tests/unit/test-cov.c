@@ -351,6 +351,68 @@ static void hostile_input(void)
 	etm_cov_free(c);
 }
 
+static int saved(const struct etm_cov *c, struct sbuf *sb)
+{
+	sb->b = NULL;
+	sb->n = 0;
+	return etm_cov_save(c, sbuf_write, sb);
+}
+
+/* Parts: the elements (ETMv3 example, and the PTM exception case) cut at
+ * every pair of positions into three parts, each accumulated on its own
+ * and appended in order, give the same saved coverage as all at once. */
+static void parts_append(void)
+{
+	struct etm_image *img = prog_image();
+	struct etm_elem el[9];
+	struct sbuf whole, got;
+	size_t n = 9, i, j, k;
+	struct etm_cov *all = etm_cov_alloc();
+
+	ET_CHECK(img && all);
+	etm3_elems(el);
+	el[7] = el[5];                       /* bx lr taken, then an IRQ */
+	memset(&el[8], 0, sizeof(el[8]));
+	el[8].kind = etmk_exception;
+	el[8].id = 0x10;
+	el[8].has_ret = 1;
+	el[8].ret_addr = 0x1010;
+	etm_cov_set_source(all, 0x10, etm_proto_etmv3, img);
+	ET_EQ(etm_cov_add_elems(all, el, n), 0);
+	ET_EQ(etm_cov_end(all), 0);
+	ET_EQ(saved(all, &whole), 0);
+	for (i = 0; i <= n; i++)
+		for (j = i; j <= n; j++) {
+			struct etm_cov *d = etm_cov_alloc(), *p[3];
+			size_t cut[4] = { 0, i, j, n };
+			int r = 0;
+
+			ET_CHECK(d);
+			etm_cov_set_source(d, 0x10, etm_proto_etmv3, img);
+			for (k = 0; k < 3; k++) {
+				p[k] = etm_cov_alloc();
+				ET_CHECK(p[k]);
+				r |= etm_cov_set_part(p[k]);
+				r |= etm_cov_set_source(p[k], 0x10, etm_proto_etmv3, img);
+				r |= etm_cov_add_elems(p[k], el + cut[k], cut[k + 1] - cut[k]);
+				r |= etm_cov_append(d, p[k]);
+				etm_cov_free(p[k]);
+			}
+			ET_EQ(r, 0);
+			ET_EQ(etm_cov_end(d), 0);
+			ET_EQ(saved(d, &got), 0);
+			if (got.n != whole.n || memcmp(got.b, whole.b, got.n))
+				printf("cuts %zu %zu:\n%s---\n%s", i, j, got.b, whole.b);
+			ET_EQ(got.n, whole.n);
+			ET_CHECK(!memcmp(got.b, whole.b, got.n));
+			free(got.b);
+			etm_cov_free(d);
+		}
+	free(whole.b);
+	etm_cov_free(all);
+	etm_image_free(img);
+}
+
 int main(void)
 {
 	ETEST(add_etm3_counts);
@@ -360,5 +422,6 @@ int main(void)
 	ETEST(profile_text);
 	ETEST(gen_over_image);
 	ETEST(hostile_input);
+	ETEST(parts_append);
 	return etest_end();
 }
