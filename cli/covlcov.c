@@ -60,22 +60,34 @@ static int is_branch(enum etm_insn_class c)
 	return c == etmc_br_direct || c == etmc_br_indirect;
 }
 
-/* One instruction at @a of a function in @isa: its line and branch
- * records. Returns the size to step by. */
+/* T32 IT block length (4 minus the trailing zeros of the mask). */
+static unsigned it_len(const struct etm_insn *in)
+{
+	unsigned mask = in->opcode & 0xf, n = 4;
+
+	if (!in->it || !mask)
+		return 0;
+	for (; !(mask & 1); mask >>= 1)
+		n--;
+	return n;
+}
+
+/* One instruction at @a of a function in @isa (@in_it: inside an IT block
+ * by the walk): its line and branch records. Returns the size to step by;
+ * *@it gets the length of the IT block it opens. */
 static unsigned lcov_insn(struct covout *o, struct lvec *v, uint64_t a,
-			  enum etm_isa isa)
+			  enum etm_isa isa, int in_it, unsigned *it)
 {
 	struct etm_cov_insn ci;
 	struct etm_insn in;
 	struct etm_line ln;
 	struct lrec r = { 0 };
 	int ran = etm_cov_insn_at(o->cov, a, &ci) == 0;
-	unsigned size;
+	int known = cov_decode_at(o->img, a, ran ? ci.isa : isa, &in) == 0;
+	unsigned size = ran ? ci.size : known ? in.size : isa == etmi_a32 ? 4 : 2;
 
-	if (!ran && cov_decode_at(o->img, a, isa, &in) < 0)
-		return isa == etmi_a32 ? 4 : 2;
-	size = ran ? ci.size : in.size;
-	if (etm_symbols_line(o->sym, a, &ln) < 0 || !ln.line)
+	*it = known ? it_len(&in) : 0;
+	if ((!ran && !known) || etm_symbols_line(o->sym, a, &ln) < 0 || !ln.line)
 		return size;
 	r.file = ln.file;
 	r.line = ln.line;
@@ -88,7 +100,7 @@ static unsigned lcov_insn(struct covout *o, struct lvec *v, uint64_t a,
 		r.count = ci.exec - ci.fail - ci.unknown;
 		r.other = ci.fail;
 		lvec_add(v, &r);
-	} else if (!ran && in.cond && is_branch(in.cls)) {
+	} else if (!ran && (in.cond || in_it) && is_branch(in.cls)) {
 		r.count = 0;
 		lvec_add(v, &r);
 	}
@@ -114,9 +126,12 @@ static void lcov_function(struct covout *o, struct lvec *v,
 {
 	enum etm_isa isa = f->thumb ? etmi_t32 : etmi_a32;
 	uint64_t a = f->start;
+	unsigned left = 0, it;
 
-	while (a < f->end && !v->nomem)
-		a += lcov_insn(o, v, a, isa);
+	while (a < f->end && !v->nomem) {
+		a += lcov_insn(o, v, a, isa, left > 0, &it);
+		left = it ? it : left ? left - 1 : 0;
+	}
 }
 
 /* The FN/FNDA records of the functions whose first line is in @file. */
@@ -201,11 +216,12 @@ static void lcov_unnamed(struct covout *o, struct lvec *v)
 	struct etm_cov_insn ci;
 	struct etm_sym f;
 	uint64_t a = 0;
+	unsigned it;
 
 	while (!v->nomem && etm_cov_next_insn(o->cov, a, &ci) == 0) {
 		if (etm_symbols_lookup(o->sym, ci.addr, &f) < 0 ||
 		    ci.addr >= f.end)
-			lcov_insn(o, v, ci.addr, ci.isa);
+			lcov_insn(o, v, ci.addr, ci.isa, 0, &it);
 		a = ci.addr + 2;
 	}
 }

@@ -105,10 +105,27 @@ int cov_page_unk(struct cov_page *p)
 	return p->unk ? 0 : -etme_nomem;
 }
 
+static int cov_info_matches(uint8_t info, enum etm_isa isa);
+
+/* Instructions in the T32 IT block opened by IT instruction @in: 4 minus
+ * the trailing zeros of its mask (ARM ARM A8.8.54). */
+static unsigned cov_it_len(const struct etm_insn *in)
+{
+	unsigned mask = in->opcode & 0xf, n = 4;
+
+	while (mask && !(mask & 1)) {
+		mask >>= 1;
+		n--;
+	}
+	return mask ? n : 0;
+}
+
 /* Classify the instruction at @addr (first execution) into a slot info
- * byte; an unreadable opcode gets the ISA's smallest size, class unknown. */
+ * byte; an unreadable opcode gets the ISA's smallest size, class unknown.
+ * *@it_len gets the length of the IT block it opens (0: not an IT). */
 static uint8_t cov_classify(const struct etm_image *img,
-			    const struct etm_elem *el, uint64_t addr)
+			    const struct etm_elem *el, uint64_t addr,
+			    unsigned *it_len)
 {
 	struct etm_elem one = *el;
 	struct etm_walk w;
@@ -117,6 +134,7 @@ static uint8_t cov_classify(const struct etm_image *img,
 
 	one.start = addr;
 	one.ninsn = 1;
+	*it_len = 0;
 	if (etm_walk_init(&w, img, &one) < 0 || etm_walk_next(&w, &in) < 0)
 		return info;
 	info = CI_VALID | (el->isa == etmi_a32 ? 0 : CI_T32);
@@ -127,7 +145,32 @@ static uint8_t cov_classify(const struct etm_image *img,
 	if (in.link)
 		info |= CI_LINK;
 	info |= (uint8_t)((unsigned)in.cls << CI_CLS_SHIFT);
+	if (in.it && el->isa != etmi_a32)
+		*it_len = cov_it_len(&in);
 	return info;
+}
+
+/* The @n instructions after IT instruction @a are conditional: classify
+ * them now (the classifier looks at one instruction and cannot know). A
+ * branch into an IT block is UNPREDICTABLE, so the block is always
+ * entered through its IT, which executes (and is classified) first. */
+static void cov_mark_it(struct etm_cov *c, const struct cov_src *s,
+			const struct etm_elem *el, uint64_t a, unsigned n)
+{
+	unsigned k, dummy;
+
+	for (k = 0, a += 2; k < n; k++) {
+		struct cov_page *p = cov_page_get(c, a);
+		unsigned slot;
+
+		if (!p)
+			return;
+		slot = (unsigned)(a - p->base) >> 1;
+		if (!cov_info_matches(p->info[slot], el->isa))
+			p->info[slot] = cov_classify(s->img, el, a, &dummy);
+		p->info[slot] |= CI_COND;
+		a += p->info[slot] & CI_SIZE4 ? 4 : 2;
+	}
 }
 
 static int cov_info_matches(uint8_t info, enum etm_isa isa)
@@ -154,20 +197,25 @@ static int cov_condition(struct cov_page *p, unsigned slot, int failed,
 
 /* Count the instructions of range @el from its *@i-th at *@a that start
  * in page @p, advancing *@i and *@a. Returns 0 or -etme_nomem. */
-static int cov_page_insns(const struct cov_src *s, const struct etm_elem *el,
-			  struct cov_page *p, uint32_t *i, uint64_t *a)
+static int cov_page_insns(struct etm_cov *c, const struct cov_src *s,
+			  const struct etm_elem *el, struct cov_page *p,
+			  uint32_t *i, uint64_t *a)
 {
 	uint64_t x = *a;
 	int ptm = s->proto == etm_proto_ptm, err = 0;
 	uint32_t k = *i;
+	unsigned it;
 
 	/* x - base, not x < base + 4096: the last page of the address space */
 	for (; k < el->ninsn && x < el->end && x >= p->base &&
 	       x - p->base < (1u << COV_PAGE_SHIFT) && !err; k++) {
 		unsigned slot = (unsigned)(x - p->base) >> 1;
 
-		if (!cov_info_matches(p->info[slot], el->isa))
-			p->info[slot] = cov_classify(s->img, el, x);
+		if (!cov_info_matches(p->info[slot], el->isa)) {
+			p->info[slot] = cov_classify(s->img, el, x, &it);
+			if (it)
+				cov_mark_it(c, s, el, x, it);
+		}
 		p->exec[slot]++;
 		if (k + 1 == el->ninsn)
 			err = cov_condition(p, slot, el->last_atom && !el->last_exec,
@@ -198,7 +246,7 @@ static int cov_range_insns(struct etm_cov *c, const struct cov_src *s,
 		uint64_t was = a;
 
 		p = cov_page_get(c, a);
-		err = p ? cov_page_insns(s, el, p, &i, &a) : -etme_nomem;
+		err = p ? cov_page_insns(c, s, el, p, &i, &a) : -etme_nomem;
 		if (a <= was)   /* wrapped past the top of the address space */
 			break;
 	}

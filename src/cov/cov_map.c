@@ -110,6 +110,8 @@ static int cov_merge_page(struct etm_cov *dst, const struct cov_page *sp)
 			continue;
 		if (!(dp->info[i] & CI_VALID))
 			dp->info[i] = sp->info[i];
+		else if (!((dp->info[i] ^ sp->info[i]) & CI_T32))
+			dp->info[i] |= sp->info[i] & CI_COND;
 		dp->exec[i] += sp->exec[i];
 		if (sp->fail)
 			dp->fail[i] += sp->fail[i];

@@ -52,7 +52,9 @@ def disassembly(elf):
 
 def is_branch(mn, ops):
     """A32 instruction that writes the pc (objdump spelling)."""
-    if re.match(r"^b(l|x|lx)?(%s)?(\.w)?$" % COND, mn):
+    if re.match(r"^b(l|x|lx)?(%s)?(\.w|\.n)?$" % COND, mn):
+        return True
+    if mn in ("cbz", "cbnz"):
         return True
     if mn.startswith(("pop", "ldm")) and "pc" in ops:
         return True
@@ -93,8 +95,29 @@ def decl_lines(elf):
     return out
 
 
-def expected_lcov(insns, rows, ex, proto):
+def conditional(insns, thumb):
+    """Addresses of the conditional instructions: A32 condition field not
+    AL; T32: B<c>, CBZ/CBNZ and the members of IT blocks (an IT's length
+    is the number of letters after its "i": it, itt, ite, ittee, ...)."""
+    out, left = set(), 0
+    for a, op, mn, ops, fn in insns:
+        if not thumb:
+            if (op >> 28) not in (0xE, 0xF):
+                out.add(a)
+            continue
+        if left:
+            out.add(a)
+            left -= 1
+        elif re.match(r"^b(%s)(\.w|\.n)?$" % COND, mn) or mn in ("cbz", "cbnz"):
+            out.add(a)
+        if re.match(r"^it[te]{0,3}$", mn):
+            left = len(mn) - 1
+    return out
+
+
+def expected_lcov(insns, rows, ex, proto, thumb):
     da, brda, fnda = {}, {}, {}
+    cond = conditional(insns, thumb)
     for a, op, mn, ops, fn in insns:
         if fn not in fnda:
             fnda[fn] = ex.get(a, [0, 0])[0]
@@ -104,7 +127,7 @@ def expected_lcov(insns, rows, ex, proto):
         ln = lt[0]
         n, f = ex.get(a, [0, 0])
         da[ln] = max(da.get(ln, 0), n)
-        if (op >> 28) in (0xE, 0xF):
+        if a not in cond:
             continue
         br = is_branch(mn, ops)
         if n and (br or proto == "etmv3"):
@@ -195,19 +218,17 @@ def main():
     ap.add_argument("--sample-profile", action="append", default=[])
     ap.add_argument("--entry", help="function the execution starts in")
     ap.add_argument("--thumb", action="store_true",
-                    help="T32 program: no BRDA expectations")
+                    help="T32 program (conditions from mnemonics and IT blocks)")
     a = ap.parse_args()
     ex = execution(a.ev)
     insns = disassembly(a.elf)
     rows = line_table(a.elf)
     bad = 0
     if a.lcov:
-        want = expected_lcov(insns, rows, ex, a.proto)
+        want = expected_lcov(insns, rows, ex, a.proto, a.thumb)
         got = parse_lcov(a.lcov)
         for i, what in enumerate(("DA line counts", "BRDA branch records",
                                   "FNDA function counts")):
-            if i == 1 and a.thumb:
-                continue    # conditions of T32 code: not derived here
             bad |= compare("%s %s" % (a.proto, what), want[i], got[i])
     decl = decl_lines(a.elf)
     for p in a.sample_profile:

@@ -94,28 +94,32 @@ for p in etmv3 ptm; do
 done
 
 # T32: the same program built with -mthumb (IT blocks, CBZ, 16/32-bit
-# encodings), ETMv3. Checked: per-address counts, DA and FNDA, and the
-# AutoFDO profile; llvm-profgen-19 accepts the profile but decodes the code
-# as A32 (doc/coverage.md): its counts are not compared.
-echo "== etmv3 thumb"
+# encodings), ETMv3 and PTM. Checked: per-address counts, DA, BRDA (IT-block
+# members are conditional) and FNDA, and the AutoFDO profile; llvm-profgen-19
+# accepts the profile but decodes the code as A32 (doc/coverage.md): its
+# counts are not compared.
 arm-none-eabi-gcc -mthumb -mcpu=cortex-a9 -O1 -gdwarf-4 -fno-inline \
 	-fno-jump-tables -ffreestanding -nostdlib -nostartfiles \
 	-Wl,-Ttext=0x8000 -Wl,-e,_start -o progt.elf prog.c || exit 1
 tentry=$(printf "0x%x" $((0x$(arm-none-eabi-nm progt.elf |
 	awk '$3 == "_start" { print $1 }') | 1)))
-dec="--protocol etmv3 --elf progt.elf"
-check "$MKCOVTRACE" progt.elf $tentry etmv3 4 20000 t.bin t.ev
-check "$ETMTRACE" coverage t.bin $dec --format lcov > t.info
-check "$ETMTRACE" coverage t.bin $dec --format insns > t.insns
-awk '{ print $1 }' t.ev | sort | uniq -c | awk '{ print $2, $1 }' > t.want
-awk '{ print $1, $3 }' t.insns | sort > t.got
-check cmp t.want t.got
-check "$ETMTRACE" profile t.bin $dec --format autofdo > t.afdo
-check create_llvm_prof --binary=progt.elf --profile=t.afdo --profiler=text \
-	--format=text --out=t.afdo.prof 2> afdo.log
-check $PY "$ETM_SRCDIR/tests/cov/check_cov.py" --elf progt.elf --proto etmv3 \
-	--thumb --ev t.ev --lcov t.info --entry _start --sample-profile t.afdo.prof
-check "$ETMTRACE" profile t.bin $dec --format profgen > t.pg
-check llvm-profgen-19 --binary=progt.elf --unsymbolized-profile=t.pg \
-	--use-offset=0 --format=text --output=t.pg.prof 2> pg.log
+for p in etmv3 ptm; do
+	echo "== $p thumb"
+	dec="--protocol $p --elf progt.elf"
+	check "$MKCOVTRACE" progt.elf $tentry $p 4 20000 t.bin t.ev
+	check "$ETMTRACE" coverage t.bin $dec --format lcov > t.info
+	check "$ETMTRACE" coverage t.bin $dec --format insns > t.insns
+	awk '{ print $1 }' t.ev | sort | uniq -c | awk '{ print $2, $1 }' > t.want
+	awk '{ print $1, $3 }' t.insns | sort > t.got
+	check cmp t.want t.got
+	check "$ETMTRACE" profile t.bin $dec --format autofdo > t.afdo
+	check create_llvm_prof --binary=progt.elf --profile=t.afdo \
+		--profiler=text --format=text --out=t.afdo.prof 2> afdo.log
+	check $PY "$ETM_SRCDIR/tests/cov/check_cov.py" --elf progt.elf --proto $p \
+		--thumb --ev t.ev --lcov t.info --entry _start \
+		--sample-profile t.afdo.prof
+	check "$ETMTRACE" profile t.bin $dec --format profgen > t.pg
+	check llvm-profgen-19 --binary=progt.elf --unsymbolized-profile=t.pg \
+		--use-offset=0 --format=text --output=t.pg.prof 2> pg.log
+done
 exit $fail
