@@ -11,7 +11,8 @@
  * reached (its pass/fail count is "unknown").
  *
  * Memory: counters are kept per 4 KiB page of code that was executed
- * (4.5 bytes per byte of such a page, 12.5 with conditions), plus one entry per
+ * (4.5 bytes per byte of such a page; 8.5 more for PTM's untold
+ * outcomes, 8.5 more once a condition failed in it), plus one entry per
  * distinct range and taken branch seen; none of it grows with the length of
  * the trace. Addresses are virtual addresses; security state and context ID
  * are not told apart (one program per coverage object). */
@@ -82,7 +83,8 @@ struct etm_cov_insn {
 	uint64_t exec;      /**< times reached (passed, failed or unknown) */
 	uint64_t fail;      /**< times its condition failed (N atom) */
 	uint64_t unknown;   /**< times reached with pass/fail not traced (PTM
-			     *   non-waypoint); passed = exec - fail - unknown */
+			     *   non-waypoints, conditional or not);
+			     *   passed = exec - fail - unknown */
 	uint8_t size;       /**< 2 or 4 */
 	enum etm_isa isa;
 	enum etm_insn_class cls;

@@ -167,7 +167,8 @@ static void cov_mark_it(struct etm_cov *c, const struct cov_src *s,
 			return;
 		slot = (unsigned)(a - p->base) >> 1;
 		if (!cov_info_matches(p->info[slot], el->isa))
-			p->info[slot] = cov_classify(s->img, el, a, &dummy);
+			p->info[slot] = cov_classify(s->img, el, a, &dummy) |
+					(p->info[slot] & CI_COND);
 		p->info[slot] |= CI_COND;
 		a += p->info[slot] & CI_SIZE4 ? 4 : 2;
 	}
@@ -179,7 +180,9 @@ static int cov_info_matches(uint8_t info, enum etm_isa isa)
 }
 
 /* Condition outcome of one executed instruction: failed (N atom), or not
- * traced (PTM non-waypoint, or a last instruction without an atom). */
+ * traced (PTM non-waypoint, or a last instruction without an atom),
+ * counted for every instruction: whether it is conditional may only be
+ * learnt later (an IT block seen in another capture or part). */
 static int cov_condition(struct cov_page *p, unsigned slot, int failed,
 			 int untold)
 {
@@ -187,7 +190,7 @@ static int cov_condition(struct cov_page *p, unsigned slot, int failed,
 		if (cov_page_fail(p) < 0)
 			return -etme_nomem;
 		p->fail[slot]++;
-	} else if (untold && (p->info[slot] & CI_COND)) {
+	} else if (untold) {
 		if (cov_page_unk(p) < 0)
 			return -etme_nomem;
 		p->unk[slot]++;
@@ -199,7 +202,7 @@ static int cov_condition(struct cov_page *p, unsigned slot, int failed,
  * in page @p, advancing *@i and *@a. Returns 0 or -etme_nomem. */
 static int cov_page_insns(struct etm_cov *c, const struct cov_src *s,
 			  const struct etm_elem *el, struct cov_page *p,
-			  uint32_t *i, uint64_t *a)
+			  uint32_t *i, uint64_t *a, uint8_t *last_info)
 {
 	uint64_t x = *a;
 	int ptm = s->proto == etm_proto_ptm, err = 0;
@@ -212,15 +215,22 @@ static int cov_page_insns(struct etm_cov *c, const struct cov_src *s,
 		unsigned slot = (unsigned)(x - p->base) >> 1;
 
 		if (!cov_info_matches(p->info[slot], el->isa)) {
-			p->info[slot] = cov_classify(s->img, el, x, &it);
+			/* an address executed in both ISAs (only in damaged
+			 * or hostile trace): the last ISA's classification,
+			 * "conditional" if it ever was, so that the result
+			 * does not depend on how the trace was cut */
+			p->info[slot] = cov_classify(s->img, el, x, &it) |
+					(p->info[slot] & CI_COND);
 			if (it)
 				cov_mark_it(c, s, el, x, it);
 		}
 		p->exec[slot]++;
-		if (k + 1 == el->ninsn)
+		if (k + 1 == el->ninsn) {
 			err = cov_condition(p, slot, el->last_atom && !el->last_exec,
 					    !el->last_atom);
-		else if (ptm && (p->info[slot] & CI_COND))
+			*last_info = p->info[slot];
+		}
+		else if (ptm)
 			err = cov_condition(p, slot, 0, 1);
 		x += p->info[slot] & CI_SIZE4 ? 4 : 2;
 	}
@@ -236,7 +246,7 @@ static int cov_range_insns(struct etm_cov *c, const struct cov_src *s,
 {
 	uint64_t a = el->start;
 	uint32_t i = 0;
-	struct cov_page *p = NULL;
+	struct cov_page *p;
 	int err = 0;
 
 	*last_info = 0;
@@ -246,13 +256,11 @@ static int cov_range_insns(struct etm_cov *c, const struct cov_src *s,
 		uint64_t was = a;
 
 		p = cov_page_get(c, a);
-		err = p ? cov_page_insns(c, s, el, p, &i, &a) : -etme_nomem;
+		err = p ? cov_page_insns(c, s, el, p, &i, &a, last_info) :
+			  -etme_nomem;
 		if (a <= was)   /* wrapped past the top of the address space */
 			break;
 	}
-	if (!err && i == el->ninsn && p && el->last_addr >= p->base &&
-	    el->last_addr - p->base < (1u << COV_PAGE_SHIFT))
-		*last_info = p->info[(el->last_addr - p->base) >> 1];
 	return err;
 }
 

@@ -106,12 +106,13 @@ static int cov_merge_page(struct etm_cov *dst, const struct cov_page *sp)
 	    (sp->unk && cov_page_unk(dp) < 0))
 		return -etme_nomem;
 	for (i = 0; i < COV_SLOTS; i++) {
+		/* @src comes after @dst: its classification (the last ISA the
+		 * address ran in, or was marked in by an IT) wins, and the
+		 * address is conditional if it was in either */
+		if (sp->info[i] & CI_VALID)
+			dp->info[i] = sp->info[i] | (dp->info[i] & CI_COND);
 		if (!sp->exec[i])
 			continue;
-		if (!(dp->info[i] & CI_VALID))
-			dp->info[i] = sp->info[i];
-		else if (!((dp->info[i] ^ sp->info[i]) & CI_T32))
-			dp->info[i] |= sp->info[i] & CI_COND;
 		dp->exec[i] += sp->exec[i];
 		if (sp->fail)
 			dp->fail[i] += sp->fail[i];
