@@ -95,7 +95,7 @@ done
 
 # T32: the same program built with -mthumb (IT blocks, CBZ, 16/32-bit
 # encodings), ETMv3 and PTM. Checked: per-address counts, DA, BRDA (IT-block
-# members are conditional) and FNDA, and the AutoFDO profile; llvm-profgen-19
+# members are conditional) and FNDA, genhtml, and the AutoFDO profile; llvm-profgen-19
 # accepts the profile but decodes the code as A32 (doc/coverage.md): its
 # counts are not compared.
 arm-none-eabi-gcc -mthumb -mcpu=cortex-a9 -O1 -gdwarf-4 -fno-inline \
@@ -108,6 +108,12 @@ for p in etmv3 ptm; do
 	dec="--protocol $p --elf progt.elf"
 	check "$MKCOVTRACE" progt.elf $tentry $p 4 20000 t.bin t.ev
 	check "$ETMTRACE" coverage t.bin $dec --format lcov > t.info
+	rm -rf html_t && mkdir html_t
+	genhtml --branch-coverage -o html_t t.info > genhtml_t.log 2>&1 ||
+		{ echo "FAIL: genhtml"; cat genhtml_t.log; fail=1; }
+	if grep -i "warn\|error" genhtml_t.log; then
+		echo "FAIL: genhtml complained"; fail=1
+	fi
 	check "$ETMTRACE" coverage t.bin $dec --format insns > t.insns
 	awk '{ print $1 }' t.ev | sort | uniq -c | awk '{ print $2, $1 }' > t.want
 	awk '{ print $1, $3 }' t.insns | sort > t.got

@@ -16,26 +16,31 @@
 
 struct fz_text {
 	char *b;
-	size_t n;
+	size_t n, cap;
 };
 
 static int fz_write(void *ctx, const char *s, size_t n)
 {
 	struct fz_text *t = ctx;
-	char *p = realloc(t->b, t->n + n + 1);
 
-	if (!p)
-		return -etme_nomem;
-	memcpy(p + t->n, s, n);
+	if (t->n + n > t->cap) {
+		size_t cap = 2 * (t->n + n);
+		char *p = realloc(t->b, cap);
+
+		if (!p)
+			return -etme_nomem;
+		t->b = p;
+		t->cap = cap;
+	}
+	memcpy(t->b + t->n, s, n);
 	t->n += n;
-	t->b = p;
 	return 0;
 }
 
 static void fz_saved(const struct etm_cov *c, struct fz_text *t)
 {
 	t->b = NULL;
-	t->n = 0;
+	t->n = t->cap = 0;
 	FZ_ASSERT(etm_cov_save(c, fz_write, t) == 0);
 }
 
