@@ -1,4 +1,4 @@
-/* cli/cmd_coverage.c - `etmtrace coverage` and `etmtrace profile`: decode
+/* cli/cmd_coverage.c - `etmtrace coverage` and `etmtrace fdo`: decode
  * one or more captures of one program into a coverage object (merged with
  * saved ones), then write lcov, an annotated listing, address ranges,
  * per-instruction counts, the saved form, or an AutoFDO / llvm-profgen
@@ -14,7 +14,7 @@
 
 static const char coverage_help[] =
 	"usage: etmtrace coverage <snapshot-dir | trace-file>... [options]\n"
-	"       etmtrace profile  <snapshot-dir | trace-file>... [options]\n"
+	"       etmtrace fdo      <snapshot-dir | trace-file>... [options]\n"
 	"\n"
 	"Accumulate the executed instructions of one or more captures of the\n"
 	"same program (decoded one after the other, or merged from --merge\n"
@@ -26,7 +26,7 @@ static const char coverage_help[] =
 	"    ranges: executed / never-executed ranges per function or region;\n"
 	"    insns: 'ADDRESS EXEC FAIL UNKNOWN' per executed instruction;\n"
 	"    save: the serialised coverage (input of --merge)\n"
-	"profile --format autofdo|profgen   (default autofdo)\n"
+	"fdo --format autofdo|profgen   (default autofdo)\n"
 	"    autofdo: create_llvm_prof --profiler=text input (addresses relative\n"
 	"    to --base, default the first loadable segment of --elf);\n"
 	"    profgen: llvm-profgen --unsymbolized-profile input (absolute\n"
@@ -341,7 +341,7 @@ static int cov_run(struct covopts *c, struct opts *o, int profile)
 static int cov_main(int argc, char **argv, int profile)
 {
 	struct covopts c = { 0 };
-	struct opts o = { .cmd = profile ? "profile" : "coverage" };
+	struct opts o = { .cmd = profile ? "fdo" : "coverage" };
 	char **rest = calloc((size_t)argc + 2, sizeof(*rest));
 	int n, r;
 
@@ -376,7 +376,7 @@ int cmd_coverage(int argc, char **argv)
 	return cov_main(argc, argv, 0);
 }
 
-int cmd_profile(int argc, char **argv)
+int cmd_fdo(int argc, char **argv)
 {
 	return cov_main(argc, argv, 1);
 }

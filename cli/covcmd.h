@@ -1,6 +1,6 @@
-/* cli/covcmd.h - shared state of `etmtrace coverage` and `etmtrace
- * profile`: the accumulated coverage, the program image and symbols the
- * output formats read, and the formatters (covlcov.c, covlist.c). */
+/* cli/covcmd.h - shared state of `etmtrace coverage` and `etmtrace fdo`:
+ * the accumulated coverage, the program image and symbols the output
+ * formats read, and the formatters (covlcov.c, covlist.c). */
 #ifndef ETM_CLI_COVCMD_H
 #define ETM_CLI_COVCMD_H
 

@@ -16,7 +16,7 @@ static const struct {
 	{ "info", cmd_info, "describe a snapshot: sources, configuration, memory" },
 	{ "synth", cmd_synth, "write a snapshot with synthetic trace of a random program" },
 	{ "coverage", cmd_coverage, "instruction, line and branch coverage (lcov, listing)" },
-	{ "profile", cmd_profile, "AutoFDO / llvm-profgen profile of the executed code" },
+	{ "fdo", cmd_fdo, "AutoFDO / llvm-profgen profile input (exact range and branch counts)" },
 };
 
 static void usage(FILE *f)

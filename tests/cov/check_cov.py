@@ -4,7 +4,7 @@ derived from the execution the generator made (mkcovtrace's .ev files), the
 program's disassembly (arm-none-eabi-objdump) and its DWARF
 (llvm-dwarfdump): never from our decoder. Compares them with
 `etmtrace coverage --format lcov` and with the sample profiles that
-llvm-profgen and create_llvm_prof made from `etmtrace profile`.
+llvm-profgen and create_llvm_prof made from `etmtrace fdo`.
 
 usage: check_cov.py --elf ELF --proto etmv3|ptm --ev E1 [--ev E2 ...]
                     [--lcov FILE] [--sample-profile FILE ...]

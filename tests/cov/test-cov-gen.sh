@@ -11,7 +11,7 @@
 #    and FNDA function counts equal those check_cov.py derives from the
 #    generator's execution, the objdump disassembly and the DWARF line table
 #    (llvm-dwarfdump); genhtml --branch-coverage renders it without warnings;
-#  - `etmtrace profile`: create_llvm_prof (autofdo, --profiler=text) and
+#  - `etmtrace fdo`: create_llvm_prof (autofdo, --profiler=text) and
 #    llvm-profgen-19 (--unsymbolized-profile, --use-offset=0 and offsets from
 #    the text segment) accept it, and the body counts of every function and
 #    the head samples (calls) of their sample profiles equal the execution's;
@@ -56,11 +56,11 @@ for p in etmv3 ptm; do
 	grep -A3 "Overall" genhtml_$p.log
 
 	# profiles of capture 1
-	check "$ETMTRACE" profile ${p}1.bin $dec --format autofdo > $p.afdo
+	check "$ETMTRACE" fdo ${p}1.bin $dec --format autofdo > $p.afdo
 	check create_llvm_prof --binary=prog.elf --profile=$p.afdo \
 		--profiler=text --format=text --out=$p.afdo.prof 2> afdo.log
-	check "$ETMTRACE" profile ${p}1.bin $dec --format profgen > $p.pg0
-	check "$ETMTRACE" profile ${p}1.bin $dec --format profgen --base 0x8000 > $p.pg1
+	check "$ETMTRACE" fdo ${p}1.bin $dec --format profgen > $p.pg0
+	check "$ETMTRACE" fdo ${p}1.bin $dec --format profgen --base 0x8000 > $p.pg1
 	check llvm-profgen-19 --binary=prog.elf --unsymbolized-profile=$p.pg0 \
 		--use-offset=0 --format=text --output=$p.pg0.prof 2> pg.log
 	check llvm-profgen-19 --binary=prog.elf --unsymbolized-profile=$p.pg1 \
@@ -118,13 +118,13 @@ for p in etmv3 ptm; do
 	awk '{ print $1 }' t.ev | sort | uniq -c | awk '{ print $2, $1 }' > t.want
 	awk '{ print $1, $3 }' t.insns | sort > t.got
 	check cmp t.want t.got
-	check "$ETMTRACE" profile t.bin $dec --format autofdo > t.afdo
+	check "$ETMTRACE" fdo t.bin $dec --format autofdo > t.afdo
 	check create_llvm_prof --binary=progt.elf --profile=t.afdo \
 		--profiler=text --format=text --out=t.afdo.prof 2> afdo.log
 	check $PY "$ETM_SRCDIR/tests/cov/check_cov.py" --elf progt.elf --proto $p \
 		--thumb --ev t.ev --lcov t.info --entry _start \
 		--sample-profile t.afdo.prof
-	check "$ETMTRACE" profile t.bin $dec --format profgen > t.pg
+	check "$ETMTRACE" fdo t.bin $dec --format profgen > t.pg
 	check llvm-profgen-19 --binary=progt.elf --unsymbolized-profile=t.pg \
 		--use-offset=0 --format=text --output=t.pg.prof 2> pg.log
 done
