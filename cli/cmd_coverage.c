@@ -267,8 +267,8 @@ static int cov_output(struct covout *out, const struct covopts *c, int profile)
 
 		if (!c->have_base)
 			base = pg ? 0 : cov_image_base(out->img, 1);
-		return etm_cov_write_profile(out->cov, pg ? etm_prof_profgen :
-					     etm_prof_autofdo, base, cov_fwrite,
+		return etm_cov_write_profile(out->cov, pg ? etm_fdo_profgen :
+					     etm_fdo_autofdo, base, cov_fwrite,
 					     out->f) < 0 ? 2 : 0;
 	}
 	if (!f || !strcmp(f, "ranges"))

@@ -23,6 +23,12 @@ void decfmt_init(struct decfmt *f, const struct session *s, struct wbuf *w,
 		f->byid[s->src[i].id & 0xff] = &s->src[i];
 }
 
+void decfmt_fini(struct decfmt *f)
+{
+	lcache_free(f->lc);
+	f->lc = NULL;
+}
+
 void decfmt_add(struct dec_counts *to, const struct dec_counts *from)
 {
 	int k;
@@ -67,8 +73,23 @@ static int canon_range(struct decfmt *c, const struct etm_elem *el,
 
 static void text_prefix(struct decfmt *c, const struct etm_elem *el)
 {
+	decsym_prefix(c->sym, c->w, el);
 	if (c->multi)
 		wbuf_printf(c->w, "[%02x] ", el->id);
+}
+
+/* "  cyc=N" without printf (once per cycle-accurate range). */
+static void text_cycles(struct wbuf *w, uint32_t v)
+{
+	char b[16];
+	int n = 16;
+
+	do {
+		b[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	wbuf_put(w, "  cyc=", 6);
+	wbuf_put(w, b + n, (size_t)(16 - n));
 }
 
 static void text_range(struct decfmt *c, const struct etm_elem *el,
@@ -76,37 +97,28 @@ static void text_range(struct decfmt *c, const struct etm_elem *el,
 {
 	struct etm_walk wk;
 	struct etm_insn in;
-	char dis[128];
 	uint32_t i = 0;
 
 	if (etm_walk_init(&wk, img, el) < 0)
 		return;
 	while (etm_walk_next(&wk, &in) == 0) {
 		int last = ++i == el->ninsn;
+		struct lc_text l = lcache_line(&c->lc, c->dis, c->sym, img,
+					       wk.space, &in);
 
+		decsym_source(c->sym, c->w, el, &in);
 		text_prefix(c, el);
-		if (in.size == 4 && in.isa != etmi_a32)
-			wbuf_printf(c->w, "  %08llx  %s  %04x %04x  ",
-				    (unsigned long long)in.addr, etm_isa_name(in.isa),
-				    in.opcode >> 16, in.opcode & 0xffff);
-		else if (in.size == 4)
-			wbuf_printf(c->w, "  %08llx  %s  %08x   ",
-				    (unsigned long long)in.addr, etm_isa_name(in.isa),
-				    in.opcode);
-		else
-			wbuf_printf(c->w, "  %08llx  %s  %04x       ",
-				    (unsigned long long)in.addr, etm_isa_name(in.isa),
-				    in.opcode);
-		disasm_insn(c->dis, img, wk.space, &in, dis, sizeof(dis));
-		wbuf_printf(c->w, "%-36s", dis);
+		wbuf_put(c->w, l.text, l.hlen);
 		if (last && el->last_atom)
-			wbuf_str(c->w, el->last_exec ? " E" : " N");
+			wbuf_put(c->w, el->last_exec ? " E" : " N", 2);
 		else if (last && !el->last_exec)
-			wbuf_str(c->w, " N");
+			wbuf_put(c->w, " N", 2);
 		else
-			wbuf_str(c->w, "  ");
+			wbuf_put(c->w, "  ", 2);
 		if (last && el->has_cycles)
-			wbuf_printf(c->w, "  cyc=%u", el->cycles);
+			text_cycles(c->w, el->cycles);
+		decsym_tail(c->sym, c->w, el, last);
+		wbuf_put(c->w, l.text + l.hlen, l.slen);
 		wbuf_char(c->w, '\n');
 	}
 	c->n.insns += i;
@@ -148,10 +160,14 @@ static void text_other(struct decfmt *c, const struct etm_elem *el)
 		wbuf_char(c->w, '\n');
 		break;
 	case etmk_timestamp:
-		wbuf_printf(c->w, "-- timestamp %llu\n", (unsigned long long)el->timestamp);
+		wbuf_printf(c->w, "-- timestamp %llu", (unsigned long long)el->timestamp);
+		decsym_other(c->sym, c->w, el);
+		wbuf_char(c->w, '\n');
 		break;
 	case etmk_cycle_count:
-		wbuf_printf(c->w, "-- cycle count %u\n", el->cycles);
+		wbuf_printf(c->w, "-- cycle count %u", el->cycles);
+		decsym_other(c->sym, c->w, el);
+		wbuf_char(c->w, '\n');
 		break;
 	case etmk_event:
 		wbuf_str(c->w, "-- trigger\n");
@@ -187,6 +203,7 @@ static void jsonl_elem(struct decfmt *c, const struct etm_elem *el)
 			wbuf_printf(c->w, ",\"atom\":\"%c\"", el->last_exec ? 'E' : 'N');
 		if (el->has_cycles)
 			wbuf_printf(c->w, ",\"cycles\":%u", el->cycles);
+		decsym_json(c->sym, c->w, el);
 		c->n.insns += el->ninsn;
 		break;
 	case etmk_exception:

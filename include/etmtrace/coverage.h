@@ -131,11 +131,11 @@ int etm_cov_pairs(const struct etm_cov *c, int branches,
 typedef int (*etm_cov_write_fn)(void *ctx, const char *s, size_t n);
 
 /** Profile text formats. */
-enum etm_prof_format {
-	etm_prof_invalid = 0,
-	etm_prof_autofdo,  /**< create_llvm_prof / create_gcov --profiler=text:
+enum etm_fdo_format {
+	etm_fdo_invalid = 0,
+	etm_fdo_autofdo,  /**< create_llvm_prof / create_gcov --profiler=text:
 			    *   ranges, address counts, branches */
-	etm_prof_profgen,  /**< llvm-profgen --unsymbolized-profile: ranges,
+	etm_fdo_profgen,  /**< llvm-profgen --unsymbolized-profile: ranges,
 			    *   branches */
 };
 
@@ -143,7 +143,7 @@ enum etm_prof_format {
  * (AutoFDO: the first loadable segment's address; llvm-profgen: 0 for
  * --use-offset=0, else the text segment's page-aligned address).
  * Returns 0, a negative value of @fn, -etme_nomem, -etme_invalid. */
-int etm_cov_write_profile(const struct etm_cov *c, enum etm_prof_format f,
+int etm_cov_write_profile(const struct etm_cov *c, enum etm_fdo_format f,
 			  uint64_t base, etm_cov_write_fn fn, void *ctx);
 
 /** Serialise the whole object as text (format "etmtrace-coverage 1",

@@ -69,15 +69,15 @@ static int cov_write_addrs(const struct etm_cov *c, uint64_t base,
 	return err;
 }
 
-int etm_cov_write_profile(const struct etm_cov *c, enum etm_prof_format f,
+int etm_cov_write_profile(const struct etm_cov *c, enum etm_fdo_format f,
 			  uint64_t base, etm_cov_write_fn fn, void *ctx)
 {
 	int err;
 
-	if (!c || !fn || (f != etm_prof_autofdo && f != etm_prof_profgen))
+	if (!c || !fn || (f != etm_fdo_autofdo && f != etm_fdo_profgen))
 		return -etme_invalid;
 	err = cov_write_pairs(c, 0, base, range_fmt, 1, fn, ctx);
-	if (!err && f == etm_prof_autofdo)
+	if (!err && f == etm_fdo_autofdo)
 		err = cov_write_addrs(c, base, fn, ctx);
 	return err ? err : cov_write_pairs(c, 1, base, branch_fmt, 1, fn, ctx);
 }

@@ -654,6 +654,20 @@ const struct etm_snap_source *etm_snapshot_find(const struct etm_snapshot *snap,
 	return NULL;
 }
 
+/* Whether @path starts with the ELF magic. */
+static int snap_is_elf(const char *path)
+{
+	unsigned char m[4] = { 0 };
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f)
+		return 0;
+	n = fread(m, 1, 4, f);
+	fclose(f);
+	return n == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
+}
+
 int etm_snapshot_add_memory(const struct etm_snap_source *src,
 			    struct etm_image *img, char *errbuf, size_t errlen)
 {
@@ -665,6 +679,14 @@ int etm_snapshot_add_memory(const struct etm_snap_source *src,
 	for (i = 0; i < src->ndumps; i++) {
 		const struct etm_snap_dump *d = &src->dumps[i];
 
+		/* a dump that names an ELF file: its executable segments at
+		 * their own addresses (doc/profile.md) */
+		if (snap_is_elf(d->path)) {
+			rc = etm_image_add_elf(img, d->path, 0, errbuf, errlen);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
 		rc = etm_image_add_file(img, d->space, d->addr, d->path,
 					d->offset, d->length);
 		if (rc < 0) {

@@ -61,6 +61,10 @@ int sym_pool_add(struct etm_symbols *s, const char *str, size_t n,
 /* Append one function (no index rebuild). Returns 0 or -etme_nomem. */
 int sym_fn_push(struct etm_symbols *s, const struct sym_fn *f,
 		const char *name);
+/* Index one past the last of the @n entries of @size bytes at @base
+ * (sorted by their leading uint64_t start) that start at or below @addr:
+ * 0 if none does. */
+size_t sym_upper(const void *base, size_t n, size_t size, uint64_t addr);
 /* Sort functions, drop duplicates, cut ranges so that they do not overlap;
  * sort line rows and inlined ranges the same way. */
 void sym_index(struct etm_symbols *s);

@@ -32,19 +32,11 @@ int etm_symbols_line_get(const struct etm_symbols *s, size_t i,
 
 long etm_symbols_line_find(const struct etm_symbols *s, uint64_t addr)
 {
-	size_t lo = 0, hi;
+	size_t lo;
 
 	if (!s)
 		return -1;
-	hi = s->nrows;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->rows[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = sym_upper(s->rows, s->nrows, sizeof(*s->rows), addr);
 	if (!lo || addr >= s->rows[lo - 1].end)
 		return -1;
 	return (long)(lo - 1);
@@ -61,23 +53,6 @@ int etm_symbols_line(const struct etm_symbols *s, uint64_t addr,
 	if (i < 0)
 		return -etme_nomap;
 	return etm_symbols_line_get(s, (size_t)i, out);
-}
-
-/* First inlined entry (index) that may contain @addr when walking back:
- * one past the last start <= addr. */
-static size_t inl_upper(const struct etm_symbols *s, uint64_t addr)
-{
-	size_t lo = 0, hi = s->ninl;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->inl[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
 }
 
 /* The entry at nesting @depth containing @addr, or NULL. Entries are sorted
@@ -110,7 +85,7 @@ int etm_symbols_inlined(const struct etm_symbols *s, uint64_t addr,
 
 	if (!s || (!out && max))
 		return -etme_invalid;
-	up = inl_upper(s, addr);
+	up = sym_upper(s->inl, s->ninl, sizeof(*s->inl), addr);
 	if (!inl_at_depth(s, up, addr, 0, &maxdepth))
 		return 0;
 	/* innermost first: the deepest nesting down to 0 */

@@ -2,6 +2,7 @@
  * index and lookups, single functions and nm-style symbol files. */
 #include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,21 +213,35 @@ int etm_symbols_get(const struct etm_symbols *s, size_t i, struct etm_sym *out)
 	return 0;
 }
 
-long etm_symbols_find(const struct etm_symbols *s, uint64_t addr)
+_Static_assert(offsetof(struct sym_fn, start) == 0, "sym_upper reads start first");
+_Static_assert(offsetof(struct sym_row, start) == 0, "sym_upper reads start first");
+_Static_assert(offsetof(struct sym_inl, start) == 0, "sym_upper reads start first");
+
+size_t sym_upper(const void *base, size_t n, size_t size, uint64_t addr)
 {
-	size_t lo = 0, hi;
+	const char *b = base;
+	size_t lo = 0, hi = n;
 
-	if (!s)
-		return -1;
-	hi = s->nfn;
-	while (lo < hi) {             /* first function starting after addr */
+	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
+		uint64_t start;
 
-		if (s->fn[mid].start <= addr)
+		memcpy(&start, b + mid * size, sizeof(start));
+		if (start <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+long etm_symbols_find(const struct etm_symbols *s, uint64_t addr)
+{
+	size_t lo;
+
+	if (!s)
+		return -1;
+	lo = sym_upper(s->fn, s->nfn, sizeof(*s->fn), addr);
 	if (!lo || addr >= s->fn[lo - 1].end)
 		return -1;
 	return (long)(lo - 1);

@@ -258,15 +258,15 @@ static void profile_text(void)
 	struct sbuf s = { 0 };
 
 	ET_CHECK(c);
-	ET_EQ(etm_cov_write_profile(c, etm_prof_profgen, 0x1000, sbuf_write, &s), 0);
+	ET_EQ(etm_cov_write_profile(c, etm_fdo_profgen, 0x1000, sbuf_write, &s), 0);
 	ET_CHECK(!strcmp(s.b, "4\n0-8:1\n0-c:1\n10-10:1\n18-18:1\n"
 			 "3\n8->0:1\nc->18:1\n18->10:1\n"));
 	free(s.b);
 	s.b = NULL;
 	s.n = 0;
-	ET_EQ(etm_cov_write_profile(c, etm_prof_autofdo, 0, sbuf_write, &s), 0);
+	ET_EQ(etm_cov_write_profile(c, etm_fdo_autofdo, 0, sbuf_write, &s), 0);
 	ET_CHECK(strstr(s.b, "\n6\n1000:2\n1004:2\n1008:2\n100c:1\n1010:1\n1018:1\n3\n"));
-	ET_EQ(etm_cov_write_profile(c, etm_prof_invalid, 0, sbuf_write, &s),
+	ET_EQ(etm_cov_write_profile(c, etm_fdo_invalid, 0, sbuf_write, &s),
 	      -etme_invalid);
 	free(s.b);
 	etm_cov_free(c);
