@@ -11,6 +11,7 @@
 #include "covcmd.h"
 #include "disasm.h"
 #include "session.h"
+#include "symload.h"
 
 static const char coverage_help[] =
 	"usage: etmtrace coverage <snapshot-dir | trace-file>... [options]\n"
@@ -323,6 +324,10 @@ static int cov_run(struct covopts *c, struct opts *o, int profile)
 	else if (!r)
 		out.img = s.src[0].img;
 	if (!r && (c->symbols || o->nelfs) && !(out.sym = sym = cov_symbols(c, o)))
+		r = 2;
+	else if (!r && !sym && open && symload_open(&s, &sym) == 0)
+		out.sym = sym;      /* ELF files the snapshot names as dumps */
+	else if (!r && !sym && open)
 		r = 2;
 	if (!out.cov)
 		r = 2;
