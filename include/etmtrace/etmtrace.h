@@ -19,5 +19,6 @@
 #include <etmtrace/diag.h>
 #include <etmtrace/verify.h>
 #include <etmtrace/etmv1.h>
+#include <etmtrace/coverage.h>
 
 #endif
