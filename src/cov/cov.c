@@ -34,7 +34,9 @@ int etm_cov_set_source(struct etm_cov *c, unsigned id,
 		       enum etm_protocol proto, const struct etm_image *img)
 {
 	if (!c || id >= COV_MAX_ID ||
-	    (proto != etm_proto_etmv3 && proto != etm_proto_ptm))
+	    (proto != etm_proto_etmv3 && proto != etm_proto_ptm &&
+	     proto != etm_proto_etmv1))     /* ETMv1: as ETMv3, every
+					     * instruction has a status */
 		return -etme_invalid;
 	c->src[id].proto = proto;
 	c->src[id].img = img;

@@ -79,6 +79,15 @@ check "grep -q 'architecture ETMv1.3 (protocol number 3), port 16-bit' $tmp/info
 check "grep -q 'etmv1 (ETM1.3)' $tmp/info2 && grep -q 'branch output on' $tmp/info2" \
 	"info describes an ETMv1 snapshot source"
 
+# coverage and profiles count every traced instruction
+n=$(grep -vc '^GAP$' "$tmp/p8.exp")
+"$ETMTRACE" coverage "$tmp/p8" > "$tmp/cov" 2>&1
+check "grep -q '^# coverage: $n instructions executed' $tmp/cov" \
+	"coverage of an ETMv1 snapshot counts its $n instructions"
+"$ETMTRACE" profile "$tmp/p8" > "$tmp/prof" 2>&1
+check "grep -q '^# etmtrace profile: $n instructions' $tmp/prof" \
+	"profile of an ETMv1 snapshot counts its $n instructions"
+
 # the wrong port width (16 for an 8-bit capture): errors, exit 1, no crash
 # shellcheck disable=SC2046
 "$ETMTRACE" decode "$tmp/p8.ocd" --protocol etmv1 --samples openocd --etmcr 0x20 \
