@@ -54,9 +54,33 @@ static struct etm_image *new_image(struct session *s)
 {
 	struct etm_image *img = etm_image_alloc();
 
-	if (img && s->nimages < 128)
-		s->images[s->nimages++] = img;
+	if (img)
+		s->images[s->nimages++] = img; /* at most one per source */
 	return img;
+}
+
+/* Room for @n sources and as many images. */
+static int session_alloc(struct session *s, size_t n)
+{
+	s->src = calloc(n ? n : 1, sizeof(*s->src));
+	s->images = calloc(n ? n : 1, sizeof(*s->images));
+	if (s->src && s->images)
+		return 0;
+	fprintf(stderr, "etmtrace: out of memory\n");
+	return -1;
+}
+
+/* Two selected sources with one trace ID cannot be told apart. */
+static int snap_id_taken(const struct session *s, unsigned id,
+			 const char *name)
+{
+	const struct session_src *o = session_find(s, id);
+
+	if (!o)
+		return 0;
+	fprintf(stderr, "etmtrace: %s: trace sources %s and %s both use trace ID 0x%02x\n",
+		s->o->input, o->name, name, id);
+	return 1;
 }
 
 /* One image per core; sources of the same core share it. */
@@ -99,6 +123,8 @@ static int open_snapshot(struct session *s, int want_images)
 		fprintf(stderr, "etmtrace: %s\n", err[0] ? err : etm_errstr(r));
 		return 2;
 	}
+	if (session_alloc(s, s->snap->nsources) < 0)
+		return 2;
 	for (i = 0; i < s->snap->nsources; i++) {
 		const struct etm_snap_source *ss = &s->snap->sources[i];
 		struct session_src *d;
@@ -112,6 +138,8 @@ static int open_snapshot(struct session *s, int want_images)
 			buffer = ss->buffer;
 		else if (strcmp(buffer, ss->buffer))
 			continue; /* one buffer per run: the first selected one */
+		if (snap_id_taken(s, id, ss->name))
+			return 2;
 		d = &s->src[s->nsrc];
 		d->id = id;
 		d->cfg = ss->cfg;
@@ -139,8 +167,8 @@ static int open_snapshot(struct session *s, int want_images)
 
 static int open_manual(struct session *s, int want_images)
 {
-	struct session_src *d = &s->src[0];
-	int i;
+	struct session_src *d;
+	int i, n;
 
 	if (!s->o->proto) {
 		fprintf(stderr, "etmtrace: %s: not a snapshot directory; give --protocol etmv3|ptm\n",
@@ -149,7 +177,10 @@ static int open_manual(struct session *s, int want_images)
 	}
 	s->trace_path = s->o->input;
 	s->fmt = s->o->infmt ? s->o->infmt : etm_fmt_raw;
-	for (i = 0; i < (s->fmt == etm_fmt_raw ? 1 : (s->o->nids ? s->o->nids : 1)); i++) {
+	n = s->fmt == etm_fmt_raw ? 1 : (s->o->nids ? s->o->nids : 1);
+	if (session_alloc(s, (size_t)n) < 0)
+		return 2;
+	for (i = 0; i < n; i++) {
 		d = &s->src[s->nsrc];
 		d->id = s->o->nids ? s->o->ids[i] : 0x10;
 		etm_config_init(&d->cfg);
@@ -228,6 +259,8 @@ void session_close(struct session *s)
 	etm_decoder_free(s->dec);
 	for (i = 0; i < s->nimages; i++)
 		etm_image_free(s->images[i]);
+	free(s->images);
+	free(s->src);
 	etm_snapshot_free(s->snap);
 }
 

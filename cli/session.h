@@ -20,9 +20,9 @@ struct session {
 	struct etm_snapshot *snap;
 	const char *trace_path;
 	enum etm_input_format fmt;
-	struct session_src src[128];
+	struct session_src *src; /* room for every source of the input */
 	int nsrc;
-	struct etm_image *images[128]; /* distinct images to free */
+	struct etm_image **images; /* distinct images to free (<= nsrc) */
 	int nimages;
 	struct etm_decoder *dec;
 	uint64_t input_bytes;

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# tests/cli/test-hostile.sh - the CLI against hostile snapshots and options
+# (issue 12): every case gives a clear one-line error (exit 2) or a correct
+# result, never a crash, a hang or a silently misread value.
+#   sources: > 128 trace sources, duplicate trace IDs
+#   numbers: -1, overflow, octal-looking values are refused with the range
+set -u
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+fail=0 pass=0
+
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+
+# run EXPECTED-EXIT PATTERN ARGS...: exit status and a stderr line matching
+# PATTERN ("" = anything); a signal (status > 128) always fails.
+run() {
+	local want=$1 pat=$2 err rc
+	shift 2
+	err=$(timeout 20 "$ETMTRACE" "$@" 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		bad "$* -> exit $rc (want $want): $err"
+	elif [ -n "$pat" ] && ! grep -q -- "$pat" <<<"$err"; then
+		bad "$* -> '$err' lacks '$pat'"
+	else
+		ok
+	fi
+}
+
+# snapshot DIR N ID-EXPR: N ETMv3 sources on one buffer, source k with
+# trace ID $((ID-EXPR)) (k in scope), one core, a 16-byte dump.
+snapshot() {
+	local dir=$1 n=$2 expr=$3 k
+	mkdir -p "$dir"
+	{
+		echo "[snapshot]"; echo "version=1.0"
+		echo "[device_list]"; echo "device0=cpu.ini"
+		for ((k = 1; k <= n; k++)); do echo "device$k=etm$k.ini"; done
+		echo "[trace]"; echo "metadata=trace.ini"
+	} >"$dir/snapshot.ini"
+	printf '[device]\nname=cpu_0\nclass=core\ntype=Cortex-A9\n[dump1]\nfile=mem.bin\naddress=0x8000\nlength=16\n' >"$dir/cpu.ini"
+	for ((k = 1; k <= n; k++)); do
+		printf '[device]\nname=ETM_%d\nclass=trace_source\ntype=ETM3.5\n[regs]\nETMCR=0x0\nETMIDR=0x410CF250\nETMTRACEIDR=0x%x\n' \
+			"$k" "$((expr))" >"$dir/etm$k.ini"
+	done
+	{
+		echo "[trace_buffers]"; echo "buffers=buffer0"
+		echo "[buffer0]"; echo "name=ETB_0"; echo "file=trace.bin"; echo "format=coresight"
+		echo "[source_buffers]"
+		for ((k = 1; k <= n; k++)); do echo "ETM_$k=ETB_0"; done
+		echo "[core_trace_sources]"
+		for ((k = 1; k <= n; k++)); do echo "cpu_0=ETM_$k"; done
+	} >"$dir/trace.ini"
+	head -c 16 /dev/zero >"$dir/mem.bin"
+	head -c 64 /dev/zero >"$dir/trace.bin"
+}
+
+# 1. sources: 200 (> 128) with repeated IDs; 111 distinct IDs decode
+snapshot "$t/s200" 200 'k % 111 + 1'
+for cmd in decode packets; do
+	run 2 "both use trace ID 0x02" $cmd "$t/s200"
+done
+run 2 "both use trace ID 0x05" decode "$t/s200" --id 5
+snapshot "$t/s111" 111 'k'
+run 0 "" decode "$t/s111"
+run 0 "" packets "$t/s111" --id 0x6f
+snapshot "$t/dup" 2 '0x10'
+run 2 "ETM_1 and ETM_2 both use trace ID 0x10" decode "$t/dup"
+
+# 5. numbers: strict, with the range in the message
+raw=(decode "$t/s111/trace.bin" --protocol etmv3)
+run 2 "'-1' (expected 1-111" "${raw[@]}" --id -1
+run 2 "'010' (expected 1-111" "${raw[@]}" --id 010
+run 2 "'0x70' (expected 1-111" "${raw[@]}" --id 0x70
+run 2 "given twice" "${raw[@]}" --input-format coresight --id 16 --id 0x10
+run 2 "(expected 0x0-0xffffffff" "${raw[@]}" --etmcr 0x100000000
+run 2 "(expected 0x0-0xffffffff" "${raw[@]}" --etmcr 18446744073709551616
+run 2 "(expected 0x0-0xffffffff" "${raw[@]}" --etmcr ' 1'
+run 2 "'+1' (expected 1-256" "${raw[@]}" --jobs +1
+run 2 "(expected 0x0-0xffffffff" "${raw[@]}" --image "$t/s111/mem.bin@-8"
+run 2 "(expected FILE@ADDRESS)" "${raw[@]}" --image "$t/s111/mem.bin"
+run 2 "'-1' (expected 1-10000000" synth "$t/syn" --insns -1
+run 2 "expected 0, 1, 2 or 4" synth "$t/syn" --ctxid-bytes 3
+run 0 "" "${raw[@]}" --input-format coresight --id 0x10 --id 17 --jobs 2 --etmcr 0
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
