@@ -32,6 +32,8 @@ static int add_user_images(struct session *s, struct etm_image *img)
 				       s->o->images[i].path, 0, 0);
 		if (r < 0) {
 			fprintf(stderr, "etmtrace: %s: %s\n", s->o->images[i].path,
+				r == -etme_invalid ?
+				"it does not fit in the 32-bit address space there" :
 				etm_errstr(r));
 			return -1;
 		}

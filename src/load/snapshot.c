@@ -18,6 +18,7 @@
 #define SNAP_MAX_DUMPS 4096        /* [dump] sections, all sources together */
 #define SNAP_MAX_BUFFERS 64        /* buffers in trace.ini */
 #define SNAP_MAX_TEXT (64u << 20)  /* bytes of all .ini files together */
+#define SNAP_ADDR_TOP 0x100000000ull /* dumps lie in the 32-bit space */
 
 /* A parsed device file. */
 struct snap_dev {
@@ -278,6 +279,12 @@ static int snap_one_dump(struct snap_ctx *c, const struct etm_ini *ini,
 		rc = snap_dump_num(c, ini, si, "offset", &d->offset, 0);
 	if (rc < 0)
 		return rc;
+	if (d->addr >= SNAP_ADDR_TOP || d->length > SNAP_ADDR_TOP - d->addr)
+		return snap_err(c, -etme_parse,
+				"%s:%u: [%s] address 0x%llx + length 0x%llx lies beyond the 32-bit address space",
+				ini->path, ini->section_line[si],
+				ini->sections[si], (unsigned long long)d->addr,
+				(unsigned long long)d->length);
 	d->space = snap_space(etm_ini_get_in(ini, si, "space", NULL));
 	d->path = snap_path(c->snap->dir, file);
 	if (!d->path)
@@ -672,6 +679,8 @@ int etm_snapshot_add_memory(const struct etm_snap_source *src,
 				snprintf(errbuf, errlen,
 					 "%s: cannot load dump at 0x%llx: %s",
 					 d->path, (unsigned long long)d->addr,
+					 rc == -etme_invalid ?
+					 "it does not fit in the 32-bit address space" :
 					 etm_errstr(rc));
 			return rc;
 		}

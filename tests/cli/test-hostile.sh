@@ -3,6 +3,7 @@
 # (issue 12): every case gives a clear one-line error (exit 2) or a correct
 # result, never a crash, a hang or a silently misread value.
 #   sources: > 128 trace sources, duplicate trace IDs
+#   addresses: images and dumps must lie below 2^32
 #   numbers: -1, overflow, octal-looking values are refused with the range
 set -u
 t=$(mktemp -d)
@@ -67,6 +68,17 @@ run 0 "" decode "$t/s111"
 run 0 "" packets "$t/s111" --id 0x6f
 snapshot "$t/dup" 2 '0x10'
 run 2 "ETM_1 and ETM_2 both use trace ID 0x10" decode "$t/dup"
+
+# 3. addresses past 32 bits: an image or dump must end by 2^32
+img=(decode "$t/s111/trace.bin" --protocol etmv3)
+run 2 "does not fit in the 32-bit address space" "${img[@]}" --image "$t/s111/mem.bin@0xFFFFFFF8"
+run 0 "" "${img[@]}" --image "$t/s111/mem.bin@0xFFFFFFF0"
+snapshot "$t/hi" 1 '0x10'
+sed -i 's/^address=0x8000/address=0xFFFFFFF8/' "$t/hi/cpu.ini"
+run 2 "lies beyond the 32-bit address space" decode "$t/hi"
+sed -i '/^length=/d' "$t/hi/cpu.ini"
+run 2 "does not fit in the 32-bit address space" decode "$t/hi"
+run 0 "" packets "$t/hi"
 
 # 5. numbers: strict, with the range in the message
 raw=(decode "$t/s111/trace.bin" --protocol etmv3)
