@@ -183,7 +183,7 @@ static int opt_value(struct opts *o, const char *name, char *v)
 }
 
 static const char *const opt_flags[] = { "stats", "no-cache", "m-profile",
-					  "verify" };
+					  "verify", "allow-outside" };
 
 static int opt_flag(struct opts *o, const char *name)
 {
@@ -195,6 +195,8 @@ static int opt_flag(struct opts *o, const char *name)
 		o->m_profile = 1;
 	else if (!strcmp(name, "verify"))
 		o->verify = 1;
+	else if (!strcmp(name, "allow-outside"))
+		o->allow_outside = 1;
 	else
 		return -1;
 	return 0;

@@ -32,6 +32,7 @@ struct opts {
 	int stats;
 	int verify;
 	int no_cache;
+	int allow_outside;            /* snapshot files outside its directory */
 	int jobs;
 	int chunk;                    /* input chunk size (testing) */
 };

@@ -120,7 +120,9 @@ static int open_snapshot(struct session *s, int want_images)
 	int r;
 
 	err[0] = 0;
-	r = etm_snapshot_load(&s->snap, s->o->input, err, sizeof(err));
+	r = etm_snapshot_load_ex(&s->snap, s->o->input,
+				 s->o->allow_outside ? ETM_SNAP_ALLOW_OUTSIDE : 0,
+				 err, sizeof(err));
 	if (r < 0) {
 		fprintf(stderr, "etmtrace: %s\n", err[0] ? err : etm_errstr(r));
 		return 2;
@@ -439,9 +441,17 @@ int session_run(struct session *s, session_fn fn, void *ctx)
 	uint8_t *buf;
 	int fd, r = 0;
 
-	fd = open(s->trace_path, O_RDONLY);
+	/* a snapshot's trace buffer must be a regular file (a FIFO would
+	 * block, /dev/zero never ends); a trace file named on the command
+	 * line may be a pipe */
+	fd = open(s->trace_path, O_RDONLY | (s->snap ? O_NONBLOCK : 0));
 	if (fd < 0) {
 		fprintf(stderr, "etmtrace: %s: %s\n", s->trace_path, strerror(errno));
+		return 2;
+	}
+	if (s->snap && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+		fprintf(stderr, "etmtrace: %s: not a regular file\n", s->trace_path);
+		close(fd);
 		return 2;
 	}
 	if (s->jobs > 1 && !s->o->chunk && fstat(fd, &st) == 0 &&

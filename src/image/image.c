@@ -4,10 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <etmtrace/error.h>
 #include <etmtrace/image.h>
 
+#include "common/file.h"
 #include "image/image_int.h"
 
 #define ETM_NSPACES 3
@@ -428,15 +430,15 @@ int etm_image_add_file(struct etm_image *img, enum etm_space space,
 	uint8_t *data = NULL;
 	uint64_t fsize;
 	FILE *fp;
-	int err;
+	int fd, err;
 
 	if (!img || !path || !image_space_ok(space))
 		return -etme_invalid;
-	fp = fopen(path, "rb");
-	if (!fp)
-		return -etme_io;
-	if (fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode)) {
-		fclose(fp);
+	fd = etm_open_regular(path, &st); /* no FIFO, no device */
+	fp = fd >= 0 ? fdopen(fd, "rb") : NULL;
+	if (!fp) {
+		if (fd >= 0)
+			close(fd);
 		return -etme_io;
 	}
 	fsize = (uint64_t)st.st_size;

@@ -3,6 +3,7 @@
 # (issue 12): every case gives a clear one-line error (exit 2) or a correct
 # result, never a crash, a hang or a silently misread value.
 #   sources: > 128 trace sources, duplicate trace IDs
+#   files: references stay in the snapshot directory, regular files only
 #   addresses: images and dumps must lie below 2^32
 #   numbers: -1, overflow, octal-looking values are refused with the range
 set -u
@@ -79,6 +80,35 @@ run 2 "lies beyond the 32-bit address space" decode "$t/hi"
 sed -i '/^length=/d' "$t/hi/cpu.ini"
 run 2 "does not fit in the 32-bit address space" decode "$t/hi"
 run 0 "" packets "$t/hi"
+
+# 4. file references: inside the snapshot directory unless --allow-outside,
+# regular files only (a FIFO blocked for ever, /dev/zero never ended)
+mkdir -p "$t/secret"
+head -c 16 /dev/urandom >"$t/secret/key.bin"
+snapshot "$t/out" 1 '0x10'
+sed -i 's|^file=mem.bin|file=../secret/key.bin|' "$t/out/cpu.ini"
+run 2 "'../secret/key.bin' lies outside the snapshot directory" decode "$t/out"
+run 2 "lies outside the snapshot directory" info "$t/out"
+run 0 "" decode "$t/out" --allow-outside
+run 0 "" info "$t/out" --allow-outside
+sed -i "s|^file=../secret/key.bin|file=$t/secret/key.bin|" "$t/out/cpu.ini"
+run 2 "lies outside the snapshot directory" decode "$t/out"
+sed -i "s|^file=$t/secret/key.bin|file=mem.bin|" "$t/out/cpu.ini"
+ln -sf "$t/secret/key.bin" "$t/out/mem.bin"
+run 2 "'mem.bin' lies outside the snapshot directory" decode "$t/out"
+run 0 "" decode "$t/out" --allow-outside
+sed -i 's|^device1=etm1.ini|device1=../s111/etm1.ini|' "$t/out/snapshot.ini"
+run 2 "'../s111/etm1.ini' lies outside" packets "$t/out"
+snapshot "$t/fifo" 1 '0x10'
+rm "$t/fifo/etm1.ini" && mkfifo "$t/fifo/etm1.ini"
+run 2 "'etm1.ini' is not a regular file" info "$t/fifo"
+snapshot "$t/zero" 1 '0x10'
+ln -sf /dev/zero "$t/zero/trace.bin"
+run 2 "lies outside" packets "$t/zero"
+run 2 "is not a regular file" decode "$t/zero" --allow-outside
+snapshot "$t/dir" 1 '0x10'
+rm "$t/dir/mem.bin" && mkdir "$t/dir/mem.bin"
+run 2 "'mem.bin' is not a regular file" decode "$t/dir"
 
 # 5. numbers: strict, with the range in the message
 raw=(decode "$t/s111/trace.bin" --protocol etmv3)
