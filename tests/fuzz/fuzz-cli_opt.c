@@ -40,34 +40,20 @@ static int model_num(const char *s, int hex, uint64_t *v)
 	return errno == ERANGE ? -1 : 0;
 }
 
-/* stderr to /dev/null around the parser's messages (kept for findings) */
-static int quiet(int on)
-{
-	static int null_fd = -1, saved = -1;
-
-	if (null_fd < 0) {
-		null_fd = open("/dev/null", O_WRONLY);
-		saved = dup(2);
-		FZ_ASSERT(null_fd >= 0 && saved >= 0);
-	}
-	fflush(stderr);
-	return dup2(on ? null_fd : saved, 2);
-}
-
 static void check_number(const char *s)
 {
 	uint64_t a = 0, b = 0;
 	int hex, ra, rb;
 
 	for (hex = 0; hex < 2; hex++) {
-		quiet(1);
+		fz_quiet(1);
 		ra = opt_uint("fuzz", "n", s, hex, 0, UINT64_MAX, &a);
-		quiet(0);
+		fz_quiet(0);
 		rb = model_num(s, hex, &b);
 		FZ_ASSERT(ra == rb && (ra < 0 || a == b));
-		quiet(1);
+		fz_quiet(1);
 		ra = opt_uint("fuzz", "n", s, hex, 1, 0x6f, &a);
-		quiet(0);
+		fz_quiet(0);
 		FZ_ASSERT(ra == (rb < 0 || b < 1 || b > 0x6f ? -1 : 0));
 	}
 }
@@ -115,9 +101,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_number(argv[r]);
 	memset(&o, 0, sizeof(o));
 	o.cmd = "fuzz";
-	quiet(1);
+	fz_quiet(1);
 	r = opt_parse(&o, argc, argv, all_opts);
-	quiet(0);
+	fz_quiet(0);
 	FZ_ASSERT(r >= -1 && r <= 1);
 	if (r == 0)
 		check_opts(&o);

@@ -38,19 +38,6 @@ static int on_item(void *vctx, const struct etm_item *it)
 	return 0;
 }
 
-static void quiet(int on)
-{
-	static int null_fd = -1, saved = -1;
-
-	if (null_fd < 0) {
-		null_fd = open("/dev/null", O_WRONLY);
-		saved = dup(2);
-		FZ_ASSERT(null_fd >= 0 && saved >= 0);
-	}
-	fflush(stderr);
-	dup2(on ? null_fd : saved, 2);
-}
-
 static void check_session(const struct session *s, int decode)
 {
 	int i, k;
@@ -80,25 +67,25 @@ static void run(char *optstr, const char *dir, unsigned mode)
 		argv[argc++] = tok;
 	memset(&o, 0, sizeof(o));
 	o.cmd = "fuzz";
-	quiet(1);
+	fz_quiet(1);
 	r = opt_parse(&o, argc, argv, session_opts);
-	quiet(0);
+	fz_quiet(0);
 	if (r != 0)
 		return;
 	if (!(mode & 8))
 		o.no_cache = 1; /* a 400 KiB cache per decoder: slow */
-	quiet(1);
+	fz_quiet(1);
 	r = session_open(&s, &o, mode & 1 ? etm_dec_elements : etm_dec_packets,
 			 mode & 1);
-	quiet(0);
+	fz_quiet(0);
 	FZ_ASSERT(r == 0 || r == 2);
 	if (r == 0) {
 		check_session(&s, mode & 1);
 		if ((mode & 5) == 5)
 			FZ_ASSERT(session_verify(&s) == 0);
-		quiet(1);
+		fz_quiet(1);
 		r = session_run(&s, on_item, &c);
-		quiet(0);
+		fz_quiet(0);
 		FZ_ASSERT(r == 0 || r == 2);
 	}
 	session_close(&s);
