@@ -35,6 +35,10 @@ struct opts {
 	int allow_outside;            /* snapshot files outside its directory */
 	int jobs;
 	int chunk;                    /* input chunk size (testing) */
+	const char *symfiles[OPT_MAX_FILES]; /* --symbols: nm -S style files */
+	int nsymfiles;
+	double clock_hz;              /* --clock: core clock (cycles), Hz */
+	int source, offsets;          /* --source, --offsets (listing) */
 };
 
 /* Parse argv after the subcommand. @allowed lists the option names the

@@ -3,6 +3,8 @@
 # only when something is missing (run as root on a fresh Debian machine).
 set -euo pipefail
 pkgs=(cmake gcc make pkg-config libelf-dev libcapstone-dev python3 binutils-multiarch
+	libdw-dev valgrind
+	gcc-arm-none-eabi binutils-arm-none-eabi llvm-19 autofdo lcov
 	gcc-arm-linux-gnueabihf qemu-user)
 missing=()
 for p in "${pkgs[@]}"; do
