@@ -59,6 +59,66 @@ static void print_stats(struct decfmt *c, double secs)
 		       mib / secs, (double)c->n.insns / secs / 1e6);
 }
 
+/* The exit status rule (--help, README): 1 when the input gave no
+ * instructions, or trace was lost (error elements: malformed packets or
+ * frames, overflow of the decoder's bounds, unverified trace) or
+ * contradicted (the image or the configuration disagrees with it); with a
+ * one-line reason. A loss of sync alone (e.g. after a debug halt, until
+ * the next I-sync) is not an error. */
+static int decode_verdict(const struct decfmt *c, int warned)
+{
+	struct etm_diag_counts d;
+	unsigned long long lost;
+	int i, image = 0;
+
+	diagwarn_sum(c->dw, &d);
+	lost = c->n.errors;
+	for (i = 0; i < c->s->nsrc; i++)
+		image |= c->s->src[i].img && etm_image_count(c->s->src[i].img);
+	if (!c->n.insns && !image && c->s->input_bytes) {
+		fprintf(stderr, "etmtrace: no instructions decoded: no program "
+			"image (give --elf or --image)\n");
+		return 1;
+	}
+	if (!c->n.insns) {
+		fprintf(stderr, "etmtrace: no instructions decoded from %llu "
+			"bytes of trace%s\n",
+			(unsigned long long)c->s->input_bytes,
+			!c->s->input_bytes ? " (empty)" : lost ?
+			": the trace does not parse with this configuration" :
+			d.nomem ? ": the traced addresses are not in the image "
+			"(give --elf or --image)" : "");
+		return 1;
+	}
+	if (lost || warned) {
+		fprintf(stderr, "etmtrace: the listing is incomplete: %llu "
+			"errors, %llu losses of sync%s\n", c->n.errors,
+			(unsigned long long)d.sync_lost, warned ?
+			", trace that contradicts the image or configuration" :
+			"");
+		return 1;
+	}
+	return 0;
+}
+
+/* Every buffer of the capture in turn. */
+static int decode_buffers(struct session *s, struct decfmt *c)
+{
+	size_t b;
+	int r = 0;
+
+	for (b = 0; b < session_nbuffers(s) && !r; b++) {
+		if (session_select(s, b) < 0)
+			continue;
+		/* several jobs on a regular file: formatted on the workers */
+		r = s->jobs > 1 && !s->o->chunk ? decpar_run(s, c) : -1;
+		s->elems = decfmt_elems;
+		if (r < 0)
+			r = session_run_buffer(s, decfmt_item, c);
+	}
+	return r;
+}
+
 int cmd_decode(int argc, char **argv)
 {
 	static struct wbuf w;
@@ -98,22 +158,16 @@ int cmd_decode(int argc, char **argv)
 	decfmt_init(&c, &s, &w, fmt, fmt == DF_TEXT ? disasm_open() : NULL, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	c.dw = diagwarn_open(&s);
-	/* several jobs on a regular file: formatted on the workers */
-	r = s.jobs > 1 && !o.chunk ? decpar_run(&s, &c) : -1;
-	s.elems = decfmt_elems;
-	if (r < 0)
-		r = session_run(&s, decfmt_item, &c);
+	r = decode_buffers(&s, &c);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	wbuf_flush(&w);
 	if (!r)
-		diagwarn_report(c.dw, &s);
+		r = decode_verdict(&c, diagwarn_report(c.dw, &s));
 	diagwarn_close(c.dw);
 	if (c.fmt == DF_STATS && !r)
 		print_stats(&c, (double)(t1.tv_sec - t0.tv_sec) +
 				(double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	disasm_close(c.dis);
 	session_close(&s);
-	if (r)
-		return r;
-	return c.n.errors ? 1 : 0;
+	return r;
 }

@@ -81,10 +81,13 @@ static int opt_value(struct opts *o, const char *name, char *v)
 		   !strcmp(name, "etmidr")) {
 		if (opt_num(v, &n) || n > 0xffffffffu)
 			return -1;
-		if (name[3] == 'c' && name[4] == 'r')
+		if (name[3] == 'c' && name[4] == 'r') {
 			o->etmcr = (uint32_t)n;
-		else if (name[3] == 'c')
+			o->have_etmcr = 1;
+		} else if (name[3] == 'c') {
 			o->etmccer = (uint32_t)n;
+			o->have_etmccer = 1;
+		}
 		else {
 			o->etmidr = (uint32_t)n;
 			o->have_etmidr = 1;
@@ -116,7 +119,7 @@ static int opt_value(struct opts *o, const char *name, char *v)
 }
 
 static const char *const opt_flags[] = { "stats", "no-cache", "m-profile",
-					  "verify" };
+					  "verify", "verbose" };
 
 static int opt_flag(struct opts *o, const char *name)
 {
@@ -128,6 +131,8 @@ static int opt_flag(struct opts *o, const char *name)
 		o->m_profile = 1;
 	else if (!strcmp(name, "verify"))
 		o->verify = 1;
+	else if (!strcmp(name, "verbose"))
+		o->verbose = 1;
 	else
 		return -1;
 	return 0;
