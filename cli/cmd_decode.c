@@ -35,7 +35,9 @@ static const char decode_help[] =
 	"  --protocol etmv3|ptm  trace protocol (required)\n"
 	"  --input-format raw|coresight|tpiu  (default raw)\n"
 	"  --etmcr V --etmccer V --etmidr V   configuration registers\n"
-	"  --m-profile           the core is ARMv7-M\n";
+	"  --m-profile           the core is ARMv7-M\n"
+	"  --allow-outside       follow snapshot file references that leave the\n"
+	"                        snapshot directory (refused by default)\n";
 
 static void print_stats(struct decfmt *c, double secs)
 {
@@ -131,7 +133,7 @@ int cmd_decode(int argc, char **argv)
 
 	r = opt_parse(&o, argc, argv,
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
-		      "image,elf,stats,no-cache,jobs,chunk,verify");
+		      "image,elf,stats,no-cache,jobs,chunk,verify,allow-outside");
 	if (r) {
 		if (r > 0)
 			fputs(decode_help, stdout);

@@ -7,11 +7,13 @@
 #include "session.h"
 
 static const char info_help[] =
-	"usage: etmtrace info <snapshot-dir> [--id ID]...\n"
+	"usage: etmtrace info <snapshot-dir> [--id ID]... [--allow-outside]\n"
 	"\n"
 	"List the trace sources of a snapshot with their protocol, configuration\n"
 	"(cycle-accurate, context ID size, timestamps, return stack, ...), trace\n"
-	"buffer, and the memory regions of their cores.\n";
+	"buffer, and the memory regions of their cores.\n"
+	"  --allow-outside  follow file references that leave the snapshot\n"
+	"                   directory (refused by default)\n";
 
 static const char *fmt_name(enum etm_input_format f)
 {
@@ -81,13 +83,15 @@ int cmd_info(int argc, char **argv)
 	size_t i, j;
 	int r;
 
-	r = opt_parse(&o, argc, argv, "id");
+	r = opt_parse(&o, argc, argv, "id,allow-outside");
 	if (r) {
 		if (r > 0)
 			fputs(info_help, stdout);
 		return r > 0 ? 0 : 2;
 	}
-	r = etm_snapshot_load(&snap, o.input, err, sizeof(err));
+	r = etm_snapshot_load_ex(&snap, o.input,
+				 o.allow_outside ? ETM_SNAP_ALLOW_OUTSIDE : 0,
+				 err, sizeof(err));
 	if (r < 0) {
 		fprintf(stderr, "etmtrace: %s\n", err[0] ? err : etm_errstr(r));
 		return 2;

@@ -20,7 +20,9 @@ static const char packets_help[] =
 	"  --protocol etmv3|ptm trace protocol (required)\n"
 	"  --input-format raw|coresight|tpiu  (default raw)\n"
 	"  --etmcr V --etmccer V --etmidr V   configuration registers\n"
-	"  --m-profile          the core is ARMv7-M\n";
+	"  --m-profile          the core is ARMv7-M\n"
+	"  --allow-outside      follow snapshot file references that leave the\n"
+	"                       snapshot directory (refused by default)\n";
 
 struct pk_ctx {
 	struct wbuf *w;
@@ -104,7 +106,8 @@ int cmd_packets(int argc, char **argv)
 	int r;
 
 	r = opt_parse(&o, argc, argv,
-		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,chunk");
+		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,chunk,"
+		      "allow-outside");
 	if (r) {
 		if (r > 0)
 			fputs(packets_help, stdout);

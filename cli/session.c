@@ -41,7 +41,8 @@ static void open_opts(const struct opts *o, enum etm_decoder_mode mode,
 	oo->nimages = (size_t)o->nimages;
 	oo->elfs = elfs;
 	oo->nelfs = (size_t)o->nelfs;
-	oo->flags = want_images ? 0 : ETM_OPEN_NO_IMAGES;
+	oo->flags = (want_images ? 0 : ETM_OPEN_NO_IMAGES) |
+		    (o->allow_outside ? ETM_OPEN_ALLOW_OUTSIDE : 0);
 }
 
 /* The capture's decoded sources as the session's list. */
@@ -335,14 +336,23 @@ static int session_run_jobs(struct session *s, int fd, uint64_t size,
 
 int session_run_buffer(struct session *s, session_fn fn, void *ctx)
 {
+	int snap = etm_capture_snapshot(s->cap) != NULL;
 	struct stat st;
 	size_t chunk = s->o->chunk ? (size_t)s->o->chunk : (size_t)1 << 20;
 	uint8_t *buf;
 	int fd, r = 0;
 
-	fd = open(s->trace_path, O_RDONLY);
+	/* a snapshot's trace buffer must be a regular file (a FIFO would
+	 * block, /dev/zero never ends); a trace file named on the command
+	 * line may be a pipe */
+	fd = open(s->trace_path, O_RDONLY | (snap ? O_NONBLOCK : 0));
 	if (fd < 0) {
 		fprintf(stderr, "etmtrace: %s: %s\n", s->trace_path, strerror(errno));
+		return 2;
+	}
+	if (snap && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+		fprintf(stderr, "etmtrace: %s: not a regular file\n", s->trace_path);
+		close(fd);
 		return 2;
 	}
 	if (s->jobs > 1 && !s->o->chunk && fstat(fd, &st) == 0 &&

@@ -105,8 +105,10 @@ int cap_user_images(struct cap_ctx *c, struct etm_image *img)
 				       o->images[i].path, 0, 0);
 		if (r < 0)
 			return cap_err(c, r, "%s: %s", o->images[i].path,
+				       r == -etme_invalid ? "it does not fit in "
+				       "the 32-bit address space there" :
 				       r == -etme_io ? strerror(errno) :
-						       etm_errstr(r));
+				       etm_errstr(r));
 		etm_image_name_last(img, o->images[i].path);
 	}
 	for (i = 0; i < o->nelfs; i++) {
