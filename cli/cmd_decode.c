@@ -15,7 +15,8 @@ static const char decode_help[] =
 	"\n"
 	"Decode trace into the instructions the core executed.\n"
 	"\n"
-	"  --id ID               only this trace ID (repeatable; default: all)\n"
+	"  --id ID               only this trace ID, hex (repeatable, across\n"
+	"                        buffers; default: all)\n"
 	"  --format text|canon|jsonl\n"
 	"                        text: one instruction per line with exceptions,\n"
 	"                        gaps, context and timestamps (default);\n"
@@ -31,13 +32,23 @@ static const char decode_help[] =
 	"                        I-sync confirms it; trace that a later check\n"
 	"                        rejects is preceded by an 'unverified' error\n"
 	"                        (one thread; see doc/robustness.md)\n"
-	"Without a snapshot directory (trace file given):\n"
-	"  --protocol etmv3|ptm  trace protocol (required)\n"
-	"  --input-format raw|coresight|tpiu  (default raw)\n"
+	"  --verbose             say which sources are decoded from which buffer\n"
+	"Configuration: a snapshot's, or for a trace file found from the bytes -\n"
+	"the input format detected, the registers inferred by probing the trace\n"
+	"against the image (printed); options always win, on a snapshot too:\n"
+	"  --protocol etmv3|ptm  trace protocol\n"
+	"  --input-format FMT    raw: one source's bytes; coresight: 16-byte\n"
+	"                        formatter frames from byte 0 (ETB/ETF/ETR memory);\n"
+	"                        tpiu: frames found by FSYNC (TPIU port capture);\n"
+	"                        tpiu-nofsync: TPIU frames from byte 0 (SWO)\n"
 	"  --etmcr V --etmccer V --etmidr V   configuration registers\n"
 	"  --m-profile           the core is ARMv7-M\n"
 	"  --allow-outside       follow snapshot file references that leave the\n"
-	"                        snapshot directory (refused by default)\n";
+	"                        snapshot directory (refused by default)\n"
+	"Trace IDs are hex, as listings print them: --id 13 is 0x13.\n"
+	"Exit status: 0 ok; 1 no instructions decoded, or trace lost (error\n"
+	"elements) or contradicted by the image or configuration (one-line\n"
+	"reason on stderr); 2 usage or input error.\n";
 
 static void print_stats(struct decfmt *c, double secs)
 {
@@ -133,7 +144,7 @@ int cmd_decode(int argc, char **argv)
 
 	r = opt_parse(&o, argc, argv,
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
-		      "image,elf,stats,no-cache,jobs,chunk,verify,allow-outside");
+		      "image,elf,stats,no-cache,jobs,chunk,verify,allow-outside,verbose");
 	if (r) {
 		if (r > 0)
 			fputs(decode_help, stdout);
