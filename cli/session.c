@@ -42,6 +42,7 @@ static void open_opts(const struct opts *o, enum etm_decoder_mode mode,
 	oo->elfs = elfs;
 	oo->nelfs = (size_t)o->nelfs;
 	oo->flags = (want_images ? 0 : ETM_OPEN_NO_IMAGES) |
+		    (o->list ? ETM_OPEN_LIST : 0) |
 		    (o->allow_outside ? ETM_OPEN_ALLOW_OUTSIDE : 0);
 }
 
@@ -95,6 +96,40 @@ static void session_describe(const struct session *s)
 	}
 }
 
+/* `-`: standard input copied to a temporary file (detection and inference
+ * read the start of the trace before the decode reads it all). */
+static int spool_stdin(struct session *s)
+{
+	const char *dir = getenv("TMPDIR");
+	char buf[65536];
+	ssize_t n;
+	int fd;
+
+	s->spool = malloc(4096);
+	if (!s->spool)
+		return -1;
+	snprintf(s->spool, 4096, "%s/etmtrace-stdin-XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(s->spool);
+	if (fd < 0) {
+		fprintf(stderr, "etmtrace: standard input: cannot make a temporary file in %s: %s\n",
+			dir && *dir ? dir : "/tmp", strerror(errno));
+		free(s->spool);
+		s->spool = NULL;
+		return -1;
+	}
+	while ((n = read(STDIN_FILENO, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || write(fd, buf, (size_t)n) != n) {
+			fprintf(stderr, "etmtrace: standard input: %s\n", strerror(errno));
+			close(fd);
+			return -1;
+		}
+	}
+	close(fd);
+	return 0;
+}
+
 int session_open(struct session *s, struct opts *o, enum etm_decoder_mode mode,
 		 int want_images)
 {
@@ -108,7 +143,10 @@ int session_open(struct session *s, struct opts *o, enum etm_decoder_mode mode,
 	memset(s, 0, sizeof(*s));
 	s->o = o;
 	open_opts(o, mode, want_images, &oo, images, elfs);
-	r = etm_capture_open(&s->cap, o->input, &oo, err, sizeof(err));
+	if (!strcmp(o->input, "-") && spool_stdin(s) < 0)
+		return 2;
+	r = etm_capture_open(&s->cap, s->spool ? s->spool : o->input, &oo,
+			     err, sizeof(err));
 	if (r < 0) {
 		fprintf(stderr, "etmtrace: %s\n", err[0] ? err : etm_errstr(r));
 		return 2;
@@ -166,6 +204,10 @@ void session_close(struct session *s)
 	s->dec = NULL;
 	free(s->src);
 	s->src = NULL;
+	if (s->spool)
+		unlink(s->spool);
+	free(s->spool);
+	s->spool = NULL;
 }
 
 const struct session_src *session_find(const struct session *s, unsigned id)

@@ -25,6 +25,7 @@ struct session {
 	const char *trace_path;
 	enum etm_input_format fmt;
 	struct etm_decoder *dec;
+	char *spool;               /* input `-`: standard input's copy */
 	struct session_src *src;   /* the decoded sources (all buffers) */
 	int nsrc;
 	uint64_t input_bytes;
