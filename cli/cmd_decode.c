@@ -81,7 +81,7 @@ static void print_stats(struct decfmt *c, double secs)
 static int decode_verdict(const struct decfmt *c, int warned)
 {
 	struct etm_diag_counts d;
-	unsigned long long lost;
+	unsigned long long lost, elems = 0;
 	int i, image = 0;
 
 	diagwarn_sum(c->dw, &d);
@@ -93,11 +93,15 @@ static int decode_verdict(const struct decfmt *c, int warned)
 			"image (give --elf or --image)\n");
 		return 1;
 	}
+	for (i = 0; i < etmk_num_kinds; i++)
+		elems += c->n.elems[i];
 	if (!c->n.insns) {
 		fprintf(stderr, "etmtrace: no instructions decoded from %llu "
 			"bytes of trace%s\n",
 			(unsigned long long)c->s->input_bytes,
-			!c->s->input_bytes ? " (empty)" : lost ?
+			!c->s->input_bytes ? " (empty)" : !elems ?
+			": no synchronisation found (not ETMv3/PTM trace, or "
+			"another input format?)" : lost ?
 			": the trace does not parse with this configuration" :
 			d.nomem ? ": the traced addresses are not in the image "
 			"(give --elf or --image)" : "");
@@ -140,7 +144,7 @@ int cmd_decode(int argc, char **argv)
 	enum dec_fmt fmt;
 	struct session s;
 	struct timespec t0, t1;
-	int r;
+	int r, v = 0;
 
 	r = opt_parse(&o, argc, argv,
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
@@ -175,12 +179,12 @@ int cmd_decode(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	wbuf_flush(&w);
 	if (!r)
-		r = decode_verdict(&c, diagwarn_report(c.dw, &s));
+		v = decode_verdict(&c, diagwarn_report(c.dw, &s));
 	diagwarn_close(c.dw);
 	if (c.fmt == DF_STATS && !r)
 		print_stats(&c, (double)(t1.tv_sec - t0.tv_sec) +
 				(double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	disasm_close(c.dis);
 	session_close(&s);
-	return r;
+	return r ? r : v;
 }

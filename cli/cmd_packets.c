@@ -77,7 +77,7 @@ static int pk_item(void *vctx, const struct etm_item *it)
 	}
 	if (p->type == etmp_error)
 		c->errors++;
-	else
+	else if (p->type != etmp_notsync)
 		c->packets++;
 	if (c->jsonl) {
 		etm_pkt_json_fields(p, it->proto, fields, sizeof(fields));
@@ -140,7 +140,8 @@ int cmd_packets(int argc, char **argv)
 	if (r)
 		return r;
 	if (!c.packets)
-		fprintf(stderr, "etmtrace: no packets in %llu bytes of trace%s\n",
+		fprintf(stderr, "etmtrace: no packets (no synchronisation) in %llu "
+			"bytes of trace%s\n",
 			(unsigned long long)s_bytes, s_bytes ? "" : " (empty)");
 	else if (c.errors)
 		fprintf(stderr, "etmtrace: %lu malformed packets or frames\n",

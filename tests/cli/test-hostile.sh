@@ -66,7 +66,7 @@ done
 run 2 "both use trace ID 0x05" decode "$t/s200" --id 5
 snapshot "$t/s111" 111 'k'
 run 1 "no instructions decoded" decode "$t/s111"   # (no code in the dump)
-run 1 "no packets in 64 bytes" packets "$t/s111" --id 0x6f
+run 1 "no packets (no synchronisation) in 64 bytes" packets "$t/s111" --id 0x6f
 snapshot "$t/dup" 2 '0x10'
 run 2 "ETM_1 and ETM_2 both use trace ID 0x10" decode "$t/dup"
 
@@ -79,7 +79,7 @@ sed -i 's/^address=0x8000/address=0xFFFFFFF8/' "$t/hi/cpu.ini"
 run 2 "lies beyond the 32-bit address space" decode "$t/hi"
 sed -i '/^length=/d' "$t/hi/cpu.ini"
 run 2 "does not fit in the 32-bit address space" decode "$t/hi"
-run 1 "no packets in 64 bytes" packets "$t/hi"
+run 1 "no packets (no synchronisation) in 64 bytes" packets "$t/hi"
 
 # 4. file references: inside the snapshot directory unless --allow-outside,
 # regular files only (a FIFO blocked for ever, /dev/zero never ended)
