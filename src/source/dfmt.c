@@ -266,9 +266,10 @@ static int dfmt_fit(const struct etm_dfmt *d, size_t k)
 
 		/* Shifts of the same parity as the right one name the same
 		 * IDs (a plain data byte and the aux byte trade places). A
-		 * weak tie-break, measured only: aux bytes with bit 0 set
-		 * that name no live ID (8 of 30 single damages recovered in
-		 * tests/cli/test-i13-17-frame_realign.sh, 2 without). */
+		 * weak tie-break, empirical only: aux bytes with bit 0 set
+		 * that name no live ID. Recovery stays rare (measured in
+		 * tests/cli/test-i13-17-frame_realign.sh): telling these
+		 * shifts apart needs the packet layer. */
 		tie += (aux & 1) && !d->seen[aux >> 1];
 		for (j = 0; j < DFMT_FRAME; j += 2) {
 			unsigned b = d->hold[f + j], id = b >> 1;

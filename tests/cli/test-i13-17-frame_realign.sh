@@ -4,12 +4,12 @@
 # the deformatter, which looks for the 16-byte alignment again (the shift of
 # 0-15 bytes whose next eight frames name no reserved ID and most live
 # sources) and reports the lost alignment with an error element. Asserted:
-# every odd-length damage of 1-15 bytes lost or inserted is reported; some
-# damages recover (the rest of the trace decodes as generated). NOT solved:
-# an even-length damage keeps the ID bytes in place (only a data byte and
-# the aux byte trade places) and is not detected by the frame layer, and
-# shifts of the same parity as the true one are not told apart, so most
-# damages do not recover (8 of 30 when measured; the rate is printed).
+# every odd-length damage of 1-15 bytes lost or inserted is reported by the
+# frame layer. NOT solved (the rate is only printed): an even-length damage
+# keeps the ID bytes in place (a data byte and the aux byte trade places)
+# and is not detected by the frame layer, and shifts of the same parity as
+# the true one are not told apart, so recovery is rare (measured: 8 of 30
+# damages at offset 20005, 0 of 30 at 5005, 12005 and 30005).
 . "$(dirname "$0")/i13-lib.sh"
 synth_snap "$tmp/s" --protocol ptm --format coresight --sources 2 --seed 3 \
 	--insns 20000 --async-period 256 --isync-period 256
@@ -46,5 +46,4 @@ for mode in lose insert; do for n in $(seq 1 15); do
 done; done
 echo "measured: the rest of the trace decodes as generated after $ok of $all damages (1-15 bytes lost or inserted at offset 20005)"
 check "[ $oddmarked -eq $odd ]" "odd-length damages (byte parity changes, IDs turn random): a frame-layer error element each ($oddmarked of $odd)"
-check "[ $ok -ge 1 ]" "some damages recover: the rest of the trace decodes as generated ($ok of $all)"
 finish
