@@ -61,6 +61,8 @@ static int opt_allowed(const char *allowed, const char *name)
 	size_t n = strlen(name);
 	const char *p = allowed;
 
+	if (!n)
+		return 0; /* "--": strstr would find "" for ever */
 	while ((p = strstr(p, name)) != NULL) {
 		if ((p == allowed || p[-1] == ',') && (p[n] == ',' || !p[n]))
 			return 1;

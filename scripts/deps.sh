@@ -2,7 +2,8 @@
 # scripts/deps.sh - install the Debian packages the build and tests need,
 # only when something is missing (run as root on a fresh Debian machine).
 set -euo pipefail
-pkgs=(cmake gcc make pkg-config libelf-dev libcapstone-dev python3 binutils-multiarch)
+pkgs=(cmake gcc make pkg-config libelf-dev libcapstone-dev python3 binutils-multiarch
+	gcc-arm-linux-gnueabihf qemu-user)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

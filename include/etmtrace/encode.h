@@ -114,8 +114,14 @@ void etm_enc_free(struct etm_enc *e);
  * traced one). PTM: a context change or trace_off after non-waypoint
  * instructions takes effect, as in the PTM, after the next waypoint (the
  * trailing non-waypoint instructions at a trace_off are not traced).
- * Returns 0, -etme_invalid (bad event or order), -etme_nomap (opcode not in
- * the image), -etme_bad_insn (undecodable opcode), -etme_nomem. */
+ * An instruction event must be where the classifier (etm_insn_decode()) says
+ * the previous one leads: the next instruction after a non-branch or a
+ * branch that failed its condition, the target of a taken direct branch,
+ * the event's target after a taken indirect branch (anything after an
+ * executed exception-generating instruction, an exception or a gap).
+ * Returns 0, -etme_invalid (bad event or order), -etme_mismatch (a step the
+ * classifier cannot explain), -etme_nomap (opcode not in the image),
+ * -etme_bad_insn (undecodable opcode), -etme_nomem. */
 int etm_enc_put(struct etm_enc *e, const struct etm_ev *ev);
 /** Output what is still pending (atoms). Call at the end of the trace.
  * Returns 0 or -etme_nomem. */

@@ -80,15 +80,51 @@ void etm_enc_free(struct etm_enc *e)
 	free(e);
 }
 
+/* After event @ev: where the next instruction event must be, as the
+ * classifier sees it (a non-branch or a branch not taken falls through, a
+ * taken direct branch goes to its target, a taken indirect one to the
+ * event's target); nothing is expected after an exception-generating
+ * instruction that executed or across exceptions and trace gaps. */
+static void enc_expect(struct etm_enc *e, const struct etm_ev *ev)
+{
+	struct etm_insn in;
+
+	e->expect_on = 0;
+	if (ev->kind != etmev_insn || enc_classify(e, ev, &in) < 0)
+		return;
+	e->expect_addr = ev->addr + in.size;
+	e->expect_isa = ev->isa;
+	if (ev->exec && in.cls == etmc_br_direct) {
+		e->expect_addr = in.target;
+		e->expect_isa = in.target_isa;
+	} else if (ev->exec && in.cls == etmc_br_indirect) {
+		e->expect_addr = ev->target;
+		e->expect_isa = ev->target_isa;
+	} else if (ev->exec && in.cls == etmc_exc_gen) {
+		return;
+	}
+	e->expect_on = 1;
+}
+
 int etm_enc_put(struct etm_enc *e, const struct etm_ev *ev)
 {
 	int err;
 
 	if (!e || !ev || ev->kind <= etmev_invalid || ev->kind >= etmev_num_kinds)
 		return -etme_invalid;
+	/* a step the classifier cannot explain (a non-branch followed by a
+	 * jump, a direct branch to elsewhere) is refused, so that a
+	 * classifier error surfaces instead of cancelling out in a round
+	 * trip through the decoder */
+	if (ev->kind == etmev_insn && e->expect_on &&
+	    (ev->addr != e->expect_addr || ev->isa != e->expect_isa))
+		return -etme_mismatch;
 	err = e->ptm ? enc_ptm_put(e, ev) : enc_etm3_put(e, ev);
 	if (!err && e->out.err)
 		err = -etme_nomem;
+	if (!err && ev->kind != etmev_context && ev->kind != etmev_timestamp &&
+	    ev->kind != etmev_trigger)
+		enc_expect(e, ev);
 	return err;
 }
 

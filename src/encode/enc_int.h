@@ -80,6 +80,11 @@ struct etm_enc {
 	uint8_t force_full;       /* next address in 5 bytes (after a WPU) */
 	uint64_t next;            /* address of the next instruction */
 	uint8_t next_valid;
+	/* where the classifier says the next instruction event must be (see
+	 * enc_expect()): an execution it cannot explain is refused */
+	uint8_t expect_on;
+	uint64_t expect_addr;
+	enum etm_isa expect_isa;
 	enum etm_isa isa;         /* processor state */
 	uint8_t ns, hyp;
 	uint8_t pns, phyp;        /* state the trace last stated */

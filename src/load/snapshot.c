@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -368,30 +369,100 @@ static int snap_is_m_profile(const char *type)
 	return 0;
 }
 
-/* Core name attached to trace source @d in [core_trace_sources]. */
-static const char *snap_core_of(const struct snap_ctx *c,
-				const struct snap_dev *d)
+/* Devices sorted by name or by location (case-insensitive), to link
+ * the entries of trace.ini to them in O(entries x log devices). */
+static int dev_name_cmp(const void *a, const void *b)
+{
+	return strcasecmp((*(struct snap_dev *const *)a)->name,
+			  (*(struct snap_dev *const *)b)->name);
+}
+
+static int dev_loc_cmp(const void *a, const void *b)
+{
+	return strcasecmp((*(struct snap_dev *const *)a)->location,
+			  (*(struct snap_dev *const *)b)->location);
+}
+
+/* First of the @n sorted devices whose name (@loc: location) is @key. */
+static size_t dev_lower(struct snap_dev **v, size_t n, const char *key,
+			int loc)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcasecmp(loc ? v[mid]->location : v[mid]->name, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Set @field (core or buffers) to @val on the devices named @key (@loc:
+ * located at @key) that have none yet: the first entry wins. */
+static void dev_link(struct snap_dev **v, size_t n, const char *key, int loc,
+		     size_t field, const char *val)
+{
+	size_t i;
+
+	for (i = dev_lower(v, n, key, loc); i < n; i++) {
+		const char **f = (const char **)((char *)v[i] + field);
+
+		if (strcasecmp(loc ? v[i]->location : v[i]->name, key))
+			break;
+		if (!*f)
+			*f = val;
+	}
+}
+
+/* Each device's core (its first [core_trace_sources] entry naming it or,
+ * with '@', its location) and [source_buffers] entry. */
+static int snap_link(struct snap_ctx *c)
 {
 	const struct etm_ini *t = c->trace;
 	long sec = etm_ini_section(t, "core_trace_sources");
-	size_t i;
+	struct snap_dev **byname, **byloc;
+	size_t i, nloc = 0;
 
-	for (i = 0; sec >= 0 && i < t->nentries; i++) {
+	byname = calloc(c->ndevs + 1, sizeof(*byname));
+	byloc = calloc(c->ndevs + 1, sizeof(*byloc));
+	if (!byname || !byloc) {
+		free(byname);
+		free(byloc);
+		return snap_err(c, -etme_nomem, "out of memory");
+	}
+	for (i = 0; i < c->ndevs; i++) {
+		byname[i] = &c->devs[i];
+		if (c->devs[i].location)
+			byloc[nloc++] = &c->devs[i];
+	}
+	qsort(byname, c->ndevs, sizeof(*byname), dev_name_cmp);
+	qsort(byloc, nloc, sizeof(*byloc), dev_loc_cmp);
+	for (i = 0; i < t->nentries; i++) {
 		const struct etm_ini_entry *e = &t->entries[i];
 
-		if (e->section != (size_t)sec)
-			continue;
-		if (!strcasecmp(e->value, d->name) ||
-		    (e->value[0] == '@' && d->location &&
-		     !strcasecmp(e->value + 1, d->location)))
-			return e->key;
+		if (sec >= 0 && e->section == (size_t)sec) {
+			if (e->value[0] == '@')
+				dev_link(byloc, nloc, e->value + 1, 1,
+					 offsetof(struct snap_dev, core), e->key);
+			dev_link(byname, c->ndevs, e->value, 0,
+				 offsetof(struct snap_dev, core), e->key);
+		}
+		if (!strcasecmp(t->sections[e->section], "source_buffers"))
+			dev_link(byname, c->ndevs, e->key, 0,
+				 offsetof(struct snap_dev, buffers), e->value);
 	}
-	return NULL;
+	free(byname);
+	free(byloc);
+	return 0;
 }
 
 /* Buffer of source @name: first entry of [source_buffers], or the only
  * buffer when there is no [source_buffers] section. */
-static int snap_buffer_of(struct snap_ctx *c, struct etm_snap_source *s)
+static int snap_buffer_of(struct snap_ctx *c, const struct snap_dev *d,
+			  struct etm_snap_source *s)
 {
 	const char *v;
 	char name[256];
@@ -404,7 +475,7 @@ static int snap_buffer_of(struct snap_ctx *c, struct etm_snap_source *s)
 		s->buffer = snap_strdup(c->snap->buffers[0].name);
 		return s->buffer ? 0 : -etme_nomem;
 	}
-	v = etm_ini_get(c->trace, "source_buffers", s->name, NULL);
+	v = d->buffers;
 	if (!v || !snap_list_item(v, 0, name, sizeof(name)))
 		return 0;
 	s->buffer = snap_strdup(name);
@@ -476,14 +547,14 @@ static int snap_add_source(struct snap_ctx *c, const struct snap_dev *d,
 					  snap_source_regs(c, d, &s->cfg);
 	if (rc < 0)
 		return rc;
-	core_name = c->trace ? snap_core_of(c, d) : NULL;
+	core_name = d->core;
 	if (core_name)
 		core = snap_dev_by_name(c, core_name);
 	rc = snap_dup_opt(&s->core, core_name);
 	if (!rc && core)
 		rc = snap_dup_opt(&s->core_type, core->type);
 	if (!rc)
-		rc = snap_buffer_of(c, s);
+		rc = snap_buffer_of(c, d, s);
 	if (rc < 0)
 		return snap_err(c, rc, "out of memory");
 	if (snap_is_m_profile(s->core_type))
@@ -496,6 +567,11 @@ static int snap_sources(struct snap_ctx *c)
 	size_t i;
 	int rc;
 
+	if (c->trace) {
+		rc = snap_link(c);
+		if (rc < 0)
+			return rc;
+	}
 	c->snap->sources = calloc(c->ndevs ? c->ndevs : 1,
 				  sizeof(*c->snap->sources));
 	c->snap->others = calloc(c->ndevs ? c->ndevs : 1,

@@ -126,6 +126,7 @@ run 2 "(expected 0x0-0xffffffff" "${raw[@]}" --image "$t/s111/mem.bin@-8"
 run 2 "(expected FILE@ADDRESS)" "${raw[@]}" --image "$t/s111/mem.bin"
 run 2 "'-1' (expected 1-10000000" synth "$t/syn" --insns -1
 run 2 "expected 0, 1, 2 or 4" synth "$t/syn" --ctxid-bytes 3
+run 2 "unknown option '--'" "${raw[@]}" --   # looped for ever (fuzz-session)
 run 1 "no program image" "${raw[@]}" --input-format coresight --id 0x10 --id 17 --jobs 2 --etmcr 0
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
