@@ -13,6 +13,7 @@
 #include "common/sbuf.h"
 #include "decoder/decoder_int.h"
 #include "decoder/frames.h"
+#include "source/dfmt_int.h"
 #include "flow/flow_int.h"
 #include "packet/pktbuf.h"
 
@@ -99,7 +100,8 @@ struct etm_decoder *etm_decoder_alloc(enum etm_input_format fmt,
 {
 	struct etm_decoder *d;
 
-	if (fmt != etm_fmt_raw && fmt != etm_fmt_coresight && fmt != etm_fmt_tpiu)
+	if (fmt != etm_fmt_raw && fmt != etm_fmt_coresight && fmt != etm_fmt_tpiu &&
+	    fmt != etm_fmt_tpiu_nofsync)
 		return NULL;
 	if (mode != etm_dec_packets && mode != etm_dec_elements)
 		return NULL;
@@ -405,17 +407,27 @@ static int frames_to_dfmt(struct etm_decoder *d, const uint8_t *rest,
 	struct etm_frames *fr = d->fr;
 	uint8_t fake[16] = { 0 };
 	struct etm_dfmt_item x;
+	uint64_t start = fr->npart && rest != fr->part ? fr->part_off : off;
 	int err;
 
-	d->dfmt = etm_dfmt_alloc(etm_fmt_coresight, fr->cur_id < 0 ? off :
-				 off - sizeof(fake));
+	d->dfmt = etm_dfmt_alloc(etm_fmt_coresight, fr->cur_id < 0 ? start :
+				 start - sizeof(fake));
 	if (!d->dfmt)
 		return -etme_nomem;
+	etm_dfmt_seen_ids(d->dfmt, d->sel);
 	if (fr->cur_id >= 0) {
 		fake[0] = (uint8_t)(fr->cur_id << 1 | 1);
 		err = etm_dfmt_push(d->dfmt, fake, sizeof(fake));
 		while (!err)
 			err = etm_dfmt_next(d->dfmt, &x, sizeof(x));
+	}
+	if (fr->npart && rest != fr->part) {
+		/* a frame cut by the end of the last input comes first */
+		err = etm_dfmt_hold_bytes(d->dfmt, fr->part, fr->npart,
+					  fr->part_off);
+		fr->npart = 0;
+		if (err < 0)
+			return err;
 	}
 	err = etm_dfmt_push(d->dfmt, rest, n);
 	if (!err && d->finishing)
