@@ -19,6 +19,7 @@ static const char *fmt_name(enum etm_input_format f)
 	case etm_fmt_raw: return "raw (source_data)";
 	case etm_fmt_coresight: return "coresight frames";
 	case etm_fmt_tpiu: return "tpiu frames";
+	case etm_fmt_tpiu_nofsync: return "tpiu frames from byte 0";
 	case etm_fmt_unknown: break;
 	}
 	return "unknown";

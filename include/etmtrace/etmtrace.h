@@ -19,5 +19,6 @@
 #include <etmtrace/diag.h>
 #include <etmtrace/verify.h>
 #include <etmtrace/chunk.h>
+#include <etmtrace/open.h>
 
 #endif

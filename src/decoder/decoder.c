@@ -99,7 +99,8 @@ struct etm_decoder *etm_decoder_alloc(enum etm_input_format fmt,
 {
 	struct etm_decoder *d;
 
-	if (fmt != etm_fmt_raw && fmt != etm_fmt_coresight && fmt != etm_fmt_tpiu)
+	if (fmt != etm_fmt_raw && fmt != etm_fmt_coresight && fmt != etm_fmt_tpiu &&
+	    fmt != etm_fmt_tpiu_nofsync)
 		return NULL;
 	if (mode != etm_dec_packets && mode != etm_dec_elements)
 		return NULL;

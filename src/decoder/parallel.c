@@ -729,6 +729,7 @@ static int run(struct etm_decoder *d, etm_read_fn rd, void *rctx,
 	r.frames = etm_decoder_format(d) == etm_fmt_coresight;
 	r.batch = ops && ops->elems && etm_decoder_elems_ok(d);
 	if (jobs <= 1 || etm_decoder_format(d) == etm_fmt_tpiu ||
+	    etm_decoder_format(d) == etm_fmt_tpiu_nofsync ||
 	    size <= PAR_MIN_INPUT) {
 		if (fn) {
 			r.ops = NULL;   /* items straight to the callback */

@@ -69,13 +69,14 @@ struct etm_dfmt *etm_dfmt_alloc(enum etm_input_format fmt, uint64_t base_offset)
 {
 	struct etm_dfmt *d;
 
-	if (fmt != etm_fmt_coresight && fmt != etm_fmt_tpiu)
+	if (fmt != etm_fmt_coresight && fmt != etm_fmt_tpiu &&
+	    fmt != etm_fmt_tpiu_nofsync)
 		return NULL;
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return NULL;
-	d->fmt = fmt;
-	d->aligned = fmt == etm_fmt_coresight;
+	d->fmt = fmt == etm_fmt_tpiu_nofsync ? etm_fmt_tpiu : fmt;
+	d->aligned = fmt != etm_fmt_tpiu;
 	d->cur_id = DFMT_ID_UNKNOWN;
 	d->in_off = base_offset;
 	return d;
