@@ -43,6 +43,12 @@ struct etm_chunk_dec {
 	struct etm_sbuf *sf, *sg;
 };
 
+/* TPIU input is never cut (as in parallel decode). */
+static int is_tpiu(enum etm_input_format fmt)
+{
+	return fmt == etm_fmt_tpiu || fmt == etm_fmt_tpiu_nofsync;
+}
+
 static uint64_t chunk_end(int tpiu, int frames, etm_read_fn rd, void *rctx,
 			  uint64_t size, uint64_t target, uint8_t *buf,
 			  uint64_t start)
@@ -96,7 +102,7 @@ int etm_chunk_plan(const struct etm_decoder *d, etm_read_fn rd, void *rctx,
 	if (!target)
 		target = ETM_CHUNK_TARGET;
 	for (; s < size && !err; s = e) {
-		e = chunk_end(fmt == etm_fmt_tpiu, frames, rd, rctx, size,
+		e = chunk_end(is_tpiu(fmt), frames, rd, rctx, size,
 			      target, buf, s);
 		if (cnt == cap) {
 			cap = cap ? 2 * cap : 16;
@@ -133,7 +139,7 @@ struct etm_chunk_dec *etm_chunk_dec_alloc(const struct etm_decoder *d,
 
 	if (!d || !rd || !etm_decoder_elems_ok(d) || length > size ||
 	    offset > size - length ||
-	    (etm_decoder_format(d) == etm_fmt_tpiu && offset))
+	    (is_tpiu(etm_decoder_format(d)) && (offset || length != size)))
 		return NULL;
 	c = calloc(1, sizeof(*c));
 	if (!c)
