@@ -17,10 +17,11 @@ union is exactly the whole decode. :class:`Counts` are mergeable
 counters over elements.
 """
 from ._etmtrace import (CHUNK_SIZE, ELEM_FORMAT, VERSION, Batch, Decoder,
-                        Error, decode_chunk, errstr, open, plan_chunks)
+                        Error, decode_chunk, errname, errstr, open,
+                        plan_chunks)
 
 __all__ = ["open", "plan_chunks", "decode_chunk", "stitch", "count",
-           "chunk_counts", "Counts", "Batch", "Decoder", "Error", "errstr",
+           "chunk_counts", "Counts", "Batch", "Decoder", "Error", "errstr", "errname",
            "ELEM_DTYPE", "PACKET_DTYPE", "KINDS", "ISAS", "CLASSES",
            "CHUNK_SIZE", "VERSION"]
 __version__ = VERSION
@@ -32,8 +33,8 @@ KINDS = ("invalid", "range", "exception", "exc_return", "trace_on",
 #: Instruction sets (``isa``).
 ISAS = ("unknown", "A32", "T32", "TEE", "Jazelle")
 #: Class of a range's last instruction (``last_class``).
-CLASSES = ("unknown", "other", "br_direct", "br_indirect", "isb", "barrier",
-           "exc_gen", "undefined")
+CLASSES = ("unknown", "other", "branch", "ibranch", "isb", "barrier",
+           "exception", "undefined")
 #: ``flags`` bits.
 F_ATOM, F_EXEC, F_CYCLES, F_CANCEL, F_CTXID, F_NS, F_HYP = (
     0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40)

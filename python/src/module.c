@@ -428,6 +428,16 @@ static PyObject *m_errstr(PyObject *self, PyObject *arg)
 	return PyUnicode_FromString(etm_errstr((int)code));
 }
 
+static PyObject *m_errname(PyObject *self, PyObject *arg)
+{
+	long code = PyLong_AsLong(arg);
+
+	(void)self;
+	if (code == -1 && PyErr_Occurred())
+		return NULL;
+	return PyUnicode_FromString(etm_errname((int)code));
+}
+
 static PyMethodDef m_methods[] = {
 	{ "open", (PyCFunction)(void (*)(void))m_open, METH_VARARGS | METH_KEYWORDS,
 	  "open(path, **options) -> Decoder\n\n"
@@ -443,6 +453,8 @@ static PyMethodDef m_methods[] = {
 	  "             **options) -> Decoder" },
 	{ "errstr", m_errstr, METH_O,
 	  "errstr(code) -> str: the library's message for an error code." },
+	{ "errname", m_errname, METH_O,
+	  "errname(code) -> str: the short name of an error code (\"bad_opc\")." },
 	{ NULL, NULL, 0, NULL },
 };
 
