@@ -98,11 +98,18 @@ class Counts:
         br = (r["last_class"] == 2) | (r["last_class"] == 3)
         ex = (r["flags"] & (F_ATOM | F_EXEC)) == (F_ATOM | F_EXEC)
         self.taken += int(np.count_nonzero(br & ex))
-        keys = np.stack((r["address"], r["end"]), axis=1)
-        uk, cnt = np.unique(keys, axis=0, return_counts=True)
         get = self.ranges.get
-        for (s, e), c in zip(uk.tolist(), cnt.tolist()):
-            self.ranges[(s, e)] = get((s, e), 0) + c
+        if int(r["end"].max()) < 1 << 32:
+            # 32-bit addresses (ETMv3 / PTM): one 64-bit key per range
+            keys = (r["address"] << np.uint64(32)) | r["end"]
+            uk, cnt = np.unique(keys, return_counts=True)
+            pairs = ((k >> 32, k & 0xffffffff) for k in uk.tolist())
+        else:
+            keys = np.stack((r["address"], r["end"]), axis=1)
+            uk, cnt = np.unique(keys, axis=0, return_counts=True)
+            pairs = map(tuple, uk.tolist())
+        for key, c in zip(pairs, cnt.tolist()):
+            self.ranges[key] = get(key, 0) + c
         return self
 
     @property
