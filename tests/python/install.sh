@@ -28,6 +28,6 @@ print(sum(int(np.asarray(b)["ninsn"].sum()) for b in batches))
 PYEOF
 )
 [ "$got" = 34 ] || { echo "FAIL: README lines printed '$got', want 34"; exit 1; }
-where=$("$T/venv/bin/python" -c 'import etmtrace; print(etmtrace.__file__)')
+where=$(cd "$T" && "$T/venv/bin/python" -c 'import etmtrace; print(etmtrace.__file__)')
 case "$where" in "$T"/venv/*) ;; *) echo "FAIL: imported $where"; exit 1;; esac
 echo "ok   pip install . (cp311-abi3 wheel) in a fresh venv; README lines: 34 instructions"
