@@ -68,7 +68,7 @@ static int canon_range(struct decfmt *c, const struct etm_elem *el,
 static void text_prefix(struct decfmt *c, const struct etm_elem *el)
 {
 	if (c->multi)
-		wbuf_printf(c->w, "[%02x] ", el->id);
+		wbuf_printf(c->w, "[0x%02x] ", el->id);
 }
 
 static void text_range(struct decfmt *c, const struct etm_elem *el,

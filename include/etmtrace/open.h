@@ -39,6 +39,12 @@ struct etm_open_file {
 /** Trace file: do not infer the configuration (use the defaults of the
  * protocol: ETMCR 0). */
 #define ETM_OPEN_NO_INFER  0x2u
+/** Snapshot: follow file references that leave its directory
+ * (ETM_SNAP_ALLOW_OUTSIDE). */
+#define ETM_OPEN_ALLOW_OUTSIDE 0x4u
+/** Succeed when no source can be decoded, and let --id name a source of
+ * another protocol (a listing of the capture, etmtrace info). */
+#define ETM_OPEN_LIST 0x8u
 
 /** Options of etm_capture_open(). A zeroed struct (with size set) opens a
  * snapshot as it describes itself, or a trace file with everything found

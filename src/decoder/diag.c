@@ -413,6 +413,7 @@ int etm_diag_warning(const struct etm_diag *d, char *buf, size_t n)
 struct diag_fit {
 	int64_t score;
 	uint64_t insns;
+	uint64_t parse_bad, packets;   /* packet-level symptoms, packets */
 };
 
 static uint64_t diag_score(const struct etm_diag_counts *c)
@@ -429,7 +430,7 @@ static struct diag_fit diag_fit(enum etm_input_format fmt,
 	struct etm_decoder *dec = etm_decoder_alloc(fmt, etm_dec_elements);
 	struct etm_diag *d = etm_diag_alloc(cfg, img);
 	struct etm_item *it = malloc(sizeof(*it));
-	struct diag_fit fit = { -1, 0 };
+	struct diag_fit fit = { -1, 0, 0, 0 };
 	int rc = -etme_nomem;
 
 	if (dec && d && it)
@@ -448,6 +449,8 @@ static struct diag_fit diag_fit(enum etm_input_format fmt,
 	if (rc == -etme_eos) {
 		fit.score = (int64_t)diag_score(&d->c);
 		fit.insns = d->c.insns;
+		fit.parse_bad = d->c.pkt_errors + d->c.sync_lost;
+		fit.packets = d->c.packets;
 	}
 	free(it);
 	etm_diag_free(d);
@@ -511,10 +514,16 @@ static int diag_variant(const struct etm_config *cfg, unsigned v,
  * fewer symptoms, or as few and more instructions. */
 static int diag_fewer(struct diag_fit v, struct diag_fit b)
 {
-	if (v.score < 0 || !v.insns)
+	if (v.score < 0)
 		return 0;
-	return b.score < 0 || !b.insns || v.score < b.score ||
-	       (v.score == b.score && v.insns > b.insns);
+	if (b.score < 0 || (v.insns && !b.insns))
+		return 1;
+	if (!v.insns && b.insns)
+		return 0;
+	if (!v.insns)   /* no image: only how the packets parse tells */
+		return v.parse_bad < b.parse_bad ||
+		       (v.parse_bad == b.parse_bad && v.packets > b.packets);
+	return v.score < b.score || (v.score == b.score && v.insns > b.insns);
 }
 
 /* Whether variant @v changes what @keep (ETM_PROBE_KEEP_*) holds fixed. */

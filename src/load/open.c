@@ -105,8 +105,10 @@ int cap_user_images(struct cap_ctx *c, struct etm_image *img)
 				       o->images[i].path, 0, 0);
 		if (r < 0)
 			return cap_err(c, r, "%s: %s", o->images[i].path,
+				       r == -etme_invalid ? "it does not fit in "
+				       "the 32-bit address space there" :
 				       r == -etme_io ? strerror(errno) :
-						       etm_errstr(r));
+				       etm_errstr(r));
 		etm_image_name_last(img, o->images[i].path);
 	}
 	for (i = 0; i < o->nelfs; i++) {
@@ -192,7 +194,8 @@ int cap_check_ids(struct cap_ctx *c)
 			return cap_err(c, -etme_bad_config, "no trace source "
 				       "with ID 0x%02x (sources: %s)",
 				       c->o.ids[i], len ? have : "none");
-		if (s->cfg.protocol == etm_proto_unknown)
+		if (s->cfg.protocol == etm_proto_unknown &&
+		    !(c->o.flags & ETM_OPEN_LIST))
 			return cap_err(c, -etme_bad_config, "trace ID 0x%02x "
 				       "is %s (%s): %s", s->id, s->name,
 				       s->type ? s->type : "?", s->skip);
@@ -240,7 +243,7 @@ int etm_capture_open(struct etm_capture **out, const char *path,
 					  cap_open_file(&c);
 	if (!r)
 		r = cap_check_ids(&c);
-	if (!r)
+	if (!r && !(c.o.flags & ETM_OPEN_LIST))
 		r = cap_nonempty(&c);
 	if (r < 0) {
 		etm_capture_free(c.cap);

@@ -115,6 +115,23 @@ static int snap_image(struct cap_ctx *c, size_t k, struct etm_capture_source *s)
 	return cap_user_images(c, img);
 }
 
+/* Two decoded sources of one buffer with one trace ID cannot be told
+ * apart. */
+static int snap_id_taken(struct cap_ctx *c, const struct etm_capture_source *s)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < c->cap->nsrc; i++) {
+		const struct etm_capture_source *o = &c->cap->src[i];
+
+		if (!o->skip && o->id == s->id && o->buffer == s->buffer)
+			return cap_err(c, -1, "trace sources %s and %s both use "
+				       "trace ID 0x%02x", o->name, s->name,
+				       s->id) != 0;
+	}
+	return 0;
+}
+
 /* Source @k of the snapshot: configured, or with the reason it is not
  * decoded. */
 static int snap_source(struct cap_ctx *c, size_t k)
@@ -141,6 +158,8 @@ static int snap_source(struct cap_ctx *c, size_t k)
 		s->skip = "its trace buffer has no data file";
 	if (s->skip)
 		return 0;
+	if (snap_id_taken(c, s))
+		return -etme_bad_config;
 	if (cap_override(c, &s->cfg)) {
 		s->how |= ETM_HOW_OPTIONS;
 		etm_diag_config_diff(&ss->cfg, &s->cfg, was, sizeof(was));
@@ -191,7 +210,9 @@ int cap_open_snapshot(struct cap_ctx *c)
 	int r;
 
 	err[0] = 0;
-	r = etm_snapshot_load(&c->cap->snap, c->cap->path, err, sizeof(err));
+	r = etm_snapshot_load_ex(&c->cap->snap, c->cap->path,
+				 c->o.flags & ETM_OPEN_ALLOW_OUTSIDE ?
+				 ETM_SNAP_ALLOW_OUTSIDE : 0, err, sizeof(err));
 	if (r < 0)
 		return cap_err(c, r, "%s", err[0] ? err : etm_errstr(r));
 	snap = c->cap->snap;

@@ -1,6 +1,8 @@
 /* load/snapshot.c - CoreSight snapshot directory reader: snapshot.ini,
  * device files and trace.ini into trace sources, buffers and core dumps. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,18 +13,22 @@
 #include <etmtrace/snapshot.h>
 
 #include "load/ini.h"
+#include "load/path.h"
 
 /* Bounds that keep loading time and memory linear in the size of the
  * snapshot (doc/robustness.md): more is rejected with -etme_parse. */
 #define SNAP_MAX_DEVICES 256       /* device files in [device_list] */
 #define SNAP_MAX_DUMPS 4096        /* [dump] sections, all sources together */
 #define SNAP_MAX_BUFFERS 64        /* buffers in trace.ini */
-#define SNAP_MAX_TEXT (64u << 20)  /* bytes of all .ini files together */
+#define SNAP_MAX_TEXT (16u << 20)  /* bytes of all .ini files together */
+#define SNAP_ADDR_TOP 0x100000000ull /* dumps lie in the 32-bit space */
 
 /* A parsed device file. */
 struct snap_dev {
 	struct etm_ini *ini;
 	const char *name, *class, *type, *location;
+	const char *core;       /* its core in [core_trace_sources], or NULL */
+	const char *buffers;    /* its entry in [source_buffers], or NULL */
 };
 
 /* Everything alive while loading. */
@@ -34,6 +40,8 @@ struct snap_ctx {
 	size_t ndevs;
 	size_t text;            /* .ini bytes read so far */
 	size_t ndumps;          /* dumps of all sources so far */
+	unsigned flags;         /* ETM_SNAP_* */
+	char *realdir;          /* real path of the snapshot directory */
 	char *errbuf;
 	size_t errlen;
 };
@@ -60,19 +68,26 @@ static char *snap_strdup(const char *s)
 	return p;
 }
 
-/* Path of @rel relative to the snapshot directory. */
-static char *snap_path(const char *dir, const char *rel)
+/* Full path of file reference @rel made at @ini:@line (@ini NULL: the
+ * snapshot's own snapshot.ini): confined to the snapshot directory unless
+ * ETM_SNAP_ALLOW_OUTSIDE, a regular file if it exists. */
+static int snap_ref(struct snap_ctx *c, const char *rel,
+		    const struct etm_ini *ini, unsigned line, char **out)
 {
-	size_t n;
-	char *p;
+	const char *where = ini ? ini->path : c->snap->dir;
+	int rc = etm_snap_path(c->snap->dir, c->realdir,
+			       c->flags & ETM_SNAP_ALLOW_OUTSIDE, rel, out);
 
-	if (rel[0] == '/')
-		return snap_strdup(rel);
-	n = strlen(dir) + strlen(rel) + 2;
-	p = malloc(n);
-	if (p)
-		snprintf(p, n, "%s/%s", dir, rel);
-	return p;
+	if (rc == -1)
+		return snap_err(c, -etme_nomem, "out of memory");
+	if (rc == -2)
+		return snap_err(c, -etme_parse,
+				"%s:%u: '%s' lies outside the snapshot directory (not followed unless allowed)",
+				where, line, rel);
+	if (rc == -3)
+		return snap_err(c, -etme_io, "%s:%u: '%s' is not a regular file",
+				where, line, rel);
+	return 0;
 }
 
 /* Copy the @i-th comma-separated item of @list, trimmed, into @out. */
@@ -105,11 +120,12 @@ static int snap_load_ini(struct snap_ctx *c, struct etm_ini **ini,
 			 unsigned line)
 {
 	char msg[512];
-	char *path = snap_path(c->snap->dir, rel);
+	char *path;
 	int rc;
 
-	if (!path)
-		return snap_err(c, -etme_nomem, "out of memory");
+	rc = snap_ref(c, rel, from, line, &path);
+	if (rc < 0)
+		return rc;
 	rc = etm_ini_load(ini, path, msg, sizeof(msg));
 	free(path);
 	if (rc == -etme_io && from)
@@ -265,6 +281,7 @@ static int snap_one_dump(struct snap_ctx *c, const struct etm_ini *ini,
 			 size_t si, struct etm_snap_dump *d)
 {
 	const char *file = etm_ini_get_in(ini, si, "file", NULL);
+	unsigned line = 0;
 	int rc;
 
 	if (!file || !*file)
@@ -278,11 +295,15 @@ static int snap_one_dump(struct snap_ctx *c, const struct etm_ini *ini,
 		rc = snap_dump_num(c, ini, si, "offset", &d->offset, 0);
 	if (rc < 0)
 		return rc;
+	if (d->addr >= SNAP_ADDR_TOP || d->length > SNAP_ADDR_TOP - d->addr)
+		return snap_err(c, -etme_parse,
+				"%s:%u: [%s] address 0x%llx + length 0x%llx lies beyond the 32-bit address space",
+				ini->path, ini->section_line[si],
+				ini->sections[si], (unsigned long long)d->addr,
+				(unsigned long long)d->length);
 	d->space = snap_space(etm_ini_get_in(ini, si, "space", NULL));
-	d->path = snap_path(c->snap->dir, file);
-	if (!d->path)
-		return snap_err(c, -etme_nomem, "out of memory");
-	return 0;
+	etm_ini_get_in(ini, si, "file", &line);
+	return snap_ref(c, file, ini, line, &d->path);
 }
 
 /* Whether dump section @i repeats the name of an earlier dump section
@@ -531,10 +552,12 @@ static int snap_one_buffer(struct snap_ctx *c, const char *id,
 	if (!b->name || !b->files)
 		return snap_err(c, -etme_nomem, "out of memory");
 	for (i = 0; i < n; i++) {
+		int rc;
+
 		snap_list_item(files, i, item, sizeof(item));
-		b->files[i] = snap_path(c->snap->dir, item);
-		if (!b->files[i])
-			return snap_err(c, -etme_nomem, "out of memory");
+		rc = snap_ref(c, item, t, line, &b->files[i]);
+		if (rc < 0)
+			return rc;
 		b->nfiles++;
 	}
 	if (!n)
@@ -602,6 +625,12 @@ static int snap_read_top(struct snap_ctx *c)
 int etm_snapshot_load(struct etm_snapshot **snap, const char *dir,
 		      char *errbuf, size_t errlen)
 {
+	return etm_snapshot_load_ex(snap, dir, 0, errbuf, errlen);
+}
+
+int etm_snapshot_load_ex(struct etm_snapshot **snap, const char *dir,
+			 unsigned flags, char *errbuf, size_t errlen)
+{
 	struct snap_ctx c;
 	size_t i;
 	int rc;
@@ -614,9 +643,15 @@ int etm_snapshot_load(struct etm_snapshot **snap, const char *dir,
 	memset(&c, 0, sizeof(c));
 	c.errbuf = errbuf;
 	c.errlen = errlen;
+	c.flags = flags;
 	c.snap = calloc(1, sizeof(*c.snap));
 	if (!c.snap || !(c.snap->dir = snap_strdup(dir))) {
 		rc = snap_err(&c, -etme_nomem, "out of memory");
+		goto out;
+	}
+	c.realdir = realpath(dir, NULL);
+	if (!c.realdir) {
+		rc = snap_err(&c, -etme_io, "%s: %s", dir, strerror(errno));
 		goto out;
 	}
 	rc = snap_read_top(&c);
@@ -628,6 +663,7 @@ out:
 	for (i = 0; i < c.ndevs; i++)
 		etm_ini_free(c.devs[i].ini);
 	free(c.devs);
+	free(c.realdir);
 	etm_ini_free(c.top);
 	etm_ini_free(c.trace);
 	if (rc < 0) {
@@ -699,6 +735,8 @@ int etm_snapshot_add_memory(const struct etm_snap_source *src,
 				snprintf(errbuf, errlen,
 					 "%s: cannot load dump at 0x%llx: %s",
 					 d->path, (unsigned long long)d->addr,
+					 rc == -etme_invalid ?
+					 "it does not fit in the 32-bit address space" :
 					 etm_errstr(rc));
 			return rc;
 		}

@@ -13,12 +13,12 @@ static const uint8_t det_fsync[4] = { 0xff, 0xff, 0xff, 0x7f };
 /* Look at the frames of @buf from @pos (TPIU: HSYNC halfwords dropped):
  * *@bad frames name a reserved ID, @seen the IDs used. Returns frames. */
 static size_t det_frames(const uint8_t *buf, size_t n, size_t pos, int hsync,
-			 size_t *bad, uint8_t seen[128])
+			 size_t *bad, size_t *idbytes, uint8_t seen[128])
 {
 	uint8_t f[16];
 	size_t frames = 0, k = 0;
 
-	*bad = 0;
+	*bad = *idbytes = 0;
 	memset(seen, 0, 128);
 	while (pos < n && frames < DET_FRAMES) {
 		if (k % 2 == 0 && pos + 4 <= n && !memcmp(buf + pos, det_fsync, 4)) {
@@ -40,6 +40,7 @@ static size_t det_frames(const uint8_t *buf, size_t n, size_t pos, int hsync,
 
 			if (!(f[i] & 1))
 				continue;
+			++*idbytes;
 			b = id >= 0x70 && id != 0x7d;
 			*bad += (size_t)b;
 			if (!b)
@@ -49,19 +50,24 @@ static size_t det_frames(const uint8_t *buf, size_t n, size_t pos, int hsync,
 	return frames;
 }
 
-/* Frames at @pos look like CoreSight frames: hardly any reserved ID, few
- * distinct IDs. */
+/* Frames at @pos look like CoreSight frames: at least four, hardly any
+ * reserved ID, few distinct IDs, and few ID bytes (a source usually fills
+ * whole frames; in unframed trace half the even bytes have bit 0 set,
+ * about four per frame, naming random IDs). Real captures: TC2 ETB 0.72
+ * ID bytes a frame, 4 IDs; am243x 0.13, 1 ID; raw ETMv3/PTM 1.45-2.12. */
 static int det_framed(const uint8_t *buf, size_t n, size_t pos, int hsync,
 		      unsigned *nids)
 {
 	uint8_t seen[128];
-	size_t bad, frames = det_frames(buf, n, pos, hsync, &bad, seen);
+	size_t bad, idb, frames = det_frames(buf, n, pos, hsync, &bad, &idb,
+					     seen);
 	unsigned i;
 
 	*nids = 0;
 	for (i = 1; i < 0x70; i++)
 		*nids += seen[i];
-	return frames >= 4 && *nids && *nids <= 16 && bad * 64 <= frames;
+	return frames >= 4 && *nids && *nids <= 8 && bad * 64 <= frames &&
+	       idb * 4 <= frames * 5;
 }
 
 /* Offset of the first FSYNC in @buf, and whether one is off the 16-byte
