@@ -44,7 +44,8 @@ def replicate(tmpdir, copies):
     os.mkdir(dst)
     for f in os.listdir(src):
         if f.endswith(".ini") or f.endswith("_dump.bin"):
-            os.symlink(os.path.join(src, f), os.path.join(dst, f))
+            # copies: the loader does not follow links out of a snapshot
+            shutil.copy(os.path.join(src, f), os.path.join(dst, f))
     with open(os.path.join(src, "cstrace.bin"), "rb") as f:
         one = f.read()
     with open(os.path.join(dst, "cstrace.bin"), "wb") as f:
