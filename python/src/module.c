@@ -143,7 +143,10 @@ static int files_opt(struct epy_opts *po, PyObject *v, int elf)
 	while ((x = PyIter_Next(it)) != NULL) {
 		if (used >= 64) {
 			Py_DECREF(x);
-			break;
+			Py_DECREF(it);
+			PyErr_SetString(PyExc_ValueError,
+					"images and elfs: at most 64 files");
+			return -1;
 		}
 		f = &po->files[used++];
 		f->addr = 0;
@@ -359,6 +362,7 @@ static PyObject *m_plan_chunks(PyObject *self, PyObject *args, PyObject *kw)
 	int ids, fd = -1, r = 0;
 
 	(void)self;
+	memset(&po, 0, sizeof(po));
 	if (!PyArg_ParseTuple(args, "O&:plan_chunks", PyUnicode_FSConverter, &path))
 		return NULL;
 	if (chunk_args(kw, &target, &buffer, &ids) < 0 ||
@@ -407,6 +411,7 @@ static PyObject *m_decode_chunk(PyObject *self, PyObject *args, PyObject *kw)
 	int ids;
 
 	(void)self;
+	memset(&po, 0, sizeof(po));
 	if (!PyArg_ParseTuple(args, "O&KK:decode_chunk", PyUnicode_FSConverter,
 			      &path, &offset, &length))
 		return NULL;
@@ -446,11 +451,19 @@ static PyMethodDef m_methods[] = {
 	{ "plan_chunks", (PyCFunction)(void (*)(void))m_plan_chunks,
 	  METH_VARARGS | METH_KEYWORDS,
 	  "plan_chunks(path, *, chunk_size=0, buffer=0, trace_ids=True,\n"
-	  "            **options) -> [(offset, length, trace_ids), ...]" },
+	  "            **options) -> [(offset, length, trace_ids), ...]\n\n"
+	  "Cut trace buffer @buffer of the capture into chunks of about\n"
+	  "@chunk_size bytes (0: CHUNK_SIZE) at sync points; the plan depends\n"
+	  "on the bytes and @chunk_size only. trace_ids: the decoded sources\n"
+	  "named in each chunk (reads the whole buffer; False: every decoded\n"
+	  "source of the buffer). Options as for open()." },
 	{ "decode_chunk", (PyCFunction)(void (*)(void))m_decode_chunk,
 	  METH_VARARGS | METH_KEYWORDS,
 	  "decode_chunk(path, offset, length, *, chunk_size=0, buffer=0,\n"
-	  "             **options) -> Decoder" },
+	  "             **options) -> Decoder\n\n"
+	  "A Decoder of one chunk of plan_chunks() (same @chunk_size): its\n"
+	  "batches are the chunk's share of the whole decode; after the last,\n"
+	  ".next_chunk names the chunk whose share follows (see stitch())." },
 	{ "errstr", m_errstr, METH_O,
 	  "errstr(code) -> str: the library's message for an error code." },
 	{ "errname", m_errname, METH_O,
