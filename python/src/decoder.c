@@ -50,7 +50,7 @@ static size_t pread_all(int fd, uint64_t off, uint8_t *buf, size_t n)
 	return got;
 }
 
-static size_t read_fd(void *ctx, uint64_t off, uint8_t *buf, size_t n)
+size_t epy_read_fd(void *ctx, uint64_t off, uint8_t *buf, size_t n)
 {
 	return pread_all(*(int *)ctx, off, buf, n);
 }
@@ -244,22 +244,24 @@ PyObject *epy_decoder_open(PyObject *path, const struct epy_opts *po)
 }
 
 /* The buffer @idx of @cap with its file opened on d->fd. */
-static const struct etm_capture_buffer *chunk_buffer(struct epy_dec *d,
-						     Py_ssize_t idx)
+const struct etm_capture_buffer *epy_buffer_file(const struct etm_capture *cap,
+						Py_ssize_t idx, int *fd,
+						uint64_t *size)
 {
-	const struct etm_capture_buffer *b = etm_capture_buffer(d->cap, (size_t)idx);
+	const struct etm_capture_buffer *b = idx < 0 ? NULL :
+		etm_capture_buffer(cap, (size_t)idx);
 	struct stat st;
 
-	if (idx < 0 || !b || !b->dec) {
+	if (!b || !b->dec) {
 		PyErr_Format(PyExc_ValueError, "no decodable trace buffer %zd", idx);
 		return NULL;
 	}
-	d->fd = open(b->path, O_RDONLY | O_CLOEXEC);
-	if (d->fd < 0 || fstat(d->fd, &st) != 0) {
+	*fd = open(b->path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0 || fstat(*fd, &st) != 0) {
 		PyErr_SetFromErrnoWithFilename(PyExc_OSError, b->path);
 		return NULL;
 	}
-	d->size = (uint64_t)st.st_size;
+	*size = (uint64_t)st.st_size;
 	return b;
 }
 
@@ -280,13 +282,13 @@ PyObject *epy_chunk_decoder(PyObject *path, const struct epy_opts *po,
 	d = dec_new(cap, 0);
 	if (!d)
 		return NULL;
-	b = chunk_buffer(d, buffer);
+	b = epy_buffer_file(d->cap, buffer, &d->fd, &d->size);
 	if (b && (offset > d->size || length > d->size - offset)) {
 		PyErr_SetString(PyExc_ValueError, "chunk beyond the end of input");
 		b = NULL;
 	}
 	if (b)
-		d->ch = etm_chunk_dec_alloc(b->dec, read_fd, &d->fd, d->size,
+		d->ch = etm_chunk_dec_alloc(b->dec, epy_read_fd, &d->fd, d->size,
 					    target, offset, length);
 	if (b && !d->ch)
 		PyErr_SetString(PyExc_ValueError,
@@ -381,83 +383,84 @@ static PyObject *need_cap(struct epy_dec *d)
 	return d->cap ? Py_None : NULL;
 }
 
-static PyObject *get_sources(PyObject *self, void *closure)
+/* Entry @i of a listing of @cap as a new object; NULL past the last (no
+ * exception set) or on error. */
+typedef PyObject *(*entry_fn)(const struct etm_capture *cap, size_t i);
+
+static PyObject *capture_list(struct epy_dec *d, entry_fn fn)
 {
-	struct epy_dec *d = (struct epy_dec *)self;
-	const struct etm_capture_source *s;
 	PyObject *l, *o;
 	size_t i;
+	int r = 0;
 
-	(void)closure;
 	if (!need_cap(d) || !(l = PyList_New(0)))
 		return NULL;
-	for (i = 0; (s = etm_capture_source(d->cap, i)) != NULL; i++) {
-		o = Py_BuildValue("{s:I,s:s,s:z,s:s,s:k,s:k,s:k,s:n,s:z}",
-				  "id", s->id, "name", s->name, "type", s->type,
-				  "protocol", etm_protocol_name(s->cfg.protocol),
-				  "etmcr", (unsigned long)s->cfg.etmcr,
-				  "etmccer", (unsigned long)s->cfg.etmccer,
-				  "etmidr", (unsigned long)s->cfg.etmidr,
-				  "buffer", (Py_ssize_t)s->buffer, "skip", s->skip);
-		if (!o || PyList_Append(l, o) < 0) {
-			Py_XDECREF(o);
-			Py_DECREF(l);
-			return NULL;
-		}
+	for (i = 0; r == 0 && (o = fn(d->cap, i)) != NULL; i++) {
+		r = PyList_Append(l, o);
 		Py_DECREF(o);
 	}
+	if (PyErr_Occurred()) {
+		Py_DECREF(l);
+		return NULL;
+	}
 	return l;
+}
+
+static PyObject *source_entry(const struct etm_capture *cap, size_t i)
+{
+	const struct etm_capture_source *s = etm_capture_source(cap, i);
+
+	if (!s)
+		return NULL;
+	return Py_BuildValue("{s:I,s:s,s:z,s:s,s:k,s:k,s:k,s:n,s:z}",
+			     "id", s->id, "name", s->name, "type", s->type,
+			     "protocol", etm_protocol_name(s->cfg.protocol),
+			     "etmcr", (unsigned long)s->cfg.etmcr,
+			     "etmccer", (unsigned long)s->cfg.etmccer,
+			     "etmidr", (unsigned long)s->cfg.etmidr,
+			     "buffer", (Py_ssize_t)s->buffer, "skip", s->skip);
+}
+
+static PyObject *buffer_entry(const struct etm_capture *cap, size_t i)
+{
+	static const char *const fmts[] = { "unknown", "raw", "coresight",
+					    "tpiu", "tpiu-nofsync" };
+	const struct etm_capture_buffer *b = etm_capture_buffer(cap, i);
+
+	if (!b)
+		return NULL;
+	return Py_BuildValue("{s:s,s:s,s:s,s:O,s:n}", "name", b->name,
+			     "path", b->path,
+			     "format", (unsigned)b->format < 5 ?
+					       fmts[b->format] : "unknown",
+			     "decoded", b->dec ? Py_True : Py_False,
+			     "sources", (Py_ssize_t)b->nsources);
+}
+
+static PyObject *note_entry(const struct etm_capture *cap, size_t i)
+{
+	const char *n = etm_capture_note(cap, i);
+
+	return n ? PyUnicode_DecodeUTF8(n, (Py_ssize_t)strlen(n), "replace") :
+		   NULL;
+}
+
+static PyObject *get_sources(PyObject *self, void *closure)
+{
+	(void)closure;
+	return capture_list((struct epy_dec *)self, source_entry);
 }
 
 static PyObject *get_buffers(PyObject *self, void *closure)
 {
-	static const char *const fmts[] = { "unknown", "raw", "coresight",
-					    "tpiu", "tpiu-nofsync" };
-	struct epy_dec *d = (struct epy_dec *)self;
-	const struct etm_capture_buffer *b;
-	PyObject *l, *o;
-	size_t i;
-
 	(void)closure;
-	if (!need_cap(d) || !(l = PyList_New(0)))
-		return NULL;
-	for (i = 0; (b = etm_capture_buffer(d->cap, i)) != NULL; i++) {
-		o = Py_BuildValue("{s:s,s:s,s:s,s:O,s:n}", "name", b->name,
-				  "path", b->path,
-				  "format", (unsigned)b->format < 5 ?
-						    fmts[b->format] : "unknown",
-				  "decoded", b->dec ? Py_True : Py_False,
-				  "sources", (Py_ssize_t)b->nsources);
-		if (!o || PyList_Append(l, o) < 0) {
-			Py_XDECREF(o);
-			Py_DECREF(l);
-			return NULL;
-		}
-		Py_DECREF(o);
-	}
-	return l;
+	return capture_list((struct epy_dec *)self, buffer_entry);
 }
 
 static PyObject *get_notes(PyObject *self, void *closure)
 {
-	struct epy_dec *d = (struct epy_dec *)self;
-	const char *n;
-	PyObject *l, *o;
-	size_t i;
-
 	(void)closure;
-	if (!need_cap(d) || !(l = PyList_New(0)))
-		return NULL;
-	for (i = 0; (n = etm_capture_note(d->cap, i)) != NULL; i++) {
-		o = PyUnicode_DecodeUTF8(n, (Py_ssize_t)strlen(n), "replace");
-		if (!o || PyList_Append(l, o) < 0) {
-			Py_XDECREF(o);
-			Py_DECREF(l);
-			return NULL;
-		}
-		Py_DECREF(o);
-	}
-	return l;
+	return capture_list((struct epy_dec *)self, note_entry);
 }
 
 static PyObject *get_packets(PyObject *self, void *closure)

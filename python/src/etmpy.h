@@ -66,6 +66,16 @@ int epy_decoder_init(PyObject *m);
 PyObject *epy_batch_new(void *data, Py_ssize_t n, Py_ssize_t itemsize,
 			const char *format, int packets);
 
+/* etm_read_fn over the file descriptor *(int *)@ctx (pread, retried). */
+size_t epy_read_fd(void *ctx, uint64_t off, uint8_t *buf, size_t n);
+
+/* Trace buffer @idx of @cap (one with a decoder) with its file opened on
+ * *@fd and its size in *@size; NULL with an exception set if there is no
+ * such buffer or the file cannot be opened (*@fd may then be open). */
+const struct etm_capture_buffer *epy_buffer_file(const struct etm_capture *cap,
+						Py_ssize_t idx, int *fd,
+						uint64_t *size);
+
 /* Element @e as a record. */
 void epy_elem_from(struct epy_elem *r, const struct etm_elem *e);
 

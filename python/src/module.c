@@ -1,10 +1,8 @@
 /* python/src/module.c - the etmtrace._etmtrace module: etmtrace.Error,
  * open(), plan_chunks(), decode_chunk(), and the keyword options they
  * share (those of etm_capture_open()). */
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "etmpy.h"
@@ -298,21 +296,6 @@ static int chunk_args(PyObject *kw, unsigned long long *target,
 	return 0;
 }
 
-static size_t plan_read(void *ctx, uint64_t off, uint8_t *buf, size_t n)
-{
-	size_t got = 0;
-	int fd = *(int *)ctx;
-
-	while (got < n) {
-		ssize_t r = pread(fd, buf + got, n - got, (off_t)(off + got));
-
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
-	return got;
-}
-
 /* The plan's chunks as [(offset, length, (trace IDs...)), ...]: IDs named
  * in the chunk that are decoded sources of the buffer (raw input: the
  * buffer's source). */
@@ -356,8 +339,8 @@ static PyObject *m_plan_chunks(PyObject *self, PyObject *args, PyObject *kw)
 	unsigned long long target;
 	PyObject *path = NULL, *res = NULL;
 	struct epy_opts po;
-	struct stat st;
 	Py_ssize_t buffer;
+	uint64_t size = 0;
 	size_t n = 0;
 	int ids, fd = -1, r = 0;
 
@@ -374,18 +357,11 @@ static PyObject *m_plan_chunks(PyObject *self, PyObject *args, PyObject *kw)
 	}
 	if (epy_capture_open(&cap, PyBytes_AsString(path), &po) < 0)
 		goto out;
-	b = buffer >= 0 ? etm_capture_buffer(cap, (size_t)buffer) : NULL;
-	if (!b || !b->dec) {
-		PyErr_Format(PyExc_ValueError, "no decodable trace buffer %zd", buffer);
+	b = epy_buffer_file(cap, buffer, &fd, &size);
+	if (!b)
 		goto out;
-	}
-	fd = open(b->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) != 0) {
-		PyErr_SetFromErrnoWithFilename(PyExc_OSError, b->path);
-		goto out;
-	}
 	Py_BEGIN_ALLOW_THREADS
-	r = etm_chunk_plan(b->dec, plan_read, &fd, (uint64_t)st.st_size, target,
+	r = etm_chunk_plan(b->dec, epy_read_fd, &fd, size, target,
 			   ids, &ch, &n);
 	Py_END_ALLOW_THREADS
 	if (r < 0)
