@@ -3,6 +3,7 @@
  * runs with the GIL released. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -154,6 +155,7 @@ static PyObject *dec_iternext(PyObject *self)
 				      (Py_ssize_t)sizeof(struct epy_elem);
 	size_t got = 0;
 	void *buf, *small;
+	char msg[128];
 	int r;
 
 	if (!d->cap) {
@@ -178,7 +180,8 @@ static PyObject *dec_iternext(PyObject *self)
 	if (r < 0) {
 		free(buf);
 		d->done = 1;
-		return epy_raise(r, "decode");
+		snprintf(msg, sizeof(msg), "decode: %s", etm_errstr(r));
+		return epy_raise(r, msg);
 	}
 	if (!got) {
 		free(buf);

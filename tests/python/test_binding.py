@@ -230,3 +230,16 @@ def test_gil_released(tc2_x64):
     t.join()
     assert seen and "in use" in seen[0]
     assert len(out) == 1 and len(out[0]) > 300000
+
+
+def test_read_error_raises(tmp_path):
+    from conftest import replicate
+    snap = replicate(tmp_path, 64)          # 2 MiB: read in 1 MiB steps
+    d = etmtrace.open(snap).batches(10)
+    assert len(next(d)) == 10
+    os.truncate(os.path.join(snap, "cstrace.bin"), 0)
+    with pytest.raises(etmtrace.Error) as e:
+        for _ in d:
+            pass
+    assert str(e.value) == "decode: " + etmtrace.errstr(e.value.code)
+    assert etmtrace.errname(e.value.code) == "io"
