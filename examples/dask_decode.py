@@ -3,7 +3,8 @@
 chunks, on a Dask cluster, and merge the counts.
 
     examples/dask_decode.py PATH... [--workers N | --scheduler ADDR]
-                            [--chunk-size BYTES] [--json] [--check]
+                            [--chunk-size BYTES] [--elf FILE[@BIAS]]
+                            [--json] [--check]
 
 Each PATH is a capture (snapshot directory or, with options, a trace
 file) or a directory of captures. Every trace buffer is planned into
@@ -19,7 +20,9 @@ and their counters are summed per capture and over all of them.
 With --workers N a LocalCluster of N single-threaded worker processes is
 started; with --scheduler the run goes to an existing dask-distributed
 cluster (workers on other machines need the same paths, e.g. a shared
-file system, and the etmtrace package). --check also decodes every
+file system, and the etmtrace package). --elf counts instructions per
+function of that ELF file's symbols too (the table travels with the
+tasks; it is small). --check also decodes every
 capture in this process and fails unless the counts are equal.
 """
 import argparse
@@ -32,6 +35,7 @@ import dask.bag as db
 from dask.distributed import Client, LocalCluster
 
 import etmtrace
+from etmtrace import elf
 
 
 def captures(paths):
@@ -57,11 +61,11 @@ def plan(paths, chunk_size):
     return tasks, plans
 
 
-def run_task(task, chunk_size):
+def run_task(task, chunk_size, functions):
     """On a worker: decode one chunk, return its key and counters."""
     path, b, off, length = task
-    _, nxt, counts = etmtrace.chunk_counts(path, off, length, buffer=b,
-                                           chunk_size=chunk_size)
+    _, nxt, counts = etmtrace.chunk_counts(path, off, length, functions,
+                                           buffer=b, chunk_size=chunk_size)
     return (path, b), (off, nxt, counts)
 
 
@@ -78,9 +82,10 @@ def merge(results, plans):
     return per
 
 
-def single(paths):
+def single(paths, functions):
     """The reference: each capture decoded whole in this process."""
-    return {p: etmtrace.count(etmtrace.open(p)) for p in captures(paths)}
+    return {p: etmtrace.count(etmtrace.open(p), functions)
+            for p in captures(paths)}
 
 
 def main(argv=None):
@@ -89,11 +94,16 @@ def main(argv=None):
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--scheduler", help="address of a running scheduler")
     ap.add_argument("--chunk-size", type=int, default=etmtrace.CHUNK_SIZE)
+    ap.add_argument("--elf", help="FILE[@BIAS]: count per function too")
     ap.add_argument("--json", action="store_true", help="print JSON")
     ap.add_argument("--check", action="store_true",
                     help="compare with a single-process decode")
     a = ap.parse_args(argv)
 
+    functions = None
+    if a.elf:
+        path, _, bias = a.elf.partition("@")
+        functions = elf.functions(path, int(bias, 0) if bias else 0)
     t0 = time.monotonic()
     tasks, plans = plan(a.paths, a.chunk_size)
     if a.scheduler:
@@ -104,7 +114,7 @@ def main(argv=None):
         client = Client(cluster)
     t1 = time.monotonic()
     bag = db.from_sequence(tasks, npartitions=max(1, len(tasks)))
-    results = bag.map(run_task, a.chunk_size).compute()
+    results = bag.map(run_task, a.chunk_size, functions).compute()
     per = merge(results, plans)
     t2 = time.monotonic()
     client.close()
@@ -118,7 +128,7 @@ def main(argv=None):
                        "decode_and_merge": round(t2 - t1, 3)}}
     ok = True
     if a.check:
-        ref = single(a.paths)
+        ref = single(a.paths, functions)
         ok = all(per[p] == ref[p] for p in ref) and set(per) == set(ref)
         out["check"] = "equal" if ok else "DIFFERENT"
     if a.json:

@@ -74,19 +74,42 @@ PACKET_DTYPE = _dtype(_PACKET_FIELDS, 16)
 class Counts:
     """Mergeable counters over decoded elements: instructions, elements
     per kind, taken branches (ranges whose last instruction is a branch
-    that executed), errors, and executions per address range
-    ``{(start, end): n}``. ``a + b`` merges; so does ``sum(counts)``."""
+    that executed), errors, executions per address range
+    ``{(start, end): n}`` and, given a function table
+    (:func:`etmtrace.elf.functions`), instructions per function ``funcs``
+    (a range that is not inside one function counts under "(crossing)",
+    one outside every function under "(none)": never guessed).
+    ``a + b`` merges; so does ``sum(counts)``."""
 
-    __slots__ = ("insns", "kinds", "taken", "ranges")
+    __slots__ = ("insns", "kinds", "taken", "ranges", "funcs")
 
     def __init__(self):
         self.insns = 0
         self.kinds = [0] * len(KINDS)
         self.taken = 0
         self.ranges = {}
+        self.funcs = {}
 
-    def add_batch(self, batch):
-        """Count the elements of one batch (an element Batch or array)."""
+    def _add_functions(self, r, fn):
+        import numpy as np
+        n = r["ninsn"].astype(np.int64)
+        get = self.funcs.get
+        inside = within = np.zeros(len(r), dtype=bool)
+        if len(fn):
+            i = np.searchsorted(fn.starts, r["address"], side="right") - 1
+            end = fn.ends[np.maximum(i, 0)]
+            inside = (i >= 0) & (r["address"] < end)
+            within = inside & (r["end"] <= end)
+            w = np.bincount(i[within], weights=n[within], minlength=len(fn))
+            for k in np.nonzero(w)[0].tolist():
+                self.funcs[fn.names[k]] = get(fn.names[k], 0) + int(w[k])
+        for key, m in (("(crossing)", inside & ~within), ("(none)", ~inside)):
+            if m.any():
+                self.funcs[key] = get(key, 0) + int(n[m].sum())
+
+    def add_batch(self, batch, functions=None):
+        """Count the elements of one batch (an element Batch or array);
+        per function too with a function table."""
         import numpy as np
         a = np.asarray(batch)
         for k, n in enumerate(np.bincount(a["kind"], minlength=len(KINDS))):
@@ -95,6 +118,8 @@ class Counts:
         if not len(r):
             return self
         self.insns += int(r["ninsn"].sum(dtype=np.uint64))
+        if functions is not None:
+            self._add_functions(r, functions)
         br = (r["last_class"] == 2) | (r["last_class"] == 3)
         ex = (r["flags"] & (F_ATOM | F_EXEC)) == (F_ATOM | F_EXEC)
         self.taken += int(np.count_nonzero(br & ex))
@@ -120,9 +145,11 @@ class Counts:
         self.insns += other.insns
         self.taken += other.taken
         self.kinds = [a + b for a, b in zip(self.kinds, other.kinds)]
-        get = self.ranges.get
-        for k, c in other.ranges.items():
-            self.ranges[k] = get(k, 0) + c
+        for mine, theirs in ((self.ranges, other.ranges),
+                             (self.funcs, other.funcs)):
+            get = mine.get
+            for k, c in theirs.items():
+                mine[k] = get(k, 0) + c
         return self
 
     def __add__(self, other):
@@ -136,12 +163,14 @@ class Counts:
     def __eq__(self, other):
         return (isinstance(other, Counts) and self.insns == other.insns and
                 self.kinds == other.kinds and self.taken == other.taken and
-                self.ranges == other.ranges)
+                self.ranges == other.ranges and self.funcs == other.funcs)
 
     def summary(self):
         """A dict of the totals (no ranges)."""
         d = {"instructions": self.insns, "taken_branches": self.taken,
              "ranges": len(self.ranges)}
+        if self.funcs:
+            d["functions"] = len(self.funcs)
         d.update({k: n for k, n in zip(KINDS, self.kinds) if n})
         return d
 
@@ -149,21 +178,22 @@ class Counts:
         return "Counts(%r)" % (self.summary(),)
 
 
-def count(decoder):
-    """Counts of every element of a Decoder (or any iterable of batches)."""
+def count(decoder, functions=None):
+    """Counts of every element of a Decoder (or any iterable of batches),
+    per function too with a function table."""
     c = Counts()
     for b in decoder:
-        c.add_batch(b)
+        c.add_batch(b, functions)
     return c
 
 
-def chunk_counts(path, offset, length, **options):
+def chunk_counts(path, offset, length, functions=None, **options):
     """Decode one chunk of a plan and count it: ``(offset, next_chunk,
     Counts)``, small enough to send back from a worker. ``options`` as for
     :func:`decode_chunk` (pass the plan's ``chunk_size``)."""
     d = decode_chunk(path, offset, length, **options)
     with d:
-        c = count(d.batches())
+        c = count(d.batches(), functions)
         return offset, d.next_chunk, c
 
 

@@ -5,6 +5,8 @@ from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
 
+from .elf import Functions
+
 StrPath = str | bytes | PathLike[str] | PathLike[bytes]
 Chunk = tuple[int, int, tuple[int, ...]]
 
@@ -79,8 +81,10 @@ class Counts:
     kinds: list[int]
     taken: int
     ranges: dict[tuple[int, int], int]
+    funcs: dict[str, int]
     def __init__(self) -> None: ...
-    def add_batch(self, batch: Batch | np.ndarray) -> Counts: ...
+    def add_batch(self, batch: Batch | np.ndarray,
+                  functions: Functions | None = None) -> Counts: ...
     @property
     def errors(self) -> int: ...
     def __iadd__(self, other: Counts) -> Counts: ...
@@ -88,9 +92,11 @@ class Counts:
     def __radd__(self, other: Counts | int) -> Counts: ...
     def summary(self) -> dict[str, int]: ...
 
-def count(decoder: Iterable[Batch]) -> Counts: ...
+def count(decoder: Iterable[Batch],
+          functions: Functions | None = None) -> Counts: ...
 
 def chunk_counts(path: StrPath, offset: int, length: int,
+                 functions: Functions | None = None,
                  **options: Any) -> tuple[int, int, Counts]: ...
 
 def stitch(plan: Sequence[Chunk],
