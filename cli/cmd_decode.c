@@ -32,6 +32,9 @@ static const char decode_help[] =
 	"                        I-sync confirms it; trace that a later check\n"
 	"                        rejects is preceded by an 'unverified' error\n"
 	"                        (one thread; see doc/robustness.md)\n"
+	"  --verify-drop         --verify, and leave the rejected trace out: the\n"
+	"                        'unverified' error stays, the elements it puts\n"
+	"                        in doubt are dropped (counted on stderr)\n"
 	"  --verbose             say which sources are decoded from which buffer\n"
 	"Configuration: a snapshot's, or for a trace file found from the bytes -\n"
 	"the input format detected, the registers inferred by probing the trace\n"
@@ -148,7 +151,8 @@ int cmd_decode(int argc, char **argv)
 
 	r = opt_parse(&o, argc, argv,
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
-		      "image,elf,stats,no-cache,jobs,chunk,verify,allow-outside,verbose");
+		      "image,elf,stats,no-cache,jobs,chunk,verify,allow-outside,verbose,"
+		      "verify-drop");
 	if (r) {
 		if (r > 0)
 			fputs(decode_help, stdout);
@@ -178,6 +182,9 @@ int cmd_decode(int argc, char **argv)
 	r = decode_buffers(&s, &c);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	wbuf_flush(&w);
+	if (!r && s.vdropped)
+		fprintf(stderr, "etmtrace: --verify-drop: %llu elements of rejected "
+			"trace left out\n", (unsigned long long)s.vdropped);
 	if (!r)
 		v = decode_verdict(&c, diagwarn_report(c.dw, &s));
 	diagwarn_close(c.dw);

@@ -64,7 +64,9 @@ static void info_regs(const struct etm_config *c)
 	       etm_cfg_arch_minor(c), etm_cfg_cycle_acc(c) ? "yes" : "no",
 	       etm_cfg_ctxid_bytes(c), etm_cfg_timestamps(c) ? "on" : "off",
 	       etm_cfg_ts_64bit(c) ? "64-bit" : "48-bit",
-	       etm_cfg_ts_binary(c) ? "binary" : "Gray", etm_cfg_vmid(c) ? "on" : "off");
+	       etm_cfg_ts_binary(c) ? "binary" : c->protocol == etm_proto_ptm &&
+	       !etm_cfg_arch_minor(c) ? "Gray: PFT 1.0, ETMCCER[28] reserved" :
+	       "Gray", etm_cfg_vmid(c) ? "on" : "off");
 	if (c->protocol == etm_proto_ptm)
 		printf("  return stack %s, branch broadcast %s, DMB/DSB waypoints %s\n",
 		       etm_cfg_ret_stack(c) ? "on" : "off",

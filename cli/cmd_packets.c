@@ -34,7 +34,20 @@ struct pk_ctx {
 	int jsonl;
 	unsigned long errors;
 	unsigned long packets;
+	uint8_t full[128];        /* a full address was seen, by trace ID */
 };
+
+/* A compressed address before the first full one (I-sync or a 32-bit
+ * branch address) of its source: its high bits are not known. */
+static int addr_unknown(struct pk_ctx *c, const struct etm_packet *p)
+{
+	if (p->type == etmp_isync ||
+	    ((p->type == etmp_branch || p->type == etmp_waypoint) &&
+	     p->addr_bits >= 32))
+		c->full[p->id & 0x7f] = 1;
+	return (p->type == etmp_branch || p->type == etmp_waypoint) &&
+	       !c->full[p->id & 0x7f];
+}
 
 static void put_hex_bytes(struct wbuf *w, const struct etm_packet *p, int spaced)
 {
@@ -61,6 +74,7 @@ static int pk_item(void *vctx, const struct etm_item *it)
 	struct pk_ctx *c = vctx;
 	char fields[1024];
 	const struct etm_packet *p = &it->pkt;
+	int unknown;
 
 	if (it->is_elem) {
 		/* deformatter errors arrive as error elements */
@@ -79,8 +93,12 @@ static int pk_item(void *vctx, const struct etm_item *it)
 		c->errors++;
 	else if (p->type != etmp_notsync)
 		c->packets++;
+	unknown = addr_unknown(c, p);
 	if (c->jsonl) {
 		etm_pkt_json_fields(p, it->proto, fields, sizeof(fields));
+		if (unknown)
+			strncat(fields, ",\"addr_known\":false",
+				sizeof(fields) - strlen(fields) - 1);
 		wbuf_printf(c->w, "{\"offset\":%llu,\"id\":\"0x%02x\",\"bytes\":\"",
 			    (unsigned long long)p->offset, p->id);
 		put_hex_bytes(c->w, p, 0);
@@ -90,6 +108,10 @@ static int pk_item(void *vctx, const struct etm_item *it)
 		return 0;
 	}
 	etm_pkt_describe(p, it->proto, fields, sizeof(fields));
+	if (unknown)
+		snprintf(fields + strlen(fields), sizeof(fields) - strlen(fields),
+			 " (low %u address bits only: no full address yet)",
+			 p->addr_bits);
 	wbuf_printf(c->w, "%10llu  0x%02x  ", (unsigned long long)p->offset, p->id);
 	{
 		size_t before = c->w->len;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <etmtrace/diag.h>
+#include <etmtrace/open.h>
 
 #include "diagwarn.h"
 
@@ -79,12 +80,14 @@ void diagwarn_elem(struct diagwarn *w, const struct etm_elem *el)
 		etm_diag_elem(w->d[el->id & 0x7f], el);
 }
 
-/* "; it fits the trace with: ..." for source @src, or "". */
+/* "; it fits the trace with: ..." for source @src (or the input format
+ * the bytes have when raw was chosen), or "". */
 static void diagwarn_probe(const struct session_src *src, char *buf, size_t n)
 {
 	uint8_t *data = malloc(DIAGWARN_PROBE);
 	struct etm_config best;
-	char diff[160];
+	char diff[160], why[160];
+	enum etm_input_format fmt;
 	size_t len = 0;
 	FILE *f;
 
@@ -94,8 +97,14 @@ static void diagwarn_probe(const struct session_src *src, char *buf, size_t n)
 		len = fread(data, 1, DIAGWARN_PROBE, f);
 		fclose(f);
 	}
-	if (len && etm_diag_probe(src->fmt, &src->cfg, src->img, data, len,
-				  &best) == 1 &&
+	if (len && src->fmt == etm_fmt_raw &&
+	    (fmt = etm_detect_format(data, len, why, sizeof(why))) != etm_fmt_raw &&
+	    fmt != etm_fmt_unknown)   /* framing, not the configuration */
+		snprintf(buf, n, "; the bytes are %.80s: give --input-format %s", why,
+			 fmt == etm_fmt_coresight ? "coresight" :
+			 fmt == etm_fmt_tpiu ? "tpiu" : "tpiu-nofsync");
+	else if (len && etm_diag_probe(src->fmt, &src->cfg, src->img, data, len,
+				       &best) == 1 &&
 	    etm_diag_config_diff(&src->cfg, &best, diff, sizeof(diff)) > 0)
 		snprintf(buf, n, "; it fits the trace with: %s", diff);
 	free(data);

@@ -187,7 +187,8 @@ static int opt_value(struct opts *o, const char *name, char *v)
 }
 
 static const char *const opt_flags[] = { "stats", "no-cache", "m-profile",
-					  "verify", "allow-outside", "verbose" };
+					  "verify", "allow-outside", "verbose",
+					  "verify-drop" };
 
 static int opt_flag(struct opts *o, const char *name)
 {
@@ -203,6 +204,8 @@ static int opt_flag(struct opts *o, const char *name)
 		o->allow_outside = 1;
 	else if (!strcmp(name, "verbose"))
 		o->verbose = 1;
+	else if (!strcmp(name, "verify-drop"))
+		o->verify = o->verify_drop = 1;
 	else
 		return -1;
 	return 0;

@@ -232,6 +232,26 @@ int session_verify(struct session *s)
 	return 0;
 }
 
+/* --verify-drop: the elements an etme_unverified error puts in doubt, up
+ * to the error or loss of sync of that source that rejected them, are
+ * dropped (counted in the error's place: the error element is kept). */
+static int verify_dropped(struct session *s, const struct etm_elem *e)
+{
+	uint8_t *d = &s->vdrop[e->id & 0x7f];
+
+	if (!s->o->verify_drop)
+		return 0;
+	if (e->kind == etmk_error && e->err == etme_unverified) {
+		*d = 1;
+		return 0;
+	}
+	if (*d && (e->kind == etmk_error || e->kind == etmk_nosync))
+		*d = 0;   /* the rejecting error: shown */
+	if (*d)
+		s->vdropped++;
+	return *d;
+}
+
 /* Pass the items the verify filter has released to @fn (elements only:
  * the packet items were turned on for the filter). */
 static int verify_take(struct session *s, session_fn fn, void *ctx)
@@ -239,7 +259,7 @@ static int verify_take(struct session *s, session_fn fn, void *ctx)
 	struct etm_item it;
 
 	while (etm_verify_next(s->verify, &it) == 0)
-		if (it.is_elem && fn(ctx, &it) < 0)
+		if (it.is_elem && !verify_dropped(s, &it.elem) && fn(ctx, &it) < 0)
 			return 1;
 	return 0;
 }

@@ -33,6 +33,8 @@ struct session {
 	/* verified output (--verify): items go through this filter, which
 	 * needs the decoder's packet items; those are not passed on */
 	struct etm_verify *verify;
+	uint8_t vdrop[128];      /* --verify-drop: dropping, by trace ID */
+	uint64_t vdropped;       /* elements dropped */
 	/* optional: session_run() hands elements to this in batches where the
 	 * decoder gives them so (no packet items, no verify, one thread) */
 	int (*elems)(void *ctx, const struct etm_elem *els, size_t n);

@@ -774,6 +774,7 @@ static int e3_isync(struct etm3_flow *e, const struct etm_packet *pkt)
 		if (first)
 			el.reason = e->ever_synced ? etm_on_resync :
 						     etm_on_start;
+		el.isync_reason = pkt->reason;
 		el.addr = pkt->addr;
 		el.isa = pkt->isa;
 		err = e3_put(e, &el);

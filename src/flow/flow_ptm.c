@@ -240,7 +240,10 @@ static void ptm_walk_failed(struct ptm_flow *p, uint64_t off,
 {
 	ptm_emit_range(p, off, r, 0, 1, 0);
 	if (res == walk_nomem) {
-		ptm_emit(p, etmk_nomem, off)->addr = r->bad_addr;
+		struct etm_elem *el = ptm_emit(p, etmk_nomem, off);
+
+		el->addr = r->bad_addr;
+		el->isa = p->isa;   /* the walk's instruction set */
 		p->cur_valid = 0;
 		p->after_wu = 0;
 	} else {
@@ -481,6 +484,7 @@ static void ptm_isync(struct ptm_flow *p, const struct etm_packet *pkt)
 	if (on) {
 		el = ptm_emit(p, etmk_trace_on, pkt->offset);
 		el->reason = ptm_on_reason(p, pkt->reason);
+		el->isync_reason = pkt->reason;
 		el->addr = pkt->addr;
 	}
 	if (pkt->has_state && (pkt->ns != p->ns || pkt->hyp != p->hyp)) {

@@ -48,6 +48,24 @@ static int cap_read_head(struct cap_ctx *c, const char *path, uint8_t **buf,
 	return 0;
 }
 
+/* The option's format against what the bytes show: raw over frames, or
+ * frames over unframed bytes, is noted. Returns 1 if noted. */
+static int cap_format_doubt(struct cap_ctx *c, struct etm_capture_buffer *b,
+			    const uint8_t *head, size_t n)
+{
+	char *why = c->cap->why[b - c->cap->buf];
+	enum etm_input_format f = etm_detect_format(head, n, why,
+						    sizeof(c->cap->why[0]));
+
+	if ((f == etm_fmt_raw) == (b->format == etm_fmt_raw))
+		return 0;
+	cap_note(c->cap, "buffer %s: input format %s given, but the bytes show %s"
+		 "%s%s", b->name, fmt_word(b->format), why,
+		 f == etm_fmt_raw ? "" : ": try --input-format ",
+		 f == etm_fmt_raw ? "" : fmt_word(f));
+	return 1;
+}
+
 /* Format of buffer @b: the option's, else @declared, else detected from
  * @head; with a note when the option overrides or detection decided. */
 static void cap_format(struct cap_ctx *c, struct etm_capture_buffer *b,
@@ -62,6 +80,8 @@ static void cap_format(struct cap_ctx *c, struct etm_capture_buffer *b,
 			cap_note(c->cap, "buffer %s: input format %s (option; "
 				 "the snapshot says %s)", b->name,
 				 fmt_word(c->o.format), fmt_word(declared));
+		if (n && cap_format_doubt(c, b, head, n))
+			b->format_why = why;
 		return;
 	}
 	if (declared) {
@@ -192,7 +212,7 @@ static int snap_buffers(struct cap_ctx *c)
 		if (!b->path)
 			continue;
 		n = 0;
-		if (!c->o.format && !sb->format)
+		if (c->o.format || !sb->format)
 			r = cap_read_head(c, b->path, &head, &n);
 		if (!r)
 			cap_format(c, b, sb->format, head, n);

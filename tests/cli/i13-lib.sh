@@ -13,3 +13,7 @@ PY=/usr/bin/python3
 synth_snap() { local d=$1; shift; "$ETMTRACE" synth "$d" --expect "$d.exp" "$@" > /dev/null 2>&1; }
 # canon_eq FILE EXPECTED: same instructions (GAP lines aside)
 canon_eq() { diff -q <(grep -v '^GAP' "$1") <(grep -v '^GAP' "$2") > /dev/null; }
+# images DIR: the --image options of a synth snapshot's core 0 dumps
+images() {
+	awk -F= -v d="$1" '/^file=/{f=$2} /^address=/{printf " --image %s/%s@%s", d, f, $2}' "$1/cpu_0.ini"
+}

@@ -20,9 +20,14 @@ flags=$(pkg-config --cflags --libs etmtrace); rc=$?
 check "[ $rc -eq 0 ]" "pkg-config --cflags --libs etmtrace"
 # The example from the source tree, built with nothing but pkg-config's flags
 # (the prefix has a space: pkg-config escapes it, so eval the flags).
-eval "cc -std=c11 -Wall -Wextra -Werror '$ETM_SRCDIR/examples/count.c' $flags -o '$tmp/count'" 2> "$tmp/cc.log"
-check "[ $? -eq 0 ]" "examples/count.c builds against the installed library"
 libdir=$(eval "echo $(pkg-config --variable=libdir etmtrace)")
+# a sanitizer build installs an instrumented library: the program must be
+# built with the same runtime
+san=""
+ldd "$libdir/libetmtrace.so" 2>/dev/null | grep -q libasan && san="-fsanitize=address,undefined"
+eval "cc -std=c11 -Wall -Wextra -Werror $san '$ETM_SRCDIR/examples/count.c' $flags -o '$tmp/count'" 2> "$tmp/cc.log"
+check "[ $? -eq 0 ]" "examples/count.c builds against the installed library"
+
 LD_LIBRARY_PATH="$libdir" "$tmp/count" "$ETM_SRCDIR/examples/sample" > "$tmp/out" 2>"$tmp/err"; rc=$?
 check "[ $rc -eq 0 ] && grep -qx '0x13 34' '$tmp/out' && grep -qx 'errors 0' '$tmp/out'" "example counts 34 instructions of the sample (hand derivation)"
 # The same program on the bare trace file plus the code image: format and
