@@ -45,6 +45,7 @@ void epy_elem_from(struct epy_elem *r, const struct etm_elem *e)
 	case etmk_trace_on:
 		r->address = e->addr;
 		r->reason = e->reason;
+		r->isync = e->isync_reason;
 		break;
 	case etmk_nomem:
 		r->address = e->addr;

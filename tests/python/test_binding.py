@@ -22,6 +22,8 @@ KIND = {n: i for i, n in enumerate(
     ["invalid", "range", "exception", "exc_return", "trace_on", "nosync",
      "context", "timestamp", "cycle_count", "event", "nomem", "error"])}
 ISA = {"?": 0, "A32": 1, "T32": 2, "TEE": 3, "Jazelle": 4}
+# enum etm_isync_reason (packet.h) by the CLI's names
+ISYNC = {"periodic": 0, "trace enabled": 1, "overflow": 2, "debug exit": 3}
 CLS = {"unknown": 0, "other": 1, "branch": 2, "ibranch": 3, "isb": 4,
        "barrier": 5, "exception": 6, "undefined": 7}
 ERRCODE = {etmtrace.errname(c): c for c in range(1, 40)}
@@ -33,6 +35,7 @@ def record_of_json(j):
     h = lambda s: int(s, 16)
     k = KIND[j["kind"]]
     addr = end = ts = ninsn = cyc = ctx = exc = isa = fl = err = rsn = cls = 0
+    isy = 0
     if j["kind"] == "range":
         addr, end, ninsn = h(j["start"]), h(j["end"]), j["n"]
         isa, cls = ISA[j["isa"]], CLS[j["last_class"]]
@@ -45,7 +48,7 @@ def record_of_json(j):
         exc, addr = j["exception"], h(j["addr"])
         fl |= etmtrace.F_CANCEL if j.get("cancel") else 0
     elif j["kind"] == "trace_on":
-        rsn, addr = j["reason"], h(j["addr"])
+        rsn, addr, isy = j["reason"], h(j["addr"]), ISYNC[j["isync"]]
     elif j["kind"] == "context":
         fl |= (etmtrace.F_NS if j["ns"] else 0) | (etmtrace.F_HYP if j["hyp"] else 0)
         if "ctxid" in j:
@@ -60,7 +63,7 @@ def record_of_json(j):
     elif j["kind"] == "error":
         err = ERRCODE[j["error"]]
     return (j["offset"], addr, end, ts, ninsn, cyc, ctx, exc, k, isa,
-            h(j["id"]), fl, err, rsn, cls)
+            h(j["id"]), fl, err, rsn, cls, isy)
 
 
 def digest(records):
