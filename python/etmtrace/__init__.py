@@ -46,7 +46,7 @@ _ELEM_FIELDS = [("offset", "<u8"), ("address", "<u8"), ("end", "<u8"),
                 ("ctxid", "<u4"), ("exc_num", "<u2"), ("kind", "u1"),
                 ("isa", "u1"), ("trace_id", "u1"), ("flags", "u1"),
                 ("error", "u1"), ("reason", "u1"), ("last_class", "u1"),
-                ("isync", "u1")]
+                ("isync", "u1"), ("buffer", "u1")]
 _PACKET_FIELDS = [("offset", "<u8"), ("value", "<u4"), ("type", "u1"),
                   ("trace_id", "u1"), ("size", "u1"), ("count", "u1")]
 

@@ -30,6 +30,7 @@ struct epy_dec {
 	uint8_t *io;
 	Py_ssize_t batch;         /* records per batch */
 	struct etm_chunk_dec *ch; /* chunk mode: the chunk's decoder */
+	size_t buffer;            /* chunk mode: its buffer */
 	uint64_t next_chunk;
 };
 
@@ -126,8 +127,11 @@ static int fill(struct epy_dec *d, void *out, size_t max, size_t *got)
 		else
 			n = etm_decoder_next_elems(dec, &els, max - k);
 		if (n > 0) {
-			for (i = 0; !d->packets && i < (size_t)n; i++)
+			for (i = 0; !d->packets && i < (size_t)n; i++) {
 				epy_elem_from(&er[k + i], &els[i]);
+				er[k + i].buffer = (uint8_t)(d->ch ? d->buffer :
+								     d->cur);
+			}
 			k += (size_t)n;
 		} else if (n == -etme_again && dec && !d->finished) {
 			if ((n = feed(d, dec)) < 0)
@@ -286,6 +290,7 @@ PyObject *epy_chunk_decoder(PyObject *path, const struct epy_opts *po,
 	if (!d)
 		return NULL;
 	b = epy_buffer_file(d->cap, buffer, &d->fd, &d->size);
+	d->buffer = (size_t)buffer;
 	if (b && (offset > d->size || length > d->size - offset)) {
 		PyErr_SetString(PyExc_ValueError, "chunk beyond the end of input");
 		b = NULL;

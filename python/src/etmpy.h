@@ -35,7 +35,8 @@ struct epy_elem {
 	uint8_t reason;      /* trace_on: enum etm_on_reason */
 	uint8_t last_class;  /* range: enum etm_insn_class of the last one */
 	uint8_t isync;       /* trace_on: enum etm_isync_reason of the I-sync */
-	uint8_t pad[2];
+	uint8_t buffer;      /* index of the trace buffer (its file: offset) */
+	uint8_t pad;
 };
 
 #define EPY_F_ATOM 0x01      /* range: the last instruction's E/N is known */
@@ -49,7 +50,7 @@ struct epy_elem {
 #define EPY_ELEM_FORMAT                                                     \
 	"T{<Q:offset:Q:address:Q:end:Q:timestamp:I:ninsn:I:cycles:I:ctxid:" \
 	"H:exc_num:B:kind:B:isa:B:trace_id:B:flags:B:error:B:reason:"       \
-	"B:last_class:B:isync:2x}"
+	"B:last_class:B:isync:B:buffer:x}"
 
 /* A packet batch holds struct etm_pkt_rec as the library gives them. */
 #define EPY_PKT_FORMAT \

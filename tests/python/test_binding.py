@@ -63,7 +63,7 @@ def record_of_json(j):
     elif j["kind"] == "error":
         err = ERRCODE[j["error"]]
     return (j["offset"], addr, end, ts, ninsn, cyc, ctx, exc, k, isa,
-            h(j["id"]), fl, err, rsn, cls, isy)
+            h(j["id"]), fl, err, rsn, cls, isy, 0)   # buffer 0: one each
 
 
 def digest(records):
