@@ -383,7 +383,9 @@ int etm_diag_warning(const struct etm_diag *d, char *buf, size_t n)
 	uint64_t bad = c->pkt_errors + c->sync_lost;
 	uint64_t img = c->mismatch + c->n_uncond + c->undef + c->mid_insn;
 
-	if (bad && (bad >= 4 || !c->insns))
+	/* (a trace that decodes next to nothing before it fails: fewer than
+	 * 16 instructions a failure) */
+	if (bad && (bad >= 4 || c->insns < 16 * bad))
 		return snprintf(buf, n, "%llu malformed packets, %llu losses "
 				"of sync: wrong protocol or ETMCR/ETMIDR "
 				"(cycle-accurate, Context ID size, branch "

@@ -141,6 +141,15 @@ int enc_async_due(const struct etm_enc *e)
 	       enc_pos(e) - e->async_at >= e->o.async_period;
 }
 
+void enc_after_halt(struct etm_enc *e, const struct etm_ev *ev)
+{
+	if (ev->exc_num != 1 || etm_cfg_m_profile(&e->o.cfg))
+		return;
+	e->need_sync = 1;
+	e->reason = etm_isync_debug_exit;
+	e->gap = 0;
+}
+
 int enc_isync_due(const struct etm_enc *e)
 {
 	return e->o.isync_period &&
@@ -191,7 +200,9 @@ static unsigned addr_len(struct etm_enc *e, uint32_t addr, enum etm_isa isa,
 void enc_address(struct etm_enc *e, uint32_t addr, enum etm_isa isa,
 		 int need_exc, int full)
 {
-	enum etm_isa cmp = (e->o.flags & ETM_ENC_PKT_ISA) ? e->pisa : e->isa;
+	/* a 1-4 byte address keeps the ISA the trace last stated (I-sync,
+	 * 5-byte address): the only one a packet parser knows */
+	enum etm_isa cmp = e->pisa;
 	uint32_t v = addr >> isa_shift(isa);
 	unsigned n, i;
 

@@ -9,6 +9,7 @@
 #include "common/sbuf.h"
 #include "flow/flow_etm3_int.h"
 #include "flow/wmemo.h"
+#include "packet/addr.h"
 
 static enum etm_space e3_space(const struct etm3_flow *e)
 {
@@ -258,12 +259,19 @@ static inline void e3_advance(struct etm3_flow *e, const struct e3_step *st)
 	switch (b->last.cls) {
 	case etmc_br_direct:
 		e->addr = b->last.target;
-		e->isa = b->last.target_isa ? b->last.target_isa : b->isa;
 		e->pend_open = 0;
+		if (!b->last.target_isa || b->last.target_isa == b->isa)
+			break;
+		/* BLX imm: the trace gives the target with its ISA in an
+		 * address packet (IHI 0014 §4.5.2); until it does, the walked
+		 * target is unconfirmed (checked in e3_branch()) */
+		e->isa = b->last.target_isa;
+		e->addr_valid = 0;
+		e->wait_branch = E3_WAIT_ISA;
 		break;
 	case etmc_br_indirect:
 		e->addr_valid = 0; /* the branch packet gives the target */
-		e->wait_branch = 1;
+		e->wait_branch = E3_WAIT_BRANCH;
 		e->pend_open = 0;
 		break;
 	default:
@@ -273,17 +281,35 @@ static inline void e3_advance(struct etm3_flow *e, const struct e3_step *st)
 	}
 }
 
-/* Atoms after a taken indirect branch but before its branch packet: the
- * image disagrees with the trace (or the packet was lost). Report the gap
- * once; the atoms are discarded until a branch packet or I-sync. */
-static int e3_lost(struct etm3_flow *e)
+/* The trace disagrees with the image walked at @addr: report it. */
+static int e3_mismatch(struct etm3_flow *e, uint64_t addr)
 {
 	struct etm_elem el;
 	int err = e3_flush(e);
 
 	if (err < 0)
 		return err;
+	e3_init_elem(e, &el, etmk_error);
+	el.err = etme_mismatch;
+	el.addr = addr;
+	return e3_put(e, &el);
+}
+
+/* Atoms after a taken indirect branch but before its branch packet: the
+ * image disagrees with the trace (or the packet was lost). Report the gap
+ * once; the atoms are discarded until a branch packet or I-sync. After an
+ * ISA-changing direct branch the missing address packet is a mismatch. */
+static int e3_lost(struct etm3_flow *e)
+{
+	struct etm_elem el;
+	int err, isa = e->wait_branch == E3_WAIT_ISA;
+
 	e->wait_branch = 0;
+	if (isa)
+		return e3_mismatch(e, e->addr);
+	err = e3_flush(e);
+	if (err < 0)
+		return err;
 	e3_init_elem(e, &el, etmk_nosync);
 	el.addr = e->addr;
 	return e3_put(e, &el);
@@ -434,6 +460,8 @@ static void e3_cycles(struct etm3_flow *e, const struct etm_packet *pkt,
 	e->carry += e->ca ? pkt->w_tail : 0;
 }
 
+static int e3_halt_skip(struct etm3_flow *e);
+
 /* P-header: every atom is one instruction, walked a block at a time. */
 static int e3_atoms(struct etm3_flow *e, const struct etm_packet *pkt)
 {
@@ -443,7 +471,7 @@ static int e3_atoms(struct etm3_flow *e, const struct etm_packet *pkt)
 	e3_cycles(e, pkt, &a, w);
 	if (!e->synced || e->data_only) {
 		e->carry = 0;
-		return 0;
+		return e->halted && a.n ? e3_halt_skip(e) : 0;
 	}
 	return etm_e3_walk(e, &a);
 }
@@ -463,7 +491,7 @@ static inline int e3_run(struct etm3_flow *e, struct etm_atom_run *r)
 
 	if (!e->synced || e->data_only) {
 		e->carry = 0;
-		return 0;
+		return e->halted && r->n ? e3_halt_skip(e) : 0;
 	}
 	if (e->ca && !r->n) {
 		e->carry += r->w_tail;
@@ -561,6 +589,74 @@ static void e3_set_addr(struct etm3_flow *e, uint64_t addr, enum etm_isa isa)
 			(isa == etmi_a32 || isa == etmi_t32 || isa == etmi_tee);
 }
 
+/* Whether branch address packet @br disagrees with the walk: the walked
+ * target of an ISA-changing direct branch differs from the address packet
+ * the trace gives for it; a compressed address (the ISA unchanged since the
+ * trace last stated it, IHI 0014 §4.5.2: its alignment is the trace's ISA)
+ * follows a walk that ended in another ISA; a plain branch address follows
+ * an executed instruction the image says is not a branch. */
+static int e3_br_disagrees(struct etm3_flow *e, const struct etm_brc *br)
+{
+	struct etm_elem *p = e->pend;
+	/* (0: a packet built by the caller, taken as a full address) */
+	int part = br->addr_bits && br->addr_bits < 32;
+
+	if (e->wait_branch == E3_WAIT_ISA)
+		return !br->has_exc && (br->addr != e->addr ||
+					br->isa != e->isa);
+	if (part && etm_addr_shift(br->isa) != etm_addr_shift(e->isa))
+		return 1;
+	if (part && !br->has_state && br->isa != e->isa)
+		return 1;       /* T32 / ThumbEE: AltISA only in exception bytes */
+	if (br->has_exc || !e->addr_valid || !e->pend_on || !p->ninsn)
+		return 0;
+	etm_e3_classify_last(e, p);
+	return p->last_exec && (p->last_cls == etmc_other ||
+				p->last_cls == etmc_isb ||
+				p->last_cls == etmc_barrier);
+}
+
+/* Debug Halt (A/R profile exception 1, IHI 0014Q Table 7-12): trace stops
+ * until the core leaves Debug state, where it restarts with an I-sync
+ * (reason debug exit). Until then nothing is known: packets are skipped,
+ * the gap reported once (e3_halt_skip()). */
+static int e3_is_halt(const struct etm3_flow *e, const struct etm_brc *br)
+{
+	return br->has_exc && br->exc_num == 1 && !e->m_profile;
+}
+
+/* A packet that would decode instructions while halted: report the gap
+ * once (a nosync element whose err tells why). */
+static int e3_halt_skip(struct etm3_flow *e)
+{
+	struct etm_elem el;
+
+	if (e->halt_gap)
+		return 0;
+	e->halt_gap = 1;
+	e3_init_elem(e, &el, etmk_nosync);
+	el.err = etme_halted;
+	return e3_put(e, &el);
+}
+
+/* Synchronised again after a halt: by I-sync (@br NULL) or by a branch
+ * address complete on its own (a trace-on element, reason resync). */
+static int e3_unhalt(struct etm3_flow *e, const struct etm_brc *br)
+{
+	struct etm_elem el;
+
+	e->halted = 0;
+	e->halt_gap = 0;
+	e->synced = 1;
+	if (!br)
+		return 0;
+	e3_init_elem(e, &el, etmk_trace_on);
+	el.reason = etm_on_resync;
+	el.addr = br->addr;
+	el.isa = br->isa;
+	return e3_put(e, &el);
+}
+
 /* Branch address packet @br, possibly with exception information; the
  * packet @pkt it came from, or NULL (decoder fast path: no context ID). */
 static int e3_branch(struct etm3_flow *e, const struct etm_brc *br,
@@ -570,8 +666,20 @@ static int e3_branch(struct etm3_flow *e, const struct etm_brc *br,
 	uint64_t at = 0, ret = e->addr;
 	int has_ret = e->addr_valid, cancelled = 0, err;
 
-	if (!e->synced)
-		return 0;
+	if (!e->synced) {
+		if (!e->halted)
+			return 0;
+		if (br->addr_bits && br->addr_bits < 32)
+			return e3_halt_skip(e);
+		err = e3_unhalt(e, br);
+		if (err < 0)
+			return err;
+		has_ret = 0;
+	} else if (e3_br_disagrees(e, br)) {
+		err = e3_mismatch(e, br->addr);
+		if (err < 0)
+			return err;
+	}
 	if (br->has_exc && br->cancel) {
 		/* M-profile: Can after an exception exit cancels only the
 		 * return, not the instruction (§6.6). */
@@ -598,6 +706,11 @@ static int e3_branch(struct etm3_flow *e, const struct etm_brc *br,
 			return err;
 	}
 	e3_set_addr(e, br->addr, br->isa);
+	if (e3_is_halt(e, br)) {
+		e->synced = 0;
+		e->addr_valid = 0;
+		e->halted = 1;
+	}
 	if (pkt)
 		return e3_state(e, pkt, 0);
 	if (!br->has_state || (br->ns == e->ns && br->hyp == e->hyp))
@@ -659,7 +772,6 @@ static int e3_drain_fast(struct etm_flow *f, struct etm_pktp *core,
 			if (err < 0)
 				return err;
 			etm_pktp_run_done(core, &r);
-			etm_pktp_set_isa(core, (enum etm_isa)e3_isa_now(e));
 			if (!etm_flow_qopen(f))
 				break;
 		}
@@ -671,8 +783,11 @@ static int e3_drain_fast(struct etm_flow *f, struct etm_pktp *core,
 		(*np)++;
 		etm_flow_qstart(f);
 		e->off = br.offset;
-		if (e->synced && !br.has_exc && !br.has_state) {
-			/* e3_branch() of a plain branch address, inline */
+		if (e->synced && !br.has_exc && !br.has_state &&
+		    e->wait_branch == E3_WAIT_BRANCH && br.isa == e->isa) {
+			/* e3_branch() of a plain branch address after an
+			 * indirect branch, inline (e3_br_disagrees() holds
+			 * no more than the ISA test) */
 			err = e3_flush(e);
 			e3_set_addr(e, br.addr, br.isa);
 		} else {
@@ -680,7 +795,6 @@ static int e3_drain_fast(struct etm_flow *f, struct etm_pktp *core,
 		}
 		if (err < 0)
 			return err;
-		etm_pktp_set_isa(core, (enum etm_isa)e3_isa_now(e));
 	} while (etm_flow_qopen(f));
 	return 0;
 }
@@ -727,27 +841,27 @@ static uint8_t e3_on_reason(unsigned isync_reason)
  * does not match the trace). Report a mismatch before re-anchoring. */
 static int e3_isync_check(struct etm3_flow *e, const struct etm_packet *pkt)
 {
-	struct etm_elem el;
-	int err;
-
 	if (!e->addr_valid || e->wait_branch || (e->addr == pkt->addr &&
 	    (e->isa == pkt->isa || pkt->isa == etmi_unknown)))
 		return 0;
-	err = e3_flush(e);
-	if (err < 0)
-		return err;
-	e3_init_elem(e, &el, etmk_error);
-	el.err = etme_mismatch;
-	el.addr = pkt->addr;
-	return e3_put(e, &el);
+	return e3_mismatch(e, pkt->addr);
 }
 
 static int e3_isync(struct etm3_flow *e, const struct etm_packet *pkt)
 {
-	int first = !e->synced, err;
+	int first, gap = 0, err;
 	struct etm_elem el;
 
-	if (!first && pkt->reason == etm_isync_periodic && !pkt->lsip) {
+	if (e->halted) {
+		/* as if in sync (nothing was walked); trace restarts here
+		 * if the gap was reported */
+		gap = e->halt_gap;
+		e3_unhalt(e, NULL);
+	}
+	first = !e->synced;
+
+	if (!first && !gap && pkt->reason == etm_isync_periodic &&
+	    !pkt->lsip) {
 		/* in sync: check, then re-anchor address and state */
 		err = e3_isync_check(e, pkt);
 		if (err < 0)
@@ -768,9 +882,11 @@ static int e3_isync(struct etm3_flow *e, const struct etm_packet *pkt)
 		}
 		e->carry = 0;
 	}
-	if (first || pkt->reason != etm_isync_periodic) {
+	if (first || gap || pkt->reason != etm_isync_periodic) {
 		e3_init_elem(e, &el, etmk_trace_on);
 		el.reason = e3_on_reason(pkt->reason);
+		if (gap && pkt->reason == etm_isync_periodic)
+			el.reason = etm_on_resync;
 		if (first)
 			el.reason = e->ever_synced ? etm_on_resync :
 						     etm_on_start;
@@ -800,6 +916,7 @@ static int e3_error(struct etm3_flow *e, const struct etm_packet *pkt)
 	e3_init_elem(e, &el, etmk_error);
 	el.err = pkt->err ? pkt->err : etme_bad_packet;
 	e->synced = 0;
+	e->halted = 0;
 	e->addr_valid = 0;
 	e->carry = 0;
 	return e3_put(e, &el);
@@ -913,6 +1030,7 @@ static void e3_save(const struct etm_flow *f, struct etm_sbuf *s)
 	etm_sbuf_u8(s, (unsigned)e->ever_synced);
 	etm_sbuf_u8(s, (unsigned)e->addr_valid);
 	etm_sbuf_u8(s, (unsigned)e->wait_branch);
+	etm_sbuf_u8(s, (unsigned)(e->halted | e->halt_gap << 1));
 	etm_sbuf_u64(s, e->addr);
 	etm_sbuf_u8(s, e->isa);
 	etm_sbuf_u8(s, e->ns);

@@ -12,6 +12,13 @@ struct etm_wm_entry;
  * still be cancelled (timestamps, context, exception return, ...). */
 #define E3_HELD_MAX 16
 
+/* wait_branch: the address is unknown after a taken indirect branch
+ * (E3_WAIT_BRANCH), or the walked target of an ISA-changing direct branch
+ * (BLX imm) waits for the address packet the trace gives for it
+ * (E3_WAIT_ISA; addr and isa hold the walked target). */
+#define E3_WAIT_BRANCH 1
+#define E3_WAIT_ISA 2
+
 struct etm3_flow {
 	struct etm_flow *f;
 	int ca;                 /* cycle-accurate: W atoms are counted */
@@ -22,7 +29,10 @@ struct etm3_flow {
 	int synced;             /* an I-sync gave address and state */
 	int ever_synced;
 	int addr_valid;         /* addr is the next instruction */
-	int wait_branch;        /* address unknown after an indirect branch */
+	int wait_branch;        /* E3_WAIT_*: an address packet is due */
+	int halted;             /* after a Debug Halt exception: not synced
+				 * until an I-sync or a full branch address */
+	int halt_gap;           /* the halt gap was reported */
 	uint64_t addr;
 	enum etm_isa isa;
 

@@ -10,6 +10,7 @@
 #include "common/sbuf.h"
 #include "flow/flow_int.h"
 #include "flow/retstack.h"
+#include "packet/addr.h"
 
 /*
  * Walk bound. The PTM emits a waypoint update when a waypoint lies more than
@@ -31,6 +32,9 @@ struct ptm_flow {
 	uint8_t ever_synced;    /* any I-sync seen yet (etm_on_start) */
 	uint8_t cur_valid;      /* cur is the address of the next instruction */
 	uint8_t after_wu;       /* the last address-bearing packet was a WU */
+	uint8_t halted;         /* after a Debug Halt: not synced until an
+				 * I-sync or a full branch address */
+	uint8_t halt_gap;       /* ... and the gap was reported */
 	uint64_t cur;
 	enum etm_isa isa;
 	uint8_t ns, hyp;
@@ -106,6 +110,7 @@ static void ptm_lose_sync(struct ptm_flow *p, uint64_t off, int err)
 {
 	ptm_emit_error(p, off, err);
 	p->synced = 0;
+	p->halted = 0;
 	p->cur_valid = 0;
 	p->after_wu = 0;
 }
@@ -349,6 +354,34 @@ static void ptm_load(struct ptm_flow *p, uint64_t addr, enum etm_isa isa)
 	p->cur_valid = 1;
 }
 
+/* A compressed branch address keeps the ISA the trace last stated (I-sync,
+ * 5-byte address; the packet parser aligns it so): if the walk ended in
+ * another ISA, the image disagrees with the trace (a BLX imm the trace did
+ * not take, or a wrong image). Reported; the trace's ISA is taken. */
+static void ptm_check_isa(struct ptm_flow *p, const struct etm_brc *br)
+{
+	int part = br->addr_bits && br->addr_bits < 32;
+
+	if (!part || !p->cur_valid)
+		return;
+	if (etm_addr_shift(br->isa) == etm_addr_shift(p->isa) &&
+	    (br->has_state || br->isa == p->isa))
+		return;
+	ptm_emit(p, etmk_error, br->offset)->err = etme_mismatch;
+}
+
+/* Debug Halt (exception 1): trace restarts with an I-sync (debug exit);
+ * until then, or a branch address complete on its own, nothing is known.
+ * Packets that would decode instructions are skipped, the gap reported
+ * once. */
+static void ptm_halt_skip(struct ptm_flow *p, uint64_t off)
+{
+	if (p->halt_gap)
+		return;
+	p->halt_gap = 1;
+	ptm_emit(p, etmk_nosync, off)->err = etme_halted;
+}
+
 /* Branch address packet without exception (seed 004 branch_no_excp()). */
 static void ptm_branch(struct ptm_flow *p, const struct etm_brc *br)
 {
@@ -376,6 +409,7 @@ static void ptm_branch(struct ptm_flow *p, const struct etm_brc *br)
 				ptm_emit_cycles(p, br->offset, cc);
 		}
 	}
+	ptm_check_isa(p, br);
 	ptm_load(p, br->addr, br->isa);
 	p->after_wu = 0;
 	ptm_take_state(p, br);
@@ -410,10 +444,16 @@ static void ptm_exception(struct ptm_flow *p, const struct etm_brc *br)
 		el->has_cycles = 1;
 		el->cycles = br->cycle_count;
 	}
+	ptm_check_isa(p, br);
 	ptm_load(p, br->addr, br->isa);
 	p->after_wu = 0;
 	ptm_take_state(p, br);
 	ptm_state_into(p, el);  /* the state the handler runs in */
+	if (br->exc_num == 1) {
+		p->synced = 0;
+		p->cur_valid = 0;
+		p->halted = 1;
+	}
 }
 
 /* Waypoint update (seed 004 analyze_waypoint_update()): everything up to and
@@ -466,8 +506,10 @@ static int ptm_isync_agrees(struct ptm_flow *p, const struct etm_packet *pkt)
 
 static void ptm_isync(struct ptm_flow *p, const struct etm_packet *pkt)
 {
-	int on = !p->synced || pkt->reason != etm_isync_periodic;
-	int ctx = !p->synced;
+	/* after a halt with nothing skipped: as if in sync */
+	int quiet = p->halted && !p->halt_gap;
+	int on = (!p->synced && !quiet) || pkt->reason != etm_isync_periodic;
+	int ctx = !p->synced && !p->halted;
 	struct etm_elem *el;
 
 	if (!on && p->cur_valid && !ptm_isync_agrees(p, pkt)) {
@@ -497,6 +539,8 @@ static void ptm_isync(struct ptm_flow *p, const struct etm_packet *pkt)
 		ptm_emit_context(p, pkt->offset);
 	ptm_load(p, pkt->addr, pkt->isa);
 	p->synced = 1;
+	p->halted = 0;
+	p->halt_gap = 0;
 	p->ever_synced = 1;
 	p->after_wu = 0;
 	etm_retstack_flush(&p->rs);
@@ -537,6 +581,21 @@ static int ptm_put_branch(struct etm_flow *f, const struct etm_brc *br)
 {
 	struct ptm_flow *p = f->impl;
 
+	if (!p->synced && p->halted) {
+		struct etm_elem *el;
+
+		if (br->addr_bits && br->addr_bits < 32) {
+			ptm_halt_skip(p, br->offset);
+			return etmi_unknown;
+		}
+		/* a full address: synchronised again */
+		el = ptm_emit(p, etmk_trace_on, br->offset);
+		el->reason = etm_on_resync;
+		el->addr = br->addr;
+		p->synced = 1;
+		p->halted = 0;
+		p->halt_gap = 0;
+	}
 	if (!p->synced)
 		return etmi_unknown; /* wait for an I-sync (docs/ptm.md §15.2) */
 	if (br->has_exc && br->exc_num)
@@ -573,6 +632,14 @@ static int ptm_put(struct etm_flow *f, const struct etm_packet *pkt)
 	default:
 		break;
 	}
+	if (!p->synced && p->halted && (pkt->type == etmp_atom ||
+					pkt->type == etmp_waypoint))
+		ptm_halt_skip(p, pkt->offset);
+	if (!p->synced && p->halted && pkt->type == etmp_branch) {
+		etm_brc_from_pkt(&br, pkt);
+		ptm_put_branch(f, &br);
+		return 0;
+	}
 	if (!p->synced)
 		return 0;       /* wait for an I-sync (docs/ptm.md §15.2) */
 	switch (pkt->type) {
@@ -603,6 +670,8 @@ static int ptm_put_atom(struct etm_flow *f, const struct etm_packet *pkt,
 
 	if (p->synced)
 		ptm_atoms(p, pkt, off);
+	else if (p->halted)
+		ptm_halt_skip(p, off);
 	return 0;
 }
 
@@ -610,8 +679,11 @@ static int ptm_put_patom(struct etm_flow *f, const struct etm_patom *a)
 {
 	struct ptm_flow *p = f->impl;
 
-	if (!p->synced)
+	if (!p->synced) {
+		if (p->halted)
+			ptm_halt_skip(p, a->offset);
 		return etmi_unknown;
+	}
 	ptm_atoms_c(p, a->n, a->bits, a->has_cc, a->cc, a->offset);
 	return p->isa;          /* as ptm_cur_isa() */
 }
@@ -629,6 +701,8 @@ static void ptm_reset(struct etm_flow *f)
 	p->synced = 0;
 	p->cur_valid = 0;
 	p->after_wu = 0;
+	p->halted = 0;
+	p->halt_gap = 0;
 	etm_retstack_flush(&p->rs);
 }
 
@@ -646,6 +720,7 @@ static void ptm_save(const struct etm_flow *f, struct etm_sbuf *s)
 	etm_sbuf_u8(s, p->ever_synced);
 	etm_sbuf_u8(s, p->cur_valid);
 	etm_sbuf_u8(s, p->after_wu);
+	etm_sbuf_u8(s, (unsigned)(p->halted | p->halt_gap << 1));
 	etm_sbuf_u64(s, p->cur_valid ? p->cur : 0);
 	etm_sbuf_u8(s, p->isa);
 	etm_sbuf_u8(s, p->ns);

@@ -454,14 +454,17 @@ static void cycle_accurate(void)
 	teardown();
 }
 
-/* BLX imm@3000 (ARM) switches to Thumb at 0x300c: "E E E" -> [3000,3004)
- * ARM direct; [300c,3010) Thumb movs + bx lr (indirect). Branch to 0x3004
- * ARM; "E" -> [3004,3008) ARM. */
+/* BLX imm@3000 (ARM) switches to Thumb at 0x300c: "E" -> [3000,3004) ARM
+ * direct; the address packet the ETM gives for every ISA change (IHI 0014
+ * §4.5.2): 0x300c Thumb, as walked; "E E" -> [300c,3010) Thumb movs + bx lr
+ * (indirect). Branch to 0x3004 ARM; "E" -> [3004,3008) ARM. */
 static void interworking(void)
 {
 	setup(0, 0, 1);
 	isync(0x3000, etmi_a32, etm_isync_periodic);
-	atoms("EEE");
+	atoms("E");
+	branch(0x300c, etmi_t32);
+	atoms("EE");
 	branch(0x3004, etmi_a32);
 	atoms("E");
 	finish();
