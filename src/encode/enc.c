@@ -67,6 +67,9 @@ struct etm_enc *etm_enc_alloc(const struct etm_enc_opts *o, size_t size,
 	e->alt = (uint8_t)etm_cfg_alt_branch(c);
 	e->bcast = (uint8_t)etm_cfg_branch_bcast(c);
 	e->minor = (uint8_t)etm_cfg_arch_minor(c);
+	/* ETMv3 timestamps exist from v3.5 (IHI 0014Q §7.3.7) */
+	if (!e->ptm && e->minor < 5)
+		e->ts_on = 0;
 	e->isa = e->pisa = etmi_a32;
 	e->ts_full = 1;
 	return e;

@@ -10,7 +10,6 @@
 #include "common/sbuf.h"
 #include "flow/flow_int.h"
 #include "flow/retstack.h"
-#include "packet/addr.h"
 
 /*
  * Walk bound. The PTM emits a waypoint update when a waypoint lies more than
@@ -354,22 +353,6 @@ static void ptm_load(struct ptm_flow *p, uint64_t addr, enum etm_isa isa)
 	p->cur_valid = 1;
 }
 
-/* A compressed branch address keeps the ISA the trace last stated (I-sync,
- * 5-byte address; the packet parser aligns it so): if the walk ended in
- * another ISA, the image disagrees with the trace (a BLX imm the trace did
- * not take, or a wrong image). Reported; the trace's ISA is taken. */
-static void ptm_check_isa(struct ptm_flow *p, const struct etm_brc *br)
-{
-	int part = br->addr_bits && br->addr_bits < 32;
-
-	if (!part || !p->cur_valid)
-		return;
-	if (etm_addr_shift(br->isa) == etm_addr_shift(p->isa) &&
-	    (br->has_state || br->isa == p->isa))
-		return;
-	ptm_emit(p, etmk_error, br->offset)->err = etme_mismatch;
-}
-
 /* Debug Halt (exception 1): trace restarts with an I-sync (debug exit);
  * until then, or a branch address complete on its own, nothing is known.
  * Packets that would decode instructions are skipped, the gap reported
@@ -409,7 +392,6 @@ static void ptm_branch(struct ptm_flow *p, const struct etm_brc *br)
 				ptm_emit_cycles(p, br->offset, cc);
 		}
 	}
-	ptm_check_isa(p, br);
 	ptm_load(p, br->addr, br->isa);
 	p->after_wu = 0;
 	ptm_take_state(p, br);
@@ -444,7 +426,6 @@ static void ptm_exception(struct ptm_flow *p, const struct etm_brc *br)
 		el->has_cycles = 1;
 		el->cycles = br->cycle_count;
 	}
-	ptm_check_isa(p, br);
 	ptm_load(p, br->addr, br->isa);
 	p->after_wu = 0;
 	ptm_take_state(p, br);

@@ -162,7 +162,10 @@ static int rt_expect(struct rt_src *s, const struct etm_ev *ev, size_t nev)
 			vmid = ev[i].vmid;
 			break;
 		case etmev_timestamp:
-			if (on && etm_cfg_timestamps(&s->cfg) && s->nts_exp < 4096)
+			/* ETMv3 timestamps from v3.5 (IHI 0014Q §7.3.7) */
+			if (on && etm_cfg_timestamps(&s->cfg) &&
+			    (ptm || etm_cfg_arch_minor(&s->cfg) >= 5) &&
+			    s->nts_exp < 4096)
 				s->ts_exp[s->nts_exp++] = ev[i].timestamp;
 			break;
 		case etmev_insn:
