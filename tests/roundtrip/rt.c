@@ -655,8 +655,13 @@ static void rt_count(const struct rt_case *c, size_t n, struct rt_stats *st)
 
 		st->sources++;
 		for (k = 0; k < s->exp.n; k++) {
-			st->insns += s->exp.r[k].kind == 1;
-			st->excs += s->exp.r[k].kind == 2;
+			const struct rt_rec *r = &s->exp.r[k];
+
+			st->insns += r->kind == 1;
+			st->excs += r->kind == 2;
+			st->halts += r->kind == 2 && r->exc == 1;
+			st->isa_changes += k && r->kind == 1 &&
+					   r[-1].kind == 1 && r->isa != r[-1].isa;
 		}
 		for (b = 0; b < 16; b++)
 			st->feat[b] += (s->go.flags >> b) & 1;
