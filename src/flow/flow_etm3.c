@@ -784,7 +784,8 @@ static int e3_drain_fast(struct etm_flow *f, struct etm_pktp *core,
 		etm_flow_qstart(f);
 		e->off = br.offset;
 		if (e->synced && !br.has_exc && !br.has_state &&
-		    e->wait_branch == E3_WAIT_BRANCH && br.isa == e->isa) {
+		    e->wait_branch == E3_WAIT_BRANCH &&
+		    (br.isa == e->isa || br.addr_bits == 32)) {
 			/* e3_branch() of a plain branch address after an
 			 * indirect branch, inline (e3_br_disagrees() holds
 			 * no more than the ISA test) */

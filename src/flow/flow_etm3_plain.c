@@ -306,10 +306,11 @@ int etm_e3_plain(struct etm3_flow *e, struct etm_pktp *p, uint64_t *np)
 			int r = etm_br_short(s.st_addr, s.st_isa, buf + pos,
 					     len - pos, alt, &bs);
 
-			/* only after an indirect branch and in the ISA the
-			 * walk expects: the rest is e3_branch()'s */
+			/* only after an indirect branch, and a short address
+			 * only in the ISA the walk expects: the rest is
+			 * e3_branch()'s (e3_br_disagrees()) */
 			if (!r || s.wait_branch != E3_WAIT_BRANCH ||
-			    bs.isa != s.isa)
+			    (!bs.isa_changed && bs.isa != s.isa))
 				break;
 			/* e3_branch() of a plain branch address (short
 			 * addresses are of A32, T32 or ThumbEE); no
