@@ -976,6 +976,28 @@ static void tc2_cycles_vs_ds5(void)
 	}
 }
 
+/* ETMIDR[18] = 0: a 32-bit Thumb instruction is traced as two halves, each
+ * with its own atom (IHI 0014Q, ETMIDR); the walk takes it as one, so such
+ * a configuration is refused with a message naming the bit, and no flow
+ * decoder is made. ETMIDR 0 (unknown) and bit 18 set are accepted. */
+static void etmidr18_refused(void)
+{
+	struct etm_config cfg;
+	const char *why = NULL;
+
+	etm_config_init(&cfg);
+	cfg.protocol = etm_proto_etmv3;
+	cfg.traceid = 0x10;
+	cfg.etmidr = 0x4100f230;        /* ETMv3.3, bit 18 clear */
+	ET_EQ(etm_config_check(&cfg, &why), -etme_bad_config);
+	ET_CHECK(why && strstr(why, "ETMIDR[18] = 0") != NULL);
+	ET_CHECK(etm_flow_alloc(&cfg, NULL) == NULL);
+	cfg.etmidr = 0x4104f230;        /* the same with bit 18 set */
+	ET_EQ(etm_config_check(&cfg, &why), 0);
+	cfg.etmidr = 0;
+	ET_EQ(etm_config_check(&cfg, &why), 0);
+}
+
 int main(void)
 {
 	ETEST(atoms_direct_indirect_arm);
@@ -997,5 +1019,6 @@ int main(void)
 	ETEST(context_vmid);
 	ETEST(random_input);
 	ETEST(tc2_cycles_vs_ds5);
+	ETEST(etmidr18_refused);
 	return etest_end();
 }
