@@ -9,7 +9,6 @@
 #include "common/sbuf.h"
 #include "flow/flow_etm3_int.h"
 #include "flow/wmemo.h"
-#include "packet/addr.h"
 
 static enum etm_space e3_space(const struct etm3_flow *e)
 {
@@ -23,22 +22,6 @@ static void e3_set_ns(struct etm3_flow *e, uint8_t ns)
 	e->ns = ns;
 	e->space = ns ? etm_space_nonsecure : etm_space_secure;
 	e->cb = NULL;
-}
-
-/* Copy @el to the output queue. */
-static int e3_put(struct etm3_flow *e, const struct etm_elem *el)
-{
-	return etm_flow_emit_copy(e->f, el);
-}
-
-/* A zeroed element of @kind for the current packet. */
-static void e3_init_elem(struct etm3_flow *e, struct etm_elem *el,
-			 enum etm_elem_kind kind)
-{
-	etm_zero(el, sizeof(*el));
-	el->kind = kind;
-	el->offset = e->off;
-	el->id = e->f->id;
 }
 
 /* Classify the last instruction of range @el if the block walk did not (a
@@ -281,20 +264,6 @@ static inline void e3_advance(struct etm3_flow *e, const struct e3_step *st)
 	}
 }
 
-/* The trace disagrees with the image walked at @addr: report it. */
-static int e3_mismatch(struct etm3_flow *e, uint64_t addr)
-{
-	struct etm_elem el;
-	int err = e3_flush(e);
-
-	if (err < 0)
-		return err;
-	e3_init_elem(e, &el, etmk_error);
-	el.err = etme_mismatch;
-	el.addr = addr;
-	return e3_put(e, &el);
-}
-
 /* Atoms after a taken indirect branch but before its branch packet: the
  * image disagrees with the trace (or the packet was lost). Report the gap
  * once; the atoms are discarded until a branch packet or I-sync. After an
@@ -306,7 +275,7 @@ static int e3_lost(struct etm3_flow *e)
 
 	e->wait_branch = 0;
 	if (isa)
-		return e3_mismatch(e, e->addr);
+		return etm_e3_mismatch(e, e->addr);
 	err = e3_flush(e);
 	if (err < 0)
 		return err;
@@ -460,8 +429,6 @@ static void e3_cycles(struct etm3_flow *e, const struct etm_packet *pkt,
 	e->carry += e->ca ? pkt->w_tail : 0;
 }
 
-static int e3_halt_skip(struct etm3_flow *e);
-
 /* P-header: every atom is one instruction, walked a block at a time. */
 static int e3_atoms(struct etm3_flow *e, const struct etm_packet *pkt)
 {
@@ -471,7 +438,7 @@ static int e3_atoms(struct etm3_flow *e, const struct etm_packet *pkt)
 	e3_cycles(e, pkt, &a, w);
 	if (!e->synced || e->data_only) {
 		e->carry = 0;
-		return e->halted && a.n ? e3_halt_skip(e) : 0;
+		return e->halted && a.n ? etm_e3_halt_skip(e) : 0;
 	}
 	return etm_e3_walk(e, &a);
 }
@@ -491,7 +458,7 @@ static inline int e3_run(struct etm3_flow *e, struct etm_atom_run *r)
 
 	if (!e->synced || e->data_only) {
 		e->carry = 0;
-		return e->halted && r->n ? e3_halt_skip(e) : 0;
+		return e->halted && r->n ? etm_e3_halt_skip(e) : 0;
 	}
 	if (e->ca && !r->n) {
 		e->carry += r->w_tail;
@@ -589,74 +556,6 @@ static void e3_set_addr(struct etm3_flow *e, uint64_t addr, enum etm_isa isa)
 			(isa == etmi_a32 || isa == etmi_t32 || isa == etmi_tee);
 }
 
-/* Whether branch address packet @br disagrees with the walk: the walked
- * target of an ISA-changing direct branch differs from the address packet
- * the trace gives for it; a compressed address (the ISA unchanged since the
- * trace last stated it, IHI 0014 §4.5.2: its alignment is the trace's ISA)
- * follows a walk that ended in another ISA; a plain branch address follows
- * an executed instruction the image says is not a branch. */
-static int e3_br_disagrees(struct etm3_flow *e, const struct etm_brc *br)
-{
-	struct etm_elem *p = e->pend;
-	/* (0: a packet built by the caller, taken as a full address) */
-	int part = br->addr_bits && br->addr_bits < 32;
-
-	if (e->wait_branch == E3_WAIT_ISA)
-		return !br->has_exc && (br->addr != e->addr ||
-					br->isa != e->isa);
-	if (part && etm_addr_shift(br->isa) != etm_addr_shift(e->isa))
-		return 1;
-	if (part && !br->has_state && br->isa != e->isa)
-		return 1;       /* T32 / ThumbEE: AltISA only in exception bytes */
-	if (br->has_exc || !e->addr_valid || !e->pend_on || !p->ninsn)
-		return 0;
-	etm_e3_classify_last(e, p);
-	return p->last_exec && (p->last_cls == etmc_other ||
-				p->last_cls == etmc_isb ||
-				p->last_cls == etmc_barrier);
-}
-
-/* Debug Halt (A/R profile exception 1, IHI 0014Q Table 7-12): trace stops
- * until the core leaves Debug state, where it restarts with an I-sync
- * (reason debug exit). Until then nothing is known: packets are skipped,
- * the gap reported once (e3_halt_skip()). */
-static int e3_is_halt(const struct etm3_flow *e, const struct etm_brc *br)
-{
-	return br->has_exc && br->exc_num == 1 && !e->m_profile;
-}
-
-/* A packet that would decode instructions while halted: report the gap
- * once (a nosync element whose err tells why). */
-static int e3_halt_skip(struct etm3_flow *e)
-{
-	struct etm_elem el;
-
-	if (e->halt_gap)
-		return 0;
-	e->halt_gap = 1;
-	e3_init_elem(e, &el, etmk_nosync);
-	el.err = etme_halted;
-	return e3_put(e, &el);
-}
-
-/* Synchronised again after a halt: by I-sync (@br NULL) or by a branch
- * address complete on its own (a trace-on element, reason resync). */
-static int e3_unhalt(struct etm3_flow *e, const struct etm_brc *br)
-{
-	struct etm_elem el;
-
-	e->halted = 0;
-	e->halt_gap = 0;
-	e->synced = 1;
-	if (!br)
-		return 0;
-	e3_init_elem(e, &el, etmk_trace_on);
-	el.reason = etm_on_resync;
-	el.addr = br->addr;
-	el.isa = br->isa;
-	return e3_put(e, &el);
-}
-
 /* Branch address packet @br, possibly with exception information; the
  * packet @pkt it came from, or NULL (decoder fast path: no context ID). */
 static int e3_branch(struct etm3_flow *e, const struct etm_brc *br,
@@ -670,13 +569,13 @@ static int e3_branch(struct etm3_flow *e, const struct etm_brc *br,
 		if (!e->halted)
 			return 0;
 		if (br->addr_bits && br->addr_bits < 32)
-			return e3_halt_skip(e);
-		err = e3_unhalt(e, br);
+			return etm_e3_halt_skip(e);
+		err = etm_e3_unhalt(e, br);
 		if (err < 0)
 			return err;
 		has_ret = 0;
-	} else if (e3_br_disagrees(e, br)) {
-		err = e3_mismatch(e, br->addr);
+	} else if (etm_e3_br_disagrees(e, br)) {
+		err = etm_e3_mismatch(e, br->addr);
 		if (err < 0)
 			return err;
 	}
@@ -706,7 +605,7 @@ static int e3_branch(struct etm3_flow *e, const struct etm_brc *br,
 			return err;
 	}
 	e3_set_addr(e, br->addr, br->isa);
-	if (e3_is_halt(e, br)) {
+	if (etm_e3_is_halt(e, br)) {
 		e->synced = 0;
 		e->addr_valid = 0;
 		e->halted = 1;
@@ -787,7 +686,7 @@ static int e3_drain_fast(struct etm_flow *f, struct etm_pktp *core,
 		    e->wait_branch == E3_WAIT_BRANCH &&
 		    (br.isa == e->isa || br.addr_bits == 32)) {
 			/* e3_branch() of a plain branch address after an
-			 * indirect branch, inline (e3_br_disagrees() holds
+			 * indirect branch, inline (etm_e3_br_disagrees() holds
 			 * no more than the ISA test) */
 			err = e3_flush(e);
 			e3_set_addr(e, br.addr, br.isa);
@@ -845,7 +744,7 @@ static int e3_isync_check(struct etm3_flow *e, const struct etm_packet *pkt)
 	if (!e->addr_valid || e->wait_branch || (e->addr == pkt->addr &&
 	    (e->isa == pkt->isa || pkt->isa == etmi_unknown)))
 		return 0;
-	return e3_mismatch(e, pkt->addr);
+	return etm_e3_mismatch(e, pkt->addr);
 }
 
 static int e3_isync(struct etm3_flow *e, const struct etm_packet *pkt)
@@ -857,7 +756,7 @@ static int e3_isync(struct etm3_flow *e, const struct etm_packet *pkt)
 		/* as if in sync (nothing was walked); trace restarts here
 		 * if the gap was reported */
 		gap = e->halt_gap;
-		e3_unhalt(e, NULL);
+		etm_e3_unhalt(e, NULL);
 	}
 	first = !e->synced;
 

@@ -84,6 +84,45 @@ struct e3_atoms {
 	struct etm_atom_run *r;
 };
 
+/* Copy @el to the output queue. */
+static inline int e3_put(struct etm3_flow *e, const struct etm_elem *el)
+{
+	return etm_flow_emit_copy(e->f, el);
+}
+
+/* A zeroed element of @kind for the current packet. */
+static inline void e3_init_elem(struct etm3_flow *e, struct etm_elem *el,
+				enum etm_elem_kind kind)
+{
+	etm_zero(el, sizeof(*el));
+	el->kind = kind;
+	el->offset = e->off;
+	el->id = e->f->id;
+}
+
+/* Debug Halt (A/R profile exception 1, IHI 0014Q Table 7-12): trace stops
+ * until the core leaves Debug state, where it restarts with an I-sync
+ * (reason debug exit). Until then nothing is known: packets are skipped,
+ * the gap reported once (etm_e3_halt_skip()). */
+static inline int etm_e3_is_halt(const struct etm3_flow *e,
+				 const struct etm_brc *br)
+{
+	return br->has_exc && br->exc_num == 1 && !e->m_profile;
+}
+
+/* flow_etm3_check.c: what the trace says against what was walked. */
+/* Report that the trace disagrees with the image walked at @addr (the
+ * pending range released first). */
+int etm_e3_mismatch(struct etm3_flow *e, uint64_t addr);
+/* Whether branch address packet @br disagrees with the walk. */
+int etm_e3_br_disagrees(struct etm3_flow *e, const struct etm_brc *br);
+/* A packet that would decode instructions while halted: report the gap
+ * once. Returns 0 or an error. */
+int etm_e3_halt_skip(struct etm3_flow *e);
+/* Synchronised again after a halt: by I-sync (@br NULL) or by branch
+ * address @br, complete on its own (a trace-on element, reason resync). */
+int etm_e3_unhalt(struct etm3_flow *e, const struct etm_brc *br);
+
 /* Walk atoms @a (e3_walk_in(), out of line). Returns 0 or an error. */
 int etm_e3_walk(struct etm3_flow *e, const struct e3_atoms *a);
 /* Release the pending range and the elements held behind it. */
