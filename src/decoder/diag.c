@@ -274,6 +274,9 @@ void etm_diag_elem(struct etm_diag *d, const struct etm_elem *e)
 		d->sync_known = 1;
 		break;
 	case etmk_nosync:
+		if (e->err == etme_halted)
+			break;  /* a restart sync not captured: no evidence of a
+				 * wrong configuration */
 		if (d->sync_known)
 			d->c.sync_lost += d->synced;
 		else

@@ -741,7 +741,10 @@ static uint8_t e3_on_reason(unsigned isync_reason)
  * does not match the trace). Report a mismatch before re-anchoring. */
 static int e3_isync_check(struct etm3_flow *e, const struct etm_packet *pkt)
 {
-	if (!e->addr_valid || e->wait_branch || (e->addr == pkt->addr &&
+	/* (after a BLX imm whose address packet is due, the walked target
+	 * and ISA are checked too) */
+	if ((!e->addr_valid && e->wait_branch != E3_WAIT_ISA) ||
+	    e->wait_branch == E3_WAIT_BRANCH || (e->addr == pkt->addr &&
 	    (e->isa == pkt->isa || pkt->isa == etmi_unknown)))
 		return 0;
 	return etm_e3_mismatch(e, pkt->addr);
