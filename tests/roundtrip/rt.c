@@ -75,11 +75,6 @@ static void rt_pick(struct rt_src *s, uint64_t *rs, unsigned id, int ptm)
 	for (i = 0; i < 4; i++)
 		if (rt_pct(rs, 25))
 			s->eo.flags |= encfl[i];
-	/* Compress branch addresses against the processor's current ISA even
-	 * after a BLX <imm> switched it (docs/etmv3.md §6.5, docs/ptm.md §6.1);
-	 * ETM_RT_PKT_ISA=1 restores the conservative 5-byte encoding. */
-	if (getenv("ETM_RT_PKT_ISA"))
-		s->eo.flags |= ETM_ENC_PKT_ISA;
 	if (rt_pct(rs, 30))
 		s->eo.isync_period = 64 + (uint32_t)(rt_rand(rs) % 2000);
 	if (rt_pct(rs, 30))

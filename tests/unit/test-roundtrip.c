@@ -4,11 +4,11 @@
  * ETM_RT_SEED=N replays one case verbosely; ETM_RT_CASES / ETM_RT_BASE set
  * the number of cases and the first seed; ETM_RT_DUMP=DIR saves the trace
  * and the program of the first source.
- * ETM_RT_PKT_ISA=1 makes the encoder send a 5-byte address whenever the
- * ISA differs from the last I-sync / 5-byte address (ETM_ENC_PKT_ISA).
- * By default short addresses after a BLX <imm> ISA switch are compressed
- * for the current ISA, as the spec allows; the pipeline passes the flow
- * decoder's ISA back to the parser (etm_ptm_set_isa / etm_etm3_set_isa). */
+ * Short branch addresses keep the ISA the trace last stated (I-sync,
+ * 5-byte address): the encoder sends a 5-byte address whenever the ISA
+ * differs from it, and ETMv3 an address packet on every ISA change (BLX
+ * <imm>); after a Debug Halt, trace restarts with a debug-exit I-sync.
+ * The generator makes both (t_roundtrip counts them). */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
