@@ -683,11 +683,13 @@ static int e3_drain_fast(struct etm_flow *f, struct etm_pktp *core,
 		etm_flow_qstart(f);
 		e->off = br.offset;
 		if (e->synced && !br.has_exc && !br.has_state &&
-		    e->wait_branch == E3_WAIT_BRANCH &&
-		    (br.isa == e->isa || br.addr_bits == 32)) {
+		    (e->wait_branch == E3_WAIT_BRANCH ||
+		     (e->wait_branch == E3_WAIT_ISA && br.addr == e->addr &&
+		      br.isa == e->isa))) {
 			/* e3_branch() of a plain branch address after an
-			 * indirect branch, inline (etm_e3_br_disagrees() holds
-			 * no more than the ISA test) */
+			 * indirect branch (the walked ISA is the trace's:
+			 * etm_e3_plain()) or a BLX imm, inline (what
+			 * etm_e3_br_disagrees() would test holds) */
 			err = e3_flush(e);
 			e3_set_addr(e, br.addr, br.isa);
 		} else {

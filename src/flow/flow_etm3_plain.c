@@ -306,11 +306,15 @@ int etm_e3_plain(struct etm3_flow *e, struct etm_pktp *p, uint64_t *np)
 			int r = etm_br_short(s.st_addr, s.st_isa, buf + pos,
 					     len - pos, alt, &bs);
 
-			/* only after an indirect branch, and a short address
-			 * only in the ISA the walk expects: the rest is
-			 * e3_branch()'s (e3_br_disagrees()) */
-			if (!r || s.wait_branch != E3_WAIT_BRANCH ||
-			    (!bs.isa_changed && bs.isa != s.isa))
+			/* only after an indirect branch, or after a BLX imm
+			 * the address it was walked to: the rest is
+			 * e3_branch()'s (etm_e3_br_disagrees()). After an
+			 * indirect branch the walked ISA is the trace's (a
+			 * walk changes it only at a BLX imm, which waits
+			 * with E3_WAIT_ISA): a short address agrees. */
+			if (!r || (s.wait_branch != E3_WAIT_BRANCH &&
+				   (s.wait_branch != E3_WAIT_ISA ||
+				    bs.addr != s.addr || bs.isa != s.isa)))
 				break;
 			/* e3_branch() of a plain branch address (short
 			 * addresses are of A32, T32 or ThumbEE); no
