@@ -23,7 +23,15 @@ static const char decode_help[] =
 	"                        jsonl: one JSON object per decoded element\n"
 	"  --stats               decode fully, print only totals and speed\n"
 	"  --image FILE@ADDR     raw binary image loaded at ADDR (repeatable)\n"
-	"  --elf FILE[@BIAS]     executable segments of an ELF file (repeatable)\n"
+	"  --elf FILE[@BIAS]     executable segments of an ELF file, and its\n"
+	"                        symbols and lines: func+0xoff per instruction,\n"
+	"                        symbolized branch targets (repeatable)\n"
+	"  --symbols FILE        functions from an 'nm -S' style file (repeatable)\n"
+	"  --source              the source line (and its text, when the file is\n"
+	"                        found) before the instructions that change it\n"
+	"  --offsets             input offset of the packet behind each line\n"
+	"  --clock HZ            clock of timestamps and cycles (default: the\n"
+	"                        snapshot's trace.ini frequency): times in seconds\n"
 	"  --no-cache            disable the decoded-block cache\n"
 	"  --jobs N              decode on N threads (default: one per CPU);\n"
 	"                        the output is the same for every N\n"
@@ -66,12 +74,13 @@ int cmd_decode(int argc, char **argv)
 	struct opts o = { .cmd = "decode" };
 	enum dec_fmt fmt;
 	struct session s;
+	struct decsym *ds = NULL;
 	struct timespec t0, t1;
 	int r;
 
 	r = opt_parse(&o, argc, argv,
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
-		      "image,elf,stats,no-cache,jobs,chunk,verify");
+		      "image,elf,stats,no-cache,jobs,chunk,verify,symbols,source,offsets,clock");
 	if (r) {
 		if (r > 0)
 			fputs(decode_help, stdout);
@@ -94,12 +103,17 @@ int cmd_decode(int argc, char **argv)
 		session_close(&s);
 		return 2;
 	}
+	if (decsym_open(&s, &o, &ds)) {
+		session_close(&s);
+		return 2;
+	}
 	wbuf_init(&w, STDOUT_FILENO);
 	decfmt_init(&c, &s, &w, fmt, fmt == DF_TEXT ? disasm_open() : NULL, NULL);
+	c.sym = ds;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	c.dw = diagwarn_open(&s);
 	/* several jobs on a regular file: formatted on the workers */
-	r = s.jobs > 1 && !o.chunk ? decpar_run(&s, &c) : -1;
+	r = s.jobs > 1 && !o.chunk && !decsym_sequential(ds) ? decpar_run(&s, &c) : -1;
 	s.elems = decfmt_elems;
 	if (r < 0)
 		r = session_run(&s, decfmt_item, &c);
@@ -112,6 +126,8 @@ int cmd_decode(int argc, char **argv)
 		print_stats(&c, (double)(t1.tv_sec - t0.tv_sec) +
 				(double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	disasm_close(c.dis);
+	decfmt_fini(&c);
+	decsym_close(ds);
 	session_close(&s);
 	if (r)
 		return r;

@@ -6,6 +6,9 @@
 int cmd_packets(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
 int cmd_synth(int argc, char **argv);
+int cmd_coverage(int argc, char **argv);
+int cmd_fdo(int argc, char **argv);
 
 #endif

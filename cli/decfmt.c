@@ -23,6 +23,12 @@ void decfmt_init(struct decfmt *f, const struct session *s, struct wbuf *w,
 		f->byid[s->src[i].id & 0xff] = &s->src[i];
 }
 
+void decfmt_fini(struct decfmt *f)
+{
+	lcache_free(f->lc);
+	f->lc = NULL;
+}
+
 void decfmt_add(struct dec_counts *to, const struct dec_counts *from)
 {
 	int k;
@@ -67,8 +73,55 @@ static int canon_range(struct decfmt *c, const struct etm_elem *el,
 
 static void text_prefix(struct decfmt *c, const struct etm_elem *el)
 {
+	decsym_prefix(c->sym, c->w, el);
 	if (c->multi)
 		wbuf_printf(c->w, "[%02x] ", el->id);
+}
+
+/* "  cyc=N" without printf (once per cycle-accurate range). */
+static void text_cycles(struct wbuf *w, uint32_t v)
+{
+	char b[16];
+	int n = 16;
+
+	do {
+		b[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	wbuf_put(w, "  cyc=", 6);
+	wbuf_put(w, b + n, (size_t)(16 - n));
+}
+
+/* The last line of a range: its cached parts around E/N, cycles, time. */
+static void text_last(struct decfmt *c, const struct etm_elem *el,
+		      struct lc_text l)
+{
+	wbuf_put(c->w, l.text, l.hlen);
+	if (el->last_atom)
+		wbuf_put(c->w, el->last_exec ? " E" : " N", 2);
+	else if (!el->last_exec)
+		wbuf_put(c->w, " N", 2);
+	else
+		wbuf_put(c->w, "  ", 2);
+	if (el->has_cycles)
+		text_cycles(c->w, el->cycles);
+	decsym_tail(c->sym, c->w, el, 1);
+	wbuf_put(c->w, l.text + l.hlen, l.slen);
+	wbuf_char(c->w, '\n');
+}
+
+/* Append "head  sym\n" of a line to the range text being collected. */
+static void text_collect(char *blk, size_t *len, size_t cap, struct lc_text l)
+{
+	if (*len + l.hlen + l.slen + 3 > cap) {
+		*len = cap + 1;       /* too long: not cached */
+		return;
+	}
+	memcpy(blk + *len, l.text, l.hlen);
+	memcpy(blk + *len + l.hlen, "  ", 2);
+	memcpy(blk + *len + l.hlen + 2, l.text + l.hlen, l.slen);
+	*len += l.hlen + l.slen + 3;
+	blk[*len - 1] = '\n';
 }
 
 static void text_range(struct decfmt *c, const struct etm_elem *el,
@@ -76,38 +129,40 @@ static void text_range(struct decfmt *c, const struct etm_elem *el,
 {
 	struct etm_walk wk;
 	struct etm_insn in;
-	char dis[128];
+	struct lc_range rg;
+	char blk[2048];
+	size_t blen = 0;
 	uint32_t i = 0;
+	/* lines that are only their instruction: whole ranges are cached */
+	int whole = !c->multi && !decsym_per_line(c->sym);
 
 	if (etm_walk_init(&wk, img, el) < 0)
 		return;
+	if (whole && lcache_range_get(c->lc, el, wk.space, &rg)) {
+		wbuf_put(c->w, rg.body, rg.len);
+		text_last(c, el, rg.last);
+		c->n.insns += el->ninsn;
+		return;
+	}
 	while (etm_walk_next(&wk, &in) == 0) {
 		int last = ++i == el->ninsn;
+		struct lc_text l = lcache_line(&c->lc, c->dis, c->sym, img,
+					       wk.space, &in);
 
+		decsym_source(c->sym, c->w, el, &in);
 		text_prefix(c, el);
-		if (in.size == 4 && in.isa != etmi_a32)
-			wbuf_printf(c->w, "  %08llx  %s  %04x %04x  ",
-				    (unsigned long long)in.addr, etm_isa_name(in.isa),
-				    in.opcode >> 16, in.opcode & 0xffff);
-		else if (in.size == 4)
-			wbuf_printf(c->w, "  %08llx  %s  %08x   ",
-				    (unsigned long long)in.addr, etm_isa_name(in.isa),
-				    in.opcode);
-		else
-			wbuf_printf(c->w, "  %08llx  %s  %04x       ",
-				    (unsigned long long)in.addr, etm_isa_name(in.isa),
-				    in.opcode);
-		disasm_insn(c->dis, img, wk.space, &in, dis, sizeof(dis));
-		wbuf_printf(c->w, "%-36s", dis);
-		if (last && el->last_atom)
-			wbuf_str(c->w, el->last_exec ? " E" : " N");
-		else if (last && !el->last_exec)
-			wbuf_str(c->w, " N");
-		else
-			wbuf_str(c->w, "  ");
-		if (last && el->has_cycles)
-			wbuf_printf(c->w, "  cyc=%u", el->cycles);
+		if (last) {
+			text_last(c, el, l);
+			if (whole && blen <= sizeof(blk))
+				lcache_range_put(c->lc, el, wk.space, blk, blen, l);
+			break;
+		}
+		wbuf_put(c->w, l.text, l.hlen);
+		wbuf_put(c->w, "  ", 2);
+		wbuf_put(c->w, l.text + l.hlen, l.slen);
 		wbuf_char(c->w, '\n');
+		if (whole)
+			text_collect(blk, &blen, sizeof(blk), l);
 	}
 	c->n.insns += i;
 }
@@ -151,10 +206,14 @@ static void text_other(struct decfmt *c, const struct etm_elem *el)
 		wbuf_char(c->w, '\n');
 		break;
 	case etmk_timestamp:
-		wbuf_printf(c->w, "-- timestamp %llu\n", (unsigned long long)el->timestamp);
+		wbuf_printf(c->w, "-- timestamp %llu", (unsigned long long)el->timestamp);
+		decsym_other(c->sym, c->w, el);
+		wbuf_char(c->w, '\n');
 		break;
 	case etmk_cycle_count:
-		wbuf_printf(c->w, "-- cycle count %u\n", el->cycles);
+		wbuf_printf(c->w, "-- cycle count %u", el->cycles);
+		decsym_other(c->sym, c->w, el);
+		wbuf_char(c->w, '\n');
 		break;
 	case etmk_event:
 		wbuf_str(c->w, "-- trigger\n");
@@ -190,6 +249,7 @@ static void jsonl_elem(struct decfmt *c, const struct etm_elem *el)
 			wbuf_printf(c->w, ",\"atom\":\"%c\"", el->last_exec ? 'E' : 'N');
 		if (el->has_cycles)
 			wbuf_printf(c->w, ",\"cycles\":%u", el->cycles);
+		decsym_json(c->sym, c->w, el);
 		c->n.insns += el->ninsn;
 		break;
 	case etmk_exception:

@@ -3,7 +3,9 @@
 #ifndef ETM_CLI_DECFMT_H
 #define ETM_CLI_DECFMT_H
 
+#include "decsym.h"
 #include "diagwarn.h"
+#include "lcache.h"
 #include "disasm.h"
 #include "session.h"
 #include "wbuf.h"
@@ -21,6 +23,8 @@ struct decfmt {
 	int multi;                /* several IDs: prefix lines with the ID */
 	struct disasm *dis;       /* text: one per thread */
 	struct diagwarn *dw;      /* configuration-mismatch diagnostics */
+	struct decsym *sym;       /* listing annotations (may be NULL) */
+	struct lcache *lc;        /* text: formatted line parts */
 	struct dec_counts n;
 	const struct session_src *byid[256];
 };
@@ -35,5 +39,7 @@ int decfmt_elem(struct decfmt *f, const struct etm_elem *el);
 /* decfmt_elem() of @n elements (a session_elems_fn); returns 0. */
 int decfmt_elems(void *f, const struct etm_elem *els, size_t n);
 void decfmt_add(struct dec_counts *to, const struct dec_counts *from);
+/* Free what the formatter allocated (its line cache). */
+void decfmt_fini(struct decfmt *f);
 
 #endif

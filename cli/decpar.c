@@ -111,6 +111,7 @@ static void *dp_open(void *ctx)
 	}
 	decfmt_init(&w->f, r->s, &w->w, r->f->fmt,
 		    r->f->fmt == DF_TEXT ? disasm_open() : NULL, NULL);
+	w->f.sym = r->f->sym;     /* stateless here: decsym_sequential() */
 	return w;
 }
 
@@ -216,6 +217,7 @@ static void dp_close(void *state)
 
 	seg_put(w->r, w->dg);
 	disasm_close(w->f.dis);
+	decfmt_fini(&w->f);
 	wbuf_fini(&w->w);
 	free(w);
 }

@@ -13,8 +13,11 @@ static const struct {
 } commands[] = {
 	{ "decode", cmd_decode, "decode trace to the executed instructions" },
 	{ "packets", cmd_packets, "list trace packets" },
+	{ "profile", cmd_profile, "call stacks and per-function profiles (flat, callgrind, folded, perfetto)" },
 	{ "info", cmd_info, "describe a snapshot: sources, configuration, memory" },
 	{ "synth", cmd_synth, "write a snapshot with synthetic trace of a random program" },
+	{ "coverage", cmd_coverage, "instruction, line and branch coverage (lcov, listing)" },
+	{ "fdo", cmd_fdo, "AutoFDO / llvm-profgen profile input (exact range and branch counts)" },
 };
 
 static void usage(FILE *f)

@@ -98,13 +98,25 @@ static int opt_value(struct opts *o, const char *name, char *v)
 		    opt_file_arg(&o->elfs[o->nelfs++], v, 0))
 			return -1;
 	} else if (!strcmp(name, "format")) {
-		if (strcmp(v, "text") && strcmp(v, "jsonl") && strcmp(v, "canon"))
+		if (strcmp(v, "text") && strcmp(v, "jsonl") && strcmp(v, "canon") &&
+		    strcmp(v, "flat") && strcmp(v, "callgrind") &&
+		    strcmp(v, "folded") && strcmp(v, "perfetto"))
 			return -1;
 		o->format = v;
 	} else if (!strcmp(name, "jobs")) {
 		if (opt_num(v, &n) || n == 0 || n > 256)
 			return -1;
 		o->jobs = (int)n;
+	} else if (!strcmp(name, "symbols")) {
+		if (o->nsymfiles >= OPT_MAX_FILES)
+			return -1;
+		o->symfiles[o->nsymfiles++] = v;
+	} else if (!strcmp(name, "clock")) {
+		char *end;
+
+		o->clock_hz = strtod(v, &end);
+		if (*end || !(o->clock_hz > 0))
+			return -1;
 	} else if (!strcmp(name, "chunk")) {
 		if (opt_num(v, &n) || n == 0 || n > (1u << 30))
 			return -1;
@@ -116,7 +128,7 @@ static int opt_value(struct opts *o, const char *name, char *v)
 }
 
 static const char *const opt_flags[] = { "stats", "no-cache", "m-profile",
-					  "verify" };
+					  "verify", "source", "offsets" };
 
 static int opt_flag(struct opts *o, const char *name)
 {
@@ -128,6 +140,10 @@ static int opt_flag(struct opts *o, const char *name)
 		o->m_profile = 1;
 	else if (!strcmp(name, "verify"))
 		o->verify = 1;
+	else if (!strcmp(name, "source"))
+		o->source = 1;
+	else if (!strcmp(name, "offsets"))
+		o->offsets = 1;
 	else
 		return -1;
 	return 0;

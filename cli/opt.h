@@ -34,6 +34,10 @@ struct opts {
 	int no_cache;
 	int jobs;
 	int chunk;                    /* input chunk size (testing) */
+	const char *symfiles[OPT_MAX_FILES]; /* --symbols: nm -S style files */
+	int nsymfiles;
+	double clock_hz;              /* --clock: core clock (cycles), Hz */
+	int source, offsets;          /* --source, --offsets (listing) */
 };
 
 /* Parse argv after the subcommand. @allowed lists the option names the

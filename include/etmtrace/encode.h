@@ -204,6 +204,32 @@ int etm_gen_region(const struct etm_gen *g, size_t i, uint64_t *addr,
 int etm_gen_add_to_image(const struct etm_gen *g, struct etm_image *img);
 /** The generated execution; *@n gets the number of events. */
 const struct etm_ev *etm_gen_events(const struct etm_gen *g, size_t *n);
+/** Options of an execution generated over a given program image. */
+struct etm_gen_img_opts {
+	size_t size;               /**< sizeof(struct etm_gen_img_opts) */
+	uint64_t seed;
+	enum etm_protocol proto;
+	uint64_t entry;            /**< first instruction */
+	enum etm_isa isa;          /**< its instruction set (A32 or T32) */
+	uint32_t ninsn;            /**< instructions to execute at least (0 =
+				    *   2000; the walk ends after a branch) */
+};
+
+/** Generate an execution of the program in @img (borrowed for the call):
+ * from @o->entry, every instruction is classified; each conditional
+ * instruction (T32: each IT block, CBZ/CBNZ) passes or fails at random
+ * (seeded; backward branches taken 3 in 4), calls push their return
+ * address and returns (BX lr, POP {pc}, ...) pop it. The walk stops with
+ * an error (etm_gen_error()) at what it cannot follow: an indirect jump
+ * other than a return, a return with an empty call stack, an
+ * exception-generating or undecodable instruction, unreadable memory. The
+ * events so far stay available. No regions (etm_gen_nregions() is 0).
+ * Returns NULL on bad options or no memory. */
+struct etm_gen *etm_gen_alloc_image(const struct etm_gen_img_opts *o,
+				    size_t size, const struct etm_image *img);
+/** 0, or why the generation over an image stopped early (-etme_bad_insn,
+ * -etme_nomap, -etme_overflow: call stack deeper than 256). */
+int etm_gen_error(const struct etm_gen *g);
 /** Check every generated instruction against etm_insn_decode(): class,
  * link, direct target, exception return. Returns the number of
  * disagreements (0 = the classifier agrees with the generator's intent);

@@ -18,5 +18,6 @@
 #include <etmtrace/decoder.h>
 #include <etmtrace/diag.h>
 #include <etmtrace/verify.h>
+#include <etmtrace/coverage.h>
 
 #endif

@@ -70,6 +70,10 @@ int etm_image_name_last(struct etm_image *img, const char *name);
 int etm_image_add_elf(struct etm_image *img, const char *path, uint64_t bias,
 		      char *errbuf, size_t errlen);
 
+/** Whether file @path is an ELF file (starts with the ELF magic): 0 or 1
+ * (0 also if it cannot be read). */
+int etm_image_is_elf(const char *path);
+
 #ifdef __cplusplus
 }
 #endif

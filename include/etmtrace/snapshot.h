@@ -66,7 +66,9 @@ void etm_snapshot_free(struct etm_snapshot *snap);
 const struct etm_snap_source *etm_snapshot_find(const struct etm_snapshot *snap,
 						unsigned id);
 
-/** Add the memory dumps of @src's core to @img.
+/** Add the memory dumps of @src's core to @img. A dump whose file is an
+ * ELF file adds that file's executable segments at their own addresses
+ * (etm_image_add_elf(), its address, offset and length unused).
  * Returns 0, or an error from etm_image_add_file() with @errbuf filled. */
 int etm_snapshot_add_memory(const struct etm_snap_source *src,
 			    struct etm_image *img, char *errbuf, size_t errlen);

@@ -69,6 +69,8 @@ struct etm_gen {
 int gen_item_at(const struct etm_gen *g, uint64_t addr);
 uint64_t gen_vector(const struct etm_gen *g, unsigned exc);
 /* gen_walk.c: walk a random path, filling g->ev. Returns 0 or -etme_*. */
+/* Append @ev to g->ev. Returns 0 or -etme_nomem. */
+int gen_ev_push(struct etm_gen *g, const struct etm_ev *ev);
 int gen_walk(struct etm_gen *g);
 
 #endif

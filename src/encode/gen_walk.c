@@ -35,12 +35,8 @@ struct gw {
 	uint64_t ts;
 };
 
-static int gw_emit(struct gw *w, const struct etm_ev *ev)
+int gen_ev_push(struct etm_gen *g, const struct etm_ev *ev)
 {
-	struct etm_gen *g = w->g;
-
-	if (w->silent)
-		return 0;
 	if (g->nev == g->evcap) {
 		size_t cap = g->evcap ? g->evcap * 2 : 1024;
 		struct etm_ev *p = realloc(g->ev, cap * sizeof(*p));
@@ -51,8 +47,15 @@ static int gw_emit(struct gw *w, const struct etm_ev *ev)
 		g->evcap = cap;
 	}
 	g->ev[g->nev++] = *ev;
-	w->just_on = ev->kind == etmev_trace_on;
 	return 0;
+}
+
+static int gw_emit(struct gw *w, const struct etm_ev *ev)
+{
+	if (w->silent)
+		return 0;
+	w->just_on = ev->kind == etmev_trace_on;
+	return gen_ev_push(w->g, ev);
 }
 
 static int gw_chance(struct gw *w, uint32_t num, uint32_t den)

@@ -171,3 +171,16 @@ int etm_image_add_elf(struct etm_image *img, const char *path, uint64_t bias,
 	close(fd);
 	return rc;
 }
+
+int etm_image_is_elf(const char *path)
+{
+	unsigned char m[SELFMAG] = { 0 };
+	FILE *f = path ? fopen(path, "rb") : NULL;
+	size_t n;
+
+	if (!f)
+		return 0;
+	n = fread(m, 1, SELFMAG, f);
+	fclose(f);
+	return n == SELFMAG && !memcmp(m, ELFMAG, SELFMAG);
+}

@@ -665,6 +665,14 @@ int etm_snapshot_add_memory(const struct etm_snap_source *src,
 	for (i = 0; i < src->ndumps; i++) {
 		const struct etm_snap_dump *d = &src->dumps[i];
 
+		/* a dump that names an ELF file: its executable segments at
+		 * their own addresses (doc/profile.md) */
+		if (etm_image_is_elf(d->path)) {
+			rc = etm_image_add_elf(img, d->path, 0, errbuf, errlen);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
 		rc = etm_image_add_file(img, d->space, d->addr, d->path,
 					d->offset, d->length);
 		if (rc < 0) {

@@ -1,0 +1,141 @@
+/* cli/cmd_profile.c - `etmtrace profile`: call stacks and per-function
+ * counts of the decoded trace, as a flat table, callgrind.out, collapsed
+ * stacks or a Perfetto (Chrome trace-event) timeline. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <etmtrace/profile.h>
+
+#include "cmds.h"
+#include "session.h"
+#include "symload.h"
+
+static const char profile_help[] =
+	"usage: etmtrace profile <snapshot-dir | trace-file> [options]\n"
+	"\n"
+	"Rebuild call stacks from the trace and report where the instructions\n"
+	"(and cycles) went, per function and per call path.\n"
+	"\n"
+	"  --format flat|callgrind|folded|perfetto\n"
+	"                        flat: self and inclusive counts per function\n"
+	"                        (default); callgrind: callgrind.out for\n"
+	"                        callgrind_annotate / KCacheGrind; folded:\n"
+	"                        'a;b;c N' stacks for flamegraph.pl; perfetto:\n"
+	"                        Chrome trace-event JSON for ui.perfetto.dev\n"
+	"  --elf FILE[@BIAS]     program image and symbols (repeatable)\n"
+	"  --symbols FILE        functions from an 'nm -S' style file (repeatable)\n"
+	"  --clock HZ            core clock: cycles to time (perfetto)\n"
+	"  --id ID, --image FILE@ADDR, --jobs N, --no-cache, --protocol,\n"
+	"  --input-format, --etmcr, --etmccer, --etmidr, --m-profile: as decode\n";
+
+static int write_fd(void *ctx, const void *buf, size_t n)
+{
+	const char *p = buf;
+	int fd = *(const int *)ctx;
+
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int prof_item(void *ctx, const struct etm_item *it)
+{
+	return it->is_elem ? etm_profile_elems(ctx, &it->elem, 1) : 0;
+}
+
+static int prof_batch(void *ctx, const struct etm_elem *els, size_t n)
+{
+	return etm_profile_elems(ctx, els, n);
+}
+
+static enum etm_prof_format prof_format(const char *f)
+{
+	if (!f || !strcmp(f, "flat"))
+		return etm_prof_flat;
+	if (!strcmp(f, "callgrind"))
+		return etm_prof_callgrind;
+	if (!strcmp(f, "folded"))
+		return etm_prof_folded;
+	return etm_prof_invalid;       /* perfetto: the timeline */
+}
+
+static int profile_setup(struct session *s, struct etm_profile *p,
+			 const char *format)
+{
+	static int out_fd = STDOUT_FILENO;
+	int i;
+
+	for (i = 0; i < s->nsrc; i++)
+		if (etm_profile_add_source(p, (uint8_t)s->src[i].id, s->src[i].img,
+					   etm_cfg_m_profile(&s->src[i].cfg)) < 0)
+			return -1;
+	if (format && !strcmp(format, "callgrind"))
+		etm_profile_set_lines(p, 1);
+	if (format && !strcmp(format, "perfetto"))
+		return etm_profile_set_timeline(p, write_fd, &out_fd,
+						symload_ts_hz(s), s->o->clock_hz);
+	return 0;
+}
+
+static int profile_run(struct session *s, struct opts *o, struct etm_symbols *sy)
+{
+	struct etm_profile *p = etm_profile_alloc(sy);
+	int out_fd = STDOUT_FILENO, r;
+
+	if (!p || profile_setup(s, p, o->format) < 0) {
+		fprintf(stderr, "etmtrace profile: out of memory\n");
+		etm_profile_free(p);
+		return 2;
+	}
+	s->jobs = o->jobs ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	s->elems = prof_batch;
+	r = session_run(s, prof_item, p);
+	if (!r && etm_profile_finish(p) < 0)
+		r = 2;
+	if (!r && prof_format(o->format) != etm_prof_invalid &&
+	    etm_profile_write(p, prof_format(o->format), o->input, write_fd,
+			      &out_fd) < 0)
+		r = 2;
+	etm_profile_free(p);
+	return r;
+}
+
+int cmd_profile(int argc, char **argv)
+{
+	struct opts o = { .cmd = "profile" };
+	struct etm_symbols *sy = NULL;
+	struct session s;
+	int r;
+
+	r = opt_parse(&o, argc, argv,
+		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
+		      "image,elf,symbols,clock,no-cache,jobs,chunk");
+	if (r) {
+		if (r > 0)
+			fputs(profile_help, stdout);
+		return r > 0 ? 0 : 2;
+	}
+	if (o.format && prof_format(o.format) == etm_prof_invalid &&
+	    strcmp(o.format, "perfetto")) {
+		fprintf(stderr, "etmtrace profile: --format flat|callgrind|folded|perfetto\n");
+		return 2;
+	}
+	r = session_open(&s, &o, etm_dec_elements, 1);
+	if (!r)
+		r = symload_open(&s, &sy);
+	if (!r)
+		r = profile_run(&s, &o, sy);
+	etm_symbols_free(sy);
+	session_close(&s);
+	return r;
+}

@@ -1,0 +1,168 @@
+/* cli/lcache.c - caches of formatted listing text (see lcache.h): lines,
+ * 16384 of 128 bytes (2 MiB) in 4-way sets per
+ * formatting thread; TC2's kernel working set (5477 distinct addresses on
+ * 0x13) stays in. Whole ranges: 2048 texts of up to 2 KiB, direct-mapped,
+ * allocated when first used (4 MiB). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lcache.h"
+
+/* One cached line in 128 bytes (two cache lines). */
+struct lc_line {
+	uint8_t hlen, slen;
+	char text[126];
+};
+
+/* A line as formatted, before it goes into the cache. */
+struct lc_fresh {
+	int hlen, slen;
+	char text[512];
+};
+
+#define LC_WAYS 4
+#define LC_SETS 4096
+
+/* Tags apart from the lines: a lookup reads one cache line of tags. */
+struct lc_tag {
+	uint64_t addr;
+	uint8_t isa, space, valid;
+};
+
+/* A range's whole text (body, then the last line's head and sym). */
+#define LC_RANGES 2048
+#define LC_RANGE_TEXT 2016
+
+struct lc_rblock {
+	uint64_t start;
+	uint32_t ninsn;
+	uint8_t isa, space, valid;
+	uint16_t len, lhlen, lslen;
+	char text[LC_RANGE_TEXT];
+};
+
+struct lcache {
+	struct lc_tag tag[LC_SETS][LC_WAYS];
+	uint8_t next[LC_SETS];    /* way to replace next (round robin) */
+	struct lc_line line[LC_SETS][LC_WAYS];
+	struct lc_rblock *range;  /* LC_RANGES, allocated on first use */
+};
+
+static void lc_format(struct lc_fresh *l, struct disasm *dis,
+		      const struct decsym *sym, const struct etm_image *img,
+		      enum etm_space space, const struct etm_insn *in)
+{
+	char d[160];
+	int n;
+
+	if (in->size == 4 && in->isa != etmi_a32)
+		n = snprintf(l->text, 64, "  %08llx  %s  %04x %04x  ",
+			     (unsigned long long)in->addr, etm_isa_name(in->isa),
+			     in->opcode >> 16, in->opcode & 0xffff);
+	else if (in->size == 4)
+		n = snprintf(l->text, 64, "  %08llx  %s  %08x   ",
+			     (unsigned long long)in->addr, etm_isa_name(in->isa),
+			     in->opcode);
+	else
+		n = snprintf(l->text, 64, "  %08llx  %s  %04x       ",
+			     (unsigned long long)in->addr, etm_isa_name(in->isa),
+			     in->opcode);
+	disasm_insn(dis, img, space, in, d, sizeof(d));
+	decsym_target(sym, in, d, sizeof(d));
+	n = n < 0 ? 0 : n > 63 ? 63 : n;
+	n += snprintf(l->text + n, 256 - (size_t)n, "%-36s", d);
+	l->hlen = n < 255 ? n : 255;
+	n = decsym_symstr(sym, in->addr, l->text + l->hlen, 256);
+	l->slen = n < 0 ? 0 : n < 255 ? n : 255;
+}
+
+struct lc_text lcache_line(struct lcache **lc, struct disasm *dis,
+			   const struct decsym *sym, const struct etm_image *img,
+			   enum etm_space space, const struct etm_insn *in)
+{
+	static _Thread_local struct lc_fresh fresh;
+	struct lc_tag *tag = NULL;
+	struct lc_line *l;
+	uint32_t h = 0, w;
+
+	if (!*lc)
+		*lc = calloc(1, sizeof(**lc));
+	if (*lc) {
+		h = (uint32_t)(((in->addr >> 1) * 0x9E3779B1u) >> 20) & (LC_SETS - 1);
+		tag = (*lc)->tag[h];
+		for (w = 0; w < LC_WAYS; w++) {
+			if (tag[w].addr == in->addr && tag[w].valid &&
+			    tag[w].isa == in->isa && tag[w].space == space) {
+				l = &(*lc)->line[h][w];
+				return (struct lc_text){ l->text, l->hlen, l->slen };
+			}
+		}
+	}
+	lc_format(&fresh, dis, sym, img, space, in);
+	if (*lc && fresh.hlen + fresh.slen <= (int)sizeof(l->text)) {
+		w = (*lc)->next[h]++ % LC_WAYS;
+		l = &(*lc)->line[h][w];
+		memcpy(l->text, fresh.text, (size_t)(fresh.hlen + fresh.slen));
+		l->hlen = (uint8_t)fresh.hlen;
+		l->slen = (uint8_t)fresh.slen;
+		tag[w].addr = in->addr;
+		tag[w].isa = (uint8_t)in->isa;
+		tag[w].space = (uint8_t)space;
+		tag[w].valid = 1;
+	}
+	return (struct lc_text){ fresh.text, (size_t)fresh.hlen, (size_t)fresh.slen };
+}
+
+static struct lc_rblock *lc_range_slot(struct lcache *lc,
+				       const struct etm_elem *el)
+{
+	uint64_t k = (el->start >> 1) * 0x9E3779B97F4A7C15ull ^ el->ninsn;
+
+	if (!lc->range)
+		lc->range = calloc(LC_RANGES, sizeof(*lc->range));
+	return lc->range ? &lc->range[(k >> 40) & (LC_RANGES - 1)] : NULL;
+}
+
+int lcache_range_get(struct lcache *lc, const struct etm_elem *el,
+		     enum etm_space space, struct lc_range *out)
+{
+	struct lc_rblock *b = lc ? lc_range_slot(lc, el) : NULL;
+
+	if (!b || !b->valid || b->start != el->start || b->ninsn != el->ninsn ||
+	    b->isa != el->isa || b->space != space)
+		return 0;
+	out->body = b->text;
+	out->len = b->len;
+	out->last.text = b->text + b->len;
+	out->last.hlen = b->lhlen;
+	out->last.slen = b->lslen;
+	return 1;
+}
+
+void lcache_range_put(struct lcache *lc, const struct etm_elem *el,
+		      enum etm_space space, const char *body, size_t len,
+		      struct lc_text last)
+{
+	struct lc_rblock *b = lc ? lc_range_slot(lc, el) : NULL;
+
+	if (!b || len + last.hlen + last.slen > sizeof(b->text))
+		return;
+	memcpy(b->text, body, len);
+	memcpy(b->text + len, last.text, last.hlen + last.slen);
+	b->len = (uint16_t)len;
+	b->lhlen = (uint16_t)last.hlen;
+	b->lslen = (uint16_t)last.slen;
+	b->start = el->start;
+	b->ninsn = el->ninsn;
+	b->isa = (uint8_t)el->isa;
+	b->space = (uint8_t)space;
+	b->valid = 1;
+}
+
+void lcache_free(struct lcache *lc)
+{
+	if (lc)
+		free(lc->range);
+	free(lc);
+}

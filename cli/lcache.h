@@ -1,0 +1,53 @@
+/* cli/lcache.h - cache of the formatted, path-independent part of listing
+ * lines: address, ISA, opcode, disassembly (with its symbolized target) and
+ * func+0xoff, keyed by address, ISA and memory space; and of whole ranges'
+ * text (keyed by start, instruction count, ISA and space) for listings
+ * whose lines hold nothing else. The text is a
+ * function of the image alone (cli/disasm.c), so a hit equals a fresh
+ * format, and the listing is spared printf and capstone on every line. */
+#ifndef ETM_CLI_LCACHE_H
+#define ETM_CLI_LCACHE_H
+
+#include <etmtrace/flow.h>
+
+#include "decsym.h"
+#include "disasm.h"
+
+struct lcache;
+
+/* A line's parts: the head "  ADDR  ISA  OPCODE  disassembly<padding>"
+ * (@hlen bytes at @text), then "  func+0xoff" or nothing (@slen bytes at
+ * @text + @hlen). */
+struct lc_text {
+	const char *text;
+	size_t hlen, slen;
+};
+
+/* The line parts of @in (read from @img in @space), formatted now or
+ * taken from *@lc (allocated on first use; lines that do not fit a cache
+ * entry, or all if that fails, are formatted every time). The text stays
+ * valid until the next call on the thread. */
+struct lc_text lcache_line(struct lcache **lc, struct disasm *dis,
+			   const struct decsym *sym, const struct etm_image *img,
+			   enum etm_space space, const struct etm_insn *in);
+/* A whole range's text: its lines but the last as written (@body, @len
+ * bytes), and the last line's cached parts (its E/N, cycles and the end of
+ * line are the caller's). */
+struct lc_range {
+	const char *body;
+	size_t len;
+	struct lc_text last;
+};
+
+/* The text of range @el (walked in @space) if cached: 1 with *@out set,
+ * else 0. Only for listings whose lines carry nothing but these parts. */
+int lcache_range_get(struct lcache *lc, const struct etm_elem *el,
+		     enum etm_space space, struct lc_range *out);
+/* Cache the text of range @el: @body as in lc_range, @last the last line's
+ * parts. Ranges whose text does not fit are not kept. */
+void lcache_range_put(struct lcache *lc, const struct etm_elem *el,
+		      enum etm_space space, const char *body, size_t len,
+		      struct lc_text last);
+void lcache_free(struct lcache *lc);
+
+#endif

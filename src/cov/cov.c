@@ -1,0 +1,408 @@
+/* cov/cov.c - coverage accumulation: decoded range elements to counts per
+ * instruction (pages of halfword slots), straight-line runs and taken
+ * branches per trace source. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <etmtrace/error.h>
+
+#include "cov/cov_int.h"
+
+struct etm_cov *etm_cov_alloc(void)
+{
+	return calloc(1, sizeof(struct etm_cov));
+}
+
+void etm_cov_free(struct etm_cov *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->npages; i++) {
+		free(c->pages[i]->fail);
+		free(c->pages[i]->unk);
+		free(c->pages[i]);
+	}
+	free(c->pages);
+	cov_map_fini(&c->ranges);
+	cov_map_fini(&c->branches);
+	free(c);
+}
+
+int etm_cov_set_source(struct etm_cov *c, unsigned id,
+		       enum etm_protocol proto, const struct etm_image *img)
+{
+	if (!c || id >= COV_MAX_ID ||
+	    (proto != etm_proto_etmv3 && proto != etm_proto_ptm))
+		return -etme_invalid;
+	c->src[id].proto = proto;
+	c->src[id].img = img;
+	return 0;
+}
+
+/* Page holding @addr, or NULL; *@idx gets its index or where it would go. */
+const struct cov_page *cov_page_find(const struct etm_cov *c, uint64_t addr,
+				     size_t *idx)
+{
+	uint64_t base = addr >> COV_PAGE_SHIFT << COV_PAGE_SHIFT;
+	size_t lo = 0, hi = c->npages;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->pages[mid]->base < base)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*idx = lo;
+	return lo < c->npages && c->pages[lo]->base == base ? c->pages[lo] : NULL;
+}
+
+struct cov_page *cov_page_get(struct etm_cov *c, uint64_t addr)
+{
+	uint64_t base = addr >> COV_PAGE_SHIFT << COV_PAGE_SHIFT;
+	struct cov_page *p;
+	size_t i;
+
+	if (c->hot && c->hot->base == base)
+		return c->hot;
+	p = (struct cov_page *)cov_page_find(c, addr, &i);
+	if (p)
+		return c->hot = p;
+	if (c->npages == c->pcap) {
+		size_t cap = c->pcap ? 2 * c->pcap : 16;
+		struct cov_page **np = realloc(c->pages, cap * sizeof(*np));
+
+		if (!np)
+			return NULL;
+		c->pages = np;
+		c->pcap = cap;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->base = base;
+	memmove(c->pages + i + 1, c->pages + i,
+		(c->npages - i) * sizeof(*c->pages));
+	c->pages[i] = p;
+	c->npages++;
+	return c->hot = p;
+}
+
+int cov_page_fail(struct cov_page *p)
+{
+	if (!p->fail)
+		p->fail = calloc(COV_SLOTS, sizeof(uint64_t));
+	return p->fail ? 0 : -etme_nomem;
+}
+
+int cov_page_unk(struct cov_page *p)
+{
+	if (!p->unk)
+		p->unk = calloc(COV_SLOTS, sizeof(uint64_t));
+	return p->unk ? 0 : -etme_nomem;
+}
+
+static int cov_info_matches(uint8_t info, enum etm_isa isa);
+
+/* Instructions in the T32 IT block opened by IT instruction @in: 4 minus
+ * the trailing zeros of its mask (ARM ARM A8.8.54). */
+static unsigned cov_it_len(const struct etm_insn *in)
+{
+	unsigned mask = in->opcode & 0xf, n = 4;
+
+	while (mask && !(mask & 1)) {
+		mask >>= 1;
+		n--;
+	}
+	return mask ? n : 0;
+}
+
+/* Classify the instruction at @addr (first execution) into a slot info
+ * byte; an unreadable opcode gets the ISA's smallest size, class unknown.
+ * *@it_len gets the length of the IT block it opens (0: not an IT). */
+static uint8_t cov_classify(const struct etm_image *img,
+			    const struct etm_elem *el, uint64_t addr,
+			    unsigned *it_len)
+{
+	struct etm_elem one = *el;
+	struct etm_walk w;
+	struct etm_insn in;
+	uint8_t info = CI_VALID | (el->isa == etmi_a32 ? CI_SIZE4 : CI_T32);
+
+	one.start = addr;
+	one.ninsn = 1;
+	*it_len = 0;
+	if (etm_walk_init(&w, img, &one) < 0 || etm_walk_next(&w, &in) < 0)
+		return info;
+	info = CI_VALID | (el->isa == etmi_a32 ? 0 : CI_T32);
+	if (in.size == 4)
+		info |= CI_SIZE4;
+	if (in.cond)
+		info |= CI_COND;
+	if (in.link)
+		info |= CI_LINK;
+	info |= (uint8_t)((unsigned)in.cls << CI_CLS_SHIFT);
+	if (in.it && el->isa != etmi_a32)
+		*it_len = cov_it_len(&in);
+	return info;
+}
+
+/* The @n instructions after IT instruction @a are conditional: classify
+ * them now (the classifier looks at one instruction and cannot know). A
+ * branch into an IT block is UNPREDICTABLE, so the block is always
+ * entered through its IT, which executes (and is classified) first. */
+static void cov_mark_it(struct etm_cov *c, const struct cov_src *s,
+			const struct etm_elem *el, uint64_t a, unsigned n)
+{
+	unsigned k, dummy;
+
+	for (k = 0, a += 2; k < n; k++) {
+		struct cov_page *p = cov_page_get(c, a);
+		unsigned slot;
+
+		if (!p)
+			return;
+		slot = (unsigned)(a - p->base) >> 1;
+		if (!cov_info_matches(p->info[slot], el->isa))
+			p->info[slot] = cov_classify(s->img, el, a, &dummy) |
+					(p->info[slot] & CI_COND);
+		p->info[slot] |= CI_COND;
+		a += p->info[slot] & CI_SIZE4 ? 4 : 2;
+	}
+}
+
+static int cov_info_matches(uint8_t info, enum etm_isa isa)
+{
+	return (info & CI_VALID) && !(info & CI_T32) == (isa == etmi_a32);
+}
+
+/* Condition outcome of one executed instruction: failed (N atom), or not
+ * traced (PTM non-waypoint, or a last instruction without an atom),
+ * counted for every instruction: whether it is conditional may only be
+ * learnt later (an IT block seen in another capture or part). */
+static int cov_condition(struct cov_page *p, unsigned slot, int failed,
+			 int untold)
+{
+	if (failed) {
+		if (cov_page_fail(p) < 0)
+			return -etme_nomem;
+		p->fail[slot]++;
+	} else if (untold) {
+		if (cov_page_unk(p) < 0)
+			return -etme_nomem;
+		p->unk[slot]++;
+	}
+	return 0;
+}
+
+/* Count the instructions of range @el from its *@i-th at *@a that start
+ * in page @p, advancing *@i and *@a. Returns 0 or -etme_nomem. */
+static int cov_page_insns(struct etm_cov *c, const struct cov_src *s,
+			  const struct etm_elem *el, struct cov_page *p,
+			  uint32_t *i, uint64_t *a, uint8_t *last_info)
+{
+	uint64_t x = *a;
+	int ptm = s->proto == etm_proto_ptm, err = 0;
+	uint32_t k = *i;
+	unsigned it;
+
+	/* x - base, not x < base + 4096: the last page of the address space */
+	for (; k < el->ninsn && x < el->end && x >= p->base &&
+	       x - p->base < (1u << COV_PAGE_SHIFT) && !err; k++) {
+		unsigned slot = (unsigned)(x - p->base) >> 1;
+
+		if (!cov_info_matches(p->info[slot], el->isa)) {
+			/* an address executed in both ISAs (only in damaged
+			 * or hostile trace): the last ISA's classification,
+			 * "conditional" if it ever was, so that the result
+			 * does not depend on how the trace was cut */
+			p->info[slot] = cov_classify(s->img, el, x, &it) |
+					(p->info[slot] & CI_COND);
+			if (it)
+				cov_mark_it(c, s, el, x, it);
+		}
+		p->exec[slot]++;
+		if (k + 1 == el->ninsn) {
+			err = cov_condition(p, slot, el->last_atom && !el->last_exec,
+					    !el->last_atom);
+			*last_info = p->info[slot];
+		}
+		else if (ptm)
+			err = cov_condition(p, slot, 0, 1);
+		x += p->info[slot] & CI_SIZE4 ? 4 : 2;
+	}
+	*i = k;
+	*a = x;
+	return err;
+}
+
+/* Count the instructions of range @el; *@last_info gets the info byte of
+ * its last instruction (0 if the range stops early). */
+static int cov_range_insns(struct etm_cov *c, const struct cov_src *s,
+			   const struct etm_elem *el, uint8_t *last_info)
+{
+	uint64_t a = el->start;
+	uint32_t i = 0;
+	struct cov_page *p;
+	int err = 0;
+
+	*last_info = 0;
+	if (el->isa != etmi_a32 && el->isa != etmi_t32)
+		return 0;
+	while (!err && i < el->ninsn && a < el->end) {
+		uint64_t was = a;
+
+		p = cov_page_get(c, a);
+		err = p ? cov_page_insns(c, s, el, p, &i, &a, last_info) :
+			  -etme_nomem;
+		if (a <= was)   /* wrapped past the top of the address space */
+			break;
+	}
+	return err;
+}
+
+/* Count the open run of @s and close it (in a part, the run the source's
+ * first range began is not counted: it is kept for etm_cov_append()). */
+int cov_close_run(struct etm_cov *c, struct cov_src *s)
+{
+	int err = 0;
+
+	if (s->open && s->head_open) {
+		s->head_last = s->last;
+		s->head_open = 0;
+	} else if (s->open) {
+		err = cov_map_add(&c->ranges, s->run_start, s->last, 1);
+	}
+	s->open = 0;
+	s->taken = 0;
+	return err;
+}
+
+static int cov_on_range(struct etm_cov *c, struct cov_src *s,
+			const struct etm_elem *el)
+{
+	uint8_t info;
+	unsigned cls;
+	int err = 0;
+
+	if (!el->ninsn)
+		return 0;
+	if (s->open && (s->taken || el->start != s->next)) {
+		if (s->taken)
+			err = cov_map_add(&c->branches, s->last, el->start, 1);
+		if (!err)
+			err = cov_close_run(c, s);
+	}
+	if (err)
+		return err;
+	if (!s->open) {
+		s->open = 1;
+		s->run_start = el->start;
+	}
+	err = cov_range_insns(c, s, el, &info);
+	cls = info >> CI_CLS_SHIFT;
+	s->last = el->last_addr;
+	s->next = el->end;
+	s->taken = el->last_exec &&
+		   (cls == etmc_br_direct || cls == etmc_br_indirect);
+	return err;
+}
+
+/* An exception ends the run; a taken branch whose target the exception
+ * interrupted before it executed is still a branch (to the return
+ * address). The exception entry itself is not a branch. */
+static int cov_on_exception(struct etm_cov *c, struct cov_src *s,
+			    const struct etm_elem *el)
+{
+	int err = 0;
+
+	if (s->open && s->taken && el->has_ret)
+		err = cov_map_add(&c->branches, s->last, el->ret_addr, 1);
+	return err ? err : cov_close_run(c, s);
+}
+
+/* In a part: remember the first run-relevant element of a source. */
+static void cov_head(struct cov_src *s, const struct etm_elem *el)
+{
+	switch (el->kind) {
+	case etmk_range:
+		if (!el->ninsn)
+			return;
+		s->head = COV_HEAD_RANGE;
+		s->head_start = el->start;
+		s->open = 1;
+		s->head_open = 1;
+		s->run_start = s->next = el->start;
+		return;
+	case etmk_exception:
+		s->head = COV_HEAD_EXC;
+		s->head_has_ret = el->has_ret;
+		s->head_ret = el->ret_addr;
+		return;
+	case etmk_trace_on:
+	case etmk_nosync:
+	case etmk_nomem:
+	case etmk_error:
+		s->head = COV_HEAD_GAP;
+		return;
+	default:
+		return;
+	}
+}
+
+static int cov_add_elem(struct etm_cov *c, const struct etm_elem *el)
+{
+	struct cov_src *s;
+
+	if (el->id >= COV_MAX_ID || !c->src[el->id].proto)
+		return 0;
+	s = &c->src[el->id];
+	if (c->part && !s->head)
+		cov_head(s, el);
+	switch (el->kind) {
+	case etmk_range:
+		return cov_on_range(c, s, el);
+	case etmk_exception:
+		return cov_on_exception(c, s, el);
+	case etmk_trace_on:
+	case etmk_nosync:
+	case etmk_nomem:
+	case etmk_error:
+		return cov_close_run(c, s);
+	default:
+		return 0;
+	}
+}
+
+int etm_cov_add_elems(struct etm_cov *c, const struct etm_elem *els, size_t n)
+{
+	size_t i;
+	int err;
+
+	if (!c || (!els && n))
+		return -etme_invalid;
+	for (i = 0; i < n; i++) {
+		err = cov_add_elem(c, &els[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int etm_cov_end(struct etm_cov *c)
+{
+	unsigned id;
+	int err;
+
+	if (!c)
+		return -etme_invalid;
+	for (id = 0; id < COV_MAX_ID; id++) {
+		err = cov_close_run(c, &c->src[id]);
+		if (err)
+			return err;
+	}
+	return 0;
+}

@@ -1,0 +1,78 @@
+/* cov/cov_int.h - internals of the coverage accumulator: pages of
+ * per-halfword counters, per-source straight-line run state, and the hash
+ * maps of range and branch counts. */
+#ifndef ETM_COV_COV_INT_H
+#define ETM_COV_COV_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <etmtrace/coverage.h>
+
+/* A page covers 4 KiB of code: one slot per halfword. */
+#define COV_PAGE_SHIFT 12
+#define COV_SLOTS (1u << (COV_PAGE_SHIFT - 1))
+
+/* Slot info byte: what the classifier said about the instruction that
+ * starts at the slot (0 = nothing starts here / not yet classified). */
+#define CI_VALID 0x01u
+#define CI_SIZE4 0x02u
+#define CI_T32   0x04u
+#define CI_COND  0x08u
+#define CI_LINK  0x10u
+#define CI_CLS_SHIFT 5   /* enum etm_insn_class in bits 5-7 */
+
+struct cov_page {
+	uint64_t base;             /* address of the page */
+	uint64_t exec[COV_SLOTS];
+	uint64_t *fail;            /* allocated at the first failed condition */
+	uint64_t *unk;             /* ... at the first untold condition */
+	uint8_t info[COV_SLOTS];
+};
+
+/* Open-addressing map (from, to) -> count; count 0 marks a free entry. */
+struct cov_map {
+	struct etm_cov_pair *e;
+	size_t cap, n;
+};
+
+/* Run state of one trace source. */
+struct cov_src {
+	enum etm_protocol proto;   /* 0: not declared */
+	const struct etm_image *img;
+	int open;                  /* a straight-line run is in progress */
+	int taken;                 /* its last instruction is a taken branch */
+	uint64_t run_start, last, next;
+	/* part objects (etm_cov_set_part()): what the source's first element
+	 * was, and where the run it began ended, for etm_cov_append() */
+	uint8_t head;              /* COV_HEAD_* */
+	uint8_t head_open;         /* the head run is still the open run */
+	uint8_t head_has_ret;
+	uint64_t head_start, head_last, head_ret;
+};
+
+enum { COV_HEAD_NONE, COV_HEAD_RANGE, COV_HEAD_GAP, COV_HEAD_EXC };
+
+#define COV_MAX_ID 128
+
+struct etm_cov {
+	struct cov_page **pages;   /* sorted by base */
+	size_t npages, pcap;
+	struct cov_page *hot;      /* last page used */
+	struct cov_map ranges, branches;
+	struct cov_src src[COV_MAX_ID];
+	int part;                  /* etm_cov_set_part() */
+};
+
+/* cov.c */
+struct cov_page *cov_page_get(struct etm_cov *c, uint64_t addr);
+const struct cov_page *cov_page_find(const struct etm_cov *c, uint64_t addr,
+				     size_t *idx);
+int cov_page_fail(struct cov_page *p);
+int cov_page_unk(struct cov_page *p);
+int cov_close_run(struct etm_cov *c, struct cov_src *s);
+/* cov_map.c */
+int cov_map_add(struct cov_map *m, uint64_t from, uint64_t to, uint64_t n);
+void cov_map_fini(struct cov_map *m);
+
+#endif

@@ -1,0 +1,134 @@
+/* profile/prof_int.h - the profile's private state: the calling-context
+ * tree (one node per distinct call path), per-source call stacks, and the
+ * timeline writer. */
+#ifndef ETM_PROFILE_PROF_INT_H
+#define ETM_PROFILE_PROF_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <etmtrace/profile.h>
+
+#define PROF_MAX_DEPTH 256      /* frames per stack; deeper drops the oldest */
+#define PROF_MAX_NODES (1u << 21) /* calling contexts; beyond, the parent's */
+#define PROF_MAX_CTX 64         /* stacks (context IDs) per source */
+#define PROF_NEXC 512           /* exception numbers with a pseudo function */
+#define PROF_RCACHE 1024        /* last-instruction classifications per source */
+#define PROF_NONE UINT32_MAX
+
+/* A calling context: function @func called in context @parent. Node 0 is
+ * the root; a child is always created after its parent (index order). */
+struct prof_node {
+	uint32_t parent, func, depth;
+	uint64_t self, self_cyc, calls;
+	uint64_t incl, incl_cyc;    /* computed by prof_totals() */
+	uint64_t call_addr;         /* first call site (UINT64_MAX: none) */
+};
+
+/* A frame: where the caller resumes (@ret_addr, UINT64_MAX: unknown), the
+ * context the callee runs under (@parent) and the caller's (@ret). */
+struct prof_frame {
+	uint64_t ret_addr;
+	uint32_t parent, ret;
+};
+
+enum prof_pending { prof_pend_none = 0, prof_pend_call, prof_pend_ret };
+
+/* The call stack of one (source, context ID). @cur is the running
+ * function's node (0: not known yet), @par the context it runs under. */
+struct prof_stack {
+	struct prof_frame fr[PROF_MAX_DEPTH];
+	uint32_t depth, cur, par;
+	uint32_t ctxid;
+	uint8_t has_ctx, pend;
+	uint64_t call_addr, used;
+};
+
+struct prof_rcache {
+	uint64_t addr;
+	uint8_t isa, valid, ret;
+};
+
+/* Open timeline slices of a source: the path of nodes from the root. */
+struct prof_open {
+	uint32_t node[PROF_MAX_DEPTH + 8];
+	double start[PROF_MAX_DEPTH + 8];
+	uint32_t n;
+};
+
+struct prof_src {
+	const struct etm_image *img;
+	int m_profile;
+	struct prof_stack *stk[PROF_MAX_CTX];
+	uint32_t nstk;
+	struct prof_stack *cur;
+	uint64_t tick;              /* LRU clock of the stacks */
+	struct prof_rcache rc[PROF_RCACHE];
+	long last_fn;               /* lookup memo */
+	/* timeline */
+	double t, tbase;            /* microseconds; time of the first timestamp */
+	uint64_t ts0;
+	int have_ts0, named;
+	struct prof_open open;
+};
+
+/* Buffered output through a writer (profile/prof_out.c). */
+struct prof_w {
+	etm_write_fn fn;
+	void *ctx;
+	int err;
+	size_t n;
+	char buf[16384];
+};
+void prof_w_printf(struct prof_w *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void prof_w_json_str(struct prof_w *w, const char *s);
+int prof_w_flush(struct prof_w *w);
+
+struct etm_profile {
+	const struct etm_symbols *syms;
+	uint32_t nsym, unknown, exc0, nfunc; /* function ids: symbols, then
+					       * [unknown], then exceptions */
+	struct prof_node *nodes;
+	size_t nnodes, capnodes;
+	uint32_t *hash;             /* node index + 1, keyed (parent, func) */
+	size_t caphash;
+	struct prof_src *src[256];
+	int lines, m_profile;
+	uint64_t *line_self;        /* per line row (lines on) */
+	uint64_t noline;
+	struct etm_prof_stats st;
+	struct etm_prof_func *funcs;
+	char (*pnames)[48];         /* [unknown], then the exceptions */
+	/* timeline */
+	struct prof_w *tl;          /* NULL: off */
+	double ts_hz, cyc_hz;
+	int tl_first;
+};
+
+/* The empty node hash. Returns 0 or -1 (no memory). */
+int prof_cct_init(struct etm_profile *p);
+/* Child of @parent for function @func (created if new). At the node bound
+ * or the depth bound the parent itself is returned. */
+uint32_t prof_child(struct etm_profile *p, uint32_t parent, uint32_t func);
+/* Name of function id @f. */
+const char *prof_func_name(const struct etm_profile *p, uint32_t f);
+/* (Re)form the names of the pseudo functions. */
+void prof_pseudo_names(struct etm_profile *p);
+/* Inclusive counts of every node (incl, incl_cyc). */
+void prof_totals(struct etm_profile *p);
+
+/* Timeline (profile/prof_trace.c). */
+int prof_tl_sync(struct etm_profile *p, uint8_t id, struct prof_src *s,
+		 uint32_t node);
+int prof_tl_instant(struct etm_profile *p, uint8_t id, struct prof_src *s,
+		    const char *what);
+int prof_tl_finish(struct etm_profile *p);
+/* A timestamp or a cycle count element: the source's clock moves on. */
+void prof_tl_clock(struct etm_profile *p, struct prof_src *s,
+		   const struct etm_elem *el);
+void prof_tl_time(struct etm_profile *p, struct prof_src *s, uint32_t n,
+		  uint32_t cyc, int has_cyc);
+
+
+#endif

@@ -1,0 +1,427 @@
+/* tests/unit/test-cov.c - the coverage accumulator (etmtrace/coverage.h) on
+ * hand-made elements over a seven-instruction A32 program, and the
+ * execution generator over an image (etm_gen_alloc_image). Expected counts
+ * are derived by hand next to each test. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <etmtrace/coverage.h>
+#include <etmtrace/encode.h>
+#include <etmtrace/error.h>
+
+#include "etest.h"
+
+/* 0x1000 cmp r0, #0 / 0x1004 moveq r0, #1 / 0x1008 bne 0x1000 /
+ * 0x100c bl 0x1018 / 0x1010 b 0x1000 / 0x1014 nop / 0x1018 bx lr */
+static const uint32_t prog[] = { 0xe3500000, 0x03a00001, 0x1afffffc,
+	0xeb000001, 0xeafffffa, 0xe320f000, 0xe12fff1e };
+
+static struct etm_image *prog_image(void)
+{
+	struct etm_image *img = etm_image_alloc();
+	uint8_t b[sizeof(prog)];
+	size_t i;
+
+	for (i = 0; i < sizeof(b); i++)
+		b[i] = (uint8_t)(prog[i / 4] >> (8 * (i % 4)));
+	if (img && etm_image_add_buffer(img, etm_space_any, 0x1000, b, sizeof(b)))
+		return NULL;
+	return img;
+}
+
+static struct etm_elem rng(uint64_t start, uint32_t n, int exec)
+{
+	struct etm_elem e;
+
+	memset(&e, 0, sizeof(e));
+	e.kind = etmk_range;
+	e.id = 0x10;
+	e.isa = etmi_a32;
+	e.start = start;
+	e.end = start + 4 * n;
+	e.ninsn = n;
+	e.last_addr = e.end - 4;
+	e.last_exec = (uint8_t)exec;
+	e.last_atom = 1;
+	return e;
+}
+
+/* ETMv3: bne taken; moveq fails (N ends the range); bne not taken; bl
+ * taken; bx lr taken; b taken, then the trace ends. */
+static void etm3_elems(struct etm_elem *el)
+{
+	memset(el, 0, sizeof(*el));
+	el[0].kind = etmk_trace_on;
+	el[0].id = 0x10;
+	el[1] = rng(0x1000, 3, 1);
+	el[2] = rng(0x1000, 2, 0);
+	el[3] = rng(0x1008, 1, 0);
+	el[4] = rng(0x100c, 1, 1);
+	el[5] = rng(0x1018, 1, 1);
+	el[6] = rng(0x1010, 1, 1);
+}
+
+static struct etm_cov *etm3_cov(struct etm_image *img)
+{
+	struct etm_cov *c = etm_cov_alloc();
+	struct etm_elem el[7];
+
+	etm3_elems(el);
+	if (!c || etm_cov_set_source(c, 0x10, etm_proto_etmv3, img) ||
+	    etm_cov_add_elems(c, el, 7) || etm_cov_end(c)) {
+		etm_cov_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+static uint64_t exec_at(const struct etm_cov *c, uint64_t a, uint64_t *fail)
+{
+	struct etm_cov_insn ci;
+
+	if (etm_cov_insn_at(c, a, &ci) < 0)
+		return 0;
+	if (fail)
+		*fail = ci.fail;
+	return ci.exec;
+}
+
+static void add_etm3_counts(void)
+{
+	struct etm_image *img = prog_image();
+	struct etm_cov *c = etm3_cov(img);
+	struct etm_cov_insn ci;
+	uint64_t f = 9;
+
+	ET_CHECK(c);
+	/* 0x1000/0x1004/0x1008 run twice; moveq and bne each fail once */
+	ET_EQ(exec_at(c, 0x1000, &f), 2);
+	ET_EQ(f, 0);
+	ET_EQ(exec_at(c, 0x1004, &f), 2);
+	ET_EQ(f, 1);
+	ET_EQ(exec_at(c, 0x1008, &f), 2);
+	ET_EQ(f, 1);
+	ET_EQ(exec_at(c, 0x100c, NULL), 1);
+	ET_EQ(exec_at(c, 0x1010, NULL), 1);
+	ET_EQ(exec_at(c, 0x1014, NULL), 0);   /* nop never executed */
+	ET_EQ(exec_at(c, 0x1018, NULL), 1);
+	ET_EQ(etm_cov_insn_at(c, 0x1004, &ci), 0);
+	ET_EQ(ci.cond, 1);
+	ET_EQ(ci.cls, etmc_other);
+	ET_EQ(etm_cov_insn_at(c, 0x100c, &ci), 0);
+	ET_EQ(ci.link, 1);
+	ET_EQ(ci.cls, etmc_br_direct);
+	ET_EQ(etm_cov_insn_at(c, 0x1014, &ci), -etme_nomap);
+	ET_EQ(etm_cov_next_insn(c, 0x1011, &ci), 0);
+	ET_EQ(ci.addr, 0x1018);
+	ET_EQ(etm_cov_next_insn(c, 0x101a, &ci), -etme_eos);
+	etm_cov_free(c);
+	etm_image_free(img);
+}
+
+static int pair_is(const struct etm_cov_pair *p, uint64_t from, uint64_t to,
+		   uint64_t n)
+{
+	return p->from == from && p->to == to && p->count == n;
+}
+
+/* Runs: [0x1000,0x1008] ends at the taken bne; the next run goes through
+ * the failed moveq and the not-taken bne up to the taken bl:
+ * [0x1000,0x100c]; then [0x1018,0x1018] (bx lr) and [0x1010,0x1010] (b,
+ * its target never traced: no branch). Branches: bne, bl, bx lr. */
+static void ranges_and_branches(void)
+{
+	struct etm_image *img = prog_image();
+	struct etm_cov *c = etm3_cov(img);
+	struct etm_cov_pair *p;
+	size_t n;
+
+	ET_CHECK(c);
+	ET_EQ(etm_cov_pairs(c, 0, &p, &n), 0);
+	ET_EQ(n, 4);
+	ET_CHECK(pair_is(&p[0], 0x1000, 0x1008, 1));
+	ET_CHECK(pair_is(&p[1], 0x1000, 0x100c, 1));
+	ET_CHECK(pair_is(&p[2], 0x1010, 0x1010, 1));
+	ET_CHECK(pair_is(&p[3], 0x1018, 0x1018, 1));
+	free(p);
+	ET_EQ(etm_cov_pairs(c, 1, &p, &n), 0);
+	ET_EQ(n, 3);
+	ET_CHECK(pair_is(&p[0], 0x1008, 0x1000, 1));
+	ET_CHECK(pair_is(&p[1], 0x100c, 0x1018, 1));
+	ET_CHECK(pair_is(&p[2], 0x1018, 0x1010, 1));
+	free(p);
+	etm_cov_free(c);
+	etm_image_free(img);
+}
+
+/* PTM: one range through cmp, moveq, bne (taken): moveq is reached but
+ * its condition is not traced. An IRQ then interrupts before the bne's
+ * target executes: the branch still counts (to the return address); the
+ * exception entry is not a branch. */
+static void ptm_untold_and_exception(void)
+{
+	struct etm_image *img = prog_image();
+	struct etm_cov *c = etm_cov_alloc();
+	struct etm_elem el[3];
+	struct etm_cov_insn ci;
+	struct etm_cov_pair *p;
+	size_t n;
+
+	ET_CHECK(img && c);
+	ET_EQ(etm_cov_set_source(c, 0x10, etm_proto_ptm, img), 0);
+	el[0] = rng(0x1000, 3, 1);
+	memset(&el[1], 0, sizeof(el[1]));
+	el[1].kind = etmk_exception;
+	el[1].id = 0x10;
+	el[1].has_ret = 1;
+	el[1].ret_addr = 0x1000;
+	el[1].addr = 0x18;
+	el[2] = rng(0x1014, 1, 1);
+	ET_EQ(etm_cov_add_elems(c, el, 3), 0);
+	ET_EQ(etm_cov_end(c), 0);
+	ET_EQ(etm_cov_insn_at(c, 0x1004, &ci), 0);
+	ET_EQ(ci.exec, 1);
+	ET_EQ(ci.unknown, 1);
+	ET_EQ(ci.fail, 0);
+	ET_EQ(etm_cov_insn_at(c, 0x1008, &ci), 0);
+	ET_EQ(ci.unknown, 0);
+	ET_EQ(etm_cov_pairs(c, 1, &p, &n), 0);
+	ET_EQ(n, 1);
+	ET_CHECK(pair_is(&p[0], 0x1008, 0x1000, 1));
+	free(p);
+	ET_EQ(etm_cov_pairs(c, 0, &p, &n), 0);
+	ET_EQ(n, 2);
+	ET_CHECK(pair_is(&p[0], 0x1000, 0x1008, 1));
+	ET_CHECK(pair_is(&p[1], 0x1014, 0x1014, 1));
+	free(p);
+	etm_cov_free(c);
+	etm_image_free(img);
+}
+
+struct sbuf {
+	char *b;
+	size_t n;
+};
+
+static int sbuf_write(void *ctx, const char *s, size_t n)
+{
+	struct sbuf *sb = ctx;
+	char *p = realloc(sb->b, sb->n + n + 1);
+
+	if (!p)
+		return -etme_nomem;
+	memcpy(p + sb->n, s, n);
+	sb->n += n;
+	p[sb->n] = 0;
+	sb->b = p;
+	return 0;
+}
+
+/* save -> load -> save is the identity; merging a coverage into one that
+ * holds the same doubles every count; a malformed file adds nothing. */
+static void save_load_merge(void)
+{
+	struct etm_image *img = prog_image();
+	struct etm_cov *c = etm3_cov(img), *d = etm_cov_alloc();
+	struct sbuf s1 = { 0 }, s2 = { 0 };
+	static const char bad[] = "etmtrace-coverage 1\ni 1000 41 2 0 0\nr 1 2\nend\n";
+	size_t line = 0;
+	uint64_t f;
+
+	ET_CHECK(c && d);
+	ET_EQ(etm_cov_save(c, sbuf_write, &s1), 0);
+	ET_EQ(etm_cov_load(d, s1.b, s1.n, NULL), 0);
+	ET_EQ(etm_cov_save(d, sbuf_write, &s2), 0);
+	ET_EQ(s1.n, s2.n);
+	ET_CHECK(!memcmp(s1.b, s2.b, s1.n));
+	ET_EQ(etm_cov_merge(d, c), 0);
+	ET_EQ(exec_at(d, 0x1004, &f), 4);
+	ET_EQ(f, 2);
+	ET_EQ(etm_cov_load(d, bad, sizeof(bad) - 1, &line), -etme_parse);
+	ET_EQ(line, 3);
+	ET_EQ(exec_at(d, 0x1000, NULL), 4);
+	ET_EQ(etm_cov_load(d, s1.b, s1.n - 4, NULL), -etme_parse); /* no "end" */
+	ET_EQ(etm_cov_merge(d, d), -etme_invalid);
+	free(s1.b);
+	free(s2.b);
+	etm_cov_free(c);
+	etm_cov_free(d);
+	etm_image_free(img);
+}
+
+/* Profiles: AutoFDO has three sections (ranges, addresses, branches),
+ * llvm-profgen two; addresses are reduced by the base. */
+static void profile_text(void)
+{
+	struct etm_image *img = prog_image();
+	struct etm_cov *c = etm3_cov(img);
+	struct sbuf s = { 0 };
+
+	ET_CHECK(c);
+	ET_EQ(etm_cov_write_profile(c, etm_fdo_profgen, 0x1000, sbuf_write, &s), 0);
+	ET_CHECK(!strcmp(s.b, "4\n0-8:1\n0-c:1\n10-10:1\n18-18:1\n"
+			 "3\n8->0:1\nc->18:1\n18->10:1\n"));
+	free(s.b);
+	s.b = NULL;
+	s.n = 0;
+	ET_EQ(etm_cov_write_profile(c, etm_fdo_autofdo, 0, sbuf_write, &s), 0);
+	ET_CHECK(strstr(s.b, "\n6\n1000:2\n1004:2\n1008:2\n100c:1\n1010:1\n1018:1\n3\n"));
+	ET_EQ(etm_cov_write_profile(c, etm_fdo_invalid, 0, sbuf_write, &s),
+	      -etme_invalid);
+	free(s.b);
+	etm_cov_free(c);
+	etm_image_free(img);
+}
+
+/* The generator over the program: the first steps from 0x1000 follow the
+ * instructions (cmp, moveq, bne back or on to bl, then bx lr returns to
+ * 0x1010, b back to 0x1000); every event's successor is where the
+ * previous one leads. */
+static void gen_over_image(void)
+{
+	struct etm_image *img = prog_image();
+	struct etm_gen_img_opts o = { .size = sizeof(o), .seed = 7,
+		.proto = etm_proto_etmv3, .entry = 0x1000, .isa = etmi_a32,
+		.ninsn = 200 };
+	struct etm_gen *g = etm_gen_alloc_image(&o, sizeof(o), img);
+	const struct etm_ev *ev;
+	size_t n, i;
+	uint64_t want = 0x1000;
+
+	ET_CHECK(g);
+	ET_EQ(etm_gen_error(g), 0);
+	ev = etm_gen_events(g, &n);
+	ET_CHECK(n > 200);
+	ET_EQ(ev[0].kind, etmev_trace_on);
+	for (i = 1; i < n; i++) {
+		uint64_t a = ev[i].addr;
+
+		ET_EQ(a, want);
+		ET_CHECK(a != 0x1014);
+		want = a + 4;
+		if (a == 0x1008 && ev[i].exec)
+			want = 0x1000;
+		if (a == 0x100c)
+			want = 0x1018;
+		if (a == 0x1018)
+			want = 0x1010;
+		if (a == 0x1010)
+			want = 0x1000;
+		if (a != 0x1004 && a != 0x1008)
+			ET_EQ(ev[i].exec, 1);
+	}
+	etm_gen_free(g);
+	/* an indirect jump that is not a return cannot be followed */
+	o.entry = 0x1018;
+	g = etm_gen_alloc_image(&o, sizeof(o), img);
+	ET_CHECK(g);
+	ET_EQ(etm_gen_error(g), -etme_bad_insn);
+	etm_gen_free(g);
+	etm_image_free(img);
+}
+
+/* Hostile input: a range at the top of the address space ends; saved
+ * files with bad records add nothing. */
+static void hostile_input(void)
+{
+	static const char *const bad[] = {
+		"etmtrace-coverage 2\nend\n",
+		"etmtrace-coverage 1\ni 1001 41 1 0 0\nend\n",   /* odd address */
+		"etmtrace-coverage 1\ni 1000 40 1 0 0\nend\n",   /* not valid */
+		"etmtrace-coverage 1\ni 1000 141 1 0 0\nend\n",  /* info > 0xff */
+		"etmtrace-coverage 1\ni 1000 41 1 1 1\nend\n",   /* fail+unk > n */
+		"etmtrace-coverage 1\nx 1 2 3\nend\n",
+		"etmtrace-coverage 1\n",
+	};
+	struct etm_cov *c = etm_cov_alloc();
+	struct etm_elem el = rng(0xfffffffffffffff8ull, 10, 1);
+	struct etm_cov_totals t;
+	size_t i;
+
+	ET_CHECK(c);
+	ET_EQ(etm_cov_set_source(c, 0x10, etm_proto_etmv3, NULL), 0);
+	el.end = UINT64_MAX;
+	ET_EQ(etm_cov_add_elems(c, &el, 1), 0);
+	ET_EQ(exec_at(c, 0xfffffffffffffffcull, NULL), 1);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ET_EQ(etm_cov_load(c, bad[i], strlen(bad[i]), NULL), -etme_parse);
+	etm_cov_totals(c, &t);
+	ET_EQ(t.addrs, 2);
+	ET_EQ(etm_cov_set_source(c, 0x80, etm_proto_etmv3, NULL), -etme_invalid);
+	etm_cov_free(c);
+}
+
+static int saved(const struct etm_cov *c, struct sbuf *sb)
+{
+	sb->b = NULL;
+	sb->n = 0;
+	return etm_cov_save(c, sbuf_write, sb);
+}
+
+/* Parts: the elements (ETMv3 example, and the PTM exception case) cut at
+ * every pair of positions into three parts, each accumulated on its own
+ * and appended in order, give the same saved coverage as all at once. */
+static void parts_append(void)
+{
+	struct etm_image *img = prog_image();
+	struct etm_elem el[9];
+	struct sbuf whole, got;
+	size_t n = 9, i, j, k;
+	struct etm_cov *all = etm_cov_alloc();
+
+	ET_CHECK(img && all);
+	etm3_elems(el);
+	el[7] = el[5];                       /* bx lr taken, then an IRQ */
+	memset(&el[8], 0, sizeof(el[8]));
+	el[8].kind = etmk_exception;
+	el[8].id = 0x10;
+	el[8].has_ret = 1;
+	el[8].ret_addr = 0x1010;
+	etm_cov_set_source(all, 0x10, etm_proto_etmv3, img);
+	ET_EQ(etm_cov_add_elems(all, el, n), 0);
+	ET_EQ(etm_cov_end(all), 0);
+	ET_EQ(saved(all, &whole), 0);
+	for (i = 0; i <= n; i++)
+		for (j = i; j <= n; j++) {
+			struct etm_cov *d = etm_cov_alloc(), *p[3];
+			size_t cut[4] = { 0, i, j, n };
+			int r = 0;
+
+			ET_CHECK(d);
+			etm_cov_set_source(d, 0x10, etm_proto_etmv3, img);
+			for (k = 0; k < 3; k++) {
+				p[k] = etm_cov_alloc();
+				ET_CHECK(p[k]);
+				r |= etm_cov_set_part(p[k]);
+				r |= etm_cov_set_source(p[k], 0x10, etm_proto_etmv3, img);
+				r |= etm_cov_add_elems(p[k], el + cut[k], cut[k + 1] - cut[k]);
+				r |= etm_cov_append(d, p[k]);
+				etm_cov_free(p[k]);
+			}
+			ET_EQ(r, 0);
+			ET_EQ(etm_cov_end(d), 0);
+			ET_EQ(saved(d, &got), 0);
+			if (got.n != whole.n || memcmp(got.b, whole.b, got.n))
+				printf("cuts %zu %zu:\n%s---\n%s", i, j, got.b, whole.b);
+			ET_EQ(got.n, whole.n);
+			ET_CHECK(!memcmp(got.b, whole.b, got.n));
+			free(got.b);
+			etm_cov_free(d);
+		}
+	free(whole.b);
+	etm_cov_free(all);
+	etm_image_free(img);
+}
+
+int main(void)
+{
+	ETEST(add_etm3_counts);
+	ETEST(ranges_and_branches);
+	ETEST(ptm_untold_and_exception);
+	ETEST(save_load_merge);
+	ETEST(profile_text);
+	ETEST(gen_over_image);
+	ETEST(hostile_input);
+	ETEST(parts_append);
+	return etest_end();
+}
