@@ -215,8 +215,13 @@ static void text_other(struct decfmt *c, const struct etm_elem *el)
 			    (unsigned long long)el->addr);
 		break;
 	case etmk_nosync:
-		wbuf_str(c->w, "-- not synchronised: trace lost here, the listing "
-			 "resumes at the next address the trace gives\n");
+		wbuf_str(c->w, "-- not synchronised");
+		if (el->err)
+			wbuf_printf(c->w, ": %s", etm_errstr(el->err));
+		else
+			wbuf_str(c->w, ": trace lost here, the listing resumes at "
+				 "the next address the trace gives");
+		wbuf_char(c->w, '\n');
 		break;
 	case etmk_context:
 		wbuf_printf(c->w, "-- context %s%s", el->ns ? "NS" : "S", el->hyp ? " Hyp" : "");
@@ -312,8 +317,11 @@ static void jsonl_elem(struct decfmt *c, const struct etm_elem *el)
 	case etmk_error:
 		wbuf_printf(c->w, ",\"error\":\"%s\"", etm_errname(el->err));
 		break;
-	case etmk_exc_return:
 	case etmk_nosync:
+		if (el->err)
+			wbuf_printf(c->w, ",\"reason\":\"%s\"", etm_errname(el->err));
+		break;
+	case etmk_exc_return:
 	case etmk_event:
 	case etmk_invalid:
 	case etmk_num_kinds:

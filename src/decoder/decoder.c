@@ -68,15 +68,9 @@ static int src_next(struct dec_source *s, struct etm_packet *pkt)
 	return etm_ptm_next(s->ptm, pkt, sizeof(*pkt));
 }
 
-/* The flow decoder knows ISA changes made by direct branches (BLX imm);
- * the parser needs them to align the next compressed branch address. */
-static void src_set_isa(struct dec_source *s, enum etm_isa isa)
-{
-	if (s->etm3)
-		etm_etm3_set_isa(s->etm3, isa);
-	else
-		etm_ptm_set_isa(s->ptm, isa);
-}
+/* The parser aligns compressed branch addresses with the ISA the trace
+ * last stated (I-sync, full branch address, exception AltISA): the flow
+ * decoder's walked ISA is never fed back; it checks it instead. */
 
 static int src_finish(struct dec_source *s)
 {
@@ -286,7 +280,6 @@ static int drain_fast_patoms(struct dec_source *s, uint64_t *np)
 		(*np)++;
 		if (isa < 0)
 			return isa;
-		etm_pktp_set_isa(core, (enum etm_isa)isa);
 	} while (q_open(f));
 	return 0;
 }
@@ -304,7 +297,6 @@ static int drain_fast_atoms(struct dec_source *s, uint64_t *np)
 		if (err < 0)
 			return err;
 		(*np)++;
-		etm_pktp_set_isa(s->core, etm_flow_isa_fast(s->flow));
 	}
 	return 0;
 }
@@ -350,7 +342,6 @@ static int drain_source(struct etm_decoder *d, struct dec_source *s,
 			err = etm_flow_put(s->flow, &it->pkt);
 			if (err < 0)
 				return err;
-			src_set_isa(s, etm_flow_isa(s->flow));
 		}
 		if (d->want_packets) {
 			it->is_elem = 0;

@@ -274,6 +274,9 @@ void etm_diag_elem(struct etm_diag *d, const struct etm_elem *e)
 		d->sync_known = 1;
 		break;
 	case etmk_nosync:
+		if (e->err == etme_halted)
+			break;  /* a restart sync not captured: no evidence of a
+				 * wrong configuration */
 		if (d->sync_known)
 			d->c.sync_lost += d->synced;
 		else
@@ -383,7 +386,9 @@ int etm_diag_warning(const struct etm_diag *d, char *buf, size_t n)
 	uint64_t bad = c->pkt_errors + c->sync_lost;
 	uint64_t img = c->mismatch + c->n_uncond + c->undef + c->mid_insn;
 
-	if (bad && (bad >= 4 || !c->insns))
+	/* (a trace that decodes next to nothing before it fails: fewer than
+	 * 16 instructions a failure) */
+	if (bad && (bad >= 4 || c->insns < 16 * bad))
 		return snprintf(buf, n, "%llu malformed packets, %llu losses "
 				"of sync: wrong protocol or ETMCR/ETMIDR "
 				"(cycle-accurate, Context ID size, branch "
