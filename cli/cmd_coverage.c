@@ -77,7 +77,8 @@ static int own_opt(struct covopts *c, const char *name, const char *v)
 		c->symbols = v;
 	else if (!strcmp(name, "--test-name"))
 		c->test_name = v;
-	else if (!strcmp(name, "--base") && opt_num(v, &c->base) == 0)
+	else if (!strcmp(name, "--base") &&
+		 opt_uint("coverage", "base", v, 0, 0, 0xffffffffu, &c->base) == 0)
 		c->have_base = 1;
 	else
 		return -1;

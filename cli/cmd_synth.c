@@ -13,6 +13,7 @@
 
 #include "cmds.h"
 #include "etm1.h"
+#include "opt.h"
 
 static const char synth_help[] =
 	"usage: etmtrace synth DIR [options]\n"
@@ -22,6 +23,8 @@ static const char synth_help[] =
 	"describe the trace; `etmtrace decode DIR` reads it back.\n"
 	"\n"
 	"  --seed N               random seed (default 1); same seed, same output\n"
+	"  --force                replace a snapshot already in DIR (refused\n"
+	"                         without it)\n"
 	"  --protocol etmv3|ptm|etmv1  trace protocol (default ptm)\n"
 	"  --port 4|8|16          ETMv1 TRACEPKT width (default 8)\n"
 	"  --etm-version 3.3|3.4|3.5  ETMv3 architecture version (default 3.5);\n"
@@ -54,7 +57,7 @@ struct synth {
 	uint64_t seed;
 	enum etm_protocol proto;
 	int minor, ca, cid, vmid, ts, gray, rs, bcast, alt, coresight;
-	int nsrc, atoms, full, port, e1minor;
+	int nsrc, atoms, full, force, port, e1minor;
 	uint32_t insns, funcs, isync, async, feat;
 	int feat_set;
 };
@@ -85,21 +88,52 @@ static int synth_features(struct synth *o, const char *v)
 	return 0;
 }
 
-static int synth_num(const char *s, uint64_t *v)
+/* Numeric options: --@name in [min, max] (strict, cli/opt.c); returns 0,
+ * 1 if @name is not one, -2 after printing an error. */
+static int synth_num(struct synth *o, const char *name, const char *v)
 {
-	char *end;
+	static const struct { const char *n; uint64_t min, max; } nums[] = {
+		{ "seed", 0, UINT64_MAX }, { "ctxid-bytes", 0, 4 },
+		{ "timestamps", 48, 64 }, { "sources", 1, 8 },
+		{ "insns", 1, 10000000 }, { "funcs", 1, 64 },
+		{ "isync-period", 0, 0xffffffffu },
+		{ "async-period", 0, 0xffffffffu }, { "port", 4, 16 },
+	};
+	uint64_t n;
+	size_t i;
 
-	if (!s || !*s)
-		return -1;
-	errno = 0;
-	*v = strtoull(s, &end, 0);
-	return *end || errno ? -1 : 0;
+	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		if (!strcmp(name, nums[i].n))
+			break;
+	if (i == sizeof(nums) / sizeof(nums[0]))
+		return 1;
+	if (opt_uint("synth", name, v, 0, nums[i].min, nums[i].max, &n) < 0)
+		return -2;
+	if ((i == 1 && n == 3) || (i == 2 && n != 48 && n != 64) ||
+	    (i == 8 && n != 4 && n != 8 && n != 16)) {
+		fprintf(stderr, "etmtrace synth: bad value for --%s: '%s' (expected %s)\n",
+			name, v, i == 1 ? "0, 1, 2 or 4" :
+			i == 2 ? "48 or 64" : "4, 8 or 16");
+		return -2;
+	}
+	switch (i) {
+	case 0: o->seed = n; break;
+	case 1: o->cid = (int)n; break;
+	case 2: o->ts = (int)n; break;
+	case 3: o->nsrc = (int)n; break;
+	case 4: o->insns = (uint32_t)n; break;
+	case 5: o->funcs = (uint32_t)n; break;
+	case 6: o->isync = (uint32_t)n; break;
+	case 7: o->async = (uint32_t)n; break;
+	default: o->port = (int)n; break;
+	}
+	return 0;
 }
 
-/* Options with a value; returns 0, or -1 for a bad value. */
+/* Options with a value; returns 0, -1 for a bad value, -2 if reported. */
 static int synth_value(struct synth *o, const char *name, const char *v)
 {
-	uint64_t n = 0;
+	int k;
 
 	if (!strcmp(name, "protocol")) {
 		if (strcmp(v, "ptm") && strcmp(v, "etmv3") && strcmp(v, "etmv1"))
@@ -138,29 +172,8 @@ static int synth_value(struct synth *o, const char *name, const char *v)
 		o->expect = v;
 		return 0;
 	}
-	if (synth_num(v, &n))
-		return -1;
-	if (!strcmp(name, "seed"))
-		o->seed = n;
-	else if (!strcmp(name, "ctxid-bytes") && (n <= 2 || n == 4))
-		o->cid = (int)n;
-	else if (!strcmp(name, "timestamps") && (n == 48 || n == 64))
-		o->ts = (int)n;
-	else if (!strcmp(name, "port") && (n == 4 || n == 8 || n == 16))
-		o->port = (int)n;
-	else if (!strcmp(name, "sources") && n >= 1 && n <= 8)
-		o->nsrc = (int)n;
-	else if (!strcmp(name, "insns") && n >= 1 && n <= 10000000)
-		o->insns = (uint32_t)n;
-	else if (!strcmp(name, "funcs") && n >= 1 && n <= 64)
-		o->funcs = (uint32_t)n;
-	else if (!strcmp(name, "isync-period") && n <= 0xffffffffu)
-		o->isync = (uint32_t)n;
-	else if (!strcmp(name, "async-period") && n <= 0xffffffffu)
-		o->async = (uint32_t)n;
-	else
-		return -1;
-	return 0;
+	k = synth_num(o, name, v);
+	return k == 1 ? -1 : k;
 }
 
 static int synth_flag(struct synth *o, const char *name)
@@ -173,6 +186,7 @@ static int synth_flag(struct synth *o, const char *name)
 		{ "branch-broadcast", offsetof(struct synth, bcast) },
 		{ "alt-branch", offsetof(struct synth, alt) },
 		{ "full-addr", offsetof(struct synth, full) },
+		{ "force", offsetof(struct synth, force) },
 	};
 	size_t i;
 
@@ -187,7 +201,7 @@ static int synth_flag(struct synth *o, const char *name)
 /* Returns 0, 1 for --help, or -1 after printing an error. */
 static int synth_parse(struct synth *o, int argc, char **argv)
 {
-	int i;
+	int i, k;
 
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i], *eq;
@@ -212,7 +226,10 @@ static int synth_parse(struct synth *o, int argc, char **argv)
 			fprintf(stderr, "etmtrace synth: unknown option or missing value: '%s'\n", a);
 			return -1;
 		}
-		if (synth_value(o, name, eq ? eq + 1 : argv[++i])) {
+		k = synth_value(o, name, eq ? eq + 1 : argv[++i]);
+		if (k == -2)
+			return -1;
+		if (k) {
 			fprintf(stderr, "etmtrace synth: bad option '%s' (value '%s')\n",
 				a, eq ? eq + 1 : argv[i]);
 			return -1;
@@ -629,8 +646,16 @@ static int synth_expect(const struct synth *o, const struct synth_src *src)
 
 static int synth_write(const struct synth *o, const struct synth_src *src)
 {
+	char ini[4096];
+	struct stat st;
 	int k;
 
+	snprintf(ini, sizeof(ini), "%s/snapshot.ini", o->dir);
+	if (!o->force && stat(ini, &st) == 0) {
+		fprintf(stderr, "etmtrace synth: %s already holds a snapshot "
+			"(snapshot.ini); give --force to replace it\n", o->dir);
+		return -1;
+	}
 	if (mkdir(o->dir, 0777) && errno != EEXIST) {
 		fprintf(stderr, "etmtrace synth: cannot create %s: %s\n", o->dir,
 			strerror(errno));

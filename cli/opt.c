@@ -5,14 +5,55 @@
 
 #include "opt.h"
 
-int opt_num(const char *s, uint64_t *v)
+/* Strict unsigned number: decimal without leading zeros (so "010" is not
+ * read as octal or as ten), or hex after "0x" (with @hex, hex digits also
+ * without the prefix); no sign, no spaces, no overflow. */
+static int opt_digits(const char *s, int hex, uint64_t *v)
 {
-	char *end;
+	unsigned base = hex ? 16 : 10, d;
+	uint64_t x = 0;
 
-	if (!s || !*s)
+	if (!s)
 		return -1;
-	*v = strtoull(s, &end, 0);
-	return *end ? -1 : 0;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	} else if (base == 10 && s[0] == '0' && s[1]) {
+		return -1;
+	}
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s >= '0' && *s <= '9')
+			d = (unsigned)(*s - '0');
+		else if (base == 16 && *s >= 'a' && *s <= 'f')
+			d = (unsigned)(*s - 'a' + 10);
+		else if (base == 16 && *s >= 'A' && *s <= 'F')
+			d = (unsigned)(*s - 'A' + 10);
+		else
+			return -1;
+		if (x > (UINT64_MAX - d) / base)
+			return -1;
+		x = x * base + d;
+	}
+	*v = x;
+	return 0;
+}
+
+int opt_uint(const char *cmd, const char *name, const char *s, int hex,
+	     uint64_t min, uint64_t max, uint64_t *v)
+{
+	if (opt_digits(s, hex, v) == 0 && *v >= min && *v <= max)
+		return 0;
+	if (hex || max >= 0xffffffffu)
+		fprintf(stderr, "etmtrace %s: bad value for --%s: '%s' (expected 0x%llx-0x%llx%s)\n",
+			cmd, name, s ? s : "(missing)", (unsigned long long)min,
+			(unsigned long long)max, hex ? ", hex" : ", decimal or 0x hex");
+	else
+		fprintf(stderr, "etmtrace %s: bad value for --%s: '%s' (expected %llu-%llu, decimal or 0x hex)\n",
+			cmd, name, s ? s : "(missing)", (unsigned long long)min,
+			(unsigned long long)max);
+	return -1;
 }
 
 static int opt_allowed(const char *allowed, const char *name)
@@ -20,6 +61,8 @@ static int opt_allowed(const char *allowed, const char *name)
 	size_t n = strlen(name);
 	const char *p = allowed;
 
+	if (!n)
+		return 0; /* "--": strstr would find "" for ever */
 	while ((p = strstr(p, name)) != NULL) {
 		if ((p == allowed || p[-1] == ',') && (p[n] == ',' || !p[n]))
 			return 1;
@@ -28,24 +71,41 @@ static int opt_allowed(const char *allowed, const char *name)
 	return 0;
 }
 
-/* FILE@ADDR (ADDR required for --image, optional for --elf). The '@' is
- * cut in place: argv strings are writable (C11 5.1.2.2.1). */
-static int opt_file_arg(struct opt_file *f, char *arg, int need_addr)
+/* FILE@ADDR (ADDR required for --image, optional for --elf; a 32-bit
+ * address). The '@' is cut in place: argv strings are writable (C11
+ * 5.1.2.2.1). Returns 0, or -2 after printing an error. */
+static int opt_file_arg(const struct opts *o, const char *name,
+			struct opt_file *f, char *arg, int need_addr)
 {
 	char *at = strrchr(arg, '@');
 	uint64_t v = 0;
 
-	if (at && opt_num(at + 1, &v) == 0) {
+	if (at && (need_addr || (at[1] && strchr("0123456789+- ", at[1])))) {
+		if (opt_uint(o->cmd, name, at + 1, 0, 0, 0xffffffffu, &v) < 0)
+			return -2;
 		*at = 0;
 		f->path = arg;
 		f->addr = v;
 		return 0;
 	}
-	if (need_addr)
-		return -1;
+	if (need_addr) {
+		fprintf(stderr, "etmtrace %s: bad value for --%s: '%s' (expected FILE@ADDRESS)\n",
+			o->cmd, name, arg);
+		return -2;
+	}
 	f->path = arg;
 	f->addr = 0;
 	return 0;
+}
+
+/* Room for one more --@name file (at most OPT_MAX_FILES); -2 if full. */
+static int opt_file_room(const struct opts *o, const char *name, int n)
+{
+	if (n < OPT_MAX_FILES)
+		return 0;
+	fprintf(stderr, "etmtrace %s: at most %d --%s options\n", o->cmd,
+		OPT_MAX_FILES, name);
+	return -2;
 }
 
 static int opt_enum(const char *v, const char *const *names, int n)
@@ -58,41 +118,52 @@ static int opt_enum(const char *v, const char *const *names, int n)
 	return -1;
 }
 
+/* Returns 0, -1 (bad value, reported by the caller) or -2 (reported). */
 static int opt_value(struct opts *o, const char *name, char *v)
 {
 	static const char *const protos[] = { "", "etmv3", "ptm", "etmv1",
 					      "etmv2" };
-	static const char *const fmts[] = { "", "raw", "coresight", "tpiu" };
+	static const char *const fmts[] = { "", "raw", "coresight", "tpiu",
+					    "tpiu-nofsync" };
 	uint64_t n;
 	int k;
 
 	if (!strcmp(name, "id")) {
-		if (opt_num(v, &n) || n == 0 || n >= 0x70 || o->nids >= 128)
-			return -1;
-		o->ids[o->nids++] = (unsigned)n;
+		if (opt_uint(o->cmd, name, v, 1, 1, 0x6f, &n) < 0)
+			return -2;
+		for (k = 0; k < o->nids; k++)
+			if (o->ids[k] == (unsigned)n) {
+				fprintf(stderr, "etmtrace %s: --id 0x%02x given twice\n",
+					o->cmd, (unsigned)n);
+				return -2;
+			}
+		o->ids[o->nids++] = (unsigned)n; /* distinct, < 0x70 */
 	} else if (!strcmp(name, "protocol")) {
 		if ((k = opt_enum(v, protos, 5)) <= 0)
 			return -1;
 		o->proto = (enum etm_protocol)k;
 	} else if (!strcmp(name, "input-format")) {
-		if ((k = opt_enum(v, fmts, 4)) <= 0)
+		if ((k = opt_enum(v, fmts, 5)) <= 0)
 			return -1;
 		o->infmt = (enum etm_input_format)k;
 	} else if (!strcmp(name, "etmcr") || !strcmp(name, "etmccer") ||
 		   !strcmp(name, "etmidr")) {
-		if (opt_num(v, &n) || n > 0xffffffffu)
-			return -1;
-		if (name[3] == 'c' && name[4] == 'r')
+		if (opt_uint(o->cmd, name, v, 0, 0, 0xffffffffu, &n) < 0)
+			return -2;
+		if (name[3] == 'c' && name[4] == 'r') {
 			o->etmcr = (uint32_t)n;
-		else if (name[3] == 'c')
+			o->have_etmcr = 1;
+		} else if (name[3] == 'c') {
 			o->etmccer = (uint32_t)n;
+			o->have_etmccer = 1;
+		}
 		else {
 			o->etmidr = (uint32_t)n;
 			o->have_etmidr = 1;
 		}
 	} else if (!strcmp(name, "etmccr")) {
-		if (opt_num(v, &n) || n > 0xffffffffu)
-			return -1;
+		if (opt_uint(o->cmd, name, v, 0, 0, 0xffffffffu, &n) < 0)
+			return -2;
 		o->etmccr = (uint32_t)n;
 	} else if (!strcmp(name, "samples")) {
 		if (strcmp(v, "bin") && strcmp(v, "text") &&
@@ -100,13 +171,15 @@ static int opt_value(struct opts *o, const char *name, char *v)
 			return -1;
 		o->samples = v;
 	} else if (!strcmp(name, "image")) {
-		if (o->nimages >= OPT_MAX_FILES ||
-		    opt_file_arg(&o->images[o->nimages++], v, 1))
-			return -1;
+		if (opt_file_room(o, name, o->nimages) ||
+		    opt_file_arg(o, name, &o->images[o->nimages], v, 1))
+			return -2;
+		o->nimages++;
 	} else if (!strcmp(name, "elf")) {
-		if (o->nelfs >= OPT_MAX_FILES ||
-		    opt_file_arg(&o->elfs[o->nelfs++], v, 0))
-			return -1;
+		if (opt_file_room(o, name, o->nelfs) ||
+		    opt_file_arg(o, name, &o->elfs[o->nelfs], v, 0))
+			return -2;
+		o->nelfs++;
 	} else if (!strcmp(name, "format")) {
 		if (strcmp(v, "text") && strcmp(v, "jsonl") && strcmp(v, "canon") &&
 		    strcmp(v, "flat") && strcmp(v, "callgrind") &&
@@ -114,8 +187,8 @@ static int opt_value(struct opts *o, const char *name, char *v)
 			return -1;
 		o->format = v;
 	} else if (!strcmp(name, "jobs")) {
-		if (opt_num(v, &n) || n == 0 || n > 256)
-			return -1;
+		if (opt_uint(o->cmd, name, v, 0, 1, 256, &n) < 0)
+			return -2;
 		o->jobs = (int)n;
 	} else if (!strcmp(name, "symbols")) {
 		if (o->nsymfiles >= OPT_MAX_FILES)
@@ -128,8 +201,8 @@ static int opt_value(struct opts *o, const char *name, char *v)
 		if (*end || !(o->clock_hz > 0))
 			return -1;
 	} else if (!strcmp(name, "chunk")) {
-		if (opt_num(v, &n) || n == 0 || n > (1u << 30))
-			return -1;
+		if (opt_uint(o->cmd, name, v, 0, 1, 1u << 30, &n) < 0)
+			return -2;
 		o->chunk = (int)n;
 	} else {
 		return -1;
@@ -138,7 +211,8 @@ static int opt_value(struct opts *o, const char *name, char *v)
 }
 
 static const char *const opt_flags[] = { "stats", "no-cache", "m-profile",
-					  "verify", "source", "offsets" };
+					  "verify", "source", "offsets", "allow-outside",
+					  "verbose", "verify-drop" };
 
 static int opt_flag(struct opts *o, const char *name)
 {
@@ -154,6 +228,12 @@ static int opt_flag(struct opts *o, const char *name)
 		o->source = 1;
 	else if (!strcmp(name, "offsets"))
 		o->offsets = 1;
+	else if (!strcmp(name, "allow-outside"))
+		o->allow_outside = 1;
+	else if (!strcmp(name, "verbose"))
+		o->verbose = 1;
+	else if (!strcmp(name, "verify-drop"))
+		o->verify = o->verify_drop = 1;
 	else
 		return -1;
 	return 0;
@@ -169,7 +249,7 @@ int opt_parse(struct opts *o, int argc, char **argv, const char *allowed)
 		char *eq, *val;
 		size_t nl;
 		unsigned f;
-		int is_flag = 0;
+		int is_flag = 0, k;
 
 		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
 			return 1;
@@ -202,7 +282,10 @@ int opt_parse(struct opts *o, int argc, char **argv, const char *allowed)
 			continue;
 		}
 		val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
-		if (!val || opt_value(o, name, val) < 0) {
+		k = val ? opt_value(o, name, val) : -1;
+		if (k == -2)
+			return -1;
+		if (k < 0) {
 			fprintf(stderr, "etmtrace %s: bad value for --%s: '%s'\n",
 				o->cmd, name, val ? val : "(missing)");
 			return -1;

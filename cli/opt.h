@@ -17,13 +17,16 @@ struct opt_file {
 struct opts {
 	const char *cmd;
 	const char *input;            /* snapshot directory or trace file */
-	unsigned ids[128];
+	unsigned ids[0x70];           /* distinct, 0x01-0x6f */
 	int nids;
 	enum etm_protocol proto;      /* manual configuration */
 	uint32_t etmcr, etmccer, etmidr;
 	uint32_t etmccr;              /* ETMv1: ETMCCR (--etmccr) */
 	const char *samples;          /* ETMv1 sample file format (--samples) */
-	int have_etmidr;
+	int have_etmidr, have_etmcr, have_etmccer;
+	int verbose;                  /* --verbose: what is decoded from where */
+	int list;                     /* info: open to list, not to decode */
+	int verify_drop;              /* --verify-drop: drop rejected trace */
 	int m_profile;
 	enum etm_input_format infmt;  /* 0 = from snapshot / raw */
 	struct opt_file images[OPT_MAX_FILES];
@@ -34,6 +37,7 @@ struct opts {
 	int stats;
 	int verify;
 	int no_cache;
+	int allow_outside;            /* snapshot files outside its directory */
 	int jobs;
 	int chunk;                    /* input chunk size (testing) */
 	const char *symfiles[OPT_MAX_FILES]; /* --symbols: nm -S style files */
@@ -47,7 +51,11 @@ struct opts {
  * -1 after printing a one-line error to stderr. */
 int opt_parse(struct opts *o, int argc, char **argv, const char *allowed);
 
-/* Parse a number (decimal or 0x hex) into *v; returns 0 or -1. */
-int opt_num(const char *s, uint64_t *v);
+/* Parse the value @s of option --@name as a number in [@min, @max]:
+ * decimal without leading zeros or 0x hex (@hex: hex, 0x optional); no
+ * sign, no spaces, no overflow. Returns 0, or -1 after printing
+ * "etmtrace @cmd: bad value for --NAME: 'S' (expected MIN-MAX, ...)". */
+int opt_uint(const char *cmd, const char *name, const char *s, int hex,
+	     uint64_t min, uint64_t max, uint64_t *v);
 
 #endif

@@ -89,9 +89,9 @@ struct etm_enc_opts {
 #define ETM_ENC_RANDOM        0x04u
 /** Exception branch packets always carry a 5-byte address. */
 #define ETM_ENC_EXC_FULL_ADDR 0x08u
-/** Send a 5-byte address whenever the ISA differs from the ISA stated by
- * the last I-sync / 5-byte address (the only ISA a packet parser can know),
- * not only when the branch itself changes the ISA. */
+/** Former option, now always in force (accepted, no effect): a 5-byte
+ * address whenever the ISA differs from the ISA stated by the last I-sync /
+ * 5-byte address, the only ISA a packet parser knows. */
 #define ETM_ENC_PKT_ISA       0x10u
 /** Depth of the encoder's PTM return stack model. */
 #define ETM_ENC_RS_DEPTH 16
@@ -114,8 +114,14 @@ void etm_enc_free(struct etm_enc *e);
  * traced one). PTM: a context change or trace_off after non-waypoint
  * instructions takes effect, as in the PTM, after the next waypoint (the
  * trailing non-waypoint instructions at a trace_off are not traced).
- * Returns 0, -etme_invalid (bad event or order), -etme_nomap (opcode not in
- * the image), -etme_bad_insn (undecodable opcode), -etme_nomem. */
+ * An instruction event must be where the classifier (etm_insn_decode()) says
+ * the previous one leads: the next instruction after a non-branch or a
+ * branch that failed its condition, the target of a taken direct branch,
+ * the event's target after a taken indirect branch (anything after an
+ * executed exception-generating instruction, an exception or a gap).
+ * Returns 0, -etme_invalid (bad event or order), -etme_mismatch (a step the
+ * classifier cannot explain), -etme_nomap (opcode not in the image),
+ * -etme_bad_insn (undecodable opcode), -etme_nomem. */
 int etm_enc_put(struct etm_enc *e, const struct etm_ev *ev);
 /** Output what is still pending (atoms). Call at the end of the trace.
  * Returns 0 or -etme_nomem. */

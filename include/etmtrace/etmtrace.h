@@ -20,5 +20,7 @@
 #include <etmtrace/verify.h>
 #include <etmtrace/etmv1.h>
 #include <etmtrace/coverage.h>
+#include <etmtrace/chunk.h>
+#include <etmtrace/open.h>
 
 #endif

@@ -50,6 +50,11 @@ struct etm_snapshot {
 	size_t nsources;
 	struct etm_snap_buffer *buffers;
 	size_t nbuffers;
+	/** Trace sources of protocols not decoded (ETMv4, ITM, STM, ...):
+	 * protocol etm_proto_unknown, trace ID in cfg.traceid when the device
+	 * file gives it (ETMTRACEIDR, TRCTRACEIDR, ITMTCR/STMTCSR[22:16]). */
+	struct etm_snap_source *others;
+	size_t nothers;
 };
 
 /** Read the snapshot directory @dir. On success *@snap is set (free with
@@ -59,6 +64,17 @@ struct etm_snapshot {
  * or register value), -etme_nomem. */
 int etm_snapshot_load(struct etm_snapshot **snap, const char *dir,
 		      char *errbuf, size_t errlen);
+/** etm_snapshot_load() flag: follow file references that leave the
+ * snapshot directory (absolute paths, "..", symbolic links pointing out).
+ * Without it they are refused with -etme_parse, so that a snapshot from a
+ * stranger cannot pull other files in as memory or trace. */
+#define ETM_SNAP_ALLOW_OUTSIDE 1u
+
+/** etm_snapshot_load() with ETM_SNAP_* @flags. Files the snapshot refers to
+ * must be regular files (-etme_io otherwise: a FIFO would block, a device
+ * may never end). etm_snapshot_load() is this with @flags 0. */
+int etm_snapshot_load_ex(struct etm_snapshot **snap, const char *dir,
+			 unsigned flags, char *errbuf, size_t errlen);
 /** Free; NULL is a no-op. */
 void etm_snapshot_free(struct etm_snapshot *snap);
 

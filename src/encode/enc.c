@@ -67,6 +67,9 @@ struct etm_enc *etm_enc_alloc(const struct etm_enc_opts *o, size_t size,
 	e->alt = (uint8_t)etm_cfg_alt_branch(c);
 	e->bcast = (uint8_t)etm_cfg_branch_bcast(c);
 	e->minor = (uint8_t)etm_cfg_arch_minor(c);
+	/* ETMv3 timestamps exist from v3.5 (IHI 0014Q §7.3.7) */
+	if (!e->ptm && e->minor < 5)
+		e->ts_on = 0;
 	e->isa = e->pisa = etmi_a32;
 	e->ts_full = 1;
 	if (c->protocol == etm_proto_etmv1 && enc_e1_init(e) < 0) {
@@ -85,16 +88,52 @@ void etm_enc_free(struct etm_enc *e)
 	free(e);
 }
 
+/* After event @ev: where the next instruction event must be, as the
+ * classifier sees it (a non-branch or a branch not taken falls through, a
+ * taken direct branch goes to its target, a taken indirect one to the
+ * event's target); nothing is expected after an exception-generating
+ * instruction that executed or across exceptions and trace gaps. */
+static void enc_expect(struct etm_enc *e, const struct etm_ev *ev)
+{
+	struct etm_insn in;
+
+	e->expect_on = 0;
+	if (ev->kind != etmev_insn || enc_classify(e, ev, &in) < 0)
+		return;
+	e->expect_addr = ev->addr + in.size;
+	e->expect_isa = ev->isa;
+	if (ev->exec && in.cls == etmc_br_direct) {
+		e->expect_addr = in.target;
+		e->expect_isa = in.target_isa;
+	} else if (ev->exec && in.cls == etmc_br_indirect) {
+		e->expect_addr = ev->target;
+		e->expect_isa = ev->target_isa;
+	} else if (ev->exec && in.cls == etmc_exc_gen) {
+		return;
+	}
+	e->expect_on = 1;
+}
+
 int etm_enc_put(struct etm_enc *e, const struct etm_ev *ev)
 {
 	int err;
 
 	if (!e || !ev || ev->kind <= etmev_invalid || ev->kind >= etmev_num_kinds)
 		return -etme_invalid;
+	/* a step the classifier cannot explain (a non-branch followed by a
+	 * jump, a direct branch to elsewhere) is refused, so that a
+	 * classifier error surfaces instead of cancelling out in a round
+	 * trip through the decoder */
+	if (ev->kind == etmev_insn && e->expect_on &&
+	    (ev->addr != e->expect_addr || ev->isa != e->expect_isa))
+		return -etme_mismatch;
 	err = e->e1 ? enc_e1_put(e, ev) :
 	      e->ptm ? enc_ptm_put(e, ev) : enc_etm3_put(e, ev);
 	if (!err && e->out.err)
 		err = -etme_nomem;
+	if (!err && ev->kind != etmev_context && ev->kind != etmev_timestamp &&
+	    ev->kind != etmev_trigger)
+		enc_expect(e, ev);
 	return err;
 }
 
@@ -148,6 +187,15 @@ int enc_async_due(const struct etm_enc *e)
 	       enc_pos(e) - e->async_at >= e->o.async_period;
 }
 
+void enc_after_halt(struct etm_enc *e, const struct etm_ev *ev)
+{
+	if (ev->exc_num != 1 || etm_cfg_m_profile(&e->o.cfg))
+		return;
+	e->need_sync = 1;
+	e->reason = etm_isync_debug_exit;
+	e->gap = 0;
+}
+
 int enc_isync_due(const struct etm_enc *e)
 {
 	return e->o.isync_period &&
@@ -198,7 +246,9 @@ static unsigned addr_len(struct etm_enc *e, uint32_t addr, enum etm_isa isa,
 void enc_address(struct etm_enc *e, uint32_t addr, enum etm_isa isa,
 		 int need_exc, int full)
 {
-	enum etm_isa cmp = (e->o.flags & ETM_ENC_PKT_ISA) ? e->pisa : e->isa;
+	/* a 1-4 byte address keeps the ISA the trace last stated (I-sync,
+	 * 5-byte address): the only one a packet parser knows */
+	enum etm_isa cmp = e->pisa;
 	uint32_t v = addr >> isa_shift(isa);
 	unsigned n, i;
 

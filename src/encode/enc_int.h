@@ -80,6 +80,11 @@ struct etm_enc {
 	uint8_t force_full;       /* next address in 5 bytes (after a WPU) */
 	uint64_t next;            /* address of the next instruction */
 	uint8_t next_valid;
+	/* where the classifier says the next instruction event must be (see
+	 * enc_expect()): an execution it cannot explain is refused */
+	uint8_t expect_on;
+	uint64_t expect_addr;
+	enum etm_isa expect_isa;
 	enum etm_isa isa;         /* processor state */
 	uint8_t ns, hyp;
 	uint8_t pns, phyp;        /* state the trace last stated */
@@ -138,6 +143,9 @@ int enc_classify(struct etm_enc *e, const struct etm_ev *ev,
 		 struct etm_insn *in);
 /* I-sync info byte. */
 uint8_t enc_isync_info(struct etm_enc *e, unsigned reason);
+/* After a Debug Halt exception (A/R exception 1) trace restarts with an
+ * I-sync, reason debug exit, at the next traced instruction. */
+void enc_after_halt(struct etm_enc *e, const struct etm_ev *ev);
 /* A-sync due by the period (or first sync). */
 int enc_async_due(const struct etm_enc *e);
 int enc_isync_due(const struct etm_enc *e);

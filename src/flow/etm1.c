@@ -131,7 +131,7 @@ static int e1_fill(struct etm_e1 *d)
 		d->w = w;
 		d->wcap = cap;
 	}
-	while (d->npart && d->in_n) {
+	while (d->npart && d->npart < ETM_E1_REC && d->in_n) {
 		d->part[d->npart++] = *d->in++;
 		d->in_n--;
 		if (d->npart == ETM_E1_REC) {

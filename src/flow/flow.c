@@ -34,10 +34,7 @@ struct etm_flow *etm_flow_alloc(const struct etm_config *cfg,
 		goto fail;
 	f->img = img;
 	f->id = (uint8_t)etm_cfg_trace_id(&f->cfg);
-	f->cache_on = 1;
-	f->bc = etm_bcache_alloc(ETM_FLOW_BCACHE_LOG2, flow_stop_mask(&f->cfg));
-	if (!f->bc)
-		goto fail;
+	f->cache_on = 1; /* allocated at first use: not at all when off */
 	if (cfg->protocol == etm_proto_ptm)
 		err = etm_flow_ptm_init(f);
 	else
@@ -112,6 +109,14 @@ void etm_flow_set_cache(struct etm_flow *f, int on)
 		f->cache_on = on;
 }
 
+int etm_flow_cache_init(struct etm_flow *f)
+{
+	f->bc = etm_bcache_alloc(ETM_FLOW_BCACHE_LOG2, flow_stop_mask(&f->cfg));
+	if (!f->bc)
+		f->cache_on = 0; /* no memory: decode without the cache */
+	return f->bc ? 0 : -etme_nomem;
+}
+
 int etm_flow_block_nocache(struct etm_flow *f, enum etm_space space,
 			   uint64_t addr, enum etm_isa isa,
 			   struct etm_block *tmp, const struct etm_block **blk)
@@ -164,6 +169,7 @@ void etm_elem_save(struct etm_sbuf *s, const struct etm_elem *el)
 	etm_sbuf_u8(s, el->has_ret);
 	etm_sbuf_u64(s, el->addr);
 	etm_sbuf_u8(s, el->reason);
+	etm_sbuf_u8(s, el->isync_reason);
 	etm_sbuf_u8(s, el->has_ctxid);
 	etm_sbuf_u8(s, el->has_vmid);
 	etm_sbuf_u32(s, el->ctxid);

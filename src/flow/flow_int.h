@@ -17,7 +17,7 @@
 struct etm_flow {
 	struct etm_config cfg;
 	const struct etm_image *img;
-	struct etm_bcache *bc;          /* owned; NULL when the cache is off */
+	struct etm_bcache *bc;          /* owned; NULL until first used */
 	int cache_on;
 	struct etm_elem q[ETM_FLOW_QMAX];
 	unsigned qhead, qlen;
@@ -173,6 +173,10 @@ int etm_flow_block_nocache(struct etm_flow *f, enum etm_space space,
 			   uint64_t addr, enum etm_isa isa,
 			   struct etm_block *tmp, const struct etm_block **blk);
 
+/* Allocate the block cache (at its first use); on failure the cache is
+ * turned off. Returns 0 or -etme_nomem. */
+int etm_flow_cache_init(struct etm_flow *f);
+
 /* Classify the instruction at @addr: via the block cache if on, else direct.
  * Returns the block describing the straight-line run starting at @addr (see
  * bcache.h); the cache-off path fills @tmp and returns it.
@@ -182,7 +186,7 @@ static inline int etm_flow_block(struct etm_flow *f, enum etm_space space,
 				 struct etm_block *tmp,
 				 const struct etm_block **blk)
 {
-	if (f->cache_on)
+	if (f->cache_on && (f->bc || etm_flow_cache_init(f) == 0))
 		return etm_bcache_lookup(f->bc, f->img, space, addr, isa, blk);
 	return etm_flow_block_nocache(f, space, addr, isa, tmp, blk);
 }

@@ -4,10 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <etmtrace/error.h>
 #include <etmtrace/image.h>
 
+#include "common/file.h"
 #include "image/image_int.h"
 
 #define ETM_NSPACES 3
@@ -133,6 +135,24 @@ static int seg_insert(struct etm_seglist *sl, uint64_t addr, uint64_t end,
 	return 0;
 }
 
+/* Room for @n more regions. */
+static int image_reserve(struct etm_image *img, size_t n)
+{
+	size_t cap = img->capreg ? img->capreg : 8;
+	struct etm_region *v;
+
+	if (img->nreg + n <= img->capreg)
+		return 0;
+	while (cap < img->nreg + n)
+		cap *= 2;
+	v = realloc(img->reg, cap * sizeof(*v));
+	if (!v)
+		return -etme_nomem;
+	img->reg = v;
+	img->capreg = cap;
+	return 0;
+}
+
 /* Take ownership of @data (n bytes) as a new region. */
 static int image_add_owned(struct etm_image *img, enum etm_space space,
 			   uint64_t addr, uint8_t *data, size_t n)
@@ -140,16 +160,9 @@ static int image_add_owned(struct etm_image *img, enum etm_space space,
 	struct etm_region *r;
 	int err;
 
-	if (img->nreg == img->capreg) {
-		size_t cap = img->capreg ? img->capreg * 2 : 8;
-		struct etm_region *v = realloc(img->reg, cap * sizeof(*v));
-
-		if (!v)
-			return -etme_nomem;
-		img->reg = v;
-		img->capreg = cap;
-	}
-	err = seg_insert(&img->seg[space], addr, addr + n, data);
+	err = image_reserve(img, 1);
+	if (!err)
+		err = seg_insert(&img->seg[space], addr, addr + n, data);
 	if (err < 0)
 		return err;
 	r = &img->reg[img->nreg++];
@@ -161,10 +174,214 @@ static int image_add_owned(struct etm_image *img, enum etm_space space,
 	return 0;
 }
 
-/* A region must be non-empty and must not wrap past the top of memory. */
+/* A region must be non-empty and lie in the 32-bit address space. */
 static int image_range_ok(uint64_t addr, uint64_t n)
 {
-	return n && addr + n > addr;
+	return n && n <= ETM_IMAGE_TOP && addr <= ETM_IMAGE_TOP - n;
+}
+
+/* Sweep-line event: region @i starts (or ends) at @x. */
+struct seg_event {
+	uint64_t x;
+	size_t i;
+	int start;
+};
+
+static int event_cmp(const void *a, const void *b)
+{
+	const struct seg_event *p = a, *q = b;
+
+	return p->x < q->x ? -1 : p->x > q->x;
+}
+
+/* Max-heap of region indices (the latest added region wins). */
+static void heap_push(size_t *h, size_t *n, size_t v)
+{
+	size_t k = (*n)++, up;
+
+	while (k && h[up = (k - 1) / 2] < v) {
+		h[k] = h[up];
+		k = up;
+	}
+	h[k] = v;
+}
+
+static void heap_pop(size_t *h, size_t *n)
+{
+	size_t k = 0, c, v = h[--*n];
+
+	while ((c = 2 * k + 1) < *n) {
+		if (c + 1 < *n && h[c + 1] > h[c])
+			c++;
+		if (h[c] <= v)
+			break;
+		h[k] = h[c];
+		k = c;
+	}
+	h[k] = v;
+}
+
+/* The visible pieces of regions reg[0..n) (later ones win) into @out,
+ * sorted and disjoint (at most 2n); returns their count. */
+static size_t seg_envelope(const struct etm_region *reg, size_t n,
+			   struct seg_event *ev, size_t *heap, char *ended,
+			   struct etm_seg *out)
+{
+	size_t i, k = 0, nh = 0, nout = 0;
+
+	for (i = 0; i < n; i++) {
+		ev[2 * i] = (struct seg_event){ reg[i].addr, i, 1 };
+		ev[2 * i + 1] = (struct seg_event){ reg[i].addr + reg[i].size, i, 0 };
+	}
+	qsort(ev, 2 * n, sizeof(*ev), event_cmp);
+	while (k < 2 * n) {
+		uint64_t x = ev[k].x;
+
+		for (; k < 2 * n && ev[k].x == x; k++) {
+			if (ev[k].start)
+				heap_push(heap, &nh, ev[k].i);
+			else
+				ended[ev[k].i] = 1;
+		}
+		while (nh && ended[heap[0]])
+			heap_pop(heap, &nh);
+		if (nh && k < 2 * n) {
+			const struct etm_region *r = &reg[heap[0]];
+			const uint8_t *p = r->data + (x - r->addr);
+
+			if (nout && out[nout - 1].end == x &&
+			    out[nout - 1].p + (x - out[nout - 1].addr) == p)
+				out[nout - 1].end = ev[k].x;
+			else
+				out[nout++] = (struct etm_seg){ x, ev[k].x, p };
+		}
+	}
+	return nout;
+}
+
+/* The segments of @sl outside the sorted disjoint @b[0..nb) into @out. */
+static size_t seg_uncovered(const struct etm_seglist *sl,
+			    const struct etm_seg *b, size_t nb,
+			    struct etm_seg *out)
+{
+	size_t i, k = 0, kk, n = 0;
+
+	for (i = 0; i < sl->n; i++) {
+		const struct etm_seg *o = &sl->v[i];
+		uint64_t cur = o->addr;
+
+		while (k < nb && b[k].end <= cur)
+			k++;
+		for (kk = k; cur < o->end;) {
+			uint64_t stop = kk < nb && b[kk].addr < o->end ?
+					b[kk].addr : o->end;
+
+			if (stop > cur)
+				out[n++] = (struct etm_seg){
+					cur, stop, o->p + (cur - o->addr) };
+			if (stop == o->end)
+				break;
+			cur = b[kk].end > cur ? b[kk].end : cur;
+			kk++;
+		}
+	}
+	return n;
+}
+
+/* Replace @sl by the merge of its segments outside @b and @b itself. */
+static int seg_overlay(struct etm_seglist *sl, const struct etm_seg *b,
+		       size_t nb)
+{
+	size_t cap = sl->n + nb + nb + 2, na, i = 0, k = 0, n = 0;
+	struct etm_seg *old = malloc(cap * sizeof(*old));
+	struct etm_seg *v = malloc(cap * sizeof(*v));
+
+	if (!old || !v) {
+		free(old);
+		free(v);
+		return -etme_nomem;
+	}
+	na = seg_uncovered(sl, b, nb, old);
+	while (i < na || k < nb)
+		v[n++] = k == nb || (i < na && old[i].addr < b[k].addr) ?
+			 old[i++] : b[k++];
+	free(old);
+	free(sl->v);
+	sl->v = v;
+	sl->n = n;
+	sl->cap = cap;
+	return 0;
+}
+
+/* Segments of the regions reg[first..nreg) added at once (see
+ * etm_image_add_buffers). */
+static int image_overlay(struct etm_image *img, enum etm_space space,
+			 size_t first)
+{
+	size_t n = img->nreg - first;
+	struct seg_event *ev = malloc(2 * n * sizeof(*ev));
+	size_t *heap = malloc(n * sizeof(*heap));
+	char *ended = calloc(n, 1);
+	struct etm_seg *b = malloc(2 * n * sizeof(*b));
+	int err = -etme_nomem;
+
+	if (ev && heap && ended && b)
+		err = seg_overlay(&img->seg[space], b,
+				  seg_envelope(img->reg + first, n, ev, heap,
+					       ended, b));
+	free(ev);
+	free(heap);
+	free(ended);
+	free(b);
+	return err;
+}
+
+/* Undo the regions added after the first @nreg. */
+static void image_truncate(struct etm_image *img, size_t nreg)
+{
+	while (img->nreg > nreg) {
+		img->nreg--;
+		free(img->reg[img->nreg].data);
+		free(img->reg[img->nreg].name);
+	}
+}
+
+int etm_image_add_buffers(struct etm_image *img, enum etm_space space,
+			  const struct etm_piece *v, size_t n,
+			  const char *name)
+{
+	size_t i, first;
+	int err;
+
+	if (!img || (!v && n) || !image_space_ok(space))
+		return -etme_invalid;
+	for (i = 0; i < n; i++)
+		if (!v[i].p || !image_range_ok(v[i].addr, v[i].n))
+			return -etme_invalid;
+	if (!n)
+		return 0;
+	err = image_reserve(img, n);
+	first = img->nreg;
+	for (i = 0; !err && i < n; i++) {
+		struct etm_region *r = &img->reg[img->nreg];
+
+		*r = (struct etm_region){ space, v[i].addr, v[i].n,
+					  malloc(v[i].n), NULL };
+		if (!r->data)
+			err = -etme_nomem;
+		else
+			img->nreg++;
+		if (r->data) {
+			memcpy(r->data, v[i].p, v[i].n);
+			if (name && etm_image_name_last(img, name) < 0)
+				err = -etme_nomem;
+		}
+	}
+	if (!err)
+		err = image_overlay(img, space, first);
+	if (err)
+		image_truncate(img, first);
+	return err;
 }
 
 int etm_image_add_buffer(struct etm_image *img, enum etm_space space,
@@ -213,15 +430,15 @@ int etm_image_add_file(struct etm_image *img, enum etm_space space,
 	uint8_t *data = NULL;
 	uint64_t fsize;
 	FILE *fp;
-	int err;
+	int fd, err;
 
 	if (!img || !path || !image_space_ok(space))
 		return -etme_invalid;
-	fp = fopen(path, "rb");
-	if (!fp)
-		return -etme_io;
-	if (fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode)) {
-		fclose(fp);
+	fd = etm_open_regular(path, &st); /* no FIFO, no device */
+	fp = fd >= 0 ? fdopen(fd, "rb") : NULL;
+	if (!fp) {
+		if (fd >= 0)
+			close(fd);
 		return -etme_io;
 	}
 	fsize = (uint64_t)st.st_size;
@@ -376,8 +593,8 @@ size_t etm_image_read(const struct etm_image *img, enum etm_space space,
 		const uint8_t *p;
 		size_t want = n - done, got;
 
-		if (done && a == 0)
-			break;          /* wrapped past the top of memory */
+		if (a >= ETM_IMAGE_TOP)
+			break;          /* past the top of memory */
 		got = etm_image_peek(img, space, a, &p);
 		if (got) {
 			if (got > want)

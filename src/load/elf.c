@@ -6,11 +6,14 @@
 #include <libelf.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <etmtrace/error.h>
 #include <etmtrace/image.h>
+
+#include "image/image_int.h"
 
 #ifndef EM_AARCH64
 #define EM_AARCH64 183
@@ -52,15 +55,14 @@ static int elf_check_header(Elf *e, const char *path, char *errbuf,
 	return 0;
 }
 
-/* Add program header @i if it is an executable PT_LOAD segment.
- * Returns 1 if added, 0 if skipped, or a negative error. */
-static int elf_add_segment(struct etm_image *img, Elf *e, size_t i,
+/* Program header @i into *@pc if it is an executable PT_LOAD segment.
+ * Returns 1 if taken, 0 if skipped, or a negative error. */
+static int elf_add_segment(struct etm_piece *pc, Elf *e, size_t i,
 			   const char *raw, size_t rawsize, uint64_t bias,
 			   uint64_t *total, const char *path, char *errbuf,
 			   size_t errlen)
 {
 	GElf_Phdr ph;
-	int rc;
 
 	if (!gelf_getphdr(e, (int)i, &ph))
 		return elf_err(errbuf, errlen, -etme_parse,
@@ -81,13 +83,16 @@ static int elf_add_segment(struct etm_image *img, Elf *e, size_t i,
 		return elf_err(errbuf, errlen, -etme_parse,
 			       "%s: executable segments overlap (more bytes "
 			       "than the %zu-byte file)", path, rawsize);
-	rc = etm_image_add_buffer(img, etm_space_any, ph.p_vaddr + bias,
-				  (const uint8_t *)raw + ph.p_offset,
-				  (size_t)ph.p_filesz);
-	if (rc < 0)
-		return elf_err(errbuf, errlen, rc, "%s: segment %zu: %s", path,
-			       i, etm_errstr(rc));
-	etm_image_name_last(img, path);
+	if (ph.p_vaddr + bias < ph.p_vaddr ||
+	    ph.p_vaddr + bias > ETM_IMAGE_TOP - ph.p_filesz)
+		return elf_err(errbuf, errlen, -etme_parse,
+			       "%s: segment %zu at 0x%llx (0x%llx bytes) lies "
+			       "beyond the 32-bit address space", path, i,
+			       (unsigned long long)(ph.p_vaddr + bias),
+			       (unsigned long long)ph.p_filesz);
+	pc->addr = ph.p_vaddr + bias;
+	pc->n = (size_t)ph.p_filesz;
+	pc->p = (const uint8_t *)raw + ph.p_offset;
 	return 1;
 }
 
@@ -115,10 +120,11 @@ static int elf_check_phdrs(Elf *e, size_t rawsize, const char *path,
 static int elf_load(struct etm_image *img, Elf *e, const char *path,
 		    uint64_t bias, char *errbuf, size_t errlen)
 {
-	size_t nph, i, rawsize;
+	size_t nph, i, rawsize, added = 0;
+	struct etm_piece *pcs;
 	uint64_t total = 0;
 	const char *raw;
-	int rc, added = 0;
+	int rc;
 
 	rc = elf_check_header(e, path, errbuf, errlen);
 	if (rc < 0)
@@ -135,14 +141,23 @@ static int elf_load(struct etm_image *img, Elf *e, const char *path,
 	rc = elf_check_phdrs(e, rawsize, path, errbuf, errlen);
 	if (rc < 0)
 		return rc;
-	for (i = 0; i < nph; i++) {
-		rc = elf_add_segment(img, e, i, raw, rawsize, bias, &total,
-				     path, errbuf, errlen);
-		if (rc < 0)
-			return rc;
-		added += rc;
+	pcs = malloc((nph ? nph : 1) * sizeof(*pcs));
+	if (!pcs)
+		return elf_err(errbuf, errlen, -etme_nomem, "out of memory");
+	for (i = 0; i < nph && rc >= 0; i++) {
+		rc = elf_add_segment(&pcs[added], e, i, raw, rawsize, bias,
+				     &total, path, errbuf, errlen);
+		added += rc > 0;
 	}
-	return added;
+	/* all at once: O(n log n) for many segments in any order */
+	if (rc >= 0) {
+		rc = etm_image_add_buffers(img, etm_space_any, pcs, added, path);
+		if (rc < 0)
+			elf_err(errbuf, errlen, rc, "%s: %s", path,
+				etm_errstr(rc));
+	}
+	free(pcs);
+	return rc < 0 ? rc : (int)added;
 }
 
 int etm_image_add_elf(struct etm_image *img, const char *path, uint64_t bias,

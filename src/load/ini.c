@@ -10,7 +10,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include <unistd.h>
+
 #include <etmtrace/error.h>
+
+#include "common/file.h"
 
 static int ini_err(char *err, size_t errlen, int code, const char *fmt, ...)
 {
@@ -26,16 +30,9 @@ static int ini_err(char *err, size_t errlen, int code, const char *fmt, ...)
 
 void etm_ini_free(struct etm_ini *ini)
 {
-	size_t i;
-
 	if (!ini)
 		return;
-	for (i = 0; i < ini->nsections; i++)
-		free(ini->sections[i]);
-	for (i = 0; i < ini->nentries; i++) {
-		free(ini->entries[i].key);
-		free(ini->entries[i].value);
-	}
+	free(ini->text);
 	free(ini->sections);
 	free(ini->section_line);
 	free(ini->entries);
@@ -55,7 +52,7 @@ static char *ini_strndup(const char *s, size_t n)
 }
 
 /* Trim [*s, *e) of surrounding whitespace. */
-static void ini_trim(const char **s, const char **e)
+static void ini_trim(char **s, char **e)
 {
 	while (*s < *e && isspace((unsigned char)**s))
 		(*s)++;
@@ -72,8 +69,8 @@ static size_t ini_grow(size_t n)
 	return n >= 16 && !(n & (n - 1)) ? 2 * n : 0;
 }
 
-static int ini_add_section(struct etm_ini *ini, const char *s, size_t n,
-			   unsigned line)
+/* Section @s (NUL-terminated in the text copy). */
+static int ini_add_section(struct etm_ini *ini, char *s, unsigned line)
 {
 	size_t cap = ini_grow(ini->nsections);
 	unsigned *l = ini->section_line;
@@ -90,15 +87,12 @@ static int ini_add_section(struct etm_ini *ini, const char *s, size_t n,
 		ini->sections = p;
 	}
 	l[ini->nsections] = line;
-	p[ini->nsections] = ini_strndup(s, n);
-	if (!p[ini->nsections])
-		return -etme_nomem;
-	ini->nsections++;
+	p[ini->nsections++] = s;
 	return 0;
 }
 
-static int ini_add_entry(struct etm_ini *ini, const char *k, size_t kn,
-			 const char *v, size_t vn, unsigned line)
+/* Entry @k = @v (both NUL-terminated in the text copy). */
+static int ini_add_entry(struct etm_ini *ini, char *k, char *v, unsigned line)
 {
 	struct etm_ini_entry *e;
 
@@ -112,28 +106,24 @@ static int ini_add_entry(struct etm_ini *ini, const char *k, size_t kn,
 	e = &ini->entries[ini->nentries];
 	e->section = ini->nsections - 1;
 	e->line = line;
-	e->key = ini_strndup(k, kn);
-	e->value = ini_strndup(v, vn);
-	if (!e->key || !e->value) {
-		free(e->key);
-		free(e->value);
-		return -etme_nomem;
-	}
+	e->key = k;
+	e->value = v;
 	ini->nentries++;
 	return 0;
 }
 
-/* Parse one line [s, e) (no newline). */
+/* Parse one line [s, e) (no newline) of the text copy: names and values
+ * are cut in place with NULs. */
 static int ini_line(struct etm_ini *ini, const char *name, unsigned line,
-		    const char *s, const char *e, char *err, size_t errlen)
+		    char *s, char *e, char *err, size_t errlen)
 {
-	const char *eq, *ke, *vs;
+	char *eq, *ke, *vs;
 
 	ini_trim(&s, &e);
 	if (s == e || *s == ';' || *s == '#')
 		return 0;
 	if (*s == '[') {
-		const char *ns = s + 1, *ne = e - 1;
+		char *ns = s + 1, *ne = e - 1;
 
 		if (e[-1] != ']' || e - s < 2)
 			return ini_err(err, errlen, -etme_parse,
@@ -143,7 +133,8 @@ static int ini_line(struct etm_ini *ini, const char *name, unsigned line,
 		if (ns == ne)
 			return ini_err(err, errlen, -etme_parse,
 				       "%s:%u: empty section name", name, line);
-		return ini_add_section(ini, ns, (size_t)(ne - ns), line);
+		*ne = 0;
+		return ini_add_section(ini, ns, line);
 	}
 	eq = memchr(s, '=', (size_t)(e - s));
 	if (!eq)
@@ -157,15 +148,15 @@ static int ini_line(struct etm_ini *ini, const char *name, unsigned line,
 	if (s == ke)
 		return ini_err(err, errlen, -etme_parse, "%s:%u: empty key",
 			       name, line);
-	return ini_add_entry(ini, s, (size_t)(ke - s), vs, (size_t)(e - vs),
-			     line);
+	*ke = 0;
+	*e = 0;
+	return ini_add_entry(ini, s, vs, line);
 }
 
 static int ini_parse_text(struct etm_ini *ini, const char *name,
-			  const char *text, size_t len, char *err,
-			  size_t errlen)
+			  char *text, size_t len, char *err, size_t errlen)
 {
-	const char *p = text, *end = text + len;
+	char *p = text, *end = text + len;
 	unsigned line = 0;
 	int rc;
 
@@ -176,8 +167,8 @@ static int ini_parse_text(struct etm_ini *ini, const char *name,
 			       "%s: binary data (NUL byte), not an ini file",
 			       name);
 	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end;
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		char *le = nl ? nl : end;
 
 		line++;
 		if (le - p > ETM_INI_MAX_LINE)
@@ -211,10 +202,17 @@ int etm_ini_parse(struct etm_ini **out, const char *name, const char *text,
 	if (!ini)
 		return -etme_nomem;
 	ini->path = ini_strndup(name, strlen(name));
-	rc = ini->path ? ini_add_section(ini, "", 0, 0) : -etme_nomem;
+	/* one copy of the text holds every name and value */
+	ini->text = malloc(len + 1);
+	rc = ini->path && ini->text ? 0 : -etme_nomem;
+	if (!rc) {
+		if (len)
+			memcpy(ini->text, text, len);
+		ini->text[len] = 0;
+		rc = ini_add_section(ini, ini->text + len, 0);
+	}
 	if (!rc)
-		rc = ini_parse_text(ini, name, text ? text : "", len, err,
-				    errlen);
+		rc = ini_parse_text(ini, name, ini->text, len, err, errlen);
 	if (rc < 0) {
 		if (rc == -etme_nomem)
 			ini_err(err, errlen, rc, "%s: out of memory", name);
@@ -260,18 +258,27 @@ static int ini_slurp(FILE *f, char **out, size_t *n)
 int etm_ini_load(struct etm_ini **out, const char *path, char *err,
 		 size_t errlen)
 {
+	struct stat st;
 	FILE *f;
 	char *buf;
 	size_t n;
-	int rc;
+	int fd, rc;
 
 	if (!out || !path)
 		return -etme_invalid;
 	*out = NULL;
-	f = fopen(path, "rb");
-	if (!f)
+	fd = etm_open_regular(path, &st);
+	if (fd == -2)
+		return ini_err(err, errlen, -etme_io, "%s: not a regular file",
+			       path);
+	f = fd >= 0 ? fdopen(fd, "rb") : NULL;
+	if (!f) {
+		rc = errno;
+		if (fd >= 0)
+			close(fd);
 		return ini_err(err, errlen, -etme_io, "%s: %s", path,
-			       strerror(errno));
+			       strerror(rc));
+	}
 	rc = ini_slurp(f, &buf, &n);
 	fclose(f);
 	if (rc < 0)

@@ -7,7 +7,7 @@
 
 /* Bounds: longer lines or bigger files are rejected with -etme_parse. */
 #define ETM_INI_MAX_LINE 4096
-#define ETM_INI_MAX_SIZE (16u << 20)
+#define ETM_INI_MAX_SIZE (4u << 20)
 
 struct etm_ini_entry {
 	size_t section;   /* index into etm_ini.sections */
@@ -18,6 +18,7 @@ struct etm_ini_entry {
 
 struct etm_ini {
 	char *path;
+	char *text;       /* copy of the text: every name and value points here */
 	char **sections;  /* section names in file order ("" = before any) */
 	unsigned *section_line; /* line of each section header (0 for "") */
 	size_t nsections;

@@ -1,7 +1,10 @@
 /* load/snapshot.c - CoreSight snapshot directory reader: snapshot.ini,
  * device files and trace.ini into trace sources, buffers and core dumps. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,18 +14,22 @@
 #include <etmtrace/snapshot.h>
 
 #include "load/ini.h"
+#include "load/path.h"
 
 /* Bounds that keep loading time and memory linear in the size of the
  * snapshot (doc/robustness.md): more is rejected with -etme_parse. */
 #define SNAP_MAX_DEVICES 256       /* device files in [device_list] */
 #define SNAP_MAX_DUMPS 4096        /* [dump] sections, all sources together */
 #define SNAP_MAX_BUFFERS 64        /* buffers in trace.ini */
-#define SNAP_MAX_TEXT (64u << 20)  /* bytes of all .ini files together */
+#define SNAP_MAX_TEXT (16u << 20)  /* bytes of all .ini files together */
+#define SNAP_ADDR_TOP 0x100000000ull /* dumps lie in the 32-bit space */
 
 /* A parsed device file. */
 struct snap_dev {
 	struct etm_ini *ini;
 	const char *name, *class, *type, *location;
+	const char *core;       /* its core in [core_trace_sources], or NULL */
+	const char *buffers;    /* its entry in [source_buffers], or NULL */
 };
 
 /* Everything alive while loading. */
@@ -34,6 +41,8 @@ struct snap_ctx {
 	size_t ndevs;
 	size_t text;            /* .ini bytes read so far */
 	size_t ndumps;          /* dumps of all sources so far */
+	unsigned flags;         /* ETM_SNAP_* */
+	char *realdir;          /* real path of the snapshot directory */
 	char *errbuf;
 	size_t errlen;
 };
@@ -60,19 +69,26 @@ static char *snap_strdup(const char *s)
 	return p;
 }
 
-/* Path of @rel relative to the snapshot directory. */
-static char *snap_path(const char *dir, const char *rel)
+/* Full path of file reference @rel made at @ini:@line (@ini NULL: the
+ * snapshot's own snapshot.ini): confined to the snapshot directory unless
+ * ETM_SNAP_ALLOW_OUTSIDE, a regular file if it exists. */
+static int snap_ref(struct snap_ctx *c, const char *rel,
+		    const struct etm_ini *ini, unsigned line, char **out)
 {
-	size_t n;
-	char *p;
+	const char *where = ini ? ini->path : c->snap->dir;
+	int rc = etm_snap_path(c->snap->dir, c->realdir,
+			       c->flags & ETM_SNAP_ALLOW_OUTSIDE, rel, out);
 
-	if (rel[0] == '/')
-		return snap_strdup(rel);
-	n = strlen(dir) + strlen(rel) + 2;
-	p = malloc(n);
-	if (p)
-		snprintf(p, n, "%s/%s", dir, rel);
-	return p;
+	if (rc == -1)
+		return snap_err(c, -etme_nomem, "out of memory");
+	if (rc == -2)
+		return snap_err(c, -etme_parse,
+				"%s:%u: '%s' lies outside the snapshot directory (not followed unless allowed)",
+				where, line, rel);
+	if (rc == -3)
+		return snap_err(c, -etme_io, "%s:%u: '%s' is not a regular file",
+				where, line, rel);
+	return 0;
 }
 
 /* Copy the @i-th comma-separated item of @list, trimmed, into @out. */
@@ -105,11 +121,12 @@ static int snap_load_ini(struct snap_ctx *c, struct etm_ini **ini,
 			 unsigned line)
 {
 	char msg[512];
-	char *path = snap_path(c->snap->dir, rel);
+	char *path;
 	int rc;
 
-	if (!path)
-		return snap_err(c, -etme_nomem, "out of memory");
+	rc = snap_ref(c, rel, from, line, &path);
+	if (rc < 0)
+		return rc;
 	rc = etm_ini_load(ini, path, msg, sizeof(msg));
 	free(path);
 	if (rc == -etme_io && from)
@@ -269,6 +286,7 @@ static int snap_one_dump(struct snap_ctx *c, const struct etm_ini *ini,
 			 size_t si, struct etm_snap_dump *d)
 {
 	const char *file = etm_ini_get_in(ini, si, "file", NULL);
+	unsigned line = 0;
 	int rc;
 
 	if (!file || !*file)
@@ -282,11 +300,15 @@ static int snap_one_dump(struct snap_ctx *c, const struct etm_ini *ini,
 		rc = snap_dump_num(c, ini, si, "offset", &d->offset, 0);
 	if (rc < 0)
 		return rc;
+	if (d->addr >= SNAP_ADDR_TOP || d->length > SNAP_ADDR_TOP - d->addr)
+		return snap_err(c, -etme_parse,
+				"%s:%u: [%s] address 0x%llx + length 0x%llx lies beyond the 32-bit address space",
+				ini->path, ini->section_line[si],
+				ini->sections[si], (unsigned long long)d->addr,
+				(unsigned long long)d->length);
 	d->space = snap_space(etm_ini_get_in(ini, si, "space", NULL));
-	d->path = snap_path(c->snap->dir, file);
-	if (!d->path)
-		return snap_err(c, -etme_nomem, "out of memory");
-	return 0;
+	etm_ini_get_in(ini, si, "file", &line);
+	return snap_ref(c, file, ini, line, &d->path);
 }
 
 /* Whether dump section @i repeats the name of an earlier dump section
@@ -351,30 +373,100 @@ static int snap_is_m_profile(const char *type)
 	return 0;
 }
 
-/* Core name attached to trace source @d in [core_trace_sources]. */
-static const char *snap_core_of(const struct snap_ctx *c,
-				const struct snap_dev *d)
+/* Devices sorted by name or by location (case-insensitive), to link
+ * the entries of trace.ini to them in O(entries x log devices). */
+static int dev_name_cmp(const void *a, const void *b)
+{
+	return strcasecmp((*(struct snap_dev *const *)a)->name,
+			  (*(struct snap_dev *const *)b)->name);
+}
+
+static int dev_loc_cmp(const void *a, const void *b)
+{
+	return strcasecmp((*(struct snap_dev *const *)a)->location,
+			  (*(struct snap_dev *const *)b)->location);
+}
+
+/* First of the @n sorted devices whose name (@loc: location) is @key. */
+static size_t dev_lower(struct snap_dev **v, size_t n, const char *key,
+			int loc)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcasecmp(loc ? v[mid]->location : v[mid]->name, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Set @field (core or buffers) to @val on the devices named @key (@loc:
+ * located at @key) that have none yet: the first entry wins. */
+static void dev_link(struct snap_dev **v, size_t n, const char *key, int loc,
+		     size_t field, const char *val)
+{
+	size_t i;
+
+	for (i = dev_lower(v, n, key, loc); i < n; i++) {
+		const char **f = (const char **)((char *)v[i] + field);
+
+		if (strcasecmp(loc ? v[i]->location : v[i]->name, key))
+			break;
+		if (!*f)
+			*f = val;
+	}
+}
+
+/* Each device's core (its first [core_trace_sources] entry naming it or,
+ * with '@', its location) and [source_buffers] entry. */
+static int snap_link(struct snap_ctx *c)
 {
 	const struct etm_ini *t = c->trace;
 	long sec = etm_ini_section(t, "core_trace_sources");
-	size_t i;
+	struct snap_dev **byname, **byloc;
+	size_t i, nloc = 0;
 
-	for (i = 0; sec >= 0 && i < t->nentries; i++) {
+	byname = calloc(c->ndevs + 1, sizeof(*byname));
+	byloc = calloc(c->ndevs + 1, sizeof(*byloc));
+	if (!byname || !byloc) {
+		free(byname);
+		free(byloc);
+		return snap_err(c, -etme_nomem, "out of memory");
+	}
+	for (i = 0; i < c->ndevs; i++) {
+		byname[i] = &c->devs[i];
+		if (c->devs[i].location)
+			byloc[nloc++] = &c->devs[i];
+	}
+	qsort(byname, c->ndevs, sizeof(*byname), dev_name_cmp);
+	qsort(byloc, nloc, sizeof(*byloc), dev_loc_cmp);
+	for (i = 0; i < t->nentries; i++) {
 		const struct etm_ini_entry *e = &t->entries[i];
 
-		if (e->section != (size_t)sec)
-			continue;
-		if (!strcasecmp(e->value, d->name) ||
-		    (e->value[0] == '@' && d->location &&
-		     !strcasecmp(e->value + 1, d->location)))
-			return e->key;
+		if (sec >= 0 && e->section == (size_t)sec) {
+			if (e->value[0] == '@')
+				dev_link(byloc, nloc, e->value + 1, 1,
+					 offsetof(struct snap_dev, core), e->key);
+			dev_link(byname, c->ndevs, e->value, 0,
+				 offsetof(struct snap_dev, core), e->key);
+		}
+		if (!strcasecmp(t->sections[e->section], "source_buffers"))
+			dev_link(byname, c->ndevs, e->key, 0,
+				 offsetof(struct snap_dev, buffers), e->value);
 	}
-	return NULL;
+	free(byname);
+	free(byloc);
+	return 0;
 }
 
 /* Buffer of source @name: first entry of [source_buffers], or the only
  * buffer when there is no [source_buffers] section. */
-static int snap_buffer_of(struct snap_ctx *c, struct etm_snap_source *s)
+static int snap_buffer_of(struct snap_ctx *c, const struct snap_dev *d,
+			  struct etm_snap_source *s)
 {
 	const char *v;
 	char name[256];
@@ -387,7 +479,7 @@ static int snap_buffer_of(struct snap_ctx *c, struct etm_snap_source *s)
 		s->buffer = snap_strdup(c->snap->buffers[0].name);
 		return s->buffer ? 0 : -etme_nomem;
 	}
-	v = etm_ini_get(c->trace, "source_buffers", s->name, NULL);
+	v = d->buffers;
 	if (!v || !snap_list_item(v, 0, name, sizeof(name)))
 		return 0;
 	s->buffer = snap_strdup(name);
@@ -422,10 +514,33 @@ static int snap_source_regs(struct snap_ctx *c, const struct snap_dev *d,
 	return rc;
 }
 
+/* Trace ID of a source of another protocol, from whichever register of its
+ * kind holds it (ETMv4 TRCTRACEIDR, ITM/STM control register [22:16]). */
+static int snap_other_id(struct snap_ctx *c, const struct snap_dev *d,
+			 struct etm_config *cfg)
+{
+	static const char *const idregs[] = { "ETMTRACEIDR", "TRCTRACEIDR" };
+	static const char *const ctlregs[] = { "ITMTCR", "STMTCSR" };
+	uint32_t v = 0;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < 2 && !rc && !v; i++)
+		rc = snap_reg(c, d->ini, idregs[i], &v);
+	for (i = 0; i < 2 && !rc && !v; i++) {
+		rc = snap_reg(c, d->ini, ctlregs[i], &v);
+		v = (v >> 16) & 0x7f;
+	}
+	cfg->traceid = v & 0x7f;
+	return rc;
+}
+
 static int snap_add_source(struct snap_ctx *c, const struct snap_dev *d,
 			   enum etm_protocol proto)
 {
-	struct etm_snap_source *s = &c->snap->sources[c->snap->nsources++];
+	struct etm_snap_source *s = proto == etm_proto_unknown ?
+		&c->snap->others[c->snap->nothers++] :
+		&c->snap->sources[c->snap->nsources++];
 	const struct snap_dev *core = NULL;
 	const char *core_name;
 	int rc;
@@ -437,17 +552,18 @@ static int snap_add_source(struct snap_ctx *c, const struct snap_dev *d,
 		rc = snap_dup_opt(&s->type, d->type);
 	if (rc < 0)
 		return snap_err(c, rc, "out of memory");
-	rc = snap_source_regs(c, d, &s->cfg);
+	rc = proto == etm_proto_unknown ? snap_other_id(c, d, &s->cfg) :
+					  snap_source_regs(c, d, &s->cfg);
 	if (rc < 0)
 		return rc;
-	core_name = c->trace ? snap_core_of(c, d) : NULL;
+	core_name = d->core;
 	if (core_name)
 		core = snap_dev_by_name(c, core_name);
 	rc = snap_dup_opt(&s->core, core_name);
 	if (!rc && core)
 		rc = snap_dup_opt(&s->core_type, core->type);
 	if (!rc)
-		rc = snap_buffer_of(c, s);
+		rc = snap_buffer_of(c, d, s);
 	if (rc < 0)
 		return snap_err(c, rc, "out of memory");
 	if (snap_is_m_profile(s->core_type))
@@ -460,17 +576,23 @@ static int snap_sources(struct snap_ctx *c)
 	size_t i;
 	int rc;
 
+	if (c->trace) {
+		rc = snap_link(c);
+		if (rc < 0)
+			return rc;
+	}
 	c->snap->sources = calloc(c->ndevs ? c->ndevs : 1,
 				  sizeof(*c->snap->sources));
-	if (!c->snap->sources)
+	c->snap->others = calloc(c->ndevs ? c->ndevs : 1,
+				 sizeof(*c->snap->others));
+	if (!c->snap->sources || !c->snap->others)
 		return snap_err(c, -etme_nomem, "out of memory");
 	for (i = 0; i < c->ndevs; i++) {
 		const struct snap_dev *d = &c->devs[i];
 		enum etm_protocol p = snap_protocol(d->type);
 
-		if (!d->class || strcasecmp(d->class, "trace_source") ||
-		    p == etm_proto_unknown)
-			continue; /* cores, ITM, STM, ETMv4, ... */
+		if (!d->class || strcasecmp(d->class, "trace_source"))
+			continue; /* cores, funnels, sinks, ... */
 		rc = snap_add_source(c, d, p);
 		if (rc < 0)
 			return rc;
@@ -515,10 +637,12 @@ static int snap_one_buffer(struct snap_ctx *c, const char *id,
 	if (!b->name || !b->files)
 		return snap_err(c, -etme_nomem, "out of memory");
 	for (i = 0; i < n; i++) {
+		int rc;
+
 		snap_list_item(files, i, item, sizeof(item));
-		b->files[i] = snap_path(c->snap->dir, item);
-		if (!b->files[i])
-			return snap_err(c, -etme_nomem, "out of memory");
+		rc = snap_ref(c, item, t, line, &b->files[i]);
+		if (rc < 0)
+			return rc;
 		b->nfiles++;
 	}
 	if (!n)
@@ -586,6 +710,12 @@ static int snap_read_top(struct snap_ctx *c)
 int etm_snapshot_load(struct etm_snapshot **snap, const char *dir,
 		      char *errbuf, size_t errlen)
 {
+	return etm_snapshot_load_ex(snap, dir, 0, errbuf, errlen);
+}
+
+int etm_snapshot_load_ex(struct etm_snapshot **snap, const char *dir,
+			 unsigned flags, char *errbuf, size_t errlen)
+{
 	struct snap_ctx c;
 	size_t i;
 	int rc;
@@ -598,9 +728,15 @@ int etm_snapshot_load(struct etm_snapshot **snap, const char *dir,
 	memset(&c, 0, sizeof(c));
 	c.errbuf = errbuf;
 	c.errlen = errlen;
+	c.flags = flags;
 	c.snap = calloc(1, sizeof(*c.snap));
 	if (!c.snap || !(c.snap->dir = snap_strdup(dir))) {
 		rc = snap_err(&c, -etme_nomem, "out of memory");
+		goto out;
+	}
+	c.realdir = realpath(dir, NULL);
+	if (!c.realdir) {
+		rc = snap_err(&c, -etme_io, "%s: %s", dir, strerror(errno));
 		goto out;
 	}
 	rc = snap_read_top(&c);
@@ -612,6 +748,7 @@ out:
 	for (i = 0; i < c.ndevs; i++)
 		etm_ini_free(c.devs[i].ini);
 	free(c.devs);
+	free(c.realdir);
 	etm_ini_free(c.top);
 	etm_ini_free(c.trace);
 	if (rc < 0) {
@@ -628,8 +765,9 @@ void etm_snapshot_free(struct etm_snapshot *snap)
 
 	if (!snap)
 		return;
-	for (i = 0; i < snap->nsources; i++) {
-		struct etm_snap_source *s = &snap->sources[i];
+	for (i = 0; i < snap->nsources + snap->nothers; i++) {
+		struct etm_snap_source *s = i < snap->nsources ?
+			&snap->sources[i] : &snap->others[i - snap->nsources];
 
 		for (k = 0; k < s->ndumps; k++)
 			free(s->dumps[k].path);
@@ -647,6 +785,7 @@ void etm_snapshot_free(struct etm_snapshot *snap)
 		free(snap->buffers[i].name);
 	}
 	free(snap->sources);
+	free(snap->others);
 	free(snap->buffers);
 	free(snap->dir);
 	free(snap);
@@ -689,6 +828,8 @@ int etm_snapshot_add_memory(const struct etm_snap_source *src,
 				snprintf(errbuf, errlen,
 					 "%s: cannot load dump at 0x%llx: %s",
 					 d->path, (unsigned long long)d->addr,
+					 rc == -etme_invalid ?
+					 "it does not fit in the 32-bit address space" :
 					 etm_errstr(rc));
 			return rc;
 		}

@@ -1,24 +1,15 @@
 /* tests/fuzz/fuzz-ini.c - fuzz target for the snapshot readers: mode 0
  * parses the input as one .ini text; mode 1 splits it at NUL bytes into the
  * files of a snapshot directory and loads it with its memory dumps. */
-#include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <etmtrace/error.h>
 #include <etmtrace/snapshot.h>
 
 #include "fuzz.h"
+#include "fuzz-snapdir.h"
 #include "load/ini.h"
-
-/* Files of a fuzzed snapshot, in the order the input gives them. */
-static const char *const snap_files[] = {
-	"snapshot.ini", "cpu.ini", "etm.ini", "trace.ini", "buf.bin",
-	"mem.bin",
-};
-#define NFILES (sizeof(snap_files) / sizeof(snap_files[0]))
 
 static void ini_mode(const uint8_t *p, size_t n)
 {
@@ -50,48 +41,6 @@ static void ini_mode(const uint8_t *p, size_t n)
 	etm_ini_free(ini);
 }
 
-static char snap_tmp[64];
-
-static void snap_cleanup(void)
-{
-	char path[128];
-	size_t f;
-
-	for (f = 0; f < NFILES; f++) {
-		snprintf(path, sizeof(path), "%s/%s", snap_tmp, snap_files[f]);
-		unlink(path);
-	}
-	rmdir(snap_tmp);
-}
-
-/* A per-process directory for the snapshot files (tmpfs when there is),
- * removed at exit. */
-static const char *snap_dir(void)
-{
-	if (snap_tmp[0])
-		return snap_tmp;
-	snprintf(snap_tmp, sizeof(snap_tmp), "/dev/shm/etmfz.XXXXXX");
-	if (!mkdtemp(snap_tmp)) {
-		snprintf(snap_tmp, sizeof(snap_tmp), "/tmp/etmfz.XXXXXX");
-		FZ_ASSERT(mkdtemp(snap_tmp));
-	}
-	atexit(snap_cleanup);
-	return snap_tmp;
-}
-
-static void write_file(const char *dir, const char *name, const uint8_t *p,
-		       size_t n)
-{
-	char path[128];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	FZ_ASSERT(fd >= 0);
-	FZ_ASSERT(write(fd, p, n) == (ssize_t)n);
-	close(fd);
-}
-
 static void use_snapshot(const struct etm_snapshot *s)
 {
 	struct etm_image *img = etm_image_alloc();
@@ -114,30 +63,11 @@ static void use_snapshot(const struct etm_snapshot *s)
 
 static void snap_mode(const uint8_t *p, size_t n)
 {
-	const char *dir = snap_dir();
+	const char *dir = fz_snapshot(p, n);
 	struct etm_snapshot *s = NULL;
-	uint8_t *buf = malloc(n ? n : 1);
 	char err[256];
-	size_t i, f = 0, start = 0;
 	int rc;
 
-	FZ_ASSERT(buf);
-	/* keep every path inside the directory: no '/' at all */
-	for (i = 0; i < n; i++)
-		buf[i] = p[i] == '/' ? '_' : p[i];
-	for (i = 0; i <= n && f < NFILES; i++) {
-		if (i < n && (buf[i] || f == NFILES - 1))
-			continue;
-		write_file(dir, snap_files[f++], buf + start, i - start);
-		start = i + 1;
-	}
-	for (; f < NFILES; f++) {
-		char path[128];
-
-		snprintf(path, sizeof(path), "%s/%s", dir, snap_files[f]);
-		unlink(path);
-	}
-	free(buf);
 	rc = etm_snapshot_load(&s, dir, err, sizeof(err));
 	if (rc < 0) {
 		FZ_ASSERT(rc == -etme_io || rc == -etme_parse ||

@@ -3,10 +3,12 @@
 #ifndef ETM_TESTS_FUZZ_H
 #define ETM_TESTS_FUZZ_H
 
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <etmtrace/config.h>
 
@@ -22,6 +24,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 			abort();                                          \
 		}                                                         \
 	} while (0)
+
+/* stderr to /dev/null (@on) or back, around code that prints its own
+ * error messages (the CLI's); invariant failures still reach stderr. */
+static inline void fz_quiet(int on)
+{
+	static int null_fd = -1, saved = -1;
+
+	if (null_fd < 0) {
+		null_fd = open("/dev/null", O_WRONLY);
+		saved = dup(2);
+		FZ_ASSERT(null_fd >= 0 && saved >= 0);
+	}
+	fflush(stderr);
+	dup2(on ? null_fd : saved, 2);
+}
 
 /* Cursor over the fuzz input: header fields are taken from the front;
  * missing bytes read as zero. */

@@ -345,6 +345,46 @@ static void text_seed(const char *target, const char *name, uint8_t mode,
 
 #define TEXT(t, name, mode, s) text_seed(t, name, mode, s, sizeof(s) - 1)
 
+/* Snapshots: snapshot.ini, cpu.ini, etm.ini, trace.ini, buf, mem. */
+#define SNAP_PTM \
+	"[snapshot]\nversion=1.0\n[device_list]\ndevice0=cpu.ini\n"\
+	"device1=etm.ini\n[trace]\nmetadata=trace.ini\n"\
+	"\0"\
+	"[device]\nname=cpu_0\nclass=core\ntype=Cortex-A15\n"\
+	"[regs]\nPC(size:32)=0x8000\n[dump1]\nfile=mem.bin\n"\
+	"address=0x8000\nlength=0x8\noffset=0x0\nspace=NS\n"\
+	"\0"\
+	"[device]\nname=PTM_0\nclass=trace_source\ntype=PFT1.1\n"\
+	"[regs]\nETMCR(id:0x0)=0x00001000\nETMIDR(id:0x79)=0x411CF312\n"\
+	"ETMCCER(id:0x7A)=0x1\nETMTRACEIDR(id:0x80)=0x10\n"\
+	"\0"\
+	"[trace_buffers]\nbuffers=buffer0\n[buffer0]\nname=ETB_0\n"\
+	"file=buf.bin\nformat=coresight\n"\
+	"[core_trace_sources]\ncpu_0=PTM_0\n"\
+	"[source_buffers]\nPTM_0=ETB_0\n"\
+	"\0"\
+	"\0\0\0\0\0\0\0\x80\x08\0\x80\0\0\x21"\
+	"\0"\
+	"\x00\x00\xa0\xe3\xfe\xff\xff\xea"
+#define SNAP_ETM3 \
+	"[snapshot]\nversion=1.0\n[device_list]\nd0=cpu.ini\n"\
+	"d1=etm.ini\n[trace]\nmetadata=trace.ini\n"\
+	"\0"\
+	"[device]\nname=cpu_0\nclass=core\ntype=Cortex-M3\n"\
+	"[dump]\nfile=mem.bin\naddress=0x0\n"\
+	"\0"\
+	"[device]\nname=ETM_0\nclass=trace_source\ntype=ETM3.5\n"\
+	"[regs]\nETMCR=0xC000\nETMIDR=0x410CF250\nETMCCER=0\n"\
+	"ETMTRACEIDR=0x11\n"\
+	"\0"\
+	"[trace_buffers]\nbuffers=b0,b1\n[b0]\nname=TPIU\n"\
+	"file=buf.bin, mem.bin\nformat=source_data\n[b1]\nname=x\n"\
+	"file=buf.bin\n[core_trace_sources]\ncpu_0=ETM_0\n"\
+	"[source_buffers]\nETM_0=TPIU\n"\
+	"\0"\
+	"\0"\
+	"\x00\x00\xa0\xe3"
+
 static void ini_seeds(void)
 {
 	TEXT("ini", "ini-basic", 0,
@@ -354,44 +394,63 @@ static void ini_seeds(void)
 	TEXT("ini", "ini-bom", 0, "\xef\xbb\xbf[a]\r\nx=1\r\n[A]\nX=2\n");
 	TEXT("ini", "ini-bad", 0, "[unterminated\nkey\n=\n[]\n");
 	/* snapshot: snapshot.ini, cpu.ini, etm.ini, trace.ini, buf, mem */
-	TEXT("ini", "snap-ptm", 1,
-	     "[snapshot]\nversion=1.0\n[device_list]\ndevice0=cpu.ini\n"
-	     "device1=etm.ini\n[trace]\nmetadata=trace.ini\n"
-	     "\0"
-	     "[device]\nname=cpu_0\nclass=core\ntype=Cortex-A15\n"
-	     "[regs]\nPC(size:32)=0x8000\n[dump1]\nfile=mem.bin\n"
-	     "address=0x8000\nlength=0x8\noffset=0x0\nspace=NS\n"
-	     "\0"
-	     "[device]\nname=PTM_0\nclass=trace_source\ntype=PFT1.1\n"
-	     "[regs]\nETMCR(id:0x0)=0x00001000\nETMIDR(id:0x79)=0x411CF312\n"
-	     "ETMCCER(id:0x7A)=0x1\nETMTRACEIDR(id:0x80)=0x10\n"
-	     "\0"
-	     "[trace_buffers]\nbuffers=buffer0\n[buffer0]\nname=ETB_0\n"
-	     "file=buf.bin\nformat=coresight\n"
-	     "[core_trace_sources]\ncpu_0=PTM_0\n"
-	     "[source_buffers]\nPTM_0=ETB_0\n"
-	     "\0"
-	     "\0\0\0\0\0\0\0\x80\x08\0\x80\0\0\x21"
-	     "\0"
-	     "\x00\x00\xa0\xe3\xfe\xff\xff\xea");
-	TEXT("ini", "snap-etm3", 1,
-	     "[snapshot]\nversion=1.0\n[device_list]\nd0=cpu.ini\n"
-	     "d1=etm.ini\n[trace]\nmetadata=trace.ini\n"
-	     "\0"
-	     "[device]\nname=cpu_0\nclass=core\ntype=Cortex-M3\n"
-	     "[dump]\nfile=mem.bin\naddress=0x0\n"
-	     "\0"
-	     "[device]\nname=ETM_0\nclass=trace_source\ntype=ETM3.5\n"
-	     "[regs]\nETMCR=0xC000\nETMIDR=0x410CF250\nETMCCER=0\n"
-	     "ETMTRACEIDR=0x11\n"
-	     "\0"
-	     "[trace_buffers]\nbuffers=b0,b1\n[b0]\nname=TPIU\n"
-	     "file=buf.bin, mem.bin\nformat=source_data\n[b1]\nname=x\n"
-	     "file=buf.bin\n[core_trace_sources]\ncpu_0=ETM_0\n"
-	     "[source_buffers]\nETM_0=TPIU\n"
-	     "\0"
-	     "\0"
-	     "\x00\x00\xa0\xe3");
+	TEXT("ini", "snap-ptm", 1, SNAP_PTM);
+	TEXT("ini", "snap-etm3", 1, SNAP_ETM3);
+}
+
+/* CLI option lists (arguments separated by NULs) and session inputs: a
+ * mode byte (fuzz-session.c), options, NUL, the snapshot files. */
+static void session_seed(const char *name, uint8_t mode, const char *opts,
+			 const char *snap, size_t n)
+{
+	uint8_t head[256];
+	size_t k = strlen(opts);
+
+	head[0] = mode;
+	memcpy(head + 1, opts, k + 1);
+	write_seed("session", name, head, k + 2, (const uint8_t *)snap, n);
+}
+
+#define SESSION(name, mode, opts, snap) \
+	session_seed(name, mode, opts, snap, sizeof(snap) - 1)
+#define ARGS(name, s) \
+	write_seed("cli_opt", name, (const uint8_t *)(s), sizeof(s) - 1, NULL, 0)
+
+static void cli_seeds(void)
+{
+	static char many[8192];
+	const char *rest;
+	size_t n = 0;
+	int k;
+
+	ARGS("opt-decode", "trace.bin\0--protocol\0etmv3\0--id=0x10\0--id\0"
+	     "17\0--image\0a.bin@0x8000\0--elf=b.elf@4096\0--jobs=2\0"
+	     "--chunk\0" "64\0--format=canon\0--etmcr\0" "0x1000\0--stats");
+	ARGS("opt-bad", "x\0--id\0-1\0--id=010\0--etmcr=0x100000000\0--jobs="
+	     "99999999999999999999\0--image=a@0xFFFFFFFFF\0--input-format=tpiu");
+	ARGS("opt-flags", "--no-cache\0--m-profile\0--verify\0--allow-outside"
+	     "\0dir\0--protocol=ptm\0--etmidr=0x411CF312\0--help");
+	/* "--" alone: opt_allowed() looked for "" in the list for ever */
+	ARGS("regress-empty-name", "x\0--");
+	SESSION("decode-ptm", 1, "--id 0x10", SNAP_PTM);
+	SESSION("packets-ptm", 0, "--chunk 3", SNAP_PTM);
+	SESSION("verify-ptm", 5, "--m-profile", SNAP_PTM);
+	SESSION("decode-etm3", 9, "", SNAP_ETM3);
+	SESSION("manual-etm3", 3, "--protocol etmv3 --input-format coresight "
+		"--id 0x10 --id 17 --etmcr 0x1000", SNAP_ETM3);
+	SESSION("outside", 1, "--allow-outside", SNAP_ETM3);
+	/* 200 device entries naming one ETM file: 200 sources with one
+	 * trace ID (overflowed a 128-entry table in cli/session.c) */
+	n += (size_t)snprintf(many, sizeof(many), "[device_list]\nd0=cpu.ini\n");
+	for (k = 1; k <= 200; k++)
+		n += (size_t)snprintf(many + n, sizeof(many) - n,
+				      "d%d=etm.ini\n", k);
+	n += (size_t)snprintf(many + n, sizeof(many) - n,
+			      "[trace]\nmetadata=trace.ini\n");
+	rest = memchr(SNAP_PTM, 0, sizeof(SNAP_PTM)); /* after snapshot.ini */
+	memcpy(many + n, rest, sizeof(SNAP_PTM) - 1 - (size_t)(rest - SNAP_PTM));
+	n += sizeof(SNAP_PTM) - 1 - (size_t)(rest - SNAP_PTM);
+	session_seed("regress-200-sources", 1, "", many, n);
 }
 
 /* Minimal ELF files: one executable PT_LOAD holding two A32 instructions;
@@ -542,6 +601,7 @@ int main(int argc, char **argv)
 	out_dir = argv[1];
 	trace_seeds();
 	ini_seeds();
+	cli_seeds();
 	elf_seed("elf32", 32, 0);
 	elf_seed("elf64", 64, 0);
 	elf_seed("elf32-beyond", 32, 1);

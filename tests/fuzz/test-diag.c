@@ -285,16 +285,16 @@ static void t_mid_insn(void)
 		0x00, 0xbf, 0x00, 0xbf, 0x00, 0xbf, 0x00, 0xbf,
 		0x00, 0x47, 0x00, 0xbf,
 	};
-	struct etm_ev ev[12] = { { .kind = etmev_trace_on, .reason = 1 } };
+	struct etm_ev ev[11] = { { .kind = etmev_trace_on, .reason = 1 } };
 	unsigned p, i, me;
 
 	ev[1] = ev_insn(0x2000, etmi_t32, 1, 0);
 	ev[2] = ev_insn(0x2010, etmi_t32, 1, 0x2002);
 	ev[3] = ev_insn(0x2002, etmi_t32, 1, 0);       /* 4-byte from hw 2 */
-	for (i = 4; i < 10; i++)
+	for (i = 4; i < 9; i++)                        /* NOPs 0x2006-0x200e */
 		ev[i] = ev_insn(0x2006 + 2 * (i - 4), etmi_t32, 1, 0);
-	ev[10] = ev_insn(0x2010, etmi_t32, 1, 0x2000);
-	ev[11] = ev_insn(0x2000, etmi_t32, 1, 0);
+	ev[9] = ev_insn(0x2010, etmi_t32, 1, 0x2000);
+	ev[10] = ev_insn(0x2000, etmi_t32, 1, 0);
 	for (p = 0; p < 2; p++) {
 		struct etm_config c = mkcfg(p ? etm_proto_ptm :
 					    etm_proto_etmv3, 0);
@@ -302,7 +302,7 @@ static void t_mid_insn(void)
 		struct etm_diag_counts k;
 		char w[300];
 
-		ET_EQ(encode(&t, &c, ev, 12, 0), 0);
+		ET_EQ(encode(&t, &c, ev, 11, 0), 0);
 		diagnose(&t, &c, t.img, &k, w, sizeof(w), &me);
 		ET_EQ(k.mid_insn, 1);
 		ET_CHECK(strstr(w, "image") != NULL);

@@ -12,7 +12,11 @@ struct etest_state {
 extern struct etest_state etest_cur;
 
 void etest_run(const char *name, void (*fn)(void));
-/* Print the summary line; returns the process exit status. */
+/* A part of the test cannot run (its data or tool is missing): printed,
+ * and etest_end() then returns 77 (ctest: skipped) unless a check failed. */
+void etest_skip(const char *why);
+/* Print the summary line; returns the process exit status: 1 if a check
+ * failed, else 77 if a part was skipped, else 0. */
 int etest_end(void);
 /* Path of a file under the shared reference directory ($ETM_SHARED or
  * ../shared); returns NULL (and the test should skip) if it is missing. */

@@ -160,7 +160,7 @@ static void kernel_equivalence(void)
 	int k, bad = 0;
 
 	if (!p) {
-		printf("  skipped: kernel_dump.bin not found\n");
+		etest_skip("kernel_dump.bin not found");
 		return;
 	}
 	img = etm_image_alloc();

@@ -510,7 +510,7 @@ static void tc2_streams(void)
 	size_t n, i, k, m;
 
 	if (!etest_shared("snapshots/TC2/cstrace.bin", path, sizeof(path))) {
-		printf("skip: TC2 not found\n");
+		etest_skip("TC2 not found");
 		return;
 	}
 	buf = read_all(path, &n);
@@ -534,8 +534,10 @@ static void tc2_streams(void)
 	for (i = 0; i < 4; i++) {
 		snprintf(rel, sizeof(rel), "reference/TC2/0x1%zu.decode.txt",
 			 i);
-		if (!etest_shared(rel, lpath, sizeof(lpath)))
+		if (!etest_shared(rel, lpath, sizeof(lpath))) {
+			etest_skip(rel);
 			continue;
+		}
 		m = listing_bytes(lpath, ref, sizeof(ref));
 		ET_EQ(m, t.n[0x10 + i]);
 		for (k = 0; k < m; k++)

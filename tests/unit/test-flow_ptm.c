@@ -675,7 +675,7 @@ static void t_retstack_cov_real(void)
 	struct run r;
 
 	if (!path) {
-		printf("skip: no shared data\n");
+		etest_skip("no shared data");
 		return;
 	}
 	img = etm_image_alloc();

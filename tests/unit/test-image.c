@@ -9,6 +9,7 @@
 #include <etmtrace/image.h>
 
 #include "etest.h"
+#include "image/image_int.h"
 
 static int add_fill(struct etm_image *img, enum etm_space sp, uint64_t addr,
 		    uint8_t v, size_t n)
@@ -106,6 +107,67 @@ static void overlap_model(void)
 		if (n)
 			ET_EQ(got[0], model[k]);
 	}
+	etm_image_free(img);
+}
+
+/* Regions added in batches (etm_image_add_buffers, the ELF loader's path)
+ * and one by one, in random order and overlapping, against a byte model:
+ * the latest region wins at every byte. */
+static void batch_model(void)
+{
+	struct etm_image *img = etm_image_alloc();
+	static uint8_t fill[4096];
+	uint8_t model[2048], have[2048], got[1];
+	struct etm_piece pc[64];
+	uint32_t seed = 777;
+	int k, j, n, v = 0;
+
+	ET_CHECK(img);
+	memset(have, 0, sizeof(have));
+	for (k = 0; k < 4096; k++)
+		fill[k] = (uint8_t)(k * 7 + k / 256);
+	for (k = 0; k < 200; k++) {
+		seed = seed * 1103515245 + 12345;
+		n = 1 + (int)((seed >> 16) % 64);
+		for (j = 0; j < n; j++) {
+			size_t off, len;
+
+			seed = seed * 1103515245 + 12345;
+			off = (seed >> 8) % 2000;
+			len = 1 + (seed >> 20) % (j & 1 ? 48 : 4);
+			if (off + len > 2048)
+				len = 2048 - off;
+			pc[j].addr = 0x10000 + off;
+			pc[j].n = len;
+			pc[j].p = fill + (v++ % 2048);
+			memcpy(model + off, pc[j].p, len);
+			memset(have + off, 1, len);
+		}
+		if (k % 3 == 2) {
+			for (j = 0; j < n; j++)
+				ET_EQ(etm_image_add_buffer(img, etm_space_any,
+							   pc[j].addr, pc[j].p,
+							   pc[j].n), 0);
+		} else {
+			ET_EQ(etm_image_add_buffers(img, etm_space_any, pc,
+						    (size_t)n, "b"), 0);
+		}
+	}
+	for (k = 0; k < 2048; k++) {
+		size_t m = etm_image_read(img, etm_space_any, 0x10000 + k, got, 1);
+
+		ET_EQ(m, have[k]);
+		if (m)
+			ET_EQ(got[0], model[k]);
+	}
+	/* a piece past the 32-bit space: nothing is added */
+	pc[0] = (struct etm_piece){ 0x100, 4, fill };
+	pc[1] = (struct etm_piece){ 0xFFFFFFFEu, 4, fill };
+	n = (int)etm_image_count(img);
+	ET_EQ(etm_image_add_buffers(img, etm_space_any, pc, 2, NULL),
+	      -etme_invalid);
+	ET_EQ(etm_image_count(img), (size_t)n);
+	ET_EQ(etm_image_read(img, etm_space_any, 0x100, got, 1), 0);
 	etm_image_free(img);
 }
 
@@ -261,13 +323,23 @@ static void bad_args(void)
 	      -etme_invalid);
 	ET_EQ(etm_image_add_buffer(img, (enum etm_space)3, 0, b, 4),
 	      -etme_invalid);
-	/* would wrap past 2^64 */
+	/* would wrap past 2^64, or leave the 32-bit address space */
 	ET_EQ(etm_image_add_buffer(img, etm_space_any, ~0ull - 1, b, 4),
 	      -etme_invalid);
+	ET_EQ(etm_image_add_buffer(img, etm_space_any, 0xFFFFFFF8u, b, 4), 0);
+	ET_EQ(etm_image_add_buffer(img, etm_space_any, 0xFFFFFFFDu, b, 4),
+	      -etme_invalid);
+	ET_EQ(etm_image_add_buffer(img, etm_space_any, 1ull << 32, b, 1),
+	      -etme_invalid);
+	etm_image_free(img);
+	img = etm_image_alloc();
+	ET_CHECK(img);
 	ET_EQ(etm_image_name_last(img, "x"), -etme_invalid);
-	/* [2^64-16, 2^64-12) is fine; a read from 2^64-14 gets 2 bytes */
-	ET_EQ(etm_image_add_buffer(img, etm_space_any, ~0ull - 15, b, 4), 0);
-	ET_EQ(etm_image_read(img, etm_space_any, ~0ull - 13, b, 4), 2);
+	/* [2^32-16, 2^32-12) is fine; a read from 2^32-14 gets 2 bytes */
+	ET_EQ(etm_image_add_buffer(img, etm_space_any, 0xFFFFFFF0u, b, 4), 0);
+	ET_EQ(etm_image_read(img, etm_space_any, 0xFFFFFFF2u, b, 4), 2);
+	ET_EQ(etm_image_add_buffer(img, etm_space_any, 0xFFFFFFFCu, b, 4), 0);
+	ET_EQ(etm_image_read(img, etm_space_any, 0xFFFFFFFEu, b, 4), 2);
 	ET_EQ(etm_image_read(NULL, etm_space_any, 0, b, 4), 0);
 	ET_EQ(etm_image_peek(NULL, etm_space_any, 0, &p), 0);
 	ET_EQ(etm_image_count(NULL), 0);
@@ -358,6 +430,7 @@ int main(void)
 {
 	ETEST(overlap);
 	ETEST(overlap_model);
+	ETEST(batch_model);
 	ETEST(spaces);
 	ETEST(spaces_nested);
 	ETEST(callback);

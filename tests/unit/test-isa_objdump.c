@@ -251,7 +251,7 @@ static void kernel_thumb_sweep(void)
 	size_t n;
 
 	if (load("snapshots/TC2/kernel_dump.bin", &buf, &n) < 0) {
-		printf("  skipped: kernel_dump.bin not found\n");
+		etest_skip("kernel_dump.bin not found");
 		return;
 	}
 	sweep(buf, n, 0xC0008000, etmi_t32, &x);
@@ -330,7 +330,7 @@ int main(void)
 
 int main(void)
 {
-	printf("capstone not available: skipped\n");
+	etest_skip("capstone not available");
 	return etest_end();
 }
 

@@ -339,7 +339,7 @@ static void test_tc2(void)
 	FILE *f;
 
 	if (!etest_shared("snapshots/TC2/cstrace.bin", dir, sizeof(dir))) {
-		printf("  (TC2 not available: skipped)\n");
+		etest_skip("TC2 not available");
 		return;
 	}
 	in = malloc(1 << 20);

@@ -107,7 +107,7 @@ static void snap_tc2(void)
 	size_t i;
 
 	if (!etest_shared("snapshots/TC2", dir, sizeof(dir))) {
-		printf("skip: TC2 not found\n");
+		etest_skip("TC2 not found");
 		return;
 	}
 	ET_EQ(etm_snapshot_load(&s, dir, err, sizeof(err)), 0);
@@ -159,8 +159,10 @@ static void snap_tc2_memory(void)
 	uint8_t a[16], b[16];
 	FILE *f;
 
-	if (!etest_shared("snapshots/TC2", dir, sizeof(dir)))
+	if (!etest_shared("snapshots/TC2", dir, sizeof(dir))) {
+		etest_skip("TC2 not found");
 		return;
+	}
 	ET_EQ(etm_snapshot_load(&s, dir, err, sizeof(err)), 0);
 	img = etm_image_alloc();
 	ET_CHECK(img);
@@ -189,7 +191,7 @@ static void snap_cov_a15(void)
 	size_t i;
 
 	if (!etest_shared("snapshots/trace_cov_a15", dir, sizeof(dir))) {
-		printf("skip: trace_cov_a15 not found\n");
+		etest_skip("trace_cov_a15 not found");
 		return;
 	}
 	ET_EQ(etm_snapshot_load(&s, dir, err, sizeof(err)), 0);
@@ -237,7 +239,7 @@ static void snap_am243x(void)
 	char dir[512], err[512];
 
 	if (!etest_shared("snapshots/am243x-freertos-1", dir, sizeof(dir))) {
-		printf("skip: am243x-freertos-1 not found\n");
+		etest_skip("am243x-freertos-1 not found");
 		return;
 	}
 	ET_EQ(etm_snapshot_load(&s, dir, err, sizeof(err)), 0);

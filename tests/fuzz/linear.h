@@ -1,0 +1,66 @@
+/* tests/fuzz/linear.h - linear-time checks without absolute timings: a
+ * piece of work at sizes 1 and 4 is repeated (doubling the repetitions)
+ * until the size-1 run takes at least 50 ms, so that timer resolution and
+ * start-up costs do not blur the ratio; then 4x the input may take at most
+ * 6x the time (linear: 4x, quadratic: 16x). Times are the process's user
+ * CPU time (other processes on a shared machine do not count, nor the
+ * kernel's page-fault work for large allocations), each the minimum of 5
+ * runs (noise only ever adds time). */
+#ifndef ETM_TESTS_FUZZ_LINEAR_H
+#define ETM_TESTS_FUZZ_LINEAR_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+
+#define LIN_FLOOR 0.05    /* seconds: least time of the size-1 run */
+#define LIN_RATIO 6.0     /* 4x the input: at most this much the time */
+
+/* Do the work at size @scale (1 or 4) @reps times. */
+typedef void (*lin_fn)(void *ctx, unsigned scale, unsigned reps);
+
+static inline double lin_now(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6;
+}
+
+static inline double lin_min(lin_fn f, void *ctx, unsigned scale,
+			      unsigned reps)
+{
+	double best = 1e30, t;
+	int k;
+
+	for (k = 0; k < 5; k++) {
+		t = lin_now();
+		f(ctx, scale, reps);
+		t = lin_now() - t;
+		if (t < best)
+			best = t;
+	}
+	return best;
+}
+
+/* 1 if @f is linear by the rule above; prints the figures when they fail
+ * or with ETM_LIMITS_VERBOSE set. */
+static inline int lin_check(const char *what, lin_fn f, void *ctx)
+{
+	unsigned reps = 1;
+	double base = lin_min(f, ctx, 1, reps), big;
+	int ok;
+
+	while (base < LIN_FLOOR && reps < (1u << 20)) {
+		reps *= base > 0.005 ? 2 : 8;
+		base = lin_min(f, ctx, 1, reps);
+	}
+	big = lin_min(f, ctx, 4, reps);
+	ok = base >= LIN_FLOOR && big <= LIN_RATIO * base;
+	if (!ok || getenv("ETM_LIMITS_VERBOSE"))
+		printf("  %s: x%u: 1x %.3f s, 4x %.3f s, ratio %.2f (max %.1f)\n",
+		       what, reps, base, big, big / base, LIN_RATIO);
+	return ok;
+}
+
+#endif
