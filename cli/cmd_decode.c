@@ -15,7 +15,8 @@ static const char decode_help[] =
 	"\n"
 	"Decode trace into the instructions the core executed.\n"
 	"\n"
-	"  --id ID               only this trace ID (repeatable; default: all)\n"
+	"  --id ID               only this trace ID, hex (repeatable, across\n"
+	"                        buffers; default: all)\n"
 	"  --format text|canon|jsonl\n"
 	"                        text: one instruction per line with exceptions,\n"
 	"                        gaps, context and timestamps (default);\n"
@@ -39,13 +40,26 @@ static const char decode_help[] =
 	"                        I-sync confirms it; trace that a later check\n"
 	"                        rejects is preceded by an 'unverified' error\n"
 	"                        (one thread; see doc/robustness.md)\n"
-	"Without a snapshot directory (trace file given):\n"
-	"  --protocol etmv3|ptm  trace protocol (required)\n"
-	"  --input-format raw|coresight|tpiu  (default raw)\n"
+	"  --verify-drop         --verify, and leave the rejected trace out: the\n"
+	"                        'unverified' error stays, the elements it puts\n"
+	"                        in doubt are dropped (counted on stderr)\n"
+	"  --verbose             say which sources are decoded from which buffer\n"
+	"Configuration: a snapshot's, or for a trace file found from the bytes -\n"
+	"the input format detected, the registers inferred by probing the trace\n"
+	"against the image (printed); options always win, on a snapshot too:\n"
+	"  --protocol etmv3|ptm  trace protocol\n"
+	"  --input-format FMT    raw: one source's bytes; coresight: 16-byte\n"
+	"                        formatter frames from byte 0 (ETB/ETF/ETR memory);\n"
+	"                        tpiu: frames found by FSYNC (TPIU port capture);\n"
+	"                        tpiu-nofsync: TPIU frames from byte 0 (SWO)\n"
 	"  --etmcr V --etmccer V --etmidr V   configuration registers\n"
 	"  --m-profile           the core is ARMv7-M\n"
 	"  --allow-outside       follow snapshot file references that leave the\n"
-	"                        snapshot directory (refused by default)\n";
+	"                        snapshot directory (refused by default)\n"
+	"Trace IDs are hex, as listings print them: --id 13 is 0x13.\n"
+	"Exit status: 0 ok; 1 no instructions decoded, or trace lost (error\n"
+	"elements) or contradicted by the image or configuration (one-line\n"
+	"reason on stderr); 2 usage or input error.\n";
 
 static void print_stats(struct decfmt *c, double secs)
 {
@@ -69,6 +83,71 @@ static void print_stats(struct decfmt *c, double secs)
 		       mib / secs, (double)c->n.insns / secs / 1e6);
 }
 
+/* The exit status rule (--help, README): 1 when the input gave no
+ * instructions, or trace was lost (error elements: malformed packets or
+ * frames, overflow of the decoder's bounds, unverified trace) or
+ * contradicted (the image or the configuration disagrees with it); with a
+ * one-line reason. A loss of sync alone (e.g. after a debug halt, until
+ * the next I-sync) is not an error. */
+static int decode_verdict(const struct decfmt *c, int warned)
+{
+	struct etm_diag_counts d;
+	unsigned long long lost, elems = 0;
+	int i, image = 0;
+
+	diagwarn_sum(c->dw, &d);
+	lost = c->n.errors;
+	for (i = 0; i < c->s->nsrc; i++)
+		image |= c->s->src[i].img && etm_image_count(c->s->src[i].img);
+	if (!c->n.insns && !image && c->s->input_bytes) {
+		fprintf(stderr, "etmtrace: no instructions decoded: no program "
+			"image (give --elf or --image)\n");
+		return 1;
+	}
+	for (i = 0; i < etmk_num_kinds; i++)
+		elems += c->n.elems[i];
+	if (!c->n.insns) {
+		fprintf(stderr, "etmtrace: no instructions decoded from %llu "
+			"bytes of trace%s\n",
+			(unsigned long long)c->s->input_bytes,
+			!c->s->input_bytes ? " (empty)" : !elems ?
+			": no synchronisation found (not ETMv3/PTM trace, or "
+			"another input format?)" : lost ?
+			": the trace does not parse with this configuration" :
+			d.nomem ? ": the traced addresses are not in the image "
+			"(give --elf or --image)" : "");
+		return 1;
+	}
+	if (lost || warned) {
+		fprintf(stderr, "etmtrace: the listing is incomplete: %llu "
+			"errors, %llu losses of sync%s\n", c->n.errors,
+			(unsigned long long)d.sync_lost, warned ?
+			", trace that contradicts the image or configuration" :
+			"");
+		return 1;
+	}
+	return 0;
+}
+
+/* Every buffer of the capture in turn. */
+static int decode_buffers(struct session *s, struct decfmt *c)
+{
+	size_t b;
+	int r = 0;
+
+	for (b = 0; b < session_nbuffers(s) && !r; b++) {
+		if (session_select(s, b) < 0)
+			continue;
+		/* several jobs on a regular file: formatted on the workers */
+		r = s->jobs > 1 && !s->o->chunk && !decsym_sequential(c->sym) ?
+		    decpar_run(s, c) : -1;
+		s->elems = decfmt_elems;
+		if (r < 0)
+			r = session_run_buffer(s, decfmt_item, c);
+	}
+	return r;
+}
+
 int cmd_decode(int argc, char **argv)
 {
 	static struct wbuf w;
@@ -78,12 +157,12 @@ int cmd_decode(int argc, char **argv)
 	struct session s;
 	struct decsym *ds = NULL;
 	struct timespec t0, t1;
-	int r;
+	int r, v = 0;
 
 	r = opt_parse(&o, argc, argv,
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
 		      "image,elf,stats,no-cache,jobs,chunk,verify,symbols,source,offsets,clock,"
-		      "allow-outside");
+		      "allow-outside,verbose,verify-drop");
 	if (r) {
 		if (r > 0)
 			fputs(decode_help, stdout);
@@ -115,15 +194,14 @@ int cmd_decode(int argc, char **argv)
 	c.sym = ds;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	c.dw = diagwarn_open(&s);
-	/* several jobs on a regular file: formatted on the workers */
-	r = s.jobs > 1 && !o.chunk && !decsym_sequential(ds) ? decpar_run(&s, &c) : -1;
-	s.elems = decfmt_elems;
-	if (r < 0)
-		r = session_run(&s, decfmt_item, &c);
+	r = decode_buffers(&s, &c);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	wbuf_flush(&w);
+	if (!r && s.vdropped)
+		fprintf(stderr, "etmtrace: --verify-drop: %llu elements of rejected "
+			"trace left out\n", (unsigned long long)s.vdropped);
 	if (!r)
-		diagwarn_report(c.dw, &s);
+		v = decode_verdict(&c, diagwarn_report(c.dw, &s));
 	diagwarn_close(c.dw);
 	if (c.fmt == DF_STATS && !r)
 		print_stats(&c, (double)(t1.tv_sec - t0.tv_sec) +
@@ -132,7 +210,5 @@ int cmd_decode(int argc, char **argv)
 	decfmt_fini(&c);
 	decsym_close(ds);
 	session_close(&s);
-	if (r)
-		return r;
-	return c.n.errors ? 1 : 0;
+	return r ? r : v;
 }

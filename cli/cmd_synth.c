@@ -22,6 +22,8 @@ static const char synth_help[] =
 	"describe the trace; `etmtrace decode DIR` reads it back.\n"
 	"\n"
 	"  --seed N               random seed (default 1); same seed, same output\n"
+	"  --force                replace a snapshot already in DIR (refused\n"
+	"                         without it)\n"
 	"  --protocol etmv3|ptm   trace protocol (default ptm)\n"
 	"  --etm-version 3.3|3.4|3.5  ETMv3 architecture version (default 3.5)\n"
 	"  --cycle-accurate       cycle-accurate trace (ETMCR[12])\n"
@@ -52,7 +54,7 @@ struct synth {
 	uint64_t seed;
 	enum etm_protocol proto;
 	int minor, ca, cid, vmid, ts, gray, rs, bcast, alt, coresight;
-	int nsrc, atoms, full;
+	int nsrc, atoms, full, force;
 	uint32_t insns, funcs, isync, async, feat;
 	int feat_set;
 };
@@ -170,6 +172,7 @@ static int synth_flag(struct synth *o, const char *name)
 		{ "branch-broadcast", offsetof(struct synth, bcast) },
 		{ "alt-branch", offsetof(struct synth, alt) },
 		{ "full-addr", offsetof(struct synth, full) },
+		{ "force", offsetof(struct synth, force) },
 	};
 	size_t i;
 
@@ -596,8 +599,16 @@ static int synth_expect(const struct synth *o, const struct synth_src *src)
 
 static int synth_write(const struct synth *o, const struct synth_src *src)
 {
+	char ini[4096];
+	struct stat st;
 	int k;
 
+	snprintf(ini, sizeof(ini), "%s/snapshot.ini", o->dir);
+	if (!o->force && stat(ini, &st) == 0) {
+		fprintf(stderr, "etmtrace synth: %s already holds a snapshot "
+			"(snapshot.ini); give --force to replace it\n", o->dir);
+		return -1;
+	}
 	if (mkdir(o->dir, 0777) && errno != EEXIST) {
 		fprintf(stderr, "etmtrace synth: cannot create %s: %s\n", o->dir,
 			strerror(errno));

@@ -75,7 +75,7 @@ static void text_prefix(struct decfmt *c, const struct etm_elem *el)
 {
 	decsym_prefix(c->sym, c->w, el);
 	if (c->multi)
-		wbuf_printf(c->w, "[%02x] ", el->id);
+		wbuf_printf(c->w, "[0x%02x] ", el->id);
 }
 
 /* "  cyc=N" without printf (once per cycle-accurate range). */
@@ -167,18 +167,40 @@ static void text_range(struct decfmt *c, const struct etm_elem *el,
 	c->n.insns += i;
 }
 
+/* The I-sync reason of a trace-on element (docs: ETMv3 / PTM I-sync). */
+static const char *decfmt_isync_name(unsigned r)
+{
+	static const char *const n[] = { "periodic", "trace enabled",
+		"overflow", "debug exit" };
+
+	return r < 4 ? n[r] : "?";
+}
+
+static const char *decfmt_on_name(unsigned r)
+{
+	static const char *const n[] = { "start", "enable", "overflow",
+		"debug_exit", "resync" };
+
+	return r < 5 ? n[r] : "?";
+}
+
 static void text_other(struct decfmt *c, const struct etm_elem *el)
 {
 	static const char *const reasons[] = { "start", "trace enabled",
 		"overflow (data lost)", "debug exit", "resync" };
+	const char *name;
 
 	text_prefix(c, el);
 	switch (el->kind) {
 	case etmk_exception:
-		wbuf_printf(c->w, "-- exception %s (%u)%s -> 0x%08llx", etm_exc_name(el->exc_num,
-			    etm_cfg_m_profile(&c->byid[el->id]->cfg)),
-			    el->exc_num, el->exc_cancel ? " cancels last instruction" : "",
-			    (unsigned long long)el->addr);
+		name = etm_exc_name(el->exc_num,
+				    etm_cfg_m_profile(&c->byid[el->id]->cfg));
+		wbuf_printf(c->w, "-- exception %s (%u)%s", name, el->exc_num,
+			    el->exc_cancel ? " cancels last instruction" : "");
+		if (!strcmp(name, "DebugHalt"))   /* no vector: the core halts */
+			wbuf_str(c->w, ": core halted in debug state");
+		else
+			wbuf_printf(c->w, " -> 0x%08llx", (unsigned long long)el->addr);
 		if (el->has_ret)
 			wbuf_printf(c->w, ", return 0x%08llx", (unsigned long long)el->ret_addr);
 		wbuf_char(c->w, '\n');
@@ -187,12 +209,19 @@ static void text_other(struct decfmt *c, const struct etm_elem *el)
 		wbuf_str(c->w, "-- exception return\n");
 		break;
 	case etmk_trace_on:
-		wbuf_printf(c->w, "-- trace on (%s) at 0x%08llx\n",
+		wbuf_printf(c->w, "-- trace on (%s, I-sync: %s) at 0x%08llx\n",
 			    el->reason < 5 ? reasons[el->reason] : "?",
+			    decfmt_isync_name(el->isync_reason),
 			    (unsigned long long)el->addr);
 		break;
 	case etmk_nosync:
-		wbuf_str(c->w, "-- not synchronised\n");
+		wbuf_str(c->w, "-- not synchronised");
+		if (el->err)
+			wbuf_printf(c->w, ": %s", etm_errstr(el->err));
+		else
+			wbuf_str(c->w, ": trace lost here, the listing resumes at "
+				 "the next address the trace gives");
+		wbuf_char(c->w, '\n');
 		break;
 	case etmk_context:
 		wbuf_printf(c->w, "-- context %s%s", el->ns ? "NS" : "S", el->hyp ? " Hyp" : "");
@@ -216,8 +245,10 @@ static void text_other(struct decfmt *c, const struct etm_elem *el)
 		wbuf_str(c->w, "-- trigger\n");
 		break;
 	case etmk_nomem:
-		wbuf_printf(c->w, "-- memory not accessible at 0x%08llx (%s)\n",
-			    (unsigned long long)el->addr, etm_isa_name(el->isa));
+		wbuf_printf(c->w, "-- memory not accessible at 0x%08llx (%s): no "
+			    "image there, resuming at the next address\n",
+			    (unsigned long long)el->addr, el->isa == etmi_unknown ?
+			    "instruction set unknown" : etm_isa_name(el->isa));
 		break;
 	case etmk_error:
 		wbuf_printf(c->w, "-- error at offset %llu: %s\n",
@@ -261,7 +292,10 @@ static void jsonl_elem(struct decfmt *c, const struct etm_elem *el)
 			wbuf_str(c->w, ",\"cancel\":true");
 		break;
 	case etmk_trace_on:
-		wbuf_printf(c->w, ",\"reason\":%u,\"addr\":\"0x%08llx\"", el->reason,
+		wbuf_printf(c->w, ",\"reason\":%u,\"reason_name\":\"%s\",\"isync\":\"%s\"",
+			    el->reason, decfmt_on_name(el->reason),
+			    decfmt_isync_name(el->isync_reason));
+		wbuf_printf(c->w, ",\"addr\":\"0x%08llx\"",
 			    (unsigned long long)el->addr);
 		break;
 	case etmk_context:
@@ -283,8 +317,11 @@ static void jsonl_elem(struct decfmt *c, const struct etm_elem *el)
 	case etmk_error:
 		wbuf_printf(c->w, ",\"error\":\"%s\"", etm_errname(el->err));
 		break;
-	case etmk_exc_return:
 	case etmk_nosync:
+		if (el->err)
+			wbuf_printf(c->w, ",\"reason\":\"%s\"", etm_errname(el->err));
+		break;
+	case etmk_exc_return:
 	case etmk_event:
 	case etmk_invalid:
 	case etmk_num_kinds:

@@ -253,7 +253,7 @@ int decpar_run(struct session *s, struct decfmt *f)
 	wpool_init(&r.blocks, DECPAR_BUDGET / WBLK_SIZE);
 	ret = etm_decoder_run_ops(s->dec, dp_read, &r.fd, (uint64_t)st.st_size,
 				  (unsigned)s->jobs, &ops, &r);
-	s->input_bytes = (uint64_t)st.st_size;
+	s->input_bytes += (uint64_t)st.st_size;
 	while ((sg = r.freeseg)) {
 		r.freeseg = sg->next;
 		diagwarn_close(sg->dg);

@@ -3,8 +3,10 @@
  * its configuration or image, naming the likely cause. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <etmtrace/diag.h>
+#include <etmtrace/open.h>
 
 #include "diagwarn.h"
 
@@ -78,24 +80,31 @@ void diagwarn_elem(struct diagwarn *w, const struct etm_elem *el)
 		etm_diag_elem(w->d[el->id & 0x7f], el);
 }
 
-/* "; it fits the trace with: ..." for source @src, or "". */
-static void diagwarn_probe(const struct session *s,
-			   const struct session_src *src, char *buf, size_t n)
+/* "; it fits the trace with: ..." for source @src (or the input format
+ * the bytes have when raw was chosen), or "". */
+static void diagwarn_probe(const struct session_src *src, char *buf, size_t n)
 {
 	uint8_t *data = malloc(DIAGWARN_PROBE);
 	struct etm_config best;
-	char diff[160];
+	char diff[160], why[160];
+	enum etm_input_format fmt;
 	size_t len = 0;
 	FILE *f;
 
 	buf[0] = 0;
-	f = data && s->trace_path ? fopen(s->trace_path, "rb") : NULL;
+	f = data && src->path ? fopen(src->path, "rb") : NULL;
 	if (f) {
 		len = fread(data, 1, DIAGWARN_PROBE, f);
 		fclose(f);
 	}
-	if (len && etm_diag_probe(s->fmt, &src->cfg, src->img, data, len,
-				  &best) == 1 &&
+	if (len && src->fmt == etm_fmt_raw &&
+	    (fmt = etm_detect_format(data, len, why, sizeof(why))) != etm_fmt_raw &&
+	    fmt != etm_fmt_unknown)   /* framing, not the configuration */
+		snprintf(buf, n, "; the bytes are %.80s: give --input-format %s", why,
+			 fmt == etm_fmt_coresight ? "coresight" :
+			 fmt == etm_fmt_tpiu ? "tpiu" : "tpiu-nofsync");
+	else if (len && etm_diag_probe(src->fmt, &src->cfg, src->img, data, len,
+				       &best) == 1 &&
 	    etm_diag_config_diff(&src->cfg, &best, diff, sizeof(diff)) > 0)
 		snprintf(buf, n, "; it fits the trace with: %s", diff);
 	free(data);
@@ -112,7 +121,7 @@ int diagwarn_report(struct diagwarn *w, const struct session *s)
 
 		if (!d || etm_diag_warning(d, msg, sizeof(msg)) <= 0)
 			continue;
-		diagwarn_probe(s, src, better, sizeof(better));
+		diagwarn_probe(src, better, sizeof(better));
 		if (better[0])  /* a configuration problem, not the image */
 			fprintf(stderr, "etmtrace: warning: trace ID 0x%02x: "
 				"trace does not fit the configuration%s\n",
@@ -132,4 +141,22 @@ void diagwarn_close(struct diagwarn *w)
 	for (i = 0; w && i < 128; i++)
 		etm_diag_free(w->d[i]);
 	free(w);
+}
+
+void diagwarn_sum(const struct diagwarn *w, struct etm_diag_counts *sum)
+{
+	struct etm_diag_counts c;
+	int i;
+
+	memset(sum, 0, sizeof(*sum));
+	for (i = 0; w && i < 128; i++) {
+		if (!w->d[i] || etm_diag_counts(w->d[i], &c, sizeof(c)) < 0)
+			continue;
+		sum->packets += c.packets;
+		sum->pkt_errors += c.pkt_errors;
+		sum->sync_lost += c.sync_lost;
+		sum->insns += c.insns;
+		sum->nomem += c.nomem;
+		sum->mismatch += c.mismatch + c.n_uncond + c.undef + c.mid_insn;
+	}
 }

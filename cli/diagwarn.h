@@ -4,6 +4,8 @@
 #ifndef ETM_CLI_DIAGWARN_H
 #define ETM_CLI_DIAGWARN_H
 
+#include <etmtrace/diag.h>
+
 #include "session.h"
 
 struct diagwarn;
@@ -23,5 +25,7 @@ void diagwarn_reset(struct diagwarn *seg);
 /* Print the warnings to stderr; returns how many were printed. */
 int diagwarn_report(struct diagwarn *w, const struct session *s);
 void diagwarn_close(struct diagwarn *w);
+/* The symptom counts of every source added up into *@sum. */
+void diagwarn_sum(const struct diagwarn *w, struct etm_diag_counts *sum);
 
 #endif

@@ -122,12 +122,13 @@ static int opt_enum(const char *v, const char *const *names, int n)
 static int opt_value(struct opts *o, const char *name, char *v)
 {
 	static const char *const protos[] = { "", "etmv3", "ptm" };
-	static const char *const fmts[] = { "", "raw", "coresight", "tpiu" };
+	static const char *const fmts[] = { "", "raw", "coresight", "tpiu",
+					    "tpiu-nofsync" };
 	uint64_t n;
 	int k;
 
 	if (!strcmp(name, "id")) {
-		if (opt_uint(o->cmd, name, v, 0, 1, 0x6f, &n) < 0)
+		if (opt_uint(o->cmd, name, v, 1, 1, 0x6f, &n) < 0)
 			return -2;
 		for (k = 0; k < o->nids; k++)
 			if (o->ids[k] == (unsigned)n) {
@@ -141,17 +142,20 @@ static int opt_value(struct opts *o, const char *name, char *v)
 			return -1;
 		o->proto = (enum etm_protocol)k;
 	} else if (!strcmp(name, "input-format")) {
-		if ((k = opt_enum(v, fmts, 4)) <= 0)
+		if ((k = opt_enum(v, fmts, 5)) <= 0)
 			return -1;
 		o->infmt = (enum etm_input_format)k;
 	} else if (!strcmp(name, "etmcr") || !strcmp(name, "etmccer") ||
 		   !strcmp(name, "etmidr")) {
 		if (opt_uint(o->cmd, name, v, 0, 0, 0xffffffffu, &n) < 0)
 			return -2;
-		if (name[3] == 'c' && name[4] == 'r')
+		if (name[3] == 'c' && name[4] == 'r') {
 			o->etmcr = (uint32_t)n;
-		else if (name[3] == 'c')
+			o->have_etmcr = 1;
+		} else if (name[3] == 'c') {
 			o->etmccer = (uint32_t)n;
+			o->have_etmccer = 1;
+		}
 		else {
 			o->etmidr = (uint32_t)n;
 			o->have_etmidr = 1;
@@ -197,7 +201,8 @@ static int opt_value(struct opts *o, const char *name, char *v)
 }
 
 static const char *const opt_flags[] = { "stats", "no-cache", "m-profile",
-					  "verify", "source", "offsets", "allow-outside" };
+					  "verify", "source", "offsets", "allow-outside",
+					  "verbose", "verify-drop" };
 
 static int opt_flag(struct opts *o, const char *name)
 {
@@ -215,6 +220,10 @@ static int opt_flag(struct opts *o, const char *name)
 		o->offsets = 1;
 	else if (!strcmp(name, "allow-outside"))
 		o->allow_outside = 1;
+	else if (!strcmp(name, "verbose"))
+		o->verbose = 1;
+	else if (!strcmp(name, "verify-drop"))
+		o->verify = o->verify_drop = 1;
 	else
 		return -1;
 	return 0;

@@ -21,7 +21,10 @@ struct opts {
 	int nids;
 	enum etm_protocol proto;      /* manual configuration */
 	uint32_t etmcr, etmccer, etmidr;
-	int have_etmidr;
+	int have_etmidr, have_etmcr, have_etmccer;
+	int verbose;                  /* --verbose: what is decoded from where */
+	int list;                     /* info: open to list, not to decode */
+	int verify_drop;              /* --verify-drop: drop rejected trace */
 	int m_profile;
 	enum etm_input_format infmt;  /* 0 = from snapshot / raw */
 	struct opt_file images[OPT_MAX_FILES];

@@ -10,262 +10,204 @@
 
 #include "session.h"
 
-static int id_selected(const struct opts *o, unsigned id)
+/* The options as etm_capture_open() takes them. */
+static void open_opts(const struct opts *o, enum etm_decoder_mode mode,
+		      int want_images, struct etm_open_opts *oo,
+		      struct etm_open_file *images, struct etm_open_file *elfs)
 {
 	int i;
 
-	if (!o->nids)
-		return 1;
-	for (i = 0; i < o->nids; i++)
-		if (o->ids[i] == id)
-			return 1;
-	return 0;
+	memset(oo, 0, sizeof(*oo));
+	oo->size = sizeof(*oo);
+	oo->mode = mode;
+	oo->format = o->infmt;
+	oo->ids = o->ids;
+	oo->nids = (size_t)o->nids;
+	oo->protocol = o->proto;
+	oo->regs = (o->have_etmcr ? ETM_OPEN_ETMCR : 0) |
+		   (o->have_etmccer ? ETM_OPEN_ETMCCER : 0) |
+		   (o->have_etmidr ? ETM_OPEN_ETMIDR : 0);
+	oo->etmcr = o->etmcr;
+	oo->etmccer = o->etmccer;
+	oo->etmidr = o->etmidr;
+	oo->cfg_flags = o->m_profile ? ETM_CFG_M_PROFILE : 0;
+	for (i = 0; i < o->nimages; i++)
+		images[i] = (struct etm_open_file){ o->images[i].path,
+						    o->images[i].addr };
+	for (i = 0; i < o->nelfs; i++)
+		elfs[i] = (struct etm_open_file){ o->elfs[i].path,
+						  o->elfs[i].addr };
+	oo->images = images;
+	oo->nimages = (size_t)o->nimages;
+	oo->elfs = elfs;
+	oo->nelfs = (size_t)o->nelfs;
+	oo->flags = (want_images ? 0 : ETM_OPEN_NO_IMAGES) |
+		    (o->list ? ETM_OPEN_LIST : 0) |
+		    (o->allow_outside ? ETM_OPEN_ALLOW_OUTSIDE : 0);
 }
 
-static int add_user_images(struct session *s, struct etm_image *img)
+/* The capture's decoded sources as the session's list. */
+static int session_sources(struct session *s)
 {
-	char err[256];
-	int i, r;
+	size_t i, n = etm_capture_nsources(s->cap);
 
-	for (i = 0; i < s->o->nimages; i++) {
-		r = etm_image_add_file(img, etm_space_any, s->o->images[i].addr,
-				       s->o->images[i].path, 0, 0);
-		if (r < 0) {
-			fprintf(stderr, "etmtrace: %s: %s\n", s->o->images[i].path,
-				r == -etme_invalid ?
-				"it does not fit in the 32-bit address space there" :
-				etm_errstr(r));
-			return -1;
-		}
-		etm_image_name_last(img, s->o->images[i].path);
-	}
-	for (i = 0; i < s->o->nelfs; i++) {
-		err[0] = 0;
-		r = etm_image_add_elf(img, s->o->elfs[i].path, s->o->elfs[i].addr,
-				      err, sizeof(err));
-		if (r < 0) {
-			fprintf(stderr, "etmtrace: %s: %s\n", s->o->elfs[i].path,
-				err[0] ? err : etm_errstr(r));
-			return -1;
-		}
-	}
-	return 0;
-}
-
-static struct etm_image *new_image(struct session *s)
-{
-	struct etm_image *img = etm_image_alloc();
-
-	if (img)
-		s->images[s->nimages++] = img; /* at most one per source */
-	return img;
-}
-
-/* Room for @n sources and as many images. */
-static int session_alloc(struct session *s, size_t n)
-{
 	s->src = calloc(n ? n : 1, sizeof(*s->src));
-	s->images = calloc(n ? n : 1, sizeof(*s->images));
-	if (s->src && s->images)
-		return 0;
-	fprintf(stderr, "etmtrace: out of memory\n");
-	return -1;
-}
-
-/* Two selected sources with one trace ID cannot be told apart. */
-static int snap_id_taken(const struct session *s, unsigned id,
-			 const char *name)
-{
-	const struct session_src *o = session_find(s, id);
-
-	if (!o)
-		return 0;
-	fprintf(stderr, "etmtrace: %s: trace sources %s and %s both use trace ID 0x%02x\n",
-		s->o->input, o->name, name, id);
-	return 1;
-}
-
-/* One image per core; sources of the same core share it. */
-static int snap_image(struct session *s, const struct etm_snap_source *ss,
-		      struct etm_image **out)
-{
-	char err[256];
-	int i;
-
-	for (i = 0; i < s->nsrc; i++) {
-		const struct etm_snap_source *o = etm_snapshot_find(s->snap,
-								    s->src[i].id);
-		if (o && o->core && ss->core && !strcmp(o->core, ss->core)) {
-			*out = s->src[i].img;
-			return 0;
-		}
-	}
-	*out = new_image(s);
-	if (!*out)
+	if (!s->src)
 		return -1;
-	err[0] = 0;
-	if (etm_snapshot_add_memory(ss, *out, err, sizeof(err)) < 0) {
-		fprintf(stderr, "etmtrace: %s\n", err[0] ? err : "cannot load memory dump");
-		return -1;
-	}
-	return add_user_images(s, *out);
-}
+	for (i = 0; i < n; i++) {
+		const struct etm_capture_source *cs = etm_capture_source(s->cap, i);
+		const struct etm_capture_buffer *b;
+		struct session_src *d = &s->src[s->nsrc];
 
-static int open_snapshot(struct session *s, int want_images)
-{
-	char err[512];
-	const char *buffer = NULL;
-	const struct etm_snap_buffer *b = NULL;
-	size_t i;
-	int r;
-
-	err[0] = 0;
-	r = etm_snapshot_load_ex(&s->snap, s->o->input,
-				 s->o->allow_outside ? ETM_SNAP_ALLOW_OUTSIDE : 0,
-				 err, sizeof(err));
-	if (r < 0) {
-		fprintf(stderr, "etmtrace: %s\n", err[0] ? err : etm_errstr(r));
-		return 2;
-	}
-	if (session_alloc(s, s->snap->nsources) < 0)
-		return 2;
-	for (i = 0; i < s->snap->nsources; i++) {
-		const struct etm_snap_source *ss = &s->snap->sources[i];
-		struct session_src *d;
-		unsigned id = etm_cfg_trace_id(&ss->cfg);
-
-		if (ss->cfg.protocol == etm_proto_unknown || !id_selected(s->o, id))
+		if (cs->skip)
 			continue;
-		if (!ss->buffer)
-			continue;
-		if (!buffer)
-			buffer = ss->buffer;
-		else if (strcmp(buffer, ss->buffer))
-			continue; /* one buffer per run: the first selected one */
-		if (snap_id_taken(s, id, ss->name))
-			return 2;
-		d = &s->src[s->nsrc];
-		d->id = id;
-		d->cfg = ss->cfg;
-		d->name = ss->name;
-		if (s->o->m_profile)
-			d->cfg.flags |= ETM_CFG_M_PROFILE;
-		if (want_images && snap_image(s, ss, &d->img) < 0)
-			return 2;
+		b = etm_capture_buffer(s->cap, cs->buffer);
+		d->id = cs->id;
+		d->cfg = cs->cfg;
+		d->img = cs->img;
+		d->name = cs->name;
+		d->buffer = cs->buffer;
+		d->path = b->path;
+		d->fmt = b->format;
 		s->nsrc++;
 	}
-	for (i = 0; buffer && i < s->snap->nbuffers; i++)
-		if (!strcmp(s->snap->buffers[i].name, buffer))
-			b = &s->snap->buffers[i];
-	if (!b || !b->nfiles) {
-		fprintf(stderr, "etmtrace: %s: no trace buffer for the selected trace sources\n",
-			s->o->input);
-		return 2;
-	}
-	s->trace_path = b->files[0];
-	s->fmt = s->o->infmt ? s->o->infmt : b->format;
-	if (!s->fmt)
-		s->fmt = etm_fmt_coresight;
 	return 0;
 }
 
-static int open_manual(struct session *s, int want_images)
+/* --verbose: what is decoded from where, and what is not. */
+static void session_describe(const struct session *s)
 {
-	struct session_src *d;
-	int i, n;
+	size_t i;
 
-	if (!s->o->proto) {
-		fprintf(stderr, "etmtrace: %s: not a snapshot directory; give --protocol etmv3|ptm\n",
-			s->o->input);
-		return 2;
+	for (i = 0; i < etm_capture_nbuffers(s->cap); i++) {
+		const struct etm_capture_buffer *b = etm_capture_buffer(s->cap, i);
+
+		fprintf(stderr, "etmtrace: buffer %s: %s, format %s%s%s%s\n",
+			b->name ? b->name : "-", b->path ? b->path : "no file",
+			session_fmt_name(b->format), b->detected ? " (detected: " : "",
+			b->detected ? b->format_why : "", b->detected ? ")" : "");
 	}
-	s->trace_path = s->o->input;
-	s->fmt = s->o->infmt ? s->o->infmt : etm_fmt_raw;
-	n = s->fmt == etm_fmt_raw ? 1 : (s->o->nids ? s->o->nids : 1);
-	if (session_alloc(s, (size_t)n) < 0)
-		return 2;
-	for (i = 0; i < n; i++) {
-		d = &s->src[s->nsrc];
-		d->id = s->o->nids ? s->o->ids[i] : 0x10;
-		etm_config_init(&d->cfg);
-		d->cfg.protocol = s->o->proto;
-		d->cfg.etmcr = s->o->etmcr;
-		d->cfg.etmccer = s->o->etmccer;
-		d->cfg.etmidr = s->o->have_etmidr ? s->o->etmidr :
-			(s->o->proto == etm_proto_ptm ? 0x411CF311u : 0x410CF250u);
-		d->cfg.traceid = d->id;
-		if (s->o->m_profile)
-			d->cfg.flags |= ETM_CFG_M_PROFILE;
-		d->name = "source";
-		if (want_images) {
-			if (i == 0 && (!(d->img = new_image(s)) ||
-				       add_user_images(s, d->img) < 0))
-				return 2;
-			if (i > 0)
-				d->img = s->src[0].img;
+	for (i = 0; i < etm_capture_nsources(s->cap); i++) {
+		const struct etm_capture_source *c = etm_capture_source(s->cap, i);
+
+		fprintf(stderr, "etmtrace: trace ID 0x%02x %s (%s): %s%s\n", c->id,
+			c->name, etm_protocol_name(c->cfg.protocol),
+			c->skip ? "not decoded: " : "decoded", c->skip ? c->skip : "");
+	}
+}
+
+/* `-`: standard input copied to a temporary file (detection and inference
+ * read the start of the trace before the decode reads it all). */
+static int spool_stdin(struct session *s)
+{
+	const char *dir = getenv("TMPDIR");
+	char buf[65536];
+	ssize_t n;
+	int fd;
+
+	s->spool = malloc(4096);
+	if (!s->spool)
+		return -1;
+	snprintf(s->spool, 4096, "%s/etmtrace-stdin-XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(s->spool);
+	if (fd < 0) {
+		fprintf(stderr, "etmtrace: standard input: cannot make a temporary file in %s: %s\n",
+			dir && *dir ? dir : "/tmp", strerror(errno));
+		free(s->spool);
+		s->spool = NULL;
+		return -1;
+	}
+	while ((n = read(STDIN_FILENO, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || write(fd, buf, (size_t)n) != n) {
+			fprintf(stderr, "etmtrace: standard input: %s\n", strerror(errno));
+			close(fd);
+			return -1;
 		}
-		s->nsrc++;
 	}
+	close(fd);
 	return 0;
 }
 
 int session_open(struct session *s, struct opts *o, enum etm_decoder_mode mode,
 		 int want_images)
 {
-	struct stat st;
-	const char *why;
-	int i, r;
+	struct etm_open_file images[OPT_MAX_FILES], elfs[OPT_MAX_FILES];
+	struct etm_open_opts oo;
+	const char *note;
+	char err[600];
+	size_t i;
+	int r;
 
 	memset(s, 0, sizeof(*s));
 	s->o = o;
-	if (stat(o->input, &st) != 0) {
-		fprintf(stderr, "etmtrace: %s: %s\n", o->input, strerror(errno));
+	open_opts(o, mode, want_images, &oo, images, elfs);
+	if (!strcmp(o->input, "-") && spool_stdin(s) < 0)
+		return 2;
+	r = etm_capture_open(&s->cap, s->spool ? s->spool : o->input, &oo,
+			     err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "etmtrace: %s\n", err[0] ? err : etm_errstr(r));
 		return 2;
 	}
-	r = S_ISDIR(st.st_mode) ? open_snapshot(s, want_images) :
-				  open_manual(s, want_images);
-	if (r)
-		return r;
-	if (!s->nsrc) {
-		fprintf(stderr, "etmtrace: %s: no ETMv3/PTM trace source%s\n",
-			o->input, o->nids ? " with the given --id" : "");
-		return 2;
-	}
-	s->dec = etm_decoder_alloc(s->fmt, mode);
-	if (!s->dec) {
+	for (i = 0; (note = etm_capture_note(s->cap, i)) != NULL; i++)
+		fprintf(stderr, "etmtrace: note: %s\n", note);
+	if (o->verbose)
+		session_describe(s);
+	if (session_sources(s) < 0) {
 		fprintf(stderr, "etmtrace: out of memory\n");
 		return 2;
 	}
-	for (i = 0; i < s->nsrc; i++) {
-		if (etm_config_check(&s->src[i].cfg, &why) < 0) {
-			fprintf(stderr, "etmtrace: %s: trace ID 0x%02x: %s\n",
-				o->input, s->src[i].id, why);
-			return 2;
-		}
-		r = etm_decoder_add_source(s->dec, &s->src[i].cfg, s->src[i].img);
-		if (r < 0) {
-			fprintf(stderr, "etmtrace: %s: trace ID 0x%02x: %s\n",
-				o->input, s->src[i].id, etm_errstr(r));
-			return 2;
-		}
-	}
-	if (o->no_cache)
-		etm_decoder_set_cache(s->dec, 0);
+	for (i = 0; i < etm_capture_nbuffers(s->cap); i++)
+		if (o->no_cache && etm_capture_buffer(s->cap, i)->dec)
+			etm_decoder_set_cache(etm_capture_buffer(s->cap, i)->dec, 0);
+	session_select(s, 0);
 	return 0;
+}
+
+int session_select(struct session *s, size_t b)
+{
+	const struct etm_capture_buffer *cb = etm_capture_buffer(s->cap, b);
+
+	if (!cb || !cb->dec)
+		return -1;
+	s->dec = cb->dec;
+	s->trace_path = cb->path;
+	s->fmt = cb->format;
+	return 0;
+}
+
+size_t session_nbuffers(const struct session *s)
+{
+	return etm_capture_nbuffers(s->cap);
+}
+
+const char *session_fmt_name(enum etm_input_format f)
+{
+	switch (f) {
+	case etm_fmt_raw: return "raw";
+	case etm_fmt_coresight: return "coresight";
+	case etm_fmt_tpiu: return "tpiu";
+	case etm_fmt_tpiu_nofsync: return "tpiu (frames from byte 0, no FSYNC)";
+	case etm_fmt_unknown: break;
+	}
+	return "unknown";
 }
 
 void session_close(struct session *s)
 {
-	int i;
-
 	etm_verify_free(s->verify);
 	s->verify = NULL;
-	etm_decoder_free(s->dec);
-	for (i = 0; i < s->nimages; i++)
-		etm_image_free(s->images[i]);
-	free(s->images);
+	etm_capture_free(s->cap);
+	s->cap = NULL;
+	s->dec = NULL;
 	free(s->src);
-	etm_snapshot_free(s->snap);
+	s->src = NULL;
+	if (s->spool)
+		unlink(s->spool);
+	free(s->spool);
+	s->spool = NULL;
 }
 
 const struct session_src *session_find(const struct session *s, unsigned id)
@@ -290,6 +232,26 @@ int session_verify(struct session *s)
 	return 0;
 }
 
+/* --verify-drop: the elements an etme_unverified error puts in doubt, up
+ * to the error or loss of sync of that source that rejected them, are
+ * dropped (counted in the error's place: the error element is kept). */
+static int verify_dropped(struct session *s, const struct etm_elem *e)
+{
+	uint8_t *d = &s->vdrop[e->id & 0x7f];
+
+	if (!s->o->verify_drop)
+		return 0;
+	if (e->kind == etmk_error && e->err == etme_unverified) {
+		*d = 1;
+		return 0;
+	}
+	if (*d && (e->kind == etmk_error || e->kind == etmk_nosync))
+		*d = 0;   /* the rejecting error: shown */
+	if (*d)
+		s->vdropped++;
+	return *d;
+}
+
 /* Pass the items the verify filter has released to @fn (elements only:
  * the packet items were turned on for the filter). */
 static int verify_take(struct session *s, session_fn fn, void *ctx)
@@ -297,7 +259,7 @@ static int verify_take(struct session *s, session_fn fn, void *ctx)
 	struct etm_item it;
 
 	while (etm_verify_next(s->verify, &it) == 0)
-		if (it.is_elem && fn(ctx, &it) < 0)
+		if (it.is_elem && !verify_dropped(s, &it.elem) && fn(ctx, &it) < 0)
 			return 1;
 	return 0;
 }
@@ -434,8 +396,9 @@ static int session_run_jobs(struct session *s, int fd, uint64_t size,
 	return 0;
 }
 
-int session_run(struct session *s, session_fn fn, void *ctx)
+int session_run_buffer(struct session *s, session_fn fn, void *ctx)
 {
+	int snap = etm_capture_snapshot(s->cap) != NULL;
 	struct stat st;
 	size_t chunk = s->o->chunk ? (size_t)s->o->chunk : (size_t)1 << 20;
 	uint8_t *buf;
@@ -444,12 +407,12 @@ int session_run(struct session *s, session_fn fn, void *ctx)
 	/* a snapshot's trace buffer must be a regular file (a FIFO would
 	 * block, /dev/zero never ends); a trace file named on the command
 	 * line may be a pipe */
-	fd = open(s->trace_path, O_RDONLY | (s->snap ? O_NONBLOCK : 0));
+	fd = open(s->trace_path, O_RDONLY | (snap ? O_NONBLOCK : 0));
 	if (fd < 0) {
 		fprintf(stderr, "etmtrace: %s: %s\n", s->trace_path, strerror(errno));
 		return 2;
 	}
-	if (s->snap && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+	if (snap && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
 		fprintf(stderr, "etmtrace: %s: not a regular file\n", s->trace_path);
 		close(fd);
 		return 2;
@@ -492,4 +455,19 @@ int session_run(struct session *s, session_fn fn, void *ctx)
 	free(buf);
 	close(fd);
 	return r == 1 ? 0 : r;
+}
+
+int session_run(struct session *s, session_fn fn, void *ctx)
+{
+	size_t b;
+	int r;
+
+	for (b = 0; b < session_nbuffers(s); b++) {
+		if (session_select(s, b) < 0)
+			continue;
+		r = session_run_buffer(s, fn, ctx);
+		if (r)
+			return r;
+	}
+	return 0;
 }

@@ -11,25 +11,30 @@
 struct session_src {
 	unsigned id;
 	struct etm_config cfg;
-	struct etm_image *img;   /* owned by the session (may be shared) */
+	const struct etm_image *img;   /* owned by the capture (may be shared) */
 	const char *name;
+	size_t buffer;           /* its trace buffer (session_select()) */
+	const char *path;        /* that buffer's file and format */
+	enum etm_input_format fmt;
 };
 
 struct session {
 	struct opts *o;
-	struct etm_snapshot *snap;
+	struct etm_capture *cap;   /* sources, buffers, decoders, images */
+	/* the buffer session_select() chose: its file, format, decoder */
 	const char *trace_path;
 	enum etm_input_format fmt;
-	struct session_src *src; /* room for every source of the input */
-	int nsrc;
-	struct etm_image **images; /* distinct images to free (<= nsrc) */
-	int nimages;
 	struct etm_decoder *dec;
+	char *spool;               /* input `-`: standard input's copy */
+	struct session_src *src;   /* the decoded sources (all buffers) */
+	int nsrc;
 	uint64_t input_bytes;
 	int jobs;                /* worker threads for session_run (<= 1: none) */
 	/* verified output (--verify): items go through this filter, which
 	 * needs the decoder's packet items; those are not passed on */
 	struct etm_verify *verify;
+	uint8_t vdrop[128];      /* --verify-drop: dropping, by trace ID */
+	uint64_t vdropped;       /* elements dropped */
 	/* optional: session_run() hands elements to this in batches where the
 	 * decoder gives them so (no packet items, no verify, one thread) */
 	int (*elems)(void *ctx, const struct etm_elem *els, size_t n);
@@ -43,13 +48,20 @@ typedef int (*session_fn)(void *ctx, const struct etm_item *it);
 int session_open(struct session *s, struct opts *o, enum etm_decoder_mode mode,
 		 int want_images);
 void session_close(struct session *s);
+/* Make buffer @b the one session_run() decodes (dec, trace_path, fmt).
+ * Returns 0, or -1 if it has no decoded source. */
+int session_select(struct session *s, size_t b);
+size_t session_nbuffers(const struct session *s);
+const char *session_fmt_name(enum etm_input_format f);
 /* Verified output (etmtrace/verify.h): packet items on, one thread.
  * Returns 0 or 2 (no memory). */
 int session_verify(struct session *s);
-/* Decode the whole trace file (with s->jobs > 1 and a regular file, through
+/* Decode every buffer's trace file in turn (with s->jobs > 1 and a regular file, through
  * etm_decoder_run() on that many threads: same items, same order).
  * Returns 0, or 2 on an input error. */
 int session_run(struct session *s, session_fn fn, void *ctx);
+/* session_run() of the buffer session_select() chose. */
+int session_run_buffer(struct session *s, session_fn fn, void *ctx);
 /* Read up to @n bytes of @fd at @off (any thread; retries short reads and
  * EINTR); returns the bytes read. */
 size_t session_pread(int fd, uint64_t off, uint8_t *buf, size_t n);

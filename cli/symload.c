@@ -8,17 +8,19 @@
 
 #include <etmtrace/error.h>
 #include <etmtrace/image.h>
+#include <etmtrace/open.h>
 
 #include "symload.h"
 
 static int symload_snapshot(const struct session *s, struct etm_symbols *sy,
 			    int *any)
 {
+	const struct etm_snapshot *snap = etm_capture_snapshot(s->cap);
 	char err[512];
 	size_t i, k;
 
-	for (i = 0; s->snap && i < s->snap->nsources; i++) {
-		const struct etm_snap_source *ss = &s->snap->sources[i];
+	for (i = 0; snap && i < snap->nsources; i++) {
+		const struct etm_snap_source *ss = &snap->sources[i];
 
 		for (k = 0; k < ss->ndumps; k++) {
 			const char *path = ss->dumps[k].path;
@@ -79,14 +81,15 @@ fail:
 
 double symload_ts_hz(const struct session *s)
 {
+	const struct etm_snapshot *snap = etm_capture_snapshot(s->cap);
 	char path[4096], line[512];
 	int in_ts = 0;
 	double hz = 0;
 	FILE *f;
 
-	if (!s->snap)
+	if (!snap)
 		return 0;
-	snprintf(path, sizeof(path), "%s/trace.ini", s->snap->dir);
+	snprintf(path, sizeof(path), "%s/trace.ini", snap->dir);
 	f = fopen(path, "r");
 	if (!f)
 		return 0;

@@ -74,7 +74,8 @@ int etm_diag_warning(const struct etm_diag *d, char *buf, size_t n);
 
 /** Decode @n bytes of @fmt input (typically the first few hundred KiB)
  * with the source @cfg and with variants of it - the other protocol,
- * cycle-accurate on/off, every Context ID size, ETMv3 branch encodings -
+ * cycle-accurate on/off, every Context ID size, ETMv3 branch encodings,
+ * PTM return stack, timestamps off / 64-bit binary / 48-bit Gray -
  * and store in *@best the variant with the fewest symptoms, if it has
  * far fewer than @cfg (none, or a quarter) without losing half of the
  * instructions; else @cfg itself. Returns 1 if *@best differs from @cfg,
@@ -82,6 +83,21 @@ int etm_diag_warning(const struct etm_diag *d, char *buf, size_t n);
 int etm_diag_probe(enum etm_input_format fmt, const struct etm_config *cfg,
 		   const struct etm_image *img, const uint8_t *buf, size_t n,
 		   struct etm_config *best);
+
+/* etm_diag_probe_keep(): what the variants must not change. */
+#define ETM_PROBE_KEEP_PROTOCOL 0x1u
+#define ETM_PROBE_KEEP_ETMCR    0x2u
+#define ETM_PROBE_KEEP_ETMIDR   0x4u
+/** @cfg is only a guess: the variant with the fewest symptoms wins (as
+ * few: the most instructions), with no margin over @cfg. */
+#define ETM_PROBE_GUESS         0x8u
+
+/** etm_diag_probe() over the variants that keep what @keep names as in
+ * @cfg (given by the user: explicit values win). Returns as
+ * etm_diag_probe(). */
+int etm_diag_probe_keep(enum etm_input_format fmt, const struct etm_config *cfg,
+			const struct etm_image *img, const uint8_t *buf,
+			size_t n, unsigned keep, struct etm_config *best);
 
 /** Describe the differences between @cfg and @other as text, e.g.
  * "protocol ptm, cycle-accurate on" (snprintf style). */

@@ -89,9 +89,9 @@ struct etm_enc_opts {
 #define ETM_ENC_RANDOM        0x04u
 /** Exception branch packets always carry a 5-byte address. */
 #define ETM_ENC_EXC_FULL_ADDR 0x08u
-/** Send a 5-byte address whenever the ISA differs from the ISA stated by
- * the last I-sync / 5-byte address (the only ISA a packet parser can know),
- * not only when the branch itself changes the ISA. */
+/** Former option, now always in force (accepted, no effect): a 5-byte
+ * address whenever the ISA differs from the ISA stated by the last I-sync /
+ * 5-byte address, the only ISA a packet parser knows. */
 #define ETM_ENC_PKT_ISA       0x10u
 /** Depth of the encoder's PTM return stack model. */
 #define ETM_ENC_RS_DEPTH 16

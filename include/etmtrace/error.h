@@ -34,6 +34,11 @@ enum etm_error {
 	etme_unverified,     /**< the items that follow (up to the next error
 			      *   of the source) came from trace that a later
 			      *   check rejected (etmtrace/verify.h) */
+	etme_halted,         /**< trace stopped at a Debug Halt and restarted
+			      *   without its I-sync: skipped until an I-sync
+			      *   or a full branch address */
+	etme_bad_timestamp,  /**< timestamp packet while timestamps are off
+			      *   (ETMCR[28]) or before ETMv3.5 */
 };
 
 /** Fixed human-readable string for an error code (either sign accepted).

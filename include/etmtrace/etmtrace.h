@@ -19,5 +19,7 @@
 #include <etmtrace/diag.h>
 #include <etmtrace/verify.h>
 #include <etmtrace/coverage.h>
+#include <etmtrace/chunk.h>
+#include <etmtrace/open.h>
 
 #endif

@@ -74,6 +74,10 @@ struct etm_elem {
 
 	/* etmk_context (and the state in force for ranges) */
 	uint8_t has_ctxid, has_vmid;
+	/** etmk_trace_on: the reason the I-sync gave (enum
+	 * etm_isync_reason: periodic, trace on, overflow, debug exit); the
+	 * first sync has reason etm_on_start whatever this says */
+	uint8_t isync_reason;
 	uint32_t ctxid;
 	uint8_t vmid;
 	uint8_t ns, hyp;

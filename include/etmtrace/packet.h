@@ -178,11 +178,12 @@ int etm_etm3_next_recs(struct etm_etm3 *p, struct etm_pkt_rec *recs,
 		       size_t max);
 /** Forget all state and search for A-sync again. */
 void etm_etm3_reset(struct etm_etm3 *p);
-/** Tell the parser the processor's current instruction set, which only the
- * flow decoder knows after an ISA change by a direct branch (BLX immediate):
- * 1-4 byte branch addresses are aligned for the current ISA (IHI 0014Q
- * §7.3.5, IHI 0035B §4.5.4), so packets parsed after this call use @isa.
- * etmi_unknown is ignored. */
+/** Override the instruction set the parser aligns 1-4 byte branch addresses
+ * for. The parser keeps the one the trace last stated (I-sync, 5-byte
+ * address, AltISA of exception bytes), which is what the ETM / PTM
+ * compresses against (IHI 0014 §4.5.2: ETMv3 gives an address packet on
+ * every ISA change); the decoder never calls this (doc/design.md, "What the
+ * decoder assumes"). etmi_unknown is ignored. */
 void etm_etm3_set_isa(struct etm_etm3 *p, enum etm_isa isa);
 
 /* ---- PTM packet parser: same contract as the ETMv3 one. ------------------ */

@@ -50,6 +50,11 @@ struct etm_snapshot {
 	size_t nsources;
 	struct etm_snap_buffer *buffers;
 	size_t nbuffers;
+	/** Trace sources of protocols not decoded (ETMv4, ITM, STM, ...):
+	 * protocol etm_proto_unknown, trace ID in cfg.traceid when the device
+	 * file gives it (ETMTRACEIDR, TRCTRACEIDR, ITMTCR/STMTCSR[22:16]). */
+	struct etm_snap_source *others;
+	size_t nothers;
 };
 
 /** Read the snapshot directory @dir. On success *@snap is set (free with

@@ -18,6 +18,9 @@ enum etm_input_format {
 	etm_fmt_raw,       /**< single-source byte stream */
 	etm_fmt_coresight, /**< 16-byte frames, frame-aligned (ETB/ETF/ETR memory) */
 	etm_fmt_tpiu,      /**< 16-byte frames with FSYNC / HSYNC (TPIU port capture) */
+	etm_fmt_tpiu_nofsync, /**< TPIU capture that starts at a frame boundary
+			       *   and may have no FSYNC (SWO): frames from
+			       *   byte 0; HSYNC dropped, FSYNC honoured */
 };
 
 /** A run of data bytes of one trace ID, at consecutive input offsets

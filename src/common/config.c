@@ -55,6 +55,16 @@ int etm_config_check(const struct etm_config *cfg, const char **why)
 		*why = "return stack and branch broadcast both enabled";
 		return -etme_bad_config;
 	}
+	if (cfg->protocol == etm_proto_etmv3 && cfg->etmidr &&
+	    !etm_bit(cfg->etmidr, 18)) {
+		/* ETMIDR[18] = 0: a 32-bit Thumb instruction is traced as two
+		 * halves, each with its own atom (IHI 0014Q ETMIDR); the flow
+		 * decoder walks it as one instruction and would misplace every
+		 * atom after it */
+		*why = "ETMIDR[18] = 0 (32-bit Thumb instructions traced as "
+		       "two halves) is not supported";
+		return -etme_bad_config;
+	}
 	if (cfg->protocol == etm_proto_etmv3 && etm_cfg_data_only(cfg)) {
 		*why = "data-only trace has no instruction flow";
 		return -etme_bad_config;

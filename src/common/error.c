@@ -29,6 +29,8 @@ const char *etm_errstr(int err)
 	case etme_busy: return "output not drained";
 	case etme_mismatch: return "trace does not match program image";
 	case etme_unverified: return "trace below rejected by a later check";
+	case etme_halted: return "no restart sync after a debug halt";
+	case etme_bad_timestamp: return "timestamp packet with timestamps off";
 	}
 	return "unknown error";
 }
@@ -60,6 +62,8 @@ const char *etm_errname(int err)
 	case etme_busy: return "busy";
 	case etme_mismatch: return "mismatch";
 	case etme_unverified: return "unverified";
+	case etme_halted: return "halted";
+	case etme_bad_timestamp: return "bad_timestamp";
 	}
 	return "unknown";
 }

@@ -13,6 +13,7 @@
 #include "common/sbuf.h"
 #include "decoder/decoder_int.h"
 #include "decoder/frames.h"
+#include "source/dfmt_int.h"
 #include "flow/flow_int.h"
 #include "packet/pktbuf.h"
 
@@ -67,15 +68,9 @@ static int src_next(struct dec_source *s, struct etm_packet *pkt)
 	return etm_ptm_next(s->ptm, pkt, sizeof(*pkt));
 }
 
-/* The flow decoder knows ISA changes made by direct branches (BLX imm);
- * the parser needs them to align the next compressed branch address. */
-static void src_set_isa(struct dec_source *s, enum etm_isa isa)
-{
-	if (s->etm3)
-		etm_etm3_set_isa(s->etm3, isa);
-	else
-		etm_ptm_set_isa(s->ptm, isa);
-}
+/* The parser aligns compressed branch addresses with the ISA the trace
+ * last stated (I-sync, full branch address, exception AltISA): the flow
+ * decoder's walked ISA is never fed back; it checks it instead. */
 
 static int src_finish(struct dec_source *s)
 {
@@ -99,7 +94,8 @@ struct etm_decoder *etm_decoder_alloc(enum etm_input_format fmt,
 {
 	struct etm_decoder *d;
 
-	if (fmt != etm_fmt_raw && fmt != etm_fmt_coresight && fmt != etm_fmt_tpiu)
+	if (fmt != etm_fmt_raw && fmt != etm_fmt_coresight && fmt != etm_fmt_tpiu &&
+	    fmt != etm_fmt_tpiu_nofsync)
 		return NULL;
 	if (mode != etm_dec_packets && mode != etm_dec_elements)
 		return NULL;
@@ -284,7 +280,6 @@ static int drain_fast_patoms(struct dec_source *s, uint64_t *np)
 		(*np)++;
 		if (isa < 0)
 			return isa;
-		etm_pktp_set_isa(core, (enum etm_isa)isa);
 	} while (q_open(f));
 	return 0;
 }
@@ -302,7 +297,6 @@ static int drain_fast_atoms(struct dec_source *s, uint64_t *np)
 		if (err < 0)
 			return err;
 		(*np)++;
-		etm_pktp_set_isa(s->core, etm_flow_isa_fast(s->flow));
 	}
 	return 0;
 }
@@ -348,7 +342,6 @@ static int drain_source(struct etm_decoder *d, struct dec_source *s,
 			err = etm_flow_put(s->flow, &it->pkt);
 			if (err < 0)
 				return err;
-			src_set_isa(s, etm_flow_isa(s->flow));
 		}
 		if (d->want_packets) {
 			it->is_elem = 0;
@@ -405,17 +398,27 @@ static int frames_to_dfmt(struct etm_decoder *d, const uint8_t *rest,
 	struct etm_frames *fr = d->fr;
 	uint8_t fake[16] = { 0 };
 	struct etm_dfmt_item x;
+	uint64_t start = fr->npart && rest != fr->part ? fr->part_off : off;
 	int err;
 
-	d->dfmt = etm_dfmt_alloc(etm_fmt_coresight, fr->cur_id < 0 ? off :
-				 off - sizeof(fake));
+	d->dfmt = etm_dfmt_alloc(etm_fmt_coresight, fr->cur_id < 0 ? start :
+				 start - sizeof(fake));
 	if (!d->dfmt)
 		return -etme_nomem;
+	etm_dfmt_seen_ids(d->dfmt, d->sel);
 	if (fr->cur_id >= 0) {
 		fake[0] = (uint8_t)(fr->cur_id << 1 | 1);
 		err = etm_dfmt_push(d->dfmt, fake, sizeof(fake));
 		while (!err)
 			err = etm_dfmt_next(d->dfmt, &x, sizeof(x));
+	}
+	if (fr->npart && rest != fr->part) {
+		/* a frame cut by the end of the last input comes first */
+		err = etm_dfmt_hold_bytes(d->dfmt, fr->part, fr->npart,
+					  fr->part_off);
+		fr->npart = 0;
+		if (err < 0)
+			return err;
 	}
 	err = etm_dfmt_push(d->dfmt, rest, n);
 	if (!err && d->finishing)

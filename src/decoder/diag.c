@@ -274,6 +274,9 @@ void etm_diag_elem(struct etm_diag *d, const struct etm_elem *e)
 		d->sync_known = 1;
 		break;
 	case etmk_nosync:
+		if (e->err == etme_halted)
+			break;  /* a restart sync not captured: no evidence of a
+				 * wrong configuration */
 		if (d->sync_known)
 			d->c.sync_lost += d->synced;
 		else
@@ -383,7 +386,9 @@ int etm_diag_warning(const struct etm_diag *d, char *buf, size_t n)
 	uint64_t bad = c->pkt_errors + c->sync_lost;
 	uint64_t img = c->mismatch + c->n_uncond + c->undef + c->mid_insn;
 
-	if (bad && (bad >= 4 || !c->insns))
+	/* (a trace that decodes next to nothing before it fails: fewer than
+	 * 16 instructions a failure) */
+	if (bad && (bad >= 4 || c->insns < 16 * bad))
 		return snprintf(buf, n, "%llu malformed packets, %llu losses "
 				"of sync: wrong protocol or ETMCR/ETMIDR "
 				"(cycle-accurate, Context ID size, branch "
@@ -413,6 +418,7 @@ int etm_diag_warning(const struct etm_diag *d, char *buf, size_t n)
 struct diag_fit {
 	int64_t score;
 	uint64_t insns;
+	uint64_t parse_bad, packets;   /* packet-level symptoms, packets */
 };
 
 static uint64_t diag_score(const struct etm_diag_counts *c)
@@ -429,7 +435,7 @@ static struct diag_fit diag_fit(enum etm_input_format fmt,
 	struct etm_decoder *dec = etm_decoder_alloc(fmt, etm_dec_elements);
 	struct etm_diag *d = etm_diag_alloc(cfg, img);
 	struct etm_item *it = malloc(sizeof(*it));
-	struct diag_fit fit = { -1, 0 };
+	struct diag_fit fit = { -1, 0, 0, 0 };
 	int rc = -etme_nomem;
 
 	if (dec && d && it)
@@ -448,6 +454,8 @@ static struct diag_fit diag_fit(enum etm_input_format fmt,
 	if (rc == -etme_eos) {
 		fit.score = (int64_t)diag_score(&d->c);
 		fit.insns = d->c.insns;
+		fit.parse_bad = d->c.pkt_errors + d->c.sync_lost;
+		fit.packets = d->c.packets;
 	}
 	free(it);
 	etm_diag_free(d);
@@ -466,13 +474,28 @@ static int diag_better(struct diag_fit v, struct diag_fit o, struct diag_fit b)
 	return v.score < b.score || (v.score == b.score && v.insns > b.insns);
 }
 
+/* Timestamps of variant bits 6:5: 0 as configured, 1 off, 2 on (64-bit
+ * binary), 3 on (48-bit Gray): ETMCR[28], ETMCCER[29:28]. */
+static void diag_ts_variant(struct etm_config *out, unsigned ts)
+{
+	if (!ts)
+		return;
+	out->etmcr &= ~(1u << 28);
+	out->etmccer &= ~(3u << 28);
+	if (ts >= 2)
+		out->etmcr |= 1u << 28;
+	if (ts == 2)
+		out->etmccer |= 3u << 28;
+}
+
 /* Variant @v of @cfg: bit 0 cycle-accurate, bits 2:1 Context ID size,
  * bit 3 ETMv3 alternative branch encoding / PTM return stack, bit 4 the
- * other protocol. */
+ * other protocol, bits 6:5 timestamps (diag_ts_variant()). */
 static int diag_variant(const struct etm_config *cfg, unsigned v,
 			struct etm_config *out)
 {
 	*out = *cfg;
+	diag_ts_variant(out, (v >> 5) & 3);
 	if (v & 16)
 		out->protocol = cfg->protocol == etm_proto_ptm ?
 				etm_proto_etmv3 : etm_proto_ptm;
@@ -492,9 +515,41 @@ static int diag_variant(const struct etm_config *cfg, unsigned v,
 	return etm_config_check(out, NULL) == 0;
 }
 
+/* Whether @v fits better than @b with no margins (@cfg was a guess):
+ * fewer symptoms, or as few and more instructions. */
+static int diag_fewer(struct diag_fit v, struct diag_fit b)
+{
+	if (v.score < 0)
+		return 0;
+	if (b.score < 0 || (v.insns && !b.insns))
+		return 1;
+	if (!v.insns && b.insns)
+		return 0;
+	if (!v.insns)   /* no image: only how the packets parse tells */
+		return v.parse_bad < b.parse_bad ||
+		       (v.parse_bad == b.parse_bad && v.packets > b.packets);
+	return v.score < b.score || (v.score == b.score && v.insns > b.insns);
+}
+
+/* Whether variant @v changes what @keep (ETM_PROBE_KEEP_*) holds fixed. */
+static int diag_kept(const struct etm_config *cfg, const struct etm_config *v,
+		     unsigned keep)
+{
+	return ((keep & ETM_PROBE_KEEP_PROTOCOL) && v->protocol != cfg->protocol) ||
+	       ((keep & ETM_PROBE_KEEP_ETMCR) && v->etmcr != cfg->etmcr) ||
+	       ((keep & ETM_PROBE_KEEP_ETMIDR) && v->etmidr != cfg->etmidr);
+}
+
 int etm_diag_probe(enum etm_input_format fmt, const struct etm_config *cfg,
 		   const struct etm_image *img, const uint8_t *buf, size_t n,
 		   struct etm_config *best)
+{
+	return etm_diag_probe_keep(fmt, cfg, img, buf, n, 0, best);
+}
+
+int etm_diag_probe_keep(enum etm_input_format fmt, const struct etm_config *cfg,
+			const struct etm_image *img, const uint8_t *buf,
+			size_t n, unsigned keep, struct etm_config *best)
 {
 	struct diag_fit o, b, f;
 	struct etm_config v;
@@ -505,11 +560,13 @@ int etm_diag_probe(enum etm_input_format fmt, const struct etm_config *cfg,
 	*best = *cfg;
 	o = diag_fit(fmt, cfg, img, buf, n);
 	b = o;
-	for (i = 0; i < 32; i++) {
-		if (!diag_variant(cfg, i, &v))
+	for (i = 0; i < 128; i++) {
+		if (!diag_variant(cfg, i, &v) || diag_kept(cfg, &v, keep) ||
+		    (i >= 32 && !memcmp(&v, cfg, sizeof(v))))
 			continue;
 		f = diag_fit(fmt, &v, img, buf, n);
-		if (diag_better(f, o, b)) {
+		if ((keep & ETM_PROBE_GUESS) ? diag_fewer(f, b) :
+					       diag_better(f, o, b)) {
 			b = f;
 			*best = v;
 		}
@@ -546,6 +603,12 @@ int etm_diag_config_diff(const struct etm_config *cfg,
 	     etm_cfg_alt_branch(cfg) != etm_cfg_alt_branch(o),
 	     "%s branch encoding",
 	     etm_cfg_alt_branch(o) ? "alternative" : "original");
+	DIFF(etm_cfg_timestamps(cfg) != etm_cfg_timestamps(o) ||
+	     (etm_cfg_timestamps(o) &&
+	      (etm_cfg_ts_64bit(cfg) != etm_cfg_ts_64bit(o) ||
+	       etm_cfg_ts_binary(cfg) != etm_cfg_ts_binary(o))),
+	     "timestamps %s", !etm_cfg_timestamps(o) ? "off" :
+	     etm_cfg_ts_64bit(o) ? "on (64-bit binary)" : "on (48-bit Gray)");
 	DIFF(etm_cfg_ret_stack(cfg) != etm_cfg_ret_stack(o),
 	     "return stack %s", etm_cfg_ret_stack(o) ? "on" : "off");
 #undef DIFF

@@ -483,6 +483,28 @@ static void bulk_frames(struct etm_frames *x)
 }
 #endif
 
+/* Whether frame @f names a reserved ID (an ID change to it). */
+static int names_reserved(const uint8_t *f)
+{
+	unsigned k;
+
+	for (k = 0; k < 16; k += 2)
+		if ((f[k] & 1) && id_is_reserved(f[k] >> 1))
+			return 1;
+	return 0;
+}
+
+/* Whether the frame part[] completed by @k bytes of the input names a
+ * reserved ID. */
+static int part_names_reserved(const struct etm_frames *x, size_t k)
+{
+	uint8_t f[16];
+
+	memcpy(f, x->part, x->npart);
+	memcpy(f + x->npart, x->buf + x->pos, k);
+	return names_reserved(f);
+}
+
 /* Take over the caller's table of selected IDs. */
 static void set_sel(struct etm_frames *x, const uint8_t *sel)
 {
@@ -526,6 +548,9 @@ enum etm_fr_res etm_frames_step(struct etm_frames *x, const uint8_t *sel)
 
 			if (k > x->n - x->pos)
 				k = x->n - x->pos;
+			if (x->npart + k == 16 && part_names_reserved(x, k))
+				/* the deformatter takes part[] and the rest */
+				return x->stg_n ? etm_fr_push : etm_fr_dfmt;
 			memcpy(x->part + x->npart, x->buf + x->pos, k);
 			x->pos += k;
 			x->npart += k;
@@ -539,6 +564,9 @@ enum etm_fr_res etm_frames_step(struct etm_frames *x, const uint8_t *sel)
 			return x->stg_n ? etm_fr_push : etm_fr_dfmt;
 		} else if (x->n - x->pos >= 16) {
 			f = x->buf + x->pos;
+			if (names_reserved(f))
+				/* lost alignment? the deformatter realigns */
+				return x->stg_n ? etm_fr_push : etm_fr_dfmt;
 			off = x->off + x->pos;
 			x->pos += 16;
 		} else if (x->pos < x->n) {

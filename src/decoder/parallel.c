@@ -13,22 +13,17 @@
 #include <etmtrace/error.h>
 
 #include "common/sbuf.h"
+#include "decoder/cut.h"
 #include "decoder/decoder_int.h"
 
 #define PAR_READ (256u << 10)     /* bytes read and pushed at once */
 #define PAR_BATCH 256u            /* most elements per ops->elems call */
-#define PAR_FINE 1024u            /* checkpoint spacing near a chunk start */
-#define PAR_DENSE (8u << 10)      /* ... up to here (both frame multiples) */
-#define PAR_PIECE 4096u           /* checkpoint spacing after that */
-#define PAR_HEAD (64u << 10)      /* a chunk publishes checkpoints this far */
 #define PAR_BLOCK 1024u           /* items per block (etm_decoder_run) */
 #define PAR_BUDGET (40u << 20)    /* default: pieces buffered over all chunks */
 #define PAR_MIN_INPUT (128u << 10) /* smaller input: one thread */
 #define PAR_MIN_CHUNK (16u << 10)
 #define PAR_MAX_CHUNK (32u << 20)
 #define PAR_FIRST_CHUNK (256u << 10)
-#define PAR_SEARCH (64u << 10)    /* sync point search window */
-#define ASYNC_ZEROS 5
 
 /* A queued piece of consumer output. */
 struct ppiece {
@@ -223,17 +218,11 @@ static int drain(struct pwork *w)
 	}
 }
 
-/* A frame starting with 0xFF may be an FSYNC: the deformatter then holds
- * state that etm_decoder_save() does not show. */
+/* A frame starting with 0xFF may be an FSYNC (decoder/cut.h). */
 static void check_frames(struct pwork *w, uint64_t off, size_t n)
 {
-	size_t i = (size_t)((16 - (off & 15)) & 15);
-
-	if (!w->r->frames || w->dirty)
-		return;
-	for (; i < n; i += 16)
-		if (w->buf[i] == 0xff)
-			w->dirty = 1;
+	if (w->r->frames && !w->dirty && etm_cut_has_fsync(w->buf, off, n))
+		w->dirty = 1;
 }
 
 /* Decode [*pos, to). Returns 0 or -1 to stop. */
@@ -263,18 +252,10 @@ static int feed_end(struct pwork *w)
 	return drain(w);
 }
 
-/* The checkpoint of chunk s after @pos: every PAR_FINE bytes from its start
- * for PAR_DENSE bytes (chunks usually converge early), then at multiples of
- * PAR_PIECE; at most its head end. */
+/* The checkpoint of chunk s after @pos (decoder/cut.h). */
 static uint64_t next_piece(const struct pchunk *s, uint64_t pos)
 {
-	uint64_t p;
-
-	if (pos < s->start + PAR_DENSE)
-		p = s->start + ((pos - s->start) / PAR_FINE + 1) * PAR_FINE;
-	else
-		p = (pos / PAR_PIECE + 1) * PAR_PIECE;
-	return p < s->head_end ? p : s->head_end;
+	return etm_cut_next_piece(s->start, s->head_end, pos);
 }
 
 /* Record the state at @pos as a checkpoint of the worker's own chunk. */
@@ -407,39 +388,11 @@ static int try_converge(struct pwork *w, struct pchunk *s, uint64_t *pos)
 	return stop ? -1 : 1;
 }
 
-/* First chunk start at or after @from: raw input, the first of five 0x00
- * before a 0x80 (A-sync); frames, a frame whose first byte is an ID change
- * (and not 0xFF). r->size if there is none. Caller holds the lock. */
+/* First chunk start at or after @from (decoder/cut.h). Caller holds the
+ * lock. */
 static uint64_t find_start(struct prun *r, uint8_t *buf, uint64_t from)
 {
-	uint64_t pos;
-
-	if (r->frames)
-		from = (from + 15) & ~(uint64_t)15;
-	for (pos = from; pos < r->size; ) {
-		size_t n = r->size - pos > PAR_SEARCH ? PAR_SEARCH :
-						       (size_t)(r->size - pos);
-		size_t i, z = 0;
-
-		if (r->rd(r->rctx, pos, buf, n) != n)
-			return r->size;
-		for (i = 0; i < n; i += r->frames ? 16 : 1) {
-			if (r->frames) {
-				if ((buf[i] & 1) && buf[i] != 0xff)
-					return pos + i;
-				continue;
-			}
-			if (buf[i] == 0x80 && z >= ASYNC_ZEROS &&
-			    pos + i >= from + ASYNC_ZEROS)
-				return pos + i - ASYNC_ZEROS;
-			z = buf[i] ? 0 : z + 1;
-		}
-		if (n < PAR_SEARCH)
-			break;
-		/* windows overlap by an A-sync's zeros */
-		pos += r->frames ? n : n - ASYNC_ZEROS - 1;
-	}
-	return r->size;
+	return etm_cut_find_start(r->frames, r->rd, r->rctx, r->size, buf, from);
 }
 
 /* Length of the next chunk: its output should fill about 3/4 of a chunk's
@@ -468,21 +421,6 @@ static uint64_t chunk_len(const struct prun *r)
 	return len;
 }
 
-/* Head length of a chunk of @len bytes: a quarter of it (the predecessor
- * consumes the head's items), at least PAR_DENSE, at most PAR_HEAD; a frame
- * multiple. */
-static uint64_t head_len(uint64_t len)
-{
-	uint64_t h = len / 4;
-
-	if (h < PAR_DENSE)
-		h = PAR_DENSE;
-	if (h > PAR_HEAD)
-		h = PAR_HEAD;
-	h &= ~(uint64_t)15;
-	return h < len ? h : len;
-}
-
 /* Append the next chunk. Caller holds the lock. */
 static struct pchunk *chunk_create(struct prun *r, uint8_t *buf)
 {
@@ -495,7 +433,7 @@ static struct pchunk *chunk_create(struct prun *r, uint8_t *buf)
 	c->start = r->next_start;
 	c->end = c->start + len >= r->size ? r->size :
 					     find_start(r, buf, c->start + len);
-	c->head_end = c->start + head_len(c->end - c->start);
+	c->head_end = c->start + etm_cut_head_len(c->end - c->start);
 	r->next_start = c->end;
 	if (r->tail)
 		r->tail->next = c;
@@ -791,6 +729,7 @@ static int run(struct etm_decoder *d, etm_read_fn rd, void *rctx,
 	r.frames = etm_decoder_format(d) == etm_fmt_coresight;
 	r.batch = ops && ops->elems && etm_decoder_elems_ok(d);
 	if (jobs <= 1 || etm_decoder_format(d) == etm_fmt_tpiu ||
+	    etm_decoder_format(d) == etm_fmt_tpiu_nofsync ||
 	    size <= PAR_MIN_INPUT) {
 		if (fn) {
 			r.ops = NULL;   /* items straight to the callback */
@@ -813,7 +752,7 @@ static int run(struct etm_decoder *d, etm_read_fn rd, void *rctx,
 	pthread_cond_init(&r.cv, NULL);
 	for (i = 0; i < jobs; i++) {
 		w[i].r = &r;
-		w[i].buf = malloc(PAR_READ > PAR_SEARCH ? PAR_READ : PAR_SEARCH);
+		w[i].buf = malloc(PAR_READ > ETM_CUT_SEARCH ? PAR_READ : ETM_CUT_SEARCH);
 		w[i].sb = malloc(sizeof(*w[i].sb));
 		if (!w[i].buf || !w[i].sb ||
 		    pthread_create(&th[i], NULL, worker, &w[i]) != 0) {

@@ -67,6 +67,9 @@ struct etm_enc *etm_enc_alloc(const struct etm_enc_opts *o, size_t size,
 	e->alt = (uint8_t)etm_cfg_alt_branch(c);
 	e->bcast = (uint8_t)etm_cfg_branch_bcast(c);
 	e->minor = (uint8_t)etm_cfg_arch_minor(c);
+	/* ETMv3 timestamps exist from v3.5 (IHI 0014Q §7.3.7) */
+	if (!e->ptm && e->minor < 5)
+		e->ts_on = 0;
 	e->isa = e->pisa = etmi_a32;
 	e->ts_full = 1;
 	return e;
@@ -177,6 +180,15 @@ int enc_async_due(const struct etm_enc *e)
 	       enc_pos(e) - e->async_at >= e->o.async_period;
 }
 
+void enc_after_halt(struct etm_enc *e, const struct etm_ev *ev)
+{
+	if (ev->exc_num != 1 || etm_cfg_m_profile(&e->o.cfg))
+		return;
+	e->need_sync = 1;
+	e->reason = etm_isync_debug_exit;
+	e->gap = 0;
+}
+
 int enc_isync_due(const struct etm_enc *e)
 {
 	return e->o.isync_period &&
@@ -227,7 +239,9 @@ static unsigned addr_len(struct etm_enc *e, uint32_t addr, enum etm_isa isa,
 void enc_address(struct etm_enc *e, uint32_t addr, enum etm_isa isa,
 		 int need_exc, int full)
 {
-	enum etm_isa cmp = (e->o.flags & ETM_ENC_PKT_ISA) ? e->pisa : e->isa;
+	/* a 1-4 byte address keeps the ISA the trace last stated (I-sync,
+	 * 5-byte address): the only one a packet parser knows */
+	enum etm_isa cmp = e->pisa;
 	uint32_t v = addr >> isa_shift(isa);
 	unsigned n, i;
 

@@ -186,7 +186,9 @@ static int e3_insn(struct etm_enc *e, const struct etm_ev *ev)
 		enum etm_isa t = in.target_isa != etmi_unknown ?
 				 in.target_isa : e->isa;
 
-		if (e->bcast)
+		/* an ISA change (BLX imm) always gives the target in an
+		 * address packet (IHI 0014 §4.5.2) */
+		if (e->bcast || t != e->isa)
 			e3_branch(e, in.target, t, 0, 0, 0, e->ns, e->hyp);
 		e->isa = t;
 		e->next = in.target;
@@ -211,6 +213,7 @@ static int e3_exception(struct etm_enc *e, const struct etm_ev *ev)
 	e->next = ev->addr;
 	e->next_valid = 1;
 	e->last_insn = 0;
+	enc_after_halt(e, ev);
 	return 0;
 }
 

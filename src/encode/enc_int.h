@@ -142,6 +142,9 @@ int enc_classify(struct etm_enc *e, const struct etm_ev *ev,
 		 struct etm_insn *in);
 /* I-sync info byte. */
 uint8_t enc_isync_info(struct etm_enc *e, unsigned reason);
+/* After a Debug Halt exception (A/R exception 1) trace restarts with an
+ * I-sync, reason debug exit, at the next traced instruction. */
+void enc_after_halt(struct etm_enc *e, const struct etm_ev *ev);
 /* A-sync due by the period (or first sync). */
 int enc_async_due(const struct etm_enc *e);
 int enc_isync_due(const struct etm_enc *e);

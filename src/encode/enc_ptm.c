@@ -298,6 +298,7 @@ static int ptm_exception(struct etm_enc *e, const struct etm_ev *ev)
 	e->next = ev->addr;
 	e->next_valid = 1;
 	e->blk_start = ev->addr;
+	enc_after_halt(e, ev);
 	ptm_context_out(e);
 	return 0;
 }

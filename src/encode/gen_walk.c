@@ -148,6 +148,29 @@ static int gw_async(struct gw *w)
 	return gw_exception(w, r < 80 ? 14 : 15, w->pc, w->isa, 0);
 }
 
+static int gw_trace_on(struct gw *w, unsigned reason);
+
+/* Debug Halt (exception 1) before the instruction at w->pc: the core
+ * stops in Debug state and leaves it at that instruction; trace restarts
+ * there with an I-sync whose reason is debug exit (IHI 0014Q §7.3.2). */
+static int gw_halt(struct gw *w)
+{
+	struct etm_ev ev;
+	int err;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = etmev_exception;
+	ev.addr = w->pc;
+	ev.isa = w->isa;
+	ev.exc_num = 1;
+	ev.ns = w->ns;
+	ev.hyp = w->hyp;
+	err = gw_emit(w, &ev);
+	w->last_plain = 0;
+	w->last_wp = 0;
+	return err ? err : gw_trace_on(w, etm_isync_debug_exit);
+}
+
 /* Decide the outcome of item @it at w->pc into @ev; returns the next pc. */
 static uint64_t gw_decide(struct gw *w, const struct gitem *it,
 			  struct etm_ev *ev, enum etm_isa *tisa)
@@ -229,6 +252,8 @@ static int gw_after_wp(struct gw *w)
 		ev.vmid = w->vmid;
 		err = gw_emit(w, &ev);
 	}
+	if (!err && (fl & ETM_GEN_GAPS) && gw_chance(w, 1, 300))
+		return gw_halt(w);
 	if (!err && (fl & ETM_GEN_GAPS) && gw_chance(w, 1, 150)) {
 		ev.kind = etmev_trace_off;
 		err = gw_emit(w, &ev);

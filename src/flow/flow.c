@@ -169,6 +169,7 @@ void etm_elem_save(struct etm_sbuf *s, const struct etm_elem *el)
 	etm_sbuf_u8(s, el->has_ret);
 	etm_sbuf_u64(s, el->addr);
 	etm_sbuf_u8(s, el->reason);
+	etm_sbuf_u8(s, el->isync_reason);
 	etm_sbuf_u8(s, el->has_ctxid);
 	etm_sbuf_u8(s, el->has_vmid);
 	etm_sbuf_u32(s, el->ctxid);

@@ -24,22 +24,6 @@ static void e3_set_ns(struct etm3_flow *e, uint8_t ns)
 	e->cb = NULL;
 }
 
-/* Copy @el to the output queue. */
-static int e3_put(struct etm3_flow *e, const struct etm_elem *el)
-{
-	return etm_flow_emit_copy(e->f, el);
-}
-
-/* A zeroed element of @kind for the current packet. */
-static void e3_init_elem(struct etm3_flow *e, struct etm_elem *el,
-			 enum etm_elem_kind kind)
-{
-	etm_zero(el, sizeof(*el));
-	el->kind = kind;
-	el->offset = e->off;
-	el->id = e->f->id;
-}
-
 /* Classify the last instruction of range @el if the block walk did not (a
  * range ending inside a block: a non-branch instruction). Its opcode is
  * read from the memory space the range ran in (its NS bit), whenever this
@@ -258,12 +242,19 @@ static inline void e3_advance(struct etm3_flow *e, const struct e3_step *st)
 	switch (b->last.cls) {
 	case etmc_br_direct:
 		e->addr = b->last.target;
-		e->isa = b->last.target_isa ? b->last.target_isa : b->isa;
 		e->pend_open = 0;
+		if (!b->last.target_isa || b->last.target_isa == b->isa)
+			break;
+		/* BLX imm: the trace gives the target with its ISA in an
+		 * address packet (IHI 0014 §4.5.2); until it does, the walked
+		 * target is unconfirmed (checked in e3_branch()) */
+		e->isa = b->last.target_isa;
+		e->addr_valid = 0;
+		e->wait_branch = E3_WAIT_ISA;
 		break;
 	case etmc_br_indirect:
 		e->addr_valid = 0; /* the branch packet gives the target */
-		e->wait_branch = 1;
+		e->wait_branch = E3_WAIT_BRANCH;
 		e->pend_open = 0;
 		break;
 	default:
@@ -275,15 +266,19 @@ static inline void e3_advance(struct etm3_flow *e, const struct e3_step *st)
 
 /* Atoms after a taken indirect branch but before its branch packet: the
  * image disagrees with the trace (or the packet was lost). Report the gap
- * once; the atoms are discarded until a branch packet or I-sync. */
+ * once; the atoms are discarded until a branch packet or I-sync. After an
+ * ISA-changing direct branch the missing address packet is a mismatch. */
 static int e3_lost(struct etm3_flow *e)
 {
 	struct etm_elem el;
-	int err = e3_flush(e);
+	int err, isa = e->wait_branch == E3_WAIT_ISA;
 
+	e->wait_branch = 0;
+	if (isa)
+		return etm_e3_mismatch(e, e->addr);
+	err = e3_flush(e);
 	if (err < 0)
 		return err;
-	e->wait_branch = 0;
 	e3_init_elem(e, &el, etmk_nosync);
 	el.addr = e->addr;
 	return e3_put(e, &el);
@@ -443,7 +438,7 @@ static int e3_atoms(struct etm3_flow *e, const struct etm_packet *pkt)
 	e3_cycles(e, pkt, &a, w);
 	if (!e->synced || e->data_only) {
 		e->carry = 0;
-		return 0;
+		return e->halted && a.n ? etm_e3_halt_skip(e) : 0;
 	}
 	return etm_e3_walk(e, &a);
 }
@@ -463,7 +458,7 @@ static inline int e3_run(struct etm3_flow *e, struct etm_atom_run *r)
 
 	if (!e->synced || e->data_only) {
 		e->carry = 0;
-		return 0;
+		return e->halted && r->n ? etm_e3_halt_skip(e) : 0;
 	}
 	if (e->ca && !r->n) {
 		e->carry += r->w_tail;
@@ -570,8 +565,20 @@ static int e3_branch(struct etm3_flow *e, const struct etm_brc *br,
 	uint64_t at = 0, ret = e->addr;
 	int has_ret = e->addr_valid, cancelled = 0, err;
 
-	if (!e->synced)
-		return 0;
+	if (!e->synced) {
+		if (!e->halted)
+			return 0;
+		if (br->addr_bits && br->addr_bits < 32)
+			return etm_e3_halt_skip(e);
+		err = etm_e3_unhalt(e, br);
+		if (err < 0)
+			return err;
+		has_ret = 0;
+	} else if (etm_e3_br_disagrees(e, br)) {
+		err = etm_e3_mismatch(e, br->addr);
+		if (err < 0)
+			return err;
+	}
 	if (br->has_exc && br->cancel) {
 		/* M-profile: Can after an exception exit cancels only the
 		 * return, not the instruction (§6.6). */
@@ -598,6 +605,11 @@ static int e3_branch(struct etm3_flow *e, const struct etm_brc *br,
 			return err;
 	}
 	e3_set_addr(e, br->addr, br->isa);
+	if (etm_e3_is_halt(e, br)) {
+		e->synced = 0;
+		e->addr_valid = 0;
+		e->halted = 1;
+	}
 	if (pkt)
 		return e3_state(e, pkt, 0);
 	if (!br->has_state || (br->ns == e->ns && br->hyp == e->hyp))
@@ -659,7 +671,6 @@ static int e3_drain_fast(struct etm_flow *f, struct etm_pktp *core,
 			if (err < 0)
 				return err;
 			etm_pktp_run_done(core, &r);
-			etm_pktp_set_isa(core, (enum etm_isa)e3_isa_now(e));
 			if (!etm_flow_qopen(f))
 				break;
 		}
@@ -671,8 +682,14 @@ static int e3_drain_fast(struct etm_flow *f, struct etm_pktp *core,
 		(*np)++;
 		etm_flow_qstart(f);
 		e->off = br.offset;
-		if (e->synced && !br.has_exc && !br.has_state) {
-			/* e3_branch() of a plain branch address, inline */
+		if (e->synced && !br.has_exc && !br.has_state &&
+		    (e->wait_branch == E3_WAIT_BRANCH ||
+		     (e->wait_branch == E3_WAIT_ISA && br.addr == e->addr &&
+		      br.isa == e->isa))) {
+			/* e3_branch() of a plain branch address after an
+			 * indirect branch (the walked ISA is the trace's:
+			 * etm_e3_plain()) or a BLX imm, inline (what
+			 * etm_e3_br_disagrees() would test holds) */
 			err = e3_flush(e);
 			e3_set_addr(e, br.addr, br.isa);
 		} else {
@@ -680,7 +697,6 @@ static int e3_drain_fast(struct etm_flow *f, struct etm_pktp *core,
 		}
 		if (err < 0)
 			return err;
-		etm_pktp_set_isa(core, (enum etm_isa)e3_isa_now(e));
 	} while (etm_flow_qopen(f));
 	return 0;
 }
@@ -727,27 +743,30 @@ static uint8_t e3_on_reason(unsigned isync_reason)
  * does not match the trace). Report a mismatch before re-anchoring. */
 static int e3_isync_check(struct etm3_flow *e, const struct etm_packet *pkt)
 {
-	struct etm_elem el;
-	int err;
-
-	if (!e->addr_valid || e->wait_branch || (e->addr == pkt->addr &&
+	/* (after a BLX imm whose address packet is due, the walked target
+	 * and ISA are checked too) */
+	if ((!e->addr_valid && e->wait_branch != E3_WAIT_ISA) ||
+	    e->wait_branch == E3_WAIT_BRANCH || (e->addr == pkt->addr &&
 	    (e->isa == pkt->isa || pkt->isa == etmi_unknown)))
 		return 0;
-	err = e3_flush(e);
-	if (err < 0)
-		return err;
-	e3_init_elem(e, &el, etmk_error);
-	el.err = etme_mismatch;
-	el.addr = pkt->addr;
-	return e3_put(e, &el);
+	return etm_e3_mismatch(e, pkt->addr);
 }
 
 static int e3_isync(struct etm3_flow *e, const struct etm_packet *pkt)
 {
-	int first = !e->synced, err;
+	int first, gap = 0, err;
 	struct etm_elem el;
 
-	if (!first && pkt->reason == etm_isync_periodic && !pkt->lsip) {
+	if (e->halted) {
+		/* as if in sync (nothing was walked); trace restarts here
+		 * if the gap was reported */
+		gap = e->halt_gap;
+		etm_e3_unhalt(e, NULL);
+	}
+	first = !e->synced;
+
+	if (!first && !gap && pkt->reason == etm_isync_periodic &&
+	    !pkt->lsip) {
 		/* in sync: check, then re-anchor address and state */
 		err = e3_isync_check(e, pkt);
 		if (err < 0)
@@ -768,12 +787,15 @@ static int e3_isync(struct etm3_flow *e, const struct etm_packet *pkt)
 		}
 		e->carry = 0;
 	}
-	if (first || pkt->reason != etm_isync_periodic) {
+	if (first || gap || pkt->reason != etm_isync_periodic) {
 		e3_init_elem(e, &el, etmk_trace_on);
 		el.reason = e3_on_reason(pkt->reason);
+		if (gap && pkt->reason == etm_isync_periodic)
+			el.reason = etm_on_resync;
 		if (first)
 			el.reason = e->ever_synced ? etm_on_resync :
 						     etm_on_start;
+		el.isync_reason = pkt->reason;
 		el.addr = pkt->addr;
 		el.isa = pkt->isa;
 		err = e3_put(e, &el);
@@ -800,6 +822,7 @@ static int e3_error(struct etm3_flow *e, const struct etm_packet *pkt)
 	e3_init_elem(e, &el, etmk_error);
 	el.err = pkt->err ? pkt->err : etme_bad_packet;
 	e->synced = 0;
+	e->halted = 0;
 	e->addr_valid = 0;
 	e->carry = 0;
 	return e3_put(e, &el);
@@ -913,6 +936,7 @@ static void e3_save(const struct etm_flow *f, struct etm_sbuf *s)
 	etm_sbuf_u8(s, (unsigned)e->ever_synced);
 	etm_sbuf_u8(s, (unsigned)e->addr_valid);
 	etm_sbuf_u8(s, (unsigned)e->wait_branch);
+	etm_sbuf_u8(s, (unsigned)(e->halted | e->halt_gap << 1));
 	etm_sbuf_u64(s, e->addr);
 	etm_sbuf_u8(s, e->isa);
 	etm_sbuf_u8(s, e->ns);

@@ -12,6 +12,13 @@ struct etm_wm_entry;
  * still be cancelled (timestamps, context, exception return, ...). */
 #define E3_HELD_MAX 16
 
+/* wait_branch: the address is unknown after a taken indirect branch
+ * (E3_WAIT_BRANCH), or the walked target of an ISA-changing direct branch
+ * (BLX imm) waits for the address packet the trace gives for it
+ * (E3_WAIT_ISA; addr and isa hold the walked target). */
+#define E3_WAIT_BRANCH 1
+#define E3_WAIT_ISA 2
+
 struct etm3_flow {
 	struct etm_flow *f;
 	int ca;                 /* cycle-accurate: W atoms are counted */
@@ -22,7 +29,10 @@ struct etm3_flow {
 	int synced;             /* an I-sync gave address and state */
 	int ever_synced;
 	int addr_valid;         /* addr is the next instruction */
-	int wait_branch;        /* address unknown after an indirect branch */
+	int wait_branch;        /* E3_WAIT_*: an address packet is due */
+	int halted;             /* after a Debug Halt exception: not synced
+				 * until an I-sync or a full branch address */
+	int halt_gap;           /* the halt gap was reported */
 	uint64_t addr;
 	enum etm_isa isa;
 
@@ -73,6 +83,45 @@ struct e3_atoms {
 	uint32_t w0;
 	struct etm_atom_run *r;
 };
+
+/* Copy @el to the output queue. */
+static inline int e3_put(struct etm3_flow *e, const struct etm_elem *el)
+{
+	return etm_flow_emit_copy(e->f, el);
+}
+
+/* A zeroed element of @kind for the current packet. */
+static inline void e3_init_elem(struct etm3_flow *e, struct etm_elem *el,
+				enum etm_elem_kind kind)
+{
+	etm_zero(el, sizeof(*el));
+	el->kind = kind;
+	el->offset = e->off;
+	el->id = e->f->id;
+}
+
+/* Debug Halt (A/R profile exception 1, IHI 0014Q Table 7-12): trace stops
+ * until the core leaves Debug state, where it restarts with an I-sync
+ * (reason debug exit). Until then nothing is known: packets are skipped,
+ * the gap reported once (etm_e3_halt_skip()). */
+static inline int etm_e3_is_halt(const struct etm3_flow *e,
+				 const struct etm_brc *br)
+{
+	return br->has_exc && br->exc_num == 1 && !e->m_profile;
+}
+
+/* flow_etm3_check.c: what the trace says against what was walked. */
+/* Report that the trace disagrees with the image walked at @addr (the
+ * pending range released first). */
+int etm_e3_mismatch(struct etm3_flow *e, uint64_t addr);
+/* Whether branch address packet @br disagrees with the walk. */
+int etm_e3_br_disagrees(struct etm3_flow *e, const struct etm_brc *br);
+/* A packet that would decode instructions while halted: report the gap
+ * once. Returns 0 or an error. */
+int etm_e3_halt_skip(struct etm3_flow *e);
+/* Synchronised again after a halt: by I-sync (@br NULL) or by branch
+ * address @br, complete on its own (a trace-on element, reason resync). */
+int etm_e3_unhalt(struct etm3_flow *e, const struct etm_brc *br);
 
 /* Walk atoms @a (e3_walk_in(), out of line). Returns 0 or an error. */
 int etm_e3_walk(struct etm3_flow *e, const struct e3_atoms *a);

@@ -100,6 +100,7 @@ struct e3_ls {
 	unsigned qhead, qlen;
 	int addr_valid, wait_branch, pend_on, pend_open;
 	uint32_t st_addr;       /* the parser's address compression base */
+	enum etm_isa st_isa;    /* and its ISA: the trace's, never the walk's */
 };
 
 static inline void e3_ls_get(const struct etm3_flow *e,
@@ -116,6 +117,7 @@ static inline void e3_ls_get(const struct etm3_flow *e,
 	s->pend_on = e->pend_on;
 	s->pend_open = e->pend_open;
 	s->st_addr = p->st.addr;
+	s->st_isa = p->st.isa;
 }
 
 /* Write the state back. The block the last walk ended in is forgotten (a
@@ -134,7 +136,7 @@ static inline void e3_ls_put(struct etm3_flow *e, struct etm_pktp *p,
 	e->pend_open = s->pend_open;
 	e->cb = NULL;
 	p->st.addr = s->st_addr;
-	p->st.isa = s->isa;     /* etm_pktp_set_isa(), synchronised */
+	p->st.isa = s->st_isa;
 }
 
 /* Whether the walk of the next P-header goes on in the pending range
@@ -301,10 +303,18 @@ int etm_e3_plain(struct etm3_flow *e, struct etm_pktp *p, uint64_t *np)
 				break;
 			}
 		} else if (p->hdr[h] == etmh_branch) {
-			int r = etm_br_short(s.st_addr, s.isa, buf + pos,
+			int r = etm_br_short(s.st_addr, s.st_isa, buf + pos,
 					     len - pos, alt, &bs);
 
-			if (!r)
+			/* only after an indirect branch, or after a BLX imm
+			 * the address it was walked to: the rest is
+			 * e3_branch()'s (etm_e3_br_disagrees()). After an
+			 * indirect branch the walked ISA is the trace's (a
+			 * walk changes it only at a BLX imm, which waits
+			 * with E3_WAIT_ISA): a short address agrees. */
+			if (!r || (s.wait_branch != E3_WAIT_BRANCH &&
+				   (s.wait_branch != E3_WAIT_ISA ||
+				    bs.addr != s.addr || bs.isa != s.isa)))
 				break;
 			/* e3_branch() of a plain branch address (short
 			 * addresses are of A32, T32 or ThumbEE); no
@@ -315,6 +325,7 @@ int etm_e3_plain(struct etm3_flow *e, struct etm_pktp *p, uint64_t *np)
 			s.wait_branch = 0;
 			s.addr_valid = 1;
 			s.st_addr = bs.addr;
+			s.st_isa = bs.isa;
 			pos += (size_t)r;
 			npk++;
 			if (err < 0)

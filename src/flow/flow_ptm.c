@@ -31,6 +31,9 @@ struct ptm_flow {
 	uint8_t ever_synced;    /* any I-sync seen yet (etm_on_start) */
 	uint8_t cur_valid;      /* cur is the address of the next instruction */
 	uint8_t after_wu;       /* the last address-bearing packet was a WU */
+	uint8_t halted;         /* after a Debug Halt: not synced until an
+				 * I-sync or a full branch address */
+	uint8_t halt_gap;       /* ... and the gap was reported */
 	uint64_t cur;
 	enum etm_isa isa;
 	uint8_t ns, hyp;
@@ -106,6 +109,7 @@ static void ptm_lose_sync(struct ptm_flow *p, uint64_t off, int err)
 {
 	ptm_emit_error(p, off, err);
 	p->synced = 0;
+	p->halted = 0;
 	p->cur_valid = 0;
 	p->after_wu = 0;
 }
@@ -240,7 +244,10 @@ static void ptm_walk_failed(struct ptm_flow *p, uint64_t off,
 {
 	ptm_emit_range(p, off, r, 0, 1, 0);
 	if (res == walk_nomem) {
-		ptm_emit(p, etmk_nomem, off)->addr = r->bad_addr;
+		struct etm_elem *el = ptm_emit(p, etmk_nomem, off);
+
+		el->addr = r->bad_addr;
+		el->isa = p->isa;   /* the walk's instruction set */
 		p->cur_valid = 0;
 		p->after_wu = 0;
 	} else {
@@ -349,6 +356,18 @@ static void ptm_load(struct ptm_flow *p, uint64_t addr, enum etm_isa isa)
 	p->cur_valid = 1;
 }
 
+/* Debug Halt (exception 1): trace restarts with an I-sync (debug exit);
+ * until then, or a branch address complete on its own, nothing is known.
+ * Packets that would decode instructions are skipped, the gap reported
+ * once. */
+static void ptm_halt_skip(struct ptm_flow *p, uint64_t off)
+{
+	if (p->halt_gap)
+		return;
+	p->halt_gap = 1;
+	ptm_emit(p, etmk_nosync, off)->err = etme_halted;
+}
+
 /* Branch address packet without exception (seed 004 branch_no_excp()). */
 static void ptm_branch(struct ptm_flow *p, const struct etm_brc *br)
 {
@@ -414,6 +433,11 @@ static void ptm_exception(struct ptm_flow *p, const struct etm_brc *br)
 	p->after_wu = 0;
 	ptm_take_state(p, br);
 	ptm_state_into(p, el);  /* the state the handler runs in */
+	if (br->exc_num == 1) {
+		p->synced = 0;
+		p->cur_valid = 0;
+		p->halted = 1;
+	}
 }
 
 /* Waypoint update (seed 004 analyze_waypoint_update()): everything up to and
@@ -466,8 +490,10 @@ static int ptm_isync_agrees(struct ptm_flow *p, const struct etm_packet *pkt)
 
 static void ptm_isync(struct ptm_flow *p, const struct etm_packet *pkt)
 {
-	int on = !p->synced || pkt->reason != etm_isync_periodic;
-	int ctx = !p->synced;
+	/* after a halt with nothing skipped: as if in sync */
+	int quiet = p->halted && !p->halt_gap;
+	int on = (!p->synced && !quiet) || pkt->reason != etm_isync_periodic;
+	int ctx = !p->synced && !p->halted;
 	struct etm_elem *el;
 
 	if (!on && p->cur_valid && !ptm_isync_agrees(p, pkt)) {
@@ -481,6 +507,7 @@ static void ptm_isync(struct ptm_flow *p, const struct etm_packet *pkt)
 	if (on) {
 		el = ptm_emit(p, etmk_trace_on, pkt->offset);
 		el->reason = ptm_on_reason(p, pkt->reason);
+		el->isync_reason = pkt->reason;
 		el->addr = pkt->addr;
 	}
 	if (pkt->has_state && (pkt->ns != p->ns || pkt->hyp != p->hyp)) {
@@ -497,6 +524,8 @@ static void ptm_isync(struct ptm_flow *p, const struct etm_packet *pkt)
 		ptm_emit_context(p, pkt->offset);
 	ptm_load(p, pkt->addr, pkt->isa);
 	p->synced = 1;
+	p->halted = 0;
+	p->halt_gap = 0;
 	p->ever_synced = 1;
 	p->after_wu = 0;
 	etm_retstack_flush(&p->rs);
@@ -537,6 +566,21 @@ static int ptm_put_branch(struct etm_flow *f, const struct etm_brc *br)
 {
 	struct ptm_flow *p = f->impl;
 
+	if (!p->synced && p->halted) {
+		struct etm_elem *el;
+
+		if (br->addr_bits && br->addr_bits < 32) {
+			ptm_halt_skip(p, br->offset);
+			return etmi_unknown;
+		}
+		/* a full address: synchronised again */
+		el = ptm_emit(p, etmk_trace_on, br->offset);
+		el->reason = etm_on_resync;
+		el->addr = br->addr;
+		p->synced = 1;
+		p->halted = 0;
+		p->halt_gap = 0;
+	}
 	if (!p->synced)
 		return etmi_unknown; /* wait for an I-sync (docs/ptm.md §15.2) */
 	if (br->has_exc && br->exc_num)
@@ -573,6 +617,14 @@ static int ptm_put(struct etm_flow *f, const struct etm_packet *pkt)
 	default:
 		break;
 	}
+	if (!p->synced && p->halted && (pkt->type == etmp_atom ||
+					pkt->type == etmp_waypoint))
+		ptm_halt_skip(p, pkt->offset);
+	if (!p->synced && p->halted && pkt->type == etmp_branch) {
+		etm_brc_from_pkt(&br, pkt);
+		ptm_put_branch(f, &br);
+		return 0;
+	}
 	if (!p->synced)
 		return 0;       /* wait for an I-sync (docs/ptm.md §15.2) */
 	switch (pkt->type) {
@@ -603,6 +655,8 @@ static int ptm_put_atom(struct etm_flow *f, const struct etm_packet *pkt,
 
 	if (p->synced)
 		ptm_atoms(p, pkt, off);
+	else if (p->halted)
+		ptm_halt_skip(p, off);
 	return 0;
 }
 
@@ -610,8 +664,11 @@ static int ptm_put_patom(struct etm_flow *f, const struct etm_patom *a)
 {
 	struct ptm_flow *p = f->impl;
 
-	if (!p->synced)
+	if (!p->synced) {
+		if (p->halted)
+			ptm_halt_skip(p, a->offset);
 		return etmi_unknown;
+	}
 	ptm_atoms_c(p, a->n, a->bits, a->has_cc, a->cc, a->offset);
 	return p->isa;          /* as ptm_cur_isa() */
 }
@@ -629,6 +686,8 @@ static void ptm_reset(struct etm_flow *f)
 	p->synced = 0;
 	p->cur_valid = 0;
 	p->after_wu = 0;
+	p->halted = 0;
+	p->halt_gap = 0;
 	etm_retstack_flush(&p->rs);
 }
 
@@ -646,6 +705,7 @@ static void ptm_save(const struct etm_flow *f, struct etm_sbuf *s)
 	etm_sbuf_u8(s, p->ever_synced);
 	etm_sbuf_u8(s, p->cur_valid);
 	etm_sbuf_u8(s, p->after_wu);
+	etm_sbuf_u8(s, (unsigned)(p->halted | p->halt_gap << 1));
 	etm_sbuf_u64(s, p->cur_valid ? p->cur : 0);
 	etm_sbuf_u8(s, p->isa);
 	etm_sbuf_u8(s, p->ns);

@@ -505,10 +505,33 @@ static int snap_source_regs(struct snap_ctx *c, const struct snap_dev *d,
 	return rc;
 }
 
+/* Trace ID of a source of another protocol, from whichever register of its
+ * kind holds it (ETMv4 TRCTRACEIDR, ITM/STM control register [22:16]). */
+static int snap_other_id(struct snap_ctx *c, const struct snap_dev *d,
+			 struct etm_config *cfg)
+{
+	static const char *const idregs[] = { "ETMTRACEIDR", "TRCTRACEIDR" };
+	static const char *const ctlregs[] = { "ITMTCR", "STMTCSR" };
+	uint32_t v = 0;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < 2 && !rc && !v; i++)
+		rc = snap_reg(c, d->ini, idregs[i], &v);
+	for (i = 0; i < 2 && !rc && !v; i++) {
+		rc = snap_reg(c, d->ini, ctlregs[i], &v);
+		v = (v >> 16) & 0x7f;
+	}
+	cfg->traceid = v & 0x7f;
+	return rc;
+}
+
 static int snap_add_source(struct snap_ctx *c, const struct snap_dev *d,
 			   enum etm_protocol proto)
 {
-	struct etm_snap_source *s = &c->snap->sources[c->snap->nsources++];
+	struct etm_snap_source *s = proto == etm_proto_unknown ?
+		&c->snap->others[c->snap->nothers++] :
+		&c->snap->sources[c->snap->nsources++];
 	const struct snap_dev *core = NULL;
 	const char *core_name;
 	int rc;
@@ -520,7 +543,8 @@ static int snap_add_source(struct snap_ctx *c, const struct snap_dev *d,
 		rc = snap_dup_opt(&s->type, d->type);
 	if (rc < 0)
 		return snap_err(c, rc, "out of memory");
-	rc = snap_source_regs(c, d, &s->cfg);
+	rc = proto == etm_proto_unknown ? snap_other_id(c, d, &s->cfg) :
+					  snap_source_regs(c, d, &s->cfg);
 	if (rc < 0)
 		return rc;
 	core_name = d->core;
@@ -550,15 +574,16 @@ static int snap_sources(struct snap_ctx *c)
 	}
 	c->snap->sources = calloc(c->ndevs ? c->ndevs : 1,
 				  sizeof(*c->snap->sources));
-	if (!c->snap->sources)
+	c->snap->others = calloc(c->ndevs ? c->ndevs : 1,
+				 sizeof(*c->snap->others));
+	if (!c->snap->sources || !c->snap->others)
 		return snap_err(c, -etme_nomem, "out of memory");
 	for (i = 0; i < c->ndevs; i++) {
 		const struct snap_dev *d = &c->devs[i];
 		enum etm_protocol p = snap_protocol(d->type);
 
-		if (!d->class || strcasecmp(d->class, "trace_source") ||
-		    p == etm_proto_unknown)
-			continue; /* cores, ITM, STM, ETMv4, ... */
+		if (!d->class || strcasecmp(d->class, "trace_source"))
+			continue; /* cores, funnels, sinks, ... */
 		rc = snap_add_source(c, d, p);
 		if (rc < 0)
 			return rc;
@@ -731,8 +756,9 @@ void etm_snapshot_free(struct etm_snapshot *snap)
 
 	if (!snap)
 		return;
-	for (i = 0; i < snap->nsources; i++) {
-		struct etm_snap_source *s = &snap->sources[i];
+	for (i = 0; i < snap->nsources + snap->nothers; i++) {
+		struct etm_snap_source *s = i < snap->nsources ?
+			&snap->sources[i] : &snap->others[i - snap->nsources];
 
 		for (k = 0; k < s->ndumps; k++)
 			free(s->dumps[k].path);
@@ -750,6 +776,7 @@ void etm_snapshot_free(struct etm_snapshot *snap)
 		free(snap->buffers[i].name);
 	}
 	free(snap->sources);
+	free(snap->others);
 	free(snap->buffers);
 	free(snap->dir);
 	free(snap);

@@ -395,6 +395,12 @@ static int etm3_timestamp(const struct etm_pktp *p, const uint8_t *b,
 {
 	int r;
 
+	/* timestamps exist from ETMv3.5 and only with ETMCR[28] set (IHI
+	 * 0014Q §7.3.7): else the header is an error, not a timestamp */
+	if (!p->o.ts_ok) {
+		pkt->size = 1;
+		return -etme_bad_timestamp;
+	}
 	pkt->type = etmp_timestamp;
 	pkt->ts_freq_change = (b[0] >> 2) & 1;
 	r = etm_field_ts(b + 1, n - 1, p->o.ts64, &st->ts, &pkt->ts_bits);

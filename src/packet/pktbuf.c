@@ -22,6 +22,7 @@ static void opts_init(struct etm_pkt_opts *o, const struct etm_config *cfg)
 	o->data_only = (uint8_t)etm_cfg_data_only(cfg);
 	/* An unknown ETMIDR (0) is taken as the newest version (v3.5). */
 	o->arch_minor = cfg->etmidr ? (uint8_t)etm_cfg_arch_minor(cfg) : 5;
+	o->ts_ok = (uint8_t)(etm_cfg_timestamps(cfg) && o->arch_minor >= 5);
 	o->id = (uint8_t)etm_cfg_trace_id(cfg);
 }
 

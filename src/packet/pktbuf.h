@@ -58,6 +58,8 @@ struct etm_pkt_opts {
 	uint8_t data_addr;
 	uint8_t data_only;
 	uint8_t arch_minor;
+	uint8_t ts_ok;      /* ETMv3 timestamp packets possible: ETMCR[28] set,
+			     * ETMv3.5 or later */
 	uint8_t id;
 };
 

@@ -6,10 +6,16 @@
 #include <etmtrace/error.h>
 #include <etmtrace/source.h>
 
+#include "source/dfmt_int.h"
+
 #define DFMT_FRAME 16
 #define DFMT_NDATA 15
 #define DFMT_NEV 4
 #define DFMT_ID_UNKNOWN -1
+/* Realignment (CoreSight frames): bytes looked at after a frame naming a
+ * reserved ID - every shift of up to 15 bytes, eight frames each. */
+#define DFMT_SHIFTS 16
+#define DFMT_HOLD (DFMT_SHIFTS + 8 * DFMT_FRAME)
 
 /* One decoded data byte of the current frame; id < 0 means "discard". */
 struct dfmt_out {
@@ -41,10 +47,13 @@ struct etm_dfmt {
 	size_t n, pos;
 	uint64_t in_off;        /* input offset of buf[pos] */
 
-	/* Bytes held back while deciding whether they start a sync pattern. */
-	uint8_t hold[4];
-	uint64_t hold_off[4];
+	/* Bytes held back while deciding whether they start a sync pattern,
+	 * or (realign) where the frames start again. */
+	uint8_t hold[DFMT_HOLD];
+	uint64_t hold_off[DFMT_HOLD];
 	size_t nhold;
+	int realign;            /* a frame named a reserved ID: check alignment */
+	uint8_t seen[128];      /* live trace IDs (etm_dfmt_seen_ids()) */
 
 	/* Frame being assembled. */
 	uint8_t frame[DFMT_FRAME];
@@ -69,13 +78,14 @@ struct etm_dfmt *etm_dfmt_alloc(enum etm_input_format fmt, uint64_t base_offset)
 {
 	struct etm_dfmt *d;
 
-	if (fmt != etm_fmt_coresight && fmt != etm_fmt_tpiu)
+	if (fmt != etm_fmt_coresight && fmt != etm_fmt_tpiu &&
+	    fmt != etm_fmt_tpiu_nofsync)
 		return NULL;
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return NULL;
-	d->fmt = fmt;
-	d->aligned = fmt == etm_fmt_coresight;
+	d->fmt = fmt == etm_fmt_tpiu_nofsync ? etm_fmt_tpiu : fmt;
+	d->aligned = fmt != etm_fmt_tpiu;
 	d->cur_id = DFMT_ID_UNKNOWN;
 	d->in_off = base_offset;
 	return d;
@@ -152,6 +162,8 @@ static void dfmt_set_id(struct etm_dfmt *d, int id, uint64_t off)
 	d->cur_id = id;
 	if (!dfmt_id_is_reserved(id))
 		return;
+	if (d->fmt == etm_fmt_coresight)
+		d->realign = 1;   /* lost alignment? (dfmt_realign()) */
 	e = &d->fev[d->nfev++];
 	e->kind = etm_dfmt_error;
 	e->err = etme_bad_id;
@@ -238,6 +250,92 @@ static void dfmt_on_fsync(struct etm_dfmt *d)
 		d->fsync_off = off;
 }
 
+/* Frames at hold[k...]: DFMT_UNFIT if one names a reserved ID, else how
+ * well they fit: each ID byte naming a live ID (a source of the decoder)
+ * counts 1. Misaligned bytes name random IDs, one in eight reserved, so a
+ * wrong shift rarely passes eight frames (and an ID of a source the
+ * decoder does not have, e.g. with --id, is no evidence against). */
+#define DFMT_UNFIT (-1000000)
+static int dfmt_fit(const struct etm_dfmt *d, size_t k)
+{
+	size_t f, j;
+	int score = 0, tie = 0;
+
+	for (f = k; f + DFMT_FRAME <= d->nhold; f += DFMT_FRAME) {
+		unsigned aux = d->hold[f + DFMT_FRAME - 1];
+
+		/* Shifts of the same parity as the right one name the same
+		 * IDs (a plain data byte and the aux byte trade places). A
+		 * weak tie-break, empirical only: aux bytes with bit 0 set
+		 * that name no live ID. Recovery stays rare (measured in
+		 * tests/cli/test-i13-17-frame_realign.sh): telling these
+		 * shifts apart needs the packet layer. */
+		tie += (aux & 1) && !d->seen[aux >> 1];
+		for (j = 0; j < DFMT_FRAME; j += 2) {
+			unsigned b = d->hold[f + j], id = b >> 1;
+
+			if (!(b & 1))
+				continue;       /* data */
+			if (dfmt_id_is_reserved((int)id))
+				return DFMT_UNFIT;
+			if (id && id != 0x7b && id != 0x7d)
+				score += d->seen[id];
+		}
+	}
+	return tie * 64 + score;
+}
+
+/* After a frame naming a reserved ID: where do the frames start? The
+ * shift (0-15 bytes dropped) whose next eight frames fit best (the
+ * smallest of equals, so 0 unless another fits better). A shift other
+ * than 0 is a lost alignment (IHI 0029 D4: frames are 16-byte aligned in
+ * the buffer; bytes were lost or inserted): an error at the first dropped
+ * byte, a sync at the new frame start, and the current ID is unknown until
+ * the next ID byte. */
+static void dfmt_realign(struct etm_dfmt *d)
+{
+	size_t k, best = 0;
+	int s, bs = dfmt_fit(d, 0);
+
+	d->realign = 0;
+	for (k = 1; k < DFMT_SHIFTS && k + DFMT_FRAME <= d->nhold; k++) {
+		s = dfmt_fit(d, k);
+		if (s > bs) {
+			bs = s;
+			best = k;
+		}
+	}
+	if (!best)
+		return;
+	dfmt_event(d, etm_dfmt_error, etme_bad_frame, d->hold_off[0]);
+	dfmt_event(d, etm_dfmt_sync, 0, d->hold_off[best]);
+	dfmt_drop_hold(d, best);
+	d->cur_id = DFMT_ID_UNKNOWN;
+}
+
+int etm_dfmt_hold_bytes(struct etm_dfmt *d, const uint8_t *b, size_t n,
+			uint64_t off)
+{
+	size_t i;
+
+	if (!d || d->nhold + n > DFMT_HOLD)
+		return -etme_invalid;
+	for (i = 0; i < n; i++) {
+		d->hold[d->nhold] = b[i];
+		d->hold_off[d->nhold++] = off + i;
+	}
+	d->in_off = off + n;
+	return 0;
+}
+
+void etm_dfmt_seen_ids(struct etm_dfmt *d, const uint8_t *ids)
+{
+	int i;
+
+	for (i = 1; d && ids && i < 0x70; i++)
+		d->seen[i] |= ids[i] != 0;
+}
+
 /* Is hold[] a proper prefix of an FSYNC that may still complete? */
 static int dfmt_hold_is_prefix(const struct etm_dfmt *d)
 {
@@ -250,8 +348,14 @@ static int dfmt_step_hold(struct etm_dfmt *d)
 	int tpiu = d->fmt == etm_fmt_tpiu;
 	int sync_here = tpiu || d->flen == 0;
 
-	if (sync_here && d->nhold == 4 && !memcmp(d->hold, fsync_pat, 4)) {
+	if (sync_here && d->nhold >= 4 && !memcmp(d->hold, fsync_pat, 4)) {
 		dfmt_on_fsync(d);
+		return 0;
+	}
+	if (d->realign && d->flen == 0) {
+		if (d->nhold < DFMT_HOLD && !d->finished)
+			return 1;
+		dfmt_realign(d);
 		return 0;
 	}
 	if (!d->aligned) {
@@ -285,7 +389,7 @@ static int dfmt_fast_frame(struct etm_dfmt *d)
 	const uint8_t *p;
 	unsigned i;
 
-	if (d->fmt != etm_fmt_coresight || d->nhold || d->flen ||
+	if (d->fmt != etm_fmt_coresight || d->nhold || d->flen || d->realign ||
 	    d->n - d->pos < DFMT_FRAME)
 		return 0;
 	p = d->buf + d->pos;

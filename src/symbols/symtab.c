@@ -286,6 +286,13 @@ static int symfile_line(char *line, struct sym_fn *f, char **name)
 		tok[n++] = p;
 	if (!n || tok[0][0] == '#')
 		return 0;
+	/* nm prints nameless symbols as "ADDR [SIZE] TYPE" and undefined ones
+	 * as "TYPE NAME" (U, w, v: no address): nothing to place */
+	if ((n == 2 && strlen(tok[0]) == 1 && strchr("Uwv", tok[0][0])) ||
+	    (n == 2 && strlen(tok[1]) == 1 && !isxdigit((unsigned char)tok[1][0])) ||
+	    (n == 3 && strlen(tok[2]) == 1 && !isxdigit((unsigned char)tok[2][0]) &&
+	     parse_hex(tok[1], &size) == 0))
+		return 0;
 	if (n == 4) {
 		if (parse_hex(tok[1], &size) < 0)
 			return -1;

@@ -65,21 +65,21 @@ for cmd in decode packets; do
 done
 run 2 "both use trace ID 0x05" decode "$t/s200" --id 5
 snapshot "$t/s111" 111 'k'
-run 0 "" decode "$t/s111"
-run 0 "" packets "$t/s111" --id 0x6f
+run 1 "no instructions decoded" decode "$t/s111"   # (no code in the dump)
+run 1 "no packets (no synchronisation) in 64 bytes" packets "$t/s111" --id 0x6f
 snapshot "$t/dup" 2 '0x10'
 run 2 "ETM_1 and ETM_2 both use trace ID 0x10" decode "$t/dup"
 
 # 3. addresses past 32 bits: an image or dump must end by 2^32
 img=(decode "$t/s111/trace.bin" --protocol etmv3)
 run 2 "does not fit in the 32-bit address space" "${img[@]}" --image "$t/s111/mem.bin@0xFFFFFFF8"
-run 0 "" "${img[@]}" --image "$t/s111/mem.bin@0xFFFFFFF0"
+run 1 "no instructions decoded" "${img[@]}" --image "$t/s111/mem.bin@0xFFFFFFF0"
 snapshot "$t/hi" 1 '0x10'
 sed -i 's/^address=0x8000/address=0xFFFFFFF8/' "$t/hi/cpu.ini"
 run 2 "lies beyond the 32-bit address space" decode "$t/hi"
 sed -i '/^length=/d' "$t/hi/cpu.ini"
 run 2 "does not fit in the 32-bit address space" decode "$t/hi"
-run 0 "" packets "$t/hi"
+run 1 "no packets (no synchronisation) in 64 bytes" packets "$t/hi"
 
 # 4. file references: inside the snapshot directory unless --allow-outside,
 # regular files only (a FIFO blocked for ever, /dev/zero never ended)
@@ -89,14 +89,14 @@ snapshot "$t/out" 1 '0x10'
 sed -i 's|^file=mem.bin|file=../secret/key.bin|' "$t/out/cpu.ini"
 run 2 "'../secret/key.bin' lies outside the snapshot directory" decode "$t/out"
 run 2 "lies outside the snapshot directory" info "$t/out"
-run 0 "" decode "$t/out" --allow-outside
+run 1 "no instructions decoded" decode "$t/out" --allow-outside
 run 0 "" info "$t/out" --allow-outside
 sed -i "s|^file=../secret/key.bin|file=$t/secret/key.bin|" "$t/out/cpu.ini"
 run 2 "lies outside the snapshot directory" decode "$t/out"
 sed -i "s|^file=$t/secret/key.bin|file=mem.bin|" "$t/out/cpu.ini"
 ln -sf "$t/secret/key.bin" "$t/out/mem.bin"
 run 2 "'mem.bin' lies outside the snapshot directory" decode "$t/out"
-run 0 "" decode "$t/out" --allow-outside
+run 1 "no instructions decoded" decode "$t/out" --allow-outside
 sed -i 's|^device1=etm1.ini|device1=../s111/etm1.ini|' "$t/out/snapshot.ini"
 run 2 "'../s111/etm1.ini' lies outside" packets "$t/out"
 snapshot "$t/fifo" 1 '0x10'
@@ -112,10 +112,12 @@ run 2 "'mem.bin' is not a regular file" decode "$t/dir"
 
 # 5. numbers: strict, with the range in the message
 raw=(decode "$t/s111/trace.bin" --protocol etmv3)
-run 2 "'-1' (expected 1-111" "${raw[@]}" --id -1
-run 2 "'010' (expected 1-111" "${raw[@]}" --id 010
-run 2 "'0x70' (expected 1-111" "${raw[@]}" --id 0x70
-run 2 "given twice" "${raw[@]}" --input-format coresight --id 16 --id 0x10
+# --id is hex, as the listings print it (issue 13): 10 is 0x10
+run 2 "'-1' (expected 0x1-0x6f, hex)" "${raw[@]}" --id -1
+run 2 "'1g' (expected 0x1-0x6f, hex)" "${raw[@]}" --id 1g
+run 2 "'0x70' (expected 0x1-0x6f, hex)" "${raw[@]}" --id 0x70
+run 2 "'70' (expected 0x1-0x6f, hex)" "${raw[@]}" --id 70
+run 2 "given twice" "${raw[@]}" --input-format coresight --id 10 --id 0x10
 run 2 "(expected 0x0-0xffffffff" "${raw[@]}" --etmcr 0x100000000
 run 2 "(expected 0x0-0xffffffff" "${raw[@]}" --etmcr 18446744073709551616
 run 2 "(expected 0x0-0xffffffff" "${raw[@]}" --etmcr ' 1'
@@ -125,6 +127,6 @@ run 2 "(expected FILE@ADDRESS)" "${raw[@]}" --image "$t/s111/mem.bin"
 run 2 "'-1' (expected 1-10000000" synth "$t/syn" --insns -1
 run 2 "expected 0, 1, 2 or 4" synth "$t/syn" --ctxid-bytes 3
 run 2 "unknown option '--'" "${raw[@]}" --   # looped for ever (fuzz-session)
-run 0 "" "${raw[@]}" --input-format coresight --id 0x10 --id 17 --jobs 2 --etmcr 0
+run 1 "no program image" "${raw[@]}" --input-format coresight --id 0x10 --id 17 --jobs 2 --etmcr 0
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -41,7 +41,8 @@ if [ -n "${ETM_SHARED:-}" ] && [ -f "$tc2/cstrace.bin" ]; then
 	# copies: links leading out of the snapshot directory are refused
 	cp "$tc2"/*.ini "$tc2"/kernel_dump.bin "$tmp/tc2/"
 	for i in $(seq 48); do cat "$tc2/cstrace.bin"; done > "$tmp/tc2/cstrace.bin"
-	check "'$ETMTRACE' decode '$tmp/tc2' --stats > /dev/null" "tc2 decodes"
+	# the 47 seams lose sync: a warning and exit 1 (issue 13's rule)
+	check "'$ETMTRACE' decode '$tmp/tc2' --stats > /dev/null 2>&1; [ \$? -le 1 ]" "tc2 decodes"
 	same tc2 "$tmp/tc2" --format jsonl
 	same tc2 "$tmp/tc2"
 	same tc2 "$tmp/tc2" --id 0x13

@@ -5,7 +5,8 @@
  * Mode bit 0: decode (images loaded) or packets; bit 1: the trace file
  * with a manual configuration instead of the directory; bit 2: verified
  * output; bit 3: block cache on. Invariants: set-up and run give 0 or 2;
- * after set-up every source has a distinct trace ID 0x01-0x6f and, when
+ * after set-up every source has a trace ID 0x01-0x6f distinct within its
+ * trace buffer and, when
  * decoding, an image; every element names one of the sources. */
 #include <fcntl.h>
 #include <stdio.h>
@@ -46,10 +47,11 @@ static void check_session(const struct session *s, int decode)
 	for (i = 0; i < s->nsrc; i++) {
 		FZ_ASSERT(s->src[i].id >= 1 && s->src[i].id <= 0x6f);
 		FZ_ASSERT(!decode || s->src[i].img);
-		for (k = 0; k < i; k++)
-			FZ_ASSERT(s->src[k].id != s->src[i].id);
+		for (k = 0; k < i; k++)   /* distinct within a buffer */
+			FZ_ASSERT(s->src[k].id != s->src[i].id ||
+				  s->src[k].buffer != s->src[i].buffer);
 	}
-	FZ_ASSERT(s->nimages <= s->nsrc);
+	FZ_ASSERT(etm_capture_nbuffers(s->cap) >= 1);
 }
 
 static void run(char *optstr, const char *dir, unsigned mode)

@@ -75,11 +75,6 @@ static void rt_pick(struct rt_src *s, uint64_t *rs, unsigned id, int ptm)
 	for (i = 0; i < 4; i++)
 		if (rt_pct(rs, 25))
 			s->eo.flags |= encfl[i];
-	/* Compress branch addresses against the processor's current ISA even
-	 * after a BLX <imm> switched it (docs/etmv3.md §6.5, docs/ptm.md §6.1);
-	 * ETM_RT_PKT_ISA=1 restores the conservative 5-byte encoding. */
-	if (getenv("ETM_RT_PKT_ISA"))
-		s->eo.flags |= ETM_ENC_PKT_ISA;
 	if (rt_pct(rs, 30))
 		s->eo.isync_period = 64 + (uint32_t)(rt_rand(rs) % 2000);
 	if (rt_pct(rs, 30))
@@ -162,7 +157,10 @@ static int rt_expect(struct rt_src *s, const struct etm_ev *ev, size_t nev)
 			vmid = ev[i].vmid;
 			break;
 		case etmev_timestamp:
-			if (on && etm_cfg_timestamps(&s->cfg) && s->nts_exp < 4096)
+			/* ETMv3 timestamps from v3.5 (IHI 0014Q §7.3.7) */
+			if (on && etm_cfg_timestamps(&s->cfg) &&
+			    (ptm || etm_cfg_arch_minor(&s->cfg) >= 5) &&
+			    s->nts_exp < 4096)
 				s->ts_exp[s->nts_exp++] = ev[i].timestamp;
 			break;
 		case etmev_insn:
@@ -652,8 +650,13 @@ static void rt_count(const struct rt_case *c, size_t n, struct rt_stats *st)
 
 		st->sources++;
 		for (k = 0; k < s->exp.n; k++) {
-			st->insns += s->exp.r[k].kind == 1;
-			st->excs += s->exp.r[k].kind == 2;
+			const struct rt_rec *r = &s->exp.r[k];
+
+			st->insns += r->kind == 1;
+			st->excs += r->kind == 2;
+			st->halts += r->kind == 2 && r->exc == 1;
+			st->isa_changes += k && r->kind == 1 &&
+					   r[-1].kind == 1 && r->isa != r[-1].isa;
 		}
 		for (b = 0; b < 16; b++)
 			st->feat[b] += (s->go.flags >> b) & 1;

@@ -67,6 +67,10 @@ struct rt_case {
 /* Totals over the cases run (for the summary line). */
 struct rt_stats {
 	unsigned long long insns, excs, bytes, sources, coresight;
+	unsigned long long halts;      /* Debug Halt exceptions (then an
+					* I-sync, reason debug exit) */
+	unsigned long long isa_changes; /* consecutive instructions of two
+					 * ISAs (BLX imm, BX, ...) */
 	unsigned long long feat[16];   /* cases per ETM_GEN_* bit */
 };
 

@@ -48,34 +48,44 @@ done
 
 # am243x-freertos-1: Cortex-R5F, ETMv3.3, not cycle-accurate, ARM + Thumb,
 # with SVC/IRQ exceptions and three Debug Halt exceptions carrying Cancel=1.
-# OpenCSD (v1.8.0) is only a witness. Result: 282782 of its 282784
-# instructions match, identical GAP positions. The two reference-only
-# instructions are 0x700a53e2 and 0x700a53f0, the last instruction before a
-# Debug Halt exception packet whose Cancel bit is set (packets at trace
-# offsets 7166 and 64839). IHI0014Q (etmv3.md §6.6): Can=1 means the most
-# recently traced instruction did not complete, so we retract it.
-# OpenCSD keeps these two but does honour the same bit on the third Debug
-# Halt (offset 65484, 0x7009d346 is absent from its list too).
-# The trace confirms us at 64839: the Debug Exit I-sync that follows
-# restarts at 0x700a53f0, the cancelled instruction, so it had not
-# executed before the halt.
-# Both decoders emit one gap at offset 7224: 12 E atoms, but the image
-# gives a taken BX LR (0x700a5622) at the 9th. The 3 atoms after it,
-# which come before the branch packet, are discarded (nosync element).
+# OpenCSD (v1.8.0) is only a witness. Result: 282397 of its 282784
+# instructions match, we have none it lacks (ratio 0.998631). The 387
+# reference-only instructions:
+# - 2: 0x700a53e2 and 0x700a53f0, the last instruction before a Debug Halt
+#   exception packet whose Cancel bit is set (packets at trace offsets 7166
+#   and 64839). IHI0014Q (etmv3.md §6.6): Can=1 means the most recently
+#   traced instruction did not complete, so we retract it. OpenCSD keeps
+#   these two but does honour the same bit on the third Debug Halt (offset
+#   65484, 0x7009d346 is absent from its list too). The trace confirms us at
+#   64839: the Debug Exit I-sync that follows restarts at 0x700a53f0, the
+#   cancelled instruction, so it had not executed before the halt.
+# - 385: the window after the Debug Halt at 7166. Trace restarts after a
+#   halt with an I-sync (debug exit); here it was not captured: the next
+#   bytes of the stream, at 7221, are `b1 2b`, the tail of a `b5 b1 2b`
+#   branch packet (the same bytes recur whole at 7262 -> 0x700ad8b4). Read
+#   against the halt address they give 0x700a55b0 and 49 instructions that
+#   never ran (OpenCSD decodes them too). Nothing after the halt is known
+#   until an I-sync or a 5-byte address: we skip to the periodic I-sync at
+#   7333 (0x700ae77e), with one gap (nosync, reason halted) at 7221. The
+#   336 instructions OpenCSD decodes from 7233 on (after 3-byte addresses
+#   whose high bits happen to agree) may be real, but the trace does not
+#   say so; an invented instruction is worse than a gap.
+AM=$SH/snapshots/am243x-freertos-1
 AM=$SH/snapshots/am243x-freertos-1
 if [ -d "$AM" ]; then
 	echo "am243x-freertos-1 0x10 vs OpenCSD"
 	if "$ETMTRACE" decode "$AM" --id 0x10 --format canon > "$tmp/am.txt"; then
 		compare "$SH/reference/am243x-freertos-1/0x10.opencsd.txt" \
 			"$tmp/am.txt"
-		if [ "$ratio" != "0.999993" ]; then
-			echo "  FAIL: am243x ratio $ratio, want 0.999993"
+		if [ "$ratio" != "0.998631" ]; then
+			echo "  FAIL: am243x ratio $ratio, want 0.998631"
 			fail=1
 		fi
-		# everything but the two retracted instructions is there
+		# everything but the two retracted instructions and the
+		# halt window is there
 		n=$(grep -vc GAP "$tmp/am.txt")
-		if [ "$n" != 282782 ]; then
-			echo "  FAIL: am243x $n instructions, want 282782"
+		if [ "$n" != 282397 ]; then
+			echo "  FAIL: am243x $n instructions, want 282397"
 			fail=1
 		fi
 	else

@@ -464,16 +464,39 @@ static void timestamps(void)
 	ET_EQ(pk[1].ts_bits, 14);
 	etm_pkt_describe(&pk[1], etm_proto_etmv3, s, sizeof(s));
 	ET_CHECK(strcmp(s, "ts=0x82f9d0d585 (562536961413)") == 0);
-	c = cfg3(0, V35, 0x10000000);
+	c = cfg3(0x10000000, V35, 0x10000000);
 	ET_EQ(after_async(&c, u, sizeof(u)), 2);
 	ET_EQ(pk[0].size, 8);
 	ET_EQ(pk[0].timestamp, (1ull << 48) - 1);
 	ET_EQ(pk[0].ts_freq_change, 1);
 	ET_EQ(pk[1].type, etmp_trigger);
-	c = cfg3(0, V35, 0);
+	c = cfg3(0x10000000, V35, 0);
 	ET_EQ(after_async(&c, g, sizeof(g)), 2);
 	ET_EQ(pk[0].timestamp, 0xff);
 	ET_EQ(pk[1].timestamp, 0xaa);
+}
+
+/* A timestamp header with ETMCR[28] clear, or before ETMv3.5 (IHI 0014Q
+ * §7.3.7: timestamps are an ETMv3.5 feature enabled by ETMCR[28]), is an
+ * error of one byte, not a timestamp; the parser searches for A-sync
+ * again, so the payload bytes that follow are not read as packets. */
+static void timestamp_not_enabled(void)
+{
+	static const uint8_t t[] = { 0x42, 0x85, 0x2b };
+	struct etm_config c = cfg3(0, V35, TS64BIN);
+
+	ET_EQ(after_async(&c, t, sizeof(t)), 2);
+	ET_EQ(pk[0].type, etmp_error);
+	ET_EQ(pk[0].err, etme_bad_timestamp);
+	ET_EQ(pk[0].size, 1);
+	ET_EQ(pk[1].type, etmp_notsync);
+	c = cfg3(0x10000000, 0x410cf240, TS64BIN);      /* ETMv3.4 */
+	ET_EQ(after_async(&c, t, sizeof(t)), 2);
+	ET_EQ(pk[0].type, etmp_error);
+	ET_EQ(pk[0].err, etme_bad_timestamp);
+	c = cfg3(0x10000000, V35, TS64BIN);
+	ET_EQ(after_async(&c, t, sizeof(t)), 1);
+	ET_EQ(pk[0].type, etmp_timestamp);
 }
 
 static void single_byte_packets(void)
@@ -712,7 +735,7 @@ static void async_inside_packet(void)
 	ET_EQ(pk[4].type, etmp_atom);
 	ET_EQ(pk[4].offset, 27);
 
-	c = cfg3(0, V35, 0);
+	c = cfg3(0x10000000, V35, 0);
 	ET_EQ(after_async(&c, b, sizeof(b)), 3);
 	ET_EQ(pk[0].type, etmp_timestamp);
 	ET_EQ(pk[0].size, 2);
@@ -854,6 +877,7 @@ int main(void)
 	ETEST(branch_special_fifth_bytes);
 	ETEST(cycle_count_ctxid_vmid);
 	ETEST(timestamps);
+	ETEST(timestamp_not_enabled);
 	ETEST(single_byte_packets);
 	ETEST(data_packets);
 	ETEST(stream_chunks_identical);

@@ -454,14 +454,17 @@ static void cycle_accurate(void)
 	teardown();
 }
 
-/* BLX imm@3000 (ARM) switches to Thumb at 0x300c: "E E E" -> [3000,3004)
- * ARM direct; [300c,3010) Thumb movs + bx lr (indirect). Branch to 0x3004
- * ARM; "E" -> [3004,3008) ARM. */
+/* BLX imm@3000 (ARM) switches to Thumb at 0x300c: "E" -> [3000,3004) ARM
+ * direct; the address packet the ETM gives for every ISA change (IHI 0014
+ * §4.5.2): 0x300c Thumb, as walked; "E E" -> [300c,3010) Thumb movs + bx lr
+ * (indirect). Branch to 0x3004 ARM; "E" -> [3004,3008) ARM. */
 static void interworking(void)
 {
 	setup(0, 0, 1);
 	isync(0x3000, etmi_a32, etm_isync_periodic);
-	atoms("EEE");
+	atoms("E");
+	branch(0x300c, etmi_t32);
+	atoms("EE");
 	branch(0x3004, etmi_a32);
 	atoms("E");
 	finish();
@@ -973,6 +976,28 @@ static void tc2_cycles_vs_ds5(void)
 	}
 }
 
+/* ETMIDR[18] = 0: a 32-bit Thumb instruction is traced as two halves, each
+ * with its own atom (IHI 0014Q, ETMIDR); the walk takes it as one, so such
+ * a configuration is refused with a message naming the bit, and no flow
+ * decoder is made. ETMIDR 0 (unknown) and bit 18 set are accepted. */
+static void etmidr18_refused(void)
+{
+	struct etm_config cfg;
+	const char *why = NULL;
+
+	etm_config_init(&cfg);
+	cfg.protocol = etm_proto_etmv3;
+	cfg.traceid = 0x10;
+	cfg.etmidr = 0x4100f230;        /* ETMv3.3, bit 18 clear */
+	ET_EQ(etm_config_check(&cfg, &why), -etme_bad_config);
+	ET_CHECK(why && strstr(why, "ETMIDR[18] = 0") != NULL);
+	ET_CHECK(etm_flow_alloc(&cfg, NULL) == NULL);
+	cfg.etmidr = 0x4104f230;        /* the same with bit 18 set */
+	ET_EQ(etm_config_check(&cfg, &why), 0);
+	cfg.etmidr = 0;
+	ET_EQ(etm_config_check(&cfg, &why), 0);
+}
+
 int main(void)
 {
 	ETEST(atoms_direct_indirect_arm);
@@ -994,5 +1019,6 @@ int main(void)
 	ETEST(context_vmid);
 	ETEST(random_input);
 	ETEST(tc2_cycles_vs_ds5);
+	ETEST(etmidr18_refused);
 	return etest_end();
 }

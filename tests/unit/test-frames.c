@@ -8,6 +8,7 @@
 
 #include <etmtrace/etmtrace.h>
 
+#include "source/dfmt_int.h"
 #include "etest.h"
 
 #define MAXIT 800000
@@ -157,6 +158,11 @@ static size_t run_reference(const uint8_t *in, size_t n, struct rec *v,
 	size_t nv = 0;
 	int r;
 
+	uint8_t live[128] = { 0 };
+
+	live[0x10] = (ids & 1) != 0;   /* the decoder's sources (realignment) */
+	live[0x11] = (ids & 2) != 0;
+	etm_dfmt_seen_ids(df, live);
 	cfg_for(&c, 0x10);
 	p = etm_ptm_alloc(&c);
 	cfg_for(&c, 0x11);

@@ -4,11 +4,11 @@
  * ETM_RT_SEED=N replays one case verbosely; ETM_RT_CASES / ETM_RT_BASE set
  * the number of cases and the first seed; ETM_RT_DUMP=DIR saves the trace
  * and the program of the first source.
- * ETM_RT_PKT_ISA=1 makes the encoder send a 5-byte address whenever the
- * ISA differs from the last I-sync / 5-byte address (ETM_ENC_PKT_ISA).
- * By default short addresses after a BLX <imm> ISA switch are compressed
- * for the current ISA, as the spec allows; the pipeline passes the flow
- * decoder's ISA back to the parser (etm_ptm_set_isa / etm_etm3_set_isa). */
+ * Short branch addresses keep the ISA the trace last stated (I-sync,
+ * 5-byte address): the encoder sends a 5-byte address whenever the ISA
+ * differs from it, and ETMv3 an address packet on every ISA change (BLX
+ * <imm>); after a Debug Halt, trace restarts with a debug-exit I-sync.
+ * The generator makes both (t_roundtrip counts them). */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -116,6 +116,115 @@ static void t_ptm_vector(void)
 	ET_CHECK(memcmp(p, want, n) == 0);
 	etm_enc_free(e);
 	etm_image_free(img);
+}
+
+/* The program of tests/vectors/etm3-blx_imm-a32_t32-bx_lr-5byte_arm.etv:
+ * 0x8000 blx 0x8010; 0x8004 mov r0, r0 (A32); 0x8010 movs r0, #1; 0x8012
+ * bx lr (T32). */
+static struct etm_image *blx_image(void)
+{
+	static const uint8_t a32[] = { 0x02, 0x00, 0x00, 0xfa,
+				       0x00, 0x00, 0xa0, 0xe1 };
+	static const uint8_t t32[] = { 0x01, 0x20, 0x70, 0x47 };
+	struct etm_image *img = etm_image_alloc();
+
+	if (img) {
+		etm_image_add_buffer(img, etm_space_any, 0x8000, a32,
+				     sizeof(a32));
+		etm_image_add_buffer(img, etm_space_any, 0x8010, t32,
+				     sizeof(t32));
+	}
+	return img;
+}
+
+static int put_insn(struct etm_enc *e, uint64_t addr, enum etm_isa isa,
+		    uint64_t target, enum etm_isa tisa)
+{
+	struct etm_ev ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = etmev_insn;
+	ev.addr = addr;
+	ev.isa = isa;
+	ev.exec = 1;
+	ev.cycles = 1;
+	ev.target = target;
+	ev.target_isa = tisa;
+	return etm_enc_put(e, &ev);
+}
+
+/* Encode the executions of the two ETMv3 vectors below (@halt: the second)
+ * and compare with @want. */
+static void enc_vector(int halt, const uint8_t *want, size_t nwant)
+{
+	struct etm_image *img = halt ? prog_image() : blx_image();
+	struct etm_enc *e = prog_enc(etm_proto_etmv3, 0x410cf250, img);
+	const uint8_t *p;
+	struct etm_ev ev;
+	size_t n;
+
+	ET_CHECK(e != NULL);
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = etmev_trace_on;
+	ev.reason = etm_isync_trace_on;
+	ET_EQ(etm_enc_put(e, &ev), 0);
+	if (halt) {
+		ET_EQ(put_insn(e, 0x8000, etmi_a32, 0, etmi_a32), 0);
+		memset(&ev, 0, sizeof(ev));
+		ev.kind = etmev_exception;
+		ev.addr = 0x8004;
+		ev.isa = etmi_a32;
+		ev.exc_num = 1;
+		ET_EQ(etm_enc_put(e, &ev), 0);
+		ET_EQ(put_insn(e, 0x8004, etmi_a32, 0, etmi_a32), 0);
+	} else {
+		ET_EQ(put_insn(e, 0x8000, etmi_a32, 0, etmi_a32), 0);
+		ET_EQ(put_insn(e, 0x8010, etmi_t32, 0, etmi_t32), 0);
+		ET_EQ(put_insn(e, 0x8012, etmi_t32, 0x8004, etmi_a32), 0);
+		ET_EQ(put_insn(e, 0x8004, etmi_a32, 0, etmi_a32), 0);
+	}
+	ET_EQ(etm_enc_finish(e), 0);
+	p = etm_enc_data(e, &n);
+	ET_EQ(n, nwant);
+	ET_CHECK(n == nwant && memcmp(p, want, n) == 0);
+	etm_enc_free(e);
+	etm_image_free(img);
+}
+
+/*
+ * The encoder direction of tests/vectors/etm3-blx_imm-a32_t32-bx_lr-
+ * 5byte_arm.etv (derivation there): the BLX <imm> that switches to Thumb
+ * is followed by a 5-byte address packet with the target and its ISA
+ * (91 80 82 80 10), as on every ISA change (IHI 0014 §4.5.2); the encoder
+ * used to send only the atom. Same bytes as the vector's trace.
+ */
+static void t_etm3_blx_vector(void)
+{
+	static const uint8_t want[] = { 0, 0, 0, 0, 0, 0x80,
+					0x08, 0x21, 0x00, 0x80, 0x00, 0x00,
+					0x84, 0x91, 0x80, 0x82, 0x80, 0x10,
+					0x88, 0x83, 0x80, 0x81, 0x80, 0x08,
+					0x84 };
+
+	enc_vector(0, want, sizeof(want));
+}
+
+/*
+ * The encoder direction of tests/vectors/etm3-debug_halt-restart_isync-
+ * lost_isync.etv, p0-p5 (derivation there): mov at 0x8000 (E), a Debug
+ * Halt with return address 0x8004 (83 80 81 80 48 02), then, with no
+ * trace-on event from the caller, the I-sync the ETM gives when the core
+ * leaves Debug state: reason debug exit (info 0x61), 0x8004; then E.
+ */
+static void t_etm3_halt_vector(void)
+{
+	static const uint8_t want[] = { 0, 0, 0, 0, 0, 0x80,
+					0x08, 0x21, 0x00, 0x80, 0x00, 0x00,
+					0x84, 0x83, 0x80, 0x81, 0x80, 0x48, 0x02,
+					0x08, 0x61, 0x04, 0x80, 0x00, 0x00,
+					0x84 };
+
+	enc_vector(1, want, sizeof(want));
 }
 
 /*
@@ -294,8 +403,15 @@ static void t_roundtrip(void)
 	       fails, errs, (double)(clock() - t0) / CLOCKS_PER_SEC);
 	printf("  compared %llu instructions, %llu exceptions, %llu trace "
 	       "bytes\n", st.insns, st.excs, st.bytes);
+	printf("  %llu Debug Halts, %llu ISA changes\n", st.halts,
+	       st.isa_changes);
 	ET_EQ(fails, 0);
 	ET_EQ(errs, 0);
+	/* the architecture's rules for both are exercised (a full run) */
+	if (ncases >= 1000) {
+		ET_CHECK(st.halts > 0);
+		ET_CHECK(st.isa_changes > 0);
+	}
 }
 
 int main(void)
@@ -306,6 +422,8 @@ int main(void)
 		return rt_run_case(strtoull(seed, NULL, 0), stdout, 1, NULL) ? 1 : 0;
 	ETEST(t_ptm_vector);
 	ETEST(t_etm3_vector);
+	ETEST(t_etm3_blx_vector);
+	ETEST(t_etm3_halt_vector);
 	ETEST(t_frames);
 	ETEST(t_frames_random);
 	ETEST(t_gen_classify);

@@ -4,7 +4,9 @@
  * etm_decoder_run() on one thread; batches are used only when the decoder
  * gives elements without packet items. Inputs: TC2's five-source CoreSight
  * buffer replicated, and raw synthetic ETMv3 (not cycle-accurate: the
- * plain loop and walk memo) and PTM trace from the encoder. */
+ * plain loop and walk memo) and PTM trace from the encoder. The same
+ * inputs decoded chunk by chunk (etmtrace/chunk.h), each chunk on its own
+ * decoder and stitched by the plan's rule, give the same elements. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,6 +203,63 @@ static struct etm_decoder *dec(enum etm_input_format fmt,
 	return d;
 }
 
+/* Every chunk of a plan of @target bytes decoded on its own; the outputs
+ * of chunk 0 and of the chunks each names next, concatenated, must be the
+ * reference's elements. */
+static void check_chunks(const struct hsum *ref, enum etm_input_format fmt,
+			 const struct etm_config *cfg,
+			 struct etm_image *const *img, size_t nsrc,
+			 const struct input *in, uint64_t target)
+{
+	struct etm_decoder *d = dec(fmt, cfg, img, nsrc, 0);
+	struct etm_chunk *ch = NULL;
+	const struct etm_elem *els;
+	struct hsum x, part;
+	uint64_t want = 0;
+	size_t n = 0, i, used = 0;
+	int k;
+
+	ET_CHECK(d != NULL);
+	ET_EQ(etm_chunk_plan(d, rd, (void *)in, in->n, target, 1, &ch, &n), 0);
+	ET_CHECK(n >= 2);
+	hs_init(&x);
+	for (i = 0; i < n; i++) {
+		struct etm_chunk_dec *c;
+
+		/* contiguous, starting at sync points */
+		ET_EQ(ch[i].offset, i ? ch[i - 1].offset + ch[i - 1].length : 0);
+		if (i && fmt == etm_fmt_coresight)
+			ET_CHECK((in->b[ch[i].offset] & 1) &&
+				 in->b[ch[i].offset] != 0xff);
+		if (i && fmt == etm_fmt_raw)
+			ET_EQ(in->b[ch[i].offset + 5], 0x80);
+		if (fmt == etm_fmt_coresight)
+			ET_CHECK(ch[i].ids[0] != 0);
+		c = etm_chunk_dec_alloc(d, rd, (void *)in, in->n, target,
+					ch[i].offset, ch[i].length);
+		ET_CHECK(c != NULL);
+		hs_init(&part);
+		while ((k = etm_chunk_dec_next(c, &els, 256)) > 0)
+			while (k--)
+				hs_elem(&part, els++);
+		ET_EQ(k, -etme_eos);
+		if (ch[i].offset == want) {
+			hs_add(&x, &part);
+			want = etm_chunk_dec_next_chunk(c);
+			used++;
+		}
+		etm_chunk_dec_free(c);
+	}
+	ET_EQ(ch[n - 1].offset + ch[n - 1].length, in->n);
+	ET_EQ(want, in->n);
+	ET_EQ(x.n, ref->n);
+	ET_EQ(x.h, ref->h);
+	printf("  %zu chunks of ~%llu bytes, %zu stitched: same elements\n",
+	       n, (unsigned long long)target, used);
+	free(ch);
+	etm_decoder_free(d);
+}
+
 /* Every way gives the reference's elements; batches only where allowed. */
 static void check_input(const char *what, enum etm_input_format fmt,
 			const struct etm_config *cfg,
@@ -217,6 +276,8 @@ static void check_input(const char *what, enum etm_input_format fmt,
 	ET_EQ(etm_decoder_run(d, rd, (void *)in, in->n, 1, ref_item, &ref), 0);
 	etm_decoder_free(d);
 	ET_CHECK(ref.n > 10000);
+	check_chunks(&ref, fmt, cfg, img, nsrc, in, 64u << 10);
+	check_chunks(&ref, fmt, cfg, img, nsrc, in, 200000);
 	for (pk = 0; pk < 2; pk++)
 		for (b = 0; b < 2; b++)
 			for (jobs = 1; jobs <= 3; jobs++) {

@@ -27,7 +27,13 @@ static void symfile_rules(void)
 		"00008040 d $d.1\n"
 		"00008040 00000004 D table\n"
 		"00008080 t tail\n"
-		"00008100 10 fn3\n";
+		"00008100 10 fn3\n"
+		/* as `nm -S` prints them: a nameless symbol (with and without a
+		 * size) and undefined ones, which have no address: skipped */
+		"00008200 t \n"
+		"00008200 00000004 t \n"
+		"         U undef_fn\n"
+		"         w weak_ref\n";
 	char path[] = "/tmp/etm-symXXXXXX";
 	struct etm_symbols *s = etm_symbols_alloc();
 	struct etm_sym y;

@@ -777,7 +777,10 @@ static void fmt_body(char *b, size_t n, const struct etm_elem *el, int m)
 			 (unsigned long long)el->addr);
 		return;
 	case etmk_nosync:
-		snprintf(b, n, "nosync");
+		if (el->err)
+			snprintf(b, n, "nosync %s", etm_errname(el->err));
+		else
+			snprintf(b, n, "nosync");
 		return;
 	case etmk_context:
 		fmt_context(b, n, el);

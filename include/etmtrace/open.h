@@ -1,0 +1,156 @@
+/* etmtrace/open.h - one call from a capture on disk to configured decoders:
+ * a CoreSight snapshot directory, or a trace file with options, becomes a
+ * struct etm_capture holding a decoder per trace buffer with every selected
+ * source, its configuration and its program image added. The input format
+ * of a trace file is detected from its bytes, and with no registers given
+ * its configuration is inferred by probing the trace against the image. */
+#ifndef ETM_ETMTRACE_OPEN_H
+#define ETM_ETMTRACE_OPEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <etmtrace/config.h>
+#include <etmtrace/decoder.h>
+#include <etmtrace/image.h>
+#include <etmtrace/snapshot.h>
+#include <etmtrace/source.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A file for the program image: a raw binary loaded at @addr, or an ELF
+ * file whose executable segments are loaded at p_vaddr + @addr (bias). */
+struct etm_open_file {
+	const char *path;
+	uint64_t addr;
+};
+
+/* etm_open_opts.regs: which register values are given (explicit values
+ * always win over the snapshot's and over inference). */
+#define ETM_OPEN_ETMCR   0x1u
+#define ETM_OPEN_ETMCCER 0x2u
+#define ETM_OPEN_ETMIDR  0x4u
+
+/* etm_open_opts.flags */
+/** Do not load program images (packet listings, info). */
+#define ETM_OPEN_NO_IMAGES 0x1u
+/** Trace file: do not infer the configuration (use the defaults of the
+ * protocol: ETMCR 0). */
+#define ETM_OPEN_NO_INFER  0x2u
+/** Snapshot: follow file references that leave its directory
+ * (ETM_SNAP_ALLOW_OUTSIDE). */
+#define ETM_OPEN_ALLOW_OUTSIDE 0x4u
+/** Succeed when no source can be decoded, and let --id name a source of
+ * another protocol (a listing of the capture, etmtrace info). */
+#define ETM_OPEN_LIST 0x8u
+
+/** Options of etm_capture_open(). A zeroed struct (with size set) opens a
+ * snapshot as it describes itself, or a trace file with everything found
+ * from its bytes. Begins with its own size: older, shorter versions are
+ * accepted. */
+struct etm_open_opts {
+	size_t size;                  /**< sizeof(struct etm_open_opts) */
+	enum etm_decoder_mode mode;   /**< 0: etm_dec_elements */
+	/** Input format: etm_fmt_unknown = the snapshot's (trace.ini), or for a
+	 * trace file detected from the bytes (etm_detect_format()). */
+	enum etm_input_format format;
+	/** Trace IDs to decode, across all buffers (NULL / 0: every source). An
+	 * ID no source has is an error. */
+	const unsigned *ids;
+	size_t nids;
+	/** Overrides applied to every selected source (a snapshot's registers
+	 * included): etm_proto_unknown = the snapshot's / inferred. */
+	enum etm_protocol protocol;
+	uint32_t regs;                /**< ETM_OPEN_ETMCR | ... : given below */
+	uint32_t etmcr, etmccer, etmidr;
+	uint32_t cfg_flags;           /**< ORed into every source (ETM_CFG_*) */
+	/** Added to every core's image (after the snapshot's memory dumps). */
+	const struct etm_open_file *images;   /**< raw binaries at addr */
+	size_t nimages;
+	const struct etm_open_file *elfs;     /**< ELF files, addr = bias */
+	size_t nelfs;
+	uint32_t flags;               /**< ETM_OPEN_* */
+};
+
+/* etm_capture_source.how: where the configuration came from (bits). */
+#define ETM_HOW_SNAPSHOT  0x1u  /**< the snapshot's device file */
+#define ETM_HOW_OPTIONS   0x2u  /**< options overrode some of it */
+#define ETM_HOW_INFERRED  0x4u  /**< probed against the image */
+#define ETM_HOW_DEFAULT   0x8u  /**< protocol defaults (nothing to go on) */
+
+/** A trace source of the capture. Sources that are not decoded (another
+ * protocol, not selected, no buffer) are listed too, with @skip saying
+ * why. */
+struct etm_capture_source {
+	unsigned id;                  /**< trace ID (0x01-0x6f) */
+	const char *name;             /**< device name ("ETM_0"), or "source" */
+	const char *type;             /**< device type ("PTM1.1"), may be NULL */
+	struct etm_config cfg;        /**< the configuration decoded with */
+	const struct etm_image *img;  /**< its program image (NULL: none) */
+	size_t buffer;                /**< index of its buffer */
+	unsigned how;                 /**< ETM_HOW_* */
+	const char *skip;             /**< NULL if decoded, else why not */
+};
+
+/** A trace buffer of the capture, with the decoder of its sources. */
+struct etm_capture_buffer {
+	const char *name;             /**< buffer name, or the file name */
+	const char *path;             /**< its data file */
+	enum etm_input_format format; /**< the format decoded with */
+	int detected;                 /**< 1: @format was found from the bytes */
+	const char *format_why;       /**< how it was detected (or ""), e.g.
+				       *   "CoreSight frames: 12 IDs ..." */
+	struct etm_decoder *dec;      /**< NULL if no source of it is decoded */
+	size_t nsources;              /**< sources added to @dec */
+};
+
+struct etm_capture;
+
+/** Open @path, a snapshot directory or a trace file, with options @opts
+ * (NULL: all defaults). On success *@cap holds a decoder per trace buffer
+ * (free with etm_capture_free()). On failure a one-line reason is written
+ * to @err (if non-NULL).
+ * Returns 0, -etme_io (missing/unreadable file), -etme_parse (malformed
+ * snapshot, not an ELF), -etme_bad_config (no decodable source, an --id
+ * naming no source, inconsistent registers), -etme_invalid, -etme_nomem. */
+int etm_capture_open(struct etm_capture **cap, const char *path,
+		     const struct etm_open_opts *opts, char *err, size_t errlen);
+/** Free the capture, its decoders and images; NULL is a no-op. */
+void etm_capture_free(struct etm_capture *cap);
+
+/** Trace buffers (at least 1), and buffer @i (NULL if out of range). */
+size_t etm_capture_nbuffers(const struct etm_capture *cap);
+const struct etm_capture_buffer *etm_capture_buffer(const struct etm_capture *cap,
+						    size_t i);
+/** Sources (decoded or skipped), and source @i (NULL if out of range). */
+size_t etm_capture_nsources(const struct etm_capture *cap);
+const struct etm_capture_source *etm_capture_source(const struct etm_capture *cap,
+						    size_t i);
+/** The snapshot, or NULL when a trace file was opened. */
+const struct etm_snapshot *etm_capture_snapshot(const struct etm_capture *cap);
+/** Notes on what the open decided (options that overrode the snapshot,
+ * the detected format, the inferred registers), one line each, for the
+ * caller to show. Returns NULL past the last. */
+const char *etm_capture_note(const struct etm_capture *cap, size_t i);
+
+/** The next item of the whole capture: reads each buffer's file in turn
+ * (buffer 0 first) and returns its decoder's items (etm_decoder_next()),
+ * end of input included. Returns 0 with an item, -etme_eos when every
+ * buffer is done, -etme_io if a file cannot be read, or an error of
+ * etm_decoder_next(). Callers that feed the decoders themselves (or use
+ * etm_decoder_run()) take them from etm_capture_buffer() instead. */
+int etm_capture_next(struct etm_capture *cap, struct etm_item *it, size_t size);
+
+/** Recognise the input format of trace bytes @buf (the start of a buffer,
+ * a few KiB or more): CoreSight 16-byte frames, TPIU frames (with or
+ * without FSYNC), or raw single-source data. Writes a one-line reason to
+ * @why (if non-NULL). Returns the format, or etm_fmt_unknown for no bytes. */
+enum etm_input_format etm_detect_format(const uint8_t *buf, size_t n,
+					char *why, size_t whylen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

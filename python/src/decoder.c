@@ -1,0 +1,526 @@
+/* python/src/decoder.c - etmtrace.Decoder: an opened capture (every trace
+ * buffer in turn) or one chunk of a buffer, iterated in batches; decoding
+ * runs with the GIL released. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "etmpy.h"
+
+#define EPY_READ (1u << 20)        /* bytes read and pushed at once */
+#define EPY_BATCH 65536            /* default records per batch */
+
+_Static_assert(sizeof(struct epy_elem) == 56, "element record layout");
+_Static_assert(sizeof(struct etm_pkt_rec) == 16, "packet record layout");
+
+struct epy_dec {
+	PyObject_HEAD
+	struct etm_capture *cap;
+	int packets;              /* packet batches (etm_dec_packets) */
+	size_t cur;               /* buffer being decoded */
+	int fd;                   /* its file, -1 if none open */
+	uint64_t pos, size;
+	int finished;             /* etm_decoder_finish() called */
+	int done;                 /* every batch delivered */
+	int busy;                 /* a thread decodes (GIL released) */
+	uint8_t *io;
+	Py_ssize_t batch;         /* records per batch */
+	struct etm_chunk_dec *ch; /* chunk mode: the chunk's decoder */
+	size_t buffer;            /* chunk mode: its buffer */
+	uint64_t next_chunk;
+};
+
+PyObject *epy_decoder_type;
+
+static size_t pread_all(int fd, uint64_t off, uint8_t *buf, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = pread(fd, buf + got, n - got, (off_t)(off + got));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	return got;
+}
+
+size_t epy_read_fd(void *ctx, uint64_t off, uint8_t *buf, size_t n)
+{
+	return pread_all(*(int *)ctx, off, buf, n);
+}
+
+/* Open buffer d->cur's file (skipping buffers without a decoder).
+ * Returns 0 (d->done if there is none left) or -etme_io. */
+static int open_buffer(struct epy_dec *d)
+{
+	const struct etm_capture_buffer *b;
+	struct stat st;
+
+	for (; (b = etm_capture_buffer(d->cap, d->cur)) != NULL; d->cur++)
+		if (b->dec)
+			break;
+	if (!b) {
+		d->done = 1;
+		return 0;
+	}
+	d->fd = open(b->path, O_RDONLY | O_CLOEXEC);
+	if (d->fd < 0 || fstat(d->fd, &st) != 0)
+		return -etme_io;
+	d->size = (uint64_t)st.st_size;
+	d->pos = 0;
+	d->finished = 0;
+	return 0;
+}
+
+static void close_buffer(struct epy_dec *d)
+{
+	if (d->fd >= 0)
+		close(d->fd);
+	d->fd = -1;
+}
+
+/* The current decoder wants input: push the next bytes, or finish. */
+static int feed(struct epy_dec *d, struct etm_decoder *dec)
+{
+	size_t n = d->size - d->pos > EPY_READ ? EPY_READ :
+						 (size_t)(d->size - d->pos);
+
+	if (!n) {
+		d->finished = 1;
+		return etm_decoder_finish(dec);
+	}
+	if (pread_all(d->fd, d->pos, d->io, n) != n)
+		return -etme_io;
+	d->pos += n;
+	return etm_decoder_push(dec, d->io, n);
+}
+
+/* Up to @max records of the capture's next buffer(s) into @out (struct
+ * epy_elem or struct etm_pkt_rec); *@got their count. No Python calls. */
+static int fill(struct epy_dec *d, void *out, size_t max, size_t *got)
+{
+	struct epy_elem *er = out;
+	struct etm_pkt_rec *pr = out;
+	const struct etm_elem *els;
+	struct etm_decoder *dec;
+	size_t k = 0, i;
+	int n;
+
+	while (k < max && !d->done) {
+		if (d->fd < 0 && !d->ch && (n = open_buffer(d)) < 0)
+			return n;
+		if (d->done)
+			break;
+		dec = d->ch ? NULL : etm_capture_buffer(d->cap, d->cur)->dec;
+		if (d->packets)
+			n = etm_decoder_next_packets(dec, pr + k, max - k);
+		else if (d->ch)
+			n = etm_chunk_dec_next(d->ch, &els, max - k);
+		else
+			n = etm_decoder_next_elems(dec, &els, max - k);
+		if (n > 0) {
+			for (i = 0; !d->packets && i < (size_t)n; i++) {
+				epy_elem_from(&er[k + i], &els[i]);
+				er[k + i].buffer = (uint8_t)(d->ch ? d->buffer :
+								     d->cur);
+			}
+			k += (size_t)n;
+		} else if (n == -etme_again && dec && !d->finished) {
+			if ((n = feed(d, dec)) < 0)
+				return n;
+		} else if (n == -etme_eos || n == -etme_again) {
+			if (d->ch) {
+				d->next_chunk = etm_chunk_dec_next_chunk(d->ch);
+				d->done = 1;
+			} else {
+				close_buffer(d);
+				d->cur++;
+			}
+		} else {
+			return n;
+		}
+	}
+	*got = k;
+	return 0;
+}
+
+static PyObject *dec_iternext(PyObject *self)
+{
+	struct epy_dec *d = (struct epy_dec *)self;
+	Py_ssize_t isz = d->packets ? (Py_ssize_t)sizeof(struct etm_pkt_rec) :
+				      (Py_ssize_t)sizeof(struct epy_elem);
+	size_t got = 0;
+	void *buf, *small;
+	char msg[128];
+	int r;
+
+	if (!d->cap) {
+		PyErr_SetString(PyExc_ValueError, "decoder is closed");
+		return NULL;
+	}
+	if (d->done)
+		return NULL;
+	if (d->busy) {
+		PyErr_SetString(PyExc_RuntimeError,
+				"decoder in use by another thread");
+		return NULL;
+	}
+	buf = malloc((size_t)(d->batch * isz));
+	if (!buf)
+		return PyErr_NoMemory();
+	d->busy = 1;
+	Py_BEGIN_ALLOW_THREADS
+	r = fill(d, buf, (size_t)d->batch, &got);
+	Py_END_ALLOW_THREADS
+	d->busy = 0;
+	if (r < 0) {
+		free(buf);
+		d->done = 1;
+		snprintf(msg, sizeof(msg), "decode: %s", etm_errstr(r));
+		return epy_raise(r, msg);
+	}
+	if (!got) {
+		free(buf);
+		return NULL;
+	}
+	if (got < (size_t)d->batch && (small = realloc(buf, got * (size_t)isz)))
+		buf = small;
+	return epy_batch_new(buf, (Py_ssize_t)got, isz,
+			     d->packets ? EPY_PKT_FORMAT : EPY_ELEM_FORMAT,
+			     d->packets);
+}
+
+static void dec_release(struct epy_dec *d)
+{
+	close_buffer(d);
+	etm_chunk_dec_free(d->ch);
+	d->ch = NULL;
+	etm_capture_free(d->cap);
+	d->cap = NULL;
+	free(d->io);
+	d->io = NULL;
+}
+
+static void dec_dealloc(PyObject *self)
+{
+	PyTypeObject *tp = Py_TYPE(self);
+	freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+
+	dec_release((struct epy_dec *)self);
+	tp_free(self);
+	Py_DECREF(tp);
+}
+
+/* A Decoder over @cap (taken over), or NULL with an exception set. */
+static struct epy_dec *dec_new(struct etm_capture *cap, int packets)
+{
+	struct epy_dec *d = (struct epy_dec *)PyType_GenericAlloc(
+		(PyTypeObject *)epy_decoder_type, 0);
+
+	if (!d) {
+		etm_capture_free(cap);
+		return NULL;
+	}
+	d->cap = cap;
+	d->fd = -1;
+	d->packets = packets;
+	d->batch = EPY_BATCH;
+	d->io = malloc(EPY_READ);
+	if (!d->io) {
+		Py_DECREF(d);
+		return (struct epy_dec *)PyErr_NoMemory();
+	}
+	return d;
+}
+
+PyObject *epy_decoder_open(PyObject *path, const struct epy_opts *po)
+{
+	struct etm_capture *cap;
+
+	if (epy_capture_open(&cap, PyBytes_AsString(path), po) < 0)
+		return NULL;
+	return (PyObject *)dec_new(cap, po->o.mode == etm_dec_packets);
+}
+
+/* The buffer @idx of @cap with its file opened on d->fd. */
+const struct etm_capture_buffer *epy_buffer_file(const struct etm_capture *cap,
+						Py_ssize_t idx, int *fd,
+						uint64_t *size)
+{
+	const struct etm_capture_buffer *b = idx < 0 ? NULL :
+		etm_capture_buffer(cap, (size_t)idx);
+	struct stat st;
+
+	if (!b || !b->dec) {
+		PyErr_Format(PyExc_ValueError, "no decodable trace buffer %zd", idx);
+		return NULL;
+	}
+	*fd = open(b->path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0 || fstat(*fd, &st) != 0) {
+		PyErr_SetFromErrnoWithFilename(PyExc_OSError, b->path);
+		return NULL;
+	}
+	*size = (uint64_t)st.st_size;
+	return b;
+}
+
+PyObject *epy_chunk_decoder(PyObject *path, const struct epy_opts *po,
+			    Py_ssize_t buffer, uint64_t offset,
+			    uint64_t length, uint64_t target)
+{
+	const struct etm_capture_buffer *b;
+	struct etm_capture *cap;
+	struct epy_dec *d;
+
+	if (po->o.mode == etm_dec_packets) {
+		PyErr_SetString(PyExc_ValueError, "chunks decode elements only");
+		return NULL;
+	}
+	if (epy_capture_open(&cap, PyBytes_AsString(path), po) < 0)
+		return NULL;
+	d = dec_new(cap, 0);
+	if (!d)
+		return NULL;
+	b = epy_buffer_file(d->cap, buffer, &d->fd, &d->size);
+	d->buffer = (size_t)buffer;
+	if (b && (offset > d->size || length > d->size - offset)) {
+		PyErr_SetString(PyExc_ValueError, "chunk beyond the end of input");
+		b = NULL;
+	}
+	if (b)
+		d->ch = etm_chunk_dec_alloc(b->dec, epy_read_fd, &d->fd, d->size,
+					    target, offset, length);
+	if (b && !d->ch)
+		PyErr_SetString(PyExc_ValueError,
+				"cannot decode this chunk (TPIU input is one chunk)");
+	if (!d->ch) {
+		Py_DECREF(d);
+		return NULL;
+	}
+	return (PyObject *)d;
+}
+
+static PyObject *dec_batches(PyObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = { "size", NULL };
+	struct epy_dec *d = (struct epy_dec *)self;
+	Py_ssize_t size = EPY_BATCH;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|n", kwlist, &size))
+		return NULL;
+	if (size < 1 || size > (1 << 24)) {
+		PyErr_SetString(PyExc_ValueError, "size must be 1..16777216");
+		return NULL;
+	}
+	d->batch = size;
+	return Py_NewRef(self);
+}
+
+static PyObject *dec_close(PyObject *self, PyObject *unused)
+{
+	struct epy_dec *d = (struct epy_dec *)self;
+
+	(void)unused;
+	if (d->busy) {
+		PyErr_SetString(PyExc_RuntimeError,
+				"decoder in use by another thread");
+		return NULL;
+	}
+	dec_release(d);
+	d->done = 1;
+	Py_RETURN_NONE;
+}
+
+static PyObject *dec_enter(PyObject *self, PyObject *unused)
+{
+	(void)unused;
+	return Py_NewRef(self);
+}
+
+static PyObject *dec_exit(PyObject *self, PyObject *args)
+{
+	(void)args;
+	return dec_close(self, NULL);
+}
+
+static PyObject *dec_iter(PyObject *self)
+{
+	return Py_NewRef(self);
+}
+
+static PyMethodDef dec_methods[] = {
+	{ "batches", (PyCFunction)(void (*)(void))dec_batches,
+	  METH_VARARGS | METH_KEYWORDS,
+	  "batches(size=65536) -> Decoder\n\n"
+	  "Iterate the decode in batches of up to @size records (the decoder\n"
+	  "itself is the iterator: every batch is delivered once)." },
+	{ "close", dec_close, METH_NOARGS,
+	  "Release the capture, its images and files." },
+	{ "__enter__", dec_enter, METH_NOARGS, NULL },
+	{ "__exit__", dec_exit, METH_VARARGS, NULL },
+	{ NULL, NULL, 0, NULL },
+};
+
+static PyObject *get_next_chunk(PyObject *self, void *closure)
+{
+	struct epy_dec *d = (struct epy_dec *)self;
+
+	(void)closure;
+	if (!d->ch && !d->next_chunk)
+		Py_RETURN_NONE;
+	if (!d->done) {
+		PyErr_SetString(PyExc_ValueError,
+				"next_chunk is known once every batch was read");
+		return NULL;
+	}
+	return PyLong_FromUnsignedLongLong(d->next_chunk);
+}
+
+static PyObject *need_cap(struct epy_dec *d)
+{
+	if (!d->cap)
+		PyErr_SetString(PyExc_ValueError, "decoder is closed");
+	return d->cap ? Py_None : NULL;
+}
+
+/* Entry @i of a listing of @cap as a new object; NULL past the last (no
+ * exception set) or on error. */
+typedef PyObject *(*entry_fn)(const struct etm_capture *cap, size_t i);
+
+static PyObject *capture_list(struct epy_dec *d, entry_fn fn)
+{
+	PyObject *l, *o;
+	size_t i;
+	int r = 0;
+
+	if (!need_cap(d) || !(l = PyList_New(0)))
+		return NULL;
+	for (i = 0; r == 0 && (o = fn(d->cap, i)) != NULL; i++) {
+		r = PyList_Append(l, o);
+		Py_DECREF(o);
+	}
+	if (PyErr_Occurred()) {
+		Py_DECREF(l);
+		return NULL;
+	}
+	return l;
+}
+
+static PyObject *source_entry(const struct etm_capture *cap, size_t i)
+{
+	const struct etm_capture_source *s = etm_capture_source(cap, i);
+
+	if (!s)
+		return NULL;
+	return Py_BuildValue("{s:I,s:s,s:z,s:s,s:k,s:k,s:k,s:n,s:z}",
+			     "id", s->id, "name", s->name, "type", s->type,
+			     "protocol", etm_protocol_name(s->cfg.protocol),
+			     "etmcr", (unsigned long)s->cfg.etmcr,
+			     "etmccer", (unsigned long)s->cfg.etmccer,
+			     "etmidr", (unsigned long)s->cfg.etmidr,
+			     "buffer", (Py_ssize_t)s->buffer, "skip", s->skip);
+}
+
+static PyObject *buffer_entry(const struct etm_capture *cap, size_t i)
+{
+	static const char *const fmts[] = { "unknown", "raw", "coresight",
+					    "tpiu", "tpiu-nofsync" };
+	const struct etm_capture_buffer *b = etm_capture_buffer(cap, i);
+
+	if (!b)
+		return NULL;
+	return Py_BuildValue("{s:s,s:s,s:s,s:O,s:n}", "name", b->name,
+			     "path", b->path,
+			     "format", (unsigned)b->format < 5 ?
+					       fmts[b->format] : "unknown",
+			     "decoded", b->dec ? Py_True : Py_False,
+			     "sources", (Py_ssize_t)b->nsources);
+}
+
+static PyObject *note_entry(const struct etm_capture *cap, size_t i)
+{
+	const char *n = etm_capture_note(cap, i);
+
+	return n ? PyUnicode_DecodeUTF8(n, (Py_ssize_t)strlen(n), "replace") :
+		   NULL;
+}
+
+static PyObject *get_sources(PyObject *self, void *closure)
+{
+	(void)closure;
+	return capture_list((struct epy_dec *)self, source_entry);
+}
+
+static PyObject *get_buffers(PyObject *self, void *closure)
+{
+	(void)closure;
+	return capture_list((struct epy_dec *)self, buffer_entry);
+}
+
+static PyObject *get_notes(PyObject *self, void *closure)
+{
+	(void)closure;
+	return capture_list((struct epy_dec *)self, note_entry);
+}
+
+static PyObject *get_packets(PyObject *self, void *closure)
+{
+	(void)closure;
+	return PyBool_FromLong(((struct epy_dec *)self)->packets);
+}
+
+static PyGetSetDef dec_getset[] = {
+	{ "next_chunk", get_next_chunk, NULL,
+	  "Chunk decoders, after the last batch: the offset of the chunk whose\n"
+	  "output follows this one's (the input size at the end); None for a\n"
+	  "whole-capture decoder.", NULL },
+	{ "sources", get_sources, NULL,
+	  "The capture's trace sources (dicts: id, name, type, protocol,\n"
+	  "registers, buffer, skip = why it is not decoded or None).", NULL },
+	{ "buffers", get_buffers, NULL,
+	  "The capture's trace buffers (dicts: name, path, format, decoded,\n"
+	  "sources).", NULL },
+	{ "notes", get_notes, NULL,
+	  "What opening decided (detected format, inferred registers, options\n"
+	  "that overrode the snapshot), one line each.", NULL },
+	{ "packets", get_packets, NULL,
+	  "True if the batches hold packets, False for elements.", NULL },
+	{ NULL, NULL, NULL, NULL, NULL },
+};
+
+static PyType_Slot dec_slots[] = {
+	{ Py_tp_dealloc, dec_dealloc },
+	{ Py_tp_iter, dec_iter },
+	{ Py_tp_iternext, dec_iternext },
+	{ Py_tp_methods, dec_methods },
+	{ Py_tp_getset, dec_getset },
+	{ Py_tp_doc,
+	  "An opened capture (etmtrace.open) or one chunk of a trace buffer\n"
+	  "(etmtrace.decode_chunk), decoded as it is iterated: each item is a\n"
+	  "Batch. Decoding runs with the GIL released." },
+	{ 0, NULL },
+};
+
+static PyType_Spec dec_spec = {
+	.name = "etmtrace.Decoder",
+	.basicsize = sizeof(struct epy_dec),
+	.flags = Py_TPFLAGS_DEFAULT,
+	.slots = dec_slots,
+};
+
+int epy_decoder_init(PyObject *m)
+{
+	epy_decoder_type = PyType_FromSpec(&dec_spec);
+	if (!epy_decoder_type)
+		return -1;
+	Py_INCREF(epy_decoder_type);
+	return PyModule_AddObject(m, "Decoder", epy_decoder_type);
+}

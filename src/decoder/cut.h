@@ -1,0 +1,43 @@
+/* decoder/cut.h - where a whole input may be cut for independent decoders
+ * (sync points), how far a chunk's head reaches and where its states are
+ * compared: the rules shared by parallel decode (parallel.c) and chunk
+ * decode (chunk.c), so that both stitch chunks the same way. */
+#ifndef ETM_DECODER_CUT_H
+#define ETM_DECODER_CUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <etmtrace/decoder.h>
+
+#define ETM_CUT_FINE 1024u         /* checkpoint spacing near a chunk start */
+#define ETM_CUT_DENSE (8u << 10)   /* ... up to here (both frame multiples) */
+#define ETM_CUT_PIECE 4096u        /* checkpoint spacing after that */
+#define ETM_CUT_HEAD (64u << 10)   /* a chunk's head reaches this far at most */
+#define ETM_CUT_SEARCH (64u << 10) /* sync point search window (buffer size) */
+
+/* First chunk start at or after @from in the @size bytes read through @rd:
+ * raw input, the first of five 0x00 before a 0x80 (A-sync); CoreSight
+ * frames (@frames), a frame whose first byte is an ID change (and not
+ * 0xFF). @size if there is none (or a read fails). @buf holds
+ * ETM_CUT_SEARCH bytes. */
+uint64_t etm_cut_find_start(int frames, etm_read_fn rd, void *rctx,
+			    uint64_t size, uint8_t *buf, uint64_t from);
+
+/* Head length of a chunk of @len bytes: a quarter of it (the predecessor's
+ * decoder delivers the head's items), at least ETM_CUT_DENSE, at most
+ * ETM_CUT_HEAD; a frame multiple; at most @len. */
+uint64_t etm_cut_head_len(uint64_t len);
+
+/* The checkpoint of a chunk [@start, ...) with head end @head_end after
+ * @pos: every ETM_CUT_FINE bytes from its start for ETM_CUT_DENSE bytes
+ * (chunks usually converge early), then at multiples of ETM_CUT_PIECE; at
+ * most @head_end. */
+uint64_t etm_cut_next_piece(uint64_t start, uint64_t head_end, uint64_t pos);
+
+/* Whether the @n framed input bytes @buf at input offset @off hold a frame
+ * starting with 0xFF (possibly an FSYNC: the deformatter then holds state
+ * that etm_decoder_save() does not show, so states cannot be compared). */
+int etm_cut_has_fsync(const uint8_t *buf, uint64_t off, size_t n);
+
+#endif

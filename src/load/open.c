@@ -1,0 +1,359 @@
+/* load/open.c - etm_capture_open(): a snapshot directory or a trace file
+ * plus options becomes a decoder per trace buffer with every selected
+ * source, its configuration and its program image (etmtrace/open.h). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <etmtrace/diag.h>
+#include <etmtrace/error.h>
+#include <etmtrace/open.h>
+
+#include "load/open_int.h"
+
+int cap_err(struct cap_ctx *c, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->err && c->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(c->err, c->errlen, fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+int cap_note(struct etm_capture *cap, const char *fmt, ...)
+{
+	char line[512];
+	char **t;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	t = realloc(cap->notes, (cap->nnotes + 2) * sizeof(*t));
+	if (!t)
+		return -etme_nomem;
+	cap->notes = t;
+	t[cap->nnotes] = strdup(line);
+	if (!t[cap->nnotes])
+		return -etme_nomem;
+	t[++cap->nnotes] = NULL;
+	return 0;
+}
+
+/* A new empty entry of the growing array *@arr of @n items of @size. */
+static void *cap_grow(void **arr, size_t *n, size_t size)
+{
+	char *t = realloc(*arr, (*n + 1) * size);
+
+	if (!t)
+		return NULL;
+	*arr = t;
+	memset(t + *n * size, 0, size);
+	return t + (*n)++ * size;
+}
+
+struct etm_capture_source *cap_add_source(struct etm_capture *cap)
+{
+	return cap_grow((void **)&cap->src, &cap->nsrc, sizeof(*cap->src));
+}
+
+struct etm_capture_buffer *cap_add_buffer(struct etm_capture *cap)
+{
+	struct etm_capture_buffer *b;
+
+	b = cap_grow((void **)&cap->buf, &cap->nbuf, sizeof(*cap->buf));
+	if (b && !cap_grow((void **)&cap->why, &cap->nwhy, sizeof(*cap->why))) {
+		cap->nbuf--;
+		return NULL;
+	}
+	if (b)
+		b->format_why = "";
+	return b;
+}
+
+struct etm_image *cap_new_image(struct etm_capture *cap)
+{
+	struct etm_image **slot, *img = etm_image_alloc();
+
+	if (!img)
+		return NULL;
+	slot = cap_grow((void **)&cap->imgs, &cap->nimgs, sizeof(*slot));
+	if (!slot) {
+		etm_image_free(img);
+		return NULL;
+	}
+	*slot = img;
+	return img;
+}
+
+/* Add the option's raw binaries and ELF files to @img. */
+int cap_user_images(struct cap_ctx *c, struct etm_image *img)
+{
+	const struct etm_open_opts *o = &c->o;
+	char err[256];
+	size_t i;
+	int r;
+
+	for (i = 0; i < o->nimages; i++) {
+		r = etm_image_add_file(img, etm_space_any, o->images[i].addr,
+				       o->images[i].path, 0, 0);
+		if (r < 0)
+			return cap_err(c, r, "%s: %s", o->images[i].path,
+				       r == -etme_invalid ? "it does not fit in "
+				       "the 32-bit address space there" :
+				       r == -etme_io ? strerror(errno) :
+				       etm_errstr(r));
+		etm_image_name_last(img, o->images[i].path);
+	}
+	for (i = 0; i < o->nelfs; i++) {
+		err[0] = 0;
+		r = etm_image_add_elf(img, o->elfs[i].path, o->elfs[i].addr,
+				      err, sizeof(err));
+		if (r < 0)
+			return cap_err(c, r, "%s", err[0] ? err : etm_errstr(r));
+	}
+	return 0;
+}
+
+int cap_selected(const struct cap_ctx *c, unsigned id)
+{
+	size_t i;
+
+	if (!c->o.nids)
+		return 1;
+	for (i = 0; i < c->o.nids; i++)
+		if (c->o.ids[i] == id)
+			return 1;
+	return 0;
+}
+
+/* Apply the options' protocol and registers to @cfg; 1 if one changed it. */
+int cap_override(const struct cap_ctx *c, struct etm_config *cfg)
+{
+	struct etm_config old = *cfg;
+	const struct etm_open_opts *o = &c->o;
+
+	if (o->protocol)
+		cfg->protocol = o->protocol;
+	if (o->regs & ETM_OPEN_ETMCR)
+		cfg->etmcr = o->etmcr;
+	if (o->regs & ETM_OPEN_ETMCCER)
+		cfg->etmccer = o->etmccer;
+	if (o->regs & ETM_OPEN_ETMIDR)
+		cfg->etmidr = o->etmidr;
+	cfg->flags |= o->cfg_flags;
+	return memcmp(&old, cfg, sizeof(old)) != 0;
+}
+
+/* Add source @s (configured) to its buffer's decoder, made on first use. */
+int cap_wire(struct cap_ctx *c, struct etm_capture_source *s)
+{
+	struct etm_capture_buffer *b = &c->cap->buf[s->buffer];
+	const char *why = NULL;
+	int r;
+
+	if (etm_config_check(&s->cfg, &why) < 0)
+		return cap_err(c, -etme_bad_config, "trace ID 0x%02x (%s): %s",
+			       s->id, s->name, why);
+	if (!b->dec)
+		b->dec = etm_decoder_alloc(b->format, c->o.mode ? c->o.mode :
+						     etm_dec_elements);
+	if (!b->dec)
+		return cap_err(c, -etme_nomem, "out of memory");
+	r = etm_decoder_add_source(b->dec, &s->cfg, s->img);
+	if (r < 0)
+		return cap_err(c, r, "trace ID 0x%02x (%s): %s", s->id, s->name,
+			       etm_errstr(r));
+	b->nsources++;
+	return 0;
+}
+
+/* Every --id must name a source; one of a protocol not decoded is named. */
+int cap_check_ids(struct cap_ctx *c)
+{
+	char have[400];
+	size_t i, j, len = 0;
+
+	have[0] = 0;
+	for (j = 0; j < c->cap->nsrc && len + 8 < sizeof(have); j++)
+		len += (size_t)snprintf(have + len, sizeof(have) - len, "%s0x%02x",
+					j ? ", " : "", c->cap->src[j].id);
+	for (i = 0; i < c->o.nids; i++) {
+		const struct etm_capture_source *s = NULL;
+
+		for (j = 0; j < c->cap->nsrc; j++)
+			if (c->cap->src[j].id == c->o.ids[i])
+				s = &c->cap->src[j];
+		if (!s)
+			return cap_err(c, -etme_bad_config, "no trace source "
+				       "with ID 0x%02x (sources: %s)",
+				       c->o.ids[i], len ? have : "none");
+		if (s->cfg.protocol == etm_proto_unknown &&
+		    !(c->o.flags & ETM_OPEN_LIST))
+			return cap_err(c, -etme_bad_config, "trace ID 0x%02x "
+				       "is %s (%s): %s", s->id, s->name,
+				       s->type ? s->type : "?", s->skip);
+	}
+	return 0;
+}
+
+static int cap_nonempty(struct cap_ctx *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->cap->nbuf; i++)
+		if (c->cap->buf[i].dec)
+			return 0;
+	return cap_err(c, -etme_bad_config, "no ETMv3/PTM trace source to "
+		       "decode%s", c->o.nids ? " with the given IDs" : "");
+}
+
+int etm_capture_open(struct etm_capture **out, const char *path,
+		     const struct etm_open_opts *opts, char *err, size_t errlen)
+{
+	struct cap_ctx c = { .err = err, .errlen = errlen };
+	struct stat st;
+	int r;
+
+	if (err && errlen)
+		err[0] = 0;
+	if (!out || !path)
+		return cap_err(&c, -etme_invalid, "invalid argument");
+	*out = NULL;
+	if (opts && opts->size > sizeof(c.o))
+		return cap_err(&c, -etme_invalid, "options of a newer library");
+	if (opts)
+		memcpy(&c.o, opts, opts->size);
+	c.o.size = sizeof(c.o);
+	if (stat(path, &st) != 0)
+		return cap_err(&c, -etme_io, "%s: %s", path, strerror(errno));
+	c.cap = calloc(1, sizeof(*c.cap));
+	if (!c.cap)
+		return cap_err(&c, -etme_nomem, "out of memory");
+	c.cap->path = strdup(path);
+	r = c.cap->path ? 0 : cap_err(&c, -etme_nomem, "out of memory");
+	if (!r)
+		r = S_ISDIR(st.st_mode) ? cap_open_snapshot(&c) :
+					  cap_open_file(&c);
+	if (!r)
+		r = cap_check_ids(&c);
+	if (!r && !(c.o.flags & ETM_OPEN_LIST))
+		r = cap_nonempty(&c);
+	if (r < 0) {
+		etm_capture_free(c.cap);
+		return r;
+	}
+	*out = c.cap;
+	return 0;
+}
+
+void etm_capture_free(struct etm_capture *cap)
+{
+	size_t i;
+
+	if (!cap)
+		return;
+	if (cap->f)
+		fclose(cap->f);
+	free(cap->chunk);
+	for (i = 0; i < cap->nbuf; i++)
+		etm_decoder_free(cap->buf[i].dec);
+	for (i = 0; i < cap->nimgs; i++)
+		etm_image_free(cap->imgs[i]);
+	for (i = 0; i < cap->nnotes; i++)
+		free(cap->notes[i]);
+	free(cap->notes);
+	free(cap->imgs);
+	free(cap->buf);
+	free(cap->why);
+	free(cap->src);
+	free(cap->path);
+	etm_snapshot_free(cap->snap);
+	free(cap);
+}
+
+size_t etm_capture_nbuffers(const struct etm_capture *cap)
+{
+	return cap ? cap->nbuf : 0;
+}
+
+const struct etm_capture_buffer *etm_capture_buffer(const struct etm_capture *cap,
+						    size_t i)
+{
+	return cap && i < cap->nbuf ? &cap->buf[i] : NULL;
+}
+
+size_t etm_capture_nsources(const struct etm_capture *cap)
+{
+	return cap ? cap->nsrc : 0;
+}
+
+const struct etm_capture_source *etm_capture_source(const struct etm_capture *cap,
+						    size_t i)
+{
+	return cap && i < cap->nsrc ? &cap->src[i] : NULL;
+}
+
+const struct etm_snapshot *etm_capture_snapshot(const struct etm_capture *cap)
+{
+	return cap ? cap->snap : NULL;
+}
+
+const char *etm_capture_note(const struct etm_capture *cap, size_t i)
+{
+	return cap && i < cap->nnotes ? cap->notes[i] : NULL;
+}
+
+#define CAP_CHUNK ((size_t)1 << 20)
+
+/* Push the next chunk of the current buffer's file (or finish it). */
+static int cap_feed(struct etm_capture *cap)
+{
+	struct etm_capture_buffer *b = &cap->buf[cap->cur];
+	size_t n;
+
+	if (!cap->chunk && !(cap->chunk = malloc(CAP_CHUNK)))
+		return -etme_nomem;
+	if (!cap->f && !(cap->f = fopen(b->path, "rb")))
+		return -etme_io;
+	n = fread(cap->chunk, 1, CAP_CHUNK, cap->f);
+	if (n)
+		return etm_decoder_push(b->dec, cap->chunk, n);
+	if (ferror(cap->f))
+		return -etme_io;
+	cap->finished = 1;
+	return etm_decoder_finish(b->dec);
+}
+
+int etm_capture_next(struct etm_capture *cap, struct etm_item *it, size_t size)
+{
+	int r;
+
+	if (!cap || !it)
+		return -etme_invalid;
+	while (cap->cur < cap->nbuf) {
+		struct etm_capture_buffer *b = &cap->buf[cap->cur];
+
+		r = b->dec ? etm_decoder_next(b->dec, it, size) : -etme_eos;
+		if (r == -etme_again && !cap->finished) {
+			r = cap_feed(cap);
+			if (r < 0)
+				return r;
+			continue;
+		}
+		if (r != -etme_eos && r != -etme_again)
+			return r;
+		if (cap->f)
+			fclose(cap->f);
+		cap->f = NULL;
+		cap->finished = 0;
+		cap->cur++;
+	}
+	return -etme_eos;
+}

@@ -1,0 +1,61 @@
+/* load/open_int.h - the capture object of etm_capture_open() and the
+ * helpers its snapshot and trace-file halves share (load/open.c,
+ * load/open_src.c). */
+#ifndef ETM_LOAD_OPEN_INT_H
+#define ETM_LOAD_OPEN_INT_H
+
+#include <stdio.h>
+
+#include <etmtrace/open.h>
+
+struct etm_capture {
+	char *path;
+	struct etm_snapshot *snap;        /* NULL: a trace file */
+	struct etm_capture_source *src;
+	size_t nsrc;
+	struct etm_capture_buffer *buf;
+	size_t nbuf;
+	char (*why)[160];                 /* buf[i].format_why storage */
+	size_t nwhy;
+	struct etm_image **imgs;          /* owned */
+	size_t nimgs;
+	char **notes;                     /* NULL-terminated */
+	size_t nnotes;
+	/* etm_capture_next(): buffer being read */
+	size_t cur;
+	FILE *f;
+	int finished;
+	uint8_t *chunk;
+};
+
+/* Open state: the options (copied, full size) and the error buffer. */
+struct cap_ctx {
+	struct etm_open_opts o;
+	struct etm_capture *cap;
+	char *err;
+	size_t errlen;
+};
+
+int cap_err(struct cap_ctx *c, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int cap_note(struct etm_capture *cap, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+struct etm_capture_source *cap_add_source(struct etm_capture *cap);
+struct etm_capture_buffer *cap_add_buffer(struct etm_capture *cap);
+struct etm_image *cap_new_image(struct etm_capture *cap);
+int cap_user_images(struct cap_ctx *c, struct etm_image *img);
+int cap_selected(const struct cap_ctx *c, unsigned id);
+int cap_override(const struct cap_ctx *c, struct etm_config *cfg);
+int cap_wire(struct cap_ctx *c, struct etm_capture_source *s);
+int cap_check_ids(struct cap_ctx *c);
+
+int cap_open_snapshot(struct cap_ctx *c);
+int cap_open_file(struct cap_ctx *c);
+
+/* Configuration of trace ID @id in @n bytes of @fmt input, probed against
+ * @img (load/infer.c): fields the options give are kept. */
+int cap_infer(struct cap_ctx *c, enum etm_input_format fmt, unsigned id,
+	      const struct etm_image *img, const uint8_t *buf, size_t n,
+	      struct etm_config *cfg);
+
+#endif

@@ -1,0 +1,343 @@
+/* load/open_src.c - the two halves of etm_capture_open(): a snapshot
+ * directory (every buffer, every source, options as overrides) and a trace
+ * file (format detected, trace IDs found, configuration inferred). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <etmtrace/diag.h>
+#include <etmtrace/error.h>
+#include <etmtrace/open.h>
+
+#include "load/open_int.h"
+
+/* Bytes read from the start of a buffer to detect its format, find its
+ * trace IDs and infer configurations. */
+#define CAP_PROBE ((size_t)256 << 10)
+
+static const char *fmt_word(enum etm_input_format f)
+{
+	switch (f) {
+	case etm_fmt_raw: return "raw";
+	case etm_fmt_coresight: return "coresight";
+	case etm_fmt_tpiu: return "tpiu";
+	case etm_fmt_tpiu_nofsync: return "tpiu-nofsync";
+	case etm_fmt_unknown: break;
+	}
+	return "unknown";
+}
+
+/* The first CAP_PROBE bytes of @path into a new buffer (*@n bytes). */
+static int cap_read_head(struct cap_ctx *c, const char *path, uint8_t **buf,
+			 size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+
+	*n = 0;
+	*buf = malloc(CAP_PROBE);
+	if (!*buf) {
+		if (f)
+			fclose(f);
+		return cap_err(c, -etme_nomem, "out of memory");
+	}
+	if (!f)
+		return cap_err(c, -etme_io, "%s: %s", path, strerror(errno));
+	*n = fread(*buf, 1, CAP_PROBE, f);
+	fclose(f);
+	return 0;
+}
+
+/* The option's format against what the bytes show: raw over frames, or
+ * frames over unframed bytes, is noted. Returns 1 if noted. */
+static int cap_format_doubt(struct cap_ctx *c, struct etm_capture_buffer *b,
+			    const uint8_t *head, size_t n)
+{
+	char *why = c->cap->why[b - c->cap->buf];
+	enum etm_input_format f = etm_detect_format(head, n, why,
+						    sizeof(c->cap->why[0]));
+
+	if ((f == etm_fmt_raw) == (b->format == etm_fmt_raw))
+		return 0;
+	cap_note(c->cap, "buffer %s: input format %s given, but the bytes show %s"
+		 "%s%s", b->name, fmt_word(b->format), why,
+		 f == etm_fmt_raw ? "" : ": try --input-format ",
+		 f == etm_fmt_raw ? "" : fmt_word(f));
+	return 1;
+}
+
+/* Format of buffer @b: the option's, else @declared, else detected from
+ * @head; with a note when the option overrides or detection decided. */
+static void cap_format(struct cap_ctx *c, struct etm_capture_buffer *b,
+		       enum etm_input_format declared, const uint8_t *head,
+		       size_t n)
+{
+	char *why = c->cap->why[b - c->cap->buf];
+
+	if (c->o.format) {
+		b->format = c->o.format;
+		if (declared && declared != c->o.format)
+			cap_note(c->cap, "buffer %s: input format %s (option; "
+				 "the snapshot says %s)", b->name,
+				 fmt_word(c->o.format), fmt_word(declared));
+		if (n && cap_format_doubt(c, b, head, n))
+			b->format_why = why;
+		return;
+	}
+	if (declared) {
+		b->format = declared;
+		return;
+	}
+	b->format = etm_detect_format(head, n, why, sizeof(c->cap->why[0]));
+	if (b->format == etm_fmt_unknown)
+		b->format = etm_fmt_raw;
+	b->detected = 1;
+	b->format_why = why;
+	cap_note(c->cap, "buffer %s: input format %s detected (%s)", b->name,
+		 fmt_word(b->format), why);
+}
+
+static size_t snap_buffer_index(const struct etm_snapshot *snap,
+				const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < snap->nbuffers; i++)
+		if (!strcmp(snap->buffers[i].name, name))
+			return i;
+	return (size_t)-1;
+}
+
+/* The image of @ss's core: shared with an earlier source of that core. */
+static int snap_image(struct cap_ctx *c, size_t k, struct etm_capture_source *s)
+{
+	const struct etm_snapshot *snap = c->cap->snap;
+	const struct etm_snap_source *ss = &snap->sources[k];
+	struct etm_image *img;
+	char err[256];
+	size_t i;
+	int r;
+
+	for (i = 0; i < k; i++)
+		if (c->cap->src[i].img && snap->sources[i].core && ss->core &&
+		    !strcmp(snap->sources[i].core, ss->core)) {
+			s->img = c->cap->src[i].img;
+			return 0;
+		}
+	img = cap_new_image(c->cap);
+	if (!img)
+		return cap_err(c, -etme_nomem, "out of memory");
+	err[0] = 0;
+	r = etm_snapshot_add_memory(ss, img, err, sizeof(err));
+	if (r < 0)
+		return cap_err(c, r, "%s", err[0] ? err : "cannot load memory dump");
+	s->img = img;
+	return cap_user_images(c, img);
+}
+
+/* Two decoded sources of one buffer with one trace ID cannot be told
+ * apart. */
+static int snap_id_taken(struct cap_ctx *c, const struct etm_capture_source *s)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < c->cap->nsrc; i++) {
+		const struct etm_capture_source *o = &c->cap->src[i];
+
+		if (!o->skip && o->id == s->id && o->buffer == s->buffer)
+			return cap_err(c, -1, "trace sources %s and %s both use "
+				       "trace ID 0x%02x", o->name, s->name,
+				       s->id) != 0;
+	}
+	return 0;
+}
+
+/* Source @k of the snapshot: configured, or with the reason it is not
+ * decoded. */
+static int snap_source(struct cap_ctx *c, size_t k)
+{
+	const struct etm_snap_source *ss = &c->cap->snap->sources[k];
+	struct etm_capture_source *s = cap_add_source(c->cap);
+	size_t bi;
+	char was[160];
+
+	if (!s)
+		return cap_err(c, -etme_nomem, "out of memory");
+	s->name = ss->name;
+	s->type = ss->type;
+	s->cfg = ss->cfg;
+	s->id = etm_cfg_trace_id(&ss->cfg);
+	s->how = ETM_HOW_SNAPSHOT;
+	bi = snap_buffer_index(c->cap->snap, ss->buffer);
+	s->buffer = bi == (size_t)-1 ? 0 : bi;
+	if (!cap_selected(c, s->id))
+		s->skip = "not selected";
+	else if (bi == (size_t)-1)
+		s->skip = "not connected to a trace buffer";
+	else if (!c->cap->buf[bi].path)
+		s->skip = "its trace buffer has no data file";
+	if (s->skip)
+		return 0;
+	if (snap_id_taken(c, s))
+		return -etme_bad_config;
+	if (cap_override(c, &s->cfg)) {
+		s->how |= ETM_HOW_OPTIONS;
+		etm_diag_config_diff(&ss->cfg, &s->cfg, was, sizeof(was));
+		cap_note(c->cap, "trace ID 0x%02x (%s): options override the "
+			 "snapshot: %s; ETMCR=0x%08x ETMCCER=0x%08x "
+			 "ETMIDR=0x%08x", s->id, s->name, was[0] ? was :
+			 "registers", s->cfg.etmcr, s->cfg.etmccer,
+			 s->cfg.etmidr);
+	}
+	if (!(c->o.flags & ETM_OPEN_NO_IMAGES) && snap_image(c, k, s) < 0)
+		return -1;
+	return cap_wire(c, s);
+}
+
+static int snap_buffers(struct cap_ctx *c)
+{
+	const struct etm_snapshot *snap = c->cap->snap;
+	uint8_t *head = NULL;
+	size_t i, n;
+	int r = 0;
+
+	for (i = 0; i < snap->nbuffers && !r; i++) {
+		const struct etm_snap_buffer *sb = &snap->buffers[i];
+		struct etm_capture_buffer *b = cap_add_buffer(c->cap);
+
+		if (!b)
+			return cap_err(c, -etme_nomem, "out of memory");
+		b->name = sb->name;
+		b->path = sb->nfiles ? sb->files[0] : NULL;
+		if (!b->path)
+			continue;
+		n = 0;
+		if (c->o.format || !sb->format)
+			r = cap_read_head(c, b->path, &head, &n);
+		if (!r)
+			cap_format(c, b, sb->format, head, n);
+		free(head);
+		head = NULL;
+	}
+	return r;
+}
+
+int cap_open_snapshot(struct cap_ctx *c)
+{
+	struct etm_snapshot *snap;
+	char err[512];
+	size_t i;
+	int r;
+
+	err[0] = 0;
+	r = etm_snapshot_load_ex(&c->cap->snap, c->cap->path,
+				 c->o.flags & ETM_OPEN_ALLOW_OUTSIDE ?
+				 ETM_SNAP_ALLOW_OUTSIDE : 0, err, sizeof(err));
+	if (r < 0)
+		return cap_err(c, r, "%s", err[0] ? err : etm_errstr(r));
+	snap = c->cap->snap;
+	r = snap_buffers(c);
+	if (r < 0)
+		return r;
+	if (!c->cap->nbuf && !cap_add_buffer(c->cap))
+		return cap_err(c, -etme_nomem, "out of memory");
+	for (i = 0; i < snap->nsources; i++)
+		if ((r = snap_source(c, i)) < 0)
+			return r;
+	for (i = 0; i < snap->nothers; i++) {
+		struct etm_capture_source *s = cap_add_source(c->cap);
+
+		if (!s)
+			return cap_err(c, -etme_nomem, "out of memory");
+		s->name = snap->others[i].name;
+		s->type = snap->others[i].type;
+		s->id = etm_cfg_trace_id(&snap->others[i].cfg);
+		s->cfg = snap->others[i].cfg;
+		s->how = ETM_HOW_SNAPSHOT;
+		s->skip = "a protocol etmtrace does not decode";
+	}
+	return 0;
+}
+
+/* Trace IDs with data in the framed @buf, as a bit set; returns how many. */
+static int file_ids(enum etm_input_format fmt, const uint8_t *buf, size_t n,
+		    uint8_t ids[128])
+{
+	struct etm_dfmt *d = etm_dfmt_alloc(fmt, 0);
+	struct etm_dfmt_item it;
+	int r, count = 0;
+
+	memset(ids, 0, 128);
+	if (!d)
+		return -etme_nomem;
+	r = etm_dfmt_push(d, buf, n);
+	while (!r || r == -etme_again) {
+		r = etm_dfmt_next(d, &it, sizeof(it));
+		if (r == -etme_again)
+			r = etm_dfmt_finish(d);
+		else if (!r && it.kind == etm_dfmt_data && it.run.size &&
+			 !ids[it.run.id & 0x7f]++)
+			count++;
+	}
+	etm_dfmt_free(d);
+	return count;
+}
+
+static int file_source(struct cap_ctx *c, unsigned id, struct etm_image *img,
+		       const uint8_t *head, size_t n)
+{
+	struct etm_capture_source *s = cap_add_source(c->cap);
+	int r;
+
+	if (!s)
+		return cap_err(c, -etme_nomem, "out of memory");
+	s->name = "source";
+	s->id = id;
+	s->img = img;
+	s->how = ETM_HOW_OPTIONS;
+	r = cap_infer(c, c->cap->buf[0].format, id, img, head, n, &s->cfg);
+	if (r < 0)
+		return r;
+	s->how = (unsigned)r;
+	return cap_wire(c, s);
+}
+
+int cap_open_file(struct cap_ctx *c)
+{
+	struct etm_capture_buffer *b = cap_add_buffer(c->cap);
+	struct etm_image *img = NULL;
+	uint8_t *head = NULL, ids[128];
+	size_t n, i;
+	int r;
+
+	if (!b)
+		return cap_err(c, -etme_nomem, "out of memory");
+	b->path = b->name = c->cap->path;
+	r = cap_read_head(c, b->path, &head, &n);
+	if (!r && !n)
+		r = cap_err(c, -etme_io, "%s: empty trace file", b->path);
+	if (!r)
+		cap_format(c, b, etm_fmt_unknown, head, n);
+	if (!r && !(c->o.flags & ETM_OPEN_NO_IMAGES)) {
+		img = cap_new_image(c->cap);
+		r = img ? cap_user_images(c, img) :
+			  cap_err(c, -etme_nomem, "out of memory");
+	}
+	if (!r && b->format == etm_fmt_raw && c->o.nids > 1)
+		r = cap_err(c, -etme_invalid, "raw input holds one source: "
+			    "give one --id, or --input-format coresight");
+	if (!r && b->format == etm_fmt_raw)
+		r = file_source(c, c->o.nids ? c->o.ids[0] : 0x10, img, head, n);
+	else if (!r && c->o.nids)
+		for (i = 0; i < c->o.nids && !r; i++)
+			r = file_source(c, c->o.ids[i], img, head, n);
+	else if (!r && file_ids(b->format, head, n, ids) <= 0)
+		r = cap_err(c, -etme_bad_config, "%s: no trace data in any %s "
+			    "frame", b->path, fmt_word(b->format));
+	else
+		for (i = 1; i < 0x70 && !r; i++)
+			if (ids[i])
+				r = file_source(c, (unsigned)i, img, head, n);
+	free(head);
+	return r;
+}
