@@ -154,6 +154,7 @@ static int decode_buffers(struct session *s, struct decfmt *c)
 		s->elems = decfmt_elems;
 		if (r < 0)
 			r = session_run_buffer(s, decfmt_item, c);
+		decfmt_flush(c);
 	}
 	return r;
 }

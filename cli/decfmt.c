@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <etmtrace/diag.h>
+
 #include "decfmt.h"
 
 void decfmt_init(struct decfmt *f, const struct session *s, struct wbuf *w,
@@ -94,8 +96,10 @@ static void text_cycles(struct wbuf *w, uint32_t v)
 
 /* The last line of a range: its cached parts around E/N, cycles, time. */
 static void text_last(struct decfmt *c, const struct etm_elem *el,
-		      struct lc_text l)
+		      struct lc_text l, const struct etm_image *img)
 {
+	unsigned marks = etm_diag_elem_marks(img, el);
+
 	wbuf_put(c->w, l.text, l.hlen);
 	if (el->last_atom)
 		wbuf_put(c->w, el->last_exec ? " E" : " N", 2);
@@ -107,6 +111,11 @@ static void text_last(struct decfmt *c, const struct etm_elem *el,
 		text_cycles(c->w, el->cycles);
 	decsym_tail(c->sym, c->w, el, 1);
 	wbuf_put(c->w, l.text + l.hlen, l.slen);
+	/* where the trace disagrees with the image (counted on stderr) */
+	if (marks & etm_mark_n_uncond)
+		wbuf_str(c->w, "  !N-on-unconditional");
+	if (marks & etm_mark_undef)
+		wbuf_str(c->w, "  !undefined-instruction");
 	wbuf_char(c->w, '\n');
 }
 
@@ -140,7 +149,7 @@ static void text_range(struct decfmt *c, const struct etm_elem *el,
 		return;
 	if (whole && lcache_range_get(c->lc, el, wk.space, &rg)) {
 		wbuf_put(c->w, rg.body, rg.len);
-		text_last(c, el, rg.last);
+		text_last(c, el, rg.last, img);
 		c->n.insns += el->ninsn;
 		return;
 	}
@@ -152,7 +161,7 @@ static void text_range(struct decfmt *c, const struct etm_elem *el,
 		decsym_source(c->sym, c->w, el, &in);
 		text_prefix(c, el);
 		if (last) {
-			text_last(c, el, l);
+			text_last(c, el, l, img);
 			if (whole && blen <= sizeof(blk))
 				lcache_range_put(c->lc, el, wk.space, blk, blen, l);
 			break;
@@ -209,6 +218,13 @@ static void text_other(struct decfmt *c, const struct etm_elem *el)
 		wbuf_str(c->w, "-- exception return\n");
 		break;
 	case etmk_trace_on:
+		if (el->reason == etm_on_resync) {   /* after a loss of sync */
+			wbuf_printf(c->w, "-- resynchronised at 0x%08llx (I-sync: "
+				    "%s): the listing resumes here\n",
+				    (unsigned long long)el->addr,
+				    decfmt_isync_name(el->isync_reason));
+			break;
+		}
 		wbuf_printf(c->w, "-- trace on (%s, I-sync: %s) at 0x%08llx\n",
 			    el->reason < 5 ? reasons[el->reason] : "?",
 			    decfmt_isync_name(el->isync_reason),
@@ -330,6 +346,103 @@ static void jsonl_elem(struct decfmt *c, const struct etm_elem *el)
 	wbuf_str(c->w, "}\n");
 }
 
+/* Runs: consecutive error or nosync lines of one source with one reason. */
+static int run_kind(const struct etm_elem *el)
+{
+	return el->kind == etmk_error || el->kind == etmk_nosync;
+}
+
+static int run_same(const struct dec_run *r, const struct etm_elem *el)
+{
+	return r->n && r->el.kind == el->kind && r->el.id == el->id &&
+	       r->el.err == el->err;
+}
+
+static void run_write(struct decfmt *c, const struct dec_run *r)
+{
+	const struct etm_elem *el = &r->el;
+
+	if (r->n == 1) {
+		text_other(c, el);
+		return;
+	}
+	text_prefix(c, el);
+	if (el->kind == etmk_error)
+		wbuf_printf(c->w, "-- error at offsets %llu-%llu: %s (%llu times)\n",
+			    (unsigned long long)el->offset, r->last_off,
+			    etm_errstr(el->err), r->n);
+	else
+		wbuf_printf(c->w, "-- not synchronised: %s (%llu times, offsets "
+			    "%llu-%llu)\n", el->err ? etm_errstr(el->err) :
+			    "trace lost", r->n, (unsigned long long)el->offset,
+			    r->last_off);
+}
+
+static void run_out(struct decfmt *c)
+{
+	if (!c->run.n)
+		return;
+	if (c->split && c->lead)
+		c->head = c->run;   /* may continue the previous piece's run */
+	else
+		run_write(c, &c->run);
+	c->run.n = 0;
+	c->lead = 0;
+}
+
+void decfmt_flush(struct decfmt *c)
+{
+	run_out(c);
+	memset(c->lost, 0, sizeof(c->lost));
+}
+
+static void run_add(struct decfmt *c, const struct etm_elem *el)
+{
+	if (run_same(&c->run, el)) {
+		c->run.n++;
+		c->run.last_off = el->offset;
+		return;
+	}
+	run_out(c);
+	c->run.el = *el;
+	c->run.n = 1;
+	c->run.last_off = el->offset;
+}
+
+void decfmt_join_head(struct decfmt *c, const struct dec_run *head,
+		      int has_text)
+{
+	if (head->n && run_same(&c->run, &head->el)) {
+		c->run.n += head->n;
+		c->run.last_off = head->last_off;
+	} else if (head->n) {
+		run_out(c);
+		c->run = *head;
+	}
+	if (has_text)
+		run_out(c);
+}
+
+void decfmt_join_tail(struct decfmt *c, const struct dec_run *tail)
+{
+	if (!tail->n)
+		return;
+	run_out(c);
+	c->run = *tail;
+}
+
+/* The first range after a loss of sync that no trace on ended: the flow
+ * resumed at an address a branch packet gave. */
+static void text_resumed(struct decfmt *c, const struct etm_elem *el)
+{
+	if (!c->lost[el->id])
+		return;
+	c->lost[el->id] = 0;
+	text_prefix(c, el);
+	wbuf_printf(c->w, "-- resynchronised at 0x%08llx (branch address): "
+		    "the listing resumes here\n", (unsigned long long)el->start);
+}
+
 int decfmt_item(void *vctx, const struct etm_item *it)
 {
 	struct decfmt *c = vctx;
@@ -376,10 +489,22 @@ int decfmt_elem(struct decfmt *c, const struct etm_elem *el)
 			wbuf_str(c->w, "GAP\n");
 		break;
 	case DF_TEXT:
-		if (el->kind == etmk_range && src)
+		if (!src && el->kind != etmk_error)
+			break;
+		if (run_kind(el)) {
+			c->lost[el->id] |= el->kind == etmk_nosync;
+			run_add(c, el);
+			break;
+		}
+		run_out(c);
+		c->lead = 0;
+		if (el->kind == etmk_range) {
+			text_resumed(c, el);
 			text_range(c, el, src->img);
-		else if (src || el->kind == etmk_error)
+		} else {
+			c->lost[el->id] &= el->kind != etmk_trace_on;
 			text_other(c, el);
+		}
 		break;
 	}
 	return 0;

@@ -16,6 +16,13 @@ struct dec_counts {
 	unsigned long long insns, elems[etmk_num_kinds], errors, packets;
 };
 
+/* A run of identical diagnostic lines (text listing: errors and losses of
+ * sync of one source with one reason), printed as one line. */
+struct dec_run {
+	struct etm_elem el;       /* the first */
+	unsigned long long n, last_off;
+};
+
 struct decfmt {
 	const struct session *s;
 	struct wbuf *w;
@@ -26,6 +33,12 @@ struct decfmt {
 	struct decsym *sym;       /* listing annotations (may be NULL) */
 	struct lcache *lc;        /* text: formatted line parts */
 	struct dec_counts n;
+	struct dec_run run;       /* text: the run being collected */
+	struct dec_run head;      /* split: the run the piece began with */
+	int split;                /* pieces joined later: keep the head run */
+	int lead;                 /* split: nothing output in this piece yet */
+	uint8_t lost[256];        /* text: by ID, sync lost with no trace on
+				   * since: the next range resumes the listing */
 	const struct session_src *byid[256];
 };
 
@@ -38,6 +51,16 @@ int decfmt_item(void *f, const struct etm_item *it);
 int decfmt_elem(struct decfmt *f, const struct etm_elem *el);
 /* decfmt_elem() of @n elements (a session_elems_fn); returns 0. */
 int decfmt_elems(void *f, const struct etm_elem *els, size_t n);
+/* End of a buffer: output the run of diagnostic lines being collected,
+ * forget losses of sync. */
+void decfmt_flush(struct decfmt *f);
+/* Join a piece formatted with f->split set to the output of @f (not
+ * split), so that runs do not depend on piece cuts: decfmt_join_head()
+ * with the piece's head run before the caller writes its text (@has_text),
+ * decfmt_join_tail() with the run it ended with after. */
+void decfmt_join_head(struct decfmt *f, const struct dec_run *head,
+		      int has_text);
+void decfmt_join_tail(struct decfmt *f, const struct dec_run *tail);
 void decfmt_add(struct dec_counts *to, const struct dec_counts *from);
 /* Free what the formatter allocated (its line cache). */
 void decfmt_fini(struct decfmt *f);

@@ -26,6 +26,7 @@ struct dp_piece {
 	struct wblk *text;
 	struct dec_counts n;
 	struct diagwarn *dg;      /* diagnostics segment (or NULL) */
+	struct dec_run head, tail;  /* runs of diagnostics left to join */
 };
 
 struct dp_run {
@@ -112,6 +113,7 @@ static void *dp_open(void *ctx)
 	decfmt_init(&w->f, r->s, &w->w, r->f->fmt,
 		    r->f->fmt == DF_TEXT ? disasm_open() : NULL, NULL);
 	w->f.sym = r->f->sym;     /* stateless here: decsym_sequential() */
+	w->f.split = w->f.lead = 1;
 	return w;
 }
 
@@ -172,6 +174,10 @@ static int dp_cut(void *state, void **piece, size_t *bytes)
 	if (!p)
 		return -etme_nomem;
 	p->text = wbuf_take(&w->w, bytes);
+	p->head = w->f.head;
+	p->tail = w->f.run;
+	w->f.head.n = w->f.run.n = 0;
+	w->f.lead = 1;
 	if (w->w.err) {
 		piece_free(w->r, p);
 		return -etme_nomem;
@@ -184,6 +190,8 @@ static int dp_cut(void *state, void **piece, size_t *bytes)
 		memset(&w->f.n, 0, sizeof(w->f.n));
 		p->dg = w->dg;
 		w->dg = NULL;
+		/* the library's cut: the next chunk starts at a sync */
+		memset(w->f.lost, 0, sizeof(w->f.lost));
 		w->f.dw = NULL;
 		w->used = 0;
 	}
@@ -197,8 +205,10 @@ static int dp_emit(void *ctx, void *piece)
 	struct dp_run *r = ctx;
 	struct dp_piece *p = piece;
 
+	decfmt_join_head(r->f, &p->head, p->text != NULL);
 	if (p->text)
 		wbuf_write_chain(r->f->w, p->text);
+	decfmt_join_tail(r->f, &p->tail);
 	decfmt_add(&r->f->n, &p->n);
 	if (p->dg)
 		diagwarn_append(r->f->dw, p->dg);

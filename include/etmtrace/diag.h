@@ -52,6 +52,17 @@ void etm_diag_item(struct etm_diag *d, const struct etm_item *it);
 /** etm_diag_item() of an element item, for elements taken in batches
  * (etm_decoder_next_elems()). */
 void etm_diag_elem(struct etm_diag *d, const struct etm_elem *e);
+/** Disagreements of a range element with the image (bits). */
+enum etm_diag_mark {
+	etm_mark_n_uncond = 1,    /**< N atom on an instruction that cannot
+				   *   fail its condition */
+	etm_mark_undef = 2        /**< ends on an undefined encoding */
+};
+/** The etm_diag_mark bits of element @e against @img (borrowed; may be
+ * NULL): what etm_diag_elem() counts of this element alone (0 for other
+ * kinds), for marking a listing where the trace and image disagree. */
+unsigned etm_diag_elem_marks(const struct etm_image *img,
+			     const struct etm_elem *e);
 /** Diagnostics of a stretch of a decode whose preceding items were not
  * seen (parallel decode: each worker counts its own part): what depends on
  * the state before it is kept pending until etm_diag_append(). NULL on no

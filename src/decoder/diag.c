@@ -154,27 +154,27 @@ static void pend_slot(struct etm_diag *d, unsigned i, uint64_t v)
 }
 
 /* Classify the instruction at @addr; 0 if it cannot be read. */
-static int diag_insn(const struct etm_diag *d, uint64_t addr,
+static int diag_insn(const struct etm_image *img, uint64_t addr,
 		     enum etm_isa isa, struct etm_insn *in)
 {
 	uint8_t b[4];
 	size_t n;
 
-	if (!d->img)
+	if (!img)
 		return 0;
-	n = etm_image_read(d->img, etm_space_any, addr, b, sizeof(b));
+	n = etm_image_read(img, etm_space_any, addr, b, sizeof(b));
 	return etm_insn_decode(in, isa, addr, b, n) > 0;
 }
 
 /* Whether a T32 instruction at @addr may sit in an IT block: an IT
  * instruction among the eight halfwords before it (an IT block holds up
  * to four instructions of up to four bytes; conservative). */
-static int diag_maybe_it(const struct etm_diag *d, uint64_t addr)
+static int diag_maybe_it(const struct etm_image *img, uint64_t addr)
 {
 	uint8_t b[16];
 	unsigned i;
 
-	if (addr < 16 || etm_image_read(d->img, etm_space_any, addr - 16, b,
+	if (addr < 16 || etm_image_read(img, etm_space_any, addr - 16, b,
 					16) != 16)
 		return 1;
 	for (i = 0; i < 16; i += 2)
@@ -187,7 +187,7 @@ static int diag_maybe_it(const struct etm_diag *d, uint64_t addr)
  * so the checks cost little next to decoding. */
 static void diag_range(struct etm_diag *d, const struct etm_elem *e)
 {
-	struct etm_insn in;
+	unsigned marks;
 
 	d->c.ranges++;
 	d->c.insns += e->ninsn;
@@ -217,12 +217,28 @@ static void diag_range(struct etm_diag *d, const struct etm_elem *e)
 		}
 		d->wide[i] = e->last_addr + 1;
 	}
-	if (e->last_cls == etmc_undefined)
+	marks = etm_diag_elem_marks(d->img, e);
+	if (marks & etm_mark_undef)
 		d->c.undef++;
-	if (e->last_atom && !e->last_exec &&
-	    diag_insn(d, e->last_addr, e->isa, &in) && !in.cond &&
-	    (e->isa == etmi_a32 || !diag_maybe_it(d, e->last_addr)))
+	if (marks & etm_mark_n_uncond)
 		d->c.n_uncond++;
+}
+
+unsigned etm_diag_elem_marks(const struct etm_image *img,
+			     const struct etm_elem *e)
+{
+	struct etm_insn in;
+	unsigned m = 0;
+
+	if (e->kind != etmk_range)
+		return 0;
+	if (e->last_cls == etmc_undefined)
+		m |= etm_mark_undef;
+	if (e->last_atom && !e->last_exec &&
+	    diag_insn(img, e->last_addr, e->isa, &in) && !in.cond &&
+	    (e->isa == etmi_a32 || !diag_maybe_it(img, e->last_addr)))
+		m |= etm_mark_n_uncond;
+	return m;
 }
 
 static void diag_error(struct etm_diag *d, int err)
