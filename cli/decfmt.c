@@ -193,42 +193,52 @@ static const char *decfmt_on_name(unsigned r)
 	return r < 5 ? n[r] : "?";
 }
 
-static void text_other(struct decfmt *c, const struct etm_elem *el)
+static void text_exception(struct decfmt *c, const struct etm_elem *el)
+{
+	const char *name = etm_exc_name(el->exc_num,
+					etm_cfg_m_profile(&c->byid[el->id]->cfg));
+
+	wbuf_printf(c->w, "-- exception %s (%u)%s", name, el->exc_num,
+		    el->exc_cancel ? " cancels last instruction" : "");
+	if (!strcmp(name, "DebugHalt"))   /* no vector: the core halts */
+		wbuf_str(c->w, ": core halted in debug state");
+	else
+		wbuf_printf(c->w, " -> 0x%08llx", (unsigned long long)el->addr);
+	if (el->has_ret)
+		wbuf_printf(c->w, ", return 0x%08llx", (unsigned long long)el->ret_addr);
+	wbuf_char(c->w, '\n');
+}
+
+static void text_trace_on(struct decfmt *c, const struct etm_elem *el)
 {
 	static const char *const reasons[] = { "start", "trace enabled",
 		"overflow (data lost)", "debug exit", "resync" };
-	const char *name;
 
+	if (el->reason == etm_on_resync) {   /* after a loss of sync */
+		wbuf_printf(c->w, "-- resynchronised at 0x%08llx (I-sync: "
+			    "%s): the listing resumes here\n",
+			    (unsigned long long)el->addr,
+			    decfmt_isync_name(el->isync_reason));
+		return;
+	}
+	wbuf_printf(c->w, "-- trace on (%s, I-sync: %s) at 0x%08llx\n",
+		    el->reason < 5 ? reasons[el->reason] : "?",
+		    decfmt_isync_name(el->isync_reason),
+		    (unsigned long long)el->addr);
+}
+
+static void text_other(struct decfmt *c, const struct etm_elem *el)
+{
 	text_prefix(c, el);
 	switch (el->kind) {
 	case etmk_exception:
-		name = etm_exc_name(el->exc_num,
-				    etm_cfg_m_profile(&c->byid[el->id]->cfg));
-		wbuf_printf(c->w, "-- exception %s (%u)%s", name, el->exc_num,
-			    el->exc_cancel ? " cancels last instruction" : "");
-		if (!strcmp(name, "DebugHalt"))   /* no vector: the core halts */
-			wbuf_str(c->w, ": core halted in debug state");
-		else
-			wbuf_printf(c->w, " -> 0x%08llx", (unsigned long long)el->addr);
-		if (el->has_ret)
-			wbuf_printf(c->w, ", return 0x%08llx", (unsigned long long)el->ret_addr);
-		wbuf_char(c->w, '\n');
+		text_exception(c, el);
 		break;
 	case etmk_exc_return:
 		wbuf_str(c->w, "-- exception return\n");
 		break;
 	case etmk_trace_on:
-		if (el->reason == etm_on_resync) {   /* after a loss of sync */
-			wbuf_printf(c->w, "-- resynchronised at 0x%08llx (I-sync: "
-				    "%s): the listing resumes here\n",
-				    (unsigned long long)el->addr,
-				    decfmt_isync_name(el->isync_reason));
-			break;
-		}
-		wbuf_printf(c->w, "-- trace on (%s, I-sync: %s) at 0x%08llx\n",
-			    el->reason < 5 ? reasons[el->reason] : "?",
-			    decfmt_isync_name(el->isync_reason),
-			    (unsigned long long)el->addr);
+		text_trace_on(c, el);
 		break;
 	case etmk_nosync:
 		wbuf_str(c->w, "-- not synchronised");

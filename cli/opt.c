@@ -118,6 +118,29 @@ static int opt_enum(const char *v, const char *const *names, int n)
 	return -1;
 }
 
+/* --etmcr, --etmccer, --etmidr, --etmccr: a 32-bit register value.
+ * Returns 0 or -2 (reported). */
+static int opt_register(struct opts *o, const char *name, const char *v)
+{
+	uint64_t n;
+
+	if (opt_uint(o->cmd, name, v, 0, 0, 0xffffffffu, &n) < 0)
+		return -2;
+	if (!strcmp(name, "etmcr")) {
+		o->etmcr = (uint32_t)n;
+		o->have_etmcr = 1;
+	} else if (!strcmp(name, "etmccer")) {
+		o->etmccer = (uint32_t)n;
+		o->have_etmccer = 1;
+	} else if (!strcmp(name, "etmidr")) {
+		o->etmidr = (uint32_t)n;
+		o->have_etmidr = 1;
+	} else {
+		o->etmccr = (uint32_t)n;
+	}
+	return 0;
+}
+
 /* Returns 0, -1 (bad value, reported by the caller) or -2 (reported). */
 static int opt_value(struct opts *o, const char *name, char *v)
 {
@@ -147,24 +170,8 @@ static int opt_value(struct opts *o, const char *name, char *v)
 			return -1;
 		o->infmt = (enum etm_input_format)k;
 	} else if (!strcmp(name, "etmcr") || !strcmp(name, "etmccer") ||
-		   !strcmp(name, "etmidr")) {
-		if (opt_uint(o->cmd, name, v, 0, 0, 0xffffffffu, &n) < 0)
-			return -2;
-		if (name[3] == 'c' && name[4] == 'r') {
-			o->etmcr = (uint32_t)n;
-			o->have_etmcr = 1;
-		} else if (name[3] == 'c') {
-			o->etmccer = (uint32_t)n;
-			o->have_etmccer = 1;
-		}
-		else {
-			o->etmidr = (uint32_t)n;
-			o->have_etmidr = 1;
-		}
-	} else if (!strcmp(name, "etmccr")) {
-		if (opt_uint(o->cmd, name, v, 0, 0, 0xffffffffu, &n) < 0)
-			return -2;
-		o->etmccr = (uint32_t)n;
+		   !strcmp(name, "etmidr") || !strcmp(name, "etmccr")) {
+		return opt_register(o, name, v);
 	} else if (!strcmp(name, "samples")) {
 		if (strcmp(v, "bin") && strcmp(v, "text") &&
 		    strcmp(v, "openocd") && strcmp(v, "etb"))

@@ -34,6 +34,27 @@ void etm_image_free(struct etm_image *img);
  * win where regions overlap. Returns 0, -etme_nomem, -etme_invalid. */
 int etm_image_add_buffer(struct etm_image *img, enum etm_space space,
 			 uint64_t addr, const uint8_t *buf, size_t n);
+/** Addresses are 32-bit: every region lies below this. */
+#define ETM_IMAGE_TOP 0x100000000ull
+
+/** One region for etm_image_add_buffers(): @n bytes at @addr copied from @p. */
+struct etm_piece {
+	uint64_t addr;
+	size_t n;
+	const uint8_t *p;
+};
+
+/** Add @n regions at once, as if by etm_image_add_buffer() in array order
+ * (later ones win where they overlap), each named @name (may be NULL), in
+ * O((n + segments) log n) rather than O(n * segments); loaders with many
+ * pieces (ELF segments) use it. On error nothing is added.
+ * Returns 0.
+ * Returns -etme_nomem if out of memory.
+ * Returns -etme_invalid if a piece is NULL or empty, or ends past
+ * ETM_IMAGE_TOP, or @space is not a space. */
+int etm_image_add_buffers(struct etm_image *img, enum etm_space space,
+			  const struct etm_piece *v, size_t n,
+			  const char *name);
 /** Add @length bytes of file @path starting at @file_offset, placed at @addr
  * (@length 0 = to end of file). The file is read (or mapped) now.
  * Returns 0, -etme_io (missing/short file), -etme_nomem, -etme_invalid. */

@@ -65,6 +65,17 @@ int etm_dfmt_finish(struct etm_dfmt *d);
  * -etme_eos after finish() when all is delivered. */
 int etm_dfmt_next(struct etm_dfmt *d, struct etm_dfmt_item *item, size_t size);
 
+/** Trace IDs known to be live (@ids[id] nonzero, @ids of 0x70 entries),
+ * for realignment after a lost frame alignment: frames naming them fit
+ * (the decoder passes them when its frames fast path hands a buffer over). */
+void etm_dfmt_seen_ids(struct etm_dfmt *d, const uint8_t *ids);
+
+/** Bytes @b (offsets @off...) that come before the next pushed input (a
+ * frame cut by the end of the fast path's last input). Returns 0 or
+ * -etme_invalid (no room). */
+int etm_dfmt_hold_bytes(struct etm_dfmt *d, const uint8_t *b, size_t n,
+			uint64_t off);
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,7 +14,6 @@
 #include "common/sbuf.h"
 #include "decoder/decoder_int.h"
 #include "decoder/frames.h"
-#include "source/dfmt_int.h"
 #include "flow/flow_int.h"
 #include "packet/pktbuf.h"
 

@@ -8,24 +8,6 @@
 #include <etmtrace/image.h>
 #include <etmtrace/insn.h>
 
-/* Addresses are 32-bit: every region lies below this. */
-#define ETM_IMAGE_TOP 0x100000000ull
-
-/* One region for etm_image_add_buffers(): @n bytes at @addr copied from @p. */
-struct etm_piece {
-	uint64_t addr;
-	size_t n;
-	const uint8_t *p;
-};
-
-/* Add @n regions at once, as if by etm_image_add_buffer() in array order
- * (later ones win where they overlap), each named @name (may be NULL), in
- * O((n + segments) log n) rather than O(n * segments). On error nothing
- * is added. Returns 0, -etme_nomem, -etme_invalid. */
-int etm_image_add_buffers(struct etm_image *img, enum etm_space space,
-			  const struct etm_piece *v, size_t n,
-			  const char *name);
-
 /* 1 if any region was added in a specific (secure / non-secure) space. */
 int etm_image_has_spaces(const struct etm_image *img);
 

@@ -13,7 +13,6 @@
 #include <etmtrace/error.h>
 #include <etmtrace/image.h>
 
-#include "image/image_int.h"
 
 #ifndef EM_AARCH64
 #define EM_AARCH64 183

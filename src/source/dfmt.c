@@ -6,7 +6,6 @@
 #include <etmtrace/error.h>
 #include <etmtrace/source.h>
 
-#include "source/dfmt_int.h"
 
 #define DFMT_FRAME 16
 #define DFMT_NDATA 15

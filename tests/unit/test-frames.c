@@ -8,7 +8,6 @@
 
 #include <etmtrace/etmtrace.h>
 
-#include "source/dfmt_int.h"
 #include "etest.h"
 
 #define MAXIT 800000
