@@ -140,7 +140,7 @@ static void execute(struct run *r)
 	e = ev_add(r, etmev_exception);
 	e->addr = 0x8;
 	e->isa = etmi_a32;
-	e->exc_num = 10; /* SVC (docs/ptm.md §6.2) */
+	e->exc_num = 10; /* SVC (../shared/docs/ptm.md §6.2) */
 	insn(r, 0x0008, etmi_a32, 1, 0, etmi_unknown);
 	insn(r, 0x0100, etmi_a32, 1, 0, etmi_unknown);
 	insn(r, 0x0104, etmi_a32, 1, 0, etmi_unknown);

@@ -48,7 +48,7 @@ struct etm_ev {
 	/* insn (taken branch): security / Hyp state at the target;
 	 * exception: state of the handler; trace_on: state at restart. */
 	uint8_t ns, hyp;
-	uint16_t exc_num;        /**< exception: number (docs/etmv3.md §6.6) */
+	uint16_t exc_num;        /**< exception: number (../shared/docs/etmv3.md §6.6) */
 	uint8_t cancel;          /**< exception, ETMv3: the previous insn event
 				  *   did not complete (traced, then cancelled) */
 	uint8_t reason;          /**< trace_on: enum etm_isync_reason */
@@ -140,7 +140,7 @@ void etm_enc_consume(struct etm_enc *e, size_t n);
 
 struct etm_fenc;
 
-/** Allocate a frame encoder (docs/coresight-formatter.md §3-4). NULL on no
+/** Allocate a frame encoder (../shared/docs/coresight-formatter.md §3-4). NULL on no
  * memory. */
 struct etm_fenc *etm_fenc_alloc(uint32_t flags, uint64_t seed);
 /** Free; NULL is a no-op. */

@@ -1,5 +1,5 @@
 /* decoder/frames.c - fast path for memory-aligned CoreSight frames (IHI 0029
- * formatter protocol, docs/coresight-formatter.md): whole frames are split
+ * formatter protocol, ../shared/docs/coresight-formatter.md): whole frames are split
  * by trace ID straight into a staging buffer with an offset map and per-byte
  * offsets; with a single selected ID, many frames in one loop without
  * per-byte branches. Frames that may hold an FSYNC (first byte 0xFF) are

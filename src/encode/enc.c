@@ -217,7 +217,7 @@ static unsigned isa_shift(enum etm_isa isa)
 
 /* Address bits carried by an n-byte (1-4) field before the alignment shift:
  * original encoding 6 + 7 per further byte; alternative encoding (ETMv3.4+,
- * PTM) has only 6 bits in a last byte 1-3 (docs/etmv3.md §6.2-6.3). */
+ * PTM) has only 6 bits in a last byte 1-3 (../shared/docs/etmv3.md §6.2-6.3). */
 static unsigned addr_bits(int alt, unsigned n)
 {
 	if (n == 1)
@@ -284,8 +284,8 @@ void enc_address(struct etm_enc *e, uint32_t addr, enum etm_isa isa,
 	e->force_full = 0;
 }
 
-/* Byte 0: C A Can e e e e NS; byte 1: C 0 H e e e e e (docs/etmv3.md §6.6,
- * docs/ptm.md §6.2). Byte 1 only when Hyp or Exception[8:4] is needed. */
+/* Byte 0: C A Can e e e e NS; byte 1: C 0 H e e e e e (../shared/docs/etmv3.md §6.6,
+ * ../shared/docs/ptm.md §6.2). Byte 1 only when Hyp or Exception[8:4] is needed. */
 void enc_exc_bytes(struct etm_enc *e, unsigned num, int cancel, int ns,
 		   int hyp, int altisa)
 {
@@ -329,7 +329,7 @@ void enc_etm3_cc(struct etm_enc *e, uint32_t cc)
 	enc_byte(e, (uint8_t)(cc & 0xf));
 }
 
-/* Timestamp packet value bytes (docs/etmv3.md §10, docs/ptm.md §12): 7 bits
+/* Timestamp packet value bytes (../shared/docs/etmv3.md §10, ../shared/docs/ptm.md §12): 7 bits
  * per byte; the last byte of a full value holds 6 (48-bit) or 8 (64-bit)
  * bits. Only the bytes up to the highest bit that changed are sent;
  * compression works on the transmitted (possibly Gray) value. */

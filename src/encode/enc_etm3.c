@@ -1,7 +1,7 @@
 /* encode/enc_etm3.c - ETMv3 back end of the encoder: one atom per executed
  * instruction packed into P-headers (cycle-accurate formats 1-4), branch
  * packets for indirect branches and exceptions (Cancel bit), I-sync with
- * cycle count (IHI 0014Q chapter 7; docs/etmv3.md). */
+ * cycle count (IHI 0014Q chapter 7; ../shared/docs/etmv3.md). */
 #include <etmtrace/error.h>
 
 #include "encode/enc_int.h"
@@ -94,7 +94,7 @@ static void e3_atom(struct etm_enc *e, int n_atom, uint32_t w)
 }
 
 /* I-sync: header (0x70 with cycle count), CC, Context ID, info, address
- * (docs/etmv3.md §4.1). */
+ * (../shared/docs/etmv3.md §4.1). */
 static void e3_isync(struct etm_enc *e, uint64_t addr, enum etm_isa isa,
 		     unsigned reason)
 {

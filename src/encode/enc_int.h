@@ -133,9 +133,9 @@ void enc_address(struct etm_enc *e, uint32_t addr, enum etm_isa isa,
 /* Exception information bytes (byte 0 and, when needed, byte 1). */
 void enc_exc_bytes(struct etm_enc *e, unsigned num, int cancel, int ns,
 		   int hyp, int altisa);
-/* PTM cycle count field (docs/ptm.md §7). */
+/* PTM cycle count field (../shared/docs/ptm.md §7). */
 void enc_ptm_cc(struct etm_enc *e, uint32_t cc);
-/* ETMv3 cycle count payload (docs/etmv3.md §7). */
+/* ETMv3 cycle count payload (../shared/docs/etmv3.md §7). */
 void enc_etm3_cc(struct etm_enc *e, uint32_t cc);
 void enc_timestamp(struct etm_enc *e, uint64_t ts);
 /* Classify the instruction of an insn event. Returns 0 or -etme_*. */

@@ -1,7 +1,7 @@
 /* encode/enc_ptm.c - PTM (PFT 1.x) back end of the encoder: waypoints become
  * atoms or branch address packets, exceptions waypoint updates plus exception
  * branch packets, with the return stack and the 4 KiB rule (IHI 0035B §4,
- * §5; docs/ptm.md). */
+ * §5; ../shared/docs/ptm.md). */
 #include <string.h>
 
 #include <etmtrace/error.h>
@@ -9,7 +9,7 @@
 #include "encode/enc_int.h"
 
 /* Atom packets. Non-cycle-accurate: 1-5 atoms, the oldest in the highest
- * atom bit, the newest in bit 1 (docs/ptm.md §5.1). Cycle-accurate: one
+ * atom bit, the newest in bit 1 (../shared/docs/ptm.md §5.1). Cycle-accurate: one
  * atom and its cycle count (§5.2). */
 static void ptm_atom_flush(struct etm_enc *e)
 {
@@ -172,7 +172,7 @@ static void ptm_branch(struct etm_enc *e, uint64_t addr, enum etm_isa isa,
 
 /* Waypoint update naming the last executed non-waypoint instruction. The
  * next address is sent in full: whether a WPU moves the compression base is
- * not settled (docs/ptm.md §8), a full address is right either way. */
+ * not settled (../shared/docs/ptm.md §8), a full address is right either way. */
 static void ptm_wpu(struct etm_enc *e)
 {
 	enum etm_isa save = e->isa;
@@ -285,7 +285,7 @@ static int ptm_exception(struct etm_enc *e, const struct etm_ev *ev)
 	if (e->need_sync) {
 		if (!e->next_valid)
 			return -etme_invalid;
-		/* trace on between back-to-back exceptions (docs/ptm.md §16) */
+		/* trace on between back-to-back exceptions (../shared/docs/ptm.md §16) */
 		ptm_isync(e, e->next, e->isa, e->reason);
 	}
 	ptm_atom_flush(e);

@@ -1,6 +1,6 @@
 /* encode/frame.c - CoreSight formatter: packs (trace ID, byte) items into
  * 16-byte frames with ID bytes, the aux byte and mid-frame ID changes
- * (docs/coresight-formatter.md §3-4). */
+ * (../shared/docs/coresight-formatter.md §3-4). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* flow/flow_ptm.c - PTM (PFT 1.0/1.1) flow decoder: turns PTM packets into
  * executed-instruction ranges and events by walking the program image
- * (IHI0035B Appendix B.3.2; docs/ptm.md §14-17). */
+ * (IHI0035B Appendix B.3.2; ../shared/docs/ptm.md §14-17). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +19,7 @@
  */
 #define PTM_WALK_MAX 16384u
 
-/* Exception numbers that matter here (docs/ptm.md §6.2). */
+/* Exception numbers that matter here (../shared/docs/ptm.md §6.2). */
 #define PTM_EXC_RESET 8
 #define PTM_EXC_UNDEF 9
 
@@ -402,7 +402,7 @@ static void ptm_branch(struct ptm_flow *p, const struct etm_brc *br)
 
 /*
  * Exception branch address packet (seed 004 branch_with_excp()): no code is
- * walked. Preferred return address (our decision, docs/ptm.md §14, §16):
+ * walked. Preferred return address (our decision, ../shared/docs/ptm.md §14, §16):
  * the next instruction that would have executed, i.e. the current address:
  * after a waypoint update that is the instruction after the upgraded one
  * (SVC/SMC: after the call; aborts/BKPT: the faulting instruction, as the PTM
@@ -474,7 +474,7 @@ static uint8_t ptm_on_reason(const struct ptm_flow *p, unsigned reason)
 }
 
 /* I-sync: CurrentState = LastState = packet; the return stack is flushed on
- * every I-sync (docs/ptm.md §17: decoding may start at any I-sync). */
+ * every I-sync (../shared/docs/ptm.md §17: decoding may start at any I-sync). */
 /* A periodic I-sync while in sync names the next instruction: it must lie
  * on the straight-line path from the decoder's position, with no waypoint
  * before it, in the same instruction set. Otherwise atoms were left over
@@ -582,7 +582,7 @@ static int ptm_put_branch(struct etm_flow *f, const struct etm_brc *br)
 		p->halt_gap = 0;
 	}
 	if (!p->synced)
-		return etmi_unknown; /* wait for an I-sync (docs/ptm.md §15.2) */
+		return etmi_unknown; /* wait for an I-sync (../shared/docs/ptm.md §15.2) */
 	if (br->has_exc && br->exc_num)
 		ptm_exception(p, br);
 	else
@@ -626,7 +626,7 @@ static int ptm_put(struct etm_flow *f, const struct etm_packet *pkt)
 		return 0;
 	}
 	if (!p->synced)
-		return 0;       /* wait for an I-sync (docs/ptm.md §15.2) */
+		return 0;       /* wait for an I-sync (../shared/docs/ptm.md §15.2) */
 	switch (pkt->type) {
 	case etmp_atom:
 		ptm_atoms(p, pkt, pkt->offset);

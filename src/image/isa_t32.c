@@ -1,5 +1,5 @@
 /* image/isa_t32.c - T32 (Thumb-2) and ThumbEE classifier, 16- and 32-bit
- * encodings (docs/a32-t32-waypoints.md §5, §6, §9). */
+ * encodings (../shared/docs/a32-t32-waypoints.md §5, §6, §9). */
 #include <etmtrace/insn.h>
 
 #include "common/bits.h"

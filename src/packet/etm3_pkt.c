@@ -1,5 +1,5 @@
 /* packet/etm3_pkt.c - ETMv3 packet reader (IHI 0014Q chapter 7, see
- * docs/etmv3.md) and the public etm_etm3_* parser API. */
+ * ../shared/docs/etmv3.md) and the public etm_etm3_* parser API. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +15,7 @@ struct etm_etm3 {
 
 static const uint8_t ss_bytes[4] = { 0, 1, 2, 4 };
 
-/* Header byte classes, IHI 0014Q Table 7.1 (docs/etmv3.md §2.3 order). */
+/* Header byte classes, IHI 0014Q Table 7.1 (../shared/docs/etmv3.md §2.3 order). */
 static enum etm_hdr etm3_classify(unsigned b, int data)
 {
 	if (b & 0x01)

@@ -569,7 +569,7 @@ static size_t async_end(const uint8_t *b, size_t n)
 
 /* Read one packet. The A-sync bit pattern "can occur only as the result of
  * an A-sync packet" (IHI 0035B §4.5.1; the same rule for ETMv3, our
- * docs/etmv3.md §3: "scan for it"), so a packet whose bytes would hold one
+ * ../shared/docs/etmv3.md §3: "scan for it"), so a packet whose bytes would hold one
  * was begun by a corrupted byte - typically a bit flip that made an I-sync
  * or Context ID header, whose fixed-size payload then swallows the real
  * A-sync and the I-sync after it, losing the trace until the next A-sync.

@@ -1,5 +1,5 @@
 /* packet/ptm_pkt.c - PTM / PFT packet reader (IHI 0035B chapter 4, see
- * docs/ptm.md) and the public etm_ptm_* parser API. */
+ * ../shared/docs/ptm.md) and the public etm_ptm_* parser API. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,7 +13,7 @@ struct etm_ptm {
 	struct etm_pktp core;
 };
 
-/* Header byte classes, IHI 0035B Table 4.1 (docs/ptm.md §2). */
+/* Header byte classes, IHI 0035B Table 4.1 (../shared/docs/ptm.md §2). */
 static enum etm_hdr ptm_classify(unsigned b)
 {
 	if (b & 0x01)
