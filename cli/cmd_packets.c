@@ -6,7 +6,7 @@
 
 #include "cmds.h"
 #include "session.h"
-#include "wbuf.h"
+#include "output/wbuf.h"
 
 static const char packets_help[] =
 	"usage: etmtrace packets <snapshot-dir | trace-file> [options]\n"

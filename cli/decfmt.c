@@ -1,13 +1,17 @@
 /* cli/decfmt.c - `etmtrace decode` output of one item: the listing, the
- * canonical list, JSON lines or counts only. The formatter keeps no state
- * from item to item except counters, so that parallel decode can format
- * on the worker threads (cli/decpar.c). */
+ * canonical list, JSON lines or counts only. The lines themselves come
+ * from the library's formatters (src/output/out_fmt.h); here are what the
+ * CLI adds: counters, runs of repeated diagnostics, and the annotations
+ * that need symbols or capstone (decsym.c, lcache.c). The formatter keeps
+ * no state from item to item except counters, so that parallel decode can
+ * format on the worker threads (cli/decpar.c). */
 #include <stdio.h>
 #include <string.h>
 
 #include <etmtrace/diag.h>
 
 #include "decfmt.h"
+#include "output/out_fmt.h"
 
 void decfmt_init(struct decfmt *f, const struct session *s, struct wbuf *w,
 		 enum dec_fmt fmt, struct disasm *dis, struct diagwarn *dw)
@@ -40,37 +44,6 @@ void decfmt_add(struct dec_counts *to, const struct dec_counts *from)
 	to->packets += from->packets;
 	for (k = 0; k < etmk_num_kinds; k++)
 		to->elems[k] += from->elems[k];
-}
-
-static int canon_range(struct decfmt *c, const struct etm_elem *el,
-		       const struct etm_image *img)
-{
-	struct etm_walk wk;
-	struct etm_insn in;
-	char isa = el->isa == etmi_a32 ? 'A' : 'T';
-	uint32_t i = 0;
-
-	if (etm_walk_init(&wk, img, el) < 0)
-		return -1;
-	while (etm_walk_next(&wk, &in) == 0) {
-		char *p;
-
-		i++;
-		wbuf_hex8(c->w, (uint32_t)in.addr);
-		p = wbuf_reserve(c->w, 4);
-		p[0] = ' ';
-		p[1] = isa;
-		if (i == el->ninsn && !el->last_exec) {
-			p[2] = ' ';
-			p[3] = 'N';
-			wbuf_commit(c->w, 4);
-		} else {
-			wbuf_commit(c->w, 2);
-		}
-		wbuf_char(c->w, '\n');
-	}
-	c->n.insns += i;
-	return 0;
 }
 
 static void text_prefix(struct decfmt *c, const struct etm_elem *el)
@@ -176,182 +149,31 @@ static void text_range(struct decfmt *c, const struct etm_elem *el,
 	c->n.insns += i;
 }
 
-/* The I-sync reason of a trace-on element (docs: ETMv3 / PTM I-sync). */
-static const char *decfmt_isync_name(unsigned r)
+/* The configuration of @el's source (NULL if it is not one of ours). */
+static const struct etm_config *elem_cfg(const struct decfmt *c,
+					 const struct etm_elem *el)
 {
-	static const char *const n[] = { "periodic", "trace enabled",
-		"overflow", "debug exit" };
+	const struct session_src *src = c->byid[el->id];
 
-	return r < 4 ? n[r] : "?";
-}
-
-static const char *decfmt_on_name(unsigned r)
-{
-	static const char *const n[] = { "start", "enable", "overflow",
-		"debug_exit", "resync" };
-
-	return r < 5 ? n[r] : "?";
-}
-
-static void text_exception(struct decfmt *c, const struct etm_elem *el)
-{
-	const char *name = etm_exc_name(el->exc_num,
-					etm_cfg_m_profile(&c->byid[el->id]->cfg));
-
-	wbuf_printf(c->w, "-- exception %s (%u)%s", name, el->exc_num,
-		    el->exc_cancel ? " cancels last instruction" : "");
-	if (!strcmp(name, "DebugHalt"))   /* no vector: the core halts */
-		wbuf_str(c->w, ": core halted in debug state");
-	else
-		wbuf_printf(c->w, " -> 0x%08llx", (unsigned long long)el->addr);
-	if (el->has_ret)
-		wbuf_printf(c->w, ", return 0x%08llx", (unsigned long long)el->ret_addr);
-	wbuf_char(c->w, '\n');
-}
-
-static void text_trace_on(struct decfmt *c, const struct etm_elem *el)
-{
-	static const char *const reasons[] = { "start", "trace enabled",
-		"overflow (data lost)", "debug exit", "resync" };
-
-	if (el->reason == etm_on_resync) {   /* after a loss of sync */
-		wbuf_printf(c->w, "-- resynchronised at 0x%08llx (I-sync: "
-			    "%s): the listing resumes here\n",
-			    (unsigned long long)el->addr,
-			    decfmt_isync_name(el->isync_reason));
-		return;
-	}
-	wbuf_printf(c->w, "-- trace on (%s, I-sync: %s) at 0x%08llx\n",
-		    el->reason < 5 ? reasons[el->reason] : "?",
-		    decfmt_isync_name(el->isync_reason),
-		    (unsigned long long)el->addr);
+	return src ? &src->cfg : NULL;
 }
 
 static void text_other(struct decfmt *c, const struct etm_elem *el)
 {
 	text_prefix(c, el);
-	switch (el->kind) {
-	case etmk_exception:
-		text_exception(c, el);
-		break;
-	case etmk_exc_return:
-		wbuf_str(c->w, "-- exception return\n");
-		break;
-	case etmk_trace_on:
-		text_trace_on(c, el);
-		break;
-	case etmk_nosync:
-		wbuf_str(c->w, "-- not synchronised");
-		if (el->err)
-			wbuf_printf(c->w, ": %s", etm_errstr(el->err));
-		else
-			wbuf_str(c->w, ": trace lost here, the listing resumes at "
-				 "the next address the trace gives");
-		wbuf_char(c->w, '\n');
-		break;
-	case etmk_context:
-		wbuf_printf(c->w, "-- context %s%s", el->ns ? "NS" : "S", el->hyp ? " Hyp" : "");
-		if (el->has_ctxid)
-			wbuf_printf(c->w, " ctxid=0x%08x", el->ctxid);
-		if (el->has_vmid)
-			wbuf_printf(c->w, " vmid=%u", el->vmid);
-		wbuf_char(c->w, '\n');
-		break;
-	case etmk_timestamp:
-		wbuf_printf(c->w, "-- timestamp %llu", (unsigned long long)el->timestamp);
+	if (!etm_out_text_event(c->w, el, elem_cfg(c, el)))
+		return;
+	if (el->kind == etmk_timestamp || el->kind == etmk_cycle_count)
 		decsym_other(c->sym, c->w, el);
-		wbuf_char(c->w, '\n');
-		break;
-	case etmk_cycle_count:
-		wbuf_printf(c->w, "-- cycle count %u", el->cycles);
-		decsym_other(c->sym, c->w, el);
-		wbuf_char(c->w, '\n');
-		break;
-	case etmk_event:
-		wbuf_str(c->w, "-- trigger\n");
-		break;
-	case etmk_nomem:
-		wbuf_printf(c->w, "-- memory not accessible at 0x%08llx (%s): no "
-			    "image there, resuming at the next address\n",
-			    (unsigned long long)el->addr, el->isa == etmi_unknown ?
-			    "instruction set unknown" : etm_isa_name(el->isa));
-		break;
-	case etmk_error:
-		wbuf_printf(c->w, "-- error at offset %llu: %s\n",
-			    (unsigned long long)el->offset, etm_errstr(el->err));
-		break;
-	case etmk_range:
-	case etmk_invalid:
-	case etmk_num_kinds:
-		break;
-	}
+	wbuf_char(c->w, '\n');
 }
 
 static void jsonl_elem(struct decfmt *c, const struct etm_elem *el)
 {
-	wbuf_printf(c->w, "{\"offset\":%llu,\"id\":\"0x%02x\",\"kind\":\"%s\"",
-		    (unsigned long long)el->offset, el->id, etm_elem_kind_name(el->kind));
-	switch (el->kind) {
-	case etmk_range:
-		wbuf_printf(c->w, ",\"start\":\"0x%08llx\",\"end\":\"0x%08llx\",\"isa\":\"%s\","
-			    "\"n\":%u,\"last\":\"0x%08llx\",\"last_class\":\"%s\"",
-			    (unsigned long long)el->start, (unsigned long long)el->end,
-			    etm_isa_name(el->isa), el->ninsn,
-			    (unsigned long long)el->last_addr,
-			    etm_insn_class_name(el->last_cls));
-		if (el->last_atom)
-			wbuf_printf(c->w, ",\"atom\":\"%c\"", el->last_exec ? 'E' : 'N');
-		if (el->has_cycles)
-			wbuf_printf(c->w, ",\"cycles\":%u", el->cycles);
+	etm_out_jsonl_open(c->w, el, elem_cfg(c, el));
+	if (el->kind == etmk_range) {
 		decsym_json(c->sym, c->w, el);
 		c->n.insns += el->ninsn;
-		break;
-	case etmk_exception:
-		wbuf_printf(c->w, ",\"exception\":%u,\"name\":\"%s\",\"addr\":\"0x%08llx\"",
-			    el->exc_num, etm_exc_name(el->exc_num,
-			    etm_cfg_m_profile(&c->byid[el->id]->cfg)),
-			    (unsigned long long)el->addr);
-		if (el->has_ret)
-			wbuf_printf(c->w, ",\"return\":\"0x%08llx\"",
-				    (unsigned long long)el->ret_addr);
-		if (el->exc_cancel)
-			wbuf_str(c->w, ",\"cancel\":true");
-		break;
-	case etmk_trace_on:
-		wbuf_printf(c->w, ",\"reason\":%u,\"reason_name\":\"%s\",\"isync\":\"%s\"",
-			    el->reason, decfmt_on_name(el->reason),
-			    decfmt_isync_name(el->isync_reason));
-		wbuf_printf(c->w, ",\"addr\":\"0x%08llx\"",
-			    (unsigned long long)el->addr);
-		break;
-	case etmk_context:
-		wbuf_printf(c->w, ",\"ns\":%u,\"hyp\":%u", el->ns, el->hyp);
-		if (el->has_ctxid)
-			wbuf_printf(c->w, ",\"ctxid\":\"0x%08x\"", el->ctxid);
-		if (el->has_vmid)
-			wbuf_printf(c->w, ",\"vmid\":%u", el->vmid);
-		break;
-	case etmk_timestamp:
-		wbuf_printf(c->w, ",\"timestamp\":%llu", (unsigned long long)el->timestamp);
-		break;
-	case etmk_cycle_count:
-		wbuf_printf(c->w, ",\"cycles\":%u", el->cycles);
-		break;
-	case etmk_nomem:
-		wbuf_printf(c->w, ",\"addr\":\"0x%08llx\"", (unsigned long long)el->addr);
-		break;
-	case etmk_error:
-		wbuf_printf(c->w, ",\"error\":\"%s\"", etm_errname(el->err));
-		break;
-	case etmk_nosync:
-		if (el->err)
-			wbuf_printf(c->w, ",\"reason\":\"%s\"", etm_errname(el->err));
-		break;
-	case etmk_exc_return:
-	case etmk_event:
-	case etmk_invalid:
-	case etmk_num_kinds:
-		break;
 	}
 	wbuf_str(c->w, "}\n");
 }
@@ -377,15 +199,8 @@ static void run_write(struct decfmt *c, const struct dec_run *r)
 		return;
 	}
 	text_prefix(c, el);
-	if (el->kind == etmk_error)
-		wbuf_printf(c->w, "-- error at offsets %llu-%llu: %s (%llu times)\n",
-			    (unsigned long long)el->offset, r->last_off,
-			    etm_errstr(el->err), r->n);
-	else
-		wbuf_printf(c->w, "-- not synchronised: %s (%llu times, offsets "
-			    "%llu-%llu)\n", el->err ? etm_errstr(el->err) :
-			    "trace lost", r->n, (unsigned long long)el->offset,
-			    r->last_off);
+	etm_out_text_run(c->w, el, r->n, r->last_off);
+	wbuf_char(c->w, '\n');
 }
 
 static void run_out(struct decfmt *c)
@@ -473,6 +288,22 @@ int decfmt_elems(void *vctx, const struct etm_elem *els, size_t n)
 	return 0;
 }
 
+/* Canonical list: the instructions of ranges, GAP where trace was lost. */
+static void canon_elem(struct decfmt *c, const struct etm_elem *el,
+		       const struct session_src *src)
+{
+	long n;
+
+	if (el->kind == etmk_range && src) {
+		n = etm_out_canon_range(c->w, el, src->img);
+		if (n > 0)
+			c->n.insns += (unsigned long long)n;
+	} else if (el->kind == etmk_trace_on || el->kind == etmk_nosync ||
+		   el->kind == etmk_nomem || el->kind == etmk_error) {
+		wbuf_str(c->w, "GAP\n");
+	}
+}
+
 int decfmt_elem(struct decfmt *c, const struct etm_elem *el)
 {
 	const struct session_src *src;
@@ -492,11 +323,7 @@ int decfmt_elem(struct decfmt *c, const struct etm_elem *el)
 		jsonl_elem(c, el);
 		break;
 	case DF_CANON:
-		if (el->kind == etmk_range && src)
-			canon_range(c, el, src->img);
-		else if (el->kind == etmk_trace_on || el->kind == etmk_nosync ||
-			 el->kind == etmk_nomem || el->kind == etmk_error)
-			wbuf_str(c->w, "GAP\n");
+		canon_elem(c, el, src);
 		break;
 	case DF_TEXT:
 		if (!src && el->kind != etmk_error)

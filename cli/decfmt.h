@@ -8,7 +8,7 @@
 #include "lcache.h"
 #include "disasm.h"
 #include "session.h"
-#include "wbuf.h"
+#include "output/wbuf.h"
 
 enum dec_fmt { DF_TEXT, DF_CANON, DF_JSONL, DF_STATS };
 

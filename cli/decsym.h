@@ -8,7 +8,7 @@
 #include <etmtrace/symbols.h>
 
 #include "session.h"
-#include "wbuf.h"
+#include "output/wbuf.h"
 
 struct decsym;
 

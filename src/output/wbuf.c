@@ -1,4 +1,4 @@
-/* cli/wbuf.c - buffered output writer (see wbuf.h). */
+/* output/wbuf.c - buffered output writer (see wbuf.h). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,7 +8,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "wbuf.h"
+#include "output/wbuf.h"
 
 void wbuf_init(struct wbuf *w, int fd)
 {

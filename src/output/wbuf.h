@@ -1,9 +1,10 @@
-/* cli/wbuf.h - buffered output writer: formatted output is appended to a
+/* output/wbuf.h - buffered output writer (library-internal; the formatters
+ * of output/out_fmt.h and the CLI write through it): output is appended to a
  * large buffer and written with one write() per buffer-full, or (memory
  * mode, parallel decode) kept as a chain of blocks for another thread to
  * write. */
-#ifndef ETM_CLI_WBUF_H
-#define ETM_CLI_WBUF_H
+#ifndef ETM_OUTPUT_WBUF_H
+#define ETM_OUTPUT_WBUF_H
 
 #include <pthread.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* decoder/diag.c - configuration-mismatch diagnostics: per-source symptom
+/* output/diag.c - configuration-mismatch diagnostics: per-source symptom
  * counts from decoded items, a one-line warning naming the likely cause,
  * and a probe that decodes the start of a trace with configuration
  * variants to find one that fits better. */

@@ -1,0 +1,41 @@
+/* output/out_fmt.h - decoded elements as text, into a buffered writer
+ * (output/wbuf.h): the canonical instruction list, the listing lines of
+ * the elements that are not ranges, JSON lines. Library-internal: the
+ * CLI's `decode` builds its listings from these and adds the annotations
+ * that need symbols (libdw) or a disassembler (capstone). */
+#ifndef ETM_OUTPUT_OUT_FMT_H
+#define ETM_OUTPUT_OUT_FMT_H
+
+#include <etmtrace/config.h>
+#include <etmtrace/flow.h>
+#include <etmtrace/image.h>
+
+#include "output/wbuf.h"
+
+/* The canonical list of the instructions of range @el, read from @img:
+ * one "ADDRESS A|T" line each, the last " N" when it failed its condition
+ * (the form ../shared/tools/canon.py compares), up to the first opcode
+ * @img cannot give. Returns how many lines, or -1 (nothing written) if @el
+ * is not a range. */
+long etm_out_canon_range(struct wbuf *w, const struct etm_elem *el,
+			 const struct etm_image *img);
+
+/* The listing line of @el (not a range), without its newline: annotations
+ * of timestamps and cycle counts may follow. @cfg is @el's source's
+ * configuration (exception names depend on the profile; NULL: A/R).
+ * Returns 1, or 0 when @el has no line (a range, an invalid kind). */
+int etm_out_text_event(struct wbuf *w, const struct etm_elem *el,
+		       const struct etm_config *cfg);
+
+/* The listing line, without its newline, of @n > 1 consecutive error or
+ * nosync elements of one source with one reason: @el the first, @last_off
+ * the last one's offset. */
+void etm_out_text_run(struct wbuf *w, const struct etm_elem *el,
+		      unsigned long long n, unsigned long long last_off);
+
+/* The JSON object of @el without its closing "}\n": callers may append
+ * fields. @cfg as for etm_out_text_event(). */
+void etm_out_jsonl_open(struct wbuf *w, const struct etm_elem *el,
+			const struct etm_config *cfg);
+
+#endif
