@@ -144,7 +144,7 @@ int etm_decoder_run(struct etm_decoder *d, etm_read_fn rd, void *rctx,
 	if (!d || !rd || !fn)
 		return -etme_invalid;
 	pthread_mutex_init(&ir.mu, NULL);
-	ret = etm_run_decode(d, rd, rctx, size, jobs, &ops, &ir, fn, ctx);
+	ret = etm_run_decode(d, rd, rctx, size, jobs, &ops, &ir, fn, ctx, NULL);
 	while ((b = ir.freeb)) {
 		ir.freeb = b->next;
 		free(b);

@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <etmtrace/decoder.h>
 #include <etmtrace/error.h>
@@ -67,11 +68,16 @@ static void consume(struct prun *r)
 	struct pchunk *c;
 	struct ppiece *n;
 	int ret, eos;
+	double t;
 
 	pthread_mutex_lock(&r->mu);
 	while (!r->stop) {
 		c = r->head;
 		if (c && c->vd && (!c->taken || c->finished)) {
+			if (c->claimed)
+				r->nclaimed++;
+			else
+				r->nvoid++;
 			chunk_remove(r, c);
 			continue;
 		}
@@ -98,13 +104,30 @@ static void consume(struct prun *r)
 				break;
 			continue;
 		}
+		t = etm_run_now();
 		pthread_cond_wait(&r->cv, &r->mu);
+		r->caller_wait += etm_run_now() - t;
 	}
 	r->stop = 1;
 	pthread_cond_broadcast(&r->cv);
 	pthread_mutex_unlock(&r->mu);
 }
 
+double etm_run_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+double etm_run_cpu(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
 
 static void run_free(struct prun *r, struct pwork *w, unsigned nw)
 {
@@ -120,15 +143,95 @@ static void run_free(struct prun *r, struct pwork *w, unsigned nw)
 	free(w);
 }
 
-int etm_run_decode(struct etm_decoder *d, etm_read_fn rd, void *rctx,
-	       uint64_t size, unsigned jobs, const struct etm_run_ops *ops,
-	       void *octx, etm_item_fn fn, void *fctx)
+/* The figures of a parallel run on the @nth workers @w. */
+static void run_stats(const struct prun *r, const struct pwork *w,
+		      unsigned nth, double t0, double t1,
+		      struct etm_run_stats *st)
 {
-	struct prun r;
-	struct pwork *w;
-	pthread_t *th;
+	unsigned i;
+
+	st->threads = nth;
+	st->wall = t1 - t0;
+	st->plan = r->plan;
+	st->head_redundant = r->head_redundant;
+	st->chunks = r->nchunks;
+	st->chunks_void = r->nvoid;
+	st->chunks_claimed = r->nclaimed;
+	for (i = 0; i < nth; i++) {
+		struct etm_run_thread t = w[i].st;
+
+		t.idle_end = t1 > w[i].t_end ? t1 - w[i].t_end : 0;
+		st->worker_cpu += t.cpu;
+		st->worker_wait += t.wait;
+		st->worker_idle_end += t.idle_end;
+		st->decoded += t.decoded;
+		if (st->thread && i < st->threads_cap)
+			st->thread[i] = t;
+	}
+}
+
+/* Decode on r->jobs worker threads; the calling thread delivers. */
+static int run_parallel(struct prun *r, struct etm_decoder *d,
+			struct etm_run_stats *st)
+{
+	double t0 = etm_run_now(), c0 = etm_run_cpu(), t1;
+	struct pwork *w = calloc(r->jobs, sizeof(*w));
+	pthread_t *th = calloc(r->jobs, sizeof(*th));
 	unsigned i, nth = 0;
 
+	if (!w || !th) {
+		free(w);
+		free(th);
+		return -etme_nomem;
+	}
+	pthread_mutex_init(&r->mu, NULL);
+	pthread_cond_init(&r->cv, NULL);
+	for (i = 0; i < r->jobs; i++) {
+		w[i].r = r;
+		w[i].buf = malloc(PAR_READ > ETM_CUT_SEARCH ? PAR_READ : ETM_CUT_SEARCH);
+		w[i].sb = malloc(sizeof(*w[i].sb));
+		if (!w[i].buf || !w[i].sb ||
+		    pthread_create(&th[i], NULL, etm_run_worker, &w[i]) != 0) {
+			etm_run_fail_locked(r, -etme_nomem);
+			break;
+		}
+		nth++;
+	}
+	consume(r);
+	for (i = 0; i < nth; i++)
+		pthread_join(th[i], NULL);
+	t1 = etm_run_now();
+	if (st) {
+		run_stats(r, w, nth, t0, t1, st);
+		st->caller_cpu = etm_run_cpu() - c0;
+		st->caller_wait = r->caller_wait;
+	}
+	run_free(r, w, r->jobs);
+	etm_decoder_set_packet_count(d, r->npackets);
+	free(th);
+	pthread_cond_destroy(&r->cv);
+	pthread_mutex_destroy(&r->mu);
+	return r->err;
+}
+
+int etm_run_decode(struct etm_decoder *d, etm_read_fn rd, void *rctx,
+		   uint64_t size, unsigned jobs, const struct etm_run_ops *ops,
+		   void *octx, etm_item_fn fn, void *fctx,
+		   struct etm_run_stats *st)
+{
+	struct prun r;
+	double t0, c0;
+	int ret;
+
+	if (st) {
+		struct etm_run_thread *th = st->thread;
+		unsigned cap = st->threads_cap;
+
+		memset(st, 0, sizeof(*st));
+		st->thread = th;
+		st->threads_cap = cap;
+		st->bytes = size;
+	}
 	memset(&r, 0, sizeof(r));
 	r.tmpl = d;
 	r.tmpl_w = d;
@@ -139,58 +242,55 @@ int etm_run_decode(struct etm_decoder *d, etm_read_fn rd, void *rctx,
 	r.size = size;
 	r.frames = etm_decoder_format(d) == etm_fmt_coresight;
 	r.batch = ops && ops->elems && etm_decoder_elems_ok(d);
-	if (jobs <= 1 || etm_decoder_format(d) == etm_fmt_tpiu ||
-	    etm_decoder_serial(d) ||
-	    etm_decoder_format(d) == etm_fmt_tpiu_nofsync ||
-	    size <= PAR_MIN_INPUT) {
-		if (fn) {
-			r.ops = NULL;   /* items straight to the callback */
-			r.batch = 0;
-		}
-		return etm_run_seq(&r, fn, fctx);
+	if (jobs > 1 && etm_decoder_format(d) != etm_fmt_tpiu &&
+	    !etm_decoder_serial(d) &&
+	    etm_decoder_format(d) != etm_fmt_tpiu_nofsync &&
+	    size > PAR_MIN_INPUT) {
+		r.jobs = jobs;
+		/* the head chunk's queue is drained as it fills: about one
+		 * queue per job is full at a time */
+		r.chunk_limit = (ops->budget ? ops->budget : PAR_BUDGET) / jobs;
+		return run_parallel(&r, d, st);
 	}
-	r.jobs = jobs;
-	/* the head chunk's queue is drained as it fills: about one queue per
-	 * job is full at a time */
-	r.chunk_limit = (ops->budget ? ops->budget : PAR_BUDGET) / jobs;
-	w = calloc(jobs, sizeof(*w));
-	th = calloc(jobs, sizeof(*th));
-	if (!w || !th) {
-		free(w);
-		free(th);
-		return -etme_nomem;
+	if (fn) {
+		r.ops = NULL;   /* items straight to the callback */
+		r.batch = 0;
 	}
-	pthread_mutex_init(&r.mu, NULL);
-	pthread_cond_init(&r.cv, NULL);
-	for (i = 0; i < jobs; i++) {
-		w[i].r = &r;
-		w[i].buf = malloc(PAR_READ > ETM_CUT_SEARCH ? PAR_READ : ETM_CUT_SEARCH);
-		w[i].sb = malloc(sizeof(*w[i].sb));
-		if (!w[i].buf || !w[i].sb ||
-		    pthread_create(&th[i], NULL, etm_run_worker, &w[i]) != 0) {
-			etm_run_fail_locked(&r, -etme_nomem);
-			break;
-		}
-		nth++;
+	t0 = etm_run_now();
+	c0 = etm_run_cpu();
+	ret = etm_run_seq(&r, fn, fctx);
+	if (st) {
+		st->wall = etm_run_now() - t0;
+		st->caller_cpu = etm_run_cpu() - c0;
+		st->decoded = size;
 	}
-	consume(&r);
-	for (i = 0; i < nth; i++)
-		pthread_join(th[i], NULL);
-	run_free(&r, w, jobs);
-	etm_decoder_set_packet_count(d, r.npackets);
-	free(th);
-	pthread_cond_destroy(&r.cv);
-	pthread_mutex_destroy(&r.mu);
-	return r.err;
+	return ret;
+}
+
+static int run_ops_check(const struct etm_decoder *d, etm_read_fn rd,
+			 const struct etm_run_ops *ops)
+{
+	return d && rd && ops && ops->open && ops->item && ops->cut &&
+	       ops->emit && ops->drop && ops->close;
 }
 
 int etm_decoder_run_ops(struct etm_decoder *d, etm_read_fn rd, void *rctx,
 			uint64_t size, unsigned jobs,
 			const struct etm_run_ops *ops, void *ctx)
 {
-	if (!d || !rd || !ops || !ops->open || !ops->item || !ops->cut ||
-	    !ops->emit || !ops->drop || !ops->close)
+	if (!run_ops_check(d, rd, ops))
 		return -etme_invalid;
-	return etm_run_decode(d, rd, rctx, size, jobs, ops, ctx, NULL, NULL);
+	return etm_run_decode(d, rd, rctx, size, jobs, ops, ctx, NULL, NULL,
+			      NULL);
 }
 
+int etm_decoder_run_ops_stats(struct etm_decoder *d, etm_read_fn rd,
+			      void *rctx, uint64_t size, unsigned jobs,
+			      const struct etm_run_ops *ops, void *ctx,
+			      struct etm_run_stats *st)
+{
+	if (!run_ops_check(d, rd, ops))
+		return -etme_invalid;
+	return etm_run_decode(d, rd, rctx, size, jobs, ops, ctx, NULL, NULL,
+			      st);
+}

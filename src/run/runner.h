@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include <etmtrace/decoder.h>
+#include <etmtrace/runstats.h>
 
 struct etm_sbuf;
 
@@ -76,6 +77,11 @@ struct prun {
 	uint64_t rate_bytes, rate_out;
 	uint64_t npackets;        /* packets of the consumed chunks */
 	int stop, err;
+	/* figures (struct etm_run_stats) */
+	double plan;              /* wall time finding cut points */
+	uint64_t head_redundant;  /* chunk starts decoded twice */
+	uint64_t nvoid, nclaimed;
+	double caller_wait;       /* the calling thread waited for pieces */
 };
 
 /* Per-worker scratch. */
@@ -89,7 +95,13 @@ struct pwork {
 	uint64_t out_bytes;       /* piece bytes queued on out by this worker */
 	int head;                 /* head phase: items are not consumed */
 	int dirty;                /* a frame not known to be plain was seen */
+	struct etm_run_thread st; /* figures (cpu and idle_end at the end) */
+	double t_end;             /* etm_run_now() when it exited */
 };
+
+/* Monotonic wall time and the calling thread's CPU time, in seconds. */
+double etm_run_now(void);
+double etm_run_cpu(void);
 
 /* Stop the run with error @err (the first one is kept); caller holds the
  * lock. etm_run_fail_locked() takes it. */
@@ -113,9 +125,10 @@ void *etm_run_worker(void *arg);
 int etm_run_seq(struct prun *r, etm_item_fn fn, void *ctx);
 
 /* Decode @d's input on @jobs workers through @ops (or on this thread: @ops,
- * or @fn if @ops is NULL). */
+ * or @fn if @ops is NULL); the figures to *@st if not NULL. */
 int etm_run_decode(struct etm_decoder *d, etm_read_fn rd, void *rctx,
 		   uint64_t size, unsigned jobs, const struct etm_run_ops *ops,
-		   void *octx, etm_item_fn fn, void *fctx);
+		   void *octx, etm_item_fn fn, void *fctx,
+		   struct etm_run_stats *st);
 
 #endif

@@ -15,6 +15,15 @@
 #include "run/cut.h"
 #include "run/runner.h"
 
+/* Wait for the run's condition (caller holds the lock), timed. */
+static void wk_wait(struct pwork *w)
+{
+	double t = etm_run_now();
+
+	pthread_cond_wait(&w->r->cv, &w->r->mu);
+	w->st.wait += etm_run_now() - t;
+}
+
 /* Throw away the consumer's output since its last cut. */
 static void discard(struct pwork *w)
 {
@@ -55,7 +64,7 @@ static int flush_piece(struct pwork *w)
 	n->bytes = bytes + sizeof(*n);
 	pthread_mutex_lock(&r->mu);
 	while (!r->stop && !c->vd && c->qbytes >= r->chunk_limit)
-		pthread_cond_wait(&r->cv, &r->mu);
+		wk_wait(w);
 	if (r->stop || c->vd) {
 		pthread_mutex_unlock(&r->mu);
 		r->ops->drop(r->octx, p);
@@ -125,6 +134,7 @@ static int feed(struct pwork *w, uint64_t *pos, uint64_t to)
 			return -1;
 		}
 		check_frames(w, *pos, n);
+		w->st.decoded += n;
 		etm_decoder_push(w->d, w->buf, n);
 		*pos += n;
 		if (drain(w) < 0)
@@ -219,7 +229,7 @@ static int run_head(struct pwork *w, struct pchunk *c, uint64_t *pos)
 /* Wait for chunk s's checkpoint at @pos; NULL if there is none (s void,
  * its head ended before, our own chunk @c went void, or the run stopped).
  * Caller holds the lock. */
-static const struct pckpt *wait_ckpt(struct prun *r, struct pchunk *c,
+static const struct pckpt *wait_ckpt(struct pwork *w, struct pchunk *c,
 				     struct pchunk *s, uint64_t pos)
 {
 	unsigned i = 0;
@@ -231,9 +241,9 @@ static const struct pckpt *wait_ckpt(struct prun *r, struct pchunk *c,
 			if (s->ck[i].pos > pos)
 				return NULL;
 		}
-		if (r->stop || s->vd || s->head_done || c->vd)
+		if (w->r->stop || s->vd || s->head_done || c->vd)
 			return NULL;
-		pthread_cond_wait(&r->cv, &r->mu);
+		wk_wait(w);
 	}
 }
 
@@ -252,7 +262,7 @@ static int try_converge(struct pwork *w, struct pchunk *s, uint64_t *pos)
 		etm_sbuf_reset(w->sb);
 		etm_decoder_save(w->d, w->sb);
 		pthread_mutex_lock(&r->mu);
-		k = wait_ckpt(r, w->out, s, *pos);
+		k = wait_ckpt(w, w->out, s, *pos);
 		eq = k && k->plain && !w->dirty && !w->sb->over &&
 		     k->len == w->sb->len && !memcmp(k->state, w->sb->b, k->len);
 		stop = r->stop || w->out->vd;
@@ -269,9 +279,11 @@ static int try_converge(struct pwork *w, struct pchunk *s, uint64_t *pos)
 		return -1;
 	pthread_mutex_lock(&r->mu);
 	while (!r->stop && !s->head_done && !s->vd && !w->out->vd)
-		pthread_cond_wait(&r->cv, &r->mu);
+		wk_wait(w);
 	s->pk_skip = s->pk_head;
 	stop = r->stop || w->out->vd || !s->head_done;
+	if (!stop)
+		r->head_redundant += s->head_end - s->start;
 	pthread_mutex_unlock(&r->mu);
 	return stop ? -1 : 1;
 }
@@ -288,6 +300,7 @@ static void work_chunk(struct pwork *w, struct pchunk *c)
 
 	w->out = c;
 	w->out_bytes = 0;
+	w->st.chunks++;
 	w->dirty = 0;
 	/* the worker's decoder is reused (warm block caches) except for the
 	 * first chunk, whose output is used as is and must start fresh */
@@ -384,12 +397,14 @@ void *etm_run_worker(void *arg)
 		}
 		if (r->next_start >= r->size)
 			break;
-		pthread_cond_wait(&r->cv, &r->mu);
+		wk_wait(w);
 	}
 	pthread_mutex_unlock(&r->mu);
 	if (w->cs)
 		r->ops->close(w->cs);
 	w->cs = NULL;
+	w->st.cpu = etm_run_cpu();
+	w->t_end = etm_run_now();
 	return NULL;
 }
 
