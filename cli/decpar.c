@@ -237,8 +237,10 @@ static size_t dp_read(void *ctx, uint64_t off, uint8_t *buf, size_t n)
 	return session_pread(*(int *)ctx, off, buf, n);
 }
 
-int decpar_run(struct session *s, struct decfmt *f)
+int decpar_run(struct session *s, struct decfmt *f, struct runfig *rf)
 {
+	struct etm_run_thread th[RUNFIG_THREADS];
+	struct etm_run_stats rs;
 	static const struct etm_run_ops ops = {
 		.open = dp_open, .item = dp_item, .cut = dp_cut,
 		.emit = dp_emit, .drop = dp_drop, .close = dp_close,
@@ -261,8 +263,12 @@ int decpar_run(struct session *s, struct decfmt *f)
 	r.fd = fd;
 	pthread_mutex_init(&r.mu, NULL);
 	wpool_init(&r.blocks, DECPAR_BUDGET / WBLK_SIZE);
-	ret = etm_decoder_run_ops(s->dec, dp_read, &r.fd, (uint64_t)st.st_size,
-				  (unsigned)s->jobs, &ops, &r);
+	runfig_prepare(&rs, th, RUNFIG_THREADS);
+	ret = etm_decoder_run_ops_stats(s->dec, dp_read, &r.fd,
+					(uint64_t)st.st_size, (unsigned)s->jobs,
+					&ops, &r, &rs);
+	if (rf && ret >= 0)
+		runfig_add(rf, &rs);
 	s->input_bytes += (uint64_t)st.st_size;
 	while ((sg = r.freeseg)) {
 		r.freeseg = sg->next;

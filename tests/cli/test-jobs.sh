@@ -16,7 +16,7 @@ out() {
 	local rc
 	"$ETMTRACE" decode "$@" > "$tmp/o" 2> "$tmp/e"
 	rc=$?
-	grep -v -e '^elapsed' -e '^throughput' "$tmp/o" | md5sum
+	grep -v -e '^elapsed' -e '^throughput' -e '^parallel' "$tmp/o" | md5sum
 	md5sum < "$tmp/e"
 	echo "rc=$rc"
 }
@@ -31,7 +31,7 @@ same() {
 
 # totals of --stats without the timing lines
 stats() {
-	"$ETMTRACE" decode "$@" --stats | grep -v -e '^elapsed' -e '^throughput'
+	"$ETMTRACE" decode "$@" --stats | grep -v -e '^elapsed' -e '^throughput' -e '^parallel'
 }
 
 # TC2: 48 copies of the 32 KiB buffer (1.5 MiB: several chunks)
