@@ -1,6 +1,7 @@
 /* decoder/decoder.c - the whole pipeline as one object: input bytes go
- * through the deformatter (formatted input; memory-aligned frames take the
- * fast path of frames.c) to per-trace-ID packet parsers and flow decoders;
+ * through the deformatter (formatted input: source/dfmt_int.h, whose
+ * memory-aligned frames take its fast path) to per-trace-ID packet parsers
+ * and flow decoders;
  * packets and elements come out in input order. */
 #include <limits.h>
 #include <stdlib.h>
@@ -13,9 +14,9 @@
 #include "common/zero.h"
 #include "common/sbuf.h"
 #include "decoder/clone.h"
-#include "decoder/frames.h"
 #include "flow/flow_pull.h"
 #include "packet/pktdec.h"
+#include "source/dfmt_int.h"
 
 #define ETM_DEC_MAX_SOURCES 128
 
@@ -33,8 +34,7 @@ struct etm_decoder {
 	enum etm_input_format fmt;
 	enum etm_decoder_mode mode;
 	int want_packets;
-	struct etm_dfmt *dfmt;    /* TPIU, or frames after an FSYNC */
-	struct etm_frames *fr;    /* CoreSight frames fast path (dfmt NULL) */
+	struct etm_dfmt *dfmt;    /* formatted input (NULL: raw) */
 	uint8_t sel[ETM_DEC_MAX_SOURCES]; /* IDs with a source */
 	struct dec_source *src[ETM_DEC_MAX_SOURCES]; /* indexed by trace ID */
 	struct dec_source *raw;   /* the source of raw input */
@@ -81,15 +81,8 @@ struct etm_decoder *etm_decoder_alloc(enum etm_input_format fmt,
 	d->fmt = fmt;
 	d->mode = mode;
 	d->want_packets = mode == etm_dec_packets;
-	if (fmt == etm_fmt_coresight) {
-		d->fr = malloc(sizeof(*d->fr));
-		if (!d->fr) {
-			free(d);
-			return NULL;
-		}
-		etm_frames_init(d->fr);
-	} else if (fmt != etm_fmt_raw) {
-		d->dfmt = etm_dfmt_alloc(fmt, 0);
+	if (fmt != etm_fmt_raw) {
+		d->dfmt = etm_dfmt_alloc_bulk(fmt, 0);
 		if (!d->dfmt) {
 			free(d);
 			return NULL;
@@ -107,7 +100,6 @@ void etm_decoder_free(struct etm_decoder *d)
 	for (i = 0; i < ETM_DEC_MAX_SOURCES; i++)
 		src_free(d->src[i]);
 	etm_dfmt_free(d->dfmt);
-	free(d->fr);
 	free(d);
 }
 
@@ -220,13 +212,6 @@ int etm_decoder_push(struct etm_decoder *d, const uint8_t *buf, size_t n)
 		return -etme_invalid;
 	if (d->finishing)
 		return -etme_invalid;
-	if (d->fr && !d->dfmt) {
-		if (d->fr->pos < d->fr->n)
-			return -etme_busy;
-		etm_frames_input(d->fr, buf, n, d->offset);
-		d->offset += n;
-		return 0;
-	}
 	if (d->fmt != etm_fmt_raw) {
 		err = etm_dfmt_push(d->dfmt, buf, n);
 		if (err < 0)
@@ -247,7 +232,7 @@ int etm_decoder_finish(struct etm_decoder *d)
 {
 	if (!d)
 		return -etme_invalid;
-	if (!d->finishing && d->dfmt && (!d->fr || d->fr->pos >= d->fr->n))
+	if (!d->finishing && d->dfmt)
 		etm_dfmt_finish(d->dfmt);
 	d->finishing = 1;
 	return 0;
@@ -360,89 +345,21 @@ static void dfmt_error_item(struct etm_item *it, const struct etm_dfmt_item *x)
 	it->elem.err = x->err;
 }
 
-/* Hand the rest of the input to a deformatter in the fast path's state: a
- * made-up frame announcing the current ID comes first, its output dropped. */
-static int frames_to_dfmt(struct etm_decoder *d, const uint8_t *rest,
-			  size_t n, uint64_t off)
+/* Staged data of one source from the deformatter's fast path: per-byte
+ * offsets for the packet records; the flow fast path walks the segments
+ * with its own cursor. The bytes stay in place until the source is
+ * drained. */
+static int push_stage(struct etm_decoder *d, const struct etm_dfmt_stage *st)
 {
-	struct etm_frames *fr = d->fr;
-	uint8_t fake[16] = { 0 };
-	struct etm_dfmt_item x;
-	uint64_t start = fr->npart && rest != fr->part ? fr->part_off : off;
+	struct dec_source *s = d->src[st->id];
 	int err;
 
-	d->dfmt = etm_dfmt_alloc(etm_fmt_coresight, fr->cur_id < 0 ? start :
-				 start - sizeof(fake));
-	if (!d->dfmt)
-		return -etme_nomem;
-	etm_dfmt_seen_ids(d->dfmt, d->sel);
-	if (fr->cur_id >= 0) {
-		fake[0] = (uint8_t)(fr->cur_id << 1 | 1);
-		err = etm_dfmt_push(d->dfmt, fake, sizeof(fake));
-		while (!err)
-			err = etm_dfmt_next(d->dfmt, &x, sizeof(x));
-	}
-	if (fr->npart && rest != fr->part) {
-		/* a frame cut by the end of the last input comes first */
-		err = etm_dfmt_hold_bytes(d->dfmt, fr->part, fr->npart,
-					  fr->part_off);
-		fr->npart = 0;
-		if (err < 0)
-			return err;
-	}
-	err = etm_dfmt_push(d->dfmt, rest, n);
-	if (!err && d->finishing)
-		err = etm_dfmt_finish(d->dfmt);
-	return err;
-}
-
-/* One step of the frames fast path. Returns 0 with an item in @it, 1 to
- * go on (a source to drain, or the deformatter took over), -etme_again,
- * or the end of decode from drain_finish(). */
-static int frames_next(struct etm_decoder *d, struct etm_item *it)
-{
-	struct etm_frames *fr = d->fr;
-	struct etm_dfmt_item x;
-	struct dec_source *s;
-	int err;
-
-	switch (etm_frames_step(fr, d->sel)) {
-	case etm_fr_push:
-		s = d->src[fr->stg_id];
-		/* per-byte offsets for the packet records; the flow fast
-		 * path walks the segments with its own cursor */
-		err = etm_pkt_push_rel(s->pd, fr->stg, fr->stg_n, fr->seg,
-				       fr->nseg, s->flow ? NULL : fr->rel,
-				       fr->rel_base);
-		if (err < 0)
-			return err;
-		/* the bytes stay in place until the source is drained */
-		etm_frames_pushed(fr);
-		d->cur = s;
-		return 1;
-	case etm_fr_error:
-		memset(&x, 0, sizeof(x));
-		x.err = fr->err;
-		x.offset = fr->err_off;
-		dfmt_error_item(it, &x);
-		return 0;
-	case etm_fr_dfmt:
-		err = frames_to_dfmt(d, fr->buf + fr->pos, fr->n - fr->pos,
-				     fr->off + fr->pos);
-		fr->pos = fr->n;
-		return err < 0 ? err : 1;
-	case etm_fr_again:
-		break;
-	}
-	if (!d->finishing)
-		return -etme_again;
-	if (fr->npart) {
-		/* a cut frame at the end: the deformatter reports it */
-		err = frames_to_dfmt(d, fr->part, fr->npart, fr->part_off);
-		fr->npart = 0;
-		return err < 0 ? err : 1;
-	}
-	return drain_finish(d, it);
+	err = etm_pkt_push_rel(s->pd, st->data, st->n, st->seg, st->nseg,
+			       s->flow ? NULL : st->rel, st->rel_base);
+	if (err < 0)
+		return err;
+	d->cur = s;
+	return 0;
 }
 
 /* etm_decoder_next() but for an element already queued (kept out of line:
@@ -450,6 +367,7 @@ static int frames_next(struct etm_decoder *d, struct etm_item *it)
 static __attribute__((noinline))
 int next_slow(struct etm_decoder *d, struct etm_item *it)
 {
+	struct etm_dfmt_stage st;
 	struct etm_dfmt_item x;
 	int err;
 
@@ -459,12 +377,6 @@ int next_slow(struct etm_decoder *d, struct etm_item *it)
 			if (err != -etme_again && err != -etme_eos)
 				return err;
 			d->cur = NULL;
-		}
-		if (d->fr && !d->dfmt) {
-			err = frames_next(d, it);
-			if (err == 1)
-				continue;
-			return err;
 		}
 		if (d->fmt == etm_fmt_raw) {
 			if (d->raw_len) {
@@ -481,7 +393,13 @@ int next_slow(struct etm_decoder *d, struct etm_item *it)
 				return -etme_again;
 			return drain_finish(d, it);
 		}
-		err = etm_dfmt_next(d->dfmt, &x, sizeof(x));
+		err = etm_dfmt_next_bulk(d->dfmt, d->sel, &x, &st);
+		if (err == 1) {
+			err = push_stage(d, &st);
+			if (err < 0)
+				return err;
+			continue;
+		}
 		if (err == -etme_eos)
 			return drain_finish(d, it);
 		if (err < 0)
@@ -631,7 +549,7 @@ struct etm_decoder *etm_decoder_clone(const struct etm_decoder *d,
 		return NULL;
 	if (c->dfmt) {
 		etm_dfmt_free(c->dfmt);
-		c->dfmt = etm_dfmt_alloc(d->fmt, base);
+		c->dfmt = etm_dfmt_alloc_bulk(d->fmt, base);
 		if (!c->dfmt)
 			goto fail;
 	}
@@ -656,15 +574,8 @@ void etm_decoder_save(const struct etm_decoder *d, struct etm_sbuf *s)
 	etm_sbuf_u8(s, (unsigned)d->finishing);
 	etm_sbuf_u8(s, d->cur != NULL);
 	etm_sbuf_u64(s, d->raw_len);
-	if (d->dfmt && d->fmt == etm_fmt_coresight)
-		s->over = 1;    /* the deformatter's state is not visible */
-	if (d->fr && !d->dfmt) {
-		etm_sbuf_u32(s, (uint32_t)d->fr->cur_id);
-		etm_sbuf_u64(s, d->fr->npart);
-		etm_sbuf_put(s, d->fr->part, d->fr->npart);
-		etm_sbuf_u64(s, d->fr->n - d->fr->pos);
-		etm_sbuf_u64(s, d->fr->nops - d->fr->opi);
-	}
+	if (d->dfmt)
+		etm_dfmt_save(d->dfmt, s);
 	for (i = 0; i < ETM_DEC_MAX_SOURCES; i++) {
 		const struct dec_source *src = d->src[i];
 
@@ -706,11 +617,8 @@ void etm_decoder_restart(struct etm_decoder *d, uint64_t base)
 		etm_flow_reset(s->flow);
 		s->finished = 0;
 	}
-	if (d->fr) {
-		etm_dfmt_free(d->dfmt);
-		d->dfmt = NULL;
-		etm_frames_init(d->fr);
-	}
+	if (d->dfmt)
+		etm_dfmt_restart(d->dfmt, base);
 	d->cur = NULL;
 	d->raw_buf = NULL;
 	d->raw_len = 0;

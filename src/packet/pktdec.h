@@ -13,14 +13,7 @@
 #include <etmtrace/packet.h>
 
 #include "packet/brshort.h"
-
-/* Offset map of a pushed buffer whose bytes are not at consecutive input
- * offsets (deformatted data): byte pos >= seg.pos has offset
- * seg.off + (pos - seg.pos) up to the next segment. */
-struct etm_offseg {
-	size_t pos;
-	uint64_t off;
-};
+#include "source/offseg.h"
 
 /* Push with an offset map (@map[0].pos == 0, positions increasing); @map
  * is borrowed like @buf. */

@@ -1,10 +1,16 @@
 /* source/dfmt.c - CoreSight frame deformatter (IHI 0029 formatter protocol):
- * 16-byte frames, aux byte, trace-ID changes, FSYNC/HSYNC, byte offsets. */
+ * 16-byte frames, aux byte, trace-ID changes, FSYNC/HSYNC, byte offsets;
+ * byte by byte here, whole aligned frames in frames.c (the bulk interface,
+ * source/dfmt_int.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include <etmtrace/error.h>
 #include <etmtrace/source.h>
+
+#include "common/sbuf.h"
+#include "source/dfmt_int.h"
+#include "source/frames.h"
 
 
 #define DFMT_FRAME 16
@@ -69,6 +75,11 @@ struct etm_dfmt {
 	struct dfmt_ev fev[DFMT_NDATA];
 	size_t nfev, fevpos;
 	uint8_t run[DFMT_NDATA];
+
+	/* etm_dfmt_alloc_bulk() of CoreSight frames: the fast path (NULL:
+	 * byte path only), and whether it has the input */
+	struct etm_frames *fr;
+	int fast;
 };
 
 static const uint8_t fsync_pat[4] = { 0xff, 0xff, 0xff, 0x7f };
@@ -90,8 +101,27 @@ struct etm_dfmt *etm_dfmt_alloc(enum etm_input_format fmt, uint64_t base_offset)
 	return d;
 }
 
+struct etm_dfmt *etm_dfmt_alloc_bulk(enum etm_input_format fmt,
+				     uint64_t base_offset)
+{
+	struct etm_dfmt *d = etm_dfmt_alloc(fmt, base_offset);
+
+	if (!d || fmt != etm_fmt_coresight)
+		return d;
+	d->fr = malloc(sizeof(*d->fr));
+	if (!d->fr) {
+		free(d);
+		return NULL;
+	}
+	etm_frames_init(d->fr);
+	d->fast = 1;
+	return d;
+}
+
 void etm_dfmt_free(struct etm_dfmt *d)
 {
+	if (d)
+		free(d->fr);
 	free(d);
 }
 
@@ -99,6 +129,13 @@ int etm_dfmt_push(struct etm_dfmt *d, const uint8_t *buf, size_t n)
 {
 	if (!d || (!buf && n) || d->finished)
 		return -etme_invalid;
+	if (d->fast) {
+		if (d->fr->pos < d->fr->n)
+			return -etme_busy;
+		etm_frames_input(d->fr, buf, n, d->in_off);
+		d->in_off += n;
+		return 0;
+	}
 	if (d->pos < d->n)
 		return -etme_busy;
 	d->buf = buf;
@@ -517,4 +554,114 @@ int etm_dfmt_next(struct etm_dfmt *d, struct etm_dfmt_item *item, size_t size)
 		if (!dfmt_pending(d))
 			return -etme_eos;
 	}
+}
+
+/* The fast path met a frame it leaves to the byte path: the byte path
+ * goes on in its state (the current ID, a frame cut by the end of the last
+ * input, the rest of the input). */
+static void dfmt_leave_fast(struct etm_dfmt *d, const uint8_t *sel)
+{
+	struct etm_frames *fr = d->fr;
+	size_t i;
+
+	d->fast = 0;
+	etm_dfmt_seen_ids(d, sel);
+	if (fr->cur_id != ETM_FR_ID_UNKNOWN)
+		d->cur_id = fr->cur_id;
+	for (i = 0; i < fr->npart; i++) {
+		d->hold[d->nhold] = fr->part[i];
+		d->hold_off[d->nhold++] = fr->part_off + i;
+	}
+	fr->npart = 0;
+	d->buf = fr->buf ? fr->buf + fr->pos : NULL;
+	d->n = fr->n - fr->pos;
+	d->pos = 0;
+	d->in_off = fr->off + fr->pos;
+	fr->pos = fr->n;
+}
+
+/* One step of the fast path: 1 staged data, 0 an item, -etme_again,
+ * -etme_eos, or 2 when the byte path took over. */
+static int dfmt_fast_step(struct etm_dfmt *d, const uint8_t *sel,
+			  struct etm_dfmt_item *it, struct etm_dfmt_stage *st)
+{
+	struct etm_frames *fr = d->fr;
+
+	switch (etm_frames_step(fr, sel)) {
+	case etm_fr_push:
+		st->id = (unsigned)fr->stg_id;
+		st->data = fr->stg;
+		st->n = fr->stg_n;
+		st->seg = fr->seg;
+		st->nseg = fr->nseg;
+		st->rel = fr->rel;
+		st->rel_base = fr->rel_base;
+		/* the bytes stay in place until the next step */
+		etm_frames_pushed(fr);
+		return 1;
+	case etm_fr_error:
+		memset(it, 0, sizeof(*it));
+		it->kind = etm_dfmt_error;
+		it->err = fr->err;
+		it->offset = fr->err_off;
+		return 0;
+	case etm_fr_dfmt:
+		dfmt_leave_fast(d, sel);
+		return 2;
+	case etm_fr_again:
+		break;
+	}
+	if (!d->finished)
+		return -etme_again;
+	if (fr->npart) {
+		/* a cut frame at the end: the byte path reports it */
+		dfmt_leave_fast(d, sel);
+		return 2;
+	}
+	return -etme_eos;
+}
+
+int etm_dfmt_next_bulk(struct etm_dfmt *d, const uint8_t *sel,
+		       struct etm_dfmt_item *it, struct etm_dfmt_stage *st)
+{
+	int r;
+
+	if (d->fast) {
+		r = dfmt_fast_step(d, sel, it, st);
+		if (r != 2)
+			return r;
+	}
+	return etm_dfmt_next(d, it, sizeof(*it));
+}
+
+void etm_dfmt_save(const struct etm_dfmt *d, struct etm_sbuf *s)
+{
+	const struct etm_frames *fr = d->fr;
+
+	if (!d->fast) {
+		if (d->fmt == etm_fmt_coresight)
+			s->over = 1;   /* the byte path's state is not visible */
+		return;
+	}
+	etm_sbuf_u32(s, (uint32_t)fr->cur_id);
+	etm_sbuf_u64(s, fr->npart);
+	etm_sbuf_put(s, fr->part, fr->npart);
+	etm_sbuf_u64(s, fr->n - fr->pos);
+	etm_sbuf_u64(s, fr->nops - fr->opi);
+}
+
+void etm_dfmt_restart(struct etm_dfmt *d, uint64_t base)
+{
+	struct etm_frames *fr = d->fr;
+
+	if (!fr)
+		return;
+	memset(d, 0, sizeof(*d));
+	d->fmt = etm_fmt_coresight;
+	d->aligned = 1;
+	d->cur_id = DFMT_ID_UNKNOWN;
+	d->in_off = base;
+	d->fr = fr;
+	d->fast = 1;
+	etm_frames_init(fr);
 }

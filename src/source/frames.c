@@ -1,9 +1,10 @@
-/* decoder/frames.c - fast path for memory-aligned CoreSight frames (IHI 0029
- * formatter protocol, ../shared/docs/coresight-formatter.md): whole frames are split
- * by trace ID straight into a staging buffer with an offset map and per-byte
- * offsets; with a single selected ID, many frames in one loop without
- * per-byte branches. Frames that may hold an FSYNC (first byte 0xFF) are
- * left to the deformatter. */
+/* source/frames.c - the deformatter's fast path for memory-aligned CoreSight
+ * frames (IHI 0029 formatter protocol, ../shared/docs/coresight-formatter.md):
+ * whole frames are split by trace ID straight into a staging buffer with an
+ * offset map and per-byte offsets; with a single selected ID, many frames
+ * in one loop without per-byte branches. Frames that may hold an FSYNC
+ * (first byte 0xFF) or name a reserved ID are left to the deformatter's
+ * byte path (dfmt.c), which takes over in this state. */
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -11,7 +12,7 @@
 
 #include <etmtrace/error.h>
 
-#include "decoder/frames.h"
+#include "source/frames.h"
 
 /* fill[] (see frames.h): pairs in order, a change to the single ID makes
  * its bytes current, a change to another ID ends that. */

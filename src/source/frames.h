@@ -1,14 +1,14 @@
-/* decoder/frames.h - the decoder's fast path for memory-aligned CoreSight
- * frames: demultiplexes whole frames straight into a per-source staging
- * buffer with an offset map (segments and per byte), with the deformatter's
- * exact semantics. */
-#ifndef ETM_DECODER_FRAMES_H
-#define ETM_DECODER_FRAMES_H
+/* source/frames.h - the deformatter's fast path for memory-aligned
+ * CoreSight frames (private to source/, used by dfmt.c): demultiplexes
+ * whole frames straight into a per-source staging buffer with an offset
+ * map (segments and per byte), with the deformatter's exact semantics. */
+#ifndef ETM_SOURCE_FRAMES_H
+#define ETM_SOURCE_FRAMES_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "packet/pktdec.h"
+#include "source/offseg.h"
 
 #define ETM_FR_STAGE (64u << 10)
 #define ETM_FR_SEGS (ETM_FR_STAGE / 15 + 8)

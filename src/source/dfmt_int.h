@@ -1,0 +1,49 @@
+/* source/dfmt_int.h - the deformatter's library-internal interface for the
+ * decoder pipeline: a deformatter whose memory-aligned CoreSight frames go
+ * through the fast path of frames.c, which hands out staged runs of one
+ * trace ID with their offset map, until a frame needs the byte path (an
+ * FSYNC, a reserved ID); then the byte path goes on in the same state. And
+ * its state save and restart for the parallel runner. */
+#ifndef ETM_SOURCE_DFMT_INT_H
+#define ETM_SOURCE_DFMT_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <etmtrace/source.h>
+
+#include "source/offseg.h"
+
+/* Data of one trace ID from the fast path: @n bytes at @data, byte i at
+ * input offset @rel_base + @rel[i], the same offsets as the map @seg of
+ * @nseg segments gives. Valid until the next etm_dfmt_next_bulk(). */
+struct etm_dfmt_stage {
+	unsigned id;
+	const uint8_t *data;
+	size_t n;
+	const struct etm_offseg *seg;
+	size_t nseg;
+	const uint32_t *rel;
+	uint64_t rel_base;
+};
+
+/* etm_dfmt_alloc() with the fast path for etm_fmt_coresight (other formats:
+ * the byte path only). */
+struct etm_dfmt *etm_dfmt_alloc_bulk(enum etm_input_format fmt,
+				     uint64_t base_offset);
+/* Next output for the trace IDs @sel[id] nonzero (0x80 entries; others are
+ * dropped by the fast path). Returns 1 with staged data in *@st, 0 with an
+ * item in *@it (as etm_dfmt_next()), -etme_again, -etme_eos. */
+int etm_dfmt_next_bulk(struct etm_dfmt *d, const uint8_t *sel,
+		       struct etm_dfmt_item *it, struct etm_dfmt_stage *st);
+
+struct etm_sbuf;
+/* Write the state that decides the future output to @s (parallel decode
+ * compares it); a CoreSight deformatter on its byte path cannot say it and
+ * marks @s unusable. */
+void etm_dfmt_save(const struct etm_dfmt *d, struct etm_sbuf *s);
+/* Start again at input offset @base as if new (fast path deformatters
+ * only; others keep their state). */
+void etm_dfmt_restart(struct etm_dfmt *d, uint64_t base);
+
+#endif
