@@ -1,5 +1,5 @@
 /* decoder/decoder.c - the whole pipeline as one object: input bytes go
- * through the deformatter (formatted input: source/dfmt_int.h, whose
+ * through the deformatter (formatted input: source/dfmt_bulk.h, whose
  * memory-aligned frames take its fast path) to per-trace-ID packet parsers
  * and flow decoders;
  * packets and elements come out in input order. */
@@ -16,7 +16,7 @@
 #include "decoder/clone.h"
 #include "flow/flow_pull.h"
 #include "packet/pktdec.h"
-#include "source/dfmt_int.h"
+#include "source/dfmt_bulk.h"
 
 #define ETM_DEC_MAX_SOURCES 128
 

@@ -1,7 +1,7 @@
 /* source/dfmt.c - CoreSight frame deformatter (IHI 0029 formatter protocol):
  * 16-byte frames, aux byte, trace-ID changes, FSYNC/HSYNC, byte offsets;
  * byte by byte here, whole aligned frames in frames.c (the bulk interface,
- * source/dfmt_int.h). */
+ * source/dfmt_bulk.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,7 +9,7 @@
 #include <etmtrace/source.h>
 
 #include "common/sbuf.h"
-#include "source/dfmt_int.h"
+#include "source/dfmt_bulk.h"
 #include "source/frames.h"
 
 

@@ -392,6 +392,50 @@ static inline void rel16(uint32_t *rel, uint32_t rb)
 	memcpy(rel + 12, &v, 16);
 }
 
+/* Stage the bytes of the single ID from frame @f, which has ID changes
+ * (@key: bit 2k byte 2k is one, bit 2k + 1 it is to the single ID; @s0:
+ * the single ID is current before the frame), at input offset @off: one
+ * 16-byte copy per run of kept bytes, through @fx (32 bytes, the upper 16
+ * zero). */
+static inline __attribute__((always_inline))
+void bulk_mixed(struct etm_frames *x, const uint8_t *f, uint8_t *fx,
+		unsigned key, unsigned s0, uint64_t off, size_t *pn, size_t *pns)
+{
+	uint64_t lo = ld64(f), hi = ld64(f + 8);
+	unsigned idm = key & 0x5555, vm = key >> 1 & 0x5555, a = f[15];
+	unsigned q, p, ke, ko, ea, keep, at, run, len;
+	uint32_t ro = (uint32_t)(off - x->rel_base);
+	size_t n = *pn, ns = *pns;
+
+	/* p bit 2k: the single ID is current before pair k */
+	q = x->fill[(key & 0xff) | s0 << 8];
+	p = (q & 0xff) | (x->fill[key >> 8 | (q & 0x100)] & 0xff) << 8;
+	ke = ~idm & p & 0x5555;         /* even bytes: data */
+	ea = idm & ~(unsigned)x->spread[a]; /* odd: the new ID's */
+	ko = ((ea & vm) | (~ea & p)) & 0x5555;
+	keep = (ke | ko << 1) & 0x7fff;
+	/* the fixed frame: bit 0 of even bytes from the aux byte */
+	lo |= x->aux[a][0];
+	hi |= x->aux[a][1];
+	memcpy(fx, &lo, 8);
+	memcpy(fx + 8, &hi, 8);
+	/* runs of kept bytes: one 16-byte copy each */
+	do {
+		at = (unsigned)__builtin_ctz(keep | 0x8000);
+		run = keep >> at;
+		len = (unsigned)__builtin_ctz(run + 1);
+		memcpy(x->stg + n, fx + at, 16);
+		rel16(x->rel + n, ro + at);
+		x->seg[ns].pos = n;
+		x->seg[ns].off = off + at;
+		ns += len != 0;
+		n += len;
+		keep &= keep + (keep & -keep); /* the run off */
+	} while (keep);
+	*pn = n;
+	*pns = ns;
+}
+
 static void bulk_frames(struct etm_frames *x)
 {
 	const uint8_t *buf = x->buf, *f, *fend;
@@ -411,8 +455,7 @@ static void bulk_frames(struct etm_frames *x)
 	ro = x->off + x->pos - rbase;
 	for (; fend - f >= 16; f += 16, ro += 16) {
 		uint64_t lo = ld64(f), hi = ld64(f + 8);
-		unsigned idm, vm, rm, a = f[15], s0, key, q, p, ke, ko, ea;
-		unsigned keep, at, run, len;
+		unsigned idm, vm, rm, a = f[15], s0;
 
 		fr_masks(f, &idm, &vm, &rm, t);
 		if (!idm) {
@@ -448,32 +491,7 @@ static void bulk_frames(struct etm_frames *x)
 		    ro > UINT32_MAX - 16)
 			break;
 		id = f[31 - __builtin_clz(idm)] >> 1;
-		/* p bit 2k: the selected ID is current before pair k */
-		key = idm | vm << 1;
-		q = x->fill[(key & 0xff) | s0 << 8];
-		p = (q & 0xff) | (x->fill[key >> 8 | (q & 0x100)] & 0xff) << 8;
-		ke = ~idm & p & 0x5555;         /* even bytes: data */
-		ea = idm & ~(unsigned)x->spread[a]; /* odd: the new ID's */
-		ko = ((ea & vm) | (~ea & p)) & 0x5555;
-		keep = (ke | ko << 1) & 0x7fff;
-		/* the fixed frame: bit 0 of even bytes from the aux byte */
-		lo |= x->aux[a][0];
-		hi |= x->aux[a][1];
-		memcpy(fx, &lo, 8);
-		memcpy(fx + 8, &hi, 8);
-		/* runs of kept bytes: one 16-byte copy each */
-		do {
-			at = (unsigned)__builtin_ctz(keep | 0x8000);
-			run = keep >> at;
-			len = (unsigned)__builtin_ctz(run + 1);
-			memcpy(x->stg + n, fx + at, 16);
-			rel16(x->rel + n, (uint32_t)ro + at);
-			x->seg[ns].pos = n;
-			x->seg[ns].off = rbase + ro + at;
-			ns += len != 0;
-			n += len;
-			keep &= keep + (keep & -keep); /* the run off */
-		} while (keep);
+		bulk_mixed(x, f, fx, idm | vm << 1, s0, rbase + ro, &n, &ns);
 	}
 	x->pos = (size_t)(f - buf);
 	x->cur_id = id;

@@ -1,11 +1,11 @@
-/* source/dfmt_int.h - the deformatter's library-internal interface for the
+/* source/dfmt_bulk.h - the deformatter's library-internal interface for the
  * decoder pipeline: a deformatter whose memory-aligned CoreSight frames go
  * through the fast path of frames.c, which hands out staged runs of one
  * trace ID with their offset map, until a frame needs the byte path (an
  * FSYNC, a reserved ID); then the byte path goes on in the same state. And
  * its state save and restart for the parallel runner. */
-#ifndef ETM_SOURCE_DFMT_INT_H
-#define ETM_SOURCE_DFMT_INT_H
+#ifndef ETM_SOURCE_DFMT_BULK_H
+#define ETM_SOURCE_DFMT_BULK_H
 
 #include <stddef.h>
 #include <stdint.h>
