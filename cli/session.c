@@ -218,6 +218,16 @@ void session_close(struct session *s)
 	s->spool = NULL;
 }
 
+const struct session_src *session_find(const struct session *s, unsigned id)
+{
+	int i;
+
+	for (i = 0; i < s->nsrc; i++)
+		if (s->src[i].id == id)
+			return &s->src[i];
+	return NULL;
+}
+
 int session_verify(struct session *s)
 {
 	s->verify = etm_verify_alloc(0);

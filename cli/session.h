@@ -80,5 +80,7 @@ int session_run_buffer(struct session *s, session_fn fn, void *ctx);
 /* Read up to @n bytes of @fd at @off (any thread; retries short reads and
  * EINTR); returns the bytes read. */
 size_t session_pread(int fd, uint64_t off, uint8_t *buf, size_t n);
+/* Source of trace ID @id, or NULL. */
+const struct session_src *session_find(const struct session *s, unsigned id);
 
 #endif
