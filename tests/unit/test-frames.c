@@ -1,5 +1,6 @@
-/* tests/unit/test-frames.c - the decoder's fast path for CoreSight frames
- * (src/decoder/frames.c) gives exactly the packets the deformatter gives:
+/* tests/unit/test-frames.c - the deformatter's fast path for CoreSight
+ * frames (src/source/frames.c, taken by the decoder) gives exactly the
+ * packets the deformatter's byte path gives:
  * random frames with ID changes (aux-bit rule included), reserved IDs,
  * FSYNCs and partial frames, pushed in random chunk sizes, are compared with
  * the deformatter feeding the packet parsers directly. */
