@@ -6,6 +6,8 @@ pkgs=(cmake gcc make pkg-config libelf-dev libcapstone-dev python3 binutils-mult
 	libdw-dev valgrind
 	gcc-arm-none-eabi binutils-arm-none-eabi llvm-19 autofdo lcov
 	gcc-arm-linux-gnueabihf qemu-user)
+# the formatting check of scripts/test.sh (scripts/format.sh, .clang-format)
+pkgs+=(clang-format)
 # Python binding (python/, tests/python, examples/dask_decode.py)
 pkgs+=(python3-dev python3-venv python3-pip python3-setuptools python3-wheel
 	python3-build python3-numpy python3-pytest python3-dask python3-distributed)
