@@ -9,7 +9,8 @@ set -euo pipefail
 build=$(cd "${1:?build dir}" && pwd)
 src=$(cd "$(dirname "$0")/../.." && pwd)
 corpus=${2:-$src/tests/fuzz/corpus}
-obj=$build/CMakeFiles/etmtrace_obj.dir/src
+# objects of layer L: CMakeFiles/etm_L.dir/src/L (one library per layer)
+obj=$build/CMakeFiles
 
 files_for() {
 	case $1 in
@@ -28,7 +29,7 @@ for t in dfmt etm3_pkt ptm_pkt flow_etm3 flow_ptm ini elf; do
 	"$build/tests/fuzz/replay-$t" "$corpus/$t" >/dev/null
 	line="$t:"
 	for f in $(files_for "$t"); do
-		pct=$(cd "$obj/$(dirname "$f")" &&
+		pct=$(cd "$obj/etm_$(dirname "$f").dir/src/$(dirname "$f")" &&
 		      gcov -n "$(basename "$f").gcda" 2>/dev/null |
 		      awk -v f="$(basename "$f")" '
 			$0 ~ "^File .*" f "'"'"'" { hit = 1; next }
