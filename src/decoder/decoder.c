@@ -167,7 +167,7 @@ static int e1_next(struct etm_decoder *d, struct etm_item *it)
 	if (n < 0)
 		return n;
 	it->elem = *el;
-	it->is_elem = 1;
+	it->kind = etm_item_elem;
 	it->proto = etm_proto_etmv1;
 	return 0;
 }
@@ -291,7 +291,7 @@ static int drain_source(struct etm_decoder *d, struct dec_source *s,
 	for (;;) {
 		if (s->flow && (el = etm_flow_pop(s->flow))) {
 			it->elem = *el;
-			it->is_elem = 1;
+			it->kind = etm_item_elem;
 			item_proto(it, s);
 			return 0;
 		}
@@ -314,7 +314,7 @@ static int drain_source(struct etm_decoder *d, struct dec_source *s,
 		if (err < 0)
 			return err;
 		if (d->want_packets) {
-			it->is_elem = 0;
+			it->kind = etm_item_packet;
 			item_proto(it, s);
 			return 0;
 		}
@@ -342,7 +342,7 @@ static int drain_finish(struct etm_decoder *d, struct etm_item *it)
 		}
 		if (s->flow &&
 		    etm_flow_next(s->flow, &it->elem, sizeof(it->elem)) == 0) {
-			it->is_elem = 1;
+			it->kind = etm_item_elem;
 			item_proto(it, s);
 			return 0;
 		}
@@ -353,7 +353,7 @@ static int drain_finish(struct etm_decoder *d, struct etm_item *it)
 static void dfmt_error_item(struct etm_item *it, const struct etm_dfmt_item *x)
 {
 	etm_zero(&it->elem, sizeof(it->elem));
-	it->is_elem = 1;
+	it->kind = etm_item_elem;
 	it->proto = etm_proto_unknown;
 	it->elem.kind = etmk_error;
 	it->elem.offset = x->offset;
@@ -505,7 +505,7 @@ int next_slow(struct etm_decoder *d, struct etm_item *it)
  * or an error element of the deformatter. */
 static void rec_from_item(struct etm_pkt_rec *r, const struct etm_item *it)
 {
-	if (!it->is_elem) {
+	if (it->kind != etm_item_elem) {
 		etm_pkt_rec_from(r, &it->pkt);
 		return;
 	}
@@ -563,7 +563,7 @@ int etm_decoder_next(struct etm_decoder *d, struct etm_item *it, size_t size)
 
 		if (el) {
 			it->elem = *el;
-			it->is_elem = 1;
+			it->kind = etm_item_elem;
 			item_proto(it, d->cur);
 			return 0;
 		}
