@@ -20,4 +20,28 @@ uint64_t etm_field_gray2bin(uint64_t g);
 /* Little-endian value of @n (0-4) bytes. */
 uint32_t etm_field_le(const uint8_t *b, unsigned n);
 
+struct etm_packet;
+/* The header and value field of a timestamp packet at @b into @pkt (type,
+ * R bit, value bits and the value, binary or Gray-decoded with @binary),
+ * merged into *@raw as etm_field_ts() does. Returns the bytes read or
+ * -etme_again. */
+int etm_field_ts_pkt(const uint8_t *b, size_t n, int ts64, int binary,
+		     uint64_t *raw, struct etm_packet *pkt);
+
+/* The fields of an I-sync information byte both protocols share: reason
+ * [6:5], NS [3], Hyp [1] (IHI 0014Q §7.4.1, IHI 0035B §4.5.2). */
+void etm_field_isync_info(uint8_t info, struct etm_packet *pkt);
+
+/* A Context ID field of @cid (0-4) bytes at @b into @pkt. Returns 0 or
+ * -etme_again. */
+int etm_field_ctxid(const uint8_t *b, size_t n, size_t cid,
+		    struct etm_packet *pkt);
+
+/* The packets both protocols encode alike (IHI 0014Q §7.3, IHI 0035B
+ * §4.5): Context ID (0x6E + @cid bytes) and VMID (0x3C + 1 byte) at @b.
+ * Return the size or -etme_again. */
+int etm_field_ctxid_pkt(const uint8_t *b, size_t n, size_t cid,
+			struct etm_packet *pkt);
+int etm_field_vmid_pkt(const uint8_t *b, size_t n, struct etm_packet *pkt);
+
 #endif

@@ -22,6 +22,21 @@ struct etm_offseg {
 	uint64_t off;
 };
 
+/* Input offset of byte @pos through offset map @m of @n segments; *@mi
+ * is the segment a lookup starts from (moved to @pos's). */
+static inline uint64_t etm_offseg_off(const struct etm_offseg *m, size_t n,
+				      size_t *mi, size_t pos)
+{
+	size_t i = *mi;
+
+	while (i + 1 < n && m[i + 1].pos <= pos)
+		i++;
+	while (i > 0 && m[i].pos > pos)
+		i--;
+	*mi = i;
+	return m[i].off + (pos - m[i].pos);
+}
+
 /* Push with an offset map (@map[0].pos == 0, positions increasing); @map
  * is borrowed like @buf. */
 int etm_pkt_push_map(struct etm_pkt_decoder *pd, const uint8_t *buf,
@@ -199,19 +214,11 @@ void etm_pkt_tok_close(struct etm_pkt_decoder *pd,
 /* Input offset of byte @pos of the chunk. */
 static inline uint64_t etm_tok_off(struct etm_tok_reader *r, size_t pos)
 {
-	const struct etm_offseg *m = r->map;
-	size_t i = r->mapi;
-
-	if (!m)
+	if (!r->map)
 		return r->off + pos;
 	if (r->rel)
 		return r->rel_base + r->rel[pos];
-	while (i + 1 < r->nmap && m[i + 1].pos <= pos)
-		i++;
-	while (i > 0 && m[i].pos > pos)
-		i--;
-	r->mapi = i;
-	return m[i].off + (pos - m[i].pos);
+	return etm_offseg_off(r->map, r->nmap, &r->mapi, pos);
 }
 
 /* The atoms of the one-byte atom packet with header @h, or NULL if @h does
