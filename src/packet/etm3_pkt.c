@@ -147,9 +147,9 @@ static int etm3_exc(const uint8_t *b, size_t n, struct etm_brc *br)
  * 000 follows OpenCSD's reading (reset). -1 = reserved. */
 static const int8_t dep_exc[8] = { 8, 14, -1, -1, 5, 15, 4, 1 };
 
-static int etm3_read_branch(const struct etm_pktp *p, const uint8_t *b, size_t n,
-			    struct etm_brc *br, struct etm_pkt_state *st,
-			    uint32_t *drop)
+static int etm3_read_branch(const struct etm_pktp *p, const uint8_t *b,
+			    size_t n, struct etm_brc *br,
+			    struct etm_pkt_state *st, uint32_t *drop)
 {
 	unsigned flags = ETM_ADDR_DEPRECATED;
 	struct etm_addr_res a;

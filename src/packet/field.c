@@ -3,7 +3,6 @@
 #include "packet/field.h"
 
 #include <etmtrace/error.h>
-#include <etmtrace/packet.h>
 
 #include "common/bits.h"
 
@@ -52,55 +51,4 @@ uint32_t etm_field_le(const uint8_t *b, unsigned n)
 	for (i = 0; i < n; i++)
 		v |= (uint32_t)b[i] << (8 * i);
 	return v;
-}
-
-int etm_field_ts_pkt(const uint8_t *b, size_t n, int ts64, int binary,
-		     uint64_t *raw, struct etm_packet *pkt)
-{
-	int r;
-
-	pkt->type = etmp_timestamp;
-	pkt->ts_freq_change = (b[0] >> 2) & 1;
-	r = etm_field_ts(b + 1, n - 1, ts64, raw, &pkt->ts_bits);
-	if (r < 0)
-		return r;
-	pkt->timestamp = binary ? *raw : etm_field_gray2bin(*raw);
-	return r + 1;
-}
-
-void etm_field_isync_info(uint8_t info, struct etm_packet *pkt)
-{
-	pkt->type = etmp_isync;
-	pkt->reason = (info >> 5) & 3;
-	pkt->has_state = 1;
-	pkt->ns = (info >> 3) & 1;
-	pkt->hyp = (info >> 1) & 1;
-}
-
-int etm_field_ctxid(const uint8_t *b, size_t n, size_t cid,
-		    struct etm_packet *pkt)
-{
-	if (n < cid)
-		return -etme_again;
-	pkt->has_ctxid = cid != 0;
-	pkt->ctxid = etm_field_le(b, (unsigned)cid);
-	return 0;
-}
-
-int etm_field_ctxid_pkt(const uint8_t *b, size_t n, size_t cid,
-			struct etm_packet *pkt)
-{
-	if (etm_field_ctxid(b + 1, n - 1, cid, pkt) < 0)
-		return -etme_again;
-	pkt->type = etmp_ctxid;
-	return (int)(1 + cid);
-}
-
-int etm_field_vmid_pkt(const uint8_t *b, size_t n, struct etm_packet *pkt)
-{
-	if (n < 2)
-		return -etme_again;
-	pkt->type = etmp_vmid;
-	pkt->vmid = b[1];
-	return 2;
 }

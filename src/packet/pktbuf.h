@@ -10,6 +10,7 @@
 #include <etmtrace/config.h>
 #include <etmtrace/packet.h>
 
+#include "packet/addr.h"
 #include "packet/pktdec.h"
 
 /* Longest packet other than A-sync: ETMv3 I-sync with cycle count, 4-byte
@@ -155,14 +156,35 @@ extern const struct etm_pkt_proto etm_ptm_proto;
 /* The address field of a branch address packet at @b (etm_addr_read()
  * with @flags against @st) into @a: its size, or an error with the bytes
  * to drop in *@drop. */
-struct etm_addr_res;
-int etm_brc_read_addr(const uint8_t *b, size_t n, unsigned flags,
-		      const struct etm_pkt_state *st, struct etm_addr_res *a,
-		      uint32_t *drop);
+static inline int etm_brc_read_addr(const uint8_t *b, size_t n,
+				    unsigned flags,
+				    const struct etm_pkt_state *st,
+				    struct etm_addr_res *a, uint32_t *drop)
+{
+	int r = etm_addr_read(b, n, flags, st->addr, st->isa, a);
+
+	*drop = r < 0 ? a->len : 0;
+	return r;
+}
+
 /* The address of branch packet @br from its address field @a (AltISA of
  * the exception bytes picks T32 or ThumbEE), committed to @st. */
-void etm_brc_set_addr(struct etm_brc *br, const struct etm_addr_res *a,
-		      struct etm_pkt_state *st);
+static inline void etm_brc_set_addr(struct etm_brc *br,
+				    const struct etm_addr_res *a,
+				    struct etm_pkt_state *st)
+{
+	enum etm_isa isa = a->isa;
+
+	if (br->has_state && (isa == etmi_t32 || isa == etmi_tee))
+		isa = br->altisa ? etmi_tee : etmi_t32;
+	br->addr = a->addr;
+	br->addr_bits = a->nbits;
+	br->isa = isa;
+	br->isa_changed = a->isa_set || isa != st->isa;
+	br->jazelle = isa == etmi_jazelle;
+	st->addr = a->addr;
+	st->isa = isa;
+}
 
 /* A branch address packet as struct etm_packet, through the compact reader
  * of @p's protocol (same contract as the readers). */

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "common/zero.h"
-#include "packet/addr.h"
 #include "packet/brshort.h"
 #include "packet/pktbuf.h"
 
@@ -156,32 +155,6 @@ void etm_brc_from_pkt(struct etm_brc *br, const struct etm_packet *pkt)
 	br->jazelle = pkt->jazelle;
 	br->has_cc = pkt->has_cc;
 	br->cycle_count = pkt->cycle_count;
-}
-
-int etm_brc_read_addr(const uint8_t *b, size_t n, unsigned flags,
-		      const struct etm_pkt_state *st, struct etm_addr_res *a,
-		      uint32_t *drop)
-{
-	int r = etm_addr_read(b, n, flags, st->addr, st->isa, a);
-
-	*drop = r < 0 ? a->len : 0;
-	return r;
-}
-
-void etm_brc_set_addr(struct etm_brc *br, const struct etm_addr_res *a,
-		      struct etm_pkt_state *st)
-{
-	enum etm_isa isa = a->isa;
-
-	if (br->has_state && (isa == etmi_t32 || isa == etmi_tee))
-		isa = br->altisa ? etmi_tee : etmi_t32;
-	br->addr = a->addr;
-	br->addr_bits = a->nbits;
-	br->isa = isa;
-	br->isa_changed = a->isa_set || isa != st->isa;
-	br->jazelle = isa == etmi_jazelle;
-	st->addr = a->addr;
-	st->isa = isa;
 }
 
 /* Clear @br with vector stores (memset of this size may become "rep
