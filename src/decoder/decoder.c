@@ -585,8 +585,6 @@ int etm_decoder_next_elems(struct etm_decoder *d,
 			   const struct etm_elem **els, size_t max)
 {
 	struct dec_source *s;
-	struct etm_flow *f;
-	size_t n;
 	int err;
 
 	if (!d || !els || !max || d->mode != etm_dec_elements ||
@@ -598,17 +596,11 @@ int etm_decoder_next_elems(struct etm_decoder *d,
 		return e1_next_elems(d, els, max);
 	s = d->cur;
 	if (s && s->flow) {
-		f = s->flow;
-		if (!etm_flow_queued(f)) {
-			/* fill the queue from the source being drained */
-			err = etm_flow_drain(f, &d->npackets);
-			if (err < 0)
-				return err;
-		}
-		/* the queued elements, in place */
-		n = etm_flow_take(f, els, max);
-		if (n)
-			return (int)n;
+		/* the queued elements in place, the fast path run first
+		 * when there are none */
+		err = etm_flow_next_batch(s->flow, &d->npackets, els, max);
+		if (err)
+			return err;
 	}
 	/* everything else (general packets, input, deformatter, end of
 	 * input) as etm_decoder_next() does it: one element, the rest of

@@ -667,22 +667,17 @@ static void ptm_put_patom(struct etm_flow *f, const struct etm_patom *a)
 static int ptm_drain(struct etm_flow *f, uint64_t *np)
 {
 	struct etm_pkt_decoder *pd = f->pd;
-	struct etm_patom pa;
-	struct etm_brc br;
+	struct etm_tok t;
 
 	do {
-		switch (etm_pkt_tok_peek(pd)) {
+		switch (etm_pkt_tok_next(pd, &t)) {
 		case etm_tk_atom:
-			if (!etm_pkt_tok_patom(pd, &pa))
-				return 0;
 			etm_flow_qstart(f);
-			ptm_put_patom(f, &pa);
+			ptm_put_patom(f, &t.atom);
 			break;
 		case etm_tk_branch:
-			if (!etm_pkt_tok_branch(pd, &br))
-				return 0;
 			etm_flow_qstart(f);
-			ptm_put_branch(f, &br);
+			ptm_put_branch(f, &t.br);
 			break;
 		default:
 			return 0;

@@ -110,22 +110,31 @@ void etm_brc_from_pkt(struct etm_brc *br, const struct etm_packet *pkt);
  * queued (tokens may be read; bytes may still be needed). */
 int etm_pkt_tok_ready(const struct etm_pkt_decoder *pd);
 
-/* Token kind of the next packet: etm_tk_none when there
- * is no token to read (not ready, no bytes, or a packet of the general
- * path). */
+/* Token kinds. */
 enum etm_tok_kind {
-	etm_tk_none = 0,
-	etm_tk_atom,          /* an atom packet (one byte, or PTM any size) */
-	etm_tk_branch,        /* a branch address packet */
+	etm_tk_none = 0,       /* no token: the general path (etm_pkt_next()) */
+	etm_tk_atom,           /* an atom packet of any size (PTM) */
+	etm_tk_branch,         /* a branch address packet */
 };
-enum etm_tok_kind etm_pkt_tok_peek(const struct etm_pkt_decoder *pd);
 
-/* If the next bytes are a whole, valid branch address packet, consume it
- * into @br (offset set) and return 1; else 0. */
+/* A token. */
+struct etm_tok {
+	union {
+		struct etm_patom atom;  /* etm_tk_atom */
+		struct etm_brc br;      /* etm_tk_branch */
+	};
+};
+
+/* The next packet as a token into @t, consumed: its kind, or etm_tk_none
+ * (nothing consumed) when it has no token form here - not ready, no bytes,
+ * cut by the end of the chunk, bad, another packet type, or a one-byte
+ * atom packet of a protocol that reads them as batches
+ * (etm_pkt_tok_atom_run()). */
+enum etm_tok_kind etm_pkt_tok_next(struct etm_pkt_decoder *pd,
+				   struct etm_tok *t);
+
+/* Only a branch address packet as a token into @br: 1, else 0. */
 int etm_pkt_tok_branch(struct etm_pkt_decoder *pd, struct etm_brc *br);
-
-/* The same for a whole PTM atom packet (any size), into @a. */
-int etm_pkt_tok_patom(struct etm_pkt_decoder *pd, struct etm_patom *a);
 
 /* Most atoms in one etm_atom_run. */
 #define ETM_ATOM_RUN_MAX 64
