@@ -331,11 +331,10 @@ static void ptm_atoms_c(struct ptm_flow *p, unsigned n, uint32_t bits,
 			     i + 1 == n && has_cc ? cc : 0);
 }
 
-static void ptm_atoms(struct ptm_flow *p, const struct etm_packet *pkt,
-		      uint64_t off)
+static void ptm_atoms(struct ptm_flow *p, const struct etm_packet *pkt)
 {
 	ptm_atoms_c(p, pkt->atom_count, pkt->atom_bits, pkt->has_cc,
-		    pkt->cycle_count, off);
+		    pkt->cycle_count, pkt->offset);
 }
 
 /* Take NS/Hyp from a packet that carries them; report a change. */
@@ -629,7 +628,7 @@ static int ptm_put(struct etm_flow *f, const struct etm_packet *pkt)
 		return 0;       /* wait for an I-sync (docs/ptm.md §15.2) */
 	switch (pkt->type) {
 	case etmp_atom:
-		ptm_atoms(p, pkt, pkt->offset);
+		ptm_atoms(p, pkt);
 		break;
 	case etmp_branch:
 		etm_brc_from_pkt(&br, pkt);

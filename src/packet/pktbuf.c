@@ -424,12 +424,6 @@ int etm_pktp_next(struct etm_pktp *p, struct etm_packet *pkt, size_t size)
 	}
 }
 
-int etm_pkt_push_map(struct etm_pkt_decoder *pd, const uint8_t *buf,
-		     size_t n, const struct etm_offseg *map, size_t nmap)
-{
-	return pd ? push_map(&pd->core, buf, n, map, nmap) : -etme_invalid;
-}
-
 int etm_pkt_push_rel(struct etm_pkt_decoder *pd, const uint8_t *buf,
 		     size_t n, const struct etm_offseg *map, size_t nmap,
 		     const uint32_t *rel, uint64_t rel_base)

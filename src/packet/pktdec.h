@@ -38,11 +38,9 @@ static inline uint64_t etm_offseg_off(const struct etm_offseg *m, size_t n,
 }
 
 /* Push with an offset map (@map[0].pos == 0, positions increasing); @map
- * is borrowed like @buf. */
-int etm_pkt_push_map(struct etm_pkt_decoder *pd, const uint8_t *buf,
-		     size_t n, const struct etm_offseg *map, size_t nmap);
-/* The same with the offsets also given per byte: byte pos has offset
- * @rel_base + @rel[pos] (the same offsets as @map gives; @rel may be NULL). */
+ * is borrowed like @buf. With @rel, the offsets are also given per byte:
+ * byte pos has offset @rel_base + @rel[pos] (the same offsets as @map
+ * gives; one load instead of a segment search). */
 int etm_pkt_push_rel(struct etm_pkt_decoder *pd, const uint8_t *buf,
 		     size_t n, const struct etm_offseg *map, size_t nmap,
 		     const uint32_t *rel, uint64_t rel_base);
@@ -101,9 +99,7 @@ struct etm_patom {
 	uint8_t has_cc;
 };
 
-/* The branch fields of @pkt from @br (the rest of @pkt is left alone), and
- * back (@pkt a branch packet). */
-void etm_brc_to_pkt(const struct etm_brc *br, struct etm_packet *pkt);
+/* The branch fields of @br from branch packet @pkt. */
 void etm_brc_from_pkt(struct etm_brc *br, const struct etm_packet *pkt);
 
 /* Whether the decoder is synchronised at a packet boundary with nothing

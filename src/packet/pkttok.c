@@ -118,7 +118,8 @@ unsigned etm_pkt_tok_atom_run(struct etm_pkt_decoder *pd,
 	return r->npkt;
 }
 
-void etm_brc_to_pkt(const struct etm_brc *br, struct etm_packet *pkt)
+/* The branch fields of @pkt from @br (the rest of @pkt is left alone). */
+static void brc_to_pkt(const struct etm_brc *br, struct etm_packet *pkt)
 {
 	pkt->addr = br->addr;
 	pkt->addr_bits = br->addr_bits;
@@ -246,7 +247,7 @@ int etm_pktp_read_branch(const struct etm_pktp *p, const uint8_t *b, size_t n,
 		return r;
 	}
 	pkt->type = etmp_branch;
-	etm_brc_to_pkt(&br, pkt);
+	brc_to_pkt(&br, pkt);
 	return r;
 }
 
