@@ -32,6 +32,8 @@ void runfig_add(struct runfig *f, const struct etm_run_stats *st)
 	s->bytes += st->bytes;
 	s->decoded += st->decoded;
 	s->head_redundant += st->head_redundant;
+	if (st->converge_max > s->converge_max)
+		s->converge_max = st->converge_max;
 	s->chunks += st->chunks;
 	s->chunks_void += st->chunks_void;
 	s->chunks_claimed += st->chunks_claimed;
@@ -87,10 +89,11 @@ void runfig_print(FILE *out, const struct runfig *f)
 		"in the run, planning %.2f%%)\n", pct(serial + s->plan, all),
 		pct(s->caller_cpu, all), pct(s->plan, all));
 	fprintf(out, "parallel redundant %.2f%% of input decoded twice "
-		"(chunk heads %.2f%%)\n",
+		"(chunk heads %.2f%%; converged within %llu bytes)\n",
 		pct(s->decoded > s->bytes ? (double)(s->decoded - s->bytes) : 0,
 		    (double)s->bytes),
-		pct((double)s->head_redundant, (double)s->bytes));
+		pct((double)s->head_redundant, (double)s->bytes),
+		(unsigned long long)s->converge_max);
 	fprintf(out, "parallel wait    workers %.3f s, idle at the end %.3f s; "
 		"calling thread %.3f s\n", s->worker_wait, s->worker_idle_end,
 		s->caller_wait);

@@ -47,6 +47,9 @@ struct etm_run_stats {
 				  * the chunk's worker and by its
 				  * predecessor's up to where they
 				  * converged */
+	uint64_t converge_max; /**< the farthest into a chunk that its
+				* predecessor's decoder went before the two
+				* converged (chunk heads follow it) */
 	uint64_t chunks;      /**< chunks cut */
 	uint64_t chunks_void; /**< chunks whose own decode was thrown away
 			       * (no convergence: the predecessor's decoder

@@ -42,6 +42,13 @@ static uint64_t chunk_len(const struct prun *r)
 	return len;
 }
 
+void etm_run_converged(struct prun *r, uint64_t dist)
+{
+	r->nconv++;
+	if (dist > r->conv_max)
+		r->conv_max = dist;
+}
+
 /* Append the next chunk. Caller holds the lock. */
 struct pchunk *etm_run_chunk_create(struct prun *r, uint8_t *buf)
 {
