@@ -82,7 +82,7 @@ struct prun {
 	uint64_t npackets;        /* packets of the consumed chunks */
 	int stop, err;
 	/* figures (struct etm_run_stats) */
-	double plan;              /* wall time finding cut points */
+	double plan;              /* CPU time finding cut points */
 	uint64_t head_redundant;  /* chunk starts decoded twice */
 	uint64_t nvoid, nclaimed;
 	uint64_t conv_max;        /* the farthest into a chunk that its
