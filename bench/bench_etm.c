@@ -20,7 +20,7 @@ static void count_elem(struct bench_result *r, const struct etm_elem *el)
 
 static void count_item(struct bench_result *r, const struct etm_item *it)
 {
-	if (!it->is_elem) {
+	if (it->kind != etm_item_elem) {
 		r->packets++;
 		return;
 	}

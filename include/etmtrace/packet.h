@@ -1,5 +1,6 @@
-/* etmtrace/packet.h - ETMv3 and PTM packet parsers: bytes of one trace source
- * in, decoded packets out. Both protocols share struct etm_packet. */
+/* etmtrace/packet.h - the packet decoder of ETMv3 and PTM: bytes of one
+ * trace source in, decoded packets out. Both protocols share struct
+ * etm_packet and one decoder type, struct etm_pkt_decoder. */
 #ifndef ETM_ETMTRACE_PACKET_H
 #define ETM_ETMTRACE_PACKET_H
 
@@ -124,8 +125,8 @@ struct etm_packet {
 	uint32_t dvalue;
 };
 
-/** A packet in compact form, 16 bytes: what etm_etm3_next_recs(),
- * etm_ptm_next_recs() and etm_decoder_next_packets() deliver in batches,
+/** A packet in compact form, 16 bytes: what etm_pkt_next_recs() and
+ * etm_decoder_next_packets() deliver in batches,
  * much faster than whole struct etm_packet. The packets are the same, in
  * the same order, as those of the matching next() function. */
 struct etm_pkt_rec {
@@ -144,59 +145,50 @@ struct etm_pkt_rec {
 	uint8_t count;
 };
 
-struct etm_etm3;
-struct etm_ptm;
+/* ---- the packet decoder --------------------------------------------------
+ * One type for ETMv3 and PTM, the protocol taken from the configuration.
+ * Usage: etm_pkt_push() a chunk, then call etm_pkt_next() until it returns
+ * -etme_again; repeat. Chunks may be any size, including 1 byte; packets
+ * that straddle chunks are assembled internally. The pushed buffer is
+ * borrowed until etm_pkt_next() returns -etme_again. */
+struct etm_pkt_decoder;
 
-/* ---- ETMv3 packet parser ------------------------------------------------
- * Usage: etm_etm3_push() a chunk, then call etm_etm3_next() until it returns
- * -etme_again; repeat. Chunks may be any size, including 1 byte; packets that
- * straddle chunks are assembled internally. The pushed buffer is borrowed
- * until etm_etm3_next() returns -etme_again. */
-
-/** Allocate an ETMv3 parser for @cfg (copied). Returns NULL on bad config or
- * no memory. The parser starts unsynchronised. */
-struct etm_etm3 *etm_etm3_alloc(const struct etm_config *cfg);
-/** Free a parser; NULL is a no-op. */
-void etm_etm3_free(struct etm_etm3 *p);
+/** Allocate a packet decoder for @cfg (copied): an ETMv3 or PTM source
+ * (cfg->protocol). Returns NULL on a bad configuration, another protocol,
+ * or no memory. The decoder starts unsynchronised. */
+struct etm_pkt_decoder *etm_pkt_alloc(const struct etm_config *cfg);
+/** Free a packet decoder; NULL is a no-op. */
+void etm_pkt_free(struct etm_pkt_decoder *pd);
+/** The protocol @pd decodes (etm_proto_unknown for NULL). */
+enum etm_protocol etm_pkt_protocol(const struct etm_pkt_decoder *pd);
 /** Push @n bytes whose input offsets are @offset, @offset+1, ...
  * Returns 0, -etme_busy if the previous chunk is not consumed yet,
  * -etme_invalid on NULL. */
-int etm_etm3_push(struct etm_etm3 *p, const uint8_t *buf, size_t n,
-		  uint64_t offset);
+int etm_pkt_push(struct etm_pkt_decoder *pd, const uint8_t *buf, size_t n,
+		 uint64_t offset);
 /** Signal end of data: a packet cut by the end is reported as an
  * etmp_error packet (etme_truncated) by the following next() calls. */
-int etm_etm3_finish(struct etm_etm3 *p);
+int etm_pkt_finish(struct etm_pkt_decoder *pd);
 /** Get the next packet into @pkt (@size = sizeof *pkt).
  * Returns 0 with a packet, -etme_again when more input is needed,
  * -etme_eos after finish() when everything is delivered, -etme_invalid. */
-int etm_etm3_next(struct etm_etm3 *p, struct etm_packet *pkt, size_t size);
+int etm_pkt_next(struct etm_pkt_decoder *pd, struct etm_packet *pkt,
+		 size_t size);
 /** Get up to @max next packets in compact form into @recs (see struct
- * etm_pkt_rec). Returns how many (> 0), or what etm_etm3_next() returns
+ * etm_pkt_rec). Returns how many (> 0), or what etm_pkt_next() returns
  * when it has none: -etme_again, -etme_eos, -etme_invalid. May be mixed
- * with etm_etm3_next() calls. */
-int etm_etm3_next_recs(struct etm_etm3 *p, struct etm_pkt_rec *recs,
-		       size_t max);
+ * with etm_pkt_next() calls. */
+int etm_pkt_next_recs(struct etm_pkt_decoder *pd, struct etm_pkt_rec *recs,
+		      size_t max);
 /** Forget all state and search for A-sync again. */
-void etm_etm3_reset(struct etm_etm3 *p);
-/** Override the instruction set the parser aligns 1-4 byte branch addresses
- * for. The parser keeps the one the trace last stated (I-sync, 5-byte
+void etm_pkt_reset(struct etm_pkt_decoder *pd);
+/** Override the instruction set the decoder aligns 1-4 byte branch
+ * addresses for. It keeps the one the trace last stated (I-sync, 5-byte
  * address, AltISA of exception bytes), which is what the ETM / PTM
  * compresses against (IHI 0014 §4.5.2: ETMv3 gives an address packet on
- * every ISA change); the decoder never calls this (doc/design.md, "What the
- * decoder assumes"). etmi_unknown is ignored. */
-void etm_etm3_set_isa(struct etm_etm3 *p, enum etm_isa isa);
-
-/* ---- PTM packet parser: same contract as the ETMv3 one. ------------------ */
-struct etm_ptm *etm_ptm_alloc(const struct etm_config *cfg);
-void etm_ptm_free(struct etm_ptm *p);
-int etm_ptm_push(struct etm_ptm *p, const uint8_t *buf, size_t n,
-		 uint64_t offset);
-int etm_ptm_finish(struct etm_ptm *p);
-int etm_ptm_next(struct etm_ptm *p, struct etm_packet *pkt, size_t size);
-int etm_ptm_next_recs(struct etm_ptm *p, struct etm_pkt_rec *recs,
-		      size_t max);
-void etm_ptm_reset(struct etm_ptm *p);
-void etm_ptm_set_isa(struct etm_ptm *p, enum etm_isa isa);
+ * every ISA change); the pipeline never calls this (doc/design.md, "What
+ * the decoder assumes"). etmi_unknown is ignored. */
+void etm_pkt_set_isa(struct etm_pkt_decoder *pd, enum etm_isa isa);
 
 /* ---- description --------------------------------------------------------- */
 

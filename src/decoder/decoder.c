@@ -14,17 +14,17 @@
 #include "common/sbuf.h"
 #include "decoder/clone.h"
 #include "decoder/frames.h"
-#include "flow/flow_int.h"
-#include "packet/pktbuf.h"
+#include "flow/flow_pull.h"
+#include "packet/pktdec.h"
 
 #define ETM_DEC_MAX_SOURCES 128
 
 struct dec_source {
 	struct etm_config cfg;
-	struct etm_etm3 *etm3;
-	struct etm_ptm *ptm;
+	/* the packet decoder: the flow decoder's own (element mode), else
+	 * owned here (packet mode) */
+	struct etm_pkt_decoder *pd;
 	struct etm_flow *flow;
-	struct etm_pktp *core;    /* the parser's shared core (fast path) */
 	int finished;
 	struct etm_e1 *e1;        /* ETMv1: samples to elements in one object */
 };
@@ -54,38 +54,12 @@ struct etm_decoder {
 	struct etm_item xit;
 };
 
-static int src_push(struct dec_source *s, const uint8_t *buf, size_t n,
-		    uint64_t off)
-{
-	if (s->etm3)
-		return etm_etm3_push(s->etm3, buf, n, off);
-	return etm_ptm_push(s->ptm, buf, n, off);
-}
-
-static int src_next(struct dec_source *s, struct etm_packet *pkt)
-{
-	if (s->etm3)
-		return etm_etm3_next(s->etm3, pkt, sizeof(*pkt));
-	return etm_ptm_next(s->ptm, pkt, sizeof(*pkt));
-}
-
-/* The parser aligns compressed branch addresses with the ISA the trace
- * last stated (I-sync, full branch address, exception AltISA): the flow
- * decoder's walked ISA is never fed back; it checks it instead. */
-
-static int src_finish(struct dec_source *s)
-{
-	if (s->etm3)
-		return etm_etm3_finish(s->etm3);
-	return etm_ptm_finish(s->ptm);
-}
-
 static void src_free(struct dec_source *s)
 {
 	if (!s)
 		return;
-	etm_etm3_free(s->etm3);
-	etm_ptm_free(s->ptm);
+	if (!s->flow)
+		etm_pkt_free(s->pd);
 	etm_flow_free(s->flow);
 	etm_e1_free(s->e1);
 	free(s);
@@ -193,7 +167,7 @@ static int e1_next(struct etm_decoder *d, struct etm_item *it)
 	if (n < 0)
 		return n;
 	it->elem = *el;
-	it->is_elem = 1;
+	it->kind = etm_item_elem;
 	it->proto = etm_proto_etmv1;
 	return 0;
 }
@@ -217,16 +191,14 @@ int etm_decoder_add_source(struct etm_decoder *d, const struct etm_config *cfg,
 	etm_config_from_user(&s->cfg, cfg, cfg->size);
 	if (cfg->protocol == etm_proto_etmv1)
 		return e1_add_source(d, s, img);
-	if (cfg->protocol == etm_proto_ptm)
-		s->ptm = etm_ptm_alloc(&s->cfg);
-	else
-		s->etm3 = etm_etm3_alloc(&s->cfg);
-	if (!s->ptm && !s->etm3)
-		goto fail;
-	s->core = s->etm3 ? etm_etm3_core(s->etm3) : etm_ptm_core(s->ptm);
 	if (d->mode == etm_dec_elements) {
 		s->flow = etm_flow_alloc(&s->cfg, img);
 		if (!s->flow)
+			goto fail;
+		s->pd = etm_flow_pkt(s->flow);
+	} else {
+		s->pd = etm_pkt_alloc(&s->cfg);
+		if (!s->pd)
 			goto fail;
 	}
 	d->src[id] = s;
@@ -307,78 +279,6 @@ static void item_proto(struct etm_item *it, const struct dec_source *s)
 	it->proto = s->cfg.protocol;
 }
 
-/* The fast path across the packet and flow layers (used when packets are
- * not delivered as items): runs of one-byte atom packets and whole branch
- * address packets go from the parser's buffer straight to the flow decoder
- * in compact form (no struct etm_packet is built), until the flow decoder
- * has elements to deliver or the next packet needs the general path. The
- * packet layer still does all the parsing, the flow layer all the rest. */
-
-/* Whether the fast path may put another packet (see flow_int.h). */
-static inline int q_open(const struct etm_flow *f)
-{
-	return etm_flow_qopen(f);
-}
-
-
-/* PTM: atom packets of any size and branch address packets. */
-static int drain_fast_patoms(struct dec_source *s, uint64_t *np)
-{
-	struct etm_flow *f = s->flow;
-	struct etm_pktp *core = s->core;
-	struct etm_patom pa;
-	struct etm_brc br;
-	int isa;
-
-	do {
-		switch (etm_pktp_fast_hdr(core)) {
-		case etmh_atom:
-			if (!etm_pktp_fast_patom(core, &pa))
-				return 0;
-			isa = etm_flow_put_patom(f, &pa);
-			break;
-		case etmh_branch:
-			if (!f->put_branch || !etm_pktp_fast_branch(core, &br))
-				return 0;
-			isa = etm_flow_put_branch(f, &br);
-			break;
-		default:
-			return 0;
-		}
-		(*np)++;
-		if (isa < 0)
-			return isa;
-	} while (q_open(f));
-	return 0;
-}
-
-/* Flow decoders without compact atom forms: one-byte atom packets from
- * the parser's table. */
-static int drain_fast_atoms(struct dec_source *s, uint64_t *np)
-{
-	const struct etm_packet *t;
-	uint64_t off;
-	int err;
-
-	while (q_open(s->flow) && (t = etm_pktp_fast_atom(s->core, &off))) {
-		err = etm_flow_put_atom(s->flow, t, off);
-		if (err < 0)
-			return err;
-		(*np)++;
-	}
-	return 0;
-}
-
-static int drain_fast(struct dec_source *s, uint64_t *np)
-{
-	/* ETMv3 has its whole fast path in the flow decoder (drain_fast) */
-	if (s->flow->drain_fast)
-		return s->flow->drain_fast(s->flow, s->core, np);
-	if (s->flow->put_patom)
-		return drain_fast_patoms(s, np);
-	return drain_fast_atoms(s, np);
-}
-
 /* Drain the current source: queued elements first, then its next packet.
  * Returns 0 with an item, -etme_again when the source needs input. */
 static int drain_source(struct etm_decoder *d, struct dec_source *s,
@@ -391,28 +291,30 @@ static int drain_source(struct etm_decoder *d, struct dec_source *s,
 	for (;;) {
 		if (s->flow && (el = etm_flow_pop(s->flow))) {
 			it->elem = *el;
-			it->is_elem = 1;
+			it->kind = etm_item_elem;
 			item_proto(it, s);
 			return 0;
 		}
 		if (s->flow && !d->want_packets) {
-			err = drain_fast(s, &d->npackets);
+			/* the fast path: compact packets pulled by the flow
+			 * decoder, until it has elements to deliver or the
+			 * next packet needs the general path */
+			err = etm_flow_drain(s->flow, &d->npackets);
 			if (err < 0)
 				return err;
-			if (s->flow->qlen)
+			if (etm_flow_queued(s->flow))
 				continue;
 		}
-		err = src_next(s, &it->pkt);
+		if (s->flow) {
+			err = etm_flow_pull(s->flow, &it->pkt, &d->npackets);
+		} else {
+			err = etm_pkt_next(s->pd, &it->pkt, sizeof(it->pkt));
+			d->npackets += err == 0;
+		}
 		if (err < 0)
 			return err;
-		d->npackets++;
-		if (s->flow) {
-			err = etm_flow_put(s->flow, &it->pkt);
-			if (err < 0)
-				return err;
-		}
 		if (d->want_packets) {
-			it->is_elem = 0;
+			it->kind = etm_item_packet;
 			item_proto(it, s);
 			return 0;
 		}
@@ -428,7 +330,7 @@ static int drain_finish(struct etm_decoder *d, struct etm_item *it)
 		if (!s)
 			continue;
 		if (s->finished == 0) {
-			src_finish(s);
+			etm_pkt_finish(s->pd);
 			s->finished = 1;
 		}
 		if (s->finished == 1) {
@@ -440,7 +342,7 @@ static int drain_finish(struct etm_decoder *d, struct etm_item *it)
 		}
 		if (s->flow &&
 		    etm_flow_next(s->flow, &it->elem, sizeof(it->elem)) == 0) {
-			it->is_elem = 1;
+			it->kind = etm_item_elem;
 			item_proto(it, s);
 			return 0;
 		}
@@ -451,7 +353,7 @@ static int drain_finish(struct etm_decoder *d, struct etm_item *it)
 static void dfmt_error_item(struct etm_item *it, const struct etm_dfmt_item *x)
 {
 	etm_zero(&it->elem, sizeof(it->elem));
-	it->is_elem = 1;
+	it->kind = etm_item_elem;
 	it->proto = etm_proto_unknown;
 	it->elem.kind = etmk_error;
 	it->elem.offset = x->offset;
@@ -509,9 +411,9 @@ static int frames_next(struct etm_decoder *d, struct etm_item *it)
 		s = d->src[fr->stg_id];
 		/* per-byte offsets for the packet records; the flow fast
 		 * path walks the segments with its own cursor */
-		err = etm_pktp_push_rel(s->core, fr->stg, fr->stg_n, fr->seg,
-					fr->nseg, s->flow ? NULL : fr->rel,
-					fr->rel_base);
+		err = etm_pkt_push_rel(s->pd, fr->stg, fr->stg_n, fr->seg,
+				       fr->nseg, s->flow ? NULL : fr->rel,
+				       fr->rel_base);
 		if (err < 0)
 			return err;
 		/* the bytes stay in place until the source is drained */
@@ -566,8 +468,8 @@ int next_slow(struct etm_decoder *d, struct etm_item *it)
 		}
 		if (d->fmt == etm_fmt_raw) {
 			if (d->raw_len) {
-				err = src_push(d->raw, d->raw_buf, d->raw_len,
-					       d->offset);
+				err = etm_pkt_push(d->raw->pd, d->raw_buf,
+						   d->raw_len, d->offset);
 				if (err < 0)
 					return err;
 				d->offset += d->raw_len;
@@ -592,7 +494,8 @@ int next_slow(struct etm_decoder *d, struct etm_item *it)
 		    !d->src[x.run.id])
 			continue;
 		d->cur = d->src[x.run.id];
-		err = src_push(d->cur, x.run.data, x.run.size, x.run.offset);
+		err = etm_pkt_push(d->cur->pd, x.run.data, x.run.size,
+				   x.run.offset);
 		if (err < 0)
 			return err;
 	}
@@ -602,7 +505,7 @@ int next_slow(struct etm_decoder *d, struct etm_item *it)
  * or an error element of the deformatter. */
 static void rec_from_item(struct etm_pkt_rec *r, const struct etm_item *it)
 {
-	if (!it->is_elem) {
+	if (it->kind != etm_item_elem) {
 		etm_pkt_rec_from(r, &it->pkt);
 		return;
 	}
@@ -626,8 +529,8 @@ int etm_decoder_next_packets(struct etm_decoder *d, struct etm_pkt_rec *recs,
 	while (n < max) {
 		if (d->cur) {
 			/* a batch from the source being drained */
-			err = etm_pktp_next_recs(d->cur->core, recs + n,
-						 max - n);
+			err = etm_pkt_next_recs(d->cur->pd, recs + n,
+						max - n);
 			if (err > 0) {
 				n += (size_t)err;
 				d->npackets += (uint64_t)err;
@@ -660,7 +563,7 @@ int etm_decoder_next(struct etm_decoder *d, struct etm_item *it, size_t size)
 
 		if (el) {
 			it->elem = *el;
-			it->is_elem = 1;
+			it->kind = etm_item_elem;
 			item_proto(it, d->cur);
 			return 0;
 		}
@@ -696,20 +599,16 @@ int etm_decoder_next_elems(struct etm_decoder *d,
 	s = d->cur;
 	if (s && s->flow) {
 		f = s->flow;
-		if (!f->qlen) {
+		if (!etm_flow_queued(f)) {
 			/* fill the queue from the source being drained */
-			err = drain_fast(s, &d->npackets);
+			err = etm_flow_drain(f, &d->npackets);
 			if (err < 0)
 				return err;
 		}
-		if (f->qlen) {
-			/* the queued elements, in place */
-			n = f->qlen < max ? f->qlen : max;
-			*els = &f->q[f->qhead];
-			f->qhead += (unsigned)n;
-			f->qlen -= (unsigned)n;
+		/* the queued elements, in place */
+		n = etm_flow_take(f, els, max);
+		if (n)
 			return (int)n;
-		}
 	}
 	/* everything else (general packets, input, deformatter, end of
 	 * input) as etm_decoder_next() does it: one element, the rest of
@@ -773,10 +672,7 @@ void etm_decoder_save(const struct etm_decoder *d, struct etm_sbuf *s)
 			continue;
 		etm_sbuf_u8(s, i);
 		etm_sbuf_u8(s, (unsigned)src->finished);
-		if (src->etm3)
-			etm_etm3_save(src->etm3, s);
-		else
-			etm_ptm_save(src->ptm, s);
+		etm_pkt_save(src->pd, s);
 		if (src->flow)
 			etm_flow_save(src->flow, s);
 	}
@@ -806,10 +702,7 @@ void etm_decoder_restart(struct etm_decoder *d, uint64_t base)
 
 		if (!s)
 			continue;
-		if (s->etm3)
-			etm_etm3_reset(s->etm3);
-		else
-			etm_ptm_reset(s->ptm);
+		etm_pkt_reset(s->pd);
 		etm_flow_reset(s->flow);
 		s->finished = 0;
 	}

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "packet/pktbuf.h"
+#include "packet/pktdec.h"
 
 #define ETM_FR_STAGE (64u << 10)
 #define ETM_FR_SEGS (ETM_FR_STAGE / 15 + 8)

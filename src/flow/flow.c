@@ -1,5 +1,6 @@
 /* flow/flow.c - the protocol-independent part of the flow decoder: object
- * lifetime, the element queue, and block lookup through the block cache. */
+ * lifetime, the packet decoder it embeds and pulls from (flow_pull.h), the
+ * element queue, and block lookup through the block cache. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,7 +10,8 @@
 #include "common/sbuf.h"
 #include "flow/flow_int.h"
 
-/* Block cache size: 2^12 entries, a few hundred KiB per decoder. */
+/* Block cache size: 2^14 entries, 1.5 MiB per decoder (allocated at its
+ * first use). */
 #define ETM_FLOW_BCACHE_LOG2 14
 
 static uint32_t flow_stop_mask(const struct etm_config *cfg)
@@ -35,6 +37,9 @@ struct etm_flow *etm_flow_alloc(const struct etm_config *cfg,
 	f->img = img;
 	f->id = (uint8_t)etm_cfg_trace_id(&f->cfg);
 	f->cache_on = 1; /* allocated at first use: not at all when off */
+	f->pd = etm_pkt_alloc(&f->cfg);
+	if (!f->pd)
+		goto fail;
 	if (cfg->protocol == etm_proto_ptm)
 		err = etm_flow_ptm_init(f);
 	else
@@ -54,7 +59,52 @@ void etm_flow_free(struct etm_flow *f)
 	if (f->free_impl)
 		f->free_impl(f);
 	etm_bcache_free(f->bc);
+	etm_pkt_free(f->pd);
 	free(f);
+}
+
+struct etm_pkt_decoder *etm_flow_pkt(struct etm_flow *f)
+{
+	return f->pd;
+}
+
+int etm_flow_pull(struct etm_flow *f, struct etm_packet *pkt, uint64_t *np)
+{
+	int err = etm_pkt_next(f->pd, pkt, sizeof(*pkt));
+
+	if (err < 0)
+		return err;
+	(*np)++;
+	return etm_flow_put(f, pkt);
+}
+
+int etm_flow_drain(struct etm_flow *f, uint64_t *np)
+{
+	return f->drain(f, np);
+}
+
+const struct etm_elem *etm_flow_pop(struct etm_flow *f)
+{
+	if (!f->qlen)
+		return NULL;
+	f->qlen--;
+	return &f->q[f->qhead++];
+}
+
+size_t etm_flow_take(struct etm_flow *f, const struct etm_elem **els,
+		     size_t max)
+{
+	size_t n = f->qlen < max ? f->qlen : max;
+
+	*els = &f->q[f->qhead];
+	f->qhead += (unsigned)n;
+	f->qlen -= (unsigned)n;
+	return n;
+}
+
+unsigned etm_flow_queued(const struct etm_flow *f)
+{
+	return f->qlen;
 }
 
 int etm_flow_put(struct etm_flow *f, const struct etm_packet *pkt)

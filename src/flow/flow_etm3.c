@@ -73,26 +73,9 @@ int etm_e3_flush_slow(struct etm3_flow *e)
 	return 0;
 }
 
-/* etm_e3_flush_slow(); the common case inline: a classified range built in
- * place and nothing held is queued by counting it. */
-static inline int e3_flush(struct etm3_flow *e)
-{
-	struct etm_flow *f = e->f;
-
-	if (e->pend_on && !e->nheld && e->pend->last_cls != etmc_unknown &&
-	    e->pend == &f->q[f->qhead + f->qlen]) {
-		f->qlen++;
-		e->pend_on = 0;
-		return 0;
-	}
-	if (!e->pend_on && !e->nheld)
-		return 0;
-	return etm_e3_flush_slow(e);
-}
-
 /* Output a non-range element: held behind the pending range if there is
  * one (a later cancel may still change that range), else queued. */
-static int e3_out(struct etm3_flow *e, const struct etm_elem *el)
+int etm_e3_out(struct etm3_flow *e, const struct etm_elem *el)
 {
 	int err;
 
@@ -127,7 +110,7 @@ static int e3_emit_context(struct etm3_flow *e)
 	e->rtmpl.ns = el.ns;
 	e->rtmpl.hyp = el.hyp;
 	e->tgen++;
-	return e3_out(e, &el);
+	return etm_e3_out(e, &el);
 }
 
 static unsigned e3_isize(const struct etm_block *b, uint32_t i)
@@ -154,11 +137,6 @@ static int e3_new_range(struct etm3_flow *e, uint64_t start, enum etm_isa isa)
 	e->pend_on = 1;
 	e->pend_open = 1;
 	return 0;
-}
-
-static uint32_t e3_sat32(uint64_t v)
-{
-	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 }
 
 /* One step of a walk: instructions i0..i0+k-1 of block b, starting at
@@ -247,7 +225,7 @@ static inline void e3_advance(struct etm3_flow *e, const struct e3_step *st)
 			break;
 		/* BLX imm: the trace gives the target with its ISA in an
 		 * address packet (IHI 0014 §4.5.2); until it does, the walked
-		 * target is unconfirmed (checked in e3_branch()) */
+		 * target is unconfirmed (checked in etm_e3_branch()) */
 		e->isa = b->last.target_isa;
 		e->addr_valid = 0;
 		e->wait_branch = E3_WAIT_ISA;
@@ -452,7 +430,7 @@ static inline int e3_isa_now(const struct etm3_flow *e)
 /* A run of one-byte P-headers (decoder fast path) walked as one: the
  * same elements as packet by packet, each with its packet's offset. W
  * atoms of earlier packets (the carry) belong to the first atom. */
-static inline int e3_run(struct etm3_flow *e, struct etm_atom_run *r)
+int etm_e3_run(struct etm3_flow *e, struct etm_atom_run *r)
 {
 	struct e3_atoms a = { .n = r->n, .bits = r->bits, .r = r };
 
@@ -470,14 +448,6 @@ static inline int e3_run(struct etm3_flow *e, struct etm_atom_run *r)
 		e->carry = r->w_tail;
 	}
 	return e3_walk_in(e, &a);
-}
-
-static int e3_put_atoms(struct etm_flow *f, struct etm_atom_run *r)
-{
-	struct etm3_flow *e = f->impl;
-	int err = e3_run(e, r);
-
-	return err < 0 ? err : e3_isa_now(e);
 }
 
 /* Remove the last instruction of the pending range (Cancel bit). Returns
@@ -528,8 +498,8 @@ static int e3_drop_exc_return(struct etm3_flow *e)
 }
 
 /* Apply NS/Hyp from a packet; emit a context element if they changed. */
-static int e3_state(struct etm3_flow *e, const struct etm_packet *pkt,
-		    int force)
+int etm_e3_state(struct etm3_flow *e, const struct etm_packet *pkt,
+		 int force)
 {
 	int changed = force;
 
@@ -547,19 +517,10 @@ static int e3_state(struct etm3_flow *e, const struct etm_packet *pkt,
 	return changed ? e3_emit_context(e) : 0;
 }
 
-static void e3_set_addr(struct etm3_flow *e, uint64_t addr, enum etm_isa isa)
-{
-	e->addr = addr;
-	e->isa = isa;
-	e->wait_branch = 0;
-	e->addr_valid = !e->data_only &&
-			(isa == etmi_a32 || isa == etmi_t32 || isa == etmi_tee);
-}
-
 /* Branch address packet @br, possibly with exception information; the
  * packet @pkt it came from, or NULL (decoder fast path: no context ID). */
-static int e3_branch(struct etm3_flow *e, const struct etm_brc *br,
-		     const struct etm_packet *pkt)
+int etm_e3_branch(struct etm3_flow *e, const struct etm_brc *br,
+		  const struct etm_packet *pkt)
 {
 	struct etm_elem el;
 	uint64_t at = 0, ret = e->addr;
@@ -604,17 +565,17 @@ static int e3_branch(struct etm3_flow *e, const struct etm_brc *br,
 		if (err < 0)
 			return err;
 	}
-	e3_set_addr(e, br->addr, br->isa);
+	etm_e3_set_addr(e, br->addr, br->isa);
 	if (etm_e3_is_halt(e, br)) {
 		e->synced = 0;
 		e->addr_valid = 0;
 		e->halted = 1;
 	}
 	if (pkt)
-		return e3_state(e, pkt, 0);
+		return etm_e3_state(e, pkt, 0);
 	if (!br->has_state || (br->ns == e->ns && br->hyp == e->hyp))
 		return 0;
-	e3_set_ns(e, br->ns);   /* as e3_state() */
+	e3_set_ns(e, br->ns);   /* as etm_e3_state() */
 	e->hyp = br->hyp;
 	return e3_emit_context(e);
 }
@@ -624,208 +585,7 @@ static int e3_branch_pkt(struct etm3_flow *e, const struct etm_packet *pkt)
 	struct etm_brc br;
 
 	etm_brc_from_pkt(&br, pkt);
-	return e3_branch(e, &br, pkt);
-}
-
-static int e3_put_branch(struct etm_flow *f, const struct etm_brc *br)
-{
-	struct etm3_flow *e = f->impl;
-
-	int err;
-
-	e->off = br->offset;
-	err = e3_branch(e, br, NULL);
-	return err < 0 ? err : e3_isa_now(e);
-}
-
-/* The decoder's fast path (flow_int.h drain_fast): runs of one-byte
- * P-headers and branch address packets, alternating (a run ends at a
- * packet that is not a one-byte atom, usually a branch address), read
- * with the parser's fast-path readers; the same as the put_atoms and
- * put_branch hooks one by one, without their calls and returns. */
-static int e3_drain_fast(struct etm_flow *f, struct etm_pktp *core,
-			 uint64_t *np)
-{
-	struct etm3_flow *e = f->impl;
-	struct etm_atom_run r;
-	struct etm_brc br;
-	unsigned k;
-	int err, plain;
-
-	/* the plain loop's conditions that hold for the whole call */
-	plain = !e->ca && !e->data_only && core->mode == etm_pm_sync &&
-		!core->asm_len && core->qi >= core->qn;
-	do {
-		plain = plain && e->synced && !e->nheld;
-		if (plain) {
-			etm_flow_qstart(f);
-			err = etm_e3_plain(e, core, np);
-			if (err <= 0)
-				return err;
-		}
-		k = etm_pktp_atom_run(core, &r, 256);
-		if (k) {
-			*np += k;
-			etm_flow_qstart(f);
-			err = e3_run(e, &r);
-			if (err < 0)
-				return err;
-			etm_pktp_run_done(core, &r);
-			if (!etm_flow_qopen(f))
-				break;
-		}
-		if (!etm_pktp_fast_branch(core, &br)) {
-			if (k)
-				continue;
-			break;
-		}
-		(*np)++;
-		etm_flow_qstart(f);
-		e->off = br.offset;
-		if (e->synced && !br.has_exc && !br.has_state &&
-		    (e->wait_branch == E3_WAIT_BRANCH ||
-		     (e->wait_branch == E3_WAIT_ISA && br.addr == e->addr &&
-		      br.isa == e->isa))) {
-			/* e3_branch() of a plain branch address after an
-			 * indirect branch (the walked ISA is the trace's:
-			 * etm_e3_plain()) or a BLX imm, inline (what
-			 * etm_e3_br_disagrees() would test holds) */
-			err = e3_flush(e);
-			e3_set_addr(e, br.addr, br.isa);
-		} else {
-			err = e3_branch(e, &br, NULL);
-		}
-		if (err < 0)
-			return err;
-	} while (etm_flow_qopen(f));
-	return 0;
-}
-
-/* Gap cycles before a non-periodic I-sync (or a cycle count packet). */
-static int e3_gap_cycles(struct etm3_flow *e, uint32_t cc)
-{
-	struct etm_elem el;
-
-	e3_init_elem(e, &el, etmk_cycle_count);
-	el.has_cycles = 1;
-	el.cycles = e3_sat32(e->carry + cc);
-	e->carry = 0;
-	return e3_out(e, &el);
-}
-
-/* LSiP: the data instruction at the I-sync address executed (implied E). */
-static int e3_lsip(struct etm3_flow *e, const struct etm_packet *pkt)
-{
-	struct e3_atoms a = { .n = 1 };    /* one E atom */
-	int err;
-
-	if (!e->addr_valid)
-		return 0;
-	err = etm_e3_walk(e, &a);
-	if (err < 0 || (!e->addr_valid && !e->wait_branch))
-		return err;     /* or the opcode was unreadable (nomem) */
-	e3_set_addr(e, pkt->lsip_next, pkt->lsip_isa);
-	return 0;
-}
-
-static uint8_t e3_on_reason(unsigned isync_reason)
-{
-	switch (isync_reason) {
-	case etm_isync_overflow: return etm_on_overflow;
-	case etm_isync_debug_exit: return etm_on_debug;
-	default: return etm_on_enable;
-	}
-}
-
-/* A periodic I-sync while in sync names the next instruction, which the
- * decoder already knows unless an indirect branch is pending: if they
- * differ, atoms were left over or missing (the image or the configuration
- * does not match the trace). Report a mismatch before re-anchoring. */
-static int e3_isync_check(struct etm3_flow *e, const struct etm_packet *pkt)
-{
-	/* (after a BLX imm whose address packet is due, the walked target
-	 * and ISA are checked too) */
-	if ((!e->addr_valid && e->wait_branch != E3_WAIT_ISA) ||
-	    e->wait_branch == E3_WAIT_BRANCH || (e->addr == pkt->addr &&
-	    (e->isa == pkt->isa || pkt->isa == etmi_unknown)))
-		return 0;
-	return etm_e3_mismatch(e, pkt->addr);
-}
-
-static int e3_isync(struct etm3_flow *e, const struct etm_packet *pkt)
-{
-	int first, gap = 0, err;
-	struct etm_elem el;
-
-	if (e->halted) {
-		/* as if in sync (nothing was walked); trace restarts here
-		 * if the gap was reported */
-		gap = e->halt_gap;
-		etm_e3_unhalt(e, NULL);
-	}
-	first = !e->synced;
-
-	if (!first && !gap && pkt->reason == etm_isync_periodic &&
-	    !pkt->lsip) {
-		/* in sync: check, then re-anchor address and state */
-		err = e3_isync_check(e, pkt);
-		if (err < 0)
-			return err;
-		e3_set_addr(e, pkt->addr, pkt->isa);
-		return e3_state(e, pkt, 0);
-	}
-	err = e3_flush(e);
-	if (err < 0)
-		return err;
-	if (first)
-		e->carry = 0;   /* W atoms before sync are not counted */
-	if (pkt->reason != etm_isync_periodic) {
-		if (pkt->has_cc) {
-			err = e3_gap_cycles(e, pkt->cycle_count);
-			if (err < 0)
-				return err;
-		}
-		e->carry = 0;
-	}
-	if (first || gap || pkt->reason != etm_isync_periodic) {
-		e3_init_elem(e, &el, etmk_trace_on);
-		el.reason = e3_on_reason(pkt->reason);
-		if (gap && pkt->reason == etm_isync_periodic)
-			el.reason = etm_on_resync;
-		if (first)
-			el.reason = e->ever_synced ? etm_on_resync :
-						     etm_on_start;
-		el.isync_reason = pkt->reason;
-		el.addr = pkt->addr;
-		el.isa = pkt->isa;
-		err = e3_put(e, &el);
-		if (err < 0)
-			return err;
-	}
-	e->synced = 1;
-	e->ever_synced = 1;
-	e3_set_addr(e, pkt->addr, pkt->isa);
-	err = e3_state(e, pkt, first);
-	if (err < 0)
-		return err;
-	return pkt->lsip ? e3_lsip(e, pkt) : 0;
-}
-
-/* Bad trace: report, and wait for the next I-sync. */
-static int e3_error(struct etm3_flow *e, const struct etm_packet *pkt)
-{
-	struct etm_elem el;
-	int err = e3_flush(e);
-
-	if (err < 0)
-		return err;
-	e3_init_elem(e, &el, etmk_error);
-	el.err = pkt->err ? pkt->err : etme_bad_packet;
-	e->synced = 0;
-	e->halted = 0;
-	e->addr_valid = 0;
-	e->carry = 0;
-	return e3_put(e, &el);
+	return etm_e3_branch(e, &br, pkt);
 }
 
 static int e3_simple(struct etm3_flow *e, const struct etm_packet *pkt,
@@ -836,7 +596,7 @@ static int e3_simple(struct etm3_flow *e, const struct etm_packet *pkt,
 	e3_init_elem(e, &el, kind);
 	if (kind == etmk_timestamp)
 		el.timestamp = pkt->timestamp;
-	return e3_out(e, &el);
+	return etm_e3_out(e, &el);
 }
 
 static int e3_put_pkt(struct etm_flow *f, const struct etm_packet *pkt)
@@ -850,9 +610,9 @@ static int e3_put_pkt(struct etm_flow *f, const struct etm_packet *pkt)
 	case etmp_branch:
 		return e3_branch_pkt(e, pkt);
 	case etmp_isync:
-		return e3_isync(e, pkt);
+		return etm_e3_isync(e, pkt);
 	case etmp_error:
-		return e3_error(e, pkt);
+		return etm_e3_error(e, pkt);
 	case etmp_exc_return:
 		return e->synced ? e3_simple(e, pkt, etmk_exc_return) : 0;
 	case etmp_timestamp:
@@ -860,9 +620,9 @@ static int e3_put_pkt(struct etm_flow *f, const struct etm_packet *pkt)
 	case etmp_trigger:
 		return e3_simple(e, pkt, etmk_event);
 	case etmp_cycle_count:
-		return e3_gap_cycles(e, pkt->cycle_count);
+		return etm_e3_gap_cycles(e, pkt->cycle_count);
 	case etmp_ctxid:
-		return e->synced ? e3_state(e, pkt, 0) : 0;
+		return e->synced ? etm_e3_state(e, pkt, 0) : 0;
 	case etmp_vmid:
 		if (!e->synced || (e->has_vmid && e->vmid == pkt->vmid))
 			return 0;
@@ -874,15 +634,6 @@ static int e3_put_pkt(struct etm_flow *f, const struct etm_packet *pkt)
 		 * packets of the other protocol: no effect on the flow. */
 		return 0;
 	}
-}
-
-static int e3_put_atom(struct etm_flow *f, const struct etm_packet *pkt,
-		       uint64_t off)
-{
-	struct etm3_flow *e = f->impl;
-
-	e->off = off;
-	return e3_atoms(e, pkt);
 }
 
 static int e3_finish(struct etm_flow *f)
@@ -992,10 +743,7 @@ int etm_flow_etm3_init(struct etm_flow *f)
 	f->free_impl = e3_free;
 	f->save = e3_save;
 	f->rewind = e3_rewind;
-	f->put_branch = e3_put_branch;
-	f->put_atom = e3_put_atom;
-	f->put_atoms = e3_put_atoms;
-	f->drain_fast = e3_drain_fast;
+	f->drain = etm_e3_drain;
 	f->cur_isa = e3_cur_isa;
 	e3_reset(f);
 	return 0;

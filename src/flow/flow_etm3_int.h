@@ -4,6 +4,8 @@
 #ifndef ETM_FLOW_FLOW_ETM3_INT_H
 #define ETM_FLOW_FLOW_ETM3_INT_H
 
+#include <stdint.h>
+
 #include "flow/flow_int.h"
 
 struct etm_wm_entry;
@@ -110,6 +112,64 @@ static inline int etm_e3_is_halt(const struct etm3_flow *e,
 	return br->has_exc && br->exc_num == 1 && !e->m_profile;
 }
 
+/* The count @v, saturated to 32 bits. */
+static inline uint32_t e3_sat32(uint64_t v)
+{
+	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+/* Release the pending range and the elements held behind it. */
+int etm_e3_flush_slow(struct etm3_flow *e);
+
+/* etm_e3_flush_slow(); the common case inline: a classified range built in
+ * place and nothing held is queued by counting it. */
+static inline int e3_flush(struct etm3_flow *e)
+{
+	struct etm_flow *f = e->f;
+
+	if (e->pend_on && !e->nheld && e->pend->last_cls != etmc_unknown &&
+	    e->pend == &f->q[f->qhead + f->qlen]) {
+		f->qlen++;
+		e->pend_on = 0;
+		return 0;
+	}
+	if (!e->pend_on && !e->nheld)
+		return 0;
+	return etm_e3_flush_slow(e);
+}
+
+/* The next instruction is at @addr in @isa (an address packet). */
+static inline void etm_e3_set_addr(struct etm3_flow *e, uint64_t addr,
+				   enum etm_isa isa)
+{
+	e->addr = addr;
+	e->isa = isa;
+	e->wait_branch = 0;
+	e->addr_valid = !e->data_only &&
+			(isa == etmi_a32 || isa == etmi_t32 || isa == etmi_tee);
+}
+
+/* flow_etm3.c: elements, walks, packets. */
+/* Output a non-range element: held behind the pending range if there is
+ * one, else queued. */
+int etm_e3_out(struct etm3_flow *e, const struct etm_elem *el);
+/* Apply NS/Hyp and the context ID of @pkt; a context element if they
+ * changed (or @force). */
+int etm_e3_state(struct etm3_flow *e, const struct etm_packet *pkt,
+		 int force);
+/* Branch address packet @br, possibly with exception information; the
+ * packet @pkt it came from, or NULL (the fast path: no context ID). */
+int etm_e3_branch(struct etm3_flow *e, const struct etm_brc *br,
+		  const struct etm_packet *pkt);
+/* A run of one-byte P-headers walked as one, each element with its
+ * packet's offset. */
+int etm_e3_run(struct etm3_flow *e, struct etm_atom_run *r);
+
+/* flow_etm3_sync.c: I-sync, gap cycles, bad trace. */
+int etm_e3_isync(struct etm3_flow *e, const struct etm_packet *pkt);
+int etm_e3_gap_cycles(struct etm3_flow *e, uint32_t cc);
+int etm_e3_error(struct etm3_flow *e, const struct etm_packet *pkt);
+
 /* flow_etm3_check.c: what the trace says against what was walked. */
 /* Report that the trace disagrees with the image walked at @addr (the
  * pending range released first). */
@@ -125,17 +185,11 @@ int etm_e3_unhalt(struct etm3_flow *e, const struct etm_brc *br);
 
 /* Walk atoms @a (e3_walk_in(), out of line). Returns 0 or an error. */
 int etm_e3_walk(struct etm3_flow *e, const struct e3_atoms *a);
-/* Release the pending range and the elements held behind it. */
-int etm_e3_flush_slow(struct etm3_flow *e);
 /* Classify the last instruction of range @el if the walk did not. */
 void etm_e3_classify_last(const struct etm3_flow *e, struct etm_elem *el);
 
-/* The plain case of the decoder's fast path (flow_etm3_plain.c): packets
- * read from parser core @p while they are one-byte P-headers and short
- * branch addresses; the packets consumed are added to *@np. Returns 1 when
- * the next packet needs the general loop, 0 when the queue is full enough,
- * or an error. Conditions: not cycle-accurate, not data-only, synchronised,
- * nothing held, the parser synchronised at a packet boundary. */
-int etm_e3_plain(struct etm3_flow *e, struct etm_pktp *p, uint64_t *np);
+/* The fast path (flow_etm3_plain.c, the flow decoder's drain hook):
+ * compact tokens pulled from the packet decoder, see flow_int.h. */
+int etm_e3_drain(struct etm_flow *f, uint64_t *np);
 
 #endif

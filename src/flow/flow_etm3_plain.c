@@ -1,13 +1,14 @@
-/* flow/flow_etm3_plain.c - the ETMv3 flow decoder's plain fast loop: lone
- * one-byte P-headers and short branch addresses read straight from the
- * parser's bytes, each P-header walked through a memo of walks (wmemo.h),
- * the hot state in locals. */
+/* flow/flow_etm3_plain.c - the ETMv3 flow decoder's fast path (its drain
+ * hook): compact tokens pulled from its packet decoder (packet/pktdec.h),
+ * batches of one-byte P-headers and branch address packets; its plain
+ * loop reads lone P-headers and short branch addresses through the token
+ * reader, each P-header walked through a memo of walks (wmemo.h), the hot
+ * state in locals. */
 #include <etmtrace/error.h>
 
 #include "common/copy.h"
 #include "flow/flow_etm3_int.h"
 #include "flow/wmemo.h"
-#include "packet/brshort.h"
 
 /* Queue index of the first range a walk makes or extends, or -1 when the
  * walk is not to be kept: a merging walk extends the pending range (built
@@ -99,12 +100,9 @@ struct e3_ls {
 	enum etm_isa isa;
 	unsigned qhead, qlen;
 	int addr_valid, wait_branch, pend_on, pend_open;
-	uint32_t st_addr;       /* the parser's address compression base */
-	enum etm_isa st_isa;    /* and its ISA: the trace's, never the walk's */
 };
 
-static inline void e3_ls_get(const struct etm3_flow *e,
-			     const struct etm_pktp *p, struct e3_ls *s)
+static inline void e3_ls_get(const struct etm3_flow *e, struct e3_ls *s)
 {
 	s->addr = e->addr;
 	s->prev_addr = e->prev_addr;
@@ -116,14 +114,11 @@ static inline void e3_ls_get(const struct etm3_flow *e,
 	s->wait_branch = e->wait_branch;
 	s->pend_on = e->pend_on;
 	s->pend_open = e->pend_open;
-	s->st_addr = p->st.addr;
-	s->st_isa = p->st.isa;
 }
 
 /* Write the state back. The block the last walk ended in is forgotten (a
  * memoised walk has none): a lookup gives the same instructions. */
-static inline void e3_ls_put(struct etm3_flow *e, struct etm_pktp *p,
-			     const struct e3_ls *s)
+static inline void e3_ls_put(struct etm3_flow *e, const struct e3_ls *s)
 {
 	e->addr = s->addr;
 	e->prev_addr = s->prev_addr;
@@ -135,8 +130,6 @@ static inline void e3_ls_put(struct etm3_flow *e, struct etm_pktp *p,
 	e->pend_on = s->pend_on;
 	e->pend_open = s->pend_open;
 	e->cb = NULL;
-	p->st.addr = s->st_addr;
-	p->st.isa = s->st_isa;
 }
 
 /* Whether the walk of the next P-header goes on in the pending range
@@ -149,8 +142,7 @@ static inline int e3_ls_merges(const struct e3_ls *s)
 }
 
 /* e3_flush() on the local state (nothing is held). */
-static inline int e3_ls_flush(struct etm3_flow *e, struct etm_pktp *p,
-			      struct e3_ls *s)
+static inline int e3_ls_flush(struct etm3_flow *e, struct e3_ls *s)
 {
 	int err;
 
@@ -162,9 +154,9 @@ static inline int e3_ls_flush(struct etm3_flow *e, struct etm_pktp *p,
 		s->pend_on = 0;
 		return 0;
 	}
-	e3_ls_put(e, p, s);
+	e3_ls_put(e, s);
 	err = etm_e3_flush_slow(e);
-	e3_ls_get(e, p, s);
+	e3_ls_get(e, s);
 	return err;
 }
 
@@ -172,9 +164,8 @@ static inline int e3_ls_flush(struct etm3_flow *e, struct etm_pktp *p,
  * done it: the pending range extended (a merging walk), its new range
  * elements queued with offset @off (all but the last are classified, so
  * each is queued by counting it), then its end state. */
-static inline int e3_ls_apply(struct etm3_flow *e, struct etm_pktp *p,
-			      struct e3_ls *s, const struct etm_wm_entry *m,
-			      uint64_t off)
+static inline int e3_ls_apply(struct etm3_flow *e, struct e3_ls *s,
+			      const struct etm_wm_entry *m, uint64_t off)
 {
 	struct etm_elem *q = e->f->q, *pe = s->pend;
 	uint64_t prev = m->prev_addr;
@@ -196,7 +187,7 @@ static inline int e3_ls_apply(struct etm3_flow *e, struct etm_pktp *p,
 		j = 1;
 	}
 	if (j < m->nr) {
-		err = e3_ls_flush(e, p, s);
+		err = e3_ls_flush(e, s);
 		if (err < 0)
 			return err;
 		at = s->qhead + s->qlen;
@@ -221,22 +212,24 @@ static inline int e3_ls_apply(struct etm3_flow *e, struct etm_pktp *p,
 }
 
 /* The plain case of the fast path in one loop: non-cycle-accurate trace,
- * synchronised, nothing held behind the pending range, the parser at a
- * packet boundary. Each one-byte P-header is walked as soon as it is read,
- * through the walk memo (a miss walks it and keeps the walk; without the
- * memo, a run of P-headers goes to the atom-run path, which walks it as
- * one, and a lone one is walked here), a short branch address packet
- * (brshort.h) is applied at once; the parser's bytes are read here and the
- * hot state is kept in locals (struct e3_ls). The same elements as
- * e3_drain_fast()'s general loop: a one-packet run is walked the same way,
- * with that packet's offset. Returns 1 when the next packet needs the
- * general loop, 0 when the queue is full enough, or an error. */
-int etm_e3_plain(struct etm3_flow *e, struct etm_pktp *p, uint64_t *np)
+ * synchronised, nothing held behind the pending range, the packet decoder
+ * at a packet boundary. Each one-byte P-header is walked as soon as it is
+ * read, through the walk memo (a miss walks it and keeps the walk; without
+ * the memo, a run of P-headers goes to the atom-run path, which walks it
+ * as one, and a lone one is walked here), a short branch address packet
+ * (brshort.h) is applied at once; the bytes are read through the token
+ * reader (packet/pktdec.h) and the hot state is kept in locals (struct
+ * e3_ls). The same elements as etm_e3_drain()'s general loop: a
+ * one-packet run is walked the same way, with that packet's offset.
+ * Returns 1 when the next packet needs the general loop, 0 when the queue
+ * is full enough, or an error. */
+static int e3_plain(struct etm3_flow *e, struct etm_tok_reader *t,
+		    uint64_t *np)
 {
-	const uint8_t *buf = p->buf;
-	size_t pos = p->pos, len = p->len;
-	int alt = p->o.alt_branch, err = 0, ret = 1;
-	int memo = e->memo && e->f->cache_on, raw = !p->map;
+	const uint8_t *buf = t->buf;
+	size_t pos = t->pos, len = t->len;
+	int err = 0, ret = 1;
+	int memo = e->memo && e->f->cache_on, raw = !t->map;
 	/* the memo key but ISA, header and merge (constant here) */
 	uint64_t key0 = etm_wm_key(e->tgen, 0, e->space, 0, 0);
 	uint64_t npk = 0;
@@ -246,12 +239,12 @@ int etm_e3_plain(struct etm3_flow *e, struct etm_pktp *p, uint64_t *np)
 	/* Nothing here changes the context, holds elements back, loses
 	 * synchronisation or moves the queue head: e->nheld stays 0,
 	 * e->synced set, f->qhead as it is. */
-	e3_ls_get(e, p, &s);
+	e3_ls_get(e, &s);
 	while (pos < len) {
 		uint8_t h = buf[pos];
+		const struct etm_atomc *ac = etm_tok_atom(t, h);
 
-		if (p->aok[h]) {
-			const struct etm_atomc *ac = &p->ac[h];
+		if (ac) {
 			struct etm_wm_entry *m;
 			uint64_t key;
 			int merge;
@@ -265,31 +258,31 @@ int etm_e3_plain(struct etm3_flow *e, struct etm_pktp *p, uint64_t *np)
 				 * them); with it, only until an address is
 				 * known again (atoms are lost till then) */
 				if (!memo && pos + 1 < len &&
-				    p->aok[buf[pos + 1]])
+				    etm_tok_atom(t, buf[pos + 1]))
 					break;
-				e3_ls_put(e, p, &s);
-				e->off = etm_pktp_off(p, pos);
+				e3_ls_put(e, &s);
+				e->off = etm_tok_off(t, pos);
 				err = etm_e3_walk(e, &a);
-				e3_ls_get(e, p, &s);
+				e3_ls_get(e, &s);
 			} else {
 				merge = e3_ls_merges(&s);
 				key = key0 | etm_wm_key(0, s.isa, 0, h, merge);
 				m = etm_wm_slot(e->memo, s.addr, h);
 				if (m[0].addr == s.addr && m[0].key == key) {
-					err = e3_ls_apply(e, p, &s, &m[0],
-							  raw ? p->off + pos :
-							  etm_pktp_off(p, pos));
+					err = e3_ls_apply(e, &s, &m[0],
+							  raw ? t->off + pos :
+							  etm_tok_off(t, pos));
 				} else if (m[1].addr == s.addr &&
 					   m[1].key == key) {
-					err = e3_ls_apply(e, p, &s, &m[1],
-							  raw ? p->off + pos :
-							  etm_pktp_off(p, pos));
+					err = e3_ls_apply(e, &s, &m[1],
+							  raw ? t->off + pos :
+							  etm_tok_off(t, pos));
 				} else {
-					e3_ls_put(e, p, &s);
-					e->off = etm_pktp_off(p, pos);
+					e3_ls_put(e, &s);
+					e->off = etm_tok_off(t, pos);
 					err = e3_memo_miss(e, ac, m, key,
 							   merge);
-					e3_ls_get(e, p, &s);
+					e3_ls_get(e, &s);
 				}
 			}
 			pos++;
@@ -302,13 +295,12 @@ int etm_e3_plain(struct etm3_flow *e, struct etm_pktp *p, uint64_t *np)
 				ret = 0;
 				break;
 			}
-		} else if (p->hdr[h] == etmh_branch) {
-			int r = etm_br_short(s.st_addr, s.st_isa, buf + pos,
-					     len - pos, alt, &bs);
+		} else if (etm_tok_is_branch(t, h)) {
+			int r = etm_tok_br_short(t, pos, &bs);
 
 			/* only after an indirect branch, or after a BLX imm
 			 * the address it was walked to: the rest is
-			 * e3_branch()'s (etm_e3_br_disagrees()). After an
+			 * etm_e3_branch()'s (etm_e3_br_disagrees()). After an
 			 * indirect branch the walked ISA is the trace's (a
 			 * walk changes it only at a BLX imm, which waits
 			 * with E3_WAIT_ISA): a short address agrees. */
@@ -316,16 +308,16 @@ int etm_e3_plain(struct etm3_flow *e, struct etm_pktp *p, uint64_t *np)
 				   (s.wait_branch != E3_WAIT_ISA ||
 				    bs.addr != s.addr || bs.isa != s.isa)))
 				break;
-			/* e3_branch() of a plain branch address (short
+			/* etm_e3_branch() of a plain branch address (short
 			 * addresses are of A32, T32 or ThumbEE); no
 			 * element takes this packet's offset */
-			err = e3_ls_flush(e, p, &s);
+			err = e3_ls_flush(e, &s);
 			s.addr = bs.addr;
 			s.isa = bs.isa;
 			s.wait_branch = 0;
 			s.addr_valid = 1;
-			s.st_addr = bs.addr;
-			s.st_isa = bs.isa;
+			t->addr = bs.addr;      /* the compression state */
+			t->isa = bs.isa;
 			pos += (size_t)r;
 			npk++;
 			if (err < 0)
@@ -334,8 +326,89 @@ int etm_e3_plain(struct etm3_flow *e, struct etm_pktp *p, uint64_t *np)
 			break;
 		}
 	}
-	e3_ls_put(e, p, &s);
+	e3_ls_put(e, &s);
 	*np += npk;
-	p->pos = pos;
+	t->pos = pos;
 	return err < 0 ? err : ret;
+}
+
+/* A branch address token: etm_e3_branch(), with the common case inline (a
+ * plain address after an indirect branch, the walked ISA being the
+ * trace's: e3_plain(), or after a BLX imm; what etm_e3_br_disagrees()
+ * would test holds). */
+static int e3_branch_tok(struct etm3_flow *e, const struct etm_brc *br)
+{
+	e->off = br->offset;
+	if (e->synced && !br->has_exc && !br->has_state &&
+	    (e->wait_branch == E3_WAIT_BRANCH ||
+	     (e->wait_branch == E3_WAIT_ISA && br->addr == e->addr &&
+	      br->isa == e->isa))) {
+		int err = e3_flush(e);
+
+		etm_e3_set_addr(e, br->addr, br->isa);
+		return err;
+	}
+	return etm_e3_branch(e, br, NULL);
+}
+
+/* The plain loop through the token reader, when its conditions hold. */
+static int e3_plain_tok(struct etm3_flow *e, uint64_t *np)
+{
+	struct etm_pkt_decoder *pd = e->f->pd;
+	struct etm_tok_reader t;
+	int err;
+
+	if (!etm_pkt_tok_open(pd, &t))
+		return 1;
+	etm_flow_qstart(e->f);
+	err = e3_plain(e, &t, np);
+	etm_pkt_tok_close(pd, &t);
+	return err;
+}
+
+/* The fast path (the drain hook): batches of one-byte P-headers and
+ * branch address packets, alternating (a batch ends at a packet that is
+ * not a one-byte atom, usually a branch address), pulled as tokens from
+ * the packet decoder; the same elements as the packets put one by one. */
+int etm_e3_drain(struct etm_flow *f, uint64_t *np)
+{
+	struct etm3_flow *e = f->impl;
+	struct etm_pkt_decoder *pd = f->pd;
+	struct etm_atom_run r;
+	struct etm_brc br;
+	unsigned k;
+	int err, plain;
+
+	/* the plain loop's conditions that hold for the whole call */
+	plain = !e->ca && !e->data_only && etm_pkt_tok_ready(pd);
+	do {
+		plain = plain && e->synced && !e->nheld;
+		if (plain) {
+			err = e3_plain_tok(e, np);
+			if (err <= 0)
+				return err;
+		}
+		k = etm_pkt_tok_atom_run(pd, &r, 256);
+		if (k) {
+			*np += k;
+			etm_flow_qstart(f);
+			err = etm_e3_run(e, &r);
+			if (err < 0)
+				return err;
+			etm_pkt_tok_run_done(pd, &r);
+			if (!etm_flow_qopen(f))
+				break;
+		}
+		if (!etm_pkt_tok_branch(pd, &br)) {
+			if (k)
+				continue;
+			break;
+		}
+		(*np)++;
+		etm_flow_qstart(f);
+		err = e3_branch_tok(e, &br);
+		if (err < 0)
+			return err;
+	} while (etm_flow_qopen(f));
+	return 0;
 }

@@ -8,7 +8,8 @@
 
 #include "common/zero.h"
 #include "image/bcache.h"
-#include "packet/pktbuf.h"
+#include "flow/flow_pull.h"
+#include "packet/pktdec.h"
 
 /* Queue capacity: a single packet produces at most ~40 elements (16 atoms,
  * each possibly a range plus a nomem, and context/exception elements). */
@@ -22,6 +23,7 @@ struct etm_flow {
 	struct etm_elem q[ETM_FLOW_QMAX];
 	unsigned qhead, qlen;
 	uint8_t id;                     /* trace ID, for the elements */
+	struct etm_pkt_decoder *pd;     /* owned: the packets it decodes */
 	/* protocol implementation (flow_etm3.c / flow_ptm.c) */
 	void *impl;
 	int (*put)(struct etm_flow *f, const struct etm_packet *pkt);
@@ -29,27 +31,12 @@ struct etm_flow {
 	void (*reset)(struct etm_flow *f);
 	void (*free_impl)(struct etm_flow *f);
 	enum etm_isa (*cur_isa)(const struct etm_flow *f);
-	/* an atom packet @pkt whose offset is @off (decoder fast path) */
-	int (*put_atom)(struct etm_flow *f, const struct etm_packet *pkt,
-			uint64_t off);
-	/* The compact forms of the decoder's fast path (optional). On
-	 * success they return what cur_isa() would return next (>= 0, the
-	 * ISA the parser aligns compressed addresses for), else an error:
-	 * a PTM atom packet */
-	int (*put_patom)(struct etm_flow *f, const struct etm_patom *a);
-	/* a run of one-byte atom packets, as if put one by one */
-	int (*put_atoms)(struct etm_flow *f, struct etm_atom_run *r);
-	/* a branch address packet, as etm_flow_put() of the packet it came
-	 * from */
-	int (*put_branch)(struct etm_flow *f, const struct etm_brc *br);
-	/* The whole fast path in one call (optional, used instead of the
-	 * hooks above): compact packets read from parser core @p with its
-	 * fast-path readers, as if put one by one, while etm_flow_qopen();
-	 * the packets consumed are added to *@np, the ISA is fed back to @p.
-	 * Returns 0 (the next packet needs the general path, or the queue is
-	 * full enough) or an error. */
-	int (*drain_fast)(struct etm_flow *f, struct etm_pktp *p,
-			  uint64_t *np);
+	/* The protocol's fast path (etm_flow_drain()): packets pulled from
+	 * pd as compact tokens (packet/pktdec.h) and decoded as if put one
+	 * by one, while etm_flow_qopen(); the packets consumed are added to
+	 * *@np. Returns 0 (the next packet needs the general path, or the
+	 * queue is full enough) or an error. */
+	int (*drain)(struct etm_flow *f, uint64_t *np);
 	/* move an element being built in the queue's free space at qhead
 	 * to q[0] (optional; see etm_flow_qstart()) */
 	void (*rewind)(struct etm_flow *f);
@@ -82,44 +69,7 @@ static inline int etm_flow_qopen(const struct etm_flow *f)
 	return !f->qlen || f->qhead + f->qlen < ETM_FLOW_QMAX / 4;
 }
 
-/* etm_flow_put() of an atom packet whose offset field is not set: the
- * packet came from the parser's table of one-byte atoms. */
-static inline int etm_flow_put_atom(struct etm_flow *f,
-				    const struct etm_packet *pkt, uint64_t off)
-{
-	etm_flow_qstart(f);
-	return f->put_atom(f, pkt, off);
-}
-
-/* The put_patom hook, same contract. */
-static inline int etm_flow_put_patom(struct etm_flow *f,
-				     const struct etm_patom *a)
-{
-	etm_flow_qstart(f);
-	return f->put_patom(f, a);
-}
-
-/* The put_atoms hook, same contract. */
-static inline int etm_flow_put_atoms(struct etm_flow *f,
-				     struct etm_atom_run *r)
-{
-	etm_flow_qstart(f);
-	return f->put_atoms(f, r);
-}
-
 struct etm_sbuf;
-/* The put_branch hook, same contract. */
-static inline int etm_flow_put_branch(struct etm_flow *f,
-				      const struct etm_brc *br)
-{
-	etm_flow_qstart(f);
-	return f->put_branch(f, br);
-}
-
-/* Write the state that decides the decoder's future output (everything but
- * the block cache, which only memoises the image) to @s, so that parallel
- * decode can tell when two decoders have converged. */
-void etm_flow_save(const struct etm_flow *f, struct etm_sbuf *s);
 /* Write every field of @el to @s. */
 void etm_elem_save(struct etm_sbuf *s, const struct etm_elem *el);
 
@@ -141,12 +91,6 @@ static inline struct etm_elem *etm_flow_emit(struct etm_flow *f,
 	return el;
 }
 
-/* etm_flow_isa() without the checks, for the decoder's fast path. */
-static inline enum etm_isa etm_flow_isa_fast(const struct etm_flow *f)
-{
-	return f->cur_isa(f);
-}
-
 /* Append a copy of @el (complete: kind, offset and id set) to the queue,
  * without clearing the slot first. Returns -etme_internal if it is full. */
 static inline int etm_flow_emit_copy(struct etm_flow *f,
@@ -156,16 +100,6 @@ static inline int etm_flow_emit_copy(struct etm_flow *f,
 		return -etme_internal;
 	f->q[f->qhead + f->qlen++] = *el;
 	return 0;
-}
-
-/* The oldest queued element, removed from the queue (NULL if none): what
- * etm_flow_next() copies out, for callers that copy it themselves. */
-static inline const struct etm_elem *etm_flow_pop(struct etm_flow *f)
-{
-	if (!f->qlen)
-		return NULL;
-	f->qlen--;
-	return &f->q[f->qhead++];
 }
 
 /* etm_flow_block() with the cache off: builds into @tmp. */

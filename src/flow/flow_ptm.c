@@ -562,7 +562,8 @@ static void ptm_timestamp(struct ptm_flow *p, const struct etm_packet *pkt)
 	}
 }
 
-static int ptm_put_branch(struct etm_flow *f, const struct etm_brc *br)
+/* Branch address packet @br (the general path and the fast path). */
+static void ptm_put_branch(struct etm_flow *f, const struct etm_brc *br)
 {
 	struct ptm_flow *p = f->impl;
 
@@ -571,7 +572,7 @@ static int ptm_put_branch(struct etm_flow *f, const struct etm_brc *br)
 
 		if (br->addr_bits && br->addr_bits < 32) {
 			ptm_halt_skip(p, br->offset);
-			return etmi_unknown;
+			return;
 		}
 		/* a full address: synchronised again */
 		el = ptm_emit(p, etmk_trace_on, br->offset);
@@ -582,12 +583,11 @@ static int ptm_put_branch(struct etm_flow *f, const struct etm_brc *br)
 		p->halt_gap = 0;
 	}
 	if (!p->synced)
-		return etmi_unknown; /* wait for an I-sync (docs/ptm.md §15.2) */
+		return; /* wait for an I-sync (docs/ptm.md §15.2) */
 	if (br->has_exc && br->exc_num)
 		ptm_exception(p, br);
 	else
 		ptm_branch(p, br);
-	return p->isa;          /* as ptm_cur_isa() */
 }
 
 static int ptm_put(struct etm_flow *f, const struct etm_packet *pkt)
@@ -648,29 +648,48 @@ static int ptm_put(struct etm_flow *f, const struct etm_packet *pkt)
 	return 0;
 }
 
-static int ptm_put_atom(struct etm_flow *f, const struct etm_packet *pkt,
-			uint64_t off)
-{
-	struct ptm_flow *p = f->impl;
-
-	if (p->synced)
-		ptm_atoms(p, pkt, off);
-	else if (p->halted)
-		ptm_halt_skip(p, off);
-	return 0;
-}
-
-static int ptm_put_patom(struct etm_flow *f, const struct etm_patom *a)
+/* PTM atom packet @a in compact form (the fast path). */
+static void ptm_put_patom(struct etm_flow *f, const struct etm_patom *a)
 {
 	struct ptm_flow *p = f->impl;
 
 	if (!p->synced) {
 		if (p->halted)
 			ptm_halt_skip(p, a->offset);
-		return etmi_unknown;
+		return;
 	}
 	ptm_atoms_c(p, a->n, a->bits, a->has_cc, a->cc, a->offset);
-	return p->isa;          /* as ptm_cur_isa() */
+}
+
+/* The fast path (the drain hook): atom packets of any size and branch
+ * address packets pulled as tokens from the packet decoder, the same
+ * elements as the packets put one by one. */
+static int ptm_drain(struct etm_flow *f, uint64_t *np)
+{
+	struct etm_pkt_decoder *pd = f->pd;
+	struct etm_patom pa;
+	struct etm_brc br;
+
+	do {
+		switch (etm_pkt_tok_peek(pd)) {
+		case etm_tk_atom:
+			if (!etm_pkt_tok_patom(pd, &pa))
+				return 0;
+			etm_flow_qstart(f);
+			ptm_put_patom(f, &pa);
+			break;
+		case etm_tk_branch:
+			if (!etm_pkt_tok_branch(pd, &br))
+				return 0;
+			etm_flow_qstart(f);
+			ptm_put_branch(f, &br);
+			break;
+		default:
+			return 0;
+		}
+		(*np)++;
+	} while (etm_flow_qopen(f));
+	return 0;
 }
 
 static int ptm_finish(struct etm_flow *f)
@@ -755,9 +774,7 @@ int etm_flow_ptm_init(struct etm_flow *f)
 	f->reset = ptm_reset;
 	f->free_impl = ptm_free;
 	f->save = ptm_save;
-	f->put_atom = ptm_put_atom;
-	f->put_branch = ptm_put_branch;
-	f->put_patom = ptm_put_patom;
+	f->drain = ptm_drain;
 	f->cur_isa = ptm_cur_isa;
 	return 0;
 }

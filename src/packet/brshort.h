@@ -68,7 +68,7 @@ static inline int etm_br_short_cut(uint32_t base, enum etm_isa isa,
  * encoding (PTM, ETMv3 with ETMCR[29]), where the last of 2-4 bytes has 6
  * address bits and the exception flag. Returns the size, or 0 when the
  * packet is not of this form or is cut (the general reader handles it:
- * etm_etm3_read_branch() / etm_ptm_read_branch() give the same address).
+ * the ETMv3 and PTM branch readers give the same address).
  * With 5 bytes at hand, the first four are taken as one word: the size
  * from the first byte without a continuation bit, the address bits with
  * shifts and masks. */

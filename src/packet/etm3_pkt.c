@@ -1,5 +1,5 @@
 /* packet/etm3_pkt.c - ETMv3 packet reader (IHI 0014Q chapter 7, see
- * docs/etmv3.md) and the public etm_etm3_* parser API. */
+ * docs/etmv3.md) and its entry for the packet decoder (pktdec.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,10 +8,6 @@
 #include "packet/pktbuf.h"
 
 #include <etmtrace/error.h>
-
-struct etm_etm3 {
-	struct etm_pktp core;
-};
 
 static const uint8_t ss_bytes[4] = { 0, 1, 2, 4 };
 
@@ -53,7 +49,7 @@ static enum etm_hdr etm3_classify(unsigned b, int data)
 	return etmh_reserved;
 }
 
-void etm_etm3_hdr_table(const struct etm_config *cfg, uint8_t hdr[256])
+static void etm3_hdr_table(const struct etm_config *cfg, uint8_t hdr[256])
 {
 	int data = etm_cfg_data_trace(cfg);
 	unsigned b;
@@ -158,9 +154,9 @@ static int etm3_exc(const uint8_t *b, size_t n, struct etm_brc *br)
  * 000 follows OpenCSD's reading (reset). -1 = reserved. */
 static const int8_t dep_exc[8] = { 8, 14, -1, -1, 5, 15, 4, 1 };
 
-int etm_etm3_read_branch(const struct etm_pktp *p, const uint8_t *b, size_t n,
-			 struct etm_brc *br, struct etm_pkt_state *st,
-			 uint32_t *drop)
+static int etm3_read_branch(const struct etm_pktp *p, const uint8_t *b, size_t n,
+			    struct etm_brc *br, struct etm_pkt_state *st,
+			    uint32_t *drop)
 {
 	unsigned flags = ETM_ADDR_DEPRECATED;
 	struct etm_addr_res a;
@@ -249,7 +245,7 @@ static int isync_lsip(const struct etm_pktp *p, const uint8_t *b, size_t n,
 	int r;
 
 	memset(&tmp, 0, sizeof(tmp));
-	r = etm_etm3_read_branch(p, b, n, &tmp, st, &drop);
+	r = etm3_read_branch(p, b, n, &tmp, st, &drop);
 	if (r < 0) {
 		pkt->size = drop;
 		return r;
@@ -453,8 +449,8 @@ static int etm3_simple(const struct etm_pktp *p, enum etm_hdr h,
 	return 1;
 }
 
-int etm_etm3_read(const struct etm_pktp *p, const uint8_t *b, size_t n,
-		  struct etm_packet *pkt, struct etm_pkt_state *st)
+static int etm3_read(const struct etm_pktp *p, const uint8_t *b, size_t n,
+		     struct etm_packet *pkt, struct etm_pkt_state *st)
 {
 	enum etm_hdr h = (enum etm_hdr)p->hdr[b[0]];
 	int r;
@@ -500,67 +496,11 @@ int etm_etm3_read(const struct etm_pktp *p, const uint8_t *b, size_t n,
 	return r;
 }
 
-struct etm_etm3 *etm_etm3_alloc(const struct etm_config *cfg)
-{
-	struct etm_config c;
-	struct etm_etm3 *p;
-
-	if (!cfg || etm_config_from_user(&c, cfg, cfg->size) < 0)
-		return NULL;
-	if (c.protocol != etm_proto_etmv3)
-		return NULL;
-	p = malloc(sizeof(*p));
-	if (!p)
-		return NULL;
-	etm_pktp_init(&p->core, &c);
-	return p;
-}
-
-void etm_etm3_free(struct etm_etm3 *p)
-{
-	free(p);
-}
-
-int etm_etm3_push(struct etm_etm3 *p, const uint8_t *buf, size_t n,
-		  uint64_t offset)
-{
-	return p ? etm_pktp_push(&p->core, buf, n, offset) : -etme_invalid;
-}
-
-int etm_etm3_finish(struct etm_etm3 *p)
-{
-	return p ? etm_pktp_finish(&p->core) : -etme_invalid;
-}
-
-int etm_etm3_next(struct etm_etm3 *p, struct etm_packet *pkt, size_t size)
-{
-	return p ? etm_pktp_next(&p->core, pkt, size) : -etme_invalid;
-}
-
-int etm_etm3_next_recs(struct etm_etm3 *p, struct etm_pkt_rec *recs,
-		       size_t max)
-{
-	return p ? etm_pktp_next_recs(&p->core, recs, max) : -etme_invalid;
-}
-
-void etm_etm3_reset(struct etm_etm3 *p)
-{
-	if (p)
-		etm_pktp_reset(&p->core);
-}
-
-void etm_etm3_set_isa(struct etm_etm3 *p, enum etm_isa isa)
-{
-	if (p)
-		etm_pktp_set_isa(&p->core, isa);
-}
-
-void etm_etm3_save(const struct etm_etm3 *p, struct etm_sbuf *s)
-{
-	etm_pktp_save(&p->core, s);
-}
-
-struct etm_pktp *etm_etm3_core(struct etm_etm3 *p)
-{
-	return &p->core;
-}
+const struct etm_pkt_proto etm_etm3_proto = {
+	.proto = etm_proto_etmv3,
+	.hdr_table = etm3_hdr_table,
+	.read = etm3_read,
+	.read_branch = etm3_read_branch,
+	.read_atom = NULL,
+	.br_cc = 0,
+};

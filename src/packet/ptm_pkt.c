@@ -1,5 +1,5 @@
 /* packet/ptm_pkt.c - PTM / PFT packet reader (IHI 0035B chapter 4, see
- * docs/ptm.md) and the public etm_ptm_* parser API. */
+ * docs/ptm.md) and its entry for the packet decoder (pktdec.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,10 +8,6 @@
 #include "packet/pktbuf.h"
 
 #include <etmtrace/error.h>
-
-struct etm_ptm {
-	struct etm_pktp core;
-};
 
 /* Header byte classes, IHI 0035B Table 4.1 (docs/ptm.md §2). */
 static enum etm_hdr ptm_classify(unsigned b)
@@ -35,7 +31,7 @@ static enum etm_hdr ptm_classify(unsigned b)
 	return etmh_reserved;
 }
 
-void etm_ptm_hdr_table(const struct etm_config *cfg, uint8_t hdr[256])
+static void ptm_hdr_table(const struct etm_config *cfg, uint8_t hdr[256])
 {
 	unsigned b;
 
@@ -72,8 +68,8 @@ static int ptm_cc(const uint8_t *b, size_t n, uint32_t *v)
 
 /* Atom packet (§5): non-CA 1-5 atoms, oldest in the highest atom bit;
  * CA one atom in bit 1 plus a cycle count. */
-int etm_ptm_read_atom(const struct etm_pktp *p, const uint8_t *b, size_t n,
-		      struct etm_patom *a)
+static int ptm_read_atom(const struct etm_pktp *p, const uint8_t *b, size_t n,
+			 struct etm_patom *a)
 {
 	uint8_t h = b[0];
 	unsigned k, j, cnt;
@@ -106,7 +102,7 @@ static int ptm_atom(const struct etm_pktp *p, const uint8_t *b, size_t n,
 	int r;
 
 	pkt->type = etmp_atom;
-	r = etm_ptm_read_atom(p, b, n, &a);
+	r = ptm_read_atom(p, b, n, &a);
 	if (r == -etme_bad_opc)
 		return r;
 	pkt->atom_count = a.n;
@@ -138,9 +134,9 @@ static int ptm_exc(const uint8_t *b, size_t n, struct etm_brc *br)
 }
 
 /* Branch address packet (§6): address, exception bytes, CA cycle count. */
-int etm_ptm_read_branch(const struct etm_pktp *p, const uint8_t *b, size_t n,
-			struct etm_brc *br, struct etm_pkt_state *st,
-			uint32_t *drop)
+static int ptm_read_branch(const struct etm_pktp *p, const uint8_t *b, size_t n,
+			   struct etm_brc *br, struct etm_pkt_state *st,
+			   uint32_t *drop)
 {
 	struct etm_addr_res a;
 	enum etm_isa isa;
@@ -281,8 +277,8 @@ static int ptm_timestamp(const struct etm_pktp *p, const uint8_t *b,
 	return i;
 }
 
-int etm_ptm_read(const struct etm_pktp *p, const uint8_t *b, size_t n,
-		 struct etm_packet *pkt, struct etm_pkt_state *st)
+static int ptm_read(const struct etm_pktp *p, const uint8_t *b, size_t n,
+		    struct etm_packet *pkt, struct etm_pkt_state *st)
 {
 	size_t cid = p->o.ctxid_bytes;
 	int r;
@@ -330,67 +326,11 @@ int etm_ptm_read(const struct etm_pktp *p, const uint8_t *b, size_t n,
 	return r;
 }
 
-struct etm_ptm *etm_ptm_alloc(const struct etm_config *cfg)
-{
-	struct etm_config c;
-	struct etm_ptm *p;
-
-	if (!cfg || etm_config_from_user(&c, cfg, cfg->size) < 0)
-		return NULL;
-	if (c.protocol != etm_proto_ptm)
-		return NULL;
-	p = malloc(sizeof(*p));
-	if (!p)
-		return NULL;
-	etm_pktp_init(&p->core, &c);
-	return p;
-}
-
-void etm_ptm_free(struct etm_ptm *p)
-{
-	free(p);
-}
-
-int etm_ptm_push(struct etm_ptm *p, const uint8_t *buf, size_t n,
-		 uint64_t offset)
-{
-	return p ? etm_pktp_push(&p->core, buf, n, offset) : -etme_invalid;
-}
-
-int etm_ptm_finish(struct etm_ptm *p)
-{
-	return p ? etm_pktp_finish(&p->core) : -etme_invalid;
-}
-
-int etm_ptm_next(struct etm_ptm *p, struct etm_packet *pkt, size_t size)
-{
-	return p ? etm_pktp_next(&p->core, pkt, size) : -etme_invalid;
-}
-
-int etm_ptm_next_recs(struct etm_ptm *p, struct etm_pkt_rec *recs,
-		      size_t max)
-{
-	return p ? etm_pktp_next_recs(&p->core, recs, max) : -etme_invalid;
-}
-
-void etm_ptm_reset(struct etm_ptm *p)
-{
-	if (p)
-		etm_pktp_reset(&p->core);
-}
-
-void etm_ptm_set_isa(struct etm_ptm *p, enum etm_isa isa)
-{
-	if (p)
-		etm_pktp_set_isa(&p->core, isa);
-}
-
-void etm_ptm_save(const struct etm_ptm *p, struct etm_sbuf *s)
-{
-	etm_pktp_save(&p->core, s);
-}
-
-struct etm_pktp *etm_ptm_core(struct etm_ptm *p)
-{
-	return &p->core;
-}
+const struct etm_pkt_proto etm_ptm_proto = {
+	.proto = etm_proto_ptm,
+	.hdr_table = ptm_hdr_table,
+	.read = ptm_read,
+	.read_branch = ptm_read_branch,
+	.read_atom = ptm_read_atom,
+	.br_cc = 1,
+};

@@ -34,7 +34,7 @@ static struct etm_config cfg3(uint32_t etmcr, uint32_t etmidr, uint32_t ccer)
 static int parse(const struct etm_config *c, const uint8_t *b, size_t n,
 		 size_t chunk, struct etm_packet *out, int max)
 {
-	struct etm_etm3 *p = etm_etm3_alloc(c);
+	struct etm_pkt_decoder *p = etm_pkt_alloc(c);
 	size_t off = 0;
 	int k = 0, r;
 
@@ -43,20 +43,20 @@ static int parse(const struct etm_config *c, const uint8_t *b, size_t n,
 	do {
 		size_t m = n - off < chunk ? n - off : chunk;
 
-		if (etm_etm3_push(p, b + off, m, off) != 0)
+		if (etm_pkt_push(p, b + off, m, off) != 0)
 			return -1;
-		while ((r = etm_etm3_next(p, &out[k < max ? k : max - 1],
+		while ((r = etm_pkt_next(p, &out[k < max ? k : max - 1],
 					  sizeof(*out))) == 0)
 			k += k < max;
 		if (r != -etme_again)
 			return -1;
 		off += m;
 	} while (off < n);
-	etm_etm3_finish(p);
-	while ((r = etm_etm3_next(p, &out[k < max ? k : max - 1],
+	etm_pkt_finish(p);
+	while ((r = etm_pkt_next(p, &out[k < max ? k : max - 1],
 				  sizeof(*out))) == 0)
 		k += k < max;
-	etm_etm3_free(p);
+	etm_pkt_free(p);
 	return r == -etme_eos ? k : -1;
 }
 
@@ -623,15 +623,15 @@ static void empty_and_truncated(void)
 	 * (I-sync header + 2 of its 5 payload bytes) is a truncated error. */
 	static const uint8_t t[] = { 0, 0, 0, 0, 0, 0x80, 0x08, 0x01, 0x5d };
 	struct etm_config c = cfg3(0, V35, 0);
-	struct etm_etm3 *p = etm_etm3_alloc(&c);
+	struct etm_pkt_decoder *p = etm_pkt_alloc(&c);
 	struct etm_packet x;
 
 	ET_CHECK(p != NULL);
-	ET_EQ(etm_etm3_next(p, &x, sizeof(x)), -etme_again);
-	ET_EQ(etm_etm3_push(p, t, 0, 0), 0);
-	ET_EQ(etm_etm3_finish(p), 0);
-	ET_EQ(etm_etm3_next(p, &x, sizeof(x)), -etme_eos);
-	etm_etm3_free(p);
+	ET_EQ(etm_pkt_next(p, &x, sizeof(x)), -etme_again);
+	ET_EQ(etm_pkt_push(p, t, 0, 0), 0);
+	ET_EQ(etm_pkt_finish(p), 0);
+	ET_EQ(etm_pkt_next(p, &x, sizeof(x)), -etme_eos);
+	etm_pkt_free(p);
 	ET_EQ(parse(&c, t, sizeof(t), 1, pk, MAXP), 2);
 	ET_EQ(pk[1].type, etmp_error);
 	ET_EQ(pk[1].err, etme_truncated);
@@ -647,27 +647,35 @@ static void empty_and_truncated(void)
 static void api_misuse(void)
 {
 	struct etm_config c = cfg3(0, V35, 0);
-	struct etm_etm3 *p;
+	struct etm_pkt_decoder *p;
 	struct etm_packet x;
 	uint8_t b[2] = { 1, 2 };
 
-	ET_CHECK(etm_etm3_alloc(NULL) == NULL);
+	ET_CHECK(etm_pkt_alloc(NULL) == NULL);
+	/* one decoder type: the protocol comes from the configuration; a
+	 * protocol without byte packets (ETMv1 samples) has none */
+	c.protocol = etm_proto_etmv1;
+	ET_CHECK(etm_pkt_alloc(&c) == NULL);
 	c.protocol = etm_proto_ptm;
-	ET_CHECK(etm_etm3_alloc(&c) == NULL);
+	p = etm_pkt_alloc(&c);
+	ET_EQ(etm_pkt_protocol(p), etm_proto_ptm);
+	etm_pkt_free(p);
+	ET_EQ(etm_pkt_protocol(NULL), etm_proto_unknown);
 	c.protocol = etm_proto_etmv3;
-	p = etm_etm3_alloc(&c);
+	p = etm_pkt_alloc(&c);
 	ET_CHECK(p != NULL);
-	ET_EQ(etm_etm3_push(NULL, b, 2, 0), -etme_invalid);
-	ET_EQ(etm_etm3_push(p, NULL, 2, 0), -etme_invalid);
-	ET_EQ(etm_etm3_next(p, NULL, sizeof(x)), -etme_invalid);
-	ET_EQ(etm_etm3_push(p, b, 2, 0), 0);
-	ET_EQ(etm_etm3_push(p, b, 2, 2), -etme_busy);
-	ET_EQ(etm_etm3_next(p, &x, sizeof(x)), -etme_again);
-	ET_EQ(etm_etm3_push(p, b, 2, 2), 0);
-	etm_etm3_reset(p);
-	ET_EQ(etm_etm3_push(p, b, 2, 0), 0);
-	etm_etm3_free(p);
-	etm_etm3_free(NULL);
+	ET_EQ(etm_pkt_protocol(p), etm_proto_etmv3);
+	ET_EQ(etm_pkt_push(NULL, b, 2, 0), -etme_invalid);
+	ET_EQ(etm_pkt_push(p, NULL, 2, 0), -etme_invalid);
+	ET_EQ(etm_pkt_next(p, NULL, sizeof(x)), -etme_invalid);
+	ET_EQ(etm_pkt_push(p, b, 2, 0), 0);
+	ET_EQ(etm_pkt_push(p, b, 2, 2), -etme_busy);
+	ET_EQ(etm_pkt_next(p, &x, sizeof(x)), -etme_again);
+	ET_EQ(etm_pkt_push(p, b, 2, 2), 0);
+	etm_pkt_reset(p);
+	ET_EQ(etm_pkt_push(p, b, 2, 0), 0);
+	etm_pkt_free(p);
+	etm_pkt_free(NULL);
 }
 
 static void reserved_header_resync(void)

@@ -78,8 +78,8 @@ static int add(struct rec *v, size_t *nv, const struct etm_item *it)
 	if (*nv >= MAXIT)
 		return -1;
 	memset(r, 0, sizeof(*r));
-	r->is_elem = it->is_elem;
-	if (it->is_elem) {
+	r->is_elem = it->kind == etm_item_elem;
+	if (r->is_elem) {
 		r->type = it->elem.kind;
 		r->offset = it->elem.offset;
 		r->err = it->elem.err;
@@ -132,14 +132,14 @@ static size_t run_decoder(const uint8_t *in, size_t n, uint32_t *s,
 	return nv;
 }
 
-static void drain_parser(struct etm_ptm *p, struct etm_etm3 *e,
+static void drain_parser(struct etm_pkt_decoder *p, struct etm_pkt_decoder *e,
 			 struct rec *v, size_t *nv)
 {
 	struct etm_item it;
 
 	memset(&it, 0, sizeof(it));
-	while ((p ? etm_ptm_next(p, &it.pkt, sizeof(it.pkt)) :
-		    etm_etm3_next(e, &it.pkt, sizeof(it.pkt))) == 0)
+	while ((p ? etm_pkt_next(p, &it.pkt, sizeof(it.pkt)) :
+		    etm_pkt_next(e, &it.pkt, sizeof(it.pkt))) == 0)
 		add(v, nv, &it);
 }
 
@@ -150,8 +150,8 @@ static size_t run_reference(const uint8_t *in, size_t n, struct rec *v,
 {
 	struct etm_dfmt *df = etm_dfmt_alloc(etm_fmt_coresight, 0);
 	struct etm_config c;
-	struct etm_ptm *p;
-	struct etm_etm3 *e;
+	struct etm_pkt_decoder *p;
+	struct etm_pkt_decoder *e;
 	struct etm_dfmt_item x;
 	struct etm_item it;
 	size_t nv = 0;
@@ -163,9 +163,9 @@ static size_t run_reference(const uint8_t *in, size_t n, struct rec *v,
 	live[0x11] = (ids & 2) != 0;
 	etm_dfmt_seen_ids(df, live);
 	cfg_for(&c, 0x10);
-	p = etm_ptm_alloc(&c);
+	p = etm_pkt_alloc(&c);
 	cfg_for(&c, 0x11);
-	e = etm_etm3_alloc(&c);
+	e = etm_pkt_alloc(&c);
 	etm_dfmt_push(df, in, n);
 	while ((r = etm_dfmt_next(df, &x, sizeof(x))) == 0 ||
 	       (r == -etme_again && etm_dfmt_finish(df) == 0)) {
@@ -173,27 +173,27 @@ static size_t run_reference(const uint8_t *in, size_t n, struct rec *v,
 			continue;       /* input drained: finish, go on */
 		if (x.kind == etm_dfmt_error) {
 			memset(&it, 0, sizeof(it));
-			it.is_elem = 1;
+			it.kind = etm_item_elem;
 			it.elem.kind = etmk_error;
 			it.elem.offset = x.offset;
 			it.elem.err = x.err;
 			add(v, &nv, &it);
 		} else if (x.kind == etm_dfmt_data && x.run.id == 0x10 &&
 			   (ids & 1)) {
-			etm_ptm_push(p, x.run.data, x.run.size, x.run.offset);
+			etm_pkt_push(p, x.run.data, x.run.size, x.run.offset);
 			drain_parser(p, NULL, v, &nv);
 		} else if (x.kind == etm_dfmt_data && x.run.id == 0x11 &&
 			   (ids & 2)) {
-			etm_etm3_push(e, x.run.data, x.run.size, x.run.offset);
+			etm_pkt_push(e, x.run.data, x.run.size, x.run.offset);
 			drain_parser(NULL, e, v, &nv);
 		}
 	}
-	etm_ptm_finish(p);       /* sources are finished in ID order */
+	etm_pkt_finish(p);       /* sources are finished in ID order */
 	drain_parser(p, NULL, v, &nv);
-	etm_etm3_finish(e);
+	etm_pkt_finish(e);
 	drain_parser(NULL, e, v, &nv);
-	etm_ptm_free(p);
-	etm_etm3_free(e);
+	etm_pkt_free(p);
+	etm_pkt_free(e);
 	etm_dfmt_free(df);
 	return nv;
 }

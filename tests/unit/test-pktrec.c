@@ -1,5 +1,5 @@
 /* tests/unit/test-pktrec.c - compact packet records (etm_decoder_next_packets,
- * etm_etm3_next_recs, etm_ptm_next_recs) are the packets of next(), in the
+ * etm_pkt_next_recs) are the packets of next(), in the
  * same order, with the fields etmtrace/packet.h documents: random raw trace
  * of both protocols and several configurations in random chunks, batch
  * sizes and mixed next() calls, and TC2's CoreSight buffer (all sources,
@@ -60,7 +60,7 @@ static void expect_pkt(struct etm_pkt_rec *r, const struct etm_packet *p)
  * deformatter error (type etmp_error, id 0). */
 static void expect_item(struct etm_pkt_rec *r, const struct etm_item *it)
 {
-	if (!it->is_elem) {
+	if (it->kind != etm_item_elem) {
 		expect_pkt(r, &it->pkt);
 		return;
 	}
@@ -274,39 +274,39 @@ static void test_parser_recs(void)
 
 	for (k = 0; k < 8; k++) {
 		size_t len = make_raw(in, sizeof(in), &s), i = 0, m = 0;
-		struct etm_etm3 *e1 = NULL, *e2 = NULL;
-		struct etm_ptm *p1 = NULL, *p2 = NULL;
+		struct etm_pkt_decoder *e1 = NULL, *e2 = NULL;
+		struct etm_pkt_decoder *p1 = NULL, *p2 = NULL;
 		int n, j;
 
 		raw_cfg(&cfg, k);
 		if (k & 1) {
-			p1 = etm_ptm_alloc(&cfg);
-			p2 = etm_ptm_alloc(&cfg);
+			p1 = etm_pkt_alloc(&cfg);
+			p2 = etm_pkt_alloc(&cfg);
 			ET_CHECK(p1 && p2);
-			etm_ptm_push(p1, in, len, 100);
-			etm_ptm_push(p2, in, len, 100);
-			etm_ptm_finish(p1);
-			etm_ptm_finish(p2);
+			etm_pkt_push(p1, in, len, 100);
+			etm_pkt_push(p2, in, len, 100);
+			etm_pkt_finish(p1);
+			etm_pkt_finish(p2);
 		} else {
-			e1 = etm_etm3_alloc(&cfg);
-			e2 = etm_etm3_alloc(&cfg);
+			e1 = etm_pkt_alloc(&cfg);
+			e2 = etm_pkt_alloc(&cfg);
 			ET_CHECK(e1 && e2);
-			etm_etm3_push(e1, in, len, 100);
-			etm_etm3_push(e2, in, len, 100);
-			etm_etm3_finish(e1);
-			etm_etm3_finish(e2);
+			etm_pkt_push(e1, in, len, 100);
+			etm_pkt_push(e2, in, len, 100);
+			etm_pkt_finish(e1);
+			etm_pkt_finish(e2);
 		}
 		for (;;) {
 			unsigned want = 1 + rng(&s) % 17;
 
-			n = p2 ? etm_ptm_next_recs(p2, batch, want) :
-				 etm_etm3_next_recs(e2, batch, want);
+			n = p2 ? etm_pkt_next_recs(p2, batch, want) :
+				 etm_pkt_next_recs(e2, batch, want);
 			if (n < 0)
 				break;
 			for (j = 0; j < n; j++, i++) {
 				int e = p1 ?
-					etm_ptm_next(p1, &pkt, sizeof(pkt)) :
-					etm_etm3_next(e1, &pkt, sizeof(pkt));
+					etm_pkt_next(p1, &pkt, sizeof(pkt)) :
+					etm_pkt_next(e1, &pkt, sizeof(pkt));
 
 				ET_EQ(e, 0);
 				expect_pkt(&exp, &pkt);
@@ -318,12 +318,12 @@ static void test_parser_recs(void)
 		ET_EQ(n, -etme_eos);
 		ET_EQ(m, 0);
 		ET_CHECK(i > 1000);
-		ET_EQ(p1 ? etm_ptm_next(p1, &pkt, sizeof(pkt)) :
-		      etm_etm3_next(e1, &pkt, sizeof(pkt)), -etme_eos);
-		etm_ptm_free(p1);
-		etm_ptm_free(p2);
-		etm_etm3_free(e1);
-		etm_etm3_free(e2);
+		ET_EQ(p1 ? etm_pkt_next(p1, &pkt, sizeof(pkt)) :
+		      etm_pkt_next(e1, &pkt, sizeof(pkt)), -etme_eos);
+		etm_pkt_free(p1);
+		etm_pkt_free(p2);
+		etm_pkt_free(e1);
+		etm_pkt_free(e2);
 	}
 }
 

@@ -33,7 +33,7 @@ static struct etm_config cfgp(uint32_t etmcr, uint32_t ccer)
 static int parse(const struct etm_config *c, const uint8_t *b, size_t n,
 		 size_t chunk, struct etm_packet *out, int max)
 {
-	struct etm_ptm *p = etm_ptm_alloc(c);
+	struct etm_pkt_decoder *p = etm_pkt_alloc(c);
 	size_t off = 0;
 	int k = 0, r;
 
@@ -42,20 +42,20 @@ static int parse(const struct etm_config *c, const uint8_t *b, size_t n,
 	do {
 		size_t m = n - off < chunk ? n - off : chunk;
 
-		if (etm_ptm_push(p, b + off, m, 100 + off) != 0)
+		if (etm_pkt_push(p, b + off, m, 100 + off) != 0)
 			return -1;
-		while ((r = etm_ptm_next(p, &out[k < max ? k : max - 1],
+		while ((r = etm_pkt_next(p, &out[k < max ? k : max - 1],
 					 sizeof(*out))) == 0)
 			k += k < max;
 		if (r != -etme_again)
 			return -1;
 		off += m;
 	} while (off < n);
-	etm_ptm_finish(p);
-	while ((r = etm_ptm_next(p, &out[k < max ? k : max - 1],
+	etm_pkt_finish(p);
+	while ((r = etm_pkt_next(p, &out[k < max ? k : max - 1],
 				 sizeof(*out))) == 0)
 		k += k < max;
-	etm_ptm_free(p);
+	etm_pkt_free(p);
 	return r == -etme_eos ? k : -1;
 }
 
@@ -411,21 +411,21 @@ static void empty_truncated_misuse(void)
 	/* A branch cut after 3 of its 5 address bytes is truncated. */
 	static const uint8_t t[] = { 0, 0, 0, 0, 0, 0x80, 0x81, 0x80, 0x80 };
 	struct etm_config c = cfgp(0, 0);
-	struct etm_ptm *p = etm_ptm_alloc(&c);
+	struct etm_pkt_decoder *p = etm_pkt_alloc(&c);
 	struct etm_packet x;
 
 	ET_CHECK(p != NULL);
-	ET_EQ(etm_ptm_push(p, NULL, 0, 0), 0);
-	ET_EQ(etm_ptm_next(p, &x, sizeof(x)), -etme_again);
-	ET_EQ(etm_ptm_push(p, t, 3, 0), 0);
-	ET_EQ(etm_ptm_push(p, t, 3, 0), -etme_busy);
-	ET_EQ(etm_ptm_next(NULL, &x, sizeof(x)), -etme_invalid);
-	etm_ptm_reset(p);
-	ET_EQ(etm_ptm_finish(p), 0);
-	ET_EQ(etm_ptm_next(p, &x, sizeof(x)), -etme_eos);
-	etm_ptm_free(p);
-	c.protocol = etm_proto_etmv3;
-	ET_CHECK(etm_ptm_alloc(&c) == NULL);
+	ET_EQ(etm_pkt_push(p, NULL, 0, 0), 0);
+	ET_EQ(etm_pkt_next(p, &x, sizeof(x)), -etme_again);
+	ET_EQ(etm_pkt_push(p, t, 3, 0), 0);
+	ET_EQ(etm_pkt_push(p, t, 3, 0), -etme_busy);
+	ET_EQ(etm_pkt_next(NULL, &x, sizeof(x)), -etme_invalid);
+	etm_pkt_reset(p);
+	ET_EQ(etm_pkt_finish(p), 0);
+	ET_EQ(etm_pkt_next(p, &x, sizeof(x)), -etme_eos);
+	etm_pkt_free(p);
+	c.protocol = etm_proto_etmv1;  /* no byte packets */
+	ET_CHECK(etm_pkt_alloc(&c) == NULL);
 	c.protocol = etm_proto_ptm;
 	ET_EQ(parse(&c, t, sizeof(t), 2, pk, MAXP), 2);
 	ET_EQ(pk[1].type, etmp_error);

@@ -99,7 +99,7 @@ static int c_item(void *state, const struct etm_item *it)
 	struct hsum *s = state;
 
 	s->item_calls++;
-	if (it->is_elem)
+	if (it->kind == etm_item_elem)
 		hs_elem(s, &it->elem);
 	else
 		s->packets++;
@@ -175,7 +175,7 @@ static int ref_item(void *ctx, const struct etm_item *it)
 {
 	struct hsum *s = ctx;
 
-	if (it->is_elem)
+	if (it->kind == etm_item_elem)
 		hs_elem(s, &it->elem);
 	else
 		s->packets++;

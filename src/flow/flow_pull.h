@@ -1,0 +1,48 @@
+/* flow/flow_pull.h - the flow decoder's library-internal interface for the
+ * pipeline (decoder/): the flow decoder embeds the packet decoder of its
+ * source and pulls packets from it, general ones as struct etm_packet,
+ * the common ones as compact tokens on its fast path; elements are taken
+ * from its queue in place. */
+#ifndef ETM_FLOW_FLOW_PULL_H
+#define ETM_FLOW_FLOW_PULL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <etmtrace/flow.h>
+#include <etmtrace/packet.h>
+
+/* The packet decoder @f owns: bytes for @f are pushed into it. */
+struct etm_pkt_decoder *etm_flow_pkt(struct etm_flow *f);
+
+/* The general path: the next packet of etm_flow_pkt(@f) into @pkt and put
+ * into @f (*@np counts it). Returns 0, an error of etm_pkt_next() (no
+ * packet: -etme_again, -etme_eos, ...) or of etm_flow_put(). */
+int etm_flow_pull(struct etm_flow *f, struct etm_packet *pkt, uint64_t *np);
+
+/* The fast path, the same for every protocol: packets pulled as compact
+ * tokens and decoded, as etm_flow_pull() one by one would, while the queue
+ * has room; *@np counts them. Returns 0 (the queue is full enough, or the
+ * next packet needs etm_flow_pull()) or an error. */
+int etm_flow_drain(struct etm_flow *f, uint64_t *np);
+
+/* The oldest queued element, removed from the queue (NULL if none): what
+ * etm_flow_next() copies out, for callers that copy it themselves. */
+const struct etm_elem *etm_flow_pop(struct etm_flow *f);
+
+/* Up to @max queued elements at once, in place: *@els points to them in
+ * the queue (valid until the next call on @f); returns how many (0: none). */
+size_t etm_flow_take(struct etm_flow *f, const struct etm_elem **els,
+		     size_t max);
+
+/* Number of elements queued. */
+unsigned etm_flow_queued(const struct etm_flow *f);
+
+/* Write the state that decides the decoder's future output (everything but
+ * the block cache, which only memoises the image, and the packet decoder,
+ * saved with etm_pkt_save()) to @s, so that parallel decode can tell when
+ * two decoders have converged. */
+struct etm_sbuf;
+void etm_flow_save(const struct etm_flow *f, struct etm_sbuf *s);
+
+#endif

@@ -1,0 +1,242 @@
+/* packet/pktdec.h - the packet decoder's library-internal interface, for
+ * the layers above it (flow decoder, pipeline, deformatter): pushes with an
+ * offset map, state save, and the compact token reader the fast paths of
+ * both protocols pull packets through without building struct etm_packet.
+ * The decoder's own state (packet/pktbuf.h) stays private to packet/. */
+#ifndef ETM_PACKET_PKTDEC_H
+#define ETM_PACKET_PKTDEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <etmtrace/config.h>
+#include <etmtrace/packet.h>
+
+#include "packet/brshort.h"
+
+/* Offset map of a pushed buffer whose bytes are not at consecutive input
+ * offsets (deformatted data): byte pos >= seg.pos has offset
+ * seg.off + (pos - seg.pos) up to the next segment. */
+struct etm_offseg {
+	size_t pos;
+	uint64_t off;
+};
+
+/* Push with an offset map (@map[0].pos == 0, positions increasing); @map
+ * is borrowed like @buf. */
+int etm_pkt_push_map(struct etm_pkt_decoder *pd, const uint8_t *buf,
+		     size_t n, const struct etm_offseg *map, size_t nmap);
+/* The same with the offsets also given per byte: byte pos has offset
+ * @rel_base + @rel[pos] (the same offsets as @map gives; @rel may be NULL). */
+int etm_pkt_push_rel(struct etm_pkt_decoder *pd, const uint8_t *buf,
+		     size_t n, const struct etm_offseg *map, size_t nmap,
+		     const uint32_t *rel, uint64_t rel_base);
+
+/* The compact record of @pkt (struct etm_pkt_rec). */
+void etm_pkt_rec_from(struct etm_pkt_rec *r, const struct etm_packet *pkt);
+
+/* Write the state that decides the decoder's future output (compression
+ * state, sync mode, partial packet) to @s; parallel decode compares it. */
+struct etm_sbuf;
+void etm_pkt_save(const struct etm_pkt_decoder *pd, struct etm_sbuf *s);
+
+/* ---- compact tokens ------------------------------------------------------
+ * The fast paths read the packets at the decoder's position as compact
+ * tokens: one-byte atom packets by header byte (struct etm_atomc, decoded
+ * once at alloc), runs of them in a batch (struct etm_atom_run), branch
+ * address packets (struct etm_brc) and PTM atom packets of any size
+ * (struct etm_patom). The packet decoder still does all the parsing and
+ * keeps the compression state; a token is the packet next() would give,
+ * in compact form. Tokens exist only while the decoder is synchronised at
+ * a packet boundary of the pushed chunk (etm_pkt_tok_ready()); anything
+ * else goes through etm_pkt_next(). */
+
+/* A one-byte atom packet in compact form. */
+struct etm_atomc {
+	uint8_t n;                      /* atoms */
+	uint8_t w_tail;                 /* W atoms after the last atom */
+	uint16_t bits;                  /* bit i = 1: atom i is N */
+	uint16_t w[ETM_PKT_MAX_ATOMS];  /* W atoms of atom i */
+};
+
+/* A branch address packet in compact form: the etm_packet fields of a
+ * branch. */
+struct etm_brc {
+	uint64_t offset;
+	uint64_t addr;
+	enum etm_isa isa;
+	uint32_t cycle_count;           /* PTM cycle-accurate (has_cc) */
+	uint16_t exc_num;
+	uint8_t addr_bits;
+	uint8_t isa_changed;
+	uint8_t has_exc;
+	uint8_t cancel;
+	uint8_t resume;
+	uint8_t has_state;
+	uint8_t ns, hyp, altisa, jazelle;
+	uint8_t has_cc;
+};
+
+/* A PTM atom packet in compact form. */
+struct etm_patom {
+	uint64_t offset;
+	uint32_t bits;                  /* bit i = 1: atom i is N */
+	uint32_t cc;                    /* cycle count (has_cc) */
+	uint8_t n;                      /* atoms */
+	uint8_t has_cc;
+};
+
+/* The branch fields of @pkt from @br (the rest of @pkt is left alone), and
+ * back (@pkt a branch packet). */
+void etm_brc_to_pkt(const struct etm_brc *br, struct etm_packet *pkt);
+void etm_brc_from_pkt(struct etm_brc *br, const struct etm_packet *pkt);
+
+/* Whether the decoder is synchronised at a packet boundary with nothing
+ * queued (tokens may be read; bytes may still be needed). */
+int etm_pkt_tok_ready(const struct etm_pkt_decoder *pd);
+
+/* Token kind of the next packet: etm_tk_none when there
+ * is no token to read (not ready, no bytes, or a packet of the general
+ * path). */
+enum etm_tok_kind {
+	etm_tk_none = 0,
+	etm_tk_atom,          /* an atom packet (one byte, or PTM any size) */
+	etm_tk_branch,        /* a branch address packet */
+};
+enum etm_tok_kind etm_pkt_tok_peek(const struct etm_pkt_decoder *pd);
+
+/* If the next bytes are a whole, valid branch address packet, consume it
+ * into @br (offset set) and return 1; else 0. */
+int etm_pkt_tok_branch(struct etm_pkt_decoder *pd, struct etm_brc *br);
+
+/* The same for a whole PTM atom packet (any size), into @a. */
+int etm_pkt_tok_patom(struct etm_pkt_decoder *pd, struct etm_patom *a);
+
+/* Most atoms in one etm_atom_run. */
+#define ETM_ATOM_RUN_MAX 64
+
+/* A batch of consecutive one-byte atom packets: their atoms oldest first,
+ * and for cycle-accurate trace the W atoms of each. Packets without E/N
+ * atoms (W only) add to the next atom's W count or to w_tail. */
+struct etm_atom_run {
+	unsigned n;                         /* atoms */
+	unsigned npkt;                      /* packets consumed */
+	unsigned nap;                       /* packets with atoms */
+	uint64_t bits;                      /* bit i = 1: atom i is N */
+	uint32_t w_tail;                    /* W atoms after the last atom */
+	/* W atoms since the previous atom of the run, its own included
+	 * (cycle-accurate only; room for a whole packet past the end) */
+	uint16_t w[ETM_ATOM_RUN_MAX + ETM_PKT_MAX_ATOMS];
+	/* atom i belongs to packet apk[i] (of those with atoms) */
+	uint8_t apk[ETM_ATOM_RUN_MAX + ETM_PKT_MAX_ATOMS];
+	/* position in the pushed buffer of packet j (and room for one more);
+	 * etm_atom_run_off() gives its input offset */
+	size_t ppos[ETM_ATOM_RUN_MAX + 1];
+	/* the offset map of the pushed buffer (see struct etm_offseg) */
+	const struct etm_offseg *map;
+	size_t nmap, mapi;
+	uint64_t off0;                      /* offset of position 0, no map */
+};
+
+/* Input offset of packet @j of @r (of those with atoms); for increasing
+ * @j only (a cursor moves forwards through the map). Offsets are needed
+ * for elements only, far fewer than packets, so they are found here. */
+static inline uint64_t etm_atom_run_off(struct etm_atom_run *r, unsigned j)
+{
+	const struct etm_offseg *m = r->map;
+	size_t pos = r->ppos[j];
+
+	if (!m)
+		return r->off0 + pos;
+	while (r->mapi + 1 < r->nmap && m[r->mapi + 1].pos <= pos)
+		r->mapi++;
+	return m[r->mapi].off + (pos - m[r->mapi].pos);
+}
+
+/* If the decoder is synchronised at a packet boundary, consume up to
+ * @maxpk (>= 1) consecutive one-byte atom packets (at most
+ * ETM_ATOM_RUN_MAX atoms) into @r. Returns the packets consumed (r->npkt;
+ * when 0, @r is left alone). */
+unsigned etm_pkt_tok_atom_run(struct etm_pkt_decoder *pd,
+			      struct etm_atom_run *r, unsigned maxpk);
+
+/* After the offsets of run @r were looked up (etm_atom_run_off()): the
+ * decoder's own offset cursor goes on from where the run's ended, so the
+ * segments of the offset map are not walked again. */
+void etm_pkt_tok_run_done(struct etm_pkt_decoder *pd,
+			  const struct etm_atom_run *r);
+
+/* ---- the token reader: a window on the pushed chunk in locals ------------
+ * For a loop that reads one-byte atom packets and short branch addresses
+ * itself, with the hot state in registers: etm_pkt_tok_open() copies the
+ * position, compression state and tables out, etm_tok_*() read tokens
+ * through it, etm_pkt_tok_close() commits what was consumed. Nothing else
+ * may be called on the decoder in between. */
+struct etm_tok_reader {
+	const uint8_t *buf;
+	size_t pos, len;
+	const uint8_t *aok;             /* header byte -> one-byte atom packet */
+	const struct etm_atomc *ac;     /* header byte -> its atoms */
+	const uint8_t *hdr;             /* header byte -> header class */
+	uint8_t br_hdr;                 /* the class of branch headers */
+	uint8_t alt;                    /* ETMv3 alternative branch encoding */
+	uint32_t addr;                  /* compression state: address base */
+	enum etm_isa isa;               /* and the trace's ISA */
+	uint64_t off;                   /* input offset of buf[0], no map */
+	const struct etm_offseg *map;   /* offset map or NULL */
+	size_t nmap, mapi;
+	const uint32_t *rel;            /* per-byte offsets or NULL */
+	uint64_t rel_base;
+};
+
+/* Open @r on @pd: 1 if the decoder is ready for tokens (etm_pkt_tok_ready()),
+ * else 0 (@r unusable). */
+int etm_pkt_tok_open(struct etm_pkt_decoder *pd, struct etm_tok_reader *r);
+/* Commit @r's position and compression state to @pd. */
+void etm_pkt_tok_close(struct etm_pkt_decoder *pd,
+		       const struct etm_tok_reader *r);
+
+/* Input offset of byte @pos of the chunk. */
+static inline uint64_t etm_tok_off(struct etm_tok_reader *r, size_t pos)
+{
+	const struct etm_offseg *m = r->map;
+	size_t i = r->mapi;
+
+	if (!m)
+		return r->off + pos;
+	if (r->rel)
+		return r->rel_base + r->rel[pos];
+	while (i + 1 < r->nmap && m[i + 1].pos <= pos)
+		i++;
+	while (i > 0 && m[i].pos > pos)
+		i--;
+	r->mapi = i;
+	return m[i].off + (pos - m[i].pos);
+}
+
+/* The atoms of the one-byte atom packet with header @h, or NULL if @h does
+ * not begin one. */
+static inline const struct etm_atomc *etm_tok_atom(
+	const struct etm_tok_reader *r, uint8_t h)
+{
+	return r->aok[h] ? &r->ac[h] : NULL;
+}
+
+/* Whether @h begins a branch address packet. */
+static inline int etm_tok_is_branch(const struct etm_tok_reader *r, uint8_t h)
+{
+	return r->hdr[h] == r->br_hdr;
+}
+
+/* The ETMv3 branch address packet at @pos in its short form (brshort.h)
+ * against the reader's compression state, into @bs: its size, or 0 if it
+ * is not of that form (or cut). Does not consume it or change the state:
+ * the caller does (r->pos, r->addr, r->isa). */
+static inline int etm_tok_br_short(const struct etm_tok_reader *r,
+				   size_t pos, struct etm_br_short *bs)
+{
+	return etm_br_short(r->addr, r->isa, r->buf + pos, r->len - pos,
+			    r->alt, bs);
+}
+
+#endif

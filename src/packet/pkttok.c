@@ -1,0 +1,378 @@
+/* packet/pkttok.c - the packet decoder's compact tokens (pktdec.h): the
+ * table of one-byte atom packets, runs of them as one batch, branch
+ * address packets and PTM atom packets in compact form, and the token
+ * reader the ETMv3 flow decoder's plain loop reads bytes through. */
+#include <stdint.h>
+#include <string.h>
+
+#include "common/zero.h"
+#include "packet/brshort.h"
+#include "packet/pktbuf.h"
+
+#include <etmtrace/error.h>
+
+/* Atom packets complete in one byte that leave the state alone. */
+void etm_pktp_atom_table(struct etm_pktp *p)
+{
+	struct etm_packet tmp, *pkt = &tmp;
+	unsigned b, k;
+
+	for (b = 1; b < 256; b++) {
+		struct etm_pkt_state st = p->st;
+		uint8_t byte = (uint8_t)b;
+
+		p->aok[b] = 0;
+		if (p->hdr[b] != etmh_atom)
+			continue;
+		etm_zero(pkt, sizeof(*pkt));
+		if (etm_pktp_read(p, &byte, 1, pkt, &st) != 1 ||
+		    pkt->type != etmp_atom || st.addr != p->st.addr ||
+		    st.isa != p->st.isa || st.ts != p->st.ts ||
+		    st.daddr != p->st.daddr)
+			continue;
+		p->aok[b] = pkt->atom_count <= ETM_PKT_MAX_ATOMS;
+		p->ac[b].n = pkt->atom_count;
+		p->ac[b].w_tail = pkt->w_tail;
+		p->ac[b].bits = (uint16_t)(pkt->atom_bits &
+					   ((1u << pkt->atom_count) - 1));
+		for (k = 0; k < ETM_PKT_MAX_ATOMS; k++)
+			p->ac[b].w[k] = pkt->atom_w[k];
+	}
+}
+
+/* The packets of a run are added without branches on their kind (W-only
+ * packets are as common as atom packets and in no predictable order):
+ * every packet's slot in apk/ppos/w is written, and kept only if it has
+ * atoms. The cycle-accurate and the other loop are separate, and the
+ * usual reason not to start (the next byte is not an atom packet) is
+ * checked first. */
+unsigned etm_pkt_tok_atom_run(struct etm_pkt_decoder *pd,
+			      struct etm_atom_run *r, unsigned maxpk)
+{
+	struct etm_pktp *p = &pd->core;
+	const uint8_t *buf = p->buf;
+	size_t pos = p->pos, len = p->len, end;
+	unsigned n = 0, nap = 0, has;
+	uint32_t wacc = 0;
+	uint64_t bits = 0;
+
+	if (pos >= len || !p->aok[buf[pos]] || p->mode != etm_pm_sync ||
+	    p->asm_len || p->qi < p->qn)
+		return 0;
+	if (p->map && p->mapi < p->nmap && p->map[p->mapi].pos > pos)
+		p->mapi = 0;    /* the cursor only moves forwards */
+	r->map = p->map;
+	r->nmap = p->nmap;
+	r->mapi = p->mapi;
+	r->off0 = p->off;
+	if (maxpk > 0xffff / 8)
+		maxpk = 0xffff / 8;     /* W counts fit in w[] */
+	end = len - pos > maxpk ? pos + maxpk : len;
+	if (!p->o.cycle_acc) {
+		do {
+			const struct etm_atomc *a = &p->ac[buf[pos]];
+
+			if (n + a->n > ETM_ATOM_RUN_MAX)
+				break;
+			memset(&r->apk[n], (int)nap, ETM_PKT_MAX_ATOMS);
+			r->ppos[nap] = pos;
+			/* n = 64 only before a W-only packet (bits 0) */
+			bits |= (uint64_t)a->bits << (n & 63);
+			nap += a->n != 0;
+			n += a->n;
+			pos++;
+		} while (pos < end && p->aok[buf[pos]]);
+	} else {
+		do {
+			const struct etm_atomc *a = &p->ac[buf[pos]];
+			uint64_t rep = nap * 0x0101010101010101ull;
+
+			if (n + a->n > ETM_ATOM_RUN_MAX)
+				break;
+			has = a->n != 0;
+			if (a->n <= 8) {
+				/* cycle-accurate P-headers have at most 8 */
+				memcpy(&r->apk[n], &rep, 8);
+				memcpy(&r->w[n], a->w, 8 * sizeof(a->w[0]));
+			} else {
+				memset(&r->apk[n], (int)nap, ETM_PKT_MAX_ATOMS);
+				memcpy(&r->w[n], a->w, sizeof(a->w));
+			}
+			r->ppos[nap] = pos;
+			bits |= (uint64_t)a->bits << (n & 63);
+			r->w[n] = (uint16_t)(r->w[n] + wacc);
+			/* wacc = has ? w_tail : wacc + w_tail, without a branch
+			 * (W-only and atom packets come in no predictable order) */
+			wacc = (wacc & ((uint32_t)has - 1)) + a->w_tail;
+			nap += has;
+			n += a->n;
+			pos++;
+		} while (pos < end && p->aok[buf[pos]]);
+	}
+	r->npkt = (unsigned)(pos - p->pos);
+	p->pos = pos;
+	r->n = n;
+	r->nap = nap;
+	r->bits = bits;
+	r->w_tail = wacc;
+	return r->npkt;
+}
+
+void etm_brc_to_pkt(const struct etm_brc *br, struct etm_packet *pkt)
+{
+	pkt->addr = br->addr;
+	pkt->addr_bits = br->addr_bits;
+	pkt->isa = br->isa;
+	pkt->isa_changed = br->isa_changed;
+	pkt->has_exc = br->has_exc;
+	pkt->exc_num = br->exc_num;
+	pkt->cancel = br->cancel;
+	pkt->resume = br->resume;
+	pkt->has_state = br->has_state;
+	pkt->ns = br->ns;
+	pkt->hyp = br->hyp;
+	pkt->altisa = br->altisa;
+	pkt->jazelle = br->jazelle;
+	pkt->has_cc = br->has_cc;
+	pkt->cycle_count = br->cycle_count;
+}
+
+void etm_brc_from_pkt(struct etm_brc *br, const struct etm_packet *pkt)
+{
+	br->offset = pkt->offset;
+	br->addr = pkt->addr;
+	br->addr_bits = pkt->addr_bits;
+	br->isa = pkt->isa;
+	br->isa_changed = pkt->isa_changed;
+	br->has_exc = pkt->has_exc;
+	br->exc_num = pkt->exc_num;
+	br->cancel = pkt->cancel;
+	br->resume = pkt->resume;
+	br->has_state = pkt->has_state;
+	br->ns = pkt->ns;
+	br->hyp = pkt->hyp;
+	br->altisa = pkt->altisa;
+	br->jazelle = pkt->jazelle;
+	br->has_cc = pkt->has_cc;
+	br->cycle_count = pkt->cycle_count;
+}
+
+/* Clear @br with vector stores (memset of this size may become "rep
+ * stos", or a call). */
+static inline void brc_clear(struct etm_brc *br)
+{
+	char *c = (char *)br;
+
+	_Static_assert(sizeof(*br) > 32 && sizeof(*br) <= 48, "etm_brc size");
+	memset(c, 0, 16);
+	memset(c + 16, 0, 16);
+	memset(c + 32, 0, sizeof(*br) - 32);
+}
+
+/* etm_br_short() into @br (cleared here). */
+static inline __attribute__((always_inline))
+int branch_short(const struct etm_pktp *p, const uint8_t *b, size_t n,
+		 struct etm_brc *br, int alt)
+{
+	struct etm_br_short o;
+	int r = etm_br_short(p->st.addr, p->st.isa, b, n, alt, &o);
+
+	if (r <= 0)
+		return 0;
+	brc_clear(br);
+	br->addr = o.addr;
+	br->isa = o.isa;
+	br->addr_bits = o.addr_bits;
+	br->isa_changed = o.isa_changed;
+	return r;
+}
+
+/* The PTM cycle count field that follows a branch address in
+ * cycle-accurate trace, as ptm_pkt.c reads it: bits [5:2] of the first
+ * byte, bit 6 to go on, then 7 bits a byte while bit 7 is set, at most 5
+ * bytes. Returns the size, or 0 when cut. */
+static inline int ptm_cc_short(const uint8_t *b, size_t n, uint32_t *v)
+{
+	uint32_t x;
+	unsigned i;
+
+	if (n < 1)
+		return 0;
+	x = (b[0] >> 2) & 0x0f;
+	if (!(b[0] & 0x40)) {
+		*v = x;
+		return 1;
+	}
+	for (i = 1; i < 5; i++) {
+		if (i >= n)
+			return 0;
+		x |= (uint32_t)(b[i] & 0x7f) << (4 + 7 * (i - 1));
+		if (!(b[i] & 0x80))
+			break;
+	}
+	*v = x;
+	return i < 5 ? (int)i + 1 : 5;
+}
+
+/* branch_short() for the parser's protocol, with the PTM cycle count. */
+static inline int fast_branch_short(const struct etm_pktp *p,
+				    const uint8_t *b, size_t n,
+				    struct etm_brc *br)
+{
+	int r, c;
+
+	r = p->o.alt_branch ? branch_short(p, b, n, br, 1) :
+			      branch_short(p, b, n, br, 0);
+	if (r <= 0 || !p->o.cycle_acc || !p->ops->br_cc)
+		return r;
+	c = ptm_cc_short(b + r, n - (size_t)r, &br->cycle_count);
+	if (!c)
+		return 0;
+	br->has_cc = 1;
+	return r + c;
+}
+
+int etm_pktp_read_branch(const struct etm_pktp *p, const uint8_t *b, size_t n,
+			 struct etm_packet *pkt, struct etm_pkt_state *st)
+{
+	struct etm_brc br;
+	uint32_t drop;
+	int r;
+
+	memset(&br, 0, sizeof(br));
+	r = p->ops->read_branch(p, b, n, &br, st, &drop);
+	if (r < 0) {
+		pkt->size = drop;
+		return r;
+	}
+	pkt->type = etmp_branch;
+	etm_brc_to_pkt(&br, pkt);
+	return r;
+}
+
+int etm_pkt_tok_branch(struct etm_pkt_decoder *pd, struct etm_brc *br)
+{
+	struct etm_pktp *p = &pd->core;
+	const uint8_t *b;
+	size_t n = p->len - p->pos;
+	struct etm_pkt_state st;
+	uint32_t drop;
+	int r;
+
+	/* (no pointer arithmetic on a NULL buffer before the length check:
+	 * clang's UBSan reports NULL + 0) */
+	if (p->pos >= p->len)
+		return 0;
+	b = p->buf + p->pos;
+	if (p->mode != etm_pm_sync || p->asm_len || p->qi < p->qn ||
+	    p->hdr[b[0]] != etmh_branch)
+		return 0;
+	if ((r = fast_branch_short(p, b, n, br)) > 0) {
+		p->st.addr = (uint32_t)br->addr;
+		p->st.isa = br->isa;
+		br->offset = etm_pktp_off(p, p->pos);
+		p->pos += (size_t)r;
+		return 1;
+	}
+	brc_clear(br);
+	st = p->st;
+	r = p->ops->read_branch(p, b, n, br, &st, &drop);
+	if (r <= 0)
+		return 0;       /* cut by the end of the chunk, or bad */
+	p->st.addr = st.addr;
+	p->st.isa = st.isa;
+	br->offset = etm_pktp_off(p, p->pos);
+	p->pos += (size_t)r;
+	return 1;
+}
+
+int etm_pkt_tok_patom(struct etm_pkt_decoder *pd, struct etm_patom *a)
+{
+	struct etm_pktp *p = &pd->core;
+	const uint8_t *b;
+	int r;
+
+	if (p->pos >= p->len)
+		return 0;
+	b = p->buf + p->pos;
+	if (p->mode != etm_pm_sync || p->asm_len || p->qi < p->qn ||
+	    !p->ops->read_atom || p->hdr[b[0]] != etmh_atom)
+		return 0;
+	r = p->ops->read_atom(p, b, p->len - p->pos, a);
+	if (r <= 0)
+		return 0;       /* cut by the end of the chunk, or bad */
+	a->offset = etm_pktp_off(p, p->pos);
+	p->pos += (size_t)r;
+	return 1;
+}
+
+/* Whether tokens may be read: synchronised at a packet boundary, nothing
+ * assembled or queued. */
+static inline int tok_ready(const struct etm_pktp *p)
+{
+	return p->mode == etm_pm_sync && !p->asm_len && p->qi >= p->qn;
+}
+
+int etm_pkt_tok_ready(const struct etm_pkt_decoder *pd)
+{
+	return tok_ready(&pd->core);
+}
+
+enum etm_tok_kind etm_pkt_tok_peek(const struct etm_pkt_decoder *pd)
+{
+	const struct etm_pktp *p = &pd->core;
+
+	if (p->pos >= p->len || !tok_ready(p))
+		return etm_tk_none;
+	switch (p->hdr[p->buf[p->pos]]) {
+	case etmh_atom:
+		return etm_tk_atom;
+	case etmh_branch:
+		return etm_tk_branch;
+	default:
+		return etm_tk_none;
+	}
+}
+
+void etm_pkt_tok_run_done(struct etm_pkt_decoder *pd,
+			  const struct etm_atom_run *r)
+{
+	if (pd->core.map == r->map)
+		pd->core.mapi = r->mapi;
+}
+
+int etm_pkt_tok_open(struct etm_pkt_decoder *pd, struct etm_tok_reader *r)
+{
+	const struct etm_pktp *p = &pd->core;
+
+	if (!tok_ready(p))
+		return 0;
+	r->buf = p->buf;
+	r->pos = p->pos;
+	r->len = p->len;
+	r->aok = p->aok;
+	r->ac = p->ac;
+	r->hdr = p->hdr;
+	r->br_hdr = etmh_branch;
+	r->alt = p->o.alt_branch;
+	r->addr = p->st.addr;
+	r->isa = p->st.isa;
+	r->off = p->off;
+	r->map = p->map;
+	r->nmap = p->nmap;
+	r->mapi = p->mapi;
+	r->rel = p->rel;
+	r->rel_base = p->rel_base;
+	return 1;
+}
+
+void etm_pkt_tok_close(struct etm_pkt_decoder *pd,
+		       const struct etm_tok_reader *r)
+{
+	struct etm_pktp *p = &pd->core;
+
+	p->pos = r->pos;
+	p->mapi = r->mapi;
+	p->st.addr = r->addr;
+	p->st.isa = r->isa;
+}
