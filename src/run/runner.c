@@ -74,10 +74,6 @@ static void consume(struct prun *r)
 	while (!r->stop) {
 		c = r->head;
 		if (c && c->vd && (!c->taken || c->finished)) {
-			if (c->claimed)
-				r->nclaimed++;
-			else
-				r->nvoid++;
 			chunk_remove(r, c);
 			continue;
 		}

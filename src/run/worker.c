@@ -222,6 +222,7 @@ static int run_head(struct pwork *w, struct pchunk *c, uint64_t *pos)
 	if (i == c->nck && !ret) {
 		/* nothing to converge with: the predecessor decodes it all */
 		c->vd = 1;
+		w->r->nvoid++;
 		ret = -1;
 	}
 	pthread_cond_broadcast(&w->r->cv);
@@ -329,6 +330,7 @@ static void work_chunk(struct pwork *w, struct pchunk *c)
 			 * rather than wait for its checkpoints */
 			s->taken = s->vd = s->finished = 1;
 			s->claimed = 1;
+			r->nclaimed++;
 			r->nlive--;     /* not a chunk of its own any more */
 			pthread_cond_broadcast(&r->cv);
 		}
@@ -343,6 +345,7 @@ static void work_chunk(struct pwork *w, struct pchunk *c)
 			break;
 		/* not converged in s's head: s is decoded here instead */
 		pthread_mutex_lock(&r->mu);
+		r->nvoid += !s->vd;
 		s->vd = 1;
 		pthread_cond_broadcast(&r->cv);
 		pthread_mutex_unlock(&r->mu);
