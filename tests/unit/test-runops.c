@@ -1,6 +1,6 @@
 /* tests/unit/test-runops.c - etm_decoder_run_ops() hands the same elements
  * in the same order whether the consumer takes them one item at a time
- * (item) or in batches (elems), on 1, 2, 3 and 8 threads, and the same as
+ * (item) or in batches (elems), on 1, 2 and 3 threads, and the same as
  * etm_decoder_run() on one thread; batches are used only when the decoder
  * gives elements without packet items; etm_decoder_run() on 2, 3 and 8
  * threads gives the items of a plain streamed decode. Inputs: TC2's
@@ -285,7 +285,7 @@ static void ref_stream(struct hsum *ref, struct etm_decoder *d,
 
 /* etm_decoder_run() on 2, 3 and 8 threads (items copied to the calling
  * thread in blocks) gives the streamed decode's items and packet count;
- * the figures of etm_decoder_run_ops_stats() add up. */
+ * on 8, the figures of etm_decoder_run_ops_stats() add up. */
 static void check_run_jobs(enum etm_input_format fmt,
 			   const struct etm_config *cfg,
 			   struct etm_image *const *img, size_t nsrc,
@@ -316,6 +316,8 @@ static void check_run_jobs(enum etm_input_format fmt,
 		ET_EQ(x.packets, ref.packets);
 		ET_EQ(etm_decoder_packet_count(d), pk);
 		etm_decoder_free(d);
+		if (jobs[i] != 8)
+			continue;
 		/* figures of a run_ops run */
 		hs_init(&x);
 		memset(&st, 0, sizeof(st));
@@ -336,12 +338,13 @@ static void check_run_jobs(enum etm_input_format fmt,
 		for (sum = 0, k = 0; k < jobs[i]; k++)
 			sum += th[k].decoded;
 		ET_EQ(sum, st.decoded);
-		printf("  etm_decoder_run --jobs %u: same items and %llu "
-		       "packets; %llu chunks, %.1f%% decoded twice\n", jobs[i],
-		       (unsigned long long)pk, (unsigned long long)st.chunks,
+		printf("  run_ops --jobs 8: %llu chunks, %.1f%% decoded "
+		       "twice\n", (unsigned long long)st.chunks,
 		       100.0 * (double)(st.decoded - st.bytes) /
 			       (double)st.bytes);
 	}
+	printf("  etm_decoder_run --jobs 2, 3, 8: same items, %llu packets\n",
+	       (unsigned long long)pk);
 }
 
 /* Every way gives the reference's elements; batches only where allowed. */
@@ -364,7 +367,7 @@ static void check_input(const char *what, enum etm_input_format fmt,
 	check_chunks(&ref, fmt, cfg, img, nsrc, in, 200000);
 	for (pk = 0; pk < 2; pk++)
 		for (b = 0; b < 2; b++)
-			for (jobs = 1; jobs <= 8; jobs += jobs < 3 ? 1 : 5) {
+			for (jobs = 1; jobs <= 3; jobs++) {
 				hs_init(&x);
 				d = dec(fmt, cfg, img, nsrc, (int)pk);
 				ET_CHECK(d != NULL);
