@@ -23,6 +23,9 @@ static const char decode_help[] =
 	"                        canon: 'ADDRESS A|T[ N]' lines and GAP (one ID only);\n"
 	"                        jsonl: one JSON object per decoded element\n"
 	"  --stats               decode fully, print only totals and speed\n"
+	"                        (with --jobs N: the threads' CPU time, serial\n"
+	"                        and redundant shares: the `parallel' lines)\n"
+	"  --run-stats           those `parallel' lines on stderr (any format)\n"
 	"  --image FILE@ADDR     raw binary image loaded at ADDR (repeatable)\n"
 	"  --elf FILE[@BIAS]     executable segments of an ELF file, and its\n"
 	"                        symbols and lines: func+0xoff per instruction,\n"
@@ -139,7 +142,8 @@ static int decode_verdict(const struct decfmt *c, int warned)
 }
 
 /* Every buffer of the capture in turn. */
-static int decode_buffers(struct session *s, struct decfmt *c)
+static int decode_buffers(struct session *s, struct decfmt *c,
+			  struct runfig *rf)
 {
 	size_t b;
 	int r = 0;
@@ -150,7 +154,7 @@ static int decode_buffers(struct session *s, struct decfmt *c)
 		/* several jobs on a regular file: formatted on the workers */
 		r = s->jobs > 1 && !s->o->chunk && !s->e1 &&
 		    !decsym_sequential(c->sym) ?
-		    decpar_run(s, c) : -1;
+		    decpar_run(s, c, rf) : -1;
 		s->elems = decfmt_elems;
 		if (r < 0)
 			r = session_run_buffer(s, decfmt_item, c);
@@ -168,11 +172,12 @@ int cmd_decode(int argc, char **argv)
 	struct session s;
 	struct decsym *ds = NULL;
 	struct timespec t0, t1;
+	static struct runfig rf;
 	int r, v = 0;
 
 	r = opt_parse(&o, argc, argv,
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
-		      "image,elf,stats,no-cache,jobs,chunk,verify,symbols,source,offsets,clock,"
+		      "image,elf,stats,run-stats,no-cache,jobs,chunk,verify,symbols,source,offsets,clock,"
 		      "allow-outside,verbose,verify-drop,etmccr,samples");
 	if (r) {
 		if (r > 0)
@@ -210,7 +215,7 @@ int cmd_decode(int argc, char **argv)
 	c.sym = ds;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	c.dw = diagwarn_open(&s);
-	r = decode_buffers(&s, &c);
+	r = decode_buffers(&s, &c, &rf);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	wbuf_flush(&w);
 	if (!r && s.vdropped)
@@ -222,6 +227,8 @@ int cmd_decode(int argc, char **argv)
 	if (c.fmt == DF_STATS && !r)
 		print_stats(&c, (double)(t1.tv_sec - t0.tv_sec) +
 				(double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	if ((c.fmt == DF_STATS || o.run_stats) && !r)
+		runfig_print(c.fmt == DF_STATS ? stdout : stderr, &rf);
 	disasm_close(c.dis);
 	decfmt_fini(&c);
 	decsym_close(ds);

@@ -4,11 +4,13 @@
 #define ETM_CLI_DECPAR_H
 
 #include "decfmt.h"
+#include "runfig.h"
 
 /* Decode the session's trace file on s->jobs threads, formatting like @f
  * (its format, counters and diagnostics, which get the totals; its writer
  * gets the output). Returns 0, 2 on an error (message printed), or -1 if
- * the input is not a regular file (then use session_run()). */
-int decpar_run(struct session *s, struct decfmt *f);
+ * the input is not a regular file (then use session_run()). The run's
+ * figures are added to @rf if not NULL. */
+int decpar_run(struct session *s, struct decfmt *f, struct runfig *rf);
 
 #endif

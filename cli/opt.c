@@ -219,12 +219,14 @@ static int opt_value(struct opts *o, const char *name, char *v)
 
 static const char *const opt_flags[] = { "stats", "no-cache", "m-profile",
 					  "verify", "source", "offsets", "allow-outside",
-					  "verbose", "verify-drop" };
+					  "verbose", "verify-drop", "run-stats" };
 
 static int opt_flag(struct opts *o, const char *name)
 {
 	if (!strcmp(name, "stats"))
 		o->stats = 1;
+	else if (!strcmp(name, "run-stats"))
+		o->run_stats = 1;
 	else if (!strcmp(name, "no-cache"))
 		o->no_cache = 1;
 	else if (!strcmp(name, "m-profile"))

@@ -35,6 +35,7 @@ struct opts {
 	int nelfs;
 	const char *format;           /* text, jsonl, canon */
 	int stats;
+	int run_stats;                /* --run-stats: parallel figures */
 	int verify;
 	int no_cache;
 	int allow_outside;            /* snapshot files outside its directory */

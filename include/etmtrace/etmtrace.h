@@ -16,6 +16,7 @@
 #include <etmtrace/flow.h>
 #include <etmtrace/snapshot.h>
 #include <etmtrace/decoder.h>
+#include <etmtrace/runstats.h>
 #include <etmtrace/diag.h>
 #include <etmtrace/verify.h>
 #include <etmtrace/etmv1.h>

@@ -12,7 +12,7 @@
 
 #include "common/zero.h"
 #include "common/sbuf.h"
-#include "decoder/decoder_int.h"
+#include "decoder/clone.h"
 #include "decoder/frames.h"
 #include "flow/flow_pull.h"
 #include "packet/pktdec.h"

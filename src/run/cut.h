@@ -1,9 +1,9 @@
-/* decoder/cut.h - where a whole input may be cut for independent decoders
+/* run/cut.h - where a whole input may be cut for independent decoders
  * (sync points), how far a chunk's head reaches and where its states are
- * compared: the rules shared by parallel decode (parallel.c) and chunk
+ * compared: the rules shared by parallel decode (run/worker.c) and chunk
  * decode (chunk.c), so that both stitch chunks the same way. */
-#ifndef ETM_DECODER_CUT_H
-#define ETM_DECODER_CUT_H
+#ifndef ETM_RUN_CUT_H
+#define ETM_RUN_CUT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -17,7 +17,8 @@
 #define ETM_CUT_SEARCH (64u << 10) /* sync point search window (buffer size) */
 
 /* First chunk start at or after @from in the @size bytes read through @rd:
- * raw input, the first of five 0x00 before a 0x80 (A-sync); CoreSight
+ * raw input, the last five 0x00 before the 0x80 of an A-sync
+ * (packet/async.h) whose zeros all lie at or after @from; CoreSight
  * frames (@frames), a frame whose first byte is an ID change (and not
  * 0xFF). @size if there is none (or a read fails). @buf holds
  * ETM_CUT_SEARCH bytes. */

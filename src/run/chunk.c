@@ -1,6 +1,6 @@
-/* decoder/chunk.c - chunk plans and the decoder of one chunk
+/* run/chunk.c - chunk plans and the decoder of one chunk
  * (etmtrace/chunk.h): the stitching rule of parallel decode
- * (parallel.c, decoder/cut.h) with each chunk decoded on its own, so that
+ * (run/worker.c, run/cut.h) with each chunk decoded on its own, so that
  * chunks can go to other processes or machines. */
 #include <stdlib.h>
 #include <string.h>
@@ -9,8 +9,8 @@
 #include <etmtrace/error.h>
 
 #include "common/sbuf.h"
-#include "decoder/cut.h"
-#include "decoder/decoder_int.h"
+#include "run/cut.h"
+#include "decoder/clone.h"
 
 #define CH_READ ETM_CUT_SEARCH   /* bytes read and pushed at once */
 

@@ -1,7 +1,8 @@
-/* decoder/decoder_int.h - decoder internals used by parallel decode: copies
+/* decoder/clone.h - the decoder's library-internal interface for the
+ * parallel runner and chunk decode (run/): copies
  * of a configured decoder starting at an input offset, and its state. */
-#ifndef ETM_DECODER_DECODER_INT_H
-#define ETM_DECODER_DECODER_INT_H
+#ifndef ETM_DECODER_CLONE_H
+#define ETM_DECODER_CLONE_H
 
 #include <etmtrace/decoder.h>
 
@@ -22,7 +23,7 @@ void etm_decoder_restart(struct etm_decoder *d, uint64_t base);
 /* Write the state that decides @d's future output to @s: every source's
  * parser and flow decoder. Only meaningful between pushes, after next()
  * returned -etme_again. The deformatter is not included: callers only
- * compare at frame boundaries where its state is known (see parallel.c). */
+ * compare at frame boundaries where its state is known (see run/worker.c). */
 void etm_decoder_save(const struct etm_decoder *d, struct etm_sbuf *s);
 
 /* Set the packet count (parallel decode adds up its chunks'). */

@@ -1,0 +1,76 @@
+/* run/plan.c - the parallel runner's chunks: where the next one starts
+ * and ends (a sync point, run/cut.h) and how long it should be. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <etmtrace/decoder.h>
+#include <etmtrace/error.h>
+
+#include "run/cut.h"
+#include "run/runner.h"
+
+/* First chunk start at or after @from (run/cut.h). Caller holds the
+ * lock. */
+static uint64_t find_start(struct prun *r, uint8_t *buf, uint64_t from)
+{
+	return etm_cut_find_start(r->frames, r->rd, r->rctx, r->size, buf, from);
+}
+
+/* Length of the next chunk: its output should fill about 3/4 of a chunk's
+ * queue limit (at the output rate measured so far), and the rest of the
+ * input should still make 2 chunks per job (load balance at the end). */
+static uint64_t chunk_len(const struct prun *r)
+{
+	uint64_t len = PAR_FIRST_CHUNK, rest = r->size - r->next_start;
+
+	if (r->rate_out) {
+		double l = (double)r->chunk_limit * 0.75 *
+			   (double)r->rate_bytes / (double)r->rate_out;
+
+		len = l > PAR_MAX_CHUNK ? PAR_MAX_CHUNK : (uint64_t)l;
+	}
+	if (len > rest / (2 * r->jobs) && rest / (2 * r->jobs) >= PAR_FIRST_CHUNK)
+		len = rest / (2 * r->jobs);
+	if (len < PAR_MIN_CHUNK)
+		len = PAR_MIN_CHUNK;
+	if (len > PAR_MAX_CHUNK)
+		len = PAR_MAX_CHUNK;
+	/* stagger the first chunks so that a chunk's head is decoded well
+	 * before its predecessor gets there */
+	if (r->nchunks < r->jobs)
+		len = len * (r->nchunks + 1) / r->jobs;
+	return len;
+}
+
+void etm_run_converged(struct prun *r, uint64_t dist)
+{
+	r->nconv++;
+	if (dist > r->conv_max)
+		r->conv_max = dist;
+}
+
+/* Append the next chunk. Caller holds the lock. */
+struct pchunk *etm_run_chunk_create(struct prun *r, uint8_t *buf)
+{
+	uint64_t len = chunk_len(r);
+	struct pchunk *c = calloc(1, sizeof(*c));
+	double t = etm_run_cpu();
+
+	if (!c)
+		return NULL;
+	r->nchunks++;
+	c->start = r->next_start;
+	c->end = c->start + len >= r->size ? r->size :
+					     find_start(r, buf, c->start + len);
+	r->plan += etm_run_cpu() - t;
+	c->head_end = c->start + etm_cut_head_len(c->end - c->start);
+	r->next_start = c->end;
+	if (r->tail)
+		r->tail->next = c;
+	else
+		r->head = c;
+	r->tail = c;
+	r->nlive++;
+	return c;
+}
+

@@ -1,0 +1,146 @@
+/* run/runner.h - the parallel runner's shared state (run/runner.c): the
+ * chunks cut from the input at sync points (run/plan.c), the pieces of
+ * output their workers queue (run/worker.c), and the one-thread decode
+ * (run/seq.c). Internal to run/. */
+#ifndef ETM_RUN_RUNNER_H
+#define ETM_RUN_RUNNER_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <etmtrace/decoder.h>
+#include <etmtrace/runstats.h>
+
+struct etm_sbuf;
+
+#define PAR_READ (256u << 10)     /* bytes read and pushed at once */
+#define PAR_BATCH 256u            /* most elements per ops->elems call */
+#define PAR_BUDGET (40u << 20)    /* default: pieces buffered over all chunks */
+#define PAR_MIN_INPUT (128u << 10) /* smaller input: one thread */
+#define PAR_MIN_CHUNK (16u << 10)
+#define PAR_MAX_CHUNK (32u << 20)
+#define PAR_FIRST_CHUNK (256u << 10)
+
+/* A queued piece of consumer output. */
+struct ppiece {
+	struct ppiece *next;
+	void *p;
+	size_t bytes;
+	uint64_t end;             /* its items come from input before this
+				   * (a checkpoint of the chunk's head), or
+				   * UINT64_MAX after the head */
+};
+
+/* A chunk decoder's state at input offset pos. */
+struct pckpt {
+	uint64_t pos, npackets;
+	int plain;                /* frames since the chunk start are plain */
+	size_t len;
+	uint8_t *state;
+};
+
+struct pchunk {
+	struct pchunk *next;
+	uint64_t start, end, head_end;
+	int taken;                /* a worker started it */
+	int finished;             /* its worker no longer touches it */
+	int done;                 /* all its output is queued */
+	int vd;                   /* void: the predecessor decoded it */
+	int at_eos;               /* its output ends the whole decode */
+	int claimed;              /* decoded by a predecessor's run from the
+				   * start (not counted in nlive) */
+	struct ppiece *qh, *qt;   /* output queue */
+	size_t qbytes;
+	uint64_t pk_skip, pk_end; /* packet counts: dropped, at the end */
+	uint64_t skip_to;         /* the predecessor converged here: pieces
+				   * ending at or before it are dropped */
+	struct pckpt *ck;
+	unsigned nck, ckcap;
+	int head_done;
+};
+
+struct prun {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	const struct etm_decoder *tmpl;
+	struct etm_decoder *tmpl_w;   /* the same, for its packet count */
+	etm_read_fn rd;
+	void *rctx;
+	const struct etm_run_ops *ops;
+	void *octx;
+	uint64_t size;
+	int frames;               /* CoreSight frame-formatted input */
+	int batch;                /* elements in batches (ops->elems) */
+	unsigned jobs;
+	size_t chunk_limit;       /* queued piece bytes per chunk */
+	struct pchunk *head, *tail;
+	unsigned nlive;
+	uint64_t next_start;      /* start of the next chunk to create */
+	unsigned nchunks;         /* chunks created */
+	uint64_t rate_bytes, rate_out;
+	uint64_t npackets;        /* packets of the consumed chunks */
+	int stop, err;
+	/* figures (struct etm_run_stats) */
+	double plan;              /* CPU time finding cut points */
+	uint64_t head_redundant;  /* chunk starts decoded twice */
+	uint64_t nvoid, nclaimed;
+	uint64_t conv_max;        /* the farthest into a chunk that its
+				   * predecessor's decoder converged */
+	unsigned nconv;           /* chunks converged with */
+	double caller_wait;       /* the calling thread waited for pieces */
+};
+
+/* Per-worker scratch. */
+struct pwork {
+	struct prun *r;
+	struct etm_decoder *d;
+	void *cs;                 /* consumer state (ops->open) */
+	uint8_t *buf;
+	struct etm_sbuf *sb;
+	struct pchunk *out;       /* chunk whose queue gets the output */
+	uint64_t out_bytes;       /* piece bytes queued on out by this worker */
+	int head;                 /* head phase: a piece per checkpoint */
+	uint64_t piece_end;       /* the end tag of the piece being filled */
+	int dirty;                /* a frame not known to be plain was seen */
+	struct etm_run_thread st; /* figures (cpu and idle_end at the end) */
+	double t_end;             /* etm_run_now() when it exited */
+};
+
+/* Monotonic wall time and the calling thread's CPU time, in seconds. */
+double etm_run_now(void);
+double etm_run_cpu(void);
+
+/* Stop the run with error @err (the first one is kept); caller holds the
+ * lock. etm_run_fail_locked() takes it. */
+void etm_run_fail(struct prun *r, int err);
+void etm_run_fail_locked(struct prun *r, int err);
+
+/* Free chunk @c and the pieces still queued on it. Caller holds the lock
+ * (ops->drop must not call back into the run). */
+void etm_run_chunk_free(struct prun *r, struct pchunk *c);
+
+/* Append the next chunk of the input (run/plan.c). Caller holds the lock.
+ * NULL on no memory. */
+struct pchunk *etm_run_chunk_create(struct prun *r, uint8_t *buf);
+
+/* A predecessor's decoder converged @dist bytes into its successor
+ * chunk (run/plan.c keeps the figures). Caller holds the lock. */
+void etm_run_converged(struct prun *r, uint64_t dist);
+
+/* A worker thread (run/worker.c): takes chunks until the input is done;
+ * @arg is its struct pwork. */
+void *etm_run_worker(void *arg);
+
+/* Decode the whole input on the calling thread (run/seq.c): items straight
+ * to @fn (etm_decoder_run) or, if r->ops, through them. */
+int etm_run_seq(struct prun *r, etm_item_fn fn, void *ctx);
+
+/* Decode @d's input on @jobs workers through @ops (or on this thread: @ops,
+ * or @fn if @ops is NULL); the figures to *@st if not NULL. */
+int etm_run_decode(struct etm_decoder *d, etm_read_fn rd, void *rctx,
+		   uint64_t size, unsigned jobs, const struct etm_run_ops *ops,
+		   void *octx, etm_item_fn fn, void *fctx,
+		   struct etm_run_stats *st);
+
+#endif
