@@ -40,6 +40,13 @@ struct bench_result {
 	uint64_t elems;               /* elements of any kind */
 	uint64_t errors;              /* error / no-sync elements */
 	long maxrss_kb;               /* peak RSS of the child process */
+	double cpu;                   /* CPU time of the child process */
+	/* --jobs N (etm_decoder_run_ops_stats()): */
+	double caller_cpu;            /* the calling thread's CPU time, setup
+				       * included: the serial work */
+	double worker_wait, idle_end; /* workers blocked, idle at the end */
+	uint64_t decoded;             /* input bytes decoded by all threads */
+	uint64_t chunks, chunks_void;
 	char msg[128];
 };
 

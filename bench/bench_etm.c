@@ -20,7 +20,7 @@ static void count_elem(struct bench_result *r, const struct etm_elem *el)
 
 static void count_item(struct bench_result *r, const struct etm_item *it)
 {
-	if (!it->is_elem) {
+	if (it->kind != etm_item_elem) {
 		r->packets++;
 		return;
 	}
@@ -168,18 +168,28 @@ static int run_parallel(struct etm_decoder *d, int fd,
 	if (c->limit && c->limit < size)
 		size = c->limit;
 	r->bytes = size;
+	struct etm_run_stats st;
+	int err;
+
 	if (c->run_items)
 		return etm_decoder_run(d, par_read, (void *)&fd, size, c->jobs,
 				       par_count, r);
-	return etm_decoder_run_ops(d, par_read, (void *)&fd, size, c->jobs,
-				   &count_ops, r);
+	memset(&st, 0, sizeof(st));
+	err = etm_decoder_run_ops_stats(d, par_read, (void *)&fd, size,
+					c->jobs, &count_ops, r, &st);
+	r->worker_wait = st.worker_wait;
+	r->idle_end = st.worker_idle_end;
+	r->decoded = st.decoded;
+	r->chunks = st.chunks;
+	r->chunks_void = st.chunks_void;
+	return err;
 }
 
 int bench_etm_run(const struct bench_case *c, struct bench_result *r)
 {
 	struct etm_image *img = NULL;
 	struct etm_decoder *d;
-	struct timespec t0, t1;
+	struct timespec t0, t1, tc;
 	int fd, i, err = -etme_nomem;
 
 	d = etm_decoder_alloc(c->fmt, c->full ? etm_dec_elements :
@@ -208,6 +218,9 @@ int bench_etm_run(const struct bench_case *c, struct bench_result *r)
 		err = run_stream(d, fd, c, r);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	close(fd);
+	/* this child's calling thread, from its start: setup included */
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &tc);
+	r->caller_cpu = (double)tc.tv_sec + (double)tc.tv_nsec / 1e9;
 	r->secs = (double)(t1.tv_sec - t0.tv_sec) +
 		  (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 out:

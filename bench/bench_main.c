@@ -66,6 +66,8 @@ static int run_child(const struct bench_case *c, int peer,
 	while (wait4(pid, &st, 0, &ru) < 0 && errno == EINTR)
 		;
 	r->maxrss_kb = ru.ru_maxrss;
+	r->cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+		 (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 	return r->ok ? 0 : -1;
 }
 
@@ -110,6 +112,35 @@ static void print_row(const char *who, const struct best *b)
 	       (unsigned long long)b->r.insns,
 	       (unsigned long long)b->r.packets,
 	       (unsigned long long)b->r.elems);
+}
+
+/* The parallel run's figures (etmtrace/runstats.h) and what they predict
+ * (doc/performance.md, scaling model): serial share s = the calling
+ * thread's CPU / all CPU; overhead o = CPU of --jobs N / CPU of one job
+ * - 1 (redundant decode, checkpoints, queues); on n cores
+ * S(n) = 1 / (s + (1 - s) (1 + o) / n), in CPU time (so a loaded
+ * machine's wall times do not enter). */
+static void print_figures(const struct bench_result *one,
+			  const struct bench_result *par, int jobs)
+{
+	static const int cores[] = { 2, 4, 8, 16, 64 };
+	double s = par->cpu > 0 ? par->caller_cpu / par->cpu : 0;
+	double o = one->cpu > 0 ? par->cpu / one->cpu - 1 : 0;
+	unsigned i;
+
+	printf("  figures --jobs %d: serial %.2f%% (%.3f of %.3f s CPU), "
+	       "redundant %.2f%% of input, CPU %+.1f%% over one job, workers "
+	       "waited %.3f s, idle at the end %.3f s, %llu chunks (%llu "
+	       "void)\n", jobs, 100 * s, par->caller_cpu, par->cpu,
+	       100.0 * (double)(par->decoded - par->bytes) / (double)par->bytes,
+	       100 * o, par->worker_wait, par->idle_end,
+	       (unsigned long long)par->chunks,
+	       (unsigned long long)par->chunks_void);
+	printf("  predicted speed-up (CPU time):");
+	for (i = 0; i < sizeof(cores) / sizeof(cores[0]); i++)
+		printf(" %d cores %.1fx%s", cores[i],
+		       1 / (s + (1 - s) * (1 + (o > 0 ? o : 0)) / cores[i]),
+		       i + 1 < sizeof(cores) / sizeof(cores[0]) ? "," : "\n");
 }
 
 /* Runs one case; returns 1 if it failed (decoders disagree). */
@@ -174,6 +205,8 @@ static int run_case(struct bench_case *c, const struct opts *o, int peer)
 	if (be.have && bj.have)
 		printf("  speed-up --jobs %d: %.2fx\n", o->jobs,
 		       be.r.secs / bj.r.secs);
+	if (be.have && bj.have && bj.r.chunks)
+		print_figures(&be.r, &bj.r, o->jobs);
 	fflush(stdout);
 	return fail;
 }

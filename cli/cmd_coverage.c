@@ -120,7 +120,7 @@ static int split_args(struct covopts *c, int argc, char **argv, char **rest)
 
 static int cov_item(void *ctx, const struct etm_item *it)
 {
-	if (!it->is_elem)
+	if (it->kind != etm_item_elem)
 		return 0;
 	return etm_cov_add_elems(ctx, &it->elem, 1) < 0 ? -1 : 0;
 }

@@ -76,7 +76,7 @@ static int pk_item(void *vctx, const struct etm_item *it)
 	const struct etm_packet *p = &it->pkt;
 	int unknown;
 
-	if (it->is_elem) {
+	if (it->kind == etm_item_elem) {
 		/* deformatter errors arrive as error elements */
 		c->errors++;
 		if (c->jsonl)

@@ -50,7 +50,7 @@ static int write_fd(void *ctx, const void *buf, size_t n)
 
 static int prof_item(void *ctx, const struct etm_item *it)
 {
-	return it->is_elem ? etm_profile_elems(ctx, &it->elem, 1) : 0;
+	return it->kind == etm_item_elem ? etm_profile_elems(ctx, &it->elem, 1) : 0;
 }
 
 static int prof_batch(void *ctx, const struct etm_elem *els, size_t n)

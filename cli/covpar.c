@@ -57,7 +57,7 @@ static int cp_item(void *state, const struct etm_item *it)
 {
 	struct cp_state *st = state;
 
-	if (!it->is_elem)
+	if (it->kind != etm_item_elem)
 		return 0;
 	return etm_cov_add_elems(st->part, &it->elem, 1) < 0 ? -1 : 0;
 }

@@ -272,7 +272,7 @@ int decfmt_item(void *vctx, const struct etm_item *it)
 {
 	struct decfmt *c = vctx;
 
-	if (it->is_elem)
+	if (it->kind == etm_item_elem)
 		return decfmt_elem(c, &it->elem);
 	diagwarn_item(c->dw, it);
 	c->n.packets++;

@@ -69,7 +69,7 @@ void diagwarn_item(struct diagwarn *w, const struct etm_item *it)
 
 	if (!w)
 		return;
-	id = (it->is_elem ? it->elem.id : it->pkt.id) & 0x7f;
+	id = (it->kind == etm_item_elem ? it->elem.id : it->pkt.id) & 0x7f;
 	if (w->d[id])
 		etm_diag_item(w->d[id], it);
 }

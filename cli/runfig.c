@@ -2,6 +2,7 @@
  * thread, the serial share (what the calling thread did, in the run and
  * around it), redundant decode and waiting (cli/runfig.h). */
 #include <sys/resource.h>
+#include <time.h>
 
 #include "runfig.h"
 
@@ -32,6 +33,8 @@ void runfig_add(struct runfig *f, const struct etm_run_stats *st)
 	s->bytes += st->bytes;
 	s->decoded += st->decoded;
 	s->head_redundant += st->head_redundant;
+	if (st->converge_max > s->converge_max)
+		s->converge_max = st->converge_max;
 	s->chunks += st->chunks;
 	s->chunks_void += st->chunks_void;
 	s->chunks_claimed += st->chunks_claimed;
@@ -55,6 +58,15 @@ static double process_cpu(void)
 	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
+static double thread_cpu(void)
+{
+	struct timespec t;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0)
+		return 0;
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
 static double pct(double part, double whole)
 {
 	return whole > 0 ? 100.0 * part / whole : 0;
@@ -63,7 +75,8 @@ static double pct(double part, double whole)
 void runfig_print(FILE *out, const struct runfig *f)
 {
 	const struct etm_run_stats *s = &f->sum;
-	double all = process_cpu(), serial = all - s->worker_cpu;
+	double all = process_cpu(), caller = thread_cpu();
+	double other = all - s->worker_cpu - caller;
 	unsigned i, n = s->threads < RUNFIG_THREADS ? s->threads : RUNFIG_THREADS;
 
 	if (!f->runs)
@@ -74,8 +87,9 @@ void runfig_print(FILE *out, const struct runfig *f)
 		(unsigned long long)s->chunks_void,
 		(unsigned long long)s->chunks_claimed, s->wall);
 	fprintf(out, "parallel cpu     process %.3f s: workers %.3f s, "
-		"calling thread %.3f s in the run, %.3f s around it\n", all,
-		s->worker_cpu, s->caller_cpu, serial - s->caller_cpu);
+		"calling thread %.3f s (%.3f s in the runs), other threads "
+		"%.3f s\n", all, s->worker_cpu, caller, s->caller_cpu,
+		other > 0 ? other : 0);
 	for (i = 0; i < n; i++)
 		fprintf(out, "parallel thread  %u: cpu %.3f s, waited %.3f s, "
 			"idle at the end %.3f s, %llu chunks, %llu bytes\n", i,
@@ -83,14 +97,16 @@ void runfig_print(FILE *out, const struct runfig *f)
 			f->thread[i].idle_end,
 			(unsigned long long)f->thread[i].chunks,
 			(unsigned long long)f->thread[i].decoded);
-	fprintf(out, "parallel serial  %.2f%% of CPU (calling thread: %.2f%% "
-		"in the run, planning %.2f%%)\n", pct(serial + s->plan, all),
+	fprintf(out, "parallel serial  %.2f%% of CPU: the calling thread "
+		"%.2f%% (%.2f%% in the runs), planning under the lock %.2f%%\n",
+		pct(caller + s->plan, all), pct(caller, all),
 		pct(s->caller_cpu, all), pct(s->plan, all));
 	fprintf(out, "parallel redundant %.2f%% of input decoded twice "
-		"(chunk heads %.2f%%)\n",
+		"(chunk heads %.2f%%; converged within %llu bytes)\n",
 		pct(s->decoded > s->bytes ? (double)(s->decoded - s->bytes) : 0,
 		    (double)s->bytes),
-		pct((double)s->head_redundant, (double)s->bytes));
+		pct((double)s->head_redundant, (double)s->bytes),
+		(unsigned long long)s->converge_max);
 	fprintf(out, "parallel wait    workers %.3f s, idle at the end %.3f s; "
 		"calling thread %.3f s\n", s->worker_wait, s->worker_idle_end,
 		s->caller_wait);

@@ -267,7 +267,7 @@ static int verify_take(struct session *s, session_fn fn, void *ctx)
 	struct etm_item it;
 
 	while (etm_verify_next(s->verify, &it) == 0)
-		if (it.is_elem && !verify_dropped(s, &it.elem) && fn(ctx, &it) < 0)
+		if (it.kind == etm_item_elem && !verify_dropped(s, &it.elem) && fn(ctx, &it) < 0)
 			return 1;
 	return 0;
 }

@@ -46,7 +46,7 @@ int main(int argc, char **argv)
 	 * range is only delivered after etm_decoder_finish(), which
 	 * etm_capture_next() calls at the end of each file). */
 	while ((r = etm_capture_next(cap, &it, sizeof(it))) == 0) {
-		if (!it.is_elem)
+		if (it.kind != etm_item_elem)
 			continue;
 		if (it.elem.kind == etmk_range)
 			insns[it.elem.id & 0x7f] += it.elem.ninsn;

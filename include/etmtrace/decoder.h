@@ -44,13 +44,22 @@ int etm_decoder_push(struct etm_decoder *d, const uint8_t *buf, size_t n);
 /** End of input. */
 int etm_decoder_finish(struct etm_decoder *d);
 
-/** One output item: a packet (with the element mode, packets are also
- * returned before the elements they produce) or an element. */
+/** What an item holds. */
+enum etm_item_kind {
+	etm_item_packet = 0,          /**< a packet: etm_item.pkt */
+	etm_item_elem = 1,            /**< an element: etm_item.elem */
+};
+
+/** One output item, a tagged union: a packet (with the element mode,
+ * packets are also returned before the elements they produce) or an
+ * element. Only the member @kind names is valid. */
 struct etm_item {
-	int is_elem;                  /**< 0: pkt valid; 1: elem valid */
+	enum etm_item_kind kind;
 	enum etm_protocol proto;      /**< protocol of the source */
-	struct etm_packet pkt;
-	struct etm_elem elem;
+	union {
+		struct etm_packet pkt;    /**< kind etm_item_packet */
+		struct etm_elem elem;     /**< kind etm_item_elem */
+	};
 };
 
 /** Next item. Returns 0 with an item, -etme_again (push more), -etme_eos

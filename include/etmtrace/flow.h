@@ -91,6 +91,11 @@ struct etm_elem {
 
 struct etm_flow;
 
+/* A flow decoder embeds the packet decoder of its source (etmtrace/packet.h)
+ * and pulls packets from it when it runs inside the pipeline
+ * (etmtrace/decoder.h), the common ones in compact form; on its own it
+ * takes packets from the caller with etm_flow_put(). */
+
 /** Allocate a flow decoder for a source configured by @cfg (copied),
  * reading opcodes from @img (borrowed: must outlive the decoder; may be NULL,
  * then every address is unreadable). Returns NULL on bad config / no memory. */

@@ -38,8 +38,8 @@ struct etm_run_stats {
 	double worker_wait;   /**< wall time workers were blocked (sum) */
 	double worker_idle_end; /**< wall time workers had exited before the
 				 * run ended (sum: load imbalance) */
-	double plan;          /**< wall time spent finding cut points, under
-			       * the run's lock (serial) */
+	double plan;          /**< CPU time spent finding cut points, under
+			       * the run's lock (serial; part of worker_cpu) */
 	uint64_t bytes;       /**< input size */
 	uint64_t decoded;     /**< input bytes pushed to decoders by all
 			       * threads; decoded - bytes is redundant work */
@@ -47,6 +47,9 @@ struct etm_run_stats {
 				  * the chunk's worker and by its
 				  * predecessor's up to where they
 				  * converged */
+	uint64_t converge_max; /**< the farthest into a chunk that its
+				* predecessor's decoder went before the two
+				* converged (chunk heads follow it) */
 	uint64_t chunks;      /**< chunks cut */
 	uint64_t chunks_void; /**< chunks whose own decode was thrown away
 			       * (no convergence: the predecessor's decoder

@@ -159,7 +159,7 @@ static int e1_next(struct etm_decoder *d, struct etm_item *it)
 	if (n < 0)
 		return n;
 	it->elem = *el;
-	it->is_elem = 1;
+	it->kind = etm_item_elem;
 	it->proto = etm_proto_etmv1;
 	return 0;
 }
@@ -276,7 +276,7 @@ static int drain_source(struct etm_decoder *d, struct dec_source *s,
 	for (;;) {
 		if (s->flow && (el = etm_flow_pop(s->flow))) {
 			it->elem = *el;
-			it->is_elem = 1;
+			it->kind = etm_item_elem;
 			item_proto(it, s);
 			return 0;
 		}
@@ -299,7 +299,7 @@ static int drain_source(struct etm_decoder *d, struct dec_source *s,
 		if (err < 0)
 			return err;
 		if (d->want_packets) {
-			it->is_elem = 0;
+			it->kind = etm_item_packet;
 			item_proto(it, s);
 			return 0;
 		}
@@ -327,7 +327,7 @@ static int drain_finish(struct etm_decoder *d, struct etm_item *it)
 		}
 		if (s->flow &&
 		    etm_flow_next(s->flow, &it->elem, sizeof(it->elem)) == 0) {
-			it->is_elem = 1;
+			it->kind = etm_item_elem;
 			item_proto(it, s);
 			return 0;
 		}
@@ -338,7 +338,7 @@ static int drain_finish(struct etm_decoder *d, struct etm_item *it)
 static void dfmt_error_item(struct etm_item *it, const struct etm_dfmt_item *x)
 {
 	etm_zero(&it->elem, sizeof(it->elem));
-	it->is_elem = 1;
+	it->kind = etm_item_elem;
 	it->proto = etm_proto_unknown;
 	it->elem.kind = etmk_error;
 	it->elem.offset = x->offset;
@@ -423,7 +423,7 @@ int next_slow(struct etm_decoder *d, struct etm_item *it)
  * or an error element of the deformatter. */
 static void rec_from_item(struct etm_pkt_rec *r, const struct etm_item *it)
 {
-	if (!it->is_elem) {
+	if (it->kind != etm_item_elem) {
 		etm_pkt_rec_from(r, &it->pkt);
 		return;
 	}
@@ -481,7 +481,7 @@ int etm_decoder_next(struct etm_decoder *d, struct etm_item *it, size_t size)
 
 		if (el) {
 			it->elem = *el;
-			it->is_elem = 1;
+			it->kind = etm_item_elem;
 			item_proto(it, d->cur);
 			return 0;
 		}
@@ -503,8 +503,6 @@ int etm_decoder_next_elems(struct etm_decoder *d,
 			   const struct etm_elem **els, size_t max)
 {
 	struct dec_source *s;
-	struct etm_flow *f;
-	size_t n;
 	int err;
 
 	if (!d || !els || !max || d->mode != etm_dec_elements ||
@@ -516,17 +514,11 @@ int etm_decoder_next_elems(struct etm_decoder *d,
 		return e1_next_elems(d, els, max);
 	s = d->cur;
 	if (s && s->flow) {
-		f = s->flow;
-		if (!etm_flow_queued(f)) {
-			/* fill the queue from the source being drained */
-			err = etm_flow_drain(f, &d->npackets);
-			if (err < 0)
-				return err;
-		}
-		/* the queued elements, in place */
-		n = etm_flow_take(f, els, max);
-		if (n)
-			return (int)n;
+		/* the queued elements in place, the fast path run first
+		 * when there are none */
+		err = etm_flow_next_batch(s->flow, &d->npackets, els, max);
+		if (err)
+			return err;
 	}
 	/* everything else (general packets, input, deformatter, end of
 	 * input) as etm_decoder_next() does it: one element, the rest of

@@ -91,15 +91,22 @@ const struct etm_elem *etm_flow_pop(struct etm_flow *f)
 	return &f->q[f->qhead++];
 }
 
-size_t etm_flow_take(struct etm_flow *f, const struct etm_elem **els,
-		     size_t max)
+int etm_flow_next_batch(struct etm_flow *f, uint64_t *np,
+			const struct etm_elem **els, size_t max)
 {
-	size_t n = f->qlen < max ? f->qlen : max;
+	size_t n;
+	int err;
 
+	if (!f->qlen) {
+		err = f->drain(f, np);
+		if (err < 0)
+			return err;
+	}
+	n = f->qlen < max ? f->qlen : max;
 	*els = &f->q[f->qhead];
 	f->qhead += (unsigned)n;
 	f->qlen -= (unsigned)n;
-	return n;
+	return (int)n;
 }
 
 unsigned etm_flow_queued(const struct etm_flow *f)

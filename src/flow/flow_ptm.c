@@ -331,11 +331,10 @@ static void ptm_atoms_c(struct ptm_flow *p, unsigned n, uint32_t bits,
 			     i + 1 == n && has_cc ? cc : 0);
 }
 
-static void ptm_atoms(struct ptm_flow *p, const struct etm_packet *pkt,
-		      uint64_t off)
+static void ptm_atoms(struct ptm_flow *p, const struct etm_packet *pkt)
 {
 	ptm_atoms_c(p, pkt->atom_count, pkt->atom_bits, pkt->has_cc,
-		    pkt->cycle_count, off);
+		    pkt->cycle_count, pkt->offset);
 }
 
 /* Take NS/Hyp from a packet that carries them; report a change. */
@@ -629,7 +628,7 @@ static int ptm_put(struct etm_flow *f, const struct etm_packet *pkt)
 		return 0;       /* wait for an I-sync (../shared/docs/ptm.md §15.2) */
 	switch (pkt->type) {
 	case etmp_atom:
-		ptm_atoms(p, pkt, pkt->offset);
+		ptm_atoms(p, pkt);
 		break;
 	case etmp_branch:
 		etm_brc_from_pkt(&br, pkt);
@@ -667,22 +666,17 @@ static void ptm_put_patom(struct etm_flow *f, const struct etm_patom *a)
 static int ptm_drain(struct etm_flow *f, uint64_t *np)
 {
 	struct etm_pkt_decoder *pd = f->pd;
-	struct etm_patom pa;
-	struct etm_brc br;
+	struct etm_tok t;
 
 	do {
-		switch (etm_pkt_tok_peek(pd)) {
+		switch (etm_pkt_tok_next(pd, &t)) {
 		case etm_tk_atom:
-			if (!etm_pkt_tok_patom(pd, &pa))
-				return 0;
 			etm_flow_qstart(f);
-			ptm_put_patom(f, &pa);
+			ptm_put_patom(f, &t.atom);
 			break;
 		case etm_tk_branch:
-			if (!etm_pkt_tok_branch(pd, &br))
-				return 0;
 			etm_flow_qstart(f);
-			ptm_put_branch(f, &br);
+			ptm_put_branch(f, &t.br);
 			break;
 		default:
 			return 0;

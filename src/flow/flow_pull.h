@@ -31,9 +31,12 @@ int etm_flow_drain(struct etm_flow *f, uint64_t *np);
 const struct etm_elem *etm_flow_pop(struct etm_flow *f);
 
 /* Up to @max queued elements at once, in place: *@els points to them in
- * the queue (valid until the next call on @f); returns how many (0: none). */
-size_t etm_flow_take(struct etm_flow *f, const struct etm_elem **els,
-		     size_t max);
+ * the queue (valid until the next call on @f); when none are queued, the
+ * fast path (etm_flow_drain(), *@np counting the packets) fills the queue
+ * first. Returns how many (0: none, the general path is next) or an error
+ * of the fast path. */
+int etm_flow_next_batch(struct etm_flow *f, uint64_t *np,
+			const struct etm_elem **els, size_t max);
 
 /* Number of elements queued. */
 unsigned etm_flow_queued(const struct etm_flow *f);

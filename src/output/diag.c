@@ -266,7 +266,7 @@ void etm_diag_item(struct etm_diag *d, const struct etm_item *it)
 {
 	if (!d || !it)
 		return;
-	if (it->is_elem) {
+	if (it->kind == etm_item_elem) {
 		etm_diag_elem(d, &it->elem);
 		return;
 	}

@@ -70,12 +70,12 @@ static struct vitem *at(struct etm_verify *v, uint64_t pos)
 
 static uint64_t item_off(const struct etm_item *it)
 {
-	return it->is_elem ? it->elem.offset : it->pkt.offset;
+	return it->kind == etm_item_elem ? it->elem.offset : it->pkt.offset;
 }
 
 static unsigned item_src(const struct etm_item *it)
 {
-	return (it->is_elem ? it->elem.id : it->pkt.id) & (VSRC - 1);
+	return (it->kind == etm_item_elem ? it->elem.id : it->pkt.id) & (VSRC - 1);
 }
 
 /* Release the held items of source @k; @how: 0 confirmed, 1 rejected (an
@@ -129,7 +129,7 @@ int etm_verify_put(struct etm_verify *v, const struct etm_item *it)
 	s = &v->s[k];
 	if (k == 0) {
 		held = 0;
-	} else if (it->is_elem && (it->elem.kind == etmk_error ||
+	} else if (it->kind == etm_item_elem && (it->elem.kind == etmk_error ||
 				   it->elem.kind == etmk_nosync)) {
 		/* (not nomem: an address outside the program image says
 		 * nothing about the trace; the walk just stops there) */
@@ -139,7 +139,7 @@ int etm_verify_put(struct etm_verify *v, const struct etm_item *it)
 	} else {
 		if (s->pend && item_off(it) > s->pend_off)
 			release(v, k, 0);   /* the I-sync passed its check */
-		if (!it->is_elem && it->pkt.type == etmp_isync) {
+		if (it->kind != etm_item_elem && it->pkt.type == etmp_isync) {
 			if (it->pkt.reason == etm_isync_periodic) {
 				s->pend = s->nheld != 0;
 				s->pend_off = it->pkt.offset;
@@ -189,7 +189,7 @@ int etm_verify_next(struct etm_verify *v, struct etm_item *it)
 	if (x->mark) {
 		x->mark = 0;
 		memset(it, 0, sizeof(*it));
-		it->is_elem = 1;
+		it->kind = etm_item_elem;
 		it->proto = x->it.proto;
 		it->elem.kind = etmk_error;
 		it->elem.id = x->src;

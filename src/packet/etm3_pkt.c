@@ -11,24 +11,17 @@
 
 static const uint8_t ss_bytes[4] = { 0, 1, 2, 4 };
 
-/* Header byte classes, IHI 0014Q Table 7.1 (../shared/docs/etmv3.md §2.3 order). */
+/* Header byte classes, IHI 0014Q Table 7.1 (../shared/docs/etmv3.md §2.3 order):
+ * those PTM shares (etm_pktp_hdr_common()), then the ETMv3-only ones. */
 static enum etm_hdr etm3_classify(unsigned b, int data)
 {
-	if (b & 0x01)
-		return etmh_branch;      /* bCxxxxxx1 */
-	if (b & 0x80)
-		return etmh_atom;        /* b1xxxxxx0 */
+	enum etm_hdr h = etm_pktp_hdr_common(b);
+
+	if (h != etmh_reserved)
+		return h;
 	switch (b) {
-	case 0x00: return etmh_async;
 	case 0x04: return etmh_cycle_count;
-	case 0x08: return etmh_isync;
-	case 0x0c: return etmh_trigger;
 	case 0x70: return etmh_isync_cc;
-	case 0x3c: return etmh_vmid;
-	case 0x42: case 0x46: return etmh_timestamp; /* b01000R10 */
-	case 0x66: return etmh_ignore;
-	case 0x6e: return etmh_ctxid;
-	case 0x76: return etmh_exc_return;
 	case 0x7e: return etmh_exc_entry;
 	default: break;
 	}
@@ -154,24 +147,19 @@ static int etm3_exc(const uint8_t *b, size_t n, struct etm_brc *br)
  * 000 follows OpenCSD's reading (reset). -1 = reserved. */
 static const int8_t dep_exc[8] = { 8, 14, -1, -1, 5, 15, 4, 1 };
 
-static int etm3_read_branch(const struct etm_pktp *p, const uint8_t *b, size_t n,
-			    struct etm_brc *br, struct etm_pkt_state *st,
-			    uint32_t *drop)
+static int etm3_read_branch(const struct etm_pktp *p, const uint8_t *b,
+			    size_t n, struct etm_brc *br,
+			    struct etm_pkt_state *st, uint32_t *drop)
 {
 	unsigned flags = ETM_ADDR_DEPRECATED;
 	struct etm_addr_res a;
-	enum etm_isa isa;
 	int r, i;
 
-	*drop = 0;
 	if (p->o.alt_branch)
 		flags |= ETM_ADDR_ALT;
-	r = etm_addr_read(b, n, flags, st->addr, st->isa, &a);
-	if (r < 0) {
-		*drop = a.len;
-		return r;
-	}
-	i = r;
+	i = etm_brc_read_addr(b, n, flags, st, &a, drop);
+	if (i < 0)
+		return i;
 	if (a.dep) {
 		if (dep_exc[a.dep_code] < 0) {
 			*drop = 5;
@@ -187,16 +175,7 @@ static int etm3_read_branch(const struct etm_pktp *p, const uint8_t *b, size_t n
 			return r;
 		i += r;
 	}
-	isa = a.isa;
-	if (br->has_state && (isa == etmi_t32 || isa == etmi_tee))
-		isa = br->altisa ? etmi_tee : etmi_t32;
-	br->addr = a.addr;
-	br->addr_bits = a.nbits;
-	br->isa = isa;
-	br->isa_changed = a.isa_set || isa != st->isa;
-	br->jazelle = isa == etmi_jazelle;
-	st->addr = a.addr;
-	st->isa = isa;
+	etm_brc_set_addr(br, &a, st);
 	return i;
 }
 
@@ -279,14 +258,10 @@ static int etm3_isync(const struct etm_pktp *p, const uint8_t *b, size_t n,
 	}
 	if (n < i + cid + 1)
 		return -etme_again;
-	pkt->has_ctxid = cid != 0;
-	pkt->ctxid = etm_field_le(b + i, (unsigned)cid);
+	etm_field_ctxid(b + i, n - i, cid, pkt);
 	i += cid;
 	info = b[i++];
-	pkt->reason = (info >> 5) & 3;
-	pkt->has_state = 1;
-	pkt->ns = (info >> 3) & 1;
-	pkt->hyp = (info >> 1) & 1;
+	etm_field_isync_info(info, pkt);
 	if (p->o.data_only)
 		return (int)i;
 	if (n < i + 4)
@@ -389,21 +364,13 @@ static int etm3_timestamp(const struct etm_pktp *p, const uint8_t *b,
 			  size_t n, struct etm_packet *pkt,
 			  struct etm_pkt_state *st)
 {
-	int r;
-
 	/* timestamps exist from ETMv3.5 and only with ETMCR[28] set (IHI
 	 * 0014Q §7.3.7): else the header is an error, not a timestamp */
 	if (!p->o.ts_ok) {
 		pkt->size = 1;
 		return -etme_bad_timestamp;
 	}
-	pkt->type = etmp_timestamp;
-	pkt->ts_freq_change = (b[0] >> 2) & 1;
-	r = etm_field_ts(b + 1, n - 1, p->o.ts64, &st->ts, &pkt->ts_bits);
-	if (r < 0)
-		return r;
-	pkt->timestamp = p->o.ts_binary ? st->ts : etm_field_gray2bin(st->ts);
-	return r + 1;
+	return etm_field_ts_pkt(b, n, p->o.ts64, p->o.ts_binary, &st->ts, pkt);
 }
 
 static int etm3_simple(const struct etm_pktp *p, enum etm_hdr h,
@@ -421,18 +388,9 @@ static int etm3_simple(const struct etm_pktp *p, enum etm_hdr h,
 
 	switch (h) {
 	case etmh_vmid:
-		if (n < 2)
-			return -etme_again;
-		pkt->type = etmp_vmid;
-		pkt->vmid = b[1];
-		return 2;
+		return etm_field_vmid_pkt(b, n, pkt);
 	case etmh_ctxid:
-		if (n < 1 + cid)
-			return -etme_again;
-		pkt->type = etmp_ctxid;
-		pkt->has_ctxid = cid != 0;
-		pkt->ctxid = etm_field_le(b + 1, (unsigned)cid);
-		return (int)(1 + cid);
+		return etm_field_ctxid_pkt(b, n, cid, pkt);
 	case etmh_cycle_count: {
 		int r = etm3_cc(b + 1, n - 1, &pkt->cycle_count);
 
@@ -488,11 +446,9 @@ static int etm3_read(const struct etm_pktp *p, const uint8_t *b, size_t n,
 		r = etm3_simple(p, h, b, n, pkt);
 		break;
 	default:
-		r = -etme_bad_opc;
+		r = -etme_bad_opc;      /* the core drops the header byte */
 		break;
 	}
-	if (r == -etme_bad_opc)
-		pkt->size = 1;
 	return r;
 }
 
@@ -501,6 +457,5 @@ const struct etm_pkt_proto etm_etm3_proto = {
 	.hdr_table = etm3_hdr_table,
 	.read = etm3_read,
 	.read_branch = etm3_read_branch,
-	.read_atom = NULL,
-	.br_cc = 0,
+	/* atoms: the one-byte P-headers; no cycle count after addresses */
 };

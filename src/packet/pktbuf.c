@@ -27,6 +27,25 @@ static void opts_init(struct etm_pkt_opts *o, const struct etm_config *cfg)
 	o->id = (uint8_t)etm_cfg_trace_id(cfg);
 }
 
+enum etm_hdr etm_pktp_hdr_common(unsigned b)
+{
+	if (b & 0x01)
+		return etmh_branch;      /* bCxxxxxx1 */
+	if (b & 0x80)
+		return etmh_atom;        /* b1xxxxxx0 */
+	switch (b) {
+	case 0x00: return etmh_async;
+	case 0x08: return etmh_isync;
+	case 0x0c: return etmh_trigger;
+	case 0x3c: return etmh_vmid;
+	case 0x42: case 0x46: return etmh_timestamp; /* b01000R10 */
+	case 0x66: return etmh_ignore;
+	case 0x6e: return etmh_ctxid;
+	case 0x76: return etmh_exc_return;
+	default: return etmh_reserved;
+	}
+}
+
 void etm_pktp_init(struct etm_pktp *p, const struct etm_config *cfg,
 		   const struct etm_pkt_proto *ops)
 {
@@ -145,11 +164,21 @@ static size_t async_end(const uint8_t *b, size_t n)
  * an error) within the bytes before the A-sync completes, or the A-sync;
  * this keeps the result independent of how the input is chunked. Packets
  * of valid trace never hold the pattern, so valid trace is unaffected. */
+static int read_proto(const struct etm_pktp *p, const uint8_t *b, size_t n,
+		      struct etm_packet *pkt, struct etm_pkt_state *st)
+{
+	int r = p->ops->read(p, b, n, pkt, st);
+
+	if (r == -etme_bad_opc)
+		pkt->size = 1;  /* a bad header: only it is dropped */
+	return r;
+}
+
 int etm_pktp_read(const struct etm_pktp *p, const uint8_t *b, size_t n,
 		  struct etm_packet *pkt, struct etm_pkt_state *st)
 {
 	struct etm_pkt_state st0 = *st;
-	int r = p->ops->read(p, b, n, pkt, st);
+	int r = read_proto(p, b, n, pkt, st);
 	size_t span = r > 0 ? (size_t)r : n, e;
 
 	if (span > ETM_PKT_ASM_MAX)
@@ -162,7 +191,7 @@ int etm_pktp_read(const struct etm_pktp *p, const uint8_t *b, size_t n,
 	if (r < 0 && r != -etme_again) {
 		/* did the reader find its error before the A-sync ended? */
 		*st = st0;
-		r = p->ops->read(p, b, e, pkt, st);
+		r = read_proto(p, b, e, pkt, st);
 		if (r != -etme_again)
 			return r;
 	}
@@ -393,12 +422,6 @@ int etm_pktp_next(struct etm_pktp *p, struct etm_packet *pkt, size_t size)
 			continue;
 		return -etme_eos;
 	}
-}
-
-int etm_pkt_push_map(struct etm_pkt_decoder *pd, const uint8_t *buf,
-		     size_t n, const struct etm_offseg *map, size_t nmap)
-{
-	return pd ? push_map(&pd->core, buf, n, map, nmap) : -etme_invalid;
 }
 
 int etm_pkt_push_rel(struct etm_pkt_decoder *pd, const uint8_t *buf,

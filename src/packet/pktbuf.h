@@ -10,6 +10,7 @@
 #include <etmtrace/config.h>
 #include <etmtrace/packet.h>
 
+#include "packet/addr.h"
 #include "packet/pktdec.h"
 
 /* Longest packet other than A-sync: ETMv3 I-sync with cycle count, 4-byte
@@ -118,7 +119,8 @@ struct etm_pktp {
  * its file and its entry in pktdec.c). All readers decode the packet at
  * @b[0..n) (b[0] is a header, never 0x00) against @st (a copy of the
  * decoder state they may update), and return the packet size,
- * -etme_again if more bytes are needed, or -etme_bad_opc /
+ * -etme_again if more bytes are needed, or -etme_bad_opc (a bad header:
+ * the core drops that byte) /
  * -etme_bad_packet with the bytes to drop. Readers look at bytes strictly
  * in order, so a reader that returned -etme_again for k bytes never
  * reports an error or a size within those k bytes. */
@@ -142,8 +144,47 @@ struct etm_pkt_proto {
 	uint8_t br_cc;
 };
 
+/* The class of header byte @b if it means the same in ETMv3 and PTM
+ * (IHI 0014Q Table 7.1, IHI 0035B Table 4.1: branch, atom, A-sync, I-sync
+ * 0x08, trigger, VMID, timestamp, ignore, Context ID, exception return),
+ * else etmh_reserved. */
+enum etm_hdr etm_pktp_hdr_common(unsigned b);
+
 extern const struct etm_pkt_proto etm_etm3_proto;
 extern const struct etm_pkt_proto etm_ptm_proto;
+
+/* The address field of a branch address packet at @b (etm_addr_read()
+ * with @flags against @st) into @a: its size, or an error with the bytes
+ * to drop in *@drop. */
+static inline int etm_brc_read_addr(const uint8_t *b, size_t n,
+				    unsigned flags,
+				    const struct etm_pkt_state *st,
+				    struct etm_addr_res *a, uint32_t *drop)
+{
+	int r = etm_addr_read(b, n, flags, st->addr, st->isa, a);
+
+	*drop = r < 0 ? a->len : 0;
+	return r;
+}
+
+/* The address of branch packet @br from its address field @a (AltISA of
+ * the exception bytes picks T32 or ThumbEE), committed to @st. */
+static inline void etm_brc_set_addr(struct etm_brc *br,
+				    const struct etm_addr_res *a,
+				    struct etm_pkt_state *st)
+{
+	enum etm_isa isa = a->isa;
+
+	if (br->has_state && (isa == etmi_t32 || isa == etmi_tee))
+		isa = br->altisa ? etmi_tee : etmi_t32;
+	br->addr = a->addr;
+	br->addr_bits = a->nbits;
+	br->isa = isa;
+	br->isa_changed = a->isa_set || isa != st->isa;
+	br->jazelle = isa == etmi_jazelle;
+	st->addr = a->addr;
+	st->isa = isa;
+}
 
 /* A branch address packet as struct etm_packet, through the compact reader
  * of @p's protocol (same contract as the readers). */
@@ -184,19 +225,11 @@ int etm_pktp_next_recs(struct etm_pktp *p, struct etm_pkt_rec *recs,
 /* Input offset of byte @pos of the pushed buffer. */
 static inline uint64_t etm_pktp_off(struct etm_pktp *p, size_t pos)
 {
-	const struct etm_offseg *m = p->map;
-	size_t i = p->mapi;
-
-	if (!m)
+	if (!p->map)
 		return p->off + pos;
 	if (p->rel)
 		return p->rel_base + p->rel[pos];
-	while (i + 1 < p->nmap && m[i + 1].pos <= pos)
-		i++;
-	while (i > 0 && m[i].pos > pos)
-		i--;
-	p->mapi = i;
-	return m[i].off + (pos - m[i].pos);
+	return etm_offseg_off(p->map, p->nmap, &p->mapi, pos);
 }
 
 /* The packet decoder object of etmtrace/packet.h: its state. */

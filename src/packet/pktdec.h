@@ -15,12 +15,25 @@
 #include "packet/brshort.h"
 #include "source/offseg.h"
 
+/* Input offset of byte @pos through offset map @m of @n segments; *@mi
+ * is the segment a lookup starts from (moved to @pos's). */
+static inline uint64_t etm_offseg_off(const struct etm_offseg *m, size_t n,
+				      size_t *mi, size_t pos)
+{
+	size_t i = *mi;
+
+	while (i + 1 < n && m[i + 1].pos <= pos)
+		i++;
+	while (i > 0 && m[i].pos > pos)
+		i--;
+	*mi = i;
+	return m[i].off + (pos - m[i].pos);
+}
+
 /* Push with an offset map (@map[0].pos == 0, positions increasing); @map
- * is borrowed like @buf. */
-int etm_pkt_push_map(struct etm_pkt_decoder *pd, const uint8_t *buf,
-		     size_t n, const struct etm_offseg *map, size_t nmap);
-/* The same with the offsets also given per byte: byte pos has offset
- * @rel_base + @rel[pos] (the same offsets as @map gives; @rel may be NULL). */
+ * is borrowed like @buf. With @rel, the offsets are also given per byte:
+ * byte pos has offset @rel_base + @rel[pos] (the same offsets as @map
+ * gives; one load instead of a segment search). */
 int etm_pkt_push_rel(struct etm_pkt_decoder *pd, const uint8_t *buf,
 		     size_t n, const struct etm_offseg *map, size_t nmap,
 		     const uint32_t *rel, uint64_t rel_base);
@@ -79,31 +92,38 @@ struct etm_patom {
 	uint8_t has_cc;
 };
 
-/* The branch fields of @pkt from @br (the rest of @pkt is left alone), and
- * back (@pkt a branch packet). */
-void etm_brc_to_pkt(const struct etm_brc *br, struct etm_packet *pkt);
+/* The branch fields of @br from branch packet @pkt. */
 void etm_brc_from_pkt(struct etm_brc *br, const struct etm_packet *pkt);
 
 /* Whether the decoder is synchronised at a packet boundary with nothing
  * queued (tokens may be read; bytes may still be needed). */
 int etm_pkt_tok_ready(const struct etm_pkt_decoder *pd);
 
-/* Token kind of the next packet: etm_tk_none when there
- * is no token to read (not ready, no bytes, or a packet of the general
- * path). */
+/* Token kinds. */
 enum etm_tok_kind {
-	etm_tk_none = 0,
-	etm_tk_atom,          /* an atom packet (one byte, or PTM any size) */
-	etm_tk_branch,        /* a branch address packet */
+	etm_tk_none = 0,       /* no token: the general path (etm_pkt_next()) */
+	etm_tk_atom,           /* an atom packet of any size (PTM) */
+	etm_tk_branch,         /* a branch address packet */
 };
-enum etm_tok_kind etm_pkt_tok_peek(const struct etm_pkt_decoder *pd);
 
-/* If the next bytes are a whole, valid branch address packet, consume it
- * into @br (offset set) and return 1; else 0. */
+/* A token. */
+struct etm_tok {
+	union {
+		struct etm_patom atom;  /* etm_tk_atom */
+		struct etm_brc br;      /* etm_tk_branch */
+	};
+};
+
+/* The next packet as a token into @t, consumed: its kind, or etm_tk_none
+ * (nothing consumed) when it has no token form here - not ready, no bytes,
+ * cut by the end of the chunk, bad, another packet type, or a one-byte
+ * atom packet of a protocol that reads them as batches
+ * (etm_pkt_tok_atom_run()). */
+enum etm_tok_kind etm_pkt_tok_next(struct etm_pkt_decoder *pd,
+				   struct etm_tok *t);
+
+/* Only a branch address packet as a token into @br: 1, else 0. */
 int etm_pkt_tok_branch(struct etm_pkt_decoder *pd, struct etm_brc *br);
-
-/* The same for a whole PTM atom packet (any size), into @a. */
-int etm_pkt_tok_patom(struct etm_pkt_decoder *pd, struct etm_patom *a);
 
 /* Most atoms in one etm_atom_run. */
 #define ETM_ATOM_RUN_MAX 64
@@ -192,19 +212,11 @@ void etm_pkt_tok_close(struct etm_pkt_decoder *pd,
 /* Input offset of byte @pos of the chunk. */
 static inline uint64_t etm_tok_off(struct etm_tok_reader *r, size_t pos)
 {
-	const struct etm_offseg *m = r->map;
-	size_t i = r->mapi;
-
-	if (!m)
+	if (!r->map)
 		return r->off + pos;
 	if (r->rel)
 		return r->rel_base + r->rel[pos];
-	while (i + 1 < r->nmap && m[i + 1].pos <= pos)
-		i++;
-	while (i > 0 && m[i].pos > pos)
-		i--;
-	r->mapi = i;
-	return m[i].off + (pos - m[i].pos);
+	return etm_offseg_off(r->map, r->nmap, &r->mapi, pos);
 }
 
 /* The atoms of the one-byte atom packet with header @h, or NULL if @h does

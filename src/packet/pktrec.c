@@ -228,7 +228,7 @@ stop:
 		hk = p->hdr[buf[pos]];
 		if (hk == etmh_atom && p->ops->read_atom) {
 			/* a PTM atom with a cycle count (what
-			 * etm_pkt_tok_patom() does, offset found here) */
+			 * etm_pkt_tok_next() does, offset found here) */
 			k = p->ops->read_atom(p, buf + pos, len - pos, &pa);
 			if (k <= 0)
 				break;

@@ -118,7 +118,8 @@ unsigned etm_pkt_tok_atom_run(struct etm_pkt_decoder *pd,
 	return r->npkt;
 }
 
-void etm_brc_to_pkt(const struct etm_brc *br, struct etm_packet *pkt)
+/* The branch fields of @pkt from @br (the rest of @pkt is left alone). */
+static void brc_to_pkt(const struct etm_brc *br, struct etm_packet *pkt)
 {
 	pkt->addr = br->addr;
 	pkt->addr_bits = br->addr_bits;
@@ -246,27 +247,31 @@ int etm_pktp_read_branch(const struct etm_pktp *p, const uint8_t *b, size_t n,
 		return r;
 	}
 	pkt->type = etmp_branch;
-	etm_brc_to_pkt(&br, pkt);
+	brc_to_pkt(&br, pkt);
 	return r;
 }
 
-int etm_pkt_tok_branch(struct etm_pkt_decoder *pd, struct etm_brc *br)
+/* Whether tokens may be read: synchronised at a packet boundary, nothing
+ * assembled or queued. */
+static inline int tok_ready(const struct etm_pktp *p)
 {
-	struct etm_pktp *p = &pd->core;
-	const uint8_t *b;
-	size_t n = p->len - p->pos;
+	return p->mode == etm_pm_sync && !p->asm_len && p->qi >= p->qn;
+}
+
+int etm_pkt_tok_ready(const struct etm_pkt_decoder *pd)
+{
+	return tok_ready(&pd->core);
+}
+
+/* The branch address packet at b = buf + pos (n bytes left) into @br, if
+ * whole and valid: 1 (consumed), else 0. */
+static inline int tok_branch(struct etm_pktp *p, const uint8_t *b, size_t n,
+			     struct etm_brc *br)
+{
 	struct etm_pkt_state st;
 	uint32_t drop;
 	int r;
 
-	/* (no pointer arithmetic on a NULL buffer before the length check:
-	 * clang's UBSan reports NULL + 0) */
-	if (p->pos >= p->len)
-		return 0;
-	b = p->buf + p->pos;
-	if (p->mode != etm_pm_sync || p->asm_len || p->qi < p->qn ||
-	    p->hdr[b[0]] != etmh_branch)
-		return 0;
 	if ((r = fast_branch_short(p, b, n, br)) > 0) {
 		p->st.addr = (uint32_t)br->addr;
 		p->st.isa = br->isa;
@@ -286,19 +291,15 @@ int etm_pkt_tok_branch(struct etm_pkt_decoder *pd, struct etm_brc *br)
 	return 1;
 }
 
-int etm_pkt_tok_patom(struct etm_pkt_decoder *pd, struct etm_patom *a)
+/* The same for an atom packet of a protocol with a compact atom reader. */
+static inline int tok_patom(struct etm_pktp *p, const uint8_t *b, size_t n,
+			    struct etm_patom *a)
 {
-	struct etm_pktp *p = &pd->core;
-	const uint8_t *b;
 	int r;
 
-	if (p->pos >= p->len)
-		return 0;
-	b = p->buf + p->pos;
-	if (p->mode != etm_pm_sync || p->asm_len || p->qi < p->qn ||
-	    !p->ops->read_atom || p->hdr[b[0]] != etmh_atom)
-		return 0;
-	r = p->ops->read_atom(p, b, p->len - p->pos, a);
+	if (!p->ops->read_atom)
+		return 0;       /* one-byte atoms: etm_pkt_tok_atom_run() */
+	r = p->ops->read_atom(p, b, n, a);
 	if (r <= 0)
 		return 0;       /* cut by the end of the chunk, or bad */
 	a->offset = etm_pktp_off(p, p->pos);
@@ -306,29 +307,38 @@ int etm_pkt_tok_patom(struct etm_pkt_decoder *pd, struct etm_patom *a)
 	return 1;
 }
 
-/* Whether tokens may be read: synchronised at a packet boundary, nothing
- * assembled or queued. */
-static inline int tok_ready(const struct etm_pktp *p)
+int etm_pkt_tok_branch(struct etm_pkt_decoder *pd, struct etm_brc *br)
 {
-	return p->mode == etm_pm_sync && !p->asm_len && p->qi >= p->qn;
+	struct etm_pktp *p = &pd->core;
+	const uint8_t *b;
+
+	/* (no pointer arithmetic on a NULL buffer before the length check:
+	 * clang's UBSan reports NULL + 0) */
+	if (p->pos >= p->len)
+		return 0;
+	b = p->buf + p->pos;
+	if (!tok_ready(p) || p->hdr[b[0]] != etmh_branch)
+		return 0;
+	return tok_branch(p, b, p->len - p->pos, br);
 }
 
-int etm_pkt_tok_ready(const struct etm_pkt_decoder *pd)
+enum etm_tok_kind etm_pkt_tok_next(struct etm_pkt_decoder *pd,
+				   struct etm_tok *t)
 {
-	return tok_ready(&pd->core);
-}
-
-enum etm_tok_kind etm_pkt_tok_peek(const struct etm_pkt_decoder *pd)
-{
-	const struct etm_pktp *p = &pd->core;
+	struct etm_pktp *p = &pd->core;
+	const uint8_t *b;
+	size_t n;
 
 	if (p->pos >= p->len || !tok_ready(p))
 		return etm_tk_none;
-	switch (p->hdr[p->buf[p->pos]]) {
+	b = p->buf + p->pos;
+	n = p->len - p->pos;
+	switch (p->hdr[b[0]]) {
 	case etmh_atom:
-		return etm_tk_atom;
+		return tok_patom(p, b, n, &t->atom) ? etm_tk_atom : etm_tk_none;
 	case etmh_branch:
-		return etm_tk_branch;
+		return tok_branch(p, b, n, &t->br) ? etm_tk_branch :
+						      etm_tk_none;
 	default:
 		return etm_tk_none;
 	}

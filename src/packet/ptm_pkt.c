@@ -9,26 +9,11 @@
 
 #include <etmtrace/error.h>
 
-/* Header byte classes, IHI 0035B Table 4.1 (../shared/docs/ptm.md §2). */
+/* Header byte classes, IHI 0035B Table 4.1 (../shared/docs/ptm.md §2): those of
+ * ETMv3 (etm_pktp_hdr_common()) and the waypoint update. */
 static enum etm_hdr ptm_classify(unsigned b)
 {
-	if (b & 0x01)
-		return etmh_branch;      /* bCxxxxxx1 */
-	if (b & 0x80)
-		return etmh_atom;        /* b1xxxxxx0 */
-	switch (b) {
-	case 0x00: return etmh_async;
-	case 0x08: return etmh_isync;
-	case 0x0c: return etmh_trigger;
-	case 0x3c: return etmh_vmid;
-	case 0x42: case 0x46: return etmh_timestamp; /* b01000R10 */
-	case 0x66: return etmh_ignore;
-	case 0x6e: return etmh_ctxid;
-	case 0x72: return etmh_waypoint;
-	case 0x76: return etmh_exc_return;
-	default: break;
-	}
-	return etmh_reserved;
+	return b == 0x72 ? etmh_waypoint : etm_pktp_hdr_common(b);
 }
 
 static void ptm_hdr_table(const struct etm_config *cfg, uint8_t hdr[256])
@@ -139,16 +124,11 @@ static int ptm_read_branch(const struct etm_pktp *p, const uint8_t *b, size_t n,
 			   uint32_t *drop)
 {
 	struct etm_addr_res a;
-	enum etm_isa isa;
 	int r, i;
 
-	*drop = 0;
-	r = etm_addr_read(b, n, ETM_ADDR_ALT, st->addr, st->isa, &a);
-	if (r < 0) {
-		*drop = a.len;
-		return r;
-	}
-	i = r;
+	i = etm_brc_read_addr(b, n, ETM_ADDR_ALT, st, &a, drop);
+	if (i < 0)
+		return i;
 	if (a.exc) {
 		r = ptm_exc(b + i, n - i, br);
 		if (r < 0)
@@ -162,16 +142,7 @@ static int ptm_read_branch(const struct etm_pktp *p, const uint8_t *b, size_t n,
 		br->has_cc = 1;
 		i += r;
 	}
-	isa = a.isa;
-	if (br->has_state && (isa == etmi_t32 || isa == etmi_tee))
-		isa = br->altisa ? etmi_tee : etmi_t32;
-	br->addr = a.addr;
-	br->addr_bits = a.nbits;
-	br->isa = isa;
-	br->isa_changed = a.isa_set || isa != st->isa;
-	br->jazelle = isa == etmi_jazelle;
-	st->addr = a.addr;
-	st->isa = isa;
+	etm_brc_set_addr(br, &a, st);
 	return i;
 }
 
@@ -215,21 +186,15 @@ static int ptm_waypoint(const uint8_t *b, size_t n, struct etm_packet *pkt,
 static int ptm_isync(const struct etm_pktp *p, const uint8_t *b, size_t n,
 		     struct etm_packet *pkt, struct etm_pkt_state *st)
 {
-	size_t i = 6, cid = p->o.ctxid_bytes;
+	size_t cid = p->o.ctxid_bytes, i = 6;
 	uint32_t addr;
-	uint8_t info;
 	int r;
 
 	if (n < 6)
 		return -etme_again;
 	addr = etm_field_le(b + 1, 4);
-	info = b[5];
-	pkt->type = etmp_isync;
-	pkt->reason = (info >> 5) & 3;
-	pkt->has_state = 1;
-	pkt->ns = (info >> 3) & 1;
-	pkt->altisa = (info >> 2) & 1;
-	pkt->hyp = (info >> 1) & 1;
+	etm_field_isync_info(b[5], pkt);
+	pkt->altisa = (b[5] >> 2) & 1;
 	if (addr & 1)
 		pkt->isa = pkt->altisa ? etmi_tee : etmi_t32;
 	else
@@ -244,10 +209,8 @@ static int ptm_isync(const struct etm_pktp *p, const uint8_t *b, size_t n,
 		pkt->has_cc = 1;
 		i += (size_t)r;
 	}
-	if (n < i + cid)
+	if (etm_field_ctxid(b + i, n - i, cid, pkt) < 0)
 		return -etme_again;
-	pkt->has_ctxid = cid != 0;
-	pkt->ctxid = etm_field_le(b + i, (unsigned)cid);
 	st->addr = (uint32_t)pkt->addr;
 	st->isa = pkt->isa;
 	return (int)(i + cid);
@@ -260,13 +223,9 @@ static int ptm_timestamp(const struct etm_pktp *p, const uint8_t *b,
 {
 	int r, i;
 
-	pkt->type = etmp_timestamp;
-	pkt->ts_freq_change = (b[0] >> 2) & 1;
-	r = etm_field_ts(b + 1, n - 1, p->o.ts64, &st->ts, &pkt->ts_bits);
-	if (r < 0)
-		return r;
-	i = r + 1;
-	pkt->timestamp = p->o.ts_binary ? st->ts : etm_field_gray2bin(st->ts);
+	i = etm_field_ts_pkt(b, n, p->o.ts64, p->o.ts_binary, &st->ts, pkt);
+	if (i < 0)
+		return i;
 	if (p->o.cycle_acc) {
 		r = ptm_cc(b + i, n - (size_t)i, &pkt->cycle_count);
 		if (r < 0)
@@ -281,12 +240,10 @@ static int ptm_read(const struct etm_pktp *p, const uint8_t *b, size_t n,
 		    struct etm_packet *pkt, struct etm_pkt_state *st)
 {
 	size_t cid = p->o.ctxid_bytes;
-	int r;
 
 	switch ((enum etm_hdr)p->hdr[b[0]]) {
 	case etmh_atom:
-		r = ptm_atom(p, b, n, pkt);
-		break;
+		return ptm_atom(p, b, n, pkt);
 	case etmh_branch:
 		return etm_pktp_read_branch(p, b, n, pkt, st);
 	case etmh_isync:
@@ -296,18 +253,9 @@ static int ptm_read(const struct etm_pktp *p, const uint8_t *b, size_t n,
 	case etmh_waypoint:
 		return ptm_waypoint(b, n, pkt, st);
 	case etmh_ctxid:
-		if (n < 1 + cid)
-			return -etme_again;
-		pkt->type = etmp_ctxid;
-		pkt->has_ctxid = cid != 0;
-		pkt->ctxid = etm_field_le(b + 1, (unsigned)cid);
-		return (int)(1 + cid);
+		return etm_field_ctxid_pkt(b, n, cid, pkt);
 	case etmh_vmid:
-		if (n < 2)
-			return -etme_again;
-		pkt->type = etmp_vmid;
-		pkt->vmid = b[1];
-		return 2;
+		return etm_field_vmid_pkt(b, n, pkt);
 	case etmh_trigger:
 		pkt->type = etmp_trigger;
 		return 1;
@@ -318,12 +266,8 @@ static int ptm_read(const struct etm_pktp *p, const uint8_t *b, size_t n,
 		pkt->type = etmp_exc_return;
 		return 1;
 	default:
-		r = -etme_bad_opc;
-		break;
+		return -etme_bad_opc;   /* the core drops the header byte */
 	}
-	if (r == -etme_bad_opc)
-		pkt->size = 1;
-	return r;
 }
 
 const struct etm_pkt_proto etm_ptm_proto = {

@@ -14,7 +14,7 @@
 
 /* A stored item: only the valid half of struct etm_item. */
 struct pitem {
-	uint8_t is_elem;
+	uint8_t kind;                  /* enum etm_item_kind */
 	uint8_t proto;
 	union {
 		struct etm_packet pkt;
@@ -67,9 +67,9 @@ static int items_item(void *cs, const struct etm_item *it)
 		iw->cur = b;
 	}
 	p = &b->it[b->n++];
-	p->is_elem = (uint8_t)it->is_elem;
+	p->kind = (uint8_t)it->kind;
 	p->proto = (uint8_t)it->proto;
-	if (it->is_elem)
+	if (it->kind == etm_item_elem)
 		p->u.elem = it->elem;
 	else
 		p->u.pkt = it->pkt;
@@ -109,9 +109,9 @@ static int items_emit(void *ctx, void *piece)
 	for (i = 0; i < b->n && ret >= 0; i++) {
 		const struct pitem *p = &b->it[i];
 
-		it.is_elem = p->is_elem;
+		it.kind = (enum etm_item_kind)p->kind;
 		it.proto = (enum etm_protocol)p->proto;
-		if (p->is_elem)
+		if (p->kind == etm_item_elem)
 			it.elem = p->u.elem;
 		else
 			it.pkt = p->u.pkt;

@@ -42,12 +42,19 @@ static uint64_t chunk_len(const struct prun *r)
 	return len;
 }
 
+void etm_run_converged(struct prun *r, uint64_t dist)
+{
+	r->nconv++;
+	if (dist > r->conv_max)
+		r->conv_max = dist;
+}
+
 /* Append the next chunk. Caller holds the lock. */
 struct pchunk *etm_run_chunk_create(struct prun *r, uint8_t *buf)
 {
 	uint64_t len = chunk_len(r);
 	struct pchunk *c = calloc(1, sizeof(*c));
-	double t = etm_run_now();
+	double t = etm_run_cpu();
 
 	if (!c)
 		return NULL;
@@ -55,7 +62,7 @@ struct pchunk *etm_run_chunk_create(struct prun *r, uint8_t *buf)
 	c->start = r->next_start;
 	c->end = c->start + len >= r->size ? r->size :
 					     find_start(r, buf, c->start + len);
-	r->plan += etm_run_now() - t;
+	r->plan += etm_run_cpu() - t;
 	c->head_end = c->start + etm_cut_head_len(c->end - c->start);
 	r->next_start = c->end;
 	if (r->tail)

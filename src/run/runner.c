@@ -74,10 +74,6 @@ static void consume(struct prun *r)
 	while (!r->stop) {
 		c = r->head;
 		if (c && c->vd && (!c->taken || c->finished)) {
-			if (c->claimed)
-				r->nclaimed++;
-			else
-				r->nvoid++;
 			chunk_remove(r, c);
 			continue;
 		}
@@ -89,7 +85,11 @@ static void consume(struct prun *r)
 			c->qbytes -= n->bytes;
 			pthread_cond_broadcast(&r->cv);
 			pthread_mutex_unlock(&r->mu);
-			ret = r->ops->emit(r->octx, n->p);
+			ret = 0;
+			if (n->end <= c->skip_to)   /* before convergence */
+				r->ops->drop(r->octx, n->p);
+			else
+				ret = r->ops->emit(r->octx, n->p);
 			free(n);
 			pthread_mutex_lock(&r->mu);
 			if (ret < 0)
@@ -154,6 +154,7 @@ static void run_stats(const struct prun *r, const struct pwork *w,
 	st->wall = t1 - t0;
 	st->plan = r->plan;
 	st->head_redundant = r->head_redundant;
+	st->converge_max = r->conv_max;
 	st->chunks = r->nchunks;
 	st->chunks_void = r->nvoid;
 	st->chunks_claimed = r->nclaimed;

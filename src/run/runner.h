@@ -27,6 +27,9 @@ struct ppiece {
 	struct ppiece *next;
 	void *p;
 	size_t bytes;
+	uint64_t end;             /* its items come from input before this
+				   * (a checkpoint of the chunk's head), or
+				   * UINT64_MAX after the head */
 };
 
 /* A chunk decoder's state at input offset pos. */
@@ -50,7 +53,8 @@ struct pchunk {
 	struct ppiece *qh, *qt;   /* output queue */
 	size_t qbytes;
 	uint64_t pk_skip, pk_end; /* packet counts: dropped, at the end */
-	uint64_t pk_head;         /* packet count at head_end */
+	uint64_t skip_to;         /* the predecessor converged here: pieces
+				   * ending at or before it are dropped */
 	struct pckpt *ck;
 	unsigned nck, ckcap;
 	int head_done;
@@ -78,9 +82,12 @@ struct prun {
 	uint64_t npackets;        /* packets of the consumed chunks */
 	int stop, err;
 	/* figures (struct etm_run_stats) */
-	double plan;              /* wall time finding cut points */
+	double plan;              /* CPU time finding cut points */
 	uint64_t head_redundant;  /* chunk starts decoded twice */
 	uint64_t nvoid, nclaimed;
+	uint64_t conv_max;        /* the farthest into a chunk that its
+				   * predecessor's decoder converged */
+	unsigned nconv;           /* chunks converged with */
 	double caller_wait;       /* the calling thread waited for pieces */
 };
 
@@ -93,7 +100,8 @@ struct pwork {
 	struct etm_sbuf *sb;
 	struct pchunk *out;       /* chunk whose queue gets the output */
 	uint64_t out_bytes;       /* piece bytes queued on out by this worker */
-	int head;                 /* head phase: items are not consumed */
+	int head;                 /* head phase: a piece per checkpoint */
+	uint64_t piece_end;       /* the end tag of the piece being filled */
 	int dirty;                /* a frame not known to be plain was seen */
 	struct etm_run_thread st; /* figures (cpu and idle_end at the end) */
 	double t_end;             /* etm_run_now() when it exited */
@@ -115,6 +123,10 @@ void etm_run_chunk_free(struct prun *r, struct pchunk *c);
 /* Append the next chunk of the input (run/plan.c). Caller holds the lock.
  * NULL on no memory. */
 struct pchunk *etm_run_chunk_create(struct prun *r, uint8_t *buf);
+
+/* A predecessor's decoder converged @dist bytes into its successor
+ * chunk (run/plan.c keeps the figures). Caller holds the lock. */
+void etm_run_converged(struct prun *r, uint64_t dist);
 
 /* A worker thread (run/worker.c): takes chunks until the input is done;
  * @arg is its struct pwork. */

@@ -35,8 +35,9 @@ static void discard(struct pwork *w)
 }
 
 /* Queue the consumer's output since its last cut on the output chunk,
- * waiting for room unless in the head phase. Returns 0, or -1 to stop (run
- * stopped or the output chunk went void). */
+ * waiting for room unless in the head phase (a head's output is bounded
+ * and the predecessor may be waiting for its checkpoints). Returns 0, or
+ * -1 to stop (run stopped or the output chunk went void). */
 static int flush_piece(struct pwork *w)
 {
 	struct prun *r = w->r;
@@ -62,8 +63,9 @@ static int flush_piece(struct pwork *w)
 	n->next = NULL;
 	n->p = p;
 	n->bytes = bytes + sizeof(*n);
+	n->end = w->piece_end;
 	pthread_mutex_lock(&r->mu);
-	while (!r->stop && !c->vd && c->qbytes >= r->chunk_limit)
+	while (!r->stop && !c->vd && !w->head && c->qbytes >= r->chunk_limit)
 		wk_wait(w);
 	if (r->stop || c->vd) {
 		pthread_mutex_unlock(&r->mu);
@@ -102,8 +104,6 @@ static int drain(struct pwork *w)
 			etm_run_fail_locked(w->r, n);
 			return -1;
 		}
-		if (w->head)
-			continue;   /* the predecessor's decoder delivers these */
 		err = w->r->batch ? w->r->ops->elems(w->cs, els, (size_t)n) :
 				 w->r->ops->item(w->cs, &it);
 		if (err < 0) {
@@ -195,10 +195,10 @@ static void checkpoint(struct pwork *w, uint64_t pos)
 }
 
 /* Head phase of chunk c: decode up to head_end with a checkpoint at every
- * piece boundary, without consuming the items: when the predecessor's
- * decoder converges with one of these checkpoints, it runs on to head_end
- * and its output takes the place of the head's (so no item is consumed
- * twice); this chunk's own output starts at head_end. */
+ * piece boundary, cutting the output there: when the predecessor's
+ * decoder converges with one of these checkpoints, it stops there and the
+ * pieces before it are dropped (so no item is delivered twice, and only
+ * the input up to the convergence is decoded twice). */
 static int run_head(struct pwork *w, struct pchunk *c, uint64_t *pos)
 {
 	unsigned i;
@@ -206,19 +206,23 @@ static int run_head(struct pwork *w, struct pchunk *c, uint64_t *pos)
 
 	w->head = 1;
 	while (*pos < c->head_end && !ret) {
-		ret = feed(w, pos, next_piece(c, *pos));
+		w->piece_end = next_piece(c, *pos);
+		ret = feed(w, pos, w->piece_end);
+		if (!ret)
+			ret = flush_piece(w);
 		if (!ret)
 			checkpoint(w, *pos);
 	}
 	w->head = 0;
+	w->piece_end = UINT64_MAX;
 	pthread_mutex_lock(&w->r->mu);
-	c->pk_head = etm_decoder_packet_count(w->d);
 	c->head_done = 1;
 	for (i = 0; i < c->nck && !c->ck[i].plain; i++)
 		;
 	if (i == c->nck && !ret) {
 		/* nothing to converge with: the predecessor decodes it all */
 		c->vd = 1;
+		w->r->nvoid++;
 		ret = -1;
 	}
 	pthread_cond_broadcast(&w->r->cv);
@@ -248,8 +252,8 @@ static const struct pckpt *wait_ckpt(struct pwork *w, struct pchunk *c,
 }
 
 /* Run on into successor s up to its head end, comparing states at its
- * checkpoints. Returns 1 if converged (then on to s's head end: s's output
- * starts there), 0 if not, -1 to stop. */
+ * checkpoints. Returns 1 if converged (at *@pos: s's output from there on
+ * is used), 0 if not, -1 to stop. */
 static int try_converge(struct pwork *w, struct pchunk *s, uint64_t *pos)
 {
 	struct prun *r = w->r;
@@ -266,28 +270,21 @@ static int try_converge(struct pwork *w, struct pchunk *s, uint64_t *pos)
 		eq = k && k->plain && !w->dirty && !w->sb->over &&
 		     k->len == w->sb->len && !memcmp(k->state, w->sb->b, k->len);
 		stop = r->stop || w->out->vd;
+		if (eq && !stop) {
+			/* the same state: the same items from here on */
+			s->skip_to = *pos;
+			s->pk_skip = k->npackets;
+			r->head_redundant += *pos - s->start;
+			etm_run_converged(r, *pos - s->start);
+		}
 		pthread_mutex_unlock(&r->mu);
 		if (stop)
 			return -1;
 		if (eq)
-			break;
+			return 1;
 	}
-	if (!eq)
-		return 0;
-	/* the same state: the same items as s's decoder up to its head end */
-	if (feed(w, pos, s->head_end) < 0)
-		return -1;
-	pthread_mutex_lock(&r->mu);
-	while (!r->stop && !s->head_done && !s->vd && !w->out->vd)
-		wk_wait(w);
-	s->pk_skip = s->pk_head;
-	stop = r->stop || w->out->vd || !s->head_done;
-	if (!stop)
-		r->head_redundant += s->head_end - s->start;
-	pthread_mutex_unlock(&r->mu);
-	return stop ? -1 : 1;
+	return 0;
 }
-
 
 /* Decode chunk c, then run on into the following chunks until converged
  * with one of them or at the end of input. */
@@ -300,6 +297,7 @@ static void work_chunk(struct pwork *w, struct pchunk *c)
 
 	w->out = c;
 	w->out_bytes = 0;
+	w->piece_end = UINT64_MAX;
 	w->st.chunks++;
 	w->dirty = 0;
 	/* the worker's decoder is reused (warm block caches) except for the
@@ -332,6 +330,7 @@ static void work_chunk(struct pwork *w, struct pchunk *c)
 			 * rather than wait for its checkpoints */
 			s->taken = s->vd = s->finished = 1;
 			s->claimed = 1;
+			r->nclaimed++;
 			r->nlive--;     /* not a chunk of its own any more */
 			pthread_cond_broadcast(&r->cv);
 		}
@@ -346,6 +345,7 @@ static void work_chunk(struct pwork *w, struct pchunk *c)
 			break;
 		/* not converged in s's head: s is decoded here instead */
 		pthread_mutex_lock(&r->mu);
+		r->nvoid += !s->vd;
 		s->vd = 1;
 		pthread_cond_broadcast(&r->cv);
 		pthread_mutex_unlock(&r->mu);

@@ -36,14 +36,14 @@ static void verify_take(struct flow_sum *s)
 	int rc;
 
 	while ((rc = etm_verify_next(s->v, &it)) == 0) {
-		if (it.is_elem && it.elem.kind == etmk_error &&
+		if (it.kind == etm_item_elem && it.elem.kind == etmk_error &&
 		    it.elem.err == etme_unverified) {
 			FZ_ASSERT(it.elem.id != 0);
 			s->markers++;
 			continue;
 		}
 		s->vitems++;
-		if (it.is_elem)
+		if (it.kind == etm_item_elem)
 			s->vhash = elem_hash(s->vhash, &it.elem);
 	}
 	FZ_ASSERT(rc == -etme_again || rc == -etme_eos);
@@ -128,7 +128,7 @@ static void flow_drain(struct etm_decoder *d, const struct etm_image *img,
 		etm_diag_item(dg, &it);
 		if (s->v)
 			verify_put(s, &it);
-		if (it.is_elem) {
+		if (it.kind == etm_item_elem) {
 			if (s->check)
 				elem_check(img, &it.elem, n);
 			s->hash = elem_hash(s->hash, &it.elem);

@@ -37,7 +37,7 @@ static struct flow_sum e1_run(const struct etm_config *cfg,
 			final = 1;
 		}
 		while ((rc = etm_decoder_next(d, &it, sizeof(it))) == 0) {
-			FZ_ASSERT(it.is_elem);
+			FZ_ASSERT(it.kind == etm_item_elem);
 			if (s.check)
 				elem_check(img, &it.elem, n);
 			s.hash = elem_hash(s.hash, &it.elem);

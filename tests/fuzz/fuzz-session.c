@@ -33,7 +33,7 @@ static int on_item(void *vctx, const struct etm_item *it)
 {
 	struct run_ctx *c = vctx;
 
-	if (it->is_elem && it->elem.id)
+	if (it->kind == etm_item_elem && it->elem.id)
 		FZ_ASSERT(session_find(c->s, it->elem.id));
 	c->items++;
 	return 0;

@@ -113,7 +113,7 @@ static void diagnose(const struct trace *t, const struct etm_config *c,
 		if (rc)
 			break;
 		etm_diag_item(d, &it);
-		*mismatch_elems += it.is_elem && it.elem.kind == etmk_error &&
+		*mismatch_elems += it.kind == etm_item_elem && it.elem.kind == etmk_error &&
 				   it.elem.err == etme_mismatch;
 	}
 	etm_diag_counts(d, k, sizeof(*k));

@@ -70,7 +70,7 @@ static struct dec_res decode(const struct etm_config *cfg,
 	for (;;) {
 		rc = etm_decoder_next(d, &it, sizeof(it));
 		if (rc == 0) {
-			if (!it.is_elem) {
+			if (it.kind != etm_item_elem) {
 				r.npkt++;
 				r.pkt_bytes += it.pkt.size;
 				continue;

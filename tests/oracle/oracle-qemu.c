@@ -95,7 +95,7 @@ static long decode(const struct etm_config *c, const struct etm_image *img,
 	etm_decoder_push(d, buf, n);
 	etm_decoder_finish(d);
 	while (etm_decoder_next(d, &it, sizeof(it)) == 0) {
-		if (!it.is_elem)
+		if (it.kind != etm_item_elem)
 			continue;
 		if (it.elem.kind == etmk_error || it.elem.kind == etmk_nomem) {
 			if (!errors++)

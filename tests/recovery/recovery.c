@@ -164,7 +164,7 @@ static int rc_item(const struct rc_trace *t, const struct etm_item *it,
 	struct etm_insn in;
 	uint64_t off;
 
-	if (!it->is_elem) {
+	if (it->kind != etm_item_elem) {
 		if (it->pkt.type != etmp_async && it->pkt.type != etmp_isync)
 			return 0;
 		return rc_add_mark(o, it->pkt.id, rc_map(d, it->pkt.offset),

@@ -380,7 +380,7 @@ static int rt_drain(struct rt_case *c, struct etm_decoder *d,
 	int r;
 
 	while ((r = etm_decoder_next(d, it, sizeof(*it))) == 0) {
-		if (!it->is_elem)
+		if (it->kind != etm_item_elem)
 			continue;
 		c->ehash = rt_ehash(c->ehash, &it->elem);
 		if (!c->nocache)

@@ -29,7 +29,7 @@ static void gen(struct etm_item *it, uint32_t *s, uint64_t *pc)
 	struct etm_elem *e = &it->elem;
 
 	memset(it, 0, sizeof(*it));
-	it->is_elem = 1;
+	it->kind = etm_item_elem;
 	e->id = rng(s) % 20 ? 0x10 : 0x11;
 	if (r < 80) {
 		unsigned n = 1 + rng(s) % 4;
@@ -60,7 +60,7 @@ static void gen(struct etm_item *it, uint32_t *s, uint64_t *pc)
 		e->err = errs[rng(s) % 4];
 	}
 	if (rng(s) % 50 == 0) {    /* a packet item now and then */
-		it->is_elem = 0;
+		it->kind = etm_item_packet;
 		it->pkt.id = 0x10;
 		it->pkt.type = rng(s) % 4 ? etmp_atom : etmp_error;
 	}

@@ -308,6 +308,39 @@ static void branch_compressed_and_full(void)
 	ET_EQ(pk[1].has_exc, 0);
 }
 
+/* etm_pkt_set_isa(): the ISA compressed addresses are aligned for. After
+ * the I-sync of branch_compressed_and_full() (0xC002115C Thumb) the 1-byte
+ * branch 03 carries A[6:1] = 1 (T32: 0xC0021102); with A32 set instead
+ * the same 6 bits are A[7:2] = 1 (IHI 0014Q §7.3.5): (0xC002115C & ~0xFF)
+ * | 0x04 = 0xC0021104. etmi_unknown changes nothing. */
+static void set_isa_override(void)
+{
+	static const uint8_t t[] = { 0, 0, 0, 0, 0, 0x80,
+				     0x08, 0x01, 0x5d, 0x11, 0x02, 0xc0,
+				     0x03, 0x03 };
+	struct etm_config c = cfg3(0, V35, 0);
+	struct etm_pkt_decoder *p = etm_pkt_alloc(&c);
+	struct etm_packet x;
+
+	ET_EQ(etm_pkt_push(p, t, sizeof(t), 0), 0);
+	ET_EQ(etm_pkt_next(p, &x, sizeof(x)), 0);
+	ET_EQ(x.type, etmp_async);
+	ET_EQ(etm_pkt_next(p, &x, sizeof(x)), 0);
+	ET_EQ(x.type, etmp_isync);
+	ET_EQ(x.isa, etmi_t32);
+	etm_pkt_set_isa(p, etmi_a32);
+	etm_pkt_set_isa(NULL, etmi_a32);
+	ET_EQ(etm_pkt_next(p, &x, sizeof(x)), 0);
+	ET_EQ(x.type, etmp_branch);
+	ET_EQ(x.addr, 0xc0021104);
+	ET_EQ(x.isa, etmi_a32);
+	etm_pkt_set_isa(p, etmi_unknown);
+	ET_EQ(etm_pkt_next(p, &x, sizeof(x)), 0);
+	ET_EQ(x.addr, 0xc0021104);
+	ET_EQ(x.isa, etmi_a32);
+	etm_pkt_free(p);
+}
+
 static void branch_alt_exception(void)
 {
 	/* §6.7 ex. 4 (alternative encoding): base 0x80001234 Thumb; a5 4a:
@@ -880,6 +913,7 @@ int main(void)
 	ETEST(phdr_cycle_accurate_examples);
 	ETEST(phdr_format0_by_version);
 	ETEST(branch_compressed_and_full);
+	ETEST(set_isa_override);
 	ETEST(branch_alt_exception);
 	ETEST(branch_exception_bytes);
 	ETEST(branch_special_fifth_bytes);

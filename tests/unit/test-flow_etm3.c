@@ -926,12 +926,12 @@ static long tc2_cycles(unsigned id, size_t *ninsn)
 		}
 		if (rc < 0)
 			break;
-		if (it.is_elem && it.elem.kind == etmk_cycle_count) {
+		if (it.kind == etm_item_elem && it.elem.kind == etmk_cycle_count) {
 			if (gaps >= ds.ngap || ds.gap[gaps] != it.elem.cycles)
 				bad++;
 			gaps++;
 		}
-		if (!it.is_elem || it.elem.kind != etmk_range)
+		if (it.kind != etm_item_elem || it.elem.kind != etmk_range)
 			continue;
 		uint64_t sum = 0;
 

@@ -79,8 +79,8 @@ static int add(struct rec *v, size_t *nv, const struct etm_item *it)
 	if (*nv >= MAXIT)
 		return -1;
 	memset(r, 0, sizeof(*r));
-	r->is_elem = it->is_elem;
-	if (it->is_elem) {
+	r->is_elem = it->kind == etm_item_elem;
+	if (r->is_elem) {
 		r->type = it->elem.kind;
 		r->offset = it->elem.offset;
 		r->err = it->elem.err;
@@ -174,7 +174,7 @@ static size_t run_reference(const uint8_t *in, size_t n, struct rec *v,
 			continue;       /* input drained: finish, go on */
 		if (x.kind == etm_dfmt_error) {
 			memset(&it, 0, sizeof(it));
-			it.is_elem = 1;
+			it.kind = etm_item_elem;
 			it.elem.kind = etmk_error;
 			it.elem.offset = x.offset;
 			it.elem.err = x.err;

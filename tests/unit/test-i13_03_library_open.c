@@ -21,7 +21,7 @@ static uint64_t count_insns(struct etm_capture *cap, int *rc)
 	uint64_t n = 0;
 
 	while ((*rc = etm_capture_next(cap, &it, sizeof(it))) == 0)
-		if (it.is_elem && it.elem.kind == etmk_range)
+		if (it.kind == etm_item_elem && it.elem.kind == etmk_range)
 			n += it.elem.ninsn;
 	return n;
 }

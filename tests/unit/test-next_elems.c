@@ -78,7 +78,7 @@ static void run(const struct etm_snapshot *s,
 
 				r = etm_decoder_next(d, &it, sizeof(it));
 				if (r == 0) {
-					ET_EQ(it.is_elem, 1);
+					ET_EQ(it.kind, etm_item_elem);
 					add(sm, &it.elem);
 				}
 			} else {

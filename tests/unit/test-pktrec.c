@@ -60,7 +60,7 @@ static void expect_pkt(struct etm_pkt_rec *r, const struct etm_packet *p)
  * deformatter error (type etmp_error, id 0). */
 static void expect_item(struct etm_pkt_rec *r, const struct etm_item *it)
 {
-	if (!it->is_elem) {
+	if (it->kind != etm_item_elem) {
 		expect_pkt(r, &it->pkt);
 		return;
 	}

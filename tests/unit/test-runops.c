@@ -2,8 +2,9 @@
  * in the same order whether the consumer takes them one item at a time
  * (item) or in batches (elems), on 1, 2 and 3 threads, and the same as
  * etm_decoder_run() on one thread; batches are used only when the decoder
- * gives elements without packet items. Inputs: TC2's five-source CoreSight
- * buffer replicated, and raw synthetic ETMv3 (not cycle-accurate: the
+ * gives elements without packet items; etm_decoder_run() on 2, 3 and 8
+ * threads gives the items of a plain streamed decode. Inputs: TC2's
+ * five-source CoreSight buffer replicated, and raw synthetic ETMv3 (not cycle-accurate: the
  * plain loop and walk memo) and PTM trace from the encoder. The same
  * inputs decoded chunk by chunk (etmtrace/chunk.h), each chunk on its own
  * decoder and stitched by the plan's rule, give the same elements. */
@@ -99,7 +100,7 @@ static int c_item(void *state, const struct etm_item *it)
 	struct hsum *s = state;
 
 	s->item_calls++;
-	if (it->is_elem)
+	if (it->kind == etm_item_elem)
 		hs_elem(s, &it->elem);
 	else
 		s->packets++;
@@ -175,7 +176,7 @@ static int ref_item(void *ctx, const struct etm_item *it)
 {
 	struct hsum *s = ctx;
 
-	if (it->is_elem)
+	if (it->kind == etm_item_elem)
 		hs_elem(s, &it->elem);
 	else
 		s->packets++;
@@ -260,6 +261,92 @@ static void check_chunks(const struct hsum *ref, enum etm_input_format fmt,
 	etm_decoder_free(d);
 }
 
+/* The reference without the runner: the whole input pushed to one
+ * decoder and drained (packet items counted, elements hashed). */
+static void ref_stream(struct hsum *ref, struct etm_decoder *d,
+		       const struct input *in)
+{
+	struct etm_item it;
+	int r;
+
+	hs_init(ref);
+	ET_EQ(etm_decoder_push(d, in->b, in->n), 0);
+	for (r = 0; r == 0 || r == -etme_again;) {
+		r = etm_decoder_next(d, &it, sizeof(it));
+		if (r == -etme_again)
+			r = etm_decoder_finish(d) < 0 ? -etme_internal : 1;
+		else if (r == 0)
+			ref_item(ref, &it);
+		if (r == 1)
+			r = 0;
+	}
+	ET_EQ(r, -etme_eos);
+}
+
+/* etm_decoder_run() on 2, 3 and 8 threads (items copied to the calling
+ * thread in blocks) gives the streamed decode's items and packet count;
+ * on 8, the figures of etm_decoder_run_ops_stats() add up. */
+static void check_run_jobs(enum etm_input_format fmt,
+			   const struct etm_config *cfg,
+			   struct etm_image *const *img, size_t nsrc,
+			   const struct input *in)
+{
+	static const unsigned jobs[] = { 2, 3, 8 };
+	struct etm_run_thread th[8];
+	struct etm_run_stats st;
+	struct hsum ref, x;
+	struct etm_decoder *d;
+	uint64_t pk, sum;
+	unsigned i, k;
+
+	d = dec(fmt, cfg, img, nsrc, 1);
+	ET_CHECK(d != NULL);
+	ref_stream(&ref, d, in);
+	pk = etm_decoder_packet_count(d);
+	etm_decoder_free(d);
+	ET_EQ(ref.packets, pk);
+	for (i = 0; i < sizeof(jobs) / sizeof(jobs[0]); i++) {
+		hs_init(&x);
+		d = dec(fmt, cfg, img, nsrc, 1);
+		ET_CHECK(d != NULL);
+		ET_EQ(etm_decoder_run(d, rd, (void *)in, in->n, jobs[i],
+				      ref_item, &x), 0);
+		ET_EQ(x.n, ref.n);
+		ET_EQ(x.h, ref.h);
+		ET_EQ(x.packets, ref.packets);
+		ET_EQ(etm_decoder_packet_count(d), pk);
+		etm_decoder_free(d);
+		if (jobs[i] != 8)
+			continue;
+		/* figures of a run_ops run */
+		hs_init(&x);
+		memset(&st, 0, sizeof(st));
+		st.thread = th;
+		st.threads_cap = 8;
+		d = dec(fmt, cfg, img, nsrc, 0);
+		ET_CHECK(d != NULL);
+		ET_EQ(etm_decoder_run_ops_stats(d, rd, (void *)in, in->n,
+						jobs[i], &ops_batch, &x, &st), 0);
+		etm_decoder_free(d);
+		ET_EQ(x.h, ref.h);
+		ET_EQ(st.threads, jobs[i]);
+		ET_EQ(st.bytes, in->n);
+		ET_CHECK(st.chunks >= 2);
+		ET_CHECK(st.decoded >= st.bytes);
+		ET_CHECK(st.head_redundant <= st.decoded - st.bytes);
+		ET_CHECK(st.chunks_void + st.chunks_claimed < st.chunks);
+		for (sum = 0, k = 0; k < jobs[i]; k++)
+			sum += th[k].decoded;
+		ET_EQ(sum, st.decoded);
+		printf("  run_ops --jobs 8: %llu chunks, %.1f%% decoded "
+		       "twice\n", (unsigned long long)st.chunks,
+		       100.0 * (double)(st.decoded - st.bytes) /
+			       (double)st.bytes);
+	}
+	printf("  etm_decoder_run --jobs 2, 3, 8: same items, %llu packets\n",
+	       (unsigned long long)pk);
+}
+
 /* Every way gives the reference's elements; batches only where allowed. */
 static void check_input(const char *what, enum etm_input_format fmt,
 			const struct etm_config *cfg,
@@ -308,6 +395,7 @@ static void check_input(const char *what, enum etm_input_format fmt,
 					ET_EQ(x.item_calls, x.n);
 				}
 			}
+	check_run_jobs(fmt, cfg, img, nsrc, in);
 	printf("  %s: %zu bytes, %llu elements each way\n", what, in->n,
 	       (unsigned long long)ref.n);
 }

@@ -63,7 +63,7 @@ static int drain(const struct vec *v, struct etm_decoder *d, struct v_out *o)
 	int err;
 
 	while ((err = etm_decoder_next(d, &it, sizeof(it))) == 0)
-		if (it.is_elem)
+		if (it.kind == etm_item_elem)
 			out_add(v, o, &it.elem);
 	return err == -etme_again || err == -etme_eos ? 0 : err;
 }

@@ -15,7 +15,7 @@ static struct etm_item range(unsigned id, uint64_t off, uint64_t start)
 	struct etm_item it;
 
 	memset(&it, 0, sizeof(it));
-	it.is_elem = 1;
+	it.kind = etm_item_elem;
 	it.elem.kind = etmk_range;
 	it.elem.id = (uint8_t)id;
 	it.elem.offset = off;
@@ -85,7 +85,7 @@ static void held_until_checked(void)
 	ET_EQ(put(v, range(0x10, 30, 0x300)),
 	      0);
 	ET_EQ(drain(v, out, 16), 4);
-	ET_EQ(out[0].is_elem, 0);
+	ET_EQ(out[0].kind, etm_item_packet);
 	ET_EQ(out[1].elem.start, 0x100);
 	ET_EQ(out[2].elem.start, 0x200);
 	ET_EQ(out[3].pkt.offset, 20);
@@ -137,7 +137,7 @@ static void rejected_get_marker_first(void)
 	ET_EQ(drain(v, out, 16), 4);
 	ET_EQ(out[0].elem.start, 0x900);
 	ET_EQ(out[1].elem.start, 0x104);
-	ET_EQ(out[2].is_elem, 0);
+	ET_EQ(out[2].kind, etm_item_packet);
 	ET_EQ(out[3].elem.err, etme_mismatch);
 	etm_verify_stats(v, &st);
 	ET_EQ(st.rejected, 3);
