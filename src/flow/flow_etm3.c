@@ -421,12 +421,6 @@ static int e3_atoms(struct etm3_flow *e, const struct etm_packet *pkt)
 	return etm_e3_walk(e, &a);
 }
 
-/* e3_cur_isa(), what the fast-path hooks return. */
-static inline int e3_isa_now(const struct etm3_flow *e)
-{
-	return e->synced ? (int)e->isa : (int)etmi_unknown;
-}
-
 /* A run of one-byte P-headers (decoder fast path) walked as one: the
  * same elements as packet by packet, each with its packet's offset. W
  * atoms of earlier packets (the carry) belong to the first atom. */
