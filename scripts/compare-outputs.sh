@@ -18,9 +18,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 ncase=0 ndiff=0
 
-# --stats prints a speed: drop its lines with rates and times.
+# --stats prints a speed and, with several jobs, the parallel runner's
+# CPU-time figures: drop those lines (rates, times, 'parallel ...').
 filter() {
-	grep -v -E '/s$|/s,|elapsed|seconds' || true
+	grep -v -E '/s$|/s,|elapsed|seconds|^parallel ' || true
 }
 
 # run NAME ARGS...: both binaries, stdout + stderr + exit status compared.

@@ -21,6 +21,26 @@ static uint32_t flow_stop_mask(const struct etm_config *cfg)
 	return ETM_STOP_BRANCHES;
 }
 
+/* The flow decoders of the protocols with byte packets: a new protocol
+ * adds its files and its entry here (its packet readers: packet/pktdec.c). */
+static const struct {
+	enum etm_protocol proto;
+	int (*init)(struct etm_flow *f);
+} flow_protos[] = {
+	{ etm_proto_etmv3, etm_flow_etm3_init },
+	{ etm_proto_ptm, etm_flow_ptm_init },
+};
+
+static int flow_init(struct etm_flow *f)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(flow_protos) / sizeof(flow_protos[0]); i++)
+		if (flow_protos[i].proto == f->cfg.protocol)
+			return flow_protos[i].init(f);
+	return -etme_bad_config;
+}
+
 struct etm_flow *etm_flow_alloc(const struct etm_config *cfg,
 				const struct etm_image *img)
 {
@@ -40,10 +60,7 @@ struct etm_flow *etm_flow_alloc(const struct etm_config *cfg,
 	f->pd = etm_pkt_alloc(&f->cfg);
 	if (!f->pd)
 		goto fail;
-	if (cfg->protocol == etm_proto_ptm)
-		err = etm_flow_ptm_init(f);
-	else
-		err = etm_flow_etm3_init(f);
+	err = flow_init(f);
 	if (err < 0)
 		goto fail;
 	return f;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/zero.h"
+#include "packet/async.h"
 #include "packet/pktbuf.h"
 #include "packet/sync.h"
 
@@ -134,22 +135,14 @@ int etm_pktp_finish(struct etm_pktp *p)
 }
 
 
-/* Index of the 0x80 that completes an A-sync (>= 5 x 0x00 then 0x80) in
- * b[1..n), or 0 if there is none. */
+/* Index of the 0x80 that completes an A-sync in b[1..n) (the library's
+ * one A-sync search, packet/async.h), or 0 if there is none. */
 static size_t async_end(const uint8_t *b, size_t n)
 {
-	size_t i, z = 0;
+	uint64_t z = 0;
+	size_t i = etm_async_find(b + 1, n - 1, &z);
 
-	for (i = 1; i < n; i++) {
-		if (b[i] == 0x00) {
-			z++;
-		} else if (b[i] == 0x80 && z >= ETM_ASYNC_ZEROS) {
-			return i;
-		} else {
-			z = 0;
-		}
-	}
-	return 0;
+	return i < n - 1 ? i + 1 : 0;
 }
 
 /* Read one packet. The A-sync bit pattern "can occur only as the result of
