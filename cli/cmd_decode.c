@@ -228,7 +228,7 @@ int cmd_decode(int argc, char **argv)
 		print_stats(&c, (double)(t1.tv_sec - t0.tv_sec) +
 				(double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	if ((c.fmt == DF_STATS || o.run_stats) && !r)
-		runfig_print(c.fmt == DF_STATS ? stdout : stderr, &rf);
+		runfig_print(o.run_stats ? stderr : stdout, &rf);
 	disasm_close(c.dis);
 	decfmt_fini(&c);
 	decsym_close(ds);

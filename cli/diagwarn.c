@@ -82,7 +82,8 @@ void diagwarn_elem(struct diagwarn *w, const struct etm_elem *el)
 
 /* "; it fits the trace with: ..." for source @src (or the input format
  * the bytes have when raw was chosen), or "". */
-static void diagwarn_probe(const struct session_src *src, char *buf, size_t n)
+static void diagwarn_probe(const struct session_src *src, int jobs,
+			   char *buf, size_t n)
 {
 	uint8_t *data = malloc(DIAGWARN_PROBE);
 	struct etm_config best;
@@ -103,8 +104,9 @@ static void diagwarn_probe(const struct session_src *src, char *buf, size_t n)
 		snprintf(buf, n, "; the bytes are %.80s: give --input-format %s", why,
 			 fmt == etm_fmt_coresight ? "coresight" :
 			 fmt == etm_fmt_tpiu ? "tpiu" : "tpiu-nofsync");
-	else if (len && etm_diag_probe(src->fmt, &src->cfg, src->img, data, len,
-				       &best) == 1 &&
+	else if (len && etm_diag_probe_jobs(src->fmt, &src->cfg, src->img, data,
+					    len, 0, jobs > 1 ? (unsigned)jobs : 1,
+					    &best) == 1 &&
 	    etm_diag_config_diff(&src->cfg, &best, diff, sizeof(diff)) > 0)
 		snprintf(buf, n, "; it fits the trace with: %s", diff);
 	free(data);
@@ -121,7 +123,7 @@ int diagwarn_report(struct diagwarn *w, const struct session *s)
 
 		if (!d || etm_diag_warning(d, msg, sizeof(msg)) <= 0)
 			continue;
-		diagwarn_probe(src, better, sizeof(better));
+		diagwarn_probe(src, s->jobs, better, sizeof(better));
 		if (better[0])  /* a configuration problem, not the image */
 			fprintf(stderr, "etmtrace: warning: trace ID 0x%02x: "
 				"trace does not fit the configuration%s\n",

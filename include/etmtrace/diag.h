@@ -110,6 +110,13 @@ int etm_diag_probe_keep(enum etm_input_format fmt, const struct etm_config *cfg,
 			const struct etm_image *img, const uint8_t *buf,
 			size_t n, unsigned keep, struct etm_config *best);
 
+/** etm_diag_probe_keep() with the variants decoded on up to @jobs threads
+ * (the calling one included; at most 16); the same result as with one. */
+int etm_diag_probe_jobs(enum etm_input_format fmt, const struct etm_config *cfg,
+			const struct etm_image *img, const uint8_t *buf,
+			size_t n, unsigned keep, unsigned jobs,
+			struct etm_config *best);
+
 /** Describe the differences between @cfg and @other as text, e.g.
  * "protocol ptm, cycle-accurate on" (snprintf style). */
 int etm_diag_config_diff(const struct etm_config *cfg,

@@ -2,6 +2,7 @@
  * counts from decoded items, a one-line warning naming the likely cause,
  * and a probe that decodes the start of a trace with configuration
  * variants to find one that fits better. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -563,30 +564,92 @@ int etm_diag_probe(enum etm_input_format fmt, const struct etm_config *cfg,
 	return etm_diag_probe_keep(fmt, cfg, img, buf, n, 0, best);
 }
 
+/* The fits of the probe's configurations, computed on several threads. */
+struct diag_probe {
+	enum etm_input_format fmt;
+	const struct etm_image *img;
+	const uint8_t *buf;
+	size_t n;
+	struct etm_config v[129];  /* [0] as configured, then the variants */
+	struct diag_fit f[129];
+	unsigned nv, next;
+	pthread_mutex_t mu;
+};
+
+static void *diag_probe_worker(void *arg)
+{
+	struct diag_probe *p = arg;
+	unsigned i;
+
+	for (;;) {
+		pthread_mutex_lock(&p->mu);
+		i = p->next++;
+		pthread_mutex_unlock(&p->mu);
+		if (i >= p->nv)
+			return NULL;
+		p->f[i] = diag_fit(p->fmt, &p->v[i], p->img, p->buf, p->n);
+	}
+}
+
+/* Fill p->f for p->v on @jobs threads (this one included). */
+static void diag_probe_fits(struct diag_probe *p, unsigned jobs)
+{
+	pthread_t th[16];
+	unsigned i, nth = 0;
+
+	pthread_mutex_init(&p->mu, NULL);
+	if (jobs > 16)
+		jobs = 16;
+	for (i = 1; i < jobs && i < p->nv; i++)
+		if (pthread_create(&th[nth], NULL, diag_probe_worker, p) == 0)
+			nth++;
+	diag_probe_worker(p);
+	for (i = 0; i < nth; i++)
+		pthread_join(th[i], NULL);
+	pthread_mutex_destroy(&p->mu);
+}
+
 int etm_diag_probe_keep(enum etm_input_format fmt, const struct etm_config *cfg,
 			const struct etm_image *img, const uint8_t *buf,
 			size_t n, unsigned keep, struct etm_config *best)
 {
-	struct diag_fit o, b, f;
-	struct etm_config v;
+	return etm_diag_probe_jobs(fmt, cfg, img, buf, n, keep, 1, best);
+}
+
+int etm_diag_probe_jobs(enum etm_input_format fmt, const struct etm_config *cfg,
+			const struct etm_image *img, const uint8_t *buf,
+			size_t n, unsigned keep, unsigned jobs,
+			struct etm_config *best)
+{
+	struct diag_probe *p;
+	struct diag_fit b;
 	unsigned i;
 
 	if (!cfg || !best || (!buf && n))
 		return -etme_invalid;
-	*best = *cfg;
-	o = diag_fit(fmt, cfg, img, buf, n);
-	b = o;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -etme_nomem;
+	*p = (struct diag_probe){ .fmt = fmt, .img = img, .buf = buf, .n = n };
+	p->v[p->nv++] = *cfg;
 	for (i = 0; i < 128; i++) {
-		if (!diag_variant(cfg, i, &v) || diag_kept(cfg, &v, keep) ||
-		    (i >= 32 && !memcmp(&v, cfg, sizeof(v))))
+		if (!diag_variant(cfg, i, &p->v[p->nv]) ||
+		    diag_kept(cfg, &p->v[p->nv], keep) ||
+		    (i >= 32 && !memcmp(&p->v[p->nv], cfg, sizeof(*cfg))))
 			continue;
-		f = diag_fit(fmt, &v, img, buf, n);
-		if ((keep & ETM_PROBE_GUESS) ? diag_fewer(f, b) :
-					       diag_better(f, o, b)) {
-			b = f;
-			*best = v;
-		}
+		p->nv++;
 	}
+	diag_probe_fits(p, jobs ? jobs : 1);
+	/* the choice in the variants' order, as on one thread */
+	*best = *cfg;
+	b = p->f[0];
+	for (i = 1; i < p->nv; i++)
+		if ((keep & ETM_PROBE_GUESS) ? diag_fewer(p->f[i], b) :
+					       diag_better(p->f[i], p->f[0], b)) {
+			b = p->f[i];
+			*best = p->v[i];
+		}
+	free(p);
 	return memcmp(best, cfg, sizeof(*best)) != 0;
 }
 

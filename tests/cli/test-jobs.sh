@@ -56,14 +56,14 @@ stats() {
 	"$ETMTRACE" decode "$@" --stats | grep -v -e '^elapsed' -e '^throughput' -e '^parallel'
 }
 
-# TC2: 24 copies of the 32 KiB buffer (768 KiB: several chunks)
+# TC2: 12 copies of the 32 KiB buffer (384 KiB: several chunks)
 tc2=${ETM_SHARED:-}/snapshots/TC2
 if [ -n "${ETM_SHARED:-}" ] && [ -f "$tc2/cstrace.bin" ]; then
 	mkdir "$tmp/tc2"
 	# copies: links leading out of the snapshot directory are refused
 	cp "$tc2"/*.ini "$tc2"/kernel_dump.bin "$tmp/tc2/"
-	for i in $(seq 24); do cat "$tc2/cstrace.bin"; done > "$tmp/tc2/cstrace.bin"
-	# the 23 seams lose sync: a warning and exit 1 (issue 13's rule)
+	for i in $(seq 12); do cat "$tc2/cstrace.bin"; done > "$tmp/tc2/cstrace.bin"
+	# the 11 seams lose sync: a warning and exit 1 (issue 13's rule)
 	check "'$ETMTRACE' decode '$tmp/tc2' --stats > /dev/null 2>&1; [ \$? -le 1 ]" "tc2 decodes"
 	same tc2 "$tmp/tc2" --format jsonl
 	same tc2 "$tmp/tc2"
@@ -92,7 +92,7 @@ if "$ETMTRACE" synth "$tmp/ptm" --protocol ptm --insns 2000000 \
 else
 	check false "synth ptm"
 fi
-if "$ETMTRACE" synth "$tmp/etm3raw" --protocol etmv3 --insns 250000 \
+if "$ETMTRACE" synth "$tmp/etm3raw" --protocol etmv3 --insns 120000 \
 	--async-period 4096 --isync-period 1024 --features all \
 	--timestamps 64 --cycle-accurate > /dev/null; then
 	same synth-etm3-raw "$tmp/etm3raw" --format jsonl
@@ -103,7 +103,7 @@ else
 	check false "synth etmv3 raw"
 fi
 if "$ETMTRACE" synth "$tmp/etm3" --protocol etmv3 --format coresight \
-	--sources 3 --insns 60000 --async-period 4096 --isync-period 1024 \
+	--sources 3 --insns 30000 --async-period 4096 --isync-period 1024 \
 	--features all --cycle-accurate --timestamps 48 > /dev/null; then
 	same synth-etm3 "$tmp/etm3" --format jsonl
 	same synth-etm3 "$tmp/etm3" --id 0x11
