@@ -25,7 +25,7 @@ void decfmt_init(struct decfmt *f, const struct session *s, struct wbuf *w,
 	f->multi = s->nsrc > 1;
 	f->dis = dis;
 	f->dw = dw;
-	for (i = s->nsrc - 1; i >= 0; i--)   /* the first of equal IDs wins */
+	for (i = s->nsrc - 1; i >= 0; i--) /* the first of equal IDs wins */
 		f->byid[s->src[i].id & 0xff] = &s->src[i];
 }
 
@@ -96,7 +96,7 @@ static void text_last(struct decfmt *c, const struct etm_elem *el,
 static void text_collect(char *blk, size_t *len, size_t cap, struct lc_text l)
 {
 	if (*len + l.hlen + l.slen + 3 > cap) {
-		*len = cap + 1;       /* too long: not cached */
+		*len = cap + 1; /* too long: not cached */
 		return;
 	}
 	memcpy(blk + *len, l.text, l.hlen);
@@ -208,7 +208,7 @@ static void run_out(struct decfmt *c)
 	if (!c->run.n)
 		return;
 	if (c->split && c->lead)
-		c->head = c->run;   /* may continue the previous piece's run */
+		c->head = c->run; /* may continue the previous piece's run */
 	else
 		run_write(c, &c->run);
 	c->run.n = 0;
@@ -265,7 +265,8 @@ static void text_resumed(struct decfmt *c, const struct etm_elem *el)
 	c->lost[el->id] = 0;
 	text_prefix(c, el);
 	wbuf_printf(c->w, "-- resynchronised at 0x%08llx (branch address): "
-		    "the listing resumes here\n", (unsigned long long)el->start);
+			  "the listing resumes here\n",
+		    (unsigned long long)el->start);
 }
 
 int decfmt_item(void *vctx, const struct etm_item *it)
@@ -346,4 +347,3 @@ int decfmt_elem(struct decfmt *c, const struct etm_elem *el)
 	}
 	return 0;
 }
-

@@ -16,7 +16,7 @@
 
 #include "decpar.h"
 
-#define DECPAR_PIECE (1u << 20)     /* formatted bytes per piece */
+#define DECPAR_PIECE (1u << 20) /* formatted bytes per piece */
 /* Pieces buffered per job: chunk lengths follow it (a chunk's output
  * fills 3/4 of its queue), and the input decoded twice where a chunk's
  * decoder converges with its predecessor's is a fixed length per chunk:
@@ -29,17 +29,17 @@
 struct dp_piece {
 	struct wblk *text;
 	struct dec_counts n;
-	struct diagwarn *dg;      /* diagnostics segment (or NULL) */
-	struct dec_run head, tail;  /* runs of diagnostics left to join */
+	struct diagwarn *dg;       /* diagnostics segment (or NULL) */
+	struct dec_run head, tail; /* runs of diagnostics left to join */
 };
 
 struct dp_run {
 	struct session *s;
-	struct decfmt *f;         /* the calling thread's: totals, output */
+	struct decfmt *f; /* the calling thread's: totals, output */
 	int fd;
-	struct wpool blocks;      /* text blocks */
+	struct wpool blocks; /* text blocks */
 	pthread_mutex_t mu;
-	struct dp_seg *freeseg;   /* empty diagnostics segments */
+	struct dp_seg *freeseg; /* empty diagnostics segments */
 };
 
 struct dp_seg {
@@ -50,9 +50,9 @@ struct dp_seg {
 struct dp_worker {
 	struct dp_run *r;
 	struct decfmt f;
-	struct diagwarn *dg;      /* segment being filled (f.dw) */
-	int used;                 /* items since the last full cut */
-	int want;                 /* the next cut is ours: text only */
+	struct diagwarn *dg; /* segment being filled (f.dw) */
+	int used;            /* items since the last full cut */
+	int want;            /* the next cut is ours: text only */
 	struct wbuf w;
 };
 
@@ -116,7 +116,7 @@ static void *dp_open(void *ctx)
 	}
 	decfmt_init(&w->f, r->s, &w->w, r->f->fmt,
 		    r->f->fmt == DF_TEXT ? disasm_open() : NULL, NULL);
-	w->f.sym = r->f->sym;     /* stateless here: decsym_sequential() */
+	w->f.sym = r->f->sym; /* stateless here: decsym_sequential() */
 	w->f.split = w->f.lead = 1;
 	return w;
 }
@@ -246,8 +246,12 @@ int decpar_run(struct session *s, struct decfmt *f, struct runfig *rf)
 	struct etm_run_thread th[RUNFIG_THREADS];
 	struct etm_run_stats rs;
 	const struct etm_run_ops ops = {
-		.open = dp_open, .item = dp_item, .cut = dp_cut,
-		.emit = dp_emit, .drop = dp_drop, .close = dp_close,
+		.open = dp_open,
+		.item = dp_item,
+		.cut = dp_cut,
+		.emit = dp_emit,
+		.drop = dp_drop,
+		.close = dp_close,
 		.budget = (size_t)DECPAR_BUDGET * (unsigned)s->jobs,
 		.elems = dp_elems,
 	};

@@ -82,32 +82,36 @@ void runfig_print(FILE *out, const struct runfig *f)
 	if (!f->runs)
 		return;
 	fprintf(out, "parallel threads %u, chunks %llu (%llu void, %llu "
-		"claimed), wall %.3f s\n", s->threads,
+		     "claimed), wall %.3f s\n",
+		s->threads,
 		(unsigned long long)s->chunks,
 		(unsigned long long)s->chunks_void,
 		(unsigned long long)s->chunks_claimed, s->wall);
 	fprintf(out, "parallel cpu     process %.3f s: workers %.3f s, "
-		"calling thread %.3f s (%.3f s in the runs), other threads "
-		"%.3f s\n", all, s->worker_cpu, caller, s->caller_cpu,
+		     "calling thread %.3f s (%.3f s in the runs), other threads "
+		     "%.3f s\n",
+		all, s->worker_cpu, caller, s->caller_cpu,
 		other > 0 ? other : 0);
 	for (i = 0; i < n; i++)
 		fprintf(out, "parallel thread  %u: cpu %.3f s, waited %.3f s, "
-			"idle at the end %.3f s, %llu chunks, %llu bytes\n", i,
+			     "idle at the end %.3f s, %llu chunks, %llu bytes\n",
+			i,
 			f->thread[i].cpu, f->thread[i].wait,
 			f->thread[i].idle_end,
 			(unsigned long long)f->thread[i].chunks,
 			(unsigned long long)f->thread[i].decoded);
 	fprintf(out, "parallel serial  %.2f%% of CPU: the calling thread "
-		"%.2f%% (%.2f%% in the runs), planning under the lock %.2f%%\n",
+		     "%.2f%% (%.2f%% in the runs), planning under the lock %.2f%%\n",
 		pct(caller + s->plan, all), pct(caller, all),
 		pct(s->caller_cpu, all), pct(s->plan, all));
 	fprintf(out, "parallel redundant %.2f%% of input decoded twice "
-		"(chunk heads %.2f%%; converged within %llu bytes)\n",
+		     "(chunk heads %.2f%%; converged within %llu bytes)\n",
 		pct(s->decoded > s->bytes ? (double)(s->decoded - s->bytes) : 0,
 		    (double)s->bytes),
 		pct((double)s->head_redundant, (double)s->bytes),
 		(unsigned long long)s->converge_max);
 	fprintf(out, "parallel wait    workers %.3f s, idle at the end %.3f s; "
-		"calling thread %.3f s\n", s->worker_wait, s->worker_idle_end,
+		     "calling thread %.3f s\n",
+		s->worker_wait, s->worker_idle_end,
 		s->caller_wait);
 }

@@ -7,13 +7,13 @@
 
 #include <etmtrace/runstats.h>
 
-#define RUNFIG_THREADS 256   /* the most --jobs (cli/opt.c) */
+#define RUNFIG_THREADS 256 /* the most --jobs (cli/opt.c) */
 
 /* Sums of the runs of one command. */
 struct runfig {
 	struct etm_run_stats sum;
 	struct etm_run_thread thread[RUNFIG_THREADS];
-	int runs;                /* parallel runs summed */
+	int runs; /* parallel runs summed */
 };
 
 /* Point @st's per-thread array at scratch for one run. */

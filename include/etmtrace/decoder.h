@@ -21,8 +21,8 @@ struct etm_decoder;
 
 /** What the decoder produces. */
 enum etm_decoder_mode {
-	etm_dec_packets = 1,   /**< packets only (no flow decode) */
-	etm_dec_elements = 2,  /**< packets are decoded into elements */
+	etm_dec_packets = 1,  /**< packets only (no flow decode) */
+	etm_dec_elements = 2, /**< packets are decoded into elements */
 };
 
 /** Allocate a decoder for input of format @fmt. Returns NULL on no memory
@@ -46,8 +46,8 @@ int etm_decoder_finish(struct etm_decoder *d);
 
 /** What an item holds. */
 enum etm_item_kind {
-	etm_item_packet = 0,          /**< a packet: etm_item.pkt */
-	etm_item_elem = 1,            /**< an element: etm_item.elem */
+	etm_item_packet = 0, /**< a packet: etm_item.pkt */
+	etm_item_elem = 1,   /**< an element: etm_item.elem */
 };
 
 /** One output item, a tagged union: a packet (with the element mode,
@@ -55,10 +55,10 @@ enum etm_item_kind {
  * element. Only the member @kind names is valid. */
 struct etm_item {
 	enum etm_item_kind kind;
-	enum etm_protocol proto;      /**< protocol of the source */
+	enum etm_protocol proto; /**< protocol of the source */
 	union {
-		struct etm_packet pkt;    /**< kind etm_item_packet */
-		struct etm_elem elem;     /**< kind etm_item_elem */
+		struct etm_packet pkt; /**< kind etm_item_packet */
+		struct etm_elem elem;  /**< kind etm_item_elem */
 	};
 };
 

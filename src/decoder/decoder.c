@@ -27,26 +27,26 @@ struct dec_source {
 	struct etm_pkt_decoder *pd;
 	struct etm_flow *flow;
 	int finished;
-	struct etm_e1 *e1;        /* ETMv1: samples to elements in one object */
+	struct etm_e1 *e1; /* ETMv1: samples to elements in one object */
 };
 
 struct etm_decoder {
 	enum etm_input_format fmt;
 	enum etm_decoder_mode mode;
 	int want_packets;
-	struct etm_dfmt *dfmt;    /* formatted input (NULL: raw) */
-	uint8_t sel[ETM_DEC_MAX_SOURCES]; /* IDs with a source */
+	struct etm_dfmt *dfmt;                       /* formatted input (NULL: raw) */
+	uint8_t sel[ETM_DEC_MAX_SOURCES];            /* IDs with a source */
 	struct dec_source *src[ETM_DEC_MAX_SOURCES]; /* indexed by trace ID */
-	struct dec_source *raw;   /* the source of raw input */
-	struct dec_source *cur;   /* source whose parser is being drained */
+	struct dec_source *raw;                      /* the source of raw input */
+	struct dec_source *cur;                      /* source whose parser is being drained */
 	/* raw input: the pushed buffer until it is handed to the parser */
 	const uint8_t *raw_buf;
 	size_t raw_len;
-	uint64_t offset;          /* input offset of the next pushed byte */
-	int finishing;            /* finish() called */
-	unsigned fin_id;          /* next ID to finish */
-	int cache_off;            /* set_cache(0) was called */
-	uint64_t npackets;        /* packets parsed */
+	uint64_t offset;   /* input offset of the next pushed byte */
+	int finishing;     /* finish() called */
+	unsigned fin_id;   /* next ID to finish */
+	int cache_off;     /* set_cache(0) was called */
+	uint64_t npackets; /* packets parsed */
 	/* sources in trace-ID order, for clone/save */
 	const struct etm_image *img[ETM_DEC_MAX_SOURCES];
 	/* etm_decoder_next_elems(): an item that did not come from a flow
@@ -364,8 +364,7 @@ static int push_stage(struct etm_decoder *d, const struct etm_dfmt_stage *st)
 
 /* etm_decoder_next() but for an element already queued (kept out of line:
  * the common case needs no stack frame). */
-static __attribute__((noinline))
-int next_slow(struct etm_decoder *d, struct etm_item *it)
+static __attribute__((noinline)) int next_slow(struct etm_decoder *d, struct etm_item *it)
 {
 	struct etm_dfmt_stage st;
 	struct etm_dfmt_item x;

@@ -39,8 +39,7 @@ void etm_e3_classify_last(const struct etm3_flow *e, struct etm_elem *el)
 	el->last_cls = etmc_other;
 	if (!e->f->img)
 		return;
-	n = etm_image_read(e->f->img, el->ns ? etm_space_nonsecure :
-			   etm_space_secure, el->last_addr, buf, el->last_size);
+	n = etm_image_read(e->f->img, el->ns ? etm_space_nonsecure : etm_space_secure, el->last_addr, buf, el->last_size);
 	if (etm_insn_decode(&in, el->isa, el->last_addr, buf, n) > 0) {
 		el->last_cls = in.cls;
 		el->last_link = in.link;
@@ -147,9 +146,9 @@ struct e3_step {
 	uint64_t la;
 	unsigned lsz;
 	int exec;
-	int full;               /* the last is the block's last instruction */
-	uint64_t w;             /* cycles of all of them */
-	uint32_t lw;            /* cycles of the last one */
+	int full;    /* the last is the block's last instruction */
+	uint64_t w;  /* cycles of all of them */
+	uint32_t lw; /* cycles of the last one */
 };
 
 /* Append the instructions of step @st to the pending range, or start a new
@@ -320,12 +319,12 @@ static inline void e3_plan(struct e3_step *st, const struct etm_block *b,
 	st->i0 = i0;
 	st->exec = 1;
 	if (run >= rem) {
-		st->k = rem;            /* the rest of the block passed */
+		st->k = rem; /* the rest of the block passed */
 	} else if (n_follows) {
-		st->k = run + 1;        /* E...E N inside the block */
+		st->k = run + 1; /* E...E N inside the block */
 		st->exec = 0;
 	} else {
-		st->k = run;            /* atoms end inside the block */
+		st->k = run; /* atoms end inside the block */
 	}
 	st->full = st->k == rem;
 	if (st->full) {
@@ -339,8 +338,7 @@ static inline void e3_plan(struct e3_step *st, const struct etm_block *b,
 }
 
 /* Walk the atoms of @a a block at a time. */
-static inline __attribute__((always_inline))
-int e3_walk_in(struct etm3_flow *e, const struct e3_atoms *a)
+static inline __attribute__((always_inline)) int e3_walk_in(struct etm3_flow *e, const struct e3_atoms *a)
 {
 	const struct etm_block *b;
 	uint32_t i = 0, i0, n = a->n, run;
@@ -380,8 +378,7 @@ int e3_walk_in(struct etm3_flow *e, const struct e3_atoms *a)
 
 /* e3_walk_in() out of line, for the packet-by-packet paths (and the memo's
  * misses, flow_etm3_plain.c). */
-__attribute__((noinline))
-int etm_e3_walk(struct etm3_flow *e, const struct e3_atoms *a)
+__attribute__((noinline)) int etm_e3_walk(struct etm3_flow *e, const struct e3_atoms *a)
 {
 	return e3_walk_in(e, a);
 }
@@ -541,7 +538,7 @@ int etm_e3_branch(struct etm3_flow *e, const struct etm_brc *br,
 			cancelled = e3_cancel_last(e, &at);
 	}
 	if (cancelled) {
-		ret = at;       /* re-executed after the exception */
+		ret = at; /* re-executed after the exception */
 		has_ret = 1;
 	}
 	err = e3_flush(e);
@@ -569,7 +566,7 @@ int etm_e3_branch(struct etm3_flow *e, const struct etm_brc *br,
 		return etm_e3_state(e, pkt, 0);
 	if (!br->has_state || (br->ns == e->ns && br->hyp == e->hyp))
 		return 0;
-	e3_set_ns(e, br->ns);   /* as etm_e3_state() */
+	e3_set_ns(e, br->ns); /* as etm_e3_state() */
 	e->hyp = br->hyp;
 	return e3_emit_context(e);
 }

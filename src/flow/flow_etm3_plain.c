@@ -74,9 +74,8 @@ static void e3_memo_keep(struct etm3_flow *e, struct etm_wm_entry *m,
 
 /* A memo miss: walk @ac and keep the walk in the set @m under @key if it
  * may be kept (the newest first). Out of line: the hit path stays small. */
-static __attribute__((noinline))
-int e3_memo_miss(struct etm3_flow *e, const struct etm_atomc *ac,
-		 struct etm_wm_entry *m, uint64_t key, int merge)
+static __attribute__((noinline)) int e3_memo_miss(struct etm3_flow *e, const struct etm_atomc *ac,
+						  struct etm_wm_entry *m, uint64_t key, int merge)
 {
 	struct e3_atoms a = { .n = ac->n, .bits = ac->bits };
 	uint64_t addr = e->addr;
@@ -271,12 +270,12 @@ static int e3_plain(struct etm3_flow *e, struct etm_tok_reader *t,
 				if (m[0].addr == s.addr && m[0].key == key) {
 					err = e3_ls_apply(e, &s, &m[0],
 							  raw ? t->off + pos :
-							  etm_tok_off(t, pos));
+								etm_tok_off(t, pos));
 				} else if (m[1].addr == s.addr &&
 					   m[1].key == key) {
 					err = e3_ls_apply(e, &s, &m[1],
 							  raw ? t->off + pos :
-							  etm_tok_off(t, pos));
+								etm_tok_off(t, pos));
 				} else {
 					e3_ls_put(e, &s);
 					e->off = etm_tok_off(t, pos);
@@ -316,7 +315,7 @@ static int e3_plain(struct etm3_flow *e, struct etm_tok_reader *t,
 			s.isa = bs.isa;
 			s.wait_branch = 0;
 			s.addr_valid = 1;
-			t->addr = bs.addr;      /* the compression state */
+			t->addr = bs.addr; /* the compression state */
 			t->isa = bs.isa;
 			pos += (size_t)r;
 			npk++;

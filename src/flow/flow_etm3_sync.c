@@ -20,14 +20,14 @@ int etm_e3_gap_cycles(struct etm3_flow *e, uint32_t cc)
 /* LSiP: the data instruction at the I-sync address executed (implied E). */
 static int e3_lsip(struct etm3_flow *e, const struct etm_packet *pkt)
 {
-	struct e3_atoms a = { .n = 1 };    /* one E atom */
+	struct e3_atoms a = { .n = 1 }; /* one E atom */
 	int err;
 
 	if (!e->addr_valid)
 		return 0;
 	err = etm_e3_walk(e, &a);
 	if (err < 0 || (!e->addr_valid && !e->wait_branch))
-		return err;     /* or the opcode was unreadable (nomem) */
+		return err; /* or the opcode was unreadable (nomem) */
 	etm_e3_set_addr(e, pkt->lsip_next, pkt->lsip_isa);
 	return 0;
 }
@@ -50,8 +50,7 @@ static int e3_isync_check(struct etm3_flow *e, const struct etm_packet *pkt)
 	/* (after a BLX imm whose address packet is due, the walked target
 	 * and ISA are checked too) */
 	if ((!e->addr_valid && e->wait_branch != E3_WAIT_ISA) ||
-	    e->wait_branch == E3_WAIT_BRANCH || (e->addr == pkt->addr &&
-	    (e->isa == pkt->isa || pkt->isa == etmi_unknown)))
+	    e->wait_branch == E3_WAIT_BRANCH || (e->addr == pkt->addr && (e->isa == pkt->isa || pkt->isa == etmi_unknown)))
 		return 0;
 	return etm_e3_mismatch(e, pkt->addr);
 }
@@ -82,7 +81,7 @@ int etm_e3_isync(struct etm3_flow *e, const struct etm_packet *pkt)
 	if (err < 0)
 		return err;
 	if (first)
-		e->carry = 0;   /* W atoms before sync are not counted */
+		e->carry = 0; /* W atoms before sync are not counted */
 	if (pkt->reason != etm_isync_periodic) {
 		if (pkt->has_cc) {
 			err = etm_e3_gap_cycles(e, pkt->cycle_count);

@@ -15,7 +15,8 @@ void etm_snapshot_free(struct etm_snapshot *snap)
 		return;
 	for (i = 0; i < snap->nsources + snap->nothers; i++) {
 		struct etm_snap_source *s = i < snap->nsources ?
-			&snap->sources[i] : &snap->others[i - snap->nsources];
+						    &snap->sources[i] :
+						    &snap->others[i - snap->nsources];
 
 		for (k = 0; k < s->ndumps; k++)
 			free(s->dumps[k].path);
@@ -77,8 +78,8 @@ int etm_snapshot_add_memory(const struct etm_snap_source *src,
 					 "%s: cannot load dump at 0x%llx: %s",
 					 d->path, (unsigned long long)d->addr,
 					 rc == -etme_invalid ?
-					 "it does not fit in the 32-bit address space" :
-					 etm_errstr(rc));
+						 "it does not fit in the 32-bit address space" :
+						 etm_errstr(rc));
 			return rc;
 		}
 		etm_image_name_last(img, d->path);

@@ -49,7 +49,7 @@ static int out_m_profile(const struct etm_config *cfg)
 static const char *out_isync_name(unsigned r)
 {
 	static const char *const n[] = { "periodic", "trace enabled",
-		"overflow", "debug exit" };
+					 "overflow", "debug exit" };
 
 	return r < 4 ? n[r] : "?";
 }
@@ -57,7 +57,7 @@ static const char *out_isync_name(unsigned r)
 static const char *out_on_name(unsigned r)
 {
 	static const char *const n[] = { "start", "enable", "overflow",
-		"debug_exit", "resync" };
+					 "debug_exit", "resync" };
 
 	return r < 5 ? n[r] : "?";
 }
@@ -69,7 +69,7 @@ static void text_exception(struct wbuf *w, const struct etm_elem *el,
 
 	wbuf_printf(w, "-- exception %s (%u)%s", name, el->exc_num,
 		    el->exc_cancel ? " cancels last instruction" : "");
-	if (!strcmp(name, "DebugHalt"))   /* no vector: the core halts */
+	if (!strcmp(name, "DebugHalt")) /* no vector: the core halts */
 		wbuf_str(w, ": core halted in debug state");
 	else
 		wbuf_printf(w, " -> 0x%08llx", (unsigned long long)el->addr);
@@ -80,11 +80,11 @@ static void text_exception(struct wbuf *w, const struct etm_elem *el,
 static void text_trace_on(struct wbuf *w, const struct etm_elem *el)
 {
 	static const char *const reasons[] = { "start", "trace enabled",
-		"overflow (data lost)", "debug exit", "resync" };
+					       "overflow (data lost)", "debug exit", "resync" };
 
-	if (el->reason == etm_on_resync) {   /* after a loss of sync */
+	if (el->reason == etm_on_resync) { /* after a loss of sync */
 		wbuf_printf(w, "-- resynchronised at 0x%08llx (I-sync: "
-			    "%s): the listing resumes here",
+			       "%s): the listing resumes here",
 			    (unsigned long long)el->addr,
 			    out_isync_name(el->isync_reason));
 		return;
@@ -102,7 +102,7 @@ static void text_nosync(struct wbuf *w, const struct etm_elem *el)
 		wbuf_printf(w, ": %s", etm_errstr(el->err));
 	else
 		wbuf_str(w, ": trace lost here, the listing resumes at "
-			 "the next address the trace gives");
+			    "the next address the trace gives");
 }
 
 static void text_context(struct wbuf *w, const struct etm_elem *el)
@@ -144,9 +144,8 @@ int etm_out_text_event(struct wbuf *w, const struct etm_elem *el,
 		return 1;
 	case etmk_nomem:
 		wbuf_printf(w, "-- memory not accessible at 0x%08llx (%s): no "
-			    "image there, resuming at the next address",
-			    (unsigned long long)el->addr, el->isa == etmi_unknown ?
-			    "instruction set unknown" : etm_isa_name(el->isa));
+			       "image there, resuming at the next address",
+			    (unsigned long long)el->addr, el->isa == etmi_unknown ? "instruction set unknown" : etm_isa_name(el->isa));
 		return 1;
 	case etmk_error:
 		wbuf_printf(w, "-- error at offset %llu: %s",
@@ -169,15 +168,17 @@ void etm_out_text_run(struct wbuf *w, const struct etm_elem *el,
 			    etm_errstr(el->err), n);
 	else
 		wbuf_printf(w, "-- not synchronised: %s (%llu times, offsets "
-			    "%llu-%llu)", el->err ? etm_errstr(el->err) :
-			    "trace lost", n, (unsigned long long)el->offset,
+			       "%llu-%llu)",
+			    el->err ? etm_errstr(el->err) :
+				      "trace lost",
+			    n, (unsigned long long)el->offset,
 			    last_off);
 }
 
 static void jsonl_range(struct wbuf *w, const struct etm_elem *el)
 {
 	wbuf_printf(w, ",\"start\":\"0x%08llx\",\"end\":\"0x%08llx\",\"isa\":\"%s\","
-		    "\"n\":%u,\"last\":\"0x%08llx\",\"last_class\":\"%s\"",
+		       "\"n\":%u,\"last\":\"0x%08llx\",\"last_class\":\"%s\"",
 		    (unsigned long long)el->start, (unsigned long long)el->end,
 		    etm_isa_name(el->isa), el->ninsn,
 		    (unsigned long long)el->last_addr,

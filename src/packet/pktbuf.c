@@ -31,15 +31,16 @@ static void opts_init(struct etm_pkt_opts *o, const struct etm_config *cfg)
 enum etm_hdr etm_pktp_hdr_common(unsigned b)
 {
 	if (b & 0x01)
-		return etmh_branch;      /* bCxxxxxx1 */
+		return etmh_branch; /* bCxxxxxx1 */
 	if (b & 0x80)
-		return etmh_atom;        /* b1xxxxxx0 */
+		return etmh_atom; /* b1xxxxxx0 */
 	switch (b) {
 	case 0x00: return etmh_async;
 	case 0x08: return etmh_isync;
 	case 0x0c: return etmh_trigger;
 	case 0x3c: return etmh_vmid;
-	case 0x42: case 0x46: return etmh_timestamp; /* b01000R10 */
+	case 0x42:
+	case 0x46: return etmh_timestamp; /* b01000R10 */
 	case 0x66: return etmh_ignore;
 	case 0x6e: return etmh_ctxid;
 	case 0x76: return etmh_exc_return;
@@ -99,7 +100,7 @@ int etm_pktp_push(struct etm_pktp *p, const uint8_t *buf, size_t n,
 }
 
 static int push_map(struct etm_pktp *p, const uint8_t *buf, size_t n,
-		      const struct etm_offseg *map, size_t nmap)
+		    const struct etm_offseg *map, size_t nmap)
 {
 	int err;
 
@@ -114,8 +115,8 @@ static int push_map(struct etm_pktp *p, const uint8_t *buf, size_t n,
 }
 
 static int push_rel(struct etm_pktp *p, const uint8_t *buf, size_t n,
-		      const struct etm_offseg *map, size_t nmap,
-		      const uint32_t *rel, uint64_t rel_base)
+		    const struct etm_offseg *map, size_t nmap,
+		    const uint32_t *rel, uint64_t rel_base)
 {
 	int err = push_map(p, buf, n, map, nmap);
 
@@ -133,7 +134,6 @@ int etm_pktp_finish(struct etm_pktp *p)
 	p->finished = 1;
 	return 0;
 }
-
 
 /* Index of the 0x80 that completes an A-sync in b[1..n) (the library's
  * one A-sync search, packet/async.h), or 0 if there is none. */
@@ -163,7 +163,7 @@ static int read_proto(const struct etm_pktp *p, const uint8_t *b, size_t n,
 	int r = p->ops->read(p, b, n, pkt, st);
 
 	if (r == -etme_bad_opc)
-		pkt->size = 1;  /* a bad header: only it is dropped */
+		pkt->size = 1; /* a bad header: only it is dropped */
 	return r;
 }
 

@@ -25,8 +25,8 @@ enum etm_hdr {
 	etmh_branch,
 	etmh_atom,
 	etmh_isync,
-	etmh_isync_cc,     /* ETMv3 0x70 */
-	etmh_cycle_count,  /* ETMv3 0x04 */
+	etmh_isync_cc,    /* ETMv3 0x70 */
+	etmh_cycle_count, /* ETMv3 0x04 */
 	etmh_trigger,
 	etmh_ctxid,
 	etmh_vmid,
@@ -34,8 +34,8 @@ enum etm_hdr {
 	etmh_exc_return,
 	etmh_exc_entry,
 	etmh_ignore,
-	etmh_waypoint,     /* PTM 0x72 */
-	etmh_data,         /* ETMv3 normal data */
+	etmh_waypoint, /* PTM 0x72 */
+	etmh_data,     /* ETMv3 normal data */
 	etmh_ooo_data,
 	etmh_ooo_place,
 	etmh_val_not_traced,
@@ -46,10 +46,10 @@ enum etm_hdr {
 /* Compression state a packet is decoded against. Readers get a copy, update
  * it, and the core commits it only when the packet is complete. */
 struct etm_pkt_state {
-	uint32_t addr;      /* branch address compression base */
-	enum etm_isa isa;   /* current instruction set (address alignment) */
-	uint64_t ts;        /* last timestamp as transmitted (Gray or binary) */
-	uint32_t daddr;     /* ETMv3 data address compression base */
+	uint32_t addr;    /* branch address compression base */
+	enum etm_isa isa; /* current instruction set (address alignment) */
+	uint64_t ts;      /* last timestamp as transmitted (Gray or binary) */
+	uint32_t daddr;   /* ETMv3 data address compression base */
 };
 
 /* Configuration facts the readers need, decoded once from the registers. */
@@ -62,7 +62,7 @@ struct etm_pkt_opts {
 	uint8_t data_addr;
 	uint8_t data_only;
 	uint8_t arch_minor;
-	uint8_t ts_ok;      /* ETMv3 timestamp packets possible: ETMCR[28] set,
+	uint8_t ts_ok; /* ETMv3 timestamp packets possible: ETMCR[28] set,
 			     * ETMv3.5 or later */
 	uint8_t id;
 };
@@ -78,30 +78,30 @@ struct etm_pktp {
 	const struct etm_pkt_proto *ops;
 	struct etm_config cfg;
 	struct etm_pkt_opts o;
-	uint8_t hdr[256];               /* header byte -> enum etm_hdr */
+	uint8_t hdr[256]; /* header byte -> enum etm_hdr */
 	struct etm_pkt_state st;
 
-	const uint8_t *buf;             /* borrowed chunk */
+	const uint8_t *buf; /* borrowed chunk */
 	size_t len, pos;
-	uint64_t off;                   /* input offset of buf[0] */
-	const struct etm_offseg *map;   /* borrowed with buf, or NULL */
-	size_t nmap, mapi;              /* segments, lookup cursor */
+	uint64_t off;                 /* input offset of buf[0] */
+	const struct etm_offseg *map; /* borrowed with buf, or NULL */
+	size_t nmap, mapi;            /* segments, lookup cursor */
 	/* with map, optionally: byte pos has offset rel_base + rel[pos]
 	 * (borrowed with buf; one load instead of a segment search) */
 	const uint32_t *rel;
 	uint64_t rel_base;
 
-	uint8_t asmb[ETM_PKT_ASM_MAX];  /* packet straddling pushes */
+	uint8_t asmb[ETM_PKT_ASM_MAX]; /* packet straddling pushes */
 	size_t asm_len;
 	uint64_t asm_off;
 	uint64_t asm_offs[ETM_PKT_ASM_MAX]; /* input offset of each byte */
 
 	enum etm_pkt_mode mode;
-	uint64_t zrun;                  /* pending 0x00 bytes */
+	uint64_t zrun; /* pending 0x00 bytes */
 	uint64_t zrun_off;
-	struct etm_packet ns;           /* notsync packet being filled */
+	struct etm_packet ns; /* notsync packet being filled */
 
-	struct etm_packet q[2];         /* ready packets */
+	struct etm_packet q[2]; /* ready packets */
 	/* One-byte atom packets by header byte (decoded once at init): the
 	 * atom tokens of the fast paths. */
 	uint8_t aok[256];

@@ -59,10 +59,10 @@ void etm_pkt_save(const struct etm_pkt_decoder *pd, struct etm_sbuf *s);
 
 /* A one-byte atom packet in compact form. */
 struct etm_atomc {
-	uint8_t n;                      /* atoms */
-	uint8_t w_tail;                 /* W atoms after the last atom */
-	uint16_t bits;                  /* bit i = 1: atom i is N */
-	uint16_t w[ETM_PKT_MAX_ATOMS];  /* W atoms of atom i */
+	uint8_t n;                     /* atoms */
+	uint8_t w_tail;                /* W atoms after the last atom */
+	uint16_t bits;                 /* bit i = 1: atom i is N */
+	uint16_t w[ETM_PKT_MAX_ATOMS]; /* W atoms of atom i */
 };
 
 /* A branch address packet in compact form: the etm_packet fields of a
@@ -71,7 +71,7 @@ struct etm_brc {
 	uint64_t offset;
 	uint64_t addr;
 	enum etm_isa isa;
-	uint32_t cycle_count;           /* PTM cycle-accurate (has_cc) */
+	uint32_t cycle_count; /* PTM cycle-accurate (has_cc) */
 	uint16_t exc_num;
 	uint8_t addr_bits;
 	uint8_t isa_changed;
@@ -86,9 +86,9 @@ struct etm_brc {
 /* A PTM atom packet in compact form. */
 struct etm_patom {
 	uint64_t offset;
-	uint32_t bits;                  /* bit i = 1: atom i is N */
-	uint32_t cc;                    /* cycle count (has_cc) */
-	uint8_t n;                      /* atoms */
+	uint32_t bits; /* bit i = 1: atom i is N */
+	uint32_t cc;   /* cycle count (has_cc) */
+	uint8_t n;     /* atoms */
 	uint8_t has_cc;
 };
 
@@ -101,16 +101,16 @@ int etm_pkt_tok_ready(const struct etm_pkt_decoder *pd);
 
 /* Token kinds. */
 enum etm_tok_kind {
-	etm_tk_none = 0,       /* no token: the general path (etm_pkt_next()) */
-	etm_tk_atom,           /* an atom packet of any size (PTM) */
-	etm_tk_branch,         /* a branch address packet */
+	etm_tk_none = 0, /* no token: the general path (etm_pkt_next()) */
+	etm_tk_atom,     /* an atom packet of any size (PTM) */
+	etm_tk_branch,   /* a branch address packet */
 };
 
 /* A token. */
 struct etm_tok {
 	union {
-		struct etm_patom atom;  /* etm_tk_atom */
-		struct etm_brc br;      /* etm_tk_branch */
+		struct etm_patom atom; /* etm_tk_atom */
+		struct etm_brc br;     /* etm_tk_branch */
 	};
 };
 
@@ -132,11 +132,11 @@ int etm_pkt_tok_branch(struct etm_pkt_decoder *pd, struct etm_brc *br);
  * and for cycle-accurate trace the W atoms of each. Packets without E/N
  * atoms (W only) add to the next atom's W count or to w_tail. */
 struct etm_atom_run {
-	unsigned n;                         /* atoms */
-	unsigned npkt;                      /* packets consumed */
-	unsigned nap;                       /* packets with atoms */
-	uint64_t bits;                      /* bit i = 1: atom i is N */
-	uint32_t w_tail;                    /* W atoms after the last atom */
+	unsigned n;      /* atoms */
+	unsigned npkt;   /* packets consumed */
+	unsigned nap;    /* packets with atoms */
+	uint64_t bits;   /* bit i = 1: atom i is N */
+	uint32_t w_tail; /* W atoms after the last atom */
 	/* W atoms since the previous atom of the run, its own included
 	 * (cycle-accurate only; room for a whole packet past the end) */
 	uint16_t w[ETM_ATOM_RUN_MAX + ETM_PKT_MAX_ATOMS];
@@ -148,7 +148,7 @@ struct etm_atom_run {
 	/* the offset map of the pushed buffer (see struct etm_offseg) */
 	const struct etm_offseg *map;
 	size_t nmap, mapi;
-	uint64_t off0;                      /* offset of position 0, no map */
+	uint64_t off0; /* offset of position 0, no map */
 };
 
 /* Input offset of packet @j of @r (of those with atoms); for increasing
@@ -188,17 +188,17 @@ void etm_pkt_tok_run_done(struct etm_pkt_decoder *pd,
 struct etm_tok_reader {
 	const uint8_t *buf;
 	size_t pos, len;
-	const uint8_t *aok;             /* header byte -> one-byte atom packet */
-	const struct etm_atomc *ac;     /* header byte -> its atoms */
-	const uint8_t *hdr;             /* header byte -> header class */
-	uint8_t br_hdr;                 /* the class of branch headers */
-	uint8_t alt;                    /* ETMv3 alternative branch encoding */
-	uint32_t addr;                  /* compression state: address base */
-	enum etm_isa isa;               /* and the trace's ISA */
-	uint64_t off;                   /* input offset of buf[0], no map */
-	const struct etm_offseg *map;   /* offset map or NULL */
+	const uint8_t *aok;           /* header byte -> one-byte atom packet */
+	const struct etm_atomc *ac;   /* header byte -> its atoms */
+	const uint8_t *hdr;           /* header byte -> header class */
+	uint8_t br_hdr;               /* the class of branch headers */
+	uint8_t alt;                  /* ETMv3 alternative branch encoding */
+	uint32_t addr;                /* compression state: address base */
+	enum etm_isa isa;             /* and the trace's ISA */
+	uint64_t off;                 /* input offset of buf[0], no map */
+	const struct etm_offseg *map; /* offset map or NULL */
 	size_t nmap, mapi;
-	const uint32_t *rel;            /* per-byte offsets or NULL */
+	const uint32_t *rel; /* per-byte offsets or NULL */
 	uint64_t rel_base;
 };
 

@@ -101,8 +101,8 @@ void etm_pkt_rec_from(struct etm_pkt_rec *r, const struct etm_packet *pkt)
 struct off_cursor {
 	const struct etm_offseg *m;
 	size_t nmap, i;
-	size_t end;             /* position where segment i ends */
-	uint64_t base;          /* offset of position 0 in segment i */
+	size_t end;    /* position where segment i ends */
+	uint64_t base; /* offset of position 0 in segment i */
 };
 
 static void cursor_init(struct off_cursor *c, const struct etm_pktp *p)
@@ -155,7 +155,9 @@ static void rec_patom(struct etm_pkt_rec *r, const struct etm_patom *a,
 
 /* How recs_fast() finds input offsets: consecutive (raw input), per byte
  * (rel), or through the segment map. */
-enum rec_offs { ro_linear, ro_rel, ro_map };
+enum rec_offs { ro_linear,
+		ro_rel,
+		ro_map };
 
 /* Input offset of byte @pos for recs_fast(): @base + @pos, @base +
  * @rel[pos], or through the cursor. */
@@ -176,8 +178,9 @@ static inline uint64_t rec_off(const uint32_t *rel, uint64_t base,
  * branch packets and PTM atoms through the compact readers. Returns how
  * many. Inlined once per way of finding offsets (@how is a constant). */
 static inline __attribute__((always_inline))
-size_t recs_fast_how(struct etm_pktp *p, struct etm_pkt_rec *recs,
-		     size_t max, enum rec_offs how)
+size_t
+recs_fast_how(struct etm_pktp *p, struct etm_pkt_rec *recs,
+	      size_t max, enum rec_offs how)
 {
 	const uint8_t *buf = p->buf, *rok = p->rok;
 	const struct etm_pkt_rec *rt = p->rt;
@@ -220,7 +223,7 @@ size_t recs_fast_how(struct etm_pktp *p, struct etm_pkt_rec *recs,
 						     pos + i);
 			i += rok[b] != 0;
 		}
-stop:
+	stop:
 		n += i;
 		pos += i;
 		if (i == lim)
@@ -245,7 +248,7 @@ stop:
 		k = p->ops->read_branch(p, buf + pos, len - pos, &br, &st,
 					&drop);
 		if (k <= 0)
-			break;          /* cut by the end of the chunk, or bad */
+			break; /* cut by the end of the chunk, or bad */
 		p->st.addr = st.addr;
 		p->st.isa = st.isa;
 		br.offset = rec_off(rel, base, &c, how, pos);
@@ -269,7 +272,7 @@ static size_t recs_fast(struct etm_pktp *p, struct etm_pkt_rec *recs,
 	if (p->rel)
 		return recs_fast_how(p, recs, max, ro_rel);
 	if (p->mapi < p->nmap && p->map[p->mapi].pos > p->pos)
-		p->mapi = 0;    /* the cursor only moves forwards */
+		p->mapi = 0; /* the cursor only moves forwards */
 	return recs_fast_how(p, recs, max, ro_map);
 }
 

@@ -60,13 +60,13 @@ unsigned etm_pkt_tok_atom_run(struct etm_pkt_decoder *pd,
 	    p->asm_len || p->qi < p->qn)
 		return 0;
 	if (p->map && p->mapi < p->nmap && p->map[p->mapi].pos > pos)
-		p->mapi = 0;    /* the cursor only moves forwards */
+		p->mapi = 0; /* the cursor only moves forwards */
 	r->map = p->map;
 	r->nmap = p->nmap;
 	r->mapi = p->mapi;
 	r->off0 = p->off;
 	if (maxpk > 0xffff / 8)
-		maxpk = 0xffff / 8;     /* W counts fit in w[] */
+		maxpk = 0xffff / 8; /* W counts fit in w[] */
 	end = len - pos > maxpk ? pos + maxpk : len;
 	if (!p->o.cycle_acc) {
 		do {
@@ -171,9 +171,8 @@ static inline void brc_clear(struct etm_brc *br)
 }
 
 /* etm_br_short() into @br (cleared here). */
-static inline __attribute__((always_inline))
-int branch_short(const struct etm_pktp *p, const uint8_t *b, size_t n,
-		 struct etm_brc *br, int alt)
+static inline __attribute__((always_inline)) int branch_short(const struct etm_pktp *p, const uint8_t *b, size_t n,
+							      struct etm_brc *br, int alt)
 {
 	struct etm_br_short o;
 	int r = etm_br_short(p->st.addr, p->st.isa, b, n, alt, &o);
@@ -283,7 +282,7 @@ static inline int tok_branch(struct etm_pktp *p, const uint8_t *b, size_t n,
 	st = p->st;
 	r = p->ops->read_branch(p, b, n, br, &st, &drop);
 	if (r <= 0)
-		return 0;       /* cut by the end of the chunk, or bad */
+		return 0; /* cut by the end of the chunk, or bad */
 	p->st.addr = st.addr;
 	p->st.isa = st.isa;
 	br->offset = etm_pktp_off(p, p->pos);
@@ -298,10 +297,10 @@ static inline int tok_patom(struct etm_pktp *p, const uint8_t *b, size_t n,
 	int r;
 
 	if (!p->ops->read_atom)
-		return 0;       /* one-byte atoms: etm_pkt_tok_atom_run() */
+		return 0; /* one-byte atoms: etm_pkt_tok_atom_run() */
 	r = p->ops->read_atom(p, b, n, a);
 	if (r <= 0)
-		return 0;       /* cut by the end of the chunk, or bad */
+		return 0; /* cut by the end of the chunk, or bad */
 	a->offset = etm_pktp_off(p, p->pos);
 	p->pos += (size_t)r;
 	return 1;
@@ -338,7 +337,7 @@ enum etm_tok_kind etm_pkt_tok_next(struct etm_pkt_decoder *pd,
 		return tok_patom(p, b, n, &t->atom) ? etm_tk_atom : etm_tk_none;
 	case etmh_branch:
 		return tok_branch(p, b, n, &t->br) ? etm_tk_branch :
-						      etm_tk_none;
+						     etm_tk_none;
 	default:
 		return etm_tk_none;
 	}

@@ -72,7 +72,7 @@ static int ptm_read_atom(const struct etm_pktp *p, const uint8_t *b, size_t n,
 		if (h & (1u << k))
 			break;
 	if (k < 2)
-		return -etme_bad_opc;    /* 0x80 / 0x82: see ptm.md §5.1 */
+		return -etme_bad_opc; /* 0x80 / 0x82: see ptm.md §5.1 */
 	cnt = k - 1;
 	a->n = (uint8_t)cnt;
 	for (j = 0; j < cnt; j++)
@@ -266,7 +266,7 @@ static int ptm_read(const struct etm_pktp *p, const uint8_t *b, size_t n,
 		pkt->type = etmp_exc_return;
 		return 1;
 	default:
-		return -etme_bad_opc;   /* the core drops the header byte */
+		return -etme_bad_opc; /* the core drops the header byte */
 	}
 }
 

@@ -4,7 +4,7 @@
 #include "packet/async.h"
 #include "run/cut.h"
 
-#define ASYNC_ZEROS 5   /* a cut starts at the last 5 zeros before the 0x80 */
+#define ASYNC_ZEROS 5 /* a cut starts at the last 5 zeros before the 0x80 */
 
 /* The first frame at or after @from whose first byte is an ID change. */
 static uint64_t find_frame(etm_read_fn rd, void *rctx, uint64_t size,
@@ -12,7 +12,7 @@ static uint64_t find_frame(etm_read_fn rd, void *rctx, uint64_t size,
 {
 	uint64_t pos;
 
-	for (pos = (from + 15) & ~(uint64_t)15; pos < size; ) {
+	for (pos = (from + 15) & ~(uint64_t)15; pos < size;) {
 		size_t n = size - pos > ETM_CUT_SEARCH ? ETM_CUT_SEARCH :
 							 (size_t)(size - pos);
 		size_t i;
@@ -33,7 +33,7 @@ static uint64_t find_async(etm_read_fn rd, void *rctx, uint64_t size,
 {
 	uint64_t pos, zeros = 0;
 
-	for (pos = from; pos < size; ) {
+	for (pos = from; pos < size;) {
 		size_t n = size - pos > ETM_CUT_SEARCH ? ETM_CUT_SEARCH :
 							 (size_t)(size - pos);
 		size_t i;

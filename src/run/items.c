@@ -10,11 +10,11 @@
 
 #include "run/runner.h"
 
-#define PAR_BLOCK 1024u           /* items per block (etm_decoder_run) */
+#define PAR_BLOCK 1024u /* items per block (etm_decoder_run) */
 
 /* A stored item: only the valid half of struct etm_item. */
 struct pitem {
-	uint8_t kind;                  /* enum etm_item_kind */
+	uint8_t kind; /* enum etm_item_kind */
 	uint8_t proto;
 	union {
 		struct etm_packet pkt;
@@ -23,7 +23,7 @@ struct pitem {
 };
 
 struct iblock {
-	struct iblock *next;      /* free list */
+	struct iblock *next; /* free list */
 	unsigned n;
 	struct pitem it[PAR_BLOCK];
 };
@@ -134,8 +134,12 @@ int etm_decoder_run(struct etm_decoder *d, etm_read_fn rd, void *rctx,
 		    uint64_t size, unsigned jobs, etm_item_fn fn, void *ctx)
 {
 	static const struct etm_run_ops ops = {
-		.open = items_open, .item = items_item, .cut = items_cut,
-		.emit = items_emit, .drop = items_drop, .close = items_close,
+		.open = items_open,
+		.item = items_item,
+		.cut = items_cut,
+		.emit = items_emit,
+		.drop = items_drop,
+		.close = items_close,
 	};
 	struct irun ir = { .fn = fn, .ctx = ctx };
 	struct iblock *b;

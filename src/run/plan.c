@@ -73,4 +73,3 @@ struct pchunk *etm_run_chunk_create(struct prun *r, uint8_t *buf)
 	r->nlive++;
 	return c;
 }
-

@@ -50,7 +50,6 @@ void etm_run_chunk_free(struct prun *r, struct pchunk *c)
 	free(c);
 }
 
-
 static void chunk_remove(struct prun *r, struct pchunk *c)
 {
 	r->head = c->next;
@@ -86,7 +85,7 @@ static void consume(struct prun *r)
 			pthread_cond_broadcast(&r->cv);
 			pthread_mutex_unlock(&r->mu);
 			ret = 0;
-			if (n->end <= c->skip_to)   /* before convergence */
+			if (n->end <= c->skip_to) /* before convergence */
 				r->ops->drop(r->octx, n->p);
 			else
 				ret = r->ops->emit(r->octx, n->p);
@@ -254,7 +253,7 @@ int etm_run_decode(struct etm_decoder *d, etm_read_fn rd, void *rctx,
 		return run_parallel(&r, d, st);
 	}
 	if (fn) {
-		r.ops = NULL;   /* items straight to the callback */
+		r.ops = NULL; /* items straight to the callback */
 		r.batch = 0;
 	}
 	t0 = etm_run_now();

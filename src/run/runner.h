@@ -14,9 +14,9 @@
 
 struct etm_sbuf;
 
-#define PAR_READ (256u << 10)     /* bytes read and pushed at once */
-#define PAR_BATCH 256u            /* most elements per ops->elems call */
-#define PAR_BUDGET (40u << 20)    /* default: pieces buffered over all chunks */
+#define PAR_READ (256u << 10)      /* bytes read and pushed at once */
+#define PAR_BATCH 256u             /* most elements per ops->elems call */
+#define PAR_BUDGET (40u << 20)     /* default: pieces buffered over all chunks */
 #define PAR_MIN_INPUT (128u << 10) /* smaller input: one thread */
 #define PAR_MIN_CHUNK (16u << 10)
 #define PAR_MAX_CHUNK (32u << 20)
@@ -27,7 +27,7 @@ struct ppiece {
 	struct ppiece *next;
 	void *p;
 	size_t bytes;
-	uint64_t end;             /* its items come from input before this
+	uint64_t end; /* its items come from input before this
 				   * (a checkpoint of the chunk's head), or
 				   * UINT64_MAX after the head */
 };
@@ -35,7 +35,7 @@ struct ppiece {
 /* A chunk decoder's state at input offset pos. */
 struct pckpt {
 	uint64_t pos, npackets;
-	int plain;                /* frames since the chunk start are plain */
+	int plain; /* frames since the chunk start are plain */
 	size_t len;
 	uint8_t *state;
 };
@@ -43,14 +43,14 @@ struct pckpt {
 struct pchunk {
 	struct pchunk *next;
 	uint64_t start, end, head_end;
-	int taken;                /* a worker started it */
-	int finished;             /* its worker no longer touches it */
-	int done;                 /* all its output is queued */
-	int vd;                   /* void: the predecessor decoded it */
-	int at_eos;               /* its output ends the whole decode */
-	int claimed;              /* decoded by a predecessor's run from the
+	int taken;              /* a worker started it */
+	int finished;           /* its worker no longer touches it */
+	int done;               /* all its output is queued */
+	int vd;                 /* void: the predecessor decoded it */
+	int at_eos;             /* its output ends the whole decode */
+	int claimed;            /* decoded by a predecessor's run from the
 				   * start (not counted in nlive) */
-	struct ppiece *qh, *qt;   /* output queue */
+	struct ppiece *qh, *qt; /* output queue */
 	size_t qbytes;
 	uint64_t pk_skip, pk_end; /* packet counts: dropped, at the end */
 	uint64_t skip_to;         /* the predecessor converged here: pieces
@@ -64,38 +64,38 @@ struct prun {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	const struct etm_decoder *tmpl;
-	struct etm_decoder *tmpl_w;   /* the same, for its packet count */
+	struct etm_decoder *tmpl_w; /* the same, for its packet count */
 	etm_read_fn rd;
 	void *rctx;
 	const struct etm_run_ops *ops;
 	void *octx;
 	uint64_t size;
-	int frames;               /* CoreSight frame-formatted input */
-	int batch;                /* elements in batches (ops->elems) */
+	int frames; /* CoreSight frame-formatted input */
+	int batch;  /* elements in batches (ops->elems) */
 	unsigned jobs;
-	size_t chunk_limit;       /* queued piece bytes per chunk */
+	size_t chunk_limit; /* queued piece bytes per chunk */
 	struct pchunk *head, *tail;
 	unsigned nlive;
-	uint64_t next_start;      /* start of the next chunk to create */
-	unsigned nchunks;         /* chunks created */
+	uint64_t next_start; /* start of the next chunk to create */
+	unsigned nchunks;    /* chunks created */
 	uint64_t rate_bytes, rate_out;
-	uint64_t npackets;        /* packets of the consumed chunks */
+	uint64_t npackets; /* packets of the consumed chunks */
 	int stop, err;
 	/* figures (struct etm_run_stats) */
-	double plan;              /* CPU time finding cut points */
-	uint64_t head_redundant;  /* chunk starts decoded twice */
+	double plan;             /* CPU time finding cut points */
+	uint64_t head_redundant; /* chunk starts decoded twice */
 	uint64_t nvoid, nclaimed;
-	uint64_t conv_max;        /* the farthest into a chunk that its
+	uint64_t conv_max;  /* the farthest into a chunk that its
 				   * predecessor's decoder converged */
-	unsigned nconv;           /* chunks converged with */
-	double caller_wait;       /* the calling thread waited for pieces */
+	unsigned nconv;     /* chunks converged with */
+	double caller_wait; /* the calling thread waited for pieces */
 };
 
 /* Per-worker scratch. */
 struct pwork {
 	struct prun *r;
 	struct etm_decoder *d;
-	void *cs;                 /* consumer state (ops->open) */
+	void *cs; /* consumer state (ops->open) */
 	uint8_t *buf;
 	struct etm_sbuf *sb;
 	struct pchunk *out;       /* chunk whose queue gets the output */

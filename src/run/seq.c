@@ -86,4 +86,3 @@ out:
 	etm_decoder_free(d);
 	return err;
 }
-

@@ -105,7 +105,7 @@ static int drain(struct pwork *w)
 			return -1;
 		}
 		err = w->r->batch ? w->r->ops->elems(w->cs, els, (size_t)n) :
-				 w->r->ops->item(w->cs, &it);
+				    w->r->ops->item(w->cs, &it);
 		if (err < 0) {
 			etm_run_fail_locked(w->r, err);
 			return -1;
@@ -166,7 +166,7 @@ static void checkpoint(struct pwork *w, uint64_t pos)
 	etm_sbuf_reset(w->sb);
 	etm_decoder_save(w->d, w->sb);
 	if (w->sb->over)
-		return;         /* cannot be compared: no checkpoint */
+		return; /* cannot be compared: no checkpoint */
 	st = malloc(w->sb->len);
 	if (!st)
 		return;
@@ -331,7 +331,7 @@ static void work_chunk(struct pwork *w, struct pchunk *c)
 			s->taken = s->vd = s->finished = 1;
 			s->claimed = 1;
 			r->nclaimed++;
-			r->nlive--;     /* not a chunk of its own any more */
+			r->nlive--; /* not a chunk of its own any more */
 			pthread_cond_broadcast(&r->cv);
 		}
 		pthread_mutex_unlock(&r->mu);
@@ -407,4 +407,3 @@ void *etm_run_worker(void *arg)
 	w->t_end = etm_run_now();
 	return NULL;
 }
-

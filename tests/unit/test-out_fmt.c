@@ -11,7 +11,7 @@
 #include "etest.h"
 #include "output/out_fmt.h"
 
-static struct wbuf w;   /* large: static */
+static struct wbuf w; /* large: static */
 static char got[4096];
 
 /* The writer's output so far as a string in got[]. */
@@ -41,16 +41,28 @@ static int init(void)
 
 /* A32 at 0x8000: mov r0,#0; add r0,r0,#1; cmp r0,#2; bne 0x8004. */
 static const uint8_t prog[] = {
-	0x00, 0x00, 0xa0, 0xe3, 0x01, 0x00, 0x80, 0xe2,
-	0x02, 0x00, 0x50, 0xe3, 0xfc, 0xff, 0xff, 0x1a,
+	0x00,
+	0x00,
+	0xa0,
+	0xe3,
+	0x01,
+	0x00,
+	0x80,
+	0xe2,
+	0x02,
+	0x00,
+	0x50,
+	0xe3,
+	0xfc,
+	0xff,
+	0xff,
+	0x1a,
 };
 
 static void canon_range_last_n(void)
 {
 	struct etm_image *img = etm_image_alloc();
-	struct etm_elem el = { .kind = etmk_range, .isa = etmi_a32,
-			       .start = 0x8000, .end = 0x8010, .ninsn = 4,
-			       .last_addr = 0x800c, .last_atom = 1 };
+	struct etm_elem el = { .kind = etmk_range, .isa = etmi_a32, .start = 0x8000, .end = 0x8010, .ninsn = 4, .last_addr = 0x800c, .last_atom = 1 };
 
 	ET_CHECK(img && init() == 0);
 	ET_EQ(etm_image_add_buffer(img, etm_space_any, 0x8000, prog, sizeof(prog)), 0);
@@ -70,15 +82,10 @@ static void canon_range_last_n(void)
 
 static void text_event_lines(void)
 {
-	struct etm_elem on = { .kind = etmk_trace_on, .reason = etm_on_enable,
-			       .isync_reason = 1, .addr = 0x8000 };
-	struct etm_elem exc = { .kind = etmk_exception, .exc_num = 10,
-				.addr = 0xffff0008, .has_ret = 1,
-				.ret_addr = 0x8010 };
-	struct etm_elem err = { .kind = etmk_error, .offset = 42,
-				.err = etme_bad_packet };
-	struct etm_elem ctx = { .kind = etmk_context, .ns = 1,
-				.has_ctxid = 1, .ctxid = 0x1234 };
+	struct etm_elem on = { .kind = etmk_trace_on, .reason = etm_on_enable, .isync_reason = 1, .addr = 0x8000 };
+	struct etm_elem exc = { .kind = etmk_exception, .exc_num = 10, .addr = 0xffff0008, .has_ret = 1, .ret_addr = 0x8010 };
+	struct etm_elem err = { .kind = etmk_error, .offset = 42, .err = etme_bad_packet };
+	struct etm_elem ctx = { .kind = etmk_context, .ns = 1, .has_ctxid = 1, .ctxid = 0x1234 };
 	struct etm_elem rng = { .kind = etmk_range };
 
 	ET_CHECK(init() == 0);
@@ -101,20 +108,17 @@ static void text_event_lines(void)
 
 static void jsonl_open_fields(void)
 {
-	struct etm_elem exc = { .kind = etmk_exception, .id = 0x13,
-				.offset = 7, .exc_num = 10, .addr = 0x8,
-				.exc_cancel = 1 };
-	struct etm_elem err = { .kind = etmk_error, .id = 0x10, .offset = 3,
-				.err = etme_bad_packet };
+	struct etm_elem exc = { .kind = etmk_exception, .id = 0x13, .offset = 7, .exc_num = 10, .addr = 0x8, .exc_cancel = 1 };
+	struct etm_elem err = { .kind = etmk_error, .id = 0x10, .offset = 3, .err = etme_bad_packet };
 
 	ET_CHECK(init() == 0);
 	etm_out_jsonl_open(&w, &exc, NULL);
 	ET_CHECK(!strcmp(text(), "{\"offset\":7,\"id\":\"0x13\",\"kind\":\"exception\","
-			 "\"exception\":10,\"name\":\"SVC\",\"addr\":\"0x00000008\","
-			 "\"cancel\":true"));
+				 "\"exception\":10,\"name\":\"SVC\",\"addr\":\"0x00000008\","
+				 "\"cancel\":true"));
 	etm_out_jsonl_open(&w, &err, NULL);
 	ET_CHECK(!strcmp(text(), "{\"offset\":3,\"id\":\"0x10\",\"kind\":\"error\","
-			 "\"error\":\"bad_packet\""));
+				 "\"error\":\"bad_packet\""));
 	wbuf_fini(&w);
 }
 

@@ -9,9 +9,9 @@
 #include "etest.h"
 
 #define MAXP 512
-#define PFT11 0x411CF312u      /* ETMIDR: PFTv1.1 */
-#define CA 0x1000u             /* ETMCR[12] cycle accurate */
-#define TS64BIN 0x30000000u    /* ETMCCER[29] 64-bit, [28] binary */
+#define PFT11 0x411CF312u   /* ETMIDR: PFTv1.1 */
+#define CA 0x1000u          /* ETMCR[12] cycle accurate */
+#define TS64BIN 0x30000000u /* ETMCCER[29] 64-bit, [28] binary */
 
 static struct etm_packet pk[MAXP];
 
@@ -219,7 +219,7 @@ static void branch_cycle_accurate(void)
 	ET_CHECK(strcmp(s, "Addr=0xc00185a2 cc=378") == 0);
 	etm_pkt_json_fields(&pk[1], etm_proto_ptm, s, sizeof(s));
 	ET_CHECK(strcmp(s, "\"addr\":\"0xc00185a2\",\"isa\":\"T32\","
-			"\"addr_bits\":13,\"cycles\":378") == 0);
+			   "\"addr_bits\":13,\"cycles\":378") == 0);
 	ET_EQ(pk[2].size, 5);
 	ET_EQ(pk[2].addr, 0xc02f5b3a);
 	ET_EQ(pk[2].cycle_count, 1);
@@ -365,17 +365,87 @@ static void timestamps(void)
 
 /* Short valid CA trace used by the stream tests. */
 static const uint8_t trace[] = {
-	0x42, 0xa4,                                     /* junk */
-	0, 0, 0, 0, 0, 0x80,                            /* A-sync */
-	0x08, 0xaf, 0x8d, 0x01, 0xc0, 0x21, 0xfc, 0x03, /* I-sync */
-	0x42, 0xcc, 0x97, 0xc6, 0xce, 0xaf, 0x90, 0x80, 0x80, 0x00, 0x00,
-	0xe8, 0x20, 0xde, 0x01, 0xbc,                   /* atoms */
-	0xa3, 0x0b, 0x68, 0x17, 0x76,                   /* branch, eret */
-	0xbb, 0xb6, 0xbd, 0x01, 0x04,                   /* branch */
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80,
-	0x08, 0x83, 0x8d, 0x01, 0xc0, 0x01,             /* I-sync */
-	0x84, 0x72, 0x21, 0x81, 0x80, 0x80, 0x80, 0x48, 0x02, 0x00,
-	0xb4, 0x0c,
+	0x42,
+	0xa4, /* junk */
+	0,
+	0,
+	0,
+	0,
+	0,
+	0x80, /* A-sync */
+	0x08,
+	0xaf,
+	0x8d,
+	0x01,
+	0xc0,
+	0x21,
+	0xfc,
+	0x03, /* I-sync */
+	0x42,
+	0xcc,
+	0x97,
+	0xc6,
+	0xce,
+	0xaf,
+	0x90,
+	0x80,
+	0x80,
+	0x00,
+	0x00,
+	0xe8,
+	0x20,
+	0xde,
+	0x01,
+	0xbc, /* atoms */
+	0xa3,
+	0x0b,
+	0x68,
+	0x17,
+	0x76, /* branch, eret */
+	0xbb,
+	0xb6,
+	0xbd,
+	0x01,
+	0x04, /* branch */
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0x80,
+	0x08,
+	0x83,
+	0x8d,
+	0x01,
+	0xc0,
+	0x01, /* I-sync */
+	0x84,
+	0x72,
+	0x21,
+	0x81,
+	0x80,
+	0x80,
+	0x80,
+	0x48,
+	0x02,
+	0x00,
+	0xb4,
+	0x0c,
 };
 
 static void stream_chunks_identical(void)
@@ -424,7 +494,7 @@ static void empty_truncated_misuse(void)
 	ET_EQ(etm_pkt_finish(p), 0);
 	ET_EQ(etm_pkt_next(p, &x, sizeof(x)), -etme_eos);
 	etm_pkt_free(p);
-	c.protocol = etm_proto_etmv1;  /* no byte packets */
+	c.protocol = etm_proto_etmv1; /* no byte packets */
 	ET_CHECK(etm_pkt_alloc(&c) == NULL);
 	c.protocol = etm_proto_ptm;
 	ET_EQ(parse(&c, t, sizeof(t), 2, pk, MAXP), 2);
@@ -539,7 +609,8 @@ static void every_single_byte_corruption(void)
 	static const uint8_t tail[] = {
 		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 		0x80, 0x08, 0x83, 0x8d, 0x01, 0xc0, 0x01, 0xe8, 0x20, 0xde,
-		0x01, 0x81, 0x80, 0x80, 0x80, 0x48, 0x02, 0x00, 0x76, 0x0c };
+		0x01, 0x81, 0x80, 0x80, 0x80, 0x48, 0x02, 0x00, 0x76, 0x0c
+	};
 	static uint8_t buf[256];
 	static struct etm_packet ref[64], out[128];
 	struct etm_config c = cfgp(CA | 0x10000000, TS64BIN);

@@ -25,7 +25,7 @@ struct hsum {
 	uint64_t h, pw, n;
 	uint64_t packets;
 	uint64_t item_calls, elems_calls;
-	unsigned calls;           /* calls since the last own cut */
+	unsigned calls; /* calls since the last own cut */
 };
 
 static void mix(uint64_t *h, uint64_t v)
@@ -44,7 +44,7 @@ static uint64_t ehash(const struct etm_elem *e)
 	mix(&h, (uint64_t)e->isa << 32 | e->ninsn);
 	mix(&h, e->last_addr);
 	mix(&h, (uint64_t)e->last_exec << 16 | (uint64_t)e->last_atom << 8 |
-		    e->has_cycles);
+			e->has_cycles);
 	mix(&h, e->cycles);
 	mix(&h, (uint64_t)e->exc_num << 8 | e->exc_cancel);
 	mix(&h, e->ret_addr);
@@ -146,13 +146,22 @@ static void c_drop(void *ctx, void *piece)
 }
 
 static const struct etm_run_ops ops_item = {
-	.open = c_open, .item = c_item, .cut = c_cut, .emit = c_emit,
-	.drop = c_drop, .close = free,
+	.open = c_open,
+	.item = c_item,
+	.cut = c_cut,
+	.emit = c_emit,
+	.drop = c_drop,
+	.close = free,
 };
 
 static const struct etm_run_ops ops_batch = {
-	.open = c_open, .item = c_item, .cut = c_cut, .emit = c_emit,
-	.drop = c_drop, .close = free, .elems = c_elems,
+	.open = c_open,
+	.item = c_item,
+	.cut = c_cut,
+	.emit = c_emit,
+	.drop = c_drop,
+	.close = free,
+	.elems = c_elems,
 };
 
 struct input {
@@ -310,7 +319,8 @@ static void check_run_jobs(enum etm_input_format fmt,
 		d = dec(fmt, cfg, img, nsrc, 1);
 		ET_CHECK(d != NULL);
 		ET_EQ(etm_decoder_run(d, rd, (void *)in, in->n, jobs[i],
-				      ref_item, &x), 0);
+				      ref_item, &x),
+		      0);
 		ET_EQ(x.n, ref.n);
 		ET_EQ(x.h, ref.h);
 		ET_EQ(x.packets, ref.packets);
@@ -326,7 +336,8 @@ static void check_run_jobs(enum etm_input_format fmt,
 		d = dec(fmt, cfg, img, nsrc, 0);
 		ET_CHECK(d != NULL);
 		ET_EQ(etm_decoder_run_ops_stats(d, rd, (void *)in, in->n,
-						jobs[i], &ops_batch, &x, &st), 0);
+						jobs[i], &ops_batch, &x, &st),
+		      0);
 		etm_decoder_free(d);
 		ET_EQ(x.h, ref.h);
 		ET_EQ(st.threads, jobs[i]);
@@ -339,7 +350,8 @@ static void check_run_jobs(enum etm_input_format fmt,
 			sum += th[k].decoded;
 		ET_EQ(sum, st.decoded);
 		printf("  run_ops --jobs 8: %llu chunks, %.1f%% decoded "
-		       "twice\n", (unsigned long long)st.chunks,
+		       "twice\n",
+		       (unsigned long long)st.chunks,
 		       100.0 * (double)(st.decoded - st.bytes) /
 			       (double)st.bytes);
 	}
@@ -374,7 +386,8 @@ static void check_input(const char *what, enum etm_input_format fmt,
 				ET_EQ(etm_decoder_run_ops(d, rd, (void *)in,
 							  in->n, jobs,
 							  b ? &ops_batch :
-							      &ops_item, &x),
+							      &ops_item,
+							  &x),
 				      0);
 				etm_decoder_free(d);
 				ET_EQ(x.n, ref.n);
