@@ -4,6 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
+# the C tree is formatted as .clang-format says (one clang-format run)
+scripts/format.sh --check
 jobs=$(nproc 2>/dev/null || echo 2)
 # ctest, then fail if any test was skipped (exit 77: missing data or tool):
 # CI has ../shared, capstone and every tool scripts/deps.sh installs
