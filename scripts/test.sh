@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# scripts/test.sh - build and run every test: once in a normal build, once
-# under AddressSanitizer + UndefinedBehaviorSanitizer.
+# scripts/test.sh - check the formatting, then build and run every test:
+# once in a normal build, once under AddressSanitizer + UndefinedBehavior-
+# Sanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
