@@ -568,7 +568,7 @@ int etm_diag_probe_keep(enum etm_input_format fmt, const struct etm_config *cfg,
 			size_t n, unsigned keep, struct etm_config *best)
 {
 	struct diag_fit o, b, f;
-	struct etm_config v;
+	struct etm_config v, w;
 	unsigned i;
 
 	if (!cfg || !best || (!buf && n))
@@ -576,9 +576,13 @@ int etm_diag_probe_keep(enum etm_input_format fmt, const struct etm_config *cfg,
 	*best = *cfg;
 	o = diag_fit(fmt, cfg, img, buf, n);
 	b = o;
+	/* (a variant equal to @cfg, or with the timestamps @cfg has equal to
+	 * variant i & 31, would fit as that one did: never better) */
 	for (i = 0; i < 128; i++) {
 		if (!diag_variant(cfg, i, &v) || diag_kept(cfg, &v, keep) ||
-		    (i >= 32 && !memcmp(&v, cfg, sizeof(v))))
+		    !memcmp(&v, cfg, sizeof(v)) ||
+		    (i >= 32 && diag_variant(cfg, i & 31, &w) &&
+		     !diag_kept(cfg, &w, keep) && !memcmp(&v, &w, sizeof(v))))
 			continue;
 		f = diag_fit(fmt, &v, img, buf, n);
 		if ((keep & ETM_PROBE_GUESS) ? diag_fewer(f, b) :

@@ -2,6 +2,8 @@
  * one-byte P-headers and short branch addresses read straight from the
  * parser's bytes, each P-header walked through a memo of walks (wmemo.h),
  * the hot state in locals. */
+#include <stdlib.h>
+
 #include <etmtrace/error.h>
 
 #include "common/copy.h"
@@ -231,12 +233,22 @@ static inline int e3_ls_apply(struct etm3_flow *e, struct etm_pktp *p,
  * e3_drain_fast()'s general loop: a one-packet run is walked the same way,
  * with that packet's offset. Returns 1 when the next packet needs the
  * general loop, 0 when the queue is full enough, or an error. */
+/* The walk memo, allocated at first use (0 without memory: walks are then
+ * not memoised). */
+static int e3_memo_get(struct etm3_flow *e)
+{
+	if (!e->memo)
+		e->memo = calloc((size_t)1 << ETM_WMEMO_LOG2,
+				 sizeof(*e->memo));
+	return e->memo != NULL;
+}
+
 int etm_e3_plain(struct etm3_flow *e, struct etm_pktp *p, uint64_t *np)
 {
 	const uint8_t *buf = p->buf;
 	size_t pos = p->pos, len = p->len;
 	int alt = p->o.alt_branch, err = 0, ret = 1;
-	int memo = e->memo && e->f->cache_on, raw = !p->map;
+	int memo = e->f->cache_on && e3_memo_get(e), raw = !p->map;
 	/* the memo key but ISA, header and merge (constant here) */
 	uint64_t key0 = etm_wm_key(e->tgen, 0, e->space, 0, 0);
 	uint64_t npk = 0;
