@@ -435,6 +435,7 @@ struct diag_fit {
 	int64_t score;
 	uint64_t insns;
 	uint64_t parse_bad, packets;   /* packet-level symptoms, packets */
+	int async;                     /* an A-sync of the source was seen */
 };
 
 static uint64_t diag_score(const struct etm_diag_counts *c)
@@ -451,7 +452,7 @@ static struct diag_fit diag_fit(enum etm_input_format fmt,
 	struct etm_decoder *dec = etm_decoder_alloc(fmt, etm_dec_elements);
 	struct etm_diag *d = etm_diag_alloc(cfg, img);
 	struct etm_item *it = malloc(sizeof(*it));
-	struct diag_fit fit = { -1, 0, 0, 0 };
+	struct diag_fit fit = { -1, 0, 0, 0, 0 };
 	int rc = -etme_nomem;
 
 	if (dec && d && it)
@@ -466,6 +467,9 @@ static struct diag_fit diag_fit(enum etm_input_format fmt,
 			rc = etm_decoder_finish(dec);
 		else if (!rc)
 			etm_diag_item(d, it);
+		if (!rc && !it->is_elem && it->pkt.id == d->id &&
+		    it->pkt.type == etmp_async)
+			fit.async = 1;
 	}
 	if (rc == -etme_eos) {
 		fit.score = (int64_t)diag_score(&d->c);
@@ -575,6 +579,12 @@ int etm_diag_probe_keep(enum etm_input_format fmt, const struct etm_config *cfg,
 		return -etme_invalid;
 	*best = *cfg;
 	o = diag_fit(fmt, cfg, img, buf, n);
+	/* The A-sync search does not depend on the configuration: without
+	 * one, every ETMv3 or PTM variant decodes what @cfg did (bytes out
+	 * of sync, nothing else), and none can fit better. */
+	if (o.score >= 0 && !o.async && (cfg->protocol == etm_proto_etmv3 ||
+					 cfg->protocol == etm_proto_ptm))
+		return 0;
 	b = o;
 	/* (a variant equal to @cfg, or with the timestamps @cfg has equal to
 	 * variant i & 31, would fit as that one did: never better) */

@@ -1,7 +1,9 @@
 /* tests/fuzz/fuzz-session.c - fuzz target for the CLI's session set-up
  * (cli/session.c over cli/opt.c, the snapshot loader and the image): the
  * input is a mode byte, options (space-separated, up to a NUL), then the
- * files of a snapshot directory as in the ini target (fuzz-snapdir.h).
+ * files of a snapshot directory: the four .ini files NUL-terminated, a
+ * length byte, the trace buffer buf.bin and the memory mem.bin, both of
+ * any bytes (fz_snapshot_bin() in fuzz-snapdir.h).
  * Mode bit 0: decode (images loaded) or packets; bit 1: the trace file
  * with a manual configuration instead of the directory; bit 2: verified
  * output; bit 3: block cache on. Invariants: set-up and run give 0 or 2;
@@ -107,8 +109,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FZ_ASSERT(optstr);
 	memcpy(optstr, in.p, olen);
 	optstr[olen] = 0;
-	dir = nul ? fz_snapshot(nul + 1, in.n - olen - 1) :
-		    fz_snapshot(NULL, 0);
+	dir = nul ? fz_snapshot_bin(nul + 1, in.n - olen - 1) :
+		    fz_snapshot_bin(NULL, 0);
 	run(optstr, dir, mode);
 	free(optstr);
 	return 0;
