@@ -33,21 +33,30 @@ struct etm_bcache *etm_bcache_alloc(unsigned log2_entries, uint32_t stop_mask)
 	return bc;
 }
 
-/* 4x the entries (up to log2_max), empty; without memory the cache stays
- * as it is. Blocks handed out before are not valid after (as after any
- * other lookup). */
+/* The full size, the blocks kept moved to their new slots; without memory
+ * the cache stays as it is. Blocks handed out before are not valid after
+ * (as after any other lookup). */
 static void bcache_grow(struct etm_bcache *bc)
 {
-	unsigned log2 = bc->log2 + 2 < bc->log2_max ? bc->log2 + 2 :
-			bc->log2_max;
-	struct etm_bcache_entry *e = calloc((size_t)1 << log2, sizeof(*e));
+	struct etm_bcache old = *bc;
+	size_t i;
 
 	bc->fills = 0;
-	if (!e)
+	bc->log2 = bc->log2_max;
+	bc->e = calloc((size_t)1 << bc->log2, sizeof(*bc->e));
+	if (!bc->e) {
+		*bc = old;
+		bc->fills = 0;
 		return;
-	free(bc->e);
-	bc->e = e;
-	bc->log2 = log2;
+	}
+	for (i = 0; i < (size_t)1 << old.log2; i++) {
+		const struct etm_bcache_entry *o = &old.e[i];
+
+		if (o->valid)
+			bc->e[etm_bcache_slot(bc, o->blk.start, o->blk.isa,
+					      (enum etm_space)o->space)] = *o;
+	}
+	free(old.e);
 }
 
 void etm_bcache_free(struct etm_bcache *bc)

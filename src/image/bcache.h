@@ -50,12 +50,12 @@ struct etm_bcache {
 	struct etm_bcache_entry *e;
 };
 
-/* Allocate a cache of up to 2^@log2_entries entries (bounded memory) whose
- * blocks end at instructions whose class is in @stop_mask. It starts at
- * 2^ETM_BCACHE_LOG2_FIRST entries and grows 4x (emptied) each time it has
- * built as many blocks as it has entries: a short trace does not pay for
+/* Allocate a cache of 2^@log2_entries entries (bounded memory) whose blocks
+ * end at instructions whose class is in @stop_mask. It starts with at most
+ * 2^ETM_BCACHE_LOG2_FIRST entries and takes its full size (keeping its
+ * blocks) once it has built as many blocks: a short trace does not pay for
  * zeroing the whole cache. NULL on no memory. */
-#define ETM_BCACHE_LOG2_FIRST 8
+#define ETM_BCACHE_LOG2_FIRST 10
 struct etm_bcache *etm_bcache_alloc(unsigned log2_entries, uint32_t stop_mask);
 void etm_bcache_free(struct etm_bcache *bc);
 /* Drop every entry. */
