@@ -24,29 +24,29 @@ struct dec_source {
 	struct etm_etm3 *etm3;
 	struct etm_ptm *ptm;
 	struct etm_flow *flow;
-	struct etm_pktp *core;    /* the parser's shared core (fast path) */
+	struct etm_pktp *core; /* the parser's shared core (fast path) */
 	int finished;
-	struct etm_e1 *e1;        /* ETMv1: samples to elements in one object */
+	struct etm_e1 *e1; /* ETMv1: samples to elements in one object */
 };
 
 struct etm_decoder {
 	enum etm_input_format fmt;
 	enum etm_decoder_mode mode;
 	int want_packets;
-	struct etm_dfmt *dfmt;    /* TPIU, or frames after an FSYNC */
-	struct etm_frames *fr;    /* CoreSight frames fast path (dfmt NULL) */
-	uint8_t sel[ETM_DEC_MAX_SOURCES]; /* IDs with a source */
+	struct etm_dfmt *dfmt;                       /* TPIU, or frames after an FSYNC */
+	struct etm_frames *fr;                       /* CoreSight frames fast path (dfmt NULL) */
+	uint8_t sel[ETM_DEC_MAX_SOURCES];            /* IDs with a source */
 	struct dec_source *src[ETM_DEC_MAX_SOURCES]; /* indexed by trace ID */
-	struct dec_source *raw;   /* the source of raw input */
-	struct dec_source *cur;   /* source whose parser is being drained */
+	struct dec_source *raw;                      /* the source of raw input */
+	struct dec_source *cur;                      /* source whose parser is being drained */
 	/* raw input: the pushed buffer until it is handed to the parser */
 	const uint8_t *raw_buf;
 	size_t raw_len;
-	uint64_t offset;          /* input offset of the next pushed byte */
-	int finishing;            /* finish() called */
-	unsigned fin_id;          /* next ID to finish */
-	int cache_off;            /* set_cache(0) was called */
-	uint64_t npackets;        /* packets parsed */
+	uint64_t offset;   /* input offset of the next pushed byte */
+	int finishing;     /* finish() called */
+	unsigned fin_id;   /* next ID to finish */
+	int cache_off;     /* set_cache(0) was called */
+	uint64_t npackets; /* packets parsed */
 	/* sources in trace-ID order, for clone/save */
 	const struct etm_image *img[ETM_DEC_MAX_SOURCES];
 	/* etm_decoder_next_elems(): an item that did not come from a flow
@@ -320,7 +320,6 @@ static inline int q_open(const struct etm_flow *f)
 	return etm_flow_qopen(f);
 }
 
-
 /* PTM: atom packets of any size and branch address packets. */
 static int drain_fast_patoms(struct dec_source *s, uint64_t *np)
 {
@@ -470,7 +469,7 @@ static int frames_to_dfmt(struct etm_decoder *d, const uint8_t *rest,
 	int err;
 
 	d->dfmt = etm_dfmt_alloc(etm_fmt_coresight, fr->cur_id < 0 ? start :
-				 start - sizeof(fake));
+								     start - sizeof(fake));
 	if (!d->dfmt)
 		return -etme_nomem;
 	etm_dfmt_seen_ids(d->dfmt, d->sel);
@@ -545,8 +544,7 @@ static int frames_next(struct etm_decoder *d, struct etm_item *it)
 
 /* etm_decoder_next() but for an element already queued (kept out of line:
  * the common case needs no stack frame). */
-static __attribute__((noinline))
-int next_slow(struct etm_decoder *d, struct etm_item *it)
+static __attribute__((noinline)) int next_slow(struct etm_decoder *d, struct etm_item *it)
 {
 	struct etm_dfmt_item x;
 	int err;
@@ -758,7 +756,7 @@ void etm_decoder_save(const struct etm_decoder *d, struct etm_sbuf *s)
 	etm_sbuf_u8(s, d->cur != NULL);
 	etm_sbuf_u64(s, d->raw_len);
 	if (d->dfmt && d->fmt == etm_fmt_coresight)
-		s->over = 1;    /* the deformatter's state is not visible */
+		s->over = 1; /* the deformatter's state is not visible */
 	if (d->fr && !d->dfmt) {
 		etm_sbuf_u32(s, (uint32_t)d->fr->cur_id);
 		etm_sbuf_u64(s, d->fr->npart);

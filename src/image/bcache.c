@@ -23,7 +23,7 @@ struct etm_bcache *etm_bcache_alloc(unsigned log2_entries, uint32_t stop_mask)
 		return NULL;
 	bc->log2_max = log2_entries;
 	bc->log2 = log2_entries < ETM_BCACHE_LOG2_FIRST ? log2_entries :
-		   ETM_BCACHE_LOG2_FIRST;
+							  ETM_BCACHE_LOG2_FIRST;
 	bc->e = calloc((size_t)1 << bc->log2, sizeof(*bc->e));
 	if (!bc->e) {
 		free(bc);
@@ -161,5 +161,3 @@ int etm_bcache_fill(struct etm_bcache *bc, const struct etm_image *img,
 	*blk = &e->blk;
 	return 0;
 }
-
-

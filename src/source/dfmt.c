@@ -6,7 +6,6 @@
 #include <etmtrace/error.h>
 #include <etmtrace/source.h>
 
-
 #define DFMT_FRAME 16
 #define DFMT_NDATA 15
 #define DFMT_NEV 4
@@ -36,23 +35,23 @@ struct etm_dfmt {
 	enum etm_input_format fmt;
 	int finished;
 	int eos_done;
-	int aligned;            /* frame boundary known */
-	int cur_id;             /* DFMT_ID_UNKNOWN before the first ID byte */
-	unsigned fsyncs;        /* FSYNCs in the current run at a boundary */
-	uint64_t fsync_off;     /* offset of the first FSYNC of that run */
+	int aligned;        /* frame boundary known */
+	int cur_id;         /* DFMT_ID_UNKNOWN before the first ID byte */
+	unsigned fsyncs;    /* FSYNCs in the current run at a boundary */
+	uint64_t fsync_off; /* offset of the first FSYNC of that run */
 
 	/* Borrowed input. */
 	const uint8_t *buf;
 	size_t n, pos;
-	uint64_t in_off;        /* input offset of buf[pos] */
+	uint64_t in_off; /* input offset of buf[pos] */
 
 	/* Bytes held back while deciding whether they start a sync pattern,
 	 * or (realign) where the frames start again. */
 	uint8_t hold[DFMT_HOLD];
 	uint64_t hold_off[DFMT_HOLD];
 	size_t nhold;
-	int realign;            /* a frame named a reserved ID: check alignment */
-	uint8_t seen[128];      /* live trace IDs (etm_dfmt_seen_ids()) */
+	int realign;       /* a frame named a reserved ID: check alignment */
+	uint8_t seen[128]; /* live trace IDs (etm_dfmt_seen_ids()) */
 
 	/* Frame being assembled. */
 	uint8_t frame[DFMT_FRAME];
@@ -162,7 +161,7 @@ static void dfmt_set_id(struct etm_dfmt *d, int id, uint64_t off)
 	if (!dfmt_id_is_reserved(id))
 		return;
 	if (d->fmt == etm_fmt_coresight)
-		d->realign = 1;   /* lost alignment? (dfmt_realign()) */
+		d->realign = 1; /* lost alignment? (dfmt_realign()) */
 	e = &d->fev[d->nfev++];
 	e->kind = etm_dfmt_error;
 	e->err = etme_bad_id;
@@ -274,7 +273,7 @@ static int dfmt_fit(const struct etm_dfmt *d, size_t k)
 			unsigned b = d->hold[f + j], id = b >> 1;
 
 			if (!(b & 1))
-				continue;       /* data */
+				continue; /* data */
 			if (dfmt_id_is_reserved((int)id))
 				return DFMT_UNFIT;
 			if (id && id != 0x7b && id != 0x7d)

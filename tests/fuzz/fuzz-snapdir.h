@@ -20,7 +20,11 @@
 #include "fuzz.h"
 
 static const char *const fz_snap_files[] = {
-	"snapshot.ini", "cpu.ini", "etm.ini", "trace.ini", "buf.bin",
+	"snapshot.ini",
+	"cpu.ini",
+	"etm.ini",
+	"trace.ini",
+	"buf.bin",
 	"mem.bin",
 };
 #define FZ_SNAP_NFILES (sizeof(fz_snap_files) / sizeof(fz_snap_files[0]))
@@ -66,7 +70,8 @@ static void fz_snap_put(const char *dir, size_t f, const uint8_t *p, size_t n)
 	int fd;
 
 	if (p ? fz_snap_have[f] && fz_snap_lastn[f] == n &&
-		    (!n || !memcmp(fz_snap_last[f], p, n)) : !fz_snap_have[f])
+			    (!n || !memcmp(fz_snap_last[f], p, n)) :
+		!fz_snap_have[f])
 		return;
 	snprintf(path, sizeof(path), "%s/%s", dir, fz_snap_files[f]);
 	fz_snap_have[f] = 0;
