@@ -725,8 +725,8 @@ int etm_flow_etm3_init(struct etm_flow *f)
 
 	if (!e)
 		return -etme_nomem;
-	/* without memory for the memo, walks are not memoised */
-	e->memo = calloc((size_t)1 << ETM_WMEMO_LOG2, sizeof(*e->memo));
+	/* the walk memo (704 KiB) is allocated at its first use
+	 * (etm_e3_plain()): not at all without the cache or a walk */
 	f->impl = e;
 	f->put = e3_put_pkt;
 	f->finish = e3_finish;

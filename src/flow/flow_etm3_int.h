@@ -70,7 +70,7 @@ struct etm3_flow {
 	uint64_t cb_next;
 
 	/* walks of single P-headers (etm_e3_plain()), kept across resets; NULL
-	 * without memory */
+	 * until the first one (with the cache on) or without memory */
 	struct etm_wm_entry *memo;
 	uint32_t tgen; /* generation of rtmpl (a memo key) */
 };

@@ -4,11 +4,22 @@
  * loop reads lone P-headers and short branch addresses through the token
  * reader, each P-header walked through a memo of walks (wmemo.h), the hot
  * state in locals. */
+#include <stdlib.h>
+
 #include <etmtrace/error.h>
 
 #include "common/copy.h"
 #include "flow/flow_etm3_int.h"
 #include "flow/wmemo.h"
+
+/* The walk memo, allocated at first use (0 without memory: walks are then
+ * not memoised). */
+static int e3_memo_get(struct etm3_flow *e)
+{
+	if (!e->memo)
+		e->memo = calloc((size_t)1 << ETM_WMEMO_LOG2, sizeof(*e->memo));
+	return e->memo != NULL;
+}
 
 /* Queue index of the first range a walk makes or extends, or -1 when the
  * walk is not to be kept: a merging walk extends the pending range (built
@@ -228,7 +239,7 @@ static int e3_plain(struct etm3_flow *e, struct etm_tok_reader *t,
 	const uint8_t *buf = t->buf;
 	size_t pos = t->pos, len = t->len;
 	int err = 0, ret = 1;
-	int memo = e->memo && e->f->cache_on, raw = !t->map;
+	int memo = e->f->cache_on && e3_memo_get(e), raw = !t->map;
 	/* the memo key but ISA, header and merge (constant here) */
 	uint64_t key0 = etm_wm_key(e->tgen, 0, e->space, 0, 0);
 	uint64_t npk = 0;

@@ -21,14 +21,42 @@ struct etm_bcache *etm_bcache_alloc(unsigned log2_entries, uint32_t stop_mask)
 	bc = calloc(1, sizeof(*bc));
 	if (!bc)
 		return NULL;
-	bc->e = calloc((size_t)1 << log2_entries, sizeof(*bc->e));
+	bc->log2_max = log2_entries;
+	bc->log2 = log2_entries < ETM_BCACHE_LOG2_FIRST ? log2_entries :
+							  ETM_BCACHE_LOG2_FIRST;
+	bc->e = calloc((size_t)1 << bc->log2, sizeof(*bc->e));
 	if (!bc->e) {
 		free(bc);
 		return NULL;
 	}
-	bc->log2 = log2_entries;
 	bc->stop_mask = stop_mask;
 	return bc;
+}
+
+/* The full size, the blocks kept moved to their new slots; without memory
+ * the cache stays as it is. Blocks handed out before are not valid after
+ * (as after any other lookup). */
+static void bcache_grow(struct etm_bcache *bc)
+{
+	struct etm_bcache old = *bc;
+	size_t i;
+
+	bc->fills = 0;
+	bc->log2 = bc->log2_max;
+	bc->e = calloc((size_t)1 << bc->log2, sizeof(*bc->e));
+	if (!bc->e) {
+		*bc = old;
+		bc->fills = 0;
+		return;
+	}
+	for (i = 0; i < (size_t)1 << old.log2; i++) {
+		const struct etm_bcache_entry *o = &old.e[i];
+
+		if (o->valid)
+			bc->e[etm_bcache_slot(bc, o->blk.start, o->blk.isa,
+					      (enum etm_space)o->space)] = *o;
+	}
+	free(old.e);
 }
 
 void etm_bcache_free(struct etm_bcache *bc)
@@ -121,6 +149,8 @@ int etm_bcache_fill(struct etm_bcache *bc, const struct etm_image *img,
 
 	if (!bc || !blk)
 		return -etme_invalid;
+	if (bc->log2 < bc->log2_max && ++bc->fills > ((size_t)1 << bc->log2))
+		bcache_grow(bc);
 	e = &bc->e[etm_bcache_slot(bc, addr, isa, space)];
 	e->valid = 0;
 	err = etm_block_build(&e->blk, img, space, addr, isa, bc->stop_mask);

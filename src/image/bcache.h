@@ -44,12 +44,18 @@ struct etm_bcache_entry {
 /* The cache (defined here for the inline lookup; use the functions). */
 struct etm_bcache {
 	uint32_t stop_mask;
-	unsigned log2;
+	unsigned log2; /* 2^log2 entries now */
+	unsigned log2_max;
+	size_t fills; /* blocks built at this size */
 	struct etm_bcache_entry *e;
 };
 
 /* Allocate a cache of 2^@log2_entries entries (bounded memory) whose blocks
- * end at instructions whose class is in @stop_mask. NULL on no memory. */
+ * end at instructions whose class is in @stop_mask. It starts with at most
+ * 2^ETM_BCACHE_LOG2_FIRST entries and takes its full size (keeping its
+ * blocks) once it has built as many blocks: a short trace does not pay for
+ * zeroing the whole cache. NULL on no memory. */
+#define ETM_BCACHE_LOG2_FIRST 10
 struct etm_bcache *etm_bcache_alloc(unsigned log2_entries, uint32_t stop_mask);
 void etm_bcache_free(struct etm_bcache *bc);
 /* Drop every entry. */

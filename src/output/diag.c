@@ -438,6 +438,7 @@ struct diag_fit {
 	int64_t score;
 	uint64_t insns;
 	uint64_t parse_bad, packets; /* packet-level symptoms, packets */
+	int async;                   /* an A-sync of the source was seen */
 };
 
 static uint64_t diag_score(const struct etm_diag_counts *c)
@@ -454,7 +455,7 @@ static struct diag_fit diag_fit(enum etm_input_format fmt,
 	struct etm_decoder *dec = etm_decoder_alloc(fmt, etm_dec_elements);
 	struct etm_diag *d = etm_diag_alloc(cfg, img);
 	struct etm_item *it = malloc(sizeof(*it));
-	struct diag_fit fit = { -1, 0, 0, 0 };
+	struct diag_fit fit = { -1, 0, 0, 0, 0 };
 	int rc = -etme_nomem;
 
 	if (dec && d && it)
@@ -469,6 +470,9 @@ static struct diag_fit diag_fit(enum etm_input_format fmt,
 			rc = etm_decoder_finish(dec);
 		else if (!rc)
 			etm_diag_item(d, it);
+		if (!rc && it->kind != etm_item_elem && it->pkt.id == d->id &&
+		    it->pkt.type == etmp_async)
+			fit.async = 1;
 	}
 	if (rc == -etme_eos) {
 		fit.score = (int64_t)diag_score(&d->c);
@@ -612,6 +616,27 @@ static void diag_probe_fits(struct diag_probe *p, unsigned jobs)
 	pthread_mutex_destroy(&p->mu);
 }
 
+/* The variants of @cfg to try after it in p->v: not one equal to @cfg, or
+ * with the timestamps @cfg has equal to variant i & 31 (it would fit as
+ * that one did: never better). */
+static void diag_probe_variants(struct diag_probe *p,
+				const struct etm_config *cfg, unsigned keep)
+{
+	struct etm_config w;
+	unsigned i;
+
+	for (i = 0; i < 128; i++) {
+		struct etm_config *v = &p->v[p->nv];
+
+		if (!diag_variant(cfg, i, v) || diag_kept(cfg, v, keep) ||
+		    !memcmp(v, cfg, sizeof(*cfg)) ||
+		    (i >= 32 && diag_variant(cfg, i & 31, &w) &&
+		     !diag_kept(cfg, &w, keep) && !memcmp(v, &w, sizeof(w))))
+			continue;
+		p->nv++;
+	}
+}
+
 int etm_diag_probe_keep(enum etm_input_format fmt, const struct etm_config *cfg,
 			const struct etm_image *img, const uint8_t *buf,
 			size_t n, unsigned keep, struct etm_config *best)
@@ -634,17 +659,22 @@ int etm_diag_probe_jobs(enum etm_input_format fmt, const struct etm_config *cfg,
 	if (!p)
 		return -etme_nomem;
 	*p = (struct diag_probe){ .fmt = fmt, .img = img, .buf = buf, .n = n };
+	*best = *cfg;
 	p->v[p->nv++] = *cfg;
-	for (i = 0; i < 128; i++) {
-		if (!diag_variant(cfg, i, &p->v[p->nv]) ||
-		    diag_kept(cfg, &p->v[p->nv], keep) ||
-		    (i >= 32 && !memcmp(&p->v[p->nv], cfg, sizeof(*cfg))))
-			continue;
-		p->nv++;
+	p->f[0] = diag_fit(fmt, cfg, img, buf, n);
+	/* The A-sync search does not depend on the configuration: without
+	 * one, every ETMv3 or PTM variant decodes what @cfg did (bytes out
+	 * of sync, nothing else), and none can fit better. */
+	if (p->f[0].score >= 0 && !p->f[0].async &&
+	    (cfg->protocol == etm_proto_etmv3 ||
+	     cfg->protocol == etm_proto_ptm)) {
+		free(p);
+		return 0;
 	}
+	diag_probe_variants(p, cfg, keep);
+	p->next = 1;
 	diag_probe_fits(p, jobs ? jobs : 1);
 	/* the choice in the variants' order, as on one thread */
-	*best = *cfg;
 	b = p->f[0];
 	for (i = 1; i < p->nv; i++)
 		if ((keep & ETM_PROBE_GUESS) ? diag_fewer(p->f[i], b) :

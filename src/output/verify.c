@@ -27,10 +27,14 @@ struct vsrc {
 	int pend;
 };
 
+/* First size of the queue, doubled as it fills up to the capacity. */
+#define VQ_MIN 256
+
 struct etm_verify {
 	struct vitem *q;
+	size_t n; /* items q has room for (at most cap) */
 	size_t cap;
-	uint64_t head, tail; /* absolute positions: q[pos % cap] */
+	uint64_t head, tail; /* absolute positions: q[pos % n] */
 	int finished;
 	struct vsrc s[VSRC];
 	struct etm_verify_stats st;
@@ -47,7 +51,8 @@ struct etm_verify *etm_verify_alloc(size_t max_items)
 	if (max_items > ETM_VERIFY_MAX_HOLD)
 		max_items = ETM_VERIFY_MAX_HOLD;
 	v->cap = max_items;
-	v->q = malloc(v->cap * sizeof(*v->q));
+	v->n = max_items < VQ_MIN ? max_items : VQ_MIN;
+	v->q = malloc(v->n * sizeof(*v->q));
 	if (!v->q) {
 		free(v);
 		return NULL;
@@ -65,7 +70,26 @@ void etm_verify_free(struct etm_verify *v)
 
 static struct vitem *at(struct etm_verify *v, uint64_t pos)
 {
-	return &v->q[pos % v->cap];
+	return &v->q[pos % v->n];
+}
+
+/* Double the queue (up to the capacity): every item moves to its position
+ * modulo the new size. Returns 0, or -1 at the capacity or without memory
+ * (the queue is then full). */
+static int grow(struct etm_verify *v)
+{
+	size_t n = v->n * 2 < v->cap ? v->n * 2 : v->cap;
+	struct vitem *q;
+	uint64_t pos;
+
+	if (n == v->n || !(q = malloc(n * sizeof(*q))))
+		return -1;
+	for (pos = v->head; pos < v->tail; pos++)
+		q[pos % n] = v->q[pos % v->n];
+	free(v->q);
+	v->q = q;
+	v->n = n;
+	return 0;
 }
 
 static uint64_t item_off(const struct etm_item *it)
@@ -118,7 +142,7 @@ int etm_verify_put(struct etm_verify *v, const struct etm_item *it)
 
 	if (!v || !it || v->finished)
 		return -etme_invalid;
-	if (v->tail - v->head == v->cap) {
+	if (v->tail - v->head == v->n && grow(v) < 0) {
 		/* full: the oldest source waiting goes out unconfirmed */
 		x = at(v, v->head);
 		if (x->held)

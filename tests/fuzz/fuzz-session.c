@@ -1,13 +1,15 @@
 /* tests/fuzz/fuzz-session.c - fuzz target for the CLI's session set-up
  * (cli/session.c over cli/opt.c, the snapshot loader and the image): the
  * input is a mode byte, options (space-separated, up to a NUL), then the
- * files of a snapshot directory as in the ini target (fuzz-snapdir.h).
+ * files of a snapshot directory: the four .ini files NUL-terminated, a
+ * length byte, the trace buffer buf.bin and the memory mem.bin, both of
+ * any bytes (fz_snapshot_bin() in fuzz-snapdir.h).
  * Mode bit 0: decode (images loaded) or packets; bit 1: the trace file
  * with a manual configuration instead of the directory; bit 2: verified
  * output; bit 3: block cache on. Invariants: set-up and run give 0 or 2;
  * after set-up every source has a trace ID 0x01-0x6f distinct within its
- * trace buffer and, when
- * decoding, an image; every element names one of the sources. */
+ * trace buffer and, when decoding, an image (ETMv1 samples: one source and
+ * no capture); every element names one of the sources. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,7 +53,9 @@ static void check_session(const struct session *s, int decode)
 			FZ_ASSERT(s->src[k].id != s->src[i].id ||
 				  s->src[k].buffer != s->src[i].buffer);
 	}
-	FZ_ASSERT(etm_capture_nbuffers(s->cap) >= 1);
+	/* ETMv1 samples (cli/session_e1.c): one source, no capture */
+	FZ_ASSERT(s->e1 ? s->nsrc == 1 && s->dec == s->e1_dec && !s->cap :
+			  etm_capture_nbuffers(s->cap) >= 1);
 }
 
 static void run(char *optstr, const char *dir, unsigned mode)
@@ -105,8 +109,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FZ_ASSERT(optstr);
 	memcpy(optstr, in.p, olen);
 	optstr[olen] = 0;
-	dir = nul ? fz_snapshot(nul + 1, in.n - olen - 1) :
-		    fz_snapshot(NULL, 0);
+	dir = nul ? fz_snapshot_bin(nul + 1, in.n - olen - 1) :
+		    fz_snapshot_bin(NULL, 0);
 	run(optstr, dir, mode);
 	free(optstr);
 	return 0;

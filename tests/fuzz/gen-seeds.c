@@ -394,29 +394,150 @@ static void ini_seeds(void)
 	TEXT("ini", "snap-etm3", 1, SNAP_ETM3);
 }
 
-/* CLI option lists (arguments separated by NULs) and session inputs: a
- * mode byte (fuzz-session.c), options, NUL, the snapshot files. */
+/* Session inputs (fuzz-session.c): a mode byte, options, NUL, the four
+ * .ini files NUL-terminated, the length byte of the trace, the trace, the
+ * memory (fz_snapshot_bin()). */
 static void session_seed(const char *name, uint8_t mode, const char *opts,
-			 const char *snap, size_t n)
+			 const char *ini, size_t nini, const uint8_t *tr,
+			 size_t ntr, const uint8_t *mem, size_t nmem)
 {
-	uint8_t head[256];
-	size_t k = strlen(opts);
+	static uint8_t buf[16384];
+	size_t k = strlen(opts), n = 0;
 
-	head[0] = mode;
-	memcpy(head + 1, opts, k + 1);
-	write_seed("session", name, head, k + 2, (const uint8_t *)snap, n);
+	if (ntr > 255)
+		ntr = 255;
+	if (k + 3 + nini + ntr + nmem > sizeof(buf)) {
+		fprintf(stderr, "session seed %s too large\n", name);
+		exit(1);
+	}
+	buf[n++] = mode;
+	memcpy(buf + n, opts, k + 1);
+	n += k + 1;
+	memcpy(buf + n, ini, nini);
+	n += nini;
+	buf[n++] = (uint8_t)ntr;
+	memcpy(buf + n, tr, ntr);
+	n += ntr;
+	memcpy(buf + n, mem, nmem);
+	n += nmem;
+	write_seed("session", name, buf, n, NULL, 0);
 }
 
-#define SESSION(name, mode, opts, snap) \
-	session_seed(name, mode, opts, snap, sizeof(snap) - 1)
+/* mem.bin: the fixed image's three regions one after the other */
+#define SESSION_MEM (sizeof(fz_img_vec) + sizeof(fz_img_arm) + \
+		     sizeof(fz_img_thumb))
+
+static size_t session_mem(uint8_t *mem)
+{
+	memcpy(mem, fz_img_vec, sizeof(fz_img_vec));
+	memcpy(mem + sizeof(fz_img_vec), fz_img_arm, sizeof(fz_img_arm));
+	memcpy(mem + sizeof(fz_img_vec) + sizeof(fz_img_arm), fz_img_thumb,
+	       sizeof(fz_img_thumb));
+	return SESSION_MEM;
+}
+
+/* The .ini files of a one-source snapshot of @sc (trace ID 0x10) over
+ * mem.bin (session_mem()), trace buffer buf.bin in @format; @snapshot:
+ * snapshot.ini's text (NULL: the plain one). Returns the length. */
+static size_t session_ini(char *out, size_t cap, const struct seedcfg *sc,
+			  const char *format, const char *snapshot)
+{
+	int ptm = sc->proto == etm_proto_ptm;
+	int n;
+
+	n = snprintf(out, cap, "%s%c"
+			       "[device]\nname=c0\nclass=core\ntype=Cortex-A15\n"
+			       "[dump1]\nfile=mem.bin\naddress=0x%x\nlength=0x%zx\n"
+			       "[dump2]\nfile=mem.bin\naddress=0x%x\noffset=0x%zx\n"
+			       "length=0x%zx\n[dump3]\nfile=mem.bin\naddress=0x%x\n"
+			       "offset=0x%zx\nlength=0x%zx\n%c"
+			       "[device]\nname=T0\nclass=trace_source\ntype=%s\n"
+			       "[regs]\nETMCR=0x%x\nETMIDR=0x%x\nETMCCER=0x%x\n"
+			       "ETMTRACEIDR=0x10\n%c"
+			       "[trace_buffers]\nbuffers=b0\n[b0]\nname=B0\n"
+			       "file=buf.bin\nformat=%s\n[core_trace_sources]\n"
+			       "c0=T0\n[source_buffers]\nT0=B0\n%c",
+		     snapshot ? snapshot : "[snapshot]\nversion=1.0\n"
+					   "[device_list]\nd0=cpu.ini\nd1=etm.ini\n[trace]\n"
+					   "metadata=trace.ini\n",
+		     0,
+		     FZ_IMG_VEC, sizeof(fz_img_vec), FZ_IMG_ARM,
+		     sizeof(fz_img_vec), sizeof(fz_img_arm), FZ_IMG_THUMB,
+		     sizeof(fz_img_vec) + sizeof(fz_img_arm),
+		     sizeof(fz_img_thumb), 0, ptm ? "PFT1.1" : "ETM3.5",
+		     sc->etmcr, sc->etmidr, sc->etmccer, 0, format, 0);
+	if (n < 0 || (size_t)n >= cap) {
+		fprintf(stderr, "session ini too large\n");
+		exit(1);
+	}
+	return (size_t)n;
+}
+
 #define ARGS(name, s) \
 	write_seed("cli_opt", name, (const uint8_t *)(s), sizeof(s) - 1, NULL, 0)
 
+/* Snapshots whose trace decodes: the encoder's walks over the fixed image
+ * (cfgs[]: ETMv3 and PTM, timestamps, Context IDs, return stack), raw and
+ * in CoreSight frames, decoded, verified, as packets, with the cache, and
+ * the trace file alone with a manual or inferred configuration. */
+static void session_trace_seeds(void)
+{
+	static const unsigned pick[] = { 0, 1, 4, 5, 6, 8, 10, 11 };
+	static char ini[4096];
+	static uint8_t tr[255], mem[SESSION_MEM];
+	char name[64], opts[128];
+	size_t i, nini, ntr, fn;
+	const uint8_t *fd;
+
+	session_mem(mem);
+	for (i = 0; i < sizeof(pick) / sizeof(pick[0]); i++) {
+		struct seedcfg sc = cfgs[pick[i]];
+		int ptm = sc.proto == etm_proto_ptm;
+		struct etm_fenc *fe;
+
+		sc.ninsn = 30;
+		ntr = encode(&sc, 0x10, 100 + i, tr, sizeof(tr));
+		nini = session_ini(ini, sizeof(ini), &sc, "source_data", NULL);
+		snprintf(name, sizeof(name), "snap-%02u", pick[i]);
+		/* decode; verified; with the cache; packets */
+		session_seed(name, (uint8_t)(1 | (i & 1) << 2 | (i & 2) << 2),
+			     "", ini, nini, tr, ntr, mem, sizeof(mem));
+		snprintf(name, sizeof(name), "snap-pkt-%02u", pick[i]);
+		session_seed(name, 0, "--chunk 7", ini, nini, tr, ntr, mem,
+			     sizeof(mem));
+		/* the trace file alone: the options' configuration, or
+		 * only the protocol (the rest inferred) */
+		snprintf(name, sizeof(name), "file-%02u", pick[i]);
+		snprintf(opts, sizeof(opts), "--protocol %s --etmcr 0x%x "
+					     "--etmccer 0x%x --etmidr 0x%x --id 0x10",
+			 ptm ? "ptm" : "etmv3", sc.etmcr, sc.etmccer,
+			 sc.etmidr);
+		session_seed(name, 3, i & 1 ? opts : (ptm ? "--protocol ptm" : ""),
+			     ini, nini, tr, ntr, mem, sizeof(mem));
+		/* CoreSight frames with a second source */
+		fe = etm_fenc_alloc(0, i);
+		etm_fenc_put(fe, 0x10, tr, ntr / 2);
+		etm_fenc_put(fe, 0x22, tr, 16);
+		etm_fenc_put(fe, 0x10, tr + ntr / 2, ntr - ntr / 2);
+		etm_fenc_finish(fe);
+		fd = etm_fenc_data(fe, &fn);
+		nini = session_ini(ini, sizeof(ini), &sc, "coresight", NULL);
+		snprintf(name, sizeof(name), "snap-frm-%02u", pick[i]);
+		session_seed(name, (uint8_t)(1 | (i & 1) << 3), "", ini, nini,
+			     fd, fn, mem, sizeof(mem));
+		snprintf(name, sizeof(name), "file-frm-%02u", pick[i]);
+		session_seed(name, 2 | (i & 1), "--input-format coresight",
+			     ini, nini, fd, fn, mem, sizeof(mem));
+		etm_fenc_free(fe);
+	}
+}
+
 static void cli_seeds(void)
 {
-	static char many[8192];
-	const char *rest;
-	size_t n = 0;
+	static char many[8192], ini[4096];
+	static uint8_t tr[255], mem[SESSION_MEM];
+	struct seedcfg sc = cfgs[6];
+	size_t n = 0, nini, ntr;
 	int k;
 
 	ARGS("opt-decode", "trace.bin\0--protocol\0etmv3\0--id=0x10\0--id\0"
@@ -430,26 +551,25 @@ static void cli_seeds(void)
 			  "\0dir\0--protocol=ptm\0--etmidr=0x411CF312\0--help");
 	/* "--" alone: opt_allowed() looked for "" in the list for ever */
 	ARGS("regress-empty-name", "x\0--");
-	SESSION("decode-ptm", 1, "--id 0x10", SNAP_PTM);
-	SESSION("packets-ptm", 0, "--chunk 3", SNAP_PTM);
-	SESSION("verify-ptm", 5, "--m-profile", SNAP_PTM);
-	SESSION("decode-etm3", 9, "", SNAP_ETM3);
-	SESSION("manual-etm3", 3, "--protocol etmv3 --input-format coresight "
-				  "--id 0x10 --id 17 --etmcr 0x1000",
-		SNAP_ETM3);
-	SESSION("outside", 1, "--allow-outside", SNAP_ETM3);
+	session_mem(mem);
+	sc.ninsn = 30;
+	ntr = encode(&sc, 0x10, 7, tr, sizeof(tr));
+	nini = session_ini(ini, sizeof(ini), &sc, "source_data", NULL);
+	session_seed("outside", 1, "--allow-outside", ini, nini, tr, ntr, mem,
+		     sizeof(mem));
+	session_seed("etmv1", 3, "--protocol etmv1", ini, nini, tr, ntr, mem,
+		     sizeof(mem));
 	/* 200 device entries naming one ETM file: 200 sources with one
 	 * trace ID (overflowed a 128-entry table in cli/session.c) */
 	n += (size_t)snprintf(many, sizeof(many), "[device_list]\nd0=cpu.ini\n");
 	for (k = 1; k <= 200; k++)
 		n += (size_t)snprintf(many + n, sizeof(many) - n,
 				      "d%d=etm.ini\n", k);
-	n += (size_t)snprintf(many + n, sizeof(many) - n,
-			      "[trace]\nmetadata=trace.ini\n");
-	rest = memchr(SNAP_PTM, 0, sizeof(SNAP_PTM)); /* after snapshot.ini */
-	memcpy(many + n, rest, sizeof(SNAP_PTM) - 1 - (size_t)(rest - SNAP_PTM));
-	n += sizeof(SNAP_PTM) - 1 - (size_t)(rest - SNAP_PTM);
-	session_seed("regress-200-sources", 1, "", many, n);
+	snprintf(many + n, sizeof(many) - n, "[trace]\nmetadata=trace.ini\n");
+	nini = session_ini(ini, sizeof(ini), &sc, "source_data", many);
+	session_seed("regress-200-sources", 1, "", ini, nini, tr, ntr, mem,
+		     sizeof(mem));
+	session_trace_seeds();
 }
 
 /* Minimal ELF files: one executable PT_LOAD holding two A32 instructions;
