@@ -70,6 +70,27 @@ int etm_dfmt_next(struct etm_dfmt *d, struct etm_dfmt_item *item, size_t size);
  * (the decoder passes them when its frames fast path hands a buffer over). */
 void etm_dfmt_seen_ids(struct etm_dfmt *d, const uint8_t *ids);
 
+/** Judge of a candidate frame alignment: how plausible @n bytes are as the
+ * packet stream of trace ID @id (higher is better; e.g. bytes in
+ * well-formed packets less a penalty per malformed one). */
+typedef int (*etm_dfmt_judge_fn)(void *ctx, uint8_t id, const uint8_t *data,
+				 size_t n);
+
+/** Set the judge the realignment consults for each candidate shift (the
+ * decoder passes a trial parse through each source's packet reader);
+ * without one, only the frame structure counts. */
+void etm_dfmt_set_judge(struct etm_dfmt *d, etm_dfmt_judge_fn fn, void *ctx);
+
+/** CoreSight frames: the data delivered last did not parse as packets;
+ * check the frame alignment at the next frame boundary (an etme_frame_align
+ * error and a sync item if the frames start elsewhere). */
+void etm_dfmt_suspect(struct etm_dfmt *d);
+
+/** Trace IDs in the input that are not decoded (@ids[id] nonzero, @ids of
+ * 0x70 entries): with a judge set, an ID change to an ID neither live nor
+ * known makes the deformatter check the frame alignment. */
+void etm_dfmt_known_ids(struct etm_dfmt *d, const uint8_t *ids);
+
 /** Bytes @b (offsets @off...) that come before the next pushed input (a
  * frame cut by the end of the fast path's last input). Returns 0 or
  * -etme_invalid (no room). */

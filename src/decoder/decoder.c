@@ -36,6 +36,7 @@ struct etm_decoder {
 	struct etm_dfmt *dfmt;    /* TPIU, or frames after an FSYNC */
 	struct etm_frames *fr;    /* CoreSight frames fast path (dfmt NULL) */
 	uint8_t sel[ETM_DEC_MAX_SOURCES]; /* IDs with a source */
+	uint8_t noted[ETM_DEC_MAX_SOURCES]; /* etm_decoder_note_id() */
 	struct dec_source *src[ETM_DEC_MAX_SOURCES]; /* indexed by trace ID */
 	struct dec_source *raw;   /* the source of raw input */
 	struct dec_source *cur;   /* source whose parser is being drained */
@@ -52,6 +53,16 @@ struct etm_decoder {
 	/* etm_decoder_next_elems(): an item that did not come from a flow
 	 * queue (e.g. an error of the deformatter) is handed out from here */
 	struct etm_item xit;
+	/* Frame realignment (CoreSight): a source's packets did not parse,
+	 * input offset re_at after the bad packet (0: none); re_lo: the
+	 * frame end of the last data pushed to another ID (the frames fast
+	 * path cannot go back before it); tail: the end of the last input */
+	uint64_t re_at, re_lo, push_end;
+	int re_id, push_id;
+	uint8_t tail[64];
+	size_t ntail;
+	uint64_t tail_off;
+	unsigned lose_id;         /* next flow to drain after a realignment */
 };
 
 static int src_push(struct dec_source *s, const uint8_t *buf, size_t n,
@@ -107,8 +118,10 @@ struct etm_decoder *etm_decoder_alloc(enum etm_input_format fmt,
 	d->fmt = fmt;
 	d->mode = mode;
 	d->want_packets = mode == etm_dec_packets;
+	d->lose_id = ETM_DEC_MAX_SOURCES;
+	d->push_id = -1;
 	if (fmt == etm_fmt_coresight) {
-		d->fr = malloc(sizeof(*d->fr));
+		d->fr = calloc(1, sizeof(*d->fr));
 		if (!d->fr) {
 			free(d);
 			return NULL;
@@ -232,12 +245,24 @@ int etm_decoder_add_source(struct etm_decoder *d, const struct etm_config *cfg,
 	d->src[id] = s;
 	d->sel[id] = 1;
 	d->img[id] = img;
+	if (d->fr)
+		d->fr->known[id] = 1;
 	if (d->fmt == etm_fmt_raw)
 		d->raw = s;
 	return 0;
 fail:
 	src_free(s);
 	return -etme_nomem;
+}
+
+int etm_decoder_note_id(struct etm_decoder *d, unsigned id)
+{
+	if (!d || !id || id >= 0x70)
+		return -etme_invalid;
+	d->noted[id] = 1;
+	if (d->fr)
+		d->fr->known[id] = 1;
+	return 0;
 }
 
 int etm_decoder_push(struct etm_decoder *d, const uint8_t *buf, size_t n)
@@ -379,6 +404,20 @@ static int drain_fast(struct dec_source *s, uint64_t *np)
 	return drain_fast_atoms(s, np);
 }
 
+/* A source's packet did not parse in CoreSight frames: the alignment may
+ * be lost. The deformatter checks it at its next frame boundary; the
+ * frames fast path stops draining and hands the input from the frame of
+ * the bad packet on to a deformatter that checks it (frames_rewind()). */
+static void suspect_frames(struct etm_decoder *d, const struct etm_packet *pkt)
+{
+	if (d->dfmt) {
+		etm_dfmt_suspect(d->dfmt);
+	} else if (d->fr && !d->finishing && !d->re_at) {
+		d->re_at = pkt->offset + (pkt->size ? pkt->size : 1);
+		d->re_id = pkt->id;
+	}
+}
+
 /* Drain the current source: queued elements first, then its next packet.
  * Returns 0 with an item, -etme_again when the source needs input. */
 static int drain_source(struct etm_decoder *d, struct dec_source *s,
@@ -395,6 +434,8 @@ static int drain_source(struct etm_decoder *d, struct dec_source *s,
 			item_proto(it, s);
 			return 0;
 		}
+		if (d->re_at)
+			return -etme_again;     /* realign first (frames) */
 		if (s->flow && !d->want_packets) {
 			err = drain_fast(s, &d->npackets);
 			if (err < 0)
@@ -406,6 +447,8 @@ static int drain_source(struct etm_decoder *d, struct dec_source *s,
 		if (err < 0)
 			return err;
 		d->npackets++;
+		if (it->pkt.type == etmp_error && d->fmt == etm_fmt_coresight)
+			suspect_frames(d, &it->pkt);
 		if (s->flow) {
 			err = etm_flow_put(s->flow, &it->pkt);
 			if (err < 0)
@@ -458,33 +501,43 @@ static void dfmt_error_item(struct etm_item *it, const struct etm_dfmt_item *x)
 	it->elem.err = x->err;
 }
 
-/* Hand the rest of the input to a deformatter in the fast path's state: a
- * made-up frame announcing the current ID comes first, its output dropped. */
-static int frames_to_dfmt(struct etm_decoder *d, const uint8_t *rest,
-			  size_t n, uint64_t off)
+/* Realignment judge (etm_dfmt_set_judge()): a trial parse of the bytes
+ * through the packet reader of the source of @id. */
+static int dec_judge(void *ctx, uint8_t id, const uint8_t *b, size_t n)
 {
-	struct etm_frames *fr = d->fr;
+	const struct etm_decoder *d = ctx;
+	const struct dec_source *s = id < ETM_DEC_MAX_SOURCES ? d->src[id] : NULL;
+
+	return s && s->core ? etm_pktp_trial(s->core, b, n) : 0;
+}
+
+/* Hand input to a deformatter with current ID @id (a made-up frame
+ * announcing it comes first, its output dropped): @npre bytes @pre at
+ * offset @pre_off, then the @n bytes @rest at @off. */
+static int dfmt_start(struct etm_decoder *d, int id, const uint8_t *pre,
+		      size_t npre, uint64_t pre_off, const uint8_t *rest,
+		      size_t n, uint64_t off)
+{
 	uint8_t fake[16] = { 0 };
 	struct etm_dfmt_item x;
-	uint64_t start = fr->npart && rest != fr->part ? fr->part_off : off;
+	uint64_t start = npre ? pre_off : off;
 	int err;
 
-	d->dfmt = etm_dfmt_alloc(etm_fmt_coresight, fr->cur_id < 0 ? start :
+	d->dfmt = etm_dfmt_alloc(etm_fmt_coresight, id < 0 ? start :
 				 start - sizeof(fake));
 	if (!d->dfmt)
 		return -etme_nomem;
 	etm_dfmt_seen_ids(d->dfmt, d->sel);
-	if (fr->cur_id >= 0) {
-		fake[0] = (uint8_t)(fr->cur_id << 1 | 1);
+	etm_dfmt_known_ids(d->dfmt, d->noted);
+	etm_dfmt_set_judge(d->dfmt, dec_judge, d);
+	if (id >= 0) {
+		fake[0] = (uint8_t)(id << 1 | 1);
 		err = etm_dfmt_push(d->dfmt, fake, sizeof(fake));
 		while (!err)
 			err = etm_dfmt_next(d->dfmt, &x, sizeof(x));
 	}
-	if (fr->npart && rest != fr->part) {
-		/* a frame cut by the end of the last input comes first */
-		err = etm_dfmt_hold_bytes(d->dfmt, fr->part, fr->npart,
-					  fr->part_off);
-		fr->npart = 0;
+	if (npre) {
+		err = etm_dfmt_hold_bytes(d->dfmt, pre, npre, pre_off);
 		if (err < 0)
 			return err;
 	}
@@ -493,6 +546,111 @@ static int frames_to_dfmt(struct etm_decoder *d, const uint8_t *rest,
 		err = etm_dfmt_finish(d->dfmt);
 	return err;
 }
+
+/* Hand the rest of the input to a deformatter in the fast path's state (a
+ * frame cut by the end of the last input first). */
+static int frames_to_dfmt(struct etm_decoder *d, const uint8_t *rest,
+			  size_t n, uint64_t off)
+{
+	struct etm_frames *fr = d->fr;
+	size_t npre = fr->npart && rest != fr->part ? fr->npart : 0;
+
+	fr->npart = 0;
+	return dfmt_start(d, fr->cur_id, fr->part, npre, fr->part_off, rest,
+			  n, off);
+}
+
+/* After a bad packet in the frames fast path (suspect_frames()): the
+ * source's parser forgets its unparsed bytes and a deformatter takes the
+ * input from the frame of the bad packet on (not before the frame end of
+ * the last data of another ID, which is delivered), checking the
+ * alignment there first. Bytes of the last input are kept in tail[]. */
+static int frames_rewind(struct etm_decoder *d)
+{
+	struct etm_frames *fr = d->fr;
+	struct dec_source *s = d->src[d->re_id & 0x7f];
+	uint64_t b = d->re_at - ((d->re_at - fr->off - fr->pos + fr->npart) &
+				 15);
+	size_t k = 0;
+	int err;
+
+	d->re_at = 0;
+	if (b < d->re_lo)
+		b = d->re_lo;
+	if (s && s->etm3)
+		etm_etm3_reset(s->etm3);
+	else if (s && s->ptm)
+		etm_ptm_reset(s->ptm);
+	fr->nops = fr->opi = 0;
+	fr->npart = 0;
+	if (b < fr->off && d->ntail && b >= d->tail_off &&
+	    d->tail_off + d->ntail == fr->off)
+		k = (size_t)(b - d->tail_off);
+	else if (b < fr->off)
+		b = fr->off + ((b - fr->off) & 15);     /* not kept: later */
+	if (b > fr->off + fr->n)
+		b = fr->off + fr->n;
+	err = b < fr->off ?
+	      dfmt_start(d, d->re_id, d->tail + k, d->ntail - k, b, fr->buf,
+			 fr->n, fr->off) :
+	      dfmt_start(d, d->re_id, NULL, 0, 0, fr->buf + (b - fr->off),
+			 fr->n - (size_t)(b - fr->off), b);
+	fr->pos = fr->n;
+	etm_dfmt_suspect(d->dfmt);
+	return err;
+}
+
+/* The end of the consumed input, for frames_rewind(). */
+static void keep_tail(struct etm_decoder *d)
+{
+	struct etm_frames *fr = d->fr;
+	size_t k = fr->n < sizeof(d->tail) ? fr->n : sizeof(d->tail);
+
+	if (k)
+		memcpy(d->tail, fr->buf + fr->n - k, k);
+	d->ntail = k;
+	d->tail_off = fr->off + fr->n - k;
+}
+
+/* Data of ID @id ending at offset @end goes to its source: where a rewind
+ * may go back to (frames_rewind()). */
+static void note_push(struct etm_decoder *d, int id, uint64_t end)
+{
+	if (id != d->push_id)
+		d->re_lo = d->push_end;
+	d->push_id = id;
+	d->push_end = end;
+}
+
+/* After a realignment: every source's parser searches for a sync again
+ * and its flow decoder loses sync there (never decode across the lost
+ * bytes); their elements are drained next (next_slow()). */
+static void lose_all(struct etm_decoder *d, uint64_t off)
+{
+	struct etm_packet pkt;
+	unsigned i;
+
+	for (i = 0; i < ETM_DEC_MAX_SOURCES; i++) {
+		struct dec_source *s = d->src[i];
+
+		if (!s || !s->core)
+			continue;
+		if (s->etm3)
+			etm_etm3_reset(s->etm3);
+		else
+			etm_ptm_reset(s->ptm);
+		if (!s->flow)
+			continue;
+		etm_zero(&pkt, sizeof(pkt));
+		pkt.type = etmp_error;
+		pkt.err = etme_frame_align;
+		pkt.offset = off;
+		pkt.id = (uint8_t)i;
+		etm_flow_put(s->flow, &pkt);
+	}
+	d->lose_id = 0;
+}
+
 
 /* One step of the frames fast path. Returns 0 with an item in @it, 1 to
  * go on (a source to drain, or the deformatter took over), -etme_again,
@@ -507,6 +665,9 @@ static int frames_next(struct etm_decoder *d, struct etm_item *it)
 	switch (etm_frames_step(fr, d->sel)) {
 	case etm_fr_push:
 		s = d->src[fr->stg_id];
+		note_push(d, fr->stg_id, ((fr->seg[fr->nseg - 1].off +
+			  (fr->stg_n - fr->seg[fr->nseg - 1].pos) + 15) &
+			  ~(uint64_t)15));
 		/* per-byte offsets for the packet records; the flow fast
 		 * path walks the segments with its own cursor */
 		err = etm_pktp_push_rel(s->core, fr->stg, fr->stg_n, fr->seg,
@@ -532,8 +693,10 @@ static int frames_next(struct etm_decoder *d, struct etm_item *it)
 	case etm_fr_again:
 		break;
 	}
-	if (!d->finishing)
+	if (!d->finishing) {
+		keep_tail(d);
 		return -etme_again;
+	}
 	if (fr->npart) {
 		/* a cut frame at the end: the deformatter reports it */
 		err = frames_to_dfmt(d, fr->part, fr->npart, fr->part_off);
@@ -557,6 +720,19 @@ int next_slow(struct etm_decoder *d, struct etm_item *it)
 			if (err != -etme_again && err != -etme_eos)
 				return err;
 			d->cur = NULL;
+		}
+		if (d->lose_id < ETM_DEC_MAX_SOURCES) {
+			struct dec_source *s = d->src[d->lose_id++];
+
+			if (s && s->flow && s->flow->qlen)
+				d->cur = s;
+			continue;
+		}
+		if (d->re_at) {
+			err = frames_rewind(d);
+			if (err < 0)
+				return err;
+			continue;
 		}
 		if (d->fr && !d->dfmt) {
 			err = frames_next(d, it);
@@ -585,6 +761,8 @@ int next_slow(struct etm_decoder *d, struct etm_item *it)
 		if (err < 0)
 			return err;
 		if (x.kind == etm_dfmt_error) {
+			if (x.err == etme_frame_align)
+				lose_all(d, x.offset);
 			dfmt_error_item(it, &x);
 			return 0;
 		}
@@ -694,7 +872,7 @@ int etm_decoder_next_elems(struct etm_decoder *d,
 	if (d->raw && d->raw->e1)
 		return e1_next_elems(d, els, max);
 	s = d->cur;
-	if (s && s->flow) {
+	if (s && s->flow && !d->re_at) {
 		f = s->flow;
 		if (!f->qlen) {
 			/* fill the queue from the source being drained */
@@ -742,6 +920,9 @@ struct etm_decoder *etm_decoder_clone(const struct etm_decoder *d,
 		if (d->src[i] &&
 		    etm_decoder_add_source(c, &d->src[i]->cfg, d->img[i]) < 0)
 			goto fail;
+	for (i = 1; i < 0x70; i++)
+		if (d->noted[i])
+			etm_decoder_note_id(c, i);
 	if (d->cache_off)
 		etm_decoder_set_cache(c, 0);
 	return c;
@@ -821,6 +1002,10 @@ void etm_decoder_restart(struct etm_decoder *d, uint64_t base)
 	d->cur = NULL;
 	d->raw_buf = NULL;
 	d->raw_len = 0;
+	d->re_at = d->re_lo = d->push_end = 0;
+	d->push_id = -1;
+	d->ntail = 0;
+	d->lose_id = ETM_DEC_MAX_SOURCES;
 	d->offset = base;
 	d->finishing = 0;
 	d->fin_id = 0;

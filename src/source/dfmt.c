@@ -12,9 +12,13 @@
 #define DFMT_NEV 4
 #define DFMT_ID_UNKNOWN -1
 /* Realignment (CoreSight frames): bytes looked at after a frame naming a
- * reserved ID - every shift of up to 15 bytes, eight frames each. */
+ * reserved ID, or when the packets of the frames did not parse - every
+ * shift of up to 15 bytes, DFMT_WIN frames each. */
 #define DFMT_SHIFTS 16
-#define DFMT_HOLD (DFMT_SHIFTS + 8 * DFMT_FRAME)
+#define DFMT_WIN 32
+#define DFMT_HOLD (DFMT_SHIFTS + DFMT_WIN * DFMT_FRAME)
+/* Live IDs judged per shift, most. */
+#define DFMT_JUDGE_IDS 8
 
 /* One decoded data byte of the current frame; id < 0 means "discard". */
 struct dfmt_out {
@@ -53,6 +57,10 @@ struct etm_dfmt {
 	size_t nhold;
 	int realign;            /* a frame named a reserved ID: check alignment */
 	uint8_t seen[128];      /* live trace IDs (etm_dfmt_seen_ids()) */
+	uint8_t other[128];     /* IDs present, not decoded (known_ids()) */
+	int last_id;            /* the last live ID made current */
+	etm_dfmt_judge_fn judge; /* packet-level plausibility (optional) */
+	void *judge_ctx;
 
 	/* Frame being assembled. */
 	uint8_t frame[DFMT_FRAME];
@@ -86,6 +94,7 @@ struct etm_dfmt *etm_dfmt_alloc(enum etm_input_format fmt, uint64_t base_offset)
 	d->fmt = fmt == etm_fmt_tpiu_nofsync ? etm_fmt_tpiu : fmt;
 	d->aligned = fmt != etm_fmt_tpiu;
 	d->cur_id = DFMT_ID_UNKNOWN;
+	d->last_id = DFMT_ID_UNKNOWN;
 	d->in_off = base_offset;
 	return d;
 }
@@ -159,6 +168,11 @@ static void dfmt_set_id(struct etm_dfmt *d, int id, uint64_t off)
 	if (id == d->cur_id)
 		return; /* periodic re-announcement */
 	d->cur_id = id;
+	if (id < 0x70 && d->seen[id])
+		d->last_id = id;
+	if (dfmt_id_is_data(id) && !d->seen[id] && !d->other[id] &&
+	    d->fmt == etm_fmt_coresight && d->judge)
+		d->realign = 1;   /* an ID nobody announced: lost alignment? */
 	if (!dfmt_id_is_reserved(id))
 		return;
 	if (d->fmt == etm_fmt_coresight)
@@ -249,67 +263,139 @@ static void dfmt_on_fsync(struct etm_dfmt *d)
 		d->fsync_off = off;
 }
 
-/* Frames at hold[k...]: DFMT_UNFIT if one names a reserved ID, else how
- * well they fit: each ID byte naming a live ID (a source of the decoder)
- * counts 1. Misaligned bytes name random IDs, one in eight reserved, so a
- * wrong shift rarely passes eight frames (and an ID of a source the
- * decoder does not have, e.g. with --id, is no evidence against). */
-#define DFMT_UNFIT (-1000000)
-static int dfmt_fit(const struct etm_dfmt *d, size_t k)
+/* The data bytes of @nf frames at @f as the formatter rules give them (as
+ * dfmt_decode_frame()), each with its trace ID (0xFF: unknown), from the
+ * current ID @id. Returns how many, or -1 if a frame names a reserved ID. */
+static int dfmt_split(const uint8_t *f, size_t nf, int id, uint8_t *ids,
+		      uint8_t *bytes)
 {
-	size_t f, j;
-	int score = 0, tie = 0;
+	size_t i;
+	unsigned k;
+	int n = 0, nid, late;
 
-	for (f = k; f + DFMT_FRAME <= d->nhold; f += DFMT_FRAME) {
-		unsigned aux = d->hold[f + DFMT_FRAME - 1];
+	for (i = 0; i < nf; i++, f += DFMT_FRAME) {
+		for (k = 0; k < 8; k++) {
+			uint8_t m = f[2 * k];
+			unsigned a = (f[15] >> k) & 1;
 
-		/* Shifts of the same parity as the right one name the same
-		 * IDs (a plain data byte and the aux byte trade places). A
-		 * weak tie-break, empirical only: aux bytes with bit 0 set
-		 * that name no live ID. Recovery stays rare (measured in
-		 * tests/cli/test-i13-17-frame_realign.sh): telling these
-		 * shifts apart needs the packet layer. */
-		tie += (aux & 1) && !d->seen[aux >> 1];
-		for (j = 0; j < DFMT_FRAME; j += 2) {
-			unsigned b = d->hold[f + j], id = b >> 1;
-
-			if (!(b & 1))
-				continue;       /* data */
-			if (dfmt_id_is_reserved((int)id))
-				return DFMT_UNFIT;
-			if (id && id != 0x7b && id != 0x7d)
-				score += d->seen[id];
+			if (!(m & 1)) {
+				ids[n] = (uint8_t)id;
+				bytes[n++] = (uint8_t)((m & 0xfe) | a);
+				if (k == 7)
+					continue;
+				ids[n] = (uint8_t)id;
+				bytes[n++] = f[2 * k + 1];
+				continue;
+			}
+			nid = m >> 1;
+			if (dfmt_id_is_reserved(nid))
+				return -1;
+			late = k < 7 && !(a && nid != id);
+			if (k < 7 && !late) {
+				ids[n] = (uint8_t)id;  /* still the old ID's */
+				bytes[n++] = f[2 * k + 1];
+			}
+			id = nid;
+			if (late) {
+				ids[n] = (uint8_t)id;
+				bytes[n++] = f[2 * k + 1];
+			}
 		}
 	}
-	return tie * 64 + score;
+	return n;
 }
 
-/* After a frame naming a reserved ID: where do the frames start? The
- * shift (0-15 bytes dropped) whose next eight frames fit best (the
- * smallest of equals, so 0 unless another fits better). A shift other
- * than 0 is a lost alignment (IHI 0029 D4: frames are 16-byte aligned in
- * the buffer; bytes were lost or inserted): an error at the first dropped
- * byte, a sync at the new frame start, and the current ID is unknown until
- * the next ID byte. */
+/* How well @nf frames at hold[k...] fit, from current ID @id0: DFMT_UNFIT
+ * if one names a reserved ID; else each ID byte naming a live ID (a source
+ * of the decoder) counts for, one naming another trace ID against, and
+ * each live ID's bytes are judged as its packet stream (the judge's score,
+ * etm_dfmt_set_judge()). Misaligned bytes name random IDs, one in eight
+ * reserved; shifts of the same parity as the right one name the same IDs
+ * (a data byte and the aux byte trade places), and only the packets tell
+ * them apart: one data byte per frame is lost, another is the aux byte. */
+#define DFMT_UNFIT (-1000000)
+static int dfmt_fit(const struct etm_dfmt *d, size_t k, size_t nf, int id0)
+{
+	uint8_t ids[DFMT_WIN * DFMT_NDATA], b[DFMT_WIN * DFMT_NDATA];
+	uint8_t s[DFMT_WIN * DFMT_NDATA], done[128] = { 0 };
+	int n = dfmt_split(d->hold + k, nf, id0, ids, b), score = 0, i, j, m;
+	unsigned judged = 0, id;
+	size_t f;
+
+	if (n < 0)
+		return DFMT_UNFIT;
+	for (f = k; f < k + nf * DFMT_FRAME; f += 2) {
+		id = d->hold[f] >> 1;
+		if (!(d->hold[f] & 1) || !id || id == 0x7b || id == 0x7d)
+			continue;
+		score += d->seen[id] ? 4 : d->other[id] ? 0 : -4;
+	}
+	for (i = 0; d->judge && i < n && judged < DFMT_JUDGE_IDS; i++) {
+		id = ids[i];
+		if (id >= 0x70 || !d->seen[id] || done[id])
+			continue;
+		done[id] = 1;
+		judged++;
+		for (j = i, m = 0; j < n; j++)
+			if (ids[j] == id)
+				s[m++] = b[j];
+		score += d->judge(d->judge_ctx, (uint8_t)id, s, (size_t)m);
+	}
+	return score;
+}
+
+/* After a frame naming a reserved ID, or when a source's packets did not
+ * parse (etm_dfmt_suspect()): where do the frames start? The shift (0-15
+ * bytes dropped) whose next frames fit best (the smallest of equals, so 0
+ * unless another fits better). A shift other than 0 is a lost alignment
+ * (IHI 0029 D4: frames are 16-byte aligned in the buffer; bytes were lost
+ * or inserted): an error at the first dropped byte, a sync at the new
+ * frame start; the current ID is the last live one. */
 static void dfmt_realign(struct etm_dfmt *d)
 {
-	size_t k, best = 0;
-	int s, bs = dfmt_fit(d, 0);
+	size_t k, best = 0, nf;
+	int id0 = d->cur_id >= 0 && d->cur_id < 0x70 && d->seen[d->cur_id] ?
+		  d->cur_id : d->last_id;
+	int s, bs;
 
 	d->realign = 0;
-	for (k = 1; k < DFMT_SHIFTS && k + DFMT_FRAME <= d->nhold; k++) {
-		s = dfmt_fit(d, k);
+	if (d->nhold < DFMT_FRAME)
+		return;
+	nf = d->nhold >= DFMT_FRAME + DFMT_SHIFTS - 1 ?
+	     (d->nhold - DFMT_SHIFTS + 1) / DFMT_FRAME : 1;
+	if (nf > DFMT_WIN)
+		nf = DFMT_WIN;
+	bs = dfmt_fit(d, 0, nf, id0);
+	for (k = 1; k < DFMT_SHIFTS && k + nf * DFMT_FRAME <= d->nhold; k++) {
+		s = dfmt_fit(d, k, nf, id0);
 		if (s > bs) {
 			bs = s;
 			best = k;
 		}
 	}
-	if (!best)
+	if (!best) {
+		if (dfmt_id_is_data(d->cur_id) && !d->seen[d->cur_id])
+			d->other[d->cur_id] = 1;   /* fits: not suspect */
 		return;
-	dfmt_event(d, etm_dfmt_error, etme_bad_frame, d->hold_off[0]);
+	}
+	dfmt_event(d, etm_dfmt_error, etme_frame_align, d->hold_off[0]);
 	dfmt_event(d, etm_dfmt_sync, 0, d->hold_off[best]);
 	dfmt_drop_hold(d, best);
-	d->cur_id = DFMT_ID_UNKNOWN;
+	d->cur_id = id0;
+}
+
+void etm_dfmt_set_judge(struct etm_dfmt *d, etm_dfmt_judge_fn fn, void *ctx)
+{
+	if (!d)
+		return;
+	d->judge = fn;
+	d->judge_ctx = ctx;
+}
+
+void etm_dfmt_suspect(struct etm_dfmt *d)
+{
+	if (d && d->fmt == etm_fmt_coresight)
+		d->realign = 1;
 }
 
 int etm_dfmt_hold_bytes(struct etm_dfmt *d, const uint8_t *b, size_t n,
@@ -333,6 +419,14 @@ void etm_dfmt_seen_ids(struct etm_dfmt *d, const uint8_t *ids)
 
 	for (i = 1; d && ids && i < 0x70; i++)
 		d->seen[i] |= ids[i] != 0;
+}
+
+void etm_dfmt_known_ids(struct etm_dfmt *d, const uint8_t *ids)
+{
+	int i;
+
+	for (i = 1; d && ids && i < 0x70; i++)
+		d->other[i] |= ids[i] != 0;
 }
 
 /* Is hold[] a proper prefix of an FSYNC that may still complete? */
