@@ -32,10 +32,11 @@ struct etm_decoder *etm_decoder_alloc(enum etm_input_format fmt,
 /** Free the decoder and its per-source parsers; NULL is a no-op. */
 void etm_decoder_free(struct etm_decoder *d);
 
-/** CoreSight frames: trace ID @id (0x01-0x6F) is in the input but not
- * decoded (a source left out by a selection, or of a protocol not decoded),
- * so frames naming it are not taken for a lost frame alignment (an ID that
- * names no source and was not noted makes the decoder check the alignment).
+/** CoreSight frames: trace ID @id (0x01-0x6F) is in the input (a source
+ * left out by a selection, or of a protocol not decoded; noting a decoded
+ * one is harmless). Once an ID is noted, the sources and the noted IDs are
+ * taken as all the IDs of the input: a frame naming another makes the
+ * decoder check the frame alignment (a lost alignment names random IDs).
  * Returns 0 or -etme_invalid. */
 int etm_decoder_note_id(struct etm_decoder *d, unsigned id);
 

@@ -70,11 +70,11 @@ int etm_dfmt_next(struct etm_dfmt *d, struct etm_dfmt_item *item, size_t size);
  * (the decoder passes them when its frames fast path hands a buffer over). */
 void etm_dfmt_seen_ids(struct etm_dfmt *d, const uint8_t *ids);
 
-/** Judge of a candidate frame alignment: how plausible @n bytes are as the
- * packet stream of trace ID @id (higher is better; e.g. bytes in
- * well-formed packets less a penalty per malformed one). */
+/** Judge of a candidate frame alignment: how many malformed packets @n
+ * bytes make as the packet stream of trace ID @id (0: they parse), and in
+ * *@good how many of the bytes are in well-formed packets. */
 typedef int (*etm_dfmt_judge_fn)(void *ctx, uint8_t id, const uint8_t *data,
-				 size_t n);
+				 size_t n, size_t *good);
 
 /** Set the judge the realignment consults for each candidate shift (the
  * decoder passes a trial parse through each source's packet reader);
@@ -87,8 +87,10 @@ void etm_dfmt_set_judge(struct etm_dfmt *d, etm_dfmt_judge_fn fn, void *ctx);
 void etm_dfmt_suspect(struct etm_dfmt *d);
 
 /** Trace IDs in the input that are not decoded (@ids[id] nonzero, @ids of
- * 0x70 entries): with a judge set, an ID change to an ID neither live nor
- * known makes the deformatter check the frame alignment. */
+ * 0x70 entries). After this call the live and these IDs are taken as all
+ * the IDs of the input: with a judge set, an ID change to another makes the
+ * deformatter check the frame alignment, and misaligned frames name such
+ * IDs. */
 void etm_dfmt_known_ids(struct etm_dfmt *d, const uint8_t *ids);
 
 /** Bytes @b (offsets @off...) that come before the next pushed input (a

@@ -37,6 +37,7 @@ struct etm_decoder {
 	struct etm_frames *fr;    /* CoreSight frames fast path (dfmt NULL) */
 	uint8_t sel[ETM_DEC_MAX_SOURCES]; /* IDs with a source */
 	uint8_t noted[ETM_DEC_MAX_SOURCES]; /* etm_decoder_note_id() */
+	int noted_any;            /* the sources and noted are all the IDs */
 	struct dec_source *src[ETM_DEC_MAX_SOURCES]; /* indexed by trace ID */
 	struct dec_source *raw;   /* the source of raw input */
 	struct dec_source *cur;   /* source whose parser is being drained */
@@ -126,6 +127,8 @@ struct etm_decoder *etm_decoder_alloc(enum etm_input_format fmt,
 			free(d);
 			return NULL;
 		}
+		/* every ID may be in the input until told otherwise */
+		memset(d->fr->known, 1, 0x70);
 		etm_frames_init(d->fr);
 	} else if (fmt != etm_fmt_raw) {
 		d->dfmt = etm_dfmt_alloc(fmt, 0);
@@ -257,8 +260,14 @@ fail:
 
 int etm_decoder_note_id(struct etm_decoder *d, unsigned id)
 {
+	unsigned i;
+
 	if (!d || !id || id >= 0x70)
 		return -etme_invalid;
+	if (d->fr && !d->noted_any)
+		for (i = 1; i < 0x70; i++)      /* the IDs are known now */
+			d->fr->known[i] = d->sel[i];
+	d->noted_any = 1;
 	d->noted[id] = 1;
 	if (d->fr)
 		d->fr->known[id] = 1;
@@ -503,12 +512,14 @@ static void dfmt_error_item(struct etm_item *it, const struct etm_dfmt_item *x)
 
 /* Realignment judge (etm_dfmt_set_judge()): a trial parse of the bytes
  * through the packet reader of the source of @id. */
-static int dec_judge(void *ctx, uint8_t id, const uint8_t *b, size_t n)
+static int dec_judge(void *ctx, uint8_t id, const uint8_t *b, size_t n,
+		     size_t *good)
 {
 	const struct etm_decoder *d = ctx;
 	const struct dec_source *s = id < ETM_DEC_MAX_SOURCES ? d->src[id] : NULL;
 
-	return s && s->core ? etm_pktp_trial(s->core, b, n) : 0;
+	*good = 0;
+	return s && s->core ? etm_pktp_trial(s->core, b, n, good) : 0;
 }
 
 /* Hand input to a deformatter with current ID @id (a made-up frame
@@ -528,7 +539,8 @@ static int dfmt_start(struct etm_decoder *d, int id, const uint8_t *pre,
 	if (!d->dfmt)
 		return -etme_nomem;
 	etm_dfmt_seen_ids(d->dfmt, d->sel);
-	etm_dfmt_known_ids(d->dfmt, d->noted);
+	if (d->noted_any)
+		etm_dfmt_known_ids(d->dfmt, d->noted);
 	etm_dfmt_set_judge(d->dfmt, dec_judge, d);
 	if (id >= 0) {
 		fake[0] = (uint8_t)(id << 1 | 1);

@@ -198,10 +198,12 @@ void etm_ptm_hdr_table(const struct etm_config *cfg, uint8_t hdr[256]);
 void etm_pktp_init(struct etm_pktp *p, const struct etm_config *cfg);
 /* Forget all state and search for A-sync again. */
 void etm_pktp_reset(struct etm_pktp *p);
-/* How plausible @b[0..n) is as @p's packet stream (packet/trial.c): bytes
- * in well-formed packets and A-syncs, less a penalty per malformed packet;
- * @p is not changed. For choosing a frame alignment. */
-int etm_pktp_trial(const struct etm_pktp *p, const uint8_t *b, size_t n);
+/* How many malformed packets (or reserved headers) @b[0..n) makes as @p's
+ * packet stream (packet/trial.c), not counting the first bytes (they may
+ * begin inside a packet), and in *@good the bytes in well-formed packets
+ * and A-syncs; @p is not changed. For choosing a frame alignment. */
+int etm_pktp_trial(const struct etm_pktp *p, const uint8_t *b, size_t n,
+		   size_t *good);
 /* Set the current instruction set used to align compressed addresses. */
 static inline void etm_pktp_set_isa(struct etm_pktp *p, enum etm_isa isa)
 {

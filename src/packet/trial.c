@@ -6,26 +6,27 @@
 #include "common/zero.h"
 #include "packet/pktbuf.h"
 
-/* Points per byte of a well-formed packet, and per malformed packet or
- * reserved header (such a packet almost never occurs in real trace; in a
- * misaligned stream one comes every few packets). */
-#define TRIAL_BAD 24
+/* Malformed packets in the first bytes do not count: the bytes may begin
+ * inside a packet. */
+#define TRIAL_SKIP 8
 
-int etm_pktp_trial(const struct etm_pktp *p, const uint8_t *b, size_t n)
+int etm_pktp_trial(const struct etm_pktp *p, const uint8_t *b, size_t n,
+		   size_t *good)
 {
 	struct etm_pkt_state st = p->st;
 	struct etm_packet pkt;
 	size_t i = 0, z;
-	int score = 0, r;
+	int bad = 0, r;
 
+	*good = 0;
 	while (i < n) {
 		if (!b[i]) {
-			/* 0x00 runs: an A-sync when >= 5 end with 0x80 */
+			/* 0x00 runs (A-sync: >= 5 of them, then 0x80) */
 			for (z = i; z < n && !b[z]; z++)
 				;
-			if (z < n && z - i >= 5 && b[z] == 0x80)
-				score += (int)(z + 1 - i);
-			i = z + (z < n && b[z] == 0x80);
+			if (z < n && b[z] == 0x80 && z - i >= 5)
+				*good += ++z - i;
+			i = z;
 			continue;
 		}
 		etm_zero(&pkt, sizeof(pkt));
@@ -35,12 +36,12 @@ int etm_pktp_trial(const struct etm_pktp *p, const uint8_t *b, size_t n)
 		if (r == -etme_again)
 			break;
 		if (r > 0) {
-			score += r;
 			i += (size_t)r;
+			*good += (size_t)r;
 			continue;
 		}
-		score -= TRIAL_BAD;
+		bad += i >= TRIAL_SKIP;
 		i += pkt.size ? pkt.size : 1;
 	}
-	return score;
+	return bad;
 }

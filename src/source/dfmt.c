@@ -58,6 +58,7 @@ struct etm_dfmt {
 	int realign;            /* a frame named a reserved ID: check alignment */
 	uint8_t seen[128];      /* live trace IDs (etm_dfmt_seen_ids()) */
 	uint8_t other[128];     /* IDs present, not decoded (known_ids()) */
+	int ids_all;            /* seen and other are all the IDs */
 	int last_id;            /* the last live ID made current */
 	etm_dfmt_judge_fn judge; /* packet-level plausibility (optional) */
 	void *judge_ctx;
@@ -171,7 +172,7 @@ static void dfmt_set_id(struct etm_dfmt *d, int id, uint64_t off)
 	if (id < 0x70 && d->seen[id])
 		d->last_id = id;
 	if (dfmt_id_is_data(id) && !d->seen[id] && !d->other[id] &&
-	    d->fmt == etm_fmt_coresight && d->judge)
+	    d->ids_all && d->fmt == etm_fmt_coresight && d->judge)
 		d->realign = 1;   /* an ID nobody announced: lost alignment? */
 	if (!dfmt_id_is_reserved(id))
 		return;
@@ -314,21 +315,29 @@ static int dfmt_split(const uint8_t *f, size_t nf, int id, uint8_t *ids,
  * (a data byte and the aux byte trade places), and only the packets tell
  * them apart: one data byte per frame is lost, another is the aux byte. */
 #define DFMT_UNFIT (-1000000)
-static int dfmt_fit(const struct etm_dfmt *d, size_t k, size_t nf, int id0)
+#define DFMT_BAD_PKT 24
+static int dfmt_fit(const struct etm_dfmt *d, size_t k, size_t nf, int id0,
+		    int *bad)
 {
 	uint8_t ids[DFMT_WIN * DFMT_NDATA], b[DFMT_WIN * DFMT_NDATA];
 	uint8_t s[DFMT_WIN * DFMT_NDATA], done[128] = { 0 };
 	int n = dfmt_split(d->hold + k, nf, id0, ids, b), score = 0, i, j, m;
 	unsigned judged = 0, id;
-	size_t f;
+	size_t f, good;
 
+	/* starting from an ID nobody announced */
+	*bad = d->ids_all && dfmt_id_is_data(id0) && !d->seen[id0] &&
+	       !d->other[id0];
 	if (n < 0)
 		return DFMT_UNFIT;
 	for (f = k; f < k + nf * DFMT_FRAME; f += 2) {
 		id = d->hold[f] >> 1;
 		if (!(d->hold[f] & 1) || !id || id == 0x7b || id == 0x7d)
 			continue;
-		score += d->seen[id] ? 4 : d->other[id] ? 0 : -4;
+		if (d->seen[id])
+			score += 4;
+		else if (d->ids_all && !d->other[id])
+			(*bad)++;       /* an ID nobody announced */
 	}
 	for (i = 0; d->judge && i < n && judged < DFMT_JUDGE_IDS; i++) {
 		id = ids[i];
@@ -339,9 +348,11 @@ static int dfmt_fit(const struct etm_dfmt *d, size_t k, size_t nf, int id0)
 		for (j = i, m = 0; j < n; j++)
 			if (ids[j] == id)
 				s[m++] = b[j];
-		score += d->judge(d->judge_ctx, (uint8_t)id, s, (size_t)m);
+		*bad += d->judge(d->judge_ctx, (uint8_t)id, s, (size_t)m,
+				 &good);
+		score += (int)good;
 	}
-	return score;
+	return score - DFMT_BAD_PKT * *bad;
 }
 
 /* After a frame naming a reserved ID, or when a source's packets did not
@@ -354,9 +365,9 @@ static int dfmt_fit(const struct etm_dfmt *d, size_t k, size_t nf, int id0)
 static void dfmt_realign(struct etm_dfmt *d)
 {
 	size_t k, best = 0, nf;
-	int id0 = d->cur_id >= 0 && d->cur_id < 0x70 && d->seen[d->cur_id] ?
-		  d->cur_id : d->last_id;
-	int s, bs;
+	int live = d->cur_id >= 0 && d->cur_id < 0x70 && d->seen[d->cur_id];
+	int id0 = live ? d->cur_id : d->last_id;
+	int s, bs, keep, bad, bad0, search;
 
 	d->realign = 0;
 	if (d->nhold < DFMT_FRAME)
@@ -365,17 +376,29 @@ static void dfmt_realign(struct etm_dfmt *d)
 	     (d->nhold - DFMT_SHIFTS + 1) / DFMT_FRAME : 1;
 	if (nf > DFMT_WIN)
 		nf = DFMT_WIN;
-	bs = dfmt_fit(d, 0, nf, id0);
-	for (k = 1; k < DFMT_SHIFTS && k + nf * DFMT_FRAME <= d->nhold; k++) {
-		s = dfmt_fit(d, k, nf, id0);
+	/* in place, the current ID may be right, or may have come from the
+	 * damage (then the last live one is) */
+	bs = dfmt_fit(d, 0, nf, id0, &bad0);
+	keep = !live && (s = dfmt_fit(d, 0, nf, d->cur_id, &bad)) >= bs;
+	if (keep) {
+		bs = s;
+		bad0 = bad;
+	}
+	/* frames that fit in place whose packets parse: no lost alignment */
+	search = bad0 || bs == DFMT_UNFIT || !d->judge;
+	for (k = 1; search && k < DFMT_SHIFTS &&
+		    k + nf * DFMT_FRAME <= d->nhold; k++) {
+		s = dfmt_fit(d, k, nf, id0, &bad);
 		if (s > bs) {
 			bs = s;
 			best = k;
 		}
 	}
 	if (!best) {
-		if (dfmt_id_is_data(d->cur_id) && !d->seen[d->cur_id])
+		if (keep && dfmt_id_is_data(d->cur_id))
 			d->other[d->cur_id] = 1;   /* fits: not suspect */
+		else if (!keep)
+			d->cur_id = id0;
 		return;
 	}
 	dfmt_event(d, etm_dfmt_error, etme_frame_align, d->hold_off[0]);
@@ -425,6 +448,8 @@ void etm_dfmt_known_ids(struct etm_dfmt *d, const uint8_t *ids)
 {
 	int i;
 
+	if (d && ids)
+		d->ids_all = 1;
 	for (i = 1; d && ids && i < 0x70; i++)
 		d->other[i] |= ids[i] != 0;
 }
