@@ -40,6 +40,11 @@ void etm_decoder_free(struct etm_decoder *d);
  * Returns 0 or -etme_invalid. */
 int etm_decoder_note_id(struct etm_decoder *d, unsigned id);
 
+/** CoreSight frames: look for a lost frame alignment when a source's
+ * packets stop parsing (@on nonzero, the default), or only where a frame
+ * names a reserved ID (@on 0: the deformatter's own rules). */
+void etm_decoder_set_realign(struct etm_decoder *d, int on);
+
 /** Add a trace source. With raw input exactly one source may be added (its
  * trace ID is only a label). @img is borrowed (may be shared by sources).
  * Returns 0, -etme_bad_config, -etme_nomem, -etme_invalid. */

@@ -38,6 +38,7 @@ struct etm_decoder {
 	uint8_t sel[ETM_DEC_MAX_SOURCES]; /* IDs with a source */
 	uint8_t noted[ETM_DEC_MAX_SOURCES]; /* etm_decoder_note_id() */
 	int noted_any;            /* the sources and noted are all the IDs */
+	int no_realign;           /* etm_decoder_set_realign(d, 0) */
 	struct dec_source *src[ETM_DEC_MAX_SOURCES]; /* indexed by trace ID */
 	struct dec_source *raw;   /* the source of raw input */
 	struct dec_source *cur;   /* source whose parser is being drained */
@@ -60,7 +61,7 @@ struct etm_decoder {
 	 * path cannot go back before it); tail: the end of the last input */
 	uint64_t re_at, re_lo, push_end;
 	int re_id, push_id;
-	uint8_t tail[64];
+	uint8_t tail[512];
 	size_t ntail;
 	uint64_t tail_off;
 	unsigned lose_id;         /* next flow to drain after a realignment */
@@ -274,6 +275,12 @@ int etm_decoder_note_id(struct etm_decoder *d, unsigned id)
 	return 0;
 }
 
+void etm_decoder_set_realign(struct etm_decoder *d, int on)
+{
+	if (d)
+		d->no_realign = !on;
+}
+
 int etm_decoder_push(struct etm_decoder *d, const uint8_t *buf, size_t n)
 {
 	int err;
@@ -419,6 +426,8 @@ static int drain_fast(struct dec_source *s, uint64_t *np)
  * the bad packet on to a deformatter that checks it (frames_rewind()). */
 static void suspect_frames(struct etm_decoder *d, const struct etm_packet *pkt)
 {
+	if (d->no_realign)
+		return;
 	if (d->dfmt) {
 		etm_dfmt_suspect(d->dfmt);
 	} else if (d->fr && !d->finishing && !d->re_at) {
@@ -539,9 +548,10 @@ static int dfmt_start(struct etm_decoder *d, int id, const uint8_t *pre,
 	if (!d->dfmt)
 		return -etme_nomem;
 	etm_dfmt_seen_ids(d->dfmt, d->sel);
-	if (d->noted_any)
+	if (d->noted_any && !d->no_realign)
 		etm_dfmt_known_ids(d->dfmt, d->noted);
-	etm_dfmt_set_judge(d->dfmt, dec_judge, d);
+	if (!d->no_realign)
+		etm_dfmt_set_judge(d->dfmt, dec_judge, d);
 	if (id >= 0) {
 		fake[0] = (uint8_t)(id << 1 | 1);
 		err = etm_dfmt_push(d->dfmt, fake, sizeof(fake));
@@ -612,16 +622,23 @@ static int frames_rewind(struct etm_decoder *d)
 	return err;
 }
 
-/* The end of the consumed input, for frames_rewind(). */
+/* The last bytes of the consumed input (however it was cut into pushes),
+ * for frames_rewind(). */
 static void keep_tail(struct etm_decoder *d)
 {
 	struct etm_frames *fr = d->fr;
-	size_t k = fr->n < sizeof(d->tail) ? fr->n : sizeof(d->tail);
+	size_t k = fr->n < sizeof(d->tail) ? fr->n : sizeof(d->tail), old;
 
+	if (d->ntail && d->tail_off + d->ntail == fr->off + fr->n)
+		return;         /* kept already */
+	if (d->tail_off + d->ntail != fr->off)
+		d->ntail = 0;
+	old = d->ntail + k > sizeof(d->tail) ? sizeof(d->tail) - k : d->ntail;
+	memmove(d->tail, d->tail + d->ntail - old, old);
 	if (k)
-		memcpy(d->tail, fr->buf + fr->n - k, k);
-	d->ntail = k;
-	d->tail_off = fr->off + fr->n - k;
+		memcpy(d->tail + old, fr->buf + fr->n - k, k);
+	d->ntail = old + k;
+	d->tail_off = fr->off + fr->n - d->ntail;
 }
 
 /* Data of ID @id ending at offset @end goes to its source: where a rewind
@@ -935,6 +952,7 @@ struct etm_decoder *etm_decoder_clone(const struct etm_decoder *d,
 	for (i = 1; i < 0x70; i++)
 		if (d->noted[i])
 			etm_decoder_note_id(c, i);
+	c->no_realign = d->no_realign;
 	if (d->cache_off)
 		etm_decoder_set_cache(c, 0);
 	return c;

@@ -17,6 +17,8 @@
 #define DFMT_SHIFTS 16
 #define DFMT_WIN 32
 #define DFMT_HOLD (DFMT_SHIFTS + DFMT_WIN * DFMT_FRAME)
+#define DFMT_PLAIN_HOLD (DFMT_SHIFTS + 8 * DFMT_FRAME)
+#define DFMT_UNFIT (-1000000)
 /* Live IDs judged per shift, most. */
 #define DFMT_JUDGE_IDS 8
 
@@ -264,6 +266,71 @@ static void dfmt_on_fsync(struct etm_dfmt *d)
 		d->fsync_off = off;
 }
 
+/* Without a judge (etm_dfmt_set_judge()): the frame structure only, over
+ * the first DFMT_PLAIN_HOLD bytes. Frames at hold[k...]: DFMT_UNFIT if one
+ * names a reserved ID, else how
+ * well they fit: each ID byte naming a live ID (a source of the decoder)
+ * counts 1. Misaligned bytes name random IDs, one in eight reserved, so a
+ * wrong shift rarely passes eight frames (and an ID of a source the
+ * decoder does not have, e.g. with --id, is no evidence against). */
+static int dfmt_fit_plain(const struct etm_dfmt *d, size_t k)
+{
+	size_t f, j;
+	int score = 0, tie = 0;
+	size_t nh = d->nhold < DFMT_PLAIN_HOLD ? d->nhold : DFMT_PLAIN_HOLD;
+
+	for (f = k; f + DFMT_FRAME <= nh; f += DFMT_FRAME) {
+		unsigned aux = d->hold[f + DFMT_FRAME - 1];
+
+		/* Shifts of the same parity as the right one name the same
+		 * IDs (a plain data byte and the aux byte trade places). A
+		 * weak tie-break, empirical only: aux bytes with bit 0 set
+		 * that name no live ID. Recovery stays rare (measured in
+		 * tests/cli/test-i13-17-frame_realign.sh): telling these
+		 * shifts apart needs the packet layer. */
+		tie += (aux & 1) && !d->seen[aux >> 1];
+		for (j = 0; j < DFMT_FRAME; j += 2) {
+			unsigned b = d->hold[f + j], id = b >> 1;
+
+			if (!(b & 1))
+				continue;       /* data */
+			if (dfmt_id_is_reserved((int)id))
+				return DFMT_UNFIT;
+			if (id && id != 0x7b && id != 0x7d)
+				score += d->seen[id];
+		}
+	}
+	return tie * 64 + score;
+}
+
+/* After a frame naming a reserved ID: where do the frames start? The
+ * shift (0-15 bytes dropped) whose next eight frames fit best (the
+ * smallest of equals, so 0 unless another fits better). A shift other
+ * than 0 is a lost alignment (IHI 0029 D4: frames are 16-byte aligned in
+ * the buffer; bytes were lost or inserted): an error at the first dropped
+ * byte, a sync at the new frame start, and the current ID is unknown until
+ * the next ID byte. */
+static void dfmt_realign_plain(struct etm_dfmt *d)
+{
+	size_t k, best = 0;
+	int s, bs = dfmt_fit_plain(d, 0);
+
+	for (k = 1; k < DFMT_SHIFTS && k + DFMT_FRAME <= d->nhold &&
+		    k + DFMT_FRAME <= DFMT_PLAIN_HOLD; k++) {
+		s = dfmt_fit_plain(d, k);
+		if (s > bs) {
+			bs = s;
+			best = k;
+		}
+	}
+	if (!best)
+		return;
+	dfmt_event(d, etm_dfmt_error, etme_bad_frame, d->hold_off[0]);
+	dfmt_event(d, etm_dfmt_sync, 0, d->hold_off[best]);
+	dfmt_drop_hold(d, best);
+	d->cur_id = DFMT_ID_UNKNOWN;
+}
+
 /* The data bytes of @nf frames at @f as the formatter rules give them (as
  * dfmt_decode_frame()), each with its trace ID (0xFF: unknown), from the
  * current ID @id. Returns how many, or -1 if a frame names a reserved ID. */
@@ -314,8 +381,8 @@ static int dfmt_split(const uint8_t *f, size_t nf, int id, uint8_t *ids,
  * reserved; shifts of the same parity as the right one name the same IDs
  * (a data byte and the aux byte trade places), and only the packets tell
  * them apart: one data byte per frame is lost, another is the aux byte. */
-#define DFMT_UNFIT (-1000000)
 #define DFMT_BAD_PKT 24
+#define DFMT_MARGIN (2 * DFMT_BAD_PKT)
 static int dfmt_fit(const struct etm_dfmt *d, size_t k, size_t nf, int id0,
 		    int *bad)
 {
@@ -370,6 +437,10 @@ static void dfmt_realign(struct etm_dfmt *d)
 	int s, bs, keep, bad, bad0, search;
 
 	d->realign = 0;
+	if (!d->judge) {
+		dfmt_realign_plain(d);
+		return;
+	}
 	if (d->nhold < DFMT_FRAME)
 		return;
 	nf = d->nhold >= DFMT_FRAME + DFMT_SHIFTS - 1 ?
@@ -384,8 +455,11 @@ static void dfmt_realign(struct etm_dfmt *d)
 		bs = s;
 		bad0 = bad;
 	}
-	/* frames that fit in place whose packets parse: no lost alignment */
+	/* frames that fit in place whose packets parse: no lost alignment;
+	 * else another shift must fit clearly better */
 	search = bad0 || bs == DFMT_UNFIT || !d->judge;
+	if (bs != DFMT_UNFIT && d->judge)
+		bs += DFMT_MARGIN;
 	for (k = 1; search && k < DFMT_SHIFTS &&
 		    k + nf * DFMT_FRAME <= d->nhold; k++) {
 		s = dfmt_fit(d, k, nf, id0, &bad);
@@ -395,10 +469,14 @@ static void dfmt_realign(struct etm_dfmt *d)
 		}
 	}
 	if (!best) {
-		if (keep && dfmt_id_is_data(d->cur_id))
-			d->other[d->cur_id] = 1;   /* fits: not suspect */
-		else if (!keep)
-			d->cur_id = id0;
+		/* an ID nobody announced: named by the damage, or a source
+		 * after all */
+		if (dfmt_id_is_data(d->cur_id) && !live && !d->other[d->cur_id]) {
+			if (keep)
+				d->other[d->cur_id] = 1;
+			else
+				d->cur_id = id0;
+		}
 		return;
 	}
 	dfmt_event(d, etm_dfmt_error, etme_frame_align, d->hold_off[0]);
@@ -471,7 +549,8 @@ static int dfmt_step_hold(struct etm_dfmt *d)
 		return 0;
 	}
 	if (d->realign && d->flen == 0) {
-		if (d->nhold < DFMT_HOLD && !d->finished)
+		if (d->nhold < (d->judge ? DFMT_HOLD : DFMT_PLAIN_HOLD) &&
+		    !d->finished)
 			return 1;
 		dfmt_realign(d);
 		return 0;
