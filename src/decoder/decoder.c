@@ -976,6 +976,11 @@ void etm_decoder_save(const struct etm_decoder *d, struct etm_sbuf *s)
 		etm_sbuf_put(s, d->fr->part, d->fr->npart);
 		etm_sbuf_u64(s, d->fr->n - d->fr->pos);
 		etm_sbuf_u64(s, d->fr->nops - d->fr->opi);
+		/* what a rewind after a bad packet may go back to */
+		etm_sbuf_u64(s, d->re_lo);
+		etm_sbuf_u32(s, (uint32_t)d->push_id);
+		etm_sbuf_u64(s, d->push_end);
+		etm_sbuf_u64(s, d->ntail);
 	}
 	for (i = 0; i < ETM_DEC_MAX_SOURCES; i++) {
 		const struct dec_source *src = d->src[i];
