@@ -93,6 +93,14 @@ void etm_dfmt_suspect(struct etm_dfmt *d);
  * IDs. */
 void etm_dfmt_known_ids(struct etm_dfmt *d, const uint8_t *ids);
 
+/** CoreSight frames: whether the deformatter is between frames with nothing
+ * held or pending (no sync run, no alignment check): then the rest of the
+ * pushed input (@rest, @n bytes at offset @off; it stays borrowed) and the
+ * current trace ID (-1: unknown) are all its state, and a caller with a
+ * faster path for aligned frames may take over. Returns 1 or 0. */
+int etm_dfmt_idle(const struct etm_dfmt *d, const uint8_t **rest, size_t *n,
+		  uint64_t *off, int *cur_id);
+
 /** Bytes @b (offsets @off...) that come before the next pushed input (a
  * frame cut by the end of the fast path's last input). Returns 0 or
  * -etme_invalid (no room). */

@@ -651,6 +651,28 @@ static void note_push(struct etm_decoder *d, int id, uint64_t end)
 	d->push_end = end;
 }
 
+/* The deformatter (after an FSYNC, a suspect frame or a bad packet) is
+ * between frames with nothing held: the frames fast path takes the rest of
+ * the input again. Returns 1 if it did. */
+static int dfmt_hand_back(struct etm_decoder *d)
+{
+	struct etm_frames *fr = d->fr;
+	const uint8_t *rest;
+	size_t n;
+	uint64_t off;
+	int id;
+
+	if (!etm_dfmt_idle(d->dfmt, &rest, &n, &off, &id) || !rest)
+		return 0;
+	etm_dfmt_free(d->dfmt);
+	d->dfmt = NULL;
+	fr->cur_id = id;
+	fr->nops = fr->opi = 0;
+	fr->npart = 0;
+	etm_frames_input(fr, rest, n, off);
+	return 1;
+}
+
 /* After a realignment: every source's parser searches for a sync again
  * and its flow decoder loses sync there (never decode across the lost
  * bytes); their elements are drained next (next_slow()). */
@@ -784,6 +806,8 @@ int next_slow(struct etm_decoder *d, struct etm_item *it)
 				return -etme_again;
 			return drain_finish(d, it);
 		}
+		if (d->fr && !d->finishing && dfmt_hand_back(d))
+			continue;
 		err = etm_dfmt_next(d->dfmt, &x, sizeof(x));
 		if (err == -etme_eos)
 			return drain_finish(d, it);

@@ -84,6 +84,8 @@ struct etm_dfmt {
 
 static const uint8_t fsync_pat[4] = { 0xff, 0xff, 0xff, 0x7f };
 
+static int dfmt_pending(const struct etm_dfmt *d);
+
 struct etm_dfmt *etm_dfmt_alloc(enum etm_input_format fmt, uint64_t base_offset)
 {
 	struct etm_dfmt *d;
@@ -483,6 +485,20 @@ static void dfmt_realign(struct etm_dfmt *d)
 	dfmt_event(d, etm_dfmt_sync, 0, d->hold_off[best]);
 	dfmt_drop_hold(d, best);
 	d->cur_id = id0;
+}
+
+int etm_dfmt_idle(const struct etm_dfmt *d, const uint8_t **rest, size_t *n,
+		  uint64_t *off, int *cur_id)
+{
+	if (!d || d->fmt != etm_fmt_coresight || d->finished || !d->aligned ||
+	    d->realign || d->nhold || d->flen || d->fsyncs || dfmt_pending(d) ||
+	    d->fevpos < d->nfev)
+		return 0;
+	*rest = d->buf ? d->buf + d->pos : NULL;
+	*n = d->n - d->pos;
+	*off = d->in_off;
+	*cur_id = d->cur_id;
+	return 1;
 }
 
 void etm_dfmt_set_judge(struct etm_dfmt *d, etm_dfmt_judge_fn fn, void *ctx)
