@@ -65,6 +65,7 @@ struct etm_decoder {
 	size_t ntail;
 	uint64_t tail_off;
 	unsigned lose_id;         /* next flow to drain after a realignment */
+	uint64_t dfmt_from;       /* input offset the deformatter took over at */
 };
 
 static int src_push(struct dec_source *s, const uint8_t *buf, size_t n,
@@ -547,6 +548,7 @@ static int dfmt_start(struct etm_decoder *d, int id, const uint8_t *pre,
 				 start - sizeof(fake));
 	if (!d->dfmt)
 		return -etme_nomem;
+	d->dfmt_from = start;
 	etm_dfmt_seen_ids(d->dfmt, d->sel);
 	if (d->noted_any && !d->no_realign)
 		etm_dfmt_known_ids(d->dfmt, d->noted);
@@ -662,7 +664,9 @@ static int dfmt_hand_back(struct etm_decoder *d)
 	uint64_t off;
 	int id;
 
-	if (!etm_dfmt_idle(d->dfmt, &rest, &n, &off, &id) || !rest)
+	/* not before the frame that made the hand-over is decoded */
+	if (!etm_dfmt_idle(d->dfmt, &rest, &n, &off, &id) || !rest ||
+	    off < d->dfmt_from + 16)
 		return 0;
 	etm_dfmt_free(d->dfmt);
 	d->dfmt = NULL;
