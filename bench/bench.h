@@ -18,28 +18,28 @@ struct bench_mem {
 
 struct bench_case {
 	const char *name;
-	const char *trace;            /* trace file */
-	enum etm_input_format fmt;    /* raw or coresight */
+	const char *trace;         /* trace file */
+	enum etm_input_format fmt; /* raw or coresight */
 	struct etm_config cfg;
 	struct bench_mem mem[BENCH_MAX_MEM];
 	int nmem;
-	int full;                     /* 0: packet parsing only, 1: full decode */
-	uint64_t limit;               /* decode only the first bytes (0 = all) */
-	int jobs;                     /* etmtrace: worker threads (0/1 = one) */
-	int run_items;                /* --jobs through etm_decoder_run() (items
+	int full;       /* 0: packet parsing only, 1: full decode */
+	uint64_t limit; /* decode only the first bytes (0 = all) */
+	int jobs;       /* etmtrace: worker threads (0/1 = one) */
+	int run_items;  /* --jobs through etm_decoder_run() (items
 				       * to the calling thread), not _run_ops() */
 };
 
 /* Totals of one run (filled in a child process). */
 struct bench_result {
-	int ok;                       /* 0: the decoder could not run */
-	double secs;                  /* decode time, input reading included */
-	uint64_t bytes;               /* input bytes decoded */
-	uint64_t packets;             /* packets (packet mode) */
-	uint64_t insns;               /* instructions in executed ranges */
-	uint64_t elems;               /* elements of any kind */
-	uint64_t errors;              /* error / no-sync elements */
-	long maxrss_kb;               /* peak RSS of the child process */
+	int ok;           /* 0: the decoder could not run */
+	double secs;      /* decode time, input reading included */
+	uint64_t bytes;   /* input bytes decoded */
+	uint64_t packets; /* packets (packet mode) */
+	uint64_t insns;   /* instructions in executed ranges */
+	uint64_t elems;   /* elements of any kind */
+	uint64_t errors;  /* error / no-sync elements */
+	long maxrss_kb;   /* peak RSS of the child process */
 	char msg[128];
 };
 
@@ -55,8 +55,8 @@ int bench_ocsd_available(char *ver, unsigned n);
 
 /* Synthetic programs. */
 enum bench_prog {
-	bench_prog_loop,              /* tight conditional loops */
-	bench_prog_branch,            /* calls, returns, indirect branches,
+	bench_prog_loop,   /* tight conditional loops */
+	bench_prog_branch, /* calls, returns, indirect branches,
 				       * A32 <-> T32 interworking */
 };
 

@@ -1,7 +1,7 @@
 /* bench/bench_main.c - etm_bench: runs each case with etmtrace and with
  * OpenCSD, alternating, every run in its own child process (peak RSS), and
  * prints MiB/s, instructions/s, RSS and the etmtrace/OpenCSD ratio. */
-#define _DEFAULT_SOURCE 1  /* wait4() */
+#define _DEFAULT_SOURCE 1 /* wait4() */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -17,15 +17,15 @@
 #define MAX_CASES 32
 
 struct opts {
-	const char *tc2;        /* TC2 snapshot directory */
-	const char *workdir;    /* where generated inputs go */
-	unsigned tc2_copies;    /* TC2 buffer replications */
-	uint64_t synth_mib;     /* synthetic trace size */
-	uint64_t peer_mib;      /* OpenCSD on the first MiB of synthetic */
-	int runs;               /* alternated runs per decoder */
-	int jobs;               /* extra etmtrace --jobs run (0 = none) */
-	int run_items;          /* --jobs runs through etm_decoder_run() */
-	const char *only;       /* run cases whose name contains this */
+	const char *tc2;     /* TC2 snapshot directory */
+	const char *workdir; /* where generated inputs go */
+	unsigned tc2_copies; /* TC2 buffer replications */
+	uint64_t synth_mib;  /* synthetic trace size */
+	uint64_t peer_mib;   /* OpenCSD on the first MiB of synthetic */
+	int runs;            /* alternated runs per decoder */
+	int jobs;            /* extra etmtrace --jobs run (0 = none) */
+	int run_items;       /* --jobs runs through etm_decoder_run() */
+	const char *only;    /* run cases whose name contains this */
 	int no_peer;
 	int no_synth;
 };
@@ -105,7 +105,8 @@ static void print_row(const char *who, const struct best *b)
 		return;
 	}
 	printf("  %-10s %9.1f MiB/s %9.2f Minsn/s %7.3f s %7ld KiB RSS  "
-	       "insns %llu pkts %llu elems %llu\n", who, mibps(&b->r),
+	       "insns %llu pkts %llu elems %llu\n",
+	       who, mibps(&b->r),
 	       mips(&b->r), b->r.secs, b->r.maxrss_kb,
 	       (unsigned long long)b->r.insns,
 	       (unsigned long long)b->r.packets,
@@ -149,8 +150,7 @@ static int run_case(struct bench_case *c, const struct opts *o, int peer)
 		print_row("etm -j", &bj);
 	if (peer)
 		print_row("OpenCSD", &bo);
-	if (be.have && bj.have && (bj.r.insns != be.r.insns ||
-				   bj.r.elems != be.r.elems)) {
+	if (be.have && bj.have && (bj.r.insns != be.r.insns || bj.r.elems != be.r.elems)) {
 		printf("  FAIL: --jobs %d gives different totals\n", o->jobs);
 		fail = 1;
 	}
@@ -165,10 +165,11 @@ static int run_case(struct bench_case *c, const struct opts *o, int peer)
 		} else {
 			printf("  ratio etmtrace/OpenCSD: %.1fx (%s)%s\n",
 			       c->full ? mips(&be.r) / mips(&bo.r) :
-				      mibps(&be.r) / mibps(&bo.r),
+					 mibps(&be.r) / mibps(&bo.r),
 			       c->full ? "instructions/s" : "MiB/s",
 			       a != b ? "  [packet counts differ: "
-				       "different packet granularity]" : "");
+					"different packet granularity]" :
+					"");
 		}
 	}
 	if (be.have && bj.have)
@@ -319,9 +320,15 @@ static int selected(const struct opts *o, const char *name)
 
 static int tc2_cases(const struct opts *o, int peer)
 {
-	static const struct { unsigned id; int full; const char *name; } tc[] = {
-		{ 0x13, 0, "tc2-ptm-packets" }, { 0x10, 0, "tc2-etm3-packets" },
-		{ 0x13, 1, "tc2-ptm-decode" }, { 0x10, 1, "tc2-etm3-decode" },
+	static const struct {
+		unsigned id;
+		int full;
+		const char *name;
+	} tc[] = {
+		{ 0x13, 0, "tc2-ptm-packets" },
+		{ 0x10, 0, "tc2-etm3-packets" },
+		{ 0x13, 1, "tc2-ptm-decode" },
+		{ 0x10, 1, "tc2-etm3-decode" },
 	};
 	char err[256], src[1024], big[1024];
 	struct etm_snapshot *snap = NULL;
@@ -361,7 +368,9 @@ static int tc2_cases(const struct opts *o, int peer)
 static int synth_cases(const struct opts *o, int peer)
 {
 	static const struct {
-		enum etm_protocol p; enum bench_prog g; const char *name;
+		enum etm_protocol p;
+		enum bench_prog g;
+		const char *name;
 	} sc[] = {
 		{ etm_proto_ptm, bench_prog_loop, "synth-ptm-loop" },
 		{ etm_proto_ptm, bench_prog_branch, "synth-ptm-branch" },
@@ -417,8 +426,12 @@ static int synth_cases(const struct opts *o, int peer)
 int main(int argc, char **argv)
 {
 	struct opts o = {
-		.tc2 = "../shared/snapshots/TC2", .workdir = "/tmp/etm_bench",
-		.tc2_copies = 2048, .synth_mib = 256, .peer_mib = 16, .runs = 3,
+		.tc2 = "../shared/snapshots/TC2",
+		.workdir = "/tmp/etm_bench",
+		.tc2_copies = 2048,
+		.synth_mib = 256,
+		.peer_mib = 16,
+		.runs = 3,
 	};
 	char ver[64];
 	int peer, fail = 0;
@@ -430,7 +443,8 @@ int main(int argc, char **argv)
 	printf("etm_bench: etmtrace %s vs OpenCSD %s%s\n", ETM_BENCH_VERSION, ver,
 	       peer ? "" : " (peer skipped)");
 	printf("each decoder in its own process, %d alternated run%s, best time; "
-	       "input streamed in %u KiB reads\n\n", o.runs, o.runs > 1 ? "s" : "",
+	       "input streamed in %u KiB reads\n\n",
+	       o.runs, o.runs > 1 ? "s" : "",
 	       BENCH_CHUNK >> 10);
 	fail |= tc2_cases(&o, peer);
 	if (!o.no_synth)

@@ -83,8 +83,10 @@ static int ocsd_setup(const struct bench_case *c, dcd_tree_handle_t t,
 	}
 	if (!c->full)
 		return ocsd_dt_attach_packet_callback(t, id,
-			OCSD_C_API_CB_PKT_SINK, (void *)count_pkt, cnt) ==
-			OCSD_OK ? 0 : -1;
+						      OCSD_C_API_CB_PKT_SINK, (void *)count_pkt, cnt) ==
+				       OCSD_OK ?
+			       0 :
+			       -1;
 	for (i = 0; i < c->nmem; i++) {
 		ocsd_file_mem_region_t r = {
 			.file_offset = c->mem[i].offset,
@@ -92,7 +94,7 @@ static int ocsd_setup(const struct bench_case *c, dcd_tree_handle_t t,
 			.region_size = c->mem[i].length,
 		};
 		if (ocsd_dt_add_binfile_region_mem_acc(t, &r, 1,
-				OCSD_MEM_SPACE_ANY, c->mem[i].path) != OCSD_OK) {
+						       OCSD_MEM_SPACE_ANY, c->mem[i].path) != OCSD_OK) {
 			snprintf(msg, n, "%s: cannot map", c->mem[i].path);
 			return -1;
 		}
@@ -130,9 +132,9 @@ int bench_ocsd_run(const struct bench_case *c, struct bench_result *r)
 
 	ocsd_def_errlog_init(OCSD_ERR_SEV_NONE, 0);
 	t = ocsd_create_dcd_tree(c->fmt == etm_fmt_raw ? OCSD_TRC_SRC_SINGLE :
-				 OCSD_TRC_SRC_FRAME_FORMATTED,
+							 OCSD_TRC_SRC_FRAME_FORMATTED,
 				 c->fmt == etm_fmt_raw ? 0 :
-				 OCSD_DFRMTR_FRAME_MEM_ALIGN);
+							 OCSD_DFRMTR_FRAME_MEM_ALIGN);
 	buf = malloc(BENCH_CHUNK);
 	fd = open(c->trace, O_RDONLY);
 	if (!t || !buf || fd < 0 ||

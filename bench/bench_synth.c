@@ -33,7 +33,7 @@ struct synth {
 
 static void put32(uint8_t *m, uint32_t a, uint32_t v)
 {
-	memcpy(m + (a - PROG_BASE), &v, 4);    /* little-endian host */
+	memcpy(m + (a - PROG_BASE), &v, 4); /* little-endian host */
 }
 
 static void put16(uint8_t *m, uint32_t a, uint16_t v)
@@ -55,12 +55,12 @@ static void prog_loop(uint8_t *m)
 		0xeafffff8, /* 10018 B 10000 */
 	};
 	static const uint16_t t32[] = {
-		0x2010,     /* 11000 MOVS r0, #16 */
-		0x3101,     /* 11002 ADDS r1, #1 */
-		0x1852,     /* 11004 ADDS r2, r2, r1 */
-		0x3801,     /* 11006 SUBS r0, #1 */
-		0xd1fb,     /* 11008 BNE 11002 */
-		0x4770,     /* 1100a BX LR */
+		0x2010, /* 11000 MOVS r0, #16 */
+		0x3101, /* 11002 ADDS r1, #1 */
+		0x1852, /* 11004 ADDS r2, r2, r1 */
+		0x3801, /* 11006 SUBS r0, #1 */
+		0xd1fb, /* 11008 BNE 11002 */
+		0x4770, /* 1100a BX LR */
 	};
 	unsigned i;
 
@@ -76,31 +76,31 @@ static void prog_branch(uint8_t *m)
 {
 	uint32_t k, a, f;
 
-	put32(m, BR_MAIN, 0xe3a04000);                 /* MOV r4, #0 */
+	put32(m, BR_MAIN, 0xe3a04000); /* MOV r4, #0 */
 	for (k = 0; k < 8; k++) {
 		a = BR_MAIN + 4 + 8 * k;
 		put32(m, a, 0xe59f3000 | (0x3c - 4 * k)); /* LDR r3, =fn_k */
-		put32(m, a + 4, 0xe12fff33);           /* BLX r3 */
+		put32(m, a + 4, 0xe12fff33);              /* BLX r3 */
 		f = BR_FUNCS + 0x100 * k;
 		put32(m, BR_MAIN + 0x48 + 4 * k, f | (k & 1));
 		if (k & 1) {
-			put16(m, f, 0x3101);           /* ADDS r1, #1 */
-			put16(m, f + 2, 0x4291);       /* CMP r1, r2 */
-			put16(m, f + 4, 0xd000);       /* BEQ f+8 */
-			put16(m, f + 6, 0xbf00);       /* NOP */
-			put16(m, f + 8, 0x4770);       /* BX LR */
+			put16(m, f, 0x3101);     /* ADDS r1, #1 */
+			put16(m, f + 2, 0x4291); /* CMP r1, r2 */
+			put16(m, f + 4, 0xd000); /* BEQ f+8 */
+			put16(m, f + 6, 0xbf00); /* NOP */
+			put16(m, f + 8, 0x4770); /* BX LR */
 		} else {
-			put32(m, f, 0xe2811001);       /* ADD r1, r1, #1 */
-			put32(m, f + 4, 0xe1510002);   /* CMP r1, r2 */
-			put32(m, f + 8, 0x12822001);   /* ADDNE r2, r2, #1 */
-			put32(m, f + 12, 0xeb000000 |  /* BL leaf */
-			      (((BR_LEAF - (f + 20)) >> 2) & 0xffffff));
-			put32(m, f + 16, 0xe12fff1e);  /* BX LR */
+			put32(m, f, 0xe2811001);      /* ADD r1, r1, #1 */
+			put32(m, f + 4, 0xe1510002);  /* CMP r1, r2 */
+			put32(m, f + 8, 0x12822001);  /* ADDNE r2, r2, #1 */
+			put32(m, f + 12, 0xeb000000 | /* BL leaf */
+						 (((BR_LEAF - (f + 20)) >> 2) & 0xffffff));
+			put32(m, f + 16, 0xe12fff1e); /* BX LR */
 		}
 	}
-	put32(m, BR_MAIN + 0x44, 0xeaffffed);          /* B main */
-	put32(m, BR_LEAF, 0xe2833001);                 /* ADD r3, r3, #1 */
-	put32(m, BR_LEAF + 4, 0xe12fff1e);             /* BX LR */
+	put32(m, BR_MAIN + 0x44, 0xeaffffed); /* B main */
+	put32(m, BR_LEAF, 0xe2833001);        /* ADD r3, r3, #1 */
+	put32(m, BR_LEAF + 4, 0xe12fff1e);    /* BX LR */
 }
 
 static uint32_t rnd(struct synth *s)
@@ -202,13 +202,13 @@ static void synth_cfg(struct etm_config *c, enum etm_protocol proto)
 	c->protocol = proto;
 	c->traceid = 0x10;
 	if (proto == etm_proto_etmv1) {
-		c->etmcr = 0x10;               /* 8-bit port */
-		c->etmccr = 3u << 28;          /* ETMv1.3 */
+		c->etmcr = 0x10;      /* 8-bit port */
+		c->etmccr = 3u << 28; /* ETMv1.3 */
 	} else if (proto == etm_proto_ptm) {
-		c->etmidr = 0x411CF312;        /* PTM 1.1, as TC2 */
+		c->etmidr = 0x411CF312; /* PTM 1.1, as TC2 */
 		c->etmccer = 0x34C01AC2;
 	} else {
-		c->etmidr = 0x410CF250;        /* ETM 3.5, as TC2 */
+		c->etmidr = 0x410CF250; /* ETM 3.5, as TC2 */
 		c->etmccer = 0x344008F2;
 	}
 }
@@ -230,7 +230,7 @@ static int encode_period(struct synth *s, const struct etm_config *cfg,
 		return -1;
 	memset(&on, 0, sizeof(on));
 	on.kind = etmev_trace_on;
-	on.reason = 1;                         /* trace enabled */
+	on.reason = 1; /* trace enabled */
 	if (etm_enc_put(s->enc, &on) < 0)
 		s->err = 1;
 	while (!s->err && s->len < SYNTH_PERIOD) {
@@ -292,7 +292,7 @@ int bench_synth(struct bench_case *c, enum etm_protocol proto,
 		prog_branch(mem);
 	if (stat(trace_path, &st) == 0 && (uint64_t)st.st_size >= bytes &&
 	    stat(prog_path, &st) == 0) {
-		err = 0;        /* already generated (deterministic) */
+		err = 0; /* already generated (deterministic) */
 		goto out;
 	}
 	if (etm_image_add_buffer(img, etm_space_any, PROG_BASE, mem,

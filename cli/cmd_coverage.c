@@ -57,8 +57,8 @@ struct covopts {
 static int is_value_opt(const char *a)
 {
 	static const char *const v[] = { "--id", "--protocol", "--input-format",
-		"--etmcr", "--etmccer", "--etmidr", "--image", "--elf", "--jobs",
-		"--chunk" };
+					 "--etmcr", "--etmccer", "--etmidr", "--image", "--elf", "--jobs",
+					 "--chunk" };
 	size_t i;
 
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
@@ -269,9 +269,10 @@ static int cov_output(struct covout *out, const struct covopts *c, int profile)
 
 		if (!c->have_base)
 			base = pg ? 0 : cov_image_base(out->img, 1);
-		return etm_cov_write_profile(out->cov, pg ? etm_fdo_profgen :
-					     etm_fdo_autofdo, base, cov_fwrite,
-					     out->f) < 0 ? 2 : 0;
+		return etm_cov_write_profile(out->cov, pg ? etm_fdo_profgen : etm_fdo_autofdo, base, cov_fwrite,
+					     out->f) < 0 ?
+			       2 :
+			       0;
 	}
 	if (!f || !strcmp(f, "ranges"))
 		return cov_write_ranges(out);
@@ -327,7 +328,7 @@ static int cov_run(struct covopts *c, struct opts *o, int profile)
 	if (!r && (c->symbols || o->nelfs) && !(out.sym = sym = cov_symbols(c, o)))
 		r = 2;
 	else if (!r && !sym && open && symload_open(&s, &sym) == 0)
-		out.sym = sym;      /* ELF files the snapshot names as dumps */
+		out.sym = sym; /* ELF files the snapshot names as dumps */
 	else if (!r && !sym && open)
 		r = 2;
 	if (!out.cov)

@@ -81,9 +81,9 @@ static void print_stats(struct decfmt *c, double secs)
 			       etm_elem_kind_name((enum etm_elem_kind)k), c->n.elems[k]);
 	printf("errors           %llu\n", c->n.errors);
 	printf("gaps             %llu\n", c->n.elems[etmk_trace_on] + c->n.elems[etmk_nomem] +
-	       c->n.elems[etmk_nosync] + c->n.elems[etmk_error]);
+						  c->n.elems[etmk_nosync] + c->n.elems[etmk_error]);
 	printf("elapsed          %.3f s\n", secs);
-	if (c->s->e1 && secs > 0)   /* ETMv1: one sample per core cycle */
+	if (c->s->e1 && secs > 0) /* ETMv1: one sample per core cycle */
 		printf("samples (cycles) %llu, %.1f M cycles/s\n",
 		       (unsigned long long)(c->s->input_bytes / ETM_E1_REC),
 		       (double)(c->s->input_bytes / ETM_E1_REC) / secs / 1e6);
@@ -110,29 +110,28 @@ static int decode_verdict(const struct decfmt *c, int warned)
 		image |= c->s->src[i].img && etm_image_count(c->s->src[i].img);
 	if (!c->n.insns && !image && c->s->input_bytes) {
 		fprintf(stderr, "etmtrace: no instructions decoded: no program "
-			"image (give --elf or --image)\n");
+				"image (give --elf or --image)\n");
 		return 1;
 	}
 	for (i = 0; i < etmk_num_kinds; i++)
 		elems += c->n.elems[i];
 	if (!c->n.insns) {
 		fprintf(stderr, "etmtrace: no instructions decoded from %llu "
-			"bytes of trace%s\n",
+				"bytes of trace%s\n",
 			(unsigned long long)c->s->input_bytes,
-			!c->s->input_bytes ? " (empty)" : !elems ?
-			": no synchronisation found (not ETMv3/PTM trace, or "
-			"another input format?)" : lost ?
-			": the trace does not parse with this configuration" :
-			d.nomem ? ": the traced addresses are not in the image "
-			"(give --elf or --image)" : "");
+			!c->s->input_bytes ? " (empty)" : !elems ? ": no synchronisation found (not ETMv3/PTM trace, or "
+								   "another input format?)" :
+						  lost           ? ": the trace does not parse with this configuration" :
+						  d.nomem        ? ": the traced addresses are not in the image "
+								   "(give --elf or --image)" :
+								   "");
 		return 1;
 	}
 	if (lost || warned) {
 		fprintf(stderr, "etmtrace: the listing is incomplete: %llu "
-			"errors, %llu losses of sync%s\n", c->n.errors,
-			(unsigned long long)d.sync_lost, warned ?
-			", trace that contradicts the image or configuration" :
-			"");
+				"errors, %llu losses of sync%s\n",
+			c->n.errors,
+			(unsigned long long)d.sync_lost, warned ? ", trace that contradicts the image or configuration" : "");
 		return 1;
 	}
 	return 0;
@@ -149,8 +148,9 @@ static int decode_buffers(struct session *s, struct decfmt *c)
 			continue;
 		/* several jobs on a regular file: formatted on the workers */
 		r = s->jobs > 1 && !s->o->chunk && !s->e1 &&
-		    !decsym_sequential(c->sym) ?
-		    decpar_run(s, c) : -1;
+				    !decsym_sequential(c->sym) ?
+			    decpar_run(s, c) :
+			    -1;
 		s->elems = decfmt_elems;
 		if (r < 0)
 			r = session_run_buffer(s, decfmt_item, c);
@@ -180,7 +180,8 @@ int cmd_decode(int argc, char **argv)
 		return r > 0 ? 0 : 2;
 	}
 	fmt = o.stats ? DF_STATS : !o.format || !strcmp(o.format, "text") ? DF_TEXT :
-		!strcmp(o.format, "canon") ? DF_CANON : DF_JSONL;
+			   !strcmp(o.format, "canon")                     ? DF_CANON :
+									    DF_JSONL;
 	r = session_open(&s, &o, etm_dec_elements, 1);
 	if (r) {
 		session_close(&s);
@@ -215,13 +216,14 @@ int cmd_decode(int argc, char **argv)
 	wbuf_flush(&w);
 	if (!r && s.vdropped)
 		fprintf(stderr, "etmtrace: --verify-drop: %llu elements of rejected "
-			"trace left out\n", (unsigned long long)s.vdropped);
+				"trace left out\n",
+			(unsigned long long)s.vdropped);
 	if (!r)
 		v = decode_verdict(&c, diagwarn_report(c.dw, &s));
 	diagwarn_close(c.dw);
 	if (c.fmt == DF_STATS && !r)
 		print_stats(&c, (double)(t1.tv_sec - t0.tv_sec) +
-				(double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+					(double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	disasm_close(c.dis);
 	decfmt_fini(&c);
 	decsym_close(ds);

@@ -73,9 +73,9 @@ static void info_regs(const struct etm_config *c)
 	       etm_cfg_arch_minor(c), etm_cfg_cycle_acc(c) ? "yes" : "no",
 	       etm_cfg_ctxid_bytes(c), etm_cfg_timestamps(c) ? "on" : "off",
 	       etm_cfg_ts_64bit(c) ? "64-bit" : "48-bit",
-	       etm_cfg_ts_binary(c) ? "binary" : c->protocol == etm_proto_ptm &&
-	       !etm_cfg_arch_minor(c) ? "Gray: PFT 1.0, ETMCCER[28] reserved" :
-	       "Gray", etm_cfg_vmid(c) ? "on" : "off");
+	       etm_cfg_ts_binary(c) ? "binary" : c->protocol == etm_proto_ptm && !etm_cfg_arch_minor(c) ? "Gray: PFT 1.0, ETMCCER[28] reserved" :
+													  "Gray",
+	       etm_cfg_vmid(c) ? "on" : "off");
 	if (c->protocol == etm_proto_ptm)
 		printf("  return stack %s, branch broadcast %s, DMB/DSB waypoints %s\n",
 		       etm_cfg_ret_stack(c) ? "on" : "off",
@@ -100,7 +100,8 @@ static const struct etm_snap_source *snap_of(const struct etm_snapshot *snap,
 
 	for (i = 0; snap && i < snap->nsources + snap->nothers; i++) {
 		const struct etm_snap_source *ss = i < snap->nsources ?
-			&snap->sources[i] : &snap->others[i - snap->nsources];
+							   &snap->sources[i] :
+							   &snap->others[i - snap->nsources];
 
 		if (ss->name == cs->name)
 			return ss;
@@ -120,7 +121,8 @@ static void info_source(const struct session *s, const struct etm_capture_source
 		printf(", core %s%s%s%s", ss->core ? ss->core : "-",
 		       ss->core_type ? " (" : "", ss->core_type ? ss->core_type : "",
 		       ss->core_type ? ")" : "");
-	printf(", buffer %s\n", ss && !ss->buffer ? "-" : b && b->name ? b->name : "-");
+	printf(", buffer %s\n", ss && !ss->buffer ? "-" : b && b->name ? b->name :
+									 "-");
 	if (cs->skip)
 		printf("  not decoded: %s\n", cs->skip);
 	if (cs->cfg.protocol == etm_proto_unknown)
@@ -133,8 +135,8 @@ static void info_source(const struct session *s, const struct etm_capture_source
 		printf("  memory 0x%08llx-0x%08llx %s%s\n",
 		       (unsigned long long)d->addr,
 		       (unsigned long long)(d->addr + dump_len(d)),
-		       d->path, d->space == etm_space_secure ? " (secure)" :
-				d->space == etm_space_nonsecure ? " (non-secure)" : "");
+		       d->path, d->space == etm_space_secure ? " (secure)" : d->space == etm_space_nonsecure ? " (non-secure)" :
+													       "");
 	}
 }
 
@@ -147,7 +149,7 @@ int cmd_info(int argc, char **argv)
 	int r;
 
 	r = opt_parse(&o, argc, argv, "id,allow-outside,image,elf,input-format,"
-		      "protocol,etmcr,etmccer,etmidr,m-profile,etmccr,samples");
+				      "protocol,etmcr,etmccer,etmidr,m-profile,etmccr,samples");
 	if (r) {
 		if (r > 0)
 			fputs(info_help, stdout);

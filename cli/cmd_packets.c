@@ -34,7 +34,7 @@ struct pk_ctx {
 	int jsonl;
 	unsigned long errors;
 	unsigned long packets;
-	uint8_t full[128];        /* a full address was seen, by trace ID */
+	uint8_t full[128]; /* a full address was seen, by trace ID */
 };
 
 /* A compressed address before the first full one (I-sync or a 32-bit
@@ -163,7 +163,7 @@ int cmd_packets(int argc, char **argv)
 		return r;
 	if (!c.packets)
 		fprintf(stderr, "etmtrace: no packets (no synchronisation) in %llu "
-			"bytes of trace%s\n",
+				"bytes of trace%s\n",
 			(unsigned long long)s_bytes, s_bytes ? "" : " (empty)");
 	else if (c.errors)
 		fprintf(stderr, "etmtrace: %lu malformed packets or frames\n",

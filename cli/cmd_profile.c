@@ -66,7 +66,7 @@ static enum etm_prof_format prof_format(const char *f)
 		return etm_prof_callgrind;
 	if (!strcmp(f, "folded"))
 		return etm_prof_folded;
-	return etm_prof_invalid;       /* perfetto: the timeline */
+	return etm_prof_invalid; /* perfetto: the timeline */
 }
 
 static int profile_setup(struct session *s, struct etm_profile *p,

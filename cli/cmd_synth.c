@@ -63,7 +63,7 @@ struct synth {
 };
 
 static const char *const feat_names[] = { "arm", "thumb", "exc", "b2b",
-	"cancel", "ctx", "vmid", "gaps", "cycles", "ts", "long", "isb" };
+					  "cancel", "ctx", "vmid", "gaps", "cycles", "ts", "long", "isb" };
 
 static int synth_features(struct synth *o, const char *v)
 {
@@ -92,12 +92,19 @@ static int synth_features(struct synth *o, const char *v)
  * 1 if @name is not one, -2 after printing an error. */
 static int synth_num(struct synth *o, const char *name, const char *v)
 {
-	static const struct { const char *n; uint64_t min, max; } nums[] = {
-		{ "seed", 0, UINT64_MAX }, { "ctxid-bytes", 0, 4 },
-		{ "timestamps", 48, 64 }, { "sources", 1, 8 },
-		{ "insns", 1, 10000000 }, { "funcs", 1, 64 },
+	static const struct {
+		const char *n;
+		uint64_t min, max;
+	} nums[] = {
+		{ "seed", 0, UINT64_MAX },
+		{ "ctxid-bytes", 0, 4 },
+		{ "timestamps", 48, 64 },
+		{ "sources", 1, 8 },
+		{ "insns", 1, 10000000 },
+		{ "funcs", 1, 64 },
 		{ "isync-period", 0, 0xffffffffu },
-		{ "async-period", 0, 0xffffffffu }, { "port", 4, 16 },
+		{ "async-period", 0, 0xffffffffu },
+		{ "port", 4, 16 },
 	};
 	uint64_t n;
 	size_t i;
@@ -112,8 +119,8 @@ static int synth_num(struct synth *o, const char *name, const char *v)
 	if ((i == 1 && n == 3) || (i == 2 && n != 48 && n != 64) ||
 	    (i == 8 && n != 4 && n != 8 && n != 16)) {
 		fprintf(stderr, "etmtrace synth: bad value for --%s: '%s' (expected %s)\n",
-			name, v, i == 1 ? "0, 1, 2 or 4" :
-			i == 2 ? "48 or 64" : "4, 8 or 16");
+			name, v, i == 1 ? "0, 1, 2 or 4" : i == 2 ? "48 or 64" :
+								    "4, 8 or 16");
 		return -2;
 	}
 	switch (i) {
@@ -139,7 +146,8 @@ static int synth_value(struct synth *o, const char *name, const char *v)
 		if (strcmp(v, "ptm") && strcmp(v, "etmv3") && strcmp(v, "etmv1"))
 			return -1;
 		o->proto = !strcmp(v, "etmv1") ? etm_proto_etmv1 :
-			   strcmp(v, "ptm") ? etm_proto_etmv3 : etm_proto_ptm;
+			   strcmp(v, "ptm")    ? etm_proto_etmv3 :
+						 etm_proto_ptm;
 		return 0;
 	}
 	if (!strcmp(name, "etm-version") && v[0] == '1') {
@@ -163,7 +171,8 @@ static int synth_value(struct synth *o, const char *name, const char *v)
 	}
 	if (!strcmp(name, "atoms")) {
 		o->atoms = !strcmp(v, "single") ? 1 : !strcmp(v, "random") ? 2 :
-			   !strcmp(v, "greedy") ? 0 : -1;
+					      !strcmp(v, "greedy")         ? 0 :
+									     -1;
 		return o->atoms < 0 ? -1 : 0;
 	}
 	if (!strcmp(name, "features"))
@@ -178,7 +187,10 @@ static int synth_value(struct synth *o, const char *name, const char *v)
 
 static int synth_flag(struct synth *o, const char *name)
 {
-	static const struct { const char *n; size_t off; } fl[] = {
+	static const struct {
+		const char *n;
+		size_t off;
+	} fl[] = {
 		{ "cycle-accurate", offsetof(struct synth, ca) },
 		{ "vmid", offsetof(struct synth, vmid) },
 		{ "ts-gray", offsetof(struct synth, gray) },
@@ -292,13 +304,15 @@ static void synth_config(const struct synth *o, int k, struct etm_config *c)
 		/* ETMCR[6:4] port size; ETMCCR[30:28] protocol number of the
 		 * version (IHI 0014Q Table 1.1: 0, 1, 2, 3) */
 		c->etmcr &= ~(1u << 28 | 1u << 30 | 1u << 29);
-		c->etmcr |= (o->port == 4 ? 0u : o->port == 16 ? 2u : 1u) << 4;
+		c->etmcr |= (o->port == 4 ? 0u : o->port == 16 ? 2u :
+								 1u)
+			    << 4;
 		c->etmccr = (uint32_t)(o->e1minor ? o->e1minor - 1 : 3) << 28;
 		c->etmccer = 0;
 		return;
 	}
 	if (o->proto == etm_proto_ptm)
-		c->etmidr = 0x411cf312;         /* PFT 1.1 */
+		c->etmidr = 0x411cf312; /* PFT 1.1 */
 	else
 		c->etmidr = 0x410cf200 | (uint32_t)o->minor << 4 |
 			    (o->alt ? 1u << 20 : 0);
@@ -307,8 +321,8 @@ static void synth_config(const struct synth *o, int k, struct etm_config *c)
 static uint32_t synth_gen_flags(const struct synth *o)
 {
 	uint32_t f = o->feat_set ? o->feat :
-		     ETM_GEN_ARM | ETM_GEN_THUMB | ETM_GEN_EXC |
-		     (o->proto == etm_proto_etmv1 ? 0 : ETM_GEN_ISB);
+				   ETM_GEN_ARM | ETM_GEN_THUMB | ETM_GEN_EXC |
+					   (o->proto == etm_proto_etmv1 ? 0 : ETM_GEN_ISB);
 
 	if (!o->feat_set) {
 		f |= o->cid ? ETM_GEN_CTX : 0;
@@ -419,10 +433,11 @@ static int synth_core(const char *dir, int k, const struct synth_src *s)
 
 	len = (size_t)snprintf(ini, sizeof(ini),
 			       "[device]\nname=cpu_%d\nclass=core\ntype=%s\n\n"
-			       "[regs]\nPC=0x00000000\nCPSR=0x000001d3\n", k,
-			       s->cfg.protocol == etm_proto_ptm ? "Cortex-A15" :
+			       "[regs]\nPC=0x00000000\nCPSR=0x000001d3\n",
+			       k,
+			       s->cfg.protocol == etm_proto_ptm   ? "Cortex-A15" :
 			       s->cfg.protocol == etm_proto_etmv1 ? "ARM926EJ-S" :
-			       "Cortex-A7");
+								    "Cortex-A7");
 	for (i = 0; i < etm_gen_nregions(s->gen); i++) {
 		etm_gen_region(s->gen, i, &addr, &b, &n);
 		snprintf(name, sizeof(name), "mem_%d_%zu.bin", k, i);
@@ -430,7 +445,8 @@ static int synth_core(const char *dir, int k, const struct synth_src *s)
 			return -1;
 		len += (size_t)snprintf(ini + len, sizeof(ini) - len,
 					"\n[dump%zu]\nfile=%s\naddress=0x%08llx\n"
-					"length=0x%zx\n", i, name,
+					"length=0x%zx\n",
+					i, name,
 					(unsigned long long)addr, n);
 	}
 	snprintf(name, sizeof(name), "cpu_%d.ini", k);
@@ -446,7 +462,8 @@ static int synth_source(const char *dir, int k, const struct synth_src *s)
 		snprintf(ini, sizeof(ini),
 			 "[device]\nname=ETM_%d\nclass=trace_source\n"
 			 "type=ETM1.%d\n\n[regs]\nETMCR(0x000)=0x%08x\n"
-			 "ETMCCR(0x001)=0x%08x\n", k, etm_cfg_e1_minor(c),
+			 "ETMCCR(0x001)=0x%08x\n",
+			 k, etm_cfg_e1_minor(c),
 			 c->etmcr, c->etmccr);
 		snprintf(name, sizeof(name), "source_%d.ini", k);
 		return synth_text(dir, name, ini);
@@ -457,8 +474,9 @@ static int synth_source(const char *dir, int k, const struct synth_src *s)
 		 "ETMCCER(0x07A)=0x%08x\nETMTRACEIDR(0x080)=0x%08x\n",
 		 c->protocol == etm_proto_ptm ? "PTM" : "ETM", k,
 		 c->protocol == etm_proto_ptm ? "PFT1.1" :
-		 etm_cfg_arch_minor(c) == 5 ? "ETM3.5" :
-		 etm_cfg_arch_minor(c) == 4 ? "ETM3.4" : "ETM3.3",
+		 etm_cfg_arch_minor(c) == 5   ? "ETM3.5" :
+		 etm_cfg_arch_minor(c) == 4   ? "ETM3.4" :
+						"ETM3.3",
 		 c->etmcr, c->etmidr, c->etmccer, c->traceid);
 	snprintf(name, sizeof(name), "source_%d.ini", k);
 	return synth_text(dir, name, ini);
@@ -471,7 +489,7 @@ static int synth_index(const struct synth *o, const struct synth_src *src)
 	int k;
 
 	a = (size_t)snprintf(snap, sizeof(snap), "; etmtrace synth --seed %llu\n"
-			     "[snapshot]\nversion=1.0\n\n[device_list]\n",
+						 "[snapshot]\nversion=1.0\n\n[device_list]\n",
 			     (unsigned long long)o->seed);
 	b = (size_t)snprintf(tr, sizeof(tr),
 			     "[trace_buffers]\nbuffers=buffer0\n\n[buffer0]\n"
@@ -492,9 +510,13 @@ static int synth_index(const struct synth *o, const struct synth_src *src)
 	for (k = 0; k < o->nsrc; k++)
 		b += (size_t)snprintf(tr + b, sizeof(tr) - b, "cpu_%d=%s_%d\n", k,
 				      src[k].cfg.protocol == etm_proto_ptm ?
-				      "PTM" : "ETM", k);
+					      "PTM" :
+					      "ETM",
+				      k);
 	return synth_text(o->dir, "snapshot.ini", snap) ||
-	       synth_text(o->dir, "trace.ini", tr) ? -1 : 0;
+			       synth_text(o->dir, "trace.ini", tr) ?
+		       -1 :
+		       0;
 }
 
 /* The trace buffer: the raw stream, or all sources interleaved in
@@ -503,7 +525,9 @@ static int synth_buffer(const struct synth *o, const struct synth_src *src)
 {
 	struct etm_fenc *f;
 	size_t pos[8] = { 0 }, n;
-	struct etm_rng_lite { uint64_t s; } r = { o->seed ^ 0xabcdefu };
+	struct etm_rng_lite {
+		uint64_t s;
+	} r = { o->seed ^ 0xabcdefu };
 	const uint8_t *p;
 	int k, more = 1, err = 0;
 
@@ -608,7 +632,7 @@ static int synth_expect_one(const struct synth_src *s, const char *dir,
 			on = 0;
 		} else if (e->kind == etmev_exception && on && e->cancel &&
 			   last != (size_t)-1) {
-			t.len = last;   /* the cancelled instruction */
+			t.len = last; /* the cancelled instruction */
 		} else if (e->kind == etmev_insn && on) {
 			last = t.len;
 			snprintf(line, sizeof(line), "%08llX %c%s\n",
@@ -653,7 +677,8 @@ static int synth_write(const struct synth *o, const struct synth_src *src)
 	snprintf(ini, sizeof(ini), "%s/snapshot.ini", o->dir);
 	if (!o->force && stat(ini, &st) == 0) {
 		fprintf(stderr, "etmtrace synth: %s already holds a snapshot "
-			"(snapshot.ini); give --force to replace it\n", o->dir);
+				"(snapshot.ini); give --force to replace it\n",
+			o->dir);
 		return -1;
 	}
 	if (mkdir(o->dir, 0777) && errno != EEXIST) {
@@ -672,8 +697,7 @@ static int synth_write(const struct synth *o, const struct synth_src *src)
 
 int cmd_synth(int argc, char **argv)
 {
-	struct synth o = { .seed = 1, .proto = etm_proto_ptm, .minor = 5,
-			   .nsrc = 1, .insns = 2000, .funcs = 8 };
+	struct synth o = { .seed = 1, .proto = etm_proto_ptm, .minor = 5, .nsrc = 1, .insns = 2000, .funcs = 8 };
 	struct synth_src src[8];
 	int r, k, err = 0;
 

@@ -12,11 +12,11 @@
 
 struct covout {
 	struct etm_cov *cov;
-	const struct etm_image *img;      /* for instructions never executed */
-	const struct etm_symbols *sym;    /* may be NULL (no symbol file) */
+	const struct etm_image *img;   /* for instructions never executed */
+	const struct etm_symbols *sym; /* may be NULL (no symbol file) */
 	FILE *f;
 	const char *test_name;
-	struct disasm *dis;               /* --format text */
+	struct disasm *dis; /* --format text */
 };
 
 /* lcov tracefile (TN/SF/FN/FNDA/FNF/FNH/BRDA/BRF/BRH/DA/LF/LH) from the

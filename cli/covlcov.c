@@ -18,10 +18,10 @@
 struct lrec {
 	const char *file;
 	uint32_t line;
-	uint8_t is_br;          /* a branch record, else a line record */
+	uint8_t is_br; /* a branch record, else a line record */
 	uint8_t reached;
-	uint64_t addr;          /* branch: order within the line */
-	uint64_t count, other;  /* line: count; branch: taken, not taken */
+	uint64_t addr;         /* branch: order within the line */
+	uint64_t count, other; /* line: count; branch: taken, not taken */
 };
 
 struct lvec {
@@ -84,7 +84,9 @@ static unsigned lcov_insn(struct covout *o, struct lvec *v, uint64_t a,
 	struct lrec r = { 0 };
 	int ran = etm_cov_insn_at(o->cov, a, &ci) == 0;
 	int known = cov_decode_at(o->img, a, ran ? ci.isa : isa, &in) == 0;
-	unsigned size = ran ? ci.size : known ? in.size : isa == etmi_a32 ? 4 : 2;
+	unsigned size = ran ? ci.size : known   ? in.size :
+				isa == etmi_a32 ? 4 :
+						  2;
 
 	*it = known ? it_len(&in) : 0;
 	if ((!ran && !known) || etm_symbols_line(o->sym, a, &ln) < 0 || !ln.line)
@@ -130,7 +132,8 @@ static void lcov_function(struct covout *o, struct lvec *v,
 
 	while (a < f->end && !v->nomem) {
 		a += lcov_insn(o, v, a, isa, left > 0, &it);
-		left = it ? it : left ? left - 1 : 0;
+		left = it ? it : left ? left - 1 :
+					0;
 	}
 }
 

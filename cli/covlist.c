@@ -53,8 +53,7 @@ static void cond_note(const struct etm_cov_insn *ci, char *buf, size_t n)
 	if (!ci->cond)
 		return;
 	if (ci->unknown)
-		snprintf(buf, n, "  ; cond: %" PRIu64 " untold (PTM), %" PRIu64
-			 " %s, %" PRIu64 " %s", ci->unknown, pass,
+		snprintf(buf, n, "  ; cond: %" PRIu64 " untold (PTM), %" PRIu64 " %s, %" PRIu64 " %s", ci->unknown, pass,
 			 br ? "taken" : "passed", ci->fail, br ? "not taken" : "failed");
 	else if (!ci->fail || !pass)
 		snprintf(buf, n, "  ; one-way: %s %s", ci->fail ? "never" : "always",
@@ -77,7 +76,8 @@ static unsigned list_insn(struct covout *o, uint64_t a, enum etm_isa isa)
 	if (cov_decode_at(o->img, a, isa, &in) < 0) {
 		fprintf(o->f, "%12s  %08" PRIx64 ":  (not in the image)\n",
 			ran ? "" : "#####", a);
-		return ran ? ci.size : isa == etmi_a32 ? 4 : 2;
+		return ran ? ci.size : isa == etmi_a32 ? 4 :
+							 2;
 	}
 	disasm_insn(o->dis, o->img, etm_space_any, &in, dis, sizeof(dis));
 	note[0] = 0;
@@ -154,19 +154,19 @@ int cov_write_ranges(struct covout *o)
 {
 	size_t i, n = area_count(o);
 	const char *kind = o->sym && etm_symbols_count(o->sym) ? "function" :
-								"region";
+								 "region";
 	uint64_t bytes, insns, tb = 0, ts = 0;
 	struct etm_cov_totals t;
 	struct area ar;
 
 	fprintf(o->f, "# %s start-end executed-bytes/size instructions name; "
-		"'+' executed, '-' never executed ranges\n", kind);
+		      "'+' executed, '-' never executed ranges\n",
+		kind);
 	for (i = 0; i < n; i++) {
 		if (area_get(o, i, &ar) < 0 || ar.end <= ar.start)
 			continue;
 		ranges_walk(o, &ar, 0, &bytes, &insns);
-		fprintf(o->f, "%s %08" PRIx64 "-%08" PRIx64 " %" PRIu64 "/%" PRIu64
-			" %" PRIu64 " %s\n", kind, ar.start, ar.end, bytes,
+		fprintf(o->f, "%s %08" PRIx64 "-%08" PRIx64 " %" PRIu64 "/%" PRIu64 " %" PRIu64 " %s\n", kind, ar.start, ar.end, bytes,
 			ar.end - ar.start, insns, ar.name);
 		tb += bytes;
 		ts += ar.end - ar.start;
@@ -175,9 +175,7 @@ int cov_write_ranges(struct covout *o)
 	}
 	fprintf(o->f, "# total %" PRIu64 "/%" PRIu64 " bytes executed\n", tb, ts);
 	etm_cov_totals(o->cov, &t);
-	fprintf(o->f, "# coverage: %" PRIu64 " instructions executed at %" PRIu64
-		" addresses; %" PRIu64 " code pages of 4 KiB, %" PRIu64
-		" ranges, %" PRIu64 " branches\n", t.insns, t.addrs, t.pages,
+	fprintf(o->f, "# coverage: %" PRIu64 " instructions executed at %" PRIu64 " addresses; %" PRIu64 " code pages of 4 KiB, %" PRIu64 " ranges, %" PRIu64 " branches\n", t.insns, t.addrs, t.pages,
 		t.ranges, t.branches);
 	return 0;
 }

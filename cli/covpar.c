@@ -112,8 +112,12 @@ static size_t cp_read(void *ctx, uint64_t off, uint8_t *buf, size_t n)
 int covpar_run(struct session *s, struct etm_cov *total)
 {
 	static const struct etm_run_ops ops = {
-		.open = cp_open, .item = cp_item, .cut = cp_cut,
-		.emit = cp_emit, .drop = cp_drop, .close = cp_close,
+		.open = cp_open,
+		.item = cp_item,
+		.cut = cp_cut,
+		.emit = cp_emit,
+		.drop = cp_drop,
+		.close = cp_close,
 		.elems = cp_elems,
 	};
 	struct cp_run r = { .s = s, .total = total };

@@ -21,7 +21,7 @@ void decfmt_init(struct decfmt *f, const struct session *s, struct wbuf *w,
 	f->multi = s->nsrc > 1;
 	f->dis = dis;
 	f->dw = dw;
-	for (i = s->nsrc - 1; i >= 0; i--)   /* the first of equal IDs wins */
+	for (i = s->nsrc - 1; i >= 0; i--) /* the first of equal IDs wins */
 		f->byid[s->src[i].id & 0xff] = &s->src[i];
 }
 
@@ -123,7 +123,7 @@ static void text_last(struct decfmt *c, const struct etm_elem *el,
 static void text_collect(char *blk, size_t *len, size_t cap, struct lc_text l)
 {
 	if (*len + l.hlen + l.slen + 3 > cap) {
-		*len = cap + 1;       /* too long: not cached */
+		*len = cap + 1; /* too long: not cached */
 		return;
 	}
 	memcpy(blk + *len, l.text, l.hlen);
@@ -180,7 +180,7 @@ static void text_range(struct decfmt *c, const struct etm_elem *el,
 static const char *decfmt_isync_name(unsigned r)
 {
 	static const char *const n[] = { "periodic", "trace enabled",
-		"overflow", "debug exit" };
+					 "overflow", "debug exit" };
 
 	return r < 4 ? n[r] : "?";
 }
@@ -188,7 +188,7 @@ static const char *decfmt_isync_name(unsigned r)
 static const char *decfmt_on_name(unsigned r)
 {
 	static const char *const n[] = { "start", "enable", "overflow",
-		"debug_exit", "resync" };
+					 "debug_exit", "resync" };
 
 	return r < 5 ? n[r] : "?";
 }
@@ -200,7 +200,7 @@ static void text_exception(struct decfmt *c, const struct etm_elem *el)
 
 	wbuf_printf(c->w, "-- exception %s (%u)%s", name, el->exc_num,
 		    el->exc_cancel ? " cancels last instruction" : "");
-	if (!strcmp(name, "DebugHalt"))   /* no vector: the core halts */
+	if (!strcmp(name, "DebugHalt")) /* no vector: the core halts */
 		wbuf_str(c->w, ": core halted in debug state");
 	else
 		wbuf_printf(c->w, " -> 0x%08llx", (unsigned long long)el->addr);
@@ -212,11 +212,11 @@ static void text_exception(struct decfmt *c, const struct etm_elem *el)
 static void text_trace_on(struct decfmt *c, const struct etm_elem *el)
 {
 	static const char *const reasons[] = { "start", "trace enabled",
-		"overflow (data lost)", "debug exit", "resync" };
+					       "overflow (data lost)", "debug exit", "resync" };
 
-	if (el->reason == etm_on_resync) {   /* after a loss of sync */
+	if (el->reason == etm_on_resync) { /* after a loss of sync */
 		wbuf_printf(c->w, "-- resynchronised at 0x%08llx (I-sync: "
-			    "%s): the listing resumes here\n",
+				  "%s): the listing resumes here\n",
 			    (unsigned long long)el->addr,
 			    decfmt_isync_name(el->isync_reason));
 		return;
@@ -246,7 +246,7 @@ static void text_other(struct decfmt *c, const struct etm_elem *el)
 			wbuf_printf(c->w, ": %s", etm_errstr(el->err));
 		else
 			wbuf_str(c->w, ": trace lost here, the listing resumes at "
-				 "the next address the trace gives");
+				       "the next address the trace gives");
 		wbuf_char(c->w, '\n');
 		break;
 	case etmk_context:
@@ -272,9 +272,8 @@ static void text_other(struct decfmt *c, const struct etm_elem *el)
 		break;
 	case etmk_nomem:
 		wbuf_printf(c->w, "-- memory not accessible at 0x%08llx (%s): no "
-			    "image there, resuming at the next address\n",
-			    (unsigned long long)el->addr, el->isa == etmi_unknown ?
-			    "instruction set unknown" : etm_isa_name(el->isa));
+				  "image there, resuming at the next address\n",
+			    (unsigned long long)el->addr, el->isa == etmi_unknown ? "instruction set unknown" : etm_isa_name(el->isa));
 		break;
 	case etmk_error:
 		wbuf_printf(c->w, "-- error at offset %llu: %s\n",
@@ -294,7 +293,7 @@ static void jsonl_elem(struct decfmt *c, const struct etm_elem *el)
 	switch (el->kind) {
 	case etmk_range:
 		wbuf_printf(c->w, ",\"start\":\"0x%08llx\",\"end\":\"0x%08llx\",\"isa\":\"%s\","
-			    "\"n\":%u,\"last\":\"0x%08llx\",\"last_class\":\"%s\"",
+				  "\"n\":%u,\"last\":\"0x%08llx\",\"last_class\":\"%s\"",
 			    (unsigned long long)el->start, (unsigned long long)el->end,
 			    etm_isa_name(el->isa), el->ninsn,
 			    (unsigned long long)el->last_addr,
@@ -308,8 +307,7 @@ static void jsonl_elem(struct decfmt *c, const struct etm_elem *el)
 		break;
 	case etmk_exception:
 		wbuf_printf(c->w, ",\"exception\":%u,\"name\":\"%s\",\"addr\":\"0x%08llx\"",
-			    el->exc_num, etm_exc_name(el->exc_num,
-			    etm_cfg_m_profile(&c->byid[el->id]->cfg)),
+			    el->exc_num, etm_exc_name(el->exc_num, etm_cfg_m_profile(&c->byid[el->id]->cfg)),
 			    (unsigned long long)el->addr);
 		if (el->has_ret)
 			wbuf_printf(c->w, ",\"return\":\"0x%08llx\"",
@@ -383,8 +381,10 @@ static void run_write(struct decfmt *c, const struct dec_run *r)
 			    etm_errstr(el->err), r->n);
 	else
 		wbuf_printf(c->w, "-- not synchronised: %s (%llu times, offsets "
-			    "%llu-%llu)\n", el->err ? etm_errstr(el->err) :
-			    "trace lost", r->n, (unsigned long long)el->offset,
+				  "%llu-%llu)\n",
+			    el->err ? etm_errstr(el->err) :
+				      "trace lost",
+			    r->n, (unsigned long long)el->offset,
 			    r->last_off);
 }
 
@@ -393,7 +393,7 @@ static void run_out(struct decfmt *c)
 	if (!c->run.n)
 		return;
 	if (c->split && c->lead)
-		c->head = c->run;   /* may continue the previous piece's run */
+		c->head = c->run; /* may continue the previous piece's run */
 	else
 		run_write(c, &c->run);
 	c->run.n = 0;
@@ -450,7 +450,8 @@ static void text_resumed(struct decfmt *c, const struct etm_elem *el)
 	c->lost[el->id] = 0;
 	text_prefix(c, el);
 	wbuf_printf(c->w, "-- resynchronised at 0x%08llx (branch address): "
-		    "the listing resumes here\n", (unsigned long long)el->start);
+			  "the listing resumes here\n",
+		    (unsigned long long)el->start);
 }
 
 int decfmt_item(void *vctx, const struct etm_item *it)
@@ -519,4 +520,3 @@ int decfmt_elem(struct decfmt *c, const struct etm_elem *el)
 	}
 	return 0;
 }
-

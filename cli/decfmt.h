@@ -10,7 +10,10 @@
 #include "session.h"
 #include "wbuf.h"
 
-enum dec_fmt { DF_TEXT, DF_CANON, DF_JSONL, DF_STATS };
+enum dec_fmt { DF_TEXT,
+	       DF_CANON,
+	       DF_JSONL,
+	       DF_STATS };
 
 struct dec_counts {
 	unsigned long long insns, elems[etmk_num_kinds], errors, packets;
@@ -19,7 +22,7 @@ struct dec_counts {
 /* A run of identical diagnostic lines (text listing: errors and losses of
  * sync of one source with one reason), printed as one line. */
 struct dec_run {
-	struct etm_elem el;       /* the first */
+	struct etm_elem el; /* the first */
 	unsigned long long n, last_off;
 };
 
@@ -27,17 +30,17 @@ struct decfmt {
 	const struct session *s;
 	struct wbuf *w;
 	enum dec_fmt fmt;
-	int multi;                /* several IDs: prefix lines with the ID */
-	struct disasm *dis;       /* text: one per thread */
-	struct diagwarn *dw;      /* configuration-mismatch diagnostics */
-	struct decsym *sym;       /* listing annotations (may be NULL) */
-	struct lcache *lc;        /* text: formatted line parts */
+	int multi;           /* several IDs: prefix lines with the ID */
+	struct disasm *dis;  /* text: one per thread */
+	struct diagwarn *dw; /* configuration-mismatch diagnostics */
+	struct decsym *sym;  /* listing annotations (may be NULL) */
+	struct lcache *lc;   /* text: formatted line parts */
 	struct dec_counts n;
-	struct dec_run run;       /* text: the run being collected */
-	struct dec_run head;      /* split: the run the piece began with */
-	int split;                /* pieces joined later: keep the head run */
-	int lead;                 /* split: nothing output in this piece yet */
-	uint8_t lost[256];        /* text: by ID, sync lost with no trace on
+	struct dec_run run;  /* text: the run being collected */
+	struct dec_run head; /* split: the run the piece began with */
+	int split;           /* pieces joined later: keep the head run */
+	int lead;            /* split: nothing output in this piece yet */
+	uint8_t lost[256];   /* text: by ID, sync lost with no trace on
 				   * since: the next range resumes the listing */
 	const struct session_src *byid[256];
 };

@@ -16,8 +16,8 @@
 
 #include "decpar.h"
 
-#define DECPAR_PIECE (1u << 20)     /* formatted bytes per piece */
-#define DECPAR_BUDGET (32u << 20)   /* pieces buffered over all chunks */
+#define DECPAR_PIECE (1u << 20)   /* formatted bytes per piece */
+#define DECPAR_BUDGET (32u << 20) /* pieces buffered over all chunks */
 
 /* A piece: formatted text, and (at the library's cuts, which are where the
  * output may be trimmed) the counters and diagnostics since the previous
@@ -25,17 +25,17 @@
 struct dp_piece {
 	struct wblk *text;
 	struct dec_counts n;
-	struct diagwarn *dg;      /* diagnostics segment (or NULL) */
-	struct dec_run head, tail;  /* runs of diagnostics left to join */
+	struct diagwarn *dg;       /* diagnostics segment (or NULL) */
+	struct dec_run head, tail; /* runs of diagnostics left to join */
 };
 
 struct dp_run {
 	struct session *s;
-	struct decfmt *f;         /* the calling thread's: totals, output */
+	struct decfmt *f; /* the calling thread's: totals, output */
 	int fd;
-	struct wpool blocks;      /* text blocks */
+	struct wpool blocks; /* text blocks */
 	pthread_mutex_t mu;
-	struct dp_seg *freeseg;   /* empty diagnostics segments */
+	struct dp_seg *freeseg; /* empty diagnostics segments */
 };
 
 struct dp_seg {
@@ -46,9 +46,9 @@ struct dp_seg {
 struct dp_worker {
 	struct dp_run *r;
 	struct decfmt f;
-	struct diagwarn *dg;      /* segment being filled (f.dw) */
-	int used;                 /* items since the last full cut */
-	int want;                 /* the next cut is ours: text only */
+	struct diagwarn *dg; /* segment being filled (f.dw) */
+	int used;            /* items since the last full cut */
+	int want;            /* the next cut is ours: text only */
 	struct wbuf w;
 };
 
@@ -112,7 +112,7 @@ static void *dp_open(void *ctx)
 	}
 	decfmt_init(&w->f, r->s, &w->w, r->f->fmt,
 		    r->f->fmt == DF_TEXT ? disasm_open() : NULL, NULL);
-	w->f.sym = r->f->sym;     /* stateless here: decsym_sequential() */
+	w->f.sym = r->f->sym; /* stateless here: decsym_sequential() */
 	w->f.split = w->f.lead = 1;
 	return w;
 }
@@ -240,9 +240,14 @@ static size_t dp_read(void *ctx, uint64_t off, uint8_t *buf, size_t n)
 int decpar_run(struct session *s, struct decfmt *f)
 {
 	static const struct etm_run_ops ops = {
-		.open = dp_open, .item = dp_item, .cut = dp_cut,
-		.emit = dp_emit, .drop = dp_drop, .close = dp_close,
-		.budget = DECPAR_BUDGET, .elems = dp_elems,
+		.open = dp_open,
+		.item = dp_item,
+		.cut = dp_cut,
+		.emit = dp_emit,
+		.drop = dp_drop,
+		.close = dp_close,
+		.budget = DECPAR_BUDGET,
+		.elems = dp_elems,
 	};
 	struct dp_run r = { .s = s, .f = f };
 	struct dp_seg *sg;

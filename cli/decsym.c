@@ -31,12 +31,12 @@ struct decsym {
 	int source, offsets;
 	double hz;
 	struct decsym_clk clk[256];
-	const char *file;            /* last source position shown */
+	const char *file; /* last source position shown */
 	uint32_t lineno;
 	struct decsym_src src;
 };
 
-static _Thread_local long memo = -1;    /* last function found */
+static _Thread_local long memo = -1; /* last function found */
 
 int decsym_open(const struct session *s, const struct opts *o,
 		struct decsym **out)

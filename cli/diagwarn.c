@@ -14,8 +14,8 @@
 #define DIAGWARN_PROBE (256u << 10)
 
 struct diagwarn {
-	struct etm_diag *d[128];   /* by trace ID */
-	int seg;                   /* segments (diagwarn_open_segment) */
+	struct etm_diag *d[128]; /* by trace ID */
+	int seg;                 /* segments (diagwarn_open_segment) */
 };
 
 static struct diagwarn *open_diag(const struct session *s, int seg)
@@ -99,13 +99,13 @@ static void diagwarn_probe(const struct session_src *src, char *buf, size_t n)
 	}
 	if (len && src->fmt == etm_fmt_raw &&
 	    (fmt = etm_detect_format(data, len, why, sizeof(why))) != etm_fmt_raw &&
-	    fmt != etm_fmt_unknown)   /* framing, not the configuration */
+	    fmt != etm_fmt_unknown) /* framing, not the configuration */
 		snprintf(buf, n, "; the bytes are %.80s: give --input-format %s", why,
 			 fmt == etm_fmt_coresight ? "coresight" :
-			 fmt == etm_fmt_tpiu ? "tpiu" : "tpiu-nofsync");
-	else if (len && etm_diag_probe(src->fmt, &src->cfg, src->img, data, len,
-				       &best) == 1 &&
-	    etm_diag_config_diff(&src->cfg, &best, diff, sizeof(diff)) > 0)
+			 fmt == etm_fmt_tpiu      ? "tpiu" :
+						    "tpiu-nofsync");
+	else if (len && etm_diag_probe(src->fmt, &src->cfg, src->img, data, len, &best) == 1 &&
+		 etm_diag_config_diff(&src->cfg, &best, diff, sizeof(diff)) > 0)
 		snprintf(buf, n, "; it fits the trace with: %s", diff);
 	free(data);
 }
@@ -122,13 +122,14 @@ int diagwarn_report(struct diagwarn *w, const struct session *s)
 		if (!d || etm_diag_warning(d, msg, sizeof(msg)) <= 0)
 			continue;
 		diagwarn_probe(src, better, sizeof(better));
-		if (better[0])  /* a configuration problem, not the image */
+		if (better[0]) /* a configuration problem, not the image */
 			fprintf(stderr, "etmtrace: warning: trace ID 0x%02x: "
-				"trace does not fit the configuration%s\n",
+					"trace does not fit the configuration%s\n",
 				src->id, better);
 		else
 			fprintf(stderr, "etmtrace: warning: trace ID 0x%02x: "
-				"%s\n", src->id, msg);
+					"%s\n",
+				src->id, msg);
 		printed++;
 	}
 	return printed;

@@ -24,7 +24,7 @@
 #include <capstone/capstone.h>
 
 struct disasm {
-	csh arm, thumb, it;     /* it: the scratch handle for IT blocks */
+	csh arm, thumb, it; /* it: the scratch handle for IT blocks */
 	int ok_arm, ok_thumb, ok_it;
 	cs_insn *insn;
 };
@@ -177,7 +177,7 @@ void disasm_insn(struct disasm *d, const struct etm_image *img,
 	if (d && d->insn && thumb && d->ok_thumb) {
 		int scratch = 1;
 
-		if (sz == 2 && is_it(in->opcode))   /* an IT itself */
+		if (sz == 2 && is_it(in->opcode)) /* an IT itself */
 			ok = d->ok_it && one(d, d->it, b, 2, addr);
 		else if (in_it_block(d, img, space, addr, b, sz))
 			ok = 1;

@@ -84,7 +84,8 @@ static int e1_stream_bin(struct session *s)
 	if (stat(s->trace_path, &st) ||
 	    (uint64_t)st.st_size != 32 + (uint64_t)cnt * ETM_E1_REC) {
 		fprintf(stderr, "etmtrace: %s: sample count %u does not match "
-			"the file size\n", s->trace_path, cnt);
+				"the file size\n",
+			s->trace_path, cnt);
 		return 2;
 	}
 	e1_merge(&s->src[0], &cfg);
@@ -116,7 +117,7 @@ int cli_e1_load(struct session *s)
 	if (f == etm_e1f_unknown)
 		f = etm_e1_sniff(buf, n);
 	if (f == etm_e1f_unknown)
-		f = etm_e1f_etb;        /* no header: an ETB RAM image */
+		f = etm_e1f_etb; /* no header: an ETB RAM image */
 	memset(&c, 0, sizeof(c));
 	c.cfg = d->cfg;
 	r = etm_e1_read(&c, f, buf, n, err, sizeof(err));
@@ -144,18 +145,20 @@ void cli_e1_info(const struct etm_config *c)
 		return;
 	}
 	printf("  architecture ETMv1.%d (protocol number %u), port %d-bit %s%s, "
-	       "FIFO latency %d\n", minor < 0 ? 0 : minor,
+	       "FIFO latency %d\n",
+	       minor < 0 ? 0 : minor,
 	       (unsigned)(c->etmccr >> 28 & 7), etm_cfg_e1_port(c),
-	       modes[c->etmcr >> 16 & 3], c->etmcr & (1u << 13) ?
-	       " half-rate" : "", (c->flags & ETM_CFG_E1_LATENCY1) ? 1 : 0);
+	       modes[c->etmcr >> 16 & 3], c->etmcr & (1u << 13) ? " half-rate" : "", (c->flags & ETM_CFG_E1_LATENCY1) ? 1 : 0);
 	printf("  cycle-accurate %s, context ID %d bytes%s, branch output %s, "
-	       "data trace %s%s%s\n", etm_cfg_cycle_acc(c) ? "yes" : "no", ctx,
+	       "data trace %s%s%s\n",
+	       etm_cfg_cycle_acc(c) ? "yes" : "no", ctx,
 	       ctx && minor < 2 ? " (not traced before ETMv1.2)" : "",
 	       etm_cfg_branch_bcast(c) ? "on" : "off",
 	       etm_cfg_data_addr(c) ? "address" : "",
 	       etm_cfg_data_addr(c) && etm_cfg_data_value(c) ? "+" : "",
 	       etm_cfg_data_value(c) ? "value" :
-	       etm_cfg_data_addr(c) ? "" : "off");
+	       etm_cfg_data_addr(c)  ? "" :
+				       "off");
 }
 
 int cli_e1_info_file(struct opts *o)
@@ -179,7 +182,7 @@ int cli_e1_info_file(struct opts *o)
 	c.cfg.etmcr = o->etmcr;
 	c.cfg.etmccr = o->etmccr;
 	r = f == etm_e1f_unknown ? -etme_parse :
-	    etm_e1_read(&c, f, buf, n, err, sizeof(err));
+				   etm_e1_read(&c, f, buf, n, err, sizeof(err));
 	free(buf);
 	if (r < 0) {
 		fprintf(stderr, "etmtrace: %s: %s\n", o->input,
@@ -191,9 +194,9 @@ int cli_e1_info_file(struct opts *o)
 	if (o->etmccr)
 		c.cfg.etmccr = o->etmccr;
 	printf("sample file %s: %zu samples (%s)\n", o->input, c.n,
-	       f == etm_e1f_bin ? "etmtrace binary" : f == etm_e1f_text ?
-	       "etmtrace text" : f == etm_e1f_openocd ? "OpenOCD etm dump" :
-	       "ETB image");
+	       f == etm_e1f_bin ? "etmtrace binary" : f == etm_e1f_text ? "etmtrace text" :
+					      f == etm_e1f_openocd      ? "OpenOCD etm dump" :
+									  "ETB image");
 	printf("source: %s\n", etm_protocol_name(c.cfg.protocol));
 	cli_e1_info(&c.cfg);
 	if (etm_config_check(&c.cfg, &why) < 0)

@@ -44,9 +44,9 @@ struct lc_rblock {
 
 struct lcache {
 	struct lc_tag tag[LC_SETS][LC_WAYS];
-	uint8_t next[LC_SETS];    /* way to replace next (round robin) */
+	uint8_t next[LC_SETS]; /* way to replace next (round robin) */
 	struct lc_line line[LC_SETS][LC_WAYS];
-	struct lc_rblock *range;  /* LC_RANGES, allocated on first use */
+	struct lc_rblock *range; /* LC_RANGES, allocated on first use */
 };
 
 static void lc_format(struct lc_fresh *l, struct disasm *dis,
@@ -70,11 +70,13 @@ static void lc_format(struct lc_fresh *l, struct disasm *dis,
 			     in->opcode);
 	disasm_insn(dis, img, space, in, d, sizeof(d));
 	decsym_target(sym, in, d, sizeof(d));
-	n = n < 0 ? 0 : n > 63 ? 63 : n;
+	n = n < 0 ? 0 : n > 63 ? 63 :
+				 n;
 	n += snprintf(l->text + n, 256 - (size_t)n, "%-36s", d);
 	l->hlen = n < 255 ? n : 255;
 	n = decsym_symstr(sym, in->addr, l->text + l->hlen, 256);
-	l->slen = n < 0 ? 0 : n < 255 ? n : 255;
+	l->slen = n < 0 ? 0 : n < 255 ? n :
+					255;
 }
 
 struct lc_text lcache_line(struct lcache **lc, struct disasm *dis,

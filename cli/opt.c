@@ -218,8 +218,8 @@ static int opt_value(struct opts *o, const char *name, char *v)
 }
 
 static const char *const opt_flags[] = { "stats", "no-cache", "m-profile",
-					  "verify", "source", "offsets", "allow-outside",
-					  "verbose", "verify-drop" };
+					 "verify", "source", "offsets", "allow-outside",
+					 "verbose", "verify-drop" };
 
 static int opt_flag(struct opts *o, const char *name)
 {

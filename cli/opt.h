@@ -11,39 +11,39 @@
 
 struct opt_file {
 	const char *path;
-	uint64_t addr;      /* --image: load address; --elf: bias */
+	uint64_t addr; /* --image: load address; --elf: bias */
 };
 
 struct opts {
 	const char *cmd;
-	const char *input;            /* snapshot directory or trace file */
-	unsigned ids[0x70];           /* distinct, 0x01-0x6f */
+	const char *input;  /* snapshot directory or trace file */
+	unsigned ids[0x70]; /* distinct, 0x01-0x6f */
 	int nids;
-	enum etm_protocol proto;      /* manual configuration */
+	enum etm_protocol proto; /* manual configuration */
 	uint32_t etmcr, etmccer, etmidr;
-	uint32_t etmccr;              /* ETMv1: ETMCCR (--etmccr) */
-	const char *samples;          /* ETMv1 sample file format (--samples) */
+	uint32_t etmccr;     /* ETMv1: ETMCCR (--etmccr) */
+	const char *samples; /* ETMv1 sample file format (--samples) */
 	int have_etmidr, have_etmcr, have_etmccer;
-	int verbose;                  /* --verbose: what is decoded from where */
-	int list;                     /* info: open to list, not to decode */
-	int verify_drop;              /* --verify-drop: drop rejected trace */
+	int verbose;     /* --verbose: what is decoded from where */
+	int list;        /* info: open to list, not to decode */
+	int verify_drop; /* --verify-drop: drop rejected trace */
 	int m_profile;
-	enum etm_input_format infmt;  /* 0 = from snapshot / raw */
+	enum etm_input_format infmt; /* 0 = from snapshot / raw */
 	struct opt_file images[OPT_MAX_FILES];
 	int nimages;
 	struct opt_file elfs[OPT_MAX_FILES];
 	int nelfs;
-	const char *format;           /* text, jsonl, canon */
+	const char *format; /* text, jsonl, canon */
 	int stats;
 	int verify;
 	int no_cache;
-	int allow_outside;            /* snapshot files outside its directory */
+	int allow_outside; /* snapshot files outside its directory */
 	int jobs;
-	int chunk;                    /* input chunk size (testing) */
+	int chunk;                           /* input chunk size (testing) */
 	const char *symfiles[OPT_MAX_FILES]; /* --symbols: nm -S style files */
 	int nsymfiles;
-	double clock_hz;              /* --clock: core clock (cycles), Hz */
-	int source, offsets;          /* --source, --offsets (listing) */
+	double clock_hz;     /* --clock: core clock (cycles), Hz */
+	int source, offsets; /* --source, --offsets (listing) */
 };
 
 /* Parse argv after the subcommand. @allowed lists the option names the

@@ -145,7 +145,7 @@ int session_open(struct session *s, struct opts *o, enum etm_decoder_mode mode,
 	s->o = o;
 	r = session_e1_open(s, mode, want_images);
 	if (r != 1)
-		return r;       /* ETMv1 (cli/session_e1.c) */
+		return r; /* ETMv1 (cli/session_e1.c) */
 	open_opts(o, mode, want_images, &oo, images, elfs);
 	if (!strcmp(o->input, "-") && spool_stdin(s) < 0)
 		return 2;
@@ -175,7 +175,7 @@ int session_select(struct session *s, size_t b)
 	const struct etm_capture_buffer *cb;
 
 	if (s->e1)
-		return b ? -1 : 0;       /* one buffer, set by session_e1_open() */
+		return b ? -1 : 0; /* one buffer, set by session_e1_open() */
 	cb = etm_capture_buffer(s->cap, b);
 	if (!cb || !cb->dec)
 		return -1;
@@ -254,7 +254,7 @@ static int verify_dropped(struct session *s, const struct etm_elem *e)
 		return 0;
 	}
 	if (*d && (e->kind == etmk_error || e->kind == etmk_nosync))
-		*d = 0;   /* the rejecting error: shown */
+		*d = 0; /* the rejecting error: shown */
 	if (*d)
 		s->vdropped++;
 	return *d;
@@ -347,7 +347,7 @@ static int drain(struct session *s, session_fn fn, void *ctx, int final)
 
 struct par_ctx {
 	int fd;
-	int stopped;            /* the command's callback asked to stop */
+	int stopped; /* the command's callback asked to stop */
 	session_fn fn;
 	void *ctx;
 };

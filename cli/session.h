@@ -11,30 +11,30 @@
 struct session_src {
 	unsigned id;
 	struct etm_config cfg;
-	const struct etm_image *img;   /* owned by the capture (may be shared) */
+	const struct etm_image *img; /* owned by the capture (may be shared) */
 	const char *name;
-	size_t buffer;           /* its trace buffer (session_select()) */
-	const char *path;        /* that buffer's file and format */
+	size_t buffer;    /* its trace buffer (session_select()) */
+	const char *path; /* that buffer's file and format */
 	enum etm_input_format fmt;
 };
 
 struct session {
 	struct opts *o;
-	struct etm_capture *cap;   /* sources, buffers, decoders, images */
+	struct etm_capture *cap; /* sources, buffers, decoders, images */
 	/* the buffer session_select() chose: its file, format, decoder */
 	const char *trace_path;
 	enum etm_input_format fmt;
 	struct etm_decoder *dec;
-	char *spool;               /* input `-`: standard input's copy */
-	struct session_src *src;   /* the decoded sources (all buffers) */
+	char *spool;             /* input `-`: standard input's copy */
+	struct session_src *src; /* the decoded sources (all buffers) */
 	int nsrc;
 	uint64_t input_bytes;
-	int jobs;                /* worker threads for session_run (<= 1: none) */
+	int jobs; /* worker threads for session_run (<= 1: none) */
 	/* verified output (--verify): items go through this filter, which
 	 * needs the decoder's packet items; those are not passed on */
 	struct etm_verify *verify;
-	uint8_t vdrop[128];      /* --verify-drop: dropping, by trace ID */
-	uint64_t vdropped;       /* elements dropped */
+	uint8_t vdrop[128]; /* --verify-drop: dropping, by trace ID */
+	uint64_t vdropped;  /* elements dropped */
 	/* optional: session_run() hands elements to this in batches where the
 	 * decoder gives them so (no packet items, no verify, one thread) */
 	int (*elems)(void *ctx, const struct etm_elem *els, size_t n);
@@ -44,7 +44,7 @@ struct session {
 	uint8_t *e1_rec;
 	size_t e1_n;
 	uint64_t e1_skip;
-	struct etm_snapshot *e1_snap;  /* owned by the ETMv1 session */
+	struct etm_snapshot *e1_snap; /* owned by the ETMv1 session */
 	struct etm_image *e1_img;
 	struct etm_decoder *e1_dec;
 };

@@ -77,7 +77,7 @@ static int e1_open_snapshot(struct session *s, int want_images)
 
 	if (etm_snapshot_load(&s->e1_snap, s->o->input, err, sizeof(err)) < 0 ||
 	    !(ss = e1_snap_source(s)))
-		return 1;       /* errors are the capture's to report */
+		return 1; /* errors are the capture's to report */
 	for (i = 0; i < s->e1_snap->nbuffers; i++)
 		if (!strcmp(s->e1_snap->buffers[i].name, ss->buffer) &&
 		    s->e1_snap->buffers[i].nfiles)
@@ -132,7 +132,8 @@ static int e1_decoder(struct session *s, enum etm_decoder_mode mode)
 	r = etm_decoder_add_source(s->dec, &s->src[0].cfg, s->src[0].img);
 	if (r < 0 && mode == etm_dec_packets) {
 		fprintf(stderr, "etmtrace: %s: ETMv1 trace has no packets "
-			"(samples are decoded by `etmtrace decode`)\n", s->o->input);
+				"(samples are decoded by `etmtrace decode`)\n",
+			s->o->input);
 		return 2;
 	}
 	if (r < 0) {
@@ -179,7 +180,7 @@ int session_e1_open(struct session *s, enum etm_decoder_mode mode,
 		return 2;
 	d->img = s->e1_img;
 	s->nsrc = 1;
-	s->fmt = etm_fmt_raw;   /* sample records */
+	s->fmt = etm_fmt_raw; /* sample records */
 	r = cli_e1_load(s);
 	d->path = s->trace_path;
 	d->fmt = s->fmt;

@@ -109,7 +109,7 @@ static void keep_block(struct wbuf *w)
 
 	if (!w->len)
 		return;
-	if (!b) {               /* out of memory before: output lost */
+	if (!b) { /* out of memory before: output lost */
 		w->len = 0;
 		return;
 	}

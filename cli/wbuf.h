@@ -23,14 +23,14 @@ struct wblk {
 struct wpool {
 	pthread_mutex_t mu;
 	struct wblk *free;
-	size_t n, max;            /* blocks kept, at most */
+	size_t n, max; /* blocks kept, at most */
 };
 
 void wpool_init(struct wpool *p, size_t max);
 void wpool_fini(struct wpool *p);
 
 struct wbuf {
-	int fd;                   /* >= 0: write() when full; < 0: memory */
+	int fd; /* >= 0: write() when full; < 0: memory */
 	size_t len;
 	int err;
 	char *buf;                /* own, or cur->data in memory mode */
@@ -65,7 +65,7 @@ void wbuf_put(struct wbuf *w, const char *s, size_t n);
 void wbuf_str(struct wbuf *w, const char *s);
 void wbuf_printf(struct wbuf *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void wbuf_hex8(struct wbuf *w, uint32_t v);   /* 8 upper-case hex digits */
+void wbuf_hex8(struct wbuf *w, uint32_t v); /* 8 upper-case hex digits */
 void wbuf_char(struct wbuf *w, char c);
 /* Reserve @n bytes (n <= 4096) and return a pointer to write into; commit
  * with wbuf_commit(). */

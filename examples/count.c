@@ -25,7 +25,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: count <snapshot-dir | trace-file> [IMAGE@ADDR]\n");
 		return 2;
 	}
-	if (argc > 2) {          /* a raw binary image for a trace file */
+	if (argc > 2) { /* a raw binary image for a trace file */
 		char *at = strrchr(argv[2], '@');
 
 		if (!at)

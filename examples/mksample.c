@@ -38,13 +38,13 @@ static const uint32_t mainf[] = {
 };
 /* count (T32) at 0x8100. */
 static const uint16_t countf[] = {
-	0x3001,     /* 0x8100 adds r0, #1 */
-	0x2802,     /* 0x8102 cmp  r0, #2 */
-	0xd001,     /* 0x8104 beq  0x810a    0x8104 + 4 + 1*2 */
-	0x2100,     /* 0x8106 movs r1, #0 */
-	0x4770,     /* 0x8108 bx   lr */
-	0x2101,     /* 0x810a movs r1, #1 */
-	0x4770,     /* 0x810c bx   lr */
+	0x3001, /* 0x8100 adds r0, #1 */
+	0x2802, /* 0x8102 cmp  r0, #2 */
+	0xd001, /* 0x8104 beq  0x810a    0x8104 + 4 + 1*2 */
+	0x2100, /* 0x8106 movs r1, #0 */
+	0x4770, /* 0x8108 bx   lr */
+	0x2101, /* 0x810a movs r1, #1 */
+	0x4770, /* 0x810c bx   lr */
 };
 
 struct prog {
@@ -192,8 +192,7 @@ static int encode(const struct prog *p, const struct run *r, const char *dir)
 	size_t n;
 	int i, err = -1;
 
-	if (!img || etm_image_add_buffer(img, etm_space_any, 0, p->vec,
-					 sizeof(p->vec)) < 0 ||
+	if (!img || etm_image_add_buffer(img, etm_space_any, 0, p->vec, sizeof(p->vec)) < 0 ||
 	    etm_image_add_buffer(img, etm_space_any, 0x8000, p->code,
 				 sizeof(p->code)) < 0)
 		goto out;

@@ -32,14 +32,14 @@ enum etm_isa {
  * library can accept older, shorter versions (etm_config_from_user()).
  * Registers are the raw values as found in a snapshot. */
 struct etm_config {
-	size_t size;                 /**< sizeof(struct etm_config) */
+	size_t size; /**< sizeof(struct etm_config) */
 	enum etm_protocol protocol;
-	uint32_t etmcr;              /**< ETMCR, main control (0x000) */
-	uint32_t etmccer;            /**< ETMCCER, config code extension (0x07A) */
-	uint32_t etmidr;             /**< ETMIDR, ID register (0x079) */
-	uint32_t traceid;            /**< ETMTRACEIDR, trace ID in bits[6:0] (0x080) */
-	uint32_t flags;              /**< ETM_CFG_* option bits */
-	uint32_t etmccr;             /**< ETMCCR, config code (0x001); ETMv1/v2 */
+	uint32_t etmcr;   /**< ETMCR, main control (0x000) */
+	uint32_t etmccer; /**< ETMCCER, config code extension (0x07A) */
+	uint32_t etmidr;  /**< ETMIDR, ID register (0x079) */
+	uint32_t traceid; /**< ETMTRACEIDR, trace ID in bits[6:0] (0x080) */
+	uint32_t flags;   /**< ETM_CFG_* option bits */
+	uint32_t etmccr;  /**< ETMCCR, config code (0x001); ETMv1/v2 */
 };
 
 /** Option: the core is an ARMv7-M part (M-profile exception numbers,

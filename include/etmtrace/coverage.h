@@ -80,17 +80,17 @@ int etm_cov_append(struct etm_cov *dst, const struct etm_cov *part);
 /** Counts of one instruction address. */
 struct etm_cov_insn {
 	uint64_t addr;
-	uint64_t exec;      /**< times reached (passed, failed or unknown) */
-	uint64_t fail;      /**< times its condition failed (N atom) */
-	uint64_t unknown;   /**< times reached with pass/fail not traced (PTM
+	uint64_t exec;    /**< times reached (passed, failed or unknown) */
+	uint64_t fail;    /**< times its condition failed (N atom) */
+	uint64_t unknown; /**< times reached with pass/fail not traced (PTM
 			     *   non-waypoints, conditional or not);
 			     *   passed = exec - fail - unknown */
-	uint8_t size;       /**< 2 or 4 */
+	uint8_t size;     /**< 2 or 4 */
 	enum etm_isa isa;
 	enum etm_insn_class cls;
-	uint8_t cond;       /**< conditional (classifier's cond, or a failed
+	uint8_t cond; /**< conditional (classifier's cond, or a failed
 			     *   condition was traced, e.g. in a T32 IT block) */
-	uint8_t link;       /**< branch with link (a call) */
+	uint8_t link; /**< branch with link (a call) */
 };
 
 /** The executed instruction at the lowest address >= @addr into @ci.
@@ -133,9 +133,9 @@ typedef int (*etm_cov_write_fn)(void *ctx, const char *s, size_t n);
 /** Profile text formats. */
 enum etm_fdo_format {
 	etm_fdo_invalid = 0,
-	etm_fdo_autofdo,  /**< create_llvm_prof / create_gcov --profiler=text:
+	etm_fdo_autofdo, /**< create_llvm_prof / create_gcov --profiler=text:
 			    *   ranges, address counts, branches */
-	etm_fdo_profgen,  /**< llvm-profgen --unsymbolized-profile: ranges,
+	etm_fdo_profgen, /**< llvm-profgen --unsymbolized-profile: ranges,
 			    *   branches */
 };
 

@@ -21,8 +21,8 @@ struct etm_decoder;
 
 /** What the decoder produces. */
 enum etm_decoder_mode {
-	etm_dec_packets = 1,   /**< packets only (no flow decode) */
-	etm_dec_elements = 2,  /**< packets are decoded into elements */
+	etm_dec_packets = 1,  /**< packets only (no flow decode) */
+	etm_dec_elements = 2, /**< packets are decoded into elements */
 };
 
 /** Allocate a decoder for input of format @fmt. Returns NULL on no memory
@@ -60,8 +60,8 @@ int etm_decoder_finish(struct etm_decoder *d);
 /** One output item: a packet (with the element mode, packets are also
  * returned before the elements they produce) or an element. */
 struct etm_item {
-	int is_elem;                  /**< 0: pkt valid; 1: elem valid */
-	enum etm_protocol proto;      /**< protocol of the source */
+	int is_elem;             /**< 0: pkt valid; 1: elem valid */
+	enum etm_protocol proto; /**< protocol of the source */
 	struct etm_packet pkt;
 	struct etm_elem elem;
 };

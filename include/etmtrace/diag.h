@@ -17,24 +17,24 @@ extern "C" {
 
 /** Symptom counts of one trace source. */
 struct etm_diag_counts {
-	size_t size;              /**< sizeof(struct etm_diag_counts) */
-	uint64_t packets;         /**< packets seen (when packets are fed) */
-	uint64_t pkt_errors;      /**< malformed packets (etmp_error, or
+	size_t size;         /**< sizeof(struct etm_diag_counts) */
+	uint64_t packets;    /**< packets seen (when packets are fed) */
+	uint64_t pkt_errors; /**< malformed packets (etmp_error, or
 				   *   etmk_error elements from them) */
-	uint64_t sync_lost;       /**< synchronisation lost after the first
+	uint64_t sync_lost;  /**< synchronisation lost after the first
 				   *   sync (etmk_nosync elements) */
-	uint64_t insns;           /**< instructions in ranges */
-	uint64_t ranges;          /**< range elements */
-	uint64_t nomem;           /**< traced addresses not in the image */
-	uint64_t mismatch;        /**< trace disagrees with the image:
+	uint64_t insns;      /**< instructions in ranges */
+	uint64_t ranges;     /**< range elements */
+	uint64_t nomem;      /**< traced addresses not in the image */
+	uint64_t mismatch;   /**< trace disagrees with the image:
 				   *   etme_mismatch / bad_insn /
 				   *   retstack_empty errors, including a
 				   *   periodic I-sync away from the decoded
 				   *   flow (atoms left over) */
-	uint64_t n_uncond;        /**< N atom on an instruction that cannot
+	uint64_t n_uncond;   /**< N atom on an instruction that cannot
 				   *   fail its condition */
-	uint64_t undef;           /**< range ends on an undefined encoding */
-	uint64_t mid_insn;        /**< branch target inside an instruction */
+	uint64_t undef;      /**< range ends on an undefined encoding */
+	uint64_t mid_insn;   /**< branch target inside an instruction */
 };
 
 struct etm_diag;
@@ -54,9 +54,9 @@ void etm_diag_item(struct etm_diag *d, const struct etm_item *it);
 void etm_diag_elem(struct etm_diag *d, const struct etm_elem *e);
 /** Disagreements of a range element with the image (bits). */
 enum etm_diag_mark {
-	etm_mark_n_uncond = 1,    /**< N atom on an instruction that cannot
+	etm_mark_n_uncond = 1, /**< N atom on an instruction that cannot
 				   *   fail its condition */
-	etm_mark_undef = 2        /**< ends on an undefined encoding */
+	etm_mark_undef = 2     /**< ends on an undefined encoding */
 };
 /** The etm_diag_mark bits of element @e against @img (borrowed; may be
  * NULL): what etm_diag_elem() counts of this element alone (0 for other
@@ -97,11 +97,11 @@ int etm_diag_probe(enum etm_input_format fmt, const struct etm_config *cfg,
 
 /* etm_diag_probe_keep(): what the variants must not change. */
 #define ETM_PROBE_KEEP_PROTOCOL 0x1u
-#define ETM_PROBE_KEEP_ETMCR    0x2u
-#define ETM_PROBE_KEEP_ETMIDR   0x4u
+#define ETM_PROBE_KEEP_ETMCR 0x2u
+#define ETM_PROBE_KEEP_ETMIDR 0x4u
 /** @cfg is only a guess: the variant with the fewest symptoms wins (as
  * few: the most instructions), with no margin over @cfg. */
-#define ETM_PROBE_GUESS         0x8u
+#define ETM_PROBE_GUESS 0x8u
 
 /** etm_diag_probe() over the variants that keep what @keep names as in
  * @cfg (given by the user: explicit values win). Returns as

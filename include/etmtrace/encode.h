@@ -20,16 +20,16 @@ extern "C" {
 /** Kinds of execution events. 0 is invalid. */
 enum etm_ev_kind {
 	etmev_invalid = 0,
-	etmev_insn,       /**< one instruction executed (passed or failed) */
-	etmev_exception,  /**< exception taken before the next instruction */
-	etmev_context,    /**< context ID / VMID changed (applies from the
+	etmev_insn,      /**< one instruction executed (passed or failed) */
+	etmev_exception, /**< exception taken before the next instruction */
+	etmev_context,   /**< context ID / VMID changed (applies from the
 			   *   next instruction; PTM: see etm_enc_put()) */
-	etmev_trace_on,   /**< tracing (re)starts at the next instruction */
-	etmev_trace_off,  /**< tracing stops after the previous instruction */
-	etmev_overflow,   /**< FIFO overflow: as trace_off, then trace_on with
+	etmev_trace_on,  /**< tracing (re)starts at the next instruction */
+	etmev_trace_off, /**< tracing stops after the previous instruction */
+	etmev_overflow,  /**< FIFO overflow: as trace_off, then trace_on with
 			   *   the overflow reason */
-	etmev_timestamp,  /**< a timestamp packet with value .timestamp */
-	etmev_trigger,    /**< a trigger packet */
+	etmev_timestamp, /**< a timestamp packet with value .timestamp */
+	etmev_trigger,   /**< a trigger packet */
 	etmev_num_kinds
 };
 
@@ -40,7 +40,7 @@ struct etm_ev {
 	 * vector address and the ISA the handler runs in. */
 	uint64_t addr;
 	enum etm_isa isa;
-	uint8_t exec;            /**< insn: 1 passed its condition, 0 failed */
+	uint8_t exec; /**< insn: 1 passed its condition, 0 failed */
 	/* insn: a taken indirect branch's target (ignored otherwise: direct
 	 * targets come from the opcode). */
 	uint64_t target;
@@ -48,17 +48,17 @@ struct etm_ev {
 	/* insn (taken branch): security / Hyp state at the target;
 	 * exception: state of the handler; trace_on: state at restart. */
 	uint8_t ns, hyp;
-	uint16_t exc_num;        /**< exception: number (docs/etmv3.md §6.6) */
-	uint8_t cancel;          /**< exception, ETMv3: the previous insn event
+	uint16_t exc_num; /**< exception: number (docs/etmv3.md §6.6) */
+	uint8_t cancel;   /**< exception, ETMv3: the previous insn event
 				  *   did not complete (traced, then cancelled) */
-	uint8_t reason;          /**< trace_on: enum etm_isync_reason */
+	uint8_t reason;   /**< trace_on: enum etm_isync_reason */
 	/* insn: cycles the instruction took (cycle-accurate trace; ETMv3:
 	 * the W atoms since the previous instruction, >= 1 before ETMv3.3);
 	 * trace_on / overflow: length of the gap in cycles. */
 	uint32_t cycles;
-	uint32_t ctxid;          /**< context */
-	uint8_t vmid;            /**< context */
-	uint64_t timestamp;      /**< timestamp (binary value) */
+	uint32_t ctxid;     /**< context */
+	uint8_t vmid;       /**< context */
+	uint64_t timestamp; /**< timestamp (binary value) */
 };
 
 /* ---- trace encoder ---------------------------------------------------------- */
@@ -69,30 +69,30 @@ struct etm_ev {
  * ETMIDR version and alternative branch encoding; ETMCCER timestamp size and
  * encoding, DMB/DSB waypoints. */
 struct etm_enc_opts {
-	size_t size;               /**< sizeof(struct etm_enc_opts) */
+	size_t size; /**< sizeof(struct etm_enc_opts) */
 	struct etm_config cfg;
-	uint32_t flags;            /**< ETM_ENC_* */
-	uint64_t seed;             /**< PRNG seed for ETM_ENC_RANDOM choices */
-	uint32_t isync_period;     /**< periodic I-sync after this many output
+	uint32_t flags;        /**< ETM_ENC_* */
+	uint64_t seed;         /**< PRNG seed for ETM_ENC_RANDOM choices */
+	uint32_t isync_period; /**< periodic I-sync after this many output
 				    *   bytes (0 = never) */
-	uint32_t async_period;     /**< A-sync after this many output bytes
+	uint32_t async_period; /**< A-sync after this many output bytes
 				    *   (0 = only when tracing starts) */
 };
 
 /** One atom per P-header (ETMv3) / atom packet (PTM). */
-#define ETM_ENC_ATOM_SINGLE   0x01u
+#define ETM_ENC_ATOM_SINGLE 0x01u
 /** Every branch / waypoint address is sent in full (5 bytes). */
-#define ETM_ENC_FULL_ADDR     0x02u
+#define ETM_ENC_FULL_ADDR 0x02u
 /** Pick randomly (seeded) among the legal encodings of each item: how many
  * atoms go in a header and which P-header format, address length (minimal
  * or longer). */
-#define ETM_ENC_RANDOM        0x04u
+#define ETM_ENC_RANDOM 0x04u
 /** Exception branch packets always carry a 5-byte address. */
 #define ETM_ENC_EXC_FULL_ADDR 0x08u
 /** Former option, now always in force (accepted, no effect): a 5-byte
  * address whenever the ISA differs from the ISA stated by the last I-sync /
  * 5-byte address, the only ISA a packet parser knows. */
-#define ETM_ENC_PKT_ISA       0x10u
+#define ETM_ENC_PKT_ISA 0x10u
 /** Depth of the encoder's PTM return stack model. */
 #define ETM_ENC_RS_DEPTH 16
 
@@ -160,37 +160,37 @@ const uint8_t *etm_fenc_data(const struct etm_fenc *f, size_t *n);
 
 /** Generator options (ETM_GEN_* flags select the features). */
 struct etm_gen_opts {
-	size_t size;               /**< sizeof(struct etm_gen_opts) */
+	size_t size; /**< sizeof(struct etm_gen_opts) */
 	uint64_t seed;
-	enum etm_protocol proto;   /**< shapes the execution to what the
+	enum etm_protocol proto; /**< shapes the execution to what the
 				    *   protocol traces (PTM: gaps and context
 				    *   changes only after waypoints; ETMv3:
 				    *   cancelled instructions) */
 	uint32_t flags;
-	uint32_t ninsn;            /**< instructions to execute (0 = 2000) */
-	uint32_t nfuncs;           /**< functions (0 = 8, at most 64) */
-	uint64_t code_base;        /**< first function (0 = 0x10000) */
-	uint64_t vector_base;      /**< exception vectors (default 0) */
-	int ctxid_bytes;           /**< width of generated context IDs */
-	int min_cycles;            /**< least cycles per instruction (0 or 1) */
+	uint32_t ninsn;       /**< instructions to execute (0 = 2000) */
+	uint32_t nfuncs;      /**< functions (0 = 8, at most 64) */
+	uint64_t code_base;   /**< first function (0 = 0x10000) */
+	uint64_t vector_base; /**< exception vectors (default 0) */
+	int ctxid_bytes;      /**< width of generated context IDs */
+	int min_cycles;       /**< least cycles per instruction (0 or 1) */
 };
 
-#define ETM_GEN_ARM       0x001u  /**< functions in A32 */
-#define ETM_GEN_THUMB     0x002u  /**< functions in T32 */
-#define ETM_GEN_EXC       0x004u  /**< SVC/UDF, IRQ/FIQ, aborts */
-#define ETM_GEN_B2B       0x008u  /**< back-to-back exceptions */
-#define ETM_GEN_CANCEL    0x010u  /**< ETMv3: aborts cancel the instruction */
-#define ETM_GEN_CTX       0x020u  /**< context ID changes */
-#define ETM_GEN_VMID      0x040u  /**< VMID changes */
-#define ETM_GEN_GAPS      0x080u  /**< trace off/on, overflow, debug exit */
-#define ETM_GEN_CYCLES    0x100u  /**< varied cycle counts (else 1 each) */
-#define ETM_GEN_TS        0x200u  /**< timestamps */
-#define ETM_GEN_LONG      0x400u  /**< a straight run longer than 4 KiB */
-#define ETM_GEN_ISB       0x800u  /**< ISB / DMB / DSB instructions */
-#define ETM_GEN_NS        0x1000u /**< Non-secure code, Secure FIQ handler,
+#define ETM_GEN_ARM 0x001u      /**< functions in A32 */
+#define ETM_GEN_THUMB 0x002u    /**< functions in T32 */
+#define ETM_GEN_EXC 0x004u      /**< SVC/UDF, IRQ/FIQ, aborts */
+#define ETM_GEN_B2B 0x008u      /**< back-to-back exceptions */
+#define ETM_GEN_CANCEL 0x010u   /**< ETMv3: aborts cancel the instruction */
+#define ETM_GEN_CTX 0x020u      /**< context ID changes */
+#define ETM_GEN_VMID 0x040u     /**< VMID changes */
+#define ETM_GEN_GAPS 0x080u     /**< trace off/on, overflow, debug exit */
+#define ETM_GEN_CYCLES 0x100u   /**< varied cycle counts (else 1 each) */
+#define ETM_GEN_TS 0x200u       /**< timestamps */
+#define ETM_GEN_LONG 0x400u     /**< a straight run longer than 4 KiB */
+#define ETM_GEN_ISB 0x800u      /**< ISB / DMB / DSB instructions */
+#define ETM_GEN_NS 0x1000u      /**< Non-secure code, Secure FIQ handler,
 				   *   Hyp trap handler (NS / Hyp changes) */
-#define ETM_GEN_TRIGGER   0x2000u /**< trigger events */
-#define ETM_GEN_ALL       0x3fffu
+#define ETM_GEN_TRIGGER 0x2000u /**< trigger events */
+#define ETM_GEN_ALL 0x3fffu
 
 struct etm_gen;
 
@@ -212,12 +212,12 @@ int etm_gen_add_to_image(const struct etm_gen *g, struct etm_image *img);
 const struct etm_ev *etm_gen_events(const struct etm_gen *g, size_t *n);
 /** Options of an execution generated over a given program image. */
 struct etm_gen_img_opts {
-	size_t size;               /**< sizeof(struct etm_gen_img_opts) */
+	size_t size; /**< sizeof(struct etm_gen_img_opts) */
 	uint64_t seed;
 	enum etm_protocol proto;
-	uint64_t entry;            /**< first instruction */
-	enum etm_isa isa;          /**< its instruction set (A32 or T32) */
-	uint32_t ninsn;            /**< instructions to execute at least (0 =
+	uint64_t entry;   /**< first instruction */
+	enum etm_isa isa; /**< its instruction set (A32 or T32) */
+	uint32_t ninsn;   /**< instructions to execute at least (0 =
 				    *   2000; the walk ends after a branch) */
 };
 

@@ -35,11 +35,11 @@ enum etm_e1_ps {
 /** One normalised sample: one core cycle of the trace port after the
  * capture's port mode (multiplexed, demultiplexed, half-rate) was undone. */
 struct etm_e1_sample {
-	uint8_t ps;        /**< PIPESTAT, 3 bits (ETMv1) or 4 bits (ETMv2) */
-	uint8_t sync;      /**< TRACESYNC */
-	uint8_t trig;      /**< trigger already resolved: ps is the replaced
+	uint8_t ps;   /**< PIPESTAT, 3 bits (ETMv1) or 4 bits (ETMv2) */
+	uint8_t sync; /**< TRACESYNC */
+	uint8_t trig; /**< trigger already resolved: ps is the replaced
 			    *   status (OpenOCD style); else TR is raw */
-	uint16_t pkt;      /**< TRACEPKT, low 4/8/16 bits valid */
+	uint16_t pkt; /**< TRACEPKT, low 4/8/16 bits valid */
 };
 
 /** The decoder's input stream is a sequence of 4-byte sample records:
@@ -57,10 +57,10 @@ void etm_e1_rec_get(const uint8_t *rec, struct etm_e1_sample *s);
  * and the configuration its header gave (protocol, ETMCR, ETMCCR). */
 struct etm_e1_capture {
 	struct etm_config cfg;
-	uint8_t *rec;         /**< malloc'ed records */
-	size_t n;             /**< number of samples */
-	size_t cap;           /**< samples allocated */
-	uint32_t status;      /**< OpenOCD dump: capture status word */
+	uint8_t *rec;    /**< malloc'ed records */
+	size_t n;        /**< number of samples */
+	size_t cap;      /**< samples allocated */
+	uint32_t status; /**< OpenOCD dump: capture status word */
 };
 
 /** Append sample @s to @c. Returns 0 or -etme_nomem. */
@@ -71,10 +71,10 @@ void etm_e1_capture_fini(struct etm_e1_capture *c);
 /** Sample file formats. */
 enum etm_e1_format {
 	etm_e1f_unknown = 0,
-	etm_e1f_bin,      /**< ".etm1": our binary format (doc/etmv1.md) */
-	etm_e1f_text,     /**< ".etm1.txt": our text format */
-	etm_e1f_openocd,  /**< OpenOCD `etm dump` file */
-	etm_e1f_etb,      /**< ETB RAM image (32-bit words, OpenOCD layout) */
+	etm_e1f_bin,     /**< ".etm1": our binary format (doc/etmv1.md) */
+	etm_e1f_text,    /**< ".etm1.txt": our text format */
+	etm_e1f_openocd, /**< OpenOCD `etm dump` file */
+	etm_e1f_etb,     /**< ETB RAM image (32-bit words, OpenOCD layout) */
 };
 
 /** Guess the format of @n bytes at @buf (magic, text, OpenOCD layout). */
@@ -104,8 +104,8 @@ int etm_e1_write(const struct etm_e1_capture *c, enum etm_e1_format fmt,
 /** Port modes of a capture (ETMCR[17:16], ETMCR[13] half-rate). */
 enum etm_e1_port_mode {
 	etm_e1m_normal = 0,
-	etm_e1m_mux = 1,     /**< multiplexed: two half-width samples per cycle */
-	etm_e1m_demux = 2,   /**< demultiplexed: one double-width sample per
+	etm_e1m_mux = 1,   /**< multiplexed: two half-width samples per cycle */
+	etm_e1m_demux = 2, /**< demultiplexed: one double-width sample per
 			      *   two cycles (A = earlier cycle) */
 };
 
@@ -166,14 +166,14 @@ int etm_e1_next_elems(struct etm_e1 *d, const struct etm_elem **els,
 
 /** Counters of a decode (for stats and tests). */
 struct etm_e1_stats {
-	uint64_t samples;       /**< samples read */
-	uint64_t insns;         /**< instruction statuses walked */
-	uint64_t branches;      /**< branch addresses read */
-	uint64_t data_addrs;    /**< data addresses read */
-	uint64_t data_values;   /**< data values read */
-	uint64_t data_bytes;    /**< data value bytes read */
-	uint64_t ctxids;        /**< context IDs read */
-	uint64_t abandoned;     /**< abandoned branches (BE in an APO cycle) */
+	uint64_t samples;     /**< samples read */
+	uint64_t insns;       /**< instruction statuses walked */
+	uint64_t branches;    /**< branch addresses read */
+	uint64_t data_addrs;  /**< data addresses read */
+	uint64_t data_values; /**< data values read */
+	uint64_t data_bytes;  /**< data value bytes read */
+	uint64_t ctxids;      /**< context IDs read */
+	uint64_t abandoned;   /**< abandoned branches (BE in an APO cycle) */
 	uint64_t triggers;
 	uint64_t errors;
 };

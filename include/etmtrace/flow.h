@@ -19,58 +19,58 @@ extern "C" {
 /** Element kinds. 0 is invalid. */
 enum etm_elem_kind {
 	etmk_invalid = 0,
-	etmk_range,        /**< executed instructions [start, end) */
-	etmk_exception,    /**< exception taken */
-	etmk_exc_return,   /**< exception return instruction traced */
-	etmk_trace_on,     /**< trace (re)starts here; reason in .reason */
-	etmk_nosync,       /**< decoder not synchronised (gap until next sync) */
-	etmk_context,      /**< context ID / VMID / security / Hyp */
-	etmk_timestamp,    /**< timestamp */
-	etmk_cycle_count,  /**< cycles not attributed to an instruction (gap length) */
-	etmk_event,        /**< trigger */
-	etmk_nomem,        /**< no opcode at .addr: decode resumes at next address packet */
-	etmk_error,        /**< bad trace; .err, decode resumes at the next sync */
+	etmk_range,       /**< executed instructions [start, end) */
+	etmk_exception,   /**< exception taken */
+	etmk_exc_return,  /**< exception return instruction traced */
+	etmk_trace_on,    /**< trace (re)starts here; reason in .reason */
+	etmk_nosync,      /**< decoder not synchronised (gap until next sync) */
+	etmk_context,     /**< context ID / VMID / security / Hyp */
+	etmk_timestamp,   /**< timestamp */
+	etmk_cycle_count, /**< cycles not attributed to an instruction (gap length) */
+	etmk_event,       /**< trigger */
+	etmk_nomem,       /**< no opcode at .addr: decode resumes at next address packet */
+	etmk_error,       /**< bad trace; .err, decode resumes at the next sync */
 	etmk_num_kinds
 };
 
 /** Trace-on reasons. */
 enum etm_on_reason {
-	etm_on_start = 0,      /**< first synchronisation */
-	etm_on_enable = 1,     /**< tracing (re-)enabled */
-	etm_on_overflow = 2,   /**< restarted after FIFO overflow: data lost */
-	etm_on_debug = 3,      /**< exit from debug state */
-	etm_on_resync = 4,     /**< resynchronised after an error */
+	etm_on_start = 0,    /**< first synchronisation */
+	etm_on_enable = 1,   /**< tracing (re-)enabled */
+	etm_on_overflow = 2, /**< restarted after FIFO overflow: data lost */
+	etm_on_debug = 3,    /**< exit from debug state */
+	etm_on_resync = 4,   /**< resynchronised after an error */
 };
 
 /** One decoded element. Fields not used by the kind are zero. */
 struct etm_elem {
-	uint64_t offset;        /**< input offset of the packet that produced it */
+	uint64_t offset; /**< input offset of the packet that produced it */
 	enum etm_elem_kind kind;
-	uint8_t id;             /**< trace ID */
+	uint8_t id; /**< trace ID */
 
 	/* etmk_range */
-	uint64_t start, end;    /**< [start, end): end = address after the last instruction */
+	uint64_t start, end; /**< [start, end): end = address after the last instruction */
 	enum etm_isa isa;
-	uint32_t ninsn;         /**< instruction count */
-	uint64_t last_addr;     /**< address of the last instruction */
+	uint32_t ninsn;     /**< instruction count */
+	uint64_t last_addr; /**< address of the last instruction */
 	uint8_t last_size;
 	enum etm_insn_class last_cls;
 	uint8_t last_link;
-	uint8_t last_exec;      /**< 1 = last instruction passed (E) / unknown; 0 = failed (N) */
-	uint8_t last_atom;      /**< 1 if last instruction's E/N is known from an atom */
+	uint8_t last_exec; /**< 1 = last instruction passed (E) / unknown; 0 = failed (N) */
+	uint8_t last_atom; /**< 1 if last instruction's E/N is known from an atom */
 	uint8_t has_cycles;
-	uint32_t cycles;        /**< cycles attributed to the range (cycle-accurate) */
+	uint32_t cycles; /**< cycles attributed to the range (cycle-accurate) */
 
 	/* etmk_exception */
 	uint16_t exc_num;
-	uint8_t exc_cancel;     /**< ETMv3: the last traced instruction was cancelled */
-	uint64_t ret_addr;      /**< preferred return address (valid if has_ret) */
+	uint8_t exc_cancel; /**< ETMv3: the last traced instruction was cancelled */
+	uint64_t ret_addr;  /**< preferred return address (valid if has_ret) */
 	uint8_t has_ret;
-	uint64_t addr;          /**< exception: vector address; nomem: unreadable address;
+	uint64_t addr; /**< exception: vector address; nomem: unreadable address;
 				 *   trace_on: first instruction address */
 
 	/* etmk_trace_on */
-	uint8_t reason;         /**< enum etm_on_reason */
+	uint8_t reason; /**< enum etm_on_reason */
 
 	/* etmk_context (and the state in force for ranges) */
 	uint8_t has_ctxid, has_vmid;
@@ -86,7 +86,7 @@ struct etm_elem {
 	uint64_t timestamp;
 
 	/* etmk_error */
-	int err;                /**< enum etm_error */
+	int err; /**< enum etm_error */
 };
 
 struct etm_flow;

@@ -15,30 +15,30 @@ extern "C" {
 /** Instruction kinds, as the trace protocols see them. */
 enum etm_insn_class {
 	etmc_unknown = 0,
-	etmc_other,        /**< not a branch: ordinary instruction */
-	etmc_br_direct,    /**< B, BL, BLX imm, CBZ/CBNZ (target known) */
-	etmc_br_indirect,  /**< BX, BLX reg, LDR/LDM/POP pc, data-proc pc, TBB/TBH, RFE, ERET ... */
-	etmc_isb,          /**< ISB: a PTM waypoint */
-	etmc_barrier,      /**< DMB / DSB: PTM waypoint only if ETMCCER[24] */
-	etmc_exc_gen,      /**< SVC, BKPT, UDF, SMC, HVC: exception follows */
-	etmc_undefined,    /**< not a valid encoding for this ISA */
+	etmc_other,       /**< not a branch: ordinary instruction */
+	etmc_br_direct,   /**< B, BL, BLX imm, CBZ/CBNZ (target known) */
+	etmc_br_indirect, /**< BX, BLX reg, LDR/LDM/POP pc, data-proc pc, TBB/TBH, RFE, ERET ... */
+	etmc_isb,         /**< ISB: a PTM waypoint */
+	etmc_barrier,     /**< DMB / DSB: PTM waypoint only if ETMCCER[24] */
+	etmc_exc_gen,     /**< SVC, BKPT, UDF, SMC, HVC: exception follows */
+	etmc_undefined,   /**< not a valid encoding for this ISA */
 };
 
 /** Result of classifying one instruction. */
 struct etm_insn {
 	uint64_t addr;
-	uint32_t opcode;          /**< A32 word; T32: hw1 (16-bit) or hw1<<16|hw2 */
-	uint8_t size;             /**< 2 or 4 */
+	uint32_t opcode; /**< A32 word; T32: hw1 (16-bit) or hw1<<16|hw2 */
+	uint8_t size;    /**< 2 or 4 */
 	enum etm_isa isa;
 	enum etm_insn_class cls;
-	uint8_t link;             /**< branch with link (BL, BLX) */
-	uint8_t cond;             /**< conditional encoding (cond != AL, CBZ/CBNZ,
+	uint8_t link;            /**< branch with link (BL, BLX) */
+	uint8_t cond;            /**< conditional encoding (cond != AL, CBZ/CBNZ,
 				   *   B<c> in T32); IT blocks are not considered */
-	uint8_t exc_return;       /**< exception return (SUBS pc,lr / RFE / ERET / LDM ^) */
-	uint8_t is_return;        /**< looks like a function return (BX lr, POP {pc}, ...) */
-	uint8_t it;               /**< T32 IT instruction */
-	uint64_t target;          /**< etmc_br_direct: branch target */
-	enum etm_isa target_isa;  /**< etmc_br_direct: ISA at the target (BLX imm switches) */
+	uint8_t exc_return;      /**< exception return (SUBS pc,lr / RFE / ERET / LDM ^) */
+	uint8_t is_return;       /**< looks like a function return (BX lr, POP {pc}, ...) */
+	uint8_t it;              /**< T32 IT instruction */
+	uint64_t target;         /**< etmc_br_direct: branch target */
+	enum etm_isa target_isa; /**< etmc_br_direct: ISA at the target (BLX imm switches) */
 };
 
 /** Classify the instruction at @addr in @isa from @n bytes at @bytes

@@ -29,16 +29,16 @@ struct etm_open_file {
 
 /* etm_open_opts.regs: which register values are given (explicit values
  * always win over the snapshot's and over inference). */
-#define ETM_OPEN_ETMCR   0x1u
+#define ETM_OPEN_ETMCR 0x1u
 #define ETM_OPEN_ETMCCER 0x2u
-#define ETM_OPEN_ETMIDR  0x4u
+#define ETM_OPEN_ETMIDR 0x4u
 
 /* etm_open_opts.flags */
 /** Do not load program images (packet listings, info). */
 #define ETM_OPEN_NO_IMAGES 0x1u
 /** Trace file: do not infer the configuration (use the defaults of the
  * protocol: ETMCR 0). */
-#define ETM_OPEN_NO_INFER  0x2u
+#define ETM_OPEN_NO_INFER 0x2u
 /** Snapshot: follow file references that leave its directory
  * (ETM_SNAP_ALLOW_OUTSIDE). */
 #define ETM_OPEN_ALLOW_OUTSIDE 0x4u
@@ -51,8 +51,8 @@ struct etm_open_file {
  * from its bytes. Begins with its own size: older, shorter versions are
  * accepted. */
 struct etm_open_opts {
-	size_t size;                  /**< sizeof(struct etm_open_opts) */
-	enum etm_decoder_mode mode;   /**< 0: etm_dec_elements */
+	size_t size;                /**< sizeof(struct etm_open_opts) */
+	enum etm_decoder_mode mode; /**< 0: etm_dec_elements */
 	/** Input format: etm_fmt_unknown = the snapshot's (trace.ini), or for a
 	 * trace file detected from the bytes (etm_detect_format()). */
 	enum etm_input_format format;
@@ -63,35 +63,35 @@ struct etm_open_opts {
 	/** Overrides applied to every selected source (a snapshot's registers
 	 * included): etm_proto_unknown = the snapshot's / inferred. */
 	enum etm_protocol protocol;
-	uint32_t regs;                /**< ETM_OPEN_ETMCR | ... : given below */
+	uint32_t regs; /**< ETM_OPEN_ETMCR | ... : given below */
 	uint32_t etmcr, etmccer, etmidr;
-	uint32_t cfg_flags;           /**< ORed into every source (ETM_CFG_*) */
+	uint32_t cfg_flags; /**< ORed into every source (ETM_CFG_*) */
 	/** Added to every core's image (after the snapshot's memory dumps). */
-	const struct etm_open_file *images;   /**< raw binaries at addr */
+	const struct etm_open_file *images; /**< raw binaries at addr */
 	size_t nimages;
-	const struct etm_open_file *elfs;     /**< ELF files, addr = bias */
+	const struct etm_open_file *elfs; /**< ELF files, addr = bias */
 	size_t nelfs;
-	uint32_t flags;               /**< ETM_OPEN_* */
+	uint32_t flags; /**< ETM_OPEN_* */
 };
 
 /* etm_capture_source.how: where the configuration came from (bits). */
-#define ETM_HOW_SNAPSHOT  0x1u  /**< the snapshot's device file */
-#define ETM_HOW_OPTIONS   0x2u  /**< options overrode some of it */
-#define ETM_HOW_INFERRED  0x4u  /**< probed against the image */
-#define ETM_HOW_DEFAULT   0x8u  /**< protocol defaults (nothing to go on) */
+#define ETM_HOW_SNAPSHOT 0x1u /**< the snapshot's device file */
+#define ETM_HOW_OPTIONS 0x2u  /**< options overrode some of it */
+#define ETM_HOW_INFERRED 0x4u /**< probed against the image */
+#define ETM_HOW_DEFAULT 0x8u  /**< protocol defaults (nothing to go on) */
 
 /** A trace source of the capture. Sources that are not decoded (another
  * protocol, not selected, no buffer) are listed too, with @skip saying
  * why. */
 struct etm_capture_source {
-	unsigned id;                  /**< trace ID (0x01-0x6f) */
-	const char *name;             /**< device name ("ETM_0"), or "source" */
-	const char *type;             /**< device type ("PTM1.1"), may be NULL */
-	struct etm_config cfg;        /**< the configuration decoded with */
-	const struct etm_image *img;  /**< its program image (NULL: none) */
-	size_t buffer;                /**< index of its buffer */
-	unsigned how;                 /**< ETM_HOW_* */
-	const char *skip;             /**< NULL if decoded, else why not */
+	unsigned id;                 /**< trace ID (0x01-0x6f) */
+	const char *name;            /**< device name ("ETM_0"), or "source" */
+	const char *type;            /**< device type ("PTM1.1"), may be NULL */
+	struct etm_config cfg;       /**< the configuration decoded with */
+	const struct etm_image *img; /**< its program image (NULL: none) */
+	size_t buffer;               /**< index of its buffer */
+	unsigned how;                /**< ETM_HOW_* */
+	const char *skip;            /**< NULL if decoded, else why not */
 };
 
 /** A trace buffer of the capture, with the decoder of its sources. */

@@ -16,27 +16,27 @@ extern "C" {
  * Table 4.1). 0 is invalid. */
 enum etm_pkt_type {
 	etmp_invalid = 0,
-	etmp_notsync,      /**< bytes skipped while searching for A-sync */
-	etmp_error,        /**< bad header / payload / truncated; see .err */
-	etmp_async,        /**< A-sync: >= 5 x 0x00 then 0x80 */
-	etmp_isync,        /**< I-sync (ETMv3 0x08/0x70, PTM 0x08) */
-	etmp_atom,         /**< ETMv3 P-header or PTM atom packet */
-	etmp_branch,       /**< branch address (+exception bytes, +PTM cycle count) */
-	etmp_waypoint,     /**< PTM waypoint update (0x72) */
-	etmp_trigger,      /**< 0x0C */
-	etmp_ctxid,        /**< context ID (0x6E) */
-	etmp_vmid,         /**< VMID (0x3C) */
-	etmp_timestamp,    /**< 0x42 / 0x46 */
-	etmp_cycle_count,  /**< ETMv3 cycle count packet (0x04) */
-	etmp_exc_return,   /**< exception exit / return (0x76) */
-	etmp_exc_entry,    /**< ETMv3 exception entry (0x7E, ARMv7-M) */
-	etmp_ignore,       /**< 0x66 */
-	etmp_data,         /**< ETMv3 normal data */
-	etmp_ooo_data,     /**< ETMv3 out-of-order data */
-	etmp_ooo_place,    /**< ETMv3 out-of-order placeholder */
-	etmp_val_not_traced, /**< ETMv3 value not traced */
+	etmp_notsync,         /**< bytes skipped while searching for A-sync */
+	etmp_error,           /**< bad header / payload / truncated; see .err */
+	etmp_async,           /**< A-sync: >= 5 x 0x00 then 0x80 */
+	etmp_isync,           /**< I-sync (ETMv3 0x08/0x70, PTM 0x08) */
+	etmp_atom,            /**< ETMv3 P-header or PTM atom packet */
+	etmp_branch,          /**< branch address (+exception bytes, +PTM cycle count) */
+	etmp_waypoint,        /**< PTM waypoint update (0x72) */
+	etmp_trigger,         /**< 0x0C */
+	etmp_ctxid,           /**< context ID (0x6E) */
+	etmp_vmid,            /**< VMID (0x3C) */
+	etmp_timestamp,       /**< 0x42 / 0x46 */
+	etmp_cycle_count,     /**< ETMv3 cycle count packet (0x04) */
+	etmp_exc_return,      /**< exception exit / return (0x76) */
+	etmp_exc_entry,       /**< ETMv3 exception entry (0x7E, ARMv7-M) */
+	etmp_ignore,          /**< 0x66 */
+	etmp_data,            /**< ETMv3 normal data */
+	etmp_ooo_data,        /**< ETMv3 out-of-order data */
+	etmp_ooo_place,       /**< ETMv3 out-of-order placeholder */
+	etmp_val_not_traced,  /**< ETMv3 value not traced */
 	etmp_data_suppressed, /**< ETMv3 data suppressed (0x62) */
-	etmp_store_failed, /**< ETMv3 store failed (0x50) */
+	etmp_store_failed,    /**< ETMv3 store failed (0x50) */
 	etmp_num_types
 };
 
@@ -60,17 +60,17 @@ enum etm_isync_reason {
  * (the parser keeps the compression state, as it also tracks ISA for the
  * address alignment). */
 struct etm_packet {
-	uint64_t offset;          /**< input offset of the first byte */
+	uint64_t offset; /**< input offset of the first byte */
 	enum etm_pkt_type type;
-	uint8_t id;               /**< trace ID (from the config) */
-	uint8_t raw_len;          /**< bytes in raw[] (<= ETM_PKT_MAX_RAW) */
-	uint32_t size;            /**< true packet size in bytes (>= raw_len) */
+	uint8_t id;      /**< trace ID (from the config) */
+	uint8_t raw_len; /**< bytes in raw[] (<= ETM_PKT_MAX_RAW) */
+	uint32_t size;   /**< true packet size in bytes (>= raw_len) */
 	uint8_t raw[ETM_PKT_MAX_RAW];
 
-	int err;                  /**< etmp_error: enum etm_error (positive) */
+	int err; /**< etmp_error: enum etm_error (positive) */
 
 	/* etmp_atom: atoms oldest first. Bit i of atom_bits = 1 for N, 0 for E. */
-	uint8_t atom_count;       /**< number of E/N atoms */
+	uint8_t atom_count; /**< number of E/N atoms */
 	uint32_t atom_bits;
 	/* ETMv3 cycle-accurate: W atoms attributed to atom i (the Ws since the
 	 * previous E/N atom, including its own W), and Ws after the last atom. */
@@ -79,25 +79,25 @@ struct etm_packet {
 
 	/* etmp_isync, etmp_branch, etmp_waypoint: target / next address. */
 	uint64_t addr;
-	uint8_t addr_bits;        /**< address bits carried (branch; 32 = full) */
-	enum etm_isa isa;         /**< ISA after this packet (state tracked by parser) */
-	uint8_t isa_changed;      /**< 1 if this packet set the ISA explicitly */
+	uint8_t addr_bits;   /**< address bits carried (branch; 32 = full) */
+	enum etm_isa isa;    /**< ISA after this packet (state tracked by parser) */
+	uint8_t isa_changed; /**< 1 if this packet set the ISA explicitly */
 
 	/* etmp_isync */
-	uint8_t reason;           /**< enum etm_isync_reason */
-	uint8_t lsip;             /**< ETMv3 LSiP: addr = data-instruction address */
-	uint64_t lsip_next;       /**< LSiP: address of the next instruction */
-	enum etm_isa lsip_isa;    /**< LSiP: ISA of the next instruction */
+	uint8_t reason;        /**< enum etm_isync_reason */
+	uint8_t lsip;          /**< ETMv3 LSiP: addr = data-instruction address */
+	uint64_t lsip_next;    /**< LSiP: address of the next instruction */
+	enum etm_isa lsip_isa; /**< LSiP: ISA of the next instruction */
 
 	/* security / virtualisation state (I-sync, exception bytes) */
-	uint8_t has_state;        /**< ns/hyp/altisa below are valid */
+	uint8_t has_state; /**< ns/hyp/altisa below are valid */
 	uint8_t ns, hyp, altisa, jazelle;
 
 	/* etmp_branch exception information */
-	uint8_t has_exc;          /**< exception bytes present */
-	uint16_t exc_num;         /**< exception number, 0 = none (state change) */
-	uint8_t cancel;           /**< ETMv3 Can bit: previous instruction cancelled */
-	uint8_t resume;           /**< ETMv3 exception byte 2 Resume[3:0] */
+	uint8_t has_exc;  /**< exception bytes present */
+	uint16_t exc_num; /**< exception number, 0 = none (state change) */
+	uint8_t cancel;   /**< ETMv3 Can bit: previous instruction cancelled */
+	uint8_t resume;   /**< ETMv3 exception byte 2 Resume[3:0] */
 
 	/* cycle count: ETMv3 cycle count packet and I-sync 0x70; PTM
 	 * atom/branch/I-sync/timestamp in cycle-accurate mode. */
@@ -112,14 +112,14 @@ struct etm_packet {
 
 	/* etmp_timestamp: merged value (binary), R bit */
 	uint64_t timestamp;
-	uint8_t ts_bits;          /**< value bits carried by this packet */
+	uint8_t ts_bits; /**< value bits carried by this packet */
 	uint8_t ts_freq_change;
 
 	/* ETMv3 data-trace packets */
 	uint8_t has_daddr;
 	uint8_t has_dvalue;
-	uint8_t dvalue_size;      /**< bytes: 0, 1, 2, 4 */
-	uint8_t dtag;             /**< out-of-order tag 1-3 */
+	uint8_t dvalue_size; /**< bytes: 0, 1, 2, 4 */
+	uint8_t dtag;        /**< out-of-order tag 1-3 */
 	uint64_t daddr;
 	uint32_t dvalue;
 };
@@ -129,16 +129,16 @@ struct etm_packet {
  * much faster than whole struct etm_packet. The packets are the same, in
  * the same order, as those of the matching next() function. */
 struct etm_pkt_rec {
-	uint64_t offset;          /**< input offset of the first byte */
+	uint64_t offset; /**< input offset of the first byte */
 	/** By type: etmp_atom: atom_bits (bit i = 1: atom i is N);
 	 * etmp_branch, etmp_isync, etmp_waypoint: address (low 32 bits);
 	 * etmp_ctxid: context ID; etmp_vmid: VMID; etmp_timestamp: low 32
 	 * bits; etmp_cycle_count: the count; etmp_error: the error (enum
 	 * etm_error, positive); data packets: the data value; else 0. */
 	uint32_t value;
-	uint8_t type;             /**< enum etm_pkt_type */
-	uint8_t id;               /**< trace ID */
-	uint8_t size;             /**< packet size in bytes, 255 if larger */
+	uint8_t type; /**< enum etm_pkt_type */
+	uint8_t id;   /**< trace ID */
+	uint8_t size; /**< packet size in bytes, 255 if larger */
 	/** By type: etmp_atom: atom_count; etmp_branch: 1 if it carries
 	 * exception information (has_exc); etmp_isync: reason; else 0. */
 	uint8_t count;

@@ -36,10 +36,10 @@ enum etm_prof_format {
 /** Per-function totals. Instructions are counted once per function even
  * in recursion (inclusive). */
 struct etm_prof_func {
-	const char *name;     /**< symbol, "[unknown]" or "[exception NAME]" */
-	long sym;             /**< etm_symbols index, -1 for the pseudo ones */
-	uint64_t self, incl;  /**< instructions */
-	uint64_t calls;       /**< times it was called (BL/BLX) or entered
+	const char *name;            /**< symbol, "[unknown]" or "[exception NAME]" */
+	long sym;                    /**< etm_symbols index, -1 for the pseudo ones */
+	uint64_t self, incl;         /**< instructions */
+	uint64_t calls;              /**< times it was called (BL/BLX) or entered
 			       *   (exceptions) */
 	uint64_t self_cyc, incl_cyc; /**< cycles (cycle-accurate trace) */
 };
@@ -49,13 +49,13 @@ struct etm_prof_stats {
 	uint64_t insns;          /**< instructions profiled */
 	uint64_t calls, returns; /**< matched call and return pairs: returns */
 	uint64_t exceptions;
-	uint64_t unwound;        /**< frames popped by a return that matched
+	uint64_t unwound;   /**< frames popped by a return that matched
 				  *   a deeper frame (longjmp, missed return) */
-	uint64_t resets;         /**< returns that matched no frame: the stack
+	uint64_t resets;    /**< returns that matched no frame: the stack
 				  *   restarts from an unknown root */
-	uint64_t gaps;           /**< trace gaps (trace on, nosync, errors, ...) */
-	uint64_t contexts;       /**< context ID changes */
-	uint64_t truncated;      /**< frames dropped at the depth bound */
+	uint64_t gaps;      /**< trace gaps (trace on, nosync, errors, ...) */
+	uint64_t contexts;  /**< context ID changes */
+	uint64_t truncated; /**< frames dropped at the depth bound */
 };
 
 /** Allocate a profile over functions of @syms (borrowed: must outlive the

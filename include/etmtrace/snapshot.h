@@ -17,21 +17,21 @@ extern "C" {
 
 /** A memory dump of a core ([dump] section). */
 struct etm_snap_dump {
-	char *path;             /**< full path of the dump file */
-	uint64_t addr;          /**< load address */
-	uint64_t length;        /**< bytes (0 = whole file from offset) */
-	uint64_t offset;        /**< offset in the file */
+	char *path;      /**< full path of the dump file */
+	uint64_t addr;   /**< load address */
+	uint64_t length; /**< bytes (0 = whole file from offset) */
+	uint64_t offset; /**< offset in the file */
 	enum etm_space space;
 };
 
 /** A trace source (ETM/PTM device) and what it is attached to. */
 struct etm_snap_source {
-	char *name;             /**< device name, e.g. "ETM_0" */
-	char *core;             /**< core name, e.g. "cpu_0" (may be NULL) */
-	char *core_type;        /**< core type string from the core device, e.g. "Cortex-A15" */
-	char *buffer;           /**< trace buffer name it writes into (may be NULL) */
-	char *type;             /**< device type string, e.g. "ETM3.5", "PTM1.1" */
-	struct etm_config cfg;  /**< protocol + registers */
+	char *name;                  /**< device name, e.g. "ETM_0" */
+	char *core;                  /**< core name, e.g. "cpu_0" (may be NULL) */
+	char *core_type;             /**< core type string from the core device, e.g. "Cortex-A15" */
+	char *buffer;                /**< trace buffer name it writes into (may be NULL) */
+	char *type;                  /**< device type string, e.g. "ETM3.5", "PTM1.1" */
+	struct etm_config cfg;       /**< protocol + registers */
 	struct etm_snap_dump *dumps; /**< the core's memory */
 	size_t ndumps;
 };
@@ -39,7 +39,7 @@ struct etm_snap_source {
 /** A trace buffer from trace.ini. */
 struct etm_snap_buffer {
 	char *name;
-	char **files;           /**< one or more data files, full paths */
+	char **files; /**< one or more data files, full paths */
 	size_t nfiles;
 	enum etm_input_format format;
 };

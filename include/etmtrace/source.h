@@ -15,9 +15,9 @@ extern "C" {
 /** Input formats. */
 enum etm_input_format {
 	etm_fmt_unknown = 0,
-	etm_fmt_raw,       /**< single-source byte stream */
-	etm_fmt_coresight, /**< 16-byte frames, frame-aligned (ETB/ETF/ETR memory) */
-	etm_fmt_tpiu,      /**< 16-byte frames with FSYNC / HSYNC (TPIU port capture) */
+	etm_fmt_raw,          /**< single-source byte stream */
+	etm_fmt_coresight,    /**< 16-byte frames, frame-aligned (ETB/ETF/ETR memory) */
+	etm_fmt_tpiu,         /**< 16-byte frames with FSYNC / HSYNC (TPIU port capture) */
 	etm_fmt_tpiu_nofsync, /**< TPIU capture that starts at a frame boundary
 			       *   and may have no FSYNC (SWO): frames from
 			       *   byte 0; HSYNC dropped, FSYNC honoured */
@@ -27,25 +27,25 @@ enum etm_input_format {
  * (offset, offset+1, ...). data points into the deformatter and stays valid
  * until the next call to etm_dfmt_push/next/finish. */
 struct etm_dfmt_run {
-	uint8_t id;           /**< trace ID 0x01-0x6F */
+	uint8_t id; /**< trace ID 0x01-0x6F */
 	const uint8_t *data;
 	size_t size;
-	uint64_t offset;      /**< input offset of data[0] */
+	uint64_t offset; /**< input offset of data[0] */
 };
 
 /** A deformatter event other than data (reported through etm_dfmt_next()). */
 enum etm_dfmt_kind {
 	etm_dfmt_none = 0,
-	etm_dfmt_data,        /**< a data run (struct etm_dfmt_run) */
-	etm_dfmt_error,       /**< corrupt frame / reserved ID; see err, offset */
-	etm_dfmt_sync,        /**< frame synchronisation found (TPIU mode) */
+	etm_dfmt_data,  /**< a data run (struct etm_dfmt_run) */
+	etm_dfmt_error, /**< corrupt frame / reserved ID; see err, offset */
+	etm_dfmt_sync,  /**< frame synchronisation found (TPIU mode) */
 };
 
 struct etm_dfmt_item {
 	enum etm_dfmt_kind kind;
-	struct etm_dfmt_run run;  /**< etm_dfmt_data */
-	int err;                  /**< etm_dfmt_error: enum etm_error */
-	uint64_t offset;          /**< input offset the item refers to */
+	struct etm_dfmt_run run; /**< etm_dfmt_data */
+	int err;                 /**< etm_dfmt_error: enum etm_error */
+	uint64_t offset;         /**< input offset the item refers to */
 };
 
 struct etm_dfmt;

@@ -16,22 +16,22 @@ struct etm_symbols;
 
 /** A function: the address range one symbol covers. */
 struct etm_sym {
-	const char *name;    /**< owned by the table */
-	uint64_t start;      /**< first address (Thumb bit cleared) */
-	uint64_t end;        /**< address after the last byte (see below) */
-	uint32_t index;      /**< dense index, 0..etm_symbols_count()-1, in
+	const char *name; /**< owned by the table */
+	uint64_t start;   /**< first address (Thumb bit cleared) */
+	uint64_t end;     /**< address after the last byte (see below) */
+	uint32_t index;   /**< dense index, 0..etm_symbols_count()-1, in
 			      *   address order */
-	uint8_t sized;       /**< 1: st_size was given; 0: it runs up to the
+	uint8_t sized;    /**< 1: st_size was given; 0: it runs up to the
 			      *   next function or the end of its section */
-	uint8_t thumb;       /**< the symbol value had bit 0 set (T32 code) */
-	uint16_t module;     /**< which add call it came from (0, 1, ...) */
+	uint8_t thumb;    /**< the symbol value had bit 0 set (T32 code) */
+	uint16_t module;  /**< which add call it came from (0, 1, ...) */
 };
 
 /** A source position: one row of the DWARF line table. */
 struct etm_line {
-	const char *file;    /**< path as DWARF gives it (directory joined);
+	const char *file; /**< path as DWARF gives it (directory joined);
 			      *   owned by the table */
-	uint32_t line;       /**< 1-based; 0 = no line (compiler-generated) */
+	uint32_t line;    /**< 1-based; 0 = no line (compiler-generated) */
 	uint32_t column;
 	uint64_t start, end; /**< the addresses this row covers */
 };
@@ -41,7 +41,7 @@ struct etm_inline {
 	const char *name;      /**< the inlined function */
 	const char *call_file; /**< where it was inlined (may be NULL) */
 	uint32_t call_line;
-	uint64_t start, end;   /**< the inlined range containing the address */
+	uint64_t start, end; /**< the inlined range containing the address */
 };
 
 /** Allocate an empty table. NULL on no memory. */

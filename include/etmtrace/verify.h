@@ -64,13 +64,13 @@ int etm_verify_next(struct etm_verify *v, struct etm_item *it);
 
 /** Counters. */
 struct etm_verify_stats {
-	uint64_t confirmed;    /**< items released after a passed check */
-	uint64_t rejected;     /**< items released behind an etme_unverified
+	uint64_t confirmed;   /**< items released after a passed check */
+	uint64_t rejected;    /**< items released behind an etme_unverified
 				*   element */
-	uint64_t unconfirmed;  /**< items released without a check (no
+	uint64_t unconfirmed; /**< items released without a check (no
 				*   periodic I-sync, end of input, hold
 				*   limit) */
-	uint64_t markers;      /**< etme_unverified elements inserted */
+	uint64_t markers;     /**< etme_unverified elements inserted */
 };
 void etm_verify_stats(const struct etm_verify *v, struct etm_verify_stats *st);
 

@@ -8,9 +8,8 @@
 #include "etmpy.h"
 
 struct epy_batch {
-	PyObject_HEAD
-	void *data;
-	Py_ssize_t n;           /* records */
+	PyObject_HEAD void *data;
+	Py_ssize_t n; /* records */
 	Py_ssize_t itemsize;
 	const char *format;
 	int packets;

@@ -11,22 +11,21 @@
 
 #include "etmpy.h"
 
-#define EPY_READ (1u << 20)        /* bytes read and pushed at once */
-#define EPY_BATCH 65536            /* default records per batch */
+#define EPY_READ (1u << 20) /* bytes read and pushed at once */
+#define EPY_BATCH 65536     /* default records per batch */
 
 _Static_assert(sizeof(struct epy_elem) == 56, "element record layout");
 _Static_assert(sizeof(struct etm_pkt_rec) == 16, "packet record layout");
 
 struct epy_dec {
-	PyObject_HEAD
-	struct etm_capture *cap;
-	int packets;              /* packet batches (etm_dec_packets) */
-	size_t cur;               /* buffer being decoded */
-	int fd;                   /* its file, -1 if none open */
+	PyObject_HEAD struct etm_capture *cap;
+	int packets; /* packet batches (etm_dec_packets) */
+	size_t cur;  /* buffer being decoded */
+	int fd;      /* its file, -1 if none open */
 	uint64_t pos, size;
-	int finished;             /* etm_decoder_finish() called */
-	int done;                 /* every batch delivered */
-	int busy;                 /* a thread decodes (GIL released) */
+	int finished; /* etm_decoder_finish() called */
+	int done;     /* every batch delivered */
+	int busy;     /* a thread decodes (GIL released) */
 	uint8_t *io;
 	Py_ssize_t batch;         /* records per batch */
 	struct etm_chunk_dec *ch; /* chunk mode: the chunk's decoder */
@@ -178,9 +177,9 @@ static PyObject *dec_iternext(PyObject *self)
 		return PyErr_NoMemory();
 	d->busy = 1;
 	Py_BEGIN_ALLOW_THREADS
-	r = fill(d, buf, (size_t)d->batch, &got);
+		r = fill(d, buf, (size_t)d->batch, &got);
 	Py_END_ALLOW_THREADS
-	d->busy = 0;
+		d->busy = 0;
 	if (r < 0) {
 		free(buf);
 		d->done = 1;
@@ -252,11 +251,11 @@ PyObject *epy_decoder_open(PyObject *path, const struct epy_opts *po)
 
 /* The buffer @idx of @cap with its file opened on d->fd. */
 const struct etm_capture_buffer *epy_buffer_file(const struct etm_capture *cap,
-						Py_ssize_t idx, int *fd,
-						uint64_t *size)
+						 Py_ssize_t idx, int *fd,
+						 uint64_t *size)
 {
 	const struct etm_capture_buffer *b = idx < 0 ? NULL :
-		etm_capture_buffer(cap, (size_t)idx);
+						       etm_capture_buffer(cap, (size_t)idx);
 	struct stat st;
 
 	if (!b || !b->dec) {
@@ -439,8 +438,7 @@ static PyObject *buffer_entry(const struct etm_capture *cap, size_t i)
 		return NULL;
 	return Py_BuildValue("{s:s,s:s,s:s,s:O,s:n}", "name", b->name,
 			     "path", b->path,
-			     "format", (unsigned)b->format < 5 ?
-					       fmts[b->format] : "unknown",
+			     "format", (unsigned)b->format < 5 ? fmts[b->format] : "unknown",
 			     "decoded", b->dec ? Py_True : Py_False,
 			     "sources", (Py_ssize_t)b->nsources);
 }
@@ -481,16 +479,20 @@ static PyGetSetDef dec_getset[] = {
 	{ "next_chunk", get_next_chunk, NULL,
 	  "Chunk decoders, after the last batch: the offset of the chunk whose\n"
 	  "output follows this one's (the input size at the end); None for a\n"
-	  "whole-capture decoder.", NULL },
+	  "whole-capture decoder.",
+	  NULL },
 	{ "sources", get_sources, NULL,
 	  "The capture's trace sources (dicts: id, name, type, protocol,\n"
-	  "registers, buffer, skip = why it is not decoded or None).", NULL },
+	  "registers, buffer, skip = why it is not decoded or None).",
+	  NULL },
 	{ "buffers", get_buffers, NULL,
 	  "The capture's trace buffers (dicts: name, path, format, decoded,\n"
-	  "sources).", NULL },
+	  "sources).",
+	  NULL },
 	{ "notes", get_notes, NULL,
 	  "What opening decided (detected format, inferred registers, options\n"
-	  "that overrode the snapshot), one line each.", NULL },
+	  "that overrode the snapshot), one line each.",
+	  NULL },
 	{ "packets", get_packets, NULL,
 	  "True if the batches hold packets, False for elements.", NULL },
 	{ NULL, NULL, NULL, NULL, NULL },

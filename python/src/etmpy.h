@@ -18,34 +18,34 @@
  * EPY_ELEM_FORMAT): fixed little-endian layout without implicit padding.
  * Fields a kind does not use are zero. */
 struct epy_elem {
-	uint64_t offset;     /* input offset of the packet that produced it */
-	uint64_t address;    /* range: start; exception: vector; trace_on:
+	uint64_t offset;    /* input offset of the packet that produced it */
+	uint64_t address;   /* range: start; exception: vector; trace_on:
 			      * first instruction; nomem: unreadable address */
-	uint64_t end;        /* range: address after the last instruction */
-	uint64_t timestamp;  /* timestamp */
-	uint32_t ninsn;      /* range: instructions */
-	uint32_t cycles;     /* range (cycle-accurate), cycle_count */
-	uint32_t ctxid;      /* context (when it carries a context ID) */
-	uint16_t exc_num;    /* exception */
-	uint8_t kind;        /* enum etm_elem_kind */
-	uint8_t isa;         /* range: enum etm_isa */
+	uint64_t end;       /* range: address after the last instruction */
+	uint64_t timestamp; /* timestamp */
+	uint32_t ninsn;     /* range: instructions */
+	uint32_t cycles;    /* range (cycle-accurate), cycle_count */
+	uint32_t ctxid;     /* context (when it carries a context ID) */
+	uint16_t exc_num;   /* exception */
+	uint8_t kind;       /* enum etm_elem_kind */
+	uint8_t isa;        /* range: enum etm_isa */
 	uint8_t trace_id;
-	uint8_t flags;       /* EPY_F_* */
-	uint8_t error;       /* error: enum etm_error */
-	uint8_t reason;      /* trace_on: enum etm_on_reason */
-	uint8_t last_class;  /* range: enum etm_insn_class of the last one */
-	uint8_t isync;       /* trace_on: enum etm_isync_reason of the I-sync */
-	uint8_t buffer;      /* index of the trace buffer (its file: offset) */
+	uint8_t flags;      /* EPY_F_* */
+	uint8_t error;      /* error: enum etm_error */
+	uint8_t reason;     /* trace_on: enum etm_on_reason */
+	uint8_t last_class; /* range: enum etm_insn_class of the last one */
+	uint8_t isync;      /* trace_on: enum etm_isync_reason of the I-sync */
+	uint8_t buffer;     /* index of the trace buffer (its file: offset) */
 	uint8_t pad;
 };
 
-#define EPY_F_ATOM 0x01      /* range: the last instruction's E/N is known */
-#define EPY_F_EXEC 0x02      /* range: ... and it executed (E) */
-#define EPY_F_CYCLES 0x04    /* range: cycles are given */
-#define EPY_F_CANCEL 0x08    /* exception: the last instruction cancelled */
-#define EPY_F_CTXID 0x10     /* context: ctxid is given */
-#define EPY_F_NS 0x20        /* context: non-secure */
-#define EPY_F_HYP 0x40       /* context: Hyp mode */
+#define EPY_F_ATOM 0x01   /* range: the last instruction's E/N is known */
+#define EPY_F_EXEC 0x02   /* range: ... and it executed (E) */
+#define EPY_F_CYCLES 0x04 /* range: cycles are given */
+#define EPY_F_CANCEL 0x08 /* exception: the last instruction cancelled */
+#define EPY_F_CTXID 0x10  /* context: ctxid is given */
+#define EPY_F_NS 0x20     /* context: non-secure */
+#define EPY_F_HYP 0x40    /* context: Hyp mode */
 
 #define EPY_ELEM_FORMAT                                                     \
 	"T{<Q:offset:Q:address:Q:end:Q:timestamp:I:ninsn:I:cycles:I:ctxid:" \
@@ -56,7 +56,7 @@ struct epy_elem {
 #define EPY_PKT_FORMAT \
 	"T{<Q:offset:I:value:B:type:B:trace_id:B:size:B:count:}"
 
-extern PyObject *epy_error;      /* etmtrace.Error */
+extern PyObject *epy_error; /* etmtrace.Error */
 extern PyObject *epy_batch_type;
 extern PyObject *epy_decoder_type;
 
@@ -75,8 +75,8 @@ size_t epy_read_fd(void *ctx, uint64_t off, uint8_t *buf, size_t n);
  * *@fd and its size in *@size; NULL with an exception set if there is no
  * such buffer or the file cannot be opened (*@fd may then be open). */
 const struct etm_capture_buffer *epy_buffer_file(const struct etm_capture *cap,
-						Py_ssize_t idx, int *fd,
-						uint64_t *size);
+						 Py_ssize_t idx, int *fd,
+						 uint64_t *size);
 
 /* Element @e as a record. */
 void epy_elem_from(struct epy_elem *r, const struct etm_elem *e);

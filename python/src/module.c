@@ -36,9 +36,9 @@ int epy_capture_open(struct etm_capture **cap, const char *path,
 
 	err[0] = 0;
 	Py_BEGIN_ALLOW_THREADS
-	r = etm_capture_open(cap, path, &po->o, err, sizeof(err));
-	Py_END_ALLOW_THREADS
-	if (r < 0) {
+		r = etm_capture_open(cap, path, &po->o, err, sizeof(err));
+	Py_END_ALLOW_THREADS if (r < 0)
+	{
 		raise_msg(r, err);
 		return -1;
 	}
@@ -162,8 +162,8 @@ static int files_opt(struct epy_opts *po, PyObject *v, int elf)
 			Py_DECREF(it);
 			if (!PyErr_Occurred() || !p)
 				PyErr_SetString(PyExc_ValueError, elf ?
-					"elfs: paths or (path, bias) pairs" :
-					"images: (path, address) pairs");
+									  "elfs: paths or (path, bias) pairs" :
+									  "images: (path, address) pairs");
 			return -1;
 		}
 		Py_DECREF(x);
@@ -211,7 +211,7 @@ static int one_opt(struct epy_opts *po, const char *k, PyObject *v)
 		if (!PyObject_IsTrue(v))
 			po->o.flags |= ETM_OPEN_NO_INFER;
 	} else if (!strcmp(k, "images") || !strcmp(k, "elfs")) {
-		return 1;   /* second pass */
+		return 1; /* second pass */
 	} else {
 		PyErr_Format(PyExc_TypeError, "unknown option %s", k);
 		return -1;
@@ -323,7 +323,8 @@ static PyObject *plan_list(const struct etm_capture *cap, size_t buffer,
 		t = ids ? PyList_AsTuple(ids) : NULL;
 		Py_XDECREF(ids);
 		ids = t ? Py_BuildValue("(KKN)", (unsigned long long)ch[i].offset,
-					(unsigned long long)ch[i].length, t) : NULL;
+					(unsigned long long)ch[i].length, t) :
+			  NULL;
 		if (!ids || PyList_Append(l, ids) < 0)
 			Py_CLEAR(l);
 		Py_XDECREF(ids);
@@ -361,13 +362,11 @@ static PyObject *m_plan_chunks(PyObject *self, PyObject *args, PyObject *kw)
 	if (!b)
 		goto out;
 	Py_BEGIN_ALLOW_THREADS
-	r = etm_chunk_plan(b->dec, epy_read_fd, &fd, size, target,
-			   ids, &ch, &n);
-	Py_END_ALLOW_THREADS
-	if (r < 0)
+		r = etm_chunk_plan(b->dec, epy_read_fd, &fd, size, target,
+				   ids, &ch, &n);
+	Py_END_ALLOW_THREADS if (r < 0)
 		raise_msg(r, "plan_chunks");
-	else
-		res = plan_list(cap, (size_t)buffer, ch, n);
+	else res = plan_list(cap, (size_t)buffer, ch, n);
 out:
 	if (fd >= 0)
 		close(fd);
@@ -464,7 +463,8 @@ PyMODINIT_FUNC PyInit__etmtrace(void)
 	epy_error = PyErr_NewExceptionWithDoc(
 		"etmtrace.Error",
 		"A decode or input error; str() is the library's message and\n"
-		".code the error code (enum etm_error).", NULL, NULL);
+		".code the error code (enum etm_error).",
+		NULL, NULL);
 	if (!epy_error || PyModule_AddObject(m, "Error", Py_NewRef(epy_error)) < 0 ||
 	    epy_batch_init(m) < 0 || epy_decoder_init(m) < 0 ||
 	    PyModule_AddIntConstant(m, "ELEM_SIZE", sizeof(struct epy_elem)) < 0 ||

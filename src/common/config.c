@@ -75,20 +75,62 @@ int etm_config_check(const struct etm_config *cfg, const char **why)
 	return 0;
 }
 
-int etm_cfg_cycle_acc(const struct etm_config *cfg) { return etm_bit(cfg->etmcr, 12); }
-int etm_cfg_branch_bcast(const struct etm_config *cfg) { return etm_bit(cfg->etmcr, 8); }
-int etm_cfg_timestamps(const struct etm_config *cfg) { return etm_bit(cfg->etmcr, 28); }
-int etm_cfg_vmid(const struct etm_config *cfg) { return etm_bit(cfg->etmcr, 30); }
-int etm_cfg_data_only(const struct etm_config *cfg) { return etm_bit(cfg->etmcr, 20); }
-int etm_cfg_data_value(const struct etm_config *cfg) { return etm_bit(cfg->etmcr, 2); }
-int etm_cfg_data_addr(const struct etm_config *cfg) { return etm_bit(cfg->etmcr, 3); }
-int etm_cfg_data_suppress(const struct etm_config *cfg) { return etm_bit(cfg->etmcr, 18); }
-int etm_cfg_arch_major(const struct etm_config *cfg) { return (int)etm_bits(cfg->etmidr, 11, 8); }
-int etm_cfg_arch_minor(const struct etm_config *cfg) { return (int)etm_bits(cfg->etmidr, 7, 4); }
-int etm_cfg_ts_64bit(const struct etm_config *cfg) { return etm_bit(cfg->etmccer, 29); }
-int etm_cfg_ts_binary(const struct etm_config *cfg) { return etm_bit(cfg->etmccer, 28); }
-int etm_cfg_virt_ext(const struct etm_config *cfg) { return etm_bit(cfg->etmccer, 26); }
-unsigned etm_cfg_trace_id(const struct etm_config *cfg) { return cfg->traceid & 0x7f; }
+int etm_cfg_cycle_acc(const struct etm_config *cfg)
+{
+	return etm_bit(cfg->etmcr, 12);
+}
+int etm_cfg_branch_bcast(const struct etm_config *cfg)
+{
+	return etm_bit(cfg->etmcr, 8);
+}
+int etm_cfg_timestamps(const struct etm_config *cfg)
+{
+	return etm_bit(cfg->etmcr, 28);
+}
+int etm_cfg_vmid(const struct etm_config *cfg)
+{
+	return etm_bit(cfg->etmcr, 30);
+}
+int etm_cfg_data_only(const struct etm_config *cfg)
+{
+	return etm_bit(cfg->etmcr, 20);
+}
+int etm_cfg_data_value(const struct etm_config *cfg)
+{
+	return etm_bit(cfg->etmcr, 2);
+}
+int etm_cfg_data_addr(const struct etm_config *cfg)
+{
+	return etm_bit(cfg->etmcr, 3);
+}
+int etm_cfg_data_suppress(const struct etm_config *cfg)
+{
+	return etm_bit(cfg->etmcr, 18);
+}
+int etm_cfg_arch_major(const struct etm_config *cfg)
+{
+	return (int)etm_bits(cfg->etmidr, 11, 8);
+}
+int etm_cfg_arch_minor(const struct etm_config *cfg)
+{
+	return (int)etm_bits(cfg->etmidr, 7, 4);
+}
+int etm_cfg_ts_64bit(const struct etm_config *cfg)
+{
+	return etm_bit(cfg->etmccer, 29);
+}
+int etm_cfg_ts_binary(const struct etm_config *cfg)
+{
+	return etm_bit(cfg->etmccer, 28);
+}
+int etm_cfg_virt_ext(const struct etm_config *cfg)
+{
+	return etm_bit(cfg->etmccer, 26);
+}
+unsigned etm_cfg_trace_id(const struct etm_config *cfg)
+{
+	return cfg->traceid & 0x7f;
+}
 
 int etm_cfg_data_trace(const struct etm_config *cfg)
 {

@@ -33,7 +33,7 @@ static inline void etm_copy(void *d, const void *s, size_t n)
 	etm_copy32(&cd, &cs, &n);
 	etm_copy32(&cd, &cs, &n);
 	if (n)
-		memcpy(cd, cs, n);      /* the rest (all of it past 256) */
+		memcpy(cd, cs, n); /* the rest (all of it past 256) */
 }
 
 #endif

@@ -32,7 +32,7 @@ static inline void etm_zero(void *p, size_t n)
 	etm_zero32(&c, &n);
 	etm_zero32(&c, &n);
 	if (n)
-		memset(c, 0, n);        /* the rest (all of it past 256) */
+		memset(c, 0, n); /* the rest (all of it past 256) */
 }
 
 #endif

@@ -35,7 +35,7 @@ int etm_cov_set_source(struct etm_cov *c, unsigned id,
 {
 	if (!c || id >= COV_MAX_ID ||
 	    (proto != etm_proto_etmv3 && proto != etm_proto_ptm &&
-	     proto != etm_proto_etmv1))     /* ETMv1: as ETMv3, every
+	     proto != etm_proto_etmv1)) /* ETMv1: as ETMv3, every
 					     * instruction has a status */
 		return -etme_invalid;
 	c->src[id].proto = proto;
@@ -213,7 +213,8 @@ static int cov_page_insns(struct etm_cov *c, const struct cov_src *s,
 
 	/* x - base, not x < base + 4096: the last page of the address space */
 	for (; k < el->ninsn && x < el->end && x >= p->base &&
-	       x - p->base < (1u << COV_PAGE_SHIFT) && !err; k++) {
+	       x - p->base < (1u << COV_PAGE_SHIFT) && !err;
+	     k++) {
 		unsigned slot = (unsigned)(x - p->base) >> 1;
 
 		if (!cov_info_matches(p->info[slot], el->isa)) {
@@ -231,8 +232,7 @@ static int cov_page_insns(struct etm_cov *c, const struct cov_src *s,
 			err = cov_condition(p, slot, el->last_atom && !el->last_exec,
 					    !el->last_atom);
 			*last_info = p->info[slot];
-		}
-		else if (ptm)
+		} else if (ptm)
 			err = cov_condition(p, slot, 0, 1);
 		x += p->info[slot] & CI_SIZE4 ? 4 : 2;
 	}
@@ -260,7 +260,7 @@ static int cov_range_insns(struct etm_cov *c, const struct cov_src *s,
 		p = cov_page_get(c, a);
 		err = p ? cov_page_insns(c, s, el, p, &i, &a, last_info) :
 			  -etme_nomem;
-		if (a <= was)   /* wrapped past the top of the address space */
+		if (a <= was) /* wrapped past the top of the address space */
 			break;
 	}
 	return err;

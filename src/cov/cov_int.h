@@ -17,16 +17,16 @@
  * starts at the slot (0 = nothing starts here / not yet classified). */
 #define CI_VALID 0x01u
 #define CI_SIZE4 0x02u
-#define CI_T32   0x04u
-#define CI_COND  0x08u
-#define CI_LINK  0x10u
-#define CI_CLS_SHIFT 5   /* enum etm_insn_class in bits 5-7 */
+#define CI_T32 0x04u
+#define CI_COND 0x08u
+#define CI_LINK 0x10u
+#define CI_CLS_SHIFT 5 /* enum etm_insn_class in bits 5-7 */
 
 struct cov_page {
-	uint64_t base;             /* address of the page */
+	uint64_t base; /* address of the page */
 	uint64_t exec[COV_SLOTS];
-	uint64_t *fail;            /* allocated at the first failed condition */
-	uint64_t *unk;             /* ... at the first untold condition */
+	uint64_t *fail; /* allocated at the first failed condition */
+	uint64_t *unk;  /* ... at the first untold condition */
 	uint8_t info[COV_SLOTS];
 };
 
@@ -38,30 +38,33 @@ struct cov_map {
 
 /* Run state of one trace source. */
 struct cov_src {
-	enum etm_protocol proto;   /* 0: not declared */
+	enum etm_protocol proto; /* 0: not declared */
 	const struct etm_image *img;
-	int open;                  /* a straight-line run is in progress */
-	int taken;                 /* its last instruction is a taken branch */
+	int open;  /* a straight-line run is in progress */
+	int taken; /* its last instruction is a taken branch */
 	uint64_t run_start, last, next;
 	/* part objects (etm_cov_set_part()): what the source's first element
 	 * was, and where the run it began ended, for etm_cov_append() */
-	uint8_t head;              /* COV_HEAD_* */
-	uint8_t head_open;         /* the head run is still the open run */
+	uint8_t head;      /* COV_HEAD_* */
+	uint8_t head_open; /* the head run is still the open run */
 	uint8_t head_has_ret;
 	uint64_t head_start, head_last, head_ret;
 };
 
-enum { COV_HEAD_NONE, COV_HEAD_RANGE, COV_HEAD_GAP, COV_HEAD_EXC };
+enum { COV_HEAD_NONE,
+       COV_HEAD_RANGE,
+       COV_HEAD_GAP,
+       COV_HEAD_EXC };
 
 #define COV_MAX_ID 128
 
 struct etm_cov {
-	struct cov_page **pages;   /* sorted by base */
+	struct cov_page **pages; /* sorted by base */
 	size_t npages, pcap;
-	struct cov_page *hot;      /* last page used */
+	struct cov_page *hot; /* last page used */
 	struct cov_map ranges, branches;
 	struct cov_src src[COV_MAX_ID];
-	int part;                  /* etm_cov_set_part() */
+	int part; /* etm_cov_set_part() */
 };
 
 /* cov.c */

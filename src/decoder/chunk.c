@@ -12,15 +12,15 @@
 #include "decoder/cut.h"
 #include "decoder/decoder_int.h"
 
-#define CH_READ ETM_CUT_SEARCH   /* bytes read and pushed at once */
+#define CH_READ ETM_CUT_SEARCH /* bytes read and pushed at once */
 
 enum ch_phase {
-	ch_head = 1,   /* the chunk's head: elements are the predecessor's */
-	ch_own,        /* up to the chunk's end */
-	ch_runon,      /* into a successor's head, comparing states */
-	ch_tail,       /* converged: on to the successor's head end */
-	ch_through,    /* not converged: through the successor */
-	ch_fin,        /* end of input: what the decoder keeps back */
+	ch_head = 1, /* the chunk's head: elements are the predecessor's */
+	ch_own,      /* up to the chunk's end */
+	ch_runon,    /* into a successor's head, comparing states */
+	ch_tail,     /* converged: on to the successor's head end */
+	ch_through,  /* not converged: through the successor */
+	ch_fin,      /* end of input: what the decoder keeps back */
 	ch_done,
 };
 
@@ -30,15 +30,15 @@ struct etm_chunk_dec {
 	void *rctx;
 	uint64_t size, target;
 	int frames;
-	struct etm_decoder *f;    /* the chunk's decoder */
-	struct etm_decoder *g;    /* a fresh decoder of the successor */
-	uint64_t pos, gpos;       /* input pushed to f, to g */
-	uint64_t to;              /* where the phase (or piece) ends */
-	uint64_t end;             /* the chunk's end */
-	uint64_t s, s_end, s_head;/* successor: start, end, head end */
-	int fdirty, gdirty;       /* a frame that may be an FSYNC was fed */
+	struct etm_decoder *f;     /* the chunk's decoder */
+	struct etm_decoder *g;     /* a fresh decoder of the successor */
+	uint64_t pos, gpos;        /* input pushed to f, to g */
+	uint64_t to;               /* where the phase (or piece) ends */
+	uint64_t end;              /* the chunk's end */
+	uint64_t s, s_end, s_head; /* successor: start, end, head end */
+	int fdirty, gdirty;        /* a frame that may be an FSYNC was fed */
 	enum ch_phase ph;
-	uint64_t next;            /* etm_chunk_dec_next_chunk() */
+	uint64_t next; /* etm_chunk_dec_next_chunk() */
 	uint8_t *buf;
 	struct etm_sbuf *sf, *sg;
 };
@@ -275,7 +275,7 @@ static int advance(struct etm_chunk_dec *c)
 	case ch_done:
 		break;
 	}
-	return -etme_internal;   /* finished decoders return -etme_eos */
+	return -etme_internal; /* finished decoders return -etme_eos */
 }
 
 int etm_chunk_dec_next(struct etm_chunk_dec *c, const struct etm_elem **els,

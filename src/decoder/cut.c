@@ -12,7 +12,7 @@ uint64_t etm_cut_find_start(int frames, etm_read_fn rd, void *rctx,
 
 	if (frames)
 		from = (from + 15) & ~(uint64_t)15;
-	for (pos = from; pos < size; ) {
+	for (pos = from; pos < size;) {
 		size_t n = size - pos > ETM_CUT_SEARCH ? ETM_CUT_SEARCH :
 							 (size_t)(size - pos);
 		size_t i, z = 0;

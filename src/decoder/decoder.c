@@ -24,32 +24,32 @@ struct dec_source {
 	struct etm_etm3 *etm3;
 	struct etm_ptm *ptm;
 	struct etm_flow *flow;
-	struct etm_pktp *core;    /* the parser's shared core (fast path) */
+	struct etm_pktp *core; /* the parser's shared core (fast path) */
 	int finished;
-	struct etm_e1 *e1;        /* ETMv1: samples to elements in one object */
+	struct etm_e1 *e1; /* ETMv1: samples to elements in one object */
 };
 
 struct etm_decoder {
 	enum etm_input_format fmt;
 	enum etm_decoder_mode mode;
 	int want_packets;
-	struct etm_dfmt *dfmt;    /* TPIU, or frames after an FSYNC */
-	struct etm_frames *fr;    /* CoreSight frames fast path (dfmt NULL) */
-	uint8_t sel[ETM_DEC_MAX_SOURCES]; /* IDs with a source */
-	uint8_t noted[ETM_DEC_MAX_SOURCES]; /* etm_decoder_note_id() */
-	int noted_any;            /* the sources and noted are all the IDs */
-	int no_realign;           /* etm_decoder_set_realign(d, 0) */
+	struct etm_dfmt *dfmt;                       /* TPIU, or frames after an FSYNC */
+	struct etm_frames *fr;                       /* CoreSight frames fast path (dfmt NULL) */
+	uint8_t sel[ETM_DEC_MAX_SOURCES];            /* IDs with a source */
+	uint8_t noted[ETM_DEC_MAX_SOURCES];          /* etm_decoder_note_id() */
+	int noted_any;                               /* the sources and noted are all the IDs */
+	int no_realign;                              /* etm_decoder_set_realign(d, 0) */
 	struct dec_source *src[ETM_DEC_MAX_SOURCES]; /* indexed by trace ID */
-	struct dec_source *raw;   /* the source of raw input */
-	struct dec_source *cur;   /* source whose parser is being drained */
+	struct dec_source *raw;                      /* the source of raw input */
+	struct dec_source *cur;                      /* source whose parser is being drained */
 	/* raw input: the pushed buffer until it is handed to the parser */
 	const uint8_t *raw_buf;
 	size_t raw_len;
-	uint64_t offset;          /* input offset of the next pushed byte */
-	int finishing;            /* finish() called */
-	unsigned fin_id;          /* next ID to finish */
-	int cache_off;            /* set_cache(0) was called */
-	uint64_t npackets;        /* packets parsed */
+	uint64_t offset;   /* input offset of the next pushed byte */
+	int finishing;     /* finish() called */
+	unsigned fin_id;   /* next ID to finish */
+	int cache_off;     /* set_cache(0) was called */
+	uint64_t npackets; /* packets parsed */
 	/* sources in trace-ID order, for clone/save */
 	const struct etm_image *img[ETM_DEC_MAX_SOURCES];
 	/* etm_decoder_next_elems(): an item that did not come from a flow
@@ -64,8 +64,8 @@ struct etm_decoder {
 	uint8_t tail[512];
 	size_t ntail;
 	uint64_t tail_off;
-	unsigned lose_id;         /* next flow to drain after a realignment */
-	uint64_t dfmt_from;       /* input offset the deformatter took over at */
+	unsigned lose_id;   /* next flow to drain after a realignment */
+	uint64_t dfmt_from; /* input offset the deformatter took over at */
 };
 
 static int src_push(struct dec_source *s, const uint8_t *buf, size_t n,
@@ -267,7 +267,7 @@ int etm_decoder_note_id(struct etm_decoder *d, unsigned id)
 	if (!d || !id || id >= 0x70)
 		return -etme_invalid;
 	if (d->fr && !d->noted_any)
-		for (i = 1; i < 0x70; i++)      /* the IDs are known now */
+		for (i = 1; i < 0x70; i++) /* the IDs are known now */
 			d->fr->known[i] = d->sel[i];
 	d->noted_any = 1;
 	d->noted[id] = 1;
@@ -362,7 +362,6 @@ static inline int q_open(const struct etm_flow *f)
 	return etm_flow_qopen(f);
 }
 
-
 /* PTM: atom packets of any size and branch address packets. */
 static int drain_fast_patoms(struct dec_source *s, uint64_t *np)
 {
@@ -454,7 +453,7 @@ static int drain_source(struct etm_decoder *d, struct dec_source *s,
 			return 0;
 		}
 		if (d->re_at)
-			return -etme_again;     /* realign first (frames) */
+			return -etme_again; /* realign first (frames) */
 		if (s->flow && !d->want_packets) {
 			err = drain_fast(s, &d->npackets);
 			if (err < 0)
@@ -545,7 +544,7 @@ static int dfmt_start(struct etm_decoder *d, int id, const uint8_t *pre,
 	int err;
 
 	d->dfmt = etm_dfmt_alloc(etm_fmt_coresight, id < 0 ? start :
-				 start - sizeof(fake));
+							     start - sizeof(fake));
 	if (!d->dfmt)
 		return -etme_nomem;
 	d->dfmt_from = start;
@@ -611,14 +610,14 @@ static int frames_rewind(struct etm_decoder *d)
 	    d->tail_off + d->ntail == fr->off)
 		k = (size_t)(b - d->tail_off);
 	else if (b < fr->off)
-		b = fr->off + ((b - fr->off) & 15);     /* not kept: later */
+		b = fr->off + ((b - fr->off) & 15); /* not kept: later */
 	if (b > fr->off + fr->n)
 		b = fr->off + fr->n;
 	err = b < fr->off ?
-	      dfmt_start(d, d->re_id, d->tail + k, d->ntail - k, b, fr->buf,
-			 fr->n, fr->off) :
-	      dfmt_start(d, d->re_id, NULL, 0, 0, fr->buf + (b - fr->off),
-			 fr->n - (size_t)(b - fr->off), b);
+		      dfmt_start(d, d->re_id, d->tail + k, d->ntail - k, b, fr->buf,
+				 fr->n, fr->off) :
+		      dfmt_start(d, d->re_id, NULL, 0, 0, fr->buf + (b - fr->off),
+				 fr->n - (size_t)(b - fr->off), b);
 	fr->pos = fr->n;
 	etm_dfmt_suspect(d->dfmt);
 	return err;
@@ -632,7 +631,7 @@ static void keep_tail(struct etm_decoder *d)
 	size_t k = fr->n < sizeof(d->tail) ? fr->n : sizeof(d->tail), old;
 
 	if (d->ntail && d->tail_off + d->ntail == fr->off + fr->n)
-		return;         /* kept already */
+		return; /* kept already */
 	if (d->tail_off + d->ntail != fr->off)
 		d->ntail = 0;
 	old = d->ntail + k > sizeof(d->tail) ? sizeof(d->tail) - k : d->ntail;
@@ -706,7 +705,6 @@ static void lose_all(struct etm_decoder *d, uint64_t off)
 	d->lose_id = 0;
 }
 
-
 /* One step of the frames fast path. Returns 0 with an item in @it, 1 to
  * go on (a source to drain, or the deformatter took over), -etme_again,
  * or the end of decode from drain_finish(). */
@@ -720,9 +718,7 @@ static int frames_next(struct etm_decoder *d, struct etm_item *it)
 	switch (etm_frames_step(fr, d->sel)) {
 	case etm_fr_push:
 		s = d->src[fr->stg_id];
-		note_push(d, fr->stg_id, ((fr->seg[fr->nseg - 1].off +
-			  (fr->stg_n - fr->seg[fr->nseg - 1].pos) + 15) &
-			  ~(uint64_t)15));
+		note_push(d, fr->stg_id, ((fr->seg[fr->nseg - 1].off + (fr->stg_n - fr->seg[fr->nseg - 1].pos) + 15) & ~(uint64_t)15));
 		/* per-byte offsets for the packet records; the flow fast
 		 * path walks the segments with its own cursor */
 		err = etm_pktp_push_rel(s->core, fr->stg, fr->stg_n, fr->seg,
@@ -763,8 +759,7 @@ static int frames_next(struct etm_decoder *d, struct etm_item *it)
 
 /* etm_decoder_next() but for an element already queued (kept out of line:
  * the common case needs no stack frame). */
-static __attribute__((noinline))
-int next_slow(struct etm_decoder *d, struct etm_item *it)
+static __attribute__((noinline)) int next_slow(struct etm_decoder *d, struct etm_item *it)
 {
 	struct etm_dfmt_item x;
 	int err;
@@ -997,7 +992,7 @@ void etm_decoder_save(const struct etm_decoder *d, struct etm_sbuf *s)
 	etm_sbuf_u8(s, d->cur != NULL);
 	etm_sbuf_u64(s, d->raw_len);
 	if (d->dfmt && d->fmt == etm_fmt_coresight)
-		s->over = 1;    /* the deformatter's state is not visible */
+		s->over = 1; /* the deformatter's state is not visible */
 	if (d->fr && !d->dfmt) {
 		etm_sbuf_u32(s, (uint32_t)d->fr->cur_id);
 		etm_sbuf_u64(s, d->fr->npart);

@@ -24,18 +24,18 @@ struct etm_diag {
 	/* A segment (etm_diag_alloc_segment()) starts from an unknown state:
 	 * what depends on it is kept pending until etm_diag_append(). */
 	int seg;
-	int sync_known, end_known;  /* synced / last_end are known */
-	int pend_sync;            /* first nosync before synced was known */
-	uint64_t pend_pkterr;     /* pkt_errors counted before a packet */
-	int pend_first;           /* first range, start first_start */
+	int sync_known, end_known; /* synced / last_end are known */
+	int pend_sync;             /* first nosync before synced was known */
+	uint64_t pend_pkterr;      /* pkt_errors counted before a packet */
+	int pend_first;            /* first range, start first_start */
 	uint64_t first_start;
-	uint64_t known[DIAG_WIDE / 64]; /* wide[] slots written */
+	uint64_t known[DIAG_WIDE / 64];   /* wide[] slots written */
 	uint64_t touched[DIAG_WIDE / 64]; /* written or looked up */
-	struct diag_pend *pend;   /* lookups of slots not written yet: a
+	struct diag_pend *pend;           /* lookups of slots not written yet: a
 				   * hash table by value (v = 0: empty) */
-	size_t npend, pendcap;    /* used, capacity (a power of 2) */
-	uint32_t id;              /* the source's trace ID */
-	uint32_t pn[DIAG_WIDE];   /* lookups of the pending value in wide[] */
+	size_t npend, pendcap;            /* used, capacity (a power of 2) */
+	uint32_t id;                      /* the source's trace ID */
+	uint32_t pn[DIAG_WIDE];           /* lookups of the pending value in wide[] */
 };
 
 /* In a segment, wide[] slots not written yet hold DIAG_UNKNOWN, or the value
@@ -75,7 +75,7 @@ struct etm_diag *etm_diag_alloc_segment(const struct etm_config *cfg,
 	if (d) {
 		d->seg = 1;
 		d->sync_known = d->end_known = 0;
-		memset(d->wide, 0xff, sizeof(d->wide));   /* DIAG_UNKNOWN */
+		memset(d->wide, 0xff, sizeof(d->wide)); /* DIAG_UNKNOWN */
 	}
 	return d;
 }
@@ -114,7 +114,7 @@ static void pend_add(struct etm_diag *d, uint64_t v, uint64_t n)
 		struct diag_pend *t = calloc(cap, sizeof(*t));
 
 		if (!t)
-			return;   /* no memory: the lookup is lost */
+			return; /* no memory: the lookup is lost */
 		for (i = 0; i < d->pendcap; i++) {
 			if (!d->pend[i].v)
 				continue;
@@ -202,7 +202,7 @@ static void diag_range(struct etm_diag *d, const struct etm_elem *e)
 
 		if (w == v)
 			d->c.mid_insn++;
-		else if (w >= DIAG_TAG)   /* segment: not written yet */
+		else if (w >= DIAG_TAG) /* segment: not written yet */
 			pend_slot(d, i, v);
 	}
 	d->last_end = e->end;
@@ -291,7 +291,7 @@ void etm_diag_elem(struct etm_diag *d, const struct etm_elem *e)
 		break;
 	case etmk_nosync:
 		if (e->err == etme_halted)
-			break;  /* a restart sync not captured: no evidence of a
+			break; /* a restart sync not captured: no evidence of a
 				 * wrong configuration */
 		if (d->sync_known)
 			d->c.sync_lost += d->synced;
@@ -406,24 +406,26 @@ int etm_diag_warning(const struct etm_diag *d, char *buf, size_t n)
 	 * 16 instructions a failure) */
 	if (bad && (bad >= 4 || c->insns < 16 * bad))
 		return snprintf(buf, n, "%llu malformed packets, %llu losses "
-				"of sync: wrong protocol or ETMCR/ETMIDR "
-				"(cycle-accurate, Context ID size, branch "
-				"encoding)?", (unsigned long long)c->pkt_errors,
+					"of sync: wrong protocol or ETMCR/ETMIDR "
+					"(cycle-accurate, Context ID size, branch "
+					"encoding)?",
+				(unsigned long long)c->pkt_errors,
 				(unsigned long long)c->sync_lost);
 	if (img)
 		return snprintf(buf, n, "trace disagrees with the image (%llu "
-				"flow mismatches, %llu N atoms on "
-				"unconditional instructions, %llu undefined "
-				"instructions, %llu branches into an "
-				"instruction): wrong image or load address?",
+					"flow mismatches, %llu N atoms on "
+					"unconditional instructions, %llu undefined "
+					"instructions, %llu branches into an "
+					"instruction): wrong image or load address?",
 				(unsigned long long)c->mismatch,
 				(unsigned long long)c->n_uncond,
 				(unsigned long long)c->undef,
 				(unsigned long long)c->mid_insn);
 	if (c->nomem && c->nomem * 10 >= c->ranges)
 		return snprintf(buf, n, "%llu traced addresses are not in the "
-				"image: image missing or at the wrong "
-				"address?", (unsigned long long)c->nomem);
+					"image: image missing or at the wrong "
+					"address?",
+				(unsigned long long)c->nomem);
 	if (n)
 		buf[0] = 0;
 	return 0;
@@ -434,7 +436,7 @@ int etm_diag_warning(const struct etm_diag *d, char *buf, size_t n)
 struct diag_fit {
 	int64_t score;
 	uint64_t insns;
-	uint64_t parse_bad, packets;   /* packet-level symptoms, packets */
+	uint64_t parse_bad, packets; /* packet-level symptoms, packets */
 };
 
 static uint64_t diag_score(const struct etm_diag_counts *c)
@@ -517,18 +519,19 @@ static int diag_variant(const struct etm_config *cfg, unsigned v,
 	diag_ts_variant(out, (v >> 5) & 3);
 	if (v & 16)
 		out->protocol = cfg->protocol == etm_proto_ptm ?
-				etm_proto_etmv3 : etm_proto_ptm;
+					etm_proto_etmv3 :
+					etm_proto_ptm;
 	out->etmcr &= ~((1u << 12) | (3u << 14) | (1u << 29));
 	out->etmcr |= (v & 1) << 12 | ((v >> 1) & 3) << 14;
 	if (out->protocol == etm_proto_ptm) {
 		out->etmcr |= ((v >> 3) & 1) << 29;
 		if (cfg->protocol != etm_proto_ptm)
-			out->etmidr = 0x411cf312;       /* PFT 1.1 */
+			out->etmidr = 0x411cf312; /* PFT 1.1 */
 		if (v & 8)
-			out->etmcr &= ~(1u << 8);  /* not with the stack */
+			out->etmcr &= ~(1u << 8); /* not with the stack */
 	} else {
 		if (cfg->protocol != etm_proto_etmv3 || (v & 8) !=
-		    (unsigned)etm_cfg_alt_branch(cfg) << 3)
+								(unsigned)etm_cfg_alt_branch(cfg) << 3)
 			out->etmidr = 0x410cf250 | (v & 8) << 17; /* v3.5 */
 	}
 	return etm_config_check(out, NULL) == 0;
@@ -544,7 +547,7 @@ static int diag_fewer(struct diag_fit v, struct diag_fit b)
 		return 1;
 	if (!v.insns && b.insns)
 		return 0;
-	if (!v.insns)   /* no image: only how the packets parse tells */
+	if (!v.insns) /* no image: only how the packets parse tells */
 		return v.parse_bad < b.parse_bad ||
 		       (v.parse_bad == b.parse_bad && v.packets > b.packets);
 	return v.score < b.score || (v.score == b.score && v.insns > b.insns);
@@ -599,16 +602,16 @@ int etm_diag_config_diff(const struct etm_config *cfg,
 	size_t len = 0;
 	int r;
 
-#define DIFF(cond, ...)                                                   \
-	do {                                                              \
-		if (!(cond))                                              \
-			break;                                            \
-		r = snprintf(buf + (len < n ? len : n),                   \
+#define DIFF(cond, ...)                                                     \
+	do {                                                                \
+		if (!(cond))                                                \
+			break;                                              \
+		r = snprintf(buf + (len < n ? len : n),                     \
 			     len < n ? n - len : 0, "%s", len ? ", " : ""); \
-		len += (size_t)r;                                         \
-		r = snprintf(buf + (len < n ? len : n),                   \
-			     len < n ? n - len : 0, __VA_ARGS__);         \
-		len += (size_t)r;                                         \
+		len += (size_t)r;                                           \
+		r = snprintf(buf + (len < n ? len : n),                     \
+			     len < n ? n - len : 0, __VA_ARGS__);           \
+		len += (size_t)r;                                           \
 	} while (0)
 	if (n)
 		buf[0] = 0;
@@ -619,15 +622,15 @@ int etm_diag_config_diff(const struct etm_config *cfg,
 	DIFF(etm_cfg_ctxid_bytes(cfg) != etm_cfg_ctxid_bytes(o),
 	     "%d-byte Context ID", etm_cfg_ctxid_bytes(o));
 	DIFF(o->protocol == etm_proto_etmv3 &&
-	     etm_cfg_alt_branch(cfg) != etm_cfg_alt_branch(o),
+		     etm_cfg_alt_branch(cfg) != etm_cfg_alt_branch(o),
 	     "%s branch encoding",
 	     etm_cfg_alt_branch(o) ? "alternative" : "original");
 	DIFF(etm_cfg_timestamps(cfg) != etm_cfg_timestamps(o) ||
-	     (etm_cfg_timestamps(o) &&
-	      (etm_cfg_ts_64bit(cfg) != etm_cfg_ts_64bit(o) ||
-	       etm_cfg_ts_binary(cfg) != etm_cfg_ts_binary(o))),
-	     "timestamps %s", !etm_cfg_timestamps(o) ? "off" :
-	     etm_cfg_ts_64bit(o) ? "on (64-bit binary)" : "on (48-bit Gray)");
+		     (etm_cfg_timestamps(o) &&
+		      (etm_cfg_ts_64bit(cfg) != etm_cfg_ts_64bit(o) ||
+		       etm_cfg_ts_binary(cfg) != etm_cfg_ts_binary(o))),
+	     "timestamps %s", !etm_cfg_timestamps(o) ? "off" : etm_cfg_ts_64bit(o) ? "on (64-bit binary)" :
+										     "on (48-bit Gray)");
 	DIFF(etm_cfg_ret_stack(cfg) != etm_cfg_ret_stack(o),
 	     "return stack %s", etm_cfg_ret_stack(o) ? "on" : "off");
 #undef DIFF

@@ -37,8 +37,7 @@ static void fill_table(struct etm_frames *x)
 		x->spread[i] = (uint16_t)out;
 		x->aux[i][0] = x->aux[i][1] = 0;
 		for (k = 0; k < 8; k++)
-			x->aux[i][k / 4] |= (uint64_t)(i >> k & 1) <<
-					    (16 * (k % 4));
+			x->aux[i][k / 4] |= (uint64_t)(i >> k & 1) << (16 * (k % 4));
 	}
 }
 
@@ -89,7 +88,8 @@ static int stage(struct etm_frames *x, const uint8_t *sel, uint8_t b,
 	if (!id_is_data(id) || !sel[id])
 		return 0;
 	newseg = !x->nseg || x->seg[x->nseg - 1].off +
-			     (x->stg_n - x->seg[x->nseg - 1].pos) != o;
+					     (x->stg_n - x->seg[x->nseg - 1].pos) !=
+				     o;
 	if (x->stg_n && (x->stg_id != id || x->stg_n == ETM_FR_STAGE ||
 			 (newseg && x->nseg == ETM_FR_SEGS)))
 		return 1;
@@ -137,7 +137,7 @@ static void decode_ops(struct etm_frames *x, const uint8_t *f, uint64_t off)
 			if (k < 7)
 				op(x, 0, f[2 * k + 1], 2 * k + 1);
 		} else if (k == 7) {
-			op(x, 1, m >> 1, 14);   /* applies from the next frame */
+			op(x, 1, m >> 1, 14); /* applies from the next frame */
 			id = m >> 1;
 		} else if (a && (m >> 1) != id) {
 			op(x, 0, f[2 * k + 1], 2 * k + 1);
@@ -165,11 +165,11 @@ static enum etm_fr_res apply_ops(struct etm_frames *x, const uint8_t *sel)
 			continue;
 		}
 		if (o->b == x->cur_id) {
-			x->opi++;       /* periodic re-announcement */
+			x->opi++; /* periodic re-announcement */
 			continue;
 		}
 		if (id_is_reserved(o->b) && x->stg_n)
-			return etm_fr_push;     /* the error comes after */
+			return etm_fr_push; /* the error comes after */
 		x->opi++;
 		x->cur_id = o->b;
 		if (id_is_reserved(o->b)) {
@@ -185,10 +185,10 @@ static enum etm_fr_res apply_ops(struct etm_frames *x, const uint8_t *sel)
  * whole frame went through. */
 struct dstage {
 	struct etm_frames *x;
-	size_t n, ns;           /* bytes, segments */
-	int sid;                /* ID of the staged bytes */
-	int want;               /* the current ID has a source */
-	uint64_t next;          /* offset that continues the last segment */
+	size_t n, ns;  /* bytes, segments */
+	int sid;       /* ID of the staged bytes */
+	int want;      /* the current ID has a source */
+	uint64_t next; /* offset that continues the last segment */
 };
 
 static int want_id(const uint8_t *sel, int id)
@@ -250,7 +250,7 @@ static int direct_frame(struct etm_frames *x, const uint8_t *sel,
 		if (nid != id && id_is_reserved(nid))
 			return 0;
 		if (k == 7) {
-			id = nid;       /* applies from the next frame */
+			id = nid; /* applies from the next frame */
 			continue;
 		}
 		if (a && nid != id) {
@@ -307,7 +307,7 @@ static int fast_frame(struct etm_frames *x, const uint8_t *sel,
 	if ((f[0] | f[2] | f[4] | f[6] | f[8] | f[10] | f[12] | f[14]) & 1)
 		return 0;
 	if (!id_is_data(x->cur_id) || !sel[x->cur_id])
-		return 1;               /* nobody wants these bytes */
+		return 1; /* nobody wants these bytes */
 	if (x->stg_n && (x->stg_id != x->cur_id ||
 			 x->stg_n + 15 > ETM_FR_STAGE ||
 			 x->nseg == ETM_FR_SEGS ||
@@ -361,7 +361,8 @@ static inline void fr_masks(const uint8_t *f, unsigned *idm, unsigned *vm,
 
 	*idm = (unsigned)_mm_movemask_epi8(_mm_slli_epi16(v, 7)) & 0x5555;
 	*vm = (unsigned)_mm_movemask_epi8(
-		_mm_cmpeq_epi8(v, _mm_set1_epi8((char)(2 * t + 1)))) & 0x5555;
+		      _mm_cmpeq_epi8(v, _mm_set1_epi8((char)(2 * t + 1)))) &
+	      0x5555;
 	*rm = (unsigned)_mm_movemask_epi8(hi) & *idm;
 #else
 	unsigned k;
@@ -463,7 +464,7 @@ static void bulk_frames(struct etm_frames *x)
 		key = idm | vm << 1;
 		q = x->fill[(key & 0xff) | s0 << 8];
 		p = (q & 0xff) | (x->fill[key >> 8 | (q & 0x100)] & 0xff) << 8;
-		ke = ~idm & p & 0x5555;         /* even bytes: data */
+		ke = ~idm & p & 0x5555;             /* even bytes: data */
 		ea = idm & ~(unsigned)x->spread[a]; /* odd: the new ID's */
 		ko = ((ea & vm) | (~ea & p)) & 0x5555;
 		keep = (ke | ko << 1) & 0x7fff;

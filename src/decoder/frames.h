@@ -16,9 +16,9 @@
 
 /* One operation of a decoded frame: a data byte or an ID change. */
 struct etm_frop {
-	uint8_t setid;          /* 1: an ID change, 0: a data byte */
-	uint8_t b;              /* the data byte, or the new ID */
-	uint8_t pos;            /* byte index in the frame */
+	uint8_t setid; /* 1: an ID change, 0: a data byte */
+	uint8_t b;     /* the data byte, or the new ID */
+	uint8_t pos;   /* byte index in the frame */
 };
 
 struct etm_frames {
@@ -26,7 +26,7 @@ struct etm_frames {
 	/* borrowed input */
 	const uint8_t *buf;
 	size_t n, pos;
-	uint64_t off;           /* input offset of buf[0] */
+	uint64_t off; /* input offset of buf[0] */
 	/* a frame cut by the end of a push */
 	uint8_t part[16];
 	size_t npart;
@@ -67,10 +67,10 @@ struct etm_frames {
 };
 
 enum etm_fr_res {
-	etm_fr_again = 0,       /* input consumed (staging flushed) */
-	etm_fr_push,            /* push stg[0..stg_n) of stg_id, then clear */
-	etm_fr_error,           /* deliver an error item (err, err_off) */
-	etm_fr_dfmt,            /* input from pos on needs the deformatter */
+	etm_fr_again = 0, /* input consumed (staging flushed) */
+	etm_fr_push,      /* push stg[0..stg_n) of stg_id, then clear */
+	etm_fr_error,     /* deliver an error item (err, err_off) */
+	etm_fr_dfmt,      /* input from pos on needs the deformatter */
 };
 
 void etm_frames_init(struct etm_frames *x);

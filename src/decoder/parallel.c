@@ -16,10 +16,10 @@
 #include "decoder/cut.h"
 #include "decoder/decoder_int.h"
 
-#define PAR_READ (256u << 10)     /* bytes read and pushed at once */
-#define PAR_BATCH 256u            /* most elements per ops->elems call */
-#define PAR_BLOCK 1024u           /* items per block (etm_decoder_run) */
-#define PAR_BUDGET (40u << 20)    /* default: pieces buffered over all chunks */
+#define PAR_READ (256u << 10)      /* bytes read and pushed at once */
+#define PAR_BATCH 256u             /* most elements per ops->elems call */
+#define PAR_BLOCK 1024u            /* items per block (etm_decoder_run) */
+#define PAR_BUDGET (40u << 20)     /* default: pieces buffered over all chunks */
 #define PAR_MIN_INPUT (128u << 10) /* smaller input: one thread */
 #define PAR_MIN_CHUNK (16u << 10)
 #define PAR_MAX_CHUNK (32u << 20)
@@ -35,7 +35,7 @@ struct ppiece {
 /* A chunk decoder's state at input offset pos. */
 struct pckpt {
 	uint64_t pos, npackets;
-	int plain;                /* frames since the chunk start are plain */
+	int plain; /* frames since the chunk start are plain */
 	size_t len;
 	uint8_t *state;
 };
@@ -43,14 +43,14 @@ struct pckpt {
 struct pchunk {
 	struct pchunk *next;
 	uint64_t start, end, head_end;
-	int taken;                /* a worker started it */
-	int finished;             /* its worker no longer touches it */
-	int done;                 /* all its output is queued */
-	int vd;                   /* void: the predecessor decoded it */
-	int at_eos;               /* its output ends the whole decode */
-	int claimed;              /* decoded by a predecessor's run from the
+	int taken;              /* a worker started it */
+	int finished;           /* its worker no longer touches it */
+	int done;               /* all its output is queued */
+	int vd;                 /* void: the predecessor decoded it */
+	int at_eos;             /* its output ends the whole decode */
+	int claimed;            /* decoded by a predecessor's run from the
 				   * start (not counted in nlive) */
-	struct ppiece *qh, *qt;   /* output queue */
+	struct ppiece *qh, *qt; /* output queue */
 	size_t qbytes;
 	uint64_t pk_skip, pk_end; /* packet counts: dropped, at the end */
 	uint64_t pk_head;         /* packet count at head_end */
@@ -63,22 +63,22 @@ struct prun {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	const struct etm_decoder *tmpl;
-	struct etm_decoder *tmpl_w;   /* the same, for its packet count */
+	struct etm_decoder *tmpl_w; /* the same, for its packet count */
 	etm_read_fn rd;
 	void *rctx;
 	const struct etm_run_ops *ops;
 	void *octx;
 	uint64_t size;
-	int frames;               /* CoreSight frame-formatted input */
-	int batch;                /* elements in batches (ops->elems) */
+	int frames; /* CoreSight frame-formatted input */
+	int batch;  /* elements in batches (ops->elems) */
 	unsigned jobs;
-	size_t chunk_limit;       /* queued piece bytes per chunk */
+	size_t chunk_limit; /* queued piece bytes per chunk */
 	struct pchunk *head, *tail;
 	unsigned nlive;
-	uint64_t next_start;      /* start of the next chunk to create */
-	unsigned nchunks;         /* chunks created */
+	uint64_t next_start; /* start of the next chunk to create */
+	unsigned nchunks;    /* chunks created */
 	uint64_t rate_bytes, rate_out;
-	uint64_t npackets;        /* packets of the consumed chunks */
+	uint64_t npackets; /* packets of the consumed chunks */
 	int stop, err;
 };
 
@@ -86,13 +86,13 @@ struct prun {
 struct pwork {
 	struct prun *r;
 	struct etm_decoder *d;
-	void *cs;                 /* consumer state (ops->open) */
+	void *cs; /* consumer state (ops->open) */
 	uint8_t *buf;
 	struct etm_sbuf *sb;
-	struct pchunk *out;       /* chunk whose queue gets the output */
-	uint64_t out_bytes;       /* piece bytes queued on out by this worker */
-	int head;                 /* head phase: items are not consumed */
-	int dirty;                /* a frame not known to be plain was seen */
+	struct pchunk *out; /* chunk whose queue gets the output */
+	uint64_t out_bytes; /* piece bytes queued on out by this worker */
+	int head;           /* head phase: items are not consumed */
+	int dirty;          /* a frame not known to be plain was seen */
 };
 
 static void run_fail(struct prun *r, int err)
@@ -206,9 +206,9 @@ static int drain(struct pwork *w)
 			return -1;
 		}
 		if (w->head)
-			continue;   /* the predecessor's decoder delivers these */
+			continue; /* the predecessor's decoder delivers these */
 		err = w->r->batch ? w->r->ops->elems(w->cs, els, (size_t)n) :
-				 w->r->ops->item(w->cs, &it);
+				    w->r->ops->item(w->cs, &it);
 		if (err < 0) {
 			run_fail_locked(w->r, err);
 			return -1;
@@ -268,7 +268,7 @@ static void checkpoint(struct pwork *w, uint64_t pos)
 	etm_sbuf_reset(w->sb);
 	etm_decoder_save(w->d, w->sb);
 	if (w->sb->over)
-		return;         /* cannot be compared: no checkpoint */
+		return; /* cannot be compared: no checkpoint */
 	st = malloc(w->sb->len);
 	if (!st)
 		return;
@@ -486,7 +486,7 @@ static void work_chunk(struct pwork *w, struct pchunk *c)
 			 * rather than wait for its checkpoints */
 			s->taken = s->vd = s->finished = 1;
 			s->claimed = 1;
-			r->nlive--;     /* not a chunk of its own any more */
+			r->nlive--; /* not a chunk of its own any more */
 			pthread_cond_broadcast(&r->cv);
 		}
 		pthread_mutex_unlock(&r->mu);
@@ -733,7 +733,7 @@ static int run(struct etm_decoder *d, etm_read_fn rd, void *rctx,
 	    etm_decoder_format(d) == etm_fmt_tpiu_nofsync ||
 	    size <= PAR_MIN_INPUT) {
 		if (fn) {
-			r.ops = NULL;   /* items straight to the callback */
+			r.ops = NULL; /* items straight to the callback */
 			r.batch = 0;
 		}
 		return run_seq(&r, fn, fctx);
@@ -796,7 +796,7 @@ struct pitem {
 };
 
 struct iblock {
-	struct iblock *next;      /* free list */
+	struct iblock *next; /* free list */
 	unsigned n;
 	struct pitem it[PAR_BLOCK];
 };
@@ -907,8 +907,12 @@ int etm_decoder_run(struct etm_decoder *d, etm_read_fn rd, void *rctx,
 		    uint64_t size, unsigned jobs, etm_item_fn fn, void *ctx)
 {
 	static const struct etm_run_ops ops = {
-		.open = items_open, .item = items_item, .cut = items_cut,
-		.emit = items_emit, .drop = items_drop, .close = items_close,
+		.open = items_open,
+		.item = items_item,
+		.cut = items_cut,
+		.emit = items_emit,
+		.drop = items_drop,
+		.close = items_close,
 	};
 	struct irun ir = { .fn = fn, .ctx = ctx };
 	struct iblock *b;

@@ -127,8 +127,9 @@ int etm_enc_put(struct etm_enc *e, const struct etm_ev *ev)
 	if (ev->kind == etmev_insn && e->expect_on &&
 	    (ev->addr != e->expect_addr || ev->isa != e->expect_isa))
 		return -etme_mismatch;
-	err = e->e1 ? enc_e1_put(e, ev) :
-	      e->ptm ? enc_ptm_put(e, ev) : enc_etm3_put(e, ev);
+	err = e->e1  ? enc_e1_put(e, ev) :
+	      e->ptm ? enc_ptm_put(e, ev) :
+		       enc_etm3_put(e, ev);
 	if (!err && e->out.err)
 		err = -etme_nomem;
 	if (!err && ev->kind != etmev_context && ev->kind != etmev_timestamp &&
@@ -143,8 +144,9 @@ int etm_enc_finish(struct etm_enc *e)
 
 	if (!e)
 		return -etme_invalid;
-	err = e->e1 ? enc_e1_finish(e) :
-	      e->ptm ? enc_ptm_finish(e) : enc_etm3_finish(e);
+	err = e->e1  ? enc_e1_finish(e) :
+	      e->ptm ? enc_ptm_finish(e) :
+		       enc_etm3_finish(e);
 	if (!err && e->out.err)
 		err = -etme_nomem;
 	return err;
@@ -212,7 +214,8 @@ void enc_ctxid_bytes(struct etm_enc *e, uint32_t v)
 
 static unsigned isa_shift(enum etm_isa isa)
 {
-	return isa == etmi_a32 ? 2 : isa == etmi_jazelle ? 0 : 1;
+	return isa == etmi_a32 ? 2 : isa == etmi_jazelle ? 0 :
+							   1;
 }
 
 /* Address bits carried by an n-byte (1-4) field before the alignment shift:
@@ -275,7 +278,7 @@ void enc_address(struct etm_enc *e, uint32_t addr, enum etm_isa isa,
 	if (n == 5) {
 		/* b0E001aaa ARM (A[31:29]), b0E01aaaa Thumb (A[31:28]) */
 		uint8_t c = isa == etmi_a32 ? (uint8_t)(0x08 | (v & 7)) :
-				(uint8_t)(0x10 | (v & 0xf));
+					      (uint8_t)(0x10 | (v & 0xf));
 
 		enc_byte(e, (uint8_t)(c | (need_exc ? 0x40 : 0)));
 		e->pisa = isa;

@@ -13,28 +13,28 @@
 #include "common/e1cfg.h"
 #include "encode/enc_int.h"
 
-#define E1E_FIFO 1024          /* bytes; more would be an overflow */
-#define E1E_STALL 512          /* drain before a new instruction beyond */
+#define E1E_FIFO 1024 /* bytes; more would be an overflow */
+#define E1E_STALL 512 /* drain before a new instruction beyond */
 
 struct e1e_byte {
 	uint8_t b, sync;
 };
 
 struct enc_e1 {
-	struct etm_e1_cfg o;           /* options from the registers */
-	uint64_t cyc;                  /* cycles output */
-	uint64_t last_status;          /* cycle of the last status */
-	int last_be;                   /* ... which was a BE/BD */
+	struct etm_e1_cfg o;  /* options from the registers */
+	uint64_t cyc;         /* cycles output */
+	uint64_t last_status; /* cycle of the last status */
+	int last_be;          /* ... which was a BE/BD */
 	struct e1e_byte fifo[E1E_FIFO];
-	unsigned fh, fn;               /* ring head, count */
-	unsigned nsync;                /* sync starts not yet begun */
-	int half;                      /* 4-bit: low nibble of fifo head out */
+	unsigned fh, fn; /* ring head, count */
+	unsigned nsync;  /* sync starts not yet begun */
+	int half;        /* 4-bit: low nibble of fifo head out */
 	uint32_t br_base, da_base;
-	int da_full;                   /* next data address in 5 bytes */
-	int have;                      /* an instruction is pending */
+	int da_full; /* next data address in 5 bytes */
+	int have;    /* an instruction is pending */
 	struct etm_ev pend;
 	struct etm_insn pin;
-	int on, sync_reason;           /* sync BE due before the next insn */
+	int on, sync_reason; /* sync BE due before the next insn */
 	int ctx_pend;
 	uint32_t ctxid;
 	unsigned trig;
@@ -44,7 +44,7 @@ struct enc_e1 {
 static void e1e_push(struct etm_enc *e, struct enc_e1 *x, uint8_t b, int s)
 {
 	if (x->fn == E1E_FIFO) {
-		e->out.err = 1;        /* a bug of the stall logic */
+		e->out.err = 1; /* a bug of the stall logic */
 		return;
 	}
 	x->fifo[(x->fh + x->fn++) % E1E_FIFO] = (struct e1e_byte){ b, (uint8_t)s };
@@ -112,7 +112,7 @@ static void e1e_cycle(struct etm_enc *e, struct enc_e1 *x, int ps,
 	struct etm_e1_sample s = { 0 };
 	int any;
 
-	s.pkt = (uint16_t)etm_rng_next(&e->rng);   /* garbage unless driven */
+	s.pkt = (uint16_t)etm_rng_next(&e->rng); /* garbage unless driven */
 	if (push && !x->o.lat1)
 		push(e, x, arg);
 	if (ps >= 0 && x->trig) {
@@ -124,7 +124,8 @@ static void e1e_cycle(struct etm_enc *e, struct enc_e1 *x, int ps,
 		any = e1e_drain(x, &s);
 		if (x->o.port != 16 && !any)
 			s.pkt = (uint16_t)(s.pkt & (x->o.port == 4 ? 0xf : 0xff));
-		s.ps = (uint8_t)(ps >= 0 ? ps : any ? etm_e1_wt : etm_e1_td);
+		s.ps = (uint8_t)(ps >= 0 ? ps : any ? etm_e1_wt :
+						      etm_e1_td);
 		if (s.ps == etm_e1_td && !any)
 			s.sync = 0;
 	}
@@ -154,8 +155,7 @@ static void e1e_addr(struct etm_enc *e, struct enc_e1 *x, uint32_t a,
 	if (k == 5 && reason < 0)
 		reason = 0;
 	for (i = 0; i < k && i < 4; i++)
-		e1e_push(e, x, (uint8_t)((a >> (7 * i) & 0x7f) |
-					 (i + 1 < k ? 0x80 : 0)),
+		e1e_push(e, x, (uint8_t)((a >> (7 * i) & 0x7f) | (i + 1 < k ? 0x80 : 0)),
 			 sync && !i);
 	if (k == 5)
 		e1e_push(e, x, (uint8_t)(reason << 4 | (a >> 28)), 0);
@@ -164,10 +164,10 @@ static void e1e_addr(struct etm_enc *e, struct enc_e1 *x, uint32_t a,
 
 /* The bytes of a status. */
 struct e1e_bytes {
-	int data;                 /* value bytes (-1 none) */
-	int branch;               /* a branch address follows */
+	int data;   /* value bytes (-1 none) */
+	int branch; /* a branch address follows */
 	uint32_t target;
-	int reason;               /* -1 compressed, else 5 bytes */
+	int reason; /* -1 compressed, else 5 bytes */
 };
 
 static void e1e_push_bytes(struct etm_enc *e, struct enc_e1 *x, void *arg)
@@ -244,7 +244,7 @@ static uint32_t e1e_target(const struct etm_ev *ev, const struct etm_insn *in)
 {
 	uint64_t t = in->cls == etmc_br_direct ? in->target : ev->target;
 	enum etm_isa isa = in->cls == etmc_br_direct ? in->target_isa :
-			   ev->target_isa;
+						       ev->target_isa;
 
 	return (uint32_t)(isa == etmi_t32 ? t | 1u : t);
 }
@@ -278,7 +278,7 @@ static void e1e_flush(struct etm_enc *e, struct enc_e1 *x,
 		b.target = e1e_target(ev, in);
 	}
 	if (b.branch && x->ctx_pend)
-		b.reason = 4;          /* forced context ID: doc/etmv1.md */
+		b.reason = 4; /* forced context ID: doc/etmv1.md */
 	if (b.data >= 0)
 		ps = b.branch ? etm_e1_bd : etm_e1_id;
 	else if (b.branch)
@@ -330,7 +330,8 @@ static int e1e_insn(struct etm_enc *e, struct enc_e1 *x,
 		size_t n = etm_image_read(e->img, etm_space_any, ev->addr, b, 4);
 
 		err = etm_insn_decode(&in, ev->isa, ev->addr, b, n) < 0 ?
-		      err : 0;           /* UDF: an undefined instruction */
+			      err :
+			      0; /* UDF: an undefined instruction */
 	}
 	if (err < 0)
 		return err;
@@ -361,7 +362,7 @@ static void e1e_exc(struct etm_enc *e, struct enc_e1 *x,
 	e1e_flush(e, x, NULL);
 	if (x->ctx_pend)
 		b.reason = 4;
-	e1e_space(e, x, 3, 1);     /* three cycles on: never stretched */
+	e1e_space(e, x, 3, 1); /* three cycles on: never stretched */
 	e1e_be(e, x, etm_e1_be, &b);
 }
 
@@ -388,7 +389,8 @@ int enc_e1_put(struct etm_enc *e, const struct etm_ev *ev)
 		x->on = 1;
 		x->sync_reason = ev->kind == etmev_overflow ? 2 :
 				 ev->reason >= 1 && ev->reason <= 3 ?
-				 ev->reason : 1;
+							      ev->reason :
+							      1;
 		return 0;
 	case etmev_trace_off:
 		if (x->on)
@@ -398,7 +400,7 @@ int enc_e1_put(struct etm_enc *e, const struct etm_ev *ev)
 		x->trig++;
 		return 0;
 	default:
-		return 0;           /* timestamps: not in ETMv1 */
+		return 0; /* timestamps: not in ETMv1 */
 	}
 }
 

@@ -53,7 +53,7 @@ static unsigned e3_ca_one(struct etm_enc *e, unsigned i)
 		return 2;
 	}
 	while (w > 8) {
-		enc_byte(e, 0xbc);      /* 8 W */
+		enc_byte(e, 0xbc); /* 8 W */
 		w -= 8;
 	}
 	if (!n && (w > 1 || (rnd && etm_rng_chance(&e->rng, 1, 3)))) {
@@ -158,7 +158,7 @@ static int e3_insn(struct etm_enc *e, const struct etm_ev *ev)
 	if (!e->on)
 		return 0;
 	if (e->ca && !ev->cycles && e->minor < 3)
-		return -etme_invalid;   /* format 4 is ETMv3.3+ */
+		return -etme_invalid; /* format 4 is ETMv3.3+ */
 	err = enc_classify(e, ev, &in);
 	if (err)
 		return err;
@@ -184,7 +184,8 @@ static int e3_insn(struct etm_enc *e, const struct etm_ev *ev)
 		e->next = ev->target;
 	} else if (in.cls == etmc_br_direct) {
 		enum etm_isa t = in.target_isa != etmi_unknown ?
-				 in.target_isa : e->isa;
+					 in.target_isa :
+					 e->isa;
 
 		/* an ISA change (BLX imm) always gives the target in an
 		 * address packet (IHI 0014 §4.5.2) */
@@ -225,7 +226,7 @@ static void e3_context(struct etm_enc *e, const struct etm_ev *ev)
 	e->ctxid = ev->ctxid;
 	e->vmid = ev->vmid;
 	if (!e->on || e->need_sync)
-		return;         /* the I-sync carries it */
+		return; /* the I-sync carries it */
 	e3_flush(e);
 	if (cid) {
 		enc_byte(e, 0x6e);

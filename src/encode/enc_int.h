@@ -64,52 +64,52 @@ struct etm_enc {
 	const struct etm_image *img;
 	struct etm_rng rng;
 	struct etm_obuf out;
-	uint64_t consumed;        /* bytes dropped by etm_enc_consume() */
+	uint64_t consumed; /* bytes dropped by etm_enc_consume() */
 	/* configuration, decoded once */
 	uint8_t ptm, ca, cid_bytes, vmid_on, ts_on, ts64, tsbin, rs_on;
 	uint8_t alt, bcast, minor;
 	/* trace state */
-	uint8_t on;               /* tracing enabled */
-	uint8_t need_sync;        /* I-sync before the next traced item */
+	uint8_t on;        /* tracing enabled */
+	uint8_t need_sync; /* I-sync before the next traced item */
 	uint8_t ever_synced;
-	uint8_t reason;           /* reason of the pending I-sync */
-	uint32_t gap;             /* gap cycles of the pending I-sync */
+	uint8_t reason;              /* reason of the pending I-sync */
+	uint32_t gap;                /* gap cycles of the pending I-sync */
 	uint64_t async_at, isync_at; /* output position of the last syncs */
-	uint32_t base;            /* address compression base */
-	enum etm_isa pisa;        /* ISA stated by the last full address */
-	uint8_t force_full;       /* next address in 5 bytes (after a WPU) */
-	uint64_t next;            /* address of the next instruction */
+	uint32_t base;               /* address compression base */
+	enum etm_isa pisa;           /* ISA stated by the last full address */
+	uint8_t force_full;          /* next address in 5 bytes (after a WPU) */
+	uint64_t next;               /* address of the next instruction */
 	uint8_t next_valid;
 	/* where the classifier says the next instruction event must be (see
 	 * enc_expect()): an execution it cannot explain is refused */
 	uint8_t expect_on;
 	uint64_t expect_addr;
 	enum etm_isa expect_isa;
-	enum etm_isa isa;         /* processor state */
+	enum etm_isa isa; /* processor state */
 	uint8_t ns, hyp;
-	uint8_t pns, phyp;        /* state the trace last stated */
+	uint8_t pns, phyp; /* state the trace last stated */
 	uint32_t ctxid;
 	uint8_t vmid;
 	uint8_t cid_pend, vmid_pend;
 	uint64_t ts_last;
-	uint8_t ts_full;          /* next timestamp in full */
+	uint8_t ts_full; /* next timestamp in full */
 	/* pending atoms, oldest first: N flag and cycles (W atoms) */
 	uint8_t atom_n[ENC_MAX_ATOMS];
 	uint32_t atom_w[ENC_MAX_ATOMS];
 	unsigned natoms;
-	unsigned atom_goal;       /* PTM random packing: flush at this count */
-	uint32_t cyc;             /* PTM: cycles since the last count */
+	unsigned atom_goal; /* PTM random packing: flush at this count */
+	uint32_t cyc;       /* PTM: cycles since the last count */
 	/* PTM waypoint bookkeeping */
-	uint8_t have_nonwp;       /* non-waypoints executed since a waypoint */
+	uint8_t have_nonwp; /* non-waypoints executed since a waypoint */
 	uint64_t nonwp_addr;
 	enum etm_isa nonwp_isa;
-	uint64_t blk_start;       /* target of the previous waypoint */
-	uint8_t off_pend;         /* PTM trace_off waiting for a waypoint */
+	uint64_t blk_start; /* target of the previous waypoint */
+	uint8_t off_pend;   /* PTM trace_off waiting for a waypoint */
 	struct enc_rsent rs[ETM_ENC_RS_DEPTH];
 	unsigned rs_top, rs_count;
 	/* ETMv3: the previous traced item was an instruction (cancel) */
 	uint8_t last_insn;
-	void *e1;                 /* ETMv1 back end state (enc_etm1.c) */
+	void *e1; /* ETMv1 back end state (enc_etm1.c) */
 };
 
 static inline uint64_t enc_pos(const struct etm_enc *e)

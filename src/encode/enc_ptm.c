@@ -36,7 +36,8 @@ static void ptm_atom_flush(struct etm_enc *e)
 
 					v >>= 7;
 					enc_byte(e, (uint8_t)(b | (v && j < 3 ?
-								   0x80 : 0)));
+									   0x80 :
+									   0)));
 				}
 			}
 			i++;
@@ -229,7 +230,7 @@ static void ptm_taken(struct etm_enc *e, const struct etm_insn *in,
 			enc_byte(e, 0x76);
 		}
 	} else {
-		ptm_atom(e, 0);         /* ISB, DMB/DSB: to the next insn */
+		ptm_atom(e, 0); /* ISB, DMB/DSB: to the next insn */
 	}
 	if (e->rs_on && in->link)
 		rs_push(e, next, before);

@@ -15,10 +15,10 @@ struct fitem {
 struct etm_fenc {
 	uint32_t flags;
 	struct etm_rng rng;
-	struct fitem *q;          /* queued items */
+	struct fitem *q; /* queued items */
 	size_t qlen, qcap, qhead;
-	int cur;                  /* ID the deformatter is on; -1 unknown */
-	unsigned since_id;        /* frames since the last ID byte */
+	int cur;           /* ID the deformatter is on; -1 unknown */
+	unsigned since_id; /* frames since the last ID byte */
 	struct etm_obuf out;
 };
 

@@ -255,7 +255,7 @@ static void gen_program(struct etm_gen *g)
 		int i = gen_add(g, go_b, etmi_a32, 4);
 
 		if (!g->err)
-			g->it[i].tgt = i;       /* unused vector: loop */
+			g->it[i].tgt = i; /* unused vector: loop */
 	}
 	g->code_first = (uint32_t)g->nit;
 	for (f = 0; f < g->nfn && !g->err; f++)
@@ -335,7 +335,7 @@ static uint32_t gen_enc_a32(const struct etm_gen *g, const struct gitem *it)
 		case 0: return cc | 0x03a00000 | rd << 12 | (v & 0xff);
 		case 1: return cc | 0x02800000 | rd << 16 | rd << 12 | 1;
 		case 2: return cc | 0x03500000 | rd << 16 | (v >> 5);
-		default: return cc | 0x0320f000;         /* NOP */
+		default: return cc | 0x0320f000; /* NOP */
 		}
 	case go_bcond:
 	case go_b:
@@ -354,7 +354,7 @@ static uint32_t gen_enc_a32(const struct etm_gen *g, const struct gitem *it)
 	case go_ret: return ret[v & 3];
 	case go_svc: return 0xef000000 | (v & 0xff);
 	case go_udf: return 0xe7f000f0;
-	case go_isb: return 0xf57ff06f - (v % 3) * 0x10;  /* ISB, DMB, DSB */
+	case go_isb: return 0xf57ff06f - (v % 3) * 0x10; /* ISB, DMB, DSB */
 	case go_eret: return (v & 1) ? 0xe1b0f00e : 0xe25ef004;
 	default: return 0xe320f000;
 	}
@@ -372,7 +372,7 @@ static uint32_t gen_enc_t32(const struct etm_gen *g, const struct gitem *it)
 	case go_plain:
 		if (it->size == 4)
 			return (v & 0x10) ? 0xf2400000 | rd << 8 | (v >> 5) :
-			       (0xf100u | rd) << 16 | rd << 8 | 1;
+					    (0xf100u | rd) << 16 | rd << 8 | 1;
 		switch ((v >> 3) & 3) {
 		case 0: return 0x2000 | rd << 8 | (v >> 5);
 		case 1: return 0x3000 | rd << 8 | 1;
@@ -401,7 +401,7 @@ static uint32_t gen_enc_t32(const struct etm_gen *g, const struct gitem *it)
 	case go_ret: return ret[(v & 3) == 2 ? 2 : (v & 3)];
 	case go_svc: return 0xdf00 | (v & 0xff);
 	case go_udf: return 0xde00 | (v & 0xff);
-	case go_isb: return 0xf3bf8f6f - (v % 3) * 0x10;  /* ISB, DMB, DSB */
+	case go_isb: return 0xf3bf8f6f - (v % 3) * 0x10; /* ISB, DMB, DSB */
 	default: return 0xbf00;
 	}
 }
@@ -496,9 +496,10 @@ struct etm_gen *etm_gen_alloc(const struct etm_gen_opts *o, size_t size)
 	for (f = 0; f < g->nfn; f++) {
 		unsigned fl = g->o.flags & (ETM_GEN_ARM | ETM_GEN_THUMB);
 
-		g->fn[f].isa = fl == ETM_GEN_THUMB ? etmi_t32 :
-			       fl == ETM_GEN_ARM ? etmi_a32 :
-			       etm_rng_chance(&g->rng, 1, 2) ? etmi_t32 : etmi_a32;
+		g->fn[f].isa = fl == ETM_GEN_THUMB           ? etmi_t32 :
+			       fl == ETM_GEN_ARM             ? etmi_a32 :
+			       etm_rng_chance(&g->rng, 1, 2) ? etmi_t32 :
+							       etmi_a32;
 	}
 	gen_program(g);
 	if (!g->err) {
@@ -570,11 +571,18 @@ const struct etm_ev *etm_gen_events(const struct etm_gen *g, size_t *n)
 static enum etm_insn_class gen_class(const struct gitem *it)
 {
 	switch (it->op) {
-	case go_bcond: case go_b: case go_bl: case go_cbz:
+	case go_bcond:
+	case go_b:
+	case go_bl:
+	case go_cbz:
 		return etmc_br_direct;
-	case go_jmp: case go_callr: case go_ret: case go_eret:
+	case go_jmp:
+	case go_callr:
+	case go_ret:
+	case go_eret:
 		return etmc_br_indirect;
-	case go_svc: case go_udf:
+	case go_svc:
+	case go_udf:
 		return etmc_exc_gen;
 	case go_isb:
 		return it->variant % 3 ? etmc_barrier : etmc_isb;
@@ -599,12 +607,11 @@ static int gen_check_one(const struct etm_gen *g, const struct gitem *it,
 	    in.exc_return != (it->op == go_eret) ||
 	    (want == etmc_br_direct && in.target != gen_target(g, it))) {
 		snprintf(why, n, "%s %08llx opcode %08x: classified %s link %u "
-			 "target %08llx, generated %s link %d target %08llx",
+				 "target %08llx, generated %s link %d target %08llx",
 			 etm_isa_name(it->isa), (unsigned long long)it->addr,
 			 it->opc, etm_insn_class_name(in.cls), in.link,
 			 (unsigned long long)in.target, etm_insn_class_name(want),
-			 link, (unsigned long long)(want == etmc_br_direct ?
-						    gen_target(g, it) : 0));
+			 link, (unsigned long long)(want == etmc_br_direct ? gen_target(g, it) : 0));
 		return 1;
 	}
 	return 0;

@@ -26,9 +26,9 @@ struct gi {
 	enum etm_isa isa;
 	struct gi_ret cs[GI_STACK];
 	unsigned ncs;
-	uint8_t itstate;             /* T32 ITSTATE (ARM ARM A2.5.2); 0: none */
-	int it_pass;                 /* the IT block's first condition passed */
-	int it_first;                /* firstcond<0> */
+	uint8_t itstate; /* T32 ITSTATE (ARM ARM A2.5.2); 0: none */
+	int it_pass;     /* the IT block's first condition passed */
+	int it_first;    /* firstcond<0> */
 	uint32_t left;
 };
 

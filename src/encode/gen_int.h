@@ -11,36 +11,36 @@
 
 /* Abstract operations; each becomes one A32/T32 instruction. */
 enum gop {
-	go_plain,    /* data processing, maybe conditional */
-	go_it,       /* T32 IT: the next instruction is conditional */
-	go_bcond,    /* conditional direct branch to item tgt */
-	go_b,        /* unconditional direct branch to item tgt */
-	go_bl,       /* BL / BLX imm to function func */
-	go_cbz,      /* T32 CBZ/CBNZ forward to item tgt */
-	go_jmp,      /* indirect jump (BX reg / LDR pc) to one of tab[] */
-	go_callr,    /* BLX reg to function func */
-	go_ret,      /* return through the call stack */
-	go_svc,      /* SVC: exception 10 */
-	go_udf,      /* UDF: exception 9 (undefined) */
-	go_isb,      /* ISB */
-	go_eret,     /* exception return (SUBS pc, lr / MOVS pc, lr) */
+	go_plain, /* data processing, maybe conditional */
+	go_it,    /* T32 IT: the next instruction is conditional */
+	go_bcond, /* conditional direct branch to item tgt */
+	go_b,     /* unconditional direct branch to item tgt */
+	go_bl,    /* BL / BLX imm to function func */
+	go_cbz,   /* T32 CBZ/CBNZ forward to item tgt */
+	go_jmp,   /* indirect jump (BX reg / LDR pc) to one of tab[] */
+	go_callr, /* BLX reg to function func */
+	go_ret,   /* return through the call stack */
+	go_svc,   /* SVC: exception 10 */
+	go_udf,   /* UDF: exception 9 (undefined) */
+	go_isb,   /* ISB */
+	go_eret,  /* exception return (SUBS pc, lr / MOVS pc, lr) */
 };
 
 struct gitem {
 	uint64_t addr;
-	uint32_t opc;       /* A32 word; T32 hw1<<16|hw2 or hw */
+	uint32_t opc; /* A32 word; T32 hw1<<16|hw2 or hw */
 	uint8_t size, op, cond, isa, variant;
-	uint8_t cc;         /* condition code (14 = always) */
-	uint8_t align;      /* function entry: 4-byte aligned */
-	int32_t tgt;        /* item index (branches) */
-	int16_t func;       /* function index (calls) */
-	uint16_t ntab;      /* go_jmp: targets tab[itab .. itab+ntab) */
+	uint8_t cc;    /* condition code (14 = always) */
+	uint8_t align; /* function entry: 4-byte aligned */
+	int32_t tgt;   /* item index (branches) */
+	int16_t func;  /* function index (calls) */
+	uint16_t ntab; /* go_jmp: targets tab[itab .. itab+ntab) */
 	uint32_t itab;
 };
 
 struct gfunc {
 	enum etm_isa isa;
-	uint32_t first;     /* item index of the entry */
+	uint32_t first; /* item index of the entry */
 };
 
 #define GEN_MAX_FUNCS 64
@@ -55,9 +55,9 @@ struct etm_gen {
 	size_t ntab, tabcap;
 	struct gfunc fn[GEN_MAX_FUNCS];
 	unsigned nfn;
-	uint32_t handler[16];   /* exception number -> handler entry item */
-	uint32_t code_first;    /* first item of the code region */
-	uint8_t *mem[2];        /* vectors, code */
+	uint32_t handler[16]; /* exception number -> handler entry item */
+	uint32_t code_first;  /* first item of the code region */
+	uint8_t *mem[2];      /* vectors, code */
 	size_t memlen[2];
 	uint64_t membase[2];
 	struct etm_ev *ev;

@@ -18,20 +18,20 @@ struct gw {
 	struct etm_gen *g;
 	uint64_t pc;
 	enum etm_isa isa;
-	struct gw_ret cs[GEN_MAX_FUNCS + 8];   /* call stack */
+	struct gw_ret cs[GEN_MAX_FUNCS + 8]; /* call stack */
 	unsigned ncs;
-	struct gw_ret xs[16];                  /* exception return stack */
+	struct gw_ret xs[16]; /* exception return stack */
 	unsigned nxs;
-	int silent;                            /* trace off */
-	int just_on;                           /* trace_on emitted last */
-	int last_wp;                           /* last insn event: waypoint */
-	int last_plain;                        /* ... executed plain insn */
+	int silent;     /* trace off */
+	int just_on;    /* trace_on emitted last */
+	int last_wp;    /* last insn event: waypoint */
+	int last_plain; /* ... executed plain insn */
 	uint64_t last_addr;
 	enum etm_isa last_isa;
 	uint32_t traced;
 	uint32_t ctxid;
 	uint8_t vmid;
-	uint8_t ns, hyp;                       /* security state */
+	uint8_t ns, hyp; /* security state */
 	uint64_t ts;
 };
 

@@ -149,7 +149,7 @@ static int e1_fill(struct etm_e1 *d)
 		if (m > want - k)
 			m = want - k;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		memcpy(w, in, m * ETM_E1_REC);  /* records are the words */
+		memcpy(w, in, m * ETM_E1_REC); /* records are the words */
 #else
 		for (size_t j = 0; j < m; j++)
 			w[j] = e1_raw(in + j * ETM_E1_REC);
@@ -250,7 +250,8 @@ static int e1_block(struct etm_e1 *d, uint64_t cycle)
 					s->isa, &b);
 	else
 		err = etm_block_build(&s->blk, d->img, etm_space_any, s->pc,
-				      s->isa, ETM_STOP_BRANCHES), b = &s->blk;
+				      s->isa, ETM_STOP_BRANCHES),
+		b = &s->blk;
 	if (err < 0) {
 		e1_close_range(d);
 		e1_push_elem(d, etmk_nomem, cycle)->addr = s->pc;
@@ -286,15 +287,16 @@ static void e1_insn(struct etm_e1 *d, uint64_t cycle, unsigned ps)
 	int exec = ps != etm_e1_in, is_last;
 
 	if (s->pc_valid && s->isa == etmi_jazelle)
-		return;                   /* bytecodes: not followed */
+		return; /* bytecodes: not followed */
 	if (!s->pc_valid || e1_block(d, cycle) < 0) {
 		if (ps == etm_e1_id)
-			s->dsync = 0;     /* its data cannot be sized */
+			s->dsync = 0; /* its data cannot be sized */
 		return;
 	}
 	is_last = s->bidx + 1 == s->blk.ninsn;
-	size = s->blk.isa == etmi_a32 ? 4 :
-	       (s->blk.size4 >> s->bidx & 1) ? 4 : 2;
+	size = s->blk.isa == etmi_a32        ? 4 :
+	       (s->blk.size4 >> s->bidx & 1) ? 4 :
+					       2;
 	if (ps == etm_e1_id)
 		e1_data(d, cycle);
 	last = &s->blk.last;
@@ -354,7 +356,7 @@ static void e1_cycle(struct etm_e1 *d)
 		return;
 	case etm_e1_be:
 	case etm_e1_bd:
-		e1_branch(d, i, ps);   /* advances s->i */
+		e1_branch(d, i, ps); /* advances s->i */
 		return;
 	default:
 		s->i = i + 1;
@@ -435,7 +437,7 @@ static void e1_fast_open(struct etm_e1 *d, uint32_t pc, enum etm_isa isa)
 static void e1_fast(struct etm_e1 *d, uint64_t end)
 {
 	struct e1_st *s = &d->s;
-	const uint32_t *w = d->w - d->wbase;   /* raw records */
+	const uint32_t *w = d->w - d->wbase; /* raw records */
 	const struct etm_block *b = e1_fast_cur(s);
 	uint64_t i = s->i, cc = s->cc, lc = s->last_cyc;
 	uint32_t pc = s->pc, bidx = s->bidx, n = 0, cyc = 0, ninsn;
@@ -446,7 +448,7 @@ static void e1_fast(struct etm_e1 *d, uint64_t end)
 		return;
 	ninsn = b ? b->ninsn : 0;
 	for (; i < end && d->qn < E1_QHIGH; i++) {
-		uint32_t ps = w[i] & 0x2f;     /* status, PSHI, TRIG */
+		uint32_t ps = w[i] & 0x2f; /* status, PSHI, TRIG */
 		unsigned size;
 		int last;
 
@@ -464,7 +466,7 @@ static void e1_fast(struct etm_e1 *d, uint64_t end)
 		last = bidx + 1 == ninsn;
 		if (last && ps == etm_e1_ie && b->stop &&
 		    b->last.cls != etmc_br_direct)
-			break;          /* a mismatch: reported by e1_insn() */
+			break; /* a mismatch: reported by e1_insn() */
 		size = e1_size(b, bidx);
 		if (!n && (!s->rng_open || s->rng.end != pc ||
 			   s->rng.isa != isa))
@@ -494,7 +496,7 @@ static void e1_fast(struct etm_e1 *d, uint64_t end)
 		bidx += !last;
 		b = last ? NULL : b;
 	}
-	if (n)      /* the stretch since the last flush ends before pc */
+	if (n) /* the stretch since the last flush ends before pc */
 		e1_fast_flush(d, n, pc - e1_size(b, bidx - 1),
 			      e1_size(b, bidx - 1), lc, 1, cyc, b, 0);
 	if (cc != s->cc) {

@@ -10,8 +10,14 @@
 
 /* Exception numbers of the A/R profile as the ETMv3 elements use them
  * (src/packet/describe.c). */
-enum { e1x_generic = 13, e1x_reset = 8, e1x_undef = 9, e1x_svc = 10,
-       e1x_pabort = 11, e1x_dabort = 12, e1x_irq = 14, e1x_fiq = 15 };
+enum { e1x_generic = 13,
+       e1x_reset = 8,
+       e1x_undef = 9,
+       e1x_svc = 10,
+       e1x_pabort = 11,
+       e1x_dabort = 12,
+       e1x_irq = 14,
+       e1x_fiq = 15 };
 
 void e1_bump(struct etm_e1 *d, uint64_t cycle)
 {
@@ -133,7 +139,7 @@ void e1_data(struct etm_e1 *d, uint64_t cycle)
 		d->st.data_addrs++;
 	}
 	if (n < 0) {
-		s->dsync = 0;   /* unknown count: lost until the next seek */
+		s->dsync = 0; /* unknown count: lost until the next seek */
 		return;
 	}
 	if (!d->o.dval || !n)
@@ -202,8 +208,14 @@ static int e1_vector(uint32_t a)
 }
 
 static const uint16_t e1_vec_num[8] = {
-	e1x_reset, e1x_undef, e1x_svc, e1x_pabort,
-	e1x_dabort, e1x_generic, e1x_irq, e1x_fiq,
+	e1x_reset,
+	e1x_undef,
+	e1x_svc,
+	e1x_pabort,
+	e1x_dabort,
+	e1x_generic,
+	e1x_irq,
+	e1x_fiq,
 };
 
 /* A reason-0/4 branch address @a while the PC is known: the instruction at
@@ -306,7 +318,8 @@ static int e1_ctxid(struct etm_e1 *d, uint64_t p)
 /* The first instruction address of a trace-on element for @a in @isa. */
 static uint32_t e1_pc_of(uint32_t a, enum etm_isa isa)
 {
-	return isa == etmi_a32 ? a & ~3u : isa == etmi_t32 ? a & ~1u : a;
+	return isa == etmi_a32 ? a & ~3u : isa == etmi_t32 ? a & ~1u :
+							     a;
 }
 
 static void e1_trace_on(struct etm_e1 *d, uint64_t p, unsigned reason,
@@ -327,8 +340,9 @@ static void e1_apply(struct etm_e1 *d, uint64_t p, uint32_t a,
 		     uint32_t known, unsigned reason, int jbit)
 {
 	struct e1_st *s = &d->s;
-	enum etm_isa isa = jbit ? etmi_jazelle :
-			   (a & 1) ? etmi_t32 : etmi_a32;
+	enum etm_isa isa = jbit    ? etmi_jazelle :
+			   (a & 1) ? etmi_t32 :
+				     etmi_a32;
 
 	if (reason >= 1 && reason <= 3) {
 		e1_close_range(d);
@@ -339,8 +353,7 @@ static void e1_apply(struct etm_e1 *d, uint64_t p, uint32_t a,
 	} else if (s->pc_valid) {
 		e1_branch_insn(d, p, a, isa);
 	} else if (known == ~0u) {
-		e1_trace_on(d, p, s->after_error ? etm_on_resync :
-			    etm_on_start, a, isa);
+		e1_trace_on(d, p, s->after_error ? etm_on_resync : etm_on_start, a, isa);
 	}
 	if (known != ~0u) {
 		/* the ETM sends a full address at least every 1024 cycles
@@ -415,7 +428,7 @@ static void e1_take(struct etm_e1 *d, uint64_t p, unsigned apo)
 		return;
 	}
 	if (reason > 4) {
-		e1_error(d, p, -etme_bad_packet);   /* reserved reason */
+		e1_error(d, p, -etme_bad_packet); /* reserved reason */
 		return;
 	}
 	e1_apply(d, p, base, known, reason, n == 5 && (b5 & 0x80));
@@ -455,11 +468,11 @@ void e1_branch(struct etm_e1 *d, uint64_t p, unsigned ps)
 		return;
 	}
 	if (a0 == etm_e1_be || a0 == etm_e1_bd || (w0 & E1_PSHI)) {
-		d->st.abandoned++;    /* §5.6.1: the earlier BE is abandoned */
+		d->st.abandoned++; /* §5.6.1: the earlier BE is abandoned */
 		s->i = p + 1;
 		return;
 	}
-	if (w0 & E1_TRIG)       /* (in the loop if the BE is abandoned) */
+	if (w0 & E1_TRIG) /* (in the loop if the BE is abandoned) */
 		e1_apo_trig(d, p + 1);
 	if (a1 == etm_e1_be || a1 == etm_e1_bd || (w1 & E1_PSHI)) {
 		d->st.abandoned++;

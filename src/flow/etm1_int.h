@@ -15,39 +15,39 @@
 #include "image/bcache.h"
 
 /* A sample resolved (e1_word()): status, flags, TRACEPKT. */
-#define E1_PS(w)    ((w) & 7u)
-#define E1_PSHI     0x08u      /* PIPESTAT[3] set: impossible in ETMv1 */
-#define E1_SYNC     0x10u
-#define E1_TRIG     0x20u
-#define E1_NOPKT    0x40u      /* TD or TR: no packet byte this cycle */
-#define E1_PKT(w)   ((w) >> 16)
+#define E1_PS(w) ((w)&7u)
+#define E1_PSHI 0x08u /* PIPESTAT[3] set: impossible in ETMv1 */
+#define E1_SYNC 0x10u
+#define E1_TRIG 0x20u
+#define E1_NOPKT 0x40u /* TD or TR: no packet byte this cycle */
+#define E1_PKT(w) ((w) >> 16)
 
-#define E1_QMAX 256            /* element queue */
-#define E1_QHIGH 192           /* stop decoding when this many are queued */
-#define E1_LOOKAHEAD 4096      /* most cycles from a branch to its address */
-#define E1_NOFULL 256          /* addresses without a full one: an error */
-#define E1_CHUNK 262144        /* samples taken from the pushed buffer at once */
+#define E1_QMAX 256       /* element queue */
+#define E1_QHIGH 192      /* stop decoding when this many are queued */
+#define E1_LOOKAHEAD 4096 /* most cycles from a branch to its address */
+#define E1_NOFULL 256     /* addresses without a full one: an error */
+#define E1_CHUNK 262144   /* samples taken from the pushed buffer at once */
 
 /* The decode state (restored when a step ran out of samples). */
 struct e1_st {
-	uint64_t i;             /* next cycle to decode */
-	uint64_t cc;            /* byte cursor: cycle ... */
-	unsigned lane;          /* ... and lane (16-bit: 0 low, 1 high byte;
+	uint64_t i;         /* next cycle to decode */
+	uint64_t cc;        /* byte cursor: cycle ... */
+	unsigned lane;      /* ... and lane (16-bit: 0 low, 1 high byte;
 				 * 4-bit: always 0) */
-	uint64_t last_sync;     /* last TRACESYNC cycle whose address was read
+	uint64_t last_sync; /* last TRACESYNC cycle whose address was read
 				 * (+1; 0 = none) */
 	uint32_t pc;
 	enum etm_isa isa;
 	int pc_valid;
-	int synced_once;        /* a full address was seen */
-	int after_error;        /* the next trace-on is a resync */
-	unsigned nofull;        /* addresses read without a PC since one */
+	int synced_once; /* a full address was seen */
+	int after_error; /* the next trace-on is a resync */
+	unsigned nofull; /* addresses read without a PC since one */
 	uint32_t br_base, br_known;
 	uint32_t da_base, da_known;
-	int dsync;              /* data byte count known since the last seek */
+	int dsync; /* data byte count known since the last seek */
 	uint32_t ctxid;
 	int has_ctx;
-	uint64_t last_cyc;      /* cycle of the previous instruction status */
+	uint64_t last_cyc; /* cycle of the previous instruction status */
 	/* the range being built */
 	int rng_open;
 	struct etm_elem rng;
@@ -61,23 +61,23 @@ struct etm_e1 {
 	struct etm_config cfg;
 	const struct etm_image *img;
 	struct etm_bcache *bc;
-	struct etm_e1_cfg o;            /* options from the registers */
+	struct etm_e1_cfg o; /* options from the registers */
 	/* input: the pushed buffer not yet taken, a partial record */
 	const uint8_t *in;
 	size_t in_n;
 	uint8_t part[ETM_E1_REC];
 	unsigned npart;
-	uint64_t nsamples;      /* samples taken into the window so far */
+	uint64_t nsamples; /* samples taken into the window so far */
 	int finishing;
 	/* the window: samples wbase .. wbase + wn - 1, raw records */
 	uint32_t *w;
 	size_t wn, wcap;
 	uint64_t wbase;
-	int shortage;           /* a step read past the window */
-	uint64_t trig_pend[2];  /* triggers in the APO cycles of a branch */
+	int shortage;          /* a step read past the window */
+	uint64_t trig_pend[2]; /* triggers in the APO cycles of a branch */
 	unsigned ntrig_pend;
 	struct e1_st s;
-	struct etm_elem rng_tmpl;       /* a new range's fixed fields */
+	struct etm_elem rng_tmpl; /* a new range's fixed fields */
 	struct etm_elem q[E1_QMAX];
 	unsigned qh, qn;
 	int done;
@@ -101,14 +101,14 @@ static inline uint32_t e1_word(uint32_t raw)
 	uint32_t w = (b0 & (E1_SYNC | E1_TRIG)) | pkt << 16;
 
 	if (ps < etm_e1_tr && !(b0 & E1_TRIG))
-		return w | ps;             /* the common case */
+		return w | ps; /* the common case */
 	if (ps & 8u)
-		return w | ps;             /* E1_PSHI: reported by the loop */
+		return w | ps; /* E1_PSHI: reported by the loop */
 	if (b0 & E1_TRIG)
-		return w | ps | E1_NOPKT;  /* pre-resolved trigger cycle */
+		return w | ps | E1_NOPKT; /* pre-resolved trigger cycle */
 	if (ps == etm_e1_tr)
 		return w | (pkt & 7u) | E1_TRIG | E1_NOPKT;
-	return w | ps | E1_NOPKT;          /* TD */
+	return w | ps | E1_NOPKT; /* TD */
 }
 
 /* Sample @k resolved, or a no-packet TD if it is not in the window

@@ -191,5 +191,5 @@ void etm_flow_save(const struct etm_flow *f, struct etm_sbuf *s)
 	if (f->save)
 		f->save(f, s);
 	else
-		s->over = 1;    /* unknown state: never equal */
+		s->over = 1; /* unknown state: never equal */
 }

@@ -39,8 +39,7 @@ void etm_e3_classify_last(const struct etm3_flow *e, struct etm_elem *el)
 	el->last_cls = etmc_other;
 	if (!e->f->img)
 		return;
-	n = etm_image_read(e->f->img, el->ns ? etm_space_nonsecure :
-			   etm_space_secure, el->last_addr, buf, el->last_size);
+	n = etm_image_read(e->f->img, el->ns ? etm_space_nonsecure : etm_space_secure, el->last_addr, buf, el->last_size);
 	if (etm_insn_decode(&in, el->isa, el->last_addr, buf, n) > 0) {
 		el->last_cls = in.cls;
 		el->last_link = in.link;
@@ -169,9 +168,9 @@ struct e3_step {
 	uint64_t la;
 	unsigned lsz;
 	int exec;
-	int full;               /* the last is the block's last instruction */
-	uint64_t w;             /* cycles of all of them */
-	uint32_t lw;            /* cycles of the last one */
+	int full;    /* the last is the block's last instruction */
+	uint64_t w;  /* cycles of all of them */
+	uint32_t lw; /* cycles of the last one */
 };
 
 /* Append the instructions of step @st to the pending range, or start a new
@@ -342,12 +341,12 @@ static inline void e3_plan(struct e3_step *st, const struct etm_block *b,
 	st->i0 = i0;
 	st->exec = 1;
 	if (run >= rem) {
-		st->k = rem;            /* the rest of the block passed */
+		st->k = rem; /* the rest of the block passed */
 	} else if (n_follows) {
-		st->k = run + 1;        /* E...E N inside the block */
+		st->k = run + 1; /* E...E N inside the block */
 		st->exec = 0;
 	} else {
-		st->k = run;            /* atoms end inside the block */
+		st->k = run; /* atoms end inside the block */
 	}
 	st->full = st->k == rem;
 	if (st->full) {
@@ -361,8 +360,7 @@ static inline void e3_plan(struct e3_step *st, const struct etm_block *b,
 }
 
 /* Walk the atoms of @a a block at a time. */
-static inline __attribute__((always_inline))
-int e3_walk_in(struct etm3_flow *e, const struct e3_atoms *a)
+static inline __attribute__((always_inline)) int e3_walk_in(struct etm3_flow *e, const struct e3_atoms *a)
 {
 	const struct etm_block *b;
 	uint32_t i = 0, i0, n = a->n, run;
@@ -402,8 +400,7 @@ int e3_walk_in(struct etm3_flow *e, const struct e3_atoms *a)
 
 /* e3_walk_in() out of line, for the packet-by-packet paths (and the memo's
  * misses, flow_etm3_plain.c). */
-__attribute__((noinline))
-int etm_e3_walk(struct etm3_flow *e, const struct e3_atoms *a)
+__attribute__((noinline)) int etm_e3_walk(struct etm3_flow *e, const struct e3_atoms *a)
 {
 	return e3_walk_in(e, a);
 }
@@ -586,7 +583,7 @@ static int e3_branch(struct etm3_flow *e, const struct etm_brc *br,
 			cancelled = e3_cancel_last(e, &at);
 	}
 	if (cancelled) {
-		ret = at;       /* re-executed after the exception */
+		ret = at; /* re-executed after the exception */
 		has_ret = 1;
 	}
 	err = e3_flush(e);
@@ -614,7 +611,7 @@ static int e3_branch(struct etm3_flow *e, const struct etm_brc *br,
 		return e3_state(e, pkt, 0);
 	if (!br->has_state || (br->ns == e->ns && br->hyp == e->hyp))
 		return 0;
-	e3_set_ns(e, br->ns);   /* as e3_state() */
+	e3_set_ns(e, br->ns); /* as e3_state() */
 	e->hyp = br->hyp;
 	return e3_emit_context(e);
 }
@@ -716,14 +713,14 @@ static int e3_gap_cycles(struct etm3_flow *e, uint32_t cc)
 /* LSiP: the data instruction at the I-sync address executed (implied E). */
 static int e3_lsip(struct etm3_flow *e, const struct etm_packet *pkt)
 {
-	struct e3_atoms a = { .n = 1 };    /* one E atom */
+	struct e3_atoms a = { .n = 1 }; /* one E atom */
 	int err;
 
 	if (!e->addr_valid)
 		return 0;
 	err = etm_e3_walk(e, &a);
 	if (err < 0 || (!e->addr_valid && !e->wait_branch))
-		return err;     /* or the opcode was unreadable (nomem) */
+		return err; /* or the opcode was unreadable (nomem) */
 	e3_set_addr(e, pkt->lsip_next, pkt->lsip_isa);
 	return 0;
 }
@@ -746,8 +743,7 @@ static int e3_isync_check(struct etm3_flow *e, const struct etm_packet *pkt)
 	/* (after a BLX imm whose address packet is due, the walked target
 	 * and ISA are checked too) */
 	if ((!e->addr_valid && e->wait_branch != E3_WAIT_ISA) ||
-	    e->wait_branch == E3_WAIT_BRANCH || (e->addr == pkt->addr &&
-	    (e->isa == pkt->isa || pkt->isa == etmi_unknown)))
+	    e->wait_branch == E3_WAIT_BRANCH || (e->addr == pkt->addr && (e->isa == pkt->isa || pkt->isa == etmi_unknown)))
 		return 0;
 	return etm_e3_mismatch(e, pkt->addr);
 }
@@ -778,7 +774,7 @@ static int e3_isync(struct etm3_flow *e, const struct etm_packet *pkt)
 	if (err < 0)
 		return err;
 	if (first)
-		e->carry = 0;   /* W atoms before sync are not counted */
+		e->carry = 0; /* W atoms before sync are not counted */
 	if (pkt->reason != etm_isync_periodic) {
 		if (pkt->has_cc) {
 			err = e3_gap_cycles(e, pkt->cycle_count);

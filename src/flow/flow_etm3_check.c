@@ -38,7 +38,7 @@ int etm_e3_br_disagrees(struct etm3_flow *e, const struct etm_brc *br)
 	if (part && etm_addr_shift(br->isa) != etm_addr_shift(e->isa))
 		return 1;
 	if (part && !br->has_state && br->isa != e->isa)
-		return 1;       /* T32 / ThumbEE: AltISA only in exception bytes */
+		return 1; /* T32 / ThumbEE: AltISA only in exception bytes */
 	if (br->has_exc || !e->addr_valid || !e->pend_on || !p->ninsn)
 		return 0;
 	etm_e3_classify_last(e, p);

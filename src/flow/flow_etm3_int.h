@@ -21,40 +21,40 @@ struct etm_wm_entry;
 
 struct etm3_flow {
 	struct etm_flow *f;
-	int ca;                 /* cycle-accurate: W atoms are counted */
-	int data_only;          /* ETMCR[20]: no instruction trace */
+	int ca;        /* cycle-accurate: W atoms are counted */
+	int data_only; /* ETMCR[20]: no instruction trace */
 	int m_profile;
 
 	/* synchronisation */
-	int synced;             /* an I-sync gave address and state */
+	int synced; /* an I-sync gave address and state */
 	int ever_synced;
-	int addr_valid;         /* addr is the next instruction */
-	int wait_branch;        /* E3_WAIT_*: an address packet is due */
-	int halted;             /* after a Debug Halt exception: not synced
+	int addr_valid;  /* addr is the next instruction */
+	int wait_branch; /* E3_WAIT_*: an address packet is due */
+	int halted;      /* after a Debug Halt exception: not synced
 				 * until an I-sync or a full branch address */
-	int halt_gap;           /* the halt gap was reported */
+	int halt_gap;    /* the halt gap was reported */
 	uint64_t addr;
 	enum etm_isa isa;
 
 	/* context state */
 	uint8_t ns, hyp;
-	enum etm_space space;   /* of ns (see e3_set_ns()) */
+	enum etm_space space; /* of ns (see e3_set_ns()) */
 	uint8_t has_ctxid, has_vmid;
 	uint32_t ctxid;
 	uint8_t vmid;
 
-	uint64_t carry;         /* W atoms not yet given to an instruction */
-	uint64_t off;           /* offset of the packet being processed */
+	uint64_t carry; /* W atoms not yet given to an instruction */
+	uint64_t off;   /* offset of the packet being processed */
 
 	/* The range being built. Its last instruction is the most recently
 	 * traced one and may still be cancelled by the next branch packet,
 	 * so it and everything after it is held back. */
 	int pend_on;
-	int pend_open;          /* the range may be extended */
-	uint64_t prev_addr;     /* second-to-last instruction (ninsn >= 2) */
-	uint32_t last_w;        /* cycles attributed to the last instruction */
-	struct etm_elem *pend;  /* in the flow queue, after the queued ones */
-	struct etm_elem rtmpl;  /* a new range: zero but kind, id, has_cycles
+	int pend_open;         /* the range may be extended */
+	uint64_t prev_addr;    /* second-to-last instruction (ninsn >= 2) */
+	uint32_t last_w;       /* cycles attributed to the last instruction */
+	struct etm_elem *pend; /* in the flow queue, after the queued ones */
+	struct etm_elem rtmpl; /* a new range: zero but kind, id, has_cycles
 				 * and the context */
 	struct etm_elem held[E3_HELD_MAX];
 	unsigned nheld;
@@ -70,7 +70,7 @@ struct etm3_flow {
 	/* walks of single P-headers (etm_e3_plain()), kept across resets; NULL
 	 * without memory */
 	struct etm_wm_entry *memo;
-	uint32_t tgen;          /* generation of rtmpl (a memo key) */
+	uint32_t tgen; /* generation of rtmpl (a memo key) */
 };
 
 /* Atoms to walk: bit i of @bits is 1 for N. Cycle-accurate: @w[i] cycles

@@ -73,9 +73,8 @@ static void e3_memo_keep(struct etm3_flow *e, struct etm_wm_entry *m,
 
 /* A memo miss: walk @ac and keep the walk in the set @m under @key if it
  * may be kept (the newest first). Out of line: the hit path stays small. */
-static __attribute__((noinline))
-int e3_memo_miss(struct etm3_flow *e, const struct etm_atomc *ac,
-		 struct etm_wm_entry *m, uint64_t key, int merge)
+static __attribute__((noinline)) int e3_memo_miss(struct etm3_flow *e, const struct etm_atomc *ac,
+						  struct etm_wm_entry *m, uint64_t key, int merge)
 {
 	struct e3_atoms a = { .n = ac->n, .bits = ac->bits };
 	uint64_t addr = e->addr;
@@ -99,8 +98,8 @@ struct e3_ls {
 	enum etm_isa isa;
 	unsigned qhead, qlen;
 	int addr_valid, wait_branch, pend_on, pend_open;
-	uint32_t st_addr;       /* the parser's address compression base */
-	enum etm_isa st_isa;    /* and its ISA: the trace's, never the walk's */
+	uint32_t st_addr;    /* the parser's address compression base */
+	enum etm_isa st_isa; /* and its ISA: the trace's, never the walk's */
 };
 
 static inline void e3_ls_get(const struct etm3_flow *e,
@@ -278,12 +277,12 @@ int etm_e3_plain(struct etm3_flow *e, struct etm_pktp *p, uint64_t *np)
 				if (m[0].addr == s.addr && m[0].key == key) {
 					err = e3_ls_apply(e, p, &s, &m[0],
 							  raw ? p->off + pos :
-							  etm_pktp_off(p, pos));
+								etm_pktp_off(p, pos));
 				} else if (m[1].addr == s.addr &&
 					   m[1].key == key) {
 					err = e3_ls_apply(e, p, &s, &m[1],
 							  raw ? p->off + pos :
-							  etm_pktp_off(p, pos));
+								etm_pktp_off(p, pos));
 				} else {
 					e3_ls_put(e, p, &s);
 					e->off = etm_pktp_off(p, pos);

@@ -17,11 +17,11 @@
 struct etm_flow {
 	struct etm_config cfg;
 	const struct etm_image *img;
-	struct etm_bcache *bc;          /* owned; NULL until first used */
+	struct etm_bcache *bc; /* owned; NULL until first used */
 	int cache_on;
 	struct etm_elem q[ETM_FLOW_QMAX];
 	unsigned qhead, qlen;
-	uint8_t id;                     /* trace ID, for the elements */
+	uint8_t id; /* trace ID, for the elements */
 	/* protocol implementation (flow_etm3.c / flow_ptm.c) */
 	void *impl;
 	int (*put)(struct etm_flow *f, const struct etm_packet *pkt);

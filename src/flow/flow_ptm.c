@@ -25,25 +25,25 @@
 
 struct ptm_flow {
 	struct etm_flow *f;
-	uint8_t ca;             /* cycle-accurate */
-	uint8_t rs_on;          /* return stack enabled (ETMCR[29]) */
-	uint8_t synced;         /* an I-sync was seen since reset / error */
-	uint8_t ever_synced;    /* any I-sync seen yet (etm_on_start) */
-	uint8_t cur_valid;      /* cur is the address of the next instruction */
-	uint8_t after_wu;       /* the last address-bearing packet was a WU */
-	uint8_t halted;         /* after a Debug Halt: not synced until an
+	uint8_t ca;          /* cycle-accurate */
+	uint8_t rs_on;       /* return stack enabled (ETMCR[29]) */
+	uint8_t synced;      /* an I-sync was seen since reset / error */
+	uint8_t ever_synced; /* any I-sync seen yet (etm_on_start) */
+	uint8_t cur_valid;   /* cur is the address of the next instruction */
+	uint8_t after_wu;    /* the last address-bearing packet was a WU */
+	uint8_t halted;      /* after a Debug Halt: not synced until an
 				 * I-sync or a full branch address */
-	uint8_t halt_gap;       /* ... and the gap was reported */
+	uint8_t halt_gap;    /* ... and the gap was reported */
 	uint64_t cur;
 	enum etm_isa isa;
 	uint8_t ns, hyp;
 	uint8_t has_ctxid, has_vmid;
 	uint32_t ctxid;
 	uint8_t vmid;
-	uint64_t wu_addr;       /* address of the instruction the WU named */
+	uint64_t wu_addr; /* address of the instruction the WU named */
 	struct etm_retstack rs;
 	struct etm_elem scratch; /* sink when the queue is full (a bug) */
-	struct etm_block tmp;   /* a block built with the cache off */
+	struct etm_block tmp;    /* a block built with the cache off */
 };
 
 /* The instructions found by one walk. The last one is described by
@@ -53,15 +53,15 @@ struct ptm_run {
 	uint64_t start, end;
 	uint32_t ninsn;
 	const struct etm_insn *last;
-	uint64_t bad_addr;      /* walk_nomem: the unreadable address */
+	uint64_t bad_addr; /* walk_nomem: the unreadable address */
 	struct etm_insn cut;
 };
 
 enum ptm_walk_res {
-	walk_wp,        /* stopped at a waypoint (run.last) */
-	walk_wu,        /* reached the instruction holding the WU address */
-	walk_nomem,     /* opcode at run.bad_addr unreadable */
-	walk_bad,       /* trace inconsistent with the image */
+	walk_wp,    /* stopped at a waypoint (run.last) */
+	walk_wu,    /* reached the instruction holding the WU address */
+	walk_nomem, /* opcode at run.bad_addr unreadable */
+	walk_bad,   /* trace inconsistent with the image */
 };
 
 static struct etm_elem *ptm_emit(struct ptm_flow *p, enum etm_elem_kind k,
@@ -247,7 +247,7 @@ static void ptm_walk_failed(struct ptm_flow *p, uint64_t off,
 		struct etm_elem *el = ptm_emit(p, etmk_nomem, off);
 
 		el->addr = r->bad_addr;
-		el->isa = p->isa;   /* the walk's instruction set */
+		el->isa = p->isa; /* the walk's instruction set */
 		p->cur_valid = 0;
 		p->after_wu = 0;
 	} else {
@@ -432,7 +432,7 @@ static void ptm_exception(struct ptm_flow *p, const struct etm_brc *br)
 	ptm_load(p, br->addr, br->isa);
 	p->after_wu = 0;
 	ptm_take_state(p, br);
-	ptm_state_into(p, el);  /* the state the handler runs in */
+	ptm_state_into(p, el); /* the state the handler runs in */
 	if (br->exc_num == 1) {
 		p->synced = 0;
 		p->cur_valid = 0;
@@ -587,7 +587,7 @@ static int ptm_put_branch(struct etm_flow *f, const struct etm_brc *br)
 		ptm_exception(p, br);
 	else
 		ptm_branch(p, br);
-	return p->isa;          /* as ptm_cur_isa() */
+	return p->isa; /* as ptm_cur_isa() */
 }
 
 static int ptm_put(struct etm_flow *f, const struct etm_packet *pkt)
@@ -617,8 +617,7 @@ static int ptm_put(struct etm_flow *f, const struct etm_packet *pkt)
 	default:
 		break;
 	}
-	if (!p->synced && p->halted && (pkt->type == etmp_atom ||
-					pkt->type == etmp_waypoint))
+	if (!p->synced && p->halted && (pkt->type == etmp_atom || pkt->type == etmp_waypoint))
 		ptm_halt_skip(p, pkt->offset);
 	if (!p->synced && p->halted && pkt->type == etmp_branch) {
 		etm_brc_from_pkt(&br, pkt);
@@ -626,7 +625,7 @@ static int ptm_put(struct etm_flow *f, const struct etm_packet *pkt)
 		return 0;
 	}
 	if (!p->synced)
-		return 0;       /* wait for an I-sync (docs/ptm.md §15.2) */
+		return 0; /* wait for an I-sync (docs/ptm.md §15.2) */
 	switch (pkt->type) {
 	case etmp_atom:
 		ptm_atoms(p, pkt, pkt->offset);
@@ -670,12 +669,12 @@ static int ptm_put_patom(struct etm_flow *f, const struct etm_patom *a)
 		return etmi_unknown;
 	}
 	ptm_atoms_c(p, a->n, a->bits, a->has_cc, a->cc, a->offset);
-	return p->isa;          /* as ptm_cur_isa() */
+	return p->isa; /* as ptm_cur_isa() */
 }
 
 static int ptm_finish(struct etm_flow *f)
 {
-	(void)f;        /* PTM keeps nothing back */
+	(void)f; /* PTM keeps nothing back */
 	return 0;
 }
 

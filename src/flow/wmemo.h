@@ -25,12 +25,12 @@ struct etm_wm_entry {
 	 * on in, d_ninsn instructions longer), then the state */
 	uint8_t nr;
 	uint8_t merge;
-	uint8_t prev_pending;   /* prev_addr: the pending range's last */
+	uint8_t prev_pending; /* prev_addr: the pending range's last */
 	uint32_t d_ninsn;
 	uint8_t end_isa;
 	uint8_t addr_valid, wait_branch, pend_open;
 	uint64_t end_addr;
-	uint64_t prev_addr;     /* second-to-last instruction of the last */
+	uint64_t prev_addr; /* second-to-last instruction of the last */
 	struct etm_elem el[ETM_WMEMO_RANGES];
 };
 

@@ -131,5 +131,3 @@ int etm_bcache_fill(struct etm_bcache *bc, const struct etm_image *img,
 	*blk = &e->blk;
 	return 0;
 }
-
-

@@ -18,13 +18,13 @@
  * instruction i is 4 bytes (always 1 for A32). */
 struct etm_block {
 	uint64_t start;
-	uint64_t end;            /* address after the last instruction */
+	uint64_t end; /* address after the last instruction */
 	enum etm_isa isa;
-	uint32_t ninsn;          /* 1..ETM_BLOCK_MAX */
+	uint32_t ninsn; /* 1..ETM_BLOCK_MAX */
 	uint64_t size4;
-	struct etm_insn last;    /* the last instruction, fully classified */
-	uint8_t stop;            /* 1: last is a stop instruction (see below) */
-	uint8_t nomem;           /* 1: the block ends because memory at end is unreadable */
+	struct etm_insn last; /* the last instruction, fully classified */
+	uint8_t stop;         /* 1: last is a stop instruction (see below) */
+	uint8_t nomem;        /* 1: the block ends because memory at end is unreadable */
 };
 
 /* Which classes end a block: bit (1u << enum etm_insn_class). */

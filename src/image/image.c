@@ -19,8 +19,8 @@ struct etm_region {
 	enum etm_space space;
 	uint64_t addr;
 	uint64_t size;
-	uint8_t *data;          /* owned */
-	char *name;             /* owned, may be NULL */
+	uint8_t *data; /* owned */
+	char *name;    /* owned, may be NULL */
 };
 
 /* A visible piece of a region: [addr, end) served from p. Segments of one
@@ -274,11 +274,13 @@ static size_t seg_uncovered(const struct etm_seglist *sl,
 			k++;
 		for (kk = k; cur < o->end;) {
 			uint64_t stop = kk < nb && b[kk].addr < o->end ?
-					b[kk].addr : o->end;
+						b[kk].addr :
+						o->end;
 
 			if (stop > cur)
 				out[n++] = (struct etm_seg){
-					cur, stop, o->p + (cur - o->addr) };
+					cur, stop, o->p + (cur - o->addr)
+				};
 			if (stop == o->end)
 				break;
 			cur = b[kk].end > cur ? b[kk].end : cur;
@@ -304,7 +306,8 @@ static int seg_overlay(struct etm_seglist *sl, const struct etm_seg *b,
 	na = seg_uncovered(sl, b, nb, old);
 	while (i < na || k < nb)
 		v[n++] = k == nb || (i < na && old[i].addr < b[k].addr) ?
-			 old[i++] : b[k++];
+				 old[i++] :
+				 b[k++];
 	free(old);
 	free(sl->v);
 	sl->v = v;
@@ -594,7 +597,7 @@ size_t etm_image_read(const struct etm_image *img, enum etm_space space,
 		size_t want = n - done, got;
 
 		if (a >= ETM_IMAGE_TOP)
-			break;          /* past the top of memory */
+			break; /* past the top of memory */
 		got = etm_image_peek(img, space, a, &p);
 		if (got) {
 			if (got > want)

@@ -26,8 +26,7 @@ static void a32_uncond(struct etm_insn *insn, uint32_t i)
 {
 	if ((i & 0xFE000000) == 0xFA000000) {
 		/* BLX imm: target = addr + 8 + SignExtend(imm24:H:'0') */
-		a32_direct(insn, (uint64_t)(i & 0x00FFFFFF) << 2 |
-			   etm_bit(i, 24) << 1, 1, etmi_t32);
+		a32_direct(insn, (uint64_t)(i & 0x00FFFFFF) << 2 | etm_bit(i, 24) << 1, 1, etmi_t32);
 	} else if ((i & 0xFE500000) == 0xF8100000) {
 		/* RFE{IA,IB,DA,DB} (SRS is 100x x1x0) */
 		insn->cls = etmc_br_indirect;
@@ -35,7 +34,7 @@ static void a32_uncond(struct etm_insn *insn, uint32_t i)
 	} else if ((i & 0xFFFFFFF0) == 0xF57FF060) {
 		a32_barrier(insn, etmc_isb);
 	} else if ((i & 0xFFFFFFE0) == 0xF57FF040) {
-		a32_barrier(insn, etmc_barrier);     /* DSB 0x4x, DMB 0x5x */
+		a32_barrier(insn, etmc_barrier); /* DSB 0x4x, DMB 0x5x */
 	}
 }
 
@@ -64,27 +63,27 @@ static int a32_misc(struct etm_insn *insn, uint32_t i)
 	uint32_t rm = i & 0xF;
 
 	switch (i & 0x0FFFFFF0) {
-	case 0x012FFF10:                /* BX Rm */
+	case 0x012FFF10: /* BX Rm */
 		insn->cls = etmc_br_indirect;
 		insn->is_return = rm == 14;
 		return 1;
-	case 0x012FFF30:                /* BLX Rm */
+	case 0x012FFF30: /* BLX Rm */
 		insn->cls = etmc_br_indirect;
 		insn->link = 1;
 		return 1;
-	case 0x012FFF20:                /* BXJ Rm */
+	case 0x012FFF20: /* BXJ Rm */
 		insn->cls = etmc_br_indirect;
 		return 1;
 	}
-	if ((i & 0x0FFFFFFF) == 0x0160006E) {   /* ERET */
+	if ((i & 0x0FFFFFFF) == 0x0160006E) { /* ERET */
 		insn->cls = etmc_br_indirect;
 		insn->exc_return = 1;
 		return 1;
 	}
 	switch (i & 0x0FF000F0) {
-	case 0x01200070:                /* BKPT */
-	case 0x01600070:                /* SMC */
-	case 0x01400070:                /* HVC */
+	case 0x01200070: /* BKPT */
+	case 0x01600070: /* SMC */
+	case 0x01400070: /* HVC */
 		insn->cls = etmc_exc_gen;
 		return 1;
 	}
@@ -128,18 +127,18 @@ void etm_a32_classify(struct etm_insn *insn)
 	} else if (a32_dp_writes_pc(i)) {
 		insn->cls = etmc_br_indirect;
 		if (etm_bit(i, 20))
-			insn->exc_return = 1;  /* SUBS pc, lr / MOVS pc, lr */
+			insn->exc_return = 1; /* SUBS pc, lr / MOVS pc, lr */
 		else
 			insn->is_return = (i & 0x0FFFFFFF) == 0x01A0F00E;
 	} else if ((i & 0x0F000000) == 0x0F000000) {
-		insn->cls = etmc_exc_gen;         /* SVC */
+		insn->cls = etmc_exc_gen; /* SVC */
 	} else if ((i & 0x0FF000F0) == 0x07F000F0) {
 		/* UDF (cond AL); other conditions: permanently undefined */
 		insn->cls = cond == 0xE ? etmc_exc_gen : etmc_undefined;
 	} else if ((i & 0x0FFF0FFF) == 0x0E070F95) {
-		a32_barrier(insn, etmc_isb);      /* MCR p15,0,Rt,c7,c5,4 */
+		a32_barrier(insn, etmc_isb); /* MCR p15,0,Rt,c7,c5,4 */
 	} else if ((i & 0x0FFF0FFF) == 0x0E070F9A ||
 		   (i & 0x0FFF0FFF) == 0x0E070FBA) {
-		a32_barrier(insn, etmc_barrier);  /* CP15 DSB / DMB */
+		a32_barrier(insn, etmc_barrier); /* CP15 DSB / DMB */
 	}
 }

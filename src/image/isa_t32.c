@@ -33,16 +33,16 @@ static void t16_hireg(struct etm_insn *insn, uint32_t hw)
 	uint32_t rm = etm_bits(hw, 6, 3);
 
 	switch (hw & 0xFF80) {
-	case 0x4700:                            /* BX Rm */
+	case 0x4700: /* BX Rm */
 		t32_indirect(insn, 0, rm == 14);
 		return;
-	case 0x4780:                            /* BLX Rm */
+	case 0x4780: /* BLX Rm */
 		t32_indirect(insn, 1, 0);
 		return;
 	}
-	if ((hw & 0xFF87) == 0x4687)            /* MOV pc, Rm (D:Rd = 1111) */
+	if ((hw & 0xFF87) == 0x4687) /* MOV pc, Rm (D:Rd = 1111) */
 		t32_indirect(insn, 0, rm == 14);
-	else if ((hw & 0xFF87) == 0x4487)       /* ADD pc, Rm */
+	else if ((hw & 0xFF87) == 0x4487) /* ADD pc, Rm */
 		t32_indirect(insn, 0, 0);
 }
 
@@ -60,26 +60,25 @@ static void t16_classify(struct etm_insn *insn, uint32_t hw)
 	uint64_t pc = insn->addr + 4;
 
 	if ((hw & 0xF000) == 0xD000) {
-		if ((hw & 0x0E00) != 0x0E00) {  /* B<c> T1: imm8:'0' */
+		if ((hw & 0x0E00) != 0x0E00) { /* B<c> T1: imm8:'0' */
 			insn->cond = 1;
 			t32_direct(insn, pc, etm_sext((hw & 0xFF) << 1, 9));
 		} else {
-			insn->cls = etmc_exc_gen;  /* UDF 0xDExx / SVC 0xDFxx */
+			insn->cls = etmc_exc_gen; /* UDF 0xDExx / SVC 0xDFxx */
 		}
-	} else if ((hw & 0xF800) == 0xE000) {   /* B T2: imm11:'0' */
+	} else if ((hw & 0xF800) == 0xE000) { /* B T2: imm11:'0' */
 		t32_direct(insn, pc, etm_sext((hw & 0x7FF) << 1, 12));
-	} else if ((hw & 0xF500) == 0xB100) {   /* CBZ/CBNZ: i:imm5:'0' */
+	} else if ((hw & 0xF500) == 0xB100) { /* CBZ/CBNZ: i:imm5:'0' */
 		insn->cond = 1;
-		t32_direct(insn, pc, (int64_t)(etm_bit(hw, 9) << 6 |
-					       etm_bits(hw, 7, 3) << 1));
+		t32_direct(insn, pc, (int64_t)(etm_bit(hw, 9) << 6 | etm_bits(hw, 7, 3) << 1));
 	} else if ((hw & 0xFC00) == 0x4400) {
 		t16_hireg(insn, hw);
-	} else if ((hw & 0xFF00) == 0xBD00) {   /* POP {..., pc} */
+	} else if ((hw & 0xFF00) == 0xBD00) { /* POP {..., pc} */
 		t32_indirect(insn, 0, 1);
-	} else if ((hw & 0xFF00) == 0xBE00) {   /* BKPT */
+	} else if ((hw & 0xFF00) == 0xBE00) { /* BKPT */
 		insn->cls = etmc_exc_gen;
 	} else if ((hw & 0xFF00) == 0xBF00 && (hw & 0xF)) {
-		insn->it = 1;                   /* IT */
+		insn->it = 1; /* IT */
 	} else if (insn->isa == etmi_tee && (hw & 0xF800) == 0xC000) {
 		tee_handler(insn, hw);
 	}
@@ -99,37 +98,37 @@ static uint32_t t32_i1i2(uint32_t hw1, uint32_t hw2)
 static void t32_misc_ctrl(struct etm_insn *insn, uint32_t hw1, uint32_t hw2)
 {
 	switch (hw1 & 0xFFF0) {
-	case 0xF3B0:                    /* misc control: hw2[7:4] = op */
+	case 0xF3B0: /* misc control: hw2[7:4] = op */
 		switch (etm_bits(hw2, 7, 4)) {
-		case 0x0:               /* LEAVEX: ThumbEE -> Thumb */
+		case 0x0: /* LEAVEX: ThumbEE -> Thumb */
 			insn->target_isa = etmi_t32;
 			t32_direct(insn, insn->addr + 4, 0);
 			break;
-		case 0x1:               /* ENTERX: Thumb -> ThumbEE */
+		case 0x1: /* ENTERX: Thumb -> ThumbEE */
 			insn->target_isa = etmi_tee;
 			t32_direct(insn, insn->addr + 4, 0);
 			break;
-		case 0x4:               /* DSB */
-		case 0x5:               /* DMB */
+		case 0x4: /* DSB */
+		case 0x5: /* DMB */
 			t32_barrier(insn, etmc_barrier);
 			break;
-		case 0x6:               /* ISB */
+		case 0x6: /* ISB */
 			t32_barrier(insn, etmc_isb);
 			break;
 		}
 		return;
-	case 0xF3C0:                    /* BXJ Rm */
+	case 0xF3C0: /* BXJ Rm */
 		t32_indirect(insn, 0, 0);
 		return;
-	case 0xF3D0:                    /* SUBS pc, lr, #imm8 (ERET) */
+	case 0xF3D0: /* SUBS pc, lr, #imm8 (ERET) */
 		t32_indirect(insn, 0, 0);
 		insn->exc_return = 1;
 		return;
-	case 0xF7E0:                    /* HVC */
+	case 0xF7E0: /* HVC */
 		if ((hw2 & 0xF000) == 0x8000)
 			insn->cls = etmc_exc_gen;
 		return;
-	case 0xF7F0:                    /* SMC 0x8xxx, UDF.W 0xAxxx */
+	case 0xF7F0: /* SMC 0x8xxx, UDF.W 0xAxxx */
 		if ((hw2 & 0xF000) == 0x8000 || (hw2 & 0xF000) == 0xA000)
 			insn->cls = etmc_exc_gen;
 		return;
@@ -155,16 +154,16 @@ static void t32_branch(struct etm_insn *insn, uint32_t hw1, uint32_t hw2)
 		insn->cond = 1;
 		t32_direct(insn, pc, etm_sext(imm, 21));
 		return;
-	case 0x9000:                    /* B.W T4 */
-	case 0xD000:                    /* BL */
+	case 0x9000: /* B.W T4 */
+	case 0xD000: /* BL */
 		imm = t32_i1i2(hw1, hw2) | etm_bits(hw1, 9, 0) << 12 |
 		      etm_bits(hw2, 10, 0) << 1;
 		insn->link = (hw2 & 0xD000) == 0xD000;
 		t32_direct(insn, pc, etm_sext(imm, 25));
 		return;
-	default:                        /* 0xC000: BLX imm, to A32 */
+	default: /* 0xC000: BLX imm, to A32 */
 		if (hw2 & 1) {
-			insn->cls = etmc_undefined;   /* H = 1: UNDEFINED */
+			insn->cls = etmc_undefined; /* H = 1: UNDEFINED */
 			return;
 		}
 		imm = t32_i1i2(hw1, hw2) | etm_bits(hw1, 9, 0) << 12 |
@@ -183,13 +182,13 @@ static void t32_ldm(struct etm_insn *insn, uint32_t hw1, uint32_t hw2)
 	uint32_t rn = hw1 & 0xF;
 
 	switch (hw1 & 0xFFD0) {
-	case 0xE890:                    /* LDM{IA}.W / POP.W */
-	case 0xE910:                    /* LDMDB */
+	case 0xE890: /* LDM{IA}.W / POP.W */
+	case 0xE910: /* LDMDB */
 		if (hw2 & 0x8000)
 			t32_indirect(insn, 0, rn == 13);
 		return;
-	case 0xE810:                    /* RFEDB */
-	case 0xE990:                    /* RFEIA */
+	case 0xE810: /* RFEDB */
+	case 0xE990: /* RFEIA */
 		t32_indirect(insn, 0, 0);
 		insn->exc_return = 1;
 		return;

@@ -13,7 +13,6 @@
 #include <etmtrace/error.h>
 #include <etmtrace/image.h>
 
-
 #ifndef EM_AARCH64
 #define EM_AARCH64 183
 #endif
@@ -81,12 +80,14 @@ static int elf_add_segment(struct etm_piece *pc, Elf *e, size_t i,
 	if (*total > rawsize)
 		return elf_err(errbuf, errlen, -etme_parse,
 			       "%s: executable segments overlap (more bytes "
-			       "than the %zu-byte file)", path, rawsize);
+			       "than the %zu-byte file)",
+			       path, rawsize);
 	if (ph.p_vaddr + bias < ph.p_vaddr ||
 	    ph.p_vaddr + bias > ETM_IMAGE_TOP - ph.p_filesz)
 		return elf_err(errbuf, errlen, -etme_parse,
 			       "%s: segment %zu at 0x%llx (0x%llx bytes) lies "
-			       "beyond the 32-bit address space", path, i,
+			       "beyond the 32-bit address space",
+			       path, i,
 			       (unsigned long long)(ph.p_vaddr + bias),
 			       (unsigned long long)ph.p_filesz);
 	pc->addr = ph.p_vaddr + bias;
@@ -112,7 +113,8 @@ static int elf_check_phdrs(Elf *e, size_t rawsize, const char *path,
 	if (eh.e_phoff > rawsize || need > rawsize - eh.e_phoff)
 		return elf_err(errbuf, errlen, -etme_parse,
 			       "%s: program headers lie beyond the end of the "
-			       "file (truncated?)", path);
+			       "file (truncated?)",
+			       path);
 	return 0;
 }
 

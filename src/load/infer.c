@@ -49,9 +49,8 @@ int cap_infer(struct cap_ctx *c, enum etm_input_format fmt, unsigned id,
 	*cfg = best;
 	etm_diag_config_diff(&base, &best, diff, sizeof(diff));
 	cap_note(c->cap, "trace ID 0x%02x: configuration inferred from %zu "
-		 "bytes%s: %s ETMCR=0x%08x ETMCCER=0x%08x ETMIDR=0x%08x%s%s",
-		 id, n, img && etm_image_count(img) ? " against the image" :
-		 " (no image)", etm_protocol_name(best.protocol), best.etmcr,
+			 "bytes%s: %s ETMCR=0x%08x ETMCCER=0x%08x ETMIDR=0x%08x%s%s",
+		 id, n, img && etm_image_count(img) ? " against the image" : " (no image)", etm_protocol_name(best.protocol), best.etmcr,
 		 best.etmccer, best.etmidr, diff[0] ? " - " : "", diff);
 	return (int)(how | ETM_HOW_INFERRED);
 }

@@ -10,21 +10,21 @@
 #define ETM_INI_MAX_SIZE (4u << 20)
 
 struct etm_ini_entry {
-	size_t section;   /* index into etm_ini.sections */
-	char *key;        /* trimmed, as written */
-	char *value;      /* trimmed */
+	size_t section; /* index into etm_ini.sections */
+	char *key;      /* trimmed, as written */
+	char *value;    /* trimmed */
 	unsigned line;
 };
 
 struct etm_ini {
 	char *path;
-	char *text;       /* copy of the text: every name and value points here */
-	char **sections;  /* section names in file order ("" = before any) */
+	char *text;             /* copy of the text: every name and value points here */
+	char **sections;        /* section names in file order ("" = before any) */
 	unsigned *section_line; /* line of each section header (0 for "") */
 	size_t nsections;
-	struct etm_ini_entry *entries;  /* in file order, so by section */
+	struct etm_ini_entry *entries; /* in file order, so by section */
 	size_t nentries;
-	size_t size;      /* bytes of text parsed */
+	size_t size; /* bytes of text parsed */
 };
 
 /* Parse @len bytes of @text; @name is used in error messages.

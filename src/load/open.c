@@ -106,9 +106,9 @@ int cap_user_images(struct cap_ctx *c, struct etm_image *img)
 		if (r < 0)
 			return cap_err(c, r, "%s: %s", o->images[i].path,
 				       r == -etme_invalid ? "it does not fit in "
-				       "the 32-bit address space there" :
-				       r == -etme_io ? strerror(errno) :
-				       etm_errstr(r));
+							    "the 32-bit address space there" :
+				       r == -etme_io      ? strerror(errno) :
+							    etm_errstr(r));
 		etm_image_name_last(img, o->images[i].path);
 	}
 	for (i = 0; i < o->nelfs; i++) {
@@ -170,7 +170,7 @@ int cap_wire(struct cap_ctx *c, struct etm_capture_source *s)
 			       s->id, s->name, why);
 	if (!b->dec)
 		b->dec = etm_decoder_alloc(b->format, c->o.mode ? c->o.mode :
-						     etm_dec_elements);
+								  etm_dec_elements);
 	if (!b->dec)
 		return cap_err(c, -etme_nomem, "out of memory");
 	r = etm_decoder_add_source(b->dec, &s->cfg, s->img);
@@ -213,12 +213,13 @@ int cap_check_ids(struct cap_ctx *c)
 				s = &c->cap->src[j];
 		if (!s)
 			return cap_err(c, -etme_bad_config, "no trace source "
-				       "with ID 0x%02x (sources: %s)",
+							    "with ID 0x%02x (sources: %s)",
 				       c->o.ids[i], len ? have : "none");
 		if (s->cfg.protocol == etm_proto_unknown &&
 		    !(c->o.flags & ETM_OPEN_LIST))
 			return cap_err(c, -etme_bad_config, "trace ID 0x%02x "
-				       "is %s (%s): %s", s->id, s->name,
+							    "is %s (%s): %s",
+				       s->id, s->name,
 				       s->type ? s->type : "?", s->skip);
 	}
 	return 0;
@@ -232,7 +233,8 @@ static int cap_nonempty(struct cap_ctx *c)
 		if (c->cap->buf[i].dec)
 			return 0;
 	return cap_err(c, -etme_bad_config, "no ETMv3/PTM trace source to "
-		       "decode%s", c->o.nids ? " with the given IDs" : "");
+					    "decode%s",
+		       c->o.nids ? " with the given IDs" : "");
 }
 
 int etm_capture_open(struct etm_capture **out, const char *path,

@@ -10,16 +10,16 @@
 
 struct etm_capture {
 	char *path;
-	struct etm_snapshot *snap;        /* NULL: a trace file */
+	struct etm_snapshot *snap; /* NULL: a trace file */
 	struct etm_capture_source *src;
 	size_t nsrc;
 	struct etm_capture_buffer *buf;
 	size_t nbuf;
-	char (*why)[160];                 /* buf[i].format_why storage */
+	char (*why)[160]; /* buf[i].format_why storage */
 	size_t nwhy;
-	struct etm_image **imgs;          /* owned */
+	struct etm_image **imgs; /* owned */
 	size_t nimgs;
-	char **notes;                     /* NULL-terminated */
+	char **notes; /* NULL-terminated */
 	size_t nnotes;
 	/* etm_capture_next(): buffer being read */
 	size_t cur;

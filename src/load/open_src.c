@@ -60,7 +60,8 @@ static int cap_format_doubt(struct cap_ctx *c, struct etm_capture_buffer *b,
 	if ((f == etm_fmt_raw) == (b->format == etm_fmt_raw))
 		return 0;
 	cap_note(c->cap, "buffer %s: input format %s given, but the bytes show %s"
-		 "%s%s", b->name, fmt_word(b->format), why,
+			 "%s%s",
+		 b->name, fmt_word(b->format), why,
 		 f == etm_fmt_raw ? "" : ": try --input-format ",
 		 f == etm_fmt_raw ? "" : fmt_word(f));
 	return 1;
@@ -78,7 +79,8 @@ static void cap_format(struct cap_ctx *c, struct etm_capture_buffer *b,
 		b->format = c->o.format;
 		if (declared && declared != c->o.format)
 			cap_note(c->cap, "buffer %s: input format %s (option; "
-				 "the snapshot says %s)", b->name,
+					 "the snapshot says %s)",
+				 b->name,
 				 fmt_word(c->o.format), fmt_word(declared));
 		if (n && cap_format_doubt(c, b, head, n))
 			b->format_why = why;
@@ -146,7 +148,8 @@ static int snap_id_taken(struct cap_ctx *c, const struct etm_capture_source *s)
 
 		if (!o->skip && o->id == s->id && o->buffer == s->buffer)
 			return cap_err(c, -1, "trace sources %s and %s both use "
-				       "trace ID 0x%02x", o->name, s->name,
+					      "trace ID 0x%02x",
+				       o->name, s->name,
 				       s->id) != 0;
 	}
 	return 0;
@@ -184,9 +187,9 @@ static int snap_source(struct cap_ctx *c, size_t k)
 		s->how |= ETM_HOW_OPTIONS;
 		etm_diag_config_diff(&ss->cfg, &s->cfg, was, sizeof(was));
 		cap_note(c->cap, "trace ID 0x%02x (%s): options override the "
-			 "snapshot: %s; ETMCR=0x%08x ETMCCER=0x%08x "
-			 "ETMIDR=0x%08x", s->id, s->name, was[0] ? was :
-			 "registers", s->cfg.etmcr, s->cfg.etmccer,
+				 "snapshot: %s; ETMCR=0x%08x ETMCCER=0x%08x "
+				 "ETMIDR=0x%08x",
+			 s->id, s->name, was[0] ? was : "registers", s->cfg.etmcr, s->cfg.etmccer,
 			 s->cfg.etmidr);
 	}
 	if (!(c->o.flags & ETM_OPEN_NO_IMAGES) && snap_image(c, k, s) < 0)
@@ -232,7 +235,9 @@ int cap_open_snapshot(struct cap_ctx *c)
 	err[0] = 0;
 	r = etm_snapshot_load_ex(&c->cap->snap, c->cap->path,
 				 c->o.flags & ETM_OPEN_ALLOW_OUTSIDE ?
-				 ETM_SNAP_ALLOW_OUTSIDE : 0, err, sizeof(err));
+					 ETM_SNAP_ALLOW_OUTSIDE :
+					 0,
+				 err, sizeof(err));
 	if (r < 0)
 		return cap_err(c, r, "%s", err[0] ? err : etm_errstr(r));
 	snap = c->cap->snap;
@@ -325,7 +330,7 @@ int cap_open_file(struct cap_ctx *c)
 	}
 	if (!r && b->format == etm_fmt_raw && c->o.nids > 1)
 		r = cap_err(c, -etme_invalid, "raw input holds one source: "
-			    "give one --id, or --input-format coresight");
+					      "give one --id, or --input-format coresight");
 	if (!r && b->format == etm_fmt_raw)
 		r = file_source(c, c->o.nids ? c->o.ids[0] : 0x10, img, head, n);
 	else if (!r && c->o.nids)
@@ -333,7 +338,8 @@ int cap_open_file(struct cap_ctx *c)
 			r = file_source(c, c->o.ids[i], img, head, n);
 	else if (!r && file_ids(b->format, head, n, ids) <= 0)
 		r = cap_err(c, -etme_bad_config, "%s: no trace data in any %s "
-			    "frame", b->path, fmt_word(b->format));
+						 "frame",
+			    b->path, fmt_word(b->format));
 	else
 		for (i = 1; i < 0x70 && !r; i++)
 			if (ids[i])

@@ -18,31 +18,31 @@
 
 /* Bounds that keep loading time and memory linear in the size of the
  * snapshot (doc/robustness.md): more is rejected with -etme_parse. */
-#define SNAP_MAX_DEVICES 256       /* device files in [device_list] */
-#define SNAP_MAX_DUMPS 4096        /* [dump] sections, all sources together */
-#define SNAP_MAX_BUFFERS 64        /* buffers in trace.ini */
-#define SNAP_MAX_TEXT (16u << 20)  /* bytes of all .ini files together */
+#define SNAP_MAX_DEVICES 256         /* device files in [device_list] */
+#define SNAP_MAX_DUMPS 4096          /* [dump] sections, all sources together */
+#define SNAP_MAX_BUFFERS 64          /* buffers in trace.ini */
+#define SNAP_MAX_TEXT (16u << 20)    /* bytes of all .ini files together */
 #define SNAP_ADDR_TOP 0x100000000ull /* dumps lie in the 32-bit space */
 
 /* A parsed device file. */
 struct snap_dev {
 	struct etm_ini *ini;
 	const char *name, *class, *type, *location;
-	const char *core;       /* its core in [core_trace_sources], or NULL */
-	const char *buffers;    /* its entry in [source_buffers], or NULL */
+	const char *core;    /* its core in [core_trace_sources], or NULL */
+	const char *buffers; /* its entry in [source_buffers], or NULL */
 };
 
 /* Everything alive while loading. */
 struct snap_ctx {
 	struct etm_snapshot *snap;
-	struct etm_ini *top;    /* snapshot.ini */
-	struct etm_ini *trace;  /* trace.ini, may be NULL */
+	struct etm_ini *top;   /* snapshot.ini */
+	struct etm_ini *trace; /* trace.ini, may be NULL */
 	struct snap_dev *devs;
 	size_t ndevs;
-	size_t text;            /* .ini bytes read so far */
-	size_t ndumps;          /* dumps of all sources so far */
-	unsigned flags;         /* ETM_SNAP_* */
-	char *realdir;          /* real path of the snapshot directory */
+	size_t text;    /* .ini bytes read so far */
+	size_t ndumps;  /* dumps of all sources so far */
+	unsigned flags; /* ETM_SNAP_* */
+	char *realdir;  /* real path of the snapshot directory */
 	char *errbuf;
 	size_t errlen;
 };
@@ -508,9 +508,8 @@ static int snap_source_regs(struct snap_ctx *c, const struct snap_dev *d,
 		rc = snap_reg(c, d->ini, "ETMTRACEIDR", &cfg->traceid);
 	if (!rc)
 		rc = snap_reg(c, d->ini, "ETMCCR", &cfg->etmccr);
-	if (!rc && (cfg->protocol == etm_proto_etmv1 ||
-		    cfg->protocol == etm_proto_etmv2) && !cfg->traceid)
-		cfg->traceid = 0x10;    /* ETMv1/v2 have no trace ID */
+	if (!rc && (cfg->protocol == etm_proto_etmv1 || cfg->protocol == etm_proto_etmv2) && !cfg->traceid)
+		cfg->traceid = 0x10; /* ETMv1/v2 have no trace ID */
 	return rc;
 }
 
@@ -539,8 +538,8 @@ static int snap_add_source(struct snap_ctx *c, const struct snap_dev *d,
 			   enum etm_protocol proto)
 {
 	struct etm_snap_source *s = proto == etm_proto_unknown ?
-		&c->snap->others[c->snap->nothers++] :
-		&c->snap->sources[c->snap->nsources++];
+					    &c->snap->others[c->snap->nothers++] :
+					    &c->snap->sources[c->snap->nsources++];
 	const struct snap_dev *core = NULL;
 	const char *core_name;
 	int rc;
@@ -767,7 +766,8 @@ void etm_snapshot_free(struct etm_snapshot *snap)
 		return;
 	for (i = 0; i < snap->nsources + snap->nothers; i++) {
 		struct etm_snap_source *s = i < snap->nsources ?
-			&snap->sources[i] : &snap->others[i - snap->nsources];
+						    &snap->sources[i] :
+						    &snap->others[i - snap->nsources];
 
 		for (k = 0; k < s->ndumps; k++)
 			free(s->dumps[k].path);
@@ -829,8 +829,8 @@ int etm_snapshot_add_memory(const struct etm_snap_source *src,
 					 "%s: cannot load dump at 0x%llx: %s",
 					 d->path, (unsigned long long)d->addr,
 					 rc == -etme_invalid ?
-					 "it does not fit in the 32-bit address space" :
-					 etm_errstr(rc));
+						 "it does not fit in the 32-bit address space" :
+						 etm_errstr(rc));
 			return rc;
 		}
 		etm_image_name_last(img, d->path);

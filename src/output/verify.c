@@ -13,17 +13,17 @@
 
 struct vitem {
 	struct etm_item it;
-	uint8_t src;    /* trace ID (0: deformatter, never held) */
-	uint8_t held;   /* waiting for its source's next check */
-	uint8_t mark;   /* an etme_unverified element goes before it */
+	uint8_t src;  /* trace ID (0: deformatter, never held) */
+	uint8_t held; /* waiting for its source's next check */
+	uint8_t mark; /* an etme_unverified element goes before it */
 };
 
 /* Per trace ID. Held items are tracked by the absolute queue positions of
  * the first held one and how many there are. */
 struct vsrc {
-	uint64_t first;      /* position of the first held item */
+	uint64_t first; /* position of the first held item */
 	uint64_t nheld;
-	uint64_t pend_off;   /* periodic I-sync whose check is pending */
+	uint64_t pend_off; /* periodic I-sync whose check is pending */
 	int pend;
 };
 
@@ -138,7 +138,7 @@ int etm_verify_put(struct etm_verify *v, const struct etm_item *it)
 		held = 0;
 	} else {
 		if (s->pend && item_off(it) > s->pend_off)
-			release(v, k, 0);   /* the I-sync passed its check */
+			release(v, k, 0); /* the I-sync passed its check */
 		if (!it->is_elem && it->pkt.type == etmp_isync) {
 			if (it->pkt.reason == etm_isync_periodic) {
 				s->pend = s->nheld != 0;
@@ -183,8 +183,7 @@ int etm_verify_next(struct etm_verify *v, struct etm_item *it)
 	if (!v || !it)
 		return -etme_invalid;
 	if (v->head == v->tail || at(v, v->head)->held)
-		return v->finished && v->head == v->tail ? -etme_eos
-							 : -etme_again;
+		return v->finished && v->head == v->tail ? -etme_eos : -etme_again;
 	x = at(v, v->head);
 	if (x->mark) {
 		x->mark = 0;

@@ -89,7 +89,8 @@ int etm_addr_read(const uint8_t *b, size_t n, unsigned flags, uint32_t base,
 	r->len = (uint8_t)i;
 	/* etm_addr_shift(), inline: T32/ThumbEE 1, Jazelle 0, else 2 */
 	shift = cur == etmi_t32 || cur == etmi_tee ? 1 :
-		cur == etmi_jazelle ? 0 : 2;
+		cur == etmi_jazelle                ? 0 :
+						     2;
 	r->nbits = (uint8_t)(bits + shift);
 	/* at most 6 + 3 x 7 + 2 = 29 bits: the mask never covers all 32 */
 	mask = (1u << r->nbits) - 1;

@@ -13,8 +13,8 @@
 struct etm_br_short {
 	uint32_t addr;
 	enum etm_isa isa;
-	uint8_t addr_bits;      /* address bits the packet carried */
-	uint8_t isa_changed;    /* the 5-byte form with an ISA byte */
+	uint8_t addr_bits;   /* address bits the packet carried */
+	uint8_t isa_changed; /* the 5-byte form with an ISA byte */
 };
 
 /* The address of @bits packet bits @v (ISA unchanged) against @base. */
@@ -50,13 +50,13 @@ static inline int etm_br_short_cut(uint32_t base, enum etm_isa isa,
 			bits += 7;
 		} else {
 			if (c & 0x40)
-				return 0;       /* exception information */
+				return 0; /* exception information */
 			v |= (uint32_t)(c & 0x3f) << bits;
 			bits += 6;
 		}
 	}
 	if (c & 0x80)
-		return 0;               /* the 5-byte form, cut */
+		return 0; /* the 5-byte form, cut */
 	etm_br_short_set(base, isa, v, bits, o);
 	return (int)i;
 }
@@ -72,9 +72,8 @@ static inline int etm_br_short_cut(uint32_t base, enum etm_isa isa,
  * With 5 bytes at hand, the first four are taken as one word: the size
  * from the first byte without a continuation bit, the address bits with
  * shifts and masks. */
-static inline __attribute__((always_inline))
-int etm_br_short(uint32_t base, enum etm_isa isa, const uint8_t *b, size_t n,
-		 int alt, struct etm_br_short *o)
+static inline __attribute__((always_inline)) int etm_br_short(uint32_t base, enum etm_isa isa, const uint8_t *b, size_t n,
+							      int alt, struct etm_br_short *o)
 {
 	uint32_t w, v, stop;
 	unsigned len, bits;
@@ -88,14 +87,14 @@ int etm_br_short(uint32_t base, enum etm_isa isa, const uint8_t *b, size_t n,
 	    (uint32_t)b[3] << 24;
 	v = ((w >> 1) & 0x3fu) | ((w >> 2) & (0x7fu << 6)) |
 	    ((w >> 3) & (0x7fu << 13)) | ((w >> 4) & (0x7fu << 20));
-	stop = ~w & 0x80808080u;        /* bytes that end the address */
+	stop = ~w & 0x80808080u; /* bytes that end the address */
 	if (stop) {
 		len = ((unsigned)__builtin_ctz(stop) >> 3) + 1;
 		bits = 7 * len - 1;
 		if (alt && len > 1) {
 			if ((w >> (8 * (len - 1))) & 0x40)
-				return 0;       /* exception information */
-			bits--;                 /* 6 bits in the last byte */
+				return 0; /* exception information */
+			bits--;           /* 6 bits in the last byte */
 		}
 		etm_br_short_set(base, isa, v, bits, o);
 		return (int)len;
@@ -103,7 +102,7 @@ int etm_br_short(uint32_t base, enum etm_isa isa, const uint8_t *b, size_t n,
 	/* the 5th byte: b0E01aaaa T32, b0E001aaa A32 (with E = 0) */
 	c = b[4];
 	if (c & 0xe0)
-		return 0;               /* exception, Jazelle, deprecated */
+		return 0; /* exception, Jazelle, deprecated */
 	if (c & 0x10) {
 		o->isa = etmi_t32;
 		o->addr = (v | (uint32_t)(c & 0x0f) << 27) << 1;

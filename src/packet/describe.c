@@ -12,7 +12,7 @@ struct out {
 	char *buf;
 	size_t n;
 	size_t len;
-	int json;   /* JSON members: drop the leading comma of the first */
+	int json; /* JSON members: drop the leading comma of the first */
 };
 
 static void put(struct out *o, const char *fmt, ...)
@@ -80,16 +80,48 @@ const char *etm_exc_name(unsigned num, int m_profile)
 {
 	/* ARMv7-A/R, IHI 0014Q Table 7-12 / IHI 0035B Table 4.4 */
 	static const char *const ar[16] = {
-		"none", "DebugHalt", "SMC", "Hyp", "AsyncDataAbort",
-		"ThumbEECheck", "reserved", "reserved", "Reset", "Undef",
-		"SVC", "PrefetchAbort", "DataAbort", "Generic", "IRQ", "FIQ",
+		"none",
+		"DebugHalt",
+		"SMC",
+		"Hyp",
+		"AsyncDataAbort",
+		"ThumbEECheck",
+		"reserved",
+		"reserved",
+		"Reset",
+		"Undef",
+		"SVC",
+		"PrefetchAbort",
+		"DataAbort",
+		"Generic",
+		"IRQ",
+		"FIQ",
 	};
 	/* ARMv7-M traced values, Cortex-M3 TRM Table 14-8 */
 	static const char *const m[24] = {
-		"none", "IRQ1", "IRQ2", "IRQ3", "IRQ4", "IRQ5", "IRQ6", "IRQ7",
-		"IRQ0", "UsageFault", "NMI", "SVC", "DebugMonitor",
-		"MemManage", "PendSV", "SysTick", "reserved", "Reset",
-		"reserved", "HardFault", "reserved", "BusFault", "reserved",
+		"none",
+		"IRQ1",
+		"IRQ2",
+		"IRQ3",
+		"IRQ4",
+		"IRQ5",
+		"IRQ6",
+		"IRQ7",
+		"IRQ0",
+		"UsageFault",
+		"NMI",
+		"SVC",
+		"DebugMonitor",
+		"MemManage",
+		"PendSV",
+		"SysTick",
+		"reserved",
+		"Reset",
+		"reserved",
+		"HardFault",
+		"reserved",
+		"BusFault",
+		"reserved",
 		"reserved",
 	};
 
@@ -102,7 +134,10 @@ const char *etm_exc_name(unsigned num, int m_profile)
 }
 
 static const char *const reason_name[4] = {
-	"periodic", "trace_on", "overflow", "debug_exit",
+	"periodic",
+	"trace_on",
+	"overflow",
+	"debug_exit",
 };
 
 /* Exception name for a packet: the A/R table unless the number only fits
@@ -267,7 +302,8 @@ static void json_addr(struct out *o, const struct etm_packet *p)
 		put(o, ",\"reason\":\"%s\"", reason_name[p->reason & 3]);
 		if (p->lsip)
 			put(o, ",\"lsip_next\":\"0x%08" PRIx64 "\","
-			    "\"lsip_isa\":\"%s\"", p->lsip_next,
+			       "\"lsip_isa\":\"%s\"",
+			    p->lsip_next,
 			    etm_isa_name(p->lsip_isa));
 	}
 	if (p->has_exc) {

@@ -19,9 +19,9 @@ static const uint8_t ss_bytes[4] = { 0, 1, 2, 4 };
 static enum etm_hdr etm3_classify(unsigned b, int data)
 {
 	if (b & 0x01)
-		return etmh_branch;      /* bCxxxxxx1 */
+		return etmh_branch; /* bCxxxxxx1 */
 	if (b & 0x80)
-		return etmh_atom;        /* b1xxxxxx0 */
+		return etmh_atom; /* b1xxxxxx0 */
 	switch (b) {
 	case 0x00: return etmh_async;
 	case 0x04: return etmh_cycle_count;
@@ -29,7 +29,8 @@ static enum etm_hdr etm3_classify(unsigned b, int data)
 	case 0x0c: return etmh_trigger;
 	case 0x70: return etmh_isync_cc;
 	case 0x3c: return etmh_vmid;
-	case 0x42: case 0x46: return etmh_timestamp; /* b01000R10 */
+	case 0x42:
+	case 0x46: return etmh_timestamp; /* b01000R10 */
 	case 0x66: return etmh_ignore;
 	case 0x6e: return etmh_ctxid;
 	case 0x76: return etmh_exc_return;
@@ -37,17 +38,17 @@ static enum etm_hdr etm3_classify(unsigned b, int data)
 	default: break;
 	}
 	if (!data)
-		return etmh_reserved;    /* data headers need ETMCR[3:2] != 0 */
+		return etmh_reserved; /* data headers need ETMCR[3:2] != 0 */
 	if (b == 0x50)
 		return etmh_store_failed;
 	if (b == 0x62)
 		return etmh_data_suppressed;
 	if ((b & 0x93) == 0x00)
-		return etmh_ooo_data;    /* b0TT0SS00, TT != 0 */
+		return etmh_ooo_data; /* b0TT0SS00, TT != 0 */
 	if ((b & 0xd3) == 0x50)
-		return etmh_ooo_place;   /* b01A1TT00, TT != 0 */
+		return etmh_ooo_place; /* b01A1TT00, TT != 0 */
 	if ((b & 0xd3) == 0x02)
-		return etmh_data;        /* b00A0SS10 */
+		return etmh_data; /* b00A0SS10 */
 	if ((b & 0xef) == 0x6a)
 		return etmh_val_not_traced; /* b011A1010 */
 	return etmh_reserved;
@@ -88,21 +89,21 @@ static int phdr_ca(const struct etm_pktp *p, uint8_t h,
 {
 	unsigned e, i, w;
 
-	if (h == 0x80) {                     /* format 0: one W, v3.0 only */
+	if (h == 0x80) { /* format 0: one W, v3.0 only */
 		if (p->o.arch_minor != 0)
 			return -etme_bad_opc;
 		pkt->w_tail = 1;
-	} else if ((h & 0xa3) == 0x80) {     /* format 1: b1N0EEE00 */
+	} else if ((h & 0xa3) == 0x80) { /* format 1: b1N0EEE00 */
 		e = (h >> 2) & 7;
 		pkt->atom_count = (uint8_t)(e + ((h >> 6) & 1));
 		pkt->atom_bits = (uint32_t)((h >> 6) & 1) << e;
 		for (i = 0; i < pkt->atom_count; i++)
 			pkt->atom_w[i] = 1;
-	} else if ((h & 0xf3) == 0x82) {     /* format 2: W then 2 atoms */
+	} else if ((h & 0xf3) == 0x82) { /* format 2: W then 2 atoms */
 		pkt->atom_count = 2;
 		pkt->atom_bits = ((h >> 3) & 1) | ((h >> 2) & 1) << 1;
 		pkt->atom_w[0] = 1;
-	} else if ((h & 0xa3) == 0xa0) {     /* format 3: b1E1WWW00 */
+	} else if ((h & 0xa3) == 0xa0) { /* format 3: b1E1WWW00 */
 		w = ((h >> 2) & 7) + 1;
 		if (h & 0x40) {
 			pkt->atom_count = 1;
@@ -110,7 +111,7 @@ static int phdr_ca(const struct etm_pktp *p, uint8_t h,
 		} else {
 			pkt->w_tail = (uint8_t)w;
 		}
-	} else if ((h & 0xfb) == 0x92) {     /* format 4: one atom, no W */
+	} else if ((h & 0xfb) == 0x92) { /* format 4: one atom, no W */
 		if (p->o.arch_minor < 3)
 			return -etme_bad_opc;
 		pkt->atom_count = 1;
@@ -141,7 +142,7 @@ static int etm3_exc(const uint8_t *b, size_t n, struct etm_brc *br)
 	if (n < 2)
 		return -etme_again;
 	e = b[i++];
-	if (!(e & 0x40)) {                   /* byte 1: C 0 H eeeee */
+	if (!(e & 0x40)) { /* byte 1: C 0 H eeeee */
 		br->hyp = (e >> 5) & 1;
 		br->exc_num |= (uint16_t)((e & 0x1f) << 4);
 		if (!(e & 0x80))
@@ -150,7 +151,7 @@ static int etm3_exc(const uint8_t *b, size_t n, struct etm_brc *br)
 			return -etme_again;
 		e = b[i++];
 	}
-	br->resume = e & 0x0f;                /* byte 2: 0 1 rr RRRR */
+	br->resume = e & 0x0f; /* byte 2: 0 1 rr RRRR */
 	return (int)i;
 }
 
@@ -230,7 +231,7 @@ static enum etm_isa isync_isa(const struct etm_pktp *p, uint8_t info,
 			      uint32_t *addr)
 {
 	if (info & 0x10)
-		return etmi_jazelle;         /* T bit is address bit 0 */
+		return etmi_jazelle; /* T bit is address bit 0 */
 	if (!(*addr & 1))
 		return etmi_a32;
 	*addr &= ~1u;

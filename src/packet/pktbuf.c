@@ -155,8 +155,8 @@ static void atom_table(struct etm_pktp *p)
 struct off_cursor {
 	const struct etm_offseg *m;
 	size_t nmap, i;
-	size_t end;             /* position where segment i ends */
-	uint64_t base;          /* offset of position 0 in segment i */
+	size_t end;    /* position where segment i ends */
+	uint64_t base; /* offset of position 0 in segment i */
 };
 
 static void cursor_init(struct off_cursor *c, const struct etm_pktp *p)
@@ -202,13 +202,13 @@ unsigned etm_pktp_atom_run(struct etm_pktp *p, struct etm_atom_run *r,
 	    p->asm_len || p->qi < p->qn)
 		return 0;
 	if (p->map && p->mapi < p->nmap && p->map[p->mapi].pos > pos)
-		p->mapi = 0;    /* the cursor only moves forwards */
+		p->mapi = 0; /* the cursor only moves forwards */
 	r->map = p->map;
 	r->nmap = p->nmap;
 	r->mapi = p->mapi;
 	r->off0 = p->off;
 	if (maxpk > 0xffff / 8)
-		maxpk = 0xffff / 8;     /* W counts fit in w[] */
+		maxpk = 0xffff / 8; /* W counts fit in w[] */
 	end = len - pos > maxpk ? pos + maxpk : len;
 	if (!p->o.cycle_acc) {
 		do {
@@ -312,9 +312,8 @@ static inline void brc_clear(struct etm_brc *br)
 }
 
 /* etm_br_short() into @br (cleared here). */
-static inline __attribute__((always_inline))
-int branch_short(const struct etm_pktp *p, const uint8_t *b, size_t n,
-		 struct etm_brc *br, int alt)
+static inline __attribute__((always_inline)) int branch_short(const struct etm_pktp *p, const uint8_t *b, size_t n,
+							      struct etm_brc *br, int alt)
 {
 	struct etm_br_short o;
 	int r = etm_br_short(p->st.addr, p->st.isa, b, n, alt, &o);
@@ -427,7 +426,7 @@ int etm_pktp_fast_branch(struct etm_pktp *p, struct etm_brc *br)
 	else
 		r = etm_etm3_read_branch(p, b, n, br, &st, &drop);
 	if (r <= 0)
-		return 0;       /* cut by the end of the chunk, or bad */
+		return 0; /* cut by the end of the chunk, or bad */
 	p->st.addr = st.addr;
 	p->st.isa = st.isa;
 	br->offset = etm_pktp_off(p, p->pos);
@@ -448,7 +447,7 @@ int etm_pktp_fast_patom(struct etm_pktp *p, struct etm_patom *a)
 		return 0;
 	r = etm_ptm_read_atom(p, b, p->len - p->pos, a);
 	if (r <= 0)
-		return 0;       /* cut by the end of the chunk, or bad */
+		return 0; /* cut by the end of the chunk, or bad */
 	a->offset = etm_pktp_off(p, p->pos);
 	p->pos += (size_t)r;
 	return 1;
@@ -855,7 +854,9 @@ static void rec_patom(struct etm_pkt_rec *r, const struct etm_patom *a,
 
 /* How recs_fast() finds input offsets: consecutive (raw input), per byte
  * (rel), or through the segment map. */
-enum rec_offs { ro_linear, ro_rel, ro_map };
+enum rec_offs { ro_linear,
+		ro_rel,
+		ro_map };
 
 /* Input offset of byte @pos for recs_fast(): @base + @pos, @base +
  * @rel[pos], or through the cursor. */
@@ -876,8 +877,9 @@ static inline uint64_t rec_off(const uint32_t *rel, uint64_t base,
  * branch packets and PTM atoms through the compact readers. Returns how
  * many. Inlined once per way of finding offsets (@how is a constant). */
 static inline __attribute__((always_inline))
-size_t recs_fast_how(struct etm_pktp *p, struct etm_pkt_rec *recs,
-		     size_t max, enum rec_offs how)
+size_t
+recs_fast_how(struct etm_pktp *p, struct etm_pkt_rec *recs,
+	      size_t max, enum rec_offs how)
 {
 	const uint8_t *buf = p->buf, *rok = p->rok;
 	const struct etm_pkt_rec *rt = p->rt;
@@ -920,7 +922,7 @@ size_t recs_fast_how(struct etm_pktp *p, struct etm_pkt_rec *recs,
 						     pos + i);
 			i += rok[b] != 0;
 		}
-stop:
+	stop:
 		n += i;
 		pos += i;
 		if (i == lim)
@@ -943,12 +945,12 @@ stop:
 		memset(&br, 0, sizeof(br));
 		st = p->st;
 		k = p->proto == etm_proto_ptm ?
-			etm_ptm_read_branch(p, buf + pos, len - pos, &br, &st,
-					    &drop) :
-			etm_etm3_read_branch(p, buf + pos, len - pos, &br, &st,
-					     &drop);
+			    etm_ptm_read_branch(p, buf + pos, len - pos, &br, &st,
+						&drop) :
+			    etm_etm3_read_branch(p, buf + pos, len - pos, &br, &st,
+						 &drop);
 		if (k <= 0)
-			break;          /* cut by the end of the chunk, or bad */
+			break; /* cut by the end of the chunk, or bad */
 		p->st.addr = st.addr;
 		p->st.isa = st.isa;
 		br.offset = rec_off(rel, base, &c, how, pos);
@@ -972,7 +974,7 @@ static size_t recs_fast(struct etm_pktp *p, struct etm_pkt_rec *recs,
 	if (p->rel)
 		return recs_fast_how(p, recs, max, ro_rel);
 	if (p->mapi < p->nmap && p->map[p->mapi].pos > p->pos)
-		p->mapi = 0;    /* the cursor only moves forwards */
+		p->mapi = 0; /* the cursor only moves forwards */
 	return recs_fast_how(p, recs, max, ro_map);
 }
 

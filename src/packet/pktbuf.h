@@ -21,8 +21,8 @@ enum etm_hdr {
 	etmh_branch,
 	etmh_atom,
 	etmh_isync,
-	etmh_isync_cc,     /* ETMv3 0x70 */
-	etmh_cycle_count,  /* ETMv3 0x04 */
+	etmh_isync_cc,    /* ETMv3 0x70 */
+	etmh_cycle_count, /* ETMv3 0x04 */
 	etmh_trigger,
 	etmh_ctxid,
 	etmh_vmid,
@@ -30,8 +30,8 @@ enum etm_hdr {
 	etmh_exc_return,
 	etmh_exc_entry,
 	etmh_ignore,
-	etmh_waypoint,     /* PTM 0x72 */
-	etmh_data,         /* ETMv3 normal data */
+	etmh_waypoint, /* PTM 0x72 */
+	etmh_data,     /* ETMv3 normal data */
 	etmh_ooo_data,
 	etmh_ooo_place,
 	etmh_val_not_traced,
@@ -42,10 +42,10 @@ enum etm_hdr {
 /* Compression state a packet is decoded against. Readers get a copy, update
  * it, and the core commits it only when the packet is complete. */
 struct etm_pkt_state {
-	uint32_t addr;      /* branch address compression base */
-	enum etm_isa isa;   /* current instruction set (address alignment) */
-	uint64_t ts;        /* last timestamp as transmitted (Gray or binary) */
-	uint32_t daddr;     /* ETMv3 data address compression base */
+	uint32_t addr;    /* branch address compression base */
+	enum etm_isa isa; /* current instruction set (address alignment) */
+	uint64_t ts;      /* last timestamp as transmitted (Gray or binary) */
+	uint32_t daddr;   /* ETMv3 data address compression base */
 };
 
 /* Configuration facts the readers need, decoded once from the registers. */
@@ -58,7 +58,7 @@ struct etm_pkt_opts {
 	uint8_t data_addr;
 	uint8_t data_only;
 	uint8_t arch_minor;
-	uint8_t ts_ok;      /* ETMv3 timestamp packets possible: ETMCR[28] set,
+	uint8_t ts_ok; /* ETMv3 timestamp packets possible: ETMCR[28] set,
 			     * ETMv3.5 or later */
 	uint8_t id;
 };
@@ -79,10 +79,10 @@ struct etm_offseg {
 
 /* A one-byte atom packet in compact form (the decoder's fast path). */
 struct etm_atomc {
-	uint8_t n;                      /* atoms */
-	uint8_t w_tail;                 /* W atoms after the last atom */
-	uint16_t bits;                  /* bit i = 1: atom i is N */
-	uint16_t w[ETM_PKT_MAX_ATOMS];  /* W atoms of atom i */
+	uint8_t n;                     /* atoms */
+	uint8_t w_tail;                /* W atoms after the last atom */
+	uint16_t bits;                 /* bit i = 1: atom i is N */
+	uint16_t w[ETM_PKT_MAX_ATOMS]; /* W atoms of atom i */
 };
 
 /* A branch address packet in compact form: what the branch readers decode
@@ -92,7 +92,7 @@ struct etm_brc {
 	uint64_t offset;
 	uint64_t addr;
 	enum etm_isa isa;
-	uint32_t cycle_count;           /* PTM cycle-accurate (has_cc) */
+	uint32_t cycle_count; /* PTM cycle-accurate (has_cc) */
 	uint16_t exc_num;
 	uint8_t addr_bits;
 	uint8_t isa_changed;
@@ -107,9 +107,9 @@ struct etm_brc {
 /* A PTM atom packet in compact form (the decoder's fast path). */
 struct etm_patom {
 	uint64_t offset;
-	uint32_t bits;                  /* bit i = 1: atom i is N */
-	uint32_t cc;                    /* cycle count (has_cc) */
-	uint8_t n;                      /* atoms */
+	uint32_t bits; /* bit i = 1: atom i is N */
+	uint32_t cc;   /* cycle count (has_cc) */
+	uint8_t n;     /* atoms */
 	uint8_t has_cc;
 };
 
@@ -122,30 +122,30 @@ struct etm_pktp {
 	enum etm_protocol proto;
 	struct etm_config cfg;
 	struct etm_pkt_opts o;
-	uint8_t hdr[256];               /* header byte -> enum etm_hdr */
+	uint8_t hdr[256]; /* header byte -> enum etm_hdr */
 	struct etm_pkt_state st;
 
-	const uint8_t *buf;             /* borrowed chunk */
+	const uint8_t *buf; /* borrowed chunk */
 	size_t len, pos;
-	uint64_t off;                   /* input offset of buf[0] */
-	const struct etm_offseg *map;   /* borrowed with buf, or NULL */
-	size_t nmap, mapi;              /* segments, lookup cursor */
+	uint64_t off;                 /* input offset of buf[0] */
+	const struct etm_offseg *map; /* borrowed with buf, or NULL */
+	size_t nmap, mapi;            /* segments, lookup cursor */
 	/* with map, optionally: byte pos has offset rel_base + rel[pos]
 	 * (borrowed with buf; one load instead of a segment search) */
 	const uint32_t *rel;
 	uint64_t rel_base;
 
-	uint8_t asmb[ETM_PKT_ASM_MAX];  /* packet straddling pushes */
+	uint8_t asmb[ETM_PKT_ASM_MAX]; /* packet straddling pushes */
 	size_t asm_len;
 	uint64_t asm_off;
 	uint64_t asm_offs[ETM_PKT_ASM_MAX]; /* input offset of each byte */
 
 	enum etm_pkt_mode mode;
-	uint64_t zrun;                  /* pending 0x00 bytes */
+	uint64_t zrun; /* pending 0x00 bytes */
 	uint64_t zrun_off;
-	struct etm_packet ns;           /* notsync packet being filled */
+	struct etm_packet ns; /* notsync packet being filled */
 
-	struct etm_packet q[2];         /* ready packets */
+	struct etm_packet q[2]; /* ready packets */
 	/* One-byte atom packets by header byte (decoded once at init): the
 	 * decoder's fast path hands these to the flow decoder directly. */
 	uint8_t aok[256];
@@ -254,7 +254,7 @@ static inline uint64_t etm_pktp_off(struct etm_pktp *p, size_t pos)
  * next byte is a one-byte atom packet, consume it and return its decoded
  * form (offset not set: *@off gets it); else NULL (use next()). */
 static inline const struct etm_packet *etm_pktp_fast_atom(struct etm_pktp *p,
-							   uint64_t *off)
+							  uint64_t *off)
 {
 	uint8_t b;
 
@@ -288,11 +288,11 @@ static inline enum etm_hdr etm_pktp_fast_hdr(const struct etm_pktp *p)
  * cycle-accurate trace the W atoms of each. Packets without E/N atoms
  * (W only) add to the next atom's W count or to w_tail. */
 struct etm_atom_run {
-	unsigned n;                         /* atoms */
-	unsigned npkt;                      /* packets consumed */
-	unsigned nap;                       /* packets with atoms */
-	uint64_t bits;                      /* bit i = 1: atom i is N */
-	uint32_t w_tail;                    /* W atoms after the last atom */
+	unsigned n;      /* atoms */
+	unsigned npkt;   /* packets consumed */
+	unsigned nap;    /* packets with atoms */
+	uint64_t bits;   /* bit i = 1: atom i is N */
+	uint32_t w_tail; /* W atoms after the last atom */
 	/* W atoms since the previous atom of the run, its own included
 	 * (cycle-accurate only; room for a whole packet past the end) */
 	uint16_t w[ETM_ATOM_RUN_MAX + ETM_PKT_MAX_ATOMS];
@@ -304,7 +304,7 @@ struct etm_atom_run {
 	/* the offset map of the pushed buffer (see struct etm_pktp) */
 	const struct etm_offseg *map;
 	size_t nmap, mapi;
-	uint64_t off0;                      /* offset of position 0, no map */
+	uint64_t off0; /* offset of position 0, no map */
 };
 
 /* Input offset of packet @j of @r (of those with atoms); for increasing

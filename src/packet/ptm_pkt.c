@@ -17,15 +17,16 @@ struct etm_ptm {
 static enum etm_hdr ptm_classify(unsigned b)
 {
 	if (b & 0x01)
-		return etmh_branch;      /* bCxxxxxx1 */
+		return etmh_branch; /* bCxxxxxx1 */
 	if (b & 0x80)
-		return etmh_atom;        /* b1xxxxxx0 */
+		return etmh_atom; /* b1xxxxxx0 */
 	switch (b) {
 	case 0x00: return etmh_async;
 	case 0x08: return etmh_isync;
 	case 0x0c: return etmh_trigger;
 	case 0x3c: return etmh_vmid;
-	case 0x42: case 0x46: return etmh_timestamp; /* b01000R10 */
+	case 0x42:
+	case 0x46: return etmh_timestamp; /* b01000R10 */
 	case 0x66: return etmh_ignore;
 	case 0x6e: return etmh_ctxid;
 	case 0x72: return etmh_waypoint;
@@ -91,7 +92,7 @@ int etm_ptm_read_atom(const struct etm_pktp *p, const uint8_t *b, size_t n,
 		if (h & (1u << k))
 			break;
 	if (k < 2)
-		return -etme_bad_opc;    /* 0x80 / 0x82: see ptm.md §5.1 */
+		return -etme_bad_opc; /* 0x80 / 0x82: see ptm.md §5.1 */
 	cnt = k - 1;
 	a->n = (uint8_t)cnt;
 	for (j = 0; j < cnt; j++)

@@ -31,8 +31,8 @@ int etm_pktp_trial(const struct etm_pktp *p, const uint8_t *b, size_t n,
 		}
 		etm_zero(&pkt, sizeof(pkt));
 		r = p->proto == etm_proto_ptm ?
-			etm_ptm_read(p, b + i, n - i, &pkt, &st) :
-			etm_etm3_read(p, b + i, n - i, &pkt, &st);
+			    etm_ptm_read(p, b + i, n - i, &pkt, &st) :
+			    etm_etm3_read(p, b + i, n - i, &pkt, &st);
 		if (r == -etme_again)
 			break;
 		if (r > 0) {

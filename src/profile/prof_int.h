@@ -9,11 +9,11 @@
 
 #include <etmtrace/profile.h>
 
-#define PROF_MAX_DEPTH 256      /* frames per stack; deeper drops the oldest */
+#define PROF_MAX_DEPTH 256        /* frames per stack; deeper drops the oldest */
 #define PROF_MAX_NODES (1u << 21) /* calling contexts; beyond, the parent's */
-#define PROF_MAX_CTX 64         /* stacks (context IDs) per source */
-#define PROF_NEXC 512           /* exception numbers with a pseudo function */
-#define PROF_RCACHE 1024        /* last-instruction classifications per source */
+#define PROF_MAX_CTX 64           /* stacks (context IDs) per source */
+#define PROF_NEXC 512             /* exception numbers with a pseudo function */
+#define PROF_RCACHE 1024          /* last-instruction classifications per source */
 #define PROF_NONE UINT32_MAX
 
 /* A calling context: function @func called in context @parent. Node 0 is
@@ -21,8 +21,8 @@
 struct prof_node {
 	uint32_t parent, func, depth;
 	uint64_t self, self_cyc, calls;
-	uint64_t incl, incl_cyc;    /* computed by prof_totals() */
-	uint64_t call_addr;         /* first call site (UINT64_MAX: none) */
+	uint64_t incl, incl_cyc; /* computed by prof_totals() */
+	uint64_t call_addr;      /* first call site (UINT64_MAX: none) */
 };
 
 /* A frame: where the caller resumes (@ret_addr, UINT64_MAX: unknown), the
@@ -32,7 +32,9 @@ struct prof_frame {
 	uint32_t parent, ret;
 };
 
-enum prof_pending { prof_pend_none = 0, prof_pend_call, prof_pend_ret };
+enum prof_pending { prof_pend_none = 0,
+		    prof_pend_call,
+		    prof_pend_ret };
 
 /* The call stack of one (source, context ID). @cur is the running
  * function's node (0: not known yet), @par the context it runs under. */
@@ -62,11 +64,11 @@ struct prof_src {
 	struct prof_stack *stk[PROF_MAX_CTX];
 	uint32_t nstk;
 	struct prof_stack *cur;
-	uint64_t tick;              /* LRU clock of the stacks */
+	uint64_t tick; /* LRU clock of the stacks */
 	struct prof_rcache rc[PROF_RCACHE];
-	long last_fn;               /* lookup memo */
+	long last_fn; /* lookup memo */
 	/* timeline */
-	double t, tbase;            /* microseconds; time of the first timestamp */
+	double t, tbase; /* microseconds; time of the first timestamp */
 	uint64_t ts0;
 	int have_ts0, named;
 	struct prof_open open;
@@ -91,17 +93,17 @@ struct etm_profile {
 					       * [unknown], then exceptions */
 	struct prof_node *nodes;
 	size_t nnodes, capnodes;
-	uint32_t *hash;             /* node index + 1, keyed (parent, func) */
+	uint32_t *hash; /* node index + 1, keyed (parent, func) */
 	size_t caphash;
 	struct prof_src *src[256];
 	int lines, m_profile;
-	uint64_t *line_self;        /* per line row (lines on) */
+	uint64_t *line_self; /* per line row (lines on) */
 	uint64_t noline;
 	struct etm_prof_stats st;
 	struct etm_prof_func *funcs;
-	char (*pnames)[48];         /* [unknown], then the exceptions */
+	char (*pnames)[48]; /* [unknown], then the exceptions */
 	/* timeline */
-	struct prof_w *tl;          /* NULL: off */
+	struct prof_w *tl; /* NULL: off */
 	double ts_hz, cyc_hz;
 	int tl_first;
 };
@@ -129,6 +131,5 @@ void prof_tl_clock(struct etm_profile *p, struct prof_src *s,
 		   const struct etm_elem *el);
 void prof_tl_time(struct etm_profile *p, struct prof_src *s, uint32_t n,
 		  uint32_t cyc, int has_cyc);
-
 
 #endif

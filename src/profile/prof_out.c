@@ -34,7 +34,7 @@ void prof_w_printf(struct prof_w *w, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return;
-	if ((size_t)n >= sizeof(w->buf) - w->n) {   /* long: write directly */
+	if ((size_t)n >= sizeof(w->buf) - w->n) { /* long: write directly */
 		char *big = malloc((size_t)n + 1);
 
 		prof_w_flush(w);

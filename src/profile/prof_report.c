@@ -20,13 +20,13 @@ static void flat_header(struct etm_profile *p, struct prof_w *w, int cyc)
 	prof_w_printf(w, "# etmtrace profile: %llu instructions\n",
 		      (unsigned long long)st->insns);
 	prof_w_printf(w, "# calls %llu, returns %llu, exceptions %llu, context "
-		      "switches %llu, trace gaps %llu\n",
+			 "switches %llu, trace gaps %llu\n",
 		      (unsigned long long)st->calls, (unsigned long long)st->returns,
 		      (unsigned long long)st->exceptions,
 		      (unsigned long long)st->contexts, (unsigned long long)st->gaps);
 	prof_w_printf(w, "# returns to an unknown caller (stack restarted from an "
-		      "unknown root) %llu, frames unwound by a return to a deeper "
-		      "frame %llu, frames dropped at depth %u: %llu\n#\n",
+			 "unknown root) %llu, frames unwound by a return to a deeper "
+			 "frame %llu, frames dropped at depth %u: %llu\n#\n",
 		      (unsigned long long)st->resets, (unsigned long long)st->unwound,
 		      PROF_MAX_DEPTH, (unsigned long long)st->truncated);
 	prof_w_printf(w, "# %8s %8s %12s %12s %8s", "Self", "Children", "Self-insns",
@@ -163,7 +163,8 @@ static void cg_self(struct etm_profile *p, struct prof_w *w, uint32_t f,
 		struct etm_line l;
 
 		for (; r >= 0 && etm_symbols_line_get(p->syms, (size_t)r, &l) == 0 &&
-		     l.start < y.end; r++) {
+		       l.start < y.end;
+		     r++) {
 			if (!p->line_self[r])
 				continue;
 			if (strcmp(l.file, cur))
@@ -236,7 +237,7 @@ static int write_callgrind(struct etm_profile *p, struct prof_w *w,
 	}
 	cyc = tcyc != 0;
 	prof_w_printf(w, "# callgrind format\nversion: 1\ncreator: etmtrace\n"
-		      "cmd: %s\npositions: line\nevents: Instr%s\n",
+			 "cmd: %s\npositions: line\nevents: Instr%s\n",
 		      cmd ? cmd : "trace", cyc ? " Cycles" : "");
 	for (i = 0; i < p->nfunc; i++) {
 		size_t k0 = k;
@@ -262,16 +263,16 @@ int etm_profile_write(struct etm_profile *p, enum etm_prof_format fmt,
 	struct prof_w *w;
 	int r;
 
-	if (!p || !fn || (fmt != etm_prof_flat && fmt != etm_prof_callgrind &&
-			  fmt != etm_prof_folded))
+	if (!p || !fn || (fmt != etm_prof_flat && fmt != etm_prof_callgrind && fmt != etm_prof_folded))
 		return -etme_invalid;
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -etme_nomem;
 	w->fn = fn;
 	w->ctx = ctx;
-	r = fmt == etm_prof_flat ? write_flat(p, w) :
-	    fmt == etm_prof_folded ? write_folded(p, w) : write_callgrind(p, w, cmd);
+	r = fmt == etm_prof_flat   ? write_flat(p, w) :
+	    fmt == etm_prof_folded ? write_folded(p, w) :
+				     write_callgrind(p, w, cmd);
 	if (r >= 0)
 		r = prof_w_flush(w);
 	free(w);

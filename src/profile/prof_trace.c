@@ -39,7 +39,8 @@ static void tl_name_track(struct etm_profile *p, uint8_t id, struct prof_src *s)
 	s->named = 1;
 	tl_sep(p);
 	prof_w_printf(p->tl, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,"
-		      "\"tid\":%u,\"args\":{\"name\":\"trace ID 0x%02x\"}}", id, id);
+			     "\"tid\":%u,\"args\":{\"name\":\"trace ID 0x%02x\"}}",
+		      id, id);
 }
 
 static void tl_close(struct etm_profile *p, uint8_t id, struct prof_src *s)
@@ -50,7 +51,8 @@ static void tl_close(struct etm_profile *p, uint8_t id, struct prof_src *s)
 	prof_w_printf(p->tl, "{\"name\":");
 	prof_w_json_str(p->tl, prof_func_name(p, p->nodes[s->open.node[i]].func));
 	prof_w_printf(p->tl, ",\"cat\":\"function\",\"ph\":\"X\",\"ts\":%.3f,"
-		      "\"dur\":%.3f,\"pid\":1,\"tid\":%u}", s->open.start[i],
+			     "\"dur\":%.3f,\"pid\":1,\"tid\":%u}",
+		      s->open.start[i],
 		      s->t - s->open.start[i], id);
 }
 
@@ -87,7 +89,8 @@ int prof_tl_instant(struct etm_profile *p, uint8_t id, struct prof_src *s,
 	tl_name_track(p, id, s);
 	tl_sep(p);
 	prof_w_printf(p->tl, "{\"name\":\"%s\",\"cat\":\"trace\",\"ph\":\"i\","
-		      "\"s\":\"t\",\"ts\":%.3f,\"pid\":1,\"tid\":%u}", what, s->t, id);
+			     "\"s\":\"t\",\"ts\":%.3f,\"pid\":1,\"tid\":%u}",
+		      what, s->t, id);
 	return p->tl->err;
 }
 

@@ -35,7 +35,7 @@ struct etm_profile *etm_profile_alloc(const struct etm_symbols *syms)
 		return NULL;
 	}
 	prof_pseudo_names(p);
-	p->nodes[0].func = PROF_NONE;  /* the root */
+	p->nodes[0].func = PROF_NONE; /* the root */
 	p->nodes[0].call_addr = UINT64_MAX;
 	p->nnodes = 1;
 	return p;
@@ -146,7 +146,7 @@ found:
 static void prof_push(struct etm_profile *p, struct prof_stack *k,
 		      uint64_t ret_addr, uint32_t parent, uint32_t ret)
 {
-	if (k->depth == PROF_MAX_DEPTH) {   /* drop the oldest frame */
+	if (k->depth == PROF_MAX_DEPTH) { /* drop the oldest frame */
 		memmove(k->fr, k->fr + 1, (PROF_MAX_DEPTH - 1) * sizeof(k->fr[0]));
 		k->depth--;
 		p->st.truncated++;
@@ -292,7 +292,7 @@ static int prof_walk(struct etm_profile *p, uint8_t id, struct prof_src *s,
 		f = g;
 		n++;
 	}
-	if (done + n < el->ninsn) {   /* opcodes not readable: by address */
+	if (done + n < el->ninsn) { /* opcodes not readable: by address */
 		f = f == PROF_NONE ? prof_func_of(p, s, el->last_addr) : f;
 		p->noline += p->lines ? el->ninsn - done - n : 0;
 		n = el->ninsn - done;
@@ -334,15 +334,15 @@ static int prof_range(struct etm_profile *p, uint8_t id, struct prof_src *s,
 		return r;
 	f = prof_func_of(p, s, el->start);
 	if (!p->lines && (f == p->unknown ?
-	    etm_symbols_find(p->syms, el->last_addr) < 0 :
-	    prof_func_of(p, s, el->last_addr) == f))
+				  etm_symbols_find(p->syms, el->last_addr) < 0 :
+				  prof_func_of(p, s, el->last_addr) == f))
 		r = prof_count(p, id, s, k, f, el->ninsn,
 			       el->has_cycles ? el->cycles : 0, el);
 	else
 		r = prof_walk(p, id, s, k, el);
 	if (r < 0)
 		return r;
-	k->call_addr = el->last_addr;   /* the site of what enters next */
+	k->call_addr = el->last_addr; /* the site of what enters next */
 	if (!el->last_exec)
 		return 0;
 	if (el->last_link && (el->last_cls == etmc_br_direct ||
@@ -433,10 +433,9 @@ static int prof_elem(struct etm_profile *p, const struct etm_elem *el)
 	case etmk_nomem:
 	case etmk_error:
 		p->st.gaps++;
-		return prof_tl_instant(p, id, s, el->kind == etmk_error ? "trace error" :
-				       el->kind == etmk_nomem ? "memory not accessible" :
-				       el->kind == etmk_nosync ? "not synchronised" :
-				       "trace gap (trace on)");
+		return prof_tl_instant(p, id, s, el->kind == etmk_error ? "trace error" : el->kind == etmk_nomem ? "memory not accessible" :
+										  el->kind == etmk_nosync        ? "not synchronised" :
+														   "trace gap (trace on)");
 	case etmk_timestamp:
 	case etmk_cycle_count:
 		if (p->tl)

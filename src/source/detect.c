@@ -59,8 +59,7 @@ static int det_framed(const uint8_t *buf, size_t n, size_t pos, int hsync,
 		      unsigned *nids)
 {
 	uint8_t seen[128];
-	size_t bad, idb, frames = det_frames(buf, n, pos, hsync, &bad, &idb,
-					     seen);
+	size_t bad, idb, frames = det_frames(buf, n, pos, hsync, &bad, &idb, seen);
 	unsigned i;
 
 	*nids = 0;
@@ -104,23 +103,26 @@ enum etm_input_format etm_detect_format(const uint8_t *buf, size_t n,
 	if (fs < n && off_grid && det_framed(buf, n, fs, 1, &nids)) {
 		if (why)
 			snprintf(why, whylen, "TPIU frames: FSYNC at offset %zu, "
-				 "%u trace IDs", fs, nids);
+					      "%u trace IDs",
+				 fs, nids);
 		return etm_fmt_tpiu;
 	}
 	if (det_framed(buf, n, 0, 0, &nids)) {
 		if (why)
 			snprintf(why, whylen, "CoreSight 16-byte frames, %u "
-				 "trace IDs", nids);
+					      "trace IDs",
+				 nids);
 		return etm_fmt_coresight;
 	}
 	if (det_framed(buf, n, 0, 1, &nids)) {
 		if (why)
 			snprintf(why, whylen, "TPIU frames without FSYNC "
-				 "(HSYNC only), %u trace IDs", nids);
+					      "(HSYNC only), %u trace IDs",
+				 nids);
 		return etm_fmt_tpiu_nofsync;
 	}
 	if (why)
 		snprintf(why, whylen, "no frame structure: raw single-source "
-			 "trace");
+				      "trace");
 	return etm_fmt_raw;
 }

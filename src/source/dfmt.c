@@ -6,7 +6,6 @@
 #include <etmtrace/error.h>
 #include <etmtrace/source.h>
 
-
 #define DFMT_FRAME 16
 #define DFMT_NDATA 15
 #define DFMT_NEV 4
@@ -42,26 +41,26 @@ struct etm_dfmt {
 	enum etm_input_format fmt;
 	int finished;
 	int eos_done;
-	int aligned;            /* frame boundary known */
-	int cur_id;             /* DFMT_ID_UNKNOWN before the first ID byte */
-	unsigned fsyncs;        /* FSYNCs in the current run at a boundary */
-	uint64_t fsync_off;     /* offset of the first FSYNC of that run */
+	int aligned;        /* frame boundary known */
+	int cur_id;         /* DFMT_ID_UNKNOWN before the first ID byte */
+	unsigned fsyncs;    /* FSYNCs in the current run at a boundary */
+	uint64_t fsync_off; /* offset of the first FSYNC of that run */
 
 	/* Borrowed input. */
 	const uint8_t *buf;
 	size_t n, pos;
-	uint64_t in_off;        /* input offset of buf[pos] */
+	uint64_t in_off; /* input offset of buf[pos] */
 
 	/* Bytes held back while deciding whether they start a sync pattern,
 	 * or (realign) where the frames start again. */
 	uint8_t hold[DFMT_HOLD];
 	uint64_t hold_off[DFMT_HOLD];
 	size_t nhold;
-	int realign;            /* a frame named a reserved ID: check alignment */
-	uint8_t seen[128];      /* live trace IDs (etm_dfmt_seen_ids()) */
-	uint8_t other[128];     /* IDs present, not decoded (known_ids()) */
-	int ids_all;            /* seen and other are all the IDs */
-	int last_id;            /* the last live ID made current */
+	int realign;             /* a frame named a reserved ID: check alignment */
+	uint8_t seen[128];       /* live trace IDs (etm_dfmt_seen_ids()) */
+	uint8_t other[128];      /* IDs present, not decoded (known_ids()) */
+	int ids_all;             /* seen and other are all the IDs */
+	int last_id;             /* the last live ID made current */
 	etm_dfmt_judge_fn judge; /* packet-level plausibility (optional) */
 	void *judge_ctx;
 
@@ -177,11 +176,11 @@ static void dfmt_set_id(struct etm_dfmt *d, int id, uint64_t off)
 		d->last_id = id;
 	if (dfmt_id_is_data(id) && !d->seen[id] && !d->other[id] &&
 	    d->ids_all && d->fmt == etm_fmt_coresight && d->judge)
-		d->realign = 1;   /* an ID nobody announced: lost alignment? */
+		d->realign = 1; /* an ID nobody announced: lost alignment? */
 	if (!dfmt_id_is_reserved(id))
 		return;
 	if (d->fmt == etm_fmt_coresight)
-		d->realign = 1;   /* lost alignment? (dfmt_realign()) */
+		d->realign = 1; /* lost alignment? (dfmt_realign()) */
 	e = &d->fev[d->nfev++];
 	e->kind = etm_dfmt_error;
 	e->err = etme_bad_id;
@@ -295,7 +294,7 @@ static int dfmt_fit_plain(const struct etm_dfmt *d, size_t k)
 			unsigned b = d->hold[f + j], id = b >> 1;
 
 			if (!(b & 1))
-				continue;       /* data */
+				continue; /* data */
 			if (dfmt_id_is_reserved((int)id))
 				return DFMT_UNFIT;
 			if (id && id != 0x7b && id != 0x7d)
@@ -318,7 +317,8 @@ static void dfmt_realign_plain(struct etm_dfmt *d)
 	int s, bs = dfmt_fit_plain(d, 0);
 
 	for (k = 1; k < DFMT_SHIFTS && k + DFMT_FRAME <= d->nhold &&
-		    k + DFMT_FRAME <= DFMT_PLAIN_HOLD; k++) {
+		    k + DFMT_FRAME <= DFMT_PLAIN_HOLD;
+	     k++) {
 		s = dfmt_fit_plain(d, k);
 		if (s > bs) {
 			bs = s;
@@ -362,7 +362,7 @@ static int dfmt_split(const uint8_t *f, size_t nf, int id, uint8_t *ids,
 				return -1;
 			late = k < 7 && !(a && nid != id);
 			if (k < 7 && !late) {
-				ids[n] = (uint8_t)id;  /* still the old ID's */
+				ids[n] = (uint8_t)id; /* still the old ID's */
 				bytes[n++] = f[2 * k + 1];
 			}
 			id = nid;
@@ -406,7 +406,7 @@ static int dfmt_fit(const struct etm_dfmt *d, size_t k, size_t nf, int id0,
 		if (d->seen[id])
 			score += 4;
 		else if (d->ids_all && !d->other[id])
-			(*bad)++;       /* an ID nobody announced */
+			(*bad)++; /* an ID nobody announced */
 	}
 	for (i = 0; d->judge && i < n && judged < DFMT_JUDGE_IDS; i++) {
 		id = ids[i];
@@ -446,7 +446,8 @@ static void dfmt_realign(struct etm_dfmt *d)
 	if (d->nhold < DFMT_FRAME)
 		return;
 	nf = d->nhold >= DFMT_FRAME + DFMT_SHIFTS - 1 ?
-	     (d->nhold - DFMT_SHIFTS + 1) / DFMT_FRAME : 1;
+		     (d->nhold - DFMT_SHIFTS + 1) / DFMT_FRAME :
+		     1;
 	if (nf > DFMT_WIN)
 		nf = DFMT_WIN;
 	/* in place, the current ID may be right, or may have come from the
@@ -463,7 +464,8 @@ static void dfmt_realign(struct etm_dfmt *d)
 	if (bs != DFMT_UNFIT && d->judge)
 		bs += DFMT_MARGIN;
 	for (k = 1; search && k < DFMT_SHIFTS &&
-		    k + nf * DFMT_FRAME <= d->nhold; k++) {
+		    k + nf * DFMT_FRAME <= d->nhold;
+	     k++) {
 		s = dfmt_fit(d, k, nf, id0, &bad);
 		if (s > bs) {
 			bs = s;

@@ -129,7 +129,7 @@ int etm_e1_normalise(struct etm_e1_capture *c, enum etm_e1_port_mode mode,
 					   ((1u << width) - 1));
 			err = etm_e1_append(c, &a);
 		} else {
-			return -etme_invalid;   /* multiplexed: layout unknown */
+			return -etme_invalid; /* multiplexed: layout unknown */
 		}
 		if (err < 0)
 			return err;

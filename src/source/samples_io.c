@@ -73,7 +73,9 @@ int etm_e1_bin_header(const uint8_t *b, size_t n, struct etm_config *cfg,
 	cfg->protocol = major == 1 ? etm_proto_etmv1 : etm_proto_etmv2;
 	cfg->etmcr = etm_le32(b + 16);
 	if (!cfg->etmcr)
-		cfg->etmcr = (port == 4 ? 0u : port == 8 ? 1u : 2u) << 4 |
+		cfg->etmcr = (port == 4 ? 0u : port == 8 ? 1u :
+							   2u)
+				     << 4 |
 			     ctxbits[ctx] << 14 | (data & 1u) << 3 |
 			     (data >> 1 & 1u) << 2 | (fl & 1u) << 12 |
 			     (fl >> 1 & 1u) << 8;
@@ -128,14 +130,18 @@ static int e1_header(struct etm_config *cfg, const char *key,
 
 	if (!strcmp(key, "etm")) {
 		cfg->protocol = val[0] == '2' ? etm_proto_etmv2 :
-				etm_proto_etmv1;
+						etm_proto_etmv1;
 		cfg->etmccr = (uint32_t)(val[0] && val[1] == '.' ?
-					 (val[2] - '0') & 7 : 0) << 28;
+						 (val[2] - '0') & 7 :
+						 0)
+			      << 28;
 	} else if (!strcmp(key, "port")) {
 		if (v != 4 && v != 8 && v != 16)
 			return -1;
 		cfg->etmcr = (cfg->etmcr & ~0x70u) |
-			     (v == 4 ? 0u : v == 8 ? 1u : 2u) << 4;
+			     (v == 4 ? 0u : v == 8 ? 1u :
+						     2u)
+				     << 4;
 	} else if (!strcmp(key, "ctxid")) {
 		if (v == 3 || v > 4)
 			return -1;
@@ -227,7 +233,8 @@ static int e1_read_text(struct etm_e1_capture *c, const uint8_t *b, size_t n,
 		if (err < 0)
 			return e1_fail(eb, el, -etme_parse,
 				       "line %lu: bad sample (expected cycle "
-				       "%lu)", lno, cyc);
+				       "%lu)",
+				       lno, cyc);
 	}
 	return 0;
 }
@@ -277,8 +284,9 @@ static int e1_read_etb(struct etm_e1_capture *c, const uint8_t *b, size_t n,
 		return e1_fail(eb, el, -etme_parse,
 			       "ETB image: size not a multiple of 4 or no "
 			       "port width");
-	per = port == 4 ? 3 : port == 8 ? 2 : 1;
-	bits = port + 4;      /* PIPESTAT[2:0], TRACEPKT, TRACESYNC */
+	per = port == 4 ? 3 : port == 8 ? 2 :
+					  1;
+	bits = port + 4; /* PIPESTAT[2:0], TRACEPKT, TRACESYNC */
 	for (i = 0; i < n; i += 4) {
 		uint32_t w = etm_le32(b + i);
 

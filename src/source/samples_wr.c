@@ -36,7 +36,7 @@ static int e1_write_bin(const struct etm_e1_capture *c, uint8_t *o)
 	o[8] = 1, o[9] = 0;
 	o[10] = cfg->protocol == etm_proto_etmv2 ? 2 : 1;
 	o[11] = (uint8_t)(etm_cfg_e1_minor(cfg) < 0 ? 0 :
-			  etm_cfg_e1_minor(cfg));
+						      etm_cfg_e1_minor(cfg));
 	o[12] = (uint8_t)etm_cfg_e1_port(cfg);
 	o[13] = (uint8_t)ctx;
 	o[14] = (uint8_t)(etm_cfg_data_addr(cfg) | etm_cfg_data_value(cfg) << 1);
@@ -63,7 +63,7 @@ static void e1_write_ocd(const struct etm_e1_capture *c, uint8_t *o)
 
 		etm_e1_rec_get(c->rec + i * ETM_E1_REC, &s);
 		fl = (s.sync ? 1u : 0) | (s.trig ? 2u : 0);
-		if (!s.trig && s.ps == 6) {       /* raw TR: resolve it */
+		if (!s.trig && s.ps == 6) { /* raw TR: resolve it */
 			s.ps = (uint8_t)(s.pkt & 7u);
 			fl |= 2u;
 		}
@@ -85,16 +85,17 @@ static size_t e1_write_text(const struct etm_e1_capture *c, char *o,
 	int port = etm_cfg_e1_port(cfg);
 
 	k = (size_t)snprintf(o, cap,
-		"@etm %d.%d\n@port %d\n@ctxid %d\n@data %s\n@cycleacc %d\n"
-		"@brout %d\n@latency %d\n",
-		cfg->protocol == etm_proto_etmv2 ? 2 : 1,
-		etm_cfg_e1_minor(cfg) < 0 ? 0 : etm_cfg_e1_minor(cfg), port,
-		etm_cfg_ctxid_bytes(cfg),
-		etm_cfg_data_addr(cfg) ? (etm_cfg_data_value(cfg) ? "both" :
-					  "addr") :
-		etm_cfg_data_value(cfg) ? "value" : "none",
-		etm_cfg_cycle_acc(cfg), etm_cfg_branch_bcast(cfg),
-		(cfg->flags & ETM_CFG_E1_LATENCY1) != 0);
+			     "@etm %d.%d\n@port %d\n@ctxid %d\n@data %s\n@cycleacc %d\n"
+			     "@brout %d\n@latency %d\n",
+			     cfg->protocol == etm_proto_etmv2 ? 2 : 1,
+			     etm_cfg_e1_minor(cfg) < 0 ? 0 : etm_cfg_e1_minor(cfg), port,
+			     etm_cfg_ctxid_bytes(cfg),
+			     etm_cfg_data_addr(cfg)  ? (etm_cfg_data_value(cfg) ? "both" :
+										  "addr") :
+			     etm_cfg_data_value(cfg) ? "value" :
+						       "none",
+			     etm_cfg_cycle_acc(cfg), etm_cfg_branch_bcast(cfg),
+			     (cfg->flags & ETM_CFG_E1_LATENCY1) != 0);
 	for (i = 0; i < c->n && k < cap; i++) {
 		etm_e1_rec_get(c->rec + i * ETM_E1_REC, &s);
 		k += (size_t)snprintf(o + k, cap - k, "%zu %s %u %0*X%s\n", i,

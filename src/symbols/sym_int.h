@@ -13,28 +13,28 @@ enum sym_rank {
 	sym_rank_global = 0,
 	sym_rank_weak = 1,
 	sym_rank_local = 2,
-	sym_rank_notype = 4,   /* added to the binding rank */
+	sym_rank_notype = 4, /* added to the binding rank */
 	sym_rank_unsized = 8,
 };
 
 struct sym_fn {
-	uint64_t start, end;   /* end: after sym_index(), the cut range */
-	uint64_t limit;        /* unsized: end of its section (0: unknown) */
-	uint32_t name;         /* pool offset */
-	uint32_t seq;          /* insertion order (ties) */
+	uint64_t start, end; /* end: after sym_index(), the cut range */
+	uint64_t limit;      /* unsized: end of its section (0: unknown) */
+	uint32_t name;       /* pool offset */
+	uint32_t seq;        /* insertion order (ties) */
 	uint16_t module;
 	uint8_t sized, thumb, rank;
 };
 
 struct sym_row {
 	uint64_t start, end;
-	uint32_t file;         /* pool offset */
+	uint32_t file; /* pool offset */
 	uint32_t line, column;
 };
 
 struct sym_inl {
 	uint64_t start, end;
-	uint64_t maxend;       /* the largest end of this and every earlier entry */
+	uint64_t maxend;          /* the largest end of this and every earlier entry */
 	uint32_t name, call_file; /* pool offsets (call_file UINT32_MAX: none) */
 	uint32_t call_line, depth;
 };

@@ -27,7 +27,7 @@ static int fmap_intern(struct etm_symbols *s, struct sym_fmap *m,
 {
 	size_t i;
 
-	if ((m->n + 1) * 2 > m->cap) {       /* rehash into twice the size */
+	if ((m->n + 1) * 2 > m->cap) { /* rehash into twice the size */
 		struct sym_fmap g = { 0 };
 
 		g.cap = m->cap ? m->cap * 2 : 256;

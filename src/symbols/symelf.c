@@ -34,10 +34,11 @@ static int sym_elf_rank(Elf *e, const GElf_Sym *sym, const char *name)
 	    !*name || is_mapping_symbol(name))
 		return -1;
 	rank = bind == STB_GLOBAL ? sym_rank_global :
-	       bind == STB_WEAK ? sym_rank_weak : sym_rank_local;
+	       bind == STB_WEAK   ? sym_rank_weak :
+				    sym_rank_local;
 	if (type == STT_NOTYPE) {
 		if (bind == STB_LOCAL)
-			return -1;    /* assembler labels inside functions */
+			return -1; /* assembler labels inside functions */
 		scn = elf_getscn(e, sym->st_shndx);
 		if (!scn || !gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_EXECINSTR))
 			return -1;

@@ -98,7 +98,7 @@ int etm_symbols_inlined(const struct etm_symbols *s, uint64_t addr,
 		if (n < max) {
 			out[n].name = s->pool + e->name;
 			out[n].call_file = e->call_file == UINT32_MAX ? NULL :
-					   s->pool + e->call_file;
+									s->pool + e->call_file;
 			out[n].call_line = e->call_line;
 			out[n].start = e->start;
 			out[n].end = e->end;

@@ -129,8 +129,8 @@ static void sym_index_fns(struct etm_symbols *s)
 
 		if (!f->sized)
 			f->end = f->limit > f->start ? f->limit :
-				 next != UINT64_MAX ? next :
-				 sym_end(f->start, SYM_UNSIZED_TAIL);
+				 next != UINT64_MAX  ? next :
+						       sym_end(f->start, SYM_UNSIZED_TAIL);
 		if (f->end > next)
 			f->end = next;
 	}

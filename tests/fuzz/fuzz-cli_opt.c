@@ -31,7 +31,7 @@ static int model_num(const char *s, int hex, uint64_t *v)
 	size_t n = strlen(d);
 
 	if (!n || strspn(d, base == 16 ? "0123456789abcdefABCDEF" :
-				      "0123456789") != n)
+					 "0123456789") != n)
 		return -1;
 	if (base == 10 && d[0] == '0' && n > 1)
 		return -1;

@@ -75,8 +75,7 @@ static struct etm_image *fz_image(void)
 		x = x * 1103515245u + 12345u;
 		code[i] = (uint8_t)(x >> 16);
 	}
-	if (!img || etm_image_add_buffer(img, etm_space_any, 0x10000, code,
-					 sizeof(code)) ||
+	if (!img || etm_image_add_buffer(img, etm_space_any, 0x10000, code, sizeof(code)) ||
 	    etm_image_add_buffer(img, etm_space_any, 0xfffff000u, code, 4096)) {
 		etm_image_free(img);
 		return NULL;
@@ -87,8 +86,8 @@ static struct etm_image *fz_image(void)
 static size_t fz_elems(struct fz_in *in, struct etm_elem *el, size_t max)
 {
 	static const enum etm_elem_kind kinds[] = { etmk_range, etmk_range,
-		etmk_range, etmk_exception, etmk_trace_on, etmk_nosync,
-		etmk_error, etmk_timestamp };
+						    etmk_range, etmk_exception, etmk_trace_on, etmk_nosync,
+						    etmk_error, etmk_timestamp };
 	size_t n = 0;
 
 	while (in->n >= 12 && n < max) {

@@ -90,7 +90,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rc = etm_image_add_elf(img, elf_tmp, 0x1000, err, sizeof(err));
 	if (rc < 0)
 		FZ_ASSERT((rc == -etme_parse || rc == -etme_nomem ||
-			   rc == -etme_io) && err[0]);
+			   rc == -etme_io) &&
+			  err[0]);
 	else
 		FZ_ASSERT((size_t)rc == etm_image_count(img));
 	check_regions(img, data, size);

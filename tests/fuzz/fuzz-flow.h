@@ -17,7 +17,7 @@
 #include "fuzz-image.h"
 
 struct flow_sum {
-	int check;                /* check every element (first run only) */
+	int check; /* check every element (first run only) */
 	uint64_t hash;
 	size_t nelem, nitems;
 	/* with packets: the items also go through the verified-output
@@ -90,11 +90,35 @@ static void range_check(const struct etm_image *img, const struct etm_elem *e)
 static uint64_t elem_hash(uint64_t h, const struct etm_elem *e)
 {
 #define H(f) (h = fz_mix(h, (uint64_t)e->f))
-	H(offset); H(kind); H(id); H(start); H(end); H(isa); H(ninsn);
-	H(last_addr); H(last_size); H(last_cls); H(last_link); H(last_exec);
-	H(last_atom); H(has_cycles); H(cycles); H(exc_num); H(exc_cancel);
-	H(ret_addr); H(has_ret); H(addr); H(reason); H(has_ctxid);
-	H(has_vmid); H(ctxid); H(vmid); H(ns); H(hyp); H(timestamp); H(err);
+	H(offset);
+	H(kind);
+	H(id);
+	H(start);
+	H(end);
+	H(isa);
+	H(ninsn);
+	H(last_addr);
+	H(last_size);
+	H(last_cls);
+	H(last_link);
+	H(last_exec);
+	H(last_atom);
+	H(has_cycles);
+	H(cycles);
+	H(exc_num);
+	H(exc_cancel);
+	H(ret_addr);
+	H(has_ret);
+	H(addr);
+	H(reason);
+	H(has_ctxid);
+	H(has_vmid);
+	H(ctxid);
+	H(vmid);
+	H(ns);
+	H(hyp);
+	H(timestamp);
+	H(err);
 #undef H
 	return h;
 }
@@ -155,7 +179,8 @@ static struct flow_sum flow_run(const struct etm_config *cfg,
 	unsigned k = 0;
 
 	d = etm_decoder_alloc(opt & FZF_FORMATTED ? etm_fmt_coresight :
-			      etm_fmt_raw, etm_dec_elements);
+						    etm_fmt_raw,
+			      etm_dec_elements);
 	FZ_ASSERT(d);
 	FZ_ASSERT(etm_decoder_add_source(d, cfg, img) == 0);
 	etm_decoder_set_packets(d, !!(opt & FZF_PACKETS));
@@ -201,7 +226,7 @@ static int flow_fuzz(enum etm_protocol proto, const uint8_t *data,
 	uint8_t sel;
 
 	if (!img)
-		img = fz_image();   /* built once, kept for the process */
+		img = fz_image(); /* built once, kept for the process */
 	FZ_ASSERT(img);
 	fz_config(&in, &cfg, proto);
 	opt = fz_u8(&in);

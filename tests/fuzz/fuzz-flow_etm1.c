@@ -64,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t opt, sel;
 
 	if (!img)
-		img = fz_image();   /* built once, kept for the process */
+		img = fz_image(); /* built once, kept for the process */
 	FZ_ASSERT(img);
 	etm_config_init(&cfg);
 	cfg.protocol = etm_proto_etmv1;

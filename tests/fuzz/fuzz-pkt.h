@@ -22,7 +22,7 @@ struct fz_parser {
 };
 
 struct pkt_sum {
-	int describe;             /* also format every packet */
+	int describe; /* also format every packet */
 	uint64_t hash;
 	uint64_t last_off;
 	size_t npkt, bytes;
@@ -31,17 +31,47 @@ struct pkt_sum {
 static uint64_t pkt_hash(uint64_t h, const struct etm_packet *p)
 {
 #define H(f) (h = fz_mix(h, (uint64_t)p->f))
-	H(offset); H(type); H(id); H(raw_len); H(size); H(err);
+	H(offset);
+	H(type);
+	H(id);
+	H(raw_len);
+	H(size);
+	H(err);
 	h = fz_hash(h, p->raw, p->raw_len);
-	H(atom_count); H(atom_bits); H(w_tail);
+	H(atom_count);
+	H(atom_bits);
+	H(w_tail);
 	h = fz_hash(h, p->atom_w, sizeof(p->atom_w));
-	H(addr); H(addr_bits); H(isa); H(isa_changed);
-	H(reason); H(lsip); H(lsip_next); H(lsip_isa);
-	H(has_state); H(ns); H(hyp); H(altisa); H(jazelle);
-	H(has_exc); H(exc_num); H(cancel); H(resume);
-	H(has_cc); H(cycle_count); H(has_ctxid); H(ctxid); H(vmid);
-	H(timestamp); H(ts_bits); H(ts_freq_change);
-	H(has_daddr); H(has_dvalue); H(dvalue_size); H(dtag); H(daddr);
+	H(addr);
+	H(addr_bits);
+	H(isa);
+	H(isa_changed);
+	H(reason);
+	H(lsip);
+	H(lsip_next);
+	H(lsip_isa);
+	H(has_state);
+	H(ns);
+	H(hyp);
+	H(altisa);
+	H(jazelle);
+	H(has_exc);
+	H(exc_num);
+	H(cancel);
+	H(resume);
+	H(has_cc);
+	H(cycle_count);
+	H(has_ctxid);
+	H(ctxid);
+	H(vmid);
+	H(timestamp);
+	H(ts_bits);
+	H(ts_freq_change);
+	H(has_daddr);
+	H(has_dvalue);
+	H(dvalue_size);
+	H(dtag);
+	H(daddr);
 	H(dvalue);
 #undef H
 	return h;

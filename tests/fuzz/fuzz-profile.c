@@ -66,7 +66,7 @@ static int count_out(void *ctx, const void *buf, size_t n)
 	/* folded: the numbers after the last space of each line */
 	for (i = 0; i < n; i++)
 		sum[1] = c[i] == ' ' ? 0 : c[i] == '\n' ? (sum[0] += sum[1], 0) :
-			 sum[1] * 10 + (uint64_t)(c[i] - '0');
+							  sum[1] * 10 + (uint64_t)(c[i] - '0');
 	return 0;
 }
 

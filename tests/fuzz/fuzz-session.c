@@ -47,7 +47,7 @@ static void check_session(const struct session *s, int decode)
 	for (i = 0; i < s->nsrc; i++) {
 		FZ_ASSERT(s->src[i].id >= 1 && s->src[i].id <= 0x6f);
 		FZ_ASSERT(!decode || s->src[i].img);
-		for (k = 0; k < i; k++)   /* distinct within a buffer */
+		for (k = 0; k < i; k++) /* distinct within a buffer */
 			FZ_ASSERT(s->src[k].id != s->src[i].id ||
 				  s->src[k].buffer != s->src[i].buffer);
 	}

@@ -16,7 +16,11 @@
 #include "fuzz.h"
 
 static const char *const fz_snap_files[] = {
-	"snapshot.ini", "cpu.ini", "etm.ini", "trace.ini", "buf.bin",
+	"snapshot.ini",
+	"cpu.ini",
+	"etm.ini",
+	"trace.ini",
+	"buf.bin",
 	"mem.bin",
 };
 #define FZ_SNAP_NFILES (sizeof(fz_snap_files) / sizeof(fz_snap_files[0]))

@@ -16,13 +16,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* A failed invariant is a finding: report it and abort so that libFuzzer
  * (or the replay driver under ASan) records the input. */
-#define FZ_ASSERT(c)                                                      \
-	do {                                                              \
-		if (!(c)) {                                               \
-			fprintf(stderr, "%s:%d: invariant failed: %s\n",  \
-				__FILE__, __LINE__, #c);                  \
-			abort();                                          \
-		}                                                         \
+#define FZ_ASSERT(c)                                                     \
+	do {                                                             \
+		if (!(c)) {                                              \
+			fprintf(stderr, "%s:%d: invariant failed: %s\n", \
+				__FILE__, __LINE__, #c);                 \
+			abort();                                         \
+		}                                                        \
 	} while (0)
 
 /* stderr to /dev/null (@on) or back, around code that prints its own
@@ -103,7 +103,7 @@ static inline void fz_config(struct fz_in *in, struct etm_config *c,
 
 /* Flow targets: option byte after the configuration. */
 #define FZF_FORMATTED 0x01 /* input is CoreSight frames */
-#define FZF_PACKETS   0x02 /* also deliver packets */
+#define FZF_PACKETS 0x02   /* also deliver packets */
 
 /* FNV-1a over a value, for comparing two output streams cheaply. */
 static inline uint64_t fz_hash(uint64_t h, const void *p, size_t n)

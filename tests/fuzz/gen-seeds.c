@@ -72,8 +72,7 @@ static void put(struct walk *w, const struct etm_ev *ev)
 static void trace_on(struct walk *w, uint64_t pc, enum etm_isa isa,
 		     unsigned reason)
 {
-	struct etm_ev ev = { .kind = etmev_trace_on, .reason = (uint8_t)reason,
-			     .cycles = 1 + rnd(100), .ns = 1 };
+	struct etm_ev ev = { .kind = etmev_trace_on, .reason = (uint8_t)reason, .cycles = 1 + rnd(100), .ns = 1 };
 
 	put(w, &ev);
 	w->pc = pc;
@@ -84,9 +83,7 @@ static void trace_on(struct walk *w, uint64_t pc, enum etm_isa isa,
 static void exception(struct walk *w, unsigned num, uint64_t vec,
 		      uint64_t ret, enum etm_isa risa)
 {
-	struct etm_ev ev = { .kind = etmev_exception, .addr = vec,
-			     .isa = etmi_a32, .exc_num = (uint16_t)num,
-			     .ns = 1 };
+	struct etm_ev ev = { .kind = etmev_exception, .addr = vec, .isa = etmi_a32, .exc_num = (uint16_t)num, .ns = 1 };
 
 	if (w->nxret < 4) {
 		w->xret[w->nxret] = ret;
@@ -183,8 +180,7 @@ static int walk_step(struct walk *w, const struct seedcfg *sc)
 	w->same = next == w->pc ? w->same + 1 : 0;
 	w->pc = next;
 	if (ev.exec && in.cls == etmc_exc_gen) {
-		exception(w, ev.isa == etmi_a32 && (in.opcode & 0x0f000000) ==
-			  0x0f000000 ? 10 : 9, ev.isa == etmi_a32 ? 0x8 : 0x4,
+		exception(w, ev.isa == etmi_a32 && (in.opcode & 0x0f000000) == 0x0f000000 ? 10 : 9, ev.isa == etmi_a32 ? 0x8 : 0x4,
 			  next, ev.isa);
 		return 0;
 	}
@@ -260,10 +256,10 @@ static size_t cfg_header(uint8_t *h, const struct seedcfg *sc,
 	return FZ_CFG_BYTES;
 }
 
-#define V35 0x410CF250u       /* ETMv3.5 */
-#define V35ALT 0x411CF250u    /* ETMv3.5, alternative branch encoding */
-#define V33 0x410CF230u       /* ETMv3.3 */
-#define PFT11 0x411CF312u     /* PFT 1.1 */
+#define V35 0x410CF250u    /* ETMv3.5 */
+#define V35ALT 0x411CF250u /* ETMv3.5, alternative branch encoding */
+#define V33 0x410CF230u    /* ETMv3.3 */
+#define PFT11 0x411CF312u  /* PFT 1.1 */
 
 static const struct seedcfg cfgs[] = {
 	{ etm_proto_etmv3, 0, 0, V35, 0, 200 },
@@ -303,11 +299,11 @@ static void trace_seeds(void)
 		size_t fn;
 
 		cfg_header(hdr, sc, 0x10);
-		hdr[FZ_CFG_BYTES] = (uint8_t)(i * 37);    /* chunk selector */
+		hdr[FZ_CFG_BYTES] = (uint8_t)(i * 37); /* chunk selector */
 		snprintf(name, sizeof(name), "enc-%02u", i);
 		write_seed(ptm ? "ptm_pkt" : "etm3_pkt", name, hdr,
 			   FZ_CFG_BYTES + 1, trace, n);
-		hdr[FZ_CFG_BYTES] = 0;                    /* flow options */
+		hdr[FZ_CFG_BYTES] = 0; /* flow options */
 		hdr[FZ_CFG_BYTES + 1] = (uint8_t)(i * 37);
 		write_seed(ptm ? "flow_ptm" : "flow_etm3", name, hdr,
 			   FZ_CFG_BYTES + 2, trace, n);
@@ -346,43 +342,43 @@ static void text_seed(const char *target, const char *name, uint8_t mode,
 #define TEXT(t, name, mode, s) text_seed(t, name, mode, s, sizeof(s) - 1)
 
 /* Snapshots: snapshot.ini, cpu.ini, etm.ini, trace.ini, buf, mem. */
-#define SNAP_PTM \
-	"[snapshot]\nversion=1.0\n[device_list]\ndevice0=cpu.ini\n"\
-	"device1=etm.ini\n[trace]\nmetadata=trace.ini\n"\
-	"\0"\
-	"[device]\nname=cpu_0\nclass=core\ntype=Cortex-A15\n"\
-	"[regs]\nPC(size:32)=0x8000\n[dump1]\nfile=mem.bin\n"\
-	"address=0x8000\nlength=0x8\noffset=0x0\nspace=NS\n"\
-	"\0"\
-	"[device]\nname=PTM_0\nclass=trace_source\ntype=PFT1.1\n"\
-	"[regs]\nETMCR(id:0x0)=0x00001000\nETMIDR(id:0x79)=0x411CF312\n"\
-	"ETMCCER(id:0x7A)=0x1\nETMTRACEIDR(id:0x80)=0x10\n"\
-	"\0"\
-	"[trace_buffers]\nbuffers=buffer0\n[buffer0]\nname=ETB_0\n"\
-	"file=buf.bin\nformat=coresight\n"\
-	"[core_trace_sources]\ncpu_0=PTM_0\n"\
-	"[source_buffers]\nPTM_0=ETB_0\n"\
-	"\0"\
-	"\0\0\0\0\0\0\0\x80\x08\0\x80\0\0\x21"\
-	"\0"\
+#define SNAP_PTM                                                         \
+	"[snapshot]\nversion=1.0\n[device_list]\ndevice0=cpu.ini\n"      \
+	"device1=etm.ini\n[trace]\nmetadata=trace.ini\n"                 \
+	"\0"                                                             \
+	"[device]\nname=cpu_0\nclass=core\ntype=Cortex-A15\n"            \
+	"[regs]\nPC(size:32)=0x8000\n[dump1]\nfile=mem.bin\n"            \
+	"address=0x8000\nlength=0x8\noffset=0x0\nspace=NS\n"             \
+	"\0"                                                             \
+	"[device]\nname=PTM_0\nclass=trace_source\ntype=PFT1.1\n"        \
+	"[regs]\nETMCR(id:0x0)=0x00001000\nETMIDR(id:0x79)=0x411CF312\n" \
+	"ETMCCER(id:0x7A)=0x1\nETMTRACEIDR(id:0x80)=0x10\n"              \
+	"\0"                                                             \
+	"[trace_buffers]\nbuffers=buffer0\n[buffer0]\nname=ETB_0\n"      \
+	"file=buf.bin\nformat=coresight\n"                               \
+	"[core_trace_sources]\ncpu_0=PTM_0\n"                            \
+	"[source_buffers]\nPTM_0=ETB_0\n"                                \
+	"\0"                                                             \
+	"\0\0\0\0\0\0\0\x80\x08\0\x80\0\0\x21"                           \
+	"\0"                                                             \
 	"\x00\x00\xa0\xe3\xfe\xff\xff\xea"
-#define SNAP_ETM3 \
-	"[snapshot]\nversion=1.0\n[device_list]\nd0=cpu.ini\n"\
-	"d1=etm.ini\n[trace]\nmetadata=trace.ini\n"\
-	"\0"\
-	"[device]\nname=cpu_0\nclass=core\ntype=Cortex-M3\n"\
-	"[dump]\nfile=mem.bin\naddress=0x0\n"\
-	"\0"\
-	"[device]\nname=ETM_0\nclass=trace_source\ntype=ETM3.5\n"\
-	"[regs]\nETMCR=0xC000\nETMIDR=0x410CF250\nETMCCER=0\n"\
-	"ETMTRACEIDR=0x11\n"\
-	"\0"\
-	"[trace_buffers]\nbuffers=b0,b1\n[b0]\nname=TPIU\n"\
-	"file=buf.bin, mem.bin\nformat=source_data\n[b1]\nname=x\n"\
-	"file=buf.bin\n[core_trace_sources]\ncpu_0=ETM_0\n"\
-	"[source_buffers]\nETM_0=TPIU\n"\
-	"\0"\
-	"\0"\
+#define SNAP_ETM3                                                   \
+	"[snapshot]\nversion=1.0\n[device_list]\nd0=cpu.ini\n"      \
+	"d1=etm.ini\n[trace]\nmetadata=trace.ini\n"                 \
+	"\0"                                                        \
+	"[device]\nname=cpu_0\nclass=core\ntype=Cortex-M3\n"        \
+	"[dump]\nfile=mem.bin\naddress=0x0\n"                       \
+	"\0"                                                        \
+	"[device]\nname=ETM_0\nclass=trace_source\ntype=ETM3.5\n"   \
+	"[regs]\nETMCR=0xC000\nETMIDR=0x410CF250\nETMCCER=0\n"      \
+	"ETMTRACEIDR=0x11\n"                                        \
+	"\0"                                                        \
+	"[trace_buffers]\nbuffers=b0,b1\n[b0]\nname=TPIU\n"         \
+	"file=buf.bin, mem.bin\nformat=source_data\n[b1]\nname=x\n" \
+	"file=buf.bin\n[core_trace_sources]\ncpu_0=ETM_0\n"         \
+	"[source_buffers]\nETM_0=TPIU\n"                            \
+	"\0"                                                        \
+	"\0"                                                        \
 	"\x00\x00\xa0\xe3"
 
 static void ini_seeds(void)
@@ -424,12 +420,14 @@ static void cli_seeds(void)
 	int k;
 
 	ARGS("opt-decode", "trace.bin\0--protocol\0etmv3\0--id=0x10\0--id\0"
-	     "17\0--image\0a.bin@0x8000\0--elf=b.elf@4096\0--jobs=2\0"
-	     "--chunk\0" "64\0--format=canon\0--etmcr\0" "0x1000\0--stats");
+			   "17\0--image\0a.bin@0x8000\0--elf=b.elf@4096\0--jobs=2\0"
+			   "--chunk\0"
+			   "64\0--format=canon\0--etmcr\0"
+			   "0x1000\0--stats");
 	ARGS("opt-bad", "x\0--id\0-1\0--id=010\0--etmcr=0x100000000\0--jobs="
-	     "99999999999999999999\0--image=a@0xFFFFFFFFF\0--input-format=tpiu");
+			"99999999999999999999\0--image=a@0xFFFFFFFFF\0--input-format=tpiu");
 	ARGS("opt-flags", "--no-cache\0--m-profile\0--verify\0--allow-outside"
-	     "\0dir\0--protocol=ptm\0--etmidr=0x411CF312\0--help");
+			  "\0dir\0--protocol=ptm\0--etmidr=0x411CF312\0--help");
 	/* "--" alone: opt_allowed() looked for "" in the list for ever */
 	ARGS("regress-empty-name", "x\0--");
 	SESSION("decode-ptm", 1, "--id 0x10", SNAP_PTM);
@@ -437,7 +435,8 @@ static void cli_seeds(void)
 	SESSION("verify-ptm", 5, "--m-profile", SNAP_PTM);
 	SESSION("decode-etm3", 9, "", SNAP_ETM3);
 	SESSION("manual-etm3", 3, "--protocol etmv3 --input-format coresight "
-		"--id 0x10 --id 17 --etmcr 0x1000", SNAP_ETM3);
+				  "--id 0x10 --id 17 --etmcr 0x1000",
+		SNAP_ETM3);
 	SESSION("outside", 1, "--allow-outside", SNAP_ETM3);
 	/* 200 device entries naming one ETM file: 200 sources with one
 	 * trace ID (overflowed a 128-entry table in cli/session.c) */
@@ -458,7 +457,14 @@ static void cli_seeds(void)
 static void elf_seed(const char *name, int bits, int bad)
 {
 	static const uint8_t code[8] = {
-		0x00, 0x00, 0xa0, 0xe3, 0xfe, 0xff, 0xff, 0xea,
+		0x00,
+		0x00,
+		0xa0,
+		0xe3,
+		0xfe,
+		0xff,
+		0xff,
+		0xea,
 	};
 	uint8_t buf[256];
 	size_t n;
@@ -531,8 +537,8 @@ static void edge_seeds(void)
 	buf[0] = 1;
 	write_seed("dfmt", "fsyncs", buf, sizeof(buf), NULL, 0);
 	memset(buf, 0, sizeof(buf));
-	buf[2] = 0x21;         /* ID 0x10 announced, then data */
-	buf[17] = 0x01;        /* aux: byte 0 is an ID */
+	buf[2] = 0x21;  /* ID 0x10 announced, then data */
+	buf[17] = 0x01; /* aux: byte 0 is an ID */
 	write_seed("dfmt", "idchange", buf, 18, NULL, 0);
 }
 
@@ -551,17 +557,20 @@ static void regression_seeds(void)
 	/* snapshot: 4200 dump sections took seconds (quadratic lookups);
 	 * now refused at the 4096-dump bound */
 	n = (size_t)snprintf(s, cap, "[snapshot]\nversion=1.0\n"
-			     "[device_list]\nd0=cpu.ini\nd1=etm.ini\n"
-			     "[trace]\nmetadata=trace.ini\n%c[device]\n"
-			     "name=cpu_0\nclass=core\n", 0);
+				     "[device_list]\nd0=cpu.ini\nd1=etm.ini\n"
+				     "[trace]\nmetadata=trace.ini\n%c[device]\n"
+				     "name=cpu_0\nclass=core\n",
+			     0);
 	for (i = 0; i < 4200 && n < cap - 64; i++)
 		n += (size_t)snprintf(s + n, cap - n, "[dump%zu]\nfile=m\n"
-				      "address=0x%zx\n", i, i * 16);
+						      "address=0x%zx\n",
+				      i, i * 16);
 	n += (size_t)snprintf(s + n, cap - n, "%c[device]\nname=E\n"
-			      "class=trace_source\ntype=PFT1.1\n%c"
-			      "[trace_buffers]\nbuffers=b\n[b]\nname=B\n"
-			      "file=buf.bin\n[core_trace_sources]\n"
-			      "cpu_0=E\n", 0, 0);
+					      "class=trace_source\ntype=PFT1.1\n%c"
+					      "[trace_buffers]\nbuffers=b\n[b]\nname=B\n"
+					      "file=buf.bin\n[core_trace_sources]\n"
+					      "cpu_0=E\n",
+			      0, 0);
 	write_seed("ini", "regress-many-dumps", (const uint8_t *)"\1", 1,
 		   (const uint8_t *)s, n);
 	/* ELF: 200 executable segments over the whole 14 KiB file copied it
@@ -573,10 +582,10 @@ static void regression_seeds(void)
 	elf[16] = ET_EXEC;
 	elf[18] = EM_ARM;
 	elf[20] = EV_CURRENT;
-	elf[28] = 52;                  /* e_phoff */
-	elf[40] = 52;                  /* e_ehsize */
-	elf[42] = 32;                  /* e_phentsize */
-	elf[44] = 200;                 /* e_phnum */
+	elf[28] = 52;  /* e_phoff */
+	elf[40] = 52;  /* e_ehsize */
+	elf[42] = 32;  /* e_phentsize */
+	elf[44] = 200; /* e_phnum */
 	n = 52 + 200 * 32 + 8192;
 	for (i = 0; i < 200; i++) {
 		uint8_t *ph = elf + 52 + i * 32;

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 
-#define LIN_FLOOR 0.05    /* seconds: least time of the size-1 run */
-#define LIN_RATIO 6.0     /* 4x the input: at most this much the time */
+#define LIN_FLOOR 0.05 /* seconds: least time of the size-1 run */
+#define LIN_RATIO 6.0  /* 4x the input: at most this much the time */
 
 /* Do the work at size @scale (1 or 4) @reps times. */
 typedef void (*lin_fn)(void *ctx, unsigned scale, unsigned reps);
@@ -28,7 +28,7 @@ static inline double lin_now(void)
 }
 
 static inline double lin_min(lin_fn f, void *ctx, unsigned scale,
-			      unsigned reps)
+			     unsigned reps)
 {
 	double best = 1e30, t;
 	int k;

@@ -132,7 +132,8 @@ static void t_clean(void)
 	for (p = 0; p < 2; p++)
 		for (i = 0; i < 3; i++) {
 			struct etm_config c = mkcfg(p ? etm_proto_ptm :
-						    etm_proto_etmv3, cr[i]);
+							etm_proto_etmv3,
+						    cr[i]);
 			struct etm_diag_counts k;
 			struct etm_config best;
 			struct trace t = { 0 };
@@ -144,7 +145,8 @@ static void t_clean(void)
 			ET_EQ(w[0], 0);
 			ET_EQ(me, 0);
 			ET_EQ(etm_diag_probe(etm_fmt_raw, &c, t.img, t.buf,
-					     t.n, &best), 0);
+					     t.n, &best),
+			      0);
 			trace_free(&t);
 		}
 }
@@ -215,9 +217,7 @@ static void t_wrong_ctxid(void)
 static struct etm_ev ev_insn(uint64_t addr, enum etm_isa isa, int exec,
 			     uint64_t target)
 {
-	struct etm_ev ev = { .kind = etmev_insn, .addr = addr, .isa = isa,
-			     .exec = (uint8_t)exec, .target = target,
-			     .target_isa = isa };
+	struct etm_ev ev = { .kind = etmev_insn, .addr = addr, .isa = isa, .exec = (uint8_t)exec, .target = target, .target_isa = isa };
 
 	return ev;
 }
@@ -239,9 +239,26 @@ static struct etm_image *image_of(uint64_t addr, const uint8_t *b, size_t n)
 static void t_n_uncond(void)
 {
 	uint8_t code[20] = {
-		0x00, 0x00, 0xa0, 0xe1, 0x00, 0x00, 0xa0, 0xe1,
-		0x00, 0x00, 0xa0, 0xe1, 0xfb, 0xff, 0xff, 0x1a,
-		0xfe, 0xff, 0xff, 0xea,
+		0x00,
+		0x00,
+		0xa0,
+		0xe1,
+		0x00,
+		0x00,
+		0xa0,
+		0xe1,
+		0x00,
+		0x00,
+		0xa0,
+		0xe1,
+		0xfb,
+		0xff,
+		0xff,
+		0x1a,
+		0xfe,
+		0xff,
+		0xff,
+		0xea,
 	};
 	struct etm_ev ev[8] = { { .kind = etmev_trace_on, .reason = 1 } };
 	unsigned p, i, me;
@@ -254,7 +271,8 @@ static void t_n_uncond(void)
 		ev[i] = ev_insn(0x1010, etmi_a32, 1, 0);
 	for (p = 0; p < 2; p++) {
 		struct etm_config c = mkcfg(p ? etm_proto_ptm :
-					    etm_proto_etmv3, 0);
+						etm_proto_etmv3,
+					    0);
 		struct trace t = { .img = image_of(0x1000, code, 20) };
 		struct etm_image *bad;
 		struct etm_diag_counts k;
@@ -264,7 +282,7 @@ static void t_n_uncond(void)
 		diagnose(&t, &c, t.img, &k, w, sizeof(w), &me);
 		ET_EQ(k.n_uncond, 0);
 		ET_EQ(w[0], 0);
-		code[15] = 0xea;                 /* BNE -> B */
+		code[15] = 0xea; /* BNE -> B */
 		bad = image_of(0x1000, code, 20);
 		code[15] = 0x1a;
 		diagnose(&t, &c, bad, &k, w, sizeof(w), &me);
@@ -281,23 +299,41 @@ static void t_n_uncond(void)
 static void t_mid_insn(void)
 {
 	static const uint8_t code[20] = {
-		0x00, 0xf0, 0x06, 0xf8, 0x00, 0xbf, 0x00, 0xbf,
-		0x00, 0xbf, 0x00, 0xbf, 0x00, 0xbf, 0x00, 0xbf,
-		0x00, 0x47, 0x00, 0xbf,
+		0x00,
+		0xf0,
+		0x06,
+		0xf8,
+		0x00,
+		0xbf,
+		0x00,
+		0xbf,
+		0x00,
+		0xbf,
+		0x00,
+		0xbf,
+		0x00,
+		0xbf,
+		0x00,
+		0xbf,
+		0x00,
+		0x47,
+		0x00,
+		0xbf,
 	};
 	struct etm_ev ev[11] = { { .kind = etmev_trace_on, .reason = 1 } };
 	unsigned p, i, me;
 
 	ev[1] = ev_insn(0x2000, etmi_t32, 1, 0);
 	ev[2] = ev_insn(0x2010, etmi_t32, 1, 0x2002);
-	ev[3] = ev_insn(0x2002, etmi_t32, 1, 0);       /* 4-byte from hw 2 */
-	for (i = 4; i < 9; i++)                        /* NOPs 0x2006-0x200e */
+	ev[3] = ev_insn(0x2002, etmi_t32, 1, 0); /* 4-byte from hw 2 */
+	for (i = 4; i < 9; i++)                  /* NOPs 0x2006-0x200e */
 		ev[i] = ev_insn(0x2006 + 2 * (i - 4), etmi_t32, 1, 0);
 	ev[9] = ev_insn(0x2010, etmi_t32, 1, 0x2000);
 	ev[10] = ev_insn(0x2000, etmi_t32, 1, 0);
 	for (p = 0; p < 2; p++) {
 		struct etm_config c = mkcfg(p ? etm_proto_ptm :
-					    etm_proto_etmv3, 0);
+						etm_proto_etmv3,
+					    0);
 		struct trace t = { .img = image_of(0x2000, code, 20) };
 		struct etm_diag_counts k;
 		char w[300];
@@ -346,15 +382,33 @@ static void loop_trace(struct trace *t, int ptm)
 static void t_isync_leftover(void)
 {
 	uint8_t code[20] = {
-		0x00, 0x00, 0xa0, 0xe1, 0x00, 0x00, 0xa0, 0xe1,
-		0x00, 0x00, 0xa0, 0xe1, 0x00, 0x00, 0xa0, 0xe1,
-		0xfa, 0xff, 0xff, 0xea,
+		0x00,
+		0x00,
+		0xa0,
+		0xe1,
+		0x00,
+		0x00,
+		0xa0,
+		0xe1,
+		0x00,
+		0x00,
+		0xa0,
+		0xe1,
+		0x00,
+		0x00,
+		0xa0,
+		0xe1,
+		0xfa,
+		0xff,
+		0xff,
+		0xea,
 	};
 	unsigned p, me;
 
 	for (p = 0; p < 2; p++) {
 		struct etm_config c = mkcfg(p ? etm_proto_ptm :
-					    etm_proto_etmv3, 0);
+						etm_proto_etmv3,
+					    0);
 		struct trace t = { .img = image_of(0x3000, code, 20) };
 		struct etm_image *bad;
 		struct etm_diag_counts k;
@@ -366,7 +420,7 @@ static void t_isync_leftover(void)
 		ET_EQ(k.insns, 100);
 		ET_EQ(k.mismatch, 0);
 		ET_EQ(me, 0);
-		code[16] = 0xfb;                 /* B 0x3000 -> B 0x3004 */
+		code[16] = 0xfb; /* B 0x3000 -> B 0x3004 */
 		bad = image_of(0x3000, code, 20);
 		code[16] = 0xfa;
 		diagnose(&t, &c, bad, &k, w, sizeof(w), &me);

@@ -57,7 +57,8 @@ static struct dec_res decode(const struct etm_config *cfg,
 			     size_t n, int packets)
 {
 	struct etm_decoder *d = etm_decoder_alloc(etm_fmt_raw, packets ?
-					etm_dec_packets : etm_dec_elements);
+								       etm_dec_packets :
+								       etm_dec_elements);
 	struct dec_res r;
 	struct etm_item it;
 	size_t pos = 0, c;
@@ -77,7 +78,8 @@ static struct dec_res decode(const struct etm_config *cfg,
 			}
 			r.nelem++;
 			r.ninsn += it.elem.kind == etmk_range ?
-				   it.elem.ninsn : 0;
+					   it.elem.ninsn :
+					   0;
 			r.nerr += it.elem.kind == etmk_error;
 			r.nexc += it.elem.kind == etmk_exception;
 			continue;
@@ -130,9 +132,9 @@ static void t_unsync(void)
 		buf[k] = (uint8_t)(0x55 ^ (k & 0x22)); /* never an A-sync */
 	for (p = 0; p < 2; p++) {
 		struct etm_config c = mkcfg(p ? etm_proto_ptm :
-					    etm_proto_etmv3, 0);
-		struct lin_dec l = { &c, NULL, { 0, buf, 0, 0, buf },
-				     { 0, n / 4, 0, 0, n }, 1 };
+						etm_proto_etmv3,
+					    0);
+		struct lin_dec l = { &c, NULL, { 0, buf, 0, 0, buf }, { 0, n / 4, 0, 0, n }, 1 };
 		struct dec_res b = decode(&c, NULL, buf, n, 1);
 
 		ET_EQ(b.pkt_bytes, n);
@@ -151,8 +153,22 @@ static void t_unsync(void)
 static struct etm_image *limits_image(void)
 {
 	static const uint8_t code[16] = {
-		0xfe, 0xff, 0xff, 0xea, 0xfe, 0xff, 0xff, 0xeb,
-		0x1e, 0xff, 0x2f, 0xe1, 0x00, 0x00, 0x00, 0xef,
+		0xfe,
+		0xff,
+		0xff,
+		0xea,
+		0xfe,
+		0xff,
+		0xff,
+		0xeb,
+		0x1e,
+		0xff,
+		0x2f,
+		0xe1,
+		0x00,
+		0x00,
+		0x00,
+		0xef,
 	};
 	struct etm_image *img = etm_image_alloc();
 	uint8_t *nops = malloc(65536);
@@ -204,9 +220,7 @@ static uint8_t *encode(const struct etm_config *cfg,
 
 static struct etm_ev ev_insn(uint64_t addr, uint64_t target)
 {
-	struct etm_ev ev = { .kind = etmev_insn, .addr = addr,
-			     .isa = etmi_a32, .exec = 1, .target = target,
-			     .target_isa = etmi_a32 };
+	struct etm_ev ev = { .kind = etmev_insn, .addr = addr, .isa = etmi_a32, .exec = 1, .target = target, .target_isa = etmi_a32 };
 
 	return ev;
 }
@@ -227,7 +241,8 @@ static void t_selfloop(void)
 		ev[i] = ev_insn(0x1000, 0);
 	for (p = 0; p < 2; p++) {
 		struct etm_config c = mkcfg(p ? etm_proto_ptm :
-					    etm_proto_etmv3, 0);
+						etm_proto_etmv3,
+					    0);
 		uint8_t *a = encode(&c, img, ev, nev / 4 + 1, &n1);
 		uint8_t *b = encode(&c, img, ev, nev, &n2);
 		struct dec_res ra, rb;
@@ -243,11 +258,11 @@ static void t_selfloop(void)
 		/* decoding 4x more atoms needs no more memory */
 		ET_CHECK(max_rss_kb() - rss < 16 * 1024);
 		{
-			struct lin_dec l = { &c, img, { 0, a, 0, 0, b },
-					     { 0, n1, 0, 0, n2 }, 0 };
+			struct lin_dec l = { &c, img, { 0, a, 0, 0, b }, { 0, n1, 0, 0, n2 }, 0 };
 
 			ET_CHECK(lin_check(p ? "self-loop PTM" :
-					   "self-loop ETMv3", lin_decode, &l));
+					       "self-loop ETMv3",
+					   lin_decode, &l));
 		}
 		free(a);
 		free(b);
@@ -263,8 +278,18 @@ static void t_long_walk(void)
 	/* A-sync; I-sync (docs/ptm.md §4): 08, address 0x2000 A32, info
 	 * 0x21 = tracing enabled; then four E atoms 0x84 (§5.1) */
 	static const uint8_t head[] = {
-		0x00, 0x00, 0x00, 0x00, 0x00, 0x80,
-		0x08, 0x00, 0x20, 0x00, 0x00, 0x21,
+		0x00,
+		0x00,
+		0x00,
+		0x00,
+		0x00,
+		0x80,
+		0x08,
+		0x00,
+		0x20,
+		0x00,
+		0x00,
+		0x21,
 	};
 	struct etm_image *img = limits_image();
 	struct etm_config c = mkcfg(etm_proto_ptm, 0);
@@ -316,7 +341,8 @@ static void t_exc_nesting(void)
 	}
 	for (p = 0; p < 2; p++) {
 		struct etm_config c = mkcfg(p ? etm_proto_ptm :
-					    etm_proto_etmv3, 0);
+						etm_proto_etmv3,
+					    0);
 		uint8_t *b = encode(&c, img, ev, nev, &n);
 		long rss = max_rss_kb();
 		struct dec_res r;
@@ -349,11 +375,11 @@ static void t_retstack(void)
 	ev[0].kind = etmev_trace_on;
 	ev[0].reason = etm_isync_trace_on;
 	for (i = 1; i <= nbl; i++)
-		ev[i] = ev_insn(0x1004, 0);              /* BL to itself */
+		ev[i] = ev_insn(0x1004, 0); /* BL to itself */
 	for (; i < nev; i++)
-		ev[i] = ev_insn(0x1008, 0x1008);         /* BX lr: return */
+		ev[i] = ev_insn(0x1008, 0x1008); /* BX lr: return */
 	ev[nbl + 1] = ev_insn(0x1004, 0);
-	ev[nbl + 1].exec = 0;                            /* leave the loop */
+	ev[nbl + 1].exec = 0; /* leave the loop */
 	b = encode(&c, img, ev, nev, &n);
 	ET_CHECK(b);
 	rss = max_rss_kb();
@@ -405,8 +431,8 @@ static int big_snapshot(const char *dir, unsigned ndumps, unsigned nlist)
 		return -1;
 	}
 	n = (size_t)snprintf(s, cap, "[snapshot]\nversion=1.0\n"
-			     "[trace]\nmetadata=trace.ini\n"
-			     "[device_list]\ne=etm.ini\n");
+				     "[trace]\nmetadata=trace.ini\n"
+				     "[device_list]\ne=etm.ini\n");
 	for (i = 0; i < nlist; i++)
 		n += (size_t)snprintf(s + n, cap - n, "d%u=cpu.ini\n", i);
 	rc = write_file(dir, "snapshot.ini", s, n);
@@ -470,7 +496,7 @@ static void t_snapshot(void)
 	ET_CHECK(strstr(err, "exceed") != NULL);
 	if (getenv("ETM_LIMITS_VERBOSE"))
 		printf("80 MiB of .ini refused in %.2f s\n", now() - t);
-	ET_CHECK(now() - t < 60);   /* 91 s under ASan before linear growth */
+	ET_CHECK(now() - t < 60); /* 91 s under ASan before linear growth */
 	rm_snapshot(dir);
 }
 
@@ -479,7 +505,13 @@ static void t_snapshot(void)
 static void t_elf_overlap(void)
 {
 	static const unsigned char ident[16] = {
-		0x7f, 'E', 'L', 'F', 1, 1, 1,
+		0x7f,
+		'E',
+		'L',
+		'F',
+		1,
+		1,
+		1,
 	};
 	char path[] = "/tmp/etm-limits-elf.XXXXXX", err[256];
 	size_t nph = 2000, size = 52 + nph * 32 + 65536, i;
@@ -492,16 +524,22 @@ static void t_elf_overlap(void)
 	/* Elf32_Ehdr: e_type EXEC, e_machine ARM (40), e_version 1,
 	 * e_phoff 52, e_ehsize 52, e_phentsize 32, e_phnum */
 	memcpy(f, ident, sizeof(ident));
-	f[16] = 2; f[18] = 40; f[20] = 1; f[28] = 52; f[40] = 52;
-	f[42] = 32; f[44] = (uint8_t)nph; f[45] = (uint8_t)(nph >> 8);
+	f[16] = 2;
+	f[18] = 40;
+	f[20] = 1;
+	f[28] = 52;
+	f[40] = 52;
+	f[42] = 32;
+	f[44] = (uint8_t)nph;
+	f[45] = (uint8_t)(nph >> 8);
 	for (i = 0; i < nph; i++) {
 		uint8_t *ph = f + 52 + i * 32;
 		uint32_t sz = (uint32_t)size;
 
-		ph[0] = 1;                               /* PT_LOAD */
-		memcpy(ph + 16, &sz, 4);                 /* p_filesz */
-		memcpy(ph + 20, &sz, 4);                 /* p_memsz */
-		ph[24] = 5;                              /* PF_R | PF_X */
+		ph[0] = 1;               /* PT_LOAD */
+		memcpy(ph + 16, &sz, 4); /* p_filesz */
+		memcpy(ph + 20, &sz, 4); /* p_memsz */
+		ph[24] = 5;              /* PF_R | PF_X */
 	}
 	ET_EQ(write(fd, f, size), (long)size);
 	close(fd);

@@ -43,8 +43,16 @@ static int put_file(const char *path, const void *p, size_t n)
 	return ok ? 0 : -1;
 }
 
-static void le16(uint8_t *p, unsigned v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
-static void le32(uint8_t *p, uint32_t v) { le16(p, v & 0xffff); le16(p + 2, v >> 16); }
+static void le16(uint8_t *p, unsigned v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+static void le32(uint8_t *p, uint32_t v)
+{
+	le16(p, v & 0xffff);
+	le16(p + 2, v >> 16);
+}
 
 /* ELF32 ARM executable with @n PT_LOAD R+X segments of 4 bytes (a NOP
  * each), segment i at 0x10000 + 8 * (n - 1 - i): descending, disjoint.
@@ -60,8 +68,8 @@ static uint8_t *elf_segments(size_t n, uint32_t base, size_t *size)
 	if (!f)
 		return NULL;
 	memcpy(f, "\177ELF\1\1\1", 7);
-	le16(f + 16, 2);                  /* ET_EXEC */
-	le16(f + 18, 40);                 /* EM_ARM */
+	le16(f + 16, 2);  /* ET_EXEC */
+	le16(f + 18, 40); /* EM_ARM */
 	le32(f + 20, 1);
 	le32(f + 28, (uint32_t)phoff);
 	le32(f + 32, (uint32_t)shoff);
@@ -69,18 +77,18 @@ static uint8_t *elf_segments(size_t n, uint32_t base, size_t *size)
 	le16(f + 42, 32);
 	le16(f + 44, n < 0xffff ? (unsigned)n : 0xffff);
 	le16(f + 46, 40);
-	le16(f + 48, 1);                  /* e_shnum: section 0 only */
+	le16(f + 48, 1);                   /* e_shnum: section 0 only */
 	le32(f + shoff + 28, (uint32_t)n); /* sh_info: the real e_phnum */
 	for (i = 0; i < n; i++) {
 		uint8_t *ph = f + phoff + 32 * i;
 
-		le32(ph, 1);                                  /* PT_LOAD */
-		le32(ph + 4, (uint32_t)(data + 4 * i));       /* p_offset */
+		le32(ph, 1);                                    /* PT_LOAD */
+		le32(ph + 4, (uint32_t)(data + 4 * i));         /* p_offset */
 		le32(ph + 8, base + 8 * (uint32_t)(n - 1 - i)); /* p_vaddr */
-		le32(ph + 16, 4);                             /* p_filesz */
-		le32(ph + 20, 4);                             /* p_memsz */
-		le32(ph + 24, 5);                             /* R | X */
-		le32(f + data + 4 * i, 0xe1a00000);           /* MOV r0,r0 */
+		le32(ph + 16, 4);                               /* p_filesz */
+		le32(ph + 20, 4);                               /* p_memsz */
+		le32(ph + 24, 5);                               /* R | X */
+		le32(f + data + 4 * i, 0xe1a00000);             /* MOV r0,r0 */
 	}
 	return f;
 }
@@ -149,7 +157,7 @@ static int big_links(const char *dir, unsigned scale)
 {
 	char path[256];
 	unsigned ndev = 64 * scale, k;
-	size_t nent = (size_t)262000 * scale, i;   /* 4 MiB at most */
+	size_t nent = (size_t)262000 * scale, i; /* 4 MiB at most */
 	FILE *f;
 
 	mkdir(dir, 0700);
@@ -168,7 +176,8 @@ static int big_links(const char *dir, unsigned scale)
 		if (!f)
 			return -1;
 		fprintf(f, "[device]\nname=ETM_%u\nclass=trace_source\n"
-			"type=ETM3.5\n[regs]\nETMTRACEIDR=0x%x\n", k,
+			   "type=ETM3.5\n[regs]\nETMTRACEIDR=0x%x\n",
+			k,
 			k % 111 + 1);
 		fclose(f);
 	}
@@ -177,7 +186,7 @@ static int big_links(const char *dir, unsigned scale)
 	if (!f)
 		return -1;
 	fprintf(f, "[trace_buffers]\nbuffers=b\n[b]\nname=B\nfile=t.bin\n"
-		"[core_trace_sources]\n");
+		   "[core_trace_sources]\n");
 	for (i = 0; i < nent; i++)
 		fputs("c=x\n", f);
 	fclose(f);
@@ -246,7 +255,7 @@ static size_t allocated(void)
 #else
 	struct mallinfo2 m = mallinfo2();
 
-	return m.uordblks + m.hblkhd;   /* heap and mmapped blocks */
+	return m.uordblks + m.hblkhd; /* heap and mmapped blocks */
 #endif
 }
 

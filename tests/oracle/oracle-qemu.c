@@ -15,7 +15,7 @@
 #include "qlog.h"
 
 struct seq {
-	uint32_t *addr;    /* address | 1 for T32 */
+	uint32_t *addr; /* address | 1 for T32 */
 	size_t n, cap;
 };
 
@@ -44,9 +44,9 @@ static void config(int k, struct etm_config *c)
 	c->protocol = k < 2 ? etm_proto_etmv3 : etm_proto_ptm;
 	c->etmidr = k < 2 ? 0x410CF250u : 0x411CF312u;
 	if (k == 1)
-		c->etmcr = 1u << 8;     /* branch broadcast */
+		c->etmcr = 1u << 8; /* branch broadcast */
 	if (k == 3)
-		c->etmcr = 1u << 29;    /* PTM return stack */
+		c->etmcr = 1u << 29; /* PTM return stack */
 }
 
 /* Encode @ev; returns the bytes (malloc'd) or NULL with a message. */
@@ -108,7 +108,7 @@ static long decode(const struct etm_config *c, const struct etm_image *img,
 			continue;
 		while (etm_walk_next(&w, &in) == 0)
 			if (seq_push(got, (uint32_t)in.addr |
-					  (in.isa == etmi_t32)) < 0)
+						  (in.isa == etmi_t32)) < 0)
 				errors++;
 	}
 	etm_decoder_free(d);
@@ -126,7 +126,8 @@ static int compare(const char *name, const struct seq *want,
 	if (i == n && want->n == got->n)
 		return 0;
 	fprintf(stderr, "oracle: %s: differs at instruction %zu of %zu "
-		"(decoded %zu): QEMU 0x%08x%s, decoded 0x%08x%s\n", name, i,
+			"(decoded %zu): QEMU 0x%08x%s, decoded 0x%08x%s\n",
+		name, i,
 		want->n, got->n, i < want->n ? want->addr[i] & ~1u : 0,
 		i < want->n && (want->addr[i] & 1) ? " T32" : "",
 		i < got->n ? got->addr[i] & ~1u : 0,
@@ -162,7 +163,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < nev; i++)
 		if (ev[i].kind == etmev_insn &&
 		    seq_push(&want, (uint32_t)ev[i].addr |
-				    (ev[i].isa == etmi_t32)) < 0)
+					    (ev[i].isa == etmi_t32)) < 0)
 			return 2;
 	for (k = 0; k < 4; k++) {
 		struct etm_config c;

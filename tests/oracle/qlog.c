@@ -55,9 +55,9 @@ static unsigned insn_size(const struct etm_image *img, const struct qlog_insn *q
 	if (etm_image_read(img, etm_space_any, q->addr, b, 2) != 2)
 		return 0;
 	hw1 = (uint32_t)b[0] | (uint32_t)b[1] << 8;
-	*cond = (q->condexec & 0xF) != 0 ||                /* IT block */
+	*cond = (q->condexec & 0xF) != 0 || /* IT block */
 		((hw1 & 0xF000) == 0xD000 && (hw1 & 0x0E00) != 0x0E00) ||
-		(hw1 & 0xF500) == 0xB100;                 /* CBZ/CBNZ */
+		(hw1 & 0xF500) == 0xB100; /* CBZ/CBNZ */
 	*svc = (hw1 & 0xFF00) == 0xDF00;
 	if ((hw1 & 0xF800) < 0xE800)
 		return 2;
@@ -66,7 +66,7 @@ static unsigned insn_size(const struct etm_image *img, const struct qlog_insn *q
 	hw2 = (uint32_t)b[0] | (uint32_t)b[1] << 8;
 	if ((hw1 & 0xF800) == 0xF000 && (hw2 & 0xD000) == 0x8000 &&
 	    (hw1 >> 6 & 0xE) != 0xE)
-		*cond = 1;                                /* B<c>.W */
+		*cond = 1; /* B<c>.W */
 	return 4;
 }
 

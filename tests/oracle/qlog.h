@@ -18,7 +18,7 @@
 struct qlog_insn {
 	uint32_t addr;
 	uint8_t thumb;
-	uint8_t condexec;   /* QEMU's IT state (0: not in an IT block) */
+	uint8_t condexec; /* QEMU's IT state (0: not in an IT block) */
 };
 
 /* Read the "Trace" lines of `qemu-arm -singlestep -d exec,nochain` (QEMU

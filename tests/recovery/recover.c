@@ -45,11 +45,13 @@ static int run(enum etm_protocol proto, int formatted, uint32_t ninsn,
 		       rc_damage_name((enum rc_damage)k),
 		       (unsigned long long)st.trials,
 		       st.outside ? 100.0 * (double)st.recovered /
-				    (double)st.outside : 100.0,
+					    (double)st.outside :
+				    100.0,
 		       (unsigned long long)st.recovered,
 		       (unsigned long long)st.outside,
 		       st.inside ? 100.0 * (double)st.inside_kept /
-				   (double)st.inside : 100.0,
+					   (double)st.inside :
+				   100.0,
 		       (unsigned long long)st.invented,
 		       (unsigned long long)st.silent,
 		       (unsigned long long)st.silent_trials,
@@ -90,7 +92,8 @@ int main(int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr, "usage: %s [-p etmv3|ptm] [-n INSNS] "
-				"[-t TRIALS] [-s SEED] [-v] [-V]\n", argv[0]);
+					"[-t TRIALS] [-s SEED] [-v] [-V]\n",
+				argv[0]);
 			return 2;
 		}
 	}
@@ -99,8 +102,9 @@ int main(int argc, char **argv)
 			continue;
 		for (f = 0; f < 2; f++)
 			if (fonly < 0 || fonly == f)
-					rc |= run(p ? etm_proto_ptm :
-					  etm_proto_etmv3, f,
+				rc |= run(p ? etm_proto_ptm :
+					      etm_proto_etmv3,
+					  f,
 					  (uint32_t)ninsn, (unsigned)trials,
 					  seed, verbose, verify);
 	}

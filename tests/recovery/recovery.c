@@ -25,7 +25,9 @@ struct rc_ins {
 };
 
 /* A marker in the output: error / gap element, A-sync or I-sync packet. */
-enum { rc_mk_err = 1, rc_mk_async, rc_mk_isync };
+enum { rc_mk_err = 1,
+       rc_mk_async,
+       rc_mk_isync };
 struct rc_mark {
 	uint64_t off;
 	uint32_t idx;
@@ -37,9 +39,9 @@ struct rc_out {
 	size_t nins, icap;
 	struct rc_mark *mk;
 	size_t nmk, mcap;
-	uint64_t last_off[128];     /* per trace ID: offset and rank of */
-	uint32_t seq[128];          /* the last instruction */
-	uint32_t nord[128];         /* per trace ID: instructions */
+	uint64_t last_off[128]; /* per trace ID: offset and rank of */
+	uint32_t seq[128];      /* the last instruction */
+	uint32_t nord[128];     /* per trace ID: instructions */
 };
 
 /* The damage: @len clean bytes at @pos replaced by @ins new bytes; the
@@ -69,7 +71,7 @@ struct rc_trace {
 	struct rc_out clean;
 	/* the clean instruction addresses of each source in output order */
 	uint64_t *cseq[2];
-	int verify;     /* damaged decodes go through etm_verify */
+	int verify; /* damaged decodes go through etm_verify */
 };
 
 static uint64_t rc_rand(uint64_t *s)
@@ -84,7 +86,10 @@ static uint64_t rc_rand(uint64_t *s)
 const char *rc_damage_name(enum rc_damage d)
 {
 	static const char *const n[rc_ndamage] = {
-		"bit flip", "byte drop", "garbage insert", "truncation",
+		"bit flip",
+		"byte drop",
+		"garbage insert",
+		"truncation",
 		"frame lost",
 	};
 
@@ -168,8 +173,7 @@ static int rc_item(const struct rc_trace *t, const struct etm_item *it,
 		if (it->pkt.type != etmp_async && it->pkt.type != etmp_isync)
 			return 0;
 		return rc_add_mark(o, it->pkt.id, rc_map(d, it->pkt.offset),
-				   idx, it->pkt.type == etmp_async ?
-				   rc_mk_async : rc_mk_isync);
+				   idx, it->pkt.type == etmp_async ? rc_mk_async : rc_mk_isync);
 	}
 	off = rc_map(d, e->offset);
 	if (e->kind == etmk_error || e->kind == etmk_nosync ||
@@ -276,7 +280,7 @@ static int rc_encode(struct rc_src *s, enum etm_protocol proto, unsigned id,
 	s->cfg.traceid = id;
 	s->cfg.etmcr = (3u << 14) | (1u << 28) | (seed & 1 ? 1u << 12 : 0);
 	if (proto == etm_proto_ptm && (seed & 2))
-		s->cfg.etmcr |= 1u << 29;               /* return stack */
+		s->cfg.etmcr |= 1u << 29; /* return stack */
 	s->cfg.etmccer = 1u << 28;
 	s->cfg.etmidr = proto == etm_proto_ptm ? 0x411cf312 : 0x411cf250;
 	s->gen = etm_gen_alloc(&go, sizeof(go));
@@ -308,7 +312,7 @@ static int rc_encode(struct rc_src *s, enum etm_protocol proto, unsigned id,
 /* Interleave two streams in CoreSight frames, in chunks of 1-64 bytes (a
  * corrupted ID byte misroutes data only until the next ID change). */
 static int rc_framed(struct rc_trace *t, uint8_t *const b[2],
-		    const size_t n[2], uint64_t seed)
+		     const size_t n[2], uint64_t seed)
 {
 	struct etm_fenc *f = etm_fenc_alloc(0, seed);
 	size_t pos[2] = { 0, 0 }, fn;
@@ -321,7 +325,9 @@ static int rc_framed(struct rc_trace *t, uint8_t *const b[2],
 		/* pick a source in proportion to what it has left, so
 		 * both stay active (and IDs keep changing) to the end */
 		k = rc_rand(&seed) % (n[0] - pos[0] + n[1] - pos[1]) <
-		    n[0] - pos[0] ? 0 : 1;
+				    n[0] - pos[0] ?
+			    0 :
+			    1;
 		fn = 1 + rc_rand(&seed) % 64;
 		if (fn > n[k] - pos[k])
 			fn = n[k] - pos[k];
@@ -400,7 +406,7 @@ struct rc_trace *rc_trace_alloc(enum etm_protocol proto, int formatted,
 		rc = rc_decode(t, t->buf, t->n, NULL, &t->clean);
 	if (!rc)
 		rc = rc_seqs(&t->clean, t->nsrc, t->cseq);
-	if (!rc)  /* sorted once; trials match against a copy */
+	if (!rc) /* sorted once; trials match against a copy */
 		qsort(t->clean.ins, t->clean.nins, sizeof(*t->clean.ins),
 		      rc_cmp);
 	if (rc) {
@@ -600,7 +606,8 @@ static void rc_match_pos(const struct rc_trace *t, struct rc_ins *c,
 		for (pre[k] = 0; pre[k] < m && a[pre[k]] == b[pre[k]]; pre[k]++)
 			;
 		for (suf[k] = 0; suf[k] < m - pre[k] &&
-		     a[nc[k] - 1 - suf[k]] == b[nd[k] - 1 - suf[k]]; suf[k]++)
+				 a[nc[k] - 1 - suf[k]] == b[nd[k] - 1 - suf[k]];
+		     suf[k]++)
 			;
 	}
 	for (i = 0; i < t->clean.nins; i++) {
@@ -672,7 +679,8 @@ static void rc_count(const struct rc_trace *t, struct rc_ins *c,
 			if (verbose && !c[i].matched && !lost++)
 				printf("  lost: id 0x%x insn 0x%llx at offset "
 				       "%llu (damage %zu-%llu, window "
-				       "%llu..%llu)\n", c[i].id,
+				       "%llu..%llu)\n",
+				       c[i].id,
 				       (unsigned long long)c[i].addr,
 				       (unsigned long long)c[i].off, d->pos,
 				       (unsigned long long)d->end,

@@ -12,11 +12,11 @@
 
 /* Kinds of damage. */
 enum rc_damage {
-	rc_flip,       /* one bit flipped */
-	rc_drop,       /* 1-8 bytes dropped (raw input) */
-	rc_insert,     /* 1-64 random bytes inserted (raw input) */
-	rc_truncate,   /* the trace ends early */
-	rc_frame,      /* a whole 16-byte frame lost (formatted input) */
+	rc_flip,     /* one bit flipped */
+	rc_drop,     /* 1-8 bytes dropped (raw input) */
+	rc_insert,   /* 1-64 random bytes inserted (raw input) */
+	rc_truncate, /* the trace ends early */
+	rc_frame,    /* a whole 16-byte frame lost (formatted input) */
 	rc_ndamage
 };
 
@@ -40,17 +40,17 @@ uint64_t rc_trace_insns(const struct rc_trace *t);
 /* Totals over trials. */
 struct rc_stats {
 	uint64_t trials;
-	uint64_t outside;       /* clean insns outside the damaged periods */
-	uint64_t recovered;     /* ... found exactly in the damaged decode */
-	uint64_t inside;        /* clean insns inside the damaged periods */
-	uint64_t inside_kept;   /* ... still found */
-	uint64_t invented;      /* damaged-decode insns not in the clean one */
+	uint64_t outside;          /* clean insns outside the damaged periods */
+	uint64_t recovered;        /* ... found exactly in the damaged decode */
+	uint64_t inside;           /* clean insns inside the damaged periods */
+	uint64_t inside_kept;      /* ... still found */
+	uint64_t invented;         /* damaged-decode insns not in the clean one */
 	uint64_t invented_outside; /* ... outside the damaged periods */
-	uint64_t silent;        /* ... with no error / gap element before */
-	uint64_t undetected;    /* ... and none after either: the damage
+	uint64_t silent;           /* ... with no error / gap element before */
+	uint64_t undetected;       /* ... and none after either: the damage
 				 * was never reported */
-	uint64_t silent_trials; /* trials with a silent difference */
-	uint64_t errors;        /* error / gap elements in damaged decodes */
+	uint64_t silent_trials;    /* trials with a silent difference */
+	uint64_t errors;           /* error / gap elements in damaged decodes */
 };
 
 /* Run one trial of damage @d at a position chosen by @rng_seed; adds to

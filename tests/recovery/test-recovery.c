@@ -30,12 +30,13 @@ static void check(enum etm_protocol proto, int formatted)
 		}
 		if ((k == rc_frame) != formatted &&
 		    (k == rc_frame || k == rc_drop || k == rc_insert)) {
-			ET_EQ(st.trials, 0);   /* does not apply */
+			ET_EQ(st.trials, 0); /* does not apply */
 			continue;
 		}
 		ET_EQ(st.trials, 12);
 		printf("%s %s %s: outside %llu/%llu, invented %llu (outside "
-		       "%llu), silent %llu\n", etm_protocol_name(proto),
+		       "%llu), silent %llu\n",
+		       etm_protocol_name(proto),
 		       formatted ? "framed" : "raw",
 		       rc_damage_name((enum rc_damage)k),
 		       (unsigned long long)st.recovered,
@@ -70,8 +71,11 @@ static void check(enum etm_protocol proto, int formatted)
  * next ID change the formatter sees). */
 static void regressions(void)
 {
-	static const struct { int formatted; enum rc_damage d; uint64_t seed; }
-	r[] = { { 0, rc_flip, 39719 }, { 1, rc_frame, 39669 } };
+	static const struct {
+		int formatted;
+		enum rc_damage d;
+		uint64_t seed;
+	} r[] = { { 0, rc_flip, 39719 }, { 1, rc_frame, 39669 } };
 	unsigned i;
 
 	for (i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
@@ -89,10 +93,22 @@ static void regressions(void)
 	}
 }
 
-static void t_etm3_raw(void) { check(etm_proto_etmv3, 0); }
-static void t_etm3_framed(void) { check(etm_proto_etmv3, 1); }
-static void t_ptm_raw(void) { check(etm_proto_ptm, 0); }
-static void t_ptm_framed(void) { check(etm_proto_ptm, 1); }
+static void t_etm3_raw(void)
+{
+	check(etm_proto_etmv3, 0);
+}
+static void t_etm3_framed(void)
+{
+	check(etm_proto_etmv3, 1);
+}
+static void t_ptm_raw(void)
+{
+	check(etm_proto_ptm, 0);
+}
+static void t_ptm_framed(void)
+{
+	check(etm_proto_ptm, 1);
+}
 
 int main(void)
 {

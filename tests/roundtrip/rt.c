@@ -40,7 +40,7 @@ static void rt_pick(struct rt_src *s, uint64_t *rs, unsigned id, int ptm)
 {
 	struct etm_config *c = &s->cfg;
 	static const uint32_t encfl[] = { ETM_ENC_ATOM_SINGLE, ETM_ENC_FULL_ADDR,
-		ETM_ENC_RANDOM, ETM_ENC_EXC_FULL_ADDR };
+					  ETM_ENC_RANDOM, ETM_ENC_EXC_FULL_ADDR };
 	unsigned i, cid = (unsigned)(rt_rand(rs) % 4);
 
 	etm_config_init(c);
@@ -48,21 +48,21 @@ static void rt_pick(struct rt_src *s, uint64_t *rs, unsigned id, int ptm)
 	c->traceid = id;
 	c->etmcr = cid << 14;
 	if (rt_pct(rs, 50))
-		c->etmcr |= 1u << 12;                   /* cycle accurate */
+		c->etmcr |= 1u << 12; /* cycle accurate */
 	if (rt_pct(rs, 35))
-		c->etmcr |= 1u << 28;                   /* timestamps */
+		c->etmcr |= 1u << 28; /* timestamps */
 	if (rt_pct(rs, 25))
-		c->etmcr |= 1u << 30;                   /* VMID */
+		c->etmcr |= 1u << 30; /* VMID */
 	if (ptm && rt_pct(rs, 50))
-		c->etmcr |= 1u << 29;                   /* return stack */
+		c->etmcr |= 1u << 29; /* return stack */
 	else if (rt_pct(rs, 15))
-		c->etmcr |= 1u << 8;                    /* branch broadcast */
+		c->etmcr |= 1u << 8; /* branch broadcast */
 	c->etmccer = (rt_pct(rs, 50) ? 1u << 29 : 0) |
 		     (rt_pct(rs, 70) ? 1u << 28 : 0) | (1u << 22);
 	if (ptm && rt_pct(rs, 30))
-		c->etmccer |= 1u << 24;                 /* DMB/DSB waypoints */
+		c->etmccer |= 1u << 24; /* DMB/DSB waypoints */
 	if (ptm)
-		c->etmidr = 0x411cf312;                 /* PFT 1.1 */
+		c->etmidr = 0x411cf312; /* PFT 1.1 */
 	else
 		/* ETMv3.3, 3.4 or 3.5; ETMIDR[20] alternative encoding
 		 * (used from v3.4 on) */
@@ -104,13 +104,14 @@ void rt_describe(const struct rt_case *c, char *buf, size_t n)
 		const struct rt_src *s = &c->src[i];
 
 		len += (size_t)snprintf(buf + len, n - len,
-			" | id=0x%02x %s etmcr=0x%08x etmidr=0x%08x "
-			"etmccer=0x%08x enc=0x%x isync=%u async=%u gen=0x%x "
-			"ninsn=%u", etm_cfg_trace_id(&s->cfg),
-			etm_protocol_name(s->cfg.protocol), s->cfg.etmcr,
-			s->cfg.etmidr, s->cfg.etmccer, s->eo.flags,
-			s->eo.isync_period, s->eo.async_period, s->go.flags,
-			s->go.ninsn);
+					" | id=0x%02x %s etmcr=0x%08x etmidr=0x%08x "
+					"etmccer=0x%08x enc=0x%x isync=%u async=%u gen=0x%x "
+					"ninsn=%u",
+					etm_cfg_trace_id(&s->cfg),
+					etm_protocol_name(s->cfg.protocol), s->cfg.etmcr,
+					s->cfg.etmidr, s->cfg.etmccer, s->eo.flags,
+					s->eo.isync_period, s->eo.async_period, s->go.flags,
+					s->go.ninsn);
 	}
 }
 
@@ -188,7 +189,7 @@ static int rt_expect(struct rt_src *s, const struct etm_ev *ev, size_t nev)
 			if (!on)
 				break;
 			if (ev[i].cancel && s->exp.n && s->exp.r[s->exp.n - 1].kind == 1)
-				s->exp.n--;     /* traced, then cancelled */
+				s->exp.n--; /* traced, then cancelled */
 			r.kind = 2;
 			r.exc = ev[i].exc_num;
 			ns = ev[i].ns;
@@ -359,13 +360,35 @@ static uint64_t rt_mix(uint64_t h, uint64_t v)
 static uint64_t rt_ehash(uint64_t h, const struct etm_elem *el)
 {
 	const uint64_t f[] = {
-		el->offset, el->kind, el->id, el->start, el->end, el->isa,
-		el->ninsn, el->last_addr, el->last_size, el->last_cls,
-		el->last_link, el->last_exec, el->last_atom, el->has_cycles,
-		el->cycles, el->exc_num, el->exc_cancel, el->ret_addr,
-		el->has_ret, el->addr, el->reason, el->has_ctxid,
-		el->has_vmid, el->ctxid, el->vmid, el->ns, el->hyp,
-		el->timestamp, (uint64_t)(int64_t)el->err,
+		el->offset,
+		el->kind,
+		el->id,
+		el->start,
+		el->end,
+		el->isa,
+		el->ninsn,
+		el->last_addr,
+		el->last_size,
+		el->last_cls,
+		el->last_link,
+		el->last_exec,
+		el->last_atom,
+		el->has_cycles,
+		el->cycles,
+		el->exc_num,
+		el->exc_cancel,
+		el->ret_addr,
+		el->has_ret,
+		el->addr,
+		el->reason,
+		el->has_ctxid,
+		el->has_vmid,
+		el->ctxid,
+		el->vmid,
+		el->ns,
+		el->hyp,
+		el->timestamp,
+		(uint64_t)(int64_t)el->err,
 	};
 	size_t i;
 
@@ -440,7 +463,8 @@ static void rt_print_rec(FILE *out, const char *tag, size_t k,
 		fprintf(out, "    %s[%zu] exception %u\n", tag, k, r->exc);
 	else
 		fprintf(out, "    %s[%zu] %08llX %c%s ctx=%x vmid=%u ns=%u hyp=%u "
-			"cum=%llu%s\n", tag, k, (unsigned long long)r->addr,
+			     "cum=%llu%s\n",
+			tag, k, (unsigned long long)r->addr,
 			r->isa == etmi_a32 ? 'A' : 'T', r->exec ? "" : " N",
 			r->ctxid, r->vmid, r->ns, r->hyp, (unsigned long long)r->cum,
 			r->has_cum ? "*" : "");
@@ -518,7 +542,8 @@ static int rt_check_src(struct rt_case *c, struct rt_src *s, FILE *out)
 	if (k < 0)
 		return 0;
 	fprintf(out, "  source id=0x%02x: mismatch in %s at item %ld "
-		"(expected %zu items, decoded %zu)\n", etm_cfg_trace_id(&s->cfg),
+		     "(expected %zu items, decoded %zu)\n",
+		etm_cfg_trace_id(&s->cfg),
 		what, k, s->exp.n, s->act.n);
 	for (i = k > 4 ? (size_t)k - 4 : 0; i <= (size_t)k + 2; i++) {
 		rt_print_rec(out, "exp", i, &s->exp);
@@ -704,7 +729,7 @@ int rt_run_case(uint64_t seed, FILE *out, int verbose, struct rt_stats *st)
 			continue;
 		bad = 1;
 		fprintf(out, "FAIL roundtrip seed=%llu\n  options: %s\n"
-			"  replay: ETM_RT_SEED=%llu ./test-roundtrip\n",
+			     "  replay: ETM_RT_SEED=%llu ./test-roundtrip\n",
 			(unsigned long long)seed, desc, (unsigned long long)seed);
 	}
 	/* every other case again without the block cache and walk memo:
@@ -716,8 +741,9 @@ int rt_run_case(uint64_t seed, FILE *out, int verbose, struct rt_stats *st)
 		if (rt_decode(c, buf, n, &rs) || c->ehash != h) {
 			bad = 1;
 			fprintf(out, "FAIL roundtrip seed=%llu: elements differ "
-				"without the block cache / walk memo\n"
-				"  options: %s\n", (unsigned long long)seed,
+				     "without the block cache / walk memo\n"
+				     "  options: %s\n",
+				(unsigned long long)seed,
 				desc);
 		}
 	}

@@ -12,17 +12,17 @@
 
 /* One item of an instruction-flow sequence (expected or decoded). */
 struct rt_rec {
-	uint8_t kind;          /* 1 insn, 2 exception */
+	uint8_t kind; /* 1 insn, 2 exception */
 	uint8_t isa;
-	uint8_t exec;          /* insn: 1 E / unknown, 0 N */
-	uint8_t n_known;       /* expected: the protocol reveals E/N */
-	uint8_t has_cum;       /* decoded: cycles checked at this insn */
+	uint8_t exec;    /* insn: 1 E / unknown, 0 N */
+	uint8_t n_known; /* expected: the protocol reveals E/N */
+	uint8_t has_cum; /* decoded: cycles checked at this insn */
 	uint16_t exc;
 	uint64_t addr;
 	uint32_t ctxid;
 	uint8_t vmid, has_ctxid, has_vmid;
 	uint8_t ns, hyp;
-	uint64_t cum;          /* cycles since trace on (see rt.c) */
+	uint64_t cum; /* cycles since trace on (see rt.c) */
 };
 
 struct rt_list {
@@ -47,7 +47,7 @@ struct rt_src {
 	unsigned eret_exp, eret_act; /* exception-return count */
 	unsigned trig_exp, trig_act; /* trigger count */
 	uint64_t act_cum;
-	int bad;                     /* decoder errors / nomem seen */
+	int bad; /* decoder errors / nomem seen */
 	char badmsg[160];
 };
 
@@ -61,17 +61,17 @@ struct rt_case {
 	 * the block cache and the ETMv3 walk memo only memoise the image,
 	 * so a decode without them gives the same */
 	uint64_t ehash;
-	int nocache;               /* decode again without them, hash only */
+	int nocache; /* decode again without them, hash only */
 };
 
 /* Totals over the cases run (for the summary line). */
 struct rt_stats {
 	unsigned long long insns, excs, bytes, sources, coresight;
-	unsigned long long halts;      /* Debug Halt exceptions (then an
+	unsigned long long halts;       /* Debug Halt exceptions (then an
 					* I-sync, reason debug exit) */
 	unsigned long long isa_changes; /* consecutive instructions of two
 					 * ISAs (BLX imm, BX, ...) */
-	unsigned long long feat[16];   /* cases per ETM_GEN_* bit */
+	unsigned long long feat[16];    /* cases per ETM_GEN_* bit */
 };
 
 /* Derive every option of case @seed; build, encode, decode and compare.

@@ -41,7 +41,8 @@ int etest_end(void)
 		printf(", %d parts skipped (missing data or tool)", skipped);
 	printf("\n");
 	/* 77: ctest's SKIP_RETURN_CODE, so that a skip is seen (CI fails) */
-	return failed ? 1 : skipped ? 77 : 0;
+	return failed ? 1 : skipped ? 77 :
+				      0;
 }
 
 const char *etest_shared(const char *rel, char *buf, size_t n)

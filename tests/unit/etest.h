@@ -24,23 +24,23 @@ const char *etest_shared(const char *rel, char *buf, size_t n);
 void etest_fail_msg(const char *file, int line, const char *expr,
 		    unsigned long long a, unsigned long long b);
 
-#define ET_CHECK(c)                                                       \
-	do {                                                              \
-		if (!(c)) {                                               \
-			etest_fail_msg(__FILE__, __LINE__, #c, 0, 0);     \
-			return;                                           \
-		}                                                         \
+#define ET_CHECK(c)                                                   \
+	do {                                                          \
+		if (!(c)) {                                           \
+			etest_fail_msg(__FILE__, __LINE__, #c, 0, 0); \
+			return;                                       \
+		}                                                     \
 	} while (0)
 
-#define ET_EQ(a, b)                                                       \
-	do {                                                              \
-		unsigned long long et_a_ = (unsigned long long)(a);       \
-		unsigned long long et_b_ = (unsigned long long)(b);       \
-		if (et_a_ != et_b_) {                                     \
-			etest_fail_msg(__FILE__, __LINE__, #a " == " #b,  \
-				       et_a_, et_b_);                     \
-			return;                                           \
-		}                                                         \
+#define ET_EQ(a, b)                                                      \
+	do {                                                             \
+		unsigned long long et_a_ = (unsigned long long)(a);      \
+		unsigned long long et_b_ = (unsigned long long)(b);      \
+		if (et_a_ != et_b_) {                                    \
+			etest_fail_msg(__FILE__, __LINE__, #a " == " #b, \
+				       et_a_, et_b_);                    \
+			return;                                          \
+		}                                                        \
 	} while (0)
 
 #define ETEST(fn) etest_run(#fn, fn)

@@ -18,8 +18,20 @@
  *   0x100C 4770      BX lr           (2)
  * size4 = bits 1 and 3 = 0xA. */
 static const uint8_t t32_code[] = {
-	0x01, 0x20, 0xD1, 0xF8, 0x00, 0x00, 0x00, 0xBF,
-	0xBF, 0xF3, 0x6F, 0x8F, 0x70, 0x47,
+	0x01,
+	0x20,
+	0xD1,
+	0xF8,
+	0x00,
+	0x00,
+	0x00,
+	0xBF,
+	0xBF,
+	0xF3,
+	0x6F,
+	0x8F,
+	0x70,
+	0x47,
 };
 
 static struct etm_image *t32_image(size_t n)
@@ -45,7 +57,8 @@ static void t32_block(void)
 	ET_CHECK(img);
 	/* ETMv3 stops at branches only: the whole run, ending at BX lr */
 	ET_EQ(etm_block_build(&b, img, etm_space_any, 0x1000, etmi_t32,
-			      ETM_STOP_BRANCHES), 0);
+			      ETM_STOP_BRANCHES),
+	      0);
 	ET_EQ(b.start, 0x1000);
 	ET_EQ(b.end, 0x100E);
 	ET_EQ(b.ninsn, 5);
@@ -58,23 +71,28 @@ static void t32_block(void)
 		ET_EQ(etm_block_addr(&b, i), addrs[i]);
 	/* PTM: ISB is a waypoint, the block ends there */
 	ET_EQ(etm_block_build(&b, img, etm_space_any, 0x1000, etmi_t32,
-			      ETM_STOP_PTM), 0);
+			      ETM_STOP_PTM),
+	      0);
 	ET_EQ(b.ninsn, 4);
 	ET_EQ(b.end, 0x100C);
 	ET_EQ(b.last.cls, etmc_isb);
 	ET_EQ(b.stop, 1);
 	/* starting mid-run */
 	ET_EQ(etm_block_build(&b, img, etm_space_any, 0x1006, etmi_t32,
-			      ETM_STOP_PTM), 0);
+			      ETM_STOP_PTM),
+	      0);
 	ET_EQ(b.ninsn, 2);
 	ET_EQ(b.size4, 0x2);
 	/* unreadable first instruction; no image at all */
 	ET_EQ(etm_block_build(&b, img, etm_space_any, 0x0FFE, etmi_t32,
-			      ETM_STOP_PTM), -etme_nomap);
+			      ETM_STOP_PTM),
+	      -etme_nomap);
 	ET_EQ(etm_block_build(&b, NULL, etm_space_any, 0x1000, etmi_t32,
-			      ETM_STOP_PTM), -etme_nomap);
+			      ETM_STOP_PTM),
+	      -etme_nomap);
 	ET_EQ(etm_block_build(&b, img, etm_space_any, 0x1000, etmi_jazelle,
-			      ETM_STOP_PTM), -etme_invalid);
+			      ETM_STOP_PTM),
+	      -etme_invalid);
 	etm_image_free(img);
 }
 
@@ -87,18 +105,22 @@ static void straddle(void)
 
 	ET_CHECK(img);
 	ET_EQ(etm_block_build(&b, img, etm_space_any, 0x1000, etmi_t32,
-			      ETM_STOP_BRANCHES), 0);
+			      ETM_STOP_BRANCHES),
+	      0);
 	ET_EQ(b.ninsn, 1);
 	ET_EQ(b.end, 0x1002);
 	ET_EQ(b.nomem, 1);
 	ET_EQ(b.stop, 0);
 	ET_EQ(etm_block_build(&b, img, etm_space_any, 0x1002, etmi_t32,
-			      ETM_STOP_BRANCHES), -etme_nomap);
+			      ETM_STOP_BRANCHES),
+	      -etme_nomap);
 	/* the rest in an adjacent region: readable across the boundary */
 	ET_EQ(etm_image_add_buffer(img, etm_space_any, 0x1004, t32_code + 4,
-				   sizeof(t32_code) - 4), 0);
+				   sizeof(t32_code) - 4),
+	      0);
 	ET_EQ(etm_block_build(&b, img, etm_space_any, 0x1000, etmi_t32,
-			      ETM_STOP_BRANCHES), 0);
+			      ETM_STOP_BRANCHES),
+	      0);
 	ET_EQ(b.ninsn, 5);
 	ET_EQ(b.end, 0x100E);
 	etm_image_free(img);
@@ -119,7 +141,8 @@ static void long_run(void)
 		memcpy(code + 4 * i, "\x00\xF0\x20\xE3", 4);
 	ET_EQ(etm_image_add_buffer(img, etm_space_any, 0x8000, code, 400), 0);
 	ET_EQ(etm_block_build(&b, img, etm_space_any, 0x8000, etmi_a32,
-			      ETM_STOP_BRANCHES), 0);
+			      ETM_STOP_BRANCHES),
+	      0);
 	ET_EQ(b.ninsn, ETM_BLOCK_MAX);
 	ET_EQ(b.end, 0x8100);
 	ET_EQ(b.stop, 0);
@@ -127,7 +150,8 @@ static void long_run(void)
 	ET_EQ(b.size4, ~0ull);
 	ET_EQ(etm_block_addr(&b, 63), 0x80FC);
 	ET_EQ(etm_block_build(&b, img, etm_space_any, 0x8100, etmi_a32,
-			      ETM_STOP_BRANCHES), 0);
+			      ETM_STOP_BRANCHES),
+	      0);
 	ET_EQ(b.ninsn, 36);
 	ET_EQ(b.end, 0x8190);
 	ET_EQ(b.nomem, 1);
@@ -221,7 +245,8 @@ static void cache_keys(void)
 	ET_EQ(etm_bcache_lookup(bc, img, etm_space_any, 0x2000, etmi_t32, &b),
 	      -etme_nomap);
 	ET_EQ(etm_bcache_lookup(NULL, img, etm_space_any, 0x1000, etmi_t32,
-				&b), -etme_invalid);
+				&b),
+	      -etme_invalid);
 	etm_bcache_free(bc);
 	/* oversize request is clamped, not refused */
 	bc = etm_bcache_alloc(63, ETM_STOP_BRANCHES);

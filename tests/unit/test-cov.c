@@ -14,7 +14,7 @@
 /* 0x1000 cmp r0, #0 / 0x1004 moveq r0, #1 / 0x1008 bne 0x1000 /
  * 0x100c bl 0x1018 / 0x1010 b 0x1000 / 0x1014 nop / 0x1018 bx lr */
 static const uint32_t prog[] = { 0xe3500000, 0x03a00001, 0x1afffffc,
-	0xeb000001, 0xeafffffa, 0xe320f000, 0xe12fff1e };
+				 0xeb000001, 0xeafffffa, 0xe320f000, 0xe12fff1e };
 
 static struct etm_image *prog_image(void)
 {
@@ -103,7 +103,7 @@ static void add_etm3_counts(void)
 	ET_EQ(f, 1);
 	ET_EQ(exec_at(c, 0x100c, NULL), 1);
 	ET_EQ(exec_at(c, 0x1010, NULL), 1);
-	ET_EQ(exec_at(c, 0x1014, NULL), 0);   /* nop never executed */
+	ET_EQ(exec_at(c, 0x1014, NULL), 0); /* nop never executed */
 	ET_EQ(exec_at(c, 0x1018, NULL), 1);
 	ET_EQ(etm_cov_insn_at(c, 0x1004, &ci), 0);
 	ET_EQ(ci.cond, 1);
@@ -260,7 +260,7 @@ static void profile_text(void)
 	ET_CHECK(c);
 	ET_EQ(etm_cov_write_profile(c, etm_fdo_profgen, 0x1000, sbuf_write, &s), 0);
 	ET_CHECK(!strcmp(s.b, "4\n0-8:1\n0-c:1\n10-10:1\n18-18:1\n"
-			 "3\n8->0:1\nc->18:1\n18->10:1\n"));
+			      "3\n8->0:1\nc->18:1\n18->10:1\n"));
 	free(s.b);
 	s.b = NULL;
 	s.n = 0;
@@ -280,9 +280,7 @@ static void profile_text(void)
 static void gen_over_image(void)
 {
 	struct etm_image *img = prog_image();
-	struct etm_gen_img_opts o = { .size = sizeof(o), .seed = 7,
-		.proto = etm_proto_etmv3, .entry = 0x1000, .isa = etmi_a32,
-		.ninsn = 200 };
+	struct etm_gen_img_opts o = { .size = sizeof(o), .seed = 7, .proto = etm_proto_etmv3, .entry = 0x1000, .isa = etmi_a32, .ninsn = 200 };
 	struct etm_gen *g = etm_gen_alloc_image(&o, sizeof(o), img);
 	const struct etm_ev *ev;
 	size_t n, i;
@@ -326,10 +324,10 @@ static void hostile_input(void)
 {
 	static const char *const bad[] = {
 		"etmtrace-coverage 2\nend\n",
-		"etmtrace-coverage 1\ni 1001 41 1 0 0\nend\n",   /* odd address */
-		"etmtrace-coverage 1\ni 1000 40 1 0 0\nend\n",   /* not valid */
-		"etmtrace-coverage 1\ni 1000 141 1 0 0\nend\n",  /* info > 0xff */
-		"etmtrace-coverage 1\ni 1000 41 1 1 1\nend\n",   /* fail+unk > n */
+		"etmtrace-coverage 1\ni 1001 41 1 0 0\nend\n",  /* odd address */
+		"etmtrace-coverage 1\ni 1000 40 1 0 0\nend\n",  /* not valid */
+		"etmtrace-coverage 1\ni 1000 141 1 0 0\nend\n", /* info > 0xff */
+		"etmtrace-coverage 1\ni 1000 41 1 1 1\nend\n",  /* fail+unk > n */
 		"etmtrace-coverage 1\nx 1 2 3\nend\n",
 		"etmtrace-coverage 1\n",
 	};
@@ -371,7 +369,7 @@ static void parts_append(void)
 
 	ET_CHECK(img && all);
 	etm3_elems(el);
-	el[7] = el[5];                       /* bx lr taken, then an IRQ */
+	el[7] = el[5]; /* bx lr taken, then an IRQ */
 	memset(&el[8], 0, sizeof(el[8]));
 	el[8].kind = etmk_exception;
 	el[8].id = 0x10;

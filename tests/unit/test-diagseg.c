@@ -35,7 +35,7 @@ static void gen(struct etm_item *it, uint32_t *s, uint64_t *pc)
 		unsigned n = 1 + rng(s) % 4;
 
 		if (rng(s) % 3)
-			*pc = (rng(s) % 4096) * 2;   /* a branch */
+			*pc = (rng(s) % 4096) * 2; /* a branch */
 		e->kind = etmk_range;
 		e->start = *pc;
 		e->last_size = rng(s) % 2 ? 4 : 2;
@@ -59,7 +59,7 @@ static void gen(struct etm_item *it, uint32_t *s, uint64_t *pc)
 		e->kind = etmk_error;
 		e->err = errs[rng(s) % 4];
 	}
-	if (rng(s) % 50 == 0) {    /* a packet item now and then */
+	if (rng(s) % 50 == 0) { /* a packet item now and then */
 		it->is_elem = 0;
 		it->pkt.id = 0x10;
 		it->pkt.type = rng(s) % 4 ? etmp_atom : etmp_error;

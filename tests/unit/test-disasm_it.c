@@ -19,9 +19,9 @@ static const uint8_t prog[] = {
 	0x00, 0x20, 0x00, 0x20, 0x00, 0x20,                         /* 100a */
 	0x0c, 0x46,                                                 /* 1010 */
 	0x00, 0x20, 0x00, 0x20, 0x00, 0x20, 0x00, 0x20, 0x00, 0x20,
-	0x00, 0x20, 0x00, 0x20,                                     /* 1012 */
-	0xa4, 0xf3, 0x3e, 0xbf,                                     /* 1020 */
-	0x2d, 0xe9, 0xc8, 0x43,                                     /* 1024 */
+	0x00, 0x20, 0x00, 0x20, /* 1012 */
+	0xa4, 0xf3, 0x3e, 0xbf, /* 1020 */
+	0x2d, 0xe9, 0xc8, 0x43, /* 1024 */
 };
 
 static void text(struct disasm *d, const struct etm_image *img, uint64_t a,
@@ -56,7 +56,8 @@ static void it_from_image(void)
 		}
 		memcpy(buf + 16, prog, sizeof(prog));
 		ET_EQ(etm_image_add_buffer(img, etm_space_any, 0x0ff0, buf,
-					   sizeof(buf)), 0);
+					   sizeof(buf)),
+		      0);
 	}
 	/* twice, in different orders: the text does not depend on what was
 	 * disassembled before */

@@ -100,7 +100,7 @@ static void elf_freertos(void)
 	ET_EQ(size, 0x18058);
 	ET_CHECK(name && strstr(name, "freertos.out"));
 	ET_CHECK(image_matches(img, 0, "snapshots/am243x-freertos-1/"
-					"mem_00000000.bin"));
+				       "mem_00000000.bin"));
 	ET_CHECK(image_matches(img, 0x70099300, "snapshots/am243x-freertos-1/"
 						"mem_70099300.bin"));
 	ET_EQ(etm_image_read(img, etm_space_any, 0x700b1360, b, 4), 0);
@@ -242,7 +242,8 @@ static void elf_not_elf(void)
 	ET_CHECK(strstr(err, "not an ELF"));
 	unlink(tmp);
 	ET_EQ(etm_image_add_elf(img, "/nonexistent/x.elf", 0, err,
-				sizeof(err)), -etme_io);
+				sizeof(err)),
+	      -etme_io);
 	ET_CHECK(strstr(err, "/nonexistent/x.elf"));
 	ET_EQ(etm_image_add_elf(img, "/tmp", 0, NULL, 0), -etme_parse);
 	ET_EQ(etm_image_add_elf(NULL, "/tmp", 0, NULL, 0), -etme_invalid);

@@ -58,7 +58,7 @@ static int run(enum etm_protocol p, const uint64_t *addr, const uint8_t *exec,
 
 static void refuse(void)
 {
-	static const uint64_t jump[] = { 0x1000, 0x2000 };     /* MOV, then? */
+	static const uint64_t jump[] = { 0x1000, 0x2000 }; /* MOV, then? */
 	static const uint64_t taken[] = { 0x1004, 0x2000 };
 	static const uint64_t wrong[] = { 0x1004, 0x1008 };
 	static const uint8_t e1[] = { 1, 1 }, e0[] = { 0, 1 };

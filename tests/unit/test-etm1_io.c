@@ -69,9 +69,42 @@ static void t_etb(void)
 static void t_openocd(void)
 {
 	static const uint8_t f[36] = {
-		0, 0, 0, 1, 0, 0, 0, 0x10, 0, 0, 0, 2,
-		0, 0, 0, 0, 0, 0, 0, 0x80, 0, 0, 0, 1,
-		0, 0, 0, 3, 0, 0, 0, 0x42, 0, 0, 0, 2,
+		0,
+		0,
+		0,
+		1,
+		0,
+		0,
+		0,
+		0x10,
+		0,
+		0,
+		0,
+		2,
+		0,
+		0,
+		0,
+		0,
+		0,
+		0,
+		0,
+		0x80,
+		0,
+		0,
+		0,
+		1,
+		0,
+		0,
+		0,
+		3,
+		0,
+		0,
+		0,
+		0x42,
+		0,
+		0,
+		0,
+		2,
 	};
 	struct etm_e1_capture c;
 	uint8_t *out;
@@ -83,7 +116,7 @@ static void t_openocd(void)
 	ET_EQ(c.status, 1);
 	ET_EQ(c.cfg.etmcr, 0x10);
 	ET_EQ(c.cfg.protocol, etm_proto_etmv1);
-	ET_EQ(etm_cfg_e1_minor(&c.cfg), 3);     /* no ETMCCR: v1.3 */
+	ET_EQ(etm_cfg_e1_minor(&c.cfg), 3); /* no ETMCCR: v1.3 */
 	ET_EQ(c.n, 2);
 	sample_is(&c, 0, 0, 1, 0x80, 0);
 	sample_is(&c, 1, 3, 0, 0x42, 1);
@@ -110,7 +143,8 @@ static void t_bin_text(void)
 
 	memset(&c, 0, sizeof(c));
 	ET_EQ(etm_e1_read(&c, etm_e1f_text, (const uint8_t *)txt,
-			  strlen(txt), err, sizeof(err)), 0);
+			  strlen(txt), err, sizeof(err)),
+	      0);
 	ET_EQ(c.cfg.protocol, etm_proto_etmv1);
 	ET_EQ(etm_cfg_e1_port(&c.cfg), 16);
 	ET_EQ(etm_cfg_e1_minor(&c.cfg), 2);
@@ -134,14 +168,15 @@ static void t_bin_text(void)
 	ET_CHECK(!memcmp(d.rec, c.rec, c.n * ETM_E1_REC));
 	ET_EQ(d.cfg.etmcr, c.cfg.etmcr);
 	ET_EQ(etm_cfg_e1_minor(&d.cfg), 2);
-	out[20] = 9;          /* sample count no longer matches the size */
+	out[20] = 9; /* sample count no longer matches the size */
 	etm_e1_capture_fini(&d);
 	ET_EQ(etm_e1_read(&d, etm_e1f_bin, out, n, NULL, 0), -etme_parse);
 	free(out);
 	etm_e1_capture_fini(&c);
 	/* a dropped line: cycle 2 after cycle 0 */
 	ET_EQ(etm_e1_read(&c, etm_e1f_text, (const uint8_t *)"0 IE 0 0\n2 IE 0 0\n",
-			  18, err, sizeof(err)), -etme_parse);
+			  18, err, sizeof(err)),
+	      -etme_parse);
 	ET_CHECK(strstr(err, "line 2") != NULL);
 }
 
@@ -181,7 +216,7 @@ static void t_config(void)
 	c.etmccr = 1u << 31;
 	ET_EQ(etm_config_check(&c, &why), -etme_bad_config);
 	c.etmccr = 0;
-	c.etmcr = 0x30;           /* port size 011: reserved for ETMv1 */
+	c.etmcr = 0x30; /* port size 011: reserved for ETMv1 */
 	ET_EQ(etm_cfg_e1_port(&c), 0);
 	ET_EQ(etm_config_check(&c, &why), -etme_bad_config);
 	c.etmcr = 0x10;
@@ -199,12 +234,28 @@ static void t_data_counts(void)
 	static const uint32_t prog[2] = { 0xe5921000, 0xe5821004 };
 	/* PIPESTAT, TRACESYNC, TRACEPKT per cycle (V9 as in vectors.json) */
 	static const uint8_t v9[22][3] = {
-		{ 7, 0, 0x00 }, { 4, 0, 0x00 }, { 0, 1, 0x94 }, { 0, 0, 0x80 },
-		{ 1, 0, 0x82 }, { 1, 0, 0x80 }, { 3, 0, 0x10 }, { 3, 0, 0x80 },
-		{ 3, 0, 0xa0 }, { 3, 0, 0x80 }, { 3, 0, 0x80 }, { 3, 0, 0x02 },
-		{ 3, 0, 0x0d }, { 3, 0, 0xf0 }, { 3, 0, 0xfe }, { 3, 0, 0xca },
-		{ 3, 0, 0x04 }, { 3, 0, 0x0d }, { 3, 0, 0xf0 }, { 3, 0, 0xfe },
-		{ 3, 0, 0xca }, { 7, 0, 0x00 },
+		{ 7, 0, 0x00 },
+		{ 4, 0, 0x00 },
+		{ 0, 1, 0x94 },
+		{ 0, 0, 0x80 },
+		{ 1, 0, 0x82 },
+		{ 1, 0, 0x80 },
+		{ 3, 0, 0x10 },
+		{ 3, 0, 0x80 },
+		{ 3, 0, 0xa0 },
+		{ 3, 0, 0x80 },
+		{ 3, 0, 0x80 },
+		{ 3, 0, 0x02 },
+		{ 3, 0, 0x0d },
+		{ 3, 0, 0xf0 },
+		{ 3, 0, 0xfe },
+		{ 3, 0, 0xca },
+		{ 3, 0, 0x04 },
+		{ 3, 0, 0x0d },
+		{ 3, 0, 0xf0 },
+		{ 3, 0, 0xfe },
+		{ 3, 0, 0xca },
+		{ 7, 0, 0x00 },
 	};
 	struct etm_image *img = etm_image_alloc();
 	struct etm_config cfg;
@@ -226,7 +277,7 @@ static void t_data_counts(void)
 	etm_config_init(&cfg);
 	cfg.protocol = etm_proto_etmv1;
 	cfg.traceid = 0x10;
-	cfg.etmcr = 0x1c;                  /* 8-bit, address and value */
+	cfg.etmcr = 0x1c; /* 8-bit, address and value */
 	cfg.etmccr = 2u << 28;
 	d = etm_e1_alloc(&cfg, img);
 	ET_CHECK(d);

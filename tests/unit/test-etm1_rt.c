@@ -25,9 +25,9 @@
 
 struct rec {
 	uint64_t addr;
-	uint8_t isa, exec, kind;   /* kind 1 insn, 2 exception */
+	uint8_t isa, exec, kind; /* kind 1 insn, 2 exception */
 	uint16_t exc;
-	uint64_t cum;              /* cycles since the last trace-on (CA) */
+	uint64_t cum; /* cycles since the last trace-on (CA) */
 	uint8_t has_cum;
 };
 
@@ -62,7 +62,7 @@ static unsigned take_rnd(uint64_t *r, unsigned n)
 static void pick(uint64_t seed, struct opts *o)
 {
 	uint64_t r = seed * 0x9E3779B97F4A7C15ull ^ 0xabcdef;
-	static const unsigned ctx[4] = { 0, 1, 2, 3 };    /* ETMCR[15:14] */
+	static const unsigned ctx[4] = { 0, 1, 2, 3 }; /* ETMCR[15:14] */
 	static const unsigned proto[5] = { 0, 1, 2, 3, 7 };
 
 #define TAKE(n) take_rnd(&r, n)
@@ -130,8 +130,7 @@ static int expect_insn(struct etm_ev *ev, const struct etm_image *img,
 	if (ev->cycles < (prev_be ? 3u : 1u))
 		ev->cycles = prev_be ? 3 : 1;
 	return etm_insn_decode(&in, ev->isa, ev->addr, b, k) >= 0 &&
-	       ev->exec && (in.cls == etmc_br_direct ||
-			    in.cls == etmc_br_indirect);
+	       ev->exec && (in.cls == etmc_br_direct || in.cls == etmc_br_indirect);
 }
 
 /* 1 if the instruction at @a is a load/store, 2 if an exception return */
@@ -157,7 +156,7 @@ static void expect(struct etm_ev *evs, size_t n, const struct etm_image *img,
 	size_t i;
 
 	*ntrig = 0;
-	ctxs[0] = 0;               /* the context ID before any change */
+	ctxs[0] = 0; /* the context ID before any change */
 	*nctx = 1;
 	for (i = 0; i < n; i++) {
 		struct etm_ev *ev = &evs[i];
@@ -241,8 +240,8 @@ static void take(struct dec *o, const struct etm_image *img,
 		while (etm_walk_next(&w, &in) == 0) {
 			k++;
 			add(&o->l, (struct rec){ in.addr, (uint8_t)el->isa,
-				k == el->ninsn ? el->last_exec : 1, 1, 0,
-				o->cum, k == el->ninsn });
+						 k == el->ninsn ? el->last_exec : 1, 1, 0,
+						 o->cum, k == el->ninsn });
 		}
 		return;
 	case etmk_exception:

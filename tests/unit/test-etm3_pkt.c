@@ -9,10 +9,10 @@
 #include "etest.h"
 
 #define MAXP 512
-#define V35 0x410CF250u       /* ETMIDR: ETMv3.5, original branch encoding */
-#define V35_ALT 0x4110F250u   /* ETMIDR[20] = 1: alternative encoding */
-#define CA 0x1000u            /* ETMCR[12] cycle accurate */
-#define TS64BIN 0x30000000u   /* ETMCCER[29] 64-bit, [28] binary */
+#define V35 0x410CF250u     /* ETMIDR: ETMv3.5, original branch encoding */
+#define V35_ALT 0x4110F250u /* ETMIDR[20] = 1: alternative encoding */
+#define CA 0x1000u          /* ETMCR[12] cycle accurate */
+#define TS64BIN 0x30000000u /* ETMCCER[29] 64-bit, [28] binary */
 
 static struct etm_packet pk[MAXP];
 
@@ -332,8 +332,8 @@ static void branch_alt_exception(void)
 	ET_CHECK(strcmp(s, "Addr=0x80000524 exc=IRQ(14) NS") == 0);
 	etm_pkt_json_fields(&pk[1], etm_proto_etmv3, s, sizeof(s));
 	ET_CHECK(strcmp(s, "\"addr\":\"0x80000524\",\"isa\":\"T32\","
-			"\"addr_bits\":13,\"exc\":\"IRQ\",\"exc_num\":14,"
-			"\"ns\":1,\"hyp\":0") == 0);
+			   "\"addr_bits\":13,\"exc\":\"IRQ\",\"exc_num\":14,"
+			   "\"ns\":1,\"hyp\":0") == 0);
 	/* ETMIDR[20] is ignored before v3.4: same bytes, original encoding:
 	 * 0x4A is then 7 address bits and no exception byte follows. */
 	c = cfg3(0, 0x4110F230, 0);
@@ -490,7 +490,7 @@ static void timestamp_not_enabled(void)
 	ET_EQ(pk[0].err, etme_bad_timestamp);
 	ET_EQ(pk[0].size, 1);
 	ET_EQ(pk[1].type, etmp_notsync);
-	c = cfg3(0x10000000, 0x410cf240, TS64BIN);      /* ETMv3.4 */
+	c = cfg3(0x10000000, 0x410cf240, TS64BIN); /* ETMv3.4 */
 	ET_EQ(after_async(&c, t, sizeof(t)), 2);
 	ET_EQ(pk[0].type, etmp_error);
 	ET_EQ(pk[0].err, etme_bad_timestamp);
@@ -562,17 +562,91 @@ static void data_packets(void)
 
 /* A short valid trace used by the stream tests (CA, 64-bit binary TS). */
 static const uint8_t trace[] = {
-	0x11, 0x22,                                   /* junk */
-	0, 0, 0, 0, 0, 0x80,                          /* A-sync */
-	0x70, 0x8f, 0x3c, 0x21, 0x99, 0xf6, 0x04, 0xc0, /* I-sync + CC */
-	0x84, 0xbc, 0xc8, 0x8a,                       /* P-headers */
-	0x42, 0xbd, 0x9a, 0xc3, 0xce, 0xaf, 0x90, 0x80, 0x80, 0x00,
-	0xb7, 0xfd, 0xd6, 0x01,                       /* branch */
-	0x76, 0xd7, 0xba, 0x86, 0xdb, 0x0d,           /* exc exit, branch */
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80, /* long A-sync */
-	0x08, 0x01, 0x5d, 0x11, 0x02, 0xc0,           /* I-sync */
-	0xa8, 0x84, 0xf7, 0x9f, 0xe9, 0xb4, 0x1b, 0x0c,
+	0x11,
+	0x22, /* junk */
+	0,
+	0,
+	0,
+	0,
+	0,
+	0x80, /* A-sync */
+	0x70,
+	0x8f,
+	0x3c,
+	0x21,
+	0x99,
+	0xf6,
+	0x04,
+	0xc0, /* I-sync + CC */
+	0x84,
+	0xbc,
+	0xc8,
+	0x8a, /* P-headers */
+	0x42,
+	0xbd,
+	0x9a,
+	0xc3,
+	0xce,
+	0xaf,
+	0x90,
+	0x80,
+	0x80,
+	0x00,
+	0xb7,
+	0xfd,
+	0xd6,
+	0x01, /* branch */
+	0x76,
+	0xd7,
+	0xba,
+	0x86,
+	0xdb,
+	0x0d, /* exc exit, branch */
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0x80, /* long A-sync */
+	0x08,
+	0x01,
+	0x5d,
+	0x11,
+	0x02,
+	0xc0, /* I-sync */
+	0xa8,
+	0x84,
+	0xf7,
+	0x9f,
+	0xe9,
+	0xb4,
+	0x1b,
+	0x0c,
 };
 
 static void stream_chunks_identical(void)

@@ -18,7 +18,7 @@ struct fx {
 	struct etm_flow *f;
 	struct etm_elem el[MAXEL];
 	int n;
-	int rc;         /* first error returned by put/finish */
+	int rc; /* first error returned by put/finish */
 };
 
 static struct fx fx;
@@ -55,16 +55,36 @@ static struct fx fx;
  *   300e 4770      bx    lr
  */
 static const uint32_t arm1000[] = {
-	0xe3a00001, 0xe2800001, 0x03a01002, 0xea000002, 0xe1a00000,
-	0xe12fff1e, 0xef000000, 0xe3a02003, 0xe12fff1e,
+	0xe3a00001,
+	0xe2800001,
+	0x03a01002,
+	0xea000002,
+	0xe1a00000,
+	0xe12fff1e,
+	0xef000000,
+	0xe3a02003,
+	0xe12fff1e,
 };
 static const uint32_t arm0000[] = {
-	0xe1a00000, 0xe1a00000, 0xe1a00000, 0xe1a00000, 0xe1a00000,
-	0xe1a00000, 0xe25ef004,
+	0xe1a00000,
+	0xe1a00000,
+	0xe1a00000,
+	0xe1a00000,
+	0xe1a00000,
+	0xe1a00000,
+	0xe25ef004,
 };
 static const uint16_t thumb2000[] = {
-	0x2001, 0x3001, 0xd001, 0x4770, 0xdf00, 0xf000, 0xf802, 0xbf00,
-	0x4770, 0x2002,
+	0x2001,
+	0x3001,
+	0xd001,
+	0x4770,
+	0xdf00,
+	0xf000,
+	0xf802,
+	0xbf00,
+	0x4770,
+	0x2002,
 };
 static const uint32_t arm3000[] = { 0xfa000001, 0xe3a00001, 0xe12fff1e };
 static const uint16_t thumb300c[] = { 0x2001, 0x4770 };
@@ -238,7 +258,7 @@ static int is_range(int i, uint64_t start, uint64_t end, uint32_t ninsn,
 	if (e->start != start || e->end != end || e->ninsn != ninsn ||
 	    e->last_exec != exec || !e->last_atom) {
 		fprintf(stderr, "  el %d: %llx-%llx n=%u e=%d, want "
-			"%llx-%llx n=%u e=%d\n",
+				"%llx-%llx n=%u e=%d\n",
 			i, (unsigned long long)e->start,
 			(unsigned long long)e->end, e->ninsn, e->last_exec,
 			(unsigned long long)start, (unsigned long long)end,
@@ -360,8 +380,14 @@ static void long_run(int cache)
 	teardown();
 }
 
-static void long_run_cached(void) { long_run(1); }
-static void long_run_uncached(void) { long_run(0); }
+static void long_run_cached(void)
+{
+	long_run(1);
+}
+static void long_run_uncached(void)
+{
+	long_run(0);
+}
 
 /* 15 E + N in one format-1 packet ending in the middle of a block. */
 static void format1_max(void)
@@ -374,8 +400,8 @@ static void format1_max(void)
 		code[i] = 0xbf00;
 	add16(0x8000, code, 20);
 	isync(0x8000, etmi_t32, etm_isync_periodic);
-	atoms("EEEEEEEEEEEEEEEN");     /* 15 E then N at 0x801e */
-	atoms("EE");                   /* 0x8020, 0x8022: new range */
+	atoms("EEEEEEEEEEEEEEEN"); /* 15 E then N at 0x801e */
+	atoms("EE");               /* 0x8020, 0x8022: new range */
 	finish();
 	ET_EQ(fx.n, 4);
 	ET_CHECK(is_range(2, 0x8000, 0x8020, 16, 0));
@@ -838,7 +864,7 @@ static void random_input(void)
 struct ds5 {
 	uint32_t *addr, *cyc;
 	size_t n, cap;
-	uint32_t gap[256];      /* "Cycle Count" records, in order */
+	uint32_t gap[256]; /* "Cycle Count" records, in order */
 	size_t ngap;
 };
 
@@ -988,11 +1014,11 @@ static void etmidr18_refused(void)
 	etm_config_init(&cfg);
 	cfg.protocol = etm_proto_etmv3;
 	cfg.traceid = 0x10;
-	cfg.etmidr = 0x4100f230;        /* ETMv3.3, bit 18 clear */
+	cfg.etmidr = 0x4100f230; /* ETMv3.3, bit 18 clear */
 	ET_EQ(etm_config_check(&cfg, &why), -etme_bad_config);
 	ET_CHECK(why && strstr(why, "ETMIDR[18] = 0") != NULL);
 	ET_CHECK(etm_flow_alloc(&cfg, NULL) == NULL);
-	cfg.etmidr = 0x4104f230;        /* the same with bit 18 set */
+	cfg.etmidr = 0x4104f230; /* the same with bit 18 set */
 	ET_EQ(etm_config_check(&cfg, &why), 0);
 	cfg.etmidr = 0;
 	ET_EQ(etm_config_check(&cfg, &why), 0);

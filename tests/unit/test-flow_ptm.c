@@ -12,14 +12,14 @@
 #include "etest.h"
 
 /* ---- A32 / T32 opcodes used below ---------------------------------------- */
-#define A_NOP    0xE1A00000u  /* mov r0, r0 */
-#define A_LDRPC  0xE59FF018u  /* ldr pc, [pc, #24]: indirect */
-#define A_SUBSPC 0xE25EF004u  /* subs pc, lr, #4: indirect (exception return) */
-#define A_ISB    0xF57FF06Fu  /* isb sy */
-#define A_DMB    0xF57FF05Fu  /* dmb sy */
-#define A_BXLR   0xE12FFF1Eu  /* bx lr */
-#define T_NOP    0xBF00u      /* nop (16-bit) */
-#define T_MOVPC  0x4687u      /* mov pc, r0: indirect */
+#define A_NOP 0xE1A00000u    /* mov r0, r0 */
+#define A_LDRPC 0xE59FF018u  /* ldr pc, [pc, #24]: indirect */
+#define A_SUBSPC 0xE25EF004u /* subs pc, lr, #4: indirect (exception return) */
+#define A_ISB 0xF57FF06Fu    /* isb sy */
+#define A_DMB 0xF57FF05Fu    /* dmb sy */
+#define A_BXLR 0xE12FFF1Eu   /* bx lr */
+#define T_NOP 0xBF00u        /* nop (16-bit) */
+#define T_MOVPC 0x4687u      /* mov pc, r0: indirect */
 
 /* A32 B/BL/B<cond> at @from to @to: imm24 = (to - (from + 8)) / 4 */
 static uint32_t a_b(uint32_t cond_op, uint32_t from, uint32_t to)
@@ -55,7 +55,7 @@ static struct etm_config mkcfg(uint32_t etmcr, uint32_t etmccer)
 	c.protocol = etm_proto_ptm;
 	c.etmcr = etmcr;
 	c.etmccer = etmccer;
-	c.etmidr = 0x411CF312;  /* PFTv1.1 (TC2) */
+	c.etmidr = 0x411CF312; /* PFTv1.1 (TC2) */
 	c.traceid = 0x13;
 	return c;
 }
@@ -68,8 +68,7 @@ struct run {
 	size_t len;
 };
 
-__attribute__((format(printf, 2, 3)))
-static void outf(struct run *r, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void outf(struct run *r, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -95,7 +94,8 @@ static void render(struct run *r, const struct etm_elem *e)
 	switch (e->kind) {
 	case etmk_range:
 		outf(r, "R %llx-%llx %u %s", (ull)e->start, (ull)e->last_addr,
-		     e->ninsn, !e->last_atom ? "W" : e->last_exec ? "E" : "N");
+		     e->ninsn, !e->last_atom ? "W" : e->last_exec ? "E" :
+								    "N");
 		if (e->has_cycles)
 			outf(r, " c%u", e->cycles);
 		outf(r, "\n");
@@ -138,7 +138,7 @@ static int feed(struct run *r, const struct etm_packet *pk)
 /* Packet builder: @t is 'A' / 'T', the ISA after the packet. */
 static struct etm_packet pk(enum etm_pkt_type type, uint32_t addr, char t)
 {
-	static uint64_t off;    /* test-only: distinct offsets */
+	static uint64_t off; /* test-only: distinct offsets */
 	struct etm_packet p;
 
 	memset(&p, 0, sizeof(p));
@@ -212,13 +212,14 @@ static int run_check(struct run *r, const char *want)
 }
 
 /* first I-sync: trace on (start) and the initial context */
-#define START(a) "ON 0 " a "\n" "CTX 0 0 0\n"
+#define START(a) "ON 0 " a "\n" \
+		 "CTX 0 0 0\n"
 
 #define FEED(r, p) ET_EQ(feed((r), &(p)), 0)
-#define FEEDP(r, expr)                                                    \
-	do {                                                              \
-		struct etm_packet pk_ = (expr);                           \
-		ET_EQ(feed((r), &pk_), 0);                                \
+#define FEEDP(r, expr)                          \
+	do {                                    \
+		struct etm_packet pk_ = (expr); \
+		ET_EQ(feed((r), &pk_), 0);      \
 	} while (0)
 
 /* ---- 1. atoms over direct branches, indirect via branch packet ----------- */
@@ -273,15 +274,14 @@ static void do_direct(int cache)
 	FEEDP(&r, pk_isync(0x1018, 'A', 0));
 	FEEDP(&r, pk_atoms("E"));
 	ET_CHECK(run_check(&r,
-		START("1000")
-		"R 1000-1008 3 N\n"
-		"R 100c-1010 2 E\n"
-		"R 1000-1008 3 E\n"
-		"R 1014-1014 1 E\n"
-		"R 1020-1020 1 E\n"
-		"R 1018-1018 1 E\n"
-		"R 1018-1018 1 E\n"
-		"R 1018-1018 1 E\n"));
+			   START("1000") "R 1000-1008 3 N\n"
+					 "R 100c-1010 2 E\n"
+					 "R 1000-1008 3 E\n"
+					 "R 1014-1014 1 E\n"
+					 "R 1020-1020 1 E\n"
+					 "R 1018-1018 1 E\n"
+					 "R 1018-1018 1 E\n"
+					 "R 1018-1018 1 E\n"));
 	etm_image_free(img);
 }
 
@@ -370,16 +370,15 @@ static void t_indirect_error(void)
 	FEEDP(&r, pk_isync(0x1018, 'A', 2));
 	FEEDP(&r, pk_atoms("E"));
 	ET_CHECK(run_check(&r,
-		START("1020")
-		"R 1020-1020 1 E\n"
-		"ERR retstack_empty\n"
-		"ON 4 1018\n"
-		"CTX 0 0 0\n"
-		"R 1018-1018 1 E\n"
-		"ERR bad_opc\n"
-		"ON 2 1018\n"
-		"CTX 0 0 0\n"
-		"R 1018-1018 1 E\n"));
+			   START("1020") "R 1020-1020 1 E\n"
+					 "ERR retstack_empty\n"
+					 "ON 4 1018\n"
+					 "CTX 0 0 0\n"
+					 "R 1018-1018 1 E\n"
+					 "ERR bad_opc\n"
+					 "ON 2 1018\n"
+					 "CTX 0 0 0\n"
+					 "R 1018-1018 1 E\n"));
 	etm_image_free(img);
 }
 
@@ -435,18 +434,17 @@ static void t_seed003_t53(void)
 	FEEDP(&r, pk_wu(0x1008, 'A'));
 	FEEDP(&r, pk_exc(0x18, 'A', 14));
 	ET_CHECK(run_check(&r,
-		START("ff8")
-		"R ff8-1000 3 W\n"
-		"EXC 14 18 1004\n"
-		"EXC 15 1c 18\n"
-		"R 1c-1c 1 E\n"
-		"R 2000-2100 65 E\n"
-		"ERET\n"
-		"R 18-18 1 E\n"
-		"R 3000-3100 65 E\n"
-		"ERET\n"
-		"R 1004-1008 2 W\n"
-		"EXC 14 18 100c\n"));
+			   START("ff8") "R ff8-1000 3 W\n"
+					"EXC 14 18 1004\n"
+					"EXC 15 1c 18\n"
+					"R 1c-1c 1 E\n"
+					"R 2000-2100 65 E\n"
+					"ERET\n"
+					"R 18-18 1 E\n"
+					"R 3000-3100 65 E\n"
+					"ERET\n"
+					"R 1004-1008 2 W\n"
+					"EXC 14 18 100c\n"));
 	etm_image_free(img);
 }
 
@@ -460,24 +458,23 @@ static void t_seed003_t54(void)
 	run_init(&r, &c, img);
 	ET_CHECK(r.f);
 	FEEDP(&r, pk_isync(0x0ff8, 'A', 0));
-	FEEDP(&r, pk_wu(0x1000, 'A'));           /* 1 */
-	FEEDP(&r, pk_exc(0x18, 'A', 14));        /* 2 */
-	FEEDP(&r, pk_branch(0x3000, 'A'));       /* 3: LDR PC @0x18 */
+	FEEDP(&r, pk_wu(0x1000, 'A'));     /* 1 */
+	FEEDP(&r, pk_exc(0x18, 'A', 14));  /* 2 */
+	FEEDP(&r, pk_branch(0x3000, 'A')); /* 3: LDR PC @0x18 */
 	/* 4: FIQ with no WU: the last instruction was the waypoint at 0x18,
 	 * nothing ran at 0x3000 -> return there */
 	FEEDP(&r, pk_exc(0x1c, 'A', 15));
-	FEEDP(&r, pk_branch(0x2000, 'A'));       /* 5: LDR PC @0x1C */
-	FEEDP(&r, pk_branch(0x3000, 'A'));       /* 6: SUBS @0x2100 */
-	FEEDP(&r, pk_branch(0x1004, 'A'));       /* 7: SUBS @0x3100 */
+	FEEDP(&r, pk_branch(0x2000, 'A')); /* 5: LDR PC @0x1C */
+	FEEDP(&r, pk_branch(0x3000, 'A')); /* 6: SUBS @0x2100 */
+	FEEDP(&r, pk_branch(0x1004, 'A')); /* 7: SUBS @0x3100 */
 	ET_CHECK(run_check(&r,
-		START("ff8")
-		"R ff8-1000 3 W\n"
-		"EXC 14 18 1004\n"
-		"R 18-18 1 E\n"
-		"EXC 15 1c 3000\n"
-		"R 1c-1c 1 E\n"
-		"R 2000-2100 65 E\n"
-		"R 3000-3100 65 E\n"));
+			   START("ff8") "R ff8-1000 3 W\n"
+					"EXC 14 18 1004\n"
+					"R 18-18 1 E\n"
+					"EXC 15 1c 3000\n"
+					"R 1c-1c 1 E\n"
+					"R 2000-2100 65 E\n"
+					"R 3000-3100 65 E\n"));
 	etm_image_free(img);
 }
 
@@ -517,15 +514,14 @@ static void t_seed003_t55(void)
 	FEEDP(&r, pk_branch(0x3000, 'T'));
 	FEEDP(&r, pk_branch(0x1004, 'T'));
 	ET_CHECK(run_check(&r,
-		START("ffc")
-		"R ffc-1000 3 W\n"
-		"EXC 14 18 1002\n"
-		"R 18-18 1 W\n"
-		"EXC 15 1c 1a\n"
-		"R 1c-1c 1 E\n"
-		"R 2000-2100 129 E\n"
-		"R 1a-1a 1 E\n"
-		"R 3000-3100 129 E\n"));
+			   START("ffc") "R ffc-1000 3 W\n"
+					"EXC 14 18 1002\n"
+					"R 18-18 1 W\n"
+					"EXC 15 1c 1a\n"
+					"R 1c-1c 1 E\n"
+					"R 2000-2100 129 E\n"
+					"R 1a-1a 1 E\n"
+					"R 3000-3100 129 E\n"));
 	etm_image_free(img);
 }
 
@@ -557,11 +553,10 @@ static void t_wu_large(void)
 	/* a WU behind the current address is inconsistent */
 	FEEDP(&r, pk_wu(0x10000, 'A'));
 	ET_CHECK(run_check(&r,
-		START("10000")
-		"R 10000-10ffc 1024 W\n"
-		"R 11000-11400 257 E\n"
-		"R 10000-10000 1 W\n"
-		"ERR mismatch\n"));
+			   START("10000") "R 10000-10ffc 1024 W\n"
+					  "R 11000-11400 257 E\n"
+					  "R 10000-10000 1 W\n"
+					  "ERR mismatch\n"));
 	etm_image_free(img);
 }
 
@@ -572,30 +567,30 @@ static void t_wu_large(void)
 static struct etm_image *img_cov(void)
 {
 	static const uint32_t code[] = {
-		0xE92D4010, /* 4d8 push {r4,lr} */
-		0xE1A03000, /* 4dc mov r3,r0 */
-		0xE3A00000, /* 4e0 mov r0,#0 */
-		0xE3530000, /* 4e4 cmp r3,#0 */
-		0x1A000001, /* 4e8 bne 0x4f4 */
-		0xE3510000, /* 4ec cmp r1,#0 */
-		0x0A000002, /* 4f0 beq 0x500 */
-		0xE3520000, /* 4f4 cmp r2,#0 */
-		0x0A000000, /* 4f8 beq 0x500 */
-		0xE3A00001, /* 4fc mov r0,#1 */
-		0xE8BD8010, /* 500 pop {r4,pc} */
-		0xE52DE004, /* 504 str lr,[sp,#-4]! */
+		0xE92D4010,                         /* 4d8 push {r4,lr} */
+		0xE1A03000,                         /* 4dc mov r3,r0 */
+		0xE3A00000,                         /* 4e0 mov r0,#0 */
+		0xE3530000,                         /* 4e4 cmp r3,#0 */
+		0x1A000001,                         /* 4e8 bne 0x4f4 */
+		0xE3510000,                         /* 4ec cmp r1,#0 */
+		0x0A000002,                         /* 4f0 beq 0x500 */
+		0xE3520000,                         /* 4f4 cmp r2,#0 */
+		0x0A000000,                         /* 4f8 beq 0x500 */
+		0xE3A00001,                         /* 4fc mov r0,#1 */
+		0xE8BD8010,                         /* 500 pop {r4,pc} */
+		0xE52DE004,                         /* 504 str lr,[sp,#-4]! */
 		0xE3A02001, 0xE3A01000, 0xE1A00001, /* 508..510 */
-		0xEBFFFFEF, /* 514 bl 0x4d8 */
+		0xEBFFFFEF,                         /* 514 bl 0x4d8 */
 		0xE3A02001, 0xE3A01000, 0xE1A00002, /* 518..520 */
-		0xEBFFFFEB, /* 524 bl 0x4d8 */
+		0xEBFFFFEB,                         /* 524 bl 0x4d8 */
 		0xE3A02000, 0xE3A01001, 0xE1A00002, /* 528..530 */
-		0xEBFFFFE7, /* 534 bl 0x4d8 */
+		0xEBFFFFE7,                         /* 534 bl 0x4d8 */
 		0xE3A02001, 0xE1A01002, 0xE3A00000, /* 538..540 */
-		0xEBFFFFE3, /* 544 bl 0x4d8 */
-		0xE49DF004, /* 548 ldr pc,[sp],#4 */
-		A_NOP, A_NOP, A_NOP, /* 54c..554 (not reached) */
-		0xEBFFFFE9, /* 558 bl 0x504 */
-		A_NOP,      /* 55c */
+		0xEBFFFFE3,                         /* 544 bl 0x4d8 */
+		0xE49DF004,                         /* 548 ldr pc,[sp],#4 */
+		A_NOP, A_NOP, A_NOP,                /* 54c..554 (not reached) */
+		0xEBFFFFE9,                         /* 558 bl 0x504 */
+		A_NOP,                              /* 55c */
 	};
 	struct etm_image *img = etm_image_alloc();
 	uint8_t b[sizeof(code)];
@@ -609,30 +604,29 @@ static struct etm_image *img_cov(void)
 
 /* expected decode of §19 (table in docs/ptm.md): */
 static const char cov_want[] =
-	START("80000558")
-	"R 80000558-80000558 1 E\n"     /* bl 0x504, push 0x55c */
-	"EXC 1 0 80000504\n"            /* debug halt: nothing at 0x504 */
-	"ON 3 80000504\n"               /* debug exit; stack flushed */
-	"R 80000504-80000514 5 E\n"     /*  1 bl, push 518 */
-	"R 800004d8-800004e8 5 N\n"     /*  2 bne */
-	"R 800004ec-800004f0 2 E\n"     /*  3 beq -> 500 */
-	"R 80000500-80000500 1 E\n"     /*  4 pop -> 518 (return stack) */
-	"R 80000518-80000524 4 E\n"     /*  5 bl, push 528 */
-	"R 800004d8-800004e8 5 E\n"     /*  6 bne -> 4f4 */
-	"R 800004f4-800004f8 2 N\n"     /*  7 beq */
-	"R 800004fc-80000500 2 E\n"     /*  8 pop -> 528 */
-	"R 80000528-80000534 4 E\n"     /*  9 bl, push 538 */
-	"R 800004d8-800004e8 5 N\n"     /* 10 */
-	"R 800004ec-800004f0 2 N\n"     /* 11 */
-	"R 800004f4-800004f8 2 E\n"     /* 12 beq -> 500 */
-	"R 80000500-80000500 1 E\n"     /* 13 pop -> 538 */
-	"R 80000538-80000544 4 E\n"     /* 14 bl, push 548 */
-	"R 800004d8-800004e8 5 N\n"     /* 15 */
-	"R 800004ec-800004f0 2 N\n"     /* 16 */
-	"R 800004f4-800004f8 2 N\n"     /* 17 */
-	"R 800004fc-80000500 2 E\n"     /* 18 pop -> 548 */
-	"R 80000548-80000548 1 E\n"     /* branch 55c: ldr pc */
-	"EXC 1 0 8000055c\n";
+	START("80000558") "R 80000558-80000558 1 E\n" /* bl 0x504, push 0x55c */
+			  "EXC 1 0 80000504\n"        /* debug halt: nothing at 0x504 */
+			  "ON 3 80000504\n"           /* debug exit; stack flushed */
+			  "R 80000504-80000514 5 E\n" /*  1 bl, push 518 */
+			  "R 800004d8-800004e8 5 N\n" /*  2 bne */
+			  "R 800004ec-800004f0 2 E\n" /*  3 beq -> 500 */
+			  "R 80000500-80000500 1 E\n" /*  4 pop -> 518 (return stack) */
+			  "R 80000518-80000524 4 E\n" /*  5 bl, push 528 */
+			  "R 800004d8-800004e8 5 E\n" /*  6 bne -> 4f4 */
+			  "R 800004f4-800004f8 2 N\n" /*  7 beq */
+			  "R 800004fc-80000500 2 E\n" /*  8 pop -> 528 */
+			  "R 80000528-80000534 4 E\n" /*  9 bl, push 538 */
+			  "R 800004d8-800004e8 5 N\n" /* 10 */
+			  "R 800004ec-800004f0 2 N\n" /* 11 */
+			  "R 800004f4-800004f8 2 E\n" /* 12 beq -> 500 */
+			  "R 80000500-80000500 1 E\n" /* 13 pop -> 538 */
+			  "R 80000538-80000544 4 E\n" /* 14 bl, push 548 */
+			  "R 800004d8-800004e8 5 N\n" /* 15 */
+			  "R 800004ec-800004f0 2 N\n" /* 16 */
+			  "R 800004f4-800004f8 2 N\n" /* 17 */
+			  "R 800004fc-80000500 2 E\n" /* 18 pop -> 548 */
+			  "R 80000548-80000548 1 E\n" /* branch 55c: ldr pc */
+			  "EXC 1 0 8000055c\n";
 
 static void feed_cov(struct run *r)
 {
@@ -700,12 +694,11 @@ static void t_retstack_off(void)
 	FEEDP(&r, pk_isync(0x80000504, 'A', 1));
 	FEEDP(&r, pk_atoms("ENEEE"));
 	ET_CHECK(run_check(&r,
-		START("80000504")
-		"R 80000504-80000514 5 E\n"
-		"R 800004d8-800004e8 5 N\n"
-		"R 800004ec-800004f0 2 E\n"
-		"R 80000500-80000500 1 E\n"
-		"ERR retstack_empty\n"));
+			   START("80000504") "R 80000504-80000514 5 E\n"
+					     "R 800004d8-800004e8 5 N\n"
+					     "R 800004ec-800004f0 2 E\n"
+					     "R 80000500-80000500 1 E\n"
+					     "ERR retstack_empty\n"));
 	etm_image_free(img);
 }
 
@@ -739,9 +732,8 @@ static void t_isb(void)
 	FEEDP(&r, pk_isync(0x1000, 'A', 1));
 	FEEDP(&r, pk_atoms("EE"));
 	ET_CHECK(run_check(&r,
-		START("1000")
-		"R 1000-1004 2 E\n"
-		"R 1008-1010 3 E\n"));
+			   START("1000") "R 1000-1004 2 E\n"
+					 "R 1008-1010 3 E\n"));
 	/* ETMCCER[24] = 1: the DMB is a waypoint too */
 	c = mkcfg(0, 1u << 24);
 	run_init(&r, &c, img);
@@ -749,10 +741,9 @@ static void t_isb(void)
 	FEEDP(&r, pk_isync(0x1000, 'A', 1));
 	FEEDP(&r, pk_atoms("EEE"));
 	ET_CHECK(run_check(&r,
-		START("1000")
-		"R 1000-1004 2 E\n"
-		"R 1008-1008 1 E\n"
-		"R 100c-1010 2 E\n"));
+			   START("1000") "R 1000-1004 2 E\n"
+					 "R 1008-1008 1 E\n"
+					 "R 100c-1010 2 E\n"));
 	etm_image_free(img);
 }
 
@@ -791,7 +782,7 @@ static struct etm_image *img_thumb(void)
 static void t_thumb(void)
 {
 	struct etm_image *img = img_thumb();
-	struct etm_config c = mkcfg(0x20000000, 0);    /* return stack on */
+	struct etm_config c = mkcfg(0x20000000, 0); /* return stack on */
 	struct run r;
 
 	run_init(&r, &c, img);
@@ -805,15 +796,14 @@ static void t_thumb(void)
 	FEEDP(&r, pk_isync(0x2006, 'T', 1));
 	FEEDP(&r, pk_atoms("EE"));
 	ET_CHECK(run_check(&r,
-		START("2000")
-		"R 2000-2006 3 N\n"
-		"R 2008-2008 1 E\n"
-		"R 2020-2020 1 E\n"
-		"R 200c-200c 1 E\n"
-		"ON 1 2006\n"
-		"R 2006-2006 1 E\n"
-		"R 2010-2010 1 E\n"
-		"ERR retstack_empty\n"));
+			   START("2000") "R 2000-2006 3 N\n"
+					 "R 2008-2008 1 E\n"
+					 "R 2020-2020 1 E\n"
+					 "R 200c-200c 1 E\n"
+					 "ON 1 2006\n"
+					 "R 2006-2006 1 E\n"
+					 "R 2010-2010 1 E\n"
+					 "ERR retstack_empty\n"));
 	etm_image_free(img);
 }
 
@@ -837,13 +827,12 @@ static void t_thumb_wu(void)
 	FEEDP(&r, pk_wu(0x2010, 'T'));
 	FEEDP(&r, pk_exc(0x4, 'A', 9));
 	ET_CHECK(run_check(&r,
-		START("2000")
-		"R 2000-2002 2 W\n"
-		"EXC 10 8 2006\n"
-		"NOMEM 8\n"
-		"R 2006-2006 1 E\n"
-		"R 2010-2010 1 W\n"
-		"EXC 9 4 2010\n"));
+			   START("2000") "R 2000-2002 2 W\n"
+					 "EXC 10 8 2006\n"
+					 "NOMEM 8\n"
+					 "R 2006-2006 1 E\n"
+					 "R 2010-2010 1 W\n"
+					 "EXC 9 4 2010\n"));
 	etm_image_free(img);
 }
 
@@ -876,15 +865,14 @@ static void t_nomem(void)
 	FEEDP(&r, pk_wu(0x1008, 'A'));
 	FEEDP(&r, pk_atoms("E"));
 	ET_CHECK(run_check(&r,
-		START("1000")
-		"R 1000-1004 2 E\n"
-		"NOMEM 5000\n"
-		"R 1000-1004 2 N\n"
-		"R 1008-100c 2 W\n"
-		"NOMEM 1010\n"
-		"R 1008-1008 1 W\n"
-		"R 100c-100c 1 W\n"
-		"NOMEM 1010\n"));
+			   START("1000") "R 1000-1004 2 E\n"
+					 "NOMEM 5000\n"
+					 "R 1000-1004 2 N\n"
+					 "R 1008-100c 2 W\n"
+					 "NOMEM 1010\n"
+					 "R 1008-1008 1 W\n"
+					 "R 100c-100c 1 W\n"
+					 "NOMEM 1010\n"));
 	etm_image_free(img);
 }
 
@@ -921,18 +909,16 @@ static void t_cycles(void)
 		FEED(&r, p);
 	}
 	ET_CHECK(run_check(&r,
-		"CC 51\n"
-		START("1000")
-		"R 1000-1008 3 E c522\n"
-		"R 1014-1014 1 N c23\n"
-		"R 1018-1018 1 E c15\n"
-		"R 1018-1018 1 E c378\n"
-		"NOMEM 5000\n"
-		"CC 2\n"
-		"CC 10\n"
-		"CC 7\n"
-		"R 1000-1004 2 W c0\n"
-		"TS 562537008076\n"));
+			   "CC 51\n" START("1000") "R 1000-1008 3 E c522\n"
+						   "R 1014-1014 1 N c23\n"
+						   "R 1018-1018 1 E c15\n"
+						   "R 1018-1018 1 E c378\n"
+						   "NOMEM 5000\n"
+						   "CC 2\n"
+						   "CC 10\n"
+						   "CC 7\n"
+						   "R 1000-1004 2 W c0\n"
+						   "TS 562537008076\n"));
 	etm_image_free(img);
 }
 
@@ -967,13 +953,13 @@ static void t_context(void)
 	FEED(&r, p);
 	FEEDP(&r, pk_atoms("E"));
 	ET_CHECK(run_check(&r,
-		"ON 0 1000\n"
-		"CTX 1 0 42\n"
-		"CTX 1 0 43\n"
-		"TRIG\n"
-		"R 1000-1008 3 E\n"
-		"CTX 0 1 43\n"
-		"R 1014-1014 1 E\n"));
+			   "ON 0 1000\n"
+			   "CTX 1 0 42\n"
+			   "CTX 1 0 43\n"
+			   "TRIG\n"
+			   "R 1000-1008 3 E\n"
+			   "CTX 0 1 43\n"
+			   "R 1014-1014 1 E\n"));
 	etm_image_free(img);
 }
 

@@ -16,7 +16,7 @@ static struct etm_config mkcfg(uint32_t etmcr, uint32_t etmccer)
 	c.protocol = etm_proto_ptm;
 	c.etmcr = etmcr;
 	c.etmccer = etmccer;
-	c.etmidr = 0x411CF312;  /* PFTv1.1 */
+	c.etmidr = 0x411CF312; /* PFTv1.1 */
 	c.traceid = 0x13;
 	return c;
 }
@@ -45,7 +45,14 @@ static struct etm_packet pk_isync(uint32_t addr, unsigned reason)
 static struct etm_image *img_small(void)
 {
 	static const uint8_t b[8] = {
-		0x00, 0x00, 0xa0, 0xe1, 0xfd, 0xff, 0xff, 0xea,
+		0x00,
+		0x00,
+		0xa0,
+		0xe1,
+		0xfd,
+		0xff,
+		0xff,
+		0xea,
 	};
 	struct etm_image *img = etm_image_alloc();
 
@@ -66,10 +73,23 @@ static uint32_t rnd(void)
 static struct etm_packet pk_random(void)
 {
 	static const enum etm_pkt_type types[] = {
-		etmp_isync, etmp_atom, etmp_atom, etmp_atom, etmp_branch,
-		etmp_branch, etmp_waypoint, etmp_error, etmp_ctxid, etmp_vmid,
-		etmp_timestamp, etmp_exc_return, etmp_trigger, etmp_data,
-		etmp_cycle_count, etmp_notsync, 99,
+		etmp_isync,
+		etmp_atom,
+		etmp_atom,
+		etmp_atom,
+		etmp_branch,
+		etmp_branch,
+		etmp_waypoint,
+		etmp_error,
+		etmp_ctxid,
+		etmp_vmid,
+		etmp_timestamp,
+		etmp_exc_return,
+		etmp_trigger,
+		etmp_data,
+		etmp_cycle_count,
+		etmp_notsync,
+		99,
 	};
 	struct etm_packet p = pk_base(types[rnd() % 17]);
 
@@ -158,7 +178,6 @@ static void t_api(void)
 	etm_flow_free(f);
 	etm_image_free(img);
 }
-
 
 /*
  * 64 KiB of zeros (A32 andeq r0,r0,r0: no waypoint). An E atom cannot find a

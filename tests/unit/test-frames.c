@@ -48,7 +48,7 @@ static size_t make_input(uint8_t *b, size_t n, uint32_t *s)
 	while (len + 16 <= n) {
 		uint32_t r = rng(s);
 
-		if (r % 97 == 0) {      /* 1-4 FSYNCs */
+		if (r % 97 == 0) { /* 1-4 FSYNCs */
 			for (k = 0; k < 1 + (r >> 8) % 4 && len + 4 <= n; k++) {
 				memcpy(b + len, "\xff\xff\xff\x7f", 4);
 				len += 4;
@@ -62,7 +62,9 @@ static size_t make_input(uint8_t *b, size_t n, uint32_t *s)
 				b[len + k] &= 0xfe;
 				if (r % 5 == 0)
 					b[len + k] = (uint8_t)(ids[(r >> 8) %
-							   sizeof(ids)] << 1 | 1);
+								   sizeof(ids)]
+								       << 1 |
+							       1);
 			}
 		}
 		b[len + 15] = (uint8_t)rng(s);
@@ -162,7 +164,7 @@ static size_t run_reference(const uint8_t *in, size_t n, struct rec *v,
 
 	uint8_t live[128] = { 0 };
 
-	live[0x10] = (ids & 1) != 0;   /* the decoder's sources (realignment) */
+	live[0x10] = (ids & 1) != 0; /* the decoder's sources (realignment) */
 	live[0x11] = (ids & 2) != 0;
 	etm_dfmt_seen_ids(df, live);
 	cfg_for(&c, 0x10);
@@ -173,7 +175,7 @@ static size_t run_reference(const uint8_t *in, size_t n, struct rec *v,
 	while ((r = etm_dfmt_next(df, &x, sizeof(x))) == 0 ||
 	       (r == -etme_again && etm_dfmt_finish(df) == 0)) {
 		if (r)
-			continue;       /* input drained: finish, go on */
+			continue; /* input drained: finish, go on */
 		if (x.kind == etm_dfmt_error) {
 			memset(&it, 0, sizeof(it));
 			it.is_elem = 1;
@@ -191,7 +193,7 @@ static size_t run_reference(const uint8_t *in, size_t n, struct rec *v,
 			drain_parser(NULL, e, v, &nv);
 		}
 	}
-	etm_ptm_finish(p);       /* sources are finished in ID order */
+	etm_ptm_finish(p); /* sources are finished in ID order */
 	drain_parser(p, NULL, v, &nv);
 	etm_etm3_finish(e);
 	drain_parser(NULL, e, v, &nv);
@@ -213,10 +215,10 @@ static void t_frames_equal_dfmt(void)
 		size_t max = round % 8 == 0 ? sizeof(in) : sizeof(in) / 4;
 		size_t n = make_input(in, 1000 + rng(&s) % (max - 1000), &s),
 		       na, nb, i;
-		unsigned ids = 1 + round % 3;   /* one source or both */
+		unsigned ids = 1 + round % 3; /* one source or both */
 
 		if (round % 5 == 0)
-			n -= rng(&s) % 16;      /* a cut last frame */
+			n -= rng(&s) % 16; /* a cut last frame */
 		na = run_decoder(in, n, &s, a, ids);
 		nb = run_reference(in, n, b, ids);
 		ET_CHECK(nb > 0 && nb < MAXIT);

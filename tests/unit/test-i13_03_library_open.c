@@ -101,7 +101,7 @@ static void open_errors(void)
 	ET_CHECK(strstr(err, "no trace source with ID 0x44 (sources: 0x13)") != NULL);
 	ET_EQ(etm_capture_open(NULL, sample, NULL, err, sizeof(err)), -etme_invalid);
 	o.nids = 0;
-	o.size = sizeof(o) + 8;   /* a newer caller's options */
+	o.size = sizeof(o) + 8; /* a newer caller's options */
 	ET_EQ(etm_capture_open(&cap, sample, &o, err, sizeof(err)), -etme_invalid);
 	etm_capture_free(NULL);
 	ET_EQ(etm_capture_nbuffers(NULL), 0);

@@ -147,10 +147,12 @@ static void batch_model(void)
 			for (j = 0; j < n; j++)
 				ET_EQ(etm_image_add_buffer(img, etm_space_any,
 							   pc[j].addr, pc[j].p,
-							   pc[j].n), 0);
+							   pc[j].n),
+				      0);
 		} else {
 			ET_EQ(etm_image_add_buffers(img, etm_space_any, pc,
-						    (size_t)n, "b"), 0);
+						    (size_t)n, "b"),
+			      0);
 		}
 	}
 	for (k = 0; k < 2048; k++) {
@@ -303,7 +305,8 @@ static void files(void)
 	ET_EQ(etm_image_add_file(img, etm_space_any, 0, path, 0, 0),
 	      -etme_io);
 	ET_EQ(etm_image_add_file(img, etm_space_any, 0, "/nonexistent/x",
-				 0, 0), -etme_io);
+				 0, 0),
+	      -etme_io);
 	ET_EQ(etm_image_count(img), 2);
 	etm_image_free(img);
 }
@@ -351,7 +354,16 @@ static void bad_args(void)
 /* T32 code at 0x1000: MOVS r0,#1 (2001); LDR.W r0,[r1] (F8D1 0000);
  * NOP (BF00); BX lr (4770). */
 static const uint8_t t32_code[] = {
-	0x01, 0x20, 0xD1, 0xF8, 0x00, 0x00, 0x00, 0xBF, 0x70, 0x47,
+	0x01,
+	0x20,
+	0xD1,
+	0xF8,
+	0x00,
+	0x00,
+	0x00,
+	0xBF,
+	0x70,
+	0x47,
 };
 
 static void walk(void)
@@ -366,7 +378,8 @@ static void walk(void)
 
 	ET_CHECK(img);
 	ET_EQ(etm_image_add_buffer(img, etm_space_any, 0x1000, t32_code,
-				   sizeof(t32_code)), 0);
+				   sizeof(t32_code)),
+	      0);
 	memset(&el, 0, sizeof(el));
 	el.kind = etmk_range;
 	el.start = 0x1000;

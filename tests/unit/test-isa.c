@@ -9,19 +9,19 @@
 #include "etest.h"
 
 /* Flags in a table row. */
-#define L 0x01  /* link */
-#define C 0x02  /* conditional */
-#define X 0x04  /* exception return */
-#define R 0x08  /* looks like a return */
-#define I 0x10  /* IT instruction */
+#define L 0x01 /* link */
+#define C 0x02 /* conditional */
+#define X 0x04 /* exception return */
+#define R 0x08 /* looks like a return */
+#define I 0x10 /* IT instruction */
 
 struct row {
 	enum etm_isa isa;
 	uint64_t addr;
-	uint32_t op;            /* A32 word; T32 hw1 (16-bit) or hw1<<16|hw2 */
+	uint32_t op; /* A32 word; T32 hw1 (16-bit) or hw1<<16|hw2 */
 	enum etm_insn_class cls;
 	unsigned flags;
-	uint64_t target;        /* direct branches, ISB/barriers */
+	uint64_t target; /* direct branches, ISB/barriers */
 	enum etm_isa tisa;
 };
 
@@ -244,7 +244,7 @@ static int to_bytes(const struct row *r, uint8_t b[4])
 	uint32_t w = r->op;
 
 	if (r->isa == A32 || r->op > 0xFFFF) {
-		if (r->isa != A32)      /* hw1 first, each halfword LE */
+		if (r->isa != A32) /* hw1 first, each halfword LE */
 			w = (r->op >> 16) | (r->op << 16);
 		b[0] = (uint8_t)w;
 		b[1] = (uint8_t)(w >> 8);
@@ -274,7 +274,8 @@ static int check_row(const struct row *r)
 		ok &= in.target == r->target && in.target_isa == r->tisa;
 	if (!ok)
 		fprintf(stderr, "row %s %08x: cls %s link %u cond %u exc %u "
-			"ret %u it %u target %llx/%d\n", etm_isa_name(r->isa),
+				"ret %u it %u target %llx/%d\n",
+			etm_isa_name(r->isa),
 			r->op, etm_insn_class_name(in.cls), in.link, in.cond,
 			in.exc_return, in.is_return, in.it,
 			(unsigned long long)in.target, in.target_isa);

@@ -13,17 +13,17 @@
 #include <capstone/capstone.h>
 
 struct xcheck {
-	long decoded;     /* positions capstone decodes */
-	long invalid;     /* positions capstone rejects (skipped) */
-	long agree;       /* same size and same branch / not-branch verdict */
+	long decoded; /* positions capstone decodes */
+	long invalid; /* positions capstone rejects (skipped) */
+	long agree;   /* same size and same branch / not-branch verdict */
 	long size_diff;
 	long br_diff;
-	long unpred;      /* capstone PC write in an UNPREDICTABLE form */
-	long direct;      /* direct branches whose target was compared */
+	long unpred; /* capstone PC write in an UNPREDICTABLE form */
+	long direct; /* direct branches whose target was compared */
 	long tgt_diff;
-	long exc;         /* exception-generating instructions compared */
+	long exc; /* exception-generating instructions compared */
 	long exc_diff;
-	long bar;         /* ISB / DSB / DMB (incl. CP15 forms) */
+	long bar; /* ISB / DSB / DMB (incl. CP15 forms) */
 	long bar_diff;
 };
 
@@ -65,14 +65,29 @@ static int cs_writes_pc(csh h, const cs_insn *ci)
 static int cs_pc_capable(unsigned id)
 {
 	switch (id) {
-	case ARM_INS_MOV: case ARM_INS_MVN: case ARM_INS_ADD:
-	case ARM_INS_ADC: case ARM_INS_SUB: case ARM_INS_SBC:
-	case ARM_INS_RSB: case ARM_INS_RSC: case ARM_INS_AND:
-	case ARM_INS_ORR: case ARM_INS_EOR: case ARM_INS_BIC:
-	case ARM_INS_LDR: case ARM_INS_LDM: case ARM_INS_LDMDA:
-	case ARM_INS_LDMDB: case ARM_INS_LDMIB: case ARM_INS_POP:
-	case ARM_INS_LSL: case ARM_INS_LSR: case ARM_INS_ASR:
-	case ARM_INS_ROR: case ARM_INS_RRX:
+	case ARM_INS_MOV:
+	case ARM_INS_MVN:
+	case ARM_INS_ADD:
+	case ARM_INS_ADC:
+	case ARM_INS_SUB:
+	case ARM_INS_SBC:
+	case ARM_INS_RSB:
+	case ARM_INS_RSC:
+	case ARM_INS_AND:
+	case ARM_INS_ORR:
+	case ARM_INS_EOR:
+	case ARM_INS_BIC:
+	case ARM_INS_LDR:
+	case ARM_INS_LDM:
+	case ARM_INS_LDMDA:
+	case ARM_INS_LDMDB:
+	case ARM_INS_LDMIB:
+	case ARM_INS_POP:
+	case ARM_INS_LSL:
+	case ARM_INS_LSR:
+	case ARM_INS_ASR:
+	case ARM_INS_ROR:
+	case ARM_INS_RRX:
 		return 1;
 	}
 	return 0;
@@ -87,11 +102,13 @@ static int cs_branch(csh h, const cs_insn *ci)
 	int i, dest_pc = 0;
 
 	switch (ci->id) {
-	case ARM_INS_RFEDA: case ARM_INS_RFEDB:
-	case ARM_INS_RFEIA: case ARM_INS_RFEIB:
-		return 1;  /* capstone 4 omits PC from RFE's written regs */
+	case ARM_INS_RFEDA:
+	case ARM_INS_RFEDB:
+	case ARM_INS_RFEIA:
+	case ARM_INS_RFEIB:
+		return 1; /* capstone 4 omits PC from RFE's written regs */
 	case ARM_INS_ERET:
-		return 1;  /* ... and does not put ERET in the IRET group */
+		return 1; /* ... and does not put ERET in the IRET group */
 	}
 	if (cs_insn_group(h, ci, CS_GRP_JUMP) ||
 	    cs_insn_group(h, ci, CS_GRP_CALL) ||
@@ -115,7 +132,7 @@ static int cs_branch(csh h, const cs_insn *ci)
 	}
 	if (ci->id >= ARM_INS_LDMDA && ci->id <= ARM_INS_LDMIB) {
 		if (dest_pc & 1)
-			return -1;          /* LDM pc!, {...}: base is PC */
+			return -1; /* LDM pc!, {...}: base is PC */
 		return dest_pc ? 1 : 0;
 	}
 	if (ci->id == ARM_INS_POP)
@@ -238,7 +255,8 @@ static void report(const char *what, const struct xcheck *x)
 	       "%ld size diffs, %ld branch diffs, %ld unpredictable PC "
 	       "writes skipped, %ld/%ld direct targets differ, "
 	       "%ld/%ld exception-generating differ, %ld/%ld barriers "
-	       "differ\n", what, x->decoded, x->invalid, x->agree,
+	       "differ\n",
+	       what, x->decoded, x->invalid, x->agree,
 	       x->size_diff, x->br_diff, x->unpred, x->tgt_diff, x->direct,
 	       x->exc_diff, x->exc, x->bar_diff, x->bar);
 }
@@ -313,8 +331,8 @@ static void a15_arm_code(void)
 		ET_EQ(x.size_diff, 0);
 		ET_EQ(x.br_diff, 0);
 		ET_EQ(x.tgt_diff, 0);
-	ET_EQ(x.exc_diff, 0);
-	ET_EQ(x.bar_diff, 0);
+		ET_EQ(x.exc_diff, 0);
+		ET_EQ(x.bar_diff, 0);
 	}
 }
 

@@ -28,7 +28,7 @@ static void add(struct sum *s, const struct etm_elem *e)
 	mix(s, (uint64_t)e->isa << 32 | e->ninsn);
 	mix(s, e->last_addr);
 	mix(s, (uint64_t)e->last_exec << 16 | (uint64_t)e->last_atom << 8 |
-	       e->has_cycles);
+		       e->has_cycles);
 	mix(s, e->cycles);
 	mix(s, (uint64_t)e->exc_num << 8 | e->exc_cancel);
 	mix(s, e->ret_addr);
@@ -86,13 +86,12 @@ static void run(const struct etm_snapshot *s,
 				int i;
 
 				r = etm_decoder_next_elems(d, &els,
-					(size_t)(batch < 0 ? -batch : batch));
+							   (size_t)(batch < 0 ? -batch : batch));
 				ET_CHECK(r != 0);
 				for (i = 0; i < r; i++)
 					add(sm, &els[i]);
 				if (r > 0) {
-					ET_CHECK(r <= (batch < 0 ? -batch
-								 : batch));
+					ET_CHECK(r <= (batch < 0 ? -batch : batch));
 					r = 0;
 				}
 			}

@@ -177,9 +177,35 @@ static int same(const struct recs *a, const struct recs *b)
 static size_t make_raw(uint8_t *b, size_t n, uint32_t *s)
 {
 	static const uint8_t pick[] = {
-		0x80, 0x84, 0x88, 0xc0, 0x90, 0x92, 0x82, 0xa4, 0xfc, 0x01,
-		0x03, 0x81, 0x7f, 0x0c, 0x66, 0x76, 0x72, 0x42, 0x6e, 0x3c,
-		0x08, 0x04, 0x70, 0x8e, 0x9a, 0xff, 0x41, 0xc1, 0x21,
+		0x80,
+		0x84,
+		0x88,
+		0xc0,
+		0x90,
+		0x92,
+		0x82,
+		0xa4,
+		0xfc,
+		0x01,
+		0x03,
+		0x81,
+		0x7f,
+		0x0c,
+		0x66,
+		0x76,
+		0x72,
+		0x42,
+		0x6e,
+		0x3c,
+		0x08,
+		0x04,
+		0x70,
+		0x8e,
+		0x9a,
+		0xff,
+		0x41,
+		0xc1,
+		0x21,
 	};
 	size_t len = 0;
 
@@ -205,14 +231,14 @@ static void raw_cfg(struct etm_config *c, unsigned k)
 		c->protocol = etm_proto_ptm;
 		c->etmidr = 0x411CF312;
 		c->etmccer = 0x34C01AC2;
-		c->etmcr = k & 2 ? 0x1000 : 0;          /* cycle-accurate */
-		c->etmcr |= k & 4 ? 0x10000000 : 0;     /* timestamps */
+		c->etmcr = k & 2 ? 0x1000 : 0;      /* cycle-accurate */
+		c->etmcr |= k & 4 ? 0x10000000 : 0; /* timestamps */
 	} else {
 		c->protocol = etm_proto_etmv3;
 		c->etmidr = k & 4 ? 0x411CF250 : 0x410CF250; /* alt branch */
 		c->etmccer = 0x344008F2;
 		c->etmcr = k & 2 ? 0x1000 : 0;
-		c->etmcr |= 0x4000;                     /* 1-byte ctxid */
+		c->etmcr |= 0x4000; /* 1-byte ctxid */
 	}
 }
 
@@ -305,8 +331,8 @@ static void test_parser_recs(void)
 				break;
 			for (j = 0; j < n; j++, i++) {
 				int e = p1 ?
-					etm_ptm_next(p1, &pkt, sizeof(pkt)) :
-					etm_etm3_next(e1, &pkt, sizeof(pkt));
+						etm_ptm_next(p1, &pkt, sizeof(pkt)) :
+						etm_etm3_next(e1, &pkt, sizeof(pkt));
 
 				ET_EQ(e, 0);
 				expect_pkt(&exp, &pkt);
@@ -319,7 +345,8 @@ static void test_parser_recs(void)
 		ET_EQ(m, 0);
 		ET_CHECK(i > 1000);
 		ET_EQ(p1 ? etm_ptm_next(p1, &pkt, sizeof(pkt)) :
-		      etm_etm3_next(e1, &pkt, sizeof(pkt)), -etme_eos);
+			   etm_etm3_next(e1, &pkt, sizeof(pkt)),
+		      -etme_eos);
 		etm_ptm_free(p1);
 		etm_ptm_free(p2);
 		etm_etm3_free(e1);
@@ -360,9 +387,11 @@ static void test_tc2(void)
 
 		for (i = 0; i < snap->nsources; i++) {
 			ET_EQ(etm_decoder_add_source(d1, &snap->sources[i].cfg,
-						     NULL), 0);
+						     NULL),
+			      0);
 			ET_EQ(etm_decoder_add_source(d2, &snap->sources[i].cfg,
-						     NULL), 0);
+						     NULL),
+			      0);
 		}
 		ET_EQ(run_items(d1, in, len, 4096, &a), 0);
 		ET_EQ(run_recs(d2, in, len, &s, &b), 0);

@@ -159,7 +159,7 @@ static void calls_and_irq(void)
 	ET_EQ(etm_profile_finish(f.p), 0);
 	ET_EQ(folded(&f), 0);
 	ET_CHECK(!strcmp(f.out, "main 5\nmain;f 4\nmain;f;g 4\n"
-			 "main;f;g;[exception IRQ];irq 3\n"));
+				"main;f;g;[exception IRQ];irq 3\n"));
 	etm_profile_stats(f.p, &st);
 	ET_EQ(st.insns, 16);
 	ET_EQ(st.calls, 2);
@@ -190,7 +190,7 @@ static void gap_longjmp_reset(void)
 	e[4] = rng(0x100c + 4, 2, 0);
 	e[5] = rng(0x3000, 3, 0);
 	e[5].last_cls = etmc_other;
-	e[6] = rng(0x3000, 0, 0);      /* empty: nothing counted */
+	e[6] = rng(0x3000, 0, 0); /* empty: nothing counted */
 	ET_EQ(etm_profile_elems(f.p, e, 6), 0);
 	ET_EQ(etm_profile_finish(f.p), 0);
 	ET_EQ(folded(&f), 0);
@@ -224,7 +224,7 @@ static void context_switch(void)
 	e[2].last_cls = etmc_other;
 	e[3] = ctx(2);
 	e[4] = rng(0x1200, 2, 1);
-	e[5] = rng(0x1104, 3, 0);      /* 0x1104..0x110c, BX LR */
+	e[5] = rng(0x1104, 3, 0); /* 0x1104..0x110c, BX LR */
 	e[6] = rng(0x1208, 2, 0);
 	e[6].last_cls = etmc_other;
 	e[7] = ctx(1);
@@ -260,7 +260,7 @@ static void writers(void)
 	t.n = 0;
 	ET_EQ(etm_profile_set_timeline(f.p, collect, &t, 0, 0), 0);
 	e[0] = rng(0x1000, 4, 1);
-	e[1] = rng(0x1100, 4, 0);      /* 0x1100..0x110c, BX LR */
+	e[1] = rng(0x1100, 4, 0); /* 0x1100..0x110c, BX LR */
 	e[2] = rng(0x1010, 1, 0);
 	e[2].last_cls = etmc_other;
 	ET_EQ(etm_profile_elems(f.p, e, 3), 0);

@@ -399,10 +399,12 @@ static void t_roundtrip(void)
 			break;
 	}
 	printf("round trip: %lu cases (%llu sources, %llu framed), %lu failed, "
-	       "%lu setup errors, %.1f s CPU\n", i, st.sources, st.coresight,
+	       "%lu setup errors, %.1f s CPU\n",
+	       i, st.sources, st.coresight,
 	       fails, errs, (double)(clock() - t0) / CLOCKS_PER_SEC);
 	printf("  compared %llu instructions, %llu exceptions, %llu trace "
-	       "bytes\n", st.insns, st.excs, st.bytes);
+	       "bytes\n",
+	       st.insns, st.excs, st.bytes);
 	printf("  %llu Debug Halts, %llu ISA changes\n", st.halts,
 	       st.isa_changes);
 	ET_EQ(fails, 0);

@@ -24,7 +24,7 @@ struct hsum {
 	uint64_t h, pw, n;
 	uint64_t packets;
 	uint64_t item_calls, elems_calls;
-	unsigned calls;           /* calls since the last own cut */
+	unsigned calls; /* calls since the last own cut */
 };
 
 static void mix(uint64_t *h, uint64_t v)
@@ -43,7 +43,7 @@ static uint64_t ehash(const struct etm_elem *e)
 	mix(&h, (uint64_t)e->isa << 32 | e->ninsn);
 	mix(&h, e->last_addr);
 	mix(&h, (uint64_t)e->last_exec << 16 | (uint64_t)e->last_atom << 8 |
-		    e->has_cycles);
+			e->has_cycles);
 	mix(&h, e->cycles);
 	mix(&h, (uint64_t)e->exc_num << 8 | e->exc_cancel);
 	mix(&h, e->ret_addr);
@@ -145,13 +145,22 @@ static void c_drop(void *ctx, void *piece)
 }
 
 static const struct etm_run_ops ops_item = {
-	.open = c_open, .item = c_item, .cut = c_cut, .emit = c_emit,
-	.drop = c_drop, .close = free,
+	.open = c_open,
+	.item = c_item,
+	.cut = c_cut,
+	.emit = c_emit,
+	.drop = c_drop,
+	.close = free,
 };
 
 static const struct etm_run_ops ops_batch = {
-	.open = c_open, .item = c_item, .cut = c_cut, .emit = c_emit,
-	.drop = c_drop, .close = free, .elems = c_elems,
+	.open = c_open,
+	.item = c_item,
+	.cut = c_cut,
+	.emit = c_emit,
+	.drop = c_drop,
+	.close = free,
+	.elems = c_elems,
 };
 
 struct input {
@@ -287,7 +296,8 @@ static void check_input(const char *what, enum etm_input_format fmt,
 				ET_EQ(etm_decoder_run_ops(d, rd, (void *)in,
 							  in->n, jobs,
 							  b ? &ops_batch :
-							      &ops_item, &x),
+							      &ops_item,
+							  &x),
 				      0);
 				etm_decoder_free(d);
 				ET_EQ(x.n, ref.n);

@@ -37,7 +37,8 @@ static void ini_syntax(void)
 	char err[256];
 
 	ET_EQ(etm_ini_parse(&ini, "t.ini", text, strlen(text), err,
-			    sizeof(err)), 0);
+			    sizeof(err)),
+	      0);
 	ET_CHECK(streq(etm_ini_get(ini, "DEVICE", "Name", &line), "cpu_0"));
 	ET_EQ(line, 4);
 	ET_CHECK(streq(etm_ini_get(ini, "regs", "ETMCR(id:0x0)", NULL),
@@ -86,7 +87,8 @@ static void ini_errors(void)
 	big[0] = 'k';
 	big[1] = '=';
 	ET_EQ(etm_ini_parse(&ini, "f.ini", big, ETM_INI_MAX_LINE + 10, err,
-			    sizeof(err)), -etme_parse);
+			    sizeof(err)),
+	      -etme_parse);
 	ET_CHECK(strstr(err, "f.ini:1:"));
 	free(big);
 	ET_EQ(etm_ini_load(&ini, "/nonexistent/x.ini", err, sizeof(err)),
@@ -129,7 +131,7 @@ static void snap_tc2(void)
 		ET_CHECK(streq(src->type, i < 3 ? "ETM3.5" : "PTM1.1"));
 		ET_CHECK(streq(src->buffer, "ETB_0"));
 		ET_EQ(src->cfg.protocol, i < 3 ? etm_proto_etmv3 :
-						  etm_proto_ptm);
+						 etm_proto_ptm);
 		ET_EQ(src->cfg.size, sizeof(struct etm_config));
 		ET_EQ(src->cfg.etmcr, etmcr[i]);
 		ET_EQ(src->cfg.etmidr, i < 3 ? 0x410CF250 : 0x411CF312);
@@ -167,7 +169,8 @@ static void snap_tc2_memory(void)
 	img = etm_image_alloc();
 	ET_CHECK(img);
 	ET_EQ(etm_snapshot_add_memory(etm_snapshot_find(s, 0x13), img, err,
-				      sizeof(err)), 0);
+				      sizeof(err)),
+	      0);
 	ET_EQ(etm_image_count(img), 1);
 	ET_EQ(etm_image_read(img, etm_space_secure, 0xC0008000, a, 16), 16);
 	f = fopen(s->sources[3].dumps[0].path, "rb");
@@ -419,13 +422,16 @@ static void snap_hostile(void)
 	ET_CHECK(expect_fail(&t, "src.ini", NULL, -etme_io,
 			     "snapshot.ini:6:"));
 	ET_CHECK(expect_fail(&t, "src.ini", "[device]\nname=E\n"
-			     "class=trace_source\ntype=ETM3.5\n[regs]\n"
-			     "ETMCR(0x000)=0xZZ\n", -etme_parse, "src.ini:6:"));
+					    "class=trace_source\ntype=ETM3.5\n[regs]\n"
+					    "ETMCR(0x000)=0xZZ\n",
+			     -etme_parse, "src.ini:6:"));
 	ET_CHECK(expect_fail(&t, "src.ini", "[device]\nname=E\n"
-			     "class=trace_source\ntype=ETM3.5\n[regs]\n"
-			     "ETMTRACEIDR=0x100000010\n", -etme_parse,
+					    "class=trace_source\ntype=ETM3.5\n[regs]\n"
+					    "ETMTRACEIDR=0x100000010\n",
+			     -etme_parse,
 			     "src.ini:6:"));
-	ET_CHECK(expect_fail(&t, "src.ini", "\x7f" "ELF\x01\x02\x00\x00\x11",
+	ET_CHECK(expect_fail(&t, "src.ini", "\x7f"
+					    "ELF\x01\x02\x00\x00\x11",
 			     -etme_parse, "src.ini"));
 	ET_CHECK(expect_fail(&t, "src.ini", "[device]\nname=E\nthis is junk\n",
 			     -etme_parse, "src.ini:3:"));
@@ -433,14 +439,17 @@ static void snap_hostile(void)
 			     -etme_parse, "no name"));
 	put(&t, "src.ini", src_ini);
 	ET_CHECK(expect_fail(&t, "core.ini", "[device]\nname=m3\n[dump]\n"
-			     "file=code.bin\n", -etme_parse,
+					     "file=code.bin\n",
+			     -etme_parse,
 			     "core.ini:3: [dump] has no address"));
 	ET_CHECK(expect_fail(&t, "core.ini", "[device]\nname=m3\n[dump]\n"
-			     "file=code.bin\naddress=0x10 0x20\n", -etme_parse,
+					     "file=code.bin\naddress=0x10 0x20\n",
+			     -etme_parse,
 			     "core.ini:5:"));
 	put(&t, "core.ini", core_ini);
 	ET_CHECK(expect_fail(&t, "trace.ini", "[trace_buffers]\nbuffers=x,y\n"
-			     "[x]\nname=X\nfile=a.bin\n", -etme_parse,
+					      "[x]\nname=X\nfile=a.bin\n",
+			     -etme_parse,
 			     "trace.ini:2: no section [y]"));
 	ET_CHECK(expect_fail(&t, "trace.ini", NULL, -etme_io,
 			     "snapshot.ini:9:"));

@@ -52,7 +52,7 @@ static void symfile_rules(void)
 	ET_EQ(y.start, 0x8010);
 	ET_EQ(y.thumb, 1);
 	ET_EQ(etm_symbols_find(s, 0x8018), -1);      /* after thumb_fn's size */
-	ET_EQ(etm_symbols_lookup(s, 0x807e, &y), 0);  /* unsized: up to tail */
+	ET_EQ(etm_symbols_lookup(s, 0x807e, &y), 0); /* unsized: up to tail */
 	ET_CHECK(!strcmp(y.name, "unsized_a"));
 	ET_EQ(y.end, 0x8080);
 	ET_EQ(etm_symbols_lookup(s, 0x80ff, &y), 0);
@@ -163,7 +163,7 @@ static void elf_entries_vs_readelf(void)
 		    (name[2] == 0 || name[2] == '.'))
 			continue;
 		if (strcmp(type, "FUNC") && !(!strcmp(type, "NOTYPE") &&
-		    strcmp(bind, "LOCAL") && section_exec(elf, (unsigned)atoi(ndx))))
+					      strcmp(bind, "LOCAL") && section_exec(elf, (unsigned)atoi(ndx))))
 			continue;
 		val &= ~1ull;
 		if (etm_symbols_lookup(s, val, &y) != 0 || y.start != val) {
@@ -250,7 +250,7 @@ static int check_group(const struct etm_symbols *s, const struct a2l_group *g)
 
 	if (!g->n)
 		return 0;
-	if (g->line[0] == 0)      /* addr2line knows nothing: not compared */
+	if (g->line[0] == 0) /* addr2line knows nothing: not compared */
 		return 1;
 	if (r != 0 || l.line != g->line[0] || !same_file(g->file[0], l.file))
 		return -1;
@@ -312,7 +312,8 @@ static void elf_lines_vs_addr2line(void)
 	 * the TI runtime (strcmp32.S, aeabi_memset.S) whose rows readelf
 	 * --debug-dump=decodedline does list: those are not compared */
 	printf("  %u addresses vs addr2line (%u in inlined code, %u unknown to "
-	       "addr2line), %u differ\n", checked, inl, unknown, bad);
+	       "addr2line), %u differ\n",
+	       checked, inl, unknown, bad);
 	ET_CHECK(checked - unknown > 8000 && inl > 10);
 	ET_EQ(bad, 0);
 	etm_symbols_free(s);

@@ -11,7 +11,7 @@
 struct v_out {
 	struct etm_elem *el;
 	size_t n, cap;
-	int err;                /* API failure */
+	int err; /* API failure */
 };
 
 static int src_is_etm3(const struct vec *v, uint8_t id)
@@ -133,7 +133,8 @@ static void canon_of(const struct vec *v, const struct etm_image *img,
 				   (unsigned long long)in.addr,
 				   el->isa == etmi_a32 ? 'A' : 'T',
 				   k == el->ninsn && !el->last_exec ?
-				   " N" : "");
+					   " N" :
+					   "");
 		}
 	}
 }
@@ -243,7 +244,11 @@ static struct etm_image *v_image(const struct vec *v)
 	return img;
 }
 
-enum v_result { vr_pass, vr_fail, vr_xfail, vr_xpass, vr_bad };
+enum v_result { vr_pass,
+		vr_fail,
+		vr_xfail,
+		vr_xpass,
+		vr_bad };
 
 /* Parse, decode three ways, compare. */
 static enum v_result run_vector(const char *path, const char *name)

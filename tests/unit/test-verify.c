@@ -168,7 +168,7 @@ static void hold_limit(void)
 	n += drain(v, out, 16);
 	ET_EQ(n, 100);
 	ET_EQ(etm_verify_put(NULL, out), -etme_invalid);
-	ET_EQ(etm_verify_put(v, out), -etme_invalid);   /* after finish */
+	ET_EQ(etm_verify_put(v, out), -etme_invalid); /* after finish */
 	etm_verify_free(v);
 	etm_verify_free(NULL);
 }

@@ -25,13 +25,13 @@ struct v_lines {
 
 struct v_label {
 	char name[40];
-	uint64_t val;           /* address, or trace stream position */
-	int kind;               /* 'a' address, 's' stream, 'f' file offset */
+	uint64_t val; /* address, or trace stream position */
+	int kind;     /* 'a' address, 's' stream, 'f' file offset */
 };
 
 struct v_region {
 	uint64_t addr;
-	enum etm_isa isa;       /* how hex tokens are read (words / hws) */
+	enum etm_isa isa; /* how hex tokens are read (words / hws) */
 	uint8_t *buf;
 	size_t n, cap;
 };
@@ -41,13 +41,18 @@ struct v_sbyte {
 	uint8_t b, id;
 };
 
-enum v_section { vs_none, vs_image, vs_trace, vs_frames, vs_exp_el,
-		 vs_exp_canon, vs_samples };
+enum v_section { vs_none,
+		 vs_image,
+		 vs_trace,
+		 vs_frames,
+		 vs_exp_el,
+		 vs_exp_canon,
+		 vs_samples };
 
 struct vec {
 	const char *name;
 	int lineno;
-	char err[256];          /* parse error */
+	char err[256]; /* parse error */
 	struct etm_config src[V_MAXSRC];
 	int nsrc;
 	struct v_region reg[V_MAXREG];
@@ -55,12 +60,12 @@ struct vec {
 	struct v_label *lab;
 	size_t nlab, caplab;
 	enum v_section sec;
-	int fmt;                /* 0 raw, 1 runner frames, 2 hand frames */
-	uint8_t cur_id;         /* @trace fmt: ID of the following bytes */
+	int fmt;        /* 0 raw, 1 runner frames, 2 hand frames */
+	uint8_t cur_id; /* @trace fmt: ID of the following bytes */
 	struct v_sbyte *stream;
 	size_t nstream, capstream;
-	uint64_t *soff;         /* file offset of each stream byte */
-	uint8_t *file;          /* the bytes fed to the decoder */
+	uint64_t *soff; /* file offset of each stream byte */
+	uint8_t *file;  /* the bytes fed to the decoder */
 	size_t nfile, capfile;
 	struct v_lines exp_el, exp_canon;
 	int has_el, has_canon;
@@ -323,18 +328,18 @@ static int parse_config(struct vec *v, char *args)
 	c = &v->src[v->nsrc++];
 	etm_config_init(c);
 	c->traceid = 0x10;
-	c->etmccer = 0x30000000;        /* binary, 64-bit timestamps */
+	c->etmccer = 0x30000000; /* binary, 64-bit timestamps */
 	tok = strtok_r(args, " \t", &save);
 	if (tok && !strcmp(tok, "ptm")) {
 		c->protocol = etm_proto_ptm;
-		c->etmidr = 0x411cf312;         /* PFT 1.1 */
+		c->etmidr = 0x411cf312; /* PFT 1.1 */
 	} else if (tok && !strcmp(tok, "etmv3")) {
 		c->protocol = etm_proto_etmv3;
-		c->etmidr = 0x410cf250;         /* ETMv3.5, original branches */
+		c->etmidr = 0x410cf250; /* ETMv3.5, original branches */
 	} else if (tok && !strcmp(tok, "etmv1")) {
 		c->protocol = etm_proto_etmv1;
-		c->etmcr = 0x10;                /* 8-bit port */
-		c->etmccr = 2u << 28;           /* ETMv1.2 */
+		c->etmcr = 0x10;      /* 8-bit port */
+		c->etmccr = 2u << 28; /* ETMv1.2 */
 	} else {
 		return v_fail(v, "@config needs ptm, etmv3 or etmv1");
 	}
@@ -627,14 +632,16 @@ static void build_frames(struct vec *v)
 
 		for (k = 0; k < 8; k++) {
 			const struct v_sbyte *q0 = i < v->nstream ?
-						   &v->stream[i] : NULL;
+							   &v->stream[i] :
+							   NULL;
 			const struct v_sbyte *q1 = i + 1 < v->nstream ?
-						   &v->stream[i + 1] : NULL;
+							   &v->stream[i + 1] :
+							   NULL;
 			int m = 2 * k;
 
 			if (!q0) {
 				if (cur != 0) {
-					fr[m] = 0x01;   /* NULL ID */
+					fr[m] = 0x01; /* NULL ID */
 					cur = 0;
 				}
 				continue;
@@ -765,12 +772,14 @@ static void v_excname(unsigned n, int m, char *buf, size_t len)
 	static const char *const ar[16] = {
 		"none", "debug-halt", "SMC", "Hyp", "async-abort", "jazelle",
 		"res6", "res7", "reset", "undef", "SVC", "pabort", "dabort",
-		"generic", "IRQ", "FIQ" };
+		"generic", "IRQ", "FIQ"
+	};
 	static const char *const mp[24] = {
 		"none", "IRQ1", "IRQ2", "IRQ3", "IRQ4", "IRQ5", "IRQ6", "IRQ7",
 		"IRQ0", "UsageFault", "NMI", "SVC", "DebugMonitor",
 		"MemManage", "PendSV", "SysTick", "res16", "Reset", "res18",
-		"HardFault", "res20", "BusFault", "res22", "res23" };
+		"HardFault", "res20", "BusFault", "res22", "res23"
+	};
 
 	if (!m && n < 16)
 		snprintf(buf, len, "%s", ar[n]);

@@ -13,7 +13,9 @@ static inline long sys3(long n, long a, long b, long c)
 	register long r2 __asm__("r2") = c;
 	register long r7 __asm__("r7") = n;
 
-	__asm__ volatile("svc #0" : "+r"(r0) : "r"(r1), "r"(r2), "r"(r7)
+	__asm__ volatile("svc #0"
+			 : "+r"(r0)
+			 : "r"(r1), "r"(r2), "r"(r7)
 			 : "memory");
 	return r0;
 }
