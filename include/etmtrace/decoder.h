@@ -32,6 +32,19 @@ struct etm_decoder *etm_decoder_alloc(enum etm_input_format fmt,
 /** Free the decoder and its per-source parsers; NULL is a no-op. */
 void etm_decoder_free(struct etm_decoder *d);
 
+/** CoreSight frames: trace ID @id (0x01-0x6F) is in the input (a source
+ * left out by a selection, or of a protocol not decoded; noting a decoded
+ * one is harmless). Once an ID is noted, the sources and the noted IDs are
+ * taken as all the IDs of the input: a frame naming another makes the
+ * decoder check the frame alignment (a lost alignment names random IDs).
+ * Returns 0 or -etme_invalid. */
+int etm_decoder_note_id(struct etm_decoder *d, unsigned id);
+
+/** CoreSight frames: look for a lost frame alignment when a source's
+ * packets stop parsing (@on nonzero, the default), or only where a frame
+ * names a reserved ID (@on 0: the deformatter's own rules). */
+void etm_decoder_set_realign(struct etm_decoder *d, int on);
+
 /** Add a trace source. With raw input exactly one source may be added (its
  * trace ID is only a label). @img is borrowed (may be shared by sources).
  * Returns 0, -etme_bad_config, -etme_nomem, -etme_invalid. */

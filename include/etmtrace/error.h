@@ -39,6 +39,9 @@ enum etm_error {
 			      *   or a full branch address */
 	etme_bad_timestamp,  /**< timestamp packet while timestamps are off
 			      *   (ETMCR[28]) or before ETMv3.5 */
+	etme_frame_align,    /**< CoreSight frame alignment lost (bytes lost
+			      *   or inserted): frames realigned here, trace
+			      *   resumes at each source's next sync */
 };
 
 /** Fixed human-readable string for an error code (either sign accepted).

@@ -31,6 +31,9 @@ const char *etm_errstr(int err)
 	case etme_unverified: return "trace below rejected by a later check";
 	case etme_halted: return "no restart sync after a debug halt";
 	case etme_bad_timestamp: return "timestamp packet with timestamps off";
+	case etme_frame_align:
+		return "frame alignment lost (bytes lost or inserted in the "
+		       "buffer): frames realigned, trace resumes at the next sync";
 	}
 	return "unknown error";
 }
@@ -64,6 +67,7 @@ const char *etm_errname(int err)
 	case etme_unverified: return "unverified";
 	case etme_halted: return "halted";
 	case etme_bad_timestamp: return "bad_timestamp";
+	case etme_frame_align: return "frame_align";
 	}
 	return "unknown";
 }

@@ -14,45 +14,10 @@
 #include "common/zero.h"
 #include "common/sbuf.h"
 #include "decoder/clone.h"
+#include "decoder/dec_int.h"
 #include "flow/flow_pull.h"
 #include "packet/pktdec.h"
 #include "source/dfmt_bulk.h"
-
-#define ETM_DEC_MAX_SOURCES 128
-
-struct dec_source {
-	struct etm_config cfg;
-	/* the packet decoder: the flow decoder's own (element mode), else
-	 * owned here (packet mode) */
-	struct etm_pkt_decoder *pd;
-	struct etm_flow *flow;
-	int finished;
-	struct etm_e1 *e1; /* ETMv1: samples to elements in one object */
-};
-
-struct etm_decoder {
-	enum etm_input_format fmt;
-	enum etm_decoder_mode mode;
-	int want_packets;
-	struct etm_dfmt *dfmt;                       /* formatted input (NULL: raw) */
-	uint8_t sel[ETM_DEC_MAX_SOURCES];            /* IDs with a source */
-	struct dec_source *src[ETM_DEC_MAX_SOURCES]; /* indexed by trace ID */
-	struct dec_source *raw;                      /* the source of raw input */
-	struct dec_source *cur;                      /* source whose parser is being drained */
-	/* raw input: the pushed buffer until it is handed to the parser */
-	const uint8_t *raw_buf;
-	size_t raw_len;
-	uint64_t offset;   /* input offset of the next pushed byte */
-	int finishing;     /* finish() called */
-	unsigned fin_id;   /* next ID to finish */
-	int cache_off;     /* set_cache(0) was called */
-	uint64_t npackets; /* packets parsed */
-	/* sources in trace-ID order, for clone/save */
-	const struct etm_image *img[ETM_DEC_MAX_SOURCES];
-	/* etm_decoder_next_elems(): an item that did not come from a flow
-	 * queue (e.g. an error of the deformatter) is handed out from here */
-	struct etm_item xit;
-};
 
 static void src_free(struct dec_source *s)
 {
@@ -81,12 +46,14 @@ struct etm_decoder *etm_decoder_alloc(enum etm_input_format fmt,
 	d->fmt = fmt;
 	d->mode = mode;
 	d->want_packets = mode == etm_dec_packets;
+	d->lose_id = ETM_DEC_MAX_SOURCES;
 	if (fmt != etm_fmt_raw) {
 		d->dfmt = etm_dfmt_alloc_bulk(fmt, 0);
 		if (!d->dfmt) {
 			free(d);
 			return NULL;
 		}
+		etm_dec_set_judge(d);
 	}
 	return d;
 }
@@ -198,6 +165,7 @@ int etm_decoder_add_source(struct etm_decoder *d, const struct etm_config *cfg,
 	d->img[id] = img;
 	if (d->fmt == etm_fmt_raw)
 		d->raw = s;
+	etm_dec_ids_changed(d);
 	return 0;
 fail:
 	src_free(s);
@@ -280,6 +248,8 @@ static int drain_source(struct etm_decoder *d, struct dec_source *s,
 			item_proto(it, s);
 			return 0;
 		}
+		if (d->re_at)
+			return -etme_again; /* realign first (realign.c) */
 		if (s->flow && !d->want_packets) {
 			/* the fast path: compact packets pulled by the flow
 			 * decoder, until it has elements to deliver or the
@@ -298,6 +268,8 @@ static int drain_source(struct etm_decoder *d, struct dec_source *s,
 		}
 		if (err < 0)
 			return err;
+		if (it->pkt.type == etmp_error)
+			etm_dec_bad_packet(d, &it->pkt);
 		if (d->want_packets) {
 			it->kind = etm_item_packet;
 			item_proto(it, s);
@@ -377,6 +349,20 @@ static __attribute__((noinline)) int next_slow(struct etm_decoder *d, struct etm
 				return err;
 			d->cur = NULL;
 		}
+		if (d->lose_id < ETM_DEC_MAX_SOURCES) {
+			/* after a realignment: every flow's elements */
+			struct dec_source *s = d->src[d->lose_id++];
+
+			if (s && s->flow && etm_flow_queued(s->flow))
+				d->cur = s;
+			continue;
+		}
+		if (d->re_at) {
+			err = etm_dec_rewind(d);
+			if (err < 0)
+				return err;
+			continue;
+		}
 		if (d->fmt == etm_fmt_raw) {
 			if (d->raw_len) {
 				err = etm_pkt_push(d->raw->pd, d->raw_buf,
@@ -404,6 +390,8 @@ static __attribute__((noinline)) int next_slow(struct etm_decoder *d, struct etm
 		if (err < 0)
 			return err;
 		if (x.kind == etm_dfmt_error) {
+			if (x.err == etme_frame_align)
+				etm_dec_lose_all(d, x.offset);
 			dfmt_error_item(it, &x);
 			return 0;
 		}
@@ -512,7 +500,7 @@ int etm_decoder_next_elems(struct etm_decoder *d,
 	if (d->raw && d->raw->e1)
 		return e1_next_elems(d, els, max);
 	s = d->cur;
-	if (s && s->flow) {
+	if (s && s->flow && !d->re_at) {
 		/* the queued elements in place, the fast path run first
 		 * when there are none */
 		err = etm_flow_next_batch(s->flow, &d->npackets, els, max);
@@ -550,6 +538,11 @@ struct etm_decoder *etm_decoder_clone(const struct etm_decoder *d,
 		if (d->src[i] &&
 		    etm_decoder_add_source(c, &d->src[i]->cfg, d->img[i]) < 0)
 			goto fail;
+	memcpy(c->noted, d->noted, sizeof(c->noted));
+	c->noted_any = d->noted_any;
+	c->no_realign = d->no_realign;
+	etm_dec_ids_changed(c);
+	etm_dec_set_judge(c);
 	if (d->cache_off)
 		etm_decoder_set_cache(c, 0);
 	return c;
@@ -613,6 +606,8 @@ void etm_decoder_restart(struct etm_decoder *d, uint64_t base)
 	d->cur = NULL;
 	d->raw_buf = NULL;
 	d->raw_len = 0;
+	d->re_at = 0;
+	d->lose_id = ETM_DEC_MAX_SOURCES;
 	d->offset = base;
 	d->finishing = 0;
 	d->fin_id = 0;

@@ -181,6 +181,20 @@ int cap_wire(struct cap_ctx *c, struct etm_capture_source *s)
 	return 0;
 }
 
+/* Every source of a buffer, decoded or not, is a trace ID its frames may
+ * name (etm_decoder_note_id(): others make it check the alignment). */
+static void cap_note_ids(struct cap_ctx *c)
+{
+	size_t j;
+
+	for (j = 0; j < c->cap->nsrc; j++) {
+		const struct etm_capture_source *s = &c->cap->src[j];
+
+		if (s->buffer < c->cap->nbuf && c->cap->buf[s->buffer].dec)
+			etm_decoder_note_id(c->cap->buf[s->buffer].dec, s->id);
+	}
+}
+
 /* Every --id must name a source; one of a protocol not decoded is named. */
 int cap_check_ids(struct cap_ctx *c)
 {
@@ -252,6 +266,8 @@ int etm_capture_open(struct etm_capture **out, const char *path,
 					  cap_open_file(&c);
 	if (!r)
 		r = cap_check_ids(&c);
+	if (!r)
+		cap_note_ids(&c);
 	if (!r && !(c.o.flags & ETM_OPEN_LIST))
 		r = cap_nonempty(&c);
 	if (r < 0) {

@@ -462,6 +462,9 @@ static struct diag_fit diag_fit(enum etm_input_format fmt,
 		rc = etm_decoder_add_source(dec, cfg, img);
 	if (!rc) {
 		etm_decoder_set_packets(dec, 1);
+		/* a wrong configuration makes bad packets: that is what is
+		 * measured, not a lost frame alignment */
+		etm_decoder_set_realign(dec, 0);
 		rc = etm_decoder_push(dec, buf, n);
 	}
 	while (!rc) {

@@ -30,6 +30,14 @@ static inline uint64_t etm_offseg_off(const struct etm_offseg *m, size_t n,
 	return m[i].off + (pos - m[i].pos);
 }
 
+/* How many malformed packets (or reserved headers) @b[0..n) makes as
+ * @pd's packet stream (packet/trial.c), not counting the first bytes (they
+ * may begin inside a packet), and in *@good the bytes in well-formed
+ * packets and A-syncs; @pd is not changed. For choosing a frame
+ * alignment. */
+int etm_pkt_trial(const struct etm_pkt_decoder *pd, const uint8_t *b,
+		  size_t n, size_t *good);
+
 /* Push with an offset map (@map[0].pos == 0, positions increasing); @map
  * is borrowed like @buf. With @rel, the offsets are also given per byte:
  * byte pos has offset @rel_base + @rel[pos] (the same offsets as @map

@@ -10,78 +10,12 @@
 
 #include "common/sbuf.h"
 #include "source/dfmt_bulk.h"
+#include "source/dfmt_int.h"
 #include "source/frames.h"
 
-#define DFMT_FRAME 16
-#define DFMT_NDATA 15
-#define DFMT_NEV 4
-#define DFMT_ID_UNKNOWN -1
-/* Realignment (CoreSight frames): bytes looked at after a frame naming a
- * reserved ID - every shift of up to 15 bytes, eight frames each. */
-#define DFMT_SHIFTS 16
-#define DFMT_HOLD (DFMT_SHIFTS + 8 * DFMT_FRAME)
-
-/* One decoded data byte of the current frame; id < 0 means "discard". */
-struct dfmt_out {
-	int id;
-	uint8_t b;
-	uint64_t off;
-};
-
-/* An event (error or sync) waiting for delivery. In a decoded frame, pos is
- * the index of the first data byte that follows it. */
-struct dfmt_ev {
-	enum etm_dfmt_kind kind;
-	int err;
-	uint64_t off;
-	size_t pos;
-};
-
-struct etm_dfmt {
-	enum etm_input_format fmt;
-	int finished;
-	int eos_done;
-	int aligned;        /* frame boundary known */
-	int cur_id;         /* DFMT_ID_UNKNOWN before the first ID byte */
-	unsigned fsyncs;    /* FSYNCs in the current run at a boundary */
-	uint64_t fsync_off; /* offset of the first FSYNC of that run */
-
-	/* Borrowed input. */
-	const uint8_t *buf;
-	size_t n, pos;
-	uint64_t in_off; /* input offset of buf[pos] */
-
-	/* Bytes held back while deciding whether they start a sync pattern,
-	 * or (realign) where the frames start again. */
-	uint8_t hold[DFMT_HOLD];
-	uint64_t hold_off[DFMT_HOLD];
-	size_t nhold;
-	int realign;       /* a frame named a reserved ID: check alignment */
-	uint8_t seen[128]; /* live trace IDs (etm_dfmt_seen_ids()) */
-
-	/* Frame being assembled. */
-	uint8_t frame[DFMT_FRAME];
-	uint64_t frame_off[DFMT_FRAME];
-	size_t flen;
-
-	/* Events before the next frame's data. */
-	struct dfmt_ev ev[DFMT_NEV];
-	size_t nev, evpos;
-
-	/* Output of the last decoded frame, with its own events. */
-	struct dfmt_out out[DFMT_NDATA];
-	size_t nout, outpos;
-	struct dfmt_ev fev[DFMT_NDATA];
-	size_t nfev, fevpos;
-	uint8_t run[DFMT_NDATA];
-
-	/* etm_dfmt_alloc_bulk() of CoreSight frames: the fast path (NULL:
-	 * byte path only), and whether it has the input */
-	struct etm_frames *fr;
-	int fast;
-};
-
 static const uint8_t fsync_pat[4] = { 0xff, 0xff, 0xff, 0x7f };
+
+static int dfmt_pending(const struct etm_dfmt *d);
 
 struct etm_dfmt *etm_dfmt_alloc(enum etm_input_format fmt, uint64_t base_offset)
 {
@@ -96,6 +30,7 @@ struct etm_dfmt *etm_dfmt_alloc(enum etm_input_format fmt, uint64_t base_offset)
 	d->fmt = fmt == etm_fmt_tpiu_nofsync ? etm_fmt_tpiu : fmt;
 	d->aligned = fmt != etm_fmt_tpiu;
 	d->cur_id = DFMT_ID_UNKNOWN;
+	d->last_id = DFMT_ID_UNKNOWN;
 	d->in_off = base_offset;
 	return d;
 }
@@ -107,11 +42,14 @@ struct etm_dfmt *etm_dfmt_alloc_bulk(enum etm_input_format fmt,
 
 	if (!d || fmt != etm_fmt_coresight)
 		return d;
-	d->fr = malloc(sizeof(*d->fr));
+	d->fr = calloc(1, sizeof(*d->fr));
 	if (!d->fr) {
 		free(d);
 		return NULL;
 	}
+	/* every ID may be in the input until told otherwise */
+	memset(d->fr->known, 1, 0x70);
+	d->push_id = -1;
 	etm_frames_init(d->fr);
 	d->fast = 1;
 	return d;
@@ -151,8 +89,8 @@ int etm_dfmt_finish(struct etm_dfmt *d)
 	return 0;
 }
 
-static void dfmt_event(struct etm_dfmt *d, enum etm_dfmt_kind kind, int err,
-		       uint64_t off)
+void etm_dfmt_event(struct etm_dfmt *d, enum etm_dfmt_kind kind, int err,
+		    uint64_t off)
 {
 	struct dfmt_ev *e;
 
@@ -165,18 +103,6 @@ static void dfmt_event(struct etm_dfmt *d, enum etm_dfmt_kind kind, int err,
 	e->err = err;
 	e->off = off;
 	e->pos = 0;
-}
-
-/* Trace IDs whose data is not trace: 0x00 (NULL padding), 0x7B (flush
- * response), 0x7D (trigger); 0x70-0x7A, 0x7C, 0x7E, 0x7F are reserved. */
-static int dfmt_id_is_data(int id)
-{
-	return id > 0 && id < 0x70;
-}
-
-static int dfmt_id_is_reserved(int id)
-{
-	return id >= 0x70 && id != 0x7b && id != 0x7d;
 }
 
 static void dfmt_emit(struct etm_dfmt *d, uint8_t b, uint64_t off)
@@ -195,10 +121,15 @@ static void dfmt_set_id(struct etm_dfmt *d, int id, uint64_t off)
 	if (id == d->cur_id)
 		return; /* periodic re-announcement */
 	d->cur_id = id;
+	if (id < 0x70 && d->seen[id])
+		d->last_id = id;
+	if (dfmt_id_is_data(id) && !d->seen[id] && !d->other[id] &&
+	    d->ids_all && d->fmt == etm_fmt_coresight && d->judge)
+		d->realign = 1; /* an ID nobody announced: lost alignment? */
 	if (!dfmt_id_is_reserved(id))
 		return;
 	if (d->fmt == etm_fmt_coresight)
-		d->realign = 1; /* lost alignment? (dfmt_realign()) */
+		d->realign = 1; /* lost alignment? (etm_dfmt_realign()) */
 	e = &d->fev[d->nfev++];
 	e->kind = etm_dfmt_error;
 	e->err = etme_bad_id;
@@ -253,12 +184,12 @@ static void dfmt_end_fsyncs(struct etm_dfmt *d)
 		return;
 	if (d->fmt == etm_fmt_coresight && d->fsyncs % 4 == 0) {
 		d->cur_id = DFMT_ID_UNKNOWN;
-		dfmt_event(d, etm_dfmt_sync, 0, d->fsync_off);
+		etm_dfmt_event(d, etm_dfmt_sync, 0, d->fsync_off);
 	}
 	d->fsyncs = 0;
 }
 
-static void dfmt_drop_hold(struct etm_dfmt *d, size_t k)
+void etm_dfmt_drop_hold(struct etm_dfmt *d, size_t k)
 {
 	memmove(d->hold, d->hold + k, d->nhold - k);
 	memmove(d->hold_off, d->hold_off + k,
@@ -270,82 +201,33 @@ static void dfmt_on_fsync(struct etm_dfmt *d)
 {
 	uint64_t off = d->hold_off[0];
 
-	dfmt_drop_hold(d, 4);
+	etm_dfmt_drop_hold(d, 4);
 	if (d->flen) {
 		/* Sync inside a frame: the partial frame is lost. */
-		dfmt_event(d, etm_dfmt_error, etme_bad_frame, d->frame_off[0]);
+		etm_dfmt_event(d, etm_dfmt_error, etme_bad_frame, d->frame_off[0]);
 		d->flen = 0;
 		d->cur_id = DFMT_ID_UNKNOWN;
-		dfmt_event(d, etm_dfmt_sync, 0, off);
+		etm_dfmt_event(d, etm_dfmt_sync, 0, off);
 	} else if (!d->aligned) {
-		dfmt_event(d, etm_dfmt_sync, 0, off);
+		etm_dfmt_event(d, etm_dfmt_sync, 0, off);
 	}
 	d->aligned = 1;
 	if (!d->fsyncs++)
 		d->fsync_off = off;
 }
 
-/* Frames at hold[k...]: DFMT_UNFIT if one names a reserved ID, else how
- * well they fit: each ID byte naming a live ID (a source of the decoder)
- * counts 1. Misaligned bytes name random IDs, one in eight reserved, so a
- * wrong shift rarely passes eight frames (and an ID of a source the
- * decoder does not have, e.g. with --id, is no evidence against). */
-#define DFMT_UNFIT (-1000000)
-static int dfmt_fit(const struct etm_dfmt *d, size_t k)
+int etm_dfmt_idle(const struct etm_dfmt *d, const uint8_t **rest, size_t *n,
+		  uint64_t *off, int *cur_id)
 {
-	size_t f, j;
-	int score = 0, tie = 0;
-
-	for (f = k; f + DFMT_FRAME <= d->nhold; f += DFMT_FRAME) {
-		unsigned aux = d->hold[f + DFMT_FRAME - 1];
-
-		/* Shifts of the same parity as the right one name the same
-		 * IDs (a plain data byte and the aux byte trade places). A
-		 * weak tie-break, empirical only: aux bytes with bit 0 set
-		 * that name no live ID. Recovery stays rare (measured in
-		 * tests/cli/test-i13-17-frame_realign.sh): telling these
-		 * shifts apart needs the packet layer. */
-		tie += (aux & 1) && !d->seen[aux >> 1];
-		for (j = 0; j < DFMT_FRAME; j += 2) {
-			unsigned b = d->hold[f + j], id = b >> 1;
-
-			if (!(b & 1))
-				continue; /* data */
-			if (dfmt_id_is_reserved((int)id))
-				return DFMT_UNFIT;
-			if (id && id != 0x7b && id != 0x7d)
-				score += d->seen[id];
-		}
-	}
-	return tie * 64 + score;
-}
-
-/* After a frame naming a reserved ID: where do the frames start? The
- * shift (0-15 bytes dropped) whose next eight frames fit best (the
- * smallest of equals, so 0 unless another fits better). A shift other
- * than 0 is a lost alignment (IHI 0029 D4: frames are 16-byte aligned in
- * the buffer; bytes were lost or inserted): an error at the first dropped
- * byte, a sync at the new frame start, and the current ID is unknown until
- * the next ID byte. */
-static void dfmt_realign(struct etm_dfmt *d)
-{
-	size_t k, best = 0;
-	int s, bs = dfmt_fit(d, 0);
-
-	d->realign = 0;
-	for (k = 1; k < DFMT_SHIFTS && k + DFMT_FRAME <= d->nhold; k++) {
-		s = dfmt_fit(d, k);
-		if (s > bs) {
-			bs = s;
-			best = k;
-		}
-	}
-	if (!best)
-		return;
-	dfmt_event(d, etm_dfmt_error, etme_bad_frame, d->hold_off[0]);
-	dfmt_event(d, etm_dfmt_sync, 0, d->hold_off[best]);
-	dfmt_drop_hold(d, best);
-	d->cur_id = DFMT_ID_UNKNOWN;
+	if (!d || d->fmt != etm_fmt_coresight || d->finished || !d->aligned ||
+	    d->realign || d->nhold || d->flen || d->fsyncs || dfmt_pending(d) ||
+	    d->fevpos < d->nfev)
+		return 0;
+	*rest = d->buf ? d->buf + d->pos : NULL;
+	*n = d->n - d->pos;
+	*off = d->in_off;
+	*cur_id = d->cur_id;
+	return 1;
 }
 
 int etm_dfmt_hold_bytes(struct etm_dfmt *d, const uint8_t *b, size_t n,
@@ -388,22 +270,23 @@ static int dfmt_step_hold(struct etm_dfmt *d)
 		return 0;
 	}
 	if (d->realign && d->flen == 0) {
-		if (d->nhold < DFMT_HOLD && !d->finished)
+		if (d->nhold < (d->judge ? DFMT_HOLD : DFMT_PLAIN_HOLD) &&
+		    !d->finished)
 			return 1;
-		dfmt_realign(d);
+		etm_dfmt_realign(d);
 		return 0;
 	}
 	if (!d->aligned) {
 		if (d->nhold < 4)
 			return 1;
-		dfmt_drop_hold(d, 1);
+		etm_dfmt_drop_hold(d, 1);
 		return 0;
 	}
 	if (sync_here && d->nhold && dfmt_hold_is_prefix(d) && !d->finished)
 		return 1;
 	if (tpiu && d->flen % 2 == 0 && d->nhold >= 2 && d->hold[0] == 0xff &&
 	    d->hold[1] == 0x7f) {
-		dfmt_drop_hold(d, 2); /* HSYNC */
+		etm_dfmt_drop_hold(d, 2); /* HSYNC */
 		return 0;
 	}
 	if (!d->nhold)
@@ -412,7 +295,7 @@ static int dfmt_step_hold(struct etm_dfmt *d)
 		dfmt_end_fsyncs(d);
 	d->frame[d->flen] = d->hold[0];
 	d->frame_off[d->flen++] = d->hold_off[0];
-	dfmt_drop_hold(d, 1);
+	etm_dfmt_drop_hold(d, 1);
 	if (d->flen == DFMT_FRAME)
 		dfmt_decode_frame(d);
 	return 0;
@@ -471,10 +354,10 @@ static void dfmt_drain(struct etm_dfmt *d)
 		return;
 	d->eos_done = 1;
 	if (d->flen) {
-		dfmt_event(d, etm_dfmt_error, etme_truncated, d->frame_off[0]);
+		etm_dfmt_event(d, etm_dfmt_error, etme_truncated, d->frame_off[0]);
 		d->flen = 0;
 	} else if (!d->aligned) {
-		dfmt_event(d, etm_dfmt_error, etme_nosync, d->in_off);
+		etm_dfmt_event(d, etm_dfmt_error, etme_nosync, d->in_off);
 	}
 }
 
@@ -553,114 +436,4 @@ int etm_dfmt_next(struct etm_dfmt *d, struct etm_dfmt_item *item, size_t size)
 		if (!dfmt_pending(d))
 			return -etme_eos;
 	}
-}
-
-/* The fast path met a frame it leaves to the byte path: the byte path
- * goes on in its state (the current ID, a frame cut by the end of the last
- * input, the rest of the input). */
-static void dfmt_leave_fast(struct etm_dfmt *d, const uint8_t *sel)
-{
-	struct etm_frames *fr = d->fr;
-	size_t i;
-
-	d->fast = 0;
-	etm_dfmt_seen_ids(d, sel);
-	if (fr->cur_id != ETM_FR_ID_UNKNOWN)
-		d->cur_id = fr->cur_id;
-	for (i = 0; i < fr->npart; i++) {
-		d->hold[d->nhold] = fr->part[i];
-		d->hold_off[d->nhold++] = fr->part_off + i;
-	}
-	fr->npart = 0;
-	d->buf = fr->buf ? fr->buf + fr->pos : NULL;
-	d->n = fr->n - fr->pos;
-	d->pos = 0;
-	d->in_off = fr->off + fr->pos;
-	fr->pos = fr->n;
-}
-
-/* One step of the fast path: 1 staged data, 0 an item, -etme_again,
- * -etme_eos, or 2 when the byte path took over. */
-static int dfmt_fast_step(struct etm_dfmt *d, const uint8_t *sel,
-			  struct etm_dfmt_item *it, struct etm_dfmt_stage *st)
-{
-	struct etm_frames *fr = d->fr;
-
-	switch (etm_frames_step(fr, sel)) {
-	case etm_fr_push:
-		st->id = (unsigned)fr->stg_id;
-		st->data = fr->stg;
-		st->n = fr->stg_n;
-		st->seg = fr->seg;
-		st->nseg = fr->nseg;
-		st->rel = fr->rel;
-		st->rel_base = fr->rel_base;
-		/* the bytes stay in place until the next step */
-		etm_frames_pushed(fr);
-		return 1;
-	case etm_fr_error:
-		memset(it, 0, sizeof(*it));
-		it->kind = etm_dfmt_error;
-		it->err = fr->err;
-		it->offset = fr->err_off;
-		return 0;
-	case etm_fr_dfmt:
-		dfmt_leave_fast(d, sel);
-		return 2;
-	case etm_fr_again:
-		break;
-	}
-	if (!d->finished)
-		return -etme_again;
-	if (fr->npart) {
-		/* a cut frame at the end: the byte path reports it */
-		dfmt_leave_fast(d, sel);
-		return 2;
-	}
-	return -etme_eos;
-}
-
-int etm_dfmt_next_bulk(struct etm_dfmt *d, const uint8_t *sel,
-		       struct etm_dfmt_item *it, struct etm_dfmt_stage *st)
-{
-	int r;
-
-	if (d->fast) {
-		r = dfmt_fast_step(d, sel, it, st);
-		if (r != 2)
-			return r;
-	}
-	return etm_dfmt_next(d, it, sizeof(*it));
-}
-
-void etm_dfmt_save(const struct etm_dfmt *d, struct etm_sbuf *s)
-{
-	const struct etm_frames *fr = d->fr;
-
-	if (!d->fast) {
-		if (d->fmt == etm_fmt_coresight)
-			s->over = 1; /* the byte path's state is not visible */
-		return;
-	}
-	etm_sbuf_u32(s, (uint32_t)fr->cur_id);
-	etm_sbuf_u64(s, fr->npart);
-	etm_sbuf_put(s, fr->part, fr->npart);
-	etm_sbuf_u64(s, fr->n - fr->pos);
-	etm_sbuf_u64(s, fr->nops - fr->opi);
-}
-
-void etm_dfmt_restart(struct etm_dfmt *d, uint64_t base)
-{
-	struct etm_frames *fr = d->fr;
-
-	if (!fr)
-		return;
-	memset(d, 0, sizeof(*d));
-	d->fmt = etm_fmt_coresight;
-	d->aligned = 1;
-	d->cur_id = DFMT_ID_UNKNOWN;
-	d->in_off = base;
-	d->fr = fr;
-	d->fast = 1;
-	etm_frames_init(fr);
 }

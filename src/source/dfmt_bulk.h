@@ -46,4 +46,22 @@ void etm_dfmt_save(const struct etm_dfmt *d, struct etm_sbuf *s);
  * only; others keep their state). */
 void etm_dfmt_restart(struct etm_dfmt *d, uint64_t base);
 
+/* The IDs the input holds, for the realignment (CoreSight frames): the
+ * live ones @sel[id] nonzero (0x80 entries), and, when @noted is not NULL,
+ * the others @noted[id] nonzero; then a frame naming another ID makes the
+ * deformatter check the frame alignment. Without @noted, every ID may be
+ * in the input. */
+void etm_dfmt_note_ids(struct etm_dfmt *d, const uint8_t *sel,
+		       const uint8_t *noted);
+/* Whether the fast path has the input (etm_dfmt_rewind() applies). */
+int etm_dfmt_fast(const struct etm_dfmt *d);
+/* A packet of ID @id ending at input offset @at did not parse on the fast
+ * path: the byte path takes the input again from the frame of @at (not
+ * before the frame end of the last data staged for another ID; from the
+ * last 512 bytes of the consumed input at most), with @id current, and
+ * checks the frame alignment first (etm_dfmt_suspect()). Returns 0,
+ * -etme_invalid (not on the fast path or no room). */
+int etm_dfmt_rewind(struct etm_dfmt *d, const uint8_t *sel, uint64_t at,
+		    int id);
+
 #endif

@@ -46,6 +46,7 @@ void etm_frames_init(struct etm_frames *x)
 {
 	fill_table(x);
 	memset(x->sel, 0, sizeof(x->sel));
+	x->known[0] = x->known[0x7b] = x->known[0x7d] = 1;
 	x->single = ETM_FR_ID_UNKNOWN;
 	x->rel_base = 0;
 	x->cur_id = ETM_FR_ID_UNKNOWN;
@@ -436,6 +437,17 @@ static inline __attribute__((always_inline)) void bulk_mixed(struct etm_frames *
 	*pns = ns;
 }
 
+/* Whether the ID bytes of frame @f (bit 2k of @idm: byte 2k) name known
+ * IDs only. */
+static inline int ids_known(const struct etm_frames *x, const uint8_t *f,
+			    unsigned idm)
+{
+	for (; idm; idm &= idm - 1)
+		if (!x->known[f[__builtin_ctz(idm)] >> 1])
+			return 0;
+	return 1;
+}
+
 static void bulk_frames(struct etm_frames *x)
 {
 	const uint8_t *buf = x->buf, *f, *fend;
@@ -476,9 +488,9 @@ static void bulk_frames(struct etm_frames *x)
 			n += 15;
 			continue;
 		}
-		/* an FSYNC, or an ID of 0x70 or above (reserved, or 0x7b /
-		 * 0x7d): the general path */
-		if (rm)
+		/* an FSYNC, an ID of 0x70 or above (reserved, or 0x7b /
+		 * 0x7d), or one not known: the general path */
+		if (rm || !ids_known(x, f, idm))
 			break;
 		s0 = id == t;
 		if (!(vm | s0)) {
@@ -502,26 +514,27 @@ static void bulk_frames(struct etm_frames *x)
 }
 #endif
 
-/* Whether frame @f names a reserved ID (an ID change to it). */
-static int names_reserved(const uint8_t *f)
+/* Whether frame @f names a reserved ID or one not known (a lost alignment
+ * names random IDs). */
+static int names_suspect(const struct etm_frames *x, const uint8_t *f)
 {
 	unsigned k;
 
 	for (k = 0; k < 16; k += 2)
-		if ((f[k] & 1) && id_is_reserved(f[k] >> 1))
+		if ((f[k] & 1) && !x->known[f[k] >> 1])
 			return 1;
 	return 0;
 }
 
-/* Whether the frame part[] completed by @k bytes of the input names a
- * reserved ID. */
-static int part_names_reserved(const struct etm_frames *x, size_t k)
+/* Whether the frame part[] completed by @k bytes of the input is
+ * suspect (names_suspect()). */
+static int part_names_suspect(const struct etm_frames *x, size_t k)
 {
 	uint8_t f[16];
 
 	memcpy(f, x->part, x->npart);
 	memcpy(f + x->npart, x->buf + x->pos, k);
-	return names_reserved(f);
+	return names_suspect(x, f);
 }
 
 /* Take over the caller's table of selected IDs. */
@@ -567,7 +580,7 @@ enum etm_fr_res etm_frames_step(struct etm_frames *x, const uint8_t *sel)
 
 			if (k > x->n - x->pos)
 				k = x->n - x->pos;
-			if (x->npart + k == 16 && part_names_reserved(x, k))
+			if (x->npart + k == 16 && part_names_suspect(x, k))
 				/* the deformatter takes part[] and the rest */
 				return x->stg_n ? etm_fr_push : etm_fr_dfmt;
 			memcpy(x->part + x->npart, x->buf + x->pos, k);
@@ -583,7 +596,7 @@ enum etm_fr_res etm_frames_step(struct etm_frames *x, const uint8_t *sel)
 			return x->stg_n ? etm_fr_push : etm_fr_dfmt;
 		} else if (x->n - x->pos >= 16) {
 			f = x->buf + x->pos;
-			if (names_reserved(f))
+			if (names_suspect(x, f))
 				/* lost alignment? the deformatter realigns */
 				return x->stg_n ? etm_fr_push : etm_fr_dfmt;
 			off = x->off + x->pos;

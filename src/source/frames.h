@@ -48,6 +48,9 @@ struct etm_frames {
 	 * a single ID is selected (else ETM_FR_ID_UNKNOWN) */
 	uint8_t sel[128];
 	int single;
+	/* IDs frames may name without a lost alignment being suspected:
+	 * sources, noted IDs (etm_decoder_note_id()), 0x00, 0x7B, 0x7D */
+	uint8_t known[128];
 	/* Which of four frame pairs belong to the single ID: index bit 2k
 	 * = byte 2k is an ID change, bit 2k + 1 = to the single ID, bit 8 =
 	 * its bytes are current before; value bit 2k = ... before pair k,

@@ -1,0 +1,76 @@
+/* decoder/dec_int.h - the decoder object's state, shared by the pipeline
+ * (decoder.c) and its frame realignment glue (realign.c). */
+#ifndef ETM_DECODER_DEC_INT_H
+#define ETM_DECODER_DEC_INT_H
+
+#include <stdint.h>
+
+#include <etmtrace/decoder.h>
+
+#define ETM_DEC_MAX_SOURCES 128
+
+struct dec_source {
+	struct etm_config cfg;
+	/* the packet decoder: the flow decoder's own (element mode), else
+	 * owned here (packet mode) */
+	struct etm_pkt_decoder *pd;
+	struct etm_flow *flow;
+	int finished;
+	struct etm_e1 *e1; /* ETMv1: samples to elements in one object */
+};
+
+struct etm_decoder {
+	enum etm_input_format fmt;
+	enum etm_decoder_mode mode;
+	int want_packets;
+	struct etm_dfmt *dfmt;                       /* formatted input (NULL: raw) */
+	uint8_t sel[ETM_DEC_MAX_SOURCES];            /* IDs with a source */
+	struct dec_source *src[ETM_DEC_MAX_SOURCES]; /* indexed by trace ID */
+	struct dec_source *raw;                      /* the source of raw input */
+	struct dec_source *cur;                      /* source whose parser is being drained */
+	/* raw input: the pushed buffer until it is handed to the parser */
+	const uint8_t *raw_buf;
+	size_t raw_len;
+	uint64_t offset;   /* input offset of the next pushed byte */
+	int finishing;     /* finish() called */
+	unsigned fin_id;   /* next ID to finish */
+	int cache_off;     /* set_cache(0) was called */
+	uint64_t npackets; /* packets parsed */
+	/* sources in trace-ID order, for clone/save */
+	const struct etm_image *img[ETM_DEC_MAX_SOURCES];
+	/* etm_decoder_next_elems(): an item that did not come from a flow
+	 * queue (e.g. an error of the deformatter) is handed out from here */
+	struct etm_item xit;
+	/* Frame realignment (CoreSight frames, realign.c): IDs noted in the
+	 * input (etm_decoder_note_id()), realignment off; a source's packet
+	 * did not parse on the deformatter's fast path: input offset re_at
+	 * after the bad packet of ID re_id (0: none); lose_id, the next flow
+	 * to drain after a realignment */
+	uint8_t noted[ETM_DEC_MAX_SOURCES];
+	int noted_any;
+	int no_realign;
+	uint64_t re_at;
+	int re_id;
+	unsigned lose_id;
+};
+
+/* The IDs of the input changed (a source added, an ID noted): the
+ * deformatter is told. */
+void etm_dec_ids_changed(struct etm_decoder *d);
+/* The realignment's judge for a new deformatter of @d (none when off). */
+void etm_dec_set_judge(struct etm_decoder *d);
+/* A packet of source @s did not parse (CoreSight frames): the alignment
+ * may be lost; on the deformatter's fast path the decoder stops draining
+ * (re_at) until etm_dec_rewind(). */
+void etm_dec_bad_packet(struct etm_decoder *d, const struct etm_packet *pkt);
+/* After etm_dec_bad_packet() on the fast path: the source's packet decoder
+ * forgets its unparsed bytes and the deformatter's byte path takes the
+ * input from the frame of the bad packet, checking the alignment there.
+ * Returns 0 or an error. */
+int etm_dec_rewind(struct etm_decoder *d);
+/* The deformatter realigned the frames at offset @off (etme_frame_align):
+ * every packet decoder searches for a sync again and every flow decoder
+ * loses sync there; their elements are drained next (lose_id). */
+void etm_dec_lose_all(struct etm_decoder *d, uint64_t off);
+
+#endif

@@ -1,0 +1,108 @@
+/* decoder/realign.c - the decoder's part of the CoreSight frame
+ * realignment (issue 13 item 17): the IDs of the input for the
+ * deformatter, its judge (a trial parse through a source's packet
+ * decoder), a bad packet on the fast path handed back to its byte path
+ * from the frame of the packet, and every parser and flow losing sync
+ * where the frames were realigned. */
+#include <string.h>
+
+#include <etmtrace/decoder.h>
+#include <etmtrace/error.h>
+
+#include "common/zero.h"
+#include "decoder/dec_int.h"
+#include "packet/pktdec.h"
+#include "source/dfmt_bulk.h"
+
+void etm_dec_ids_changed(struct etm_decoder *d)
+{
+	if (d->dfmt && d->fmt == etm_fmt_coresight)
+		etm_dfmt_note_ids(d->dfmt, d->sel,
+				  d->noted_any ? d->noted : NULL);
+}
+
+int etm_decoder_note_id(struct etm_decoder *d, unsigned id)
+{
+	if (!d || !id || id >= 0x70)
+		return -etme_invalid;
+	d->noted_any = 1;
+	d->noted[id] = 1;
+	etm_dec_ids_changed(d);
+	return 0;
+}
+
+/* Realignment judge (etm_dfmt_set_judge()): a trial parse of the bytes
+ * through the packet decoder of the source of @id. */
+static int dec_judge(void *ctx, uint8_t id, const uint8_t *b, size_t n,
+		     size_t *good)
+{
+	const struct etm_decoder *d = ctx;
+	const struct dec_source *s = id < ETM_DEC_MAX_SOURCES ? d->src[id] :
+								NULL;
+
+	*good = 0;
+	return s && s->pd ? etm_pkt_trial(s->pd, b, n, good) : 0;
+}
+
+void etm_dec_set_judge(struct etm_decoder *d)
+{
+	if (d->dfmt && d->fmt == etm_fmt_coresight)
+		etm_dfmt_set_judge(d->dfmt, d->no_realign ? NULL : dec_judge,
+				   d);
+}
+
+void etm_decoder_set_realign(struct etm_decoder *d, int on)
+{
+	if (!d)
+		return;
+	d->no_realign = !on;
+	etm_dec_set_judge(d);
+}
+
+void etm_dec_bad_packet(struct etm_decoder *d, const struct etm_packet *pkt)
+{
+	if (d->no_realign || d->fmt != etm_fmt_coresight || !d->dfmt)
+		return;
+	if (!etm_dfmt_fast(d->dfmt)) {
+		etm_dfmt_suspect(d->dfmt);
+	} else if (!d->finishing && !d->re_at) {
+		d->re_at = pkt->offset + (pkt->size ? pkt->size : 1);
+		d->re_id = pkt->id;
+	}
+}
+
+int etm_dec_rewind(struct etm_decoder *d)
+{
+	struct dec_source *s = d->src[d->re_id & 0x7f];
+	uint64_t at = d->re_at;
+
+	d->re_at = 0;
+	if (s && s->pd)
+		etm_pkt_reset(s->pd);
+	if (!etm_dfmt_fast(d->dfmt))
+		return 0;
+	return etm_dfmt_rewind(d->dfmt, d->sel, at, d->re_id);
+}
+
+void etm_dec_lose_all(struct etm_decoder *d, uint64_t off)
+{
+	struct etm_packet pkt;
+	unsigned i;
+
+	for (i = 0; i < ETM_DEC_MAX_SOURCES; i++) {
+		struct dec_source *s = d->src[i];
+
+		if (!s || !s->pd)
+			continue;
+		etm_pkt_reset(s->pd);
+		if (!s->flow)
+			continue;
+		etm_zero(&pkt, sizeof(pkt));
+		pkt.type = etmp_error;
+		pkt.err = etme_frame_align;
+		pkt.offset = off;
+		pkt.id = (uint8_t)i;
+		etm_flow_put(s->flow, &pkt);
+	}
+	d->lose_id = 0;
+}

@@ -1,0 +1,271 @@
+/* source/dfmt_bulk.c - the deformatter's bulk interface (dfmt_bulk.h):
+ * memory-aligned CoreSight frames through the fast path of frames.c, the
+ * byte path (dfmt.c) from a frame it leaves to it, back to the fast path
+ * when the byte path is idle between frames; a rewind to the frame of a
+ * bad packet for the realignment; state save and restart. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <etmtrace/error.h>
+#include <etmtrace/source.h>
+
+#include "common/sbuf.h"
+#include "source/dfmt_bulk.h"
+#include "source/dfmt_int.h"
+#include "source/frames.h"
+
+/* The byte path goes on with current ID @id (a live one is the last live
+ * one too, as if a frame had named it). */
+static void dfmt_take_id(struct etm_dfmt *d, int id)
+{
+	d->cur_id = id;
+	if (id >= 0 && id < 0x70 && d->seen[id])
+		d->last_id = id;
+}
+
+/* The last bytes of the consumed input (however it was cut into pushes),
+ * for etm_dfmt_rewind(). */
+static void dfmt_keep_tail(struct etm_dfmt *d)
+{
+	struct etm_frames *fr = d->fr;
+	size_t k = fr->n < sizeof(d->tail) ? fr->n : sizeof(d->tail), old;
+
+	if (d->ntail && d->tail_off + d->ntail == fr->off + fr->n)
+		return; /* kept already */
+	if (d->tail_off + d->ntail != fr->off)
+		d->ntail = 0;
+	old = d->ntail + k > sizeof(d->tail) ? sizeof(d->tail) - k : d->ntail;
+	memmove(d->tail, d->tail + d->ntail - old, old);
+	if (k)
+		memcpy(d->tail + old, fr->buf + fr->n - k, k);
+	d->ntail = old + k;
+	d->tail_off = fr->off + fr->n - d->ntail;
+}
+
+/* Data of ID @id ending at offset @end is staged: where a rewind may go
+ * back to (etm_dfmt_rewind()). */
+static void dfmt_note_push(struct etm_dfmt *d, int id, uint64_t end)
+{
+	if (id != d->push_id)
+		d->re_lo = d->push_end;
+	d->push_id = id;
+	d->push_end = end;
+}
+
+int etm_dfmt_fast(const struct etm_dfmt *d)
+{
+	return d && d->fast;
+}
+
+int etm_dfmt_rewind(struct etm_dfmt *d, const uint8_t *sel, uint64_t at,
+		    int id)
+{
+	struct etm_frames *fr = d->fr;
+	uint64_t b = at - ((at - fr->off - fr->pos + fr->npart) & 15);
+	size_t k = 0;
+	int err = 0;
+
+	if (!d->fast)
+		return -etme_invalid;
+	if (b < d->re_lo)
+		b = d->re_lo;
+	fr->nops = fr->opi = 0;
+	fr->npart = 0;
+	if (b < fr->off && d->ntail && b >= d->tail_off &&
+	    d->tail_off + d->ntail == fr->off)
+		k = (size_t)(b - d->tail_off);
+	else if (b < fr->off)
+		b = fr->off + ((b - fr->off) & 15); /* not kept: later */
+	if (b > fr->off + fr->n)
+		b = fr->off + fr->n;
+	d->fast = 0;
+	etm_dfmt_seen_ids(d, sel);
+	dfmt_take_id(d, id);
+	d->from = b;
+	if (b < fr->off) {
+		err = etm_dfmt_hold_bytes(d, d->tail + k, d->ntail - k, b);
+		b = fr->off;
+	}
+	d->buf = fr->buf ? fr->buf + (b - fr->off) : NULL;
+	d->n = fr->n - (size_t)(b - fr->off);
+	d->pos = 0;
+	d->in_off = b;
+	fr->pos = fr->n;
+	d->realign = 1;
+	return err;
+}
+
+/* The byte path (after an FSYNC, a suspect frame or a bad packet) is
+ * between frames with nothing held, past the frame that made it take
+ * over: the frames fast path takes the rest of the input again. Returns 1
+ * if it did. */
+static int dfmt_hand_back(struct etm_dfmt *d)
+{
+	struct etm_frames *fr = d->fr;
+	const uint8_t *rest;
+	size_t n;
+	uint64_t off;
+	int id;
+
+	if (!fr || !etm_dfmt_idle(d, &rest, &n, &off, &id) || !rest ||
+	    off < d->from + 16)
+		return 0;
+	d->fast = 1;
+	fr->cur_id = id < 0 ? ETM_FR_ID_UNKNOWN : id;
+	fr->nops = fr->opi = 0;
+	fr->npart = 0;
+	etm_frames_input(fr, rest, n, off);
+	d->buf = NULL;
+	d->n = d->pos = 0;
+	d->in_off = off + n;
+	return 1;
+}
+
+/* The fast path met a frame it leaves to the byte path: the byte path
+ * goes on in its state (the current ID, a frame cut by the end of the last
+ * input, the rest of the input). */
+static void dfmt_leave_fast(struct etm_dfmt *d, const uint8_t *sel)
+{
+	struct etm_frames *fr = d->fr;
+	size_t i;
+
+	d->fast = 0;
+	etm_dfmt_seen_ids(d, sel);
+	if (fr->cur_id != ETM_FR_ID_UNKNOWN)
+		dfmt_take_id(d, fr->cur_id);
+	d->from = fr->npart ? fr->part_off : fr->off + fr->pos;
+	for (i = 0; i < fr->npart; i++) {
+		d->hold[d->nhold] = fr->part[i];
+		d->hold_off[d->nhold++] = fr->part_off + i;
+	}
+	fr->npart = 0;
+	d->buf = fr->buf ? fr->buf + fr->pos : NULL;
+	d->n = fr->n - fr->pos;
+	d->pos = 0;
+	d->in_off = fr->off + fr->pos;
+	fr->pos = fr->n;
+}
+
+/* One step of the fast path: 1 staged data, 0 an item, -etme_again,
+ * -etme_eos, or 2 when the byte path took over. */
+static int dfmt_fast_step(struct etm_dfmt *d, const uint8_t *sel,
+			  struct etm_dfmt_item *it, struct etm_dfmt_stage *st)
+{
+	struct etm_frames *fr = d->fr;
+
+	switch (etm_frames_step(fr, sel)) {
+	case etm_fr_push:
+		st->id = (unsigned)fr->stg_id;
+		st->data = fr->stg;
+		st->n = fr->stg_n;
+		st->seg = fr->seg;
+		st->nseg = fr->nseg;
+		st->rel = fr->rel;
+		st->rel_base = fr->rel_base;
+		dfmt_note_push(d, fr->stg_id,
+			       (fr->seg[fr->nseg - 1].off +
+				(fr->stg_n - fr->seg[fr->nseg - 1].pos) + 15) &
+				       ~(uint64_t)15);
+		/* the bytes stay in place until the next step */
+		etm_frames_pushed(fr);
+		return 1;
+	case etm_fr_error:
+		memset(it, 0, sizeof(*it));
+		it->kind = etm_dfmt_error;
+		it->err = fr->err;
+		it->offset = fr->err_off;
+		return 0;
+	case etm_fr_dfmt:
+		dfmt_leave_fast(d, sel);
+		return 2;
+	case etm_fr_again:
+		break;
+	}
+	if (!d->finished) {
+		dfmt_keep_tail(d);
+		return -etme_again;
+	}
+	if (fr->npart) {
+		/* a cut frame at the end: the byte path reports it */
+		dfmt_leave_fast(d, sel);
+		return 2;
+	}
+	return -etme_eos;
+}
+
+int etm_dfmt_next_bulk(struct etm_dfmt *d, const uint8_t *sel,
+		       struct etm_dfmt_item *it, struct etm_dfmt_stage *st)
+{
+	int r;
+
+	if (!d->fast && !d->finished)
+		dfmt_hand_back(d);
+	if (d->fast) {
+		r = dfmt_fast_step(d, sel, it, st);
+		if (r != 2)
+			return r;
+	}
+	return etm_dfmt_next(d, it, sizeof(*it));
+}
+
+void etm_dfmt_save(const struct etm_dfmt *d, struct etm_sbuf *s)
+{
+	const struct etm_frames *fr = d->fr;
+
+	if (!d->fast) {
+		if (d->fmt == etm_fmt_coresight)
+			s->over = 1; /* the byte path's state is not visible */
+		return;
+	}
+	etm_sbuf_u32(s, (uint32_t)fr->cur_id);
+	etm_sbuf_u64(s, fr->npart);
+	etm_sbuf_put(s, fr->part, fr->npart);
+	etm_sbuf_u64(s, fr->n - fr->pos);
+	etm_sbuf_u64(s, fr->nops - fr->opi);
+	/* what a rewind after a bad packet may go back to */
+	etm_sbuf_u64(s, d->re_lo);
+	etm_sbuf_u32(s, (uint32_t)d->push_id);
+	etm_sbuf_u64(s, d->push_end);
+	etm_sbuf_u64(s, d->ntail);
+}
+
+void etm_dfmt_restart(struct etm_dfmt *d, uint64_t base)
+{
+	struct etm_frames *fr = d->fr;
+	etm_dfmt_judge_fn judge = d->judge;
+	void *judge_ctx = d->judge_ctx;
+	int ids_all = d->ids_all;
+	uint8_t other[128];
+
+	if (!fr)
+		return;
+	memcpy(other, d->other, sizeof(other));
+	memset(d, 0, sizeof(*d));
+	d->fmt = etm_fmt_coresight;
+	d->aligned = 1;
+	d->cur_id = DFMT_ID_UNKNOWN;
+	d->last_id = DFMT_ID_UNKNOWN;
+	d->in_off = base;
+	d->fr = fr;
+	d->fast = 1;
+	d->push_id = -1;
+	/* the IDs of the input and the judge stay (fr->known too) */
+	d->judge = judge;
+	d->judge_ctx = judge_ctx;
+	d->ids_all = ids_all;
+	memcpy(d->other, other, sizeof(other));
+	etm_frames_init(fr);
+}
+
+void etm_dfmt_note_ids(struct etm_dfmt *d, const uint8_t *sel,
+		       const uint8_t *noted)
+{
+	unsigned i;
+
+	if (!d)
+		return;
+	for (i = 1; d->fr && i < 0x70; i++)
+		d->fr->known[i] = !noted || sel[i] || noted[i];
+	if (noted)
+		etm_dfmt_known_ids(d, noted);
+}

@@ -1,0 +1,124 @@
+/* source/dfmt_int.h - the deformatter's state, shared by its byte path
+ * (dfmt.c), its frame realignment (dfmt_realign.c) and its bulk interface
+ * over the frames fast path (dfmt_bulk.c). */
+#ifndef ETM_SOURCE_DFMT_INT_H
+#define ETM_SOURCE_DFMT_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <etmtrace/source.h>
+
+struct etm_frames;
+
+#define DFMT_FRAME 16
+#define DFMT_NDATA 15
+#define DFMT_NEV 4
+#define DFMT_ID_UNKNOWN -1
+/* Realignment (CoreSight frames): bytes looked at after a frame naming a
+ * reserved ID, or when the packets of the frames did not parse - every
+ * shift of up to 15 bytes, DFMT_WIN frames each. */
+#define DFMT_SHIFTS 16
+#define DFMT_WIN 32
+#define DFMT_HOLD (DFMT_SHIFTS + DFMT_WIN * DFMT_FRAME)
+#define DFMT_PLAIN_HOLD (DFMT_SHIFTS + 8 * DFMT_FRAME)
+#define DFMT_UNFIT (-1000000)
+/* Live IDs judged per shift, most. */
+#define DFMT_JUDGE_IDS 8
+
+/* One decoded data byte of the current frame; id < 0 means "discard". */
+struct dfmt_out {
+	int id;
+	uint8_t b;
+	uint64_t off;
+};
+
+/* An event (error or sync) waiting for delivery. In a decoded frame, pos is
+ * the index of the first data byte that follows it. */
+struct dfmt_ev {
+	enum etm_dfmt_kind kind;
+	int err;
+	uint64_t off;
+	size_t pos;
+};
+
+struct etm_dfmt {
+	enum etm_input_format fmt;
+	int finished;
+	int eos_done;
+	int aligned;        /* frame boundary known */
+	int cur_id;         /* DFMT_ID_UNKNOWN before the first ID byte */
+	unsigned fsyncs;    /* FSYNCs in the current run at a boundary */
+	uint64_t fsync_off; /* offset of the first FSYNC of that run */
+
+	/* Borrowed input. */
+	const uint8_t *buf;
+	size_t n, pos;
+	uint64_t in_off; /* input offset of buf[pos] */
+
+	/* Bytes held back while deciding whether they start a sync pattern,
+	 * or (realign) where the frames start again. */
+	uint8_t hold[DFMT_HOLD];
+	uint64_t hold_off[DFMT_HOLD];
+	size_t nhold;
+	int realign;             /* a frame named a reserved ID: check alignment */
+	uint8_t seen[128];       /* live trace IDs (etm_dfmt_seen_ids()) */
+	uint8_t other[128];      /* IDs present, not decoded (known_ids()) */
+	int ids_all;             /* seen and other are all the IDs */
+	int last_id;             /* the last live ID made current */
+	etm_dfmt_judge_fn judge; /* packet-level plausibility (optional) */
+	void *judge_ctx;
+
+	/* Frame being assembled. */
+	uint8_t frame[DFMT_FRAME];
+	uint64_t frame_off[DFMT_FRAME];
+	size_t flen;
+
+	/* Events before the next frame's data. */
+	struct dfmt_ev ev[DFMT_NEV];
+	size_t nev, evpos;
+
+	/* Output of the last decoded frame, with its own events. */
+	struct dfmt_out out[DFMT_NDATA];
+	size_t nout, outpos;
+	struct dfmt_ev fev[DFMT_NDATA];
+	size_t nfev, fevpos;
+	uint8_t run[DFMT_NDATA];
+
+	/* etm_dfmt_alloc_bulk() of CoreSight frames: the fast path (NULL:
+	 * byte path only), and whether it has the input */
+	struct etm_frames *fr;
+	int fast;
+	/* Realignment after a bad packet on the fast path (dfmt_bulk.c):
+	 * from, the input offset the byte path took over at (it hands back
+	 * only after that frame); re_lo, the frame end of the last data
+	 * staged for another ID than push_id's (a rewind never goes before
+	 * it); tail, the last bytes of the consumed input, at tail_off */
+	uint64_t from, re_lo, push_end;
+	int push_id;
+	uint8_t tail[512];
+	size_t ntail;
+	uint64_t tail_off;
+};
+
+/* Trace IDs whose data is not trace: 0x00 (NULL padding), 0x7B (flush
+ * response), 0x7D (trigger); 0x70-0x7A, 0x7C, 0x7E, 0x7F are reserved. */
+static inline int dfmt_id_is_data(int id)
+{
+	return id > 0 && id < 0x70;
+}
+
+static inline int dfmt_id_is_reserved(int id)
+{
+	return id >= 0x70 && id != 0x7b && id != 0x7d;
+}
+
+/* Queue an event (error or sync) before the next frame's data. */
+void etm_dfmt_event(struct etm_dfmt *d, enum etm_dfmt_kind kind, int err,
+		    uint64_t off);
+/* Drop the first @k held bytes. */
+void etm_dfmt_drop_hold(struct etm_dfmt *d, size_t k);
+/* Where do the frames start again (dfmt_realign.c)? Clears d->realign. */
+void etm_dfmt_realign(struct etm_dfmt *d);
+
+#endif

@@ -1,0 +1,255 @@
+/* source/dfmt_realign.c - the deformatter's frame realignment (CoreSight
+ * frames): after a frame naming a reserved ID or an ID nobody announced,
+ * or when a source's packets did not parse (etm_dfmt_suspect()), every
+ * shift of up to 15 bytes is scored by the frame structure and, with a
+ * judge (etm_dfmt_set_judge()), a trial parse of each live source's bytes. */
+#include <etmtrace/error.h>
+#include <etmtrace/source.h>
+
+#include "source/dfmt_int.h"
+
+/* Without a judge (etm_dfmt_set_judge()): the frame structure only, over
+ * the first DFMT_PLAIN_HOLD bytes. Frames at hold[k...]: DFMT_UNFIT if one
+ * names a reserved ID, else how
+ * well they fit: each ID byte naming a live ID (a source of the decoder)
+ * counts 1. Misaligned bytes name random IDs, one in eight reserved, so a
+ * wrong shift rarely passes eight frames (and an ID of a source the
+ * decoder does not have, e.g. with --id, is no evidence against). */
+static int dfmt_fit_plain(const struct etm_dfmt *d, size_t k)
+{
+	size_t f, j;
+	int score = 0, tie = 0;
+	size_t nh = d->nhold < DFMT_PLAIN_HOLD ? d->nhold : DFMT_PLAIN_HOLD;
+
+	for (f = k; f + DFMT_FRAME <= nh; f += DFMT_FRAME) {
+		unsigned aux = d->hold[f + DFMT_FRAME - 1];
+
+		/* Shifts of the same parity as the right one name the same
+		 * IDs (a plain data byte and the aux byte trade places). A
+		 * weak tie-break, empirical only: aux bytes with bit 0 set
+		 * that name no live ID. Recovery stays rare (measured in
+		 * tests/cli/test-i13-17-frame_realign.sh): telling these
+		 * shifts apart needs the packet layer. */
+		tie += (aux & 1) && !d->seen[aux >> 1];
+		for (j = 0; j < DFMT_FRAME; j += 2) {
+			unsigned b = d->hold[f + j], id = b >> 1;
+
+			if (!(b & 1))
+				continue; /* data */
+			if (dfmt_id_is_reserved((int)id))
+				return DFMT_UNFIT;
+			if (id && id != 0x7b && id != 0x7d)
+				score += d->seen[id];
+		}
+	}
+	return tie * 64 + score;
+}
+
+/* After a frame naming a reserved ID: where do the frames start? The
+ * shift (0-15 bytes dropped) whose next eight frames fit best (the
+ * smallest of equals, so 0 unless another fits better). A shift other
+ * than 0 is a lost alignment (IHI 0029 D4: frames are 16-byte aligned in
+ * the buffer; bytes were lost or inserted): an error at the first dropped
+ * byte, a sync at the new frame start, and the current ID is unknown until
+ * the next ID byte. */
+static void dfmt_realign_plain(struct etm_dfmt *d)
+{
+	size_t k, best = 0;
+	int s, bs = dfmt_fit_plain(d, 0);
+
+	for (k = 1; k < DFMT_SHIFTS && k + DFMT_FRAME <= d->nhold &&
+		    k + DFMT_FRAME <= DFMT_PLAIN_HOLD;
+	     k++) {
+		s = dfmt_fit_plain(d, k);
+		if (s > bs) {
+			bs = s;
+			best = k;
+		}
+	}
+	if (!best)
+		return;
+	etm_dfmt_event(d, etm_dfmt_error, etme_bad_frame, d->hold_off[0]);
+	etm_dfmt_event(d, etm_dfmt_sync, 0, d->hold_off[best]);
+	etm_dfmt_drop_hold(d, best);
+	d->cur_id = DFMT_ID_UNKNOWN;
+}
+
+/* The data bytes of @nf frames at @f as the formatter rules give them (as
+ * dfmt_decode_frame()), each with its trace ID (0xFF: unknown), from the
+ * current ID @id. Returns how many, or -1 if a frame names a reserved ID. */
+static int dfmt_split(const uint8_t *f, size_t nf, int id, uint8_t *ids,
+		      uint8_t *bytes)
+{
+	size_t i;
+	unsigned k;
+	int n = 0, nid, late;
+
+	for (i = 0; i < nf; i++, f += DFMT_FRAME) {
+		for (k = 0; k < 8; k++) {
+			uint8_t m = f[2 * k];
+			unsigned a = (f[15] >> k) & 1;
+
+			if (!(m & 1)) {
+				ids[n] = (uint8_t)id;
+				bytes[n++] = (uint8_t)((m & 0xfe) | a);
+				if (k == 7)
+					continue;
+				ids[n] = (uint8_t)id;
+				bytes[n++] = f[2 * k + 1];
+				continue;
+			}
+			nid = m >> 1;
+			if (dfmt_id_is_reserved(nid))
+				return -1;
+			late = k < 7 && !(a && nid != id);
+			if (k < 7 && !late) {
+				ids[n] = (uint8_t)id; /* still the old ID's */
+				bytes[n++] = f[2 * k + 1];
+			}
+			id = nid;
+			if (late) {
+				ids[n] = (uint8_t)id;
+				bytes[n++] = f[2 * k + 1];
+			}
+		}
+	}
+	return n;
+}
+
+/* How well @nf frames at hold[k...] fit, from current ID @id0: DFMT_UNFIT
+ * if one names a reserved ID; else each ID byte naming a live ID (a source
+ * of the decoder) counts for, one naming another trace ID against, and
+ * each live ID's bytes are judged as its packet stream (the judge's score,
+ * etm_dfmt_set_judge()). Misaligned bytes name random IDs, one in eight
+ * reserved; shifts of the same parity as the right one name the same IDs
+ * (a data byte and the aux byte trade places), and only the packets tell
+ * them apart: one data byte per frame is lost, another is the aux byte. */
+#define DFMT_BAD_PKT 24
+#define DFMT_MARGIN (2 * DFMT_BAD_PKT)
+static int dfmt_fit(const struct etm_dfmt *d, size_t k, size_t nf, int id0,
+		    int *bad)
+{
+	uint8_t ids[DFMT_WIN * DFMT_NDATA], b[DFMT_WIN * DFMT_NDATA];
+	uint8_t s[DFMT_WIN * DFMT_NDATA], done[128] = { 0 };
+	int n = dfmt_split(d->hold + k, nf, id0, ids, b), score = 0, i, j, m;
+	unsigned judged = 0, id;
+	size_t f, good;
+
+	/* starting from an ID nobody announced */
+	*bad = d->ids_all && dfmt_id_is_data(id0) && !d->seen[id0] &&
+	       !d->other[id0];
+	if (n < 0)
+		return DFMT_UNFIT;
+	for (f = k; f < k + nf * DFMT_FRAME; f += 2) {
+		id = d->hold[f] >> 1;
+		if (!(d->hold[f] & 1) || !id || id == 0x7b || id == 0x7d)
+			continue;
+		if (d->seen[id])
+			score += 4;
+		else if (d->ids_all && !d->other[id])
+			(*bad)++; /* an ID nobody announced */
+	}
+	for (i = 0; d->judge && i < n && judged < DFMT_JUDGE_IDS; i++) {
+		id = ids[i];
+		if (id >= 0x70 || !d->seen[id] || done[id])
+			continue;
+		done[id] = 1;
+		judged++;
+		for (j = i, m = 0; j < n; j++)
+			if (ids[j] == id)
+				s[m++] = b[j];
+		*bad += d->judge(d->judge_ctx, (uint8_t)id, s, (size_t)m,
+				 &good);
+		score += (int)good;
+	}
+	return score - DFMT_BAD_PKT * *bad;
+}
+
+/* After a frame naming a reserved ID, or when a source's packets did not
+ * parse (etm_dfmt_suspect()): where do the frames start? The shift (0-15
+ * bytes dropped) whose next frames fit best (the smallest of equals, so 0
+ * unless another fits better). A shift other than 0 is a lost alignment
+ * (IHI 0029 D4: frames are 16-byte aligned in the buffer; bytes were lost
+ * or inserted): an error at the first dropped byte, a sync at the new
+ * frame start; the current ID is the last live one. */
+void etm_dfmt_realign(struct etm_dfmt *d)
+{
+	size_t k, best = 0, nf;
+	int live = d->cur_id >= 0 && d->cur_id < 0x70 && d->seen[d->cur_id];
+	int id0 = live ? d->cur_id : d->last_id;
+	int s, bs, keep, bad, bad0, search;
+
+	d->realign = 0;
+	if (!d->judge) {
+		dfmt_realign_plain(d);
+		return;
+	}
+	if (d->nhold < DFMT_FRAME)
+		return;
+	nf = d->nhold >= DFMT_FRAME + DFMT_SHIFTS - 1 ?
+		     (d->nhold - DFMT_SHIFTS + 1) / DFMT_FRAME :
+		     1;
+	if (nf > DFMT_WIN)
+		nf = DFMT_WIN;
+	/* in place, the current ID may be right, or may have come from the
+	 * damage (then the last live one is) */
+	bs = dfmt_fit(d, 0, nf, id0, &bad0);
+	keep = !live && (s = dfmt_fit(d, 0, nf, d->cur_id, &bad)) >= bs;
+	if (keep) {
+		bs = s;
+		bad0 = bad;
+	}
+	/* frames that fit in place whose packets parse: no lost alignment;
+	 * else another shift must fit clearly better */
+	search = bad0 || bs == DFMT_UNFIT || !d->judge;
+	if (bs != DFMT_UNFIT && d->judge)
+		bs += DFMT_MARGIN;
+	for (k = 1; search && k < DFMT_SHIFTS &&
+		    k + nf * DFMT_FRAME <= d->nhold;
+	     k++) {
+		s = dfmt_fit(d, k, nf, id0, &bad);
+		if (s > bs) {
+			bs = s;
+			best = k;
+		}
+	}
+	if (!best) {
+		/* an ID nobody announced: named by the damage, or a source
+		 * after all */
+		if (dfmt_id_is_data(d->cur_id) && !live && !d->other[d->cur_id]) {
+			if (keep)
+				d->other[d->cur_id] = 1;
+			else
+				d->cur_id = id0;
+		}
+		return;
+	}
+	etm_dfmt_event(d, etm_dfmt_error, etme_frame_align, d->hold_off[0]);
+	etm_dfmt_event(d, etm_dfmt_sync, 0, d->hold_off[best]);
+	etm_dfmt_drop_hold(d, best);
+	d->cur_id = id0;
+}
+
+void etm_dfmt_set_judge(struct etm_dfmt *d, etm_dfmt_judge_fn fn, void *ctx)
+{
+	if (!d)
+		return;
+	d->judge = fn;
+	d->judge_ctx = ctx;
+}
+
+void etm_dfmt_suspect(struct etm_dfmt *d)
+{
+	if (d && d->fmt == etm_fmt_coresight)
+		d->realign = 1;
+}
+
+void etm_dfmt_known_ids(struct etm_dfmt *d, const uint8_t *ids)
+{
+	int i;
+
+	if (d && ids)
+		d->ids_all = 1;
+	for (i = 1; d && ids && i < 0x70; i++)
+		d->other[i] |= ids[i] != 0;
+}
