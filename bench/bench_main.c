@@ -359,10 +359,7 @@ static int tc2_cases(const struct opts *o, int peer)
 		int full;
 		const char *name;
 	} tc[] = {
-		{ 0x13, 0, "tc2-ptm-packets" },
-		{ 0x10, 0, "tc2-etm3-packets" },
-		{ 0x13, 1, "tc2-ptm-decode" },
-		{ 0x10, 1, "tc2-etm3-decode" },
+		{ 0x13, 0, "tc2-ptm-packets" }, { 0x10, 0, "tc2-etm3-packets" }, { 0x13, 1, "tc2-ptm-decode" }, { 0x10, 1, "tc2-etm3-decode" }
 	};
 	char err[256], src[1024], big[1024];
 	struct etm_snapshot *snap = NULL;
@@ -460,12 +457,7 @@ static int synth_cases(const struct opts *o, int peer)
 int main(int argc, char **argv)
 {
 	struct opts o = {
-		.tc2 = "../shared/snapshots/TC2",
-		.workdir = "/tmp/etm_bench",
-		.tc2_copies = 2048,
-		.synth_mib = 256,
-		.peer_mib = 16,
-		.runs = 3,
+		.tc2 = "../shared/snapshots/TC2", .workdir = "/tmp/etm_bench", .tc2_copies = 2048, .synth_mib = 256, .peer_mib = 16, .runs = 3
 	};
 	char ver[64];
 	int peer, fail = 0;

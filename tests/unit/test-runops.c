@@ -146,22 +146,11 @@ static void c_drop(void *ctx, void *piece)
 }
 
 static const struct etm_run_ops ops_item = {
-	.open = c_open,
-	.item = c_item,
-	.cut = c_cut,
-	.emit = c_emit,
-	.drop = c_drop,
-	.close = free,
+	.open = c_open, .item = c_item, .cut = c_cut, .emit = c_emit, .drop = c_drop, .close = free
 };
 
 static const struct etm_run_ops ops_batch = {
-	.open = c_open,
-	.item = c_item,
-	.cut = c_cut,
-	.emit = c_emit,
-	.drop = c_drop,
-	.close = free,
-	.elems = c_elems,
+	.open = c_open, .item = c_item, .cut = c_cut, .emit = c_emit, .drop = c_drop, .close = free, .elems = c_elems
 };
 
 struct input {
