@@ -359,7 +359,10 @@ static int tc2_cases(const struct opts *o, int peer)
 		int full;
 		const char *name;
 	} tc[] = {
-		{ 0x13, 0, "tc2-ptm-packets" }, { 0x10, 0, "tc2-etm3-packets" }, { 0x13, 1, "tc2-ptm-decode" }, { 0x10, 1, "tc2-etm3-decode" }
+		{ 0x13, 0, "tc2-ptm-packets" },
+		{ 0x10, 0, "tc2-etm3-packets" },
+		{ 0x13, 1, "tc2-ptm-decode" },
+		{ 0x10, 1, "tc2-etm3-decode" },
 	};
 	char err[256], src[1024], big[1024];
 	struct etm_snapshot *snap = NULL;

@@ -96,7 +96,15 @@ static int synth_num(struct synth *o, const char *name, const char *v)
 		const char *n;
 		uint64_t min, max;
 	} nums[] = {
-		{ "seed", 0, UINT64_MAX }, { "ctxid-bytes", 0, 4 }, { "timestamps", 48, 64 }, { "sources", 1, 8 }, { "insns", 1, 10000000 }, { "funcs", 1, 64 }, { "isync-period", 0, 0xffffffffu }, { "async-period", 0, 0xffffffffu }, { "port", 4, 16 }
+		{ "seed", 0, UINT64_MAX },
+		{ "ctxid-bytes", 0, 4 },
+		{ "timestamps", 48, 64 },
+		{ "sources", 1, 8 },
+		{ "insns", 1, 10000000 },
+		{ "funcs", 1, 64 },
+		{ "isync-period", 0, 0xffffffffu },
+		{ "async-period", 0, 0xffffffffu },
+		{ "port", 4, 16 },
 	};
 	uint64_t n;
 	size_t i;

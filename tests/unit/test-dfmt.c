@@ -136,7 +136,28 @@ static size_t build_abcd(uint8_t *buf)
 
 /* Expected (id or error, byte, offset) for frames A-D at offset 0. */
 static const struct ev expect_abcd[] = {
-	{ etm_dfmt_data, 0x10, 0x11, 1 }, { etm_dfmt_data, 0x10, 0x23, 2 }, { etm_dfmt_data, 0x10, 0x33, 3 }, { etm_dfmt_data, 0x10, 0x55, 5 }, { etm_dfmt_data, 0x12, 0x44, 6 }, { etm_dfmt_data, 0x12, 0x77, 7 }, { etm_dfmt_data, 0x13, 0x99, 9 }, { etm_dfmt_data, 0x10, 0x67, 14 }, { etm_dfmt_data, 0x10, 0x81, 16 }, { etm_dfmt_data, 0x10, 0x82, 17 }, { etm_dfmt_data, 0x10, 0x10, 18 }, { etm_dfmt_data, 0x10, 0x11, 19 }, { etm_dfmt_data, 0x10, 0x12, 20 }, { etm_dfmt_data, 0x10, 0x13, 21 }, { etm_dfmt_data, 0x10, 0x14, 22 }, { etm_dfmt_data, 0x10, 0x15, 23 }, { etm_dfmt_data, 0x10, 0x16, 24 }, { etm_dfmt_data, 0x10, 0x17, 25 }, { etm_dfmt_data, 0x10, 0x18, 26 }, { etm_dfmt_data, 0x10, 0x19, 27 }, { etm_dfmt_data, 0x10, 0x1a, 28 }, { etm_dfmt_data, 0x10, 0x1b, 29 }
+	{ etm_dfmt_data, 0x10, 0x11, 1 },
+	{ etm_dfmt_data, 0x10, 0x23, 2 },
+	{ etm_dfmt_data, 0x10, 0x33, 3 },
+	{ etm_dfmt_data, 0x10, 0x55, 5 },
+	{ etm_dfmt_data, 0x12, 0x44, 6 },
+	{ etm_dfmt_data, 0x12, 0x77, 7 },
+	{ etm_dfmt_data, 0x13, 0x99, 9 },
+	{ etm_dfmt_data, 0x10, 0x67, 14 },
+	{ etm_dfmt_data, 0x10, 0x81, 16 },
+	{ etm_dfmt_data, 0x10, 0x82, 17 },
+	{ etm_dfmt_data, 0x10, 0x10, 18 },
+	{ etm_dfmt_data, 0x10, 0x11, 19 },
+	{ etm_dfmt_data, 0x10, 0x12, 20 },
+	{ etm_dfmt_data, 0x10, 0x13, 21 },
+	{ etm_dfmt_data, 0x10, 0x14, 22 },
+	{ etm_dfmt_data, 0x10, 0x15, 23 },
+	{ etm_dfmt_data, 0x10, 0x16, 24 },
+	{ etm_dfmt_data, 0x10, 0x17, 25 },
+	{ etm_dfmt_data, 0x10, 0x18, 26 },
+	{ etm_dfmt_data, 0x10, 0x19, 27 },
+	{ etm_dfmt_data, 0x10, 0x1a, 28 },
+	{ etm_dfmt_data, 0x10, 0x1b, 29 },
 };
 
 static void check_abcd(const struct res *r, uint64_t base)

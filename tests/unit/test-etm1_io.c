@@ -201,7 +201,28 @@ static void t_data_counts(void)
 	static const uint32_t prog[2] = { 0xe5921000, 0xe5821004 };
 	/* PIPESTAT, TRACESYNC, TRACEPKT per cycle (V9 as in vectors.json) */
 	static const uint8_t v9[22][3] = {
-		{ 7, 0, 0x00 }, { 4, 0, 0x00 }, { 0, 1, 0x94 }, { 0, 0, 0x80 }, { 1, 0, 0x82 }, { 1, 0, 0x80 }, { 3, 0, 0x10 }, { 3, 0, 0x80 }, { 3, 0, 0xa0 }, { 3, 0, 0x80 }, { 3, 0, 0x80 }, { 3, 0, 0x02 }, { 3, 0, 0x0d }, { 3, 0, 0xf0 }, { 3, 0, 0xfe }, { 3, 0, 0xca }, { 3, 0, 0x04 }, { 3, 0, 0x0d }, { 3, 0, 0xf0 }, { 3, 0, 0xfe }, { 3, 0, 0xca }, { 7, 0, 0x00 }
+		{ 7, 0, 0x00 },
+		{ 4, 0, 0x00 },
+		{ 0, 1, 0x94 },
+		{ 0, 0, 0x80 },
+		{ 1, 0, 0x82 },
+		{ 1, 0, 0x80 },
+		{ 3, 0, 0x10 },
+		{ 3, 0, 0x80 },
+		{ 3, 0, 0xa0 },
+		{ 3, 0, 0x80 },
+		{ 3, 0, 0x80 },
+		{ 3, 0, 0x02 },
+		{ 3, 0, 0x0d },
+		{ 3, 0, 0xf0 },
+		{ 3, 0, 0xfe },
+		{ 3, 0, 0xca },
+		{ 3, 0, 0x04 },
+		{ 3, 0, 0x0d },
+		{ 3, 0, 0xf0 },
+		{ 3, 0, 0xfe },
+		{ 3, 0, 0xca },
+		{ 7, 0, 0x00 },
 	};
 	struct etm_image *img = etm_image_alloc();
 	struct etm_config cfg;
