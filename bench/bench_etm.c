@@ -156,13 +156,7 @@ static void ops_drop(void *ctx, void *piece)
 }
 
 static const struct etm_run_ops count_ops = {
-	.open = ops_open,
-	.item = ops_item,
-	.cut = ops_cut,
-	.emit = ops_emit,
-	.drop = ops_drop,
-	.close = free,
-	.elems = ops_elems,
+	.open = ops_open, .item = ops_item, .cut = ops_cut, .emit = ops_emit, .drop = ops_drop, .close = free, .elems = ops_elems
 };
 
 static int run_parallel(struct etm_decoder *d, int fd,

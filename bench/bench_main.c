@@ -460,12 +460,7 @@ static int synth_cases(const struct opts *o, int peer)
 int main(int argc, char **argv)
 {
 	struct opts o = {
-		.tc2 = "../shared/snapshots/TC2",
-		.workdir = "/tmp/etm_bench",
-		.tc2_copies = 2048,
-		.synth_mib = 256,
-		.peer_mib = 16,
-		.runs = 3,
+		.tc2 = "../shared/snapshots/TC2", .workdir = "/tmp/etm_bench", .tc2_copies = 2048, .synth_mib = 256, .peer_mib = 16, .runs = 3
 	};
 	char ver[64];
 	int peer, fail = 0;

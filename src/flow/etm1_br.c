@@ -208,14 +208,8 @@ static int e1_vector(uint32_t a)
 }
 
 static const uint16_t e1_vec_num[8] = {
-	e1x_reset,
-	e1x_undef,
-	e1x_svc,
-	e1x_pabort,
-	e1x_dabort,
-	e1x_generic,
-	e1x_irq,
-	e1x_fiq,
+	e1x_reset, e1x_undef, e1x_svc, e1x_pabort,
+	e1x_dabort, e1x_generic, e1x_irq, e1x_fiq
 };
 
 /* A reason-0/4 branch address @a while the PC is known: the instruction at

@@ -80,22 +80,9 @@ const char *etm_exc_name(unsigned num, int m_profile)
 {
 	/* ARMv7-A/R, IHI 0014Q Table 7-12 / IHI 0035B Table 4.4 */
 	static const char *const ar[16] = {
-		"none",
-		"DebugHalt",
-		"SMC",
-		"Hyp",
-		"AsyncDataAbort",
-		"ThumbEECheck",
-		"reserved",
-		"reserved",
-		"Reset",
-		"Undef",
-		"SVC",
-		"PrefetchAbort",
-		"DataAbort",
-		"Generic",
-		"IRQ",
-		"FIQ",
+		"none", "DebugHalt", "SMC", "Hyp", "AsyncDataAbort",
+		"ThumbEECheck", "reserved", "reserved", "Reset", "Undef",
+		"SVC", "PrefetchAbort", "DataAbort", "Generic", "IRQ", "FIQ"
 	};
 	/* ARMv7-M traced values, Cortex-M3 TRM Table 14-8 */
 	static const char *const m[24] = {
@@ -134,10 +121,7 @@ const char *etm_exc_name(unsigned num, int m_profile)
 }
 
 static const char *const reason_name[4] = {
-	"periodic",
-	"trace_on",
-	"overflow",
-	"debug_exit",
+	"periodic", "trace_on", "overflow", "debug_exit"
 };
 
 /* Exception name for a packet: the A/R table unless the number only fits

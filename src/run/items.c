@@ -134,12 +134,7 @@ int etm_decoder_run(struct etm_decoder *d, etm_read_fn rd, void *rctx,
 		    uint64_t size, unsigned jobs, etm_item_fn fn, void *ctx)
 {
 	static const struct etm_run_ops ops = {
-		.open = items_open,
-		.item = items_item,
-		.cut = items_cut,
-		.emit = items_emit,
-		.drop = items_drop,
-		.close = items_close,
+		.open = items_open, .item = items_item, .cut = items_cut, .emit = items_emit, .drop = items_drop, .close = items_close
 	};
 	struct irun ir = { .fn = fn, .ctx = ctx };
 	struct iblock *b;

@@ -28,13 +28,7 @@ static void p_reset(void *p)
 }
 
 static const struct fz_parser parser = {
-	etm_proto_etmv3,
-	p_alloc,
-	p_free,
-	p_push,
-	p_finish,
-	p_next,
-	p_reset,
+	etm_proto_etmv3, p_alloc, p_free, p_push, p_finish, p_next, p_reset
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

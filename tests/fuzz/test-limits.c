@@ -153,22 +153,8 @@ static void t_unsync(void)
 static struct etm_image *limits_image(void)
 {
 	static const uint8_t code[16] = {
-		0xfe,
-		0xff,
-		0xff,
-		0xea,
-		0xfe,
-		0xff,
-		0xff,
-		0xeb,
-		0x1e,
-		0xff,
-		0x2f,
-		0xe1,
-		0x00,
-		0x00,
-		0x00,
-		0xef,
+		0xfe, 0xff, 0xff, 0xea, 0xfe, 0xff, 0xff, 0xeb,
+		0x1e, 0xff, 0x2f, 0xe1, 0x00, 0x00, 0x00, 0xef
 	};
 	struct etm_image *img = etm_image_alloc();
 	uint8_t *nops = malloc(65536);
@@ -278,18 +264,8 @@ static void t_long_walk(void)
 	/* A-sync; I-sync (../shared/docs/ptm.md §4): 08, address 0x2000 A32, info
 	 * 0x21 = tracing enabled; then four E atoms 0x84 (§5.1) */
 	static const uint8_t head[] = {
-		0x00,
-		0x00,
-		0x00,
-		0x00,
-		0x00,
-		0x80,
-		0x08,
-		0x00,
-		0x20,
-		0x00,
-		0x00,
-		0x21,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x80,
+		0x08, 0x00, 0x20, 0x00, 0x00, 0x21
 	};
 	struct etm_image *img = limits_image();
 	struct etm_config c = mkcfg(etm_proto_ptm, 0);
@@ -505,13 +481,7 @@ static void t_snapshot(void)
 static void t_elf_overlap(void)
 {
 	static const unsigned char ident[16] = {
-		0x7f,
-		'E',
-		'L',
-		'F',
-		1,
-		1,
-		1,
+		0x7f, 'E', 'L', 'F', 1, 1, 1
 	};
 	char path[] = "/tmp/etm-limits-elf.XXXXXX", err[256];
 	size_t nph = 2000, size = 52 + nph * 32 + 65536, i;

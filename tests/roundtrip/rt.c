@@ -360,35 +360,13 @@ static uint64_t rt_mix(uint64_t h, uint64_t v)
 static uint64_t rt_ehash(uint64_t h, const struct etm_elem *el)
 {
 	const uint64_t f[] = {
-		el->offset,
-		el->kind,
-		el->id,
-		el->start,
-		el->end,
-		el->isa,
-		el->ninsn,
-		el->last_addr,
-		el->last_size,
-		el->last_cls,
-		el->last_link,
-		el->last_exec,
-		el->last_atom,
-		el->has_cycles,
-		el->cycles,
-		el->exc_num,
-		el->exc_cancel,
-		el->ret_addr,
-		el->has_ret,
-		el->addr,
-		el->reason,
-		el->has_ctxid,
-		el->has_vmid,
-		el->ctxid,
-		el->vmid,
-		el->ns,
-		el->hyp,
-		el->timestamp,
-		(uint64_t)(int64_t)el->err,
+		el->offset, el->kind, el->id, el->start, el->end, el->isa,
+		el->ninsn, el->last_addr, el->last_size, el->last_cls,
+		el->last_link, el->last_exec, el->last_atom, el->has_cycles,
+		el->cycles, el->exc_num, el->exc_cancel, el->ret_addr,
+		el->has_ret, el->addr, el->reason, el->has_ctxid,
+		el->has_vmid, el->ctxid, el->vmid, el->ns, el->hyp,
+		el->timestamp, (uint64_t)(int64_t)el->err
 	};
 	size_t i;
 

@@ -45,14 +45,7 @@ static struct etm_packet pk_isync(uint32_t addr, unsigned reason)
 static struct etm_image *img_small(void)
 {
 	static const uint8_t b[8] = {
-		0x00,
-		0x00,
-		0xa0,
-		0xe1,
-		0xfd,
-		0xff,
-		0xff,
-		0xea,
+		0x00, 0x00, 0xa0, 0xe1, 0xfd, 0xff, 0xff, 0xea
 	};
 	struct etm_image *img = etm_image_alloc();
 
@@ -73,23 +66,10 @@ static uint32_t rnd(void)
 static struct etm_packet pk_random(void)
 {
 	static const enum etm_pkt_type types[] = {
-		etmp_isync,
-		etmp_atom,
-		etmp_atom,
-		etmp_atom,
-		etmp_branch,
-		etmp_branch,
-		etmp_waypoint,
-		etmp_error,
-		etmp_ctxid,
-		etmp_vmid,
-		etmp_timestamp,
-		etmp_exc_return,
-		etmp_trigger,
-		etmp_data,
-		etmp_cycle_count,
-		etmp_notsync,
-		99,
+		etmp_isync, etmp_atom, etmp_atom, etmp_atom, etmp_branch,
+		etmp_branch, etmp_waypoint, etmp_error, etmp_ctxid, etmp_vmid,
+		etmp_timestamp, etmp_exc_return, etmp_trigger, etmp_data,
+		etmp_cycle_count, etmp_notsync, 99
 	};
 	struct etm_packet p = pk_base(types[rnd() % 17]);
 

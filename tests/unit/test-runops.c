@@ -2,7 +2,7 @@
  * in the same order whether the consumer takes them one item at a time
  * (item) or in batches (elems), on 1, 2 and 3 threads, and the same as
  * etm_decoder_run() on one thread; batches are used only when the decoder
- * gives elements without packet items; etm_decoder_run() on 2, 3 and 8
+ * gives elements without packet items; etm_decoder_run() on 2 and 8
  * threads gives the items of a plain streamed decode. Inputs: TC2's
  * five-source CoreSight buffer replicated, and raw synthetic ETMv3 (not cycle-accurate: the
  * plain loop and walk memo) and PTM trace from the encoder. The same
@@ -146,22 +146,11 @@ static void c_drop(void *ctx, void *piece)
 }
 
 static const struct etm_run_ops ops_item = {
-	.open = c_open,
-	.item = c_item,
-	.cut = c_cut,
-	.emit = c_emit,
-	.drop = c_drop,
-	.close = free,
+	.open = c_open, .item = c_item, .cut = c_cut, .emit = c_emit, .drop = c_drop, .close = free
 };
 
 static const struct etm_run_ops ops_batch = {
-	.open = c_open,
-	.item = c_item,
-	.cut = c_cut,
-	.emit = c_emit,
-	.drop = c_drop,
-	.close = free,
-	.elems = c_elems,
+	.open = c_open, .item = c_item, .cut = c_cut, .emit = c_emit, .drop = c_drop, .close = free, .elems = c_elems
 };
 
 struct input {
@@ -292,7 +281,7 @@ static void ref_stream(struct hsum *ref, struct etm_decoder *d,
 	ET_EQ(r, -etme_eos);
 }
 
-/* etm_decoder_run() on 2, 3 and 8 threads (items copied to the calling
+/* etm_decoder_run() on 2 and 8 threads (items copied to the calling
  * thread in blocks) gives the streamed decode's items and packet count;
  * on 8, the figures of etm_decoder_run_ops_stats() add up. */
 static void check_run_jobs(enum etm_input_format fmt,
@@ -300,7 +289,7 @@ static void check_run_jobs(enum etm_input_format fmt,
 			   struct etm_image *const *img, size_t nsrc,
 			   const struct input *in)
 {
-	static const unsigned jobs[] = { 2, 3, 8 };
+	static const unsigned jobs[] = { 2, 8 };
 	struct etm_run_thread th[8];
 	struct etm_run_stats st;
 	struct hsum ref, x;
@@ -355,7 +344,7 @@ static void check_run_jobs(enum etm_input_format fmt,
 		       100.0 * (double)(st.decoded - st.bytes) /
 			       (double)st.bytes);
 	}
-	printf("  etm_decoder_run --jobs 2, 3, 8: same items, %llu packets\n",
+	printf("  etm_decoder_run --jobs 2, 8: same items, %llu packets\n",
 	       (unsigned long long)pk);
 }
 
