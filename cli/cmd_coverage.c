@@ -9,7 +9,7 @@
 
 #include "cmds.h"
 #include "covcmd.h"
-#include "disasm.h"
+#include "dis.h"
 #include "session.h"
 #include "symload.h"
 
@@ -259,6 +259,18 @@ static uint64_t cov_image_base(const struct etm_image *img, uint64_t align)
 	return lo == UINT64_MAX ? 0 : lo & ~(align - 1);
 }
 
+/* The lcov report, or the reason there is none. */
+static int cov_lcov(struct covout *out)
+{
+	int r = cov_write_lcov(out);
+
+	if (r == -etme_invalid)
+		fprintf(stderr, "etmtrace: --format lcov needs DWARF line information (--elf or --symbols)\n");
+	else if (r < 0)
+		fprintf(stderr, "etmtrace: out of memory\n");
+	return r < 0 ? 2 : 0;
+}
+
 static int cov_output(struct covout *out, const struct covopts *c, int profile)
 {
 	const char *f = c->format;
@@ -277,12 +289,12 @@ static int cov_output(struct covout *out, const struct covopts *c, int profile)
 	if (!f || !strcmp(f, "ranges"))
 		return cov_write_ranges(out);
 	if (!strcmp(f, "lcov"))
-		return cov_write_lcov(out);
+		return cov_lcov(out);
 	if (!strcmp(f, "insns"))
 		return cov_write_insns(out);
 	if (!strcmp(f, "save"))
 		return etm_cov_save(out->cov, cov_fwrite, out->f) < 0 ? 2 : 0;
-	out->dis = disasm_open();
+	out->dis = cli_dis_open();
 	return cov_write_listing(out);
 }
 
@@ -336,7 +348,7 @@ static int cov_run(struct covopts *c, struct opts *o, int profile)
 	if (!r)
 		r = cov_output(&out, c, profile);
 	fflush(stdout);
-	disasm_close(out.dis);
+	cli_dis_close(&out.dis);
 	etm_symbols_free(sym);
 	etm_image_free(uimg);
 	if (open)

@@ -7,8 +7,10 @@
 #include <unistd.h>
 
 #include "cmds.h"
-#include "decfmt.h"
 #include "decpar.h"
+#include "diagwarn.h"
+#include "dis.h"
+#include "symload.h"
 
 static const char decode_help[] =
 	"usage: etmtrace decode <snapshot-dir | trace-file> [options]\n"
@@ -69,14 +71,15 @@ static const char decode_help[] =
 	"elements) or contradicted by the image or configuration (one-line\n"
 	"reason on stderr); 2 usage or input error.\n";
 
-static void print_stats(struct decfmt *c, double secs)
+static void print_stats(const struct session *s, struct decfmt *c,
+			double secs)
 {
-	double mib = (double)c->s->input_bytes / (1024.0 * 1024.0);
+	double mib = (double)s->input_bytes / (1024.0 * 1024.0);
 	int k;
 
-	printf("input bytes      %llu\n", (unsigned long long)c->s->input_bytes);
+	printf("input bytes      %llu\n", (unsigned long long)s->input_bytes);
 	printf("packets          %llu\n",
-	       (unsigned long long)etm_decoder_packet_count(c->s->dec));
+	       (unsigned long long)etm_decoder_packet_count(s->dec));
 	printf("instructions     %llu\n", c->n.insns);
 	for (k = 1; k < etmk_num_kinds; k++)
 		if (c->n.elems[k])
@@ -86,10 +89,10 @@ static void print_stats(struct decfmt *c, double secs)
 	printf("gaps             %llu\n", c->n.elems[etmk_trace_on] + c->n.elems[etmk_nomem] +
 						  c->n.elems[etmk_nosync] + c->n.elems[etmk_error]);
 	printf("elapsed          %.3f s\n", secs);
-	if (c->s->e1 && secs > 0) /* ETMv1: one sample per core cycle */
+	if (s->e1 && secs > 0) /* ETMv1: one sample per core cycle */
 		printf("samples (cycles) %llu, %.1f M cycles/s\n",
-		       (unsigned long long)(c->s->input_bytes / ETM_E1_REC),
-		       (double)(c->s->input_bytes / ETM_E1_REC) / secs / 1e6);
+		       (unsigned long long)(s->input_bytes / ETM_E1_REC),
+		       (double)(s->input_bytes / ETM_E1_REC) / secs / 1e6);
 	if (secs > 0)
 		printf("throughput       %.1f MiB/s, %.1f M instructions/s\n",
 		       mib / secs, (double)c->n.insns / secs / 1e6);
@@ -101,17 +104,18 @@ static void print_stats(struct decfmt *c, double secs)
  * contradicted (the image or the configuration disagrees with it); with a
  * one-line reason. A loss of sync alone (e.g. after a debug halt, until
  * the next I-sync) is not an error. */
-static int decode_verdict(const struct decfmt *c, int warned)
+static int decode_verdict(const struct session *s, const struct decfmt *c,
+			  int warned)
 {
 	struct etm_diag_counts d;
 	unsigned long long lost, elems = 0;
 	int i, image = 0;
 
-	diagwarn_sum(c->dw, &d);
+	diagset_sum(c->dw, &d);
 	lost = c->n.errors;
-	for (i = 0; i < c->s->nsrc; i++)
-		image |= c->s->src[i].img && etm_image_count(c->s->src[i].img);
-	if (!c->n.insns && !image && c->s->input_bytes) {
+	for (i = 0; i < s->nsrc; i++)
+		image |= s->src[i].img && etm_image_count(s->src[i].img);
+	if (!c->n.insns && !image && s->input_bytes) {
 		fprintf(stderr, "etmtrace: no instructions decoded: no program "
 				"image (give --elf or --image)\n");
 		return 1;
@@ -121,13 +125,13 @@ static int decode_verdict(const struct decfmt *c, int warned)
 	if (!c->n.insns) {
 		fprintf(stderr, "etmtrace: no instructions decoded from %llu "
 				"bytes of trace%s\n",
-			(unsigned long long)c->s->input_bytes,
-			!c->s->input_bytes ? " (empty)" : !elems ? ": no synchronisation found (not ETMv3/PTM trace, or "
-								   "another input format?)" :
-						  lost           ? ": the trace does not parse with this configuration" :
-						  d.nomem        ? ": the traced addresses are not in the image "
-								   "(give --elf or --image)" :
-								   "");
+			(unsigned long long)s->input_bytes,
+			!s->input_bytes ? " (empty)" : !elems ? ": no synchronisation found (not ETMv3/PTM trace, or "
+								"another input format?)" :
+					       lost           ? ": the trace does not parse with this configuration" :
+					       d.nomem        ? ": the traced addresses are not in the image "
+								"(give --elf or --image)" :
+								"");
 		return 1;
 	}
 	if (lost || warned) {
@@ -142,7 +146,7 @@ static int decode_verdict(const struct decfmt *c, int warned)
 
 /* Every buffer of the capture in turn. */
 static int decode_buffers(struct session *s, struct decfmt *c,
-			  struct runfig *rf)
+			  const struct decsym_opts *ann, struct runfig *rf)
 {
 	size_t b;
 	int r = 0;
@@ -152,8 +156,8 @@ static int decode_buffers(struct session *s, struct decfmt *c,
 			continue;
 		/* several jobs on a regular file: formatted on the workers */
 		r = s->jobs > 1 && !s->o->chunk && !s->e1 &&
-				    !decsym_sequential(c->sym) ?
-			    decpar_run(s, c, rf) :
+				    !decsym_sequential(ann) ?
+			    decpar_run(s, c, ann, rf) :
 			    -1;
 		s->elems = decfmt_elems;
 		if (r < 0)
@@ -163,17 +167,86 @@ static int decode_buffers(struct session *s, struct decfmt *c,
 	return r;
 }
 
+/* The listing annotations the options ask for: symbols (loaded into *@sy,
+ * NULL if none), source lines, offsets, the clock. Returns 0 or 2 (error
+ * printed). */
+static int decode_annotations(const struct session *s, const struct opts *o,
+			      struct etm_symbols **sy,
+			      struct decsym_opts *ann)
+{
+	memset(ann, 0, sizeof(*ann));
+	ann->hz = o->clock_hz > 0 ? o->clock_hz : symload_ts_hz(s);
+	if (symload_open(s, sy))
+		return 2;
+	etm_symbols_hook(*sy, &ann->sym);
+	ann->source = o->source;
+	ann->offsets = o->offsets;
+	return 0;
+}
+
+/* What the session and the options allow after the session is open;
+ * 0 or 2 (error printed). */
+static int decode_check(struct session *s, const struct opts *o,
+			enum dec_fmt fmt)
+{
+	if (fmt == DF_CANON && s->nsrc != 1) {
+		fprintf(stderr, "etmtrace decode: --format canon needs exactly one trace source (use --id)\n");
+		return 2;
+	}
+	s->jobs = o->jobs ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (o->verify && s->e1) {
+		fprintf(stderr, "etmtrace decode: --verify is for ETMv3/PTM (periodic I-sync)\n");
+		return 2;
+	}
+	if (o->verify && session_verify(s))
+		return 2;
+	if (!session_osrc(s)) {
+		fprintf(stderr, "etmtrace: out of memory\n");
+		return 2;
+	}
+	return 0;
+}
+
+/* Decode with the formatter @c set up, print the verdict, the warnings
+ * and the figures; returns the exit status. */
+static int decode_run(struct session *s, const struct opts *o,
+		      struct decfmt *c, const struct decsym_opts *ann)
+{
+	static struct runfig rf;
+	struct timespec t0, t1;
+	int r, v = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	c->dw = diagset_open(session_osrc(s), s->nsrc);
+	r = decode_buffers(s, c, ann, &rf);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	wbuf_flush(c->w);
+	if (!r && s->vdropped)
+		fprintf(stderr, "etmtrace: --verify-drop: %llu elements of rejected "
+				"trace left out\n",
+			(unsigned long long)s->vdropped);
+	if (!r)
+		v = decode_verdict(s, c, diagwarn_report(c->dw, s));
+	diagset_close(c->dw);
+	c->dw = NULL;
+	if (c->fmt == DF_STATS && !r)
+		print_stats(s, c, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	if ((c->fmt == DF_STATS || o->run_stats) && !r)
+		runfig_print(o->run_stats ? stderr : stdout, &rf);
+	return r ? r : v;
+}
+
 int cmd_decode(int argc, char **argv)
 {
 	static struct wbuf w;
 	static struct decfmt c;
 	struct opts o = { .cmd = "decode" };
+	struct etm_disasm_hook dis = { NULL, NULL };
+	struct etm_symbols *sy = NULL;
+	struct decsym_opts ann;
 	enum dec_fmt fmt;
 	struct session s;
-	struct decsym *ds = NULL;
-	struct timespec t0, t1;
-	static struct runfig rf;
-	int r, v = 0;
+	int r;
 
 	r = opt_parse(&o, argc, argv,
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
@@ -188,52 +261,27 @@ int cmd_decode(int argc, char **argv)
 			   !strcmp(o.format, "canon")                     ? DF_CANON :
 									    DF_JSONL;
 	r = session_open(&s, &o, etm_dec_elements, 1);
+	if (!r)
+		r = decode_check(&s, &o, fmt);
+	if (!r)
+		r = decode_annotations(&s, &o, &sy, &ann);
 	if (r) {
 		session_close(&s);
 		return r;
 	}
-	if (fmt == DF_CANON && s.nsrc != 1) {
-		fprintf(stderr, "etmtrace decode: --format canon needs exactly one trace source (use --id)\n");
-		session_close(&s);
-		return 2;
-	}
-	s.jobs = o.jobs ? o.jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (o.verify && s.e1) {
-		fprintf(stderr, "etmtrace decode: --verify is for ETMv3/PTM (periodic I-sync)\n");
-		session_close(&s);
-		return 2;
-	}
-	if (o.verify && session_verify(&s)) {
-		session_close(&s);
-		return 2;
-	}
-	if (decsym_open(&s, &o, &ds)) {
-		session_close(&s);
-		return 2;
-	}
 	wbuf_init(&w, STDOUT_FILENO);
-	decfmt_init(&c, &s, &w, fmt, fmt == DF_TEXT ? disasm_open() : NULL, NULL);
-	c.sym = ds;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	c.dw = diagwarn_open(&s);
-	r = decode_buffers(&s, &c, &rf);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	wbuf_flush(&w);
-	if (!r && s.vdropped)
-		fprintf(stderr, "etmtrace: --verify-drop: %llu elements of rejected "
-				"trace left out\n",
-			(unsigned long long)s.vdropped);
-	if (!r)
-		v = decode_verdict(&c, diagwarn_report(c.dw, &s));
-	diagwarn_close(c.dw);
-	if (c.fmt == DF_STATS && !r)
-		print_stats(&c, (double)(t1.tv_sec - t0.tv_sec) +
-					(double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-	if ((c.fmt == DF_STATS || o.run_stats) && !r)
-		runfig_print(o.run_stats ? stderr : stdout, &rf);
-	disasm_close(c.dis);
+	if (fmt == DF_TEXT)
+		dis = cli_dis_open();
+	if (decfmt_init(&c, session_osrc(&s), s.nsrc, &w, fmt, &dis, NULL,
+			&ann) < 0) {
+		fprintf(stderr, "etmtrace: out of memory\n");
+		r = 2;
+	} else {
+		r = decode_run(&s, &o, &c, &ann);
+	}
+	cli_dis_close(&c.dis);
 	decfmt_fini(&c);
-	decsym_close(ds);
+	etm_symbols_free(sy);
 	session_close(&s);
-	return r ? r : v;
+	return r;
 }

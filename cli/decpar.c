@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "decpar.h"
+#include "dis.h"
 
 #define DECPAR_PIECE (1u << 20) /* formatted bytes per piece */
 /* Pieces buffered per job: chunk lengths follow it (a chunk's output
@@ -29,13 +30,14 @@
 struct dp_piece {
 	struct wblk *text;
 	struct dec_counts n;
-	struct diagwarn *dg;       /* diagnostics segment (or NULL) */
+	struct diagset *dg;        /* diagnostics segment (or NULL) */
 	struct dec_run head, tail; /* runs of diagnostics left to join */
 };
 
 struct dp_run {
 	struct session *s;
 	struct decfmt *f; /* the calling thread's: totals, output */
+	const struct decsym_opts *ann;
 	int fd;
 	struct wpool blocks; /* text blocks */
 	pthread_mutex_t mu;
@@ -44,22 +46,22 @@ struct dp_run {
 
 struct dp_seg {
 	struct dp_seg *next;
-	struct diagwarn *dg;
+	struct diagset *dg;
 };
 
 struct dp_worker {
 	struct dp_run *r;
 	struct decfmt f;
-	struct diagwarn *dg; /* segment being filled (f.dw) */
-	int used;            /* items since the last full cut */
-	int want;            /* the next cut is ours: text only */
+	struct diagset *dg; /* segment being filled (f.dw) */
+	int used;           /* items since the last full cut */
+	int want;           /* the next cut is ours: text only */
 	struct wbuf w;
 };
 
-static struct diagwarn *seg_get(struct dp_run *r)
+static struct diagset *seg_get(struct dp_run *r)
 {
 	struct dp_seg *s;
-	struct diagwarn *dg;
+	struct diagset *dg;
 
 	pthread_mutex_lock(&r->mu);
 	s = r->freeseg;
@@ -67,14 +69,14 @@ static struct diagwarn *seg_get(struct dp_run *r)
 		r->freeseg = s->next;
 	pthread_mutex_unlock(&r->mu);
 	if (!s)
-		return diagwarn_open_segment(r->s);
+		return diagset_open_segment(session_osrc(r->s), r->s->nsrc);
 	dg = s->dg;
 	free(s);
 	return dg;
 }
 
 /* Back to the free list, emptied. */
-static void seg_put(struct dp_run *r, struct diagwarn *dg)
+static void seg_put(struct dp_run *r, struct diagset *dg)
 {
 	struct dp_seg *s;
 
@@ -82,10 +84,10 @@ static void seg_put(struct dp_run *r, struct diagwarn *dg)
 		return;
 	s = malloc(sizeof(*s));
 	if (!s) {
-		diagwarn_close(dg);
+		diagset_close(dg);
 		return;
 	}
-	diagwarn_reset(dg);
+	diagset_reset(dg);
 	s->dg = dg;
 	pthread_mutex_lock(&r->mu);
 	s->next = r->freeseg;
@@ -100,10 +102,22 @@ static void piece_free(struct dp_run *r, struct dp_piece *p)
 	free(p);
 }
 
+static void dp_close(void *state)
+{
+	struct dp_worker *w = state;
+
+	seg_put(w->r, w->dg);
+	cli_dis_close(&w->f.dis);
+	decfmt_fini(&w->f);
+	wbuf_fini(&w->w);
+	free(w);
+}
+
 static void *dp_open(void *ctx)
 {
 	struct dp_run *r = ctx;
 	struct dp_worker *w = malloc(sizeof(*w));
+	struct etm_disasm_hook dis = { NULL, NULL };
 
 	if (!w)
 		return NULL;
@@ -114,9 +128,13 @@ static void *dp_open(void *ctx)
 		free(w);
 		return NULL;
 	}
-	decfmt_init(&w->f, r->s, &w->w, r->f->fmt,
-		    r->f->fmt == DF_TEXT ? disasm_open() : NULL, NULL);
-	w->f.sym = r->f->sym; /* stateless here: decsym_sequential() */
+	if (r->f->fmt == DF_TEXT)
+		dis = cli_dis_open();
+	if (decfmt_init(&w->f, session_osrc(r->s), r->s->nsrc, &w->w,
+			r->f->fmt, &dis, NULL, r->ann) < 0) {
+		dp_close(w);
+		return NULL;
+	}
 	w->f.split = w->f.lead = 1;
 	return w;
 }
@@ -215,7 +233,7 @@ static int dp_emit(void *ctx, void *piece)
 	decfmt_join_tail(r->f, &p->tail);
 	decfmt_add(&r->f->n, &p->n);
 	if (p->dg)
-		diagwarn_append(r->f->dw, p->dg);
+		diagset_append(r->f->dw, p->dg);
 	piece_free(r, p);
 	return 0;
 }
@@ -225,23 +243,13 @@ static void dp_drop(void *ctx, void *piece)
 	piece_free(ctx, piece);
 }
 
-static void dp_close(void *state)
-{
-	struct dp_worker *w = state;
-
-	seg_put(w->r, w->dg);
-	disasm_close(w->f.dis);
-	decfmt_fini(&w->f);
-	wbuf_fini(&w->w);
-	free(w);
-}
-
 static size_t dp_read(void *ctx, uint64_t off, uint8_t *buf, size_t n)
 {
 	return session_pread(*(int *)ctx, off, buf, n);
 }
 
-int decpar_run(struct session *s, struct decfmt *f, struct runfig *rf)
+int decpar_run(struct session *s, struct decfmt *f,
+	       const struct decsym_opts *ann, struct runfig *rf)
 {
 	struct etm_run_thread th[RUNFIG_THREADS];
 	struct etm_run_stats rs;
@@ -255,7 +263,7 @@ int decpar_run(struct session *s, struct decfmt *f, struct runfig *rf)
 		.budget = (size_t)DECPAR_BUDGET * (unsigned)s->jobs,
 		.elems = dp_elems,
 	};
-	struct dp_run r = { .s = s, .f = f };
+	struct dp_run r = { .s = s, .f = f, .ann = ann };
 	struct dp_seg *sg;
 	struct stat st;
 	int fd, ret;
@@ -281,7 +289,7 @@ int decpar_run(struct session *s, struct decfmt *f, struct runfig *rf)
 	s->input_bytes += (uint64_t)st.st_size;
 	while ((sg = r.freeseg)) {
 		r.freeseg = sg->next;
-		diagwarn_close(sg->dg);
+		diagset_close(sg->dg);
 		free(sg);
 	}
 	wpool_fini(&r.blocks);

@@ -212,10 +212,27 @@ void session_close(struct session *s)
 	s->dec = NULL;
 	free(s->src);
 	s->src = NULL;
+	free(s->osrc);
+	s->osrc = NULL;
 	if (s->spool)
 		unlink(s->spool);
 	free(s->spool);
 	s->spool = NULL;
+}
+
+const struct etm_out_src *session_osrc(struct session *s)
+{
+	int i;
+
+	if (s->osrc)
+		return s->osrc;
+	s->osrc = calloc(s->nsrc ? (size_t)s->nsrc : 1, sizeof(*s->osrc));
+	for (i = 0; s->osrc && i < s->nsrc; i++) {
+		s->osrc[i].id = s->src[i].id;
+		s->osrc[i].cfg = &s->src[i].cfg;
+		s->osrc[i].img = s->src[i].img;
+	}
+	return s->osrc;
 }
 
 const struct session_src *session_find(const struct session *s, unsigned id)

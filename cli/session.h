@@ -7,6 +7,7 @@
 #include <etmtrace/etmtrace.h>
 
 #include "opt.h"
+#include "output/out_fmt.h"
 
 struct session_src {
 	unsigned id;
@@ -28,6 +29,7 @@ struct session {
 	char *spool;             /* input `-`: standard input's copy */
 	struct session_src *src; /* the decoded sources (all buffers) */
 	int nsrc;
+	struct etm_out_src *osrc; /* src as the formatters take it */
 	uint64_t input_bytes;
 	int jobs; /* worker threads for session_run (<= 1: none) */
 	/* verified output (--verify): items go through this filter, which
@@ -80,6 +82,9 @@ int session_run_buffer(struct session *s, session_fn fn, void *ctx);
 /* Read up to @n bytes of @fd at @off (any thread; retries short reads and
  * EINTR); returns the bytes read. */
 size_t session_pread(int fd, uint64_t off, uint8_t *buf, size_t n);
+/* The sources as the output formatters take them (s->nsrc of them; NULL
+ * on no memory), built on the first call. */
+const struct etm_out_src *session_osrc(struct session *s);
 /* Source of trace ID @id, or NULL. */
 const struct session_src *session_find(const struct session *s, unsigned id);
 

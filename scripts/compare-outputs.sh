@@ -2,8 +2,10 @@
 # scripts/compare-outputs.sh - run two etmtrace binaries over every shared
 # snapshot, the built-in sample and a set of synthetic snapshots, in every
 # output form (packets text/jsonl, decode text/canon/jsonl, --stats minus
-# its timing line, --verify, --jobs 1/2/3), and report any output, stderr
-# or exit status that differs. For refactorings that must not change
+# its timing line, --verify, --jobs 1/2/3), the listing annotations
+# (--elf symbols, --source, --clock), `coverage` / `fdo` in every format,
+# `profile` in every format, `info`, and ETMv1 sample files; and report any
+# output, stderr or exit status that differs. For refactorings that must not change
 # behaviour: `scripts/compare-outputs.sh OLD/etmtrace NEW/etmtrace`.
 # Exit status: 0 all identical, 1 differences (listed), 2 usage.
 set -u
@@ -78,6 +80,35 @@ forms "am243x" "$snaps/am243x-freertos-1" \
 forms "am243x noelf" "$snaps/am243x-freertos-1"
 forms "sample" "$root/examples/sample"
 
+# the other commands and the listing annotations
+am=$snaps/am243x-freertos-1
+elf=$am/freertos.out
+for j in 1 2; do
+	run "am243x source j$j" decode "$am" --elf "$elf" --source --jobs $j
+	run "am243x clock j$j" decode "$am" --elf "$elf" --clock 400000000 \
+		--offsets --jobs $j
+	run "am243x jsonl clock j$j" decode "$am" --elf "$elf" --format jsonl \
+		--clock 400000000 --jobs $j
+	for f in ranges text insns lcov save; do
+		run "coverage am243x $f j$j" coverage "$am" --elf "$elf" \
+			--format $f --jobs $j
+		run "coverage TC2 $f j$j" coverage "$snaps/TC2" --id 13 \
+			--format $f --jobs $j
+	done
+	for f in autofdo profgen; do
+		run "fdo am243x $f j$j" fdo "$am" --elf "$elf" --format $f --jobs $j
+	done
+	for f in flat callgrind folded perfetto; do
+		run "profile am243x $f j$j" profile "$am" --elf "$elf" \
+			--format $f --jobs $j
+		run "profile TC2 $f j$j" profile "$snaps/TC2" --format $f --jobs $j
+	done
+done
+for d in TC2 trace_cov_a15 am243x-freertos-1; do
+	run "info $d" info "$snaps/$d"
+done
+run "info sample" info "$root/examples/sample"
+
 # synthetic snapshots, written by the old binary (and by the new one:
 # the encoder must not change either)
 i=0
@@ -111,5 +142,18 @@ done <<'EOF'
 --protocol ptm --atoms random --full-addr --features all
 --protocol etmv1
 EOF
+# ETMv1 sample files (the trace file of an ETMv1 synthetic snapshot, with
+# its configuration and image given as options)
+"$old" synth "$work/e1" --seed 7 --insns 20000 --protocol etmv1 >/dev/null
+e1=("$work/e1/trace.bin" --protocol etmv1 --etmccr 0x30000000 --etmcr 0x10
+	--image "$work/e1/mem_0_0.bin@0" --image "$work/e1/mem_0_1.bin@0x10000")
+run "etmv1 file info" info "$work/e1/trace.bin"
+run "etmv1 file packets" packets "${e1[@]}"
+for f in text canon jsonl; do
+	run "etmv1 file $f" decode "${e1[@]}" --format $f
+done
+stats=1 run "etmv1 file stats" decode "${e1[@]}" --stats
+run "etmv1 file coverage" coverage "${e1[@]}" --format insns
+run "etmv1 file profile" profile "${e1[@]}" --format folded
 echo "$ncase cases, $ndiff differ"
 [ $ndiff = 0 ]

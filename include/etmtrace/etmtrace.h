@@ -13,6 +13,7 @@
 #include <etmtrace/packet.h>
 #include <etmtrace/image.h>
 #include <etmtrace/insn.h>
+#include <etmtrace/listing.h>
 #include <etmtrace/flow.h>
 #include <etmtrace/snapshot.h>
 #include <etmtrace/decoder.h>

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <etmtrace/listing.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -115,6 +117,11 @@ long etm_symbols_line_find(const struct etm_symbols *s, uint64_t addr);
  * written), 0 if @addr is in no inlined code, or -etme_invalid. */
 int etm_symbols_inlined(const struct etm_symbols *s, uint64_t addr,
 			struct etm_inline *out, size_t max);
+
+/** The hook through which a listing formatter (etmtrace/listing.h) looks
+ * up @s's functions (etm_symbols_find()) and lines (etm_symbols_line()),
+ * into *@out; @s must outlive its use. */
+void etm_symbols_hook(const struct etm_symbols *s, struct etm_sym_hook *out);
 
 #ifdef __cplusplus
 }

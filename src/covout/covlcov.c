@@ -1,4 +1,4 @@
-/* cli/covlcov.c - `etmtrace coverage --format lcov`: per-line and
+/* covout/covlcov.c - `etmtrace coverage --format lcov`: per-line and
  * per-branch coverage from the accumulated instruction counts and the DWARF
  * line table (through the symbols layer), written as an lcov tracefile.
  *
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "covcmd.h"
+#include "covout/covout.h"
 
 struct lrec {
 	const char *file;
@@ -235,10 +235,8 @@ int cov_write_lcov(struct covout *o)
 	struct etm_sym f;
 	size_t i, j, n;
 
-	if (!o->sym || !etm_symbols_has_lines(o->sym)) {
-		fprintf(stderr, "etmtrace: --format lcov needs DWARF line information (--elf or --symbols)\n");
-		return 2;
-	}
+	if (!o->sym || !etm_symbols_has_lines(o->sym))
+		return -etme_invalid;
 	n = etm_symbols_count(o->sym);
 	for (i = 0; i < n && !v.nomem; i++)
 		if (etm_symbols_get(o->sym, i, &f) == 0)
@@ -246,8 +244,7 @@ int cov_write_lcov(struct covout *o)
 	lcov_unnamed(o, &v);
 	if (v.nomem) {
 		free(v.r);
-		fprintf(stderr, "etmtrace: out of memory\n");
-		return 2;
+		return -etme_nomem;
 	}
 	qsort(v.r, v.n, sizeof(*v.r), lrec_cmp);
 	for (i = 0; i < v.n; i = j) {

@@ -1,13 +1,13 @@
-/* cli/covlist.c - `etmtrace coverage --format text|ranges|insns`: the
+/* covout/covlist.c - `etmtrace coverage --format text|ranges|insns`: the
  * annotated listing of every function (coverage gaps: never-executed
  * instructions, one-way conditional branches), executed / never-executed
  * address ranges per function or image region (no DWARF needed), and the
  * raw per-instruction counts. */
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "covcmd.h"
-#include "disasm.h"
+#include "covout/covout.h"
 
 /* One area to report: a function, or an image region without symbols. */
 struct area {
@@ -79,7 +79,10 @@ static unsigned list_insn(struct covout *o, uint64_t a, enum etm_isa isa)
 		return ran ? ci.size : isa == etmi_a32 ? 4 :
 							 2;
 	}
-	disasm_insn(o->dis, o->img, etm_space_any, &in, dis, sizeof(dis));
+	if (o->dis.insn)
+		o->dis.insn(o->dis.ctx, o->img, etm_space_any, &in, dis, sizeof(dis));
+	else
+		snprintf(dis, sizeof(dis), "(%s)", etm_insn_class_name(in.cls));
 	note[0] = 0;
 	if (ran)
 		cond_note(&ci, note, sizeof(note));

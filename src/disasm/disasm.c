@@ -1,5 +1,5 @@
-/* cli/disasm.c - instruction text for the decode listing, via capstone
- * (Debian libcapstone-dev) when available.
+/* disasm/disasm.c - instruction text for listings, via capstone (Debian
+ * libcapstone-dev); this library unit is built only when capstone is found.
  *
  * T32 instructions in an IT block disassemble differently (MOVS outside,
  * MOV<c> inside). Capstone tracks IT blocks from the instructions it was
@@ -18,10 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "disasm.h"
-
-#ifdef ETM_HAVE_CAPSTONE
 #include <capstone/capstone.h>
+
+#include "disasm/disasm.h"
 
 struct disasm {
 	csh arm, thumb, it; /* it: the scratch handle for IT blocks */
@@ -197,28 +196,17 @@ void disasm_insn(struct disasm *d, const struct etm_image *img,
 	}
 	snprintf(buf, n, "(%s)", etm_insn_class_name(in->cls));
 }
-#else
-struct disasm {
-	int unused;
-};
 
-struct disasm *disasm_open(void)
+static void hook_insn(void *ctx, const struct etm_image *img,
+		      enum etm_space space, const struct etm_insn *in,
+		      char *buf, size_t n)
 {
-	return NULL;
+	disasm_insn(ctx, img, space, in, buf, n);
 }
 
-void disasm_close(struct disasm *d)
+struct etm_disasm_hook disasm_hook(struct disasm *d)
 {
-	(void)d;
-}
+	struct etm_disasm_hook h = { d ? hook_insn : NULL, d };
 
-void disasm_insn(struct disasm *d, const struct etm_image *img,
-		 enum etm_space space, const struct etm_insn *in, char *buf,
-		 size_t n)
-{
-	(void)d;
-	(void)img;
-	(void)space;
-	snprintf(buf, n, "(%s)", etm_insn_class_name(in->cls));
+	return h;
 }
-#endif

@@ -1,13 +1,15 @@
-/* cli/decsym.c - listing annotations from the symbols layer: func+0xoff,
- * branch targets, source lines and text, input offsets, and time. Lookups
- * are memoised per thread (the listing is formatted on worker threads);
- * the stateful parts (source lines, time) ask for one formatting thread. */
+/* output/lannot.c - listing annotations: func+0xoff, branch targets,
+ * source lines and text (symbols through the hook of etmtrace/listing.h),
+ * input offsets, and time. Lookups are memoised in the object, one per
+ * formatting thread; the stateful parts (source lines, time) ask for one
+ * formatting thread. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "decsym.h"
-#include "symload.h"
+#include <etmtrace/error.h>
+
+#include "output/lannot.h"
 
 /* Source files larger than this are not shown. */
 #define DECSYM_MAX_SRC (16u << 20)
@@ -26,40 +28,39 @@ struct decsym_src {
 	size_t *line, nlines;
 };
 
+/* A function as the symbol hook gives it. */
+struct decsym_fn {
+	const char *name;
+	uint64_t start, end;
+};
+
 struct decsym {
-	struct etm_symbols *sy;
+	struct etm_sym_hook sy; /* sy.func NULL: no symbols */
 	int source, offsets;
 	double hz;
 	struct decsym_clk clk[256];
 	const char *file; /* last source position shown */
 	uint32_t lineno;
 	struct decsym_src src;
+	struct decsym_fn memo; /* the last function found */
+	int have_memo;
 };
 
-static _Thread_local long memo = -1; /* last function found */
-
-int decsym_open(const struct session *s, const struct opts *o,
-		struct decsym **out)
+int decsym_open(const struct decsym_opts *o, struct decsym **out)
 {
 	struct decsym *d;
-	struct etm_symbols *sy = NULL;
-	double hz = o->clock_hz > 0 ? o->clock_hz : symload_ts_hz(s);
+	int sy = o->sym.func != NULL;
 
 	*out = NULL;
-	if (symload_open(s, &sy))
-		return 2;
-	if (!sy && !o->offsets && !(hz > 0))
+	if (!sy && !o->offsets && !(o->hz > 0))
 		return 0;
 	d = calloc(1, sizeof(*d));
-	if (!d) {
-		etm_symbols_free(sy);
-		fprintf(stderr, "etmtrace: out of memory\n");
-		return 2;
-	}
-	d->sy = sy;
-	d->source = o->source && sy;
+	if (!d)
+		return -etme_nomem;
+	d->sy = o->sym;
+	d->source = o->source && sy && o->sym.line;
 	d->offsets = o->offsets;
-	d->hz = hz;
+	d->hz = o->hz;
 	*out = d;
 	return 0;
 }
@@ -68,16 +69,15 @@ void decsym_close(struct decsym *d)
 {
 	if (!d)
 		return;
-	etm_symbols_free(d->sy);
 	free(d->src.path);
 	free(d->src.text);
 	free(d->src.line);
 	free(d);
 }
 
-int decsym_sequential(const struct decsym *d)
+int decsym_sequential(const struct decsym_opts *o)
 {
-	return d && (d->source || d->hz > 0);
+	return (o->source && o->sym.func && o->sym.line) || o->hz > 0;
 }
 
 /* @s as the inside of a JSON string. */
@@ -100,16 +100,28 @@ int decsym_per_line(const struct decsym *d)
 	return d && (d->offsets || d->source);
 }
 
-static int decsym_find(const struct decsym *d, uint64_t addr,
-		       struct etm_sym *y)
+static int decsym_find(struct decsym *d, uint64_t addr,
+		       struct decsym_fn *y)
 {
-	if (!d || !d->sy)
+	if (!d || !d->sy.func)
 		return -1;
-	if (memo >= 0 && etm_symbols_get(d->sy, (size_t)memo, y) == 0 &&
-	    addr >= y->start && addr < y->end)
+	if (d->have_memo && addr >= d->memo.start && addr < d->memo.end) {
+		*y = d->memo;
 		return 0;
-	memo = etm_symbols_find(d->sy, addr);
-	return memo >= 0 ? etm_symbols_get(d->sy, (size_t)memo, y) : -1;
+	}
+	d->have_memo = d->sy.func(d->sy.ctx, addr, &d->memo.name,
+				  &d->memo.start, &d->memo.end) == 0;
+	*y = d->memo;
+	return d->have_memo ? 0 : -1;
+}
+
+/* The source line of @addr through the hook; 0 or -1. */
+static int decsym_line(const struct decsym *d, uint64_t addr,
+		       const char **file, uint32_t *line)
+{
+	if (!d->sy.line)
+		return -1;
+	return d->sy.line(d->sy.ctx, addr, file, line);
 }
 
 void decsym_prefix(const struct decsym *d, struct wbuf *w,
@@ -162,17 +174,18 @@ static int src_load(struct decsym_src *s, const char *path)
 void decsym_source(struct decsym *d, struct wbuf *w,
 		   const struct etm_elem *el, const struct etm_insn *in)
 {
-	struct etm_line l;
+	const char *file;
+	uint32_t line;
 
-	if (!d || !d->source || etm_symbols_line(d->sy, in->addr, &l) < 0 ||
-	    (l.line == d->lineno && l.file == d->file))
+	if (!d || !d->source || decsym_line(d, in->addr, &file, &line) < 0 ||
+	    (line == d->lineno && file == d->file))
 		return;
-	d->file = l.file;
-	d->lineno = l.line;
+	d->file = file;
+	d->lineno = line;
 	decsym_prefix(d, w, el);
-	wbuf_printf(w, "  %s:%u", l.file, l.line);
-	if (l.line && src_load(&d->src, l.file) == 0 && l.line <= d->src.nlines) {
-		const char *t = d->src.text + d->src.line[l.line - 1];
+	wbuf_printf(w, "  %s:%u", file, line);
+	if (line && src_load(&d->src, file) == 0 && line <= d->src.nlines) {
+		const char *t = d->src.text + d->src.line[line - 1];
 
 		wbuf_str(w, "  ");
 		wbuf_put(w, t, strcspn(t, "\r\n"));
@@ -180,10 +193,10 @@ void decsym_source(struct decsym *d, struct wbuf *w,
 	wbuf_char(w, '\n');
 }
 
-void decsym_target(const struct decsym *d, const struct etm_insn *in,
-		   char *dis, size_t n)
+void decsym_target(struct decsym *d, const struct etm_insn *in, char *dis,
+		   size_t n)
 {
-	struct etm_sym y;
+	struct decsym_fn y;
 	size_t k = strlen(dis);
 
 	if (in->cls != etmc_br_direct || decsym_find(d, in->target, &y) < 0 ||
@@ -203,9 +216,9 @@ static double decsym_time(const struct decsym *d, const struct decsym_clk *c)
 	return (double)c->cyc / d->hz;
 }
 
-int decsym_symstr(const struct decsym *d, uint64_t addr, char *buf, size_t n)
+int decsym_symstr(struct decsym *d, uint64_t addr, char *buf, size_t n)
 {
-	struct etm_sym y;
+	struct decsym_fn y;
 
 	if (decsym_find(d, addr, &y) < 0) {
 		buf[0] = 0;
@@ -246,11 +259,11 @@ void decsym_other(struct decsym *d, struct wbuf *w, const struct etm_elem *el)
 	}
 }
 
-void decsym_json(const struct decsym *d, struct wbuf *w,
-		 const struct etm_elem *el)
+void decsym_json(struct decsym *d, struct wbuf *w, const struct etm_elem *el)
 {
-	struct etm_sym y;
-	struct etm_line l;
+	struct decsym_fn y;
+	const char *file;
+	uint32_t line;
 
 	if (!d || el->kind != etmk_range)
 		return;
@@ -259,9 +272,9 @@ void decsym_json(const struct decsym *d, struct wbuf *w,
 		json_esc(w, y.name);
 		wbuf_printf(w, "\",\"off\":%llu", (unsigned long long)(el->start - y.start));
 	}
-	if (d->sy && etm_symbols_line(d->sy, el->start, &l) == 0) {
+	if (decsym_line(d, el->start, &file, &line) == 0) {
 		wbuf_str(w, ",\"file\":\"");
-		json_esc(w, l.file);
-		wbuf_printf(w, "\",\"line\":%u", l.line);
+		json_esc(w, file);
+		wbuf_printf(w, "\",\"line\":%u", line);
 	}
 }

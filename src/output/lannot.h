@@ -1,25 +1,34 @@
-/* cli/decsym.h - annotations of the `etmtrace decode` listing: function
- * and offset of each instruction, symbolized branch targets, source lines
- * (--source), input offsets (--offsets), and time from timestamps and
- * cycle counts where the clock is known (trace.ini or --clock). */
-#ifndef ETM_CLI_DECSYM_H
-#define ETM_CLI_DECSYM_H
+/* output/lannot.h - annotations of the decode listing (output/listing.h):
+ * function and offset of each instruction, symbolized branch targets,
+ * source lines, input offsets, and time from timestamps and cycle counts
+ * where the clock is known. Symbols come through a hook
+ * (etmtrace/listing.h), so this layer needs no libdw. Library-internal. */
+#ifndef ETM_OUTPUT_LANNOT_H
+#define ETM_OUTPUT_LANNOT_H
 
-#include <etmtrace/symbols.h>
+#include <etmtrace/flow.h>
+#include <etmtrace/listing.h>
 
-#include "session.h"
 #include "output/wbuf.h"
+
+/* What to annotate the listing with. */
+struct decsym_opts {
+	struct etm_sym_hook sym; /* func/line NULL: no symbols */
+	int source;              /* source lines (needs sym.line) */
+	int offsets;             /* input offset of each line */
+	double hz;               /* clock of timestamps and cycles (0: none) */
+};
 
 struct decsym;
 
-/* The annotations the options ask for (symbols loaded here), in *@out;
- * NULL when there are none. Returns 0 or 2 (error printed). */
-int decsym_open(const struct session *s, const struct opts *o,
-		struct decsym **out);
+/* The annotations @o asks for in *@out (one object per formatting thread:
+ * lookups are memoised in it); NULL when there are none. Returns 0 or
+ * -etme_nomem. */
+int decsym_open(const struct decsym_opts *o, struct decsym **out);
 void decsym_close(struct decsym *d);
 /* Whether the annotations carry state from element to element (source
  * lines, time): the listing must then be formatted on one thread. */
-int decsym_sequential(const struct decsym *d);
+int decsym_sequential(const struct decsym_opts *o);
 
 /* Whether lines carry more than their instruction (--offsets, --source). */
 int decsym_per_line(const struct decsym *d);
@@ -30,11 +39,11 @@ void decsym_prefix(const struct decsym *d, struct wbuf *w,
 void decsym_source(struct decsym *d, struct wbuf *w,
 		   const struct etm_elem *el, const struct etm_insn *in);
 /* Text: " <func+0xoff>" of a direct branch's target appended to @dis. */
-void decsym_target(const struct decsym *d, const struct etm_insn *in,
-		   char *dis, size_t n);
+void decsym_target(struct decsym *d, const struct etm_insn *in, char *dis,
+		   size_t n);
 /* Text: "  func+0xoff" of @addr into @buf (empty if none); returns its
  * length as snprintf does. */
-int decsym_symstr(const struct decsym *d, uint64_t addr, char *buf, size_t n);
+int decsym_symstr(struct decsym *d, uint64_t addr, char *buf, size_t n);
 /* Text: on the last instruction of a range with cycles, the cycles so far
  * and the time (clock known). */
 void decsym_tail(struct decsym *d, struct wbuf *w, const struct etm_elem *el,
@@ -42,7 +51,6 @@ void decsym_tail(struct decsym *d, struct wbuf *w, const struct etm_elem *el,
 /* Text: " (S s)" of a timestamp element; the clock state moves on. */
 void decsym_other(struct decsym *d, struct wbuf *w, const struct etm_elem *el);
 /* jsonl: ,"sym","off","file","line" of a range's start. */
-void decsym_json(const struct decsym *d, struct wbuf *w,
-		 const struct etm_elem *el);
+void decsym_json(struct decsym *d, struct wbuf *w, const struct etm_elem *el);
 
 #endif

@@ -1,4 +1,4 @@
-/* cli/lcache.c - caches of formatted listing text (see lcache.h): lines,
+/* output/lcache.c - caches of formatted listing text (see lcache.h): lines,
  * 16384 of 128 bytes (2 MiB) in 4-way sets per
  * formatting thread; TC2's kernel working set (5477 distinct addresses on
  * 0x13) stays in. Whole ranges: 2048 texts of up to 2 KiB, direct-mapped,
@@ -7,18 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lcache.h"
+#include "output/lcache.h"
 
 /* One cached line in 128 bytes (two cache lines). */
 struct lc_line {
 	uint8_t hlen, slen;
 	char text[126];
-};
-
-/* A line as formatted, before it goes into the cache. */
-struct lc_fresh {
-	int hlen, slen;
-	char text[512];
 };
 
 #define LC_WAYS 4
@@ -49,8 +43,8 @@ struct lcache {
 	struct lc_rblock *range; /* LC_RANGES, allocated on first use */
 };
 
-static void lc_format(struct lc_fresh *l, struct disasm *dis,
-		      const struct decsym *sym, const struct etm_image *img,
+static void lc_format(struct lc_fresh *l, const struct etm_disasm_hook *dis,
+		      struct decsym *sym, const struct etm_image *img,
 		      enum etm_space space, const struct etm_insn *in)
 {
 	char d[160];
@@ -68,7 +62,10 @@ static void lc_format(struct lc_fresh *l, struct disasm *dis,
 		n = snprintf(l->text, 64, "  %08llx  %s  %04x       ",
 			     (unsigned long long)in->addr, etm_isa_name(in->isa),
 			     in->opcode);
-	disasm_insn(dis, img, space, in, d, sizeof(d));
+	if (dis && dis->insn)
+		dis->insn(dis->ctx, img, space, in, d, sizeof(d));
+	else
+		snprintf(d, sizeof(d), "(%s)", etm_insn_class_name(in->cls));
 	decsym_target(sym, in, d, sizeof(d));
 	n = n < 0 ? 0 : n > 63 ? 63 :
 				 n;
@@ -79,11 +76,11 @@ static void lc_format(struct lc_fresh *l, struct disasm *dis,
 					255;
 }
 
-struct lc_text lcache_line(struct lcache **lc, struct disasm *dis,
-			   const struct decsym *sym, const struct etm_image *img,
+struct lc_text lcache_line(struct lcache **lc, struct lc_fresh *fresh,
+			   const struct etm_disasm_hook *dis,
+			   struct decsym *sym, const struct etm_image *img,
 			   enum etm_space space, const struct etm_insn *in)
 {
-	static _Thread_local struct lc_fresh fresh;
 	struct lc_tag *tag = NULL;
 	struct lc_line *l;
 	uint32_t h = 0, w;
@@ -101,19 +98,19 @@ struct lc_text lcache_line(struct lcache **lc, struct disasm *dis,
 			}
 		}
 	}
-	lc_format(&fresh, dis, sym, img, space, in);
-	if (*lc && fresh.hlen + fresh.slen <= (int)sizeof(l->text)) {
+	lc_format(fresh, dis, sym, img, space, in);
+	if (*lc && fresh->hlen + fresh->slen <= (int)sizeof(l->text)) {
 		w = (*lc)->next[h]++ % LC_WAYS;
 		l = &(*lc)->line[h][w];
-		memcpy(l->text, fresh.text, (size_t)(fresh.hlen + fresh.slen));
-		l->hlen = (uint8_t)fresh.hlen;
-		l->slen = (uint8_t)fresh.slen;
+		memcpy(l->text, fresh->text, (size_t)(fresh->hlen + fresh->slen));
+		l->hlen = (uint8_t)fresh->hlen;
+		l->slen = (uint8_t)fresh->slen;
 		tag[w].addr = in->addr;
 		tag[w].isa = (uint8_t)in->isa;
 		tag[w].space = (uint8_t)space;
 		tag[w].valid = 1;
 	}
-	return (struct lc_text){ fresh.text, (size_t)fresh.hlen, (size_t)fresh.slen };
+	return (struct lc_text){ fresh->text, (size_t)fresh->hlen, (size_t)fresh->slen };
 }
 
 static struct lc_rblock *lc_range_slot(struct lcache *lc,

@@ -1,17 +1,19 @@
-/* cli/lcache.h - cache of the formatted, path-independent part of listing
+/* output/lcache.h - cache of the formatted, path-independent part of listing
  * lines: address, ISA, opcode, disassembly (with its symbolized target) and
  * func+0xoff, keyed by address, ISA and memory space; and of whole ranges'
  * text (keyed by start, instruction count, ISA and space) for listings
  * whose lines hold nothing else. The text is a
- * function of the image alone (cli/disasm.c), so a hit equals a fresh
- * format, and the listing is spared printf and capstone on every line. */
-#ifndef ETM_CLI_LCACHE_H
-#define ETM_CLI_LCACHE_H
+ * function of the image alone (the disassembler hook takes its context
+ * from the image: src/disasm/disasm.c), so a hit equals a fresh format, and
+ * the listing is spared printf and capstone on every line.
+ * Library-internal (output/listing.c). */
+#ifndef ETM_OUTPUT_LCACHE_H
+#define ETM_OUTPUT_LCACHE_H
 
 #include <etmtrace/flow.h>
+#include <etmtrace/listing.h>
 
-#include "decsym.h"
-#include "disasm.h"
+#include "output/lannot.h"
 
 struct lcache;
 
@@ -23,12 +25,20 @@ struct lc_text {
 	size_t hlen, slen;
 };
 
-/* The line parts of @in (read from @img in @space), formatted now or
- * taken from *@lc (allocated on first use; lines that do not fit a cache
- * entry, or all if that fails, are formatted every time). The text stays
- * valid until the next call on the thread. */
-struct lc_text lcache_line(struct lcache **lc, struct disasm *dis,
-			   const struct decsym *sym, const struct etm_image *img,
+/* A line as formatted, before it goes into the cache. */
+struct lc_fresh {
+	int hlen, slen;
+	char text[512];
+};
+
+/* The line parts of @in (read from @img in @space), formatted now into
+ * @fresh or taken from *@lc (allocated on first use; lines that do not fit
+ * a cache entry, or all if that fails, are formatted every time). @dis may
+ * be NULL (the instruction class is shown). The text stays valid until
+ * the next call with @lc or @fresh. */
+struct lc_text lcache_line(struct lcache **lc, struct lc_fresh *fresh,
+			   const struct etm_disasm_hook *dis,
+			   struct decsym *sym, const struct etm_image *img,
 			   enum etm_space space, const struct etm_insn *in);
 /* A whole range's text: its lines but the last as written (@body, @len
  * bytes), and the last line's cached parts (its E/N, cycles and the end of

@@ -1,38 +1,48 @@
-/* cli/decfmt.c - `etmtrace decode` output of one item: the listing, the
+/* output/listing.c - the decode output of one item: the listing, the
  * canonical list, JSON lines or counts only. The lines themselves come
- * from the library's formatters (src/output/out_fmt.h); here are what the
- * CLI adds: counters, runs of repeated diagnostics, and the annotations
- * that need symbols or capstone (decsym.c, lcache.c). The formatter keeps
- * no state from item to item except counters, so that parallel decode can
- * format on the worker threads (cli/decpar.c). */
+ * from out_fmt.c; here are counters, runs of repeated diagnostics, the
+ * cached instruction lines (lcache.c) and the annotations (lannot.c:
+ * symbols through a hook, time, offsets). The formatter keeps no state
+ * from item to item except counters, so that parallel decode can format
+ * on the worker threads (the CLI's decode driver, cli/decpar.c). */
 #include <stdio.h>
 #include <string.h>
 
 #include <etmtrace/diag.h>
+#include <etmtrace/error.h>
 
-#include "decfmt.h"
-#include "output/out_fmt.h"
+#include "output/listing.h"
 
-void decfmt_init(struct decfmt *f, const struct session *s, struct wbuf *w,
-		 enum dec_fmt fmt, struct disasm *dis, struct diagwarn *dw)
+int decfmt_init(struct decfmt *f, const struct etm_out_src *src, int nsrc,
+		struct wbuf *w, enum dec_fmt fmt,
+		const struct etm_disasm_hook *dis, struct diagset *dw,
+		const struct decsym_opts *ann)
 {
 	int i;
 
 	memset(f, 0, sizeof(*f));
-	f->s = s;
 	f->w = w;
 	f->fmt = fmt;
-	f->multi = s->nsrc > 1;
-	f->dis = dis;
+	f->multi = nsrc > 1;
+	if (dis)
+		f->dis = *dis;
 	f->dw = dw;
-	for (i = s->nsrc - 1; i >= 0; i--) /* the first of equal IDs wins */
-		f->byid[s->src[i].id & 0xff] = &s->src[i];
+	for (i = nsrc - 1; i >= 0; i--) { /* the first of equal IDs wins */
+		struct decfmt_src *b = &f->byid[src[i].id & 0xff];
+
+		b->cfg = src[i].cfg;
+		b->img = src[i].img;
+		b->known = 1;
+	}
+	return ann && decsym_open(ann, &f->sym) < 0 ? -etme_nomem : 0;
 }
 
 void decfmt_fini(struct decfmt *f)
 {
 	lcache_free(f->lc);
 	f->lc = NULL;
+	decsym_close(f->sym);
+	f->sym = NULL;
 }
 
 void decfmt_add(struct dec_counts *to, const struct dec_counts *from)
@@ -128,8 +138,8 @@ static void text_range(struct decfmt *c, const struct etm_elem *el,
 	}
 	while (etm_walk_next(&wk, &in) == 0) {
 		int last = ++i == el->ninsn;
-		struct lc_text l = lcache_line(&c->lc, c->dis, c->sym, img,
-					       wk.space, &in);
+		struct lc_text l = lcache_line(&c->lc, &c->fresh, &c->dis,
+					       c->sym, img, wk.space, &in);
 
 		decsym_source(c->sym, c->w, el, &in);
 		text_prefix(c, el);
@@ -153,9 +163,9 @@ static void text_range(struct decfmt *c, const struct etm_elem *el,
 static const struct etm_config *elem_cfg(const struct decfmt *c,
 					 const struct etm_elem *el)
 {
-	const struct session_src *src = c->byid[el->id];
+	const struct decfmt_src *src = &c->byid[el->id];
 
-	return src ? &src->cfg : NULL;
+	return src->known ? src->cfg : NULL;
 }
 
 static void text_other(struct decfmt *c, const struct etm_elem *el)
@@ -275,7 +285,7 @@ int decfmt_item(void *vctx, const struct etm_item *it)
 
 	if (it->kind == etm_item_elem)
 		return decfmt_elem(c, &it->elem);
-	diagwarn_item(c->dw, it);
+	diagset_item(c->dw, it);
 	c->n.packets++;
 	return 0;
 }
@@ -291,11 +301,11 @@ int decfmt_elems(void *vctx, const struct etm_elem *els, size_t n)
 
 /* Canonical list: the instructions of ranges, GAP where trace was lost. */
 static void canon_elem(struct decfmt *c, const struct etm_elem *el,
-		       const struct session_src *src)
+		       const struct decfmt_src *src)
 {
 	long n;
 
-	if (el->kind == etmk_range && src) {
+	if (el->kind == etmk_range && src->known) {
 		n = etm_out_canon_range(c->w, el, src->img);
 		if (n > 0)
 			c->n.insns += (unsigned long long)n;
@@ -307,14 +317,14 @@ static void canon_elem(struct decfmt *c, const struct etm_elem *el,
 
 int decfmt_elem(struct decfmt *c, const struct etm_elem *el)
 {
-	const struct session_src *src;
+	const struct decfmt_src *src;
 
-	diagwarn_elem(c->dw, el);
+	diagset_elem(c->dw, el);
 	if (el->kind < etmk_num_kinds)
 		c->n.elems[el->kind]++;
 	if (el->kind == etmk_error)
 		c->n.errors++;
-	src = c->byid[el->id];
+	src = &c->byid[el->id];
 	switch (c->fmt) {
 	case DF_STATS:
 		if (el->kind == etmk_range)
@@ -327,7 +337,7 @@ int decfmt_elem(struct decfmt *c, const struct etm_elem *el)
 		canon_elem(c, el, src);
 		break;
 	case DF_TEXT:
-		if (!src && el->kind != etmk_error)
+		if (!src->known && el->kind != etmk_error)
 			break;
 		if (run_kind(el)) {
 			c->lost[el->id] |= el->kind == etmk_nosync;

@@ -1,13 +1,18 @@
-/* cli/decfmt.h - `etmtrace decode` output of one item (listing, canonical
- * list, JSON lines, or counts only), into a buffered writer. */
-#ifndef ETM_CLI_DECFMT_H
-#define ETM_CLI_DECFMT_H
+/* output/listing.h - the decode output of one item (listing, canonical
+ * list, JSON lines, or counts only), into a buffered writer, with the
+ * annotations of output/lannot.h, a disassembler hook, and the
+ * configuration diagnostics of output/diagset.h fed on the way.
+ * Library-internal: the CLI's `decode` drives it, on one thread or one
+ * formatter per worker thread. */
+#ifndef ETM_OUTPUT_LISTING_H
+#define ETM_OUTPUT_LISTING_H
 
-#include "decsym.h"
-#include "diagwarn.h"
-#include "lcache.h"
-#include "disasm.h"
-#include "session.h"
+#include <etmtrace/listing.h>
+
+#include "output/diagset.h"
+#include "output/lannot.h"
+#include "output/lcache.h"
+#include "output/out_fmt.h"
 #include "output/wbuf.h"
 
 enum dec_fmt { DF_TEXT,
@@ -26,15 +31,22 @@ struct dec_run {
 	unsigned long long n, last_off;
 };
 
+/* A source as the formatter looks it up by trace ID. */
+struct decfmt_src {
+	const struct etm_config *cfg;
+	const struct etm_image *img;
+	int known; /* one of the decode's sources */
+};
+
 struct decfmt {
-	const struct session *s;
 	struct wbuf *w;
 	enum dec_fmt fmt;
-	int multi;           /* several IDs: prefix lines with the ID */
-	struct disasm *dis;  /* text: one per thread */
-	struct diagwarn *dw; /* configuration-mismatch diagnostics */
-	struct decsym *sym;  /* listing annotations (may be NULL) */
-	struct lcache *lc;   /* text: formatted line parts */
+	int multi;                  /* several IDs: prefix lines with the ID */
+	struct etm_disasm_hook dis; /* text: one disassembler per thread */
+	struct diagset *dw;         /* configuration-mismatch diagnostics */
+	struct decsym *sym;         /* listing annotations (may be NULL) */
+	struct lcache *lc;          /* text: formatted line parts */
+	struct lc_fresh fresh;      /* text: a line formatted now */
 	struct dec_counts n;
 	struct dec_run run;  /* text: the run being collected */
 	struct dec_run head; /* split: the run the piece began with */
@@ -42,12 +54,16 @@ struct decfmt {
 	int lead;            /* split: nothing output in this piece yet */
 	uint8_t lost[256];   /* text: by ID, sync lost with no trace on
 				   * since: the next range resumes the listing */
-	const struct session_src *byid[256];
+	struct decfmt_src byid[256];
 };
 
-/* @dis and @dw are borrowed (may be NULL). */
-void decfmt_init(struct decfmt *f, const struct session *s, struct wbuf *w,
-		 enum dec_fmt fmt, struct disasm *dis, struct diagwarn *dw);
+/* A formatter of @fmt into @w for the @nsrc sources @src (borrowed, as are
+ * @w, @dis and @dw; @dis and @dw may be NULL), with the annotations @ann
+ * asks for (NULL: none). Returns 0 or -etme_nomem. */
+int decfmt_init(struct decfmt *f, const struct etm_out_src *src, int nsrc,
+		struct wbuf *w, enum dec_fmt fmt,
+		const struct etm_disasm_hook *dis, struct diagset *dw,
+		const struct decsym_opts *ann);
 /* Output and count one item (a session_fn); returns 0. */
 int decfmt_item(void *f, const struct etm_item *it);
 /* Output and count one element; returns 0. */
@@ -65,7 +81,7 @@ void decfmt_join_head(struct decfmt *f, const struct dec_run *head,
 		      int has_text);
 void decfmt_join_tail(struct decfmt *f, const struct dec_run *tail);
 void decfmt_add(struct dec_counts *to, const struct dec_counts *from);
-/* Free what the formatter allocated (its line cache). */
+/* Free what the formatter allocated (its line cache, annotations). */
 void decfmt_fini(struct decfmt *f);
 
 #endif

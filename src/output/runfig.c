@@ -1,10 +1,10 @@
-/* cli/runfig.c - the parallel runner's figures of a command: CPU time per
- * thread, the serial share (what the calling thread did, in the run and
- * around it), redundant decode and waiting (cli/runfig.h). */
+/* output/runfig.c - the parallel runner's figures of a command: CPU time
+ * per thread, the serial share (what the calling thread did, in the run
+ * and around it), redundant decode and waiting (output/runfig.h). */
 #include <sys/resource.h>
 #include <time.h>
 
-#include "runfig.h"
+#include "output/runfig.h"
 
 void runfig_prepare(struct etm_run_stats *st,
 		    struct etm_run_thread *scratch, unsigned cap)

@@ -1,13 +1,14 @@
-/* cli/runfig.h - the parallel runner's figures (etmtrace/runstats.h) summed
- * over a decode's buffers and printed by `decode --stats` / --run-stats. */
-#ifndef ETM_CLI_RUNFIG_H
-#define ETM_CLI_RUNFIG_H
+/* output/runfig.h - the parallel runner's figures (etmtrace/runstats.h)
+ * summed over a decode's buffers, and their text (the CLI's `decode
+ * --stats` / --run-stats). Library-internal. */
+#ifndef ETM_OUTPUT_RUNFIG_H
+#define ETM_OUTPUT_RUNFIG_H
 
 #include <stdio.h>
 
 #include <etmtrace/runstats.h>
 
-#define RUNFIG_THREADS 256 /* the most --jobs (cli/opt.c) */
+#define RUNFIG_THREADS 256 /* the most threads counted (CLI: --jobs) */
 
 /* Sums of the runs of one command. */
 struct runfig {

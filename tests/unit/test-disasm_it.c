@@ -1,5 +1,5 @@
 /* tests/unit/test-disasm_it.c - the listing's T32 IT-block context comes
- * from the program image (cli/disasm.c), not from the instructions printed
+ * from the program image (src/disasm/disasm.c), not from the instructions printed
  * before. Expected text derived from the IT semantics (ARM ARM A7.7.38: an
  * IT covers up to 4 following instructions; T = firstcond, E = its
  * inverse), with bytes taken from the TC2 kernel dump. */
@@ -8,7 +8,7 @@
 #include "etest.h"
 
 #ifdef ETM_HAVE_CAPSTONE
-#include "../../cli/disasm.c"
+#include "disasm/disasm.h"
 
 /* At 0x1000: bf92 itee ls | 460c | 687d | eb05 0409; then 0x1010: 460c
  * outside any block (preceded by 4 x 0x2000 movs); at 0x1020: f3a4 bf3e

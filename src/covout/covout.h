@@ -1,0 +1,42 @@
+/* covout/covout.h - coverage reports from the accumulated coverage
+ * (etmtrace/coverage.h), the program image and, where given, the symbols
+ * (libdw: part of libetmtrace_symbols): lcov, an annotated listing,
+ * address ranges, per-instruction counts. Library-internal: the CLI's
+ * `etmtrace coverage` writes them. */
+#ifndef ETM_COVOUT_COVOUT_H
+#define ETM_COVOUT_COVOUT_H
+
+#include <stdio.h>
+
+#include <etmtrace/coverage.h>
+#include <etmtrace/etmtrace.h>
+#include <etmtrace/listing.h>
+#include <etmtrace/symbols.h>
+
+struct covout {
+	struct etm_cov *cov;
+	const struct etm_image *img;   /* for instructions never executed */
+	const struct etm_symbols *sym; /* may be NULL (no symbol file) */
+	FILE *f;
+	const char *test_name;
+	struct etm_disasm_hook dis; /* listing: insn NULL shows the class */
+};
+
+/* lcov tracefile (TN/SF/FN/FNDA/FNF/FNH/BRDA/BRF/BRH/DA/LF/LH) from the
+ * DWARF lines of o->sym. Returns 0, -etme_invalid (no line information)
+ * or -etme_nomem. */
+int cov_write_lcov(struct covout *o);
+/* Annotated listing of every function (or image region without symbols):
+ * counts, never-executed instructions, one-way branches. Returns 0. */
+int cov_write_listing(struct covout *o);
+/* Executed / never-executed address ranges per function (or per image
+ * region without symbols). Returns 0. */
+int cov_write_ranges(struct covout *o);
+/* Per-instruction counts: "ADDR EXEC FAIL UNKNOWN" lines. Returns 0. */
+int cov_write_insns(struct covout *o);
+
+/* The instruction at @addr in @isa read from @img into @in; 0 or -1. */
+int cov_decode_at(const struct etm_image *img, uint64_t addr,
+		  enum etm_isa isa, struct etm_insn *in);
+
+#endif

@@ -1,0 +1,105 @@
+/* output/diagset.c - the configuration-mismatch diagnostics of a decode's
+ * sources by trace ID (output/diagset.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/diagset.h"
+
+struct diagset {
+	struct etm_diag *d[128]; /* by trace ID */
+	int seg;                 /* segments (diagset_open_segment) */
+};
+
+static struct diagset *open_diag(const struct etm_out_src *src, int n,
+				 int seg)
+{
+	struct diagset *w = calloc(1, sizeof(*w));
+	int i;
+
+	for (i = 0; w && i < n; i++) {
+		unsigned id = src[i].id & 0x7f;
+
+		etm_diag_free(w->d[id]);
+		w->d[id] = seg ? etm_diag_alloc_segment(src[i].cfg, src[i].img) :
+				 etm_diag_alloc(src[i].cfg, src[i].img);
+	}
+	if (w)
+		w->seg = seg;
+	return w;
+}
+
+struct diagset *diagset_open(const struct etm_out_src *src, int n)
+{
+	return open_diag(src, n, 0);
+}
+
+struct diagset *diagset_open_segment(const struct etm_out_src *src, int n)
+{
+	return open_diag(src, n, 1);
+}
+
+void diagset_append(struct diagset *w, const struct diagset *seg)
+{
+	int i;
+
+	for (i = 0; w && seg && i < 128; i++)
+		if (w->d[i] && seg->d[i])
+			etm_diag_append(w->d[i], seg->d[i]);
+}
+
+void diagset_reset(struct diagset *seg)
+{
+	int i;
+
+	for (i = 0; seg && i < 128; i++)
+		etm_diag_reset_segment(seg->d[i]);
+}
+
+void diagset_item(struct diagset *w, const struct etm_item *it)
+{
+	unsigned id;
+
+	if (!w)
+		return;
+	id = (it->kind == etm_item_elem ? it->elem.id : it->pkt.id) & 0x7f;
+	if (w->d[id])
+		etm_diag_item(w->d[id], it);
+}
+
+void diagset_elem(struct diagset *w, const struct etm_elem *el)
+{
+	if (w && w->d[el->id & 0x7f])
+		etm_diag_elem(w->d[el->id & 0x7f], el);
+}
+
+struct etm_diag *diagset_get(const struct diagset *w, unsigned id)
+{
+	return w ? w->d[id & 0x7f] : NULL;
+}
+
+void diagset_close(struct diagset *w)
+{
+	int i;
+
+	for (i = 0; w && i < 128; i++)
+		etm_diag_free(w->d[i]);
+	free(w);
+}
+
+void diagset_sum(const struct diagset *w, struct etm_diag_counts *sum)
+{
+	struct etm_diag_counts c;
+	int i;
+
+	memset(sum, 0, sizeof(*sum));
+	for (i = 0; w && i < 128; i++) {
+		if (!w->d[i] || etm_diag_counts(w->d[i], &c, sizeof(c)) < 0)
+			continue;
+		sum->packets += c.packets;
+		sum->pkt_errors += c.pkt_errors;
+		sum->sync_lost += c.sync_lost;
+		sum->insns += c.insns;
+		sum->nomem += c.nomem;
+		sum->mismatch += c.mismatch + c.n_uncond + c.undef + c.mid_insn;
+	}
+}
