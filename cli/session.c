@@ -220,7 +220,7 @@ void session_close(struct session *s)
 	s->spool = NULL;
 }
 
-const struct etm_out_src *session_osrc(struct session *s)
+const struct etm_listing_source *session_osrc(struct session *s)
 {
 	int i;
 

@@ -29,7 +29,7 @@ struct session {
 	char *spool;             /* input `-`: standard input's copy */
 	struct session_src *src; /* the decoded sources (all buffers) */
 	int nsrc;
-	struct etm_out_src *osrc; /* src as the formatters take it */
+	struct etm_listing_source *osrc; /* src as the formatters take it */
 	uint64_t input_bytes;
 	int jobs; /* worker threads for session_run (<= 1: none) */
 	/* verified output (--verify): items go through this filter, which
@@ -84,7 +84,7 @@ int session_run_buffer(struct session *s, session_fn fn, void *ctx);
 size_t session_pread(int fd, uint64_t off, uint8_t *buf, size_t n);
 /* The sources as the output formatters take them (s->nsrc of them; NULL
  * on no memory), built on the first call. */
-const struct etm_out_src *session_osrc(struct session *s);
+const struct etm_listing_source *session_osrc(struct session *s);
 /* Source of trace ID @id, or NULL. */
 const struct session_src *session_find(const struct session *s, unsigned id);
 

@@ -1,14 +1,19 @@
-/* etmtrace/listing.h - what an instruction listing takes from the layers
- * that are optional to the decoder: a disassembler (capstone) and symbols
- * (libdw, libetmtrace_symbols). The listing formatters of the library
- * (decode listing, coverage listing) call these hooks; without them they
- * print the instruction class and no names. */
+/* etmtrace/listing.h - decoded elements as text: the listing of `etmtrace
+ * decode` (one line per executed instruction, with exceptions, gaps,
+ * context and timestamps), the canonical instruction list, or JSON lines.
+ * What a listing takes from the layers that are optional to the decoder
+ * comes through hooks: a disassembler (capstone) and symbols (libdw,
+ * libetmtrace_symbols: etm_symbols_hook()); without them the listing shows
+ * the instruction class and no names. */
 #ifndef ETMTRACE_LISTING_H
 #define ETMTRACE_LISTING_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include <etmtrace/config.h>
+#include <etmtrace/decoder.h>
+#include <etmtrace/flow.h>
 #include <etmtrace/image.h>
 #include <etmtrace/insn.h>
 
@@ -40,6 +45,62 @@ struct etm_sym_hook {
 		    uint32_t *line);
 	const void *ctx;
 };
+
+/* A decoded source as a listing sees it: its trace ID, configuration
+ * (exception names depend on the profile) and program image (the listed
+ * instructions are read from it); both borrowed, may be NULL. Elements of
+ * other trace IDs are listed only if they are errors. */
+struct etm_listing_source {
+	unsigned id;
+	const struct etm_config *cfg;
+	const struct etm_image *img;
+};
+
+enum etm_listing_format {
+	etm_listing_text,  /* the `etmtrace decode` listing */
+	etm_listing_canon, /* "ADDRESS A|T[ N]" per instruction, GAP lines */
+	etm_listing_jsonl, /* one JSON object per element */
+};
+
+/* Where the text goes: @n bytes at @s. Returns 0, or < 0 to fail the call
+ * that wrote (the error is returned). */
+typedef int (*etm_listing_write_fn)(void *ctx, const char *s, size_t n);
+
+struct etm_listing_opts {
+	size_t size; /* sizeof(struct etm_listing_opts) */
+	enum etm_listing_format format;
+	const struct etm_listing_source *src; /* the decode's sources */
+	size_t nsrc;
+	etm_listing_write_fn write;
+	void *write_ctx;
+	struct etm_disasm_hook dis; /* text: insn NULL shows the class */
+	struct etm_sym_hook sym;    /* func+0xoff, branch targets, lines */
+	int source_lines;           /* text: the source line before the
+				     * instructions that change it */
+	int offsets;                /* text: the input offset of each line */
+	double clock_hz;            /* > 0: times of timestamps and cycles */
+};
+
+struct etm_listing;
+
+/* A listing as @o says (copied; what it points to is borrowed until
+ * etm_listing_free()). Returns 0 with *@out set, -etme_invalid or
+ * -etme_nomem. */
+int etm_listing_alloc(struct etm_listing **out,
+		      const struct etm_listing_opts *o);
+/* List one item (packets are not listed). Returns 0 or an error of the
+ * write callback. */
+int etm_listing_item(struct etm_listing *l, const struct etm_item *it);
+/* List @n elements (as etm_decoder_next_elems() hands them out). */
+int etm_listing_elems(struct etm_listing *l, const struct etm_elem *els,
+		      size_t n);
+/* End of a trace buffer (or of the decode): the lines held back (a run of
+ * identical error lines is printed as one) are listed and everything is
+ * handed to the write callback. Returns 0 or its error. */
+int etm_listing_flush(struct etm_listing *l);
+/* Instructions listed so far. */
+uint64_t etm_listing_insns(const struct etm_listing *l);
+void etm_listing_free(struct etm_listing *l);
 
 #ifdef __cplusplus
 }

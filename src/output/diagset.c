@@ -10,7 +10,7 @@ struct diagset {
 	int seg;                 /* segments (diagset_open_segment) */
 };
 
-static struct diagset *open_diag(const struct etm_out_src *src, int n,
+static struct diagset *open_diag(const struct etm_listing_source *src, int n,
 				 int seg)
 {
 	struct diagset *w = calloc(1, sizeof(*w));
@@ -28,12 +28,12 @@ static struct diagset *open_diag(const struct etm_out_src *src, int n,
 	return w;
 }
 
-struct diagset *diagset_open(const struct etm_out_src *src, int n)
+struct diagset *diagset_open(const struct etm_listing_source *src, int n)
 {
 	return open_diag(src, n, 0);
 }
 
-struct diagset *diagset_open_segment(const struct etm_out_src *src, int n)
+struct diagset *diagset_open_segment(const struct etm_listing_source *src, int n)
 {
 	return open_diag(src, n, 1);
 }

@@ -13,11 +13,11 @@ struct diagset;
 
 /* Diagnostics for the @n sources @src; NULL on no memory (then the other
  * calls do nothing). The last of equal IDs wins. */
-struct diagset *diagset_open(const struct etm_out_src *src, int n);
+struct diagset *diagset_open(const struct etm_listing_source *src, int n);
 /* Parallel decode: diagnostics of a piece of the output whose preceding
  * items were not seen, added to the whole with diagset_append() in input
  * order; diagset_reset() empties one for reuse. */
-struct diagset *diagset_open_segment(const struct etm_out_src *src, int n);
+struct diagset *diagset_open_segment(const struct etm_listing_source *src, int n);
 void diagset_append(struct diagset *w, const struct diagset *seg);
 void diagset_reset(struct diagset *seg);
 void diagset_item(struct diagset *w, const struct etm_item *it);

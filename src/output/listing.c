@@ -13,7 +13,7 @@
 
 #include "output/listing.h"
 
-int decfmt_init(struct decfmt *f, const struct etm_out_src *src, int nsrc,
+int decfmt_init(struct decfmt *f, const struct etm_listing_source *src, int nsrc,
 		struct wbuf *w, enum dec_fmt fmt,
 		const struct etm_disasm_hook *dis, struct diagset *dw,
 		const struct decsym_opts *ann)

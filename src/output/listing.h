@@ -60,7 +60,7 @@ struct decfmt {
 /* A formatter of @fmt into @w for the @nsrc sources @src (borrowed, as are
  * @w, @dis and @dw; @dis and @dw may be NULL), with the annotations @ann
  * asks for (NULL: none). Returns 0 or -etme_nomem. */
-int decfmt_init(struct decfmt *f, const struct etm_out_src *src, int nsrc,
+int decfmt_init(struct decfmt *f, const struct etm_listing_source *src, int nsrc,
 		struct wbuf *w, enum dec_fmt fmt,
 		const struct etm_disasm_hook *dis, struct diagset *dw,
 		const struct decsym_opts *ann);

@@ -9,16 +9,9 @@
 #include <etmtrace/config.h>
 #include <etmtrace/flow.h>
 #include <etmtrace/image.h>
+#include <etmtrace/listing.h>
 
 #include "output/wbuf.h"
-
-/* A decoded source as the formatters see it: its trace ID, configuration
- * and program image (both owned by the caller, may be NULL). */
-struct etm_out_src {
-	unsigned id;
-	const struct etm_config *cfg;
-	const struct etm_image *img;
-};
 
 /* The canonical list of the instructions of range @el, read from @img:
  * one "ADDRESS A|T" line each, the last " N" when it failed its condition
