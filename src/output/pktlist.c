@@ -1,0 +1,101 @@
+/* output/pktlist.c - packets as listing lines (output/pktlist.h): text
+ * with the packet's description (etm_pkt_describe()) or JSON lines
+ * (etm_pkt_json_fields()), and where a compressed address cannot be
+ * completed yet. */
+#include <stdio.h>
+#include <string.h>
+
+#include <etmtrace/error.h>
+#include <etmtrace/packet.h>
+
+#include "output/pktlist.h"
+
+/* A compressed address before the first full one (I-sync or a 32-bit
+ * branch address) of its source: its high bits are not known. */
+static int addr_unknown(struct pktlist *c, const struct etm_packet *p)
+{
+	if (p->type == etmp_isync ||
+	    ((p->type == etmp_branch || p->type == etmp_waypoint) &&
+	     p->addr_bits >= 32))
+		c->full[p->id & 0x7f] = 1;
+	return (p->type == etmp_branch || p->type == etmp_waypoint) &&
+	       !c->full[p->id & 0x7f];
+}
+
+static void put_hex_bytes(struct wbuf *w, const struct etm_packet *p, int spaced)
+{
+	static const char hx[] = "0123456789abcdef";
+	char *q = wbuf_reserve(w, 3 * ETM_PKT_MAX_RAW + 8);
+	size_t n = 0;
+	unsigned i;
+
+	for (i = 0; i < p->raw_len; i++) {
+		if (spaced && i)
+			q[n++] = ' ';
+		q[n++] = hx[p->raw[i] >> 4];
+		q[n++] = hx[p->raw[i] & 15];
+	}
+	if (p->size > p->raw_len && spaced) {
+		memcpy(q + n, " ...", 4);
+		n += 4;
+	}
+	wbuf_commit(w, n);
+}
+
+int pktlist_item(void *vctx, const struct etm_item *it)
+{
+	struct pktlist *c = vctx;
+	char fields[1024];
+	const struct etm_packet *p = &it->pkt;
+	int unknown;
+
+	if (it->kind == etm_item_elem) {
+		/* deformatter errors arrive as error elements */
+		c->errors++;
+		if (c->jsonl)
+			wbuf_printf(c->w, "{\"offset\":%llu,\"type\":\"FRAME_ERROR\",\"error\":\"%s\"}\n",
+				    (unsigned long long)it->elem.offset,
+				    etm_errname(it->elem.err));
+		else
+			wbuf_printf(c->w, "%10llu  --  frame error: %s\n",
+				    (unsigned long long)it->elem.offset,
+				    etm_errstr(it->elem.err));
+		return 0;
+	}
+	if (p->type == etmp_error)
+		c->errors++;
+	else if (p->type != etmp_notsync)
+		c->packets++;
+	unknown = addr_unknown(c, p);
+	if (c->jsonl) {
+		etm_pkt_json_fields(p, it->proto, fields, sizeof(fields));
+		if (unknown)
+			strncat(fields, ",\"addr_known\":false",
+				sizeof(fields) - strlen(fields) - 1);
+		wbuf_printf(c->w, "{\"offset\":%llu,\"id\":\"0x%02x\",\"bytes\":\"",
+			    (unsigned long long)p->offset, p->id);
+		put_hex_bytes(c->w, p, 0);
+		wbuf_printf(c->w, "\",\"type\":\"%s\"%s%s}\n",
+			    etm_pkt_type_name(p->type, it->proto),
+			    fields[0] ? "," : "", fields);
+		return 0;
+	}
+	etm_pkt_describe(p, it->proto, fields, sizeof(fields));
+	if (unknown)
+		snprintf(fields + strlen(fields), sizeof(fields) - strlen(fields),
+			 " (low %u address bits only: no full address yet)",
+			 p->addr_bits);
+	wbuf_printf(c->w, "%10llu  0x%02x  ", (unsigned long long)p->offset, p->id);
+	{
+		size_t before = c->w->len;
+		size_t used;
+
+		put_hex_bytes(c->w, p, 1);
+		used = c->w->len >= before ? c->w->len - before : 0;
+		while (used++ < 36)
+			wbuf_char(c->w, ' ');
+	}
+	wbuf_printf(c->w, " %-18s %s\n", etm_pkt_type_name(p->type, it->proto),
+		    fields);
+	return 0;
+}

@@ -1,0 +1,24 @@
+/* output/pktlist.h - packets as listing lines (`etmtrace packets`): input
+ * offset, trace ID, raw bytes, type and decoded fields, as text or JSON
+ * lines, into a buffered writer, with the counts the command's verdict
+ * needs. Library-internal. */
+#ifndef ETM_OUTPUT_PKTLIST_H
+#define ETM_OUTPUT_PKTLIST_H
+
+#include <etmtrace/decoder.h>
+
+#include "output/wbuf.h"
+
+struct pktlist {
+	struct wbuf *w;
+	int jsonl;
+	unsigned long errors;
+	unsigned long packets;
+	uint8_t full[128]; /* a full address was seen, by trace ID */
+};
+
+/* List one item of a decoder in packet mode (@ctx: a struct pktlist):
+ * a packet, or a deformatter error element. Returns 0. */
+int pktlist_item(void *ctx, const struct etm_item *it);
+
+#endif
