@@ -27,13 +27,8 @@ int decfmt_init(struct decfmt *f, const struct etm_listing_source *src, int nsrc
 	if (dis)
 		f->dis = *dis;
 	f->dw = dw;
-	for (i = nsrc - 1; i >= 0; i--) { /* the first of equal IDs wins */
-		struct decfmt_src *b = &f->byid[src[i].id & 0xff];
-
-		b->cfg = src[i].cfg;
-		b->img = src[i].img;
-		b->known = 1;
-	}
+	for (i = nsrc - 1; i >= 0; i--) /* the first of equal IDs wins */
+		f->byid[src[i].id & 0xff] = &src[i];
 	return ann && decsym_open(ann, &f->sym) < 0 ? -etme_nomem : 0;
 }
 
@@ -163,9 +158,9 @@ static void text_range(struct decfmt *c, const struct etm_elem *el,
 static const struct etm_config *elem_cfg(const struct decfmt *c,
 					 const struct etm_elem *el)
 {
-	const struct decfmt_src *src = &c->byid[el->id];
+	const struct etm_listing_source *src = c->byid[el->id];
 
-	return src->known ? src->cfg : NULL;
+	return src ? src->cfg : NULL;
 }
 
 static void text_other(struct decfmt *c, const struct etm_elem *el)
@@ -279,12 +274,14 @@ static void text_resumed(struct decfmt *c, const struct etm_elem *el)
 		    (unsigned long long)el->start);
 }
 
+static inline int elem_out(struct decfmt *c, const struct etm_elem *el);
+
 int decfmt_item(void *vctx, const struct etm_item *it)
 {
 	struct decfmt *c = vctx;
 
 	if (it->kind == etm_item_elem)
-		return decfmt_elem(c, &it->elem);
+		return elem_out(c, &it->elem);
 	diagset_item(c->dw, it);
 	c->n.packets++;
 	return 0;
@@ -295,17 +292,17 @@ int decfmt_elems(void *vctx, const struct etm_elem *els, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		decfmt_elem(vctx, &els[i]);
+		elem_out(vctx, &els[i]);
 	return 0;
 }
 
 /* Canonical list: the instructions of ranges, GAP where trace was lost. */
 static void canon_elem(struct decfmt *c, const struct etm_elem *el,
-		       const struct decfmt_src *src)
+		       const struct etm_listing_source *src)
 {
 	long n;
 
-	if (el->kind == etmk_range && src->known) {
+	if (el->kind == etmk_range && src) {
 		n = etm_out_canon_range(c->w, el, src->img);
 		if (n > 0)
 			c->n.insns += (unsigned long long)n;
@@ -315,16 +312,19 @@ static void canon_elem(struct decfmt *c, const struct etm_elem *el,
 	}
 }
 
-int decfmt_elem(struct decfmt *c, const struct etm_elem *el)
+/* decfmt_elem(), static: inlined into the loops of decfmt_elems() (the
+ * library is built as position-independent code, where a global function
+ * is not inlined into its callers). */
+static inline int elem_out(struct decfmt *c, const struct etm_elem *el)
 {
-	const struct decfmt_src *src;
+	const struct etm_listing_source *src;
 
 	diagset_elem(c->dw, el);
 	if (el->kind < etmk_num_kinds)
 		c->n.elems[el->kind]++;
 	if (el->kind == etmk_error)
 		c->n.errors++;
-	src = &c->byid[el->id];
+	src = c->byid[el->id];
 	switch (c->fmt) {
 	case DF_STATS:
 		if (el->kind == etmk_range)
@@ -337,7 +337,7 @@ int decfmt_elem(struct decfmt *c, const struct etm_elem *el)
 		canon_elem(c, el, src);
 		break;
 	case DF_TEXT:
-		if (!src->known && el->kind != etmk_error)
+		if (!src && el->kind != etmk_error)
 			break;
 		if (run_kind(el)) {
 			c->lost[el->id] |= el->kind == etmk_nosync;
@@ -356,4 +356,9 @@ int decfmt_elem(struct decfmt *c, const struct etm_elem *el)
 		break;
 	}
 	return 0;
+}
+
+int decfmt_elem(struct decfmt *c, const struct etm_elem *el)
+{
+	return elem_out(c, el);
 }

@@ -31,13 +31,6 @@ struct dec_run {
 	unsigned long long n, last_off;
 };
 
-/* A source as the formatter looks it up by trace ID. */
-struct decfmt_src {
-	const struct etm_config *cfg;
-	const struct etm_image *img;
-	int known; /* one of the decode's sources */
-};
-
 struct decfmt {
 	struct wbuf *w;
 	enum dec_fmt fmt;
@@ -48,17 +41,17 @@ struct decfmt {
 	struct lcache *lc;          /* text: formatted line parts */
 	struct lc_fresh fresh;      /* text: a line formatted now */
 	struct dec_counts n;
-	struct dec_run run;  /* text: the run being collected */
-	struct dec_run head; /* split: the run the piece began with */
-	int split;           /* pieces joined later: keep the head run */
-	int lead;            /* split: nothing output in this piece yet */
-	uint8_t lost[256];   /* text: by ID, sync lost with no trace on
+	struct dec_run run;                         /* text: the run being collected */
+	struct dec_run head;                        /* split: the run the piece began with */
+	int split;                                  /* pieces joined later: keep the head run */
+	int lead;                                   /* split: nothing output in this piece yet */
+	uint8_t lost[256];                          /* text: by ID, sync lost with no trace on
 				   * since: the next range resumes the listing */
-	struct decfmt_src byid[256];
+	const struct etm_listing_source *byid[256]; /* in the caller's list */
 };
 
 /* A formatter of @fmt into @w for the @nsrc sources @src (borrowed, as are
- * @w, @dis and @dw; @dis and @dw may be NULL), with the annotations @ann
+ * @w and @dw; @dis is copied; @dis and @dw may be NULL), with the annotations @ann
  * asks for (NULL: none). Returns 0 or -etme_nomem. */
 int decfmt_init(struct decfmt *f, const struct etm_listing_source *src, int nsrc,
 		struct wbuf *w, enum dec_fmt fmt,
