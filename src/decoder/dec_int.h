@@ -16,7 +16,24 @@ struct dec_source {
 	struct etm_pkt_decoder *pd;
 	struct etm_flow *flow;
 	int finished;
-	struct etm_e1 *e1; /* ETMv1: samples to elements in one object */
+	/* a source that is no flow decoder (ETMv1: decoder/dec_e1.c): its
+	 * kind's operations and its state */
+	const struct dec_kind *kind;
+	void *kstate;
+};
+
+/* A kind of source other than a flow decoder with its packet decoder: it
+ * takes the raw input alone (one source) and makes elements only. A
+ * protocol of this kind is a file of its own (decoder/dec_e1.c) and one
+ * line in etm_decoder_add_source(). */
+struct dec_kind {
+	enum etm_protocol proto; /* what its items say */
+	/* up to @max elements in place (etm_decoder_next_elems()), taking the
+	 * decoder's pushed input (raw_buf) and its end (finishing) */
+	int (*next_elems)(struct etm_decoder *d, const struct etm_elem **els,
+			  size_t max);
+	void (*set_cache)(void *kstate, int on);
+	void (*free)(void *kstate);
 };
 
 struct etm_decoder {
@@ -53,6 +70,11 @@ struct etm_decoder {
 	int re_id;
 	unsigned lose_id;
 };
+
+/* ETMv1 source (decoder/dec_e1.c): @s (configured, owned from here on)
+ * becomes the raw input's source of @d. Returns 0 or an error. */
+int etm_dec_add_e1(struct etm_decoder *d, struct dec_source *s,
+		   const struct etm_image *img);
 
 /* The IDs of the input changed (a source added, an ID noted): the
  * deformatter is told. */

@@ -9,7 +9,6 @@
 
 #include <etmtrace/decoder.h>
 #include <etmtrace/error.h>
-#include <etmtrace/etmv1.h>
 
 #include "common/zero.h"
 #include "common/sbuf.h"
@@ -26,7 +25,8 @@ static void src_free(struct dec_source *s)
 	if (!s->flow)
 		etm_pkt_free(s->pd);
 	etm_flow_free(s->flow);
-	etm_e1_free(s->e1);
+	if (s->kind)
+		s->kind->free(s->kstate);
 	free(s);
 }
 
@@ -70,64 +70,18 @@ void etm_decoder_free(struct etm_decoder *d)
 	free(d);
 }
 
-/* ETMv1: raw sample records only, decoded to elements by one object
- * (etmtrace/etmv1.h); there are no packets. */
-static int e1_add_source(struct etm_decoder *d, struct dec_source *s,
-			 const struct etm_image *img)
-{
-	unsigned id = etm_cfg_trace_id(&s->cfg);
-
-	if (d->fmt != etm_fmt_raw || d->mode != etm_dec_elements) {
-		free(s);
-		return -etme_bad_config;
-	}
-	s->e1 = etm_e1_alloc(&s->cfg, img);
-	if (!s->e1) {
-		free(s);
-		return -etme_nomem;
-	}
-	d->src[id] = s;
-	d->sel[id] = 1;
-	d->img[id] = img;
-	d->raw = s;
-	return 0;
-}
-
-/* ETMv1 input: the pushed records go to the ETMv1 decoder. */
-static int e1_next_elems(struct etm_decoder *d, const struct etm_elem **els,
-			 size_t max)
-{
-	struct etm_e1 *e = d->raw->e1;
-	int n;
-
-	for (;;) {
-		n = etm_e1_next_elems(e, els, max);
-		if (n != -etme_again)
-			return n;
-		if (d->raw_len) {
-			n = etm_e1_push(e, d->raw_buf, d->raw_len);
-			if (n < 0)
-				return n;
-			d->offset += d->raw_len;
-			d->raw_len = 0;
-			continue;
-		}
-		if (!d->finishing)
-			return -etme_again;
-		etm_e1_finish(e);
-	}
-}
-
-static int e1_next(struct etm_decoder *d, struct etm_item *it)
+/* A source of another kind (dec_int.h: struct dec_kind): one element as
+ * an item. */
+static int kind_next(struct etm_decoder *d, struct etm_item *it)
 {
 	const struct etm_elem *el;
-	int n = e1_next_elems(d, &el, 1);
+	int n = d->raw->kind->next_elems(d, &el, 1);
 
 	if (n < 0)
 		return n;
 	it->elem = *el;
 	it->kind = etm_item_elem;
-	it->proto = etm_proto_etmv1;
+	it->proto = d->raw->kind->proto;
 	return 0;
 }
 
@@ -149,7 +103,7 @@ int etm_decoder_add_source(struct etm_decoder *d, const struct etm_config *cfg,
 		return -etme_nomem;
 	etm_config_from_user(&s->cfg, cfg, cfg->size);
 	if (cfg->protocol == etm_proto_etmv1)
-		return e1_add_source(d, s, img);
+		return etm_dec_add_e1(d, s, img);
 	if (d->mode == etm_dec_elements) {
 		s->flow = etm_flow_alloc(&s->cfg, img);
 		if (!s->flow)
@@ -222,8 +176,8 @@ void etm_decoder_set_cache(struct etm_decoder *d, int on)
 	for (i = 0; i < ETM_DEC_MAX_SOURCES; i++) {
 		if (d->src[i] && d->src[i]->flow)
 			etm_flow_set_cache(d->src[i]->flow, on);
-		if (d->src[i] && d->src[i]->e1)
-			etm_e1_set_cache(d->src[i]->e1, on);
+		if (d->src[i] && d->src[i]->kind)
+			d->src[i]->kind->set_cache(d->src[i]->kstate, on);
 	}
 }
 
@@ -460,8 +414,8 @@ int etm_decoder_next(struct etm_decoder *d, struct etm_item *it, size_t size)
 {
 	if (!d || !it || size < sizeof(*it))
 		return -etme_invalid;
-	if (d->raw && d->raw->e1)
-		return e1_next(d, it);
+	if (d->raw && d->raw->kind)
+		return kind_next(d, it);
 	if (d->cur && d->cur->flow) {
 		/* the common case: an element already queued */
 		const struct etm_elem *el = etm_flow_pop(d->cur->flow);
@@ -478,7 +432,7 @@ int etm_decoder_next(struct etm_decoder *d, struct etm_item *it, size_t size)
 
 int etm_decoder_serial(const struct etm_decoder *d)
 {
-	return d->raw && d->raw->e1;
+	return d->raw && d->raw->kind;
 }
 
 int etm_decoder_elems_ok(const struct etm_decoder *d)
@@ -497,8 +451,8 @@ int etm_decoder_next_elems(struct etm_decoder *d,
 		return -etme_invalid;
 	if (max > INT_MAX)
 		max = INT_MAX;
-	if (d->raw && d->raw->e1)
-		return e1_next_elems(d, els, max);
+	if (d->raw && d->raw->kind)
+		return d->raw->kind->next_elems(d, els, max);
 	s = d->cur;
 	if (s && s->flow && !d->re_at) {
 		/* the queued elements in place, the fast path run first
