@@ -145,7 +145,9 @@ static int cov_decode(struct session *s, struct opts *o, struct etm_cov *cov)
 				   s->src[i].img);
 	s->jobs = o->jobs ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	s->elems = cov_elems;
-	r = s->jobs > 1 && !o->chunk && !s->e1 ? covpar_run(s, cov) : -1;
+	r = s->jobs > 1 && !o->chunk && !s->mem && !s->skip ?
+		    covpar_run(s, cov) :
+		    -1;
 	if (r < 0)
 		r = session_run(s, cov_item, cov);
 	if (!r && etm_cov_end(cov) < 0) {

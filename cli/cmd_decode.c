@@ -155,7 +155,7 @@ static int decode_buffers(struct session *s, struct decfmt *c,
 		if (session_select(s, b) < 0)
 			continue;
 		/* several jobs on a regular file: formatted on the workers */
-		r = s->jobs > 1 && !s->o->chunk && !s->e1 &&
+		r = s->jobs > 1 && !s->o->chunk && !s->mem && !s->skip &&
 				    !decsym_sequential(ann) ?
 			    decpar_run(s, c, ann, rf) :
 			    -1;

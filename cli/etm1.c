@@ -1,7 +1,6 @@
-/* cli/etm1.c - ETMv1 in the CLI: sample files (our binary and text formats,
- * OpenOCD `etm dump`, ETB images) turned into the decoder's record stream
- * with the configuration merged from the file, the snapshot and the
- * options; the `info` description of an ETMv1 configuration. */
+/* cli/etm1.c - ETMv1 in the CLI: the `info` description of an ETMv1
+ * configuration and of a sample file, and `synth`'s sample-file writer.
+ * Decoding opens sample files through etm_capture_open() (load/open_e1.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,85 +51,6 @@ static enum etm_e1_format e1_fmt(const char *name)
 		if (!strcmp(name, nm[k]))
 			return (enum etm_e1_format)k;
 	return etm_e1f_unknown;
-}
-
-/* Registers given by the snapshot or the options win over the file's. */
-static void e1_merge(struct session_src *d, const struct etm_config *f)
-{
-	if (!d->cfg.etmcr)
-		d->cfg.etmcr = f->etmcr;
-	if (!d->cfg.etmccr)
-		d->cfg.etmccr = f->etmccr;
-	d->cfg.flags |= f->flags;
-	if (f->protocol == etm_proto_etmv2)
-		d->cfg.protocol = etm_proto_etmv2;
-}
-
-/* Our binary format is streamed: the header read here, the records pushed
- * from offset 32 by session_run() (bounded memory). 1 if it is not one. */
-static int e1_stream_bin(struct session *s)
-{
-	struct etm_config cfg;
-	uint8_t hdr[32];
-	uint32_t cnt;
-	struct stat st;
-	FILE *f = fopen(s->trace_path, "rb");
-	size_t n = f ? fread(hdr, 1, sizeof(hdr), f) : 0;
-
-	if (f)
-		fclose(f);
-	if (etm_e1_bin_header(hdr, n, &cfg, &cnt) < 0)
-		return 1;
-	if (stat(s->trace_path, &st) ||
-	    (uint64_t)st.st_size != 32 + (uint64_t)cnt * ETM_E1_REC) {
-		fprintf(stderr, "etmtrace: %s: sample count %u does not match "
-				"the file size\n",
-			s->trace_path, cnt);
-		return 2;
-	}
-	e1_merge(&s->src[0], &cfg);
-	s->e1_skip = 32;
-	return 0;
-}
-
-int cli_e1_load(struct session *s)
-{
-	struct etm_e1_capture c;
-	struct session_src *d = &s->src[0];
-	enum etm_e1_format f = e1_fmt(s->o->samples);
-	char err[256] = "";
-	uint8_t *buf;
-	size_t n;
-	int r;
-
-	s->e1 = 1;
-	if (f == etm_e1f_unknown || f == etm_e1f_bin) {
-		r = e1_stream_bin(s);
-		if (r != 1)
-			return r;
-	}
-	if (e1_slurp(s->trace_path, &buf, &n) < 0) {
-		fprintf(stderr, "etmtrace: %s: %s\n", s->trace_path,
-			strerror(errno));
-		return 2;
-	}
-	if (f == etm_e1f_unknown)
-		f = etm_e1_sniff(buf, n);
-	if (f == etm_e1f_unknown)
-		f = etm_e1f_etb; /* no header: an ETB RAM image */
-	memset(&c, 0, sizeof(c));
-	c.cfg = d->cfg;
-	r = etm_e1_read(&c, f, buf, n, err, sizeof(err));
-	free(buf);
-	if (r < 0) {
-		fprintf(stderr, "etmtrace: %s: %s\n", s->trace_path,
-			err[0] ? err : etm_errstr(r));
-		return 2;
-	}
-	e1_merge(d, &c.cfg);
-	s->e1_rec = c.rec;
-	s->e1_n = c.n * ETM_E1_REC;
-	return 0;
 }
 
 void cli_e1_info(const struct etm_config *c)

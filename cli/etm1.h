@@ -4,10 +4,6 @@
 
 #include "session.h"
 
-/* Read the session's trace file as ETMv1 samples (format from --samples or
- * sniffed; no header: an ETB image) into s->e1_rec, merging the file's
- * configuration into s->src[0]. Returns 0 or 2 (message printed). */
-int cli_e1_load(struct session *s);
 /* Describe an ETMv1/ETMv2 configuration (indented lines). */
 void cli_e1_info(const struct etm_config *c);
 /* `info` on a sample file (not a snapshot). Returns the exit status. */

@@ -8,8 +8,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "etm1.h"
 #include "session.h"
+
+/* --samples: an enum etm_e1_format (0: sniffed). */
+static enum etm_e1_format session_samples(const char *name)
+{
+	static const char *const nm[] = { "", "bin", "text", "openocd", "etb" };
+	int k;
+
+	for (k = 1; name && k < 5; k++)
+		if (!strcmp(name, nm[k]))
+			return (enum etm_e1_format)k;
+	return etm_e1f_unknown;
+}
 
 /* The options as etm_capture_open() takes them. */
 static void open_opts(const struct opts *o, enum etm_decoder_mode mode,
@@ -32,6 +43,11 @@ static void open_opts(const struct opts *o, enum etm_decoder_mode mode,
 	oo->etmccer = o->etmccer;
 	oo->etmidr = o->etmidr;
 	oo->cfg_flags = o->m_profile ? ETM_CFG_M_PROFILE : 0;
+	if (o->etmccr) {
+		oo->regs |= ETM_OPEN_ETMCCR;
+		oo->etmccr = o->etmccr;
+	}
+	oo->samples = (unsigned)session_samples(o->samples);
 	for (i = 0; i < o->nimages; i++)
 		images[i] = (struct etm_open_file){ o->images[i].path,
 						    o->images[i].addr };
@@ -70,6 +86,7 @@ static int session_sources(struct session *s)
 		d->buffer = cs->buffer;
 		d->path = b->path;
 		d->fmt = b->format;
+		s->e1 |= cs->cfg.protocol == etm_proto_etmv1;
 		s->nsrc++;
 	}
 	return 0;
@@ -143,9 +160,6 @@ int session_open(struct session *s, struct opts *o, enum etm_decoder_mode mode,
 
 	memset(s, 0, sizeof(*s));
 	s->o = o;
-	r = session_e1_open(s, mode, want_images);
-	if (r != 1)
-		return r; /* ETMv1 (cli/session_e1.c) */
 	open_opts(o, mode, want_images, &oo, images, elfs);
 	if (!strcmp(o->input, "-") && spool_stdin(s) < 0)
 		return 2;
@@ -174,20 +188,21 @@ int session_select(struct session *s, size_t b)
 {
 	const struct etm_capture_buffer *cb;
 
-	if (s->e1)
-		return b ? -1 : 0; /* one buffer, set by session_e1_open() */
 	cb = etm_capture_buffer(s->cap, b);
 	if (!cb || !cb->dec)
 		return -1;
 	s->dec = cb->dec;
 	s->trace_path = cb->path;
 	s->fmt = cb->format;
+	s->mem = cb->data;
+	s->mem_n = cb->size;
+	s->skip = cb->skip;
 	return 0;
 }
 
 size_t session_nbuffers(const struct session *s)
 {
-	return s->e1 ? 1 : etm_capture_nbuffers(s->cap);
+	return etm_capture_nbuffers(s->cap);
 }
 
 const char *session_fmt_name(enum etm_input_format f)
@@ -206,7 +221,6 @@ void session_close(struct session *s)
 {
 	etm_verify_free(s->verify);
 	s->verify = NULL;
-	session_e1_close(s);
 	etm_capture_free(s->cap);
 	s->cap = NULL;
 	s->dec = NULL;
@@ -444,14 +458,14 @@ static int session_run_mem(struct session *s, const uint8_t *b, size_t n,
 
 int session_run_buffer(struct session *s, session_fn fn, void *ctx)
 {
-	int snap = s->e1_snap || (s->cap && etm_capture_snapshot(s->cap));
+	int snap = s->cap && etm_capture_snapshot(s->cap);
 	struct stat st;
 	size_t chunk = s->o->chunk ? (size_t)s->o->chunk : (size_t)1 << 20;
 	uint8_t *buf;
 	int fd, r = 0;
 
-	if (s->e1_rec)
-		return session_run_mem(s, s->e1_rec, s->e1_n, fn, ctx);
+	if (s->mem)
+		return session_run_mem(s, s->mem, s->mem_n, fn, ctx);
 	/* a snapshot's trace buffer must be a regular file (a FIFO would
 	 * block, /dev/zero never ends); a trace file named on the command
 	 * line may be a pipe */
@@ -460,7 +474,7 @@ int session_run_buffer(struct session *s, session_fn fn, void *ctx)
 		fprintf(stderr, "etmtrace: %s: %s\n", s->trace_path, strerror(errno));
 		return 2;
 	}
-	if (s->e1_skip && lseek(fd, (off_t)s->e1_skip, SEEK_SET) < 0) {
+	if (s->skip && lseek(fd, (off_t)s->skip, SEEK_SET) < 0) {
 		fprintf(stderr, "etmtrace: %s: %s\n", s->trace_path,
 			strerror(errno));
 		close(fd);
@@ -471,7 +485,7 @@ int session_run_buffer(struct session *s, session_fn fn, void *ctx)
 		close(fd);
 		return 2;
 	}
-	if (s->jobs > 1 && !s->e1 && !s->o->chunk && fstat(fd, &st) == 0 &&
+	if (s->jobs > 1 && !s->skip && !s->o->chunk && fstat(fd, &st) == 0 &&
 	    S_ISREG(st.st_mode)) {
 		r = session_run_jobs(s, fd, (uint64_t)st.st_size, fn, ctx);
 		close(fd);

@@ -40,15 +40,12 @@ struct session {
 	/* optional: session_run() hands elements to this in batches where the
 	 * decoder gives them so (no packet items, no verify, one thread) */
 	int (*elems)(void *ctx, const struct etm_elem *els, size_t n);
-	/* ETMv1 (cli/etm1.c): the trace file as sample records in memory,
-	 * or (our binary format) streamed from offset e1_skip */
-	int e1;
-	uint8_t *e1_rec;
-	size_t e1_n;
-	uint64_t e1_skip;
-	struct etm_snapshot *e1_snap; /* owned by the ETMv1 session */
-	struct etm_image *e1_img;
-	struct etm_decoder *e1_dec;
+	/* the chosen buffer's input when it is not its file's bytes (ETMv1
+	 * sample files: records in memory, or the file past a header) */
+	const uint8_t *mem;
+	size_t mem_n;
+	uint64_t skip;
+	int e1; /* an ETMv1 source is decoded (sample records) */
 };
 
 /* Item handler: return 0 to go on, <0 to stop. */
@@ -59,12 +56,6 @@ typedef int (*session_fn)(void *ctx, const struct etm_item *it);
 int session_open(struct session *s, struct opts *o, enum etm_decoder_mode mode,
 		 int want_images);
 void session_close(struct session *s);
-/* ETMv1 input (cli/session_e1.c): sample files (--protocol etmv1 or
- * --samples) and snapshots with a selected ETM1.x source. Returns 1 if the
- * input is none of these (s untouched), else 0 or 2 (message printed). */
-int session_e1_open(struct session *s, enum etm_decoder_mode mode,
-		    int want_images);
-void session_e1_close(struct session *s);
 /* Make buffer @b the one session_run() decodes (dec, trace_path, fmt).
  * Returns 0, or -1 if it has no decoded source. */
 int session_select(struct session *s, size_t b);

@@ -32,6 +32,7 @@ struct etm_open_file {
 #define ETM_OPEN_ETMCR 0x1u
 #define ETM_OPEN_ETMCCER 0x2u
 #define ETM_OPEN_ETMIDR 0x4u
+#define ETM_OPEN_ETMCCR 0x8u /**< ETMv1 */
 
 /* etm_open_opts.flags */
 /** Do not load program images (packet listings, info). */
@@ -72,6 +73,12 @@ struct etm_open_opts {
 	const struct etm_open_file *elfs; /**< ELF files, addr = bias */
 	size_t nelfs;
 	uint32_t flags; /**< ETM_OPEN_* */
+	/** ETMv1: ETMCCR (with ETM_OPEN_ETMCCR in @regs), and the format of a
+	 * trace file of samples (enum etm_e1_format, etmtrace/etmv1.h; 0:
+	 * sniffed, no header: an ETB image). A trace file is read as ETMv1
+	 * samples when @protocol is ETMv1/ETMv2 or @samples is given. */
+	uint32_t etmccr;
+	unsigned samples;
 };
 
 /* etm_capture_source.how: where the configuration came from (bits). */
@@ -104,6 +111,13 @@ struct etm_capture_buffer {
 				       *   "CoreSight frames: 12 IDs ..." */
 	struct etm_decoder *dec;      /**< NULL if no source of it is decoded */
 	size_t nsources;              /**< sources added to @dec */
+	/** What @dec takes, when it is not the bytes of @path: @size bytes at
+	 * @data (owned by the capture), else @path from offset @skip. ETMv1
+	 * sample files: records converted in memory (text, OpenOCD, ETB), or
+	 * our binary format past its header. */
+	const uint8_t *data;
+	size_t size;
+	uint64_t skip;
 };
 
 struct etm_capture;

@@ -23,9 +23,10 @@ struct epy_dec {
 	size_t cur;  /* buffer being decoded */
 	int fd;      /* its file, -1 if none open */
 	uint64_t pos, size;
-	int finished; /* etm_decoder_finish() called */
-	int done;     /* every batch delivered */
-	int busy;     /* a thread decodes (GIL released) */
+	const uint8_t *mem; /* its input in memory (ETMv1 records), or NULL */
+	int finished;       /* etm_decoder_finish() called */
+	int done;           /* every batch delivered */
+	int busy;           /* a thread decodes (GIL released) */
 	uint8_t *io;
 	Py_ssize_t batch;         /* records per batch */
 	struct etm_chunk_dec *ch; /* chunk mode: the chunk's decoder */
@@ -73,8 +74,11 @@ static int open_buffer(struct epy_dec *d)
 	d->fd = open(b->path, O_RDONLY | O_CLOEXEC);
 	if (d->fd < 0 || fstat(d->fd, &st) != 0)
 		return -etme_io;
-	d->size = (uint64_t)st.st_size;
-	d->pos = 0;
+	/* ETMv1 sample files: records in memory, or the file past a header
+	 * (etm_capture_buffer data, skip) */
+	d->mem = b->data;
+	d->size = b->data ? b->size : (uint64_t)st.st_size;
+	d->pos = b->data ? 0 : b->skip;
 	d->finished = 0;
 	return 0;
 }
@@ -95,6 +99,10 @@ static int feed(struct epy_dec *d, struct etm_decoder *dec)
 	if (!n) {
 		d->finished = 1;
 		return etm_decoder_finish(dec);
+	}
+	if (d->mem) {
+		d->pos += n;
+		return etm_decoder_push(dec, d->mem + d->pos - n, n);
 	}
 	if (pread_all(d->fd, d->pos, d->io, n) != n)
 		return -etme_io;
@@ -260,6 +268,12 @@ const struct etm_capture_buffer *epy_buffer_file(const struct etm_capture *cap,
 
 	if (!b || !b->dec) {
 		PyErr_Format(PyExc_ValueError, "no decodable trace buffer %zd", idx);
+		return NULL;
+	}
+	if (b->data || b->skip) {
+		PyErr_Format(PyExc_ValueError, "trace buffer %zd holds ETMv1 "
+					       "samples: decode it whole",
+			     idx);
 		return NULL;
 	}
 	*fd = open(b->path, O_RDONLY | O_CLOEXEC);

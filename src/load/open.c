@@ -160,9 +160,11 @@ int cap_wire(struct cap_ctx *c, struct etm_capture_source *s)
 
 	if (s->cfg.protocol == etm_proto_etmv1 ||
 	    s->cfg.protocol == etm_proto_etmv2) {
-		/* ETMv1 buffers hold sample records, not trace bytes: they are
-		 * read with etm_e1_read() (etmtrace/etmv1.h) */
-		s->skip = "ETMv1 sample records (etm_e1_read()), not decoded by the capture";
+		/* ETMv1 sources the snapshot declares are decoded from their
+		 * sample files (load/open_e1.c); listed, they have no packets */
+		s->skip = c->o.flags & ETM_OPEN_LIST ?
+				  "ETMv1 sample records: decoded to elements, no packets" :
+				  "ETMv1 by option, but the snapshot declares another protocol";
 		return 0;
 	}
 	if (etm_config_check(&s->cfg, &why) < 0)
@@ -237,6 +239,13 @@ static int cap_nonempty(struct cap_ctx *c)
 		       c->o.nids ? " with the given IDs" : "");
 }
 
+/* A trace file of ETMv1 samples (the options say so). */
+static int cap_e1_file(const struct cap_ctx *c)
+{
+	return !(c->o.flags & ETM_OPEN_LIST) &&
+	       (cap_is_e1(c->o.protocol) || c->o.samples);
+}
+
 int etm_capture_open(struct etm_capture **out, const char *path,
 		     const struct etm_open_opts *opts, char *err, size_t errlen)
 {
@@ -263,6 +272,7 @@ int etm_capture_open(struct etm_capture **out, const char *path,
 	r = c.cap->path ? 0 : cap_err(&c, -etme_nomem, "out of memory");
 	if (!r)
 		r = S_ISDIR(st.st_mode) ? cap_open_snapshot(&c) :
+		    cap_e1_file(&c)     ? cap_open_e1_file(&c) :
 					  cap_open_file(&c);
 	if (!r)
 		r = cap_check_ids(&c);
@@ -287,8 +297,10 @@ void etm_capture_free(struct etm_capture *cap)
 	if (cap->f)
 		fclose(cap->f);
 	free(cap->chunk);
-	for (i = 0; i < cap->nbuf; i++)
+	for (i = 0; i < cap->nbuf; i++) {
 		etm_decoder_free(cap->buf[i].dec);
+		free((void *)cap->buf[i].data);
+	}
 	for (i = 0; i < cap->nimgs; i++)
 		etm_image_free(cap->imgs[i]);
 	for (i = 0; i < cap->nnotes; i++)
@@ -343,9 +355,20 @@ static int cap_feed(struct etm_capture *cap)
 	struct etm_capture_buffer *b = &cap->buf[cap->cur];
 	size_t n;
 
+	if (b->data && !cap->fed && b->size) { /* in memory: all at once */
+		cap->fed = 1;
+		return etm_decoder_push(b->dec, b->data, b->size);
+	}
+	if (b->data) {
+		cap->finished = 1;
+		return etm_decoder_finish(b->dec);
+	}
 	if (!cap->chunk && !(cap->chunk = malloc(CAP_CHUNK)))
 		return -etme_nomem;
 	if (!cap->f && !(cap->f = fopen(b->path, "rb")))
+		return -etme_io;
+	if (b->skip && !ftell(cap->f) &&
+	    fseek(cap->f, (long)b->skip, SEEK_SET) != 0)
 		return -etme_io;
 	n = fread(cap->chunk, 1, CAP_CHUNK, cap->f);
 	if (n)
@@ -377,7 +400,7 @@ int etm_capture_next(struct etm_capture *cap, struct etm_item *it, size_t size)
 		if (cap->f)
 			fclose(cap->f);
 		cap->f = NULL;
-		cap->finished = 0;
+		cap->finished = cap->fed = 0;
 		cap->cur++;
 	}
 	return -etme_eos;

@@ -25,6 +25,7 @@ struct etm_capture {
 	size_t cur;
 	FILE *f;
 	int finished;
+	int fed; /* buffer data pushed */
 	uint8_t *chunk;
 };
 
@@ -51,6 +52,13 @@ int cap_check_ids(struct cap_ctx *c);
 
 int cap_open_snapshot(struct cap_ctx *c);
 int cap_open_file(struct cap_ctx *c);
+
+/* ETMv1 (load/open_e1.c): whether @p is ETMv1/ETMv2; a trace file of
+ * samples as the capture's one buffer and source; snapshot source @s
+ * (images loaded) decoded from its buffer's sample file. */
+int cap_is_e1(enum etm_protocol p);
+int cap_open_e1_file(struct cap_ctx *c);
+int cap_wire_e1(struct cap_ctx *c, struct etm_capture_source *s);
 
 /* Configuration of trace ID @id in @n bytes of @fmt input, probed against
  * @img (load/infer.c): fields the options give are kept. */

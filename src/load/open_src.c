@@ -155,6 +155,14 @@ static int snap_id_taken(struct cap_ctx *c, const struct etm_capture_source *s)
 	return 0;
 }
 
+/* An ETMv1 source the options leave ETMv1, to be decoded (not listed). */
+static int snap_e1(const struct cap_ctx *c, const struct etm_snap_source *ss)
+{
+	return cap_is_e1(ss->cfg.protocol) &&
+	       (!c->o.protocol || cap_is_e1(c->o.protocol)) &&
+	       !(c->o.flags & ETM_OPEN_LIST);
+}
+
 /* Source @k of the snapshot: configured, or with the reason it is not
  * decoded. */
 static int snap_source(struct cap_ctx *c, size_t k)
@@ -183,6 +191,11 @@ static int snap_source(struct cap_ctx *c, size_t k)
 		return 0;
 	if (snap_id_taken(c, s))
 		return -etme_bad_config;
+	if (snap_e1(c, ss)) { /* sample files (load/open_e1.c) */
+		if (!(c->o.flags & ETM_OPEN_NO_IMAGES) && snap_image(c, k, s) < 0)
+			return -1;
+		return cap_wire_e1(c, s);
+	}
 	if (cap_override(c, &s->cfg)) {
 		s->how |= ETM_HOW_OPTIONS;
 		etm_diag_config_diff(&ss->cfg, &s->cfg, was, sizeof(was));

@@ -53,9 +53,10 @@ static void check_session(const struct session *s, int decode)
 			FZ_ASSERT(s->src[k].id != s->src[i].id ||
 				  s->src[k].buffer != s->src[i].buffer);
 	}
-	/* ETMv1 samples (cli/session_e1.c): one source, no capture */
-	FZ_ASSERT(s->e1 ? s->nsrc == 1 && s->dec == s->e1_dec && !s->cap :
-			  etm_capture_nbuffers(s->cap) >= 1);
+	/* ETMv1 samples (load/open_e1.c): through the capture too, the
+	 * buffer's records in memory or its file past a header */
+	FZ_ASSERT(etm_capture_nbuffers(s->cap) >= 1);
+	FZ_ASSERT(!s->mem || s->e1);
 }
 
 static void run(char *optstr, const char *dir, unsigned mode)

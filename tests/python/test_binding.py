@@ -97,6 +97,18 @@ def test_elements_equal_c_library(path):
     assert (n, h) == cli_elements(path)
 
 
+def test_etmv1_snapshot_equals_c_library(tmp_path):
+    # an ETMv1 snapshot (`synth --protocol etmv1`: our binary sample file,
+    # streamed past its header) opens through the capture like the others
+    d = str(tmp_path / "e1")
+    run_cli("synth", d, "--protocol", "etmv1", "--seed", "3", "--insns", "3000")
+    n, h = py_elements(d)
+    assert n > 0
+    assert (n, h) == cli_elements(d)
+    with etmtrace.open(d) as dec:
+        assert [s["protocol"] for s in dec.sources] == ["etmv1"]
+
+
 def test_batch_size_does_not_matter():
     p = snapshot("TC2")
     assert py_elements(p, 7) == py_elements(p, 1 << 20)

@@ -1,0 +1,208 @@
+/* load/open_e1.c - ETMv1 in etm_capture_open(): a buffer of ETMv1 holds a
+ * sample file (our binary or text format, OpenOCD `etm dump`, an ETB RAM
+ * image; etmtrace/etmv1.h), not trace bytes. Our binary format is streamed
+ * past its header (buffer skip), the others are converted into records in
+ * memory (buffer data); the configuration is the snapshot's or the
+ * defaults', then the options', then what the file says for registers
+ * neither gave. One source per buffer, raw input, elements only. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <etmtrace/error.h>
+#include <etmtrace/etmv1.h>
+#include <etmtrace/open.h>
+
+#include "load/open_int.h"
+
+int cap_is_e1(enum etm_protocol p)
+{
+	return p == etm_proto_etmv1 || p == etm_proto_etmv2;
+}
+
+static int e1_slurp(const char *path, uint8_t **buf, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 1 << 16, len = 0, k;
+	uint8_t *b = malloc(cap), *q;
+
+	if (!f || !b) {
+		if (f)
+			fclose(f);
+		free(b);
+		return -1;
+	}
+	while ((k = fread(b + len, 1, cap - len, f)) > 0) {
+		len += k;
+		if (len == cap) {
+			q = realloc(b, cap * 2);
+			if (!q) {
+				free(b);
+				fclose(f);
+				return -1;
+			}
+			b = q;
+			cap *= 2;
+		}
+	}
+	fclose(f);
+	*buf = b;
+	*n = len;
+	return 0;
+}
+
+/* Registers given by the snapshot or the options win over the file's. */
+static void e1_merge(struct etm_config *d, const struct etm_config *f)
+{
+	if (!d->etmcr)
+		d->etmcr = f->etmcr;
+	if (!d->etmccr)
+		d->etmccr = f->etmccr;
+	d->flags |= f->flags;
+	if (f->protocol == etm_proto_etmv2)
+		d->protocol = etm_proto_etmv2;
+}
+
+/* Our binary format is streamed: the header read here, the records from
+ * offset 32 (bounded memory). 1 if it is not one. */
+static int e1_stream_bin(struct cap_ctx *c, struct etm_capture_buffer *b,
+			 struct etm_config *cfg)
+{
+	struct etm_config fc;
+	uint8_t hdr[32];
+	uint32_t cnt;
+	struct stat st;
+	FILE *f = fopen(b->path, "rb");
+	size_t n = f ? fread(hdr, 1, sizeof(hdr), f) : 0;
+
+	if (f)
+		fclose(f);
+	if (etm_e1_bin_header(hdr, n, &fc, &cnt) < 0)
+		return 1;
+	if (stat(b->path, &st) ||
+	    (uint64_t)st.st_size != 32 + (uint64_t)cnt * ETM_E1_REC)
+		return cap_err(c, -etme_parse, "%s: sample count %u does not "
+					       "match the file size",
+			       b->path, cnt);
+	e1_merge(cfg, &fc);
+	b->skip = 32;
+	return 0;
+}
+
+/* The samples of buffer @b, read with @cfg (merged with the file's). */
+static int e1_load(struct cap_ctx *c, struct etm_capture_buffer *b,
+		   struct etm_config *cfg)
+{
+	struct etm_e1_capture e;
+	enum etm_e1_format f = (enum etm_e1_format)c->o.samples;
+	char err[256] = "";
+	uint8_t *buf;
+	size_t n;
+	int r;
+
+	if (f == etm_e1f_unknown || f == etm_e1f_bin) {
+		r = e1_stream_bin(c, b, cfg);
+		if (r != 1)
+			return r;
+	}
+	if (e1_slurp(b->path, &buf, &n) < 0)
+		return cap_err(c, -etme_io, "%s: %s", b->path, strerror(errno));
+	if (f == etm_e1f_unknown)
+		f = etm_e1_sniff(buf, n);
+	if (f == etm_e1f_unknown)
+		f = etm_e1f_etb; /* no header: an ETB RAM image */
+	memset(&e, 0, sizeof(e));
+	e.cfg = *cfg;
+	r = etm_e1_read(&e, f, buf, n, err, sizeof(err));
+	free(buf);
+	if (r < 0)
+		return cap_err(c, r, "%s: %s", b->path, err[0] ? err : etm_errstr(r));
+	e1_merge(cfg, &e.cfg);
+	b->data = e.rec;
+	b->size = e.n * ETM_E1_REC;
+	return 0;
+}
+
+/* The options over the snapshot's or the defaults' configuration. */
+static void e1_options(const struct cap_ctx *c, struct etm_config *cfg)
+{
+	if (c->o.protocol)
+		cfg->protocol = c->o.protocol;
+	if (c->o.regs & ETM_OPEN_ETMCR)
+		cfg->etmcr = c->o.etmcr;
+	if (c->o.regs & ETM_OPEN_ETMCCR)
+		cfg->etmccr = c->o.etmccr;
+	cfg->flags |= c->o.cfg_flags;
+}
+
+/* Source @s (configured by e1_options()) decoded from its buffer. */
+static int e1_wire(struct cap_ctx *c, struct etm_capture_source *s)
+{
+	struct etm_capture_buffer *b = &c->cap->buf[s->buffer];
+	enum etm_decoder_mode mode = c->o.mode ? c->o.mode : etm_dec_elements;
+	const char *why = NULL;
+	int r;
+
+	s->id = etm_cfg_trace_id(&s->cfg);
+	r = e1_load(c, b, &s->cfg);
+	if (r < 0)
+		return r;
+	if (etm_config_check(&s->cfg, &why) < 0)
+		return cap_err(c, -etme_bad_config, "%s: trace ID 0x%02x: %s",
+			       c->cap->path, s->id, why);
+	if (!b->dec)
+		b->dec = etm_decoder_alloc(etm_fmt_raw, mode);
+	if (!b->dec)
+		return cap_err(c, -etme_nomem, "out of memory");
+	r = etm_decoder_add_source(b->dec, &s->cfg, s->img);
+	if (r < 0 && mode == etm_dec_packets)
+		return cap_err(c, r, "%s: ETMv1 trace has no packets (samples "
+				     "are decoded by `etmtrace decode`)",
+			       c->cap->path);
+	if (r < 0)
+		return cap_err(c, r, "%s: trace ID 0x%02x: %s", c->cap->path,
+			       s->id, etm_errstr(r));
+	b->nsources++;
+	return 0;
+}
+
+int cap_wire_e1(struct cap_ctx *c, struct etm_capture_source *s)
+{
+	/* the options as ETMv1 takes them (over the snapshot's) */
+	e1_options(c, &s->cfg);
+	if (c->o.regs & (ETM_OPEN_ETMCR | ETM_OPEN_ETMCCR) || c->o.protocol ||
+	    c->o.cfg_flags)
+		s->how |= ETM_HOW_OPTIONS;
+	c->cap->buf[s->buffer].format = etm_fmt_raw; /* sample records */
+	return e1_wire(c, s);
+}
+
+int cap_open_e1_file(struct cap_ctx *c)
+{
+	struct etm_capture_buffer *b = cap_add_buffer(c->cap);
+	struct etm_capture_source *s;
+	int r;
+
+	if (!b || !(s = cap_add_source(c->cap)))
+		return cap_err(c, -etme_nomem, "out of memory");
+	b->path = b->name = c->cap->path;
+	b->format = etm_fmt_raw;
+	s->name = "source";
+	s->how = ETM_HOW_DEFAULT | ETM_HOW_OPTIONS;
+	etm_config_init(&s->cfg);
+	s->cfg.protocol = etm_proto_etmv1;
+	s->cfg.traceid = 0x10;
+	e1_options(c, &s->cfg);
+	if (!(c->o.flags & ETM_OPEN_NO_IMAGES)) {
+		struct etm_image *img = cap_new_image(c->cap);
+
+		r = img ? cap_user_images(c, img) :
+			  cap_err(c, -etme_nomem, "out of memory");
+		if (r < 0)
+			return r;
+		s->img = img;
+	}
+	return e1_wire(c, s);
+}
