@@ -10,48 +10,7 @@
 #include <etmtrace/etmv1.h>
 
 #include "etm1.h"
-
-static int e1_slurp(const char *path, uint8_t **buf, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 1 << 16, len = 0, k;
-	uint8_t *b = malloc(cap), *q;
-
-	if (!f || !b) {
-		if (f)
-			fclose(f);
-		free(b);
-		return -1;
-	}
-	while ((k = fread(b + len, 1, cap - len, f)) > 0) {
-		len += k;
-		if (len == cap) {
-			q = realloc(b, cap * 2);
-			if (!q) {
-				free(b);
-				fclose(f);
-				return -1;
-			}
-			b = q;
-			cap *= 2;
-		}
-	}
-	fclose(f);
-	*buf = b;
-	*n = len;
-	return 0;
-}
-
-static enum etm_e1_format e1_fmt(const char *name)
-{
-	static const char *const nm[] = { "", "bin", "text", "openocd", "etb" };
-	int k;
-
-	for (k = 1; name && k < 5; k++)
-		if (!strcmp(name, nm[k]))
-			return (enum etm_e1_format)k;
-	return etm_e1f_unknown;
-}
+#include "load/e1file.h"
 
 void cli_e1_info(const struct etm_config *c)
 {
@@ -91,11 +50,11 @@ int cli_e1_info_file(struct opts *o)
 	enum etm_e1_format f;
 	int r;
 
-	if (e1_slurp(o->input, &buf, &n) < 0) {
+	if (etm_e1_slurp(o->input, &buf, &n) < 0) {
 		fprintf(stderr, "etmtrace: %s: %s\n", o->input, strerror(errno));
 		return 2;
 	}
-	f = e1_fmt(o->samples);
+	f = etm_e1_format_named(o->samples);
 	if (f == etm_e1f_unknown)
 		f = etm_e1_sniff(buf, n);
 	memset(&c, 0, sizeof(c));

@@ -8,19 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "load/e1file.h"
 #include "session.h"
-
-/* --samples: an enum etm_e1_format (0: sniffed). */
-static enum etm_e1_format session_samples(const char *name)
-{
-	static const char *const nm[] = { "", "bin", "text", "openocd", "etb" };
-	int k;
-
-	for (k = 1; name && k < 5; k++)
-		if (!strcmp(name, nm[k]))
-			return (enum etm_e1_format)k;
-	return etm_e1f_unknown;
-}
 
 /* The options as etm_capture_open() takes them. */
 static void open_opts(const struct opts *o, enum etm_decoder_mode mode,
@@ -47,7 +36,7 @@ static void open_opts(const struct opts *o, enum etm_decoder_mode mode,
 		oo->regs |= ETM_OPEN_ETMCCR;
 		oo->etmccr = o->etmccr;
 	}
-	oo->samples = (unsigned)session_samples(o->samples);
+	oo->samples = (unsigned)etm_e1_format_named(o->samples); /* 0: sniffed */
 	for (i = 0; i < o->nimages; i++)
 		images[i] = (struct etm_open_file){ o->images[i].path,
 						    o->images[i].addr };

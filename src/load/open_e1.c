@@ -15,6 +15,7 @@
 #include <etmtrace/etmv1.h>
 #include <etmtrace/open.h>
 
+#include "load/e1file.h"
 #include "load/open_int.h"
 
 int cap_is_e1(enum etm_protocol p)
@@ -22,7 +23,7 @@ int cap_is_e1(enum etm_protocol p)
 	return p == etm_proto_etmv1 || p == etm_proto_etmv2;
 }
 
-static int e1_slurp(const char *path, uint8_t **buf, size_t *n)
+int etm_e1_slurp(const char *path, uint8_t **buf, size_t *n)
 {
 	FILE *f = fopen(path, "rb");
 	size_t cap = 1 << 16, len = 0, k;
@@ -51,6 +52,17 @@ static int e1_slurp(const char *path, uint8_t **buf, size_t *n)
 	*buf = b;
 	*n = len;
 	return 0;
+}
+
+enum etm_e1_format etm_e1_format_named(const char *name)
+{
+	static const char *const nm[] = { "", "bin", "text", "openocd", "etb" };
+	int k;
+
+	for (k = 1; name && k < 5; k++)
+		if (!strcmp(name, nm[k]))
+			return (enum etm_e1_format)k;
+	return etm_e1f_unknown;
 }
 
 /* Registers given by the snapshot or the options win over the file's. */
@@ -107,7 +119,7 @@ static int e1_load(struct cap_ctx *c, struct etm_capture_buffer *b,
 		if (r != 1)
 			return r;
 	}
-	if (e1_slurp(b->path, &buf, &n) < 0)
+	if (etm_e1_slurp(b->path, &buf, &n) < 0)
 		return cap_err(c, -etme_io, "%s: %s", b->path, strerror(errno));
 	if (f == etm_e1f_unknown)
 		f = etm_e1_sniff(buf, n);

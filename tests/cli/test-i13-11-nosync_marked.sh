@@ -9,7 +9,7 @@ am=${ETM_SHARED:-}/snapshots/am243x-freertos-1
 "$ETMTRACE" decode "$am" > "$tmp/a" 2>/dev/null
 # am243x's one loss of sync is the debug halt at offset 7166 whose restart
 # I-sync was not captured (issue 11): the line names that reason; a loss with
-# no reason of its own says where the listing resumes (decfmt.c)
+# no reason of its own says where the listing resumes (src/output/listing.c)
 check "grep -q '^-- not synchronised: no restart sync after a debug halt' '$tmp/a'" "not synchronised: explained"
 check "! grep '^-- not synchronised' '$tmp/a' | grep -qv '^-- not synchronised: .'" "every loss of sync explained"
 finish
