@@ -205,7 +205,11 @@ int cap_open_e1_file(struct cap_ctx *c)
 	s->how = ETM_HOW_DEFAULT | ETM_HOW_OPTIONS;
 	etm_config_init(&s->cfg);
 	s->cfg.protocol = etm_proto_etmv1;
-	s->cfg.traceid = 0x10;
+	/* as for raw ETMv3/PTM files: --id names the one source */
+	if (c->o.nids > 1)
+		return cap_err(c, -etme_invalid, "a sample file holds one source: "
+						 "give one --id");
+	s->cfg.traceid = c->o.nids ? c->o.ids[0] : 0x10;
 	e1_options(c, &s->cfg);
 	if (!(c->o.flags & ETM_OPEN_NO_IMAGES)) {
 		struct etm_image *img = cap_new_image(c->cap);
