@@ -8,8 +8,7 @@
 
 #include "common/zero.h"
 #include "common/sbuf.h"
-#include "flow/flow_int.h"
-#include "flow/retstack.h"
+#include "flow/flow_ptm_int.h"
 
 /*
  * Walk bound. The PTM emits a waypoint update when a waypoint lies more than
@@ -23,68 +22,12 @@
 #define PTM_EXC_RESET 8
 #define PTM_EXC_UNDEF 9
 
-struct ptm_flow {
-	struct etm_flow *f;
-	uint8_t ca;          /* cycle-accurate */
-	uint8_t rs_on;       /* return stack enabled (ETMCR[29]) */
-	uint8_t synced;      /* an I-sync was seen since reset / error */
-	uint8_t ever_synced; /* any I-sync seen yet (etm_on_start) */
-	uint8_t cur_valid;   /* cur is the address of the next instruction */
-	uint8_t after_wu;    /* the last address-bearing packet was a WU */
-	uint8_t halted;      /* after a Debug Halt: not synced until an
-				 * I-sync or a full branch address */
-	uint8_t halt_gap;    /* ... and the gap was reported */
-	uint64_t cur;
-	enum etm_isa isa;
-	uint8_t ns, hyp;
-	uint8_t has_ctxid, has_vmid;
-	uint32_t ctxid;
-	uint8_t vmid;
-	uint64_t wu_addr; /* address of the instruction the WU named */
-	struct etm_retstack rs;
-	struct etm_elem scratch; /* sink when the queue is full (a bug) */
-	struct etm_block tmp;    /* a block built with the cache off */
-};
-
-/* The instructions found by one walk. The last one is described by
- * *last: a block's last instruction in the block cache (valid until the
- * next lookup) or cut (a block cut short). */
-struct ptm_run {
-	uint64_t start, end;
-	uint32_t ninsn;
-	const struct etm_insn *last;
-	uint64_t bad_addr; /* walk_nomem: the unreadable address */
-	struct etm_insn cut;
-};
-
 enum ptm_walk_res {
 	walk_wp,    /* stopped at a waypoint (run.last) */
 	walk_wu,    /* reached the instruction holding the WU address */
 	walk_nomem, /* opcode at run.bad_addr unreadable */
 	walk_bad,   /* trace inconsistent with the image */
 };
-
-static struct etm_elem *ptm_emit(struct ptm_flow *p, enum etm_elem_kind k,
-				 uint64_t off)
-{
-	struct etm_elem *el = etm_flow_emit(p->f, k, off);
-
-	if (!el) {
-		el = &p->scratch;
-		etm_zero(el, sizeof(*el));
-	}
-	return el;
-}
-
-static void ptm_state_into(const struct ptm_flow *p, struct etm_elem *el)
-{
-	el->ns = p->ns;
-	el->hyp = p->hyp;
-	el->has_ctxid = p->has_ctxid;
-	el->ctxid = p->ctxid;
-	el->has_vmid = p->has_vmid;
-	el->vmid = p->vmid;
-}
 
 static void ptm_emit_context(struct ptm_flow *p, uint64_t off)
 {
@@ -112,32 +55,6 @@ static void ptm_lose_sync(struct ptm_flow *p, uint64_t off, int err)
 	p->halted = 0;
 	p->cur_valid = 0;
 	p->after_wu = 0;
-}
-
-static void ptm_emit_range(struct ptm_flow *p, uint64_t off,
-			   const struct ptm_run *r, int atom, int exec,
-			   uint32_t cc)
-{
-	struct etm_elem *el;
-
-	if (!r->ninsn)
-		return;
-	el = ptm_emit(p, etmk_range, off);
-	el->start = r->start;
-	el->end = r->end;
-	el->isa = p->isa;
-	el->ninsn = r->ninsn;
-	el->last_addr = r->last->addr;
-	el->last_size = r->last->size;
-	el->last_cls = r->last->cls;
-	el->last_link = r->last->link;
-	el->last_exec = (uint8_t)exec;
-	el->last_atom = (uint8_t)atom;
-	if (p->ca) {
-		el->has_cycles = 1;
-		el->cycles = cc;
-	}
-	ptm_state_into(p, el);
 }
 
 static enum etm_space ptm_space(const struct ptm_flow *p)
@@ -317,8 +234,8 @@ static void ptm_one_atom(struct ptm_flow *p, uint64_t off, int n_atom,
 
 /* @n atoms (bit i of @bits: 1 = N) of the packet at @off, with cycle
  * count @cc if @has_cc. */
-static void ptm_atoms_c(struct ptm_flow *p, unsigned n, uint32_t bits,
-			int has_cc, uint32_t cc, uint64_t off)
+void etm_ptm_atoms(struct ptm_flow *p, unsigned n, uint32_t bits, int has_cc,
+		   uint32_t cc, uint64_t off)
 {
 	unsigned i;
 
@@ -333,8 +250,8 @@ static void ptm_atoms_c(struct ptm_flow *p, unsigned n, uint32_t bits,
 
 static void ptm_atoms(struct ptm_flow *p, const struct etm_packet *pkt)
 {
-	ptm_atoms_c(p, pkt->atom_count, pkt->atom_bits, pkt->has_cc,
-		    pkt->cycle_count, pkt->offset);
+	etm_ptm_atoms(p, pkt->atom_count, pkt->atom_bits, pkt->has_cc,
+		      pkt->cycle_count, pkt->offset);
 }
 
 /* Take NS/Hyp from a packet that carries them; report a change. */
@@ -368,7 +285,7 @@ static void ptm_halt_skip(struct ptm_flow *p, uint64_t off)
 }
 
 /* Branch address packet without exception (seed 004 branch_no_excp()). */
-static void ptm_branch(struct ptm_flow *p, const struct etm_brc *br)
+void etm_ptm_branch(struct ptm_flow *p, const struct etm_brc *br)
 {
 	uint32_t cc = br->has_cc ? br->cycle_count : 0;
 	enum ptm_walk_res res;
@@ -586,7 +503,7 @@ static void ptm_put_branch(struct etm_flow *f, const struct etm_brc *br)
 	if (br->has_exc && br->exc_num)
 		ptm_exception(p, br);
 	else
-		ptm_branch(p, br);
+		etm_ptm_branch(p, br);
 }
 
 static int ptm_put(struct etm_flow *f, const struct etm_packet *pkt)
@@ -656,7 +573,7 @@ static void ptm_put_patom(struct etm_flow *f, const struct etm_patom *a)
 			ptm_halt_skip(p, a->offset);
 		return;
 	}
-	ptm_atoms_c(p, a->n, a->bits, a->has_cc, a->cc, a->offset);
+	etm_ptm_atoms(p, a->n, a->bits, a->has_cc, a->cc, a->offset);
 }
 
 /* The fast path (the drain hook): atom packets of any size and branch
@@ -665,9 +582,13 @@ static void ptm_put_patom(struct etm_flow *f, const struct etm_patom *a)
 static int ptm_drain(struct etm_flow *f, uint64_t *np)
 {
 	struct etm_pkt_decoder *pd = f->pd;
+	struct ptm_flow *p = f->impl;
 	struct etm_tok t;
 
 	do {
+		if (!p->ca && p->synced && p->cur_valid &&
+		    !etm_ptm_plain(p, np))
+			return 0;
 		switch (etm_pkt_tok_next(pd, &t)) {
 		case etm_tk_atom:
 			etm_flow_qstart(f);
