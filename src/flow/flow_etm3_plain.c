@@ -290,8 +290,8 @@ static inline int e3_plain_atoms(struct etm3_flow *e, struct etm_tok_reader *t,
  * one-packet run is walked the same way, with that packet's offset.
  * Returns 1 when the next packet needs the general loop, 0 when the queue
  * is full enough, or an error. */
-static int e3_plain(struct etm3_flow *e, struct etm_tok_reader *t,
-		    uint64_t *np)
+static __attribute__((noinline)) int e3_plain(struct etm3_flow *e, struct etm_tok_reader *t,
+					      uint64_t *np)
 {
 	size_t pos = t->pos;
 	int err = 0, ret = 1;
