@@ -22,12 +22,35 @@
 #define PTM_EXC_RESET 8
 #define PTM_EXC_UNDEF 9
 
+/* The instructions found by one walk. The last one is described by
+ * *last: a block's last instruction in the block cache (valid until the
+ * next lookup) or cut (a block cut short). */
+struct ptm_run {
+	uint64_t start, end;
+	uint32_t ninsn;
+	const struct etm_insn *last;
+	uint64_t bad_addr; /* walk_nomem: the unreadable address */
+	struct etm_insn cut;
+};
+
 enum ptm_walk_res {
 	walk_wp,    /* stopped at a waypoint (run.last) */
 	walk_wu,    /* reached the instruction holding the WU address */
 	walk_nomem, /* opcode at run.bad_addr unreadable */
 	walk_bad,   /* trace inconsistent with the image */
 };
+
+static struct etm_elem *ptm_emit(struct ptm_flow *p, enum etm_elem_kind k,
+				 uint64_t off)
+{
+	struct etm_elem *el = etm_flow_emit(p->f, k, off);
+
+	if (!el) {
+		el = &p->scratch;
+		etm_zero(el, sizeof(*el));
+	}
+	return el;
+}
 
 static void ptm_emit_context(struct ptm_flow *p, uint64_t off)
 {
@@ -55,6 +78,32 @@ static void ptm_lose_sync(struct ptm_flow *p, uint64_t off, int err)
 	p->halted = 0;
 	p->cur_valid = 0;
 	p->after_wu = 0;
+}
+
+static void ptm_emit_range(struct ptm_flow *p, uint64_t off,
+			   const struct ptm_run *r, int atom, int exec,
+			   uint32_t cc)
+{
+	struct etm_elem *el;
+
+	if (!r->ninsn)
+		return;
+	el = ptm_emit(p, etmk_range, off);
+	el->start = r->start;
+	el->end = r->end;
+	el->isa = p->isa;
+	el->ninsn = r->ninsn;
+	el->last_addr = r->last->addr;
+	el->last_size = r->last->size;
+	el->last_cls = r->last->cls;
+	el->last_link = r->last->link;
+	el->last_exec = (uint8_t)exec;
+	el->last_atom = (uint8_t)atom;
+	if (p->ca) {
+		el->has_cycles = 1;
+		el->cycles = cc;
+	}
+	ptm_state_into(p, el);
 }
 
 static enum etm_space ptm_space(const struct ptm_flow *p)
@@ -234,8 +283,8 @@ static void ptm_one_atom(struct ptm_flow *p, uint64_t off, int n_atom,
 
 /* @n atoms (bit i of @bits: 1 = N) of the packet at @off, with cycle
  * count @cc if @has_cc. */
-void etm_ptm_atoms(struct ptm_flow *p, unsigned n, uint32_t bits, int has_cc,
-		   uint32_t cc, uint64_t off)
+static void ptm_atoms_c(struct ptm_flow *p, unsigned n, uint32_t bits,
+			int has_cc, uint32_t cc, uint64_t off)
 {
 	unsigned i;
 
@@ -250,8 +299,8 @@ void etm_ptm_atoms(struct ptm_flow *p, unsigned n, uint32_t bits, int has_cc,
 
 static void ptm_atoms(struct ptm_flow *p, const struct etm_packet *pkt)
 {
-	etm_ptm_atoms(p, pkt->atom_count, pkt->atom_bits, pkt->has_cc,
-		      pkt->cycle_count, pkt->offset);
+	ptm_atoms_c(p, pkt->atom_count, pkt->atom_bits, pkt->has_cc,
+		    pkt->cycle_count, pkt->offset);
 }
 
 /* Take NS/Hyp from a packet that carries them; report a change. */
@@ -285,7 +334,7 @@ static void ptm_halt_skip(struct ptm_flow *p, uint64_t off)
 }
 
 /* Branch address packet without exception (seed 004 branch_no_excp()). */
-void etm_ptm_branch(struct ptm_flow *p, const struct etm_brc *br)
+static void ptm_branch(struct ptm_flow *p, const struct etm_brc *br)
 {
 	uint32_t cc = br->has_cc ? br->cycle_count : 0;
 	enum ptm_walk_res res;
@@ -314,6 +363,19 @@ void etm_ptm_branch(struct ptm_flow *p, const struct etm_brc *br)
 	ptm_load(p, br->addr, br->isa);
 	p->after_wu = 0;
 	ptm_take_state(p, br);
+}
+
+/* For the plain loop (flow_ptm_int.h); the static versions stay for this
+ * file, where they are inlined. */
+void etm_ptm_atoms(struct ptm_flow *p, unsigned n, uint32_t bits, int has_cc,
+		   uint32_t cc, uint64_t off)
+{
+	ptm_atoms_c(p, n, bits, has_cc, cc, off);
+}
+
+void etm_ptm_branch(struct ptm_flow *p, const struct etm_brc *br)
+{
+	ptm_branch(p, br);
 }
 
 /*
@@ -503,7 +565,7 @@ static void ptm_put_branch(struct etm_flow *f, const struct etm_brc *br)
 	if (br->has_exc && br->exc_num)
 		ptm_exception(p, br);
 	else
-		etm_ptm_branch(p, br);
+		ptm_branch(p, br);
 }
 
 static int ptm_put(struct etm_flow *f, const struct etm_packet *pkt)
@@ -573,34 +635,58 @@ static void ptm_put_patom(struct etm_flow *f, const struct etm_patom *a)
 			ptm_halt_skip(p, a->offset);
 		return;
 	}
-	etm_ptm_atoms(p, a->n, a->bits, a->has_cc, a->cc, a->offset);
+	ptm_atoms_c(p, a->n, a->bits, a->has_cc, a->cc, a->offset);
 }
 
-/* The fast path (the drain hook): atom packets of any size and branch
- * address packets pulled as tokens from the packet decoder, the same
- * elements as the packets put one by one. */
-static int ptm_drain(struct etm_flow *f, uint64_t *np)
+/* One token of the fast path: an atom packet of any size or a branch
+ * address packet pulled from the packet decoder and decoded as if put;
+ * 0 when the next packet is neither (or not whole). */
+static inline int ptm_drain_tok(struct etm_flow *f)
 {
-	struct etm_pkt_decoder *pd = f->pd;
-	struct ptm_flow *p = f->impl;
 	struct etm_tok t;
 
+	switch (etm_pkt_tok_next(f->pd, &t)) {
+	case etm_tk_atom:
+		etm_flow_qstart(f);
+		ptm_put_patom(f, &t.atom);
+		return 1;
+	case etm_tk_branch:
+		etm_flow_qstart(f);
+		ptm_put_branch(f, &t.br);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* The fast path of non-cycle-accurate trace: the plain loop
+ * (flow_ptm_plain.c) while the decoder is synchronised, single tokens
+ * for what it leaves. */
+static int ptm_drain_plain(struct etm_flow *f, uint64_t *np)
+{
+	struct ptm_flow *p = f->impl;
+
 	do {
-		if (!p->ca && p->synced && p->cur_valid &&
-		    !etm_ptm_plain(p, np))
+		if (p->synced && p->cur_valid && !etm_ptm_plain(p, np))
 			return 0;
-		switch (etm_pkt_tok_next(pd, &t)) {
-		case etm_tk_atom:
-			etm_flow_qstart(f);
-			ptm_put_patom(f, &t.atom);
-			break;
-		case etm_tk_branch:
-			etm_flow_qstart(f);
-			ptm_put_branch(f, &t.br);
-			break;
-		default:
+		if (!ptm_drain_tok(f))
 			return 0;
-		}
+		(*np)++;
+	} while (etm_flow_qopen(f));
+	return 0;
+}
+
+/* The fast path (the drain hook): tokens decoded as if the packets were
+ * put one by one. */
+static int ptm_drain(struct etm_flow *f, uint64_t *np)
+{
+	struct ptm_flow *p = f->impl;
+
+	if (!p->ca)
+		return ptm_drain_plain(f, np);
+	do {
+		if (!ptm_drain_tok(f))
+			return 0;
 		(*np)++;
 	} while (etm_flow_qopen(f));
 	return 0;

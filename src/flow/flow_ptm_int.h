@@ -32,29 +32,6 @@ struct ptm_flow {
 	struct etm_block tmp;    /* a block built with the cache off */
 };
 
-/* The instructions found by one walk. The last one is described by
- * *last: a block's last instruction in the block cache (valid until the
- * next lookup) or cut (a block cut short). */
-struct ptm_run {
-	uint64_t start, end;
-	uint32_t ninsn;
-	const struct etm_insn *last;
-	uint64_t bad_addr; /* walk_nomem: the unreadable address */
-	struct etm_insn cut;
-};
-
-static inline struct etm_elem *ptm_emit(struct ptm_flow *p,
-					enum etm_elem_kind k, uint64_t off)
-{
-	struct etm_elem *el = etm_flow_emit(p->f, k, off);
-
-	if (!el) {
-		el = &p->scratch;
-		etm_zero(el, sizeof(*el));
-	}
-	return el;
-}
-
 static inline void ptm_state_into(const struct ptm_flow *p,
 				  struct etm_elem *el)
 {
@@ -64,32 +41,6 @@ static inline void ptm_state_into(const struct ptm_flow *p,
 	el->ctxid = p->ctxid;
 	el->has_vmid = p->has_vmid;
 	el->vmid = p->vmid;
-}
-
-static inline void ptm_emit_range(struct ptm_flow *p, uint64_t off,
-				  const struct ptm_run *r, int atom, int exec,
-				  uint32_t cc)
-{
-	struct etm_elem *el;
-
-	if (!r->ninsn)
-		return;
-	el = ptm_emit(p, etmk_range, off);
-	el->start = r->start;
-	el->end = r->end;
-	el->isa = p->isa;
-	el->ninsn = r->ninsn;
-	el->last_addr = r->last->addr;
-	el->last_size = r->last->size;
-	el->last_cls = r->last->cls;
-	el->last_link = r->last->link;
-	el->last_exec = (uint8_t)exec;
-	el->last_atom = (uint8_t)atom;
-	if (p->ca) {
-		el->has_cycles = 1;
-		el->cycles = cc;
-	}
-	ptm_state_into(p, el);
 }
 
 /* @n atoms (bit i of @bits: 1 = N) of the packet at @off, with cycle

@@ -30,7 +30,13 @@ static inline const struct etm_block *plain_block(struct ptm_flow *p)
 static inline void plain_range(struct ptm_flow *p, const struct etm_block *b,
 			       uint64_t off, int exec)
 {
-	struct etm_elem *el = ptm_emit(p, etmk_range, off);
+	struct etm_elem *el = etm_flow_emit(p->f, etmk_range, off);
+
+	if (!el) { /* cannot be: the loop stops at a quarter of the queue */
+		el = &p->scratch;
+		etm_zero(el, sizeof(*el));
+		el->kind = etmk_range;
+	}
 
 	el->start = p->cur;
 	el->end = b->end;
