@@ -75,6 +75,7 @@ static int run_child(const struct bench_case *c, int peer,
 struct best {
 	struct bench_result r;
 	int have;
+	double min_cpu; /* least CPU time of the runs (child process) */
 };
 
 static void keep_best(struct best *b, const struct bench_result *r)
@@ -84,6 +85,8 @@ static void keep_best(struct best *b, const struct bench_result *r)
 
 	if (!r->ok)
 		return;
+	if (!b->have || r->cpu < b->min_cpu)
+		b->min_cpu = r->cpu;
 	if (!b->have || r->secs < b->r.secs)
 		b->r = *r;
 	b->r.maxrss_kb = rss;
@@ -202,6 +205,12 @@ static int run_case(struct bench_case *c, const struct opts *o, int peer)
 			       a != b ? "  [packet counts differ: "
 					"different packet granularity]" :
 					"");
+			/* on a shared machine the wall time of a run
+			 * depends on the CPU it got: the least CPU time of
+			 * each decoder's child (set-up included) too */
+			if (be.min_cpu > 0 && bo.min_cpu > 0)
+				printf("  ratio by CPU time: %.1fx\n",
+				       bo.min_cpu / be.min_cpu);
 		}
 	}
 	if (be.have && bj.have)

@@ -12,6 +12,24 @@
 #include "flow/flow_etm3_int.h"
 #include "flow/wmemo.h"
 
+/* The ISA and flags of the plain loop's state in one word (fewer values
+ * live in the loop): ISA in the low byte, then addr_valid, wait_branch
+ * (E3_WAIT_*), pend_on, pend_open. */
+#define E3_ST_ISA 0xffu
+#define E3_ST_VALID 0x100u
+#define E3_ST_WAIT_SHIFT 9
+#define E3_ST_PEND_ON 0x800u
+#define E3_ST_PEND_OPEN 0x1000u
+
+static inline uint32_t e3_st_pack(enum etm_isa isa, int valid, int wait,
+				  int pend_on, int pend_open)
+{
+	return ((uint32_t)isa & E3_ST_ISA) | (valid ? E3_ST_VALID : 0) |
+	       ((uint32_t)wait & 3) << E3_ST_WAIT_SHIFT |
+	       (pend_on ? E3_ST_PEND_ON : 0) |
+	       (pend_open ? E3_ST_PEND_OPEN : 0);
+}
+
 /* The walk memo, allocated at first use (0 without memory: walks are then
  * not memoised). */
 static int e3_memo_get(struct etm3_flow *e)
@@ -75,10 +93,8 @@ static void e3_memo_keep(struct etm3_flow *e, struct etm_wm_entry *m,
 	m->prev_pending = (uint8_t)(merge && m->nr == 1 && m->d_ninsn == 1);
 	m->addr = addr;
 	m->key = key;
-	m->end_isa = (uint8_t)e->isa;
-	m->addr_valid = (uint8_t)e->addr_valid;
-	m->wait_branch = (uint8_t)e->wait_branch;
-	m->pend_open = (uint8_t)e->pend_open;
+	m->end_st = e3_st_pack(e->isa, e->addr_valid, e->wait_branch, 0,
+			       e->pend_open);
 	m->end_addr = e->addr;
 	m->prev_addr = m->prev_pending ? 0 : e->prev_addr;
 }
@@ -103,27 +119,24 @@ static __attribute__((noinline)) int e3_memo_miss(struct etm3_flow *e, const str
 }
 
 /* The state etm_e3_plain() keeps in locals: written back (e3_ls_put())
- * before anything out of line runs, read again (e3_ls_get()) after it. */
+ * before anything out of line runs, read again (e3_ls_get()) after it.
+ * As few values as possible, so that they stay in registers: the queue's
+ * end as a pointer (the head does not move here), ISA and flags in one
+ * word; prev_addr is written straight to the decoder. */
 struct e3_ls {
-	uint64_t addr, prev_addr;
+	uint64_t addr;
 	struct etm_elem *pend;
-	enum etm_isa isa;
-	unsigned qhead, qlen;
-	int addr_valid, wait_branch, pend_on, pend_open;
+	struct etm_elem *qe; /* &q[qhead + qlen] */
+	uint32_t st;         /* ISA and flags, e3_st_pack() */
 };
 
 static inline void e3_ls_get(const struct etm3_flow *e, struct e3_ls *s)
 {
 	s->addr = e->addr;
-	s->prev_addr = e->prev_addr;
 	s->pend = e->pend;
-	s->isa = e->isa;
-	s->qhead = e->f->qhead;
-	s->qlen = e->f->qlen;
-	s->addr_valid = e->addr_valid;
-	s->wait_branch = e->wait_branch;
-	s->pend_on = e->pend_on;
-	s->pend_open = e->pend_open;
+	s->qe = &e->f->q[e->f->qhead + e->f->qlen];
+	s->st = e3_st_pack(e->isa, e->addr_valid, e->wait_branch, e->pend_on,
+			   e->pend_open);
 }
 
 /* Write the state back. The block the last walk ended in is forgotten (a
@@ -131,14 +144,13 @@ static inline void e3_ls_get(const struct etm3_flow *e, struct e3_ls *s)
 static inline void e3_ls_put(struct etm3_flow *e, const struct e3_ls *s)
 {
 	e->addr = s->addr;
-	e->prev_addr = s->prev_addr;
 	e->pend = s->pend;
-	e->isa = s->isa;
-	e->f->qlen = s->qlen;
-	e->addr_valid = s->addr_valid;
-	e->wait_branch = s->wait_branch;
-	e->pend_on = s->pend_on;
-	e->pend_open = s->pend_open;
+	e->isa = (enum etm_isa)(s->st & E3_ST_ISA);
+	e->f->qlen = (unsigned)(s->qe - &e->f->q[e->f->qhead]);
+	e->addr_valid = !!(s->st & E3_ST_VALID);
+	e->wait_branch = (int)(s->st >> E3_ST_WAIT_SHIFT & 3);
+	e->pend_on = !!(s->st & E3_ST_PEND_ON);
+	e->pend_open = !!(s->st & E3_ST_PEND_OPEN);
 	e->cb = NULL;
 }
 
@@ -147,8 +159,10 @@ static inline void e3_ls_put(struct etm3_flow *e, const struct e3_ls *s)
  * such walks apart from those that start a new range. */
 static inline int e3_ls_merges(const struct e3_ls *s)
 {
-	return s->pend_on && s->pend_open && s->pend->end == s->addr &&
-	       s->pend->isa == s->isa;
+	return (s->st & (E3_ST_PEND_ON | E3_ST_PEND_OPEN)) ==
+		       (E3_ST_PEND_ON | E3_ST_PEND_OPEN) &&
+	       s->pend->end == s->addr &&
+	       s->pend->isa == (enum etm_isa)(s->st & E3_ST_ISA);
 }
 
 /* e3_flush() on the local state (nothing is held). */
@@ -156,12 +170,11 @@ static inline int e3_ls_flush(struct etm3_flow *e, struct e3_ls *s)
 {
 	int err;
 
-	if (!s->pend_on)
+	if (!(s->st & E3_ST_PEND_ON))
 		return 0;
-	if (s->pend->last_cls != etmc_unknown &&
-	    s->pend == &e->f->q[s->qhead + s->qlen]) {
-		s->qlen++;
-		s->pend_on = 0;
+	if (s->pend == s->qe && s->pend->last_cls != etmc_unknown) {
+		s->qe++;
+		s->st &= ~E3_ST_PEND_ON;
 		return 0;
 	}
 	e3_ls_put(e, s);
@@ -173,18 +186,20 @@ static inline int e3_ls_flush(struct etm3_flow *e, struct e3_ls *s)
 /* The walk of memo entry @m, as e3_new_range() and e3_append() would have
  * done it: the pending range extended (a merging walk), its new range
  * elements queued with offset @off (all but the last are classified, so
- * each is queued by counting it), then its end state. */
+ * each is queued by counting it), then its end state. The queue has the
+ * room: the plain loop starts below a quarter of it and stops once past
+ * (ETM_FLOW_QMAX / 4 + ETM_WMEMO_RANGES + 1 < ETM_FLOW_QMAX). */
 static inline int e3_ls_apply(struct etm3_flow *e, struct e3_ls *s,
 			      const struct etm_wm_entry *m, uint64_t off)
 {
-	struct etm_elem *q = e->f->q, *pe = s->pend;
+	const struct etm_elem *r = m->el;
+	struct etm_elem *pe;
 	uint64_t prev = m->prev_addr;
-	unsigned j = 0, at;
+	unsigned n = m->nr;
 	int err;
 
 	if (m->merge) {
-		const struct etm_elem *r = &m->el[0];
-
+		pe = s->pend;
 		if (m->prev_pending)
 			prev = pe->last_addr;
 		pe->ninsn += m->d_ninsn;
@@ -194,31 +209,73 @@ static inline int e3_ls_apply(struct etm3_flow *e, struct e3_ls *s,
 		pe->last_cls = r->last_cls;
 		pe->last_link = r->last_link;
 		pe->last_exec = r->last_exec;
-		j = 1;
+		r++;
+		n--;
 	}
-	if (j < m->nr) {
+	if (n) {
 		err = e3_ls_flush(e, s);
 		if (err < 0)
 			return err;
-		at = s->qhead + s->qlen;
-		if (at + m->nr > ETM_FLOW_QMAX)
-			return -etme_internal;
-		for (; j < m->nr; j++) {
-			pe = &q[at++];
-			etm_copy(pe, &m->el[j], sizeof(*pe));
+		pe = s->qe;
+		do {
+			etm_copy(pe, r++, sizeof(*pe));
 			pe->offset = off;
-		}
-		s->qlen = at - 1 - s->qhead;
-		s->pend = pe;
-		s->pend_on = 1;
+			pe++;
+		} while (--n);
+		s->pend = s->qe = pe - 1;
+		s->st |= E3_ST_PEND_ON;
 	}
-	s->pend_open = m->pend_open;
-	s->prev_addr = prev;
+	s->st = (s->st & E3_ST_PEND_ON) | m->end_st;
 	s->addr = m->end_addr;
-	s->isa = (enum etm_isa)m->end_isa;
-	s->addr_valid = m->addr_valid;
-	s->wait_branch = m->wait_branch;
+	e->prev_addr = prev;
 	return 0;
+}
+
+/* The set of the walk of header @h from the state @s (key @key) if it is
+ * memoised there, else NULL. */
+static inline const struct etm_wm_entry *
+e3_memo_find(const struct etm_wm_entry *m, const struct e3_ls *s,
+	     uint64_t key)
+{
+	if (m[0].addr == s->addr && m[0].key == key)
+		return m;
+	if (m[1].addr == s->addr && m[1].key == key)
+		return m + 1;
+	return NULL;
+}
+
+/* A one-byte P-header @ac (byte @h at @pos) in the plain loop: through the
+ * memo (@vmask E3_ST_VALID when it is on), else walked. */
+static inline int e3_plain_atoms(struct etm3_flow *e, struct etm_tok_reader *t,
+				 struct e3_ls *s, const struct etm_atomc *ac,
+				 uint8_t h, size_t pos, uint64_t key0,
+				 uint32_t vmask)
+{
+	struct etm_wm_entry *set;
+	const struct etm_wm_entry *m;
+	uint64_t key;
+	int merge, err;
+
+	if (!(s->st & vmask)) {
+		struct e3_atoms a = { .n = ac->n, .bits = ac->bits };
+
+		e3_ls_put(e, s);
+		e->off = etm_tok_off(t, pos);
+		err = etm_e3_walk(e, &a);
+		e3_ls_get(e, s);
+		return err;
+	}
+	merge = e3_ls_merges(s);
+	key = key0 | etm_wm_key(0, s->st & E3_ST_ISA, 0, h, merge);
+	set = etm_wm_slot(e->memo, s->addr, h);
+	m = e3_memo_find(set, s, key);
+	if (m)
+		return e3_ls_apply(e, s, m, etm_tok_off(t, pos));
+	e3_ls_put(e, s);
+	e->off = etm_tok_off(t, pos);
+	err = e3_memo_miss(e, ac, set, key, merge);
+	e3_ls_get(e, s);
+	return err;
 }
 
 /* The plain case of the fast path in one loop: non-cycle-accurate trace,
@@ -233,80 +290,53 @@ static inline int e3_ls_apply(struct etm3_flow *e, struct e3_ls *s,
  * one-packet run is walked the same way, with that packet's offset.
  * Returns 1 when the next packet needs the general loop, 0 when the queue
  * is full enough, or an error. */
-static int e3_plain(struct etm3_flow *e, struct etm_tok_reader *t,
-		    uint64_t *np)
+static __attribute__((noinline)) int e3_plain(struct etm3_flow *e, struct etm_tok_reader *t,
+					      uint64_t *np)
 {
-	const uint8_t *buf = t->buf;
-	size_t pos = t->pos, len = t->len;
+	size_t pos = t->pos;
 	int err = 0, ret = 1;
-	int memo = e->f->cache_on && e3_memo_get(e), raw = !t->map;
+	int memo = e->f->cache_on && e3_memo_get(e);
+	/* without the memo every P-header is walked */
+	uint32_t vmask = memo ? E3_ST_VALID : 0;
 	/* the memo key but ISA, header and merge (constant here) */
 	uint64_t key0 = etm_wm_key(e->tgen, 0, e->space, 0, 0);
+	const struct etm_elem *qlim = &e->f->q[ETM_FLOW_QMAX / 4];
 	uint64_t npk = 0;
 	struct etm_br_short bs;
 	struct e3_ls s;
 
 	/* Nothing here changes the context, holds elements back, loses
 	 * synchronisation or moves the queue head: e->nheld stays 0,
-	 * e->synced set, f->qhead as it is. */
+	 * e->synced set, f->qhead as it is (below a quarter of the queue:
+	 * etm_flow_qstart()). */
 	e3_ls_get(e, &s);
-	while (pos < len) {
-		uint8_t h = buf[pos];
+	while (pos < t->len) {
+		uint8_t h = t->buf[pos];
 		const struct etm_atomc *ac = etm_tok_atom(t, h);
 
 		if (ac) {
-			struct etm_wm_entry *m;
-			uint64_t key;
-			int merge;
-
-			if (!memo || !s.addr_valid) {
-				struct e3_atoms a = { .n = ac->n,
-						      .bits = ac->bits };
-
-				/* without the memo, a run of P-headers is
-				 * walked as one (an E run may go on across
-				 * them); with it, only until an address is
-				 * known again (atoms are lost till then) */
-				if (!memo && pos + 1 < len &&
-				    etm_tok_atom(t, buf[pos + 1]))
-					break;
-				e3_ls_put(e, &s);
-				e->off = etm_tok_off(t, pos);
-				err = etm_e3_walk(e, &a);
-				e3_ls_get(e, &s);
-			} else {
-				merge = e3_ls_merges(&s);
-				key = key0 | etm_wm_key(0, s.isa, 0, h, merge);
-				m = etm_wm_slot(e->memo, s.addr, h);
-				if (m[0].addr == s.addr && m[0].key == key) {
-					err = e3_ls_apply(e, &s, &m[0],
-							  raw ? t->off + pos :
-								etm_tok_off(t, pos));
-				} else if (m[1].addr == s.addr &&
-					   m[1].key == key) {
-					err = e3_ls_apply(e, &s, &m[1],
-							  raw ? t->off + pos :
-								etm_tok_off(t, pos));
-				} else {
-					e3_ls_put(e, &s);
-					e->off = etm_tok_off(t, pos);
-					err = e3_memo_miss(e, ac, m, key,
-							   merge);
-					e3_ls_get(e, &s);
-				}
-			}
+			/* without the memo, a run of P-headers is walked as
+			 * one (an E run may go on across them); with it,
+			 * walked one by one, only until an address is known
+			 * again (atoms are lost till then) */
+			if (!memo && pos + 1 < t->len &&
+			    etm_tok_atom(t, t->buf[pos + 1]))
+				break;
+			err = e3_plain_atoms(e, t, &s, ac, h, pos, key0,
+					     vmask);
 			pos++;
 			npk++;
 			if (err < 0)
 				break;
 			/* etm_flow_qopen() (a branch packet adds at most
 			 * one element: the queue has the room) */
-			if (s.qlen && s.qhead + s.qlen >= ETM_FLOW_QMAX / 4) {
+			if (s.qe >= qlim) {
 				ret = 0;
 				break;
 			}
 		} else if (etm_tok_is_branch(t, h)) {
 			int r = etm_tok_br_short(t, pos, &bs);
+			uint32_t wb = s.st >> E3_ST_WAIT_SHIFT & 3;
 
 			/* only after an indirect branch, or after a BLX imm
 			 * the address it was walked to: the rest is
@@ -314,18 +344,18 @@ static int e3_plain(struct etm3_flow *e, struct etm_tok_reader *t,
 			 * indirect branch the walked ISA is the trace's (a
 			 * walk changes it only at a BLX imm, which waits
 			 * with E3_WAIT_ISA): a short address agrees. */
-			if (!r || (s.wait_branch != E3_WAIT_BRANCH &&
-				   (s.wait_branch != E3_WAIT_ISA ||
-				    bs.addr != s.addr || bs.isa != s.isa)))
+			if (!r || (wb != E3_WAIT_BRANCH &&
+				   (wb != E3_WAIT_ISA || bs.addr != s.addr ||
+				    bs.isa != (enum etm_isa)(s.st &
+							     E3_ST_ISA))))
 				break;
 			/* etm_e3_branch() of a plain branch address (short
 			 * addresses are of A32, T32 or ThumbEE); no
 			 * element takes this packet's offset */
 			err = e3_ls_flush(e, &s);
 			s.addr = bs.addr;
-			s.isa = bs.isa;
-			s.wait_branch = 0;
-			s.addr_valid = 1;
+			s.st = (s.st & (E3_ST_PEND_ON | E3_ST_PEND_OPEN)) |
+			       (uint32_t)bs.isa | E3_ST_VALID;
 			t->addr = bs.addr; /* the compression state */
 			t->isa = bs.isa;
 			pos += (size_t)r;

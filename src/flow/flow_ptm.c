@@ -8,8 +8,7 @@
 
 #include "common/zero.h"
 #include "common/sbuf.h"
-#include "flow/flow_int.h"
-#include "flow/retstack.h"
+#include "flow/flow_ptm_int.h"
 
 /*
  * Walk bound. The PTM emits a waypoint update when a waypoint lies more than
@@ -22,29 +21,6 @@
 /* Exception numbers that matter here (../shared/docs/ptm.md §6.2). */
 #define PTM_EXC_RESET 8
 #define PTM_EXC_UNDEF 9
-
-struct ptm_flow {
-	struct etm_flow *f;
-	uint8_t ca;          /* cycle-accurate */
-	uint8_t rs_on;       /* return stack enabled (ETMCR[29]) */
-	uint8_t synced;      /* an I-sync was seen since reset / error */
-	uint8_t ever_synced; /* any I-sync seen yet (etm_on_start) */
-	uint8_t cur_valid;   /* cur is the address of the next instruction */
-	uint8_t after_wu;    /* the last address-bearing packet was a WU */
-	uint8_t halted;      /* after a Debug Halt: not synced until an
-				 * I-sync or a full branch address */
-	uint8_t halt_gap;    /* ... and the gap was reported */
-	uint64_t cur;
-	enum etm_isa isa;
-	uint8_t ns, hyp;
-	uint8_t has_ctxid, has_vmid;
-	uint32_t ctxid;
-	uint8_t vmid;
-	uint64_t wu_addr; /* address of the instruction the WU named */
-	struct etm_retstack rs;
-	struct etm_elem scratch; /* sink when the queue is full (a bug) */
-	struct etm_block tmp;    /* a block built with the cache off */
-};
 
 /* The instructions found by one walk. The last one is described by
  * *last: a block's last instruction in the block cache (valid until the
@@ -74,16 +50,6 @@ static struct etm_elem *ptm_emit(struct ptm_flow *p, enum etm_elem_kind k,
 		etm_zero(el, sizeof(*el));
 	}
 	return el;
-}
-
-static void ptm_state_into(const struct ptm_flow *p, struct etm_elem *el)
-{
-	el->ns = p->ns;
-	el->hyp = p->hyp;
-	el->has_ctxid = p->has_ctxid;
-	el->ctxid = p->ctxid;
-	el->has_vmid = p->has_vmid;
-	el->vmid = p->vmid;
 }
 
 static void ptm_emit_context(struct ptm_flow *p, uint64_t off)
@@ -399,6 +365,19 @@ static void ptm_branch(struct ptm_flow *p, const struct etm_brc *br)
 	ptm_take_state(p, br);
 }
 
+/* For the plain loop (flow_ptm_int.h); the static versions stay for this
+ * file, where they are inlined. */
+void etm_ptm_atoms(struct ptm_flow *p, unsigned n, uint32_t bits, int has_cc,
+		   uint32_t cc, uint64_t off)
+{
+	ptm_atoms_c(p, n, bits, has_cc, cc, off);
+}
+
+void etm_ptm_branch(struct ptm_flow *p, const struct etm_brc *br)
+{
+	ptm_branch(p, br);
+}
+
 /*
  * Exception branch address packet (seed 004 branch_with_excp()): no code is
  * walked. Preferred return address (our decision, ../shared/docs/ptm.md §14, §16):
@@ -659,27 +638,55 @@ static void ptm_put_patom(struct etm_flow *f, const struct etm_patom *a)
 	ptm_atoms_c(p, a->n, a->bits, a->has_cc, a->cc, a->offset);
 }
 
-/* The fast path (the drain hook): atom packets of any size and branch
- * address packets pulled as tokens from the packet decoder, the same
- * elements as the packets put one by one. */
-static int ptm_drain(struct etm_flow *f, uint64_t *np)
+/* One token of the fast path: an atom packet of any size or a branch
+ * address packet pulled from the packet decoder and decoded as if put;
+ * 0 when the next packet is neither (or not whole). */
+static inline int ptm_drain_tok(struct etm_flow *f)
 {
-	struct etm_pkt_decoder *pd = f->pd;
 	struct etm_tok t;
 
+	switch (etm_pkt_tok_next(f->pd, &t)) {
+	case etm_tk_atom:
+		etm_flow_qstart(f);
+		ptm_put_patom(f, &t.atom);
+		return 1;
+	case etm_tk_branch:
+		etm_flow_qstart(f);
+		ptm_put_branch(f, &t.br);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* The fast path of non-cycle-accurate trace: the plain loop
+ * (flow_ptm_plain.c) while the decoder is synchronised, single tokens
+ * for what it leaves. */
+static int ptm_drain_plain(struct etm_flow *f, uint64_t *np)
+{
+	struct ptm_flow *p = f->impl;
+
 	do {
-		switch (etm_pkt_tok_next(pd, &t)) {
-		case etm_tk_atom:
-			etm_flow_qstart(f);
-			ptm_put_patom(f, &t.atom);
-			break;
-		case etm_tk_branch:
-			etm_flow_qstart(f);
-			ptm_put_branch(f, &t.br);
-			break;
-		default:
+		if (p->synced && p->cur_valid && !etm_ptm_plain(p, np))
 			return 0;
-		}
+		if (!ptm_drain_tok(f))
+			return 0;
+		(*np)++;
+	} while (etm_flow_qopen(f));
+	return 0;
+}
+
+/* The fast path (the drain hook): tokens decoded as if the packets were
+ * put one by one. */
+static int ptm_drain(struct etm_flow *f, uint64_t *np)
+{
+	struct ptm_flow *p = f->impl;
+
+	if (!p->ca)
+		return ptm_drain_plain(f, np);
+	do {
+		if (!ptm_drain_tok(f))
+			return 0;
 		(*np)++;
 	} while (etm_flow_qopen(f));
 	return 0;

@@ -27,8 +27,8 @@ struct etm_wm_entry {
 	uint8_t merge;
 	uint8_t prev_pending; /* prev_addr: the pending range's last */
 	uint32_t d_ninsn;
-	uint8_t end_isa;
-	uint8_t addr_valid, wait_branch, pend_open;
+	uint32_t end_st; /* ISA, addr_valid, wait_branch, pend_open (the
+			  * plain loop's packed state, flow_etm3_plain.c) */
 	uint64_t end_addr;
 	uint64_t prev_addr; /* second-to-last instruction of the last */
 	struct etm_elem el[ETM_WMEMO_RANGES];
