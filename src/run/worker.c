@@ -15,8 +15,7 @@
 #include "run/cut.h"
 #include "run/runner.h"
 
-/* Wait for the run's condition (caller holds the lock), timed. */
-static void wk_wait(struct pwork *w)
+void etm_run_wait(struct pwork *w)
 {
 	double t = etm_run_now();
 
@@ -32,6 +31,19 @@ static void discard(struct pwork *w)
 
 	if (w->cs && w->r->ops->cut(w->cs, &p, &bytes) == 0 && p)
 		w->r->ops->drop(w->r->octx, p);
+	etm_run_defer_discard(w);
+}
+
+void etm_run_enqueue(struct prun *r, struct pchunk *c, struct ppiece *n)
+{
+	n->next = NULL;
+	if (c->qt)
+		c->qt->next = n;
+	else
+		c->qh = n;
+	c->qt = n;
+	c->qbytes += n->bytes;
+	pthread_cond_broadcast(&r->cv);
 }
 
 /* Queue the consumer's output since its last cut on the output chunk,
@@ -54,33 +66,26 @@ static int flush_piece(struct pwork *w)
 	}
 	if (!p)
 		return 0;
-	n = malloc(sizeof(*n));
+	n = calloc(1, sizeof(*n));
 	if (!n) {
 		r->ops->drop(r->octx, p);
 		etm_run_fail_locked(r, -etme_nomem);
 		return -1;
 	}
-	n->next = NULL;
 	n->p = p;
 	n->bytes = bytes + sizeof(*n);
 	n->end = w->piece_end;
 	pthread_mutex_lock(&r->mu);
 	while (!r->stop && !c->vd && !w->head && c->qbytes >= r->chunk_limit)
-		wk_wait(w);
+		etm_run_wait(w);
 	if (r->stop || c->vd) {
 		pthread_mutex_unlock(&r->mu);
 		r->ops->drop(r->octx, p);
 		free(n);
 		return -1;
 	}
-	if (c->qt)
-		c->qt->next = n;
-	else
-		c->qh = n;
-	c->qt = n;
-	c->qbytes += n->bytes;
+	etm_run_enqueue(r, c, n);
 	w->out_bytes += n->bytes;
-	pthread_cond_broadcast(&r->cv);
 	pthread_mutex_unlock(&r->mu);
 	return 0;
 }
@@ -104,8 +109,12 @@ static int drain(struct pwork *w)
 			etm_run_fail_locked(w->r, n);
 			return -1;
 		}
-		err = w->r->batch ? w->r->ops->elems(w->cs, els, (size_t)n) :
-				    w->r->ops->item(w->cs, &it);
+		if (w->head && w->r->batch) /* kept raw (run/defer.c) */
+			err = etm_run_defer_add(w, els, (size_t)n);
+		else if (w->r->batch)
+			err = w->r->ops->elems(w->cs, els, (size_t)n);
+		else
+			err = w->r->ops->item(w->cs, &it);
 		if (err < 0) {
 			etm_run_fail_locked(w->r, err);
 			return -1;
@@ -209,7 +218,7 @@ static int run_head(struct pwork *w, struct pchunk *c, uint64_t *pos)
 		w->piece_end = next_piece(c, *pos);
 		ret = feed(w, pos, w->piece_end);
 		if (!ret)
-			ret = flush_piece(w);
+			ret = w->r->batch ? etm_run_defer_flush(w) : flush_piece(w);
 		if (!ret)
 			checkpoint(w, *pos);
 	}
@@ -247,7 +256,7 @@ static const struct pckpt *wait_ckpt(struct pwork *w, struct pchunk *c,
 		}
 		if (w->r->stop || s->vd || s->head_done || c->vd)
 			return NULL;
-		wk_wait(w);
+		etm_run_wait(w);
 	}
 }
 
@@ -286,6 +295,30 @@ static int try_converge(struct pwork *w, struct pchunk *s, uint64_t *pos)
 	return 0;
 }
 
+/* Chunk c's worker is done with it (@ret < 0: failed or void; @eos: its
+ * output ends the decode; @pos: where its decoder stopped). */
+static void finish_chunk(struct pwork *w, struct pchunk *c, int ret, int eos,
+			 uint64_t pos)
+{
+	struct prun *r = w->r;
+
+	if (ret < 0)
+		discard(w);
+	pthread_mutex_lock(&r->mu);
+	if (!w->d)
+		etm_run_fail(r, -etme_nomem);
+	if (ret >= 0) {
+		c->done = 1;
+		c->at_eos = eos;
+		c->pk_end = etm_decoder_packet_count(w->d);
+		r->rate_bytes += pos - c->start;
+		r->rate_out += w->out_bytes + 1;
+	}
+	c->finished = 1;
+	pthread_cond_broadcast(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+}
+
 /* Decode chunk c, then run on into the following chunks until converged
  * with one of them or at the end of input. */
 static void work_chunk(struct pwork *w, struct pchunk *c)
@@ -293,7 +326,7 @@ static void work_chunk(struct pwork *w, struct pchunk *c)
 	struct prun *r = w->r;
 	struct pchunk *s = c;
 	uint64_t pos = c->start;
-	int ret = 0, eos = 0, claim;
+	int ret = 0, eos = 0, claim, conv = 0;
 
 	w->out = c;
 	w->out_bytes = 0;
@@ -341,6 +374,7 @@ static void work_chunk(struct pwork *w, struct pchunk *c)
 			ret = 0;
 		else
 			ret = try_converge(w, s, &pos);
+		conv = ret == 1;
 		if (ret)
 			break;
 		/* not converged in s's head: s is decoded here instead */
@@ -353,21 +387,9 @@ static void work_chunk(struct pwork *w, struct pchunk *c)
 	}
 	if (ret >= 0)
 		ret = flush_piece(w);
-	if (ret < 0)
-		discard(w);
-	pthread_mutex_lock(&r->mu);
-	if (!w->d)
-		etm_run_fail(r, -etme_nomem);
-	if (ret >= 0) {
-		c->done = 1;
-		c->at_eos = eos;
-		c->pk_end = etm_decoder_packet_count(w->d);
-		r->rate_bytes += pos - c->start;
-		r->rate_out += w->out_bytes + 1;
-	}
-	c->finished = 1;
-	pthread_cond_broadcast(&r->cv);
-	pthread_mutex_unlock(&r->mu);
+	if (ret >= 0 && conv && r->batch) /* s's head after the convergence */
+		ret = etm_run_defer_consume(w, s, pos);
+	finish_chunk(w, c, ret, eos, pos);
 }
 
 void *etm_run_worker(void *arg)
@@ -397,7 +419,7 @@ void *etm_run_worker(void *arg)
 		}
 		if (r->next_start >= r->size)
 			break;
-		wk_wait(w);
+		etm_run_wait(w);
 	}
 	pthread_mutex_unlock(&r->mu);
 	if (w->cs)
