@@ -62,6 +62,7 @@ struct pchunk {
 	struct pckpt *ck;
 	unsigned nck, ckcap;
 	int head_done;
+	int defer; /* its head is kept raw (run/defer.c) */
 };
 
 struct prun {
@@ -153,6 +154,10 @@ void etm_run_enqueue(struct prun *r, struct pchunk *c, struct ppiece *n);
  * converged at @pos, consumes the raw pieces after @pos (its consumer
  * state is at a cut, as the chunk's would be there) and drops the rest,
  * so that no output is formatted twice. */
+/* Whether chunk @c's head is to be kept raw: elements in batches, and
+ * the chunks so far converged far enough into their heads that the
+ * consumption saved is worth the copy. Caller holds the lock. */
+int etm_run_defer_pays(const struct prun *r, const struct pchunk *c);
 /* Keep @n elements raw. Returns 0 or -etme_nomem. */
 int etm_run_defer_add(struct pwork *w, const struct etm_elem *els, size_t n);
 /* Queue the raw elements since the last checkpoint on w->out as a piece

@@ -109,7 +109,7 @@ static int drain(struct pwork *w)
 			etm_run_fail_locked(w->r, n);
 			return -1;
 		}
-		if (w->head && w->r->batch) /* kept raw (run/defer.c) */
+		if (w->head && w->out->defer) /* kept raw (run/defer.c) */
 			err = etm_run_defer_add(w, els, (size_t)n);
 		else if (w->r->batch)
 			err = w->r->ops->elems(w->cs, els, (size_t)n);
@@ -218,7 +218,7 @@ static int run_head(struct pwork *w, struct pchunk *c, uint64_t *pos)
 		w->piece_end = next_piece(c, *pos);
 		ret = feed(w, pos, w->piece_end);
 		if (!ret)
-			ret = w->r->batch ? etm_run_defer_flush(w) : flush_piece(w);
+			ret = c->defer ? etm_run_defer_flush(w) : flush_piece(w);
 		if (!ret)
 			checkpoint(w, *pos);
 	}
@@ -387,7 +387,7 @@ static void work_chunk(struct pwork *w, struct pchunk *c)
 	}
 	if (ret >= 0)
 		ret = flush_piece(w);
-	if (ret >= 0 && conv && r->batch) /* s's head after the convergence */
+	if (ret >= 0 && conv && s->defer) /* s's head after the convergence */
 		ret = etm_run_defer_consume(w, s, pos);
 	finish_chunk(w, c, ret, eos, pos);
 }
@@ -412,6 +412,7 @@ void *etm_run_worker(void *arg)
 		}
 		if (c) {
 			c->taken = 1;
+			c->defer = etm_run_defer_pays(r, c);
 			pthread_mutex_unlock(&r->mu);
 			work_chunk(w, c);
 			pthread_mutex_lock(&r->mu);
