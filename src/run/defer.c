@@ -111,27 +111,11 @@ static void list_free(struct prun *r, struct ppiece *n)
  * to @l. Returns 0 or -1 to stop. */
 static int take(struct pwork *w, uint64_t end, struct plist *l)
 {
-	struct prun *r = w->r;
-	struct ppiece *n;
-	void *p = NULL;
-	size_t bytes = 0;
-	int err = r->ops->cut(w->cs, &p, &bytes);
+	int ret;
+	struct ppiece *n = etm_run_cut(w, end, &ret);
 
-	if (err < 0) {
-		etm_run_fail_locked(r, err);
-		return -1;
-	}
-	if (!p)
-		return 0;
-	n = calloc(1, sizeof(*n));
-	if (!n) {
-		r->ops->drop(r->octx, p);
-		etm_run_fail_locked(r, -etme_nomem);
-		return -1;
-	}
-	n->p = p;
-	n->bytes = bytes + sizeof(*n);
-	n->end = end;
+	if (!n)
+		return ret;
 	if (l->t)
 		l->t->next = n;
 	else

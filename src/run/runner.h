@@ -144,6 +144,10 @@ void *etm_run_worker(void *arg);
 /* Wait for the run's condition (caller holds the lock), timed. */
 void etm_run_wait(struct pwork *w);
 
+/* The consumer's output since its last cut as a new piece ending at
+ * @end; NULL with *@ret 0 if there is none, -1 if the run stopped. */
+struct ppiece *etm_run_cut(struct pwork *w, uint64_t end, int *ret);
+
 /* Queue @n on chunk @c (caller holds the lock). */
 void etm_run_enqueue(struct prun *r, struct pchunk *c, struct ppiece *n);
 

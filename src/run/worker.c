@@ -50,37 +50,51 @@ void etm_run_enqueue(struct prun *r, struct pchunk *c, struct ppiece *n)
  * waiting for room unless in the head phase (a head's output is bounded
  * and the predecessor may be waiting for its checkpoints). Returns 0, or
  * -1 to stop (run stopped or the output chunk went void). */
+struct ppiece *etm_run_cut(struct pwork *w, uint64_t end, int *ret)
+{
+	struct prun *r = w->r;
+	struct ppiece *n;
+	void *p = NULL;
+	size_t bytes = 0;
+	int err = r->ops->cut(w->cs, &p, &bytes);
+
+	*ret = 0;
+	if (err < 0) {
+		etm_run_fail_locked(r, err);
+		*ret = -1;
+		return NULL;
+	}
+	if (!p)
+		return NULL;
+	n = calloc(1, sizeof(*n));
+	if (!n) {
+		r->ops->drop(r->octx, p);
+		etm_run_fail_locked(r, -etme_nomem);
+		*ret = -1;
+		return NULL;
+	}
+	n->p = p;
+	n->bytes = bytes + sizeof(*n);
+	n->end = end;
+	return n;
+}
+
 static int flush_piece(struct pwork *w)
 {
 	struct prun *r = w->r;
 	struct pchunk *c = w->out;
 	struct ppiece *n;
-	void *p = NULL;
-	size_t bytes = 0;
-	int err;
+	int ret;
 
-	err = r->ops->cut(w->cs, &p, &bytes);
-	if (err < 0) {
-		etm_run_fail_locked(r, err);
-		return -1;
-	}
-	if (!p)
-		return 0;
-	n = calloc(1, sizeof(*n));
-	if (!n) {
-		r->ops->drop(r->octx, p);
-		etm_run_fail_locked(r, -etme_nomem);
-		return -1;
-	}
-	n->p = p;
-	n->bytes = bytes + sizeof(*n);
-	n->end = w->piece_end;
+	n = etm_run_cut(w, w->piece_end, &ret);
+	if (!n)
+		return ret;
 	pthread_mutex_lock(&r->mu);
 	while (!r->stop && !c->vd && !w->head && c->qbytes >= r->chunk_limit)
 		etm_run_wait(w);
 	if (r->stop || c->vd) {
 		pthread_mutex_unlock(&r->mu);
-		r->ops->drop(r->octx, p);
+		r->ops->drop(r->octx, n->p);
 		free(n);
 		return -1;
 	}
