@@ -28,6 +28,7 @@ struct opts {
 	const char *only;    /* run cases whose name contains this */
 	int no_peer;
 	int no_synth;
+	int generate; /* only write the inputs */
 };
 
 /* Run one decoder in a child process; its peak RSS comes from wait4(). */
@@ -302,7 +303,9 @@ static void usage(void)
 	     "                   item copied to the calling thread)\n"
 	     "  --only STR       cases whose name contains STR\n"
 	     "  --no-peer        etmtrace only\n"
-	     "  --no-synth       TC2 cases only");
+	     "  --no-synth       TC2 cases only\n"
+	     "  --generate       only write the inputs of the selected cases\n"
+	     "                   (TC2 replica, synthetic traces and programs)");
 }
 
 static int parse(struct opts *o, int argc, char **argv)
@@ -318,6 +321,10 @@ static int parse(struct opts *o, int argc, char **argv)
 		}
 		if (!strcmp(a, "--no-synth")) {
 			o->no_synth = 1;
+			continue;
+		}
+		if (!strcmp(a, "--generate")) {
+			o->generate = 1;
 			continue;
 		}
 		if (!strcmp(a, "--run-items")) {
@@ -397,6 +404,10 @@ static int tc2_cases(const struct opts *o, int peer)
 	}
 	printf("TC2 buffer x %u = %.1f MiB (%s)\n\n", o->tc2_copies,
 	       o->tc2_copies * 32768.0 / 1048576.0, big);
+	if (o->generate) {
+		etm_snapshot_free(snap);
+		return 0;
+	}
 	for (i = 0; i < sizeof(tc) / sizeof(tc[0]); i++) {
 		if (!selected(o, tc[i].name))
 			continue;
@@ -445,6 +456,10 @@ static int synth_cases(const struct opts *o, int peer)
 			fail = 1;
 			continue;
 		}
+		if (o->generate) {
+			printf("%s %s\n", tp, pp);
+			continue;
+		}
 		c.full = 1;
 		if (peer && sc[i].p != etm_proto_etmv1 && o->peer_mib &&
 		    o->peer_mib < o->synth_mib) {
@@ -487,6 +502,8 @@ int main(int argc, char **argv)
 	fail |= tc2_cases(&o, peer);
 	if (!o.no_synth)
 		fail |= synth_cases(&o, peer);
-	printf("\n%s\n", fail ? "FAILED: see above" : "all cases agree");
+	printf("\n%s\n", fail       ? "FAILED: see above" :
+			 o.generate ? "inputs written" :
+				      "all cases agree");
 	return fail;
 }

@@ -18,10 +18,13 @@ static uint64_t find_start(struct prun *r, uint8_t *buf, uint64_t from)
 
 /* Length of the next chunk: its output should fill about 3/4 of a chunk's
  * queue limit (at the output rate measured so far), and the rest of the
- * input should still make 2 chunks per job (load balance at the end). */
+ * input should still make 2 chunks per job (load balance at the end: the
+ * last chunks shrink down to PAR_TAIL_CHUNK, or 8 times the farthest a
+ * chunk took to converge so that they still converge in their head). */
 static uint64_t chunk_len(const struct prun *r)
 {
 	uint64_t len = PAR_FIRST_CHUNK, rest = r->size - r->next_start;
+	uint64_t share = rest / (2 * r->jobs), tail = 8 * r->conv_max;
 
 	if (r->rate_out) {
 		double l = (double)r->chunk_limit * 0.75 *
@@ -29,8 +32,10 @@ static uint64_t chunk_len(const struct prun *r)
 
 		len = l > PAR_MAX_CHUNK ? PAR_MAX_CHUNK : (uint64_t)l;
 	}
-	if (len > rest / (2 * r->jobs) && rest / (2 * r->jobs) >= PAR_FIRST_CHUNK)
-		len = rest / (2 * r->jobs);
+	if (tail < PAR_TAIL_CHUNK)
+		tail = PAR_TAIL_CHUNK;
+	if (len > share)
+		len = share > tail ? share : tail;
 	if (len < PAR_MIN_CHUNK)
 		len = PAR_MIN_CHUNK;
 	if (len > PAR_MAX_CHUNK)

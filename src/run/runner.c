@@ -41,7 +41,9 @@ void etm_run_chunk_free(struct prun *r, struct pchunk *c)
 
 	while ((n = c->qh)) {
 		c->qh = n->next;
-		r->ops->drop(r->octx, n->p);
+		if (n->p)
+			r->ops->drop(r->octx, n->p);
+		free(n->raw);
 		free(n);
 	}
 	for (i = 0; i < c->nck; i++)
@@ -75,6 +77,11 @@ static void consume(struct prun *r)
 		if (c && c->vd && (!c->taken || c->finished)) {
 			chunk_remove(r, c);
 			continue;
+		}
+		if (c && !c->vd && c->qh && !c->qh->p) {
+			/* raw: its predecessor's worker consumes them first */
+			etm_run_fail(r, -etme_internal);
+			break;
 		}
 		if (c && !c->vd && c->qh) {
 			n = c->qh;
@@ -137,6 +144,7 @@ static void run_free(struct prun *r, struct pwork *w, unsigned nw)
 	for (i = 0; w && i < nw; i++) {
 		free(w[i].buf);
 		free(w[i].sb);
+		free(w[i].raw);
 		etm_decoder_free(w[i].d);
 	}
 	free(w);

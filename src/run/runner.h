@@ -21,15 +21,19 @@ struct etm_sbuf;
 #define PAR_MIN_CHUNK (16u << 10)
 #define PAR_MAX_CHUNK (32u << 20)
 #define PAR_FIRST_CHUNK (256u << 10)
+#define PAR_TAIL_CHUNK (64u << 10) /* the last chunks shrink to this */
 
-/* A queued piece of consumer output. */
+/* A queued piece of consumer output, or (raw) the elements of a stretch
+ * of a chunk's head, not consumed yet (run/defer.c). */
 struct ppiece {
 	struct ppiece *next;
 	void *p;
 	size_t bytes;
-	uint64_t end; /* its items come from input before this
+	uint64_t end;         /* its items come from input before this
 				   * (a checkpoint of the chunk's head), or
 				   * UINT64_MAX after the head */
+	struct etm_elem *raw; /* raw: the elements (p is NULL) */
+	size_t nraw;
 };
 
 /* A chunk decoder's state at input offset pos. */
@@ -58,6 +62,7 @@ struct pchunk {
 	struct pckpt *ck;
 	unsigned nck, ckcap;
 	int head_done;
+	int defer; /* its head is kept raw (run/defer.c) */
 };
 
 struct prun {
@@ -105,6 +110,10 @@ struct pwork {
 	int dirty;                /* a frame not known to be plain was seen */
 	struct etm_run_thread st; /* figures (cpu and idle_end at the end) */
 	double t_end;             /* etm_run_now() when it exited */
+	/* head phase with elements in batches: the elements since the last
+	 * checkpoint, kept raw (run/defer.c) */
+	struct etm_elem *raw;
+	size_t nraw, rawcap;
 };
 
 /* Monotonic wall time and the calling thread's CPU time, in seconds. */
@@ -131,6 +140,39 @@ void etm_run_converged(struct prun *r, uint64_t dist);
 /* A worker thread (run/worker.c): takes chunks until the input is done;
  * @arg is its struct pwork. */
 void *etm_run_worker(void *arg);
+
+/* Wait for the run's condition (caller holds the lock), timed. */
+void etm_run_wait(struct pwork *w);
+
+/* The consumer's output since its last cut as a new piece ending at
+ * @end; NULL with *@ret 0 if there is none, -1 if the run stopped. */
+struct ppiece *etm_run_cut(struct pwork *w, uint64_t end, int *ret);
+
+/* Queue @n on chunk @c (caller holds the lock). */
+void etm_run_enqueue(struct prun *r, struct pchunk *c, struct ppiece *n);
+
+/* Deferred consumption of a chunk's head (run/defer.c): in its head phase
+ * a worker keeps the elements raw, a piece per checkpoint, since the
+ * predecessor's decoder usually converges with it further on and the
+ * output before that point is dropped; the predecessor's worker, once
+ * converged at @pos, consumes the raw pieces after @pos (its consumer
+ * state is at a cut, as the chunk's would be there) and drops the rest,
+ * so that no output is formatted twice. */
+/* Whether chunk @c's head is to be kept raw: elements in batches, and
+ * the chunks so far converged far enough into their heads that the
+ * consumption saved is worth the copy. Caller holds the lock. */
+int etm_run_defer_pays(const struct prun *r, const struct pchunk *c);
+/* Keep @n elements raw. Returns 0 or -etme_nomem. */
+int etm_run_defer_add(struct pwork *w, const struct etm_elem *els, size_t n);
+/* Queue the raw elements since the last checkpoint on w->out as a piece
+ * ending at w->piece_end. Returns 0 or -1 to stop. */
+int etm_run_defer_flush(struct pwork *w);
+/* Forget the raw elements not queued. */
+void etm_run_defer_discard(struct pwork *w);
+/* Successor chunk @s converged at @pos: wait for its head, consume its
+ * raw pieces after @pos into pieces in their place. Returns 0 or -1 to
+ * stop. */
+int etm_run_defer_consume(struct pwork *w, struct pchunk *s, uint64_t pos);
 
 /* Decode the whole input on the calling thread (run/seq.c): items straight
  * to @fn (etm_decoder_run) or, if r->ops, through them. */

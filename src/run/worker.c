@@ -15,8 +15,7 @@
 #include "run/cut.h"
 #include "run/runner.h"
 
-/* Wait for the run's condition (caller holds the lock), timed. */
-static void wk_wait(struct pwork *w)
+void etm_run_wait(struct pwork *w)
 {
 	double t = etm_run_now();
 
@@ -32,55 +31,75 @@ static void discard(struct pwork *w)
 
 	if (w->cs && w->r->ops->cut(w->cs, &p, &bytes) == 0 && p)
 		w->r->ops->drop(w->r->octx, p);
+	etm_run_defer_discard(w);
 }
 
-/* Queue the consumer's output since its last cut on the output chunk,
- * waiting for room unless in the head phase (a head's output is bounded
- * and the predecessor may be waiting for its checkpoints). Returns 0, or
- * -1 to stop (run stopped or the output chunk went void). */
-static int flush_piece(struct pwork *w)
+void etm_run_enqueue(struct prun *r, struct pchunk *c, struct ppiece *n)
 {
-	struct prun *r = w->r;
-	struct pchunk *c = w->out;
-	struct ppiece *n;
-	void *p = NULL;
-	size_t bytes = 0;
-	int err;
-
-	err = r->ops->cut(w->cs, &p, &bytes);
-	if (err < 0) {
-		etm_run_fail_locked(r, err);
-		return -1;
-	}
-	if (!p)
-		return 0;
-	n = malloc(sizeof(*n));
-	if (!n) {
-		r->ops->drop(r->octx, p);
-		etm_run_fail_locked(r, -etme_nomem);
-		return -1;
-	}
 	n->next = NULL;
-	n->p = p;
-	n->bytes = bytes + sizeof(*n);
-	n->end = w->piece_end;
-	pthread_mutex_lock(&r->mu);
-	while (!r->stop && !c->vd && !w->head && c->qbytes >= r->chunk_limit)
-		wk_wait(w);
-	if (r->stop || c->vd) {
-		pthread_mutex_unlock(&r->mu);
-		r->ops->drop(r->octx, p);
-		free(n);
-		return -1;
-	}
 	if (c->qt)
 		c->qt->next = n;
 	else
 		c->qh = n;
 	c->qt = n;
 	c->qbytes += n->bytes;
-	w->out_bytes += n->bytes;
 	pthread_cond_broadcast(&r->cv);
+}
+
+/* Queue the consumer's output since its last cut on the output chunk,
+ * waiting for room unless in the head phase (a head's output is bounded
+ * and the predecessor may be waiting for its checkpoints). Returns 0, or
+ * -1 to stop (run stopped or the output chunk went void). */
+struct ppiece *etm_run_cut(struct pwork *w, uint64_t end, int *ret)
+{
+	struct prun *r = w->r;
+	struct ppiece *n;
+	void *p = NULL;
+	size_t bytes = 0;
+	int err = r->ops->cut(w->cs, &p, &bytes);
+
+	*ret = 0;
+	if (err < 0) {
+		etm_run_fail_locked(r, err);
+		*ret = -1;
+		return NULL;
+	}
+	if (!p)
+		return NULL;
+	n = calloc(1, sizeof(*n));
+	if (!n) {
+		r->ops->drop(r->octx, p);
+		etm_run_fail_locked(r, -etme_nomem);
+		*ret = -1;
+		return NULL;
+	}
+	n->p = p;
+	n->bytes = bytes + sizeof(*n);
+	n->end = end;
+	return n;
+}
+
+static int flush_piece(struct pwork *w)
+{
+	struct prun *r = w->r;
+	struct pchunk *c = w->out;
+	struct ppiece *n;
+	int ret;
+
+	n = etm_run_cut(w, w->piece_end, &ret);
+	if (!n)
+		return ret;
+	pthread_mutex_lock(&r->mu);
+	while (!r->stop && !c->vd && !w->head && c->qbytes >= r->chunk_limit)
+		etm_run_wait(w);
+	if (r->stop || c->vd) {
+		pthread_mutex_unlock(&r->mu);
+		r->ops->drop(r->octx, n->p);
+		free(n);
+		return -1;
+	}
+	etm_run_enqueue(r, c, n);
+	w->out_bytes += n->bytes;
 	pthread_mutex_unlock(&r->mu);
 	return 0;
 }
@@ -104,8 +123,12 @@ static int drain(struct pwork *w)
 			etm_run_fail_locked(w->r, n);
 			return -1;
 		}
-		err = w->r->batch ? w->r->ops->elems(w->cs, els, (size_t)n) :
-				    w->r->ops->item(w->cs, &it);
+		if (w->head && w->out->defer) /* kept raw (run/defer.c) */
+			err = etm_run_defer_add(w, els, (size_t)n);
+		else if (w->r->batch)
+			err = w->r->ops->elems(w->cs, els, (size_t)n);
+		else
+			err = w->r->ops->item(w->cs, &it);
 		if (err < 0) {
 			etm_run_fail_locked(w->r, err);
 			return -1;
@@ -209,7 +232,7 @@ static int run_head(struct pwork *w, struct pchunk *c, uint64_t *pos)
 		w->piece_end = next_piece(c, *pos);
 		ret = feed(w, pos, w->piece_end);
 		if (!ret)
-			ret = flush_piece(w);
+			ret = c->defer ? etm_run_defer_flush(w) : flush_piece(w);
 		if (!ret)
 			checkpoint(w, *pos);
 	}
@@ -247,7 +270,7 @@ static const struct pckpt *wait_ckpt(struct pwork *w, struct pchunk *c,
 		}
 		if (w->r->stop || s->vd || s->head_done || c->vd)
 			return NULL;
-		wk_wait(w);
+		etm_run_wait(w);
 	}
 }
 
@@ -286,6 +309,30 @@ static int try_converge(struct pwork *w, struct pchunk *s, uint64_t *pos)
 	return 0;
 }
 
+/* Chunk c's worker is done with it (@ret < 0: failed or void; @eos: its
+ * output ends the decode; @pos: where its decoder stopped). */
+static void finish_chunk(struct pwork *w, struct pchunk *c, int ret, int eos,
+			 uint64_t pos)
+{
+	struct prun *r = w->r;
+
+	if (ret < 0)
+		discard(w);
+	pthread_mutex_lock(&r->mu);
+	if (!w->d)
+		etm_run_fail(r, -etme_nomem);
+	if (ret >= 0) {
+		c->done = 1;
+		c->at_eos = eos;
+		c->pk_end = etm_decoder_packet_count(w->d);
+		r->rate_bytes += pos - c->start;
+		r->rate_out += w->out_bytes + 1;
+	}
+	c->finished = 1;
+	pthread_cond_broadcast(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+}
+
 /* Decode chunk c, then run on into the following chunks until converged
  * with one of them or at the end of input. */
 static void work_chunk(struct pwork *w, struct pchunk *c)
@@ -293,7 +340,7 @@ static void work_chunk(struct pwork *w, struct pchunk *c)
 	struct prun *r = w->r;
 	struct pchunk *s = c;
 	uint64_t pos = c->start;
-	int ret = 0, eos = 0, claim;
+	int ret = 0, eos = 0, claim, conv = 0;
 
 	w->out = c;
 	w->out_bytes = 0;
@@ -341,6 +388,7 @@ static void work_chunk(struct pwork *w, struct pchunk *c)
 			ret = 0;
 		else
 			ret = try_converge(w, s, &pos);
+		conv = ret == 1;
 		if (ret)
 			break;
 		/* not converged in s's head: s is decoded here instead */
@@ -353,21 +401,9 @@ static void work_chunk(struct pwork *w, struct pchunk *c)
 	}
 	if (ret >= 0)
 		ret = flush_piece(w);
-	if (ret < 0)
-		discard(w);
-	pthread_mutex_lock(&r->mu);
-	if (!w->d)
-		etm_run_fail(r, -etme_nomem);
-	if (ret >= 0) {
-		c->done = 1;
-		c->at_eos = eos;
-		c->pk_end = etm_decoder_packet_count(w->d);
-		r->rate_bytes += pos - c->start;
-		r->rate_out += w->out_bytes + 1;
-	}
-	c->finished = 1;
-	pthread_cond_broadcast(&r->cv);
-	pthread_mutex_unlock(&r->mu);
+	if (ret >= 0 && conv && s->defer) /* s's head after the convergence */
+		ret = etm_run_defer_consume(w, s, pos);
+	finish_chunk(w, c, ret, eos, pos);
 }
 
 void *etm_run_worker(void *arg)
@@ -390,6 +426,7 @@ void *etm_run_worker(void *arg)
 		}
 		if (c) {
 			c->taken = 1;
+			c->defer = etm_run_defer_pays(r, c);
 			pthread_mutex_unlock(&r->mu);
 			work_chunk(w, c);
 			pthread_mutex_lock(&r->mu);
@@ -397,7 +434,7 @@ void *etm_run_worker(void *arg)
 		}
 		if (r->next_start >= r->size)
 			break;
-		wk_wait(w);
+		etm_run_wait(w);
 	}
 	pthread_mutex_unlock(&r->mu);
 	if (w->cs)
