@@ -50,15 +50,19 @@ cp "$am"/*.ini "$am"/*.bin "$am"/*.out "$tmp/am/"
 head -c 16384 "$am/etb.bin" > "$tmp/am/etb.bin"
 
 measure ptm "$tmp/ptm" trace.bin all 20010
-expect ptm 0 0 999 999
+expect ptm 29 30 1 0
 measure e3 "$tmp/e3" trace.bin all 5005
-expect e3 0 0 999 999
+expect e3 0 30 31 0
 measure tc2 "$tmp/tc2" cstrace.bin all 5005
-expect tc2 0 0 999 999
-for id in 0x10 0x11 0x12 0x13; do
-	measure "tc2-$id" "$tmp/tc2" cstrace.bin $id 12003
-	expect "tc2-$id" 0 0 999 999
-done
+expect tc2 0 28 30 0
+measure tc2-0x10 "$tmp/tc2" cstrace.bin 0x10 12003
+expect tc2-0x10 16 19 1 13
+measure tc2-0x11 "$tmp/tc2" cstrace.bin 0x11 12003
+expect tc2-0x11 15 17 2 0
+measure tc2-0x12 "$tmp/tc2" cstrace.bin 0x12 12003
+expect tc2-0x12 17 23 3 5
+measure tc2-0x13 "$tmp/tc2" cstrace.bin 0x13 12003
+expect tc2-0x13 3 9 4 26
 measure am "$tmp/am" etb.bin 0x10 9000
-expect am 0 0 999 999
+expect am 0 25 30 0
 finish
