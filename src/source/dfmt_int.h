@@ -125,9 +125,10 @@ void etm_dfmt_realign(struct etm_dfmt *d);
  * the fast path no longer suspects frames naming it (dfmt_bulk.c). */
 void etm_dfmt_other_id(struct etm_dfmt *d, int id);
 /* Whether frame @f, about to be decoded at offset @off, is suspect of a
- * lost alignment (a reserved ID, or with every ID of the input known one
- * nobody announced) and not judged already: the realignment judges from
- * it before any of its data goes out (dfmt_realign.c). */
+ * lost alignment (with every ID of the input known, it names one nobody
+ * announced) and not judged already: the realignment judges from it
+ * before any of its data goes out (dfmt_realign.c). A reserved ID is
+ * judged after its frame (valid frames may name one). */
 int etm_dfmt_frame_suspect(const struct etm_dfmt *d, const uint8_t *f,
 			   uint64_t off);
 

@@ -245,9 +245,8 @@ int etm_dfmt_frame_suspect(const struct etm_dfmt *d, const uint8_t *f,
 		id = f[k] >> 1;
 		if (!(f[k] & 1) || id == d->cur_id)
 			continue;
-		if (dfmt_id_is_reserved(id) ||
-		    (dfmt_id_is_data(id) && d->ids_all && !d->seen[id] &&
-		     !d->other[id]))
+		if (dfmt_id_is_data(id) && d->ids_all && !d->seen[id] &&
+		    !d->other[id])
 			return 1;
 	}
 	return 0;

@@ -521,6 +521,17 @@ static int names_suspect(const struct etm_frames *x, const uint8_t *f)
 	return 0;
 }
 
+/* Whether frame @f names a data ID not known. */
+static int names_unknown(const struct etm_frames *x, const uint8_t *f)
+{
+	unsigned k;
+
+	for (k = 0; k < 16; k += 2)
+		if ((f[k] & 1) && f[k] >> 1 < 0x70 && !x->known[f[k] >> 1])
+			return 1;
+	return 0;
+}
+
 /* Frame f = buf + pos is suspect: the lost alignment may have begun in
  * the frame before it (a damaged frame often names no suspect ID itself:
  * its first bytes are in place). Where that frame is in the input, holds
@@ -622,9 +633,14 @@ enum etm_fr_res etm_frames_step(struct etm_frames *x, const uint8_t *sel)
 		} else if (x->n - x->pos >= 16) {
 			f = x->buf + x->pos;
 			if (names_suspect(x, f)) {
-				/* lost alignment? the deformatter realigns */
-				x->suspect = 1;
-				back_up(x);
+				/* lost alignment? the deformatter realigns,
+				 * from before the frame if it names an ID
+				 * not known (a reserved one is judged after
+				 * its frame: valid frames may name one) */
+				if (names_unknown(x, f)) {
+					x->suspect = 1;
+					back_up(x);
+				}
 				return x->stg_n ? etm_fr_push : etm_fr_dfmt;
 			}
 			off = x->off + x->pos;
