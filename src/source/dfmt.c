@@ -296,6 +296,19 @@ static int dfmt_step_hold(struct etm_dfmt *d)
 	d->frame[d->flen] = d->hold[0];
 	d->frame_off[d->flen++] = d->hold_off[0];
 	etm_dfmt_drop_hold(d, 1);
+	if (d->flen == DFMT_FRAME && d->nhold + DFMT_FRAME <= DFMT_HOLD &&
+	    etm_dfmt_frame_suspect(d, d->frame, d->frame_off[0])) {
+		/* judged from this frame on, before its data goes out */
+		memmove(d->hold + DFMT_FRAME, d->hold, d->nhold);
+		memmove(d->hold_off + DFMT_FRAME, d->hold_off,
+			d->nhold * sizeof(d->hold_off[0]));
+		memcpy(d->hold, d->frame, DFMT_FRAME);
+		memcpy(d->hold_off, d->frame_off, sizeof(d->frame_off));
+		d->nhold += DFMT_FRAME;
+		d->flen = 0;
+		d->realign = 1;
+		return 0;
+	}
 	if (d->flen == DFMT_FRAME)
 		dfmt_decode_frame(d);
 	return 0;
@@ -313,6 +326,10 @@ static int dfmt_fast_frame(struct etm_dfmt *d)
 	p = d->buf + d->pos;
 	if (p[0] == 0xff)
 		return 0;
+	if (etm_dfmt_frame_suspect(d, p, d->in_off)) {
+		d->realign = 1; /* judged from here (byte by byte) */
+		return 0;
+	}
 	dfmt_end_fsyncs(d);
 	memcpy(d->frame, p, DFMT_FRAME);
 	for (i = 0; i < DFMT_FRAME; i++)

@@ -133,6 +133,9 @@ static void dfmt_leave_fast(struct etm_dfmt *d, const uint8_t *sel)
 	etm_dfmt_seen_ids(d, sel);
 	if (fr->cur_id != ETM_FR_ID_UNKNOWN)
 		dfmt_take_id(d, fr->cur_id);
+	/* a suspect frame: the realignment judges from where it began */
+	d->realign |= fr->suspect;
+	fr->suspect = 0;
 	d->from = fr->npart ? fr->part_off : fr->off + fr->pos;
 	for (i = 0; i < fr->npart; i++) {
 		d->hold[d->nhold] = fr->part[i];
@@ -160,8 +163,6 @@ static int dfmt_fast_step(struct etm_dfmt *d, const uint8_t *sel,
 		st->n = fr->stg_n;
 		st->seg = fr->seg;
 		st->nseg = fr->nseg;
-		st->rel = fr->rel;
-		st->rel_base = fr->rel_base;
 		dfmt_note_push(d, fr->stg_id,
 			       (fr->seg[fr->nseg - 1].off +
 				(fr->stg_n - fr->seg[fr->nseg - 1].pos) + 15) &
@@ -222,6 +223,7 @@ void etm_dfmt_save(const struct etm_dfmt *d, struct etm_sbuf *s)
 	etm_sbuf_put(s, fr->part, fr->npart);
 	etm_sbuf_u64(s, fr->n - fr->pos);
 	etm_sbuf_u64(s, fr->nops - fr->opi);
+	etm_sbuf_u32(s, (uint32_t)fr->suspect);
 	/* what a rewind after a bad packet may go back to */
 	etm_sbuf_u64(s, d->re_lo);
 	etm_sbuf_u32(s, (uint32_t)d->push_id);
@@ -257,6 +259,15 @@ void etm_dfmt_restart(struct etm_dfmt *d, uint64_t base)
 	etm_frames_init(fr);
 }
 
+void etm_dfmt_other_id(struct etm_dfmt *d, int id)
+{
+	d->other[id] = 1;
+	if (d->fr) {
+		d->fr->known[id] = 1;
+		etm_frames_known_changed(d->fr);
+	}
+}
+
 void etm_dfmt_note_ids(struct etm_dfmt *d, const uint8_t *sel,
 		       const uint8_t *noted)
 {
@@ -266,6 +277,8 @@ void etm_dfmt_note_ids(struct etm_dfmt *d, const uint8_t *sel,
 		return;
 	for (i = 1; d->fr && i < 0x70; i++)
 		d->fr->known[i] = !noted || sel[i] || noted[i];
+	if (d->fr)
+		etm_frames_known_changed(d->fr);
 	if (noted)
 		etm_dfmt_known_ids(d, noted);
 }

@@ -14,17 +14,16 @@
 
 #include "source/offseg.h"
 
-/* Data of one trace ID from the fast path: @n bytes at @data, byte i at
- * input offset @rel_base + @rel[i], the same offsets as the map @seg of
- * @nseg segments gives. Valid until the next etm_dfmt_next_bulk(). */
+/* Data of one trace ID from the fast path: @n bytes at @data, their input
+ * offsets in the map @seg of @nseg segments (the one offset scheme of
+ * deformatted data, source/offseg.h). Valid until the next
+ * etm_dfmt_next_bulk(). */
 struct etm_dfmt_stage {
 	unsigned id;
 	const uint8_t *data;
 	size_t n;
 	const struct etm_offseg *seg;
 	size_t nseg;
-	const uint32_t *rel;
-	uint64_t rel_base;
 };
 
 /* etm_dfmt_alloc() with the fast path for etm_fmt_coresight (other formats:

@@ -68,6 +68,7 @@ struct etm_dfmt {
 	int last_id;             /* the last live ID made current */
 	etm_dfmt_judge_fn judge; /* packet-level plausibility (optional) */
 	void *judge_ctx;
+	uint64_t judged_at; /* frame start the realignment kept (+1) */
 
 	/* Frame being assembled. */
 	uint8_t frame[DFMT_FRAME];
@@ -120,5 +121,15 @@ void etm_dfmt_event(struct etm_dfmt *d, enum etm_dfmt_kind kind, int err,
 void etm_dfmt_drop_hold(struct etm_dfmt *d, size_t k);
 /* Where do the frames start again (dfmt_realign.c)? Clears d->realign. */
 void etm_dfmt_realign(struct etm_dfmt *d);
+/* ID @id is in the input after all (a source the decoder does not have):
+ * the fast path no longer suspects frames naming it (dfmt_bulk.c). */
+void etm_dfmt_other_id(struct etm_dfmt *d, int id);
+/* Whether frame @f, about to be decoded at offset @off, is suspect of a
+ * lost alignment (with every ID of the input known, it names one nobody
+ * announced) and not judged already: the realignment judges from it
+ * before any of its data goes out (dfmt_realign.c). A reserved ID is
+ * judged after its frame (valid frames may name one). */
+int etm_dfmt_frame_suspect(const struct etm_dfmt *d, const uint8_t *f,
+			   uint64_t off);
 
 #endif

@@ -7,6 +7,7 @@
 #include <etmtrace/source.h>
 
 #include "source/dfmt_int.h"
+#include "source/frames.h"
 
 /* Without a judge (etm_dfmt_set_judge()): the frame structure only, over
  * the first DFMT_PLAIN_HOLD bytes. Frames at hold[k...]: DFMT_UNFIT if one
@@ -218,16 +219,37 @@ void etm_dfmt_realign(struct etm_dfmt *d)
 		 * after all */
 		if (dfmt_id_is_data(d->cur_id) && !live && !d->other[d->cur_id]) {
 			if (keep)
-				d->other[d->cur_id] = 1;
+				etm_dfmt_other_id(d, d->cur_id);
 			else
 				d->cur_id = id0;
 		}
+		d->judged_at = d->hold_off[0] + 1;
 		return;
 	}
 	etm_dfmt_event(d, etm_dfmt_error, etme_frame_align, d->hold_off[0]);
 	etm_dfmt_event(d, etm_dfmt_sync, 0, d->hold_off[best]);
 	etm_dfmt_drop_hold(d, best);
 	d->cur_id = id0;
+}
+
+int etm_dfmt_frame_suspect(const struct etm_dfmt *d, const uint8_t *f,
+			   uint64_t off)
+{
+	unsigned k;
+	int id;
+
+	if (d->fmt != etm_fmt_coresight || !d->judge || d->realign ||
+	    d->judged_at == off + 1)
+		return 0;
+	for (k = 0; k < DFMT_FRAME; k += 2) {
+		id = f[k] >> 1;
+		if (!(f[k] & 1) || id == d->cur_id)
+			continue;
+		if (dfmt_id_is_data(id) && d->ids_all && !d->seen[id] &&
+		    !d->other[id])
+			return 1;
+	}
+	return 0;
 }
 
 void etm_dfmt_set_judge(struct etm_dfmt *d, etm_dfmt_judge_fn fn, void *ctx)

@@ -1,7 +1,7 @@
 /* source/frames.c - the deformatter's fast path for memory-aligned CoreSight
  * frames (IHI 0029 formatter protocol, ../shared/docs/coresight-formatter.md):
  * whole frames are split by trace ID straight into a staging buffer with an
- * offset map and per-byte offsets; with a single selected ID, many frames
+ * offset map (segments); with a single selected ID, many frames
  * in one loop without per-byte branches. Frames that may hold an FSYNC
  * (first byte 0xFF) or name a reserved ID are left to the deformatter's
  * byte path (dfmt.c), which takes over in this state. */
@@ -47,8 +47,8 @@ void etm_frames_init(struct etm_frames *x)
 	fill_table(x);
 	memset(x->sel, 0, sizeof(x->sel));
 	x->known[0] = x->known[0x7b] = x->known[0x7d] = 1;
+	etm_frames_known_changed(x);
 	x->single = ETM_FR_ID_UNKNOWN;
-	x->rel_base = 0;
 	x->cur_id = ETM_FR_ID_UNKNOWN;
 	x->buf = NULL;
 	x->n = x->pos = 0;
@@ -56,6 +56,24 @@ void etm_frames_init(struct etm_frames *x)
 	x->nops = x->opi = 0;
 	x->stg_n = x->nseg = 0;
 	x->stg_id = 0;
+	x->suspect = 0;
+	x->pushed_end = 0;
+}
+
+void etm_frames_known_changed(struct etm_frames *x)
+{
+	unsigned id, n = 0;
+
+	for (id = 0; id < 0x70; id++)
+		n += x->known[id] != 0;
+	if (n == 0x70) {
+		x->nkvec = 0; /* every ID: nothing to check */
+		return;
+	}
+	x->nkvec = n < ETM_FR_KMANY ? n : ETM_FR_KMANY;
+	for (id = 0, n = 0; id < 0x70 && x->nkvec < ETM_FR_KMANY; id++)
+		if (x->known[id])
+			memset(x->kvec[n++], (int)(2 * id + 1), 16);
 }
 
 void etm_frames_input(struct etm_frames *x, const uint8_t *buf, size_t n,
@@ -94,17 +112,12 @@ static int stage(struct etm_frames *x, const uint8_t *sel, uint8_t b,
 	if (x->stg_n && (x->stg_id != id || x->stg_n == ETM_FR_STAGE ||
 			 (newseg && x->nseg == ETM_FR_SEGS)))
 		return 1;
-	if (x->stg_n && o - x->rel_base > UINT32_MAX)
-		return 1;
 	x->stg_id = id;
-	if (!x->stg_n)
-		x->rel_base = o;
 	if (newseg || !x->stg_n) {
 		x->seg[x->nseg].pos = x->stg_n;
 		x->seg[x->nseg].off = o;
 		x->nseg++;
 	}
-	x->rel[x->stg_n] = (uint32_t)(o - x->rel_base);
 	x->stg[x->stg_n++] = b;
 	return 0;
 }
@@ -211,7 +224,6 @@ static inline int dput(struct dstage *d, int id, uint8_t b, uint64_t o)
 		d->x->seg[d->ns].off = o;
 		d->ns++;
 	}
-	d->x->rel[d->n] = (uint32_t)(o - d->x->rel_base);
 	d->x->stg[d->n++] = b;
 	d->next = o + 1;
 	return 0;
@@ -227,11 +239,8 @@ static int direct_frame(struct etm_frames *x, const uint8_t *sel,
 	int id = x->cur_id;
 	unsigned k;
 
-	if (d.n + 15 > ETM_FR_STAGE || d.ns + 8 > ETM_FR_SEGS ||
-	    (d.n && off + 16 - x->rel_base > UINT32_MAX))
+	if (d.n + 15 > ETM_FR_STAGE || d.ns + 8 > ETM_FR_SEGS)
 		return 0;
-	if (!d.n)
-		x->rel_base = off;
 	if (d.ns)
 		d.next = x->seg[d.ns - 1].off + (d.n - x->seg[d.ns - 1].pos);
 	d.want = want_id(sel, id);
@@ -311,11 +320,8 @@ static int fast_frame(struct etm_frames *x, const uint8_t *sel,
 		return 1; /* nobody wants these bytes */
 	if (x->stg_n && (x->stg_id != x->cur_id ||
 			 x->stg_n + 15 > ETM_FR_STAGE ||
-			 x->nseg == ETM_FR_SEGS ||
-			 off + 16 - x->rel_base > UINT32_MAX))
+			 x->nseg == ETM_FR_SEGS))
 		return 0;
-	if (!x->stg_n)
-		x->rel_base = off;
 	x->stg_id = x->cur_id;
 	x->seg[x->nseg].pos = x->stg_n;
 	x->seg[x->nseg].off = off;
@@ -326,8 +332,6 @@ static int fast_frame(struct etm_frames *x, const uint8_t *sel,
 		s[2 * k + 1] = f[2 * k + 1];
 	}
 	s[14] = (uint8_t)(f[14] | (aux >> 7));
-	for (k = 0; k < 15; k++)
-		x->rel[x->stg_n + k] = (uint32_t)(off - x->rel_base) + k;
 	x->stg_n += 15;
 	return 1;
 }
@@ -377,23 +381,6 @@ static inline void fr_masks(const uint8_t *f, unsigned *idm, unsigned *vm,
 #endif
 }
 
-/* Staging position of the 16 offsets from @rb on (4-lane vectors where
- * the compiler has them). */
-typedef uint32_t fr_v4u __attribute__((vector_size(16)));
-
-static inline void rel16(uint32_t *rel, uint32_t rb)
-{
-	fr_v4u v = { rb, rb + 1, rb + 2, rb + 3 }, four = { 4, 4, 4, 4 };
-
-	memcpy(rel, &v, 16);
-	v += four;
-	memcpy(rel + 4, &v, 16);
-	v += four;
-	memcpy(rel + 8, &v, 16);
-	v += four;
-	memcpy(rel + 12, &v, 16);
-}
-
 /* Stage the bytes of the single ID from frame @f, which has ID changes
  * (@key: bit 2k byte 2k is one, bit 2k + 1 it is to the single ID; @s0:
  * the single ID is current before the frame), at input offset @off: one
@@ -405,7 +392,6 @@ static inline __attribute__((always_inline)) void bulk_mixed(struct etm_frames *
 	uint64_t lo = ld64(f), hi = ld64(f + 8);
 	unsigned idm = key & 0x5555, vm = key >> 1 & 0x5555, a = f[15];
 	unsigned q, p, ke, ko, ea, keep, at, run, len;
-	uint32_t ro = (uint32_t)(off - x->rel_base);
 	size_t n = *pn, ns = *pns;
 
 	/* p bit 2k: the single ID is current before pair k */
@@ -426,7 +412,6 @@ static inline __attribute__((always_inline)) void bulk_mixed(struct etm_frames *
 		run = keep >> at;
 		len = (unsigned)__builtin_ctz(run + 1);
 		memcpy(x->stg + n, fx + at, 16);
-		rel16(x->rel + n, ro + at);
 		x->seg[ns].pos = n;
 		x->seg[ns].off = off + at;
 		ns += len != 0;
@@ -438,10 +423,25 @@ static inline __attribute__((always_inline)) void bulk_mixed(struct etm_frames *
 }
 
 /* Whether the ID bytes of frame @f (bit 2k of @idm: byte 2k) name known
- * IDs only. */
+ * IDs only: compared with each known one at once where there are few
+ * (no branch on the frame's contents: a loop over the ID bytes, of
+ * varying length, is mispredicted - measured with callgrind
+ * --branch-sim), else looked up one by one. */
 static inline int ids_known(const struct etm_frames *x, const uint8_t *f,
 			    unsigned idm)
 {
+#ifdef __SSE2__
+	if (x->nkvec < ETM_FR_KMANY) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)f);
+		__m128i m = _mm_setzero_si128();
+		unsigned i;
+
+		for (i = 0; i < x->nkvec; i++)
+			m = _mm_or_si128(
+				m, _mm_cmpeq_epi8(v, _mm_loadu_si128((const __m128i *)(const void *)x->kvec[i])));
+		return !(idm & ~(unsigned)_mm_movemask_epi8(m));
+	}
+#endif
 	for (; idm; idm &= idm - 1)
 		if (!x->known[f[__builtin_ctz(idm)] >> 1])
 			return 0;
@@ -453,7 +453,7 @@ static void bulk_frames(struct etm_frames *x)
 	const uint8_t *buf = x->buf, *f, *fend;
 	size_t n = x->stg_n, ns = x->nseg;
 	int id = x->cur_id, t = x->single;
-	uint64_t rbase, ro;     /* ro: offset of frame f - rbase */
+	uint64_t off;           /* input offset of frame f */
 	uint8_t fx[32] = { 0 }; /* the fixed frame, room to copy from 14 */
 
 	/* no whole frame (and no pointer arithmetic on a NULL buffer) */
@@ -461,11 +461,8 @@ static void bulk_frames(struct etm_frames *x)
 		return;
 	f = buf + x->pos;
 	fend = buf + x->n;
-	if (!n)
-		x->rel_base = x->off + x->pos;
-	rbase = x->rel_base;
-	ro = x->off + x->pos - rbase;
-	for (; fend - f >= 16; f += 16, ro += 16) {
+	off = x->off + x->pos;
+	for (; fend - f >= 16; f += 16, off += 16) {
 		uint64_t lo = ld64(f), hi = ld64(f + 8);
 		unsigned idm, vm, rm, a = f[15], s0;
 
@@ -474,23 +471,22 @@ static void bulk_frames(struct etm_frames *x)
 			/* data only: all or nothing */
 			if (id != t)
 				continue;
-			if (n + 15 > ETM_FR_STAGE || ns == ETM_FR_SEGS ||
-			    ro > UINT32_MAX - 16)
+			if (n + 15 > ETM_FR_STAGE || ns == ETM_FR_SEGS)
 				break;
 			lo |= x->aux[a][0];
 			hi |= x->aux[a][1];
 			memcpy(x->stg + n, &lo, 8);
 			memcpy(x->stg + n + 8, &hi, 8);
-			rel16(x->rel + n, (uint32_t)ro);
 			x->seg[ns].pos = n;
-			x->seg[ns].off = rbase + ro;
+			x->seg[ns].off = off;
 			ns++;
 			n += 15;
 			continue;
 		}
 		/* an FSYNC, an ID of 0x70 or above (reserved, or 0x7b /
-		 * 0x7d), or one not known: the general path */
-		if (rm || !ids_known(x, f, idm))
+		 * 0x7d), or one not known (the selected ID is): the general
+		 * path */
+		if (rm || (x->nkvec && !ids_known(x, f, idm & ~vm)))
 			break;
 		s0 = id == t;
 		if (!(vm | s0)) {
@@ -499,11 +495,10 @@ static void bulk_frames(struct etm_frames *x)
 			id = f[31 - __builtin_clz(idm)] >> 1;
 			continue;
 		}
-		if (n + 15 > ETM_FR_STAGE || ns + 8 > ETM_FR_SEGS ||
-		    ro > UINT32_MAX - 16)
+		if (n + 15 > ETM_FR_STAGE || ns + 8 > ETM_FR_SEGS)
 			break;
 		id = f[31 - __builtin_clz(idm)] >> 1;
-		bulk_mixed(x, f, fx, idm | vm << 1, s0, rbase + ro, &n, &ns);
+		bulk_mixed(x, f, fx, idm | vm << 1, s0, off, &n, &ns);
 	}
 	x->pos = (size_t)(f - buf);
 	x->cur_id = id;
@@ -524,6 +519,45 @@ static int names_suspect(const struct etm_frames *x, const uint8_t *f)
 		if ((f[k] & 1) && !x->known[f[k] >> 1])
 			return 1;
 	return 0;
+}
+
+/* Whether frame @f names a data ID not known. */
+static int names_unknown(const struct etm_frames *x, const uint8_t *f)
+{
+	unsigned k;
+
+	for (k = 0; k < 16; k += 2)
+		if ((f[k] & 1) && f[k] >> 1 < 0x70 && !x->known[f[k] >> 1])
+			return 1;
+	return 0;
+}
+
+/* Frame f = buf + pos is suspect: the lost alignment may have begun in
+ * the frame before it (a damaged frame often names no suspect ID itself:
+ * its first bytes are in place). Where that frame is in the input, holds
+ * no ID change (the current ID before it is the current one), and none
+ * of its data was pushed yet, its staged bytes are dropped and the
+ * realignment starts at it. */
+static void back_up(struct etm_frames *x)
+{
+	const uint8_t *p;
+	uint64_t w = x->off + x->pos - 16;
+	size_t i;
+	unsigned k;
+
+	if (x->pos < 16 || x->pushed_end > w)
+		return;
+	p = x->buf + x->pos - 16;
+	for (k = 0; k < 16; k += 2)
+		if (p[k] & 1)
+			return;
+	for (i = x->nseg; i > 0 && x->seg[i - 1].off >= w; i--)
+		;
+	if (i < x->nseg) {
+		x->stg_n = x->seg[i].pos;
+		x->nseg = i;
+	}
+	x->pos -= 16;
 }
 
 /* Whether the frame part[] completed by @k bytes of the input is
@@ -571,6 +605,8 @@ enum etm_fr_res etm_frames_step(struct etm_frames *x, const uint8_t *sel)
 		r = apply_ops(x, sel);
 		if (r != etm_fr_again)
 			return r;
+		if (x->suspect)
+			return x->stg_n ? etm_fr_push : etm_fr_dfmt;
 #ifdef FR_BULK
 		if (x->single != ETM_FR_ID_UNKNOWN && !x->npart)
 			bulk_frames(x);
@@ -596,9 +632,17 @@ enum etm_fr_res etm_frames_step(struct etm_frames *x, const uint8_t *sel)
 			return x->stg_n ? etm_fr_push : etm_fr_dfmt;
 		} else if (x->n - x->pos >= 16) {
 			f = x->buf + x->pos;
-			if (names_suspect(x, f))
-				/* lost alignment? the deformatter realigns */
+			if (names_suspect(x, f)) {
+				/* lost alignment? the deformatter realigns,
+				 * from before the frame if it names an ID
+				 * not known (a reserved one is judged after
+				 * its frame: valid frames may name one) */
+				if (names_unknown(x, f)) {
+					x->suspect = 1;
+					back_up(x);
+				}
 				return x->stg_n ? etm_fr_push : etm_fr_dfmt;
+			}
 			off = x->off + x->pos;
 			x->pos += 16;
 		} else if (x->pos < x->n) {

@@ -1,7 +1,7 @@
 /* source/frames.h - the deformatter's fast path for memory-aligned
  * CoreSight frames (private to source/, used by dfmt.c): demultiplexes
- * whole frames straight into a per-source staging buffer with an offset
- * map (segments and per byte), with the deformatter's exact semantics. */
+ * whole frames straight into a per-source staging buffer with its offset
+ * map (segments), with the deformatter's exact semantics. */
 #ifndef ETM_SOURCE_FRAMES_H
 #define ETM_SOURCE_FRAMES_H
 
@@ -13,6 +13,7 @@
 #define ETM_FR_STAGE (64u << 10)
 #define ETM_FR_SEGS (ETM_FR_STAGE / 15 + 8)
 #define ETM_FR_ID_UNKNOWN (-1)
+#define ETM_FR_KMANY 17u
 
 /* One operation of a decoded frame: a data byte or an ID change. */
 struct etm_frop {
@@ -35,22 +36,24 @@ struct etm_frames {
 	struct etm_frop ops[16];
 	unsigned nops, opi;
 	uint64_t ops_off;
-	/* staged data of one trace ID: byte i at input offset
-	 * rel_base + rel[i] (also as segments); room for a 16-byte store
-	 * past the end */
+	/* staged data of one trace ID, its input offsets as segments; room
+	 * for a 16-byte store past the end */
 	int stg_id;
 	size_t stg_n, nseg;
-	uint64_t rel_base;
 	uint8_t stg[ETM_FR_STAGE + 16];
-	uint32_t rel[ETM_FR_STAGE + 16];
 	struct etm_offseg seg[ETM_FR_SEGS];
 	/* the selected IDs (copy of the caller's table), and the only one if
 	 * a single ID is selected (else ETM_FR_ID_UNKNOWN) */
 	uint8_t sel[128];
 	int single;
 	/* IDs frames may name without a lost alignment being suspected:
-	 * sources, noted IDs (etm_decoder_note_id()), 0x00, 0x7B, 0x7D */
+	 * sources, noted IDs (etm_decoder_note_id()), 0x00, 0x7B, 0x7D;
+	 * for the bulk path (etm_frames_known_changed()): the ID bytes of
+	 * the known IDs below 0x70, each in 16 copies, how many (0: every
+	 * ID is known, ETM_FR_KMANY: too many to compare) */
 	uint8_t known[128];
+	uint8_t kvec[16][16];
+	unsigned nkvec;
 	/* Which of four frame pairs belong to the single ID: index bit 2k
 	 * = byte 2k is an ID change, bit 2k + 1 = to the single ID, bit 8 =
 	 * its bytes are current before; value bit 2k = ... before pair k,
@@ -64,6 +67,12 @@ struct etm_frames {
 	/* error item to deliver */
 	int err;
 	uint64_t err_off;
+	/* a frame suspect of a lost alignment (names_suspect()) hands the
+	 * input to the deformatter's realignment, from the frame before it
+	 * where that one can still be taken back (back_up()); the input
+	 * offset the last push of staged data ended at */
+	int suspect;
+	uint64_t pushed_end;
 };
 
 enum etm_fr_res {
@@ -77,11 +86,16 @@ void etm_frames_init(struct etm_frames *x);
 /* Borrow @n input bytes at offset @off. */
 void etm_frames_input(struct etm_frames *x, const uint8_t *buf, size_t n,
 		      uint64_t off);
+/* known[] was changed. */
+void etm_frames_known_changed(struct etm_frames *x);
 /* Consume frames; @sel[id] is nonzero for the IDs with a source. */
 enum etm_fr_res etm_frames_step(struct etm_frames *x, const uint8_t *sel);
 /* The staged data was pushed: forget it. */
 static inline void etm_frames_pushed(struct etm_frames *x)
 {
+	if (x->nseg)
+		x->pushed_end = x->seg[x->nseg - 1].off +
+				(x->stg_n - x->seg[x->nseg - 1].pos);
 	x->stg_n = 0;
 	x->nseg = 0;
 }
