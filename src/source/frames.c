@@ -14,37 +14,8 @@
 
 #include "source/frames.h"
 
-/* fill[] (see frames.h): pairs in order, a change to the single ID makes
- * its bytes current, a change to another ID ends that. */
-static void fill_table(struct etm_frames *x)
-{
-	unsigned i, k;
-
-	for (i = 0; i < 512; i++) {
-		unsigned st = i >> 8 & 1, out = 0;
-
-		for (k = 0; k < 4; k++) {
-			out |= st << (2 * k);
-			if (i >> (2 * k) & 1)
-				st = i >> (2 * k + 1) & 1;
-		}
-		x->fill[i] = (uint16_t)(out | st << 8);
-	}
-	for (i = 0; i < 256; i++) {
-		unsigned out = 0;
-
-		for (k = 0; k < 8; k++)
-			out |= (i >> k & 1) << (2 * k);
-		x->spread[i] = (uint16_t)out;
-		x->aux[i][0] = x->aux[i][1] = 0;
-		for (k = 0; k < 8; k++)
-			x->aux[i][k / 4] |= (uint64_t)(i >> k & 1) << (16 * (k % 4));
-	}
-}
-
 void etm_frames_init(struct etm_frames *x)
 {
-	fill_table(x);
 	memset(x->sel, 0, sizeof(x->sel));
 	x->known[0] = x->known[0x7b] = x->known[0x7d] = 1;
 	x->single = ETM_FR_ID_UNKNOWN;
@@ -409,15 +380,15 @@ static inline __attribute__((always_inline)) void bulk_mixed(struct etm_frames *
 	size_t n = *pn, ns = *pns;
 
 	/* p bit 2k: the single ID is current before pair k */
-	q = x->fill[(key & 0xff) | s0 << 8];
-	p = (q & 0xff) | (x->fill[key >> 8 | (q & 0x100)] & 0xff) << 8;
-	ke = ~idm & p & 0x5555;             /* even bytes: data */
-	ea = idm & ~(unsigned)x->spread[a]; /* odd: the new ID's */
+	q = etm_fr_fill[(key & 0xff) | s0 << 8];
+	p = (q & 0xff) | (etm_fr_fill[key >> 8 | (q & 0x100)] & 0xff) << 8;
+	ke = ~idm & p & 0x5555;                 /* even bytes: data */
+	ea = idm & ~(unsigned)etm_fr_spread[a]; /* odd: the new ID's */
 	ko = ((ea & vm) | (~ea & p)) & 0x5555;
 	keep = (ke | ko << 1) & 0x7fff;
 	/* the fixed frame: bit 0 of even bytes from the aux byte */
-	lo |= x->aux[a][0];
-	hi |= x->aux[a][1];
+	lo |= etm_fr_aux[a][0];
+	hi |= etm_fr_aux[a][1];
 	memcpy(fx, &lo, 8);
 	memcpy(fx + 8, &hi, 8);
 	/* runs of kept bytes: one 16-byte copy each */
@@ -477,8 +448,8 @@ static void bulk_frames(struct etm_frames *x)
 			if (n + 15 > ETM_FR_STAGE || ns == ETM_FR_SEGS ||
 			    ro > UINT32_MAX - 16)
 				break;
-			lo |= x->aux[a][0];
-			hi |= x->aux[a][1];
+			lo |= etm_fr_aux[a][0];
+			hi |= etm_fr_aux[a][1];
 			memcpy(x->stg + n, &lo, 8);
 			memcpy(x->stg + n + 8, &hi, 8);
 			rel16(x->rel + n, (uint32_t)ro);

@@ -51,20 +51,21 @@ struct etm_frames {
 	/* IDs frames may name without a lost alignment being suspected:
 	 * sources, noted IDs (etm_decoder_note_id()), 0x00, 0x7B, 0x7D */
 	uint8_t known[128];
-	/* Which of four frame pairs belong to the single ID: index bit 2k
-	 * = byte 2k is an ID change, bit 2k + 1 = to the single ID, bit 8 =
-	 * its bytes are current before; value bit 2k = ... before pair k,
-	 * bit 8 = after the four */
-	uint16_t fill[512];
-	/* bit i of a byte -> bit 2i */
-	uint16_t spread[256];
-	/* auxiliary byte -> bit 0 of the even bytes of a frame, as the two
-	 * 64-bit halves of a little-endian load */
-	uint64_t aux[256][2];
 	/* error item to deliver */
 	int err;
 	uint64_t err_off;
 };
+
+/* Constant tables (source/frames_tab.c, by scripts/gen-frames-tab.py).
+ * Which of four frame pairs belong to the single ID: index bit 2k = byte
+ * 2k is an ID change, bit 2k + 1 = to the single ID, bit 8 = its bytes are
+ * current before; value bit 2k = ... before pair k, bit 8 = after the four */
+extern const uint16_t etm_fr_fill[512];
+/* bit i of a byte -> bit 2i */
+extern const uint16_t etm_fr_spread[256];
+/* auxiliary byte -> bit 0 of the even bytes of a frame, as the two 64-bit
+ * halves of a little-endian load */
+extern const uint64_t etm_fr_aux[256][2];
 
 enum etm_fr_res {
 	etm_fr_again = 0, /* input consumed (staging flushed) */
