@@ -5,6 +5,8 @@
  * in one loop without per-byte branches. Frames that may hold an FSYNC
  * (first byte 0xFF) or name a reserved ID are left to the deformatter's
  * byte path (dfmt.c), which takes over in this state. */
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -13,6 +15,27 @@
 #include <etmtrace/error.h>
 
 #include "source/frames.h"
+
+/* the arrays etm_frames_alloc() leaves unset lie together */
+_Static_assert(offsetof(struct etm_frames, rel) ==
+			       offsetof(struct etm_frames, stg) + ETM_FR_STAGE + 16 &&
+		       offsetof(struct etm_frames, seg) ==
+			       offsetof(struct etm_frames, rel) +
+				       sizeof(uint32_t) * (ETM_FR_STAGE + 16),
+	       "stg, rel, seg in a row");
+
+struct etm_frames *etm_frames_alloc(void)
+{
+	struct etm_frames *x = malloc(sizeof(*x));
+	size_t a = offsetof(struct etm_frames, stg),
+	       b = offsetof(struct etm_frames, seg) + sizeof(x->seg);
+
+	if (x) {
+		memset(x, 0, a);
+		memset((char *)x + b, 0, sizeof(*x) - b);
+	}
+	return x;
+}
 
 void etm_frames_init(struct etm_frames *x)
 {

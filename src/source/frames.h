@@ -74,6 +74,9 @@ enum etm_fr_res {
 	etm_fr_dfmt,      /* input from pos on needs the deformatter */
 };
 
+/* A zeroed struct etm_frames but for its staging arrays stg, rel and seg
+ * (320 KiB, written before they are read), or NULL. */
+struct etm_frames *etm_frames_alloc(void);
 void etm_frames_init(struct etm_frames *x);
 /* Borrow @n input bytes at offset @off. */
 void etm_frames_input(struct etm_frames *x, const uint8_t *buf, size_t n,
