@@ -58,14 +58,28 @@ void etm_pktp_init(struct etm_pktp *p, const struct etm_config *cfg,
 	opts_init(&p->o, cfg);
 	ops->hdr_table(cfg, p->hdr);
 	etm_pktp_reset(p);
-	etm_pktp_rec_table(p);
-	etm_pktp_atom_table(p);
+}
+
+/* The compression state of a fresh or reset parser. */
+static void state_init(struct etm_pkt_state *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->isa = etmi_unknown;
+}
+
+void etm_pktp_build_tables(struct etm_pktp *p)
+{
+	struct etm_pkt_state st0;
+
+	state_init(&st0);
+	etm_pktp_rec_table(p, &st0);
+	etm_pktp_atom_table(p, &st0);
+	p->tables = 1;
 }
 
 void etm_pktp_reset(struct etm_pktp *p)
 {
-	memset(&p->st, 0, sizeof(p->st));
-	p->st.isa = etmi_unknown;
+	state_init(&p->st);
 	p->buf = NULL;
 	p->len = p->pos = 0;
 	p->off = 0;

@@ -111,6 +111,10 @@ struct etm_pktp {
 	 * of etm_pktp_next_recs(). */
 	uint8_t rok[256];
 	struct etm_pkt_rec rt[256];
+	/* aok/ac and rok/rt built (etm_pktp_tables()): at the first fast
+	 * path, not at init, so a decoder that never takes one (the
+	 * configuration probe's trial decoders) does not pay for them */
+	uint8_t tables;
 	unsigned qn, qi;
 	uint8_t finished;
 };
@@ -196,10 +200,18 @@ int etm_pktp_read_branch(const struct etm_pktp *p, const uint8_t *b, size_t n,
 int etm_pktp_read(const struct etm_pktp *p, const uint8_t *b, size_t n,
 		  struct etm_packet *pkt, struct etm_pkt_state *st);
 
-/* The tables of one-byte packets decoded once at init: atoms (pkttok.c)
- * and compact records (pktrec.c). */
-void etm_pktp_atom_table(struct etm_pktp *p);
-void etm_pktp_rec_table(struct etm_pktp *p);
+/* The tables of one-byte packets, decoded against the state @st0 of a
+ * fresh parser: atoms (pkttok.c) and compact records (pktrec.c). */
+void etm_pktp_atom_table(struct etm_pktp *p, const struct etm_pkt_state *st0);
+void etm_pktp_rec_table(struct etm_pktp *p, const struct etm_pkt_state *st0);
+void etm_pktp_build_tables(struct etm_pktp *p);
+/* Build the one-byte packet tables if not yet done: every fast path that
+ * reads them calls this first. They depend only on the configuration. */
+static inline void etm_pktp_tables(struct etm_pktp *p)
+{
+	if (!p->tables)
+		etm_pktp_build_tables(p);
+}
 
 /* Initialise @p for @cfg with the readers of @ops. */
 void etm_pktp_init(struct etm_pktp *p, const struct etm_config *cfg,

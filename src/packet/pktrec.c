@@ -27,13 +27,13 @@ static int rec_table_type(enum etm_pkt_type t)
 }
 
 /* Records of the one-byte packets that leave the state alone. */
-void etm_pktp_rec_table(struct etm_pktp *p)
+void etm_pktp_rec_table(struct etm_pktp *p, const struct etm_pkt_state *st0)
 {
 	struct etm_packet pkt;
 	unsigned b;
 
 	for (b = 1; b < 256; b++) {
-		struct etm_pkt_state st = p->st;
+		struct etm_pkt_state st = *st0;
 		uint8_t byte = (uint8_t)b;
 
 		p->rok[b] = 0;
@@ -310,6 +310,7 @@ int etm_pktp_next_recs(struct etm_pktp *p, struct etm_pkt_rec *recs,
 
 	if (!p || !recs || !max)
 		return -etme_invalid;
+	etm_pktp_tables(p);
 	while (n < max) {
 		n += recs_fast(p, recs + n, max - n);
 		if (n == max)

@@ -12,13 +12,13 @@
 #include <etmtrace/error.h>
 
 /* Atom packets complete in one byte that leave the state alone. */
-void etm_pktp_atom_table(struct etm_pktp *p)
+void etm_pktp_atom_table(struct etm_pktp *p, const struct etm_pkt_state *st0)
 {
 	struct etm_packet tmp, *pkt = &tmp;
 	unsigned b, k;
 
 	for (b = 1; b < 256; b++) {
-		struct etm_pkt_state st = p->st;
+		struct etm_pkt_state st = *st0;
 		uint8_t byte = (uint8_t)b;
 
 		p->aok[b] = 0;
@@ -26,9 +26,9 @@ void etm_pktp_atom_table(struct etm_pktp *p)
 			continue;
 		etm_zero(pkt, sizeof(*pkt));
 		if (etm_pktp_read(p, &byte, 1, pkt, &st) != 1 ||
-		    pkt->type != etmp_atom || st.addr != p->st.addr ||
-		    st.isa != p->st.isa || st.ts != p->st.ts ||
-		    st.daddr != p->st.daddr)
+		    pkt->type != etmp_atom || st.addr != st0->addr ||
+		    st.isa != st0->isa || st.ts != st0->ts ||
+		    st.daddr != st0->daddr)
 			continue;
 		p->aok[b] = pkt->atom_count <= ETM_PKT_MAX_ATOMS;
 		p->ac[b].n = pkt->atom_count;
@@ -56,6 +56,7 @@ unsigned etm_pkt_tok_atom_run(struct etm_pkt_decoder *pd,
 	uint32_t wacc = 0;
 	uint64_t bits = 0;
 
+	etm_pktp_tables(p);
 	if (pos >= len || !p->aok[buf[pos]] || p->mode != etm_pm_sync ||
 	    p->asm_len || p->qi < p->qn)
 		return 0;
@@ -352,10 +353,11 @@ void etm_pkt_tok_run_done(struct etm_pkt_decoder *pd,
 
 int etm_pkt_tok_open(struct etm_pkt_decoder *pd, struct etm_tok_reader *r)
 {
-	const struct etm_pktp *p = &pd->core;
+	struct etm_pktp *p = &pd->core;
 
 	if (!tok_ready(p))
 		return 0;
+	etm_pktp_tables(p);
 	r->buf = p->buf;
 	r->pos = p->pos;
 	r->len = p->len;

@@ -42,7 +42,7 @@ struct etm_dfmt *etm_dfmt_alloc_bulk(enum etm_input_format fmt,
 
 	if (!d || fmt != etm_fmt_coresight)
 		return d;
-	d->fr = calloc(1, sizeof(*d->fr));
+	d->fr = etm_frames_alloc();
 	if (!d->fr) {
 		free(d);
 		return NULL;

@@ -5,6 +5,8 @@
  * in one loop without per-byte branches. Frames that may hold an FSYNC
  * (first byte 0xFF) or name a reserved ID are left to the deformatter's
  * byte path (dfmt.c), which takes over in this state. */
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -14,37 +16,26 @@
 
 #include "source/frames.h"
 
-/* fill[] (see frames.h): pairs in order, a change to the single ID makes
- * its bytes current, a change to another ID ends that. */
-static void fill_table(struct etm_frames *x)
+/* the arrays etm_frames_alloc() leaves unset lie together */
+_Static_assert(offsetof(struct etm_frames, seg) ==
+		       offsetof(struct etm_frames, stg) + ETM_FR_STAGE + 16,
+	       "stg, seg in a row");
+
+struct etm_frames *etm_frames_alloc(void)
 {
-	unsigned i, k;
+	struct etm_frames *x = malloc(sizeof(*x));
+	size_t a = offsetof(struct etm_frames, stg),
+	       b = offsetof(struct etm_frames, seg) + sizeof(x->seg);
 
-	for (i = 0; i < 512; i++) {
-		unsigned st = i >> 8 & 1, out = 0;
-
-		for (k = 0; k < 4; k++) {
-			out |= st << (2 * k);
-			if (i >> (2 * k) & 1)
-				st = i >> (2 * k + 1) & 1;
-		}
-		x->fill[i] = (uint16_t)(out | st << 8);
+	if (x) {
+		memset(x, 0, a);
+		memset((char *)x + b, 0, sizeof(*x) - b);
 	}
-	for (i = 0; i < 256; i++) {
-		unsigned out = 0;
-
-		for (k = 0; k < 8; k++)
-			out |= (i >> k & 1) << (2 * k);
-		x->spread[i] = (uint16_t)out;
-		x->aux[i][0] = x->aux[i][1] = 0;
-		for (k = 0; k < 8; k++)
-			x->aux[i][k / 4] |= (uint64_t)(i >> k & 1) << (16 * (k % 4));
-	}
+	return x;
 }
 
 void etm_frames_init(struct etm_frames *x)
 {
-	fill_table(x);
 	memset(x->sel, 0, sizeof(x->sel));
 	x->known[0] = x->known[0x7b] = x->known[0x7d] = 1;
 	etm_frames_known_changed(x);
@@ -395,15 +386,15 @@ static inline __attribute__((always_inline)) void bulk_mixed(struct etm_frames *
 	size_t n = *pn, ns = *pns;
 
 	/* p bit 2k: the single ID is current before pair k */
-	q = x->fill[(key & 0xff) | s0 << 8];
-	p = (q & 0xff) | (x->fill[key >> 8 | (q & 0x100)] & 0xff) << 8;
-	ke = ~idm & p & 0x5555;             /* even bytes: data */
-	ea = idm & ~(unsigned)x->spread[a]; /* odd: the new ID's */
+	q = etm_fr_fill[(key & 0xff) | s0 << 8];
+	p = (q & 0xff) | (etm_fr_fill[key >> 8 | (q & 0x100)] & 0xff) << 8;
+	ke = ~idm & p & 0x5555;                 /* even bytes: data */
+	ea = idm & ~(unsigned)etm_fr_spread[a]; /* odd: the new ID's */
 	ko = ((ea & vm) | (~ea & p)) & 0x5555;
 	keep = (ke | ko << 1) & 0x7fff;
 	/* the fixed frame: bit 0 of even bytes from the aux byte */
-	lo |= x->aux[a][0];
-	hi |= x->aux[a][1];
+	lo |= etm_fr_aux[a][0];
+	hi |= etm_fr_aux[a][1];
 	memcpy(fx, &lo, 8);
 	memcpy(fx + 8, &hi, 8);
 	/* runs of kept bytes: one 16-byte copy each */
@@ -473,8 +464,8 @@ static void bulk_frames(struct etm_frames *x)
 				continue;
 			if (n + 15 > ETM_FR_STAGE || ns == ETM_FR_SEGS)
 				break;
-			lo |= x->aux[a][0];
-			hi |= x->aux[a][1];
+			lo |= etm_fr_aux[a][0];
+			hi |= etm_fr_aux[a][1];
 			memcpy(x->stg + n, &lo, 8);
 			memcpy(x->stg + n + 8, &hi, 8);
 			x->seg[ns].pos = n;

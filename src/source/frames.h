@@ -54,16 +54,6 @@ struct etm_frames {
 	uint8_t known[128];
 	uint8_t kvec[16][16];
 	unsigned nkvec;
-	/* Which of four frame pairs belong to the single ID: index bit 2k
-	 * = byte 2k is an ID change, bit 2k + 1 = to the single ID, bit 8 =
-	 * its bytes are current before; value bit 2k = ... before pair k,
-	 * bit 8 = after the four */
-	uint16_t fill[512];
-	/* bit i of a byte -> bit 2i */
-	uint16_t spread[256];
-	/* auxiliary byte -> bit 0 of the even bytes of a frame, as the two
-	 * 64-bit halves of a little-endian load */
-	uint64_t aux[256][2];
 	/* error item to deliver */
 	int err;
 	uint64_t err_off;
@@ -75,6 +65,17 @@ struct etm_frames {
 	uint64_t pushed_end;
 };
 
+/* Constant tables (source/frames_tab.c, by scripts/gen-frames-tab.py).
+ * Which of four frame pairs belong to the single ID: index bit 2k = byte
+ * 2k is an ID change, bit 2k + 1 = to the single ID, bit 8 = its bytes are
+ * current before; value bit 2k = ... before pair k, bit 8 = after the four */
+extern const uint16_t etm_fr_fill[512];
+/* bit i of a byte -> bit 2i */
+extern const uint16_t etm_fr_spread[256];
+/* auxiliary byte -> bit 0 of the even bytes of a frame, as the two 64-bit
+ * halves of a little-endian load */
+extern const uint64_t etm_fr_aux[256][2];
+
 enum etm_fr_res {
 	etm_fr_again = 0, /* input consumed (staging flushed) */
 	etm_fr_push,      /* push stg[0..stg_n) of stg_id, then clear */
@@ -82,6 +83,9 @@ enum etm_fr_res {
 	etm_fr_dfmt,      /* input from pos on needs the deformatter */
 };
 
+/* A zeroed struct etm_frames but for its staging arrays stg, rel and seg
+ * (320 KiB, written before they are read), or NULL. */
+struct etm_frames *etm_frames_alloc(void);
 void etm_frames_init(struct etm_frames *x);
 /* Borrow @n input bytes at offset @off. */
 void etm_frames_input(struct etm_frames *x, const uint8_t *buf, size_t n,
