@@ -71,6 +71,10 @@ int etm_dfmt_rewind(struct etm_dfmt *d, const uint8_t *sel, uint64_t at,
 		b = d->re_lo;
 	fr->nops = fr->opi = 0;
 	fr->npart = 0;
+	/* a suspect frame the fast path met reading ahead is read again by
+	 * the byte path: kept, it would realign where the fast path next
+	 * takes over, a place that depends on where the input was cut */
+	fr->suspect = 0;
 	if (b < fr->off && d->ntail && b >= d->tail_off &&
 	    d->tail_off + d->ntail == fr->off)
 		k = (size_t)(b - d->tail_off);

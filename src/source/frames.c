@@ -525,7 +525,9 @@ static int names_unknown(const struct etm_frames *x, const uint8_t *f)
 
 /* Frame f = buf + pos is suspect: the lost alignment may have begun in
  * the frame before it (a damaged frame often names no suspect ID itself:
- * its first bytes are in place). Where that frame is in the input, holds
+ * its first bytes are in place). Where that frame is in the input (or was
+ * completed from part[] at its start: where the input was cut must not
+ * change the judgement), holds
  * no ID change (the current ID before it is the current one), and none
  * of its data was pushed yet, its staged bytes are dropped and the
  * realignment starts at it. */
@@ -536,9 +538,14 @@ static void back_up(struct etm_frames *x)
 	size_t i;
 	unsigned k;
 
-	if (x->pos < 16 || x->pushed_end > w)
+	if (x->off + x->pos < 16 || x->pushed_end > w)
 		return;
-	p = x->buf + x->pos - 16;
+	if (x->pos >= 16)
+		p = x->buf + x->pos - 16;
+	else if (x->part_off == w && w < x->off)
+		p = x->part; /* completed from part[] (input cut in it) */
+	else
+		return;
 	for (k = 0; k < 16; k += 2)
 		if (p[k] & 1)
 			return;
@@ -548,7 +555,13 @@ static void back_up(struct etm_frames *x)
 		x->stg_n = x->seg[i].pos;
 		x->nseg = i;
 	}
-	x->pos -= 16;
+	if (x->pos >= 16) {
+		x->pos -= 16;
+		return;
+	}
+	/* part[] still holds the frame's bytes of the last input */
+	x->npart = (size_t)(x->off - w);
+	x->pos = 0;
 }
 
 /* Whether the frame part[] completed by @k bytes of the input is

@@ -4,13 +4,21 @@
 # insertions: frame realignments, reserved IDs, lost syncs) decodes
 # byte-identically with --jobs 1, 2, 3, 4 and 8 (the parallel runner cuts at
 # frame boundaries that the damage shifted; a chunk's decoder converges with
-# its predecessor's only in equal states, realignment state included).
+# its predecessor's only in equal states, realignment state included), and
+# with --chunk 4096 (the input pushed in 4 KiB pieces): where the input is
+# cut must not change what the deformatter decides. Seed 1 made --jobs 3
+# and 8 differ, seed 3 --jobs 4 and --chunk 4096: a realignment's rewind
+# kept a suspect frame the fast path had met reading ahead, and realigned
+# again where the fast path next took over, a place set by the cuts. Seed 6
+# with --chunk 1000 (cuts inside frames): a realignment backs up to the
+# frame before the suspect one also where that frame was completed across
+# a cut.
 . "$(dirname "$0")/i13-lib.sh"
 tc2=${ETM_SHARED:-}/snapshots/TC2
 [ -f "$tc2/cstrace.bin" ] || { echo "SKIP: TC2 missing"; exit 77; }
 mkdir "$tmp/d"
 cp "$tc2"/*.ini "$tc2"/kernel_dump.bin "$tmp/d/"
-for seed in 1; do
+for seed in 1 3 6; do
 	$PY - "$tc2/cstrace.bin" "$tmp/d/cstrace.bin" $seed <<'EOT'
 import random, sys
 b = bytearray(open(sys.argv[1], 'rb').read() * 8)
@@ -27,6 +35,12 @@ EOT
 		for j in 2 3 4 8; do
 			"$ETMTRACE" decode "$tmp/d" $args --jobs $j > "$tmp/got" 2>&1
 			check "cmp -s '$tmp/ref' '$tmp/got'" "seed $seed $args: --jobs $j = --jobs 1"
+		done
+		cuts=4096
+		[ $seed = 6 ] && cuts="4096 1000"
+		for c in $cuts; do
+			"$ETMTRACE" decode "$tmp/d" $args --jobs 1 --chunk $c > "$tmp/got" 2>&1
+			check "cmp -s '$tmp/ref' '$tmp/got'" "seed $seed $args: --chunk $c = one read"
 		done
 	done
 done
