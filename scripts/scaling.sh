@@ -112,8 +112,13 @@ digest() {
 		o=$(nontiming < "$tmp/out" | $hash)
 		rc=$(cat "$tmp/rc")
 	else
-		o=$("$bin" decode "$@" --jobs $j 2> "$tmp/err" | nontiming | $hash)
-		rc=${PIPESTATUS[0]}
+		# the status from inside the substitution (PIPESTATUS after it
+		# is the assignment's)
+		o=$({
+			"$bin" decode "$@" --jobs $j 2> "$tmp/err"
+			echo $? > "$tmp/rc"
+		} | nontiming | $hash)
+		rc=$(cat "$tmp/rc")
 	fi
 	echo "$o/$(nontiming < "$tmp/err" | $hash)/rc=$rc" | tr -s ' '
 }
