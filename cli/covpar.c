@@ -104,11 +104,6 @@ static void cp_close(void *state)
 	free(st);
 }
 
-static size_t cp_read(void *ctx, uint64_t off, uint8_t *buf, size_t n)
-{
-	return session_pread(*(int *)ctx, off, buf, n);
-}
-
 int covpar_run(struct session *s, struct etm_cov *total)
 {
 	static const struct etm_run_ops ops = {
@@ -133,7 +128,7 @@ int covpar_run(struct session *s, struct etm_cov *total)
 		close(r.fd);
 		return -1;
 	}
-	ret = etm_decoder_run_ops(s->dec, cp_read, &r.fd, (uint64_t)st.st_size,
+	ret = etm_decoder_run_ops(s->dec, session_fd_read, &r.fd, (uint64_t)st.st_size,
 				  (unsigned)s->jobs, &ops, &r);
 	s->input_bytes = (uint64_t)st.st_size;
 	close(r.fd);

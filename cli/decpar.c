@@ -243,11 +243,6 @@ static void dp_drop(void *ctx, void *piece)
 	piece_free(ctx, piece);
 }
 
-static size_t dp_read(void *ctx, uint64_t off, uint8_t *buf, size_t n)
-{
-	return session_pread(*(int *)ctx, off, buf, n);
-}
-
 int decpar_run(struct session *s, struct decfmt *f,
 	       const struct decsym_opts *ann, struct runfig *rf)
 {
@@ -281,7 +276,7 @@ int decpar_run(struct session *s, struct decfmt *f,
 	pthread_mutex_init(&r.mu, NULL);
 	wpool_init(&r.blocks, ops.budget / WBLK_SIZE);
 	runfig_prepare(&rs, th, RUNFIG_THREADS);
-	ret = etm_decoder_run_ops_stats(s->dec, dp_read, &r.fd,
+	ret = etm_decoder_run_ops_stats(s->dec, session_fd_read, &r.fd,
 					(uint64_t)st.st_size, (unsigned)s->jobs,
 					&ops, &r, &rs);
 	if (rf && ret >= 0)

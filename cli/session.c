@@ -388,6 +388,11 @@ size_t session_pread(int fd, uint64_t off, uint8_t *buf, size_t n)
 	return got;
 }
 
+size_t session_fd_read(void *fdp, uint64_t off, uint8_t *buf, size_t n)
+{
+	return session_pread(*(int *)fdp, off, buf, n);
+}
+
 static size_t par_read(void *vctx, uint64_t off, uint8_t *buf, size_t n)
 {
 	struct par_ctx *p = vctx;

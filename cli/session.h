@@ -73,6 +73,8 @@ int session_run_buffer(struct session *s, session_fn fn, void *ctx);
 /* Read up to @n bytes of @fd at @off (any thread; retries short reads and
  * EINTR); returns the bytes read. */
 size_t session_pread(int fd, uint64_t off, uint8_t *buf, size_t n);
+/* session_pread() as the runner's read callback: @fdp points to the fd. */
+size_t session_fd_read(void *fdp, uint64_t off, uint8_t *buf, size_t n);
 /* The sources as the output formatters take them (s->nsrc of them; NULL
  * on no memory), built on the first call. */
 const struct etm_listing_source *session_osrc(struct session *s);
