@@ -14,12 +14,15 @@
 
 /* The ISA and flags of the plain loop's state in one word (fewer values
  * live in the loop): ISA in the low byte, then addr_valid, wait_branch
- * (E3_WAIT_*), pend_on, pend_open. */
+ * (E3_WAIT_*), pend_on, pend_open; E3_ST_PEND_CLS (the loop's own, never
+ * in the decoder): the pending range is at the queue's end and classified,
+ * so e3_flush() would queue it by counting it. */
 #define E3_ST_ISA 0xffu
 #define E3_ST_VALID 0x100u
 #define E3_ST_WAIT_SHIFT 9
 #define E3_ST_PEND_ON 0x800u
 #define E3_ST_PEND_OPEN 0x1000u
+#define E3_ST_PEND_CLS 0x2000u
 
 static inline uint32_t e3_st_pack(enum etm_isa isa, int valid, int wait,
 				  int pend_on, int pend_open)
@@ -95,6 +98,10 @@ static void e3_memo_keep(struct etm3_flow *e, struct etm_wm_entry *m,
 	m->key = key;
 	m->end_st = e3_st_pack(e->isa, e->addr_valid, e->wait_branch, 0,
 			       e->pend_open);
+	/* the pending range a walk that is not merging leaves at the
+	 * queue's end (e3_ls_apply()) */
+	if (!merge && m->el[m->nr - 1].last_cls != etmc_unknown)
+		m->end_st |= E3_ST_PEND_CLS;
 	m->end_addr = e->addr;
 	m->prev_addr = m->prev_pending ? 0 : e->prev_addr;
 }
@@ -172,6 +179,11 @@ static inline int e3_ls_flush(struct etm3_flow *e, struct e3_ls *s)
 
 	if (!(s->st & E3_ST_PEND_ON))
 		return 0;
+	if (s->st & E3_ST_PEND_CLS) {
+		s->qe++;
+		s->st &= ~(E3_ST_PEND_ON | E3_ST_PEND_CLS);
+		return 0;
+	}
 	if (s->pend == s->qe && s->pend->last_cls != etmc_unknown) {
 		s->qe++;
 		s->st &= ~E3_ST_PEND_ON;
@@ -188,14 +200,14 @@ static inline int e3_ls_flush(struct etm3_flow *e, struct e3_ls *s)
  * elements queued with offset @off (all but the last are classified, so
  * each is queued by counting it), then its end state. The queue has the
  * room: the plain loop starts below a quarter of it and stops once past
- * (ETM_FLOW_QMAX / 4 + ETM_WMEMO_RANGES + 1 < ETM_FLOW_QMAX). */
+ * half (ETM_FLOW_QMAX / 2 + ETM_WMEMO_RANGES + 1 < ETM_FLOW_QMAX). */
 static inline int e3_ls_apply(struct etm3_flow *e, struct e3_ls *s,
 			      const struct etm_wm_entry *m, uint64_t off)
 {
 	const struct etm_elem *r = m->el;
 	struct etm_elem *pe;
 	uint64_t prev = m->prev_addr;
-	unsigned n = m->nr;
+	unsigned n = m->nr, j;
 	int err;
 
 	if (m->merge) {
@@ -216,13 +228,15 @@ static inline int e3_ls_apply(struct etm3_flow *e, struct e3_ls *s,
 		err = e3_ls_flush(e, s);
 		if (err < 0)
 			return err;
+		/* the first apart: most walks make one range */
 		pe = s->qe;
-		do {
-			etm_copy(pe, r++, sizeof(*pe));
-			pe->offset = off;
-			pe++;
-		} while (--n);
-		s->pend = s->qe = pe - 1;
+		etm_copy(pe, r, sizeof(*pe));
+		pe->offset = off;
+		for (j = 1; j < n; j++) {
+			etm_copy(&pe[j], &r[j], sizeof(*pe));
+			pe[j].offset = off;
+		}
+		s->pend = s->qe = pe + n - 1;
 		s->st |= E3_ST_PEND_ON;
 	}
 	s->st = (s->st & E3_ST_PEND_ON) | m->end_st;
@@ -244,19 +258,19 @@ e3_memo_find(const struct etm_wm_entry *m, const struct e3_ls *s,
 	return NULL;
 }
 
-/* A one-byte P-header @ac (byte @h at @pos) in the plain loop: through the
- * memo (@vmask E3_ST_VALID when it is on), else walked. */
+/* A one-byte P-header (byte @h at @pos) in the plain loop: through the
+ * memo (@memo: it is on), else walked. */
 static inline int e3_plain_atoms(struct etm3_flow *e, struct etm_tok_reader *t,
-				 struct e3_ls *s, const struct etm_atomc *ac,
-				 uint8_t h, size_t pos, uint64_t key0,
-				 uint32_t vmask)
+				 struct e3_ls *s, uint8_t h, size_t pos,
+				 uint64_t key0, int memo)
 {
+	const struct etm_atomc *ac = etm_tok_atom(t, h);
 	struct etm_wm_entry *set;
 	const struct etm_wm_entry *m;
 	uint64_t key;
 	int merge, err;
 
-	if (!(s->st & vmask)) {
+	if (!memo || !(s->st & E3_ST_VALID)) {
 		struct e3_atoms a = { .n = ac->n, .bits = ac->bits };
 
 		e3_ls_put(e, s);
@@ -289,19 +303,22 @@ static inline int e3_plain_atoms(struct etm3_flow *e, struct etm_tok_reader *t,
  * e3_ls). The same elements as etm_e3_drain()'s general loop: a
  * one-packet run is walked the same way, with that packet's offset.
  * Returns 1 when the next packet needs the general loop, 0 when the queue
- * is full enough, or an error. */
-static __attribute__((noinline)) int e3_plain(struct etm3_flow *e, struct etm_tok_reader *t,
-					      uint64_t *np)
+ * is full enough, or an error. Compiled twice, with the memo (@memo) and
+ * without: no test of it per packet. */
+static inline __attribute__((always_inline)) int
+e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
+	      int memo)
 {
 	size_t pos = t->pos;
+	/* bytes of the branch packets read but their first: the packets
+	 * are the bytes read less these (no count per P-header) */
+	size_t brx = 0;
 	int err = 0, ret = 1;
-	int memo = e->f->cache_on && e3_memo_get(e);
-	/* without the memo every P-header is walked */
-	uint32_t vmask = memo ? E3_ST_VALID : 0;
 	/* the memo key but ISA, header and merge (constant here) */
 	uint64_t key0 = etm_wm_key(e->tgen, 0, e->space, 0, 0);
-	const struct etm_elem *qlim = &e->f->q[ETM_FLOW_QMAX / 4];
-	uint64_t npk = 0;
+	/* half the queue: fewer batches (the fast path's entry and the
+	 * delivery) than etm_flow_qopen()'s quarter */
+	const struct etm_elem *qlim = &e->f->q[ETM_FLOW_QMAX / 2];
 	struct etm_br_short bs;
 	struct e3_ls s;
 
@@ -312,9 +329,8 @@ static __attribute__((noinline)) int e3_plain(struct etm3_flow *e, struct etm_to
 	e3_ls_get(e, &s);
 	while (pos < t->len) {
 		uint8_t h = t->buf[pos];
-		const struct etm_atomc *ac = etm_tok_atom(t, h);
 
-		if (ac) {
+		if (etm_tok_atom(t, h)) {
 			/* without the memo, a run of P-headers is walked as
 			 * one (an E run may go on across them); with it,
 			 * walked one by one, only until an address is known
@@ -322,10 +338,8 @@ static __attribute__((noinline)) int e3_plain(struct etm3_flow *e, struct etm_to
 			if (!memo && pos + 1 < t->len &&
 			    etm_tok_atom(t, t->buf[pos + 1]))
 				break;
-			err = e3_plain_atoms(e, t, &s, ac, h, pos, key0,
-					     vmask);
+			err = e3_plain_atoms(e, t, &s, h, pos, key0, memo);
 			pos++;
-			npk++;
 			if (err < 0)
 				break;
 			/* etm_flow_qopen() (a branch packet adds at most
@@ -359,7 +373,7 @@ static __attribute__((noinline)) int e3_plain(struct etm3_flow *e, struct etm_to
 			t->addr = bs.addr; /* the compression state */
 			t->isa = bs.isa;
 			pos += (size_t)r;
-			npk++;
+			brx += (size_t)r - 1;
 			if (err < 0)
 				break;
 		} else {
@@ -367,9 +381,34 @@ static __attribute__((noinline)) int e3_plain(struct etm3_flow *e, struct etm_to
 		}
 	}
 	e3_ls_put(e, &s);
-	*np += npk;
+	*np += pos - t->pos - brx;
 	t->pos = pos;
 	return err < 0 ? err : ret;
+}
+
+static __attribute__((noinline)) int e3_plain_memo(struct etm3_flow *e,
+						   struct etm_tok_reader *t,
+						   uint64_t *np)
+{
+	return e3_plain_loop(e, t, np, 1);
+}
+
+/* Without the memo (block cache off, or no memory for it) every P-header
+ * is walked. */
+static __attribute__((noinline)) int e3_plain_nomemo(struct etm3_flow *e,
+						     struct etm_tok_reader *t,
+						     uint64_t *np)
+{
+	return e3_plain_loop(e, t, np, 0);
+}
+
+/* e3_plain_loop() with the memo if the block cache is on. */
+static int e3_plain(struct etm3_flow *e, struct etm_tok_reader *t,
+		    uint64_t *np)
+{
+	if (e->f->cache_on && e3_memo_get(e))
+		return e3_plain_memo(e, t, np);
+	return e3_plain_nomemo(e, t, np);
 }
 
 /* A branch address token: etm_e3_branch(), with the common case inline (a
@@ -427,6 +466,9 @@ int etm_e3_drain(struct etm_flow *f, uint64_t *np)
 			err = e3_plain_tok(e, np);
 			if (err <= 0)
 				return err;
+			/* it may have filled the queue past a quarter */
+			if (!etm_flow_qopen(f))
+				return 0;
 		}
 		k = etm_pkt_tok_atom_run(pd, &r, 256);
 		if (k) {
