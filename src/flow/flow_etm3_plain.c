@@ -258,20 +258,84 @@ e3_memo_find(const struct etm_wm_entry *m, const struct e3_ls *s,
 	return NULL;
 }
 
+/* Address bits a branch address packet of 1-4 bytes replaces in the
+ * standard encoding (6, 13, 20 or 27 packet bits), for T32/ThumbEE and
+ * for A32 (shifted by 1 and 2). */
+static const uint32_t e3_br_mask[2][4] = {
+	{ 0x7fu, 0x3fffu, 0x1fffffu, 0xfffffffu },
+	{ 0xffu, 0x7fffu, 0x3fffffu, 0x1fffffffu },
+};
+
+/* The plain loop's branch address packet at @b[0..n) against the address
+ * @base and ISA @isa: etm_br_short() (same result), with the standard
+ * encoding (@std: not the alternative one, and @isa A32, T32 or ThumbEE)
+ * read inline from one word, the 1-4 byte forms through e3_br_mask, the
+ * 5-byte form with its ISA byte. Returns the size and sets @addr and
+ * @nisa, or 0 (not of the short form, or cut). */
+static inline int e3_br_read(uint32_t base, enum etm_isa isa,
+			     const uint8_t *b, size_t n, int std, int alt,
+			     uint32_t *addr, enum etm_isa *nisa)
+{
+	struct etm_br_short bs;
+	uint32_t w, v, stop, m;
+	unsigned i, a32;
+	int r;
+
+	if (std && n >= 5) {
+		w = (uint32_t)b[0] | (uint32_t)b[1] << 8 |
+		    (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+		v = ((w >> 1) & 0x3fu) | ((w >> 2) & (0x7fu << 6)) |
+		    ((w >> 3) & (0x7fu << 13)) | ((w >> 4) & (0x7fu << 20));
+		stop = ~w & 0x80808080u; /* bytes that end the address */
+		if (stop) {
+			i = (unsigned)__builtin_ctz(stop) >> 3;
+			a32 = isa == etmi_a32;
+			m = e3_br_mask[a32][i];
+			*addr = (base & ~m) | ((v << (1 + a32)) & m);
+			*nisa = isa;
+			return (int)i + 1;
+		}
+		/* the 5th byte: b0001aaaa T32, b00001aaa A32 */
+		if ((b[4] & 0xf0) == 0x10) {
+			*addr = (v | (uint32_t)(b[4] & 0x0f) << 27) << 1;
+			*nisa = etmi_t32;
+			return 5;
+		}
+		if ((b[4] & 0xf8) == 0x08) {
+			*addr = (v | (uint32_t)(b[4] & 0x07) << 27) << 2;
+			*nisa = etmi_a32;
+			return 5;
+		}
+	}
+	r = etm_br_short(base, isa, b, n, alt, &bs);
+	if (r) {
+		*addr = bs.addr;
+		*nisa = bs.isa;
+	}
+	return r;
+}
+
+/* Whether @h begins a one-byte P-header (etm_tok_atom() without the
+ * pointer to its atoms). */
+static inline int e3_tok_is_atom(const struct etm_tok_reader *t, uint8_t h)
+{
+	return t->aok[h] != 0;
+}
+
 /* A one-byte P-header (byte @h at @pos) in the plain loop: through the
  * memo (@memo: it is on), else walked. */
 static inline int e3_plain_atoms(struct etm3_flow *e, struct etm_tok_reader *t,
 				 struct e3_ls *s, uint8_t h, size_t pos,
 				 uint64_t key0, int memo)
 {
-	const struct etm_atomc *ac = etm_tok_atom(t, h);
 	struct etm_wm_entry *set;
 	const struct etm_wm_entry *m;
 	uint64_t key;
 	int merge, err;
 
 	if (!memo || !(s->st & E3_ST_VALID)) {
-		struct e3_atoms a = { .n = ac->n, .bits = ac->bits };
+		const struct etm_atomc *c = etm_tok_atom(t, h);
+		struct e3_atoms a = { .n = c->n, .bits = c->bits };
 
 		e3_ls_put(e, s);
 		e->off = etm_tok_off(t, pos);
@@ -287,7 +351,7 @@ static inline int e3_plain_atoms(struct etm3_flow *e, struct etm_tok_reader *t,
 		return e3_ls_apply(e, s, m, etm_tok_off(t, pos));
 	e3_ls_put(e, s);
 	e->off = etm_tok_off(t, pos);
-	err = e3_memo_miss(e, ac, set, key, merge);
+	err = e3_memo_miss(e, etm_tok_atom(t, h), set, key, merge);
 	e3_ls_get(e, s);
 	return err;
 }
@@ -319,7 +383,12 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 	/* half the queue: fewer batches (the fast path's entry and the
 	 * delivery) than etm_flow_qopen()'s quarter */
 	const struct etm_elem *qlim = &e->f->q[ETM_FLOW_QMAX / 2];
-	struct etm_br_short bs;
+	/* the compression state in locals; the standard branch encoding
+	 * (the ISA stays A32, T32 or ThumbEE once it is) */
+	uint32_t taddr = t->addr;
+	enum etm_isa tisa = t->isa;
+	int std = !t->alt && (tisa == etmi_a32 || tisa == etmi_t32 ||
+			      tisa == etmi_tee);
 	struct e3_ls s;
 
 	/* Nothing here changes the context, holds elements back, loses
@@ -330,13 +399,13 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 	while (pos < t->len) {
 		uint8_t h = t->buf[pos];
 
-		if (etm_tok_atom(t, h)) {
+		if (e3_tok_is_atom(t, h)) {
 			/* without the memo, a run of P-headers is walked as
 			 * one (an E run may go on across them); with it,
 			 * walked one by one, only until an address is known
 			 * again (atoms are lost till then) */
 			if (!memo && pos + 1 < t->len &&
-			    etm_tok_atom(t, t->buf[pos + 1]))
+			    e3_tok_is_atom(t, t->buf[pos + 1]))
 				break;
 			err = e3_plain_atoms(e, t, &s, h, pos, key0, memo);
 			pos++;
@@ -349,8 +418,12 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 				break;
 			}
 		} else if (etm_tok_is_branch(t, h)) {
-			int r = etm_tok_br_short(t, pos, &bs);
-			uint32_t wb = s.st >> E3_ST_WAIT_SHIFT & 3;
+			/* wait_branch in place */
+			uint32_t baddr, wb = s.st & 3u << E3_ST_WAIT_SHIFT;
+			enum etm_isa bisa;
+			int r = e3_br_read(taddr, tisa, t->buf + pos,
+					   t->len - pos, std, t->alt, &baddr,
+					   &bisa);
 
 			/* only after an indirect branch, or after a BLX imm
 			 * the address it was walked to: the rest is
@@ -358,20 +431,20 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 			 * indirect branch the walked ISA is the trace's (a
 			 * walk changes it only at a BLX imm, which waits
 			 * with E3_WAIT_ISA): a short address agrees. */
-			if (!r || (wb != E3_WAIT_BRANCH &&
-				   (wb != E3_WAIT_ISA || bs.addr != s.addr ||
-				    bs.isa != (enum etm_isa)(s.st &
-							     E3_ST_ISA))))
+			if (!r || (wb != E3_WAIT_BRANCH << E3_ST_WAIT_SHIFT &&
+				   (wb != E3_WAIT_ISA << E3_ST_WAIT_SHIFT ||
+				    baddr != s.addr ||
+				    bisa != (enum etm_isa)(s.st & E3_ST_ISA))))
 				break;
 			/* etm_e3_branch() of a plain branch address (short
 			 * addresses are of A32, T32 or ThumbEE); no
 			 * element takes this packet's offset */
 			err = e3_ls_flush(e, &s);
-			s.addr = bs.addr;
+			s.addr = baddr;
 			s.st = (s.st & (E3_ST_PEND_ON | E3_ST_PEND_OPEN)) |
-			       (uint32_t)bs.isa | E3_ST_VALID;
-			t->addr = bs.addr; /* the compression state */
-			t->isa = bs.isa;
+			       (uint32_t)bisa | E3_ST_VALID;
+			taddr = baddr; /* the compression state */
+			tisa = bisa;
 			pos += (size_t)r;
 			brx += (size_t)r - 1;
 			if (err < 0)
@@ -383,6 +456,8 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 	e3_ls_put(e, &s);
 	*np += pos - t->pos - brx;
 	t->pos = pos;
+	t->addr = taddr;
+	t->isa = tisa;
 	return err < 0 ? err : ret;
 }
 

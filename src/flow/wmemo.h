@@ -50,10 +50,10 @@ static inline uint64_t etm_wm_key(uint32_t tgen, unsigned isa,
 static inline struct etm_wm_entry *etm_wm_slot(struct etm_wm_entry *tab,
 					       uint64_t addr, uint8_t hdr)
 {
-	uint64_t h = (addr >> 1) ^ ((uint64_t)hdr << 40);
+	uint64_t h = addr ^ ((uint64_t)hdr << 40);
 
-	return &tab[((h * 0x9E3779B97F4A7C15ull) >> (64 - ETM_WMEMO_LOG2)) &
-		    ~(uint64_t)1];
+	return &tab[((h * 0x9E3779B97F4A7C15ull) >> (65 - ETM_WMEMO_LOG2))
+		    << 1];
 }
 
 #endif
