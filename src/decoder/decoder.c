@@ -284,10 +284,11 @@ typedef uint32_t dec_v4u __attribute__((vector_size(16)));
 static const uint32_t *stage_rel(struct etm_decoder *d,
 				 const struct etm_dfmt_stage *st)
 {
-	const struct etm_offseg *g = st->seg;
-	const dec_v4u four = { 4, 4, 4, 4 };
-	size_t i, j, end;
+	const struct etm_offseg *g = st->seg, *ge = g + st->nseg;
+	const dec_v4u four = { 4, 4, 4, 4 }, iota = { 0, 1, 2, 3 };
+	uint64_t off0 = g->off;
 	uint32_t *rel;
+	size_t end;
 
 	if (g[st->nseg - 1].off - g[0].off > UINT32_MAX - 16)
 		return NULL;
@@ -298,27 +299,30 @@ static const uint32_t *stage_rel(struct etm_decoder *d,
 		d->rel = rel;
 		d->nrel = st->n + 16;
 	}
-	/* segments in order: the stores past a segment's end are
-	 * overwritten by the next one's */
-	for (i = 0; i < st->nseg; i++) {
-		uint32_t o = (uint32_t)(g[i].off - g[0].off);
-		dec_v4u v = { o, o + 1, o + 2, o + 3 };
+	/* segments in order, each up to 16 bytes (a frame's data) in four
+	 * vector stores, the stores past its end overwritten by the next
+	 * one's; a longer one in a loop */
+	rel = d->rel;
+	for (; g < ge; g++) {
+		dec_v4u v = (uint32_t)(g->off - off0) + iota;
+		uint32_t *r = rel + g->pos;
 
-		end = i + 1 < st->nseg ? g[i + 1].pos : st->n;
-		j = g[i].pos;
-		do { /* one frame's data: no loop */
-			memcpy(d->rel + j, &v, sizeof(v));
+		end = g + 1 < ge ? g[1].pos : st->n;
+		for (;;) {
+			memcpy(r, &v, sizeof(v));
 			v += four;
-			memcpy(d->rel + j + 4, &v, sizeof(v));
+			memcpy(r + 4, &v, sizeof(v));
 			v += four;
-			memcpy(d->rel + j + 8, &v, sizeof(v));
+			memcpy(r + 8, &v, sizeof(v));
 			v += four;
-			memcpy(d->rel + j + 12, &v, sizeof(v));
+			memcpy(r + 12, &v, sizeof(v));
+			if (__builtin_expect(r + 16 >= rel + end, 1))
+				break;
 			v += four;
-			j += 16;
-		} while (j < end);
+			r += 16;
+		}
 	}
-	return d->rel;
+	return rel;
 }
 
 /* Staged data of one source from the deformatter's fast path, with its
