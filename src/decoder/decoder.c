@@ -276,6 +276,28 @@ static void dfmt_error_item(struct etm_item *it, const struct etm_dfmt_item *x)
  * them). */
 typedef uint32_t dec_v4u __attribute__((vector_size(16)));
 
+/* Offsets @v, @v + 1, ... into @r[0..@e - @r): 16 in four vector stores
+ * (a frame's data; those past @e are overwritten by the next segment's,
+ * or land in the table's slack), a longer segment in a loop. */
+static inline void rel_seg(uint32_t *r, const uint32_t *e, dec_v4u v)
+{
+	const dec_v4u four = { 4, 4, 4, 4 };
+
+	for (;;) {
+		memcpy(r, &v, sizeof(v));
+		v += four;
+		memcpy(r + 4, &v, sizeof(v));
+		v += four;
+		memcpy(r + 8, &v, sizeof(v));
+		v += four;
+		memcpy(r + 12, &v, sizeof(v));
+		if (__builtin_expect(r + 16 >= e, 1))
+			return;
+		v += four;
+		r += 16;
+	}
+}
+
 /* The input offsets of staged data @st per byte, from its segments, for a
  * packet decoder without a flow (packet mode: an offset per packet record,
  * one load each; a flow finds the few it needs through the segments).
@@ -284,13 +306,12 @@ typedef uint32_t dec_v4u __attribute__((vector_size(16)));
 static const uint32_t *stage_rel(struct etm_decoder *d,
 				 const struct etm_dfmt_stage *st)
 {
-	const struct etm_offseg *g = st->seg, *ge = g + st->nseg;
-	const dec_v4u four = { 4, 4, 4, 4 }, iota = { 0, 1, 2, 3 };
+	const struct etm_offseg *g = st->seg, *gl = g + st->nseg - 1;
+	const dec_v4u iota = { 0, 1, 2, 3 };
 	uint64_t off0 = g->off;
 	uint32_t *rel;
-	size_t end;
 
-	if (g[st->nseg - 1].off - g[0].off > UINT32_MAX - 16)
+	if (gl->off - off0 > UINT32_MAX - 16)
 		return NULL;
 	if (st->n + 16 > d->nrel) {
 		rel = realloc(d->rel, (st->n + 16) * sizeof(*rel));
@@ -299,29 +320,11 @@ static const uint32_t *stage_rel(struct etm_decoder *d,
 		d->rel = rel;
 		d->nrel = st->n + 16;
 	}
-	/* segments in order, each up to 16 bytes (a frame's data) in four
-	 * vector stores, the stores past its end overwritten by the next
-	 * one's; a longer one in a loop */
 	rel = d->rel;
-	for (; g < ge; g++) {
-		dec_v4u v = (uint32_t)(g->off - off0) + iota;
-		uint32_t *r = rel + g->pos;
-
-		end = g + 1 < ge ? g[1].pos : st->n;
-		for (;;) {
-			memcpy(r, &v, sizeof(v));
-			v += four;
-			memcpy(r + 4, &v, sizeof(v));
-			v += four;
-			memcpy(r + 8, &v, sizeof(v));
-			v += four;
-			memcpy(r + 12, &v, sizeof(v));
-			if (__builtin_expect(r + 16 >= rel + end, 1))
-				break;
-			v += four;
-			r += 16;
-		}
-	}
+	for (; g < gl; g++)
+		rel_seg(rel + g->pos, rel + g[1].pos,
+			(uint32_t)(g->off - off0) + iota);
+	rel_seg(rel + g->pos, rel + st->n, (uint32_t)(g->off - off0) + iota);
 	return rel;
 }
 

@@ -150,12 +150,16 @@ int etm_pktp_finish(struct etm_pktp *p)
 }
 
 /* Index of the 0x80 that completes an A-sync in b[1..n) (the library's
- * one A-sync search, packet/async.h), or 0 if there is none. */
-static size_t async_end(const uint8_t *b, size_t n)
+ * one A-sync search, packet/async.h), or 0 if there is none; @avail bytes
+ * are readable at @b (n <= ETM_PKT_ASM_MAX). */
+static size_t async_end(const uint8_t *b, size_t n, size_t avail)
 {
 	uint64_t z = 0;
-	size_t i = etm_async_find(b + 1, n - 1, &z);
+	size_t i;
 
+	if (avail >= ETM_ASYNC_WIN)
+		return etm_async_end32(b, n);
+	i = etm_async_find(b + 1, n - 1, &z);
 	return i < n - 1 ? i + 1 : 0;
 }
 
@@ -192,7 +196,7 @@ int etm_pktp_read(const struct etm_pktp *p, const uint8_t *b, size_t n,
 		span = ETM_PKT_ASM_MAX;
 	if (span < ETM_ASYNC_ZEROS + 2)
 		return r;
-	e = async_end(b, span);
+	e = async_end(b, span, n);
 	if (!e)
 		return r;
 	if (r < 0 && r != -etme_again) {
