@@ -62,10 +62,13 @@ static inline size_t etm_async_end32(const uint8_t *b, size_t span)
 	__m128i hi = _mm_loadu_si128((const __m128i *)(const void *)(b + 16));
 	__m128i c0 = _mm_setzero_si128(), c8 = _mm_set1_epi8((char)0x80);
 
-	z = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(lo, c0)) |
-	    (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(hi, c0)) << 16;
 	e = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(lo, c8)) |
 	    (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(hi, c8)) << 16;
+	e &= (1ull << span) - 1;
+	if (!e)
+		return 0; /* no 0x80: most packets */
+	z = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(lo, c0)) |
+	    (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(hi, c0)) << 16;
 #else
 	size_t k;
 
@@ -74,12 +77,13 @@ static inline size_t etm_async_end32(const uint8_t *b, size_t span)
 		z |= (uint64_t)(b[k] == 0x00) << k;
 		e |= (uint64_t)(b[k] == 0x80) << k;
 	}
+	e &= (1ull << span) - 1;
 #endif
 	_Static_assert(ETM_ASYNC_ZEROS == 5, "five shifts below");
 	z &= ~(uint64_t)1; /* zeros count from b[1] */
 	r = z << 1;        /* bit k: ETM_ASYNC_ZEROS zeros end at k - 1 */
 	r &= z << 2 & z << 3 & z << 4 & z << 5;
-	e &= r & ((1ull << span) - 1);
+	e &= r;
 	return e ? (size_t)__builtin_ctzll(e) : 0;
 }
 
