@@ -67,7 +67,6 @@ void etm_decoder_free(struct etm_decoder *d)
 	for (i = 0; i < ETM_DEC_MAX_SOURCES; i++)
 		src_free(d->src[i]);
 	etm_dfmt_free(d->dfmt);
-	free(d->rel);
 	free(d);
 }
 
@@ -272,73 +271,16 @@ static void dfmt_error_item(struct etm_item *it, const struct etm_dfmt_item *x)
 	it->elem.err = x->err;
 }
 
-/* Four consecutive offsets at a time (vectors where the compiler has
- * them). */
-typedef uint32_t dec_v4u __attribute__((vector_size(16)));
-
-/* Offsets @v, @v + 1, ... into @r[0..@e - @r): 16 in four vector stores
- * (a frame's data; those past @e are overwritten by the next segment's,
- * or land in the table's slack), a longer segment in a loop. */
-static inline void rel_seg(uint32_t *r, const uint32_t *e, dec_v4u v)
-{
-	const dec_v4u four = { 4, 4, 4, 4 };
-
-	for (;;) {
-		memcpy(r, &v, sizeof(v));
-		v += four;
-		memcpy(r + 4, &v, sizeof(v));
-		v += four;
-		memcpy(r + 8, &v, sizeof(v));
-		v += four;
-		memcpy(r + 12, &v, sizeof(v));
-		if (__builtin_expect(r + 16 >= e, 1))
-			return;
-		v += four;
-		r += 16;
-	}
-}
-
-/* The input offsets of staged data @st per byte, from its segments, for a
- * packet decoder without a flow (packet mode: an offset per packet record,
- * one load each; a flow finds the few it needs through the segments).
- * Byte i at st->seg[0].off + rel[i]; NULL (the segments serve) if the
- * stage spans 4 GiB of input or memory is short. */
-static const uint32_t *stage_rel(struct etm_decoder *d,
-				 const struct etm_dfmt_stage *st)
-{
-	const struct etm_offseg *g = st->seg, *gl = g + st->nseg - 1;
-	const dec_v4u iota = { 0, 1, 2, 3 };
-	uint64_t off0 = g->off;
-	uint32_t *rel;
-
-	if (gl->off - off0 > UINT32_MAX - 16)
-		return NULL;
-	if (st->n + 16 > d->nrel) {
-		rel = realloc(d->rel, (st->n + 16) * sizeof(*rel));
-		if (!rel)
-			return NULL;
-		d->rel = rel;
-		d->nrel = st->n + 16;
-	}
-	rel = d->rel;
-	for (; g < gl; g++)
-		rel_seg(rel + g->pos, rel + g[1].pos,
-			(uint32_t)(g->off - off0) + iota);
-	rel_seg(rel + g->pos, rel + st->n, (uint32_t)(g->off - off0) + iota);
-	return rel;
-}
-
 /* Staged data of one source from the deformatter's fast path, with its
- * offset map (segments; a flow's fast path walks it with a cursor). The
- * bytes stay in place until the source is drained. */
+ * offset map (segments, the one form of offsets the source layer hands
+ * up; how the packet decoder reads them is its own business). The bytes
+ * stay in place until the source is drained. */
 static int push_stage(struct etm_decoder *d, const struct etm_dfmt_stage *st)
 {
 	struct dec_source *s = d->src[st->id];
 	int err;
 
-	err = etm_pkt_push_rel(s->pd, st->data, st->n, st->seg, st->nseg,
-			       s->flow ? NULL : stage_rel(d, st),
-			       st->seg[0].off);
+	err = etm_pkt_push_map(s->pd, st->data, st->n, st->seg, st->nseg);
 	if (err < 0)
 		return err;
 	d->cur = s;

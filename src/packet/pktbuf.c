@@ -110,6 +110,7 @@ int etm_pktp_push(struct etm_pktp *p, const uint8_t *buf, size_t n,
 	p->map = NULL;
 	p->nmap = p->mapi = 0;
 	p->rel = NULL;
+	p->rel_tried = 0;
 	return 0;
 }
 
@@ -125,19 +126,6 @@ static int push_map(struct etm_pktp *p, const uint8_t *buf, size_t n,
 		return err;
 	p->map = map;
 	p->nmap = nmap;
-	return 0;
-}
-
-static int push_rel(struct etm_pktp *p, const uint8_t *buf, size_t n,
-		    const struct etm_offseg *map, size_t nmap,
-		    const uint32_t *rel, uint64_t rel_base)
-{
-	int err = push_map(p, buf, n, map, nmap);
-
-	if (err < 0)
-		return err;
-	p->rel = rel;
-	p->rel_base = rel_base;
 	return 0;
 }
 
@@ -265,6 +253,7 @@ static void replay_search(struct etm_pktp *p, size_t from, size_t to)
 	struct etm_offseg seg[ETM_PKT_ASM_MAX];
 	const uint8_t *buf = p->buf;
 	const struct etm_offseg *map = p->map;
+	const uint32_t *rel = p->rel;
 	size_t len = p->len, pos = p->pos, nmap = p->nmap, mapi = p->mapi;
 	uint64_t off = p->off;
 	size_t i, ns = 0;
@@ -280,6 +269,7 @@ static void replay_search(struct etm_pktp *p, size_t from, size_t to)
 	p->map = seg;
 	p->nmap = ns;
 	p->mapi = 0;
+	p->rel = NULL; /* the offsets of asmb are in seg */
 	p->off = ns ? seg[0].off : 0;
 	while (p->pos < p->len &&
 	       p->qn < sizeof(p->q) / sizeof(p->q[0]))
@@ -290,6 +280,7 @@ static void replay_search(struct etm_pktp *p, size_t from, size_t to)
 	p->map = map;
 	p->nmap = nmap;
 	p->mapi = mapi;
+	p->rel = rel;
 	p->off = off;
 }
 
@@ -435,10 +426,8 @@ int etm_pktp_next(struct etm_pktp *p, struct etm_packet *pkt, size_t size)
 	}
 }
 
-int etm_pkt_push_rel(struct etm_pkt_decoder *pd, const uint8_t *buf,
-		     size_t n, const struct etm_offseg *map, size_t nmap,
-		     const uint32_t *rel, uint64_t rel_base)
+int etm_pkt_push_map(struct etm_pkt_decoder *pd, const uint8_t *buf,
+		     size_t n, const struct etm_offseg *map, size_t nmap)
 {
-	return pd ? push_rel(&pd->core, buf, n, map, nmap, rel, rel_base) :
-		    -etme_invalid;
+	return pd ? push_map(&pd->core, buf, n, map, nmap) : -etme_invalid;
 }

@@ -283,6 +283,8 @@ static size_t recs_fast(struct etm_pktp *p, struct etm_pkt_rec *recs,
 		return 0;
 	if (!p->map)
 		return recs_fast_how(p, recs, max, ro_linear);
+	if (!p->rel_tried)
+		etm_pktp_build_rel(p);
 	if (p->rel)
 		return recs_fast_how(p, recs, max, ro_rel);
 	if (p->mapi < p->nmap && p->map[p->mapi].pos > p->pos)
