@@ -442,7 +442,7 @@ static int synth_ini(const char *dir, const char *name, const char *ini,
 static int synth_core(const char *dir, int k, const struct synth_src *s)
 {
 	struct etm_snapw_dump d[SYNTH_MAX_DUMPS];
-	char ini[1024], name[64], cpu[32], files[SYNTH_MAX_DUMPS][32];
+	char ini[1024], name[64], cpu[32], files[SYNTH_MAX_DUMPS][48];
 	const char *type = s->cfg.protocol == etm_proto_ptm   ? "Cortex-A15" :
 			   s->cfg.protocol == etm_proto_etmv1 ? "ARM926EJ-S" :
 								"Cortex-A7";
@@ -481,7 +481,7 @@ static int synth_source(const char *dir, int k, const struct synth_src *s)
 static int synth_index(const struct synth *o, const struct synth_src *src)
 {
 	char snap[4096], tr[4096], comment[64];
-	char keys[16][16], files[16][32], srcs[8][16], cores[8][16];
+	char keys[16][24], files[16][32], srcs[8][24], cores[8][24];
 	const char *kp[16], *fp[16], *sp[8], *cp[8];
 	int k, a, b;
 
