@@ -7,36 +7,37 @@
 
 #include <etmtrace/error.h>
 
+#include "common/strbuf.h"
 #include "covout/covout.h"
 
 void cov_printf(struct covout *o, const char *fmt, ...)
 {
-	char buf[512], *s = buf;
+	char line[512];
+	struct etm_strbuf b = { line, sizeof(line), 0 }, big;
 	va_list ap;
 	int k;
 
 	if (o->err)
 		return;
 	va_start(ap, fmt);
-	k = vsnprintf(buf, sizeof(buf), fmt, ap);
+	etm_strbuf_vput(&b, fmt, ap);
 	va_end(ap);
-	if (k < 0) {
-		o->err = -etme_invalid;
-		return;
-	}
-	if ((size_t)k >= sizeof(buf)) {
-		s = malloc((size_t)k + 1);
-		if (!s) {
+	if (b.len >= sizeof(line)) {
+		big.n = b.len + 1;
+		big.len = 0;
+		big.buf = malloc(big.n);
+		if (!big.buf) {
 			o->err = -etme_nomem;
 			return;
 		}
 		va_start(ap, fmt);
-		vsnprintf(s, (size_t)k + 1, fmt, ap);
+		etm_strbuf_vput(&big, fmt, ap);
 		va_end(ap);
+		b.buf = big.buf;
 	}
-	k = o->write(o->write_ctx, s, (size_t)k);
+	k = o->write(o->write_ctx, b.buf, b.len);
 	if (k < 0)
 		o->err = k;
-	if (s != buf)
-		free(s);
+	if (b.buf != line)
+		free(b.buf);
 }

@@ -44,18 +44,16 @@ static int sink_write(void *ctx, const char *s, size_t n)
 static struct etm_cov *one_range(const struct etm_image *img)
 {
 	struct etm_cov *c = etm_cov_alloc();
-	struct etm_elem e;
+	const struct etm_elem e = { .kind = etmk_range,
+				    .id = 0x10,
+				    .isa = etmi_a32,
+				    .start = 0x1000,
+				    .end = 0x100c,
+				    .ninsn = 3,
+				    .last_addr = 0x1008,
+				    .last_exec = 1,
+				    .last_atom = 1 };
 
-	memset(&e, 0, sizeof(e));
-	e.kind = etmk_range;
-	e.id = 0x10;
-	e.isa = etmi_a32;
-	e.start = 0x1000;
-	e.end = 0x100c;
-	e.ninsn = 3;
-	e.last_addr = 0x1008;
-	e.last_exec = 1;
-	e.last_atom = 1;
 	if (c && (etm_cov_set_source(c, 0x10, etm_proto_etmv3, img) ||
 		  etm_cov_add_elems(c, &e, 1) || etm_cov_end(c))) {
 		etm_cov_free(c);
