@@ -8,8 +8,8 @@
 #include <stddef.h>
 
 struct etm_strbuf {
-	char *buf; /* may be NULL when n is 0 */
-	size_t n;  /* its size */
+	char *buf;  /* may be NULL when n is 0 */
+	size_t n;   /* its size */
 	size_t len; /* length of everything appended (may exceed n - 1) */
 };
 
