@@ -3,6 +3,7 @@
  * saved ones), then write lcov, an annotated listing, address ranges,
  * per-instruction counts, the saved form, or an AutoFDO / llvm-profgen
  * profile. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -268,7 +269,7 @@ static int cov_lcov(struct covout *out)
 
 	if (r == -etme_invalid)
 		fprintf(stderr, "etmtrace: --format lcov needs DWARF line information (--elf or --symbols)\n");
-	else if (r < 0)
+	else if (r == -etme_nomem)
 		fprintf(stderr, "etmtrace: out of memory\n");
 	return r < 0 ? 2 : 0;
 }
@@ -284,20 +285,20 @@ static int cov_output(struct covout *out, const struct covopts *c, int profile)
 		if (!c->have_base)
 			base = pg ? 0 : cov_image_base(out->img, 1);
 		return etm_cov_write_profile(out->cov, pg ? etm_fdo_profgen : etm_fdo_autofdo, base, cov_fwrite,
-					     out->f) < 0 ?
+					     out->write_ctx) < 0 ?
 			       2 :
 			       0;
 	}
 	if (!f || !strcmp(f, "ranges"))
-		return cov_write_ranges(out);
+		return cov_write_ranges(out) < 0 ? 2 : 0;
 	if (!strcmp(f, "lcov"))
 		return cov_lcov(out);
 	if (!strcmp(f, "insns"))
-		return cov_write_insns(out);
+		return cov_write_insns(out) < 0 ? 2 : 0;
 	if (!strcmp(f, "save"))
-		return etm_cov_save(out->cov, cov_fwrite, out->f) < 0 ? 2 : 0;
+		return etm_cov_save(out->cov, cov_fwrite, out->write_ctx) < 0 ? 2 : 0;
 	out->dis = cli_dis_open();
-	return cov_write_listing(out);
+	return cov_write_listing(out) < 0 ? 2 : 0;
 }
 
 static int cov_check_format(const struct covopts *c, int profile)
@@ -317,7 +318,9 @@ static int cov_check_format(const struct covopts *c, int profile)
 
 static int cov_run(struct covopts *c, struct opts *o, int profile)
 {
-	struct covout out = { .f = stdout, .test_name = c->test_name };
+	struct covout out = { .write = cov_fwrite,
+			      .write_ctx = stdout,
+			      .test_name = c->test_name };
 	struct session s = { 0 };
 	struct etm_image *uimg = NULL;
 	struct etm_symbols *sym = NULL;

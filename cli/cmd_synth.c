@@ -423,98 +423,96 @@ static int synth_text(const char *dir, const char *name, const char *text)
 	return synth_file(dir, name, text, strlen(text));
 }
 
+/* Memory dumps of one core at most (the generator's program regions). */
+#define SYNTH_MAX_DUMPS 16
+
+/* A snapshot file's text from etmtrace/snapwrite.h (@len of it in @ini of
+ * @n bytes): written, or -1 if it did not fit. */
+static int synth_ini(const char *dir, const char *name, const char *ini,
+		     size_t n, int len)
+{
+	if (len < 0 || (size_t)len >= n) {
+		fprintf(stderr, "etmtrace synth: %s does not fit\n", name);
+		return -1;
+	}
+	return synth_text(dir, name, ini);
+}
+
 /* cpu_K.ini with the program's memory dumps, and the dump files. */
 static int synth_core(const char *dir, int k, const struct synth_src *s)
 {
-	char ini[1024], name[64];
+	struct etm_snapw_dump d[SYNTH_MAX_DUMPS];
+	char ini[1024], name[64], cpu[32], files[SYNTH_MAX_DUMPS][48];
+	const char *type = s->cfg.protocol == etm_proto_ptm   ? "Cortex-A15" :
+			   s->cfg.protocol == etm_proto_etmv1 ? "ARM926EJ-S" :
+								"Cortex-A7";
 	const uint8_t *b;
-	uint64_t addr;
-	size_t i, n, len;
+	size_t i, n, nd = etm_gen_nregions(s->gen);
 
-	len = (size_t)snprintf(ini, sizeof(ini),
-			       "[device]\nname=cpu_%d\nclass=core\ntype=%s\n\n"
-			       "[regs]\nPC=0x00000000\nCPSR=0x000001d3\n",
-			       k,
-			       s->cfg.protocol == etm_proto_ptm   ? "Cortex-A15" :
-			       s->cfg.protocol == etm_proto_etmv1 ? "ARM926EJ-S" :
-								    "Cortex-A7");
-	for (i = 0; i < etm_gen_nregions(s->gen); i++) {
-		etm_gen_region(s->gen, i, &addr, &b, &n);
-		snprintf(name, sizeof(name), "mem_%d_%zu.bin", k, i);
-		if (synth_file(dir, name, b, n))
+	if (nd > SYNTH_MAX_DUMPS)
+		return -1;
+	for (i = 0; i < nd; i++) {
+		etm_gen_region(s->gen, i, &d[i].addr, &b, &n);
+		snprintf(files[i], sizeof(files[i]), "mem_%d_%zu.bin", k, i);
+		if (synth_file(dir, files[i], b, n))
 			return -1;
-		len += (size_t)snprintf(ini + len, sizeof(ini) - len,
-					"\n[dump%zu]\nfile=%s\naddress=0x%08llx\n"
-					"length=0x%zx\n",
-					i, name,
-					(unsigned long long)addr, n);
+		d[i].file = files[i];
+		d[i].length = n;
 	}
+	snprintf(cpu, sizeof(cpu), "cpu_%d", k);
 	snprintf(name, sizeof(name), "cpu_%d.ini", k);
-	return synth_text(dir, name, ini);
+	return synth_ini(dir, name, ini, sizeof(ini),
+			 etm_snapw_core(ini, sizeof(ini), cpu, type, 1, d, nd,
+					0));
 }
 
 static int synth_source(const char *dir, int k, const struct synth_src *s)
 {
 	const struct etm_config *c = &s->cfg;
-	char ini[1024], name[64];
+	char ini[1024], name[64], dev[32];
 
-	if (c->protocol == etm_proto_etmv1) {
-		snprintf(ini, sizeof(ini),
-			 "[device]\nname=ETM_%d\nclass=trace_source\n"
-			 "type=ETM1.%d\n\n[regs]\nETMCR(0x000)=0x%08x\n"
-			 "ETMCCR(0x001)=0x%08x\n",
-			 k, etm_cfg_e1_minor(c),
-			 c->etmcr, c->etmccr);
-		snprintf(name, sizeof(name), "source_%d.ini", k);
-		return synth_text(dir, name, ini);
-	}
-	snprintf(ini, sizeof(ini),
-		 "[device]\nname=%s_%d\nclass=trace_source\ntype=%s\n\n[regs]\n"
-		 "ETMCR(0x000)=0x%08x\nETMIDR(0x079)=0x%08x\n"
-		 "ETMCCER(0x07A)=0x%08x\nETMTRACEIDR(0x080)=0x%08x\n",
-		 c->protocol == etm_proto_ptm ? "PTM" : "ETM", k,
-		 c->protocol == etm_proto_ptm ? "PFT1.1" :
-		 etm_cfg_arch_minor(c) == 5   ? "ETM3.5" :
-		 etm_cfg_arch_minor(c) == 4   ? "ETM3.4" :
-						"ETM3.3",
-		 c->etmcr, c->etmidr, c->etmccer, c->traceid);
+	snprintf(dev, sizeof(dev), "%s_%d",
+		 c->protocol == etm_proto_ptm ? "PTM" : "ETM", k);
 	snprintf(name, sizeof(name), "source_%d.ini", k);
-	return synth_text(dir, name, ini);
+	return synth_ini(dir, name, ini, sizeof(ini),
+			 etm_snapw_source(ini, sizeof(ini), dev, NULL, c));
 }
 
 static int synth_index(const struct synth *o, const struct synth_src *src)
 {
-	char snap[4096], tr[4096];
-	size_t a, b;
-	int k;
+	char snap[4096], tr[4096], comment[64];
+	char keys[16][24], files[16][32], srcs[8][24], cores[8][24];
+	const char *kp[16], *fp[16], *sp[8], *cp[8];
+	int k, a, b;
 
-	a = (size_t)snprintf(snap, sizeof(snap), "; etmtrace synth --seed %llu\n"
-						 "[snapshot]\nversion=1.0\n\n[device_list]\n",
-			     (unsigned long long)o->seed);
-	b = (size_t)snprintf(tr, sizeof(tr),
-			     "[trace_buffers]\nbuffers=buffer0\n\n[buffer0]\n"
-			     "name=ETB_0\nfile=trace.bin\nformat=%s\n\n"
-			     "[source_buffers]\n",
-			     o->coresight ? "coresight" : "source_data");
+	if (o->nsrc > 8)
+		return -1;
 	for (k = 0; k < o->nsrc; k++) {
-		const char *pfx = src[k].cfg.protocol == etm_proto_ptm ? "PTM" : "ETM";
-
-		a += (size_t)snprintf(snap + a, sizeof(snap) - a,
-				      "core%d=cpu_%d.ini\nsource%d=source_%d.ini\n",
-				      k, k, k, k);
-		b += (size_t)snprintf(tr + b, sizeof(tr) - b, "%s_%d=ETB_0\n",
-				      pfx, k);
+		snprintf(keys[2 * k], sizeof(keys[0]), "core%d", k);
+		snprintf(files[2 * k], sizeof(files[0]), "cpu_%d.ini", k);
+		snprintf(keys[2 * k + 1], sizeof(keys[0]), "source%d", k);
+		snprintf(files[2 * k + 1], sizeof(files[0]), "source_%d.ini",
+			 k);
+		snprintf(srcs[k], sizeof(srcs[0]), "%s_%d",
+			 src[k].cfg.protocol == etm_proto_ptm ? "PTM" : "ETM",
+			 k);
+		snprintf(cores[k], sizeof(cores[0]), "cpu_%d", k);
+		kp[2 * k] = keys[2 * k];
+		kp[2 * k + 1] = keys[2 * k + 1];
+		fp[2 * k] = files[2 * k];
+		fp[2 * k + 1] = files[2 * k + 1];
+		sp[k] = srcs[k];
+		cp[k] = cores[k];
 	}
-	snprintf(snap + a, sizeof(snap) - a, "\n[trace]\nmetadata=trace.ini\n");
-	b += (size_t)snprintf(tr + b, sizeof(tr) - b, "\n[core_trace_sources]\n");
-	for (k = 0; k < o->nsrc; k++)
-		b += (size_t)snprintf(tr + b, sizeof(tr) - b, "cpu_%d=%s_%d\n", k,
-				      src[k].cfg.protocol == etm_proto_ptm ?
-					      "PTM" :
-					      "ETM",
-				      k);
-	return synth_text(o->dir, "snapshot.ini", snap) ||
-			       synth_text(o->dir, "trace.ini", tr) ?
+	snprintf(comment, sizeof(comment), "etmtrace synth --seed %llu",
+		 (unsigned long long)o->seed);
+	a = etm_snapw_index(snap, sizeof(snap), comment, kp, fp,
+			    2 * (size_t)o->nsrc);
+	b = etm_snapw_trace(tr, sizeof(tr), "ETB_0", "trace.bin",
+			    o->coresight ? etm_fmt_coresight : etm_fmt_raw, sp,
+			    cp, (size_t)o->nsrc);
+	return synth_ini(o->dir, "snapshot.ini", snap, sizeof(snap), a) ||
+			       synth_ini(o->dir, "trace.ini", tr, sizeof(tr), b) ?
 		       -1 :
 		       0;
 }

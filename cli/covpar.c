@@ -4,6 +4,7 @@
  * (etm_cov_append()), so the result equals a single-threaded run. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>

@@ -11,6 +11,7 @@
 
 #include <etmtrace/encode.h>
 #include <etmtrace/error.h>
+#include <etmtrace/snapwrite.h>
 
 #define TRACE_ID 0x13
 
@@ -165,22 +166,52 @@ static int write_file(const char *dir, const char *name, const void *buf,
 	return 0;
 }
 
-static const char snapshot_ini[] =
-	"; etmtrace built-in sample, written by examples/mksample.c\n"
-	"[snapshot]\nversion=1.0\n\n[device_list]\ndevice0=cpu_0.ini\n"
-	"device1=ptm_0.ini\n\n[trace]\nmetadata=trace.ini\n";
-static const char cpu_ini[] =
-	"[device]\nname=cpu_0\nclass=core\ntype=Cortex-A15\n\n"
-	"[dump1]\nfile=vectors.bin\naddress=0x00000000\nlength=0x110\n\n"
-	"[dump2]\nfile=code.bin\naddress=0x00008000\nlength=0x110\n";
-static const char ptm_ini[] =
-	"[device]\nname=PTM_0\nclass=trace_source\ntype=PTM1.1\n\n[regs]\n"
-	"ETMCR(0x000)=0x10001000\nETMIDR(0x079)=0x411CF312\n"
-	"ETMCCER(0x07A)=0x34C01AC2\nETMTRACEIDR(0x080)=0x00000013\n";
-static const char trace_ini[] =
-	"[trace_buffers]\nbuffers=buffer0\n\n[buffer0]\nname=ETB_0\n"
-	"file=trace.bin\nformat=coresight\n\n[source_buffers]\nPTM_0=ETB_0\n\n"
-	"[core_trace_sources]\ncpu_0=PTM_0\n";
+/* The sample's trace source: PTM, cycle-accurate with timestamps. */
+static void sample_cfg(struct etm_config *c)
+{
+	etm_config_init(c);
+	c->protocol = etm_proto_ptm;
+	c->etmcr = 0x10001000;   /* cycle-accurate, timestamps */
+	c->etmidr = 0x411CF312;  /* PFT 1.1 */
+	c->etmccer = 0x34C01AC2; /* 64-bit binary timestamps */
+	c->traceid = TRACE_ID;
+}
+
+/* One snapshot file's text (etmtrace/snapwrite.h: @len of it in @buf). */
+static int write_ini(const char *dir, const char *name, const char *buf,
+		     size_t n, int len)
+{
+	if (len < 0 || (size_t)len >= n)
+		return -1;
+	return write_file(dir, name, buf, (size_t)len);
+}
+
+/* snapshot.ini, cpu_0.ini (the two dumps), ptm_0.ini, trace.ini. */
+static int write_snapshot(const char *dir, const struct prog *p)
+{
+	static const char *const keys[] = { "device0", "device1" };
+	static const char *const files[] = { "cpu_0.ini", "ptm_0.ini" };
+	static const char *const srcs[] = { "PTM_0" }, *const cores[] = { "cpu_0" };
+	const struct etm_snapw_dump d[] = {
+		{ "vectors.bin", 0x0, sizeof(p->vec) },
+		{ "code.bin", 0x8000, sizeof(p->code) },
+	};
+	struct etm_config c;
+	char b[1024];
+	size_t n = sizeof(b);
+
+	sample_cfg(&c);
+	return write_ini(dir, "snapshot.ini", b, n,
+			 etm_snapw_index(b, n, "etmtrace built-in sample, written by examples/mksample.c",
+					 keys, files, 2)) ||
+	       write_ini(dir, "cpu_0.ini", b, n,
+			 etm_snapw_core(b, n, "cpu_0", "Cortex-A15", 0, d, 2, 1)) ||
+	       write_ini(dir, "ptm_0.ini", b, n,
+			 etm_snapw_source(b, n, "PTM_0", "PTM1.1", &c)) ||
+	       write_ini(dir, "trace.ini", b, n,
+			 etm_snapw_trace(b, n, "ETB_0", "trace.bin", etm_fmt_coresight,
+					 srcs, cores, 1));
+}
 
 static int encode(const struct prog *p, const struct run *r, const char *dir)
 {
@@ -198,12 +229,7 @@ static int encode(const struct prog *p, const struct run *r, const char *dir)
 		goto out;
 	memset(&o, 0, sizeof(o));
 	o.size = sizeof(o);
-	etm_config_init(&o.cfg);
-	o.cfg.protocol = etm_proto_ptm;
-	o.cfg.etmcr = 0x10001000;   /* cycle-accurate, timestamps */
-	o.cfg.etmidr = 0x411CF312;  /* PFT 1.1 */
-	o.cfg.etmccer = 0x34C01AC2; /* 64-bit binary timestamps */
-	o.cfg.traceid = TRACE_ID;
+	sample_cfg(&o.cfg);
 	e = etm_enc_alloc(&o, sizeof(o), img);
 	fe = etm_fenc_alloc(0, 0);
 	if (!e || !fe)
@@ -249,11 +275,7 @@ int main(int argc, char **argv)
 	execute(&r);
 	if (write_file(dir, "vectors.bin", p.vec, sizeof(p.vec)) ||
 	    write_file(dir, "code.bin", p.code, sizeof(p.code)) ||
-	    write_file(dir, "snapshot.ini", snapshot_ini, strlen(snapshot_ini)) ||
-	    write_file(dir, "cpu_0.ini", cpu_ini, strlen(cpu_ini)) ||
-	    write_file(dir, "ptm_0.ini", ptm_ini, strlen(ptm_ini)) ||
-	    write_file(dir, "trace.ini", trace_ini, strlen(trace_ini)) ||
-	    encode(&p, &r, dir))
+	    write_snapshot(dir, &p) || encode(&p, &r, dir))
 		return 1;
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include <etmtrace/listing.h>
 #include <etmtrace/flow.h>
 #include <etmtrace/snapshot.h>
+#include <etmtrace/snapwrite.h>
 #include <etmtrace/decoder.h>
 #include <etmtrace/runstats.h>
 #include <etmtrace/diag.h>

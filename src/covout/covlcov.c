@@ -151,7 +151,7 @@ static void lcov_funcs(struct covout *o, const char *file, uint64_t *fnf,
 		    etm_symbols_line(o->sym, f.start, &ln) < 0 || !ln.line ||
 		    strcmp(ln.file, file))
 			continue;
-		fprintf(o->f, "FN:%u,%s\n", ln.line, f.name);
+		cov_printf(o, "FN:%u,%s\n", ln.line, f.name);
 	}
 	for (i = 0; i < n; i++) {
 		uint64_t c;
@@ -161,7 +161,7 @@ static void lcov_funcs(struct covout *o, const char *file, uint64_t *fnf,
 		    strcmp(ln.file, file))
 			continue;
 		c = etm_cov_insn_at(o->cov, f.start, &ci) == 0 ? ci.exec : 0;
-		fprintf(o->f, "FNDA:%llu,%s\n", (unsigned long long)c, f.name);
+		cov_printf(o, "FNDA:%llu,%s\n", (unsigned long long)c, f.name);
 		++*fnf;
 		*fnh += c > 0;
 	}
@@ -175,41 +175,41 @@ static void lcov_file(struct covout *o, const struct lrec *r, size_t i,
 	size_t k, m;
 	uint32_t block = 0, line = 0;
 
-	fprintf(o->f, "TN:%s\nSF:%s\n", o->test_name ? o->test_name : "",
-		r[i].file);
+	cov_printf(o, "TN:%s\nSF:%s\n", o->test_name ? o->test_name : "",
+		   r[i].file);
 	lcov_funcs(o, r[i].file, &fnf, &fnh);
-	fprintf(o->f, "FNF:%llu\nFNH:%llu\n", (unsigned long long)fnf,
-		(unsigned long long)fnh);
+	cov_printf(o, "FNF:%llu\nFNH:%llu\n", (unsigned long long)fnf,
+		   (unsigned long long)fnh);
 	for (k = i; k < j; k++) {
 		if (!r[k].is_br)
 			continue;
 		block = r[k].line == line ? block + 1 : 0;
 		line = r[k].line;
 		if (!r[k].reached) {
-			fprintf(o->f, "BRDA:%u,%u,0,-\nBRDA:%u,%u,1,-\n", line,
-				block, line, block);
+			cov_printf(o, "BRDA:%u,%u,0,-\nBRDA:%u,%u,1,-\n", line,
+				   block, line, block);
 		} else {
-			fprintf(o->f, "BRDA:%u,%u,0,%llu\nBRDA:%u,%u,1,%llu\n",
-				line, block, (unsigned long long)r[k].count, line,
-				block, (unsigned long long)r[k].other);
+			cov_printf(o, "BRDA:%u,%u,0,%llu\nBRDA:%u,%u,1,%llu\n",
+				   line, block, (unsigned long long)r[k].count, line,
+				   block, (unsigned long long)r[k].other);
 			brh += (r[k].count > 0) + (r[k].other > 0);
 		}
 		brf += 2;
 	}
-	fprintf(o->f, "BRF:%llu\nBRH:%llu\n", (unsigned long long)brf,
-		(unsigned long long)brh);
+	cov_printf(o, "BRF:%llu\nBRH:%llu\n", (unsigned long long)brf,
+		   (unsigned long long)brh);
 	for (k = i; k < j; k = m) {
 		uint64_t c = 0;
 
 		for (m = k; m < j && r[m].line == r[k].line; m++)
 			if (!r[m].is_br && r[m].count > c)
 				c = r[m].count;
-		fprintf(o->f, "DA:%u,%llu\n", r[k].line, (unsigned long long)c);
+		cov_printf(o, "DA:%u,%llu\n", r[k].line, (unsigned long long)c);
 		lf++;
 		lh += c > 0;
 	}
-	fprintf(o->f, "LF:%llu\nLH:%llu\nend_of_record\n",
-		(unsigned long long)lf, (unsigned long long)lh);
+	cov_printf(o, "LF:%llu\nLH:%llu\nend_of_record\n",
+		   (unsigned long long)lf, (unsigned long long)lh);
 }
 
 /* Executed instructions outside every function (code the symbol table
@@ -247,11 +247,11 @@ int cov_write_lcov(struct covout *o)
 		return -etme_nomem;
 	}
 	qsort(v.r, v.n, sizeof(*v.r), lrec_cmp);
-	for (i = 0; i < v.n; i = j) {
+	for (i = 0; i < v.n && !o->err; i = j) {
 		for (j = i; j < v.n && !strcmp(v.r[j].file, v.r[i].file); j++)
 			;
 		lcov_file(o, v.r, i, j);
 	}
 	free(v.r);
-	return 0;
+	return o->err;
 }

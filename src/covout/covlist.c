@@ -74,8 +74,8 @@ static unsigned list_insn(struct covout *o, uint64_t a, enum etm_isa isa)
 	if (ran)
 		isa = ci.isa;
 	if (cov_decode_at(o->img, a, isa, &in) < 0) {
-		fprintf(o->f, "%12s  %08" PRIx64 ":  (not in the image)\n",
-			ran ? "" : "#####", a);
+		cov_printf(o, "%12s  %08" PRIx64 ":  (not in the image)\n",
+			   ran ? "" : "#####", a);
 		return ran ? ci.size : isa == etmi_a32 ? 4 :
 							 2;
 	}
@@ -87,12 +87,12 @@ static unsigned list_insn(struct covout *o, uint64_t a, enum etm_isa isa)
 	if (ran)
 		cond_note(&ci, note, sizeof(note));
 	if (ran && note[0])
-		fprintf(o->f, "%12" PRIu64 "  %08" PRIx64 ":  %-40s%s\n", ci.exec, a,
-			dis, note);
+		cov_printf(o, "%12" PRIu64 "  %08" PRIx64 ":  %-40s%s\n", ci.exec, a,
+			   dis, note);
 	else if (ran)
-		fprintf(o->f, "%12" PRIu64 "  %08" PRIx64 ":  %s\n", ci.exec, a, dis);
+		cov_printf(o, "%12" PRIu64 "  %08" PRIx64 ":  %s\n", ci.exec, a, dis);
 	else
-		fprintf(o->f, "%12s  %08" PRIx64 ":  %s\n", "#####", a, dis);
+		cov_printf(o, "%12s  %08" PRIx64 ":  %s\n", "#####", a, dis);
 	return ran ? ci.size : in.size;
 }
 
@@ -102,22 +102,22 @@ int cov_write_listing(struct covout *o)
 	struct etm_cov_insn ci;
 	struct area ar;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !o->err; i++) {
 		uint64_t a;
 
 		if (area_get(o, i, &ar) < 0)
 			continue;
 		if (etm_cov_next_insn(o->cov, ar.start, &ci) < 0 ||
 		    ci.addr >= ar.end) {
-			fprintf(o->f, "\n%08" PRIx64 " <%s>: never executed\n",
-				ar.start, ar.name);
+			cov_printf(o, "\n%08" PRIx64 " <%s>: never executed\n",
+				   ar.start, ar.name);
 			continue;
 		}
-		fprintf(o->f, "\n%08" PRIx64 " <%s>:\n", ar.start, ar.name);
+		cov_printf(o, "\n%08" PRIx64 " <%s>:\n", ar.start, ar.name);
 		for (a = ar.start; a < ar.end;)
 			a += list_insn(o, a, ar.isa);
 	}
-	return 0;
+	return o->err;
 }
 
 /* Pass 1 (@print 0): executed bytes and instructions of the area, the
@@ -133,10 +133,10 @@ static void ranges_walk(struct covout *o, const struct area *ar, int print,
 	while (etm_cov_next_insn(o->cov, a, &ci) == 0 && ci.addr < ar->end) {
 		if (ci.addr > cur || !in_run) {
 			if (in_run && print)
-				fprintf(o->f, "  + %08" PRIx64 "-%08" PRIx64 "\n", run, cur);
+				cov_printf(o, "  + %08" PRIx64 "-%08" PRIx64 "\n", run, cur);
 			if (ci.addr > cur && print)
-				fprintf(o->f, "  - %08" PRIx64 "-%08" PRIx64 "\n", cur,
-					ci.addr);
+				cov_printf(o, "  - %08" PRIx64 "-%08" PRIx64 "\n", cur,
+					   ci.addr);
 			run = ci.addr;
 			in_run = 1;
 		}
@@ -148,9 +148,9 @@ static void ranges_walk(struct covout *o, const struct area *ar, int print,
 		a = ci.addr + 2;
 	}
 	if (in_run && print)
-		fprintf(o->f, "  + %08" PRIx64 "-%08" PRIx64 "\n", run, cur);
+		cov_printf(o, "  + %08" PRIx64 "-%08" PRIx64 "\n", run, cur);
 	if (cur < ar->end && print)
-		fprintf(o->f, "  - %08" PRIx64 "-%08" PRIx64 "\n", cur, ar->end);
+		cov_printf(o, "  - %08" PRIx64 "-%08" PRIx64 "\n", cur, ar->end);
 }
 
 int cov_write_ranges(struct covout *o)
@@ -162,25 +162,25 @@ int cov_write_ranges(struct covout *o)
 	struct etm_cov_totals t;
 	struct area ar;
 
-	fprintf(o->f, "# %s start-end executed-bytes/size instructions name; "
+	cov_printf(o, "# %s start-end executed-bytes/size instructions name; "
 		      "'+' executed, '-' never executed ranges\n",
-		kind);
-	for (i = 0; i < n; i++) {
+		   kind);
+	for (i = 0; i < n && !o->err; i++) {
 		if (area_get(o, i, &ar) < 0 || ar.end <= ar.start)
 			continue;
 		ranges_walk(o, &ar, 0, &bytes, &insns);
-		fprintf(o->f, "%s %08" PRIx64 "-%08" PRIx64 " %" PRIu64 "/%" PRIu64 " %" PRIu64 " %s\n", kind, ar.start, ar.end, bytes,
-			ar.end - ar.start, insns, ar.name);
+		cov_printf(o, "%s %08" PRIx64 "-%08" PRIx64 " %" PRIu64 "/%" PRIu64 " %" PRIu64 " %s\n", kind, ar.start, ar.end, bytes,
+			   ar.end - ar.start, insns, ar.name);
 		tb += bytes;
 		ts += ar.end - ar.start;
 		if (bytes)
 			ranges_walk(o, &ar, 1, &bytes, &insns);
 	}
-	fprintf(o->f, "# total %" PRIu64 "/%" PRIu64 " bytes executed\n", tb, ts);
+	cov_printf(o, "# total %" PRIu64 "/%" PRIu64 " bytes executed\n", tb, ts);
 	etm_cov_totals(o->cov, &t);
-	fprintf(o->f, "# coverage: %" PRIu64 " instructions executed at %" PRIu64 " addresses; %" PRIu64 " code pages of 4 KiB, %" PRIu64 " ranges, %" PRIu64 " branches\n", t.insns, t.addrs, t.pages,
-		t.ranges, t.branches);
-	return 0;
+	cov_printf(o, "# coverage: %" PRIu64 " instructions executed at %" PRIu64 " addresses; %" PRIu64 " code pages of 4 KiB, %" PRIu64 " ranges, %" PRIu64 " branches\n", t.insns, t.addrs, t.pages,
+		   t.ranges, t.branches);
+	return o->err;
 }
 
 int cov_write_insns(struct covout *o)
@@ -188,11 +188,11 @@ int cov_write_insns(struct covout *o)
 	struct etm_cov_insn ci;
 	uint64_t a = 0;
 
-	while (etm_cov_next_insn(o->cov, a, &ci) == 0) {
-		fprintf(o->f, "%08" PRIx64 " %c %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
-			ci.addr, ci.isa == etmi_a32 ? 'A' : 'T', ci.exec, ci.fail,
-			ci.unknown);
+	while (!o->err && etm_cov_next_insn(o->cov, a, &ci) == 0) {
+		cov_printf(o, "%08" PRIx64 " %c %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+			   ci.addr, ci.isa == etmi_a32 ? 'A' : 'T', ci.exec, ci.fail,
+			   ci.unknown);
 		a = ci.addr + 2;
 	}
-	return 0;
+	return o->err;
 }

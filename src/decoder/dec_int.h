@@ -53,9 +53,6 @@ struct etm_decoder {
 	unsigned fin_id;   /* next ID to finish */
 	int cache_off;     /* set_cache(0) was called */
 	uint64_t npackets; /* packets parsed */
-	/* packet mode: per-byte offsets of the staged data (stage_rel()) */
-	uint32_t *rel;
-	size_t nrel;
 	/* sources in trace-ID order, for clone/save */
 	const struct etm_image *img[ETM_DEC_MAX_SOURCES];
 	/* etm_decoder_next_elems(): an item that did not come from a flow

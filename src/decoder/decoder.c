@@ -67,7 +67,6 @@ void etm_decoder_free(struct etm_decoder *d)
 	for (i = 0; i < ETM_DEC_MAX_SOURCES; i++)
 		src_free(d->src[i]);
 	etm_dfmt_free(d->dfmt);
-	free(d->rel);
 	free(d);
 }
 
@@ -272,66 +271,16 @@ static void dfmt_error_item(struct etm_item *it, const struct etm_dfmt_item *x)
 	it->elem.err = x->err;
 }
 
-/* Four consecutive offsets at a time (vectors where the compiler has
- * them). */
-typedef uint32_t dec_v4u __attribute__((vector_size(16)));
-
-/* The input offsets of staged data @st per byte, from its segments, for a
- * packet decoder without a flow (packet mode: an offset per packet record,
- * one load each; a flow finds the few it needs through the segments).
- * Byte i at st->seg[0].off + rel[i]; NULL (the segments serve) if the
- * stage spans 4 GiB of input or memory is short. */
-static const uint32_t *stage_rel(struct etm_decoder *d,
-				 const struct etm_dfmt_stage *st)
-{
-	const struct etm_offseg *g = st->seg;
-	const dec_v4u four = { 4, 4, 4, 4 };
-	size_t i, j, end;
-	uint32_t *rel;
-
-	if (g[st->nseg - 1].off - g[0].off > UINT32_MAX - 16)
-		return NULL;
-	if (st->n + 16 > d->nrel) {
-		rel = realloc(d->rel, (st->n + 16) * sizeof(*rel));
-		if (!rel)
-			return NULL;
-		d->rel = rel;
-		d->nrel = st->n + 16;
-	}
-	/* segments in order: the stores past a segment's end are
-	 * overwritten by the next one's */
-	for (i = 0; i < st->nseg; i++) {
-		uint32_t o = (uint32_t)(g[i].off - g[0].off);
-		dec_v4u v = { o, o + 1, o + 2, o + 3 };
-
-		end = i + 1 < st->nseg ? g[i + 1].pos : st->n;
-		j = g[i].pos;
-		do { /* one frame's data: no loop */
-			memcpy(d->rel + j, &v, sizeof(v));
-			v += four;
-			memcpy(d->rel + j + 4, &v, sizeof(v));
-			v += four;
-			memcpy(d->rel + j + 8, &v, sizeof(v));
-			v += four;
-			memcpy(d->rel + j + 12, &v, sizeof(v));
-			v += four;
-			j += 16;
-		} while (j < end);
-	}
-	return d->rel;
-}
-
 /* Staged data of one source from the deformatter's fast path, with its
- * offset map (segments; a flow's fast path walks it with a cursor). The
- * bytes stay in place until the source is drained. */
+ * offset map (segments, the one form of offsets the source layer hands
+ * up; how the packet decoder reads them is its own business). The bytes
+ * stay in place until the source is drained. */
 static int push_stage(struct etm_decoder *d, const struct etm_dfmt_stage *st)
 {
 	struct dec_source *s = d->src[st->id];
 	int err;
 
-	err = etm_pkt_push_rel(s->pd, st->data, st->n, st->seg, st->nseg,
-			       s->flow ? NULL : stage_rel(d, st),
-			       st->seg[0].off);
+	err = etm_pkt_push_map(s->pd, st->data, st->n, st->seg, st->nseg);
 	if (err < 0)
 		return err;
 	d->cur = s;

@@ -7,11 +7,12 @@
 #include <etmtrace/error.h>
 #include <etmtrace/packet.h>
 
-/* Caller-buffer writer that keeps counting past the end (snprintf style). */
+#include "common/strbuf.h"
+
+/* Caller-buffer writer that keeps counting past the end (snprintf style,
+ * common/strbuf.h). */
 struct out {
-	char *buf;
-	size_t n;
-	size_t len;
+	struct etm_strbuf s;
 	int json; /* JSON members: drop the leading comma of the first */
 };
 
@@ -20,26 +21,19 @@ static void put(struct out *o, const char *fmt, ...)
 
 static void put(struct out *o, const char *fmt, ...)
 {
-	size_t room = o->len < o->n ? o->n - o->len : 0;
 	va_list ap;
-	int r;
 
-	if (o->json && o->len == 0 && fmt[0] == ',')
+	if (o->json && o->s.len == 0 && fmt[0] == ',')
 		fmt++;
 	va_start(ap, fmt);
-	r = vsnprintf(room ? o->buf + o->len : NULL, room, fmt, ap);
+	etm_strbuf_vput(&o->s, fmt, ap);
 	va_end(ap);
-	if (r > 0)
-		o->len += (size_t)r;
 }
 
 static int done(struct out *o)
 {
-	if (o->n && o->len < o->n)
-		o->buf[o->len] = '\0';
-	else if (o->n)
-		o->buf[o->n - 1] = '\0';
-	return (int)o->len;
+	etm_strbuf_end(&o->s);
+	return (int)o->s.len;
 }
 
 const char *etm_pkt_type_name(enum etm_pkt_type t, enum etm_protocol proto)
@@ -223,7 +217,7 @@ static void desc_data(struct out *o, const struct etm_packet *p)
 int etm_pkt_describe(const struct etm_packet *pkt, enum etm_protocol proto,
 		     char *buf, size_t n)
 {
-	struct out o = { buf, buf ? n : 0, 0, 0 };
+	struct out o = { { buf, buf ? n : 0, 0 }, 0 };
 
 	if (!pkt)
 		return done(&o);
@@ -264,7 +258,7 @@ int etm_pkt_describe(const struct etm_packet *pkt, enum etm_protocol proto,
 		break;
 	}
 	if (pkt->has_cc)
-		put(&o, "%scc=%" PRIu32, o.len ? " " : "", pkt->cycle_count);
+		put(&o, "%scc=%" PRIu32, o.s.len ? " " : "", pkt->cycle_count);
 	return done(&o);
 }
 
@@ -373,7 +367,7 @@ static void json_body(struct out *o, const struct etm_packet *p,
 int etm_pkt_json_fields(const struct etm_packet *pkt, enum etm_protocol proto,
 			char *buf, size_t n)
 {
-	struct out o = { buf, buf ? n : 0, 0, 1 };
+	struct out o = { { buf, buf ? n : 0, 0 }, 1 };
 
 	if (!pkt)
 		return done(&o);

@@ -110,6 +110,7 @@ int etm_pktp_push(struct etm_pktp *p, const uint8_t *buf, size_t n,
 	p->map = NULL;
 	p->nmap = p->mapi = 0;
 	p->rel = NULL;
+	p->rel_tried = 0;
 	return 0;
 }
 
@@ -128,19 +129,6 @@ static int push_map(struct etm_pktp *p, const uint8_t *buf, size_t n,
 	return 0;
 }
 
-static int push_rel(struct etm_pktp *p, const uint8_t *buf, size_t n,
-		    const struct etm_offseg *map, size_t nmap,
-		    const uint32_t *rel, uint64_t rel_base)
-{
-	int err = push_map(p, buf, n, map, nmap);
-
-	if (err < 0)
-		return err;
-	p->rel = rel;
-	p->rel_base = rel_base;
-	return 0;
-}
-
 int etm_pktp_finish(struct etm_pktp *p)
 {
 	if (!p)
@@ -150,12 +138,16 @@ int etm_pktp_finish(struct etm_pktp *p)
 }
 
 /* Index of the 0x80 that completes an A-sync in b[1..n) (the library's
- * one A-sync search, packet/async.h), or 0 if there is none. */
-static size_t async_end(const uint8_t *b, size_t n)
+ * one A-sync search, packet/async.h), or 0 if there is none; @avail bytes
+ * are readable at @b (n <= ETM_PKT_ASM_MAX). */
+static size_t async_end(const uint8_t *b, size_t n, size_t avail)
 {
 	uint64_t z = 0;
-	size_t i = etm_async_find(b + 1, n - 1, &z);
+	size_t i;
 
+	if (avail >= ETM_ASYNC_WIN)
+		return etm_async_end32(b, n);
+	i = etm_async_find(b + 1, n - 1, &z);
 	return i < n - 1 ? i + 1 : 0;
 }
 
@@ -192,7 +184,7 @@ int etm_pktp_read(const struct etm_pktp *p, const uint8_t *b, size_t n,
 		span = ETM_PKT_ASM_MAX;
 	if (span < ETM_ASYNC_ZEROS + 2)
 		return r;
-	e = async_end(b, span);
+	e = async_end(b, span, n);
 	if (!e)
 		return r;
 	if (r < 0 && r != -etme_again) {
@@ -261,6 +253,7 @@ static void replay_search(struct etm_pktp *p, size_t from, size_t to)
 	struct etm_offseg seg[ETM_PKT_ASM_MAX];
 	const uint8_t *buf = p->buf;
 	const struct etm_offseg *map = p->map;
+	const uint32_t *rel = p->rel;
 	size_t len = p->len, pos = p->pos, nmap = p->nmap, mapi = p->mapi;
 	uint64_t off = p->off;
 	size_t i, ns = 0;
@@ -276,6 +269,7 @@ static void replay_search(struct etm_pktp *p, size_t from, size_t to)
 	p->map = seg;
 	p->nmap = ns;
 	p->mapi = 0;
+	p->rel = NULL; /* the offsets of asmb are in seg */
 	p->off = ns ? seg[0].off : 0;
 	while (p->pos < p->len &&
 	       p->qn < sizeof(p->q) / sizeof(p->q[0]))
@@ -286,6 +280,7 @@ static void replay_search(struct etm_pktp *p, size_t from, size_t to)
 	p->map = map;
 	p->nmap = nmap;
 	p->mapi = mapi;
+	p->rel = rel;
 	p->off = off;
 }
 
@@ -431,10 +426,8 @@ int etm_pktp_next(struct etm_pktp *p, struct etm_packet *pkt, size_t size)
 	}
 }
 
-int etm_pkt_push_rel(struct etm_pkt_decoder *pd, const uint8_t *buf,
-		     size_t n, const struct etm_offseg *map, size_t nmap,
-		     const uint32_t *rel, uint64_t rel_base)
+int etm_pkt_push_map(struct etm_pkt_decoder *pd, const uint8_t *buf,
+		     size_t n, const struct etm_offseg *map, size_t nmap)
 {
-	return pd ? push_rel(&pd->core, buf, n, map, nmap, rel, rel_base) :
-		    -etme_invalid;
+	return pd ? push_map(&pd->core, buf, n, map, nmap) : -etme_invalid;
 }

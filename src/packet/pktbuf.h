@@ -86,10 +86,14 @@ struct etm_pktp {
 	uint64_t off;                 /* input offset of buf[0] */
 	const struct etm_offseg *map; /* borrowed with buf, or NULL */
 	size_t nmap, mapi;            /* segments, lookup cursor */
-	/* with map, optionally: byte pos has offset rel_base + rel[pos]
-	 * (borrowed with buf; one load instead of a segment search) */
+	/* with map, once the batch records ask for it (pktrec.c): byte pos
+	 * has offset rel_base + rel[pos] (one load instead of a segment
+	 * search); rel points into the table relbuf the decoder owns */
 	const uint32_t *rel;
 	uint64_t rel_base;
+	uint32_t *relbuf;
+	size_t nrelbuf;
+	uint8_t rel_tried; /* built (or not possible) for this push */
 
 	uint8_t asmb[ETM_PKT_ASM_MAX]; /* packet straddling pushes */
 	size_t asm_len;
@@ -233,6 +237,10 @@ int etm_pktp_next(struct etm_pktp *p, struct etm_packet *pkt, size_t size);
 /* Up to @max packets as compact records (see etmtrace/packet.h). */
 int etm_pktp_next_recs(struct etm_pktp *p, struct etm_pkt_rec *recs,
 		       size_t max);
+
+/* The per-byte offset table of the pushed buffer's offset map (p->rel;
+ * left NULL if the map spans 4 GiB or memory is short): pktrel.c. */
+void etm_pktp_build_rel(struct etm_pktp *p);
 
 /* Input offset of byte @pos of the pushed buffer. */
 static inline uint64_t etm_pktp_off(struct etm_pktp *p, size_t pos)

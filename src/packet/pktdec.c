@@ -37,6 +37,8 @@ struct etm_pkt_decoder *etm_pkt_alloc(const struct etm_config *cfg)
 
 void etm_pkt_free(struct etm_pkt_decoder *pd)
 {
+	if (pd)
+		free(pd->core.relbuf);
 	free(pd);
 }
 

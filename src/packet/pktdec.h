@@ -39,12 +39,9 @@ int etm_pkt_trial(const struct etm_pkt_decoder *pd, const uint8_t *b,
 		  size_t n, size_t *good);
 
 /* Push with an offset map (@map[0].pos == 0, positions increasing); @map
- * is borrowed like @buf. With @rel, the offsets are also given per byte:
- * byte pos has offset @rel_base + @rel[pos] (the same offsets as @map
- * gives; one load instead of a segment search). */
-int etm_pkt_push_rel(struct etm_pkt_decoder *pd, const uint8_t *buf,
-		     size_t n, const struct etm_offseg *map, size_t nmap,
-		     const uint32_t *rel, uint64_t rel_base);
+ * is borrowed like @buf. */
+int etm_pkt_push_map(struct etm_pkt_decoder *pd, const uint8_t *buf,
+		     size_t n, const struct etm_offseg *map, size_t nmap);
 
 /* The compact record of @pkt (struct etm_pkt_rec). */
 void etm_pkt_rec_from(struct etm_pkt_rec *r, const struct etm_packet *pkt);

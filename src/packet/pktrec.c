@@ -172,6 +172,20 @@ static inline uint64_t rec_off(const uint32_t *rel, uint64_t base,
 	return cursor_off(c, pos);
 }
 
+/* The record of the one-byte packet @b[@i] into @r[@i] from the table
+ * @rt, at offset @off; whether it is one (@rok: else the record is
+ * written but not taken). */
+static inline int rec_one(struct etm_pkt_rec *r,
+			  const struct etm_pkt_rec *rt, const uint8_t *rok,
+			  const uint8_t *b, size_t i, uint64_t off)
+{
+	uint8_t x = b[i];
+
+	r[i] = rt[x];
+	r[i].offset = off;
+	return rok[x];
+}
+
 /* Records straight from the buffer while the parser is at a packet
  * boundary: one-byte packets from the table (each record written before
  * its byte is checked, so a run of them costs one branch per packet),
@@ -198,31 +212,31 @@ recs_fast_how(struct etm_pktp *p, struct etm_pkt_rec *recs,
 		cursor_init(&c, p);
 	while (n < max && pos < len) {
 		lim = max - n < len - pos ? max - n : len - pos;
-		/* two per iteration: half the loop overhead */
-		for (i = 0; i + 1 < lim; i += 2) {
-			uint8_t b0 = buf[pos + i], b1 = buf[pos + i + 1];
-
-			recs[n + i] = rt[b0];
-			recs[n + i].offset = rec_off(rel, base, &c, how,
-						     pos + i);
-			if (!rok[b0])
+		/* four per iteration: a quarter of the loop overhead */
+		for (i = 0; i + 3 < lim; i += 4) {
+			if (!rec_one(recs + n, rt, rok, buf + pos, i,
+				     rec_off(rel, base, &c, how, pos + i)))
 				goto stop;
-			recs[n + i + 1] = rt[b1];
-			recs[n + i + 1].offset = rec_off(rel, base, &c, how,
-							 pos + i + 1);
-			if (!rok[b1]) {
-				i++;
+			if (!rec_one(recs + n, rt, rok, buf + pos, i + 1,
+				     rec_off(rel, base, &c, how, pos + i + 1))) {
+				i += 1;
+				goto stop;
+			}
+			if (!rec_one(recs + n, rt, rok, buf + pos, i + 2,
+				     rec_off(rel, base, &c, how, pos + i + 2))) {
+				i += 2;
+				goto stop;
+			}
+			if (!rec_one(recs + n, rt, rok, buf + pos, i + 3,
+				     rec_off(rel, base, &c, how, pos + i + 3))) {
+				i += 3;
 				goto stop;
 			}
 		}
-		if (i < lim) {
-			uint8_t b = buf[pos + i];
-
-			recs[n + i] = rt[b];
-			recs[n + i].offset = rec_off(rel, base, &c, how,
-						     pos + i);
-			i += rok[b] != 0;
-		}
+		for (; i < lim; i++)
+			if (!rec_one(recs + n, rt, rok, buf + pos, i,
+				     rec_off(rel, base, &c, how, pos + i)))
+				break;
 	stop:
 		n += i;
 		pos += i;
@@ -269,6 +283,8 @@ static size_t recs_fast(struct etm_pktp *p, struct etm_pkt_rec *recs,
 		return 0;
 	if (!p->map)
 		return recs_fast_how(p, recs, max, ro_linear);
+	if (!p->rel_tried)
+		etm_pktp_build_rel(p);
 	if (p->rel)
 		return recs_fast_how(p, recs, max, ro_rel);
 	if (p->mapi < p->nmap && p->map[p->mapi].pos > p->pos)

@@ -3,10 +3,8 @@
 #ifndef ETM_PACKET_SYNC_H
 #define ETM_PACKET_SYNC_H
 
+#include "packet/async.h"
 #include "packet/pktbuf.h"
-
-/* Minimum number of 0x00 bytes before the 0x80 of an A-sync. */
-#define ETM_ASYNC_ZEROS 5
 
 /* Take a zeroed output slot from the parser's queue. */
 struct etm_packet *etm_sync_slot(struct etm_pktp *p);
