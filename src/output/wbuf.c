@@ -78,18 +78,18 @@ void wbuf_free_chain(struct wpool *p, struct wblk *b)
 {
 	struct wblk *n;
 
+	if (p && b) { /* under one lock: the writers take blocks meanwhile */
+		pthread_mutex_lock(&p->mu);
+		for (; b && p->n < p->max; b = n) {
+			n = b->next;
+			b->next = p->free;
+			p->free = b;
+			p->n++;
+		}
+		pthread_mutex_unlock(&p->mu);
+	}
 	for (; b; b = n) {
 		n = b->next;
-		if (p) {
-			pthread_mutex_lock(&p->mu);
-			if (p->n < p->max) {
-				b->next = p->free;
-				p->free = b;
-				p->n++;
-				b = NULL;
-			}
-			pthread_mutex_unlock(&p->mu);
-		}
 		free(b);
 	}
 }

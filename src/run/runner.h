@@ -132,9 +132,8 @@ double etm_run_cpu(void);
 
 /* Wake the threads waiting on the run's condition: the workers, and the
  * calling thread if @c is the chunk it delivers from (or NULL). Caller
- * holds the lock. (The calling thread waits for news of that chunk only:
- * woken by every piece and checkpoint of every chunk, it spent 3-4% of the
- * CPU time of a text decode of dense trace in wake-ups.) */
+ * holds the lock. (The calling thread waits for news of that chunk only,
+ * not for every piece and checkpoint of every chunk.) */
 void etm_run_notify(struct prun *r, const struct pchunk *c);
 
 /* Stop the run with error @err (the first one is kept); caller holds the
@@ -173,10 +172,10 @@ void etm_run_enqueue(struct prun *r, struct pchunk *c, struct ppiece *n);
  * PAR_RAW_HEAD bytes of them; the head's later pieces are consumed in
  * place, queued after the raw ones), since the predecessor's decoder
  * usually converges with it further on and the output before that point
- * is dropped; the predecessor's worker, once
- * converged at @pos, consumes the raw pieces after @pos (its consumer
- * state is at a cut, as the chunk's would be there) and drops the rest,
- * so that no output is formatted twice. */
+ * is dropped; the predecessor's worker, once converged at @pos, consumes
+ * the raw pieces after @pos (its consumer state is at a cut, as the
+ * chunk's would be there) and drops the rest, so that no output is
+ * formatted twice. */
 /* Whether chunk @c's head is to be kept raw: elements in batches, and
  * the chunks so far converged far enough into their heads that the
  * consumption saved is worth the copy. Caller holds the lock. */
