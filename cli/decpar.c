@@ -17,7 +17,7 @@
 #include "decpar.h"
 #include "dis.h"
 
-#define DECPAR_PIECE (1u << 20) /* formatted bytes per piece */
+#define DECPAR_PIECE (4u << 20) /* formatted bytes per piece */
 /* Pieces buffered per job: chunk lengths follow it (a chunk's output
  * fills 3/4 of its queue), and the input decoded twice where a chunk's
  * decoder converges with its predecessor's is a fixed length per chunk:

@@ -37,6 +37,10 @@ struct etm_diag {
 	size_t npend, pendcap;            /* used, capacity (a power of 2) */
 	uint32_t id;                      /* the source's trace ID */
 	uint32_t pn[DIAG_WIDE];           /* lookups of the pending value in wide[] */
+	/* a second pending value per slot (0 = none) and its lookups: loops
+	 * whose branch targets share a slot alternate between two values */
+	uint64_t alt[DIAG_WIDE];
+	uint32_t altn[DIAG_WIDE];
 };
 
 /* In a segment, wide[] slots not written yet hold DIAG_UNKNOWN, or the value
@@ -138,20 +142,40 @@ static void pend_add(struct etm_diag *d, uint64_t v, uint64_t n)
 	d->pend[j].n += n;
 }
 
-/* Segment: lookup of value @v in slot @i, not written in the segment. */
-static void pend_slot(struct etm_diag *d, unsigned i, uint64_t v)
+/* Segment: lookup of value @v in slot @i, not written in the segment and
+ * not pending with @v (out of line: the hot path stays that of a whole). */
+static __attribute__((noinline)) void pend_slot(struct etm_diag *d,
+						unsigned i, uint64_t v)
 {
 	uint64_t w = d->wide[i];
+	uint32_t n = 1;
 
-	if (w == (v | DIAG_TAG)) {
-		d->pn[i]++;
-		return;
+	if (w != DIAG_UNKNOWN) {
+		/* the slot's pending value becomes the second one */
+		if (d->alt[i] == v)
+			n += d->altn[i];
+		else if (d->alt[i])
+			pend_add(d, d->alt[i], d->altn[i]);
+		d->alt[i] = w & ~DIAG_TAG;
+		d->altn[i] = d->pn[i];
 	}
-	if (w != DIAG_UNKNOWN)
-		pend_add(d, w & ~DIAG_TAG, d->pn[i]);
 	d->touched[i / 64] |= (uint64_t)1 << (i % 64);
 	d->wide[i] = v | DIAG_TAG;
-	d->pn[i] = 1;
+	d->pn[i] = n;
+}
+
+/* Segment: slot @i, not written in the segment yet, is written now: its
+ * pending lookups go to the table. */
+static __attribute__((noinline)) void pend_known(struct etm_diag *d,
+						 unsigned i)
+{
+	if (d->wide[i] != DIAG_UNKNOWN)
+		pend_add(d, d->wide[i] & ~DIAG_TAG, d->pn[i]);
+	if (d->alt[i])
+		pend_add(d, d->alt[i], d->altn[i]);
+	d->alt[i] = 0;
+	d->known[i / 64] |= (uint64_t)1 << (i % 64);
+	d->touched[i / 64] |= (uint64_t)1 << (i % 64);
 }
 
 /* Classify the instruction at @addr; 0 if it cannot be read. */
@@ -203,6 +227,8 @@ static void diag_range(struct etm_diag *d, const struct etm_elem *e)
 
 		if (w == v)
 			d->c.mid_insn++;
+		else if (w == (v | DIAG_TAG)) /* segment: pending again */
+			d->pn[i]++;
 		else if (w >= DIAG_TAG) /* segment: not written yet */
 			pend_slot(d, i, v);
 	}
@@ -210,12 +236,8 @@ static void diag_range(struct etm_diag *d, const struct etm_elem *e)
 	if (e->last_size == 4) {
 		unsigned i = diag_slot_idx(e->last_addr);
 
-		if (d->wide[i] >= DIAG_TAG) {
-			if (d->wide[i] != DIAG_UNKNOWN)
-				pend_add(d, d->wide[i] & ~DIAG_TAG, d->pn[i]);
-			d->known[i / 64] |= (uint64_t)1 << (i % 64);
-			d->touched[i / 64] |= (uint64_t)1 << (i % 64);
-		}
+		if (d->wide[i] >= DIAG_TAG)
+			pend_known(d, i);
 		d->wide[i] = e->last_addr + 1;
 	}
 	marks = etm_diag_elem_marks(d->img, e);
@@ -320,8 +342,12 @@ void etm_diag_reset_segment(struct etm_diag *d)
 	if (!d || !d->seg)
 		return;
 	for (i = 0; i < DIAG_WIDE / 64; i++)
-		for (m = d->touched[i]; m; m &= m - 1)
-			d->wide[i * 64 + (unsigned)__builtin_ctzll(m)] = DIAG_UNKNOWN;
+		for (m = d->touched[i]; m; m &= m - 1) {
+			unsigned k = i * 64 + (unsigned)__builtin_ctzll(m);
+
+			d->wide[k] = DIAG_UNKNOWN;
+			d->alt[k] = 0;
+		}
 	memset(d->known, 0, sizeof(d->known));
 	memset(d->touched, 0, sizeof(d->touched));
 	memset(&d->c, 0, sizeof(d->c));
@@ -358,6 +384,8 @@ int etm_diag_append(struct etm_diag *d, const struct etm_diag *s)
 
 			if (d->wide[k] == (s->wide[k] & ~DIAG_TAG))
 				d->c.mid_insn += s->pn[k];
+			if (s->alt[k] && d->wide[k] == s->alt[k])
+				d->c.mid_insn += s->altn[k];
 		}
 	if (s->pend_sync)
 		d->c.sync_lost += d->synced;

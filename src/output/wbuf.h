@@ -44,7 +44,10 @@ struct wbuf {
 
 void wbuf_init(struct wbuf *w, int fd);
 /* Memory mode: nothing is written; wbuf_take() hands over the output.
- * Blocks come from @pool if not NULL. Returns 0 or -1 (no memory). */
+ * Blocks come from @pool if not NULL; then (blocks for another thread,
+ * held a while) the output is staged in the writer's own buffer and
+ * copied to each block, when full, without going through the cache.
+ * Returns 0 or -1 (no memory). */
 int wbuf_init_mem(struct wbuf *w, struct wpool *pool);
 /* Memory mode: free the blocks. */
 void wbuf_fini(struct wbuf *w);

@@ -73,6 +73,7 @@ int etm_run_defer_flush(struct pwork *w)
 	n->nraw = w->nraw;
 	n->end = w->piece_end;
 	n->bytes = sizeof(*n) + w->rawcap * sizeof(*raw);
+	w->raw_bytes += w->nraw * sizeof(*raw);
 	w->nraw = 0;
 	w->raw = malloc(w->rawcap * sizeof(*raw));
 	if (!w->raw)
@@ -197,7 +198,7 @@ int etm_run_defer_consume(struct pwork *w, struct pchunk *s, uint64_t pos)
 		s->qbytes += l.bytes;
 	}
 	r->rate_out += l.bytes;
-	pthread_cond_broadcast(&r->cv);
+	etm_run_notify(r, s);
 	pthread_mutex_unlock(&r->mu);
 	return 0;
 }

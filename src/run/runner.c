@@ -19,12 +19,19 @@
 #include "run/cut.h"
 #include "run/runner.h"
 
+void etm_run_notify(struct prun *r, const struct pchunk *c)
+{
+	pthread_cond_broadcast(&r->cv);
+	if (!c || c == r->head)
+		pthread_cond_signal(&r->cv_caller);
+}
+
 void etm_run_fail(struct prun *r, int err)
 {
 	if (!r->err)
 		r->err = err;
 	r->stop = 1;
-	pthread_cond_broadcast(&r->cv);
+	etm_run_notify(r, NULL);
 }
 
 void etm_run_fail_locked(struct prun *r, int err)
@@ -111,7 +118,7 @@ static void consume(struct prun *r)
 			continue;
 		}
 		t = etm_run_now();
-		pthread_cond_wait(&r->cv, &r->mu);
+		pthread_cond_wait(&r->cv_caller, &r->mu);
 		r->caller_wait += etm_run_now() - t;
 	}
 	r->stop = 1;
@@ -194,6 +201,7 @@ static int run_parallel(struct prun *r, struct etm_decoder *d,
 	}
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_cond_init(&r->cv, NULL);
+	pthread_cond_init(&r->cv_caller, NULL);
 	for (i = 0; i < r->jobs; i++) {
 		w[i].r = r;
 		w[i].buf = malloc(PAR_READ > ETM_CUT_SEARCH ? PAR_READ : ETM_CUT_SEARCH);
@@ -217,6 +225,7 @@ static int run_parallel(struct prun *r, struct etm_decoder *d,
 	run_free(r, w, r->jobs);
 	etm_decoder_set_packet_count(d, r->npackets);
 	free(th);
+	pthread_cond_destroy(&r->cv_caller);
 	pthread_cond_destroy(&r->cv);
 	pthread_mutex_destroy(&r->mu);
 	return r->err;

@@ -22,6 +22,13 @@ struct etm_sbuf;
 #define PAR_MAX_CHUNK (32u << 20)
 #define PAR_FIRST_CHUNK (256u << 10)
 #define PAR_TAIL_CHUNK (64u << 10) /* the last chunks shrink to this */
+/* Most element bytes a chunk's head keeps raw (run/defer.c; and at most a
+ * quarter of the chunk's queue limit, which they count in); its later
+ * pieces are consumed in place. TC2's 64 KiB heads hold ~1.4 MiB of
+ * elements; the synthetic loop traces' (4.4 elements per byte) 36 MiB,
+ * copied and page-faulted in before the first convergence for nothing
+ * where they converge within 1 KiB. */
+#define PAR_RAW_HEAD (4u << 20)
 
 /* A queued piece of consumer output, or (raw) the elements of a stretch
  * of a chunk's head, not consumed yet (run/defer.c). */
@@ -68,6 +75,7 @@ struct pchunk {
 struct prun {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
+	pthread_cond_t cv_caller; /* the calling thread waits on this one */
 	const struct etm_decoder *tmpl;
 	struct etm_decoder *tmpl_w; /* the same, for its packet count */
 	etm_read_fn rd;
@@ -114,11 +122,19 @@ struct pwork {
 	 * checkpoint, kept raw (run/defer.c) */
 	struct etm_elem *raw;
 	size_t nraw, rawcap;
+	int rawp;         /* the piece being filled is kept raw */
+	size_t raw_bytes; /* element bytes kept raw in this head */
 };
 
 /* Monotonic wall time and the calling thread's CPU time, in seconds. */
 double etm_run_now(void);
 double etm_run_cpu(void);
+
+/* Wake the threads waiting on the run's condition: the workers, and the
+ * calling thread if @c is the chunk it delivers from (or NULL). Caller
+ * holds the lock. (The calling thread waits for news of that chunk only,
+ * not for every piece and checkpoint of every chunk.) */
+void etm_run_notify(struct prun *r, const struct pchunk *c);
 
 /* Stop the run with error @err (the first one is kept); caller holds the
  * lock. etm_run_fail_locked() takes it. */
@@ -152,12 +168,14 @@ struct ppiece *etm_run_cut(struct pwork *w, uint64_t end, int *ret);
 void etm_run_enqueue(struct prun *r, struct pchunk *c, struct ppiece *n);
 
 /* Deferred consumption of a chunk's head (run/defer.c): in its head phase
- * a worker keeps the elements raw, a piece per checkpoint, since the
- * predecessor's decoder usually converges with it further on and the
- * output before that point is dropped; the predecessor's worker, once
- * converged at @pos, consumes the raw pieces after @pos (its consumer
- * state is at a cut, as the chunk's would be there) and drops the rest,
- * so that no output is formatted twice. */
+ * a worker keeps the elements raw, a piece per checkpoint (up to
+ * PAR_RAW_HEAD bytes of them; the head's later pieces are consumed in
+ * place, queued after the raw ones), since the predecessor's decoder
+ * usually converges with it further on and the output before that point
+ * is dropped; the predecessor's worker, once converged at @pos, consumes
+ * the raw pieces after @pos (its consumer state is at a cut, as the
+ * chunk's would be there) and drops the rest, so that no output is
+ * formatted twice. */
 /* Whether chunk @c's head is to be kept raw: elements in batches, and
  * the chunks so far converged far enough into their heads that the
  * consumption saved is worth the copy. Caller holds the lock. */

@@ -43,7 +43,7 @@ void etm_run_enqueue(struct prun *r, struct pchunk *c, struct ppiece *n)
 		c->qh = n;
 	c->qt = n;
 	c->qbytes += n->bytes;
-	pthread_cond_broadcast(&r->cv);
+	etm_run_notify(r, c);
 }
 
 /* Queue the consumer's output since its last cut on the output chunk,
@@ -123,7 +123,7 @@ static int drain(struct pwork *w)
 			etm_run_fail_locked(w->r, n);
 			return -1;
 		}
-		if (w->head && w->out->defer) /* kept raw (run/defer.c) */
+		if (w->head && w->rawp) /* kept raw (run/defer.c) */
 			err = etm_run_defer_add(w, els, (size_t)n);
 		else if (w->r->batch)
 			err = w->r->ops->elems(w->cs, els, (size_t)n);
@@ -224,19 +224,24 @@ static void checkpoint(struct pwork *w, uint64_t pos)
  * the input up to the convergence is decoded twice). */
 static int run_head(struct pwork *w, struct pchunk *c, uint64_t *pos)
 {
+	size_t raw_max = w->r->chunk_limit / 4;
 	unsigned i;
 	int ret = 0;
 
+	if (raw_max > PAR_RAW_HEAD)
+		raw_max = PAR_RAW_HEAD;
 	w->head = 1;
+	w->raw_bytes = 0;
 	while (*pos < c->head_end && !ret) {
 		w->piece_end = next_piece(c, *pos);
+		w->rawp = c->defer && w->raw_bytes < raw_max;
 		ret = feed(w, pos, w->piece_end);
 		if (!ret)
-			ret = c->defer ? etm_run_defer_flush(w) : flush_piece(w);
+			ret = w->rawp ? etm_run_defer_flush(w) : flush_piece(w);
 		if (!ret)
 			checkpoint(w, *pos);
 	}
-	w->head = 0;
+	w->head = w->rawp = 0;
 	w->piece_end = UINT64_MAX;
 	pthread_mutex_lock(&w->r->mu);
 	c->head_done = 1;
@@ -248,7 +253,7 @@ static int run_head(struct pwork *w, struct pchunk *c, uint64_t *pos)
 		w->r->nvoid++;
 		ret = -1;
 	}
-	pthread_cond_broadcast(&w->r->cv);
+	etm_run_notify(w->r, c);
 	pthread_mutex_unlock(&w->r->mu);
 	return ret;
 }
@@ -329,7 +334,7 @@ static void finish_chunk(struct pwork *w, struct pchunk *c, int ret, int eos,
 		r->rate_out += w->out_bytes + 1;
 	}
 	c->finished = 1;
-	pthread_cond_broadcast(&r->cv);
+	etm_run_notify(r, c);
 	pthread_mutex_unlock(&r->mu);
 }
 
@@ -379,7 +384,7 @@ static void work_chunk(struct pwork *w, struct pchunk *c)
 			s->claimed = 1;
 			r->nclaimed++;
 			r->nlive--; /* not a chunk of its own any more */
-			pthread_cond_broadcast(&r->cv);
+			etm_run_notify(r, s);
 		}
 		pthread_mutex_unlock(&r->mu);
 		if (!s)
@@ -395,7 +400,7 @@ static void work_chunk(struct pwork *w, struct pchunk *c)
 		pthread_mutex_lock(&r->mu);
 		r->nvoid += !s->vd;
 		s->vd = 1;
-		pthread_cond_broadcast(&r->cv);
+		etm_run_notify(r, s);
 		pthread_mutex_unlock(&r->mu);
 		ret = feed(w, &pos, s->end);
 	}

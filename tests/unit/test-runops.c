@@ -159,6 +159,13 @@ static const struct etm_run_ops ops_batch = {
 	.open = c_open, .item = c_item, .cut = c_cut, .emit = c_emit, .drop = c_drop, .close = free, .elems = c_elems
 };
 
+/* With a small queue budget: a chunk's head keeps at most a quarter of
+ * its queue limit raw (run/defer.c), the rest of the head is consumed in
+ * place, so a dense head is kept partly raw. */
+static const struct etm_run_ops ops_small = {
+	.open = c_open, .item = c_item, .cut = c_cut, .emit = c_emit, .drop = c_drop, .close = free, .elems = c_elems, .budget = 256u << 10
+};
+
 struct input {
 	const uint8_t *b;
 	size_t n;
@@ -410,6 +417,17 @@ static void check_input(const char *what, enum etm_input_format fmt,
 					ET_EQ(x.item_calls, x.n);
 				}
 			}
+	for (jobs = 2; jobs <= 3; jobs++) {
+		hs_init(&x);
+		d = dec(fmt, cfg, img, nsrc, 0);
+		ET_CHECK(d != NULL);
+		ET_EQ(etm_decoder_run_ops(d, rd, (void *)in, in->n, jobs,
+					  &ops_small, &x),
+		      0);
+		etm_decoder_free(d);
+		ET_EQ(x.n, ref.n);
+		ET_EQ(x.h, ref.h);
+	}
 	check_run_jobs(fmt, cfg, img, nsrc, in, far);
 	printf("  %s: %zu bytes, %llu elements each way\n", what, in->n,
 	       (unsigned long long)ref.n);
