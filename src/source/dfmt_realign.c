@@ -142,6 +142,9 @@ static int dfmt_fit(const struct etm_dfmt *d, size_t k, size_t nf, int id0,
 	if (n < 0)
 		return DFMT_UNFIT;
 	for (f = k; f < k + nf * DFMT_FRAME; f += 2) {
+		if (f % DFMT_FRAME == k % DFMT_FRAME && d->ids_all &&
+		    dfmt_aux_reserved(d->hold + f))
+			(*bad)++;
 		id = d->hold[f] >> 1;
 		if (!(d->hold[f] & 1) || !id || id == 0x7b || id == 0x7d)
 			continue;
@@ -241,6 +244,8 @@ int etm_dfmt_frame_suspect(const struct etm_dfmt *d, const uint8_t *f,
 	if (d->fmt != etm_fmt_coresight || !d->judge || d->realign ||
 	    d->judged_at == off + 1)
 		return 0;
+	if (d->ids_all && dfmt_aux_reserved(f))
+		return 1;
 	for (k = 0; k < DFMT_FRAME; k += 2) {
 		id = f[k] >> 1;
 		if (!(f[k] & 1) || id == d->cur_id)

@@ -425,13 +425,17 @@ static inline __attribute__((always_inline)) void bulk_mixed(struct etm_frames *
 }
 
 /* Whether the ID bytes of frame @f (bit 2k of @idm: byte 2k) name known
- * IDs only: compared with each known one at once where there are few
+ * IDs only, and byte 14 (if in @idm) does not have the reserved auxiliary
+ * bit 7 (aux_reserved()): compared with each known one at once where there are few
  * (no branch on the frame's contents: a loop over the ID bytes, of
  * varying length, is mispredicted - measured with callgrind
  * --branch-sim), else looked up one by one. */
 static inline int ids_known(const struct etm_frames *x, const uint8_t *f,
 			    unsigned idm)
 {
+	/* an ID in byte 14 with auxiliary bit 7 set (aux_reserved()) */
+	unsigned aux14 = (unsigned)(f[15] & 0x80) << 7;
+
 #ifdef __SSE2__
 	if (x->nkvec < ETM_FR_KMANY) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)f);
@@ -441,9 +445,11 @@ static inline int ids_known(const struct etm_frames *x, const uint8_t *f,
 		for (i = 0; i < x->nkvec; i++)
 			m = _mm_or_si128(
 				m, _mm_cmpeq_epi8(v, _mm_loadu_si128((const __m128i *)(const void *)x->kvec[i])));
-		return !(idm & ~(unsigned)_mm_movemask_epi8(m));
+		return !(idm & (~(unsigned)_mm_movemask_epi8(m) | aux14));
 	}
 #endif
+	if (idm & aux14)
+		return 0;
 	for (; idm; idm &= idm - 1)
 		if (!x->known[f[__builtin_ctz(idm)] >> 1])
 			return 0;
@@ -488,7 +494,8 @@ static void bulk_frames(struct etm_frames *x)
 		/* an FSYNC, an ID of 0x70 or above (reserved, or 0x7b /
 		 * 0x7d), or one not known (the selected ID is): the general
 		 * path */
-		if (rm || (x->nkvec && !ids_known(x, f, idm & ~vm)))
+		if (rm ||
+		    (x->nkvec && !ids_known(x, f, (idm & ~vm) | (idm & 0x4000))))
 			break;
 		s0 = id == t;
 		if (!(vm | s0)) {
@@ -511,12 +518,23 @@ static void bulk_frames(struct etm_frames *x)
 }
 #endif
 
+/* Whether frame @f has an ID in byte 14 and auxiliary bit 7 set, a bit
+ * that is reserved there (IHI 0029 D4, ../shared/docs/coresight-formatter.md
+ * section 3; never set in the captures): a lost alignment, where the IDs of
+ * the input are known (as for an ID not known). */
+static inline int aux_reserved(const struct etm_frames *x, const uint8_t *f)
+{
+	return x->nkvec && (f[14] & 1) && (f[15] & 0x80);
+}
+
 /* Whether frame @f names a reserved ID or one not known (a lost alignment
- * names random IDs). */
+ * names random IDs), or has a reserved auxiliary bit. */
 static int names_suspect(const struct etm_frames *x, const uint8_t *f)
 {
 	unsigned k;
 
+	if (aux_reserved(x, f))
+		return 1;
 	for (k = 0; k < 16; k += 2)
 		if ((f[k] & 1) && !x->known[f[k] >> 1])
 			return 1;
@@ -528,6 +546,8 @@ static int names_unknown(const struct etm_frames *x, const uint8_t *f)
 {
 	unsigned k;
 
+	if (aux_reserved(x, f))
+		return 1;
 	for (k = 0; k < 16; k += 2)
 		if ((f[k] & 1) && f[k] >> 1 < 0x70 && !x->known[f[k] >> 1])
 			return 1;
