@@ -261,71 +261,11 @@ static int dfmt_hold_is_prefix(const struct etm_dfmt *d)
 	return d->nhold < 4 && !memcmp(d->hold, fsync_pat, d->nhold);
 }
 
-/* Whether frame @f at @off may be judged from when the next one is
- * suspect: it names no ID, and was not judged already. */
-static int dfmt_may_back_up(const struct etm_dfmt *d, const uint8_t *f,
-			    uint64_t off)
-{
-	unsigned k;
-
-	if (!d->judge || !d->ids_all || d->judged_at == off + 1)
-		return 0;
-	for (k = 0; k < DFMT_FRAME; k += 2)
-		if (f[k] & 1)
-			return 0;
-	return 1;
-}
-
-/* The frame is complete. Suspect of a lost alignment (etm_dfmt_frame_
- * suspect()), or naming no ID before a suspect frame (the damage may have
- * begun in it, as the fast path's back_up() has it: the next frame is
- * looked at first, input permitting), it is judged from, before its data
- * goes out; else decoded. Returns 1 when the next frame's bytes are needed
- * first. */
-static int dfmt_frame_done(struct etm_dfmt *d)
-{
-	const uint8_t *next = NULL;
-	uint64_t off = 0;
-	int judge = etm_dfmt_frame_suspect(d, d->frame, d->frame_off[0]);
-
-	if (!judge && dfmt_may_back_up(d, d->frame, d->frame_off[0])) {
-		if (d->nhold >= DFMT_FRAME) {
-			next = d->hold;
-			off = d->hold_off[0];
-		} else if (!d->nhold && d->n - d->pos >= DFMT_FRAME) {
-			next = d->buf + d->pos;
-			off = d->in_off;
-		} else if (!d->finished) {
-			return 1;
-		}
-		/* (a first byte 0xFF may be an FSYNC) */
-		judge = next && next[0] != 0xff &&
-			etm_dfmt_frame_suspect(d, next, off);
-	}
-	if (judge && d->nhold + DFMT_FRAME <= DFMT_HOLD) {
-		/* judged from this frame on, before its data goes out */
-		memmove(d->hold + DFMT_FRAME, d->hold, d->nhold);
-		memmove(d->hold_off + DFMT_FRAME, d->hold_off,
-			d->nhold * sizeof(d->hold_off[0]));
-		memcpy(d->hold, d->frame, DFMT_FRAME);
-		memcpy(d->hold_off, d->frame_off, sizeof(d->frame_off));
-		d->nhold += DFMT_FRAME;
-		d->flen = 0;
-		d->realign = 1;
-		return 0;
-	}
-	dfmt_decode_frame(d);
-	return 0;
-}
-
 /* Process held bytes. Returns 1 when progress needs more input. */
 static int dfmt_step_hold(struct etm_dfmt *d)
 {
 	int tpiu = d->fmt == etm_fmt_tpiu;
 	int sync_here = tpiu || d->flen == 0;
-
-	if (d->flen == DFMT_FRAME)
-		return dfmt_frame_done(d); /* waited for the next frame */
 
 	if (sync_here && d->nhold >= 4 && !memcmp(d->hold, fsync_pat, 4)) {
 		dfmt_on_fsync(d);
@@ -358,8 +298,21 @@ static int dfmt_step_hold(struct etm_dfmt *d)
 	d->frame[d->flen] = d->hold[0];
 	d->frame_off[d->flen++] = d->hold_off[0];
 	etm_dfmt_drop_hold(d, 1);
+	if (d->flen == DFMT_FRAME && d->nhold + DFMT_FRAME <= DFMT_HOLD &&
+	    etm_dfmt_frame_suspect(d, d->frame, d->frame_off[0])) {
+		/* judged from this frame on, before its data goes out */
+		memmove(d->hold + DFMT_FRAME, d->hold, d->nhold);
+		memmove(d->hold_off + DFMT_FRAME, d->hold_off,
+			d->nhold * sizeof(d->hold_off[0]));
+		memcpy(d->hold, d->frame, DFMT_FRAME);
+		memcpy(d->hold_off, d->frame_off, sizeof(d->frame_off));
+		d->nhold += DFMT_FRAME;
+		d->flen = 0;
+		d->realign = 1;
+		return 0;
+	}
 	if (d->flen == DFMT_FRAME)
-		dfmt_frame_done(d);
+		dfmt_decode_frame(d);
 	return 0;
 }
 
@@ -375,17 +328,6 @@ static int dfmt_fast_frame(struct etm_dfmt *d)
 	p = d->buf + d->pos;
 	if (p[0] == 0xff)
 		return 0;
-	if (dfmt_may_back_up(d, p, d->in_off)) {
-		/* the next frame first (dfmt_frame_done()) */
-		if (d->n - d->pos < 2 * DFMT_FRAME)
-			return 0; /* byte by byte */
-		if (p[DFMT_FRAME] != 0xff &&
-		    etm_dfmt_frame_suspect(d, p + DFMT_FRAME,
-					   d->in_off + DFMT_FRAME)) {
-			d->realign = 1; /* judged from here (byte by byte) */
-			return 0;
-		}
-	}
 	if (etm_dfmt_frame_suspect(d, p, d->in_off)) {
 		d->realign = 1; /* judged from here (byte by byte) */
 		return 0;
@@ -423,7 +365,7 @@ static void dfmt_fill(struct etm_dfmt *d)
 /* After finish(): flush held bytes, then report a partial frame. */
 static void dfmt_drain(struct etm_dfmt *d)
 {
-	while (!dfmt_pending(d) && (d->nhold || d->flen == DFMT_FRAME)) {
+	while (!dfmt_pending(d) && d->nhold) {
 		if (dfmt_step_hold(d) && d->nhold && !d->aligned)
 			d->nhold = 0; /* unaligned leftovers: nothing to say */
 	}
