@@ -86,6 +86,8 @@ int etm_dfmt_finish(struct etm_dfmt *d)
 	if (!d)
 		return -etme_invalid;
 	d->finished = 1;
+	if (d->fr)
+		d->fr->final = 1; /* nothing held back */
 	return 0;
 }
 

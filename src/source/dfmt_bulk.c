@@ -69,12 +69,11 @@ int etm_dfmt_rewind(struct etm_dfmt *d, const uint8_t *sel, uint64_t at,
 		return -etme_invalid;
 	if (b < d->re_lo)
 		b = d->re_lo;
-	fr->nops = fr->opi = 0;
-	fr->npart = 0;
 	/* a suspect frame the fast path met reading ahead is read again by
 	 * the byte path: kept, it would realign where the fast path next
-	 * takes over, a place that depends on where the input was cut */
-	fr->suspect = 0;
+	 * takes over, a place that depends on where the input was cut; so is
+	 * what is staged or held */
+	etm_frames_drop(fr);
 	if (b < fr->off && d->ntail && b >= d->tail_off &&
 	    d->tail_off + d->ntail == fr->off)
 		k = (size_t)(b - d->tail_off);
@@ -82,6 +81,9 @@ int etm_dfmt_rewind(struct etm_dfmt *d, const uint8_t *sel, uint64_t at,
 		b = fr->off + ((b - fr->off) & 15); /* not kept: later */
 	if (b > fr->off + fr->n)
 		b = fr->off + fr->n;
+	/* the data pushed after b is read again: a back_up() may reach it */
+	if (fr->pushed_end > b)
+		fr->pushed_end = b;
 	d->fast = 0;
 	etm_dfmt_seen_ids(d, sel);
 	dfmt_take_id(d, id);
@@ -115,6 +117,9 @@ static int dfmt_hand_back(struct etm_dfmt *d)
 	    off < d->from + 16)
 		return 0;
 	d->fast = 1;
+	/* the byte path delivered everything before off */
+	fr->pushed_end = off;
+	fr->last_off = UINT64_MAX;
 	fr->cur_id = id < 0 ? ETM_FR_ID_UNKNOWN : id;
 	fr->nops = fr->opi = 0;
 	fr->npart = 0;
@@ -213,6 +218,29 @@ int etm_dfmt_next_bulk(struct etm_dfmt *d, const uint8_t *sel,
 	return etm_dfmt_next(d, it, sizeof(*it));
 }
 
+/* The fast path's state for back_up() (source/frames.c): the data held
+ * back at the end of the input and the frame it came from, whether data
+ * after that frame's start went out. */
+static void dfmt_save_held(const struct etm_frames *fr, struct etm_sbuf *s)
+{
+	uint64_t e = fr->npart ? fr->part_off : fr->off + fr->pos;
+	size_t i, b = fr->held_n ? fr->held_pos : 0;
+	size_t n = fr->held_n ? fr->held_n : fr->stg_n;
+	size_t g = fr->held_n ? fr->held_seg : 0;
+	size_t ns = fr->held_n ? fr->held_nseg : fr->nseg;
+
+	etm_sbuf_u64(s, n);
+	etm_sbuf_put(s, fr->stg + b, n);
+	for (i = 0; i < ns; i++) {
+		etm_sbuf_u64(s, fr->seg[g + i].pos - b);
+		etm_sbuf_u64(s, fr->seg[g + i].off);
+	}
+	etm_sbuf_u32(s, fr->last_off == e - 16);
+	if (fr->last_off == e - 16)
+		etm_sbuf_put(s, fr->last, 16);
+	etm_sbuf_u32(s, fr->pushed_end > e - 16);
+}
+
 void etm_dfmt_save(const struct etm_dfmt *d, struct etm_sbuf *s)
 {
 	const struct etm_frames *fr = d->fr;
@@ -228,6 +256,10 @@ void etm_dfmt_save(const struct etm_dfmt *d, struct etm_sbuf *s)
 	etm_sbuf_u64(s, fr->n - fr->pos);
 	etm_sbuf_u64(s, fr->nops - fr->opi);
 	etm_sbuf_u32(s, (uint32_t)fr->suspect);
+	dfmt_save_held(fr, s);
+	/* IDs a realignment found in the input after all (etm_dfmt_other_id())
+	 * are no longer suspect */
+	etm_sbuf_put(s, d->other, sizeof(d->other));
 	/* what a rewind after a bad packet may go back to */
 	etm_sbuf_u64(s, d->re_lo);
 	etm_sbuf_u32(s, (uint32_t)d->push_id);

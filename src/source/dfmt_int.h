@@ -114,6 +114,14 @@ static inline int dfmt_id_is_reserved(int id)
 	return id >= 0x70 && id != 0x7b && id != 0x7d;
 }
 
+/* Frame @f has an ID in byte 14 and auxiliary bit 7 set, a reserved bit
+ * there (../shared/docs/coresight-formatter.md section 3): impossible in
+ * aligned frames. */
+static inline int dfmt_aux_reserved(const uint8_t *f)
+{
+	return (f[14] & 1) && (f[15] & 0x80);
+}
+
 /* Queue an event (error or sync) before the next frame's data. */
 void etm_dfmt_event(struct etm_dfmt *d, enum etm_dfmt_kind kind, int err,
 		    uint64_t off);

@@ -77,9 +77,12 @@ static void dfmt_realign_plain(struct etm_dfmt *d)
 
 /* The data bytes of @nf frames at @f as the formatter rules give them (as
  * dfmt_decode_frame()), each with its trace ID (0xFF: unknown), from the
- * current ID @id. Returns how many, or -1 if a frame names a reserved ID. */
+ * current ID @id. Returns how many, or -1 if a frame names a reserved ID;
+ * but for the first DFMT_TOLERANT frames, where it counts in *@nres (its
+ * data then goes to no source). */
+#define DFMT_TOLERANT 2
 static int dfmt_split(const uint8_t *f, size_t nf, int id, uint8_t *ids,
-		      uint8_t *bytes)
+		      uint8_t *bytes, int *nres)
 {
 	size_t i;
 	unsigned k;
@@ -100,8 +103,9 @@ static int dfmt_split(const uint8_t *f, size_t nf, int id, uint8_t *ids,
 				continue;
 			}
 			nid = m >> 1;
-			if (dfmt_id_is_reserved(nid))
+			if (dfmt_id_is_reserved(nid) && i >= DFMT_TOLERANT)
 				return -1;
+			*nres += dfmt_id_is_reserved(nid);
 			late = k < 7 && !(a && nid != id);
 			if (k < 7 && !late) {
 				ids[n] = (uint8_t)id; /* still the old ID's */
@@ -132,7 +136,8 @@ static int dfmt_fit(const struct etm_dfmt *d, size_t k, size_t nf, int id0,
 {
 	uint8_t ids[DFMT_WIN * DFMT_NDATA], b[DFMT_WIN * DFMT_NDATA];
 	uint8_t s[DFMT_WIN * DFMT_NDATA], done[128] = { 0 };
-	int n = dfmt_split(d->hold + k, nf, id0, ids, b), score = 0, i, j, m;
+	int nres = 0, score = 0, i, j, m;
+	int n = dfmt_split(d->hold + k, nf, id0, ids, b, &nres);
 	unsigned judged = 0, id;
 	size_t f, good;
 
@@ -141,7 +146,13 @@ static int dfmt_fit(const struct etm_dfmt *d, size_t k, size_t nf, int id0,
 	       !d->other[id0];
 	if (n < 0)
 		return DFMT_UNFIT;
+	/* a reserved ID in the first frames: they may hold the damage (the
+	 * frames of every shift there straddle it), so it is no proof */
+	*bad += nres;
 	for (f = k; f < k + nf * DFMT_FRAME; f += 2) {
+		if (f % DFMT_FRAME == k % DFMT_FRAME && d->ids_all &&
+		    dfmt_aux_reserved(d->hold + f))
+			(*bad)++;
 		id = d->hold[f] >> 1;
 		if (!(d->hold[f] & 1) || !id || id == 0x7b || id == 0x7d)
 			continue;
@@ -241,6 +252,8 @@ int etm_dfmt_frame_suspect(const struct etm_dfmt *d, const uint8_t *f,
 	if (d->fmt != etm_fmt_coresight || !d->judge || d->realign ||
 	    d->judged_at == off + 1)
 		return 0;
+	if (d->ids_all && dfmt_aux_reserved(f))
+		return 1;
 	for (k = 0; k < DFMT_FRAME; k += 2) {
 		id = f[k] >> 1;
 		if (!(f[k] & 1) || id == d->cur_id)

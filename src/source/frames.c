@@ -49,6 +49,17 @@ void etm_frames_init(struct etm_frames *x)
 	x->stg_id = 0;
 	x->suspect = 0;
 	x->pushed_end = 0;
+	x->last_off = UINT64_MAX;
+	x->held_n = 0;
+	x->final = 0;
+}
+
+void etm_frames_drop(struct etm_frames *x)
+{
+	x->stg_n = x->nseg = x->held_n = 0;
+	x->nops = x->opi = 0;
+	x->npart = 0;
+	x->suspect = 0;
 }
 
 void etm_frames_known_changed(struct etm_frames *x)
@@ -414,13 +425,17 @@ static inline __attribute__((always_inline)) void bulk_mixed(struct etm_frames *
 }
 
 /* Whether the ID bytes of frame @f (bit 2k of @idm: byte 2k) name known
- * IDs only: compared with each known one at once where there are few
+ * IDs only, and byte 14 (if in @idm) does not have the reserved auxiliary
+ * bit 7 (aux_reserved()): compared with each known one at once where there are few
  * (no branch on the frame's contents: a loop over the ID bytes, of
  * varying length, is mispredicted - measured with callgrind
  * --branch-sim), else looked up one by one. */
 static inline int ids_known(const struct etm_frames *x, const uint8_t *f,
 			    unsigned idm)
 {
+	/* an ID in byte 14 with auxiliary bit 7 set (aux_reserved()) */
+	unsigned aux14 = (unsigned)(f[15] & 0x80) << 7;
+
 #ifdef __SSE2__
 	if (x->nkvec < ETM_FR_KMANY) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)f);
@@ -430,9 +445,11 @@ static inline int ids_known(const struct etm_frames *x, const uint8_t *f,
 		for (i = 0; i < x->nkvec; i++)
 			m = _mm_or_si128(
 				m, _mm_cmpeq_epi8(v, _mm_loadu_si128((const __m128i *)(const void *)x->kvec[i])));
-		return !(idm & ~(unsigned)_mm_movemask_epi8(m));
+		return !(idm & (~(unsigned)_mm_movemask_epi8(m) | aux14));
 	}
 #endif
+	if (idm & aux14)
+		return 0;
 	for (; idm; idm &= idm - 1)
 		if (!x->known[f[__builtin_ctz(idm)] >> 1])
 			return 0;
@@ -477,7 +494,8 @@ static void bulk_frames(struct etm_frames *x)
 		/* an FSYNC, an ID of 0x70 or above (reserved, or 0x7b /
 		 * 0x7d), or one not known (the selected ID is): the general
 		 * path */
-		if (rm || (x->nkvec && !ids_known(x, f, idm & ~vm)))
+		if (rm ||
+		    (x->nkvec && !ids_known(x, f, (idm & ~vm) | (idm & 0x4000))))
 			break;
 		s0 = id == t;
 		if (!(vm | s0)) {
@@ -500,12 +518,23 @@ static void bulk_frames(struct etm_frames *x)
 }
 #endif
 
+/* Whether frame @f has an ID in byte 14 and auxiliary bit 7 set, a bit
+ * that is reserved there (IHI 0029 D4, ../shared/docs/coresight-formatter.md
+ * section 3; never set in the captures): a lost alignment, where the IDs of
+ * the input are known (as for an ID not known). */
+static inline int aux_reserved(const struct etm_frames *x, const uint8_t *f)
+{
+	return x->nkvec && (f[14] & 1) && (f[15] & 0x80);
+}
+
 /* Whether frame @f names a reserved ID or one not known (a lost alignment
- * names random IDs). */
+ * names random IDs), or has a reserved auxiliary bit. */
 static int names_suspect(const struct etm_frames *x, const uint8_t *f)
 {
 	unsigned k;
 
+	if (aux_reserved(x, f))
+		return 1;
 	for (k = 0; k < 16; k += 2)
 		if ((f[k] & 1) && !x->known[f[k] >> 1])
 			return 1;
@@ -517,33 +546,35 @@ static int names_unknown(const struct etm_frames *x, const uint8_t *f)
 {
 	unsigned k;
 
+	if (aux_reserved(x, f))
+		return 1;
 	for (k = 0; k < 16; k += 2)
 		if ((f[k] & 1) && f[k] >> 1 < 0x70 && !x->known[f[k] >> 1])
 			return 1;
 	return 0;
 }
 
-/* Frame f = buf + pos is suspect: the lost alignment may have begun in
- * the frame before it (a damaged frame often names no suspect ID itself:
- * its first bytes are in place). Where that frame is in the input (or was
- * completed from part[] at its start: where the input was cut must not
- * change the judgement), holds
- * no ID change (the current ID before it is the current one), and none
- * of its data was pushed yet, its staged bytes are dropped and the
- * realignment starts at it. */
-static void back_up(struct etm_frames *x)
+/* The frame at @s is suspect: the lost alignment may have begun in the
+ * frame before it (a damaged frame often names no suspect ID itself: its
+ * first bytes are in place). Where that frame holds no ID change (the
+ * current ID before it is the current one) and none of its data went out
+ * (the data of the last frame of an input is held back for this,
+ * input_end()), its staged bytes are dropped and the realignment starts
+ * at it: from the input, or from last[] (and part[]) where it lay in the
+ * last input, so that where the input was cut does not matter. */
+static void back_up(struct etm_frames *x, uint64_t s)
 {
 	const uint8_t *p;
-	uint64_t w = x->off + x->pos - 16;
-	size_t i;
+	uint64_t w = s - 16;
+	size_t i, pre;
 	unsigned k;
 
-	if (x->off + x->pos < 16 || x->pushed_end > w)
+	if (s < 16 || x->pushed_end > w)
 		return;
-	if (x->pos >= 16)
-		p = x->buf + x->pos - 16;
-	else if (x->part_off == w && w < x->off)
-		p = x->part; /* completed from part[] (input cut in it) */
+	if (w >= x->off)
+		p = x->buf + (w - x->off);
+	else if (x->last_off == w)
+		p = x->last;
 	else
 		return;
 	for (k = 0; k < 16; k += 2)
@@ -555,24 +586,37 @@ static void back_up(struct etm_frames *x)
 		x->stg_n = x->seg[i].pos;
 		x->nseg = i;
 	}
-	if (x->pos >= 16) {
-		x->pos -= 16;
+	if (w >= x->off) {
+		x->pos = (size_t)(w - x->off);
 		return;
 	}
-	/* part[] still holds the frame's bytes of the last input */
-	x->npart = (size_t)(x->off - w);
+	/* the bytes before the input: last[], then part[] if s is a frame
+	 * cut by the end of the last input */
+	pre = (size_t)(x->off - w);
+	if (pre > 16)
+		memmove(x->part + 16, x->part, pre - 16);
+	memcpy(x->part, x->last, pre < 16 ? pre : 16);
+	x->npart = pre;
+	x->part_off = w;
 	x->pos = 0;
 }
 
-/* Whether the frame part[] completed by @k bytes of the input is
- * suspect (names_suspect()). */
-static int part_names_suspect(const struct etm_frames *x, size_t k)
+/* Whether frame @f at @s is left to the deformatter's byte path: maybe an
+ * FSYNC (byte 0 0xFF), or naming a reserved ID or one not known (lost
+ * alignment? the byte path realigns, from before the frame if it names
+ * an ID not known; a reserved one is judged after its frame: valid
+ * frames may name one). */
+static int to_dfmt(struct etm_frames *x, const uint8_t *f, uint64_t s)
 {
-	uint8_t f[16];
-
-	memcpy(f, x->part, x->npart);
-	memcpy(f + x->npart, x->buf + x->pos, k);
-	return names_suspect(x, f);
+	if (f[0] == 0xff)
+		return 1;
+	if (!names_suspect(x, f))
+		return 0;
+	if (names_unknown(x, f)) {
+		x->suspect = 1;
+		back_up(x, s);
+	}
+	return 1;
 }
 
 /* Take over the caller's table of selected IDs. */
@@ -591,10 +635,52 @@ static void set_sel(struct etm_frames *x, const uint8_t *sel)
 		x->single = ETM_FR_ID_UNKNOWN;
 }
 
-/* End of the borrowed input: push what is staged first. */
-static enum etm_fr_res input_end(struct etm_frames *x)
+/* End of the borrowed input, whose last whole frame ends at @e: push
+ * what is staged first, but for the data of that frame (until the next
+ * frame is judged, back_up(); all of it once the input is final); keep
+ * the frame for back_up(). */
+static enum etm_fr_res input_end(struct etm_frames *x, uint64_t e)
 {
-	return x->stg_n ? etm_fr_push : etm_fr_again;
+	size_t i;
+
+	if (e >= x->off + 16) {
+		memcpy(x->last, x->buf + (e - 16 - x->off), 16);
+		x->last_off = e - 16;
+	} else if (x->last_off != e - 16) {
+		x->last_off = UINT64_MAX;
+	}
+	if (!x->stg_n)
+		return etm_fr_again;
+	if (x->final)
+		return etm_fr_push;
+	for (i = x->nseg; i > 0 && x->seg[i - 1].off >= e - 16; i--)
+		;
+	if (i == 0)
+		return etm_fr_again; /* the frame's data only: kept */
+	if (i < x->nseg) {
+		x->held_pos = x->seg[i].pos;
+		x->held_seg = i;
+		x->held_nseg = x->nseg - i;
+		x->held_n = x->stg_n - x->held_pos;
+		x->stg_n = x->held_pos;
+		x->nseg = i;
+	}
+	return etm_fr_push;
+}
+
+/* The held data of the last frame (input_end()) is staged again. */
+static void unhold(struct etm_frames *x)
+{
+	size_t i;
+
+	memmove(x->stg, x->stg + x->held_pos, x->held_n);
+	for (i = 0; i < x->held_nseg; i++) {
+		x->seg[i] = x->seg[x->held_seg + i];
+		x->seg[i].pos -= x->held_pos;
+	}
+	x->stg_n = x->held_n;
+	x->nseg = x->held_nseg;
+	x->held_n = 0;
 }
 
 enum etm_fr_res etm_frames_step(struct etm_frames *x, const uint8_t *sel)
@@ -605,6 +691,8 @@ enum etm_fr_res etm_frames_step(struct etm_frames *x, const uint8_t *sel)
 
 	if (memcmp(x->sel, sel, sizeof(x->sel)))
 		set_sel(x, sel);
+	if (x->held_n)
+		unhold(x);
 	for (;;) {
 		r = apply_ops(x, sel);
 		if (r != etm_fr_again)
@@ -620,14 +708,24 @@ enum etm_fr_res etm_frames_step(struct etm_frames *x, const uint8_t *sel)
 
 			if (k > x->n - x->pos)
 				k = x->n - x->pos;
-			if (x->npart + k == 16 && part_names_suspect(x, k))
-				/* the deformatter takes part[] and the rest */
-				return x->stg_n ? etm_fr_push : etm_fr_dfmt;
+			if (x->npart + k == 16) {
+				uint8_t whole[16];
+
+				memcpy(whole, x->part, x->npart);
+				memcpy(whole + x->npart, x->buf + x->pos, k);
+				if (to_dfmt(x, whole, x->part_off))
+					/* the deformatter takes part[] (after
+					 * back_up(), more) and the rest */
+					return x->stg_n ? etm_fr_push :
+							  etm_fr_dfmt;
+			}
 			memcpy(x->part + x->npart, x->buf + x->pos, k);
 			x->pos += k;
 			x->npart += k;
 			if (x->npart < 16)
-				return input_end(x);
+				return input_end(x, x->part_off);
+			memcpy(x->last, x->part, 16);
+			x->last_off = x->part_off;
 			f = x->part;
 			off = x->part_off;
 			x->npart = 0;
@@ -636,30 +734,27 @@ enum etm_fr_res etm_frames_step(struct etm_frames *x, const uint8_t *sel)
 			return x->stg_n ? etm_fr_push : etm_fr_dfmt;
 		} else if (x->n - x->pos >= 16) {
 			f = x->buf + x->pos;
-			if (names_suspect(x, f)) {
-				/* lost alignment? the deformatter realigns,
-				 * from before the frame if it names an ID
-				 * not known (a reserved one is judged after
-				 * its frame: valid frames may name one) */
-				if (names_unknown(x, f)) {
-					x->suspect = 1;
-					back_up(x);
-				}
-				return x->stg_n ? etm_fr_push : etm_fr_dfmt;
-			}
 			off = x->off + x->pos;
+			if (names_suspect(x, f) && to_dfmt(x, f, off))
+				return x->stg_n ? etm_fr_push : etm_fr_dfmt;
 			x->pos += 16;
 		} else if (x->pos < x->n) {
 			x->npart = x->n - x->pos;
 			memcpy(x->part, x->buf + x->pos, x->npart);
 			x->part_off = x->off + x->pos;
 			x->pos = x->n;
-			return input_end(x);
+			return input_end(x, x->part_off);
 		} else {
-			return input_end(x);
+			return input_end(x, x->off + x->pos);
 		}
 		if (!skip_frame(x, sel, f) && !fast_frame(x, sel, f, off) &&
-		    !direct_frame(x, sel, f, off))
+		    !direct_frame(x, sel, f, off)) {
 			decode_ops(x, f, off);
+			/* staging full: pushed before the frame (whose data
+			 * then stays staged until the next one is judged) */
+			if (x->stg_n && (x->stg_n + 15 > ETM_FR_STAGE ||
+					 x->nseg + 8 > ETM_FR_SEGS))
+				return etm_fr_push;
+		}
 	}
 }

@@ -28,10 +28,19 @@ struct etm_frames {
 	const uint8_t *buf;
 	size_t n, pos;
 	uint64_t off; /* input offset of buf[0] */
-	/* a frame cut by the end of a push */
-	uint8_t part[16];
+	/* a frame cut by the end of a push (after back_up(): up to 31
+	 * bytes, the frame before it too) */
+	uint8_t part[32];
 	size_t npart;
 	uint64_t part_off;
+	/* the last whole frame of the last input, at last_off (UINT64_MAX:
+	 * none), for back_up() */
+	uint8_t last[16];
+	uint64_t last_off;
+	/* the staged data of the last whole frame (from stg[held_pos], in
+	 * seg[held_seg...]) is held back at the end of an input until the
+	 * next frame is judged (push_held()) */
+	size_t held_n, held_pos, held_seg, held_nseg;
 	/* a frame being applied operation by operation */
 	struct etm_frop ops[16];
 	unsigned nops, opi;
@@ -63,6 +72,8 @@ struct etm_frames {
 	 * offset the last push of staged data ended at */
 	int suspect;
 	uint64_t pushed_end;
+	/* no more input: nothing is held back */
+	int final;
 };
 
 /* Constant tables (source/frames_tab.c, by scripts/gen-frames-tab.py).
@@ -103,5 +114,7 @@ static inline void etm_frames_pushed(struct etm_frames *x)
 	x->stg_n = 0;
 	x->nseg = 0;
 }
+/* Forget what is staged and held (a rewind reads it again). */
+void etm_frames_drop(struct etm_frames *x);
 
 #endif

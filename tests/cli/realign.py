@@ -9,8 +9,10 @@ decoder sees clean frames there). Per damage of the frame F holding the
 first lost or inserted byte (damaged input coordinates), per trace ID:
 - invented: decoded instructions that are not in the reference, counted
   as compare.py counts them (the decoded list minus its longest common
-  subsequence with the reference; instructions are the slots of the
-  jsonl ranges: start address, ISA, index in the range);
+  subsequence with the reference; instructions are the lines of the
+  listing: address, ISA, condition failed or not - the slots of jsonl
+  ranges would count an instruction the trace did say as invented where a
+  range began at it after the resynchronisation rather than before);
 - on time: every reference instruction decoded from the second range
   after the first I-sync after the first A-sync that begins at or after
   frame F + 2 is decoded (the first may depend on state from before)
@@ -26,6 +28,7 @@ import importlib.util
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -47,18 +50,34 @@ def run(d, what):
     return [json.loads(line) for line in out.splitlines()]
 
 
+# a listing line with --offsets (the ID column only with several IDs)
+INSN = re.compile(r'^@(\d+)\s+(?:\[(0x[0-9a-f]+)\]\s+)?([0-9a-f]+)\s+(A32|T32)\s')
+ATOM = re.compile(r'\s([EN])(\s+cyc=\d+)?\s*$')
+ELEM = re.compile(r'^@(\d+)\s+(?:\[0x[0-9a-f]+\] )?-- (error at|not synchronised)')
+
+
 def decode(d):
-    """Per ID: [(slot, offset)]; and [(offset, error)] of error elements."""
-    slots = collections.defaultdict(list)
+    """Per ID: [(instruction, offset)] from the listing with --offsets (an
+    instruction: address, ISA, condition failed); and [(offset, error)] of
+    the error and nosync elements."""
+    a = [etm, 'decode', d, '--offsets', '--jobs', '1']
+    a += ['--id', tid] if tid != 'all' else []
+    out = subprocess.run(a, capture_output=True, text=True).stdout
+    insns = collections.defaultdict(list)
     errs = []
-    for e in run(d, 'decode'):
-        if e.get('kind') == 'range':
-            for i in range(e['n']):
-                slots[e['id']].append(((e['start'], e['isa'], i),
-                                       e['offset']))
-        elif e.get('kind') in ('error', 'nosync'):
-            errs.append((e['offset'], e.get('error', 'nosync')))
-    return slots, errs
+    for line in out.splitlines():
+        m = INSN.match(line)
+        if m:
+            atom = ATOM.search(line, m.end())
+            failed = atom is not None and atom.group(1) == 'N'
+            insns[m.group(2) or tid].append(((m.group(3), m.group(4), failed),
+                                             int(m.group(1))))
+            continue
+        m = ELEM.match(line)
+        if m:
+            errs.append((int(m.group(1)), 'frame_align'
+                         if 'frame alignment lost' in line else 'error'))
+    return insns, errs
 
 
 def invented(rk, gk):

@@ -52,17 +52,17 @@ head -c 16384 "$am/etb.bin" > "$tmp/am/etb.bin"
 measure ptm "$tmp/ptm" trace.bin all 20010
 expect ptm 29 30 1 0
 measure e3 "$tmp/e3" trace.bin all 5005
-expect e3 0 30 31 0
+expect e3 29 30 1 0
 measure tc2 "$tmp/tc2" cstrace.bin all 5005
-expect tc2 0 28 30 0
+expect tc2 28 28 0 0
 measure tc2-0x10 "$tmp/tc2" cstrace.bin 0x10 12003
-expect tc2-0x10 16 19 1 13
+expect tc2-0x10 19 20 1 10
 measure tc2-0x11 "$tmp/tc2" cstrace.bin 0x11 12003
-expect tc2-0x11 15 17 2 0
+expect tc2-0x11 19 20 1 0
 measure tc2-0x12 "$tmp/tc2" cstrace.bin 0x12 12003
-expect tc2-0x12 17 23 3 5
+expect tc2-0x12 24 26 3 0
 measure tc2-0x13 "$tmp/tc2" cstrace.bin 0x13 12003
-expect tc2-0x13 3 9 4 26
+expect tc2-0x13 18 18 0 0
 measure am "$tmp/am" etb.bin 0x10 9000
-expect am 0 25 30 0
+expect am 23 25 2 0
 finish
