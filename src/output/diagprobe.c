@@ -30,8 +30,8 @@ struct diag_fit {
  * thread, diag_probe_bound()): past it the decode stops. The counts only
  * grow, so a variant over the bound part-way is over it at the end. */
 struct diag_bound {
-	int on;             /* 1: symptom score, 2: packet-level symptoms */
-	uint64_t max;       /* the largest value that may still win */
+	int on;       /* 1: symptom score, 2: packet-level symptoms */
+	uint64_t max; /* the largest value that may still win */
 };
 
 static uint64_t diag_score(const struct etm_diag_counts *c)
@@ -399,4 +399,3 @@ int etm_diag_probe_jobs(enum etm_input_format fmt, const struct etm_config *cfg,
 	free(p);
 	return memcmp(best, cfg, sizeof(*best)) != 0;
 }
-
