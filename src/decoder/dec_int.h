@@ -9,6 +9,8 @@
 
 #define ETM_DEC_MAX_SOURCES 128
 
+struct etm_dec_tape;
+
 struct dec_source {
 	struct etm_config cfg;
 	/* the packet decoder: the flow decoder's own (element mode), else
@@ -69,7 +71,17 @@ struct etm_decoder {
 	uint64_t re_at;
 	int re_id;
 	unsigned lose_id;
+	/* deformatter output replayed from a recording (decoder/tape.h)
+	 * instead of dfmt (NULL): the next event */
+	const struct etm_dec_tape *tape;
+	size_t tape_at;
 };
+
+struct etm_dfmt_stage;
+/* The next output of the recording @d replays (tape.c), as
+ * etm_dfmt_next_bulk() gave it: 1 staged data, 0 an item, or an error. */
+int etm_dec_tape_next(struct etm_decoder *d, struct etm_dfmt_item *x,
+		      struct etm_dfmt_stage *st);
 
 /* ETMv1 source (decoder/dec_e1.c): @s (configured, owned from here on)
  * becomes the raw input's source of @d. Returns 0 or an error. */

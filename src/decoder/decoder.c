@@ -132,7 +132,7 @@ int etm_decoder_push(struct etm_decoder *d, const uint8_t *buf, size_t n)
 
 	if (!d || (!buf && n))
 		return -etme_invalid;
-	if (d->finishing)
+	if (d->finishing || d->tape)
 		return -etme_invalid;
 	if (d->fmt != etm_fmt_raw) {
 		err = etm_dfmt_push(d->dfmt, buf, n);
@@ -331,7 +331,8 @@ static __attribute__((noinline)) int next_slow(struct etm_decoder *d, struct etm
 				return -etme_again;
 			return drain_finish(d, it);
 		}
-		err = etm_dfmt_next_bulk(d->dfmt, d->sel, &x, &st);
+		err = d->tape ? etm_dec_tape_next(d, &x, &st) :
+				etm_dfmt_next_bulk(d->dfmt, d->sel, &x, &st);
 		if (err == 1) {
 			err = push_stage(d, &st);
 			if (err < 0)

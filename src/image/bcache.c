@@ -33,16 +33,16 @@ struct etm_bcache *etm_bcache_alloc(unsigned log2_entries, uint32_t stop_mask)
 	return bc;
 }
 
-/* The full size, the blocks kept moved to their new slots; without memory
- * the cache stays as it is. Blocks handed out before are not valid after
- * (as after any other lookup). */
+/* Four times the size (at most the full size), the blocks kept moved to
+ * their new slots; without memory the cache stays as it is. Blocks handed
+ * out before are not valid after (as after any other lookup). */
 static void bcache_grow(struct etm_bcache *bc)
 {
 	struct etm_bcache old = *bc;
 	size_t i;
 
 	bc->fills = 0;
-	bc->log2 = bc->log2_max;
+	bc->log2 = bc->log2 + 2 < bc->log2_max ? bc->log2 + 2 : bc->log2_max;
 	bc->e = calloc((size_t)1 << bc->log2, sizeof(*bc->e));
 	if (!bc->e) {
 		*bc = old;

@@ -52,10 +52,11 @@ struct etm_bcache {
 
 /* Allocate a cache of 2^@log2_entries entries (bounded memory) whose blocks
  * end at instructions whose class is in @stop_mask. It starts with at most
- * 2^ETM_BCACHE_LOG2_FIRST entries and takes its full size (keeping its
- * blocks) once it has built as many blocks: a short trace does not pay for
- * zeroing the whole cache. NULL on no memory. */
-#define ETM_BCACHE_LOG2_FIRST 10
+ * 2^ETM_BCACHE_LOG2_FIRST entries and grows fourfold (keeping its blocks)
+ * each time it has built as many blocks as it has entries, up to its full
+ * size: a short trace does not pay for zeroing the whole cache. NULL on no
+ * memory. */
+#define ETM_BCACHE_LOG2_FIRST 6
 struct etm_bcache *etm_bcache_alloc(unsigned log2_entries, uint32_t stop_mask);
 void etm_bcache_free(struct etm_bcache *bc);
 /* Drop every entry. */

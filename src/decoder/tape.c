@@ -1,0 +1,234 @@
+/* decoder/tape.c - the deformatter's output for one trace ID recorded once
+ * (data runs, staged data with its offset map, error items, where it
+ * wanted more input) and replayed into decoders in place of their own
+ * deformatter: what a decoder with the realignment off takes from the
+ * deformatter depends on the input bytes and the selected ID only, not on
+ * the configuration of the source that parses it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <etmtrace/error.h>
+
+#include "decoder/dec_int.h"
+#include "decoder/tape.h"
+#include "source/dfmt_bulk.h"
+
+enum tape_kind {
+	tape_stage, /* struct etm_dfmt_stage */
+	tape_item,  /* struct etm_dfmt_item (data run or error) */
+	tape_again, /* -etme_again: the input was finished here */
+	tape_end,   /* -etme_eos, or the error in err: stays there */
+};
+
+struct tape_ev {
+	enum tape_kind kind;
+	int err;
+	struct etm_dfmt_item x; /* tape_item (run.data: see data) */
+	unsigned id;            /* tape_stage */
+	size_t data, n;         /* bytes at tape->data + data */
+	size_t seg, nseg;       /* tape_stage: map at tape->seg + seg */
+};
+
+struct etm_dec_tape {
+	enum etm_input_format fmt;
+	unsigned id;
+	struct tape_ev *ev;
+	size_t nev, evcap;
+	uint8_t *data;
+	size_t ndata, datacap;
+	struct etm_offseg *seg;
+	size_t nseg, segcap;
+};
+
+/* Room for @k more of the @size-byte elements of *@p (@n used, *@cap). */
+static int tape_room(void **p, size_t *cap, size_t n, size_t k, size_t size)
+{
+	size_t c = *cap ? *cap : 16;
+	void *q;
+
+	if (n + k <= *cap)
+		return 0;
+	while (c < n + k)
+		c *= 2;
+	q = realloc(*p, c * size);
+	if (!q)
+		return -etme_nomem;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+static struct tape_ev *tape_add(struct etm_dec_tape *t, enum tape_kind kind)
+{
+	struct tape_ev *e;
+
+	if (tape_room((void **)&t->ev, &t->evcap, t->nev, 1, sizeof(*e)) < 0)
+		return NULL;
+	e = &t->ev[t->nev++];
+	memset(e, 0, sizeof(*e));
+	e->kind = kind;
+	return e;
+}
+
+static int tape_bytes(struct etm_dec_tape *t, struct tape_ev *e,
+		      const uint8_t *b, size_t n)
+{
+	if (tape_room((void **)&t->data, &t->datacap, t->ndata, n, 1) < 0)
+		return -etme_nomem;
+	if (n)
+		memcpy(t->data + t->ndata, b, n);
+	e->data = t->ndata;
+	e->n = n;
+	t->ndata += n;
+	return 0;
+}
+
+static int tape_stage_add(struct etm_dec_tape *t,
+			  const struct etm_dfmt_stage *st)
+{
+	struct tape_ev *e = tape_add(t, tape_stage);
+
+	if (!e || tape_bytes(t, e, st->data, st->n) < 0 ||
+	    tape_room((void **)&t->seg, &t->segcap, t->nseg, st->nseg,
+		      sizeof(*t->seg)) < 0)
+		return -etme_nomem;
+	e->id = st->id;
+	memcpy(t->seg + t->nseg, st->seg, st->nseg * sizeof(*t->seg));
+	e->seg = t->nseg;
+	e->nseg = st->nseg;
+	t->nseg += st->nseg;
+	return 0;
+}
+
+static int tape_item_add(struct etm_dec_tape *t, const struct etm_dfmt_item *x)
+{
+	struct tape_ev *e = tape_add(t, tape_item);
+
+	if (!e)
+		return -etme_nomem;
+	e->x = *x;
+	if (x->kind != etm_dfmt_data)
+		return 0;
+	e->x.run.data = NULL;
+	return tape_bytes(t, e, x->run.data, x->run.size);
+}
+
+/* Pull everything from the deformatter of @d (its input pushed) onto @t,
+ * finishing the input where it wants more. */
+static int tape_fill(struct etm_dec_tape *t, struct etm_decoder *d)
+{
+	struct etm_dfmt_stage st;
+	struct etm_dfmt_item x;
+	struct tape_ev *e;
+	int err;
+
+	for (;;) {
+		err = etm_dfmt_next_bulk(d->dfmt, d->sel, &x, &st);
+		if (err == 1)
+			err = tape_stage_add(t, &st);
+		else if (err == 0)
+			err = tape_item_add(t, &x);
+		else if (err == -etme_again && !d->finishing) {
+			err = tape_add(t, tape_again) ? 0 : -etme_nomem;
+			etm_dfmt_finish(d->dfmt);
+			d->finishing = 1;
+		} else {
+			e = tape_add(t, tape_end);
+			if (!e)
+				return -etme_nomem;
+			e->err = err;
+			return 0;
+		}
+		if (err < 0)
+			return err;
+	}
+}
+
+struct etm_dec_tape *etm_dec_tape_record(enum etm_input_format fmt,
+					 unsigned id, const uint8_t *buf,
+					 size_t n)
+{
+	struct etm_dec_tape *t;
+	struct etm_decoder *d;
+	int err;
+
+	if (fmt == etm_fmt_raw || id >= ETM_DEC_MAX_SOURCES || (!buf && n))
+		return NULL;
+	d = etm_decoder_alloc(fmt, etm_dec_packets);
+	t = calloc(1, sizeof(*t));
+	err = d && t ? 0 : -etme_nomem;
+	if (!err) {
+		t->fmt = fmt;
+		t->id = id;
+		/* as etm_decoder_add_source() and set_realign(0) leave it */
+		d->sel[id] = 1;
+		etm_dec_ids_changed(d);
+		etm_decoder_set_realign(d, 0);
+		err = etm_dfmt_push(d->dfmt, buf, n);
+	}
+	if (!err)
+		err = tape_fill(t, d);
+	etm_decoder_free(d);
+	if (err < 0) {
+		etm_dec_tape_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void etm_dec_tape_free(struct etm_dec_tape *t)
+{
+	if (!t)
+		return;
+	free(t->ev);
+	free(t->data);
+	free(t->seg);
+	free(t);
+}
+
+struct etm_decoder *etm_dec_tape_decoder(const struct etm_dec_tape *t,
+					 enum etm_decoder_mode mode)
+{
+	struct etm_decoder *d;
+
+	if (!t)
+		return NULL;
+	d = etm_decoder_alloc(etm_fmt_raw, mode); /* no deformatter */
+	if (!d)
+		return NULL;
+	d->fmt = t->fmt;
+	d->tape = t;
+	d->no_realign = 1;
+	return d;
+}
+
+int etm_dec_tape_next(struct etm_decoder *d, struct etm_dfmt_item *x,
+		      struct etm_dfmt_stage *st)
+{
+	const struct etm_dec_tape *t = d->tape;
+	const struct tape_ev *e = &t->ev[d->tape_at];
+
+	switch (e->kind) {
+	case tape_stage:
+		st->id = e->id;
+		st->data = t->data + e->data;
+		st->n = e->n;
+		st->seg = t->seg + e->seg;
+		st->nseg = e->nseg;
+		d->tape_at++;
+		return 1;
+	case tape_item:
+		*x = e->x;
+		if (x->kind == etm_dfmt_data)
+			x->run.data = t->data + e->data;
+		d->tape_at++;
+		return 0;
+	case tape_again:
+		if (!d->finishing)
+			return -etme_again;
+		d->tape_at++;
+		return etm_dec_tape_next(d, x, st);
+	default:
+		return e->err;
+	}
+}

@@ -1,0 +1,401 @@
+/* output/diagprobe.c - the configuration probe: decode the start of a
+ * trace with the configuration and its variants (etm_diag_*() counting
+ * the symptoms) and take the variant that fits best. Formatted input is
+ * deformatted once for all of them (decoder/tape.h); on one thread a
+ * variant is decoded only while it can still be chosen. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <etmtrace/decoder.h>
+#include <etmtrace/diag.h>
+#include <etmtrace/error.h>
+
+#include "decoder/tape.h"
+
+/* Symptom score and instruction count of decoding @buf with @cfg
+ * (score -1 if it cannot be decoded at all). */
+struct diag_fit {
+	int64_t score;
+	uint64_t insns;
+	uint64_t parse_bad, packets; /* packet-level symptoms, packets */
+	int async;                   /* an A-sync of the source was seen */
+	/* decoded to the end, and no packet began with a timestamp header
+	 * (or an unknown byte) and no frame realignment reset the parser:
+	 * the timestamp configuration did not matter (diag_probe_same()) */
+	int ts_free;
+};
+
+/* What a variant must stay within to still be chosen (the probe on one
+ * thread, diag_probe_bound()): past it the decode stops. The counts only
+ * grow, so a variant over the bound part-way is over it at the end. */
+struct diag_bound {
+	int on;       /* 1: symptom score, 2: packet-level symptoms */
+	uint64_t max; /* the largest value that may still win */
+};
+
+static uint64_t diag_score(const struct etm_diag_counts *c)
+{
+	return c->pkt_errors + c->sync_lost + c->mismatch + c->n_uncond +
+	       c->undef + c->mid_insn + c->nomem / 4;
+}
+
+/* Whether the counts so far @c put the variant past @bd. */
+static int diag_over(const struct etm_diag_counts *c,
+		     const struct diag_bound *bd)
+{
+	if (bd->on == 1)
+		return diag_score(c) > bd->max;
+	return bd->on == 2 && c->pkt_errors + c->sync_lost > bd->max;
+}
+
+/* The input of the probe's decodes: formatted input deformatted once
+ * (@tape, not NULL), for every configuration the same. */
+struct diag_input {
+	enum etm_input_format fmt;
+	const uint8_t *buf;
+	size_t n;
+	struct etm_dec_tape *tape; /* for trace ID tape_id */
+	unsigned tape_id;
+};
+
+/* Whether item @it shows the timestamp configuration may have mattered:
+ * a packet whose first byte is a timestamp header (b01000R10, the only
+ * one ETMv3 and PTM readers consult ETMCR[28] / ETMCCER[29:28] for), or
+ * not known, or a realignment that resets the parsers (their unfinished
+ * packets are dropped unseen). */
+static int diag_ts_touched(const struct etm_item *it)
+{
+	if (it->kind == etm_item_elem)
+		return it->elem.kind == etmk_error &&
+		       it->elem.err == etme_frame_align;
+	return !it->pkt.raw_len || (it->pkt.raw[0] & 0xfb) == 0x42;
+}
+
+/* The fit of @cfg; with @bd, a variant that cannot be chosen stops early
+ * with score -1 (diag_better() and diag_fewer() never take it). */
+static struct diag_fit diag_fit(const struct diag_input *in,
+				const struct etm_config *cfg,
+				const struct etm_image *img,
+				const struct diag_bound *bd)
+{
+	int tape = in->tape && etm_cfg_trace_id(cfg) == in->tape_id;
+	struct etm_decoder *dec =
+		tape ? etm_dec_tape_decoder(in->tape, etm_dec_elements) :
+		       etm_decoder_alloc(in->fmt, etm_dec_elements);
+	struct etm_diag *d = etm_diag_alloc(cfg, img);
+	struct etm_item *it = malloc(sizeof(*it));
+	struct diag_fit fit = { -1, 0, 0, 0, 0, 0 };
+	int ts_seen = 0;
+	struct etm_diag_counts c;
+	unsigned id = etm_cfg_trace_id(cfg);
+	int rc = -etme_nomem;
+
+	if (dec && d && it)
+		rc = etm_decoder_add_source(dec, cfg, img);
+	if (!rc) {
+		etm_decoder_set_packets(dec, 1);
+		/* a wrong configuration makes bad packets: that is what is
+		 * measured, not a lost frame alignment */
+		etm_decoder_set_realign(dec, 0);
+		if (!tape)
+			rc = etm_decoder_push(dec, in->buf, in->n);
+	}
+	while (!rc) {
+		rc = etm_decoder_next(dec, it, sizeof(*it));
+		if (rc == -etme_again)
+			rc = etm_decoder_finish(dec);
+		else if (!rc) {
+			etm_diag_item(d, it);
+			if (bd && bd->on && etm_diag_counts(d, &c, sizeof(c)) == 0 &&
+			    diag_over(&c, bd))
+				break; /* rc 0: score -1 */
+		}
+		if (!rc && it->kind != etm_item_elem && it->pkt.id == id &&
+		    it->pkt.type == etmp_async)
+			fit.async = 1;
+		if (!rc)
+			ts_seen |= diag_ts_touched(it);
+	}
+	if (rc == -etme_eos && etm_diag_counts(d, &c, sizeof(c)) == 0) {
+		fit.score = (int64_t)diag_score(&c);
+		fit.insns = c.insns;
+		fit.parse_bad = c.pkt_errors + c.sync_lost;
+		fit.packets = c.packets;
+		fit.ts_free = !ts_seen;
+	}
+	free(it);
+	etm_diag_free(d);
+	etm_decoder_free(dec);
+	return fit;
+}
+
+/* Whether @v fits clearly better than the configured @o and than the best
+ * variant so far @b: far fewer symptoms, not far fewer instructions. */
+static int diag_better(struct diag_fit v, struct diag_fit o, struct diag_fit b)
+{
+	if (v.score < 0 || !v.insns || v.insns * 2 < o.insns)
+		return 0;
+	if (!(v.score == 0 ? o.score > 0 : v.score * 4 <= o.score))
+		return 0;
+	return v.score < b.score || (v.score == b.score && v.insns > b.insns);
+}
+
+/* Timestamps of variant bits 6:5: 0 as configured, 1 off, 2 on (64-bit
+ * binary), 3 on (48-bit Gray): ETMCR[28], ETMCCER[29:28]. */
+static void diag_ts_variant(struct etm_config *out, unsigned ts)
+{
+	if (!ts)
+		return;
+	out->etmcr &= ~(1u << 28);
+	out->etmccer &= ~(3u << 28);
+	if (ts >= 2)
+		out->etmcr |= 1u << 28;
+	if (ts == 2)
+		out->etmccer |= 3u << 28;
+}
+
+/* Variant @v of @cfg: bit 0 cycle-accurate, bits 2:1 Context ID size,
+ * bit 3 ETMv3 alternative branch encoding / PTM return stack, bit 4 the
+ * other protocol, bits 6:5 timestamps (diag_ts_variant()). */
+static int diag_variant(const struct etm_config *cfg, unsigned v,
+			struct etm_config *out)
+{
+	*out = *cfg;
+	diag_ts_variant(out, (v >> 5) & 3);
+	if (v & 16)
+		out->protocol = cfg->protocol == etm_proto_ptm ?
+					etm_proto_etmv3 :
+					etm_proto_ptm;
+	out->etmcr &= ~((1u << 12) | (3u << 14) | (1u << 29));
+	out->etmcr |= (v & 1) << 12 | ((v >> 1) & 3) << 14;
+	if (out->protocol == etm_proto_ptm) {
+		out->etmcr |= ((v >> 3) & 1) << 29;
+		if (cfg->protocol != etm_proto_ptm)
+			out->etmidr = 0x411cf312; /* PFT 1.1 */
+		if (v & 8)
+			out->etmcr &= ~(1u << 8); /* not with the stack */
+	} else {
+		if (cfg->protocol != etm_proto_etmv3 || (v & 8) !=
+								(unsigned)etm_cfg_alt_branch(cfg) << 3)
+			out->etmidr = 0x410cf250 | (v & 8) << 17; /* v3.5 */
+	}
+	return etm_config_check(out, NULL) == 0;
+}
+
+/* Whether @v fits better than @b with no margins (@cfg was a guess):
+ * fewer symptoms, or as few and more instructions. */
+static int diag_fewer(struct diag_fit v, struct diag_fit b)
+{
+	if (v.score < 0)
+		return 0;
+	if (b.score < 0 || (v.insns && !b.insns))
+		return 1;
+	if (!v.insns && b.insns)
+		return 0;
+	if (!v.insns) /* no image: only how the packets parse tells */
+		return v.parse_bad < b.parse_bad ||
+		       (v.parse_bad == b.parse_bad && v.packets > b.packets);
+	return v.score < b.score || (v.score == b.score && v.insns > b.insns);
+}
+
+/* Whether variant @v changes what @keep (ETM_PROBE_KEEP_*) holds fixed. */
+static int diag_kept(const struct etm_config *cfg, const struct etm_config *v,
+		     unsigned keep)
+{
+	return ((keep & ETM_PROBE_KEEP_PROTOCOL) && v->protocol != cfg->protocol) ||
+	       ((keep & ETM_PROBE_KEEP_ETMCR) && v->etmcr != cfg->etmcr) ||
+	       ((keep & ETM_PROBE_KEEP_ETMIDR) && v->etmidr != cfg->etmidr);
+}
+
+int etm_diag_probe(enum etm_input_format fmt, const struct etm_config *cfg,
+		   const struct etm_image *img, const uint8_t *buf, size_t n,
+		   struct etm_config *best)
+{
+	return etm_diag_probe_keep(fmt, cfg, img, buf, n, 0, best);
+}
+
+/* The fits of the probe's configurations, computed on several threads. */
+struct diag_probe {
+	struct diag_input in;
+	const struct etm_image *img;
+	struct etm_config v[129]; /* [0] as configured, then the variants */
+	struct diag_fit f[129];
+	unsigned nv, next;
+	pthread_mutex_t mu;
+};
+
+static void *diag_probe_worker(void *arg)
+{
+	struct diag_probe *p = arg;
+	unsigned i;
+
+	for (;;) {
+		pthread_mutex_lock(&p->mu);
+		i = p->next++;
+		pthread_mutex_unlock(&p->mu);
+		if (i >= p->nv)
+			return NULL;
+		p->f[i] = diag_fit(&p->in, &p->v[i], p->img, NULL);
+	}
+}
+
+/* Fill p->f for p->v on @jobs threads (this one included). */
+static void diag_probe_fits(struct diag_probe *p, unsigned jobs)
+{
+	pthread_t th[16];
+	unsigned i, nth = 0;
+
+	pthread_mutex_init(&p->mu, NULL);
+	if (jobs > 16)
+		jobs = 16;
+	for (i = 1; i < jobs && i < p->nv; i++)
+		if (pthread_create(&th[nth], NULL, diag_probe_worker, p) == 0)
+			nth++;
+	diag_probe_worker(p);
+	for (i = 0; i < nth; i++)
+		pthread_join(th[i], NULL);
+	pthread_mutex_destroy(&p->mu);
+}
+
+/* The variants of @cfg to try after it in p->v: not one equal to @cfg, or
+ * with the timestamps @cfg has equal to variant i & 31 (it would fit as
+ * that one did: never better). */
+static void diag_probe_variants(struct diag_probe *p,
+				const struct etm_config *cfg, unsigned keep)
+{
+	struct etm_config w;
+	unsigned i;
+
+	for (i = 0; i < 128; i++) {
+		struct etm_config *v = &p->v[p->nv];
+
+		if (!diag_variant(cfg, i, v) || diag_kept(cfg, v, keep) ||
+		    !memcmp(v, cfg, sizeof(*cfg)) ||
+		    (i >= 32 && diag_variant(cfg, i & 31, &w) &&
+		     !diag_kept(cfg, &w, keep) && !memcmp(v, &w, sizeof(w))))
+			continue;
+		p->nv++;
+	}
+}
+
+/* Whether @a and @b differ in the timestamp bits alone (ETMCR[28],
+ * ETMCCER[29:28]), both ETMv3 or PTM. */
+static int diag_ts_only(const struct etm_config *a, const struct etm_config *b)
+{
+	struct etm_config x = *a, y = *b;
+
+	if (a->protocol != b->protocol || (a->protocol != etm_proto_etmv3 &&
+					   a->protocol != etm_proto_ptm))
+		return 0;
+	x.etmcr &= ~(1u << 28);
+	y.etmcr &= ~(1u << 28);
+	x.etmccer &= ~(3u << 28);
+	y.etmccer &= ~(3u << 28);
+	return !memcmp(&x, &y, sizeof(x));
+}
+
+/* A configuration before variant @i that decodes as it does: one that
+ * differs in the timestamps alone and whose decode never read a
+ * timestamp header (so it is the same decode, the same fit); -1 if none. */
+static int diag_probe_same(const struct diag_probe *p, unsigned i)
+{
+	unsigned j;
+
+	for (j = 0; j < i; j++)
+		if (p->f[j].ts_free && diag_ts_only(&p->v[j], &p->v[i]))
+			return (int)j;
+	return -1;
+}
+
+/* The bound a variant must stay within to be chosen over @b, the best so
+ * far (p->f[0]: as configured); 0 if none can be (a variant fits better
+ * only with a quarter of the configured symptoms, so none when there are
+ * none). No image: no instructions, only the packet-level symptoms
+ * decide (diag_fewer()). */
+static int diag_probe_bound(const struct diag_probe *p, unsigned keep,
+			    struct diag_fit b, struct diag_bound *bd)
+{
+	int64_t o = p->f[0].score;
+
+	bd->on = 0;
+	bd->max = 0;
+	if (!(keep & ETM_PROBE_GUESS)) {
+		if (o <= 0)
+			return 0;
+		bd->on = 1;
+		bd->max = (uint64_t)(b.score < o / 4 ? b.score : o / 4);
+	} else if (b.score >= 0 && b.insns) {
+		bd->on = 1;
+		bd->max = (uint64_t)b.score;
+	} else if (b.score >= 0 && (!p->img || !etm_image_count(p->img))) {
+		bd->on = 2;
+		bd->max = b.parse_bad;
+	}
+	return 1;
+}
+
+int etm_diag_probe_keep(enum etm_input_format fmt, const struct etm_config *cfg,
+			const struct etm_image *img, const uint8_t *buf,
+			size_t n, unsigned keep, struct etm_config *best)
+{
+	return etm_diag_probe_jobs(fmt, cfg, img, buf, n, keep, 1, best);
+}
+
+int etm_diag_probe_jobs(enum etm_input_format fmt, const struct etm_config *cfg,
+			const struct etm_image *img, const uint8_t *buf,
+			size_t n, unsigned keep, unsigned jobs,
+			struct etm_config *best)
+{
+	struct diag_probe *p;
+	struct diag_fit b;
+	unsigned i;
+
+	if (!cfg || !best || (!buf && n))
+		return -etme_invalid;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -etme_nomem;
+	*p = (struct diag_probe){ .in = { fmt, buf, n, NULL, 0 }, .img = img };
+	*best = *cfg;
+	p->v[p->nv++] = *cfg;
+	p->f[0] = diag_fit(&p->in, cfg, img, NULL);
+	/* The A-sync search does not depend on the configuration: without
+	 * one, every ETMv3 or PTM variant decodes what @cfg did (bytes out
+	 * of sync, nothing else), and none can fit better. */
+	if (p->f[0].score >= 0 && !p->f[0].async &&
+	    (cfg->protocol == etm_proto_etmv3 ||
+	     cfg->protocol == etm_proto_ptm)) {
+		free(p);
+		return 0;
+	}
+	diag_probe_variants(p, cfg, keep);
+	p->next = 1;
+	p->in.tape_id = etm_cfg_trace_id(cfg);
+	if (fmt != etm_fmt_raw) /* without memory: deformatted per variant */
+		p->in.tape = etm_dec_tape_record(fmt, p->in.tape_id, buf, n);
+	if (jobs > 1)
+		diag_probe_fits(p, jobs);
+	/* the choice in the variants' order; on one thread each variant
+	 * decoded only while it can still be chosen */
+	b = p->f[0];
+	for (i = 1; i < p->nv; i++) {
+		if (jobs <= 1) {
+			struct diag_bound bd;
+			int same = diag_probe_same(p, i);
+
+			if (!diag_probe_bound(p, keep, b, &bd))
+				break;
+			p->f[i] = same >= 0 ? p->f[same] :
+					      diag_fit(&p->in, &p->v[i], img, &bd);
+		}
+		if ((keep & ETM_PROBE_GUESS) ? diag_fewer(p->f[i], b) :
+					       diag_better(p->f[i], p->f[0], b)) {
+			b = p->f[i];
+			*best = p->v[i];
+		}
+	}
+	etm_dec_tape_free(p->in.tape);
+	free(p);
+	return memcmp(best, cfg, sizeof(*best)) != 0;
+}
