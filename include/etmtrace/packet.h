@@ -177,7 +177,7 @@ int etm_pkt_next(struct etm_pkt_decoder *pd, struct etm_packet *pkt,
 /** Get up to @max next packets in compact form into @recs (see struct
  * etm_pkt_rec). Returns how many (> 0), or what etm_pkt_next() returns
  * when it has none: -etme_again, -etme_eos, -etme_invalid. May be mixed
- * with etm_pkt_next() calls. */
+ * with etm_pkt_next() calls. An error record ends its batch. */
 int etm_pkt_next_recs(struct etm_pkt_decoder *pd, struct etm_pkt_rec *recs,
 		      size_t max);
 /** Forget all state and search for A-sync again. */

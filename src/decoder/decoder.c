@@ -374,6 +374,19 @@ static void rec_from_item(struct etm_pkt_rec *r, const struct etm_item *it)
 	r->value = (uint32_t)it->elem.err;
 }
 
+/* An error record of a batch: a bad packet, as drain_source() reports
+ * one, so that the batch stops where etm_decoder_next() would. */
+static void rec_bad_packet(struct etm_decoder *d, const struct etm_pkt_rec *r)
+{
+	struct etm_packet pkt;
+
+	etm_zero(&pkt, sizeof(pkt));
+	pkt.offset = r->offset;
+	pkt.size = r->size;
+	pkt.id = r->id;
+	etm_dec_bad_packet(d, &pkt);
+}
+
 int etm_decoder_next_packets(struct etm_decoder *d, struct etm_pkt_rec *recs,
 			     size_t max)
 {
@@ -386,13 +399,15 @@ int etm_decoder_next_packets(struct etm_decoder *d, struct etm_pkt_rec *recs,
 	if (max > INT_MAX)
 		max = INT_MAX;
 	while (n < max) {
-		if (d->cur) {
+		if (d->cur && !d->re_at) {
 			/* a batch from the source being drained */
 			err = etm_pkt_next_recs(d->cur->pd, recs + n,
 						max - n);
 			if (err > 0) {
 				n += (size_t)err;
 				d->npackets += (uint64_t)err;
+				if (recs[n - 1].type == etmp_error)
+					rec_bad_packet(d, &recs[n - 1]);
 				continue;
 			}
 			if (err != -etme_again && err != -etme_eos)

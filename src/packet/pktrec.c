@@ -339,6 +339,8 @@ int etm_pktp_next_recs(struct etm_pktp *p, struct etm_pkt_rec *recs,
 		if (err < 0)
 			return n ? (int)n : err;
 		etm_pkt_rec_from(&recs[n++], &pkt);
+		if (pkt.type == etmp_error)
+			break; /* ends the batch: the caller may realign there */
 	}
 	return (int)n;
 }
