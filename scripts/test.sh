@@ -24,7 +24,11 @@ run_ctest() {
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$jobs"
 run_ctest ctest --test-dir build --output-on-failure -j"$jobs"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DETM_SANITIZE=ON >/dev/null
+# -O1, as the sanitizers' own documentation advises: every access is still
+# checked, and the ASan suite runs about 5x faster than at -O0 (the
+# damaged-input --jobs test: 92 s -> 16 s)
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" \
+	-DETM_SANITIZE=ON >/dev/null
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	run_ctest ctest --test-dir build-asan --output-on-failure -j"$jobs"
