@@ -258,63 +258,6 @@ e3_memo_find(const struct etm_wm_entry *m, const struct e3_ls *s,
 	return NULL;
 }
 
-/* Address bits a branch address packet of 1-4 bytes replaces in the
- * standard encoding (6, 13, 20 or 27 packet bits), for T32/ThumbEE and
- * for A32 (shifted by 1 and 2). */
-static const uint32_t e3_br_mask[2][4] = {
-	{ 0x7fu, 0x3fffu, 0x1fffffu, 0xfffffffu },
-	{ 0xffu, 0x7fffu, 0x3fffffu, 0x1fffffffu },
-};
-
-/* The plain loop's branch address packet at @b[0..n) against the address
- * @base and ISA @isa: etm_br_short() (same result), with the standard
- * encoding (@std: not the alternative one, and @isa A32, T32 or ThumbEE)
- * read inline from one word, the 1-4 byte forms through e3_br_mask, the
- * 5-byte form with its ISA byte. Returns the size and sets @addr and
- * @nisa, or 0 (not of the short form, or cut). */
-static inline int e3_br_read(uint32_t base, enum etm_isa isa,
-			     const uint8_t *b, size_t n, int std, int alt,
-			     uint32_t *addr, enum etm_isa *nisa)
-{
-	struct etm_br_short bs;
-	uint32_t w, v, stop, m;
-	unsigned i, a32;
-	int r;
-
-	if (std && n >= 5) {
-		w = (uint32_t)b[0] | (uint32_t)b[1] << 8 |
-		    (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-		v = ((w >> 1) & 0x3fu) | ((w >> 2) & (0x7fu << 6)) |
-		    ((w >> 3) & (0x7fu << 13)) | ((w >> 4) & (0x7fu << 20));
-		stop = ~w & 0x80808080u; /* bytes that end the address */
-		if (stop) {
-			i = (unsigned)__builtin_ctz(stop) >> 3;
-			a32 = isa == etmi_a32;
-			m = e3_br_mask[a32][i];
-			*addr = (base & ~m) | ((v << (1 + a32)) & m);
-			*nisa = isa;
-			return (int)i + 1;
-		}
-		/* the 5th byte: b0001aaaa T32, b00001aaa A32 */
-		if ((b[4] & 0xf0) == 0x10) {
-			*addr = (v | (uint32_t)(b[4] & 0x0f) << 27) << 1;
-			*nisa = etmi_t32;
-			return 5;
-		}
-		if ((b[4] & 0xf8) == 0x08) {
-			*addr = (v | (uint32_t)(b[4] & 0x07) << 27) << 2;
-			*nisa = etmi_a32;
-			return 5;
-		}
-	}
-	r = etm_br_short(base, isa, b, n, alt, &bs);
-	if (r) {
-		*addr = bs.addr;
-		*nisa = bs.isa;
-	}
-	return r;
-}
-
 /* Whether @h begins a one-byte P-header (etm_tok_atom() without the
  * pointer to its atoms). */
 static inline int e3_tok_is_atom(const struct etm_tok_reader *t, uint8_t h)
@@ -421,7 +364,7 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 			/* wait_branch in place */
 			uint32_t baddr, wb = s.st & 3u << E3_ST_WAIT_SHIFT;
 			enum etm_isa bisa;
-			int r = e3_br_read(taddr, tisa, t->buf + pos,
+			int r = etm_br_std(taddr, tisa, t->buf + pos,
 					   t->len - pos, std, t->alt, &baddr,
 					   &bisa);
 

@@ -61,6 +61,21 @@ static inline int etm_br_short_cut(uint32_t base, enum etm_isa isa,
 	return (int)i;
 }
 
+/* The first four bytes of a branch address packet at @b taken as one
+ * word: their address bits (7, 7, 7, 7 from bit 1 of the first byte; the
+ * size decides how many count) and in @stop the bytes without a
+ * continuation bit (the first one ends the address). */
+static inline __attribute__((always_inline)) uint32_t
+etm_br_word(const uint8_t *b, uint32_t *stop)
+{
+	uint32_t w = (uint32_t)b[0] | (uint32_t)b[1] << 8 |
+		     (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+
+	*stop = ~w & 0x80808080u;
+	return ((w >> 1) & 0x3fu) | ((w >> 2) & (0x7fu << 6)) |
+	       ((w >> 3) & (0x7fu << 13)) | ((w >> 4) & (0x7fu << 20));
+}
+
 /* The common branch address packet at @b[0..n) (b[0] a branch header):
  * 1-4 address bytes and the ISA unchanged (A32, T32 or ThumbEE), or 5
  * bytes with an A32 or T32 ISA byte, without exception information;
@@ -75,7 +90,7 @@ static inline int etm_br_short_cut(uint32_t base, enum etm_isa isa,
 static inline __attribute__((always_inline)) int etm_br_short(uint32_t base, enum etm_isa isa, const uint8_t *b, size_t n,
 							      int alt, struct etm_br_short *o)
 {
-	uint32_t w, v, stop;
+	uint32_t v, stop;
 	unsigned len, bits;
 	uint8_t c;
 
@@ -83,16 +98,12 @@ static inline __attribute__((always_inline)) int etm_br_short(uint32_t base, enu
 		return 0;
 	if (n < 5)
 		return etm_br_short_cut(base, isa, b, n, alt, o);
-	w = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-	    (uint32_t)b[3] << 24;
-	v = ((w >> 1) & 0x3fu) | ((w >> 2) & (0x7fu << 6)) |
-	    ((w >> 3) & (0x7fu << 13)) | ((w >> 4) & (0x7fu << 20));
-	stop = ~w & 0x80808080u; /* bytes that end the address */
+	v = etm_br_word(b, &stop);
 	if (stop) {
 		len = ((unsigned)__builtin_ctz(stop) >> 3) + 1;
 		bits = 7 * len - 1;
 		if (alt && len > 1) {
-			if ((w >> (8 * (len - 1))) & 0x40)
+			if (b[len - 1] & 0x40)
 				return 0; /* exception information */
 			bits--;           /* 6 bits in the last byte */
 		}
@@ -115,6 +126,58 @@ static inline __attribute__((always_inline)) int etm_br_short(uint32_t base, enu
 	o->addr_bits = 32;
 	o->isa_changed = 1;
 	return 5;
+}
+
+/* The ETMv3 plain loop's branch address packet at @b[0..n) against the address
+ * @base and ISA @isa: etm_br_short() (same result), with the standard
+ * encoding (@std: not the alternative one, and @isa A32, T32 or ThumbEE)
+ * read inline from one word, the 1-4 byte forms through a mask table, the
+ * 5-byte form with its ISA byte. Returns the size and sets @addr and
+ * @nisa, or 0 (not of the short form, or cut). */
+static inline int etm_br_std(uint32_t base, enum etm_isa isa,
+			     const uint8_t *b, size_t n, int std, int alt,
+			     uint32_t *addr, enum etm_isa *nisa)
+{
+	/* address bits a packet of 1-4 bytes replaces in the standard
+	 * encoding (6, 13, 20 or 27 packet bits), for T32/ThumbEE and for
+	 * A32 (shifted by 1 and 2) */
+	static const uint32_t mask[2][4] = {
+		{ 0x7fu, 0x3fffu, 0x1fffffu, 0xfffffffu },
+		{ 0xffu, 0x7fffu, 0x3fffffu, 0x1fffffffu },
+	};
+	struct etm_br_short bs;
+	uint32_t v, stop, m;
+	unsigned i, a32;
+	int r;
+
+	if (std && n >= 5) {
+		v = etm_br_word(b, &stop);
+		if (stop) {
+			i = (unsigned)__builtin_ctz(stop) >> 3;
+			a32 = isa == etmi_a32;
+			m = mask[a32][i];
+			*addr = (base & ~m) | ((v << (1 + a32)) & m);
+			*nisa = isa;
+			return (int)i + 1;
+		}
+		/* the 5th byte: b0001aaaa T32, b00001aaa A32 */
+		if ((b[4] & 0xf0) == 0x10) {
+			*addr = (v | (uint32_t)(b[4] & 0x0f) << 27) << 1;
+			*nisa = etmi_t32;
+			return 5;
+		}
+		if ((b[4] & 0xf8) == 0x08) {
+			*addr = (v | (uint32_t)(b[4] & 0x07) << 27) << 2;
+			*nisa = etmi_a32;
+			return 5;
+		}
+	}
+	r = etm_br_short(base, isa, b, n, alt, &bs);
+	if (r) {
+		*addr = bs.addr;
+		*nisa = bs.isa;
+	}
+	return r;
 }
 
 #endif
