@@ -272,22 +272,27 @@ static uint32_t e3_erun(uint64_t bits, uint32_t n)
 	return r < n ? r : n;
 }
 
+/* The running sums of @n (>= 1) atoms' cycles into @cw[0..n] (see
+ * struct e3_atoms): once per packet or run, so that a step's cycles are a
+ * difference, not a loop over a varying number of atoms (mispredicted). */
+static void e3_wcum(const uint16_t *w, uint32_t w0, uint32_t n, uint64_t *cw)
+{
+	uint64_t s = w0;
+	uint32_t j;
+
+	cw[0] = 0;
+	cw[1] = s;
+	for (j = 1; j < n; j++) {
+		s += w[j];
+		cw[j + 1] = s;
+	}
+}
+
 /* Cycles of atoms @i..@i+@k-1 into *@sum, of the last one returned. */
 static uint32_t e3_wsum(const struct e3_atoms *a, uint32_t i, uint32_t k,
 			uint64_t *sum)
 {
-	uint64_t s = 0;
-	uint32_t j;
-
-	if (!a->w) {
-		*sum = 0;
-		return 0;
-	}
-	for (j = i ? i : 1; j < i + k; j++)
-		s += a->w[j];
-	if (!i)
-		s += a->w0;
-	*sum = s;
+	*sum = a->cw[i + k] - a->cw[i];
 	return i + k - 1 ? a->w[i + k - 1] : a->w0;
 }
 
@@ -386,7 +391,7 @@ __attribute__((noinline)) int etm_e3_walk(struct etm3_flow *e, const struct e3_a
 /* Atoms of @pkt into @a (cycles into @w); W atoms of earlier packets
  * (the carry) belong to the first atom. */
 static void e3_cycles(struct etm3_flow *e, const struct etm_packet *pkt,
-		      struct e3_atoms *a, uint16_t *w)
+		      struct e3_atoms *a, uint16_t *w, uint64_t *cw)
 {
 	uint32_t n = pkt->atom_count, j;
 
@@ -399,6 +404,8 @@ static void e3_cycles(struct etm3_flow *e, const struct etm_packet *pkt,
 			w[j] = pkt->atom_w[j];
 		a->w = w;
 		a->w0 = e3_sat32(pkt->atom_w[0] + e->carry);
+		e3_wcum(w, a->w0, n, cw);
+		a->cw = cw;
 		e->carry = 0;
 	}
 	e->carry += e->ca ? pkt->w_tail : 0;
@@ -408,9 +415,10 @@ static void e3_cycles(struct etm3_flow *e, const struct etm_packet *pkt,
 static int e3_atoms(struct etm3_flow *e, const struct etm_packet *pkt)
 {
 	uint16_t w[ETM_PKT_MAX_ATOMS];
+	uint64_t cw[ETM_PKT_MAX_ATOMS + 1];
 	struct e3_atoms a = { 0 };
 
-	e3_cycles(e, pkt, &a, w);
+	e3_cycles(e, pkt, &a, w, cw);
 	if (!e->synced || e->data_only) {
 		e->carry = 0;
 		return e->halted && a.n ? etm_e3_halt_skip(e) : 0;
@@ -424,6 +432,7 @@ static int e3_atoms(struct etm3_flow *e, const struct etm_packet *pkt)
 int etm_e3_run(struct etm3_flow *e, struct etm_atom_run *r)
 {
 	struct e3_atoms a = { .n = r->n, .bits = r->bits, .r = r };
+	uint64_t cw[ETM_ATOM_RUN_MAX + ETM_PKT_MAX_ATOMS + 1];
 
 	if (!e->synced || e->data_only) {
 		e->carry = 0;
@@ -436,6 +445,8 @@ int etm_e3_run(struct etm3_flow *e, struct etm_atom_run *r)
 	if (e->ca) {
 		a.w = r->w;
 		a.w0 = e3_sat32((uint64_t)r->w[0] + e->carry);
+		e3_wcum(r->w, a.w0, r->n, cw);
+		a.cw = cw;
 		e->carry = r->w_tail;
 	}
 	return e3_walk_in(e, &a);

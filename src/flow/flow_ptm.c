@@ -659,32 +659,16 @@ static inline int ptm_drain_tok(struct etm_flow *f)
 	}
 }
 
-/* The fast path of non-cycle-accurate trace: the plain loop
- * (flow_ptm_plain.c) while the decoder is synchronised, single tokens
- * for what it leaves. */
-static int ptm_drain_plain(struct etm_flow *f, uint64_t *np)
+/* The fast path (the drain hook): the plain loop (flow_ptm_plain.c) while
+ * the decoder is synchronised, single tokens decoded as if the packets
+ * were put one by one for what it leaves. */
+static int ptm_drain(struct etm_flow *f, uint64_t *np)
 {
 	struct ptm_flow *p = f->impl;
 
 	do {
 		if (p->synced && p->cur_valid && !etm_ptm_plain(p, np))
 			return 0;
-		if (!ptm_drain_tok(f))
-			return 0;
-		(*np)++;
-	} while (etm_flow_qopen(f));
-	return 0;
-}
-
-/* The fast path (the drain hook): tokens decoded as if the packets were
- * put one by one. */
-static int ptm_drain(struct etm_flow *f, uint64_t *np)
-{
-	struct ptm_flow *p = f->impl;
-
-	if (!p->ca)
-		return ptm_drain_plain(f, np);
-	do {
 		if (!ptm_drain_tok(f))
 			return 0;
 		(*np)++;

@@ -51,7 +51,7 @@ void etm_ptm_atoms(struct ptm_flow *p, unsigned n, uint32_t bits, int has_cc,
  * (flow_ptm.c). */
 void etm_ptm_branch(struct ptm_flow *p, const struct etm_brc *br);
 
-/* The plain loop (flow_ptm_plain.c): non-cycle-accurate trace,
+/* The plain loop (flow_ptm_plain.c): cycle-accurate or not,
  * synchronised; returns 1 when the next packet needs the general path, 0
  * when the queue is full enough. */
 int etm_ptm_plain(struct ptm_flow *p, uint64_t *np);

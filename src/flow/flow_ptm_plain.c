@@ -1,9 +1,11 @@
-/* flow/flow_ptm_plain.c - the PTM flow decoder's plain loop: in
- * non-cycle-accurate trace, one-byte atom packets and short branch address
- * packets read straight from the packet decoder's buffer through its token
- * reader (packet/pktdec.h), and each walk that is one cached block ending
- * at a waypoint (the usual case) decoded inline; anything else goes to the
- * general functions of flow_ptm.c, or ends the loop. */
+/* flow/flow_ptm_plain.c - the PTM flow decoder's plain loop: atom packets
+ * (one-byte, or in cycle-accurate trace a header and a cycle count) and
+ * short branch address packets read straight from the packet decoder's
+ * buffer through its token reader (packet/pktdec.h), and each walk that
+ * is one cached block ending at a waypoint (the usual case) decoded
+ * inline; anything else goes to the general functions of flow_ptm.c, or
+ * ends the loop. The cycle-accurate loop is a copy of its own (@ca a
+ * constant), so that the other pays nothing for it. */
 #include "flow/flow_ptm_int.h"
 
 /* The block a walk from p->cur makes when it is one cached block ending at
@@ -26,9 +28,10 @@ static inline const struct etm_block *plain_block(struct ptm_flow *p)
 }
 
 /* ptm_emit_range() of the walk of block @b (atom: the last instruction's
- * E/N is known). */
-static inline void plain_range(struct ptm_flow *p, const struct etm_block *b,
-			       uint64_t off, int exec)
+ * E/N is known), with cycle count @cc in cycle-accurate trace (@ca). */
+static inline __attribute__((always_inline)) void
+plain_range(struct ptm_flow *p, const struct etm_block *b, uint64_t off,
+	    int exec, uint32_t cc, int ca)
 {
 	struct etm_elem *el = etm_flow_emit(p->f, etmk_range, off);
 
@@ -48,14 +51,19 @@ static inline void plain_range(struct ptm_flow *p, const struct etm_block *b,
 	el->last_link = b->last.link;
 	el->last_exec = (uint8_t)exec;
 	el->last_atom = 1;
+	if (ca) {
+		el->has_cycles = 1;
+		el->cycles = cc;
+	}
 	ptm_state_into(p, el);
 }
 
-/* etm_ptm_branch() of a short branch address @bs at @off: the walk to
- * the waypoint it resolves (an E atom), the return stack, the new
- * address. */
-static inline void plain_branch(struct ptm_flow *p,
-				const struct etm_br_short *bs, uint64_t off)
+/* etm_ptm_branch() of a short branch address @bs at @off (cycle count
+ * @cc if @ca): the walk to the waypoint it resolves (an E atom), the
+ * return stack, the new address. */
+static inline __attribute__((always_inline)) void
+plain_branch(struct ptm_flow *p, const struct etm_br_short *bs, uint64_t off,
+	     uint32_t cc, int ca)
 {
 	const struct etm_block *b = plain_block(p);
 	struct etm_brc br;
@@ -67,10 +75,14 @@ static inline void plain_branch(struct ptm_flow *p,
 		br.isa = bs->isa;
 		br.addr_bits = bs->addr_bits;
 		br.isa_changed = bs->isa_changed;
+		if (ca) {
+			br.has_cc = 1;
+			br.cycle_count = cc;
+		}
 		etm_ptm_branch(p, &br);
 		return;
 	}
-	plain_range(p, b, off, 1);
+	plain_range(p, b, off, 1, cc, ca);
 	if (p->rs_on && b->last.link)
 		etm_retstack_push(&p->rs, b->last.addr + b->last.size, p->isa,
 				  p->ns);
@@ -103,7 +115,7 @@ static inline void plain_atoms(struct ptm_flow *p, const struct etm_atomc *ac,
 		if (!b || (e && w_needs_general(&b->last)))
 			break;
 		w = &b->last;
-		plain_range(p, b, off, e);
+		plain_range(p, b, off, e, 0, 0);
 		p->after_wu = 0;
 		if (!e) {
 			p->cur = w->addr + w->size;
@@ -124,36 +136,83 @@ static inline void plain_atoms(struct ptm_flow *p, const struct etm_atomc *ac,
 		etm_ptm_atoms(p, n - i, bits >> i, 0, 0, off);
 }
 
+/* etm_ptm_atoms() of a cycle-accurate atom packet (one atom, @nbit 1 for
+ * N, cycle count @cc): inline as plain_atoms() does. */
+static inline void plain_ca_atom(struct ptm_flow *p, unsigned nbit,
+				 uint32_t cc, uint64_t off)
+{
+	const struct etm_block *b = plain_block(p);
+	const struct etm_insn *w;
+
+	if (!b || (!nbit && w_needs_general(&b->last))) {
+		etm_ptm_atoms(p, 1, nbit, 1, cc, off);
+		return;
+	}
+	w = &b->last;
+	plain_range(p, b, off, !nbit, cc, 1);
+	p->after_wu = 0;
+	if (nbit) {
+		p->cur = w->addr + w->size;
+		return;
+	}
+	if (p->rs_on && w->link)
+		etm_retstack_push(&p->rs, w->addr + w->size, p->isa, p->ns);
+	if (w->cls == etmc_br_direct) {
+		p->cur = w->target;
+		if (w->target_isa != etmi_unknown)
+			p->isa = w->target_isa;
+	} else {
+		p->cur = w->addr + w->size;
+	}
+}
+
+/* The packet at @pos of @t, if the loop takes it: decoded, its size
+ * returned; else 0 (the general path). */
+static inline __attribute__((always_inline)) int
+plain_packet(struct ptm_flow *p, struct etm_tok_reader *t, size_t pos, int ca)
+{
+	uint8_t h = t->buf[pos];
+	struct etm_br_short bs;
+	uint32_t cc = 0;
+	unsigned nbit;
+	int r, c = 0;
+
+	if (ca && (r = etm_tok_ca_atom(t, pos, &nbit, &cc)) > 0) {
+		plain_ca_atom(p, nbit, cc, etm_tok_off(t, pos));
+		return r;
+	}
+	if (!ca && etm_tok_atom(t, h)) {
+		plain_atoms(p, etm_tok_atom(t, h), etm_tok_off(t, pos));
+		return 1;
+	}
+	if (!etm_tok_is_branch(t, h) ||
+	    (r = etm_tok_br_short(t, pos, &bs)) <= 0 ||
+	    (ca && (c = etm_tok_br_cc(t, pos + (size_t)r, &cc)) <= 0))
+		return 0;
+	plain_branch(p, &bs, etm_tok_off(t, pos), cc, ca);
+	t->addr = bs.addr; /* the compression state */
+	t->isa = bs.isa;
+	return r + c;
+}
+
 /* The loop: tokens while the decoder stays synchronised with a known
  * address and the queue has room (etm_flow_qopen()); the packet count
- * goes to *@np. */
-static int plain_loop(struct ptm_flow *p, struct etm_tok_reader *t,
-		      uint64_t *np)
+ * goes to *@np. @ca: cycle-accurate trace (a constant). */
+static inline __attribute__((always_inline)) int
+plain_loop_how(struct ptm_flow *p, struct etm_tok_reader *t, uint64_t *np,
+	       int ca)
 {
-	const uint8_t *buf = t->buf;
 	size_t pos = t->pos, len = t->len;
 	struct etm_flow *f = p->f;
-	struct etm_br_short bs;
 	uint64_t npk = 0;
 	int ret = 1;
 
 	while (pos < len && p->synced && p->cur_valid) {
-		uint8_t h = buf[pos];
-		const struct etm_atomc *ac = etm_tok_atom(t, h);
-		int r;
+		int r = plain_packet(p, t, pos, ca);
 
-		if (ac) {
-			plain_atoms(p, ac, etm_tok_off(t, pos));
-			pos++;
-		} else if (etm_tok_is_branch(t, h) &&
-			   (r = etm_tok_br_short(t, pos, &bs)) > 0) {
-			plain_branch(p, &bs, etm_tok_off(t, pos));
-			t->addr = bs.addr; /* the compression state */
-			t->isa = bs.isa;
-			pos += (size_t)r;
-		} else {
+		if (!r)
 			break;
-		}
+		pos += (size_t)r;
 		npk++;
 		if (!etm_flow_qopen(f)) {
 			ret = 0;
@@ -165,6 +224,18 @@ static int plain_loop(struct ptm_flow *p, struct etm_tok_reader *t,
 	return ret;
 }
 
+static int plain_loop(struct ptm_flow *p, struct etm_tok_reader *t,
+		      uint64_t *np)
+{
+	return plain_loop_how(p, t, np, 0);
+}
+
+static int plain_loop_ca(struct ptm_flow *p, struct etm_tok_reader *t,
+			 uint64_t *np)
+{
+	return plain_loop_how(p, t, np, 1);
+}
+
 int etm_ptm_plain(struct ptm_flow *p, uint64_t *np)
 {
 	struct etm_pkt_decoder *pd = p->f->pd;
@@ -174,7 +245,7 @@ int etm_ptm_plain(struct ptm_flow *p, uint64_t *np)
 	if (!etm_pkt_tok_open(pd, &t))
 		return 1;
 	etm_flow_qstart(p->f);
-	ret = plain_loop(p, &t, np);
+	ret = p->ca ? plain_loop_ca(p, &t, np) : plain_loop(p, &t, np);
 	etm_pkt_tok_close(pd, &t);
 	return ret;
 }

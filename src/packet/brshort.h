@@ -1,6 +1,7 @@
 /* packet/brshort.h - the common branch address packet decoded inline: the
- * short form the parser's fast-path branch reader and the ETMv3 flow
- * decoder's plain loop both take without the general reader. */
+ * short form the parser's fast-path branch reader and the flow decoders'
+ * plain loops take without the general reader; and the PTM cycle count
+ * field (after a branch address, and the cycle-accurate atom packet). */
 #ifndef ETM_PACKET_BRSHORT_H
 #define ETM_PACKET_BRSHORT_H
 
@@ -178,6 +179,43 @@ static inline int etm_br_std(uint32_t base, enum etm_isa isa,
 		*nisa = bs.isa;
 	}
 	return r;
+}
+
+/* The PTM cycle count field (IHI 0035B 4.7, ../shared/docs/ptm.md 7), as
+ * ptm_pkt.c reads it: after a branch address in cycle-accurate trace, and
+ * from the header of a cycle-accurate atom packet on: bits [5:2] of the
+ * first byte, bit 6 to go on, then 7 bits a byte while bit 7 is set, at
+ * most 5 bytes. Returns the size, or 0 when cut. One or two bytes (the
+ * usual sizes, in no predictable order) without a branch on which. */
+static inline int etm_ptm_cc_short(const uint8_t *b, size_t n, uint32_t *v)
+{
+	uint32_t x;
+	unsigned i;
+
+	if (n >= 2 && !(b[1] & (uint8_t)(b[0] << 1) & 0x80)) {
+		/* one or two bytes (the first with or without bit 6) */
+		uint32_t more = (b[0] >> 6) & 1;
+
+		*v = ((b[0] >> 2) & 0x0fu) |
+		     (((uint32_t)b[1] & 0x7fu) << 4 & (0u - more));
+		return (int)more + 1;
+	}
+	if (n < 1)
+		return 0;
+	x = (b[0] >> 2) & 0x0f;
+	if (!(b[0] & 0x40)) {
+		*v = x;
+		return 1;
+	}
+	for (i = 1; i < 5; i++) {
+		if (i >= n)
+			return 0;
+		x |= (uint32_t)(b[i] & 0x7f) << (4 + 7 * (i - 1));
+		if (!(b[i] & 0x80))
+			break;
+	}
+	*v = x;
+	return i < 5 ? (int)i + 1 : 5;
 }
 
 #endif

@@ -254,6 +254,7 @@ static void replay_search(struct etm_pktp *p, size_t from, size_t to)
 	const uint8_t *buf = p->buf;
 	const struct etm_offseg *map = p->map;
 	const uint32_t *rel = p->rel;
+	uint8_t rel_tried = p->rel_tried;
 	size_t len = p->len, pos = p->pos, nmap = p->nmap, mapi = p->mapi;
 	uint64_t off = p->off;
 	size_t i, ns = 0;
@@ -270,6 +271,7 @@ static void replay_search(struct etm_pktp *p, size_t from, size_t to)
 	p->nmap = ns;
 	p->mapi = 0;
 	p->rel = NULL; /* the offsets of asmb are in seg */
+	p->rel_tried = 1;
 	p->off = ns ? seg[0].off : 0;
 	while (p->pos < p->len &&
 	       p->qn < sizeof(p->q) / sizeof(p->q[0]))
@@ -281,6 +283,7 @@ static void replay_search(struct etm_pktp *p, size_t from, size_t to)
 	p->nmap = nmap;
 	p->mapi = mapi;
 	p->rel = rel;
+	p->rel_tried = rel_tried;
 	p->off = off;
 }
 

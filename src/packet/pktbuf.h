@@ -67,6 +67,9 @@ struct etm_pkt_opts {
 	uint8_t id;
 };
 
+/* struct etm_pktp's acd[]: the run loop takes the packet. */
+#define ETM_ACD_RUN (1ull << 33)
+
 enum etm_pkt_mode {
 	etm_pm_search = 0, /* looking for A-sync; bytes become notsync packets */
 	etm_pm_sync,       /* at a packet boundary (or assembling one) */
@@ -110,6 +113,10 @@ struct etm_pktp {
 	 * atom tokens of the fast paths. */
 	uint8_t aok[256];
 	struct etm_atomc ac[256];
+	/* ... and packed for the cycle-accurate run loop: bits 0-7 atoms,
+	 * 8-15 W atoms after the last, 16-31 E/N bits, 32 any atom, and
+	 * ETM_ACD_RUN if the loop takes the packet (at most 8 atoms) */
+	uint64_t acd[256];
 	/* One-byte packets that neither read nor change the state, as
 	 * compact records by header byte (offset not set): the batch path
 	 * of etm_pktp_next_recs(). */
@@ -234,6 +241,13 @@ int etm_pktp_push(struct etm_pktp *p, const uint8_t *buf, size_t n,
 int etm_pktp_finish(struct etm_pktp *p);
 int etm_pktp_next(struct etm_pktp *p, struct etm_packet *pkt, size_t size);
 
+/* The branch address packet at @b[0..n) (b[0] a branch header) into @br
+ * (offset not set), the compression state updated: its size, or 0 when
+ * cut or bad (nothing changed). The short form inline (brshort.h), the
+ * rest through the protocol's reader (pkttok.c). */
+int etm_pktp_branch_at(struct etm_pktp *p, const uint8_t *b, size_t n,
+		       struct etm_brc *br);
+
 /* Up to @max packets as compact records (see etmtrace/packet.h). */
 int etm_pktp_next_recs(struct etm_pktp *p, struct etm_pkt_rec *recs,
 		       size_t max);
@@ -247,6 +261,8 @@ static inline uint64_t etm_pktp_off(struct etm_pktp *p, size_t pos)
 {
 	if (!p->map)
 		return p->off + pos;
+	if (__builtin_expect(!p->rel_tried, 0))
+		etm_pktp_build_rel(p);
 	if (p->rel)
 		return p->rel_base + p->rel[pos];
 	return etm_offseg_off(p->map, p->nmap, &p->mapi, pos);

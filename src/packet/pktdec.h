@@ -153,6 +153,8 @@ struct etm_atom_run {
 	/* the offset map of the pushed buffer (see struct etm_offseg) */
 	const struct etm_offseg *map;
 	size_t nmap, mapi;
+	const uint32_t *rel; /* per-byte offsets (rel_base + rel[pos]) or NULL */
+	uint64_t rel_base;
 	uint64_t off0; /* offset of position 0, no map */
 };
 
@@ -166,6 +168,8 @@ static inline uint64_t etm_atom_run_off(struct etm_atom_run *r, unsigned j)
 
 	if (!m)
 		return r->off0 + pos;
+	if (r->rel)
+		return r->rel_base + r->rel[pos];
 	while (r->mapi + 1 < r->nmap && m[r->mapi + 1].pos <= pos)
 		r->mapi++;
 	return m[r->mapi].off + (pos - m[r->mapi].pos);
@@ -193,11 +197,16 @@ void etm_pkt_tok_run_done(struct etm_pkt_decoder *pd,
 struct etm_tok_reader {
 	const uint8_t *buf;
 	size_t pos, len;
-	const uint8_t *aok;           /* header byte -> one-byte atom packet */
-	const struct etm_atomc *ac;   /* header byte -> its atoms */
-	const uint8_t *hdr;           /* header byte -> header class */
-	uint8_t br_hdr;               /* the class of branch headers */
-	uint8_t alt;                  /* ETMv3 alternative branch encoding */
+	const uint8_t *aok;         /* header byte -> one-byte atom packet */
+	const struct etm_atomc *ac; /* header byte -> its atoms */
+	const uint8_t *hdr;         /* header byte -> header class */
+	uint8_t br_hdr;             /* the class of branch headers */
+	uint8_t alt;                /* ETMv3 alternative branch encoding */
+	/* PTM cycle-accurate: the class of atom headers (an atom packet is
+	 * its header and cycle count; ETM_TOK_NO_HDR otherwise), and a cycle
+	 * count follows each branch address */
+	uint8_t ca_atom_hdr;
+	uint8_t br_cc;
 	uint32_t addr;                /* compression state: address base */
 	enum etm_isa isa;             /* and the trace's ISA */
 	uint64_t off;                 /* input offset of buf[0], no map */
@@ -206,6 +215,9 @@ struct etm_tok_reader {
 	const uint32_t *rel; /* per-byte offsets or NULL */
 	uint64_t rel_base;
 };
+
+/* No header class (struct etm_tok_reader's ca_atom_hdr). */
+#define ETM_TOK_NO_HDR 0xff
 
 /* Open @r on @pd: 1 if the decoder is ready for tokens (etm_pkt_tok_ready()),
  * else 0 (@r unusable). */
@@ -230,6 +242,28 @@ static inline const struct etm_atomc *etm_tok_atom(
 	const struct etm_tok_reader *r, uint8_t h)
 {
 	return r->aok[h] ? &r->ac[h] : NULL;
+}
+
+/* The PTM cycle-accurate atom packet at @pos, if the reader's trace has
+ * them and one begins there: its size (0: none, or cut), its atom in
+ * *@nbit (1 = N) and its cycle count in *@cc. Does not consume it. */
+static inline int etm_tok_ca_atom(const struct etm_tok_reader *r, size_t pos,
+				  unsigned *nbit, uint32_t *cc)
+{
+	uint8_t h = r->buf[pos];
+
+	if (r->hdr[h] != r->ca_atom_hdr)
+		return 0;
+	*nbit = (h >> 1) & 1;
+	return etm_ptm_cc_short(r->buf + pos, r->len - pos, cc);
+}
+
+/* The cycle count at @pos after a branch address (r->br_cc): its size,
+ * or 0 when cut. */
+static inline int etm_tok_br_cc(const struct etm_tok_reader *r, size_t pos,
+				uint32_t *cc)
+{
+	return etm_ptm_cc_short(r->buf + pos, r->len - pos, cc);
 }
 
 /* Whether @h begins a branch address packet. */

@@ -201,11 +201,9 @@ recs_fast_how(struct etm_pktp *p, struct etm_pkt_rec *recs,
 	const uint32_t *rel = p->rel;
 	uint64_t base = how == ro_rel ? p->rel_base : p->off;
 	size_t n = 0, pos = p->pos, len = p->len, i, lim;
-	struct etm_pkt_state st;
 	struct off_cursor c;
 	struct etm_patom pa;
 	struct etm_brc br;
-	uint32_t drop;
 	int k, hk;
 
 	if (how == ro_map)
@@ -257,14 +255,9 @@ recs_fast_how(struct etm_pktp *p, struct etm_pkt_rec *recs,
 		if (hk != etmh_branch)
 			break;
 		/* a branch (what etm_pkt_tok_branch() does) */
-		memset(&br, 0, sizeof(br));
-		st = p->st;
-		k = p->ops->read_branch(p, buf + pos, len - pos, &br, &st,
-					&drop);
+		k = etm_pktp_branch_at(p, buf + pos, len - pos, &br);
 		if (k <= 0)
 			break; /* cut by the end of the chunk, or bad */
-		p->st.addr = st.addr;
-		p->st.isa = st.isa;
 		br.offset = rec_off(rel, base, &c, how, pos);
 		rec_branch(&recs[n++], &br, p->o.id, k);
 		pos += (size_t)k;

@@ -11,6 +11,14 @@
 
 #include <etmtrace/error.h>
 
+/* The packed table entry of one-byte atom packet @a (see acd[]). */
+static uint64_t acd_entry(const struct etm_atomc *a, int ok)
+{
+	return a->n | (uint64_t)a->w_tail << 8 | (uint64_t)a->bits << 16 |
+	       (uint64_t)(a->n != 0) << 32 |
+	       (ok && a->n <= 8 ? ETM_ACD_RUN : 0);
+}
+
 /* Atom packets complete in one byte that leave the state alone. */
 void etm_pktp_atom_table(struct etm_pktp *p, const struct etm_pkt_state *st0)
 {
@@ -37,7 +45,51 @@ void etm_pktp_atom_table(struct etm_pktp *p, const struct etm_pkt_state *st0)
 					   ((1u << pkt->atom_count) - 1));
 		for (k = 0; k < ETM_PKT_MAX_ATOMS; k++)
 			p->ac[b].w[k] = pkt->atom_w[k];
+		p->acd[b] = acd_entry(&p->ac[b], p->aok[b]);
 	}
+}
+
+/* The cycle-accurate loop of etm_pkt_tok_atom_run(): packets from @pos
+ * (before @end) while the table acd[] (etm_pktp_atom_table()) says they
+ * are in it, each through one 8-byte table entry and a 16-byte copy of
+ * its W counts; the run's state in and out through the pointers. Returns
+ * the position after the last packet taken. */
+static inline __attribute__((always_inline)) size_t
+run_ca(const struct etm_pktp *p, struct etm_atom_run *r, size_t pos,
+       size_t end, unsigned *pn, unsigned *pnap, uint64_t *pbits,
+       uint32_t *pwacc)
+{
+	const uint8_t *buf = p->buf;
+	const uint64_t *acd = p->acd;
+	unsigned n = *pn, nap = *pnap;
+	uint64_t bits = *pbits;
+	uint32_t wacc = *pwacc;
+
+	while (pos < end && (acd[buf[pos]] & ETM_ACD_RUN)) {
+		uint8_t h = buf[pos];
+		uint64_t d = acd[h], rep = nap * 0x0101010101010101ull;
+		unsigned an = (unsigned)d & 0xff, has = (unsigned)(d >> 32) & 1;
+
+		if (n + an > ETM_ATOM_RUN_MAX)
+			break;
+		/* cycle-accurate P-headers have at most 8 atoms (acd) */
+		memcpy(&r->apk[n], &rep, 8);
+		memcpy(&r->w[n], p->ac[h].w, 8 * sizeof(r->w[0]));
+		r->ppos[nap] = pos;
+		bits |= (d >> 16 & 0xffff) << (n & 63);
+		r->w[n] = (uint16_t)(r->w[n] + wacc);
+		/* wacc = has ? w_tail : wacc + w_tail, without a branch
+		 * (W-only and atom packets come in no predictable order) */
+		wacc = (wacc & (has - 1)) + (uint32_t)(d >> 8 & 0xff);
+		nap += has;
+		n += an;
+		pos++;
+	}
+	*pn = n;
+	*pnap = nap;
+	*pbits = bits;
+	*pwacc = wacc;
+	return pos;
 }
 
 /* The packets of a run are added without branches on their kind (W-only
@@ -52,7 +104,7 @@ unsigned etm_pkt_tok_atom_run(struct etm_pkt_decoder *pd,
 	struct etm_pktp *p = &pd->core;
 	const uint8_t *buf = p->buf;
 	size_t pos = p->pos, len = p->len, end;
-	unsigned n = 0, nap = 0, has;
+	unsigned n = 0, nap = 0;
 	uint32_t wacc = 0;
 	uint64_t bits = 0;
 
@@ -62,9 +114,13 @@ unsigned etm_pkt_tok_atom_run(struct etm_pkt_decoder *pd,
 		return 0;
 	if (p->map && p->mapi < p->nmap && p->map[p->mapi].pos > pos)
 		p->mapi = 0; /* the cursor only moves forwards */
+	if (p->map && !p->rel_tried)
+		etm_pktp_build_rel(p);
 	r->map = p->map;
 	r->nmap = p->nmap;
 	r->mapi = p->mapi;
+	r->rel = p->rel;
+	r->rel_base = p->rel_base;
 	r->off0 = p->off;
 	if (maxpk > 0xffff / 8)
 		maxpk = 0xffff / 8; /* W counts fit in w[] */
@@ -84,31 +140,7 @@ unsigned etm_pkt_tok_atom_run(struct etm_pkt_decoder *pd,
 			pos++;
 		} while (pos < end && p->aok[buf[pos]]);
 	} else {
-		do {
-			const struct etm_atomc *a = &p->ac[buf[pos]];
-			uint64_t rep = nap * 0x0101010101010101ull;
-
-			if (n + a->n > ETM_ATOM_RUN_MAX)
-				break;
-			has = a->n != 0;
-			if (a->n <= 8) {
-				/* cycle-accurate P-headers have at most 8 */
-				memcpy(&r->apk[n], &rep, 8);
-				memcpy(&r->w[n], a->w, 8 * sizeof(a->w[0]));
-			} else {
-				memset(&r->apk[n], (int)nap, ETM_PKT_MAX_ATOMS);
-				memcpy(&r->w[n], a->w, sizeof(a->w));
-			}
-			r->ppos[nap] = pos;
-			bits |= (uint64_t)a->bits << (n & 63);
-			r->w[n] = (uint16_t)(r->w[n] + wacc);
-			/* wacc = has ? w_tail : wacc + w_tail, without a branch
-			 * (W-only and atom packets come in no predictable order) */
-			wacc = (wacc & ((uint32_t)has - 1)) + a->w_tail;
-			nap += has;
-			n += a->n;
-			pos++;
-		} while (pos < end && p->aok[buf[pos]]);
+		pos = run_ca(p, r, pos, end, &n, &nap, &bits, &wacc);
 	}
 	r->npkt = (unsigned)(pos - p->pos);
 	p->pos = pos;
@@ -188,33 +220,6 @@ static inline __attribute__((always_inline)) int branch_short(const struct etm_p
 	return r;
 }
 
-/* The PTM cycle count field that follows a branch address in
- * cycle-accurate trace, as ptm_pkt.c reads it: bits [5:2] of the first
- * byte, bit 6 to go on, then 7 bits a byte while bit 7 is set, at most 5
- * bytes. Returns the size, or 0 when cut. */
-static inline int ptm_cc_short(const uint8_t *b, size_t n, uint32_t *v)
-{
-	uint32_t x;
-	unsigned i;
-
-	if (n < 1)
-		return 0;
-	x = (b[0] >> 2) & 0x0f;
-	if (!(b[0] & 0x40)) {
-		*v = x;
-		return 1;
-	}
-	for (i = 1; i < 5; i++) {
-		if (i >= n)
-			return 0;
-		x |= (uint32_t)(b[i] & 0x7f) << (4 + 7 * (i - 1));
-		if (!(b[i] & 0x80))
-			break;
-	}
-	*v = x;
-	return i < 5 ? (int)i + 1 : 5;
-}
-
 /* branch_short() for the parser's protocol, with the PTM cycle count. */
 static inline int fast_branch_short(const struct etm_pktp *p,
 				    const uint8_t *b, size_t n,
@@ -226,7 +231,7 @@ static inline int fast_branch_short(const struct etm_pktp *p,
 			      branch_short(p, b, n, br, 0);
 	if (r <= 0 || !p->o.cycle_acc || !p->ops->br_cc)
 		return r;
-	c = ptm_cc_short(b + r, n - (size_t)r, &br->cycle_count);
+	c = etm_ptm_cc_short(b + r, n - (size_t)r, &br->cycle_count);
 	if (!c)
 		return 0;
 	br->has_cc = 1;
@@ -263,10 +268,8 @@ int etm_pkt_tok_ready(const struct etm_pkt_decoder *pd)
 	return tok_ready(&pd->core);
 }
 
-/* The branch address packet at b = buf + pos (n bytes left) into @br, if
- * whole and valid: 1 (consumed), else 0. */
-static inline int tok_branch(struct etm_pktp *p, const uint8_t *b, size_t n,
-			     struct etm_brc *br)
+int etm_pktp_branch_at(struct etm_pktp *p, const uint8_t *b, size_t n,
+		       struct etm_brc *br)
 {
 	struct etm_pkt_state st;
 	uint32_t drop;
@@ -275,9 +278,7 @@ static inline int tok_branch(struct etm_pktp *p, const uint8_t *b, size_t n,
 	if ((r = fast_branch_short(p, b, n, br)) > 0) {
 		p->st.addr = (uint32_t)br->addr;
 		p->st.isa = br->isa;
-		br->offset = etm_pktp_off(p, p->pos);
-		p->pos += (size_t)r;
-		return 1;
+		return r;
 	}
 	brc_clear(br);
 	st = p->st;
@@ -286,6 +287,18 @@ static inline int tok_branch(struct etm_pktp *p, const uint8_t *b, size_t n,
 		return 0; /* cut by the end of the chunk, or bad */
 	p->st.addr = st.addr;
 	p->st.isa = st.isa;
+	return r;
+}
+
+/* The branch address packet at b = buf + pos (n bytes left) into @br, if
+ * whole and valid: 1 (consumed), else 0. */
+static inline int tok_branch(struct etm_pktp *p, const uint8_t *b, size_t n,
+			     struct etm_brc *br)
+{
+	int r = etm_pktp_branch_at(p, b, n, br);
+
+	if (r <= 0)
+		return 0;
 	br->offset = etm_pktp_off(p, p->pos);
 	p->pos += (size_t)r;
 	return 1;
@@ -358,6 +371,8 @@ int etm_pkt_tok_open(struct etm_pkt_decoder *pd, struct etm_tok_reader *r)
 	if (!tok_ready(p))
 		return 0;
 	etm_pktp_tables(p);
+	if (p->map && !p->rel_tried)
+		etm_pktp_build_rel(p);
 	r->buf = p->buf;
 	r->pos = p->pos;
 	r->len = p->len;
@@ -366,6 +381,9 @@ int etm_pkt_tok_open(struct etm_pkt_decoder *pd, struct etm_tok_reader *r)
 	r->hdr = p->hdr;
 	r->br_hdr = etmh_branch;
 	r->alt = p->o.alt_branch;
+	r->ca_atom_hdr = p->ops->read_atom && p->o.cycle_acc ? etmh_atom :
+							       ETM_TOK_NO_HDR;
+	r->br_cc = p->o.cycle_acc && p->ops->br_cc;
 	r->addr = p->st.addr;
 	r->isa = p->st.isa;
 	r->off = p->off;

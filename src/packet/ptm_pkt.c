@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "packet/addr.h"
+#include "packet/brshort.h"
 #include "packet/field.h"
 #include "packet/pktbuf.h"
 
@@ -27,28 +28,13 @@ static void ptm_hdr_table(const struct etm_config *cfg, uint8_t hdr[256])
 
 /* Cycle count field (§7): first byte bx C cccc xx gives count[3:0], then
  * up to 4 bytes of 7 bits with a continuation bit (the 5th byte ends it).
- * The cycle-accurate atom header has the same first-byte layout. */
+ * The cycle-accurate atom header has the same first-byte layout. The
+ * reader is the fast paths' (brshort.h); -etme_again when cut. */
 static int ptm_cc(const uint8_t *b, size_t n, uint32_t *v)
 {
-	uint32_t x;
-	unsigned i;
+	int r = etm_ptm_cc_short(b, n, v);
 
-	if (n < 1)
-		return -etme_again;
-	x = (b[0] >> 2) & 0x0f;
-	if (!(b[0] & 0x40)) {
-		*v = x;
-		return 1;
-	}
-	for (i = 1; i < 5; i++) {
-		if (i >= n)
-			return -etme_again;
-		x |= (uint32_t)(b[i] & 0x7f) << (4 + 7 * (i - 1));
-		if (!(b[i] & 0x80))
-			break;
-	}
-	*v = x;
-	return i < 5 ? (int)i + 1 : 5;
+	return r ? r : -etme_again;
 }
 
 /* Atom packet (§5): non-CA 1-5 atoms, oldest in the highest atom bit;
