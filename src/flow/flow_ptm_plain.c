@@ -4,8 +4,8 @@
  * buffer through its token reader (packet/pktdec.h), and each walk that
  * is one cached block ending at a waypoint (the usual case) decoded
  * inline; anything else goes to the general functions of flow_ptm.c, or
- * ends the loop. The cycle-accurate loop is a copy of its own (@ca a
- * constant), so that the other pays nothing for it. */
+ * ends the loop. Cycle-accurate trace has a loop of its own, so that the
+ * other pays nothing for it. */
 #include "flow/flow_ptm_int.h"
 
 /* The block a walk from p->cur makes when it is one cached block ending at
@@ -166,53 +166,36 @@ static inline void plain_ca_atom(struct ptm_flow *p, unsigned nbit,
 	}
 }
 
-/* The packet at @pos of @t, if the loop takes it: decoded, its size
- * returned; else 0 (the general path). */
-static inline __attribute__((always_inline)) int
-plain_packet(struct ptm_flow *p, struct etm_tok_reader *t, size_t pos, int ca)
-{
-	uint8_t h = t->buf[pos];
-	struct etm_br_short bs;
-	uint32_t cc = 0;
-	unsigned nbit;
-	int r, c = 0;
-
-	if (ca && (r = etm_tok_ca_atom(t, pos, &nbit, &cc)) > 0) {
-		plain_ca_atom(p, nbit, cc, etm_tok_off(t, pos));
-		return r;
-	}
-	if (!ca && etm_tok_atom(t, h)) {
-		plain_atoms(p, etm_tok_atom(t, h), etm_tok_off(t, pos));
-		return 1;
-	}
-	if (!etm_tok_is_branch(t, h) ||
-	    (r = etm_tok_br_short(t, pos, &bs)) <= 0 ||
-	    (ca && (c = etm_tok_br_cc(t, pos + (size_t)r, &cc)) <= 0))
-		return 0;
-	plain_branch(p, &bs, etm_tok_off(t, pos), cc, ca);
-	t->addr = bs.addr; /* the compression state */
-	t->isa = bs.isa;
-	return r + c;
-}
-
 /* The loop: tokens while the decoder stays synchronised with a known
  * address and the queue has room (etm_flow_qopen()); the packet count
- * goes to *@np. @ca: cycle-accurate trace (a constant). */
-static inline __attribute__((always_inline)) int
-plain_loop_how(struct ptm_flow *p, struct etm_tok_reader *t, uint64_t *np,
-	       int ca)
+ * goes to *@np. Not cycle-accurate: one-byte atom packets. */
+static int plain_loop(struct ptm_flow *p, struct etm_tok_reader *t,
+		      uint64_t *np)
 {
+	const uint8_t *buf = t->buf;
 	size_t pos = t->pos, len = t->len;
 	struct etm_flow *f = p->f;
+	struct etm_br_short bs;
 	uint64_t npk = 0;
 	int ret = 1;
 
 	while (pos < len && p->synced && p->cur_valid) {
-		int r = plain_packet(p, t, pos, ca);
+		uint8_t h = buf[pos];
+		const struct etm_atomc *ac = etm_tok_atom(t, h);
+		int r;
 
-		if (!r)
+		if (ac) {
+			plain_atoms(p, ac, etm_tok_off(t, pos));
+			pos++;
+		} else if (etm_tok_is_branch(t, h) &&
+			   (r = etm_tok_br_short(t, pos, &bs)) > 0) {
+			plain_branch(p, &bs, etm_tok_off(t, pos), 0, 0);
+			t->addr = bs.addr; /* the compression state */
+			t->isa = bs.isa;
+			pos += (size_t)r;
+		} else {
 			break;
-		pos += (size_t)r;
+		}
 		npk++;
 		if (!etm_flow_qopen(f)) {
 			ret = 0;
@@ -224,16 +207,52 @@ plain_loop_how(struct ptm_flow *p, struct etm_tok_reader *t, uint64_t *np,
 	return ret;
 }
 
-static int plain_loop(struct ptm_flow *p, struct etm_tok_reader *t,
-		      uint64_t *np)
+/* The packet at @pos of @t in cycle-accurate trace, if the loop takes it:
+ * decoded, its size returned; else 0 (the general path). */
+static inline int plain_ca_packet(struct ptm_flow *p,
+				  struct etm_tok_reader *t, size_t pos)
 {
-	return plain_loop_how(p, t, np, 0);
+	struct etm_br_short bs;
+	uint32_t cc = 0;
+	unsigned nbit;
+	int r, c;
+
+	if ((r = etm_tok_ca_atom(t, pos, &nbit, &cc)) > 0) {
+		plain_ca_atom(p, nbit, cc, etm_tok_off(t, pos));
+		return r;
+	}
+	if (!etm_tok_is_branch(t, t->buf[pos]) ||
+	    (r = etm_tok_br_short(t, pos, &bs)) <= 0 ||
+	    (c = etm_tok_br_cc(t, pos + (size_t)r, &cc)) <= 0)
+		return 0;
+	plain_branch(p, &bs, etm_tok_off(t, pos), cc, 1);
+	t->addr = bs.addr; /* the compression state */
+	t->isa = bs.isa;
+	return r + c;
 }
 
+/* plain_loop() for cycle-accurate trace: atom packets of any size (a
+ * header and a cycle count), branch addresses with a cycle count. */
 static int plain_loop_ca(struct ptm_flow *p, struct etm_tok_reader *t,
 			 uint64_t *np)
 {
-	return plain_loop_how(p, t, np, 1);
+	size_t pos = t->pos, len = t->len;
+	struct etm_flow *f = p->f;
+	uint64_t npk = 0;
+	int ret = 1, r;
+
+	while (pos < len && p->synced && p->cur_valid &&
+	       (r = plain_ca_packet(p, t, pos)) > 0) {
+		pos += (size_t)r;
+		npk++;
+		if (!etm_flow_qopen(f)) {
+			ret = 0;
+			break;
+		}
+	}
+	*np += npk;
+	t->pos = pos;
+	return ret;
 }
 
 int etm_ptm_plain(struct ptm_flow *p, uint64_t *np)
