@@ -143,27 +143,29 @@ static inline void plain_ca_atom(struct ptm_flow *p, unsigned nbit,
 {
 	const struct etm_block *b = plain_block(p);
 	const struct etm_insn *w;
+	enum etm_isa isa = p->isa;
+	uint64_t next;
 
 	if (!b || (!nbit && w_needs_general(&b->last))) {
 		etm_ptm_atoms(p, 1, nbit, 1, cc, off);
 		return;
 	}
 	w = &b->last;
+	next = w->addr + w->size;
 	plain_range(p, b, off, !nbit, cc, 1);
 	p->after_wu = 0;
-	if (nbit) {
-		p->cur = w->addr + w->size;
+	p->cur = next;
+	if (nbit)
 		return;
-	}
-	if (p->rs_on && w->link)
-		etm_retstack_push(&p->rs, w->addr + w->size, p->isa, p->ns);
+	/* taken: a direct branch goes to its target, an ISB or barrier to
+	 * the next instruction; a call leaves its return address */
 	if (w->cls == etmc_br_direct) {
 		p->cur = w->target;
 		if (w->target_isa != etmi_unknown)
 			p->isa = w->target_isa;
-	} else {
-		p->cur = w->addr + w->size;
 	}
+	if (p->rs_on && w->link)
+		etm_retstack_push(&p->rs, next, isa, p->ns);
 }
 
 /* The loop: tokens while the decoder stays synchronised with a known
@@ -239,20 +241,19 @@ static int plain_loop_ca(struct ptm_flow *p, struct etm_tok_reader *t,
 	size_t pos = t->pos, len = t->len;
 	struct etm_flow *f = p->f;
 	uint64_t npk = 0;
-	int ret = 1, r;
+	int r;
 
+	/* the queue is open on entry (etm_ptm_plain()) */
 	while (pos < len && p->synced && p->cur_valid &&
 	       (r = plain_ca_packet(p, t, pos)) > 0) {
 		pos += (size_t)r;
 		npk++;
-		if (!etm_flow_qopen(f)) {
-			ret = 0;
+		if (!etm_flow_qopen(f))
 			break;
-		}
 	}
-	*np += npk;
 	t->pos = pos;
-	return ret;
+	*np += npk;
+	return etm_flow_qopen(f);
 }
 
 int etm_ptm_plain(struct ptm_flow *p, uint64_t *np)
