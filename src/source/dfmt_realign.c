@@ -177,6 +177,30 @@ static int dfmt_fit(const struct etm_dfmt *d, size_t k, size_t nf, int id0,
 	return score - DFMT_BAD_PKT * *bad;
 }
 
+/* Shift @k (0 < k < 16) fits the @nf frames held better than shift 0:
+ * where did the alignment change? The first frame c (in frames from the
+ * first held byte) such that shift 0 over frames 0..c-1 and shift @k from
+ * frame c on fit best together (the first of equals: 0 unless frames in
+ * place before the damage make a later cut fit better). A window that
+ * starts well before the damage (a rewind to the last push of another
+ * ID's data) thus reports it at the damage, not at the window start. */
+static size_t dfmt_cut(const struct etm_dfmt *d, size_t k, size_t nf, int id0)
+{
+	size_t j, c = 0;
+	int s, bs = 0, bad;
+
+	for (j = 0; j + 1 < nf; j++) {
+		s = dfmt_fit(d, k + j * DFMT_FRAME, nf - j, id0, &bad);
+		if (j)
+			s += dfmt_fit(d, 0, j, id0, &bad);
+		if (!j || s > bs) {
+			bs = s;
+			c = j;
+		}
+	}
+	return c;
+}
+
 /* After a frame naming a reserved ID, or when a source's packets did not
  * parse (etm_dfmt_suspect()): where do the frames start? The shift (0-15
  * bytes dropped) whose next frames fit best (the smallest of equals, so 0
@@ -237,7 +261,12 @@ void etm_dfmt_realign(struct etm_dfmt *d)
 		d->judged_at = d->hold_off[0] + 1;
 		return;
 	}
-	etm_dfmt_event(d, etm_dfmt_error, etme_frame_align, d->hold_off[0]);
+	/* the frames before the cut: already out (a rewind) or the
+	 * alignment's last frames before the damage: dropped, as the bytes
+	 * before the new alignment */
+	best += dfmt_cut(d, best, nf, id0) * DFMT_FRAME;
+	etm_dfmt_event(d, etm_dfmt_error, etme_frame_align,
+		       d->hold_off[best & ~(size_t)(DFMT_FRAME - 1)]);
 	etm_dfmt_event(d, etm_dfmt_sync, 0, d->hold_off[best]);
 	etm_dfmt_drop_hold(d, best);
 	d->cur_id = id0;

@@ -64,5 +64,5 @@ expect tc2-0x12 24 26 3 0
 measure tc2-0x13 "$tmp/tc2" cstrace.bin 0x13 12003
 expect tc2-0x13 18 18 0 0
 measure am "$tmp/am" etb.bin 0x10 9000
-expect am 23 25 2 0
+expect am 25 27 2 0
 finish
