@@ -76,6 +76,7 @@ static void consume(struct prun *r)
 	struct pchunk *c;
 	struct ppiece *n;
 	int ret, eos;
+	size_t used;
 	double t;
 
 	pthread_mutex_lock(&r->mu);
@@ -90,21 +91,27 @@ static void consume(struct prun *r)
 			etm_run_fail(r, -etme_internal);
 			break;
 		}
-		if (c && !c->vd && c->qh) {
+		if (c && !c->vd && c->qh && !r->live) {
 			n = c->qh;
 			c->qh = n->next;
 			if (!c->qh)
 				c->qt = NULL;
 			c->qbytes -= n->bytes;
+			r->emitting = 1; /* its worker waits to deliver */
 			pthread_cond_broadcast(&r->cv);
 			pthread_mutex_unlock(&r->mu);
 			ret = 0;
-			if (n->end <= c->skip_to) /* before convergence */
-				r->ops->drop(r->octx, n->p);
-			else
+			used = n->end > c->skip_to ? n->bytes : 0;
+			/* else before the convergence */
+			if (used)
 				ret = r->ops->emit(r->octx, n->p);
+			else
+				r->ops->drop(r->octx, n->p);
 			free(n);
 			pthread_mutex_lock(&r->mu);
+			r->emitting = 0;
+			r->emit_caller += used;
+			pthread_cond_broadcast(&r->cv);
 			if (ret < 0)
 				etm_run_fail(r, ret);
 			continue;
@@ -172,6 +179,7 @@ static void run_stats(const struct prun *r, const struct pwork *w,
 	st->chunks = r->nchunks;
 	st->chunks_void = r->nvoid;
 	st->chunks_claimed = r->nclaimed;
+	st->emit_caller = r->emit_caller;
 	for (i = 0; i < nth; i++) {
 		struct etm_run_thread t = w[i].st;
 
@@ -180,6 +188,7 @@ static void run_stats(const struct prun *r, const struct pwork *w,
 		st->worker_wait += t.wait;
 		st->worker_idle_end += t.idle_end;
 		st->decoded += t.decoded;
+		st->emit_live += w[i].emitted;
 		if (st->thread && i < st->threads_cap)
 			st->thread[i] = t;
 	}

@@ -102,6 +102,12 @@ struct prun {
 				   * predecessor's decoder converged */
 	unsigned nconv;     /* chunks converged with */
 	double caller_wait; /* the calling thread waited for pieces */
+	/* ordered delivery (run/live.c): the worker delivering its own
+	 * output (NULL: the calling thread delivers), the calling thread
+	 * emitting a piece it took off the head chunk's queue */
+	struct pwork *live;
+	int emitting;
+	uint64_t emit_caller; /* piece bytes it emitted (figures) */
 };
 
 /* Per-worker scratch. */
@@ -124,6 +130,10 @@ struct pwork {
 	size_t nraw, rawcap;
 	int rawp;         /* the piece being filled is kept raw */
 	size_t raw_bytes; /* element bytes kept raw in this head */
+	int live;         /* this worker delivers (r->live), its consumer
+			   * told so (ops->live) once cs_live */
+	int cs_live;
+	uint64_t emitted; /* piece bytes it emitted (figures) */
 };
 
 /* Monotonic wall time and the calling thread's CPU time, in seconds. */
@@ -166,6 +176,20 @@ struct ppiece *etm_run_cut(struct pwork *w, uint64_t end, int *ret);
 
 /* Queue @n on chunk @c (caller holds the lock). */
 void etm_run_enqueue(struct prun *r, struct pchunk *c, struct ppiece *n);
+
+/* Ordered delivery by the worker whose chunk is next in order
+ * (run/live.c): at a cut of piece @n (@last: the last of the worker's
+ * stretch), if w->out is the head chunk and no one else is delivering,
+ * the worker emits the chunk's queued pieces and @n itself and becomes
+ * live (ops->live): its consumer writes straight out until @last, so the
+ * text of the chunk being delivered never goes through memory and the
+ * calling thread has nothing to do for it. Returns 1 if @n was emitted
+ * (or freed), 0 if it is to be queued (nothing done), -1 to stop. */
+int etm_run_live_cut(struct pwork *w, struct ppiece *n, int last);
+/* Whether w may start delivering (caller holds the lock). */
+int etm_run_may_deliver(const struct pwork *w);
+/* The worker stops being live (after its last cut, or failing). */
+void etm_run_live_end(struct pwork *w);
 
 /* Deferred consumption of a chunk's head (run/defer.c): in its head phase
  * a worker keeps the elements raw, a piece per checkpoint (up to

@@ -79,24 +79,39 @@ struct ppiece *etm_run_cut(struct pwork *w, uint64_t end, int *ret)
 	return n;
 }
 
-static int flush_piece(struct pwork *w)
+/* Queue the consumer's output since its last cut on the output chunk
+ * (@last: the last cut of the worker's stretch), or emit it here if the
+ * worker delivers (run/live.c), waiting for room unless in the head phase
+ * (a head's output is bounded and the predecessor may be waiting for its
+ * checkpoints) or it may deliver. Returns 0, or -1 to stop (run stopped
+ * or the output chunk went void). */
+static int flush_piece(struct pwork *w, int last)
 {
 	struct prun *r = w->r;
 	struct pchunk *c = w->out;
 	struct ppiece *n;
-	int ret;
+	int ret, lv;
 
 	n = etm_run_cut(w, w->piece_end, &ret);
-	if (!n)
-		return ret;
-	pthread_mutex_lock(&r->mu);
-	while (!r->stop && !c->vd && !w->head && c->qbytes >= r->chunk_limit)
-		etm_run_wait(w);
-	if (r->stop || c->vd) {
+	for (;;) {
+		lv = n || w->live ? etm_run_live_cut(w, n, last) : 0;
+		if (lv)
+			return lv < 0 ? -1 : 0;
+		if (!n)
+			return ret;
+		pthread_mutex_lock(&r->mu);
+		while (!r->stop && !c->vd && !w->head &&
+		       c->qbytes >= r->chunk_limit && !etm_run_may_deliver(w))
+			etm_run_wait(w);
+		if (r->stop || c->vd) {
+			pthread_mutex_unlock(&r->mu);
+			r->ops->drop(r->octx, n->p);
+			free(n);
+			return -1;
+		}
+		if (!etm_run_may_deliver(w))
+			break;
 		pthread_mutex_unlock(&r->mu);
-		r->ops->drop(r->octx, n->p);
-		free(n);
-		return -1;
 	}
 	etm_run_enqueue(r, c, n);
 	w->out_bytes += n->bytes;
@@ -133,7 +148,7 @@ static int drain(struct pwork *w)
 			etm_run_fail_locked(w->r, err);
 			return -1;
 		}
-		if (err > 0 && flush_piece(w) < 0)
+		if (err > 0 && flush_piece(w, 0) < 0)
 			return -1;
 	}
 }
@@ -237,7 +252,7 @@ static int run_head(struct pwork *w, struct pchunk *c, uint64_t *pos)
 		w->rawp = c->defer && w->raw_bytes < raw_max;
 		ret = feed(w, pos, w->piece_end);
 		if (!ret)
-			ret = w->rawp ? etm_run_defer_flush(w) : flush_piece(w);
+			ret = w->rawp ? etm_run_defer_flush(w) : flush_piece(w, 0);
 		if (!ret)
 			checkpoint(w, *pos);
 	}
@@ -323,6 +338,7 @@ static void finish_chunk(struct pwork *w, struct pchunk *c, int ret, int eos,
 
 	if (ret < 0)
 		discard(w);
+	etm_run_live_end(w);
 	pthread_mutex_lock(&r->mu);
 	if (!w->d)
 		etm_run_fail(r, -etme_nomem);
@@ -405,7 +421,7 @@ static void work_chunk(struct pwork *w, struct pchunk *c)
 		ret = feed(w, &pos, s->end);
 	}
 	if (ret >= 0)
-		ret = flush_piece(w);
+		ret = flush_piece(w, 1);
 	if (ret >= 0 && conv && s->defer) /* s's head after the convergence */
 		ret = etm_run_defer_consume(w, s, pos);
 	finish_chunk(w, c, ret, eos, pos);
