@@ -26,6 +26,13 @@ void etm_run_notify(struct prun *r, const struct pchunk *c)
 		pthread_cond_signal(&r->cv_caller);
 }
 
+void etm_run_set_head(struct prun *r, struct pchunk *c)
+{
+	r->head = c;
+	if (c) /* its worker may deliver: drain() looks without the lock */
+		__atomic_store_n(&c->turn, 1, __ATOMIC_RELEASE);
+}
+
 void etm_run_fail(struct prun *r, int err)
 {
 	if (!r->err)
@@ -61,7 +68,7 @@ void etm_run_chunk_free(struct prun *r, struct pchunk *c)
 
 static void chunk_remove(struct prun *r, struct pchunk *c)
 {
-	r->head = c->next;
+	etm_run_set_head(r, c->next);
 	if (!r->head)
 		r->tail = NULL;
 	if (!c->claimed)

@@ -70,6 +70,7 @@ struct pchunk {
 	unsigned nck, ckcap;
 	int head_done;
 	int defer; /* its head is kept raw (run/defer.c) */
+	int turn;  /* it is the head chunk (atomic: read without the lock) */
 };
 
 struct prun {
@@ -146,6 +147,10 @@ double etm_run_cpu(void);
  * not for every piece and checkpoint of every chunk.) */
 void etm_run_notify(struct prun *r, const struct pchunk *c);
 
+/* Make @c (or NULL) the head chunk, the one delivered from. Caller holds
+ * the lock. */
+void etm_run_set_head(struct prun *r, struct pchunk *c);
+
 /* Stop the run with error @err (the first one is kept); caller holds the
  * lock. etm_run_fail_locked() takes it. */
 void etm_run_fail(struct prun *r, int err);
@@ -188,6 +193,9 @@ void etm_run_enqueue(struct prun *r, struct pchunk *c, struct ppiece *n);
 int etm_run_live_cut(struct pwork *w, struct ppiece *n, int last);
 /* Whether w may start delivering (caller holds the lock). */
 int etm_run_may_deliver(const struct pwork *w);
+/* Whether w is to cut its output now to start delivering (its chunk has
+ * become the head chunk since its last cut; without the lock). */
+int etm_run_live_due(const struct pwork *w);
 /* The worker stops being live (after its last cut, or failing). */
 void etm_run_live_end(struct pwork *w);
 

@@ -100,8 +100,9 @@ static int flush_piece(struct pwork *w, int last)
 		if (!n)
 			return ret;
 		pthread_mutex_lock(&r->mu);
-		while (!r->stop && !c->vd && !w->head &&
-		       c->qbytes >= r->chunk_limit && !etm_run_may_deliver(w))
+		while (!r->stop && !c->vd && !etm_run_may_deliver(w) &&
+		       ((!w->head && c->qbytes >= r->chunk_limit) ||
+			(etm_run_live_due(w) && r->emitting)))
 			etm_run_wait(w);
 		if (r->stop || c->vd) {
 			pthread_mutex_unlock(&r->mu);
@@ -148,7 +149,8 @@ static int drain(struct pwork *w)
 			etm_run_fail_locked(w->r, err);
 			return -1;
 		}
-		if (err > 0 && flush_piece(w, 0) < 0)
+		/* cut where the consumer asks, and to start delivering */
+		if ((err > 0 || etm_run_live_due(w)) && flush_piece(w, 0) < 0)
 			return -1;
 	}
 }
