@@ -112,8 +112,8 @@ void runfig_print(FILE *out, const struct runfig *f)
 		    (double)s->bytes),
 		pct((double)s->head_redundant, (double)s->bytes),
 		(unsigned long long)s->converge_max);
-	fprintf(out, "parallel deliver %.2f%% of the output by the workers "
-		     "(live), %.2f%% by the calling thread (%.1f MiB)\n",
+	fprintf(out, "parallel deliver %.2f%% of the output by the workers, "
+		     "%.2f%% by the calling thread (%.1f MiB)\n",
 		pct((double)s->emit_live, (double)(s->emit_live + s->emit_caller)),
 		pct((double)s->emit_caller, (double)(s->emit_live + s->emit_caller)),
 		(double)(s->emit_live + s->emit_caller) / 1048576.0);

@@ -128,6 +128,8 @@ void etm_run_live_end(struct pwork *w)
 	w->cs_live = w->live = 0;
 	pthread_mutex_lock(&r->mu);
 	r->live = NULL;
-	etm_run_notify(r, NULL);
+	/* (the calling thread is told once the chunk is finished, by
+	 * etm_run_worker() after it delivered what it could) */
+	pthread_cond_broadcast(&r->cv);
 	pthread_mutex_unlock(&r->mu);
 }

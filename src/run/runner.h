@@ -191,6 +191,16 @@ void etm_run_enqueue(struct prun *r, struct pchunk *c, struct ppiece *n);
  * calling thread has nothing to do for it. Returns 1 if @n was emitted
  * (or freed), 0 if it is to be queued (nothing done), -1 to stop. */
 int etm_run_live_cut(struct pwork *w, struct ppiece *n, int last);
+/* One step of ordered delivery from the head chunk, by the calling
+ * thread or (@done_only) a worker between chunks, for chunks whose worker
+ * has finished them (with ops->live, the worker of a chunk in progress
+ * delivers it itself): drop a chunk that is void or delivered, or emit its
+ * next piece (the piece's bytes added to *@bytes), unless someone else is
+ * delivering. Caller holds the lock (released while emitting). Returns 1
+ * after a step, 0 if there is nothing to do now, -1 when the decode is
+ * delivered (or stopped). */
+int etm_run_deliver_step(struct prun *r, int done_only, uint64_t *bytes);
+
 /* Whether w may start delivering (caller holds the lock). */
 int etm_run_may_deliver(const struct pwork *w);
 /* Whether w is to cut its output now to start delivering (its chunk has

@@ -352,7 +352,10 @@ static void finish_chunk(struct pwork *w, struct pchunk *c, int ret, int eos,
 		r->rate_out += w->out_bytes + 1;
 	}
 	c->finished = 1;
-	etm_run_notify(r, c);
+	if (r->ops->live && !r->stop) /* this worker delivers it next */
+		pthread_cond_broadcast(&r->cv);
+	else
+		etm_run_notify(r, c);
 	pthread_mutex_unlock(&r->mu);
 }
 
@@ -434,6 +437,7 @@ void *etm_run_worker(void *arg)
 	struct pwork *w = arg;
 	struct prun *r = w->r;
 	struct pchunk *c;
+	int ret;
 
 	w->cs = r->ops->open(r->octx);
 	pthread_mutex_lock(&r->mu);
@@ -453,6 +457,12 @@ void *etm_run_worker(void *arg)
 			pthread_mutex_unlock(&r->mu);
 			work_chunk(w, c);
 			pthread_mutex_lock(&r->mu);
+			/* deliver the chunks finished ahead of their turn that
+			 * are next now, rather than wake the calling thread */
+			while ((ret = etm_run_deliver_step(r, 1, &w->emitted)) > 0)
+				;
+			if (!ret) /* the rest is the calling thread's */
+				pthread_cond_signal(&r->cv_caller);
 			continue;
 		}
 		if (r->next_start >= r->size)
