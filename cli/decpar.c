@@ -141,8 +141,9 @@ static void *dp_open(void *ctx)
 	return w;
 }
 
-/* Before output: the diagnostics segment being filled. */
-static int dp_begin(struct dp_worker *w)
+/* Before output: the diagnostics segment being filled (out of line: once
+ * per piece). */
+static __attribute__((noinline)) int dp_begin(struct dp_worker *w)
 {
 	if (!w->dg && w->r->f->dw) {
 		w->dg = seg_get(w->r);
@@ -174,13 +175,17 @@ static int dp_end(struct dp_worker *w)
 	return 1;
 }
 
+/* Per batch (TC2: about two elements), so the common case is tested
+ * first: the piece begun, its text not full. */
 static int dp_elems(void *state, const struct etm_elem *els, size_t n)
 {
 	struct dp_worker *w = state;
 
-	if (dp_begin(w) < 0)
+	if (!w->used && dp_begin(w) < 0)
 		return -etme_nomem;
 	decfmt_elems(&w->f, els, n);
+	if (wbuf_held(&w->w) < DECPAR_PIECE && !w->w.err)
+		return 0;
 	return dp_end(w);
 }
 

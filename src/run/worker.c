@@ -120,37 +120,64 @@ static int flush_piece(struct pwork *w, int last)
 	return 0;
 }
 
-/* Drain the decoder into the consumer (elements in batches where
- * r->batch). Returns 0 or -1 to stop. */
-static int drain(struct pwork *w)
+/* Drain the decoder into the consumer item by item. Returns 0 or -1 to
+ * stop. */
+static int drain_items(struct pwork *w)
 {
-	const struct etm_elem *els = NULL;
 	struct etm_item it;
 	int n, err;
 
 	for (;;) {
-		if (w->r->batch)
-			n = etm_decoder_next_elems(w->d, &els, PAR_BATCH);
-		else
-			n = etm_decoder_next(w->d, &it, sizeof(it));
+		n = etm_decoder_next(w->d, &it, sizeof(it));
 		if (n == -etme_again || n == -etme_eos)
 			return 0;
 		if (n < 0) {
 			etm_run_fail_locked(w->r, n);
 			return -1;
 		}
-		if (w->head && w->rawp) /* kept raw (run/defer.c) */
-			err = etm_run_defer_add(w, els, (size_t)n);
-		else if (w->r->batch)
-			err = w->r->ops->elems(w->cs, els, (size_t)n);
-		else
-			err = w->r->ops->item(w->cs, &it);
+		err = w->r->ops->item(w->cs, &it);
 		if (err < 0) {
 			etm_run_fail_locked(w->r, err);
 			return -1;
 		}
 		/* cut where the consumer asks, and to start delivering */
 		if ((err > 0 || etm_run_live_due(w)) && flush_piece(w, 0) < 0)
+			return -1;
+	}
+}
+
+/* Drain the decoder into the consumer (elements in batches where
+ * r->batch; in the head phase perhaps kept raw, run/defer.c). Returns 0
+ * or -1 to stop. The loop runs per batch of a few elements (TC2's five
+ * interleaved sources: about two), so what it reads is held in locals. */
+static int drain(struct pwork *w)
+{
+	const struct etm_elem *els = NULL;
+	struct etm_decoder *d = w->d;
+	int (*elems)(void *, const struct etm_elem *, size_t);
+	int raw = w->head && w->rawp, n, err;
+	void *cs = w->cs;
+
+	if (!w->r->batch)
+		return drain_items(w);
+	elems = w->r->ops->elems;
+	for (;;) {
+		n = etm_decoder_next_elems(d, &els, PAR_BATCH);
+		if (n < 0) {
+			if (n == -etme_again || n == -etme_eos)
+				return 0;
+			etm_run_fail_locked(w->r, n);
+			return -1;
+		}
+		err = raw ? etm_run_defer_add(w, els, (size_t)n) :
+			    elems(cs, els, (size_t)n);
+		if (!err)
+			continue;
+		if (err < 0) {
+			etm_run_fail_locked(w->r, err);
+			return -1;
+		}
+		if (flush_piece(w) < 0)
 			return -1;
 	}
 }
