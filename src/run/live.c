@@ -28,15 +28,6 @@ int etm_run_may_deliver(const struct pwork *w)
 	       !r->live && !r->stop;
 }
 
-int etm_run_live_due(const struct pwork *w)
-{
-	const struct pchunk *c = w->out;
-
-	return !w->live && w->r->ops->live && !w->rawp &&
-	       __atomic_load_n(&c->turn, __ATOMIC_ACQUIRE) &&
-	       (!w->head || w->piece_end > c->skip_to);
-}
-
 /* Emit piece @n (or drop it: output before @skip, where the predecessor's
  * decoder converged) and free it. Returns 0 or a negative error. */
 static int emit_one(struct pwork *w, struct ppiece *n, uint64_t skip)

@@ -204,8 +204,16 @@ int etm_run_deliver_step(struct prun *r, int done_only, uint64_t *bytes);
 /* Whether w may start delivering (caller holds the lock). */
 int etm_run_may_deliver(const struct pwork *w);
 /* Whether w is to cut its output now to start delivering (its chunk has
- * become the head chunk since its last cut; without the lock). */
-int etm_run_live_due(const struct pwork *w);
+ * become the head chunk since its last cut; without the lock). Per batch
+ * of elements: two loads unless due. */
+static inline int etm_run_live_due(const struct pwork *w)
+{
+	const struct pchunk *c = w->out;
+
+	return !w->live && __atomic_load_n(&c->turn, __ATOMIC_ACQUIRE) &&
+	       w->r->ops->live && !w->rawp &&
+	       (!w->head || w->piece_end > c->skip_to);
+}
 /* The worker stops being live (after its last cut, or failing). */
 void etm_run_live_end(struct pwork *w);
 

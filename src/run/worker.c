@@ -171,13 +171,14 @@ static int drain(struct pwork *w)
 		}
 		err = raw ? etm_run_defer_add(w, els, (size_t)n) :
 			    elems(cs, els, (size_t)n);
-		if (!err)
+		/* cut where the consumer asks, and to start delivering */
+		if (!err && !etm_run_live_due(w))
 			continue;
 		if (err < 0) {
 			etm_run_fail_locked(w->r, err);
 			return -1;
 		}
-		if (flush_piece(w) < 0)
+		if (flush_piece(w, 0) < 0)
 			return -1;
 	}
 }
