@@ -48,20 +48,6 @@ static int emit_one(struct pwork *w, struct ppiece *n, uint64_t skip)
 	return ret;
 }
 
-/* Free the pieces of list @n unused. */
-static void drop_list(struct prun *r, struct ppiece *n)
-{
-	struct ppiece *next;
-
-	for (; n; n = next) {
-		next = n->next;
-		if (n->p)
-			r->ops->drop(r->octx, n->p);
-		free(n->raw);
-		free(n);
-	}
-}
-
 int etm_run_live_cut(struct pwork *w, struct ppiece *n, int last)
 {
 	struct prun *r = w->r;
@@ -88,13 +74,13 @@ int etm_run_live_cut(struct pwork *w, struct ppiece *n, int last)
 		next = q->next;
 		ret = emit_one(w, q, skip);
 	}
-	drop_list(r, q);
+	etm_run_list_free(r, q);
 	if (n)
 		w->out_bytes += n->bytes; /* chunk lengths follow it */
 	if (n && ret >= 0)
 		ret = emit_one(w, n, skip);
 	else if (n)
-		drop_list(r, n);
+		etm_run_list_free(r, n);
 	if (ret >= 0 && !last && !w->cs_live) {
 		ret = r->ops->live(w->cs, 1);
 		w->cs_live = ret >= 0;

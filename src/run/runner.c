@@ -48,18 +48,24 @@ void etm_run_fail_locked(struct prun *r, int err)
 	pthread_mutex_unlock(&r->mu);
 }
 
-void etm_run_chunk_free(struct prun *r, struct pchunk *c)
+void etm_run_list_free(struct prun *r, struct ppiece *n)
 {
-	struct ppiece *n;
-	unsigned i;
+	struct ppiece *next;
 
-	while ((n = c->qh)) {
-		c->qh = n->next;
+	for (; n; n = next) {
+		next = n->next;
 		if (n->p)
 			r->ops->drop(r->octx, n->p);
 		free(n->raw);
 		free(n);
 	}
+}
+
+void etm_run_chunk_free(struct prun *r, struct pchunk *c)
+{
+	unsigned i;
+
+	etm_run_list_free(r, c->qh);
 	for (i = 0; i < c->nck; i++)
 		free(c->ck[i].state);
 	free(c->ck);

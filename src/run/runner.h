@@ -156,6 +156,9 @@ void etm_run_set_head(struct prun *r, struct pchunk *c);
 void etm_run_fail(struct prun *r, int err);
 void etm_run_fail_locked(struct prun *r, int err);
 
+/* Free the pieces of list @n (unused: dropped). */
+void etm_run_list_free(struct prun *r, struct ppiece *n);
+
 /* Free chunk @c and the pieces still queued on it. Caller holds the lock
  * (ops->drop must not call back into the run). */
 void etm_run_chunk_free(struct prun *r, struct pchunk *c);
