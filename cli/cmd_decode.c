@@ -221,6 +221,11 @@ static int decode_run(struct session *s, const struct opts *o,
 	r = decode_buffers(s, c, ann, &rf);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	wbuf_flush(c->w);
+	if (c->w->err) {
+		fprintf(stderr, "etmtrace: writing the output: %s\n",
+			strerror(c->w->err));
+		r = 2;
+	}
 	if (!r && s->vdropped)
 		fprintf(stderr, "etmtrace: --verify-drop: %llu elements of rejected "
 				"trace left out\n",

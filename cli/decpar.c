@@ -52,9 +52,11 @@ struct dp_seg {
 struct dp_worker {
 	struct dp_run *r;
 	struct decfmt f;
-	struct diagset *dg; /* segment being filled (f.dw) */
-	int used;           /* items since the last full cut */
-	int want;           /* the next cut is ours: text only */
+	struct diagset *dg;     /* segment being filled (f.dw) */
+	int used;               /* items since the last full cut */
+	int want;               /* the next cut is ours: text only */
+	int live;               /* delivering: text straight to the file */
+	unsigned long long out; /* live: w.out at the last cut */
 	struct wbuf w;
 };
 
@@ -122,7 +124,7 @@ static void *dp_open(void *ctx)
 	if (!w)
 		return NULL;
 	w->r = r;
-	w->used = w->want = 0;
+	w->used = w->want = w->live = 0;
 	w->dg = NULL;
 	if (wbuf_init_mem(&w->w, &r->blocks) < 0) {
 		free(w);
@@ -139,8 +141,9 @@ static void *dp_open(void *ctx)
 	return w;
 }
 
-/* Before output: the diagnostics segment being filled. */
-static int dp_begin(struct dp_worker *w)
+/* Before output: the diagnostics segment being filled (out of line: once
+ * per piece). */
+static __attribute__((noinline)) int dp_begin(struct dp_worker *w)
 {
 	if (!w->dg && w->r->f->dw) {
 		w->dg = seg_get(w->r);
@@ -152,24 +155,37 @@ static int dp_begin(struct dp_worker *w)
 	return 0;
 }
 
+/* A write error of a live worker is the output's (the calling thread
+ * reports it); returns -etme_io. */
+static int dp_write_error(struct dp_worker *w)
+{
+	if (!w->r->f->w->err)
+		w->r->f->w->err = w->w.err;
+	return -etme_io;
+}
+
 /* After output: 1 to cut the piece here (its text is large enough). */
 static int dp_end(struct dp_worker *w)
 {
 	if (w->w.err)
-		return -etme_nomem;
+		return w->live ? dp_write_error(w) : -etme_nomem;
 	if (wbuf_held(&w->w) < DECPAR_PIECE)
 		return 0;
 	w->want = 1;
 	return 1;
 }
 
+/* Per batch (TC2: about two elements), so the common case is tested
+ * first: the piece begun, its text not full. */
 static int dp_elems(void *state, const struct etm_elem *els, size_t n)
 {
 	struct dp_worker *w = state;
 
-	if (dp_begin(w) < 0)
+	if (!w->used && dp_begin(w) < 0)
 		return -etme_nomem;
 	decfmt_elems(&w->f, els, n);
+	if (wbuf_held(&w->w) < DECPAR_PIECE && !w->w.err)
+		return 0;
 	return dp_end(w);
 }
 
@@ -192,13 +208,26 @@ static int dp_cut(void *state, void **piece, size_t *bytes)
 	*bytes = 0;
 	if (!w->used)
 		return 0;
+	if (w->live) { /* the text is written, in order, from here */
+		wbuf_flush(&w->w);
+		if (w->w.err)
+			return dp_write_error(w);
+	}
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -etme_nomem;
-	p->text = wbuf_take(&w->w, bytes);
+	if (w->live) { /* for the chunk lengths: the text of the piece */
+		*bytes = (size_t)(w->w.out - w->out);
+		w->out = w->w.out;
+	} else {
+		p->text = wbuf_take(&w->w, bytes);
+	}
 	p->head = w->f.head;
-	p->tail = w->f.run;
-	w->f.head.n = w->f.run.n = 0;
+	if (!w->live) { /* live: the run goes on here (dp_live) */
+		p->tail = w->f.run;
+		w->f.run.n = 0;
+	}
+	w->f.head.n = 0;
 	w->f.lead = 1;
 	if (w->w.err) {
 		piece_free(w->r, p);
@@ -235,7 +264,36 @@ static int dp_emit(void *ctx, void *piece)
 	if (p->dg)
 		diagset_append(r->f->dw, p->dg);
 	piece_free(r, p);
-	return 0;
+	return r->f->w->err ? -etme_io : 0;
+}
+
+/* The worker delivers (@on) or no longer (etm_run_ops.live): its text
+ * goes straight to the output file from its own buffer, as with one job;
+ * the run of diagnostic lines the output ended with continues in its
+ * formatter meanwhile, and its pieces carry only counters and
+ * diagnostics. */
+static int dp_live(void *state, int on)
+{
+	struct dp_worker *w = state;
+	struct decfmt *f = w->r->f;
+
+	if (on) {
+		wbuf_flush(f->w); /* the output emitted so far */
+		w->f.run = f->run;
+		f->run.n = 0;
+		w->w.fd = f->w->fd;
+		w->w.err = f->w->err;
+		w->out = w->w.out;
+	} else { /* after its last piece: the run continues on */
+		f->run = w->f.run;
+		w->f.run.n = 0;
+		w->w.fd = -1;
+		w->w.err = 0;
+	}
+	w->f.split = !on;
+	w->f.lead = 1;
+	w->live = on;
+	return w->w.err ? -etme_io : 0;
 }
 
 static void dp_drop(void *ctx, void *piece)
@@ -257,6 +315,7 @@ int decpar_run(struct session *s, struct decfmt *f,
 		.close = dp_close,
 		.budget = (size_t)DECPAR_BUDGET * (unsigned)s->jobs,
 		.elems = dp_elems,
+		.live = dp_live,
 	};
 	struct dp_run r = { .s = s, .f = f, .ann = ann };
 	struct dp_seg *sg;
@@ -291,8 +350,9 @@ int decpar_run(struct session *s, struct decfmt *f,
 	pthread_mutex_destroy(&r.mu);
 	close(fd);
 	if (ret < 0) {
-		fprintf(stderr, "etmtrace: %s: decoder: %s\n", s->trace_path,
-			etm_errstr(ret));
+		if (!f->w->err) /* else the output's error, reported later */
+			fprintf(stderr, "etmtrace: %s: decoder: %s\n",
+				s->trace_path, etm_errstr(ret));
 		return 2;
 	}
 	return 0;

@@ -166,8 +166,10 @@ struct etm_run_ops {
 	 * *@piece (NULL if there is none), its size in *@bytes (for the
 	 * memory budget). Return 0 or a negative value to stop. */
 	int (*cut)(void *state, void **piece, size_t *bytes);
-	/** Calling thread, in input order: a piece of the output (it now
-	 * belongs to the callee). Return 0, or a negative value to stop. */
+	/** In input order, one call at a time: a piece of the output (it
+	 * now belongs to the callee). On the calling thread, or (with
+	 * live()) on the worker that cut it while that worker is live.
+	 * Return 0, or a negative value to stop. */
 	int (*emit)(void *ctx, void *piece);
 	/** Any thread, possibly several at once: a piece that is not used
 	 * (to be freed). Must not call into the run. */
@@ -187,6 +189,17 @@ struct etm_run_ops {
 	 * ends the current piece after these elements. On element-dense
 	 * trace much cheaper than an item copied out per element. */
 	int (*elems)(void *state, const struct etm_elem *els, size_t n);
+	/** Optional, worker thread: @on 1 after a cut of this state whose
+	 * piece was emitted on this thread with every piece before it: the
+	 * state is *live* until called with @on 0 (right after the last cut
+	 * of its stretch, also emitted here): every piece cut meanwhile is
+	 * emitted on this thread at once, so the consumer may write its
+	 * output straight out, in order, instead of into its pieces (which
+	 * then carry only what emit() does besides; cut() gives in *@bytes
+	 * the bytes written out since the last cut: chunk lengths follow
+	 * the output per input byte). Return 0, or a
+	 * negative value to stop (with @on 0: ignored). */
+	int (*live)(void *state, int on);
 };
 
 /** etm_decoder_run() with the items consumed on the worker threads through

@@ -56,6 +56,12 @@ struct etm_run_stats {
 			       * went through them) */
 	uint64_t chunks_claimed; /**< chunks no worker had started when the
 				  * predecessor reached them (decoded once) */
+	uint64_t emit_live;      /**< bytes of the pieces emitted by worker
+				  * threads (etm_run_ops.live; a live
+				  * piece's bytes are what its consumer
+				  * wrote out) */
+	uint64_t emit_caller;    /**< bytes of the pieces emitted by the
+				  * calling thread */
 	/** Optional caller array of @threads_cap entries: filled for the
 	 * first min(threads, threads_cap) workers. */
 	struct etm_run_thread *thread;

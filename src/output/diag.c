@@ -12,6 +12,10 @@
 /* Recent 4-byte instruction addresses, direct-mapped: a branch target two
  * bytes into one of them is not an instruction boundary. */
 #define DIAG_WIDE 1024
+/* Pending values per wide[] slot in a segment besides the one in wide[]
+ * (more go to the hash table): the synthetic branch-heavy traces cycle
+ * through three in one slot. */
+#define DIAG_ALT 2
 
 struct etm_diag {
 	struct etm_config cfg;
@@ -35,10 +39,11 @@ struct etm_diag {
 	size_t npend, pendcap;            /* used, capacity (a power of 2) */
 	uint32_t id;                      /* the source's trace ID */
 	uint32_t pn[DIAG_WIDE];           /* lookups of the pending value in wide[] */
-	/* a second pending value per slot (0 = none) and its lookups: loops
-	 * whose branch targets share a slot alternate between two values */
-	uint64_t alt[DIAG_WIDE];
-	uint32_t altn[DIAG_WIDE];
+	/* more pending values per slot (0 = none, the used ones first), and
+	 * their lookups: loops whose branch targets share a slot cycle
+	 * through a few values */
+	uint64_t alt[DIAG_WIDE][DIAG_ALT];
+	uint32_t altn[DIAG_WIDE][DIAG_ALT];
 };
 
 /* In a segment, wide[] slots not written yet hold DIAG_UNKNOWN, or the value
@@ -141,25 +146,46 @@ static void pend_add(struct etm_diag *d, uint64_t v, uint64_t n)
 }
 
 /* Segment: lookup of value @v in slot @i, not written in the segment and
- * not pending with @v (out of line: the hot path stays that of a whole). */
+ * none of its pending values (out of line: the hot path stays that of a
+ * whole). */
 static __attribute__((noinline)) void pend_slot(struct etm_diag *d,
 						unsigned i, uint64_t v)
 {
 	uint64_t w = d->wide[i];
-	uint32_t n = 1;
 
 	if (w != DIAG_UNKNOWN) {
-		/* the slot's pending value becomes the second one */
-		if (d->alt[i] == v)
-			n += d->altn[i];
-		else if (d->alt[i])
-			pend_add(d, d->alt[i], d->altn[i]);
-		d->alt[i] = w & ~DIAG_TAG;
-		d->altn[i] = d->pn[i];
+		uint64_t *a = d->alt[i];
+		uint32_t *an = d->altn[i];
+		unsigned k;
+
+		/* the slot's pending value becomes another one, in the first
+		 * free place (or the last one's, which goes to the table) */
+		for (k = 0; k < DIAG_ALT - 1 && a[k]; k++)
+			;
+		if (a[k])
+			pend_add(d, a[k], an[k]);
+		a[k] = w & ~DIAG_TAG;
+		an[k] = d->pn[i];
 	}
 	d->touched[i / 64] |= (uint64_t)1 << (i % 64);
 	d->wide[i] = v | DIAG_TAG;
-	d->pn[i] = n;
+	d->pn[i] = 1;
+}
+
+/* Segment: lookup of value @v in slot @i, not written in the segment and
+ * not wide[]'s pending value: one of the others, or pend_slot() (out of
+ * line too). */
+static __attribute__((noinline)) void pend_look(struct etm_diag *d,
+						unsigned i, uint64_t v)
+{
+	unsigned k;
+
+	for (k = 0; k < DIAG_ALT; k++)
+		if (d->alt[i][k] == v) {
+			d->altn[i][k]++;
+			return;
+		}
+	pend_slot(d, i, v);
 }
 
 /* Segment: slot @i, not written in the segment yet, is written now: its
@@ -167,11 +193,13 @@ static __attribute__((noinline)) void pend_slot(struct etm_diag *d,
 static __attribute__((noinline)) void pend_known(struct etm_diag *d,
 						 unsigned i)
 {
+	unsigned k;
+
 	if (d->wide[i] != DIAG_UNKNOWN)
 		pend_add(d, d->wide[i] & ~DIAG_TAG, d->pn[i]);
-	if (d->alt[i])
-		pend_add(d, d->alt[i], d->altn[i]);
-	d->alt[i] = 0;
+	for (k = 0; k < DIAG_ALT && d->alt[i][k]; k++)
+		pend_add(d, d->alt[i][k], d->altn[i][k]);
+	memset(d->alt[i], 0, sizeof(d->alt[i]));
 	d->known[i / 64] |= (uint64_t)1 << (i % 64);
 	d->touched[i / 64] |= (uint64_t)1 << (i % 64);
 }
@@ -228,7 +256,7 @@ static void diag_range(struct etm_diag *d, const struct etm_elem *e)
 		else if (w == (v | DIAG_TAG)) /* segment: pending again */
 			d->pn[i]++;
 		else if (w >= DIAG_TAG) /* segment: not written yet */
-			pend_slot(d, i, v);
+			pend_look(d, i, v);
 	}
 	d->last_end = e->end;
 	if (e->last_size == 4) {
@@ -344,7 +372,7 @@ void etm_diag_reset_segment(struct etm_diag *d)
 			unsigned k = i * 64 + (unsigned)__builtin_ctzll(m);
 
 			d->wide[k] = DIAG_UNKNOWN;
-			d->alt[k] = 0;
+			memset(d->alt[k], 0, sizeof(d->alt[k]));
 		}
 	memset(d->known, 0, sizeof(d->known));
 	memset(d->touched, 0, sizeof(d->touched));
@@ -365,7 +393,7 @@ int etm_diag_append(struct etm_diag *d, const struct etm_diag *s)
 {
 	const struct etm_diag_counts *c = &s->c;
 	uint64_t m;
-	size_t i;
+	size_t i, j;
 
 	if (!d || !s || d->seg || !s->seg)
 		return -etme_invalid;
@@ -382,8 +410,9 @@ int etm_diag_append(struct etm_diag *d, const struct etm_diag *s)
 
 			if (d->wide[k] == (s->wide[k] & ~DIAG_TAG))
 				d->c.mid_insn += s->pn[k];
-			if (s->alt[k] && d->wide[k] == s->alt[k])
-				d->c.mid_insn += s->altn[k];
+			for (j = 0; j < DIAG_ALT && s->alt[k][j]; j++)
+				if (d->wide[k] == s->alt[k][j])
+					d->c.mid_insn += s->altn[k][j];
 		}
 	if (s->pend_sync)
 		d->c.sync_lost += d->synced;

@@ -222,6 +222,10 @@ struct diag_probe {
 	struct etm_config v[129]; /* [0] as configured, then the variants */
 	struct diag_fit f[129];
 	unsigned nv, next;
+	/* the threads' bound: that of the configured fit p->f[0] (looser than
+	 * the best so far of one thread, so a variant the choice could take
+	 * is never stopped; diag_probe_bound()) */
+	struct diag_bound bd;
 	pthread_mutex_t mu;
 };
 
@@ -236,7 +240,7 @@ static void *diag_probe_worker(void *arg)
 		pthread_mutex_unlock(&p->mu);
 		if (i >= p->nv)
 			return NULL;
-		p->f[i] = diag_fit(&p->in, &p->v[i], p->img, NULL);
+		p->f[i] = diag_fit(&p->in, &p->v[i], p->img, &p->bd);
 	}
 }
 
@@ -369,10 +373,11 @@ int etm_diag_probe_jobs(enum etm_input_format fmt, const struct etm_config *cfg,
 		free(p);
 		return 0;
 	}
-	diag_probe_variants(p, cfg, keep);
+	if (diag_probe_bound(p, keep, p->f[0], &p->bd)) /* else none wins */
+		diag_probe_variants(p, cfg, keep);
 	p->next = 1;
 	p->in.tape_id = etm_cfg_trace_id(cfg);
-	if (fmt != etm_fmt_raw) /* without memory: deformatted per variant */
+	if (fmt != etm_fmt_raw && p->nv > 1) /* deformatted once */
 		p->in.tape = etm_dec_tape_record(fmt, p->in.tape_id, buf, n);
 	if (jobs > 1)
 		diag_probe_fits(p, jobs);

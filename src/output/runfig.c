@@ -38,6 +38,8 @@ void runfig_add(struct runfig *f, const struct etm_run_stats *st)
 	s->chunks += st->chunks;
 	s->chunks_void += st->chunks_void;
 	s->chunks_claimed += st->chunks_claimed;
+	s->emit_live += st->emit_live;
+	s->emit_caller += st->emit_caller;
 	n = st->threads < st->threads_cap ? st->threads : st->threads_cap;
 	for (i = 0; i < n && i < RUNFIG_THREADS; i++) {
 		f->thread[i].cpu += st->thread[i].cpu;
@@ -110,6 +112,11 @@ void runfig_print(FILE *out, const struct runfig *f)
 		    (double)s->bytes),
 		pct((double)s->head_redundant, (double)s->bytes),
 		(unsigned long long)s->converge_max);
+	fprintf(out, "parallel deliver %.2f%% of the output by the workers, "
+		     "%.2f%% by the calling thread (%.1f MiB)\n",
+		pct((double)s->emit_live, (double)(s->emit_live + s->emit_caller)),
+		pct((double)s->emit_caller, (double)(s->emit_live + s->emit_caller)),
+		(double)(s->emit_live + s->emit_caller) / 1048576.0);
 	fprintf(out, "parallel wait    workers %.3f s, idle at the end %.3f s; "
 		     "calling thread %.3f s\n",
 		s->worker_wait, s->worker_idle_end,

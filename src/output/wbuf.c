@@ -22,6 +22,7 @@ void wbuf_init(struct wbuf *w, int fd)
 	w->cur = w->head = w->tail = NULL;
 	w->held = 0;
 	w->pool = NULL;
+	w->out = 0;
 }
 
 void wpool_init(struct wpool *p, size_t max)
@@ -250,6 +251,7 @@ void wbuf_flush(struct wbuf *w)
 		}
 		off += (size_t)r;
 	}
+	w->out += off;
 	w->len = 0;
 }
 

@@ -39,6 +39,7 @@ struct wbuf {
 	struct wblk *head, *tail; /* memory mode: full blocks */
 	size_t held;              /* bytes allocated in head..tail */
 	struct wpool *pool;       /* memory mode: blocks from here (or NULL) */
+	unsigned long long out;   /* bytes written to fd */
 	char own[WBLK_SIZE];
 };
 

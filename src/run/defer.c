@@ -95,19 +95,6 @@ void etm_run_defer_discard(struct pwork *w)
 	w->nraw = 0;
 }
 
-static void list_free(struct prun *r, struct ppiece *n)
-{
-	struct ppiece *next;
-
-	for (; n; n = next) {
-		next = n->next;
-		if (n->p)
-			r->ops->drop(r->octx, n->p);
-		free(n->raw);
-		free(n);
-	}
-}
-
 /* The consumer's output since its last cut, as a piece ending at @end,
  * to @l. Returns 0 or -1 to stop. */
 static int take(struct pwork *w, uint64_t end, struct plist *l)
@@ -183,11 +170,11 @@ int etm_run_defer_consume(struct pwork *w, struct pchunk *s, uint64_t pos)
 	for (n = raw; n && !ret; n = n->next)
 		if (n->end > pos)
 			ret = consume_raw(w, n, &l);
-	list_free(r, raw);
+	etm_run_list_free(r, raw);
 	pthread_mutex_lock(&r->mu);
 	if (ret < 0 || r->stop || s->vd) {
 		pthread_mutex_unlock(&r->mu);
-		list_free(r, l.h);
+		etm_run_list_free(r, l.h);
 		return -1;
 	}
 	if (l.h) {

@@ -73,7 +73,7 @@ struct pchunk *etm_run_chunk_create(struct prun *r, uint8_t *buf)
 	if (r->tail)
 		r->tail->next = c;
 	else
-		r->head = c;
+		etm_run_set_head(r, c);
 	r->tail = c;
 	r->nlive++;
 	return c;

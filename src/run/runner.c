@@ -26,6 +26,13 @@ void etm_run_notify(struct prun *r, const struct pchunk *c)
 		pthread_cond_signal(&r->cv_caller);
 }
 
+void etm_run_set_head(struct prun *r, struct pchunk *c)
+{
+	r->head = c;
+	if (c) /* its worker may deliver: drain() looks without the lock */
+		__atomic_store_n(&c->turn, 1, __ATOMIC_RELEASE);
+}
+
 void etm_run_fail(struct prun *r, int err)
 {
 	if (!r->err)
@@ -41,18 +48,24 @@ void etm_run_fail_locked(struct prun *r, int err)
 	pthread_mutex_unlock(&r->mu);
 }
 
-void etm_run_chunk_free(struct prun *r, struct pchunk *c)
+void etm_run_list_free(struct prun *r, struct ppiece *n)
 {
-	struct ppiece *n;
-	unsigned i;
+	struct ppiece *next;
 
-	while ((n = c->qh)) {
-		c->qh = n->next;
+	for (; n; n = next) {
+		next = n->next;
 		if (n->p)
 			r->ops->drop(r->octx, n->p);
 		free(n->raw);
 		free(n);
 	}
+}
+
+void etm_run_chunk_free(struct prun *r, struct pchunk *c)
+{
+	unsigned i;
+
+	etm_run_list_free(r, c->qh);
 	for (i = 0; i < c->nck; i++)
 		free(c->ck[i].state);
 	free(c->ck);
@@ -61,7 +74,7 @@ void etm_run_chunk_free(struct prun *r, struct pchunk *c)
 
 static void chunk_remove(struct prun *r, struct pchunk *c)
 {
-	r->head = c->next;
+	etm_run_set_head(r, c->next);
 	if (!r->head)
 		r->tail = NULL;
 	if (!c->claimed)
@@ -70,53 +83,77 @@ static void chunk_remove(struct prun *r, struct pchunk *c)
 	pthread_cond_broadcast(&r->cv);
 }
 
-/* The calling thread: pieces of the chunks in input order. */
+int etm_run_deliver_step(struct prun *r, int done_only, uint64_t *bytes)
+{
+	struct pchunk *c = r->head;
+	struct ppiece *n;
+	size_t used;
+	int ret, eos;
+
+	if (r->stop)
+		return -1;
+	if (!c || r->live || r->emitting)
+		return 0;
+	if (c->vd && (!c->taken || c->finished)) {
+		chunk_remove(r, c);
+		return 1;
+	}
+	if (c->vd || (!c->finished && (done_only || r->ops->live)))
+		return 0; /* with ops->live its worker delivers it */
+	if (c->qh && !c->qh->p) {
+		/* raw: its predecessor's worker consumes them first */
+		etm_run_fail(r, -etme_internal);
+		return -1;
+	}
+	if (c->qh) {
+		n = c->qh;
+		c->qh = n->next;
+		if (!c->qh)
+			c->qt = NULL;
+		c->qbytes -= n->bytes;
+		r->emitting = 1; /* no one else delivers meanwhile */
+		pthread_cond_broadcast(&r->cv);
+		pthread_mutex_unlock(&r->mu);
+		ret = 0;
+		used = n->end > c->skip_to ? n->bytes : 0;
+		/* else before the convergence */
+		if (used)
+			ret = r->ops->emit(r->octx, n->p);
+		else
+			r->ops->drop(r->octx, n->p);
+		free(n);
+		pthread_mutex_lock(&r->mu);
+		r->emitting = 0;
+		*bytes += used;
+		pthread_cond_broadcast(&r->cv);
+		if (ret < 0)
+			etm_run_fail(r, ret);
+		return 1;
+	}
+	if (!c->done)
+		return 0;
+	eos = c->at_eos;
+	r->npackets += c->pk_end - c->pk_skip;
+	chunk_remove(r, c);
+	if (eos) { /* all delivered */
+		r->stop = 1;
+		etm_run_notify(r, NULL);
+		return -1;
+	}
+	return 1;
+}
+
+/* The calling thread: pieces of the chunks in input order, those that no
+ * worker delivers (run/live.c). */
 static void consume(struct prun *r)
 {
-	struct pchunk *c;
-	struct ppiece *n;
-	int ret, eos;
+	int s;
 	double t;
 
 	pthread_mutex_lock(&r->mu);
-	while (!r->stop) {
-		c = r->head;
-		if (c && c->vd && (!c->taken || c->finished)) {
-			chunk_remove(r, c);
+	while ((s = etm_run_deliver_step(r, 0, &r->emit_caller)) >= 0) {
+		if (s)
 			continue;
-		}
-		if (c && !c->vd && c->qh && !c->qh->p) {
-			/* raw: its predecessor's worker consumes them first */
-			etm_run_fail(r, -etme_internal);
-			break;
-		}
-		if (c && !c->vd && c->qh) {
-			n = c->qh;
-			c->qh = n->next;
-			if (!c->qh)
-				c->qt = NULL;
-			c->qbytes -= n->bytes;
-			pthread_cond_broadcast(&r->cv);
-			pthread_mutex_unlock(&r->mu);
-			ret = 0;
-			if (n->end <= c->skip_to) /* before convergence */
-				r->ops->drop(r->octx, n->p);
-			else
-				ret = r->ops->emit(r->octx, n->p);
-			free(n);
-			pthread_mutex_lock(&r->mu);
-			if (ret < 0)
-				etm_run_fail(r, ret);
-			continue;
-		}
-		if (c && c->done) {
-			eos = c->at_eos;
-			r->npackets += c->pk_end - c->pk_skip;
-			chunk_remove(r, c);
-			if (eos)
-				break;
-			continue;
-		}
 		t = etm_run_now();
 		pthread_cond_wait(&r->cv_caller, &r->mu);
 		r->caller_wait += etm_run_now() - t;
@@ -172,6 +209,7 @@ static void run_stats(const struct prun *r, const struct pwork *w,
 	st->chunks = r->nchunks;
 	st->chunks_void = r->nvoid;
 	st->chunks_claimed = r->nclaimed;
+	st->emit_caller = r->emit_caller;
 	for (i = 0; i < nth; i++) {
 		struct etm_run_thread t = w[i].st;
 
@@ -180,6 +218,7 @@ static void run_stats(const struct prun *r, const struct pwork *w,
 		st->worker_wait += t.wait;
 		st->worker_idle_end += t.idle_end;
 		st->decoded += t.decoded;
+		st->emit_live += w[i].emitted;
 		if (st->thread && i < st->threads_cap)
 			st->thread[i] = t;
 	}

@@ -70,6 +70,7 @@ struct pchunk {
 	unsigned nck, ckcap;
 	int head_done;
 	int defer; /* its head is kept raw (run/defer.c) */
+	int turn;  /* it is the head chunk (atomic: read without the lock) */
 };
 
 struct prun {
@@ -102,6 +103,12 @@ struct prun {
 				   * predecessor's decoder converged */
 	unsigned nconv;     /* chunks converged with */
 	double caller_wait; /* the calling thread waited for pieces */
+	/* ordered delivery (run/live.c): the worker delivering its own
+	 * output (NULL: the calling thread delivers), the calling thread
+	 * emitting a piece it took off the head chunk's queue */
+	struct pwork *live;
+	int emitting;
+	uint64_t emit_caller; /* piece bytes it emitted (figures) */
 };
 
 /* Per-worker scratch. */
@@ -124,6 +131,10 @@ struct pwork {
 	size_t nraw, rawcap;
 	int rawp;         /* the piece being filled is kept raw */
 	size_t raw_bytes; /* element bytes kept raw in this head */
+	int live;         /* this worker delivers (r->live), its consumer
+			   * told so (ops->live) once cs_live */
+	int cs_live;
+	uint64_t emitted; /* piece bytes it emitted (figures) */
 };
 
 /* Monotonic wall time and the calling thread's CPU time, in seconds. */
@@ -136,10 +147,17 @@ double etm_run_cpu(void);
  * not for every piece and checkpoint of every chunk.) */
 void etm_run_notify(struct prun *r, const struct pchunk *c);
 
+/* Make @c (or NULL) the head chunk, the one delivered from. Caller holds
+ * the lock. */
+void etm_run_set_head(struct prun *r, struct pchunk *c);
+
 /* Stop the run with error @err (the first one is kept); caller holds the
  * lock. etm_run_fail_locked() takes it. */
 void etm_run_fail(struct prun *r, int err);
 void etm_run_fail_locked(struct prun *r, int err);
+
+/* Free the pieces of list @n (unused: dropped). */
+void etm_run_list_free(struct prun *r, struct ppiece *n);
 
 /* Free chunk @c and the pieces still queued on it. Caller holds the lock
  * (ops->drop must not call back into the run). */
@@ -166,6 +184,41 @@ struct ppiece *etm_run_cut(struct pwork *w, uint64_t end, int *ret);
 
 /* Queue @n on chunk @c (caller holds the lock). */
 void etm_run_enqueue(struct prun *r, struct pchunk *c, struct ppiece *n);
+
+/* Ordered delivery by the worker whose chunk is next in order
+ * (run/live.c): at a cut of piece @n (@last: the last of the worker's
+ * stretch), if w->out is the head chunk and no one else is delivering,
+ * the worker emits the chunk's queued pieces and @n itself and becomes
+ * live (ops->live): its consumer writes straight out until @last, so the
+ * text of the chunk being delivered never goes through memory and the
+ * calling thread has nothing to do for it. Returns 1 if @n was emitted
+ * (or freed), 0 if it is to be queued (nothing done), -1 to stop. */
+int etm_run_live_cut(struct pwork *w, struct ppiece *n, int last);
+/* One step of ordered delivery from the head chunk, by the calling
+ * thread or (@done_only) a worker between chunks, for chunks whose worker
+ * has finished them (with ops->live, the worker of a chunk in progress
+ * delivers it itself): drop a chunk that is void or delivered, or emit its
+ * next piece (the piece's bytes added to *@bytes), unless someone else is
+ * delivering. Caller holds the lock (released while emitting). Returns 1
+ * after a step, 0 if there is nothing to do now, -1 when the decode is
+ * delivered (or stopped). */
+int etm_run_deliver_step(struct prun *r, int done_only, uint64_t *bytes);
+
+/* Whether w may start delivering (caller holds the lock). */
+int etm_run_may_deliver(const struct pwork *w);
+/* Whether w is to cut its output now to start delivering (its chunk has
+ * become the head chunk since its last cut; without the lock). Per batch
+ * of elements: two loads unless due. */
+static inline int etm_run_live_due(const struct pwork *w)
+{
+	const struct pchunk *c = w->out;
+
+	return !w->live && __atomic_load_n(&c->turn, __ATOMIC_ACQUIRE) &&
+	       w->r->ops->live && !w->rawp &&
+	       (!w->head || w->piece_end > c->skip_to);
+}
+/* The worker stops being live (after its last cut, or failing). */
+void etm_run_live_end(struct pwork *w);
 
 /* Deferred consumption of a chunk's head (run/defer.c): in its head phase
  * a worker keeps the elements raw, a piece per checkpoint (up to

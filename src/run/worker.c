@@ -79,24 +79,40 @@ struct ppiece *etm_run_cut(struct pwork *w, uint64_t end, int *ret)
 	return n;
 }
 
-static int flush_piece(struct pwork *w)
+/* Queue the consumer's output since its last cut on the output chunk
+ * (@last: the last cut of the worker's stretch), or emit it here if the
+ * worker delivers (run/live.c), waiting for room unless in the head phase
+ * (a head's output is bounded and the predecessor may be waiting for its
+ * checkpoints) or it may deliver. Returns 0, or -1 to stop (run stopped
+ * or the output chunk went void). */
+static int flush_piece(struct pwork *w, int last)
 {
 	struct prun *r = w->r;
 	struct pchunk *c = w->out;
 	struct ppiece *n;
-	int ret;
+	int ret, lv;
 
 	n = etm_run_cut(w, w->piece_end, &ret);
-	if (!n)
-		return ret;
-	pthread_mutex_lock(&r->mu);
-	while (!r->stop && !c->vd && !w->head && c->qbytes >= r->chunk_limit)
-		etm_run_wait(w);
-	if (r->stop || c->vd) {
+	for (;;) {
+		lv = n || w->live ? etm_run_live_cut(w, n, last) : 0;
+		if (lv)
+			return lv < 0 ? -1 : 0;
+		if (!n)
+			return ret;
+		pthread_mutex_lock(&r->mu);
+		while (!r->stop && !c->vd && !etm_run_may_deliver(w) &&
+		       ((!w->head && c->qbytes >= r->chunk_limit) ||
+			(etm_run_live_due(w) && r->emitting)))
+			etm_run_wait(w);
+		if (r->stop || c->vd) {
+			pthread_mutex_unlock(&r->mu);
+			r->ops->drop(r->octx, n->p);
+			free(n);
+			return -1;
+		}
+		if (!etm_run_may_deliver(w))
+			break;
 		pthread_mutex_unlock(&r->mu);
-		r->ops->drop(r->octx, n->p);
-		free(n);
-		return -1;
 	}
 	etm_run_enqueue(r, c, n);
 	w->out_bytes += n->bytes;
@@ -104,36 +120,65 @@ static int flush_piece(struct pwork *w)
 	return 0;
 }
 
-/* Drain the decoder into the consumer (elements in batches where
- * r->batch). Returns 0 or -1 to stop. */
-static int drain(struct pwork *w)
+/* Drain the decoder into the consumer item by item. Returns 0 or -1 to
+ * stop. */
+static int drain_items(struct pwork *w)
 {
-	const struct etm_elem *els = NULL;
 	struct etm_item it;
 	int n, err;
 
 	for (;;) {
-		if (w->r->batch)
-			n = etm_decoder_next_elems(w->d, &els, PAR_BATCH);
-		else
-			n = etm_decoder_next(w->d, &it, sizeof(it));
+		n = etm_decoder_next(w->d, &it, sizeof(it));
 		if (n == -etme_again || n == -etme_eos)
 			return 0;
 		if (n < 0) {
 			etm_run_fail_locked(w->r, n);
 			return -1;
 		}
-		if (w->head && w->rawp) /* kept raw (run/defer.c) */
-			err = etm_run_defer_add(w, els, (size_t)n);
-		else if (w->r->batch)
-			err = w->r->ops->elems(w->cs, els, (size_t)n);
-		else
-			err = w->r->ops->item(w->cs, &it);
+		err = w->r->ops->item(w->cs, &it);
 		if (err < 0) {
 			etm_run_fail_locked(w->r, err);
 			return -1;
 		}
-		if (err > 0 && flush_piece(w) < 0)
+		/* cut where the consumer asks, and to start delivering */
+		if ((err > 0 || etm_run_live_due(w)) && flush_piece(w, 0) < 0)
+			return -1;
+	}
+}
+
+/* Drain the decoder into the consumer (elements in batches where
+ * r->batch; in the head phase perhaps kept raw, run/defer.c). Returns 0
+ * or -1 to stop. The loop runs per batch of a few elements (TC2's five
+ * interleaved sources: about two), so what it reads is held in locals. */
+static int drain(struct pwork *w)
+{
+	const struct etm_elem *els = NULL;
+	struct etm_decoder *d = w->d;
+	int (*elems)(void *, const struct etm_elem *, size_t);
+	int raw = w->head && w->rawp, n, err;
+	void *cs = w->cs;
+
+	if (!w->r->batch)
+		return drain_items(w);
+	elems = w->r->ops->elems;
+	for (;;) {
+		n = etm_decoder_next_elems(d, &els, PAR_BATCH);
+		if (n < 0) {
+			if (n == -etme_again || n == -etme_eos)
+				return 0;
+			etm_run_fail_locked(w->r, n);
+			return -1;
+		}
+		err = raw ? etm_run_defer_add(w, els, (size_t)n) :
+			    elems(cs, els, (size_t)n);
+		/* cut where the consumer asks, and to start delivering */
+		if (!err && !etm_run_live_due(w))
+			continue;
+		if (err < 0) {
+			etm_run_fail_locked(w->r, err);
+			return -1;
+		}
+		if (flush_piece(w, 0) < 0)
 			return -1;
 	}
 }
@@ -237,7 +282,7 @@ static int run_head(struct pwork *w, struct pchunk *c, uint64_t *pos)
 		w->rawp = c->defer && w->raw_bytes < raw_max;
 		ret = feed(w, pos, w->piece_end);
 		if (!ret)
-			ret = w->rawp ? etm_run_defer_flush(w) : flush_piece(w);
+			ret = w->rawp ? etm_run_defer_flush(w) : flush_piece(w, 0);
 		if (!ret)
 			checkpoint(w, *pos);
 	}
@@ -323,6 +368,7 @@ static void finish_chunk(struct pwork *w, struct pchunk *c, int ret, int eos,
 
 	if (ret < 0)
 		discard(w);
+	etm_run_live_end(w);
 	pthread_mutex_lock(&r->mu);
 	if (!w->d)
 		etm_run_fail(r, -etme_nomem);
@@ -334,7 +380,10 @@ static void finish_chunk(struct pwork *w, struct pchunk *c, int ret, int eos,
 		r->rate_out += w->out_bytes + 1;
 	}
 	c->finished = 1;
-	etm_run_notify(r, c);
+	if (r->ops->live && !r->stop) /* this worker delivers it next */
+		pthread_cond_broadcast(&r->cv);
+	else
+		etm_run_notify(r, c);
 	pthread_mutex_unlock(&r->mu);
 }
 
@@ -405,7 +454,7 @@ static void work_chunk(struct pwork *w, struct pchunk *c)
 		ret = feed(w, &pos, s->end);
 	}
 	if (ret >= 0)
-		ret = flush_piece(w);
+		ret = flush_piece(w, 1);
 	if (ret >= 0 && conv && s->defer) /* s's head after the convergence */
 		ret = etm_run_defer_consume(w, s, pos);
 	finish_chunk(w, c, ret, eos, pos);
@@ -416,6 +465,7 @@ void *etm_run_worker(void *arg)
 	struct pwork *w = arg;
 	struct prun *r = w->r;
 	struct pchunk *c;
+	int ret;
 
 	w->cs = r->ops->open(r->octx);
 	pthread_mutex_lock(&r->mu);
@@ -435,6 +485,12 @@ void *etm_run_worker(void *arg)
 			pthread_mutex_unlock(&r->mu);
 			work_chunk(w, c);
 			pthread_mutex_lock(&r->mu);
+			/* deliver the chunks finished ahead of their turn that
+			 * are next now, rather than wake the calling thread */
+			while ((ret = etm_run_deliver_step(r, 1, &w->emitted)) > 0)
+				;
+			if (!ret) /* the rest is the calling thread's */
+				pthread_cond_signal(&r->cv_caller);
 			continue;
 		}
 		if (r->next_start >= r->size)

@@ -9,7 +9,9 @@
 # are as small as still gives every case of the runner, which --run-stats
 # shows and the test checks: chunks that converge with their
 # predecessor's decoder (after the first checkpoint on TC2's five
-# sources), and chunks that never converge (decoded by the predecessor).
+# sources), and chunks that never converge (decoded by the predecessor);
+# and text written by the worker of the chunk next in order itself. A
+# write error of the output exits 2 with any number of jobs.
 set -u
 fail=0 skipped=0
 check() { if eval "$1"; then echo "ok   $2"; else echo "FAIL: $2"; fail=$((fail + 1)); fi; }
@@ -82,6 +84,19 @@ if "$ETMTRACE" synth "$tmp/ptm" --protocol ptm --insns 2000000 \
 	same synth-ptm "$tmp/ptm"
 	same synth-ptm "$tmp/ptm" --stats
 	cases synth-ptm "$tmp/ptm" 1 0
+	# the worker of the chunk next in order writes its text itself
+	# (etm_run_ops.live): the first chunk's worker always does
+	live=$("$ETMTRACE" decode "$tmp/ptm" --jobs 2 --run-stats 2>&1 > /dev/null |
+		sed -n 's/^parallel deliver \([0-9]*\)\..*/\1/p')
+	check "[ '${live:-0}' -gt 0 ]" "synth-ptm --jobs 2: ${live:-0}% of the text written by its worker"
+	# a write error of the output (a full device): reported, exit 2, with
+	# one job and with several (a delivering worker writes, too)
+	if [ -w /dev/full ]; then
+		for j in 1 2 8; do
+			check "'$ETMTRACE' decode '$tmp/ptm' --jobs $j > /dev/full 2> '$tmp/e'; [ \$? -eq 2 ] && grep -q 'writing the output' '$tmp/e'" \
+			      "synth-ptm --jobs $j > /dev/full: exit 2"
+		done
+	fi
 else
 	check false "synth ptm"
 fi

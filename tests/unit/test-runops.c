@@ -7,7 +7,9 @@
  * five-source CoreSight buffer replicated, and raw synthetic ETMv3 (not cycle-accurate: the
  * plain loop and walk memo) and PTM trace from the encoder. The same
  * inputs decoded chunk by chunk (etmtrace/chunk.h), each chunk on its own
- * decoder and stitched by the plan's rule, give the same elements. */
+ * decoder and stitched by the plan's rule, give the same elements. A
+ * consumer that delivers its own output while live (etm_run_ops.live) on
+ * 2, 4 and 8 threads too. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +166,76 @@ static const struct etm_run_ops ops_batch = {
  * place, so a dense head is kept partly raw. */
 static const struct etm_run_ops ops_small = {
 	.open = c_open, .item = c_item, .cut = c_cut, .emit = c_emit, .drop = c_drop, .close = free, .elems = c_elems, .budget = 256u << 10
+};
+
+/* A live consumer (etm_run_ops.live): while its worker delivers, the
+ * elements go straight into the total, as the CLI's formatter writes its
+ * text straight out; the order-dependent hash shows that everything
+ * before them was emitted first, and nothing after. */
+struct lstate {
+	struct hsum s;
+	struct hsum *out;
+	int live;
+};
+
+static unsigned long live_calls, live_bad; /* bad: not alternating */
+
+static void *l_open(void *ctx)
+{
+	struct lstate *l = malloc(sizeof(*l));
+
+	if (!l)
+		return NULL;
+	hs_init(&l->s);
+	l->out = ctx;
+	l->live = 0;
+	return l;
+}
+
+static int l_elems(void *state, const struct etm_elem *els, size_t n)
+{
+	struct lstate *l = state;
+	size_t i;
+
+	if (!l->live)
+		return c_elems(&l->s, els, n);
+	__atomic_add_fetch(&consumed, n, __ATOMIC_RELAXED);
+	for (i = 0; i < n; i++)
+		hs_elem(l->out, &els[i]);
+	return own_cut(&l->s);
+}
+
+static int l_item(void *state, const struct etm_item *it)
+{
+	struct lstate *l = state;
+
+	if (!l->live)
+		return c_item(&l->s, it);
+	if (it->kind == etm_item_elem)
+		hs_elem(l->out, &it->elem);
+	else
+		l->out->packets++;
+	return own_cut(&l->s);
+}
+
+static int l_cut(void *state, void **piece, size_t *bytes)
+{
+	return c_cut(&((struct lstate *)state)->s, piece, bytes);
+}
+
+static int l_live(void *state, int on)
+{
+	struct lstate *l = state;
+
+	if (l->live == on)
+		__atomic_add_fetch(&live_bad, 1, __ATOMIC_RELAXED);
+	l->live = on;
+	__atomic_add_fetch(&live_calls, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static const struct etm_run_ops ops_live = {
+	.open = l_open, .item = l_item, .cut = l_cut, .emit = c_emit, .drop = c_drop, .close = free, .elems = l_elems, .live = l_live
 };
 
 struct input {
@@ -368,6 +440,40 @@ static void check_run_jobs(enum etm_input_format fmt,
 	       (unsigned long long)pk);
 }
 
+/* A live consumer (ops_live) on @jobs threads gets the reference's
+ * elements (@pk: as packet items); some of them live, and the calls to
+ * live() pair. */
+static void check_live(const struct hsum *ref, enum etm_input_format fmt,
+		       const struct etm_config *cfg,
+		       struct etm_image *const *img, size_t nsrc,
+		       const struct input *in, unsigned jobs, int pk)
+{
+	struct etm_run_stats st;
+	struct hsum x;
+	struct etm_decoder *d;
+
+	hs_init(&x);
+	memset(&st, 0, sizeof(st));
+	live_calls = 0;
+	d = dec(fmt, cfg, img, nsrc, pk);
+	ET_CHECK(d != NULL);
+	ET_EQ(etm_decoder_run_ops_stats(d, rd, (void *)in, in->n, jobs,
+					&ops_live, &x, &st),
+	      0);
+	etm_decoder_free(d);
+	ET_EQ(x.n, ref->n);
+	ET_EQ(x.h, ref->h);
+	ET_CHECK(st.emit_live > 0);
+	ET_CHECK(live_calls > 0 && live_calls % 2 == 0);
+	ET_EQ(live_bad, 0);
+	printf("  live --jobs %u%s: %.1f%% of the piece bytes emitted live, "
+	       "%lu live stretches\n",
+	       jobs, pk ? " (items)" : "",
+	       100.0 * (double)st.emit_live /
+		       (double)(st.emit_live + st.emit_caller),
+	       live_calls / 2);
+}
+
 /* Every way gives the reference's elements; batches only where allowed. */
 static void check_input(const char *what, enum etm_input_format fmt,
 			const struct etm_config *cfg,
@@ -428,6 +534,9 @@ static void check_input(const char *what, enum etm_input_format fmt,
 		ET_EQ(x.n, ref.n);
 		ET_EQ(x.h, ref.h);
 	}
+	for (pk = 0; pk < 2; pk++)
+		for (jobs = 2; jobs <= 8; jobs *= 2)
+			check_live(&ref, fmt, cfg, img, nsrc, in, jobs, (int)pk);
 	check_run_jobs(fmt, cfg, img, nsrc, in, far);
 	printf("  %s: %zu bytes, %llu elements each way\n", what, in->n,
 	       (unsigned long long)ref.n);
