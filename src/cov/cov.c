@@ -6,6 +6,7 @@
 
 #include <etmtrace/error.h>
 
+#include "common/grow.h"
 #include "cov/cov_int.h"
 
 struct etm_cov *etm_cov_alloc(void)
@@ -65,7 +66,7 @@ const struct cov_page *cov_page_find(const struct etm_cov *c, uint64_t addr,
 struct cov_page *cov_page_get(struct etm_cov *c, uint64_t addr)
 {
 	uint64_t base = addr >> COV_PAGE_SHIFT << COV_PAGE_SHIFT;
-	struct cov_page *p;
+	struct cov_page *p, **np;
 	size_t i;
 
 	if (c->hot && c->hot->base == base)
@@ -73,15 +74,10 @@ struct cov_page *cov_page_get(struct etm_cov *c, uint64_t addr)
 	p = (struct cov_page *)cov_page_find(c, addr, &i);
 	if (p)
 		return c->hot = p;
-	if (c->npages == c->pcap) {
-		size_t cap = c->pcap ? 2 * c->pcap : 16;
-		struct cov_page **np = realloc(c->pages, cap * sizeof(*np));
-
-		if (!np)
-			return NULL;
-		c->pages = np;
-		c->pcap = cap;
-	}
+	np = etm_grow(c->pages, &c->pcap, c->npages + 1, sizeof(*np), 16);
+	if (!np)
+		return NULL;
+	c->pages = np;
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
 #include "covout/covout.h"
 
 struct lrec {
@@ -32,17 +33,13 @@ struct lvec {
 
 static void lvec_add(struct lvec *v, const struct lrec *r)
 {
-	if (v->n == v->cap) {
-		size_t cap = v->cap ? 2 * v->cap : 1024;
-		struct lrec *p = realloc(v->r, cap * sizeof(*p));
+	struct lrec *p = etm_grow(v->r, &v->cap, v->n + 1, sizeof(*p), 1024);
 
-		if (!p) {
-			v->nomem = 1;
-			return;
-		}
-		v->r = p;
-		v->cap = cap;
+	if (!p) {
+		v->nomem = 1;
+		return;
 	}
+	v->r = p;
 	v->r[v->n++] = *r;
 }
 

@@ -9,6 +9,7 @@
 
 #include <etmtrace/error.h>
 
+#include "common/grow.h"
 #include "decoder/dec_int.h"
 #include "decoder/tape.h"
 #include "source/dfmt_bulk.h"
@@ -40,30 +41,13 @@ struct etm_dec_tape {
 	size_t nseg, segcap;
 };
 
-/* Room for @k more of the @size-byte elements of *@p (@n used, *@cap). */
-static int tape_room(void **p, size_t *cap, size_t n, size_t k, size_t size)
-{
-	size_t c = *cap ? *cap : 16;
-	void *q;
-
-	if (n + k <= *cap)
-		return 0;
-	while (c < n + k)
-		c *= 2;
-	q = realloc(*p, c * size);
-	if (!q)
-		return -etme_nomem;
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
 static struct tape_ev *tape_add(struct etm_dec_tape *t, enum tape_kind kind)
 {
-	struct tape_ev *e;
+	struct tape_ev *e = etm_grow(t->ev, &t->evcap, t->nev + 1, sizeof(*e), 16);
 
-	if (tape_room((void **)&t->ev, &t->evcap, t->nev, 1, sizeof(*e)) < 0)
+	if (!e)
 		return NULL;
+	t->ev = e;
 	e = &t->ev[t->nev++];
 	memset(e, 0, sizeof(*e));
 	e->kind = kind;
@@ -73,8 +57,11 @@ static struct tape_ev *tape_add(struct etm_dec_tape *t, enum tape_kind kind)
 static int tape_bytes(struct etm_dec_tape *t, struct tape_ev *e,
 		      const uint8_t *b, size_t n)
 {
-	if (tape_room((void **)&t->data, &t->datacap, t->ndata, n, 1) < 0)
+	uint8_t *data = etm_grow(t->data, &t->datacap, t->ndata + n, 1, 16);
+
+	if (!data)
 		return -etme_nomem;
+	t->data = data;
 	if (n)
 		memcpy(t->data + t->ndata, b, n);
 	e->data = t->ndata;
@@ -87,11 +74,15 @@ static int tape_stage_add(struct etm_dec_tape *t,
 			  const struct etm_dfmt_stage *st)
 {
 	struct tape_ev *e = tape_add(t, tape_stage);
+	void *seg;
 
-	if (!e || tape_bytes(t, e, st->data, st->n) < 0 ||
-	    tape_room((void **)&t->seg, &t->segcap, t->nseg, st->nseg,
-		      sizeof(*t->seg)) < 0)
+	if (!e || tape_bytes(t, e, st->data, st->n) < 0)
 		return -etme_nomem;
+	seg = etm_grow(t->seg, &t->segcap, t->nseg + st->nseg,
+		       sizeof(*t->seg), 16);
+	if (!seg)
+		return -etme_nomem;
+	t->seg = seg;
 	e->id = st->id;
 	memcpy(t->seg + t->nseg, st->seg, st->nseg * sizeof(*t->seg));
 	e->seg = t->nseg;

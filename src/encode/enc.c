@@ -6,26 +6,21 @@
 
 #include <etmtrace/error.h>
 
+#include "common/grow.h"
 #include "encode/enc_int.h"
 
 void etm_obuf_put(struct etm_obuf *b, const uint8_t *d, size_t n)
 {
+	uint8_t *p;
+
 	if (b->err || !n)
 		return;
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		uint8_t *p;
-
-		while (cap < b->len + n)
-			cap *= 2;
-		p = realloc(b->p, cap);
-		if (!p) {
-			b->err = 1;
-			return;
-		}
-		b->p = p;
-		b->cap = cap;
+	p = etm_grow(b->p, &b->cap, b->len + n, 1, 256);
+	if (!p) {
+		b->err = 1;
+		return;
 	}
+	b->p = p;
 	memcpy(b->p + b->len, d, n);
 	b->len += n;
 }

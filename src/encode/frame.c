@@ -6,6 +6,7 @@
 
 #include <etmtrace/error.h>
 
+#include "common/grow.h"
 #include "encode/enc_int.h"
 
 struct fitem {
@@ -132,22 +133,15 @@ static void fenc_compact(struct etm_fenc *f)
 int etm_fenc_put(struct etm_fenc *f, unsigned id, const uint8_t *buf,
 		 size_t n)
 {
+	struct fitem *q;
 	size_t i;
 
 	if (!f || (!buf && n) || id == 0 || id >= 0x70)
 		return -etme_invalid;
-	if (f->qlen + n > f->qcap) {
-		size_t cap = f->qcap ? f->qcap : 1024;
-		struct fitem *q;
-
-		while (cap < f->qlen + n)
-			cap *= 2;
-		q = realloc(f->q, cap * sizeof(*q));
-		if (!q)
-			return -etme_nomem;
-		f->q = q;
-		f->qcap = cap;
-	}
+	q = etm_grow(f->q, &f->qcap, f->qlen + n, sizeof(*q), 1024);
+	if (!q)
+		return -etme_nomem;
+	f->q = q;
 	for (i = 0; i < n; i++) {
 		f->q[f->qlen].id = (uint8_t)id;
 		f->q[f->qlen].b = buf[i];

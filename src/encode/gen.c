@@ -8,6 +8,7 @@
 #include <etmtrace/error.h>
 #include <etmtrace/insn.h>
 
+#include "common/grow.h"
 #include "encode/gen_int.h"
 
 static int gen_add(struct etm_gen *g, enum gop op, enum etm_isa isa,
@@ -17,17 +18,12 @@ static int gen_add(struct etm_gen *g, enum gop op, enum etm_isa isa,
 
 	if (g->err)
 		return 0;
-	if (g->nit == g->itcap) {
-		size_t cap = g->itcap ? g->itcap * 2 : 256;
-
-		it = realloc(g->it, cap * sizeof(*it));
-		if (!it) {
-			g->err = -etme_nomem;
-			return 0;
-		}
-		g->it = it;
-		g->itcap = cap;
+	it = etm_grow(g->it, &g->itcap, g->nit + 1, sizeof(*it), 256);
+	if (!it) {
+		g->err = -etme_nomem;
+		return 0;
 	}
+	g->it = it;
 	it = &g->it[g->nit];
 	memset(it, 0, sizeof(*it));
 	it->op = (uint8_t)op;
@@ -106,7 +102,7 @@ static void gen_jmp(struct etm_gen *g, enum etm_isa isa)
 {
 	unsigned nalt = 2 + etm_rng_below(&g->rng, 2), a;
 	int j = gen_add(g, go_jmp, isa, isa == etmi_a32 ? 4 : 0), b[3];
-	uint32_t lab[3];
+	uint32_t lab[3], *t;
 
 	if (g->err)
 		return;
@@ -121,17 +117,12 @@ static void gen_jmp(struct etm_gen *g, enum etm_isa isa)
 		return;
 	for (a = 0; a < nalt; a++)
 		g->it[b[a]].tgt = (int32_t)g->nit;
-	if (g->ntab + nalt > g->tabcap) {
-		size_t cap = g->tabcap ? g->tabcap * 2 : 64;
-		uint32_t *t = realloc(g->tab, cap * sizeof(*t));
-
-		if (!t) {
-			g->err = -etme_nomem;
-			return;
-		}
-		g->tab = t;
-		g->tabcap = cap;
+	t = etm_grow(g->tab, &g->tabcap, g->ntab + nalt, sizeof(*t), 64);
+	if (!t) {
+		g->err = -etme_nomem;
+		return;
 	}
+	g->tab = t;
 	g->it[j].itab = (uint32_t)g->ntab;
 	g->it[j].ntab = (uint16_t)nalt;
 	for (a = 0; a < nalt; a++)

@@ -6,6 +6,7 @@
 
 #include <etmtrace/error.h>
 
+#include "common/grow.h"
 #include "encode/gen_int.h"
 
 struct gw_ret {
@@ -37,15 +38,11 @@ struct gw {
 
 int gen_ev_push(struct etm_gen *g, const struct etm_ev *ev)
 {
-	if (g->nev == g->evcap) {
-		size_t cap = g->evcap ? g->evcap * 2 : 1024;
-		struct etm_ev *p = realloc(g->ev, cap * sizeof(*p));
+	struct etm_ev *p = etm_grow(g->ev, &g->evcap, g->nev + 1, sizeof(*p), 1024);
 
-		if (!p)
-			return -etme_nomem;
-		g->ev = p;
-		g->evcap = cap;
-	}
+	if (!p)
+		return -etme_nomem;
+	g->ev = p;
 	g->ev[g->nev++] = *ev;
 	return 0;
 }

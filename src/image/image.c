@@ -10,6 +10,7 @@
 #include <etmtrace/image.h>
 
 #include "common/file.h"
+#include "common/grow.h"
 #include "image/image_int.h"
 
 #define ETM_NSPACES 3
@@ -96,15 +97,11 @@ static int seg_insert(struct etm_seglist *sl, uint64_t addr, uint64_t end,
 	struct etm_seg left = { 0 }, right = { 0 };
 	int has_left = 0, has_right = 0;
 
-	if (sl->n + 2 > sl->cap) {
-		size_t cap = sl->cap ? sl->cap * 2 : 8;
-		struct etm_seg *v = realloc(sl->v, cap * sizeof(*v));
+	struct etm_seg *v = etm_grow(sl->v, &sl->cap, sl->n + 2, sizeof(*v), 8);
 
-		if (!v)
-			return -etme_nomem;
-		sl->v = v;
-		sl->cap = cap;
-	}
+	if (!v)
+		return -etme_nomem;
+	sl->v = v;
 	first = seg_search(sl, addr);
 	last = first;
 	while (last < sl->n && sl->v[last].addr < end)
@@ -138,18 +135,12 @@ static int seg_insert(struct etm_seglist *sl, uint64_t addr, uint64_t end,
 /* Room for @n more regions. */
 static int image_reserve(struct etm_image *img, size_t n)
 {
-	size_t cap = img->capreg ? img->capreg : 8;
-	struct etm_region *v;
+	struct etm_region *v = etm_grow(img->reg, &img->capreg, img->nreg + n,
+					sizeof(*v), 8);
 
-	if (img->nreg + n <= img->capreg)
-		return 0;
-	while (cap < img->nreg + n)
-		cap *= 2;
-	v = realloc(img->reg, cap * sizeof(*v));
 	if (!v)
 		return -etme_nomem;
 	img->reg = v;
-	img->capreg = cap;
 	return 0;
 }
 

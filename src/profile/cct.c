@@ -6,6 +6,7 @@
 
 #include <etmtrace/packet.h>
 
+#include "common/grow.h"
 #include "profile/prof_int.h"
 
 static size_t cct_slot(const struct etm_profile *p, uint32_t parent,
@@ -40,15 +41,10 @@ static uint32_t cct_new(struct etm_profile *p, uint32_t parent, uint32_t func)
 {
 	struct prof_node *n;
 
-	if (p->nnodes == p->capnodes) {
-		size_t cap = p->capnodes * 2;
-		void *q = realloc(p->nodes, cap * sizeof(*n));
-
-		if (!q)
-			return PROF_NONE;
-		p->nodes = q;
-		p->capnodes = cap;
-	}
+	n = etm_grow(p->nodes, &p->capnodes, p->nnodes + 1, sizeof(*n), 1024);
+	if (!n)
+		return PROF_NONE;
+	p->nodes = n;
 	if ((p->nnodes + 1) * 2 > p->caphash && cct_rehash(p) < 0)
 		return PROF_NONE;
 	n = &p->nodes[p->nnodes];

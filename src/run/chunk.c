@@ -8,6 +8,7 @@
 #include <etmtrace/chunk.h>
 #include <etmtrace/error.h>
 
+#include "common/grow.h"
 #include "common/sbuf.h"
 #include "run/cut.h"
 #include "decoder/clone.h"
@@ -104,15 +105,12 @@ int etm_chunk_plan(const struct etm_decoder *d, etm_read_fn rd, void *rctx,
 	for (; s < size && !err; s = e) {
 		e = chunk_end(is_tpiu(fmt), frames, rd, rctx, size,
 			      target, buf, s);
-		if (cnt == cap) {
-			cap = cap ? 2 * cap : 16;
-			nv = realloc(v, cap * sizeof(*v));
-			if (!nv) {
-				err = -etme_nomem;
-				break;
-			}
-			v = nv;
+		nv = etm_grow(v, &cap, cnt + 1, sizeof(*v), 16);
+		if (!nv) {
+			err = -etme_nomem;
+			break;
 		}
+		v = nv;
 		memset(&v[cnt], 0, sizeof(v[cnt]));
 		v[cnt].offset = s;
 		v[cnt].length = e - s;

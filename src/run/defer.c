@@ -12,6 +12,7 @@
 #include <etmtrace/decoder.h>
 #include <etmtrace/error.h>
 
+#include "common/grow.h"
 #include "run/runner.h"
 
 /* Keep a head raw until chunks converge, then when they converged on
@@ -38,18 +39,12 @@ struct plist {
 
 int etm_run_defer_add(struct pwork *w, const struct etm_elem *els, size_t n)
 {
-	if (w->nraw + n > w->rawcap) {
-		size_t cap = w->rawcap ? w->rawcap : 1024;
-		struct etm_elem *x;
+	struct etm_elem *x = etm_grow(w->raw, &w->rawcap, w->nraw + n,
+				      sizeof(*x), 1024);
 
-		while (cap < w->nraw + n)
-			cap *= 2;
-		x = realloc(w->raw, cap * sizeof(*x));
-		if (!x)
-			return -etme_nomem;
-		w->raw = x;
-		w->rawcap = cap;
-	}
+	if (!x)
+		return -etme_nomem;
+	w->raw = x;
 	memcpy(w->raw + w->nraw, els, n * sizeof(*els));
 	w->nraw += n;
 	return 0;

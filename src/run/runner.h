@@ -67,7 +67,7 @@ struct pchunk {
 	uint64_t skip_to;         /* the predecessor converged here: pieces
 				   * ending at or before it are dropped */
 	struct pckpt *ck;
-	unsigned nck, ckcap;
+	size_t nck, ckcap;
 	int head_done;
 	int defer; /* its head is kept raw (run/defer.c) */
 	int turn;  /* it is the head chunk (atomic: read without the lock) */

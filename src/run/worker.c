@@ -13,6 +13,7 @@
 #include "common/sbuf.h"
 #include "decoder/clone.h"
 #include "run/cut.h"
+#include "common/grow.h"
 #include "run/runner.h"
 
 void etm_run_wait(struct pwork *w)
@@ -240,18 +241,13 @@ static void checkpoint(struct pwork *w, uint64_t pos)
 		return;
 	memcpy(st, w->sb->b, w->sb->len);
 	pthread_mutex_lock(&w->r->mu);
-	if (c->nck == c->ckcap) {
-		unsigned cap = c->ckcap ? 2 * c->ckcap : 16;
-		struct pckpt *n = realloc(c->ck, cap * sizeof(*n));
-
-		if (!n) {
-			pthread_mutex_unlock(&w->r->mu);
-			free(st);
-			return;
-		}
-		c->ck = n;
-		c->ckcap = cap;
+	k = etm_grow(c->ck, &c->ckcap, c->nck + 1, sizeof(*k), 16);
+	if (!k) {
+		pthread_mutex_unlock(&w->r->mu);
+		free(st);
+		return;
 	}
+	c->ck = k;
 	k = &c->ck[c->nck++];
 	k->pos = pos;
 	k->npackets = etm_decoder_packet_count(w->d);

@@ -8,6 +8,8 @@
 #include <etmtrace/error.h>
 #include <etmtrace/etmv1.h>
 
+#include "common/grow.h"
+
 void etm_e1_rec_put(uint8_t *rec, const struct etm_e1_sample *s)
 {
 	rec[0] = (uint8_t)((s->ps & 15u) | (s->sync ? 0x10u : 0) |
@@ -37,15 +39,11 @@ void etm_e1_capture_fini(struct etm_e1_capture *c)
 
 int etm_e1_append(struct etm_e1_capture *c, const struct etm_e1_sample *s)
 {
-	if (c->n >= c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 1024;
-		uint8_t *r = realloc(c->rec, cap * ETM_E1_REC);
+	uint8_t *r = etm_grow(c->rec, &c->cap, c->n + 1, ETM_E1_REC, 1024);
 
-		if (!r)
-			return -etme_nomem;
-		c->rec = r;
-		c->cap = cap;
-	}
+	if (!r)
+		return -etme_nomem;
+	c->rec = r;
 	etm_e1_rec_put(c->rec + c->n * ETM_E1_REC, s);
 	c->n++;
 	return 0;

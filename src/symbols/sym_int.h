@@ -57,9 +57,6 @@ static inline uint64_t sym_end(uint64_t start, uint64_t size)
 	return start + size < start ? UINT64_MAX : start + size;
 }
 
-/* Grow the array *@p of *@cap elements of @size bytes to hold @need.
- * Returns 0 or -etme_nomem. */
-int sym_grow(void **p, size_t *cap, size_t need, size_t size);
 /* Copy @n bytes of @str (NUL added) into the pool; its offset in *@off.
  * Returns 0 or -etme_nomem. */
 int sym_pool_add(struct etm_symbols *s, const char *str, size_t n,

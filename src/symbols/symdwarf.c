@@ -9,6 +9,7 @@
 
 #include <etmtrace/error.h>
 
+#include "common/grow.h"
 #include "symbols/sym_int.h"
 
 /* Deepest DIE nesting walked for inlined calls (hostile DWARF). */
@@ -94,9 +95,10 @@ static int sym_dwarf_lines(struct etm_symbols *s, Dwarf_Die *cu,
 		file = dwarf_linesrc(l, NULL, NULL);
 		dwarf_lineno(l, &ln);
 		dwarf_linecol(l, &col);
-		if (sym_grow((void **)&s->rows, &s->caprows, s->nrows + 1,
-			     sizeof(*r)) < 0)
+		r = etm_grow(s->rows, &s->caprows, s->nrows + 1, sizeof(*r), 64);
+		if (!r)
 			return -etme_nomem;
+		s->rows = r;
 		r = &s->rows[s->nrows];
 		r->start = a + bias;
 		r->end = b + bias;
@@ -156,9 +158,11 @@ static int sym_inl_add(struct sym_cuwalk *w, Dwarf_Die *die, uint32_t depth)
 
 		if (hi <= lo)
 			continue;
-		if (sym_grow((void **)&w->s->inl, &w->s->capinl, w->s->ninl + 1,
-			     sizeof(*e)) < 0)
+		e = etm_grow(w->s->inl, &w->s->capinl, w->s->ninl + 1,
+			     sizeof(*e), 64);
+		if (!e)
 			return -etme_nomem;
+		w->s->inl = e;
 		e = &w->s->inl[w->s->ninl++];
 		memset(e, 0, sizeof(*e));
 		e->start = lo + w->bias;

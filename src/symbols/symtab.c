@@ -9,6 +9,7 @@
 
 #include <etmtrace/error.h>
 
+#include "common/grow.h"
 #include "symbols/sym_int.h"
 
 /* An unsized function with nothing after it and no known section end
@@ -31,33 +32,16 @@ void etm_symbols_free(struct etm_symbols *s)
 	free(s);
 }
 
-int sym_grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t n = *cap ? *cap : 64;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need) {
-		if (n > SIZE_MAX / 2 / size)
-			return -etme_nomem;
-		n *= 2;
-	}
-	q = realloc(*p, n * size);
-	if (!q)
-		return -etme_nomem;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
 int sym_pool_add(struct etm_symbols *s, const char *str, size_t n,
 		 uint32_t *off)
 {
 	if (s->npool + n + 1 > UINT32_MAX)
 		return -etme_nomem;
-	if (sym_grow((void **)&s->pool, &s->cappool, s->npool + n + 1, 1) < 0)
+	char *pool = etm_grow(s->pool, &s->cappool, s->npool + n + 1, 1, 64);
+
+	if (!pool)
 		return -etme_nomem;
+	s->pool = pool;
 	memcpy(s->pool + s->npool, str, n);
 	s->pool[s->npool + n] = 0;
 	*off = (uint32_t)s->npool;
@@ -68,11 +52,12 @@ int sym_pool_add(struct etm_symbols *s, const char *str, size_t n,
 int sym_fn_push(struct etm_symbols *s, const struct sym_fn *f,
 		const char *name)
 {
-	struct sym_fn *d;
+	struct sym_fn *d = etm_grow(s->fn, &s->capfn, s->nfn + 1, sizeof(*d), 64);
 	int r;
 
-	if (sym_grow((void **)&s->fn, &s->capfn, s->nfn + 1, sizeof(*d)) < 0)
+	if (!d)
 		return -etme_nomem;
+	s->fn = d;
 	d = &s->fn[s->nfn];
 	*d = *f;
 	r = sym_pool_add(s, name, strlen(name), &d->name);
