@@ -204,6 +204,33 @@ static __attribute__((noinline)) void pend_known(struct etm_diag *d,
 	d->touched[i / 64] |= (uint64_t)1 << (i % 64);
 }
 
+/* Segment: lookups of the pending value of slot @i not added to pn[i]
+ * yet. Loops branch to the same target again and again: a batch
+ * (etm_diag_elems()) counts them in a register and adds each run once. */
+struct diag_run {
+	unsigned i;
+	uint32_t n;
+};
+
+static inline void run_flush(struct etm_diag *d, struct diag_run *run)
+{
+	d->pn[run->i] += run->n;
+	run->n = 0;
+}
+
+/* Segment: a lookup of wide[i]'s pending value again. */
+static inline void pend_again(struct etm_diag *d, struct diag_run *run,
+			      unsigned i)
+{
+	if (i == run->i) {
+		run->n++;
+		return;
+	}
+	run_flush(d, run);
+	run->i = i;
+	run->n = 1;
+}
+
 /* Classify the instruction at @addr; 0 if it cannot be read. */
 static int diag_insn(const struct etm_image *img, uint64_t addr,
 		     enum etm_isa isa, struct etm_insn *in)
@@ -234,9 +261,28 @@ static int diag_maybe_it(const struct etm_image *img, uint64_t addr)
 	return 0;
 }
 
+/* The etm_diag_mark bits of range @e. */
+static inline unsigned diag_marks(const struct etm_image *img,
+				  const struct etm_elem *e)
+{
+	struct etm_insn in;
+	unsigned m = 0;
+
+	if (e->last_cls == etmc_undefined)
+		m |= etm_mark_undef;
+	if (e->last_atom && !e->last_exec &&
+	    diag_insn(img, e->last_addr, e->isa, &in) && !in.cond &&
+	    (e->isa == etmi_a32 || !diag_maybe_it(img, e->last_addr)))
+		m |= etm_mark_n_uncond;
+	return m;
+}
+
 /* Per range: table lookups, and an image read only for N atoms (rare),
- * so the checks cost little next to decoding. */
-static void diag_range(struct etm_diag *d, const struct etm_elem *e)
+ * so the checks cost little next to decoding. A segment's lookups of a
+ * slot's pending value go to @run (the slow paths, which move pn[], after
+ * flushing it). */
+static inline void diag_range(struct etm_diag *d, const struct etm_elem *e,
+			      struct diag_run *run)
 {
 	unsigned marks;
 
@@ -251,22 +297,26 @@ static void diag_range(struct etm_diag *d, const struct etm_elem *e)
 		unsigned i = diag_slot_idx(e->start - 2);
 		uint64_t w = d->wide[i], v = e->start - 2 + 1;
 
-		if (w == v)
+		if (w == v) {
 			d->c.mid_insn++;
-		else if (w == (v | DIAG_TAG)) /* segment: pending again */
-			d->pn[i]++;
-		else if (w >= DIAG_TAG) /* segment: not written yet */
+		} else if (w == (v | DIAG_TAG)) { /* segment: pending again */
+			pend_again(d, run, i);
+		} else if (w >= DIAG_TAG) { /* segment: not written yet */
+			run_flush(d, run);
 			pend_look(d, i, v);
+		}
 	}
 	d->last_end = e->end;
 	if (e->last_size == 4) {
 		unsigned i = diag_slot_idx(e->last_addr);
 
-		if (d->wide[i] >= DIAG_TAG)
+		if (d->wide[i] >= DIAG_TAG) {
+			run_flush(d, run);
 			pend_known(d, i);
+		}
 		d->wide[i] = e->last_addr + 1;
 	}
-	marks = etm_diag_elem_marks(d->img, e);
+	marks = diag_marks(d->img, e);
 	if (marks & etm_mark_undef)
 		d->c.undef++;
 	if (marks & etm_mark_n_uncond)
@@ -276,18 +326,7 @@ static void diag_range(struct etm_diag *d, const struct etm_elem *e)
 unsigned etm_diag_elem_marks(const struct etm_image *img,
 			     const struct etm_elem *e)
 {
-	struct etm_insn in;
-	unsigned m = 0;
-
-	if (e->kind != etmk_range)
-		return 0;
-	if (e->last_cls == etmc_undefined)
-		m |= etm_mark_undef;
-	if (e->last_atom && !e->last_exec &&
-	    diag_insn(img, e->last_addr, e->isa, &in) && !in.cond &&
-	    (e->isa == etmi_a32 || !diag_maybe_it(img, e->last_addr)))
-		m |= etm_mark_n_uncond;
-	return m;
+	return e->kind == etmk_range ? diag_marks(img, e) : 0;
 }
 
 static void diag_error(struct etm_diag *d, int err)
@@ -326,14 +365,10 @@ void etm_diag_item(struct etm_diag *d, const struct etm_item *it)
 	d->c.pkt_errors += it->pkt.type == etmp_error;
 }
 
-void etm_diag_elem(struct etm_diag *d, const struct etm_elem *e)
+/* An element other than a range. */
+static void diag_other(struct etm_diag *d, const struct etm_elem *e)
 {
-	if (!d || !e || e->id != d->id)
-		return;
 	switch (e->kind) {
-	case etmk_range:
-		diag_range(d, e);
-		break;
 	case etmk_trace_on:
 		d->synced = 1;
 		d->sync_known = 1;
@@ -358,6 +393,40 @@ void etm_diag_elem(struct etm_diag *d, const struct etm_elem *e)
 	default:
 		break;
 	}
+}
+
+void etm_diag_elem(struct etm_diag *d, const struct etm_elem *e)
+{
+	struct diag_run run = { 0, 0 };
+
+	if (!d || !e || e->id != d->id)
+		return;
+	if (e->kind != etmk_range) {
+		diag_other(d, e);
+		return;
+	}
+	diag_range(d, e, &run);
+	run_flush(d, &run);
+}
+
+void etm_diag_elems(struct etm_diag *d, const struct etm_elem *els, size_t n)
+{
+	struct diag_run run = { 0, 0 };
+	size_t k;
+
+	if (!d || !els)
+		return;
+	for (k = 0; k < n; k++) {
+		const struct etm_elem *e = &els[k];
+
+		if (e->id != d->id)
+			continue;
+		if (e->kind == etmk_range)
+			diag_range(d, e, &run);
+		else
+			diag_other(d, e);
+	}
+	run_flush(d, &run);
 }
 
 void etm_diag_reset_segment(struct etm_diag *d)
