@@ -14,7 +14,7 @@
 #define DIAG_WIDE 1024
 /* Pending values per wide[] slot in a segment besides the one in wide[]
  * (more go to the hash table): the synthetic branch-heavy traces cycle
- * through three in one slot. */
+ * through three in one slot. (diag_range() looks at both.) */
 #define DIAG_ALT 2
 
 struct etm_diag {
@@ -147,7 +147,7 @@ static void pend_add(struct etm_diag *d, uint64_t v, uint64_t n)
 
 /* Segment: lookup of value @v in slot @i, not written in the segment and
  * none of its pending values (out of line: the hot path stays that of a
- * whole). */
+ * whole). Counts of slot @i in a diag_run are added first. */
 static __attribute__((noinline)) void pend_slot(struct etm_diag *d,
 						unsigned i, uint64_t v)
 {
@@ -172,22 +172,6 @@ static __attribute__((noinline)) void pend_slot(struct etm_diag *d,
 	d->pn[i] = 1;
 }
 
-/* Segment: lookup of value @v in slot @i, not written in the segment and
- * not wide[]'s pending value: one of the others, or pend_slot() (out of
- * line too). */
-static __attribute__((noinline)) void pend_look(struct etm_diag *d,
-						unsigned i, uint64_t v)
-{
-	unsigned k;
-
-	for (k = 0; k < DIAG_ALT; k++)
-		if (d->alt[i][k] == v) {
-			d->altn[i][k]++;
-			return;
-		}
-	pend_slot(d, i, v);
-}
-
 /* Segment: slot @i, not written in the segment yet, is written now: its
  * pending lookups go to the table. */
 static __attribute__((noinline)) void pend_known(struct etm_diag *d,
@@ -204,30 +188,32 @@ static __attribute__((noinline)) void pend_known(struct etm_diag *d,
 	d->touched[i / 64] |= (uint64_t)1 << (i % 64);
 }
 
-/* Segment: lookups of the pending value of slot @i not added to pn[i]
- * yet. Loops branch to the same target again and again: a batch
+/* Segment: lookups of one pending value (in wide[] or alt[]) not added to
+ * its count yet. Loops branch to the same target again and again: a batch
  * (etm_diag_elems()) counts them in a register and adds each run once. */
 struct diag_run {
-	unsigned i;
+	uint32_t *cnt; /* pn[] or altn[] (NULL: none) */
 	uint32_t n;
 };
 
-static inline void run_flush(struct etm_diag *d, struct diag_run *run)
+static inline void run_flush(struct diag_run *run)
 {
-	d->pn[run->i] += run->n;
+	if (run->cnt)
+		*run->cnt += run->n;
+	run->cnt = NULL;
 	run->n = 0;
 }
 
-/* Segment: a lookup of wide[i]'s pending value again. */
-static inline void pend_again(struct etm_diag *d, struct diag_run *run,
-			      unsigned i)
+/* Segment: a lookup of the pending value counted in @cnt. */
+static inline void run_count(struct diag_run *run, uint32_t *cnt)
 {
-	if (i == run->i) {
+	if (cnt == run->cnt) {
 		run->n++;
 		return;
 	}
-	run_flush(d, run);
-	run->i = i;
+	if (run->cnt)
+		*run->cnt += run->n;
+	run->cnt = cnt;
 	run->n = 1;
 }
 
@@ -300,10 +286,16 @@ static inline void diag_range(struct etm_diag *d, const struct etm_elem *e,
 		if (w == v) {
 			d->c.mid_insn++;
 		} else if (w == (v | DIAG_TAG)) { /* segment: pending again */
-			pend_again(d, run, i);
+			run_count(run, &d->pn[i]);
 		} else if (w >= DIAG_TAG) { /* segment: not written yet */
-			run_flush(d, run);
-			pend_look(d, i, v);
+			if (d->alt[i][0] == v)
+				run_count(run, &d->altn[i][0]);
+			else if (d->alt[i][1] == v)
+				run_count(run, &d->altn[i][1]);
+			else {
+				run_flush(run);
+				pend_slot(d, i, v);
+			}
 		}
 	}
 	d->last_end = e->end;
@@ -311,7 +303,7 @@ static inline void diag_range(struct etm_diag *d, const struct etm_elem *e,
 		unsigned i = diag_slot_idx(e->last_addr);
 
 		if (d->wide[i] >= DIAG_TAG) {
-			run_flush(d, run);
+			run_flush(run);
 			pend_known(d, i);
 		}
 		d->wide[i] = e->last_addr + 1;
@@ -397,7 +389,7 @@ static void diag_other(struct etm_diag *d, const struct etm_elem *e)
 
 void etm_diag_elem(struct etm_diag *d, const struct etm_elem *e)
 {
-	struct diag_run run = { 0, 0 };
+	struct diag_run run = { NULL, 0 };
 
 	if (!d || !e || e->id != d->id)
 		return;
@@ -406,12 +398,12 @@ void etm_diag_elem(struct etm_diag *d, const struct etm_elem *e)
 		return;
 	}
 	diag_range(d, e, &run);
-	run_flush(d, &run);
+	run_flush(&run);
 }
 
 void etm_diag_elems(struct etm_diag *d, const struct etm_elem *els, size_t n)
 {
-	struct diag_run run = { 0, 0 };
+	struct diag_run run = { NULL, 0 };
 	size_t k;
 
 	if (!d || !els)
@@ -426,7 +418,7 @@ void etm_diag_elems(struct etm_diag *d, const struct etm_elem *els, size_t n)
 		else
 			diag_other(d, e);
 	}
-	run_flush(d, &run);
+	run_flush(&run);
 }
 
 void etm_diag_reset_segment(struct etm_diag *d)
