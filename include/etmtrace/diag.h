@@ -52,9 +52,6 @@ void etm_diag_item(struct etm_diag *d, const struct etm_item *it);
 /** etm_diag_item() of an element item, for elements taken in batches
  * (etm_decoder_next_elems()). */
 void etm_diag_elem(struct etm_diag *d, const struct etm_elem *e);
-/** etm_diag_elem() of the @n elements @els in order (a batch of
- * etm_decoder_next_elems(); those of other trace IDs are ignored). */
-void etm_diag_elems(struct etm_diag *d, const struct etm_elem *els, size_t n);
 /** Disagreements of a range element with the image (bits). */
 enum etm_diag_mark {
 	etm_mark_n_uncond = 1, /**< N atom on an instruction that cannot

@@ -9,6 +9,8 @@
 #include <etmtrace/error.h>
 #include <etmtrace/insn.h>
 
+#include "output/diag_int.h"
+
 /* Recent 4-byte instruction addresses, direct-mapped: a branch target two
  * bytes into one of them is not an instruction boundary. */
 #define DIAG_WIDE 1024
@@ -190,7 +192,8 @@ static __attribute__((noinline)) void pend_known(struct etm_diag *d,
 
 /* Segment: lookups of one pending value (in wide[] or alt[]) not added to
  * its count yet. Loops branch to the same target again and again: a batch
- * (etm_diag_elems()) counts them in a register and adds each run once. */
+ * (etm_diag_elems_byid()) counts them in a register and adds each run
+ * once. */
 struct diag_run {
 	uint32_t *cnt; /* pn[] or altn[] (NULL: none) */
 	uint32_t n;
@@ -401,17 +404,17 @@ void etm_diag_elem(struct etm_diag *d, const struct etm_elem *e)
 	run_flush(&run);
 }
 
-void etm_diag_elems(struct etm_diag *d, const struct etm_elem *els, size_t n)
+void etm_diag_elems_byid(struct etm_diag *const *byid,
+			 const struct etm_elem *els, size_t n)
 {
 	struct diag_run run = { NULL, 0 };
 	size_t k;
 
-	if (!d || !els)
-		return;
 	for (k = 0; k < n; k++) {
 		const struct etm_elem *e = &els[k];
+		struct etm_diag *d = byid[e->id & 0x7f];
 
-		if (e->id != d->id)
+		if (!d || e->id != d->id)
 			continue;
 		if (e->kind == etmk_range)
 			diag_range(d, e, &run);

@@ -3,20 +3,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output/diag_int.h"
 #include "output/diagset.h"
 
 struct diagset {
 	struct etm_diag *d[128]; /* by trace ID */
 	int seg;                 /* segments (diagset_open_segment) */
-	int one;                 /* the only source's index, its trace ID, or -1: its
-		  * elements are those of d[one] (diagset_elems()) */
 };
 
 static struct diagset *open_diag(const struct etm_listing_source *src, int n,
 				 int seg)
 {
 	struct diagset *w = calloc(1, sizeof(*w));
-	int i, k = -1;
+	int i;
 
 	for (i = 0; w && i < n; i++) {
 		unsigned id = src[i].id & 0x7f;
@@ -24,18 +23,9 @@ static struct diagset *open_diag(const struct etm_listing_source *src, int n,
 		etm_diag_free(w->d[id]);
 		w->d[id] = seg ? etm_diag_alloc_segment(src[i].cfg, src[i].img) :
 				 etm_diag_alloc(src[i].cfg, src[i].img);
-		if (!w->d[id] || k == -2)
-			continue; /* (-2: several sources) */
-		if ((k == -1 || k == (int)id) &&
-		    etm_cfg_trace_id(src[i].cfg) == id)
-			k = (int)id;
-		else
-			k = -2;
 	}
-	if (w) {
+	if (w)
 		w->seg = seg;
-		w->one = k < 0 ? -1 : k;
-	}
 	return w;
 }
 
@@ -85,16 +75,8 @@ void diagset_elem(struct diagset *w, const struct etm_elem *el)
 
 void diagset_elems(struct diagset *w, const struct etm_elem *els, size_t n)
 {
-	size_t i;
-
-	if (!w)
-		return;
-	if (w->one >= 0) { /* one source: a batch (other IDs are ignored) */
-		etm_diag_elems(w->d[w->one], els, n);
-		return;
-	}
-	for (i = 0; i < n; i++)
-		diagset_elem(w, &els[i]);
+	if (w)
+		etm_diag_elems_byid(w->d, els, n);
 }
 
 struct etm_diag *diagset_get(const struct diagset *w, unsigned id)
