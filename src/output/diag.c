@@ -16,8 +16,9 @@
 #define DIAG_WIDE 1024
 /* Pending values per wide[] slot in a segment besides the one in wide[]
  * (more go to the hash table): the synthetic branch-heavy traces cycle
- * through three in one slot. (diag_range() looks at both.) */
+ * through three in one slot. */
 #define DIAG_ALT 2
+_Static_assert(DIAG_ALT == 2, "diag_range() compares alt[0] and alt[1]");
 
 struct etm_diag {
 	struct etm_config cfg;
