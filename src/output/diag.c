@@ -9,6 +9,8 @@
 #include <etmtrace/error.h>
 #include <etmtrace/insn.h>
 
+#include "output/diag_int.h"
+
 /* Recent 4-byte instruction addresses, direct-mapped: a branch target two
  * bytes into one of them is not an instruction boundary. */
 #define DIAG_WIDE 1024
@@ -16,6 +18,7 @@
  * (more go to the hash table): the synthetic branch-heavy traces cycle
  * through three in one slot. */
 #define DIAG_ALT 2
+_Static_assert(DIAG_ALT == 2, "diag_range() compares alt[0] and alt[1]");
 
 struct etm_diag {
 	struct etm_config cfg;
@@ -147,7 +150,7 @@ static void pend_add(struct etm_diag *d, uint64_t v, uint64_t n)
 
 /* Segment: lookup of value @v in slot @i, not written in the segment and
  * none of its pending values (out of line: the hot path stays that of a
- * whole). */
+ * whole). Counts of slot @i in a diag_run are added first. */
 static __attribute__((noinline)) void pend_slot(struct etm_diag *d,
 						unsigned i, uint64_t v)
 {
@@ -172,22 +175,6 @@ static __attribute__((noinline)) void pend_slot(struct etm_diag *d,
 	d->pn[i] = 1;
 }
 
-/* Segment: lookup of value @v in slot @i, not written in the segment and
- * not wide[]'s pending value: one of the others, or pend_slot() (out of
- * line too). */
-static __attribute__((noinline)) void pend_look(struct etm_diag *d,
-						unsigned i, uint64_t v)
-{
-	unsigned k;
-
-	for (k = 0; k < DIAG_ALT; k++)
-		if (d->alt[i][k] == v) {
-			d->altn[i][k]++;
-			return;
-		}
-	pend_slot(d, i, v);
-}
-
 /* Segment: slot @i, not written in the segment yet, is written now: its
  * pending lookups go to the table. */
 static __attribute__((noinline)) void pend_known(struct etm_diag *d,
@@ -202,6 +189,36 @@ static __attribute__((noinline)) void pend_known(struct etm_diag *d,
 	memset(d->alt[i], 0, sizeof(d->alt[i]));
 	d->known[i / 64] |= (uint64_t)1 << (i % 64);
 	d->touched[i / 64] |= (uint64_t)1 << (i % 64);
+}
+
+/* Segment: lookups of one pending value (in wide[] or alt[]) not added to
+ * its count yet. Loops branch to the same target again and again: a batch
+ * (etm_diag_elems_byid()) counts them in a register and adds each run
+ * once. */
+struct diag_run {
+	uint32_t *cnt; /* pn[] or altn[] (NULL: none) */
+	uint32_t n;
+};
+
+static inline void run_flush(struct diag_run *run)
+{
+	if (run->cnt)
+		*run->cnt += run->n;
+	run->cnt = NULL;
+	run->n = 0;
+}
+
+/* Segment: a lookup of the pending value counted in @cnt. */
+static inline void run_count(struct diag_run *run, uint32_t *cnt)
+{
+	if (cnt == run->cnt) {
+		run->n++;
+		return;
+	}
+	if (run->cnt)
+		*run->cnt += run->n;
+	run->cnt = cnt;
+	run->n = 1;
 }
 
 /* Classify the instruction at @addr; 0 if it cannot be read. */
@@ -234,9 +251,28 @@ static int diag_maybe_it(const struct etm_image *img, uint64_t addr)
 	return 0;
 }
 
+/* The etm_diag_mark bits of range @e. */
+static inline unsigned diag_marks(const struct etm_image *img,
+				  const struct etm_elem *e)
+{
+	struct etm_insn in;
+	unsigned m = 0;
+
+	if (e->last_cls == etmc_undefined)
+		m |= etm_mark_undef;
+	if (e->last_atom && !e->last_exec &&
+	    diag_insn(img, e->last_addr, e->isa, &in) && !in.cond &&
+	    (e->isa == etmi_a32 || !diag_maybe_it(img, e->last_addr)))
+		m |= etm_mark_n_uncond;
+	return m;
+}
+
 /* Per range: table lookups, and an image read only for N atoms (rare),
- * so the checks cost little next to decoding. */
-static void diag_range(struct etm_diag *d, const struct etm_elem *e)
+ * so the checks cost little next to decoding. A segment's lookups of a
+ * slot's pending value go to @run (the slow paths, which move pn[], after
+ * flushing it). */
+static inline void diag_range(struct etm_diag *d, const struct etm_elem *e,
+			      struct diag_run *run)
 {
 	unsigned marks;
 
@@ -251,22 +287,32 @@ static void diag_range(struct etm_diag *d, const struct etm_elem *e)
 		unsigned i = diag_slot_idx(e->start - 2);
 		uint64_t w = d->wide[i], v = e->start - 2 + 1;
 
-		if (w == v)
+		if (w == v) {
 			d->c.mid_insn++;
-		else if (w == (v | DIAG_TAG)) /* segment: pending again */
-			d->pn[i]++;
-		else if (w >= DIAG_TAG) /* segment: not written yet */
-			pend_look(d, i, v);
+		} else if (w == (v | DIAG_TAG)) { /* segment: pending again */
+			run_count(run, &d->pn[i]);
+		} else if (w >= DIAG_TAG) { /* segment: not written yet */
+			if (d->alt[i][0] == v)
+				run_count(run, &d->altn[i][0]);
+			else if (d->alt[i][1] == v)
+				run_count(run, &d->altn[i][1]);
+			else {
+				run_flush(run);
+				pend_slot(d, i, v);
+			}
+		}
 	}
 	d->last_end = e->end;
 	if (e->last_size == 4) {
 		unsigned i = diag_slot_idx(e->last_addr);
 
-		if (d->wide[i] >= DIAG_TAG)
+		if (d->wide[i] >= DIAG_TAG) {
+			run_flush(run);
 			pend_known(d, i);
+		}
 		d->wide[i] = e->last_addr + 1;
 	}
-	marks = etm_diag_elem_marks(d->img, e);
+	marks = diag_marks(d->img, e);
 	if (marks & etm_mark_undef)
 		d->c.undef++;
 	if (marks & etm_mark_n_uncond)
@@ -276,18 +322,7 @@ static void diag_range(struct etm_diag *d, const struct etm_elem *e)
 unsigned etm_diag_elem_marks(const struct etm_image *img,
 			     const struct etm_elem *e)
 {
-	struct etm_insn in;
-	unsigned m = 0;
-
-	if (e->kind != etmk_range)
-		return 0;
-	if (e->last_cls == etmc_undefined)
-		m |= etm_mark_undef;
-	if (e->last_atom && !e->last_exec &&
-	    diag_insn(img, e->last_addr, e->isa, &in) && !in.cond &&
-	    (e->isa == etmi_a32 || !diag_maybe_it(img, e->last_addr)))
-		m |= etm_mark_n_uncond;
-	return m;
+	return e->kind == etmk_range ? diag_marks(img, e) : 0;
 }
 
 static void diag_error(struct etm_diag *d, int err)
@@ -326,14 +361,10 @@ void etm_diag_item(struct etm_diag *d, const struct etm_item *it)
 	d->c.pkt_errors += it->pkt.type == etmp_error;
 }
 
-void etm_diag_elem(struct etm_diag *d, const struct etm_elem *e)
+/* An element other than a range. */
+static void diag_other(struct etm_diag *d, const struct etm_elem *e)
 {
-	if (!d || !e || e->id != d->id)
-		return;
 	switch (e->kind) {
-	case etmk_range:
-		diag_range(d, e);
-		break;
 	case etmk_trace_on:
 		d->synced = 1;
 		d->sync_known = 1;
@@ -358,6 +389,40 @@ void etm_diag_elem(struct etm_diag *d, const struct etm_elem *e)
 	default:
 		break;
 	}
+}
+
+void etm_diag_elem(struct etm_diag *d, const struct etm_elem *e)
+{
+	struct diag_run run = { NULL, 0 };
+
+	if (!d || !e || e->id != d->id)
+		return;
+	if (e->kind != etmk_range) {
+		diag_other(d, e);
+		return;
+	}
+	diag_range(d, e, &run);
+	run_flush(&run);
+}
+
+void etm_diag_elems_byid(struct etm_diag *const *byid,
+			 const struct etm_elem *els, size_t n)
+{
+	struct diag_run run = { NULL, 0 };
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		const struct etm_elem *e = &els[k];
+		struct etm_diag *d = byid[e->id & 0x7f];
+
+		if (!d || e->id != d->id)
+			continue;
+		if (e->kind == etmk_range)
+			diag_range(d, e, &run);
+		else
+			diag_other(d, e);
+	}
+	run_flush(&run);
 }
 
 void etm_diag_reset_segment(struct etm_diag *d)

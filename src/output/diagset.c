@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output/diag_int.h"
 #include "output/diagset.h"
 
 struct diagset {
@@ -70,6 +71,12 @@ void diagset_elem(struct diagset *w, const struct etm_elem *el)
 {
 	if (w && w->d[el->id & 0x7f])
 		etm_diag_elem(w->d[el->id & 0x7f], el);
+}
+
+void diagset_elems(struct diagset *w, const struct etm_elem *els, size_t n)
+{
+	if (w)
+		etm_diag_elems_byid(w->d, els, n);
 }
 
 struct etm_diag *diagset_get(const struct diagset *w, unsigned id)

@@ -23,6 +23,8 @@ void diagset_reset(struct diagset *seg);
 void diagset_item(struct diagset *w, const struct etm_item *it);
 /* diagset_item() of an element. */
 void diagset_elem(struct diagset *w, const struct etm_elem *el);
+/* diagset_elem() of @n elements in order. */
+void diagset_elems(struct diagset *w, const struct etm_elem *els, size_t n);
 /* The diagnostics of trace ID @id, or NULL. */
 struct etm_diag *diagset_get(const struct diagset *w, unsigned id);
 void diagset_close(struct diagset *w);

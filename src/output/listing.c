@@ -275,6 +275,7 @@ static void text_resumed(struct decfmt *c, const struct etm_elem *el)
 }
 
 static inline int elem_out(struct decfmt *c, const struct etm_elem *el);
+static inline void elem_fmt(struct decfmt *c, const struct etm_elem *el);
 
 int decfmt_item(void *vctx, const struct etm_item *it)
 {
@@ -289,10 +290,12 @@ int decfmt_item(void *vctx, const struct etm_item *it)
 
 int decfmt_elems(void *vctx, const struct etm_elem *els, size_t n)
 {
+	struct decfmt *c = vctx;
 	size_t i;
 
+	diagset_elems(c->dw, els, n);
 	for (i = 0; i < n; i++)
-		elem_out(vctx, &els[i]);
+		elem_fmt(c, &els[i]);
 	return 0;
 }
 
@@ -312,14 +315,14 @@ static void canon_elem(struct decfmt *c, const struct etm_elem *el,
 	}
 }
 
-/* decfmt_elem(), static: inlined into the loops of decfmt_elems() (the
- * library is built as position-independent code, where a global function
- * is not inlined into its callers). */
-static inline int elem_out(struct decfmt *c, const struct etm_elem *el)
+/* decfmt_elem() but the diagnostics, static: inlined into the loop of
+ * decfmt_elems() (the library is built as position-independent code, where
+ * a global function is not inlined into its callers), which gives the
+ * diagnostics the whole batch at once. */
+static inline void elem_fmt(struct decfmt *c, const struct etm_elem *el)
 {
 	const struct etm_listing_source *src;
 
-	diagset_elem(c->dw, el);
 	if (el->kind < etmk_num_kinds)
 		c->n.elems[el->kind]++;
 	if (el->kind == etmk_error)
@@ -355,6 +358,12 @@ static inline int elem_out(struct decfmt *c, const struct etm_elem *el)
 		}
 		break;
 	}
+}
+
+static inline int elem_out(struct decfmt *c, const struct etm_elem *el)
+{
+	diagset_elem(c->dw, el);
+	elem_fmt(c, el);
 	return 0;
 }
 

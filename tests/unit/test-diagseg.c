@@ -2,13 +2,16 @@
  * etm_diag_append), as parallel decode uses them: a random item stream cut
  * into segments at random points and appended in order gives the same
  * counts as one diagnostics object seeing every item, and leaves the same
- * state (checked by feeding more items to both afterwards). */
+ * state (checked by feeding more items to both afterwards); the same with
+ * the elements given in batches of random lengths (etm_diag_elems_byid(),
+ * as the listing formatter gives them), to segments and to a whole. */
 #include <stdlib.h>
 #include <string.h>
 
 #include <etmtrace/etmtrace.h>
 
 #include "etest.h"
+#include "output/diag_int.h"
 
 #define NITEMS 20000
 
@@ -24,6 +27,9 @@ static uint32_t rng(uint32_t *s)
  * the diagnostics' 1024 slots 4 values, 16384 gives them 16 (more than a
  * segment keeps per slot: the rest go to its table). */
 static unsigned span = 4096;
+static uint64_t loop_to = 0x100;
+/* branches into an instruction counted over all seeds */
+static uint64_t mid_total;
 
 /* Items of trace ID 0x10 (and some of 0x11, ignored): ranges over a small
  * address space so that branch targets hit recent 4-byte instructions, sync
@@ -39,8 +45,8 @@ static void gen(struct etm_item *it, uint32_t *s, uint64_t *pc)
 	if (r < 80) {
 		unsigned n = 1 + rng(s) % 4;
 
-		if (rng(s) % 3)
-			*pc = (rng(s) % span) * 2; /* a branch */
+		if (rng(s) % 3) /* a branch, half of them back (a loop) */
+			*pc = rng(s) % 2 ? loop_to : (loop_to = (rng(s) % span) * 2);
 		e->kind = etmk_range;
 		e->start = *pc;
 		e->last_size = rng(s) % 2 ? 4 : 2;
@@ -80,12 +86,42 @@ static int same_counts(const struct etm_diag *a, const struct etm_diag *b)
 	return !memcmp(&x, &y, sizeof(x));
 }
 
+/* Elements queued for a batch (of trace ID 0x10: byid[0x10] is the
+ * diagnostics object; 0x11 has none). */
+struct batch {
+	struct etm_diag *byid[128];
+	struct etm_elem els[64];
+	size_t n;
+};
+
+static void batch_flush(struct batch *b)
+{
+	etm_diag_elems_byid(b->byid, b->els, b->n);
+	b->n = 0;
+}
+
+/* Item @it to @b's object: elements queued (up to a random batch end),
+ * packets in order after the queued elements. */
+static void batch_item(struct batch *b, const struct etm_item *it,
+		       uint32_t *s)
+{
+	if (it->kind != etm_item_elem) {
+		batch_flush(b);
+		etm_diag_item(b->byid[0x10], it);
+		return;
+	}
+	b->els[b->n++] = it->elem;
+	if (b->n == 64 || rng(s) % 8 == 0)
+		batch_flush(b);
+}
+
 static void one(uint32_t seed, unsigned maxseg)
 {
 	struct etm_config cfg;
-	struct etm_diag *whole, *cat, *seg;
+	struct etm_diag *whole, *cat, *seg, *bcat;
+	struct batch bw = { .n = 0 }, bs = { .n = 0 };
 	struct etm_item it;
-	uint32_t s = seed;
+	uint32_t s = seed, bsr = seed;
 	uint64_t pc = 0x100;
 	unsigned i, left = 0;
 
@@ -96,20 +132,39 @@ static void one(uint32_t seed, unsigned maxseg)
 	whole = etm_diag_alloc(&cfg, NULL);
 	cat = etm_diag_alloc(&cfg, NULL);
 	seg = etm_diag_alloc_segment(&cfg, NULL);
-	ET_CHECK(whole && cat && seg);
+	bcat = etm_diag_alloc(&cfg, NULL);
+	bw.byid[0x10] = etm_diag_alloc(&cfg, NULL);
+	bs.byid[0x10] = etm_diag_alloc_segment(&cfg, NULL);
+	ET_CHECK(whole && cat && seg && bcat && bw.byid[0x10] && bs.byid[0x10]);
 	for (i = 0; i < NITEMS; i++) {
 		if (!left) {
 			ET_EQ(etm_diag_append(cat, seg), 0);
 			etm_diag_reset_segment(seg);
+			batch_flush(&bs);
+			ET_EQ(etm_diag_append(bcat, bs.byid[0x10]), 0);
+			etm_diag_reset_segment(bs.byid[0x10]);
 			left = 1 + rng(&s) % maxseg;
 		}
 		left--;
 		gen(&it, &s, &pc);
 		etm_diag_item(whole, &it);
 		etm_diag_item(seg, &it);
+		batch_item(&bw, &it, &bsr);
+		batch_item(&bs, &it, &bsr);
 	}
 	ET_EQ(etm_diag_append(cat, seg), 0);
+	batch_flush(&bw);
+	batch_flush(&bs);
+	ET_EQ(etm_diag_append(bcat, bs.byid[0x10]), 0);
 	ET_CHECK(same_counts(whole, cat));
+	ET_CHECK(same_counts(whole, bw.byid[0x10]));
+	ET_CHECK(same_counts(whole, bcat));
+	{
+		struct etm_diag_counts c;
+
+		etm_diag_counts(whole, &c, sizeof(c));
+		mid_total += c.mid_insn;
+	}
 	/* the state after the appends: more items give the same counts */
 	for (i = 0; i < 2000; i++) {
 		gen(&it, &s, &pc);
@@ -121,6 +176,9 @@ static void one(uint32_t seed, unsigned maxseg)
 	etm_diag_free(whole);
 	etm_diag_free(cat);
 	etm_diag_free(seg);
+	etm_diag_free(bcat);
+	etm_diag_free(bw.byid[0x10]);
+	etm_diag_free(bs.byid[0x10]);
 }
 
 static void test_segments(void)
@@ -131,6 +189,7 @@ static void test_segments(void)
 		span = seed % 3 ? 4096 : 16384;
 		one(seed * 2654435761u, seed % 4 ? 50 : 3000);
 	}
+	ET_CHECK(mid_total > 0); /* the stream has what segments keep pending */
 }
 
 int main(void)

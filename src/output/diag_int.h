@@ -1,0 +1,15 @@
+/* output/diag_int.h - the configuration-mismatch diagnostics
+ * (etmtrace/diag.h) of several sources fed a batch of elements at once
+ * (output/diagset.c). Library-internal. */
+#ifndef ETM_OUTPUT_DIAG_INT_H
+#define ETM_OUTPUT_DIAG_INT_H
+
+#include <etmtrace/diag.h>
+
+/* etm_diag_elem(@byid[id & 0x7f], e) of each of the @n elements @els in
+ * order (NULL entries: ignored), in one loop: a segment's pending lookups
+ * of one value in a row are counted in a register. */
+void etm_diag_elems_byid(struct etm_diag *const *byid,
+			 const struct etm_elem *els, size_t n);
+
+#endif
