@@ -54,15 +54,17 @@ expect ptm 29 30 1 0
 measure e3 "$tmp/e3" trace.bin all 5005
 expect e3 29 30 1 0
 measure tc2 "$tmp/tc2" cstrace.bin all 5005
-expect tc2 28 28 0 0
+expect tc2 29 29 0 0
+measure tc2-12003 "$tmp/tc2" cstrace.bin all 12003
+expect tc2-12003 27 30 4 0
 measure tc2-0x10 "$tmp/tc2" cstrace.bin 0x10 12003
-expect tc2-0x10 19 20 1 10
+expect tc2-0x10 28 29 1 0
 measure tc2-0x11 "$tmp/tc2" cstrace.bin 0x11 12003
-expect tc2-0x11 19 20 1 0
+expect tc2-0x11 28 29 1 0
 measure tc2-0x12 "$tmp/tc2" cstrace.bin 0x12 12003
-expect tc2-0x12 24 26 3 0
+expect tc2-0x12 25 28 3 0
 measure tc2-0x13 "$tmp/tc2" cstrace.bin 0x13 12003
-expect tc2-0x13 18 18 0 0
+expect tc2-0x13 28 28 0 0
 measure am "$tmp/am" etb.bin 0x10 9000
 expect am 25 27 2 0
 finish
