@@ -236,12 +236,13 @@ static int dfmt_known(const struct etm_dfmt *d, const uint8_t *h, size_t k,
  * the old alignment before it and shift @k from it that fit best, the
  * latest of equals. Returns how many of those frames stay out (up to
  * d->npre / DFMT_FRAME: the window's start). */
+#define DFMT_PRE_MARGIN (DFMT_BAD_PKT / 2)
 static size_t dfmt_cut_pre(const struct etm_dfmt *d, size_t k, size_t nf,
 			   int id0)
 {
 	uint8_t h[DFMT_PRE + DFMT_HOLD];
 	size_t np = d->npre / DFMT_FRAME, j, c = np;
-	int s, bs = 0, t, bt = 0, bad, id;
+	int s, bs = 0, t, bt = 0, s0 = 0, t0 = 0, bad, id;
 
 	memcpy(h, d->pre, d->npre);
 	memcpy(h + d->npre, d->hold, d->nhold);
@@ -259,13 +260,21 @@ static size_t dfmt_cut_pre(const struct etm_dfmt *d, size_t k, size_t nf,
 				    dfmt_known(d, h, k + j * DFMT_FRAME,
 					       np + 1 - j) :
 			    0;
+		if (j == np) {
+			s0 = s;
+			t0 = t;
+		}
 		if (j == np || s > bs || (s == bs && t > bt)) {
 			bs = s;
 			bt = t;
 			c = j;
 		}
 	}
-	return c;
+	/* only on clear evidence: at an even shift the scores of nearby
+	 * cuts differ by a few bytes parsed at random */
+	if (bs >= s0 + DFMT_PRE_MARGIN || (bs >= s0 && bt >= t0 + 2))
+		return c;
+	return np;
 }
 
 /* The frames from pre frame @c (dfmt_cut_pre()) are read again: they go
