@@ -293,6 +293,84 @@ static void dfmt_replay_pre(struct etm_dfmt *d, size_t c)
 	d->npre = 0;
 }
 
+/* Whether @id is an ID of the input (a source's or another known one). */
+static int dfmt_input_id(const struct etm_dfmt *d, int id)
+{
+	return dfmt_id_is_data(id) && (d->seen[id] || d->other[id]);
+}
+
+/* The last ID of the input that the @nf frames at @h name at the old
+ * alignment, from @id before them (others: named by the damage). */
+static int dfmt_last_input_id(const struct etm_dfmt *d, const uint8_t *h,
+			      size_t nf, int id)
+{
+	size_t j;
+
+	for (j = 0; j < nf * DFMT_FRAME; j += 2)
+		if ((h[j] & 1) && dfmt_input_id(d, h[j] >> 1))
+			id = h[j] >> 1;
+	return id;
+}
+
+/* The ID current at the cut, after the @nf frames at @h before it (read
+ * at the old alignment, from @id): the last ID of the input they name
+ * (others come from the damage); unknown (its data goes to no source)
+ * where the frame just before the cut, which may hold the damage, names
+ * another; @id0, the live ID judged from, where none names one. */
+static int dfmt_cut_id(const struct etm_dfmt *d, const uint8_t *h, size_t nf,
+		       int id, int id0)
+{
+	int before;
+
+	if (!dfmt_input_id(d, id))
+		id = DFMT_ID_UNKNOWN;
+	if (!nf)
+		return id < 0 ? id0 : id;
+	before = dfmt_last_input_id(d, h, nf - 1, id);
+	id = dfmt_last_input_id(d, h + (nf - 1) * DFMT_FRAME, 1, before);
+	if (id != before)
+		return DFMT_ID_UNKNOWN;
+	return id < 0 ? id0 : id;
+}
+
+/* Shift @best fits the @nf frames held better than shift 0: an error
+ * at the frame of the cut (dfmt_cut(), or before the window:
+ * dfmt_cut_pre()), a sync at the new frame start, the bytes before it
+ * dropped (already out, or the damaged frame); @id0, the live ID the
+ * frames were judged from. */
+static void dfmt_shift(struct etm_dfmt *d, size_t best, size_t nf, int id0)
+{
+	size_t c = dfmt_cut(d, best, nf, id0), np = d->npre / DFMT_FRAME;
+	int pre = d->npre && d->pre_off + d->npre == d->hold_off[0];
+	uint8_t h[DFMT_PRE + DFMT_HOLD];
+	size_t n = 0;
+	int id;
+
+	if (pre && !c)
+		np = dfmt_cut_pre(d, best, nf, id0);
+	if (np < d->npre / DFMT_FRAME) {
+		memcpy(h, d->pre, np * DFMT_FRAME);
+		n = np;
+		dfmt_replay_pre(d, np);
+	} else if (pre) {
+		memcpy(h, d->pre, d->npre);
+		memcpy(h + d->npre, d->hold, c * DFMT_FRAME);
+		n = np + c;
+	} else {
+		memcpy(h, d->hold, c * DFMT_FRAME);
+		n = c;
+	}
+	id = dfmt_cut_id(d, h, n, pre ? d->pre_id : d->cur_id, id0);
+	best += c * DFMT_FRAME;
+	etm_dfmt_event(d, etm_dfmt_error, etme_frame_align,
+		       d->hold_off[best & ~(size_t)(DFMT_FRAME - 1)]);
+	etm_dfmt_event(d, etm_dfmt_sync, 0, d->hold_off[best]);
+	etm_dfmt_drop_hold(d, best);
+	d->cur_id = id;
+	d->pre_lo = d->hold_off[0];
+	d->npre = 0;
+}
+
 /* After a frame naming a reserved ID, or when a source's packets did not
  * parse (etm_dfmt_suspect()): where do the frames start? The shift (0-15
  * bytes dropped) whose next frames fit best (the smallest of equals, so 0
@@ -302,7 +380,7 @@ static void dfmt_replay_pre(struct etm_dfmt *d, size_t c)
  * frame start; the current ID is the last live one. */
 void etm_dfmt_realign(struct etm_dfmt *d)
 {
-	size_t k, best = 0, nf, c;
+	size_t k, best = 0, nf;
 	int live = d->cur_id >= 0 && d->cur_id < 0x70 && d->seen[d->cur_id];
 	int id0 = live ? d->cur_id : d->last_id;
 	int s, bs, keep, bad, bad0, search;
@@ -353,28 +431,7 @@ void etm_dfmt_realign(struct etm_dfmt *d)
 		d->judged_at = d->hold_off[0] + 1;
 		return;
 	}
-	/* the frames before the cut: already out (a rewind) or the
-	 * alignment's last frames before the damage: dropped, as the bytes
-	 * before the new alignment */
-	c = dfmt_cut(d, best, nf, id0);
-	if (!c && d->npre && d->pre_off + d->npre == d->hold_off[0]) {
-		c = dfmt_cut_pre(d, best, nf, id0);
-		if (c < d->npre / DFMT_FRAME) {
-			id0 = dfmt_id_after(d->pre, c, d->pre_id);
-			if (id0 < 0 || id0 >= 0x70 || !d->seen[id0])
-				id0 = live ? d->cur_id : d->last_id;
-			dfmt_replay_pre(d, c);
-		}
-		c = 0;
-	}
-	best += c * DFMT_FRAME;
-	etm_dfmt_event(d, etm_dfmt_error, etme_frame_align,
-		       d->hold_off[best & ~(size_t)(DFMT_FRAME - 1)]);
-	etm_dfmt_event(d, etm_dfmt_sync, 0, d->hold_off[best]);
-	etm_dfmt_drop_hold(d, best);
-	d->cur_id = id0;
-	d->pre_lo = d->hold_off[0];
-	d->npre = 0;
+	dfmt_shift(d, best, nf, id0);
 }
 
 int etm_dfmt_frame_suspect(const struct etm_dfmt *d, const uint8_t *f,
