@@ -123,7 +123,7 @@ int etm_dfmt_rewind(struct etm_dfmt *d, const uint8_t *sel, uint64_t at,
 		    int id)
 {
 	struct etm_frames *fr = d->fr;
-	uint64_t b = at - ((at - fr->off - fr->pos + fr->npart) & 15);
+	uint64_t b = at - ((at - fr->off - fr->pos + fr->npart) & 15), lo;
 	size_t k = 0;
 	int err = 0;
 
@@ -136,11 +136,14 @@ int etm_dfmt_rewind(struct etm_dfmt *d, const uint8_t *sel, uint64_t at,
 	 * takes over, a place that depends on where the input was cut; so is
 	 * what is staged or held */
 	etm_frames_drop(fr);
-	if (b < fr->off && d->ntail && b >= d->tail_off &&
-	    d->tail_off + d->ntail == fr->off)
+	/* not kept: from the first frame that is (the tail's, if it ends
+	 * where the input begins, as one input holding both would) */
+	lo = d->ntail && d->tail_off + d->ntail == fr->off ? d->tail_off :
+							     fr->off;
+	if (b < lo)
+		b = lo + ((b - lo) & 15);
+	if (b < fr->off)
 		k = (size_t)(b - d->tail_off);
-	else if (b < fr->off)
-		b = fr->off + ((b - fr->off) & 15); /* not kept: later */
 	if (b > fr->off + fr->n)
 		b = fr->off + fr->n;
 	/* the data pushed after b is read again: a back_up() may reach it */
