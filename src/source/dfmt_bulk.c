@@ -69,10 +69,21 @@ static int dfmt_byte_at(const struct etm_dfmt *d, uint64_t o)
 /* Frame @f at hand (16 bytes) of offset @o, an FSYNC at its start: 1. */
 static int dfmt_frame_at(const struct etm_dfmt *d, uint64_t o, uint8_t *f)
 {
+	const struct etm_frames *fr = d->fr;
 	int b;
 	size_t j;
 
-	for (j = 0; j < DFMT_FRAME; j++) {
+	if (fr->buf && o >= fr->off && o - fr->off + DFMT_FRAME <= fr->n) {
+		memcpy(f, fr->buf + (o - fr->off), DFMT_FRAME);
+		j = DFMT_FRAME;
+	} else if (d->ntail && d->tail_off + d->ntail == fr->off &&
+		   o >= d->tail_off && o + DFMT_FRAME <= fr->off) {
+		memcpy(f, d->tail + (o - d->tail_off), DFMT_FRAME);
+		j = DFMT_FRAME;
+	} else {
+		j = 0; /* across the two: byte by byte */
+	}
+	for (; j < DFMT_FRAME; j++) {
 		b = dfmt_byte_at(d, o + j);
 		if (b < 0)
 			return 0;
@@ -277,12 +288,17 @@ int etm_dfmt_next_bulk(struct etm_dfmt *d, const uint8_t *sel,
 
 	if (!d->fast && !d->finished)
 		dfmt_hand_back(d);
-	if (d->fast) {
-		r = dfmt_fast_step(d, sel, it, st);
-		if (r != 2)
+	for (;;) {
+		if (d->fast) {
+			r = dfmt_fast_step(d, sel, it, st);
+			if (r != 2)
+				return r;
+		}
+		r = etm_dfmt_next(d, it, sizeof(*it));
+		/* the byte path stopped at the first frame it can hand back */
+		if (r != -etme_busy || !dfmt_hand_back(d))
 			return r;
 	}
-	return etm_dfmt_next(d, it, sizeof(*it));
 }
 
 /* The fast path's state for back_up() (source/frames.c): the data held

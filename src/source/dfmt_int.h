@@ -103,6 +103,9 @@ struct etm_dfmt {
 	 * byte path only), and whether it has the input */
 	struct etm_frames *fr;
 	int fast;
+	/* the byte path stopped where the fast path takes the input again
+	 * (etm_dfmt_next() returns -etme_busy once) */
+	int give_back;
 	/* Realignment after a bad packet on the fast path (dfmt_bulk.c):
 	 * from, the input offset the byte path took over at (it hands back
 	 * only after that frame); re_lo, the frame end of the last data
