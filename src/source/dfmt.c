@@ -347,10 +347,30 @@ static int dfmt_pending(const struct etm_dfmt *d)
 	return d->evpos < d->nev || d->outpos < d->nout;
 }
 
+/* The byte path of a bulk deformatter is between frames with nothing
+ * held, past the frame that made it take over: the fast path takes the
+ * input from here (dfmt_bulk.c), at the first such frame whatever output
+ * the frames before it gave and wherever the input was cut. */
+static int dfmt_give_back(const struct etm_dfmt *d)
+{
+	const uint8_t *rest;
+	size_t n;
+	uint64_t off;
+	int id;
+
+	if (!d->fr || d->nhold || d->flen || d->realign || !d->buf)
+		return 0; /* the common case on the byte path, cheaply */
+	return etm_dfmt_idle(d, &rest, &n, &off, &id) && off >= d->from + 16;
+}
+
 /* Consume input until something is ready or input runs out. */
 static void dfmt_fill(struct etm_dfmt *d)
 {
 	while (!dfmt_pending(d)) {
+		if (dfmt_give_back(d)) {
+			d->give_back = 1;
+			return;
+		}
 		if (dfmt_fast_frame(d))
 			continue;
 		if (!dfmt_step_hold(d))
@@ -446,6 +466,10 @@ int etm_dfmt_next(struct etm_dfmt *d, struct etm_dfmt_item *item, size_t size)
 		dfmt_fill(d);
 		if (dfmt_pending(d))
 			continue;
+		if (d->give_back) {
+			d->give_back = 0;
+			return -etme_busy;
+		}
 		if (!d->finished) {
 			d->buf = NULL;
 			d->n = d->pos = 0;

@@ -52,6 +52,79 @@ static void dfmt_note_push(struct etm_dfmt *d, int id, uint64_t end)
 	d->push_end = end;
 }
 
+/* Byte @o of the input if still at hand (the fast path's input, or the
+ * kept tail of the inputs before it): 0-255, or -1. */
+static int dfmt_byte_at(const struct etm_dfmt *d, uint64_t o)
+{
+	const struct etm_frames *fr = d->fr;
+
+	if (fr->buf && o >= fr->off && o - fr->off < fr->n)
+		return fr->buf[o - fr->off];
+	if (d->ntail && d->tail_off + d->ntail == fr->off &&
+	    o >= d->tail_off && o < fr->off)
+		return d->tail[o - d->tail_off];
+	return -1;
+}
+
+/* Frame @f at hand (16 bytes) of offset @o, an FSYNC at its start: 1. */
+static int dfmt_frame_at(const struct etm_dfmt *d, uint64_t o, uint8_t *f)
+{
+	const struct etm_frames *fr = d->fr;
+	int b;
+	size_t j;
+
+	if (fr->buf && o >= fr->off && o - fr->off + DFMT_FRAME <= fr->n) {
+		memcpy(f, fr->buf + (o - fr->off), DFMT_FRAME);
+		j = DFMT_FRAME;
+	} else if (d->ntail && d->tail_off + d->ntail == fr->off &&
+		   o >= d->tail_off && o + DFMT_FRAME <= fr->off) {
+		memcpy(f, d->tail + (o - d->tail_off), DFMT_FRAME);
+		j = DFMT_FRAME;
+	} else {
+		j = 0; /* across the two: byte by byte */
+	}
+	for (; j < DFMT_FRAME; j++) {
+		b = dfmt_byte_at(d, o + j);
+		if (b < 0)
+			return 0;
+		f[j] = (uint8_t)b;
+	}
+	return !(f[0] == 0xff && f[1] == 0xff && f[2] == 0xff && f[3] == 0x7f);
+}
+
+void etm_dfmt_keep_pre(struct etm_dfmt *d, uint64_t from)
+{
+	uint64_t lo = from > DFMT_PRE_SCAN ? from - DFMT_PRE_SCAN : from % 16;
+	uint64_t o;
+	uint8_t f[DFMT_FRAME];
+	int id = DFMT_ID_UNKNOWN;
+	unsigned k;
+
+	d->npre = 0;
+	if (!d->judge || !d->fr || d->pre_lo > from)
+		return;
+	if (lo < d->pre_lo)
+		lo = from - ((from - d->pre_lo) & ~(uint64_t)15);
+	for (o = lo; o + DFMT_FRAME <= from; o += DFMT_FRAME) {
+		if (!dfmt_frame_at(d, o, f)) {
+			id = DFMT_ID_UNKNOWN; /* from after it only */
+			d->npre = 0;
+			continue;
+		}
+		if (o + DFMT_PRE >= from) {
+			if (!d->npre) {
+				d->pre_off = o;
+				d->pre_id = id;
+			}
+			memcpy(d->pre + d->npre, f, DFMT_FRAME);
+			d->npre += DFMT_FRAME;
+		}
+		for (k = 0; k < DFMT_FRAME; k += 2)
+			if (f[k] & 1)
+				id = f[k] >> 1;
+	}
+}
+
 int etm_dfmt_fast(const struct etm_dfmt *d)
 {
 	return d && d->fast;
@@ -61,7 +134,7 @@ int etm_dfmt_rewind(struct etm_dfmt *d, const uint8_t *sel, uint64_t at,
 		    int id)
 {
 	struct etm_frames *fr = d->fr;
-	uint64_t b = at - ((at - fr->off - fr->pos + fr->npart) & 15);
+	uint64_t b = at - ((at - fr->off - fr->pos + fr->npart) & 15), lo;
 	size_t k = 0;
 	int err = 0;
 
@@ -74,11 +147,14 @@ int etm_dfmt_rewind(struct etm_dfmt *d, const uint8_t *sel, uint64_t at,
 	 * takes over, a place that depends on where the input was cut; so is
 	 * what is staged or held */
 	etm_frames_drop(fr);
-	if (b < fr->off && d->ntail && b >= d->tail_off &&
-	    d->tail_off + d->ntail == fr->off)
+	/* not kept: from the first frame that is (the tail's, if it ends
+	 * where the input begins, as one input holding both would) */
+	lo = d->ntail && d->tail_off + d->ntail == fr->off ? d->tail_off :
+							     fr->off;
+	if (b < lo)
+		b = lo + ((b - lo) & 15);
+	if (b < fr->off)
 		k = (size_t)(b - d->tail_off);
-	else if (b < fr->off)
-		b = fr->off + ((b - fr->off) & 15); /* not kept: later */
 	if (b > fr->off + fr->n)
 		b = fr->off + fr->n;
 	/* the data pushed after b is read again: a back_up() may reach it */
@@ -88,6 +164,7 @@ int etm_dfmt_rewind(struct etm_dfmt *d, const uint8_t *sel, uint64_t at,
 	etm_dfmt_seen_ids(d, sel);
 	dfmt_take_id(d, id);
 	d->from = b;
+	etm_dfmt_keep_pre(d, b);
 	if (b < fr->off) {
 		err = etm_dfmt_hold_bytes(d, d->tail + k, d->ntail - k, b);
 		b = fr->off;
@@ -146,6 +223,7 @@ static void dfmt_leave_fast(struct etm_dfmt *d, const uint8_t *sel)
 	d->realign |= fr->suspect;
 	fr->suspect = 0;
 	d->from = fr->npart ? fr->part_off : fr->off + fr->pos;
+	etm_dfmt_keep_pre(d, d->from);
 	for (i = 0; i < fr->npart; i++) {
 		d->hold[d->nhold] = fr->part[i];
 		d->hold_off[d->nhold++] = fr->part_off + i;
@@ -210,12 +288,17 @@ int etm_dfmt_next_bulk(struct etm_dfmt *d, const uint8_t *sel,
 
 	if (!d->fast && !d->finished)
 		dfmt_hand_back(d);
-	if (d->fast) {
-		r = dfmt_fast_step(d, sel, it, st);
-		if (r != 2)
+	for (;;) {
+		if (d->fast) {
+			r = dfmt_fast_step(d, sel, it, st);
+			if (r != 2)
+				return r;
+		}
+		r = etm_dfmt_next(d, it, sizeof(*it));
+		/* the byte path stopped at the first frame it can hand back */
+		if (r != -etme_busy || !dfmt_hand_back(d))
 			return r;
 	}
-	return etm_dfmt_next(d, it, sizeof(*it));
 }
 
 /* The fast path's state for back_up() (source/frames.c): the data held

@@ -23,6 +23,11 @@ struct etm_frames;
 #define DFMT_HOLD (DFMT_SHIFTS + DFMT_WIN * DFMT_FRAME)
 #define DFMT_PLAIN_HOLD (DFMT_SHIFTS + 8 * DFMT_FRAME)
 #define DFMT_UNFIT (-1000000)
+/* Frames before the judged window that a realignment may still cut in
+ * (they went out at the old alignment: replayed at the new one), and the
+ * bytes before them searched for the ID current there. */
+#define DFMT_PRE (8 * DFMT_FRAME)
+#define DFMT_PRE_SCAN (16 * DFMT_FRAME)
 /* Live IDs judged per shift, most. */
 #define DFMT_JUDGE_IDS 8
 
@@ -58,8 +63,8 @@ struct etm_dfmt {
 
 	/* Bytes held back while deciding whether they start a sync pattern,
 	 * or (realign) where the frames start again. */
-	uint8_t hold[DFMT_HOLD];
-	uint64_t hold_off[DFMT_HOLD];
+	uint8_t hold[DFMT_HOLD + DFMT_PRE];
+	uint64_t hold_off[DFMT_HOLD + DFMT_PRE];
 	size_t nhold;
 	int realign;             /* a frame named a reserved ID: check alignment */
 	uint8_t seen[128];       /* live trace IDs (etm_dfmt_seen_ids()) */
@@ -69,6 +74,14 @@ struct etm_dfmt {
 	etm_dfmt_judge_fn judge; /* packet-level plausibility (optional) */
 	void *judge_ctx;
 	uint64_t judged_at; /* frame start the realignment kept (+1) */
+	/* the whole frames before the window (the input offset the byte path
+	 * took over at) that went out already, at pre_off, with the ID
+	 * current at their start (DFMT_ID_UNKNOWN: none seen); pre_lo, the
+	 * frame start of the last realignment (no frames before it) */
+	uint8_t pre[DFMT_PRE];
+	size_t npre;
+	uint64_t pre_off, pre_lo;
+	int pre_id;
 
 	/* Frame being assembled. */
 	uint8_t frame[DFMT_FRAME];
@@ -90,6 +103,9 @@ struct etm_dfmt {
 	 * byte path only), and whether it has the input */
 	struct etm_frames *fr;
 	int fast;
+	/* the byte path stopped where the fast path takes the input again
+	 * (etm_dfmt_next() returns -etme_busy once) */
+	int give_back;
 	/* Realignment after a bad packet on the fast path (dfmt_bulk.c):
 	 * from, the input offset the byte path took over at (it hands back
 	 * only after that frame); re_lo, the frame end of the last data
@@ -125,6 +141,9 @@ static inline int dfmt_aux_reserved(const uint8_t *f)
 /* Queue an event (error or sync) before the next frame's data. */
 void etm_dfmt_event(struct etm_dfmt *d, enum etm_dfmt_kind kind, int err,
 		    uint64_t off);
+/* The byte path takes over at input offset @from: keep the whole frames
+ * before it that are still at hand (dfmt_bulk.c). */
+void etm_dfmt_keep_pre(struct etm_dfmt *d, uint64_t from);
 /* Drop the first @k held bytes. */
 void etm_dfmt_drop_hold(struct etm_dfmt *d, size_t k);
 /* Where do the frames start again (dfmt_realign.c)? Clears d->realign. */

@@ -3,6 +3,8 @@
  * or when a source's packets did not parse (etm_dfmt_suspect()), every
  * shift of up to 15 bytes is scored by the frame structure and, with a
  * judge (etm_dfmt_set_judge()), a trial parse of each live source's bytes. */
+#include <string.h>
+
 #include <etmtrace/error.h>
 #include <etmtrace/source.h>
 
@@ -131,13 +133,14 @@ static int dfmt_split(const uint8_t *f, size_t nf, int id, uint8_t *ids,
  * them apart: one data byte per frame is lost, another is the aux byte. */
 #define DFMT_BAD_PKT 24
 #define DFMT_MARGIN (2 * DFMT_BAD_PKT)
-static int dfmt_fit(const struct etm_dfmt *d, size_t k, size_t nf, int id0,
-		    int *bad)
+#define DFMT_FIT_MAX ((DFMT_WIN + DFMT_PRE / DFMT_FRAME) * DFMT_NDATA)
+static int dfmt_fit(const struct etm_dfmt *d, const uint8_t *h, size_t k,
+		    size_t nf, int id0, int *bad)
 {
-	uint8_t ids[DFMT_WIN * DFMT_NDATA], b[DFMT_WIN * DFMT_NDATA];
-	uint8_t s[DFMT_WIN * DFMT_NDATA], done[128] = { 0 };
+	uint8_t ids[DFMT_FIT_MAX], b[DFMT_FIT_MAX], s[DFMT_FIT_MAX];
+	uint8_t done[128] = { 0 };
 	int nres = 0, score = 0, i, j, m;
-	int n = dfmt_split(d->hold + k, nf, id0, ids, b, &nres);
+	int n = dfmt_split(h + k, nf, id0, ids, b, &nres);
 	unsigned judged = 0, id;
 	size_t f, good;
 
@@ -151,10 +154,10 @@ static int dfmt_fit(const struct etm_dfmt *d, size_t k, size_t nf, int id0,
 	*bad += nres;
 	for (f = k; f < k + nf * DFMT_FRAME; f += 2) {
 		if (f % DFMT_FRAME == k % DFMT_FRAME && d->ids_all &&
-		    dfmt_aux_reserved(d->hold + f))
+		    dfmt_aux_reserved(h + f))
 			(*bad)++;
-		id = d->hold[f] >> 1;
-		if (!(d->hold[f] & 1) || !id || id == 0x7b || id == 0x7d)
+		id = h[f] >> 1;
+		if (!(h[f] & 1) || !id || id == 0x7b || id == 0x7d)
 			continue;
 		if (d->seen[id])
 			score += 4;
@@ -190,15 +193,182 @@ static size_t dfmt_cut(const struct etm_dfmt *d, size_t k, size_t nf, int id0)
 	int s, bs = 0, bad;
 
 	for (j = 0; j + 1 < nf; j++) {
-		s = dfmt_fit(d, k + j * DFMT_FRAME, nf - j, id0, &bad);
+		s = dfmt_fit(d, d->hold, k + j * DFMT_FRAME, nf - j, id0, &bad);
 		if (j)
-			s += dfmt_fit(d, 0, j, id0, &bad);
+			s += dfmt_fit(d, d->hold, 0, j, id0, &bad);
 		if (!j || s > bs) {
 			bs = s;
 			c = j;
 		}
 	}
 	return c;
+}
+
+/* The ID current after @nf frames at @h, from @id. */
+static int dfmt_id_after(const uint8_t *h, size_t nf, int id)
+{
+	size_t j;
+
+	for (j = 0; j < nf * DFMT_FRAME; j += 2)
+		if (h[j] & 1)
+			id = h[j] >> 1;
+	return id;
+}
+
+/* ID bytes naming an ID of the input (a source's or another known one)
+ * in @nf frames at @h + @k. */
+static int dfmt_known(const struct etm_dfmt *d, const uint8_t *h, size_t k,
+		      size_t nf)
+{
+	size_t j;
+	int n = 0;
+
+	for (j = k; j < k + nf * DFMT_FRAME; j += 2)
+		n += (h[j] & 1) && (d->seen[h[j] >> 1] || d->other[h[j] >> 1]);
+	return n;
+}
+
+/* dfmt_cut() put the cut at the window's first frame: the judgement may
+ * have come late (a shift that keeps the frames plausible, its packets
+ * parsing, until a later frame names an ID nobody announced), and the
+ * lost alignment begun in the frames before the window, that went out at
+ * the old one. The cut c (frames from the first of them, d->pre) with
+ * the old alignment before it and shift @k from it that fit best, the
+ * latest of equals. Returns how many of those frames stay out (up to
+ * d->npre / DFMT_FRAME: the window's start). */
+#define DFMT_PRE_MARGIN (DFMT_BAD_PKT / 2)
+static size_t dfmt_cut_pre(const struct etm_dfmt *d, size_t k, size_t nf,
+			   int id0)
+{
+	uint8_t h[DFMT_PRE + DFMT_HOLD];
+	size_t np = d->npre / DFMT_FRAME, j, c = np;
+	int s, bs = 0, t, bt = 0, s0 = 0, t0 = 0, bad, id;
+
+	memcpy(h, d->pre, d->npre);
+	memcpy(h + d->npre, d->hold, d->nhold);
+	for (j = np + 1; j-- > 0;) {
+		id = dfmt_id_after(h, j, d->pre_id);
+		if (id < 0 || id >= 0x70 || !d->seen[id])
+			id = id0;
+		s = dfmt_fit(d, h, k + j * DFMT_FRAME, nf + np - j, id, &bad);
+		if (j)
+			s += dfmt_fit(d, h, 0, j, d->pre_id, &bad);
+		/* equal (no live ID's data there): the one whose frames
+		 * name more IDs of the input - at an odd shift only (an even
+		 * one reads the ID bytes of the other as ID bytes too) */
+		t = k % 2 ? dfmt_known(d, h, 0, j) +
+				    dfmt_known(d, h, k + j * DFMT_FRAME,
+					       np + 1 - j) :
+			    0;
+		if (j == np) {
+			s0 = s;
+			t0 = t;
+		}
+		if (j == np || s > bs || (s == bs && t > bt)) {
+			bs = s;
+			bt = t;
+			c = j;
+		}
+	}
+	/* only on clear evidence: at an even shift the scores of nearby
+	 * cuts differ by a few bytes parsed at random */
+	if (bs >= s0 + DFMT_PRE_MARGIN || (bs >= s0 && bt >= t0 + 2))
+		return c;
+	return np;
+}
+
+/* The frames from pre frame @c (dfmt_cut_pre()) are read again: they go
+ * before the held bytes. */
+static void dfmt_replay_pre(struct etm_dfmt *d, size_t c)
+{
+	size_t n = d->npre - c * DFMT_FRAME, i;
+
+	memmove(d->hold + n, d->hold, d->nhold);
+	memmove(d->hold_off + n, d->hold_off,
+		d->nhold * sizeof(d->hold_off[0]));
+	memcpy(d->hold, d->pre + c * DFMT_FRAME, n);
+	for (i = 0; i < n; i++)
+		d->hold_off[i] = d->pre_off + c * DFMT_FRAME + i;
+	d->nhold += n;
+	d->npre = 0;
+}
+
+/* Whether @id is an ID of the input (a source's or another known one). */
+static int dfmt_input_id(const struct etm_dfmt *d, int id)
+{
+	return dfmt_id_is_data(id) && (d->seen[id] || d->other[id]);
+}
+
+/* The last ID of the input that the @nf frames at @h name at the old
+ * alignment, from @id before them (others: named by the damage). */
+static int dfmt_last_input_id(const struct etm_dfmt *d, const uint8_t *h,
+			      size_t nf, int id)
+{
+	size_t j;
+
+	for (j = 0; j < nf * DFMT_FRAME; j += 2)
+		if ((h[j] & 1) && dfmt_input_id(d, h[j] >> 1))
+			id = h[j] >> 1;
+	return id;
+}
+
+/* The ID current at the cut, after the @nf frames at @h before it (read
+ * at the old alignment, from @id): the last ID of the input they name
+ * (others come from the damage); unknown (its data goes to no source)
+ * where the frame just before the cut, which may hold the damage, names
+ * another; @id0, the live ID judged from, where none names one. */
+static int dfmt_cut_id(const struct etm_dfmt *d, const uint8_t *h, size_t nf,
+		       int id, int id0)
+{
+	int before;
+
+	if (!dfmt_input_id(d, id))
+		id = DFMT_ID_UNKNOWN;
+	if (!nf)
+		return id < 0 ? id0 : id;
+	before = dfmt_last_input_id(d, h, nf - 1, id);
+	id = dfmt_last_input_id(d, h + (nf - 1) * DFMT_FRAME, 1, before);
+	if (id != before)
+		return DFMT_ID_UNKNOWN;
+	return id < 0 ? id0 : id;
+}
+
+/* Shift @best fits the @nf frames held better than shift 0: an error
+ * at the frame of the cut (dfmt_cut(), or before the window:
+ * dfmt_cut_pre()), a sync at the new frame start, the bytes before it
+ * dropped (already out, or the damaged frame); @id0, the live ID the
+ * frames were judged from. */
+static void dfmt_shift(struct etm_dfmt *d, size_t best, size_t nf, int id0)
+{
+	size_t c = dfmt_cut(d, best, nf, id0), np = d->npre / DFMT_FRAME;
+	int pre = d->npre && d->pre_off + d->npre == d->hold_off[0];
+	uint8_t h[DFMT_PRE + DFMT_HOLD];
+	size_t n = 0;
+	int id;
+
+	if (pre && !c)
+		np = dfmt_cut_pre(d, best, nf, id0);
+	if (np < d->npre / DFMT_FRAME) {
+		memcpy(h, d->pre, np * DFMT_FRAME);
+		n = np;
+		dfmt_replay_pre(d, np);
+	} else if (pre) {
+		memcpy(h, d->pre, d->npre);
+		memcpy(h + d->npre, d->hold, c * DFMT_FRAME);
+		n = np + c;
+	} else {
+		memcpy(h, d->hold, c * DFMT_FRAME);
+		n = c;
+	}
+	id = dfmt_cut_id(d, h, n, pre ? d->pre_id : d->cur_id, id0);
+	best += c * DFMT_FRAME;
+	etm_dfmt_event(d, etm_dfmt_error, etme_frame_align,
+		       d->hold_off[best & ~(size_t)(DFMT_FRAME - 1)]);
+	etm_dfmt_event(d, etm_dfmt_sync, 0, d->hold_off[best]);
+	etm_dfmt_drop_hold(d, best);
+	d->cur_id = id;
+	d->pre_lo = d->hold_off[0];
+	d->npre = 0;
 }
 
 /* After a frame naming a reserved ID, or when a source's packets did not
@@ -229,8 +399,8 @@ void etm_dfmt_realign(struct etm_dfmt *d)
 		nf = DFMT_WIN;
 	/* in place, the current ID may be right, or may have come from the
 	 * damage (then the last live one is) */
-	bs = dfmt_fit(d, 0, nf, id0, &bad0);
-	keep = !live && (s = dfmt_fit(d, 0, nf, d->cur_id, &bad)) >= bs;
+	bs = dfmt_fit(d, d->hold, 0, nf, id0, &bad0);
+	keep = !live && (s = dfmt_fit(d, d->hold, 0, nf, d->cur_id, &bad)) >= bs;
 	if (keep) {
 		bs = s;
 		bad0 = bad;
@@ -243,7 +413,7 @@ void etm_dfmt_realign(struct etm_dfmt *d)
 	for (k = 1; search && k < DFMT_SHIFTS &&
 		    k + nf * DFMT_FRAME <= d->nhold;
 	     k++) {
-		s = dfmt_fit(d, k, nf, id0, &bad);
+		s = dfmt_fit(d, d->hold, k, nf, id0, &bad);
 		if (s > bs) {
 			bs = s;
 			best = k;
@@ -261,15 +431,7 @@ void etm_dfmt_realign(struct etm_dfmt *d)
 		d->judged_at = d->hold_off[0] + 1;
 		return;
 	}
-	/* the frames before the cut: already out (a rewind) or the
-	 * alignment's last frames before the damage: dropped, as the bytes
-	 * before the new alignment */
-	best += dfmt_cut(d, best, nf, id0) * DFMT_FRAME;
-	etm_dfmt_event(d, etm_dfmt_error, etme_frame_align,
-		       d->hold_off[best & ~(size_t)(DFMT_FRAME - 1)]);
-	etm_dfmt_event(d, etm_dfmt_sync, 0, d->hold_off[best]);
-	etm_dfmt_drop_hold(d, best);
-	d->cur_id = id0;
+	dfmt_shift(d, best, nf, id0);
 }
 
 int etm_dfmt_frame_suspect(const struct etm_dfmt *d, const uint8_t *f,

@@ -55,14 +55,34 @@ measure e3 "$tmp/e3" trace.bin all 5005
 expect e3 29 30 1 0
 measure tc2 "$tmp/tc2" cstrace.bin all 5005
 expect tc2 28 28 0 0
+measure tc2-12003 "$tmp/tc2" cstrace.bin all 12003
+expect tc2-12003 27 30 4 1
 measure tc2-0x10 "$tmp/tc2" cstrace.bin 0x10 12003
-expect tc2-0x10 19 20 1 10
+expect tc2-0x10 29 30 1 0
 measure tc2-0x11 "$tmp/tc2" cstrace.bin 0x11 12003
-expect tc2-0x11 19 20 1 0
+expect tc2-0x11 28 29 1 0
 measure tc2-0x12 "$tmp/tc2" cstrace.bin 0x12 12003
-expect tc2-0x12 24 26 3 0
+expect tc2-0x12 27 30 3 0
 measure tc2-0x13 "$tmp/tc2" cstrace.bin 0x13 12003
-expect tc2-0x13 18 18 0 0
+expect tc2-0x13 28 28 0 0
 measure am "$tmp/am" etb.bin 0x10 9000
 expect am 25 27 2 0
+
+# The damage itself may name a live ID: 3 bytes inserted at 3001 whose
+# 0x25 lands on an ID byte of the old alignment (ID 0x12) among ID 0x10's
+# data, 150 frames before the first frame that names 0x12 (found below
+# from the frame bytes: an even byte 0x25). The frames after the
+# realignment's cut are another ID's until they name one; they were given
+# to 0x12, whose parser took 0x10's A-sync and I-sync for its own (390
+# instructions invented). No data of 0x12 is damaged: its instructions
+# must be those of the undamaged decode, exactly.
+first=$($PY -c 'import sys; b = open(sys.argv[1], "rb").read()
+print(next(f + k for f in range(0, len(b), 16) for k in range(0, 16, 2) if b[f + k] == 0x25))' "$tmp/tc2/cstrace.bin")
+insns() { "$ETMTRACE" decode "$1" --id 0x12 2> /dev/null | grep -E '^ +[0-9a-f]+ +(A32|T32) '; }
+insns "$tmp/tc2" > "$tmp/ref12"
+$PY -c 'import sys; b = open(sys.argv[1], "rb").read()
+open(sys.argv[1], "wb").write(b[:3001] + bytes([0x18, 0x25, 0x30]) + b[3001:])' "$tmp/tc2/cstrace.bin"
+insns "$tmp/tc2" > "$tmp/dmg12"
+check "[ $first -gt 5000 ] && [ -s $tmp/ref12 ] && cmp -s $tmp/ref12 $tmp/dmg12" \
+	"ID 0x12 named by the damage before its data (at $first): the undamaged instructions, $(wc -l < "$tmp/dmg12") of $(wc -l < "$tmp/ref12")"
 finish
