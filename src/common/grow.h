@@ -16,7 +16,8 @@
 static inline void *etm_grow(void *p, size_t *cap, size_t need, size_t size,
 			     size_t first)
 {
-	size_t n = *cap ? *cap : first ? first : 1;
+	size_t n = *cap ? *cap : first ? first :
+					 1;
 
 	if (p && need <= *cap)
 		return p;
