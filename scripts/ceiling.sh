@@ -16,22 +16,18 @@ w=${SCALING_WORK:-/tmp/etm_scaling}
 [ -x "$bin" ] || { echo "ceiling.sh: $bin: not an executable" >&2; exit 2; }
 [ -f "$w/synth-etm3-loop.v2.bin" ] && [ -f "$w/tc2/cstrace.bin" ] ||
 	{ echo "ceiling.sh: no inputs in $w: run scripts/scaling.sh first" >&2; exit 2; }
-ptm="--protocol ptm --etmidr 0x411CF312 --etmccer 0x34C01AC2"
-etm3="--protocol etmv3 --etmidr 0x410CF250 --etmccer 0x344008F2"
-sa() {
-	local cfg=$ptm
-	case $1 in etm3*) cfg=$etm3 ;; esac
-	echo "$2 --input-format raw --etmcr 0 $cfg --image $w/synth-$1.v2.prog@0x10000"
-}
+work=$w
+# shellcheck source=scripts/synth-args.sh
+. "$(cd "$(dirname "$0")" && pwd)/synth-args.sh"
 [ -f "$w/synth-ptm-loop.64m.bin" ] ||
 	head -c $((64 << 20)) "$w/synth-ptm-loop.v2.bin" > "$w/synth-ptm-loop.64m.bin"
 cases=("tc2 --stats|$w/tc2 --stats" "tc2 text|$w/tc2")
 for k in ptm-branch etm3-loop etm3-branch; do
-	cases+=("$k 256M --stats|$(sa $k "$w/synth-$k.v2.bin") --stats")
+	cases+=("$k 256M --stats|$(synth_args $k "$w/synth-$k.v2.bin") --stats")
 done
-cases+=("ptm-loop 64M --stats|$(sa ptm-loop "$w/synth-ptm-loop.64m.bin") --stats")
+cases+=("ptm-loop 64M --stats|$(synth_args ptm-loop "$w/synth-ptm-loop.64m.bin") --stats")
 for k in ptm-loop ptm-branch etm3-loop etm3-branch; do
-	cases+=("$k text|$(sa $k "$w/synth-$k.text.bin")")
+	cases+=("$k text|$(synth_args $k "$w/synth-$k.text.bin")")
 done
 now() { date +%s.%N; }
 min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a < b ? a : b) }'; }

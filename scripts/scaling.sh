@@ -56,14 +56,8 @@ for p in synth-ptm synth-etm3; do
 	"$bench" --generate --workdir "$work" --synth-mib 256 --only $p > /dev/null ||
 		{ echo "scaling.sh: $bench --generate failed" >&2; exit 2; }
 done
-ptm="--protocol ptm --etmidr 0x411CF312 --etmccer 0x34C01AC2"
-etm3="--protocol etmv3 --etmidr 0x410CF250 --etmccer 0x344008F2"
-# synth_args KIND FILE: decode options for a bench trace (bench/bench_synth.c)
-synth_args() {
-	local cfg=$ptm
-	case $1 in etm3*) cfg=$etm3 ;; esac
-	echo "$2 --input-format raw --etmcr 0 $cfg --image $work/synth-$1.v2.prog@0x10000"
-}
+# shellcheck source=scripts/synth-args.sh
+. "$here/synth-args.sh"
 # text prefixes: 4 MiB periods (the file is 64 of them)
 declare -A periods=([ptm-loop]=2 [ptm-branch]=32 [etm3-loop]=8 [etm3-branch]=32)
 for k in ptm-loop ptm-branch etm3-loop etm3-branch; do
