@@ -52,42 +52,38 @@ static void dfmt_note_push(struct etm_dfmt *d, int id, uint64_t end)
 	d->push_end = end;
 }
 
-/* Byte @o of the input if still at hand (the fast path's input, or the
- * kept tail of the inputs before it): 0-255, or -1. */
-static int dfmt_byte_at(const struct etm_dfmt *d, uint64_t o)
+/* The @len bytes of the input at offset @o if they are still at hand in
+ * one piece (the fast path's input, or the kept tail of the inputs before
+ * it, which ends where that input begins), or NULL. */
+static const uint8_t *dfmt_at(const struct etm_dfmt *d, uint64_t o,
+			      size_t len)
 {
 	const struct etm_frames *fr = d->fr;
 
-	if (fr->buf && o >= fr->off && o - fr->off < fr->n)
-		return fr->buf[o - fr->off];
+	if (fr->buf && o >= fr->off && o - fr->off + len <= fr->n)
+		return fr->buf + (o - fr->off);
 	if (d->ntail && d->tail_off + d->ntail == fr->off &&
-	    o >= d->tail_off && o < fr->off)
-		return d->tail[o - d->tail_off];
-	return -1;
+	    o >= d->tail_off && o + len <= fr->off)
+		return d->tail + (o - d->tail_off);
+	return NULL;
 }
 
-/* Frame @f at hand (16 bytes) of offset @o, an FSYNC at its start: 1. */
+/* The 16 bytes @f of the frame at input offset @o: 1 if they are at hand
+ * (in one piece, or across the tail and the input) and do not start with
+ * an FSYNC, else 0. */
 static int dfmt_frame_at(const struct etm_dfmt *d, uint64_t o, uint8_t *f)
 {
-	const struct etm_frames *fr = d->fr;
-	int b;
+	const uint8_t *p = dfmt_at(d, o, DFMT_FRAME);
 	size_t j;
 
-	if (fr->buf && o >= fr->off && o - fr->off + DFMT_FRAME <= fr->n) {
-		memcpy(f, fr->buf + (o - fr->off), DFMT_FRAME);
-		j = DFMT_FRAME;
-	} else if (d->ntail && d->tail_off + d->ntail == fr->off &&
-		   o >= d->tail_off && o + DFMT_FRAME <= fr->off) {
-		memcpy(f, d->tail + (o - d->tail_off), DFMT_FRAME);
-		j = DFMT_FRAME;
-	} else {
-		j = 0; /* across the two: byte by byte */
-	}
-	for (; j < DFMT_FRAME; j++) {
-		b = dfmt_byte_at(d, o + j);
-		if (b < 0)
+	if (p)
+		memcpy(f, p, DFMT_FRAME);
+	for (j = 0; !p && j < DFMT_FRAME; j++) {
+		const uint8_t *b = dfmt_at(d, o + j, 1);
+
+		if (!b)
 			return 0;
-		f[j] = (uint8_t)b;
+		f[j] = *b;
 	}
 	return !(f[0] == 0xff && f[1] == 0xff && f[2] == 0xff && f[3] == 0x7f);
 }
@@ -98,7 +94,6 @@ void etm_dfmt_keep_pre(struct etm_dfmt *d, uint64_t from)
 	uint64_t o;
 	uint8_t f[DFMT_FRAME];
 	int id = DFMT_ID_UNKNOWN;
-	unsigned k;
 
 	d->npre = 0;
 	if (!d->judge || !d->fr || d->pre_lo > from)
@@ -119,9 +114,7 @@ void etm_dfmt_keep_pre(struct etm_dfmt *d, uint64_t from)
 			memcpy(d->pre + d->npre, f, DFMT_FRAME);
 			d->npre += DFMT_FRAME;
 		}
-		for (k = 0; k < DFMT_FRAME; k += 2)
-			if (f[k] & 1)
-				id = f[k] >> 1;
+		id = dfmt_id_after(f, 1, id);
 	}
 }
 

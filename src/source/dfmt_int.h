@@ -138,6 +138,18 @@ static inline int dfmt_aux_reserved(const uint8_t *f)
 	return (f[14] & 1) && (f[15] & 0x80);
 }
 
+/* The ID current after the @nf frames at @h, from @id: the last one an
+ * ID byte names. */
+static inline int dfmt_id_after(const uint8_t *h, size_t nf, int id)
+{
+	size_t j;
+
+	for (j = 0; j < nf * DFMT_FRAME; j += 2)
+		if (h[j] & 1)
+			id = h[j] >> 1;
+	return id;
+}
+
 /* Queue an event (error or sync) before the next frame's data. */
 void etm_dfmt_event(struct etm_dfmt *d, enum etm_dfmt_kind kind, int err,
 		    uint64_t off);

@@ -204,17 +204,6 @@ static size_t dfmt_cut(const struct etm_dfmt *d, size_t k, size_t nf, int id0)
 	return c;
 }
 
-/* The ID current after @nf frames at @h, from @id. */
-static int dfmt_id_after(const uint8_t *h, size_t nf, int id)
-{
-	size_t j;
-
-	for (j = 0; j < nf * DFMT_FRAME; j += 2)
-		if (h[j] & 1)
-			id = h[j] >> 1;
-	return id;
-}
-
 /* ID bytes naming an ID of the input (a source's or another known one)
  * in @nf frames at @h + @k. */
 static int dfmt_known(const struct etm_dfmt *d, const uint8_t *h, size_t k,
