@@ -15,6 +15,7 @@
 #include <etmtrace/etmv1.h>
 #include <etmtrace/open.h>
 
+#include "common/grow.h"
 #include "load/e1file.h"
 #include "load/open_int.h"
 
@@ -37,16 +38,13 @@ int etm_e1_slurp(const char *path, uint8_t **buf, size_t *n)
 	}
 	while ((k = fread(b + len, 1, cap - len, f)) > 0) {
 		len += k;
-		if (len == cap) {
-			q = realloc(b, cap * 2);
-			if (!q) {
-				free(b);
-				fclose(f);
-				return -1;
-			}
-			b = q;
-			cap *= 2;
+		q = etm_grow(b, &cap, len + 1, 1, 0); /* full: doubled */
+		if (!q) {
+			free(b);
+			fclose(f);
+			return -1;
 		}
+		b = q;
 	}
 	fclose(f);
 	*buf = b;
