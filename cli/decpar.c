@@ -28,7 +28,7 @@
  * output may be trimmed) the counters and diagnostics since the previous
  * such cut. */
 struct dp_piece {
-	struct wblk *text;
+	struct wpiece text;
 	struct dec_counts n;
 	struct diagset *dg;        /* diagnostics segment (or NULL) */
 	struct dec_run head, tail; /* runs of diagnostics left to join */
@@ -99,7 +99,7 @@ static void seg_put(struct dp_run *r, struct diagset *dg)
 
 static void piece_free(struct dp_run *r, struct dp_piece *p)
 {
-	wbuf_free_chain(&r->blocks, p->text);
+	wbuf_free_piece(&r->blocks, &p->text);
 	seg_put(r, p->dg);
 	free(p);
 }
@@ -130,8 +130,10 @@ static void *dp_open(void *ctx)
 		free(w);
 		return NULL;
 	}
-	if (r->f->fmt == DF_TEXT)
+	if (r->f->fmt == DF_TEXT) {
 		dis = cli_dis_open();
+		wbuf_refs(&w->w); /* cached ranges staged by reference */
+	}
 	if (decfmt_init(&w->f, session_osrc(r->s), r->s->nsrc, &w->w,
 			r->f->fmt, &dis, NULL, r->ann) < 0) {
 		dp_close(w);
@@ -220,7 +222,7 @@ static int dp_cut(void *state, void **piece, size_t *bytes)
 		*bytes = (size_t)(w->w.out - w->out);
 		w->out = w->w.out;
 	} else {
-		p->text = wbuf_take(&w->w, bytes);
+		*bytes = wbuf_take_piece(&w->w, &p->text);
 	}
 	p->head = w->f.head;
 	if (!w->live) { /* live: the run goes on here (dp_live) */
@@ -255,10 +257,11 @@ static int dp_emit(void *ctx, void *piece)
 {
 	struct dp_run *r = ctx;
 	struct dp_piece *p = piece;
+	int has_text = p->text.text || p->text.segs;
 
-	decfmt_join_head(r->f, &p->head, p->text != NULL);
-	if (p->text)
-		wbuf_write_chain(r->f->w, p->text);
+	decfmt_join_head(r->f, &p->head, has_text);
+	if (has_text)
+		wbuf_write_piece(r->f->w, &p->text);
 	decfmt_join_tail(r->f, &p->tail);
 	decfmt_add(&r->f->n, &p->n);
 	if (p->dg)

@@ -2,7 +2,8 @@
  * 16384 of 128 bytes (2 MiB) in 4-way sets per
  * formatting thread; TC2's kernel working set (5477 distinct addresses on
  * 0x13) stays in. Whole ranges: 2048 texts of up to 2 KiB, direct-mapped,
- * allocated when first used (4 MiB). */
+ * allocated when first used, their text in an arena of at most 4 MiB
+ * (output/tarena.h) that staged output may point into. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,23 +25,27 @@ struct lc_tag {
 	uint8_t isa, space, valid;
 };
 
-/* A range's whole text (body, then the last line's head and sym). */
+/* A range's whole text, in the arena: the body, then the last line's head,
+ * the two characters that followed it when cached (E/N), its sym and the
+ * end of line. */
 #define LC_RANGES 2048
-#define LC_RANGE_TEXT 2016
+#define LC_RANGE_TEXT 2048
 
-struct lc_rblock {
+struct lc_rslot {
 	uint64_t start;
 	uint32_t ninsn;
 	uint8_t isa, space, valid;
+	char en[2];
 	uint16_t len, lhlen, lslen;
-	char text[LC_RANGE_TEXT];
+	struct tarena_loc at;
+	const char *text;
 };
-
 struct lcache {
 	struct lc_tag tag[LC_SETS][LC_WAYS];
 	uint8_t next[LC_SETS]; /* way to replace next (round robin) */
 	struct lc_line line[LC_SETS][LC_WAYS];
-	struct lc_rblock *range; /* LC_RANGES, allocated on first use */
+	struct lc_rslot *range; /* LC_RANGES, allocated on first use */
+	struct tarena *arena;   /* their text */
 };
 
 static void lc_format(struct lc_fresh *l, const struct etm_disasm_hook *dis,
@@ -113,42 +118,68 @@ struct lc_text lcache_line(struct lcache **lc, struct lc_fresh *fresh,
 	return (struct lc_text){ fresh->text, (size_t)fresh->hlen, (size_t)fresh->slen };
 }
 
-static struct lc_rblock *lc_range_slot(struct lcache *lc,
-				       const struct etm_elem *el)
+static struct lc_rslot *lc_range_slot(struct lcache *lc,
+				      const struct etm_elem *el)
 {
-	uint64_t k = (el->start >> 1) * 0x9E3779B97F4A7C15ull ^ el->ninsn;
+	/* the count in the hashed bits: ranges from one address that end at
+	 * different branches do not share a slot */
+	uint64_t k = ((el->start >> 1) ^ (uint64_t)el->ninsn << 40) *
+		     0x9E3779B97F4A7C15ull;
 
-	if (!lc->range)
+	if (!lc->range) {
 		lc->range = calloc(LC_RANGES, sizeof(*lc->range));
+		lc->arena = lc->range ? tarena_new() : NULL;
+		if (!lc->arena) {
+			free(lc->range);
+			lc->range = NULL;
+		}
+	}
 	return lc->range ? &lc->range[(k >> 40) & (LC_RANGES - 1)] : NULL;
 }
 
 int lcache_range_get(struct lcache *lc, const struct etm_elem *el,
 		     enum etm_space space, struct lc_range *out)
 {
-	struct lc_rblock *b = lc ? lc_range_slot(lc, el) : NULL;
+	struct lc_rslot *b = lc ? lc_range_slot(lc, el) : NULL;
 
 	if (!b || !b->valid || b->start != el->start || b->ninsn != el->ninsn ||
-	    b->isa != el->isa || b->space != space)
+	    b->isa != el->isa || b->space != space ||
+	    !tarena_valid(lc->arena, b->at))
 		return 0;
 	out->body = b->text;
 	out->len = b->len;
-	out->last.text = b->text + b->len;
-	out->last.hlen = b->lhlen;
-	out->last.slen = b->lslen;
+	out->head = b->text + b->len;
+	out->hlen = b->lhlen;
+	memcpy(out->en, b->en, 2);
+	out->sym = out->head + b->lhlen + 2;
+	out->slen = b->lslen;
+	out->arena = lc->arena;
+	out->blk = b->at.blk;
 	return 1;
 }
 
 void lcache_range_put(struct lcache *lc, const struct etm_elem *el,
 		      enum etm_space space, const char *body, size_t len,
-		      struct lc_text last)
+		      struct lc_text last, const char en[2])
 {
-	struct lc_rblock *b = lc ? lc_range_slot(lc, el) : NULL;
+	struct lc_rslot *b = lc ? lc_range_slot(lc, el) : NULL;
+	size_t n = len + last.hlen + last.slen + 3;
+	char *t;
 
-	if (!b || len + last.hlen + last.slen > sizeof(b->text))
+	if (!b || n > LC_RANGE_TEXT)
 		return;
-	memcpy(b->text, body, len);
-	memcpy(b->text + len, last.text, last.hlen + last.slen);
+	t = tarena_alloc(lc->arena, n, &b->at);
+	if (!t) { /* every block pinned by staged output: not cached */
+		b->valid = 0;
+		return;
+	}
+	memcpy(t, body, len);
+	memcpy(t + len, last.text, last.hlen);
+	memcpy(t + len + last.hlen, en, 2);
+	memcpy(t + len + last.hlen + 2, last.text + last.hlen, last.slen);
+	t[n - 1] = '\n';
+	memcpy(b->en, en, 2);
+	b->text = t;
 	b->len = (uint16_t)len;
 	b->lhlen = (uint16_t)last.hlen;
 	b->lslen = (uint16_t)last.slen;
@@ -161,7 +192,9 @@ void lcache_range_put(struct lcache *lc, const struct etm_elem *el,
 
 void lcache_free(struct lcache *lc)
 {
-	if (lc)
+	if (lc) {
 		free(lc->range);
+		tarena_release(lc->arena);
+	}
 	free(lc);
 }

@@ -14,6 +14,7 @@
 #include <etmtrace/listing.h>
 
 #include "output/lannot.h"
+#include "output/tarena.h"
 
 struct lcache;
 
@@ -41,12 +42,18 @@ struct lc_text lcache_line(struct lcache **lc, struct lc_fresh *fresh,
 			   struct decsym *sym, const struct etm_image *img,
 			   enum etm_space space, const struct etm_insn *in);
 /* A whole range's text: its lines but the last as written (@body, @len
- * bytes), and the last line's cached parts (its E/N, cycles and the end of
- * line are the caller's). */
+ * bytes), then the last line's head (@head, @hlen: right after the body),
+ * the two characters @en (" E", " N" or "  ") that followed it when it was
+ * cached, its sym (@sym, @slen) and "\n", all contiguous: where the last
+ * line is that again, the range is the @len + @hlen + @slen + 3 bytes at
+ * @body. The text stays put while block @blk of @arena is valid or pinned
+ * (wbuf_ref()). */
 struct lc_range {
-	const char *body;
-	size_t len;
-	struct lc_text last;
+	const char *body, *head, *sym;
+	size_t len, hlen, slen;
+	char en[2];
+	struct tarena *arena;
+	uint32_t blk;
 };
 
 /* The text of range @el (walked in @space) if cached: 1 with *@out set,
@@ -54,10 +61,11 @@ struct lc_range {
 int lcache_range_get(struct lcache *lc, const struct etm_elem *el,
 		     enum etm_space space, struct lc_range *out);
 /* Cache the text of range @el: @body as in lc_range, @last the last line's
- * parts. Ranges whose text does not fit are not kept. */
+ * parts, @en what followed its head. Ranges whose text does not fit (or
+ * finds no room in the arena) are not kept. */
 void lcache_range_put(struct lcache *lc, const struct etm_elem *el,
 		      enum etm_space space, const char *body, size_t len,
-		      struct lc_text last);
+		      struct lc_text last, const char en[2]);
 void lcache_free(struct lcache *lc);
 
 #endif

@@ -72,29 +72,49 @@ static void text_cycles(struct wbuf *w, uint32_t v)
 	wbuf_put(w, b + n, (size_t)(16 - n));
 }
 
-/* The last line of a range: its cached parts around E/N, cycles, time. */
-static void text_last(struct decfmt *c, const struct etm_elem *el,
-		      struct lc_text l, const struct etm_image *img)
+/* What follows the head of a range's last line: " E", " N" or "  ". */
+static const char *text_en(const struct etm_elem *el)
 {
-	unsigned marks = etm_diag_elem_marks(img, el);
-
-	wbuf_put(c->w, l.text, l.hlen);
 	if (el->last_atom)
-		wbuf_put(c->w, el->last_exec ? " E" : " N", 2);
-	else if (!el->last_exec)
-		wbuf_put(c->w, " N", 2);
-	else
-		wbuf_put(c->w, "  ", 2);
+		return el->last_exec ? " E" : " N";
+	return el->last_exec ? "  " : " N";
+}
+
+/* The end of a range's last line, after its head: E/N, cycles, time, its
+ * sym (@sym, @slen), marks. */
+static void text_end(struct decfmt *c, const struct etm_elem *el,
+		     const char *sym, size_t slen, unsigned marks)
+{
+	wbuf_put(c->w, text_en(el), 2);
 	if (el->has_cycles)
 		text_cycles(c->w, el->cycles);
 	decsym_tail(c->sym, c->w, el, 1);
-	wbuf_put(c->w, l.text + l.hlen, l.slen);
+	wbuf_put(c->w, sym, slen);
 	/* where the trace disagrees with the image (counted on stderr) */
 	if (marks & etm_mark_n_uncond)
 		wbuf_str(c->w, "  !N-on-unconditional");
 	if (marks & etm_mark_undef)
 		wbuf_str(c->w, "  !undefined-instruction");
 	wbuf_char(c->w, '\n');
+}
+
+/* A cached range: where its last line is as cached (no cycles, no marks,
+ * the same E/N), the whole text by reference (wbuf_ref(): staged output
+ * points into the cache's arena); else the text up to the last line's end
+ * by reference, and its end. */
+static void text_cached(struct decfmt *c, const struct etm_elem *el,
+			const struct lc_range *rg, unsigned marks)
+{
+	const char *en = text_en(el);
+
+	if (!el->has_cycles && !marks && rg->en[0] == en[0] &&
+	    rg->en[1] == en[1]) {
+		wbuf_ref(c->w, rg->body, rg->len + rg->hlen + rg->slen + 3,
+			 rg->arena, rg->blk);
+		return;
+	}
+	wbuf_ref(c->w, rg->body, rg->len + rg->hlen, rg->arena, rg->blk);
+	text_end(c, el, rg->sym, rg->slen, marks);
 }
 
 /* Append "head  sym\n" of a line to the range text being collected. */
@@ -126,8 +146,7 @@ static void text_range(struct decfmt *c, const struct etm_elem *el,
 	if (etm_walk_init(&wk, img, el) < 0)
 		return;
 	if (whole && lcache_range_get(c->lc, el, wk.space, &rg)) {
-		wbuf_put(c->w, rg.body, rg.len);
-		text_last(c, el, rg.last, img);
+		text_cached(c, el, &rg, etm_diag_elem_marks(img, el));
 		c->n.insns += el->ninsn;
 		return;
 	}
@@ -139,9 +158,12 @@ static void text_range(struct decfmt *c, const struct etm_elem *el,
 		decsym_source(c->sym, c->w, el, &in);
 		text_prefix(c, el);
 		if (last) {
-			text_last(c, el, l, img);
+			wbuf_put(c->w, l.text, l.hlen);
+			text_end(c, el, l.text + l.hlen, l.slen,
+				 etm_diag_elem_marks(img, el));
 			if (whole && blen <= sizeof(blk))
-				lcache_range_put(c->lc, el, wk.space, blk, blen, l);
+				lcache_range_put(c->lc, el, wk.space, blk, blen, l,
+						 text_en(el));
 			break;
 		}
 		wbuf_put(c->w, l.text, l.hlen);

@@ -9,14 +9,32 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/uio.h>
+
+#include "output/tarena.h"
 
 #define WBLK_SIZE (1 << 16)
+#define WBLK_SEGS (WBLK_SIZE / sizeof(struct iovec))
 
-/* A block of output in memory mode. */
+/* A block of output in memory mode: @len bytes of text, or (a block of
+ * staged references) @len segments. */
 struct wblk {
 	struct wblk *next;
 	size_t len;
-	char data[WBLK_SIZE];
+	union {
+		char data[WBLK_SIZE];
+		struct iovec seg[WBLK_SEGS];
+	};
+};
+
+/* The output staged in memory mode (wbuf_take_piece()): the text blocks
+ * and, if references were staged (wbuf_ref()), the segments in order:
+ * text in @arena (whose blocks in @pins it pins), or (iov_base NULL) the
+ * next iov_len bytes of the text blocks. */
+struct wpiece {
+	struct wblk *text, *segs;
+	struct tarena *arena;
+	uint64_t pins;
 };
 
 /* Free blocks shared by the writers of several threads (memory mode), so
@@ -40,6 +58,14 @@ struct wbuf {
 	size_t held;              /* bytes allocated in head..tail */
 	struct wpool *pool;       /* memory mode: blocks from here (or NULL) */
 	unsigned long long out;   /* bytes written to fd */
+	/* memory mode with references (wbuf_refs()): the segments staged, the
+	 * text bytes before the last reference and in full blocks, the arena
+	 * referenced and its blocks pinned */
+	int refs;
+	struct wblk *shead, *stail;
+	unsigned long long mark, kept;
+	struct tarena *arena;
+	uint64_t pins;
 	char own[WBLK_SIZE];
 };
 
@@ -59,6 +85,18 @@ struct wblk *wbuf_take(struct wbuf *w, size_t *bytes);
 void wbuf_write_chain(struct wbuf *w, const struct wblk *b);
 /* Free the blocks of @b (to @pool if not NULL). */
 void wbuf_free_chain(struct wpool *pool, struct wblk *b);
+/* Memory mode with a pool: text in an arena may be staged by reference
+ * (wbuf_ref()). Output is then taken with wbuf_take_piece(). */
+void wbuf_refs(struct wbuf *w);
+/* Memory mode: the output so far (*@p, the caller's to free with
+ * wbuf_free_piece()), and the bytes it stands for (returned: the text's
+ * length where referenced, so at least the memory it holds); the writer
+ * starts empty. */
+size_t wbuf_take_piece(struct wbuf *w, struct wpiece *p);
+/* Write @p to @w's file (after @w's own buffer). */
+void wbuf_write_piece(struct wbuf *w, const struct wpiece *p);
+/* Free @p's blocks (to @pool if not NULL) and unpin its arena blocks. */
+void wbuf_free_piece(struct wpool *pool, struct wpiece *p);
 /* Bytes held in full blocks (memory mode). */
 static inline size_t wbuf_held(const struct wbuf *w)
 {
@@ -76,5 +114,39 @@ void wbuf_char(struct wbuf *w, char c);
  * with wbuf_commit(). */
 char *wbuf_reserve(struct wbuf *w, size_t n);
 void wbuf_commit(struct wbuf *w, size_t n);
+
+/* References shorter than this are copied: a segment costs 16 bytes and
+ * a writev() iovec. */
+#define WBUF_REF_MIN 64
+
+void wbuf_ref_stage(struct wbuf *w, const char *s, size_t n, struct tarena *a,
+		    uint32_t blk);
+/* Output @n bytes at @s, which stay put in block @blk of arena @a while it
+ * is pinned: staged by reference in memory mode with references, else
+ * copied as wbuf_put(). */
+static inline void wbuf_ref(struct wbuf *w, const char *s, size_t n,
+			    struct tarena *a, uint32_t blk)
+{
+	struct wblk *t = w->stail;
+
+	if (!w->refs || w->fd >= 0 || n < WBUF_REF_MIN) {
+		wbuf_put(w, s, n);
+	} else if (t && t->len < WBLK_SEGS && w->kept + w->len == w->mark &&
+		   w->arena == a && (w->pins >> blk & 1)) {
+		/* the common case: right after a reference, into a pinned
+		 * block (contiguous with it: one segment) */
+		struct iovec *v = &t->seg[t->len - 1];
+
+		if ((char *)v->iov_base + v->iov_len == s) {
+			v->iov_len += n;
+		} else {
+			t->seg[t->len].iov_base = (void *)s;
+			t->seg[t->len++].iov_len = n;
+		}
+		w->held += n;
+	} else {
+		wbuf_ref_stage(w, s, n, a, blk);
+	}
+}
 
 #endif
