@@ -20,8 +20,8 @@
 
 struct tarena_blk {
 	char *mem;
-	uint32_t gen;       /* advanced when the block is reused */
-	atomic_uint pins;   /* staged pieces pointing into it */
+	uint32_t gen;     /* advanced when the block is reused */
+	atomic_uint pins; /* staged pieces pointing into it */
 };
 
 struct tarena {
