@@ -58,7 +58,8 @@ struct etm_diag {
 
 /* A packed segment (etm_diag_pack_segment(): several interleaved sources)
  * keeps a slot's pending value in wide[] with its count, DIAG_TAG | n << 32
- * | value (address + 1, below 2^32; other values in alt[] and the table),
+ * | value (address + 1, below 2^32; other values in alt[], packed the same
+ * way, and in the table),
  * and PACK_UNKNOWN in a slot not written or looked up: a lookup compares
  * and counts in the one word a whole's lookup reads, without a branch (the
  * interleaved sources break runs and make the outcomes as good as random
@@ -249,50 +250,46 @@ static void mark_touched(struct etm_diag *d, unsigned i)
 }
 
 /* Packed segment: lookup of value @v in slot @i, not written in the
- * segment, that is none of its pending values (out of line: rare): the
+ * segment, that is not its pending value in wide[] (out of line: TC2 has
+ * one in six): counted in alt[] (n << 32 | value, like wide[]), or the
  * slot's new pending value in wide[] (the one before going to alt[]'s
- * first free place, the last one's value to the table); a value of 32
- * bits or more goes to the table. */
-static __attribute__((noinline)) void pack_new(struct etm_diag *d, unsigned i,
-					       uint64_t v)
+ * first free place, the last one's to the table); a value of 32 bits or
+ * more goes to the table. Also a count in wide[] at PACK_MAXN, moved to
+ * the table. */
+static __attribute__((noinline)) void pack_slow(struct etm_diag *d,
+						unsigned i, uint64_t v)
 {
-	uint64_t n;
-	uint32_t pv = pack_val(d->wide[i], &n);
+	uint64_t *a = d->alt[i], w = d->wide[i], n;
+	uint32_t pv = pack_val(w, &n);
 	unsigned k;
 
+	if (w >= PACK_FULL) { /* the lookup counted, the count full */
+		pend_add(d, pv, n);
+		d->wide[i] = DIAG_TAG | pv;
+		return;
+	}
+	for (k = 0; k < DIAG_ALT && a[k]; k++)
+		if ((uint32_t)a[k] == v) {
+			a[k] += PACK_ONE;
+			if (a[k] >> 32 >= PACK_MAXN) {
+				pend_add(d, v, a[k] >> 32);
+				a[k] = v;
+			}
+			return;
+		}
 	mark_touched(d, i);
 	if (v > UINT32_MAX) {
 		pend_add(d, v, 1);
 		return;
 	}
 	if (pv) {
-		for (k = 0; k < DIAG_ALT - 1 && d->alt[i][k]; k++)
+		for (k = 0; k < DIAG_ALT - 1 && a[k]; k++)
 			;
-		if (d->alt[i][k])
-			pend_add(d, d->alt[i][k], d->altn[i][k]);
-		d->alt[i][k] = pv;
-		d->altn[i][k] = (uint32_t)n;
+		if (a[k])
+			pend_add(d, (uint32_t)a[k], a[k] >> 32);
+		a[k] = n << 32 | pv;
 	}
 	d->wide[i] = DIAG_TAG | PACK_ONE | v;
-}
-
-/* Packed segment: the counts of slot @i at PACK_MAXN go to the table. */
-static __attribute__((noinline)) void pack_full(struct etm_diag *d,
-						unsigned i)
-{
-	uint64_t n;
-	uint32_t pv = pack_val(d->wide[i], &n);
-	unsigned k;
-
-	if (n >= PACK_MAXN) {
-		pend_add(d, pv, n);
-		d->wide[i] = DIAG_TAG | pv;
-	}
-	for (k = 0; k < DIAG_ALT; k++)
-		if (d->altn[i][k] >= PACK_MAXN) {
-			pend_add(d, d->alt[i][k], d->altn[i][k]);
-			d->altn[i][k] = 0;
-		}
 }
 
 /* Packed segment: slot @i, not written in the segment yet, is written now:
@@ -307,15 +304,15 @@ static __attribute__((noinline)) void pack_known(struct etm_diag *d,
 	if (pv)
 		pend_add(d, pv, n);
 	for (k = 0; k < DIAG_ALT && d->alt[i][k]; k++)
-		pend_add(d, d->alt[i][k], d->altn[i][k]);
+		pend_add(d, (uint32_t)d->alt[i][k], d->alt[i][k] >> 32);
 	memset(d->alt[i], 0, sizeof(d->alt[i]));
 	d->known[i / 64] |= (uint64_t)1 << (i % 64);
 	mark_touched(d, i);
 }
 
 /* Packed segment: the lookup of value @v (address + 1) in slot @i: one of
- * the pending value in wide[] adds PACK_ONE to it without a branch, one of
- * the others counts in alt[], new values and full counts out of line. */
+ * the pending value in wide[] adds PACK_ONE to it without a branch; the
+ * others (rarer) out of line. */
 static inline void pack_look(struct etm_diag *d, unsigned i, uint64_t v)
 {
 	uint64_t w = d->wide[i];
@@ -325,19 +322,8 @@ static inline void pack_look(struct etm_diag *d, unsigned i, uint64_t v)
 		d->c.mid_insn++;
 	w += m << 32;
 	d->wide[i] = w;
-	if (!m && w >= DIAG_TAG) { /* another value pending, or none */
-		if (d->alt[i][0] == v) {
-			if (++d->altn[i][0] >= PACK_MAXN)
-				pack_full(d, i);
-		} else if (d->alt[i][1] == v) {
-			if (++d->altn[i][1] >= PACK_MAXN)
-				pack_full(d, i);
-		} else {
-			pack_new(d, i, v);
-		}
-	} else if (w >= PACK_FULL) {
-		pack_full(d, i);
-	}
+	if (__builtin_expect(((w >> 63) & (m ^ 1)) | (w >= PACK_FULL), 0))
+		pack_slow(d, i, v);
 }
 
 /* Classify the instruction at @addr; 0 if it cannot be read. */
@@ -660,9 +646,16 @@ int etm_diag_append(struct etm_diag *d, const struct etm_diag *s)
 				v = pack_val(s->wide[k], &n);
 			if (v && d->wide[k] == v)
 				d->c.mid_insn += n;
-			for (j = 0; j < DIAG_ALT && s->alt[k][j]; j++)
-				if (d->wide[k] == s->alt[k][j])
-					d->c.mid_insn += s->altn[k][j];
+			for (j = 0; j < DIAG_ALT && s->alt[k][j]; j++) {
+				v = s->alt[k][j];
+				n = s->altn[k][j];
+				if (s->packed) {
+					v = (uint32_t)s->alt[k][j];
+					n = s->alt[k][j] >> 32;
+				}
+				if (d->wide[k] == v)
+					d->c.mid_insn += n;
+			}
 		}
 	if (s->pend_sync)
 		d->c.sync_lost += d->synced;
