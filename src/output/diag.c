@@ -542,8 +542,11 @@ void etm_diag_elem(struct etm_diag *d, const struct etm_elem *e)
 	run_flush(&run);
 }
 
-void etm_diag_elems_byid(struct etm_diag *const *byid,
-			 const struct etm_elem *els, size_t n)
+/* The loop of etm_diag_elems_byid() (@packed 0) and of
+ * etm_diag_elems_packed() (1), each compiled for its kind of objects. */
+static inline __attribute__((always_inline)) void
+elems_loop(struct etm_diag *const *byid, const struct etm_elem *els, size_t n,
+	   int packed)
 {
 	struct diag_run run = { NULL, 0 };
 	size_t k;
@@ -554,7 +557,9 @@ void etm_diag_elems_byid(struct etm_diag *const *byid,
 
 		if (!d || e->id != d->id)
 			continue;
-		if (e->kind == etmk_range)
+		if (e->kind == etmk_range && packed)
+			pack_range(d, e);
+		else if (e->kind == etmk_range)
 			diag_range(d, e, &run);
 		else
 			diag_other(d, e);
@@ -562,22 +567,16 @@ void etm_diag_elems_byid(struct etm_diag *const *byid,
 	run_flush(&run);
 }
 
+void etm_diag_elems_byid(struct etm_diag *const *byid,
+			 const struct etm_elem *els, size_t n)
+{
+	elems_loop(byid, els, n, 0);
+}
+
 void etm_diag_elems_packed(struct etm_diag *const *byid,
 			   const struct etm_elem *els, size_t n)
 {
-	size_t k;
-
-	for (k = 0; k < n; k++) {
-		const struct etm_elem *e = &els[k];
-		struct etm_diag *d = byid[e->id & 0x7f];
-
-		if (!d || e->id != d->id)
-			continue;
-		if (e->kind == etmk_range)
-			pack_range(d, e);
-		else
-			diag_other(d, e);
-	}
+	elems_loop(byid, els, n, 1);
 }
 
 int etm_diag_pack_segment(struct etm_diag *d)
