@@ -30,6 +30,7 @@ struct etm_diag {
 	/* A segment (etm_diag_alloc_segment()) starts from an unknown state:
 	 * what depends on it is kept pending until etm_diag_append(). */
 	int seg;
+	int packed;                /* segment: counts in wide[] (below) */
 	int sync_known, end_known; /* synced / last_end are known */
 	int pend_sync;             /* first nosync before synced was known */
 	uint64_t pend_pkterr;      /* pkt_errors counted before a packet */
@@ -54,6 +55,20 @@ struct etm_diag {
  * for the same value again and again. Addresses stay far below the tag. */
 #define DIAG_TAG ((uint64_t)1 << 63)
 #define DIAG_UNKNOWN (~(uint64_t)0)
+
+/* A packed segment (etm_diag_pack_segment(): several interleaved sources)
+ * keeps a slot's pending value in wide[] with its count, DIAG_TAG | n << 32
+ * | value (address + 1, below 2^32; other values in alt[], packed the same
+ * way, and in the table),
+ * and PACK_UNKNOWN in a slot not written or looked up: a lookup compares
+ * and counts in the one word a whole's lookup reads, without a branch (the
+ * interleaved sources break runs and make the outcomes as good as random
+ * for the predictor). At PACK_MAXN lookups a count moves to the table
+ * (rare; reached by tests/unit/test-diagseg.c). */
+#define PACK_UNKNOWN DIAG_TAG
+#define PACK_ONE ((uint64_t)1 << 32)
+#define PACK_MAXN 0x10000u
+#define PACK_FULL (DIAG_TAG | (uint64_t)PACK_MAXN << 32)
 
 /* A pending lookup: @n ranges found slot value @v (address + 1) wanted. */
 struct diag_pend {
@@ -221,6 +236,96 @@ static inline void run_count(struct diag_run *run, uint32_t *cnt)
 	run->n = 1;
 }
 
+/* Packed segment: slot @i's pending value in wide[] and its count (*@n),
+ * or 0. */
+static uint32_t pack_val(uint64_t w, uint64_t *n)
+{
+	*n = (w & ~DIAG_TAG) >> 32;
+	return w >= DIAG_TAG ? (uint32_t)w : 0;
+}
+
+static void mark_touched(struct etm_diag *d, unsigned i)
+{
+	d->touched[i / 64] |= (uint64_t)1 << (i % 64);
+}
+
+/* Packed segment: lookup of value @v in slot @i, not written in the
+ * segment, that is not its pending value in wide[] (out of line: TC2 has
+ * one in six): counted in alt[] (n << 32 | value, like wide[]), or the
+ * slot's new pending value in wide[] (the one before going to alt[]'s
+ * first free place, the last one's to the table); a value of 32 bits or
+ * more goes to the table. Also a count in wide[] at PACK_MAXN, moved to
+ * the table. */
+static __attribute__((noinline)) void pack_slow(struct etm_diag *d,
+						unsigned i, uint64_t v)
+{
+	uint64_t *a = d->alt[i], w = d->wide[i], n;
+	uint32_t pv = pack_val(w, &n);
+	unsigned k;
+
+	if (w >= PACK_FULL) { /* the lookup counted, the count full */
+		pend_add(d, pv, n);
+		d->wide[i] = DIAG_TAG | pv;
+		return;
+	}
+	for (k = 0; k < DIAG_ALT && a[k]; k++)
+		if ((uint32_t)a[k] == v) {
+			a[k] += PACK_ONE;
+			if (a[k] >> 32 >= PACK_MAXN) {
+				pend_add(d, v, a[k] >> 32);
+				a[k] = v;
+			}
+			return;
+		}
+	mark_touched(d, i);
+	if (v > UINT32_MAX) {
+		pend_add(d, v, 1);
+		return;
+	}
+	if (pv) {
+		for (k = 0; k < DIAG_ALT - 1 && a[k]; k++)
+			;
+		if (a[k])
+			pend_add(d, (uint32_t)a[k], a[k] >> 32);
+		a[k] = n << 32 | pv;
+	}
+	d->wide[i] = DIAG_TAG | PACK_ONE | v;
+}
+
+/* Packed segment: slot @i, not written in the segment yet, is written now:
+ * its pending lookups go to the table. */
+static __attribute__((noinline)) void pack_known(struct etm_diag *d,
+						 unsigned i)
+{
+	uint64_t n;
+	uint32_t pv = pack_val(d->wide[i], &n);
+	unsigned k;
+
+	if (pv)
+		pend_add(d, pv, n);
+	for (k = 0; k < DIAG_ALT && d->alt[i][k]; k++)
+		pend_add(d, (uint32_t)d->alt[i][k], d->alt[i][k] >> 32);
+	memset(d->alt[i], 0, sizeof(d->alt[i]));
+	d->known[i / 64] |= (uint64_t)1 << (i % 64);
+	mark_touched(d, i);
+}
+
+/* Packed segment: the lookup of value @v (address + 1) in slot @i: one of
+ * the pending value in wide[] adds PACK_ONE to it without a branch; the
+ * others (rarer) out of line. */
+static inline void pack_look(struct etm_diag *d, unsigned i, uint64_t v)
+{
+	uint64_t w = d->wide[i];
+	uint64_t m = (w >> 63) & ((uint32_t)w == v); /* v below 2^32 too */
+
+	if (w == v)
+		d->c.mid_insn++;
+	w += m << 32;
+	d->wide[i] = w;
+	if (__builtin_expect(((w >> 63) & (m ^ 1)) | (w >= PACK_FULL), 0))
+		pack_slow(d, i, v);
+}
+
 /* Classify the instruction at @addr; 0 if it cannot be read. */
 static int diag_insn(const struct etm_image *img, uint64_t addr,
 		     enum etm_isa isa, struct etm_insn *in)
@@ -267,6 +372,25 @@ static inline unsigned diag_marks(const struct etm_image *img,
 	return m;
 }
 
+/* A segment's first range: its lookup depends on the state before. */
+static inline void diag_first(struct etm_diag *d, const struct etm_elem *e)
+{
+	d->pend_first = e->start >= 2;
+	d->first_start = e->start;
+	d->end_known = 1;
+}
+
+static inline void diag_range_marks(struct etm_diag *d,
+				    const struct etm_elem *e)
+{
+	unsigned marks = diag_marks(d->img, e);
+
+	if (marks & etm_mark_undef)
+		d->c.undef++;
+	if (marks & etm_mark_n_uncond)
+		d->c.n_uncond++;
+}
+
 /* Per range: table lookups, and an image read only for N atoms (rare),
  * so the checks cost little next to decoding. A segment's lookups of a
  * slot's pending value go to @run (the slow paths, which move pn[], after
@@ -274,15 +398,11 @@ static inline unsigned diag_marks(const struct etm_image *img,
 static inline void diag_range(struct etm_diag *d, const struct etm_elem *e,
 			      struct diag_run *run)
 {
-	unsigned marks;
-
 	d->c.ranges++;
 	d->c.insns += e->ninsn;
 	/* a branch target inside a recent 4-byte instruction */
 	if (!d->end_known) {
-		d->pend_first = e->start >= 2;
-		d->first_start = e->start;
-		d->end_known = 1;
+		diag_first(d, e);
 	} else if (e->start != d->last_end && e->start >= 2) {
 		unsigned i = diag_slot_idx(e->start - 2);
 		uint64_t w = d->wide[i], v = e->start - 2 + 1;
@@ -312,11 +432,27 @@ static inline void diag_range(struct etm_diag *d, const struct etm_elem *e,
 		}
 		d->wide[i] = e->last_addr + 1;
 	}
-	marks = diag_marks(d->img, e);
-	if (marks & etm_mark_undef)
-		d->c.undef++;
-	if (marks & etm_mark_n_uncond)
-		d->c.n_uncond++;
+	diag_range_marks(d, e);
+}
+
+/* diag_range() in a packed segment. */
+static inline void pack_range(struct etm_diag *d, const struct etm_elem *e)
+{
+	d->c.ranges++;
+	d->c.insns += e->ninsn;
+	if (!d->end_known)
+		diag_first(d, e);
+	else if (e->start != d->last_end && e->start >= 2)
+		pack_look(d, diag_slot_idx(e->start - 2), e->start - 2 + 1);
+	d->last_end = e->end;
+	if (e->last_size == 4) {
+		unsigned i = diag_slot_idx(e->last_addr);
+
+		if (d->wide[i] >= DIAG_TAG)
+			pack_known(d, i);
+		d->wide[i] = e->last_addr + 1;
+	}
+	diag_range_marks(d, e);
 }
 
 unsigned etm_diag_elem_marks(const struct etm_image *img,
@@ -397,16 +533,20 @@ void etm_diag_elem(struct etm_diag *d, const struct etm_elem *e)
 
 	if (!d || !e || e->id != d->id)
 		return;
-	if (e->kind != etmk_range) {
+	if (e->kind != etmk_range)
 		diag_other(d, e);
-		return;
-	}
-	diag_range(d, e, &run);
+	else if (d->packed)
+		pack_range(d, e);
+	else
+		diag_range(d, e, &run);
 	run_flush(&run);
 }
 
-void etm_diag_elems_byid(struct etm_diag *const *byid,
-			 const struct etm_elem *els, size_t n)
+/* The loop of etm_diag_elems_byid() (@packed 0) and of
+ * etm_diag_elems_packed() (1), each compiled for its kind of objects. */
+static inline __attribute__((always_inline)) void
+elems_loop(struct etm_diag *const *byid, const struct etm_elem *els, size_t n,
+	   int packed)
 {
 	struct diag_run run = { NULL, 0 };
 	size_t k;
@@ -417,12 +557,38 @@ void etm_diag_elems_byid(struct etm_diag *const *byid,
 
 		if (!d || e->id != d->id)
 			continue;
-		if (e->kind == etmk_range)
+		if (e->kind == etmk_range && packed)
+			pack_range(d, e);
+		else if (e->kind == etmk_range)
 			diag_range(d, e, &run);
 		else
 			diag_other(d, e);
 	}
 	run_flush(&run);
+}
+
+void etm_diag_elems_byid(struct etm_diag *const *byid,
+			 const struct etm_elem *els, size_t n)
+{
+	elems_loop(byid, els, n, 0);
+}
+
+void etm_diag_elems_packed(struct etm_diag *const *byid,
+			   const struct etm_elem *els, size_t n)
+{
+	elems_loop(byid, els, n, 1);
+}
+
+int etm_diag_pack_segment(struct etm_diag *d)
+{
+	unsigned i;
+
+	if (!d || !d->seg || d->c.ranges || d->npend)
+		return -etme_invalid;
+	d->packed = 1;
+	for (i = 0; i < DIAG_WIDE; i++)
+		d->wide[i] = PACK_UNKNOWN;
+	return 0;
 }
 
 void etm_diag_reset_segment(struct etm_diag *d)
@@ -436,7 +602,7 @@ void etm_diag_reset_segment(struct etm_diag *d)
 		for (m = d->touched[i]; m; m &= m - 1) {
 			unsigned k = i * 64 + (unsigned)__builtin_ctzll(m);
 
-			d->wide[k] = DIAG_UNKNOWN;
+			d->wide[k] = d->packed ? PACK_UNKNOWN : DIAG_UNKNOWN;
 			memset(d->alt[k], 0, sizeof(d->alt[k]));
 		}
 	memset(d->known, 0, sizeof(d->known));
@@ -473,11 +639,22 @@ int etm_diag_append(struct etm_diag *d, const struct etm_diag *s)
 		for (m = s->touched[i] & ~s->known[i]; m; m &= m - 1) {
 			size_t k = i * 64 + (unsigned)__builtin_ctzll(m);
 
-			if (d->wide[k] == (s->wide[k] & ~DIAG_TAG))
-				d->c.mid_insn += s->pn[k];
-			for (j = 0; j < DIAG_ALT && s->alt[k][j]; j++)
-				if (d->wide[k] == s->alt[k][j])
-					d->c.mid_insn += s->altn[k][j];
+			uint64_t n = s->pn[k], v = s->wide[k] & ~DIAG_TAG;
+
+			if (s->packed)
+				v = pack_val(s->wide[k], &n);
+			if (v && d->wide[k] == v)
+				d->c.mid_insn += n;
+			for (j = 0; j < DIAG_ALT && s->alt[k][j]; j++) {
+				v = s->alt[k][j];
+				n = s->altn[k][j];
+				if (s->packed) {
+					v = (uint32_t)s->alt[k][j];
+					n = s->alt[k][j] >> 32;
+				}
+				if (d->wide[k] == v)
+					d->c.mid_insn += n;
+			}
 		}
 	if (s->pend_sync)
 		d->c.sync_lost += d->synced;

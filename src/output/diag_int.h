@@ -12,4 +12,15 @@
 void etm_diag_elems_byid(struct etm_diag *const *byid,
 			 const struct etm_elem *els, size_t n);
 
+/* Segment @d, not fed yet, keeps its pending lookups packed (the parallel
+ * decode of several interleaved sources: outcomes the branch predictor
+ * cannot learn, no runs of one value); the counts, and what
+ * etm_diag_append() makes of them, are the same. Returns 0 or
+ * -etme_invalid (not a segment, or fed). */
+int etm_diag_pack_segment(struct etm_diag *d);
+
+/* etm_diag_elems_byid() where every object is a packed segment. */
+void etm_diag_elems_packed(struct etm_diag *const *byid,
+			   const struct etm_elem *els, size_t n);
+
 #endif

@@ -9,6 +9,7 @@
 struct diagset {
 	struct etm_diag *d[128]; /* by trace ID */
 	int seg;                 /* segments (diagset_open_segment) */
+	int packed;              /* packed segments (etm_diag_pack_segment()) */
 };
 
 static struct diagset *open_diag(const struct etm_listing_source *src, int n,
@@ -29,6 +30,22 @@ static struct diagset *open_diag(const struct etm_listing_source *src, int n,
 	return w;
 }
 
+/* Segments of several sources are packed: decoded from interleaved
+ * frames, their lookups come in no order a branch predictor learns. */
+static void pack_segments(struct diagset *w)
+{
+	int i, n = 0;
+
+	for (i = 0; i < 128; i++)
+		n += w->d[i] != NULL;
+	if (n < 2)
+		return;
+	for (i = 0; i < 128; i++)
+		if (w->d[i])
+			etm_diag_pack_segment(w->d[i]);
+	w->packed = 1;
+}
+
 struct diagset *diagset_open(const struct etm_listing_source *src, int n)
 {
 	return open_diag(src, n, 0);
@@ -36,7 +53,11 @@ struct diagset *diagset_open(const struct etm_listing_source *src, int n)
 
 struct diagset *diagset_open_segment(const struct etm_listing_source *src, int n)
 {
-	return open_diag(src, n, 1);
+	struct diagset *w = open_diag(src, n, 1);
+
+	if (w)
+		pack_segments(w);
+	return w;
 }
 
 void diagset_append(struct diagset *w, const struct diagset *seg)
@@ -75,7 +96,9 @@ void diagset_elem(struct diagset *w, const struct etm_elem *el)
 
 void diagset_elems(struct diagset *w, const struct etm_elem *els, size_t n)
 {
-	if (w)
+	if (w && w->packed)
+		etm_diag_elems_packed(w->d, els, n);
+	else if (w)
 		etm_diag_elems_byid(w->d, els, n);
 }
 

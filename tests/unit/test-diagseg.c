@@ -4,7 +4,11 @@
  * counts as one diagnostics object seeing every item, and leaves the same
  * state (checked by feeding more items to both afterwards); the same with
  * the elements given in batches of random lengths (etm_diag_elems_byid(),
- * as the listing formatter gives them), to segments and to a whole. */
+ * as the listing formatter gives them), to segments and to a whole; all of
+ * it again with packed segments (etm_diag_pack_segment(), counts kept in
+ * the slot words: parallel decode of several sources), also with addresses
+ * above 2^32 (kept in the table); and counts past what a packed slot holds
+ * (moved to the table), against a count derived by hand. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +32,8 @@ static uint32_t rng(uint32_t *s)
  * segment keeps per slot: the rest go to its table). */
 static unsigned span = 4096;
 static uint64_t loop_to = 0x100;
+/* branch targets also 2^32 higher (values a packed slot cannot hold) */
+static int high;
 /* branches into an instruction counted over all seeds */
 static uint64_t mid_total;
 
@@ -47,6 +53,8 @@ static void gen(struct etm_item *it, uint32_t *s, uint64_t *pc)
 
 		if (rng(s) % 3) /* a branch, half of them back (a loop) */
 			*pc = rng(s) % 2 ? loop_to : (loop_to = (rng(s) % span) * 2);
+		if (high && rng(s) % 4 == 0)
+			*pc += (uint64_t)1 << 32;
 		e->kind = etmk_range;
 		e->start = *pc;
 		e->last_size = rng(s) % 2 ? 4 : 2;
@@ -92,11 +100,15 @@ struct batch {
 	struct etm_diag *byid[128];
 	struct etm_elem els[64];
 	size_t n;
+	int packed; /* byid[] holds packed segments */
 };
 
 static void batch_flush(struct batch *b)
 {
-	etm_diag_elems_byid(b->byid, b->els, b->n);
+	if (b->packed)
+		etm_diag_elems_packed(b->byid, b->els, b->n);
+	else
+		etm_diag_elems_byid(b->byid, b->els, b->n);
 	b->n = 0;
 }
 
@@ -115,7 +127,19 @@ static void batch_item(struct batch *b, const struct etm_item *it,
 		batch_flush(b);
 }
 
-static void one(uint32_t seed, unsigned maxseg)
+/* A segment for one(): packed or not. */
+static struct etm_diag *segment(const struct etm_config *cfg, int packed)
+{
+	struct etm_diag *d = etm_diag_alloc_segment(cfg, NULL);
+
+	if (d && packed && etm_diag_pack_segment(d) < 0) {
+		etm_diag_free(d);
+		return NULL;
+	}
+	return d;
+}
+
+static void one(uint32_t seed, unsigned maxseg, int packed)
 {
 	struct etm_config cfg;
 	struct etm_diag *whole, *cat, *seg, *bcat;
@@ -131,10 +155,11 @@ static void one(uint32_t seed, unsigned maxseg)
 	cfg.traceid = 0x10;
 	whole = etm_diag_alloc(&cfg, NULL);
 	cat = etm_diag_alloc(&cfg, NULL);
-	seg = etm_diag_alloc_segment(&cfg, NULL);
+	seg = segment(&cfg, packed);
 	bcat = etm_diag_alloc(&cfg, NULL);
 	bw.byid[0x10] = etm_diag_alloc(&cfg, NULL);
-	bs.byid[0x10] = etm_diag_alloc_segment(&cfg, NULL);
+	bs.byid[0x10] = segment(&cfg, packed);
+	bs.packed = packed;
 	ET_CHECK(whole && cat && seg && bcat && bw.byid[0x10] && bs.byid[0x10]);
 	for (i = 0; i < NITEMS; i++) {
 		if (!left) {
@@ -187,13 +212,104 @@ static void test_segments(void)
 
 	for (seed = 1; seed <= 40; seed++) {
 		span = seed % 3 ? 4096 : 16384;
-		one(seed * 2654435761u, seed % 4 ? 50 : 3000);
+		high = seed % 5 == 0;
+		one(seed * 2654435761u, seed % 4 ? 50 : 3000, 0);
+		one(seed * 2654435761u, seed % 4 ? 50 : 3000, 1);
 	}
+	high = 0;
 	ET_CHECK(mid_total > 0); /* the stream has what segments keep pending */
+}
+
+/* A range of ID 0x10 from @start over @n 2-byte instructions ending in one
+ * of @last_size bytes. */
+static struct etm_elem range(uint64_t start, unsigned n, unsigned last_size)
+{
+	struct etm_elem e;
+
+	memset(&e, 0, sizeof(e));
+	e.id = 0x10;
+	e.kind = etmk_range;
+	e.start = start;
+	e.last_addr = start + 2 * (n - 1);
+	e.last_size = (uint8_t)last_size;
+	e.end = e.last_addr + last_size;
+	e.ninsn = n;
+	e.last_cls = etmc_other;
+	e.last_atom = e.last_exec = 1;
+	return e;
+}
+
+/* More lookups of one slot's values than a packed slot counts: a 4-byte
+ * instruction at 0x2000 ends the range before the segment; in it, 280000
+ * ranges: the first 100000 start at 0x2002 (two bytes into it: each is a
+ * branch into an instruction; the slot's pending value in wide[]), then
+ * one in four at 0x2802 (the same slot, 0x2800 / 2 % 1024 = 0, no
+ * instruction there; it takes wide[], 0x2002's lookups go on in alt[]),
+ * the rest at 0x2002; none writes the slot. By hand: mid_insn 100000 +
+ * 180000 * 3 / 4 = 235000, in a whole and in segments appended, packed or
+ * not, fed one by one or in batches. */
+static void test_full_counts(void)
+{
+	struct etm_config cfg;
+	struct etm_elem r0 = range(0x1ffc, 3, 4), e;
+	struct etm_diag_counts c;
+	struct etm_diag *whole, *cat[4], *seg[4];
+	struct batch b[2];
+	unsigned k, v;
+
+	etm_config_init(&cfg);
+	cfg.protocol = etm_proto_etmv3;
+	cfg.etmidr = 0x410CF250;
+	cfg.traceid = 0x10;
+	whole = etm_diag_alloc(&cfg, NULL);
+	ET_CHECK(whole != NULL);
+	etm_diag_elem(whole, &r0);
+	for (v = 0; v < 4; v++) {
+		cat[v] = etm_diag_alloc(&cfg, NULL);
+		seg[v] = segment(&cfg, v & 1);
+		ET_CHECK(cat[v] && seg[v]);
+		etm_diag_elem(cat[v], &r0);
+	}
+	memset(b, 0, sizeof(b));
+	for (v = 0; v < 2; v++) {
+		b[v].byid[0x10] = seg[2 + v];
+		b[v].packed = (int)v;
+	}
+	for (k = 0; k < 280000; k++) {
+		e = range(k >= 100000 && k % 4 == 3 ? 0x2802 : 0x2002, 1, 2);
+		etm_diag_elem(whole, &e);
+		etm_diag_elem(seg[0], &e);
+		etm_diag_elem(seg[1], &e);
+		for (v = 0; v < 2; v++) {
+			b[v].els[b[v].n++] = e;
+			if (b[v].n == 64)
+				batch_flush(&b[v]);
+		}
+	}
+	for (v = 0; v < 2; v++)
+		batch_flush(&b[v]);
+	etm_diag_counts(whole, &c, sizeof(c));
+	ET_EQ(c.mid_insn, 235000);
+	for (v = 0; v < 4; v++) {
+		ET_EQ(etm_diag_append(cat[v], seg[v]), 0);
+		etm_diag_counts(cat[v], &c, sizeof(c));
+		ET_EQ(c.mid_insn, 235000);
+		ET_CHECK(same_counts(whole, cat[v]));
+		etm_diag_free(cat[v]);
+		etm_diag_free(seg[v]);
+	}
+	/* a segment fed already is not packed afterwards */
+	seg[0] = etm_diag_alloc_segment(&cfg, NULL);
+	etm_diag_elem(seg[0], &r0);
+	ET_EQ(etm_diag_pack_segment(seg[0]), -etme_invalid);
+	ET_EQ(etm_diag_pack_segment(whole), -etme_invalid);
+	etm_diag_free(seg[0]);
+	etm_diag_free(whole);
 }
 
 int main(void)
 {
 	etest_run("diag segments appended = whole", test_segments);
+	etest_run("diag counts past a packed slot's", test_full_counts);
 	return etest_end();
 }
