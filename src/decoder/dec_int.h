@@ -10,6 +10,22 @@
 #define ETM_DEC_MAX_SOURCES 128
 
 struct etm_dec_tape;
+struct etm_sbuf;
+
+/* The element hold of the realignment (hold.c): elements [head, n) of el
+ * (and their items' protocols) wait until the latest element's offset
+ * maxoff is ETM_DFMT_REACH bytes past theirs; all go at the end (flush). */
+struct dec_hold {
+	struct etm_elem *el;
+	uint8_t *proto;
+	size_t head, n, cap;
+	uint64_t maxoff;
+	int flush;
+	/* after a realignment: the elements of ID i from lose_from on are
+	 * dropped until its flow's frame_align error (lose[i]) */
+	uint8_t lose[ETM_DEC_MAX_SOURCES];
+	uint64_t lose_from;
+};
 
 struct dec_source {
 	struct etm_config cfg;
@@ -75,6 +91,10 @@ struct etm_decoder {
 	 * instead of dfmt (NULL): the next event */
 	const struct etm_dec_tape *tape;
 	size_t tape_at;
+	/* CoreSight frames with the realignment on, elements wanted: every
+	 * element goes through the hold (hold.c) */
+	int hold_on;
+	struct dec_hold hold;
 };
 
 struct etm_dfmt_stage;
@@ -106,5 +126,24 @@ int etm_dec_rewind(struct etm_decoder *d);
  * every packet decoder searches for a sync again and every flow decoder
  * loses sync there; their elements are drained next (lose_id). */
 void etm_dec_lose_all(struct etm_decoder *d, uint64_t off);
+
+/* etm_decoder_next() and etm_decoder_next_elems() without the hold
+ * (decoder.c). */
+int etm_dec_next_direct(struct etm_decoder *d, struct etm_item *it);
+int etm_dec_next_elems_direct(struct etm_decoder *d,
+			      const struct etm_elem **els, size_t max);
+/* The same through the hold (hold.c): elements wait there until no
+ * realignment can retract them. */
+int etm_dec_hold_next(struct etm_decoder *d, struct etm_item *it);
+int etm_dec_hold_next_elems(struct etm_decoder *d,
+			    const struct etm_elem **els, size_t max);
+/* A realignment cut the frames at input offset @cut: the waiting elements
+ * from two frames before it on are dropped. */
+void etm_dec_hold_retract(struct dec_hold *h, uint64_t cut);
+/* Empty the hold (a restart); free its memory. */
+void etm_dec_hold_clear(struct dec_hold *h);
+void etm_dec_hold_free(struct dec_hold *h);
+/* The waiting elements, as state that decides the future output. */
+void etm_dec_hold_save(const struct dec_hold *h, struct etm_sbuf *s);
 
 #endif

@@ -67,6 +67,7 @@ void etm_decoder_free(struct etm_decoder *d)
 	for (i = 0; i < ETM_DEC_MAX_SOURCES; i++)
 		src_free(d->src[i]);
 	etm_dfmt_free(d->dfmt);
+	etm_dec_hold_free(&d->hold);
 	free(d);
 }
 
@@ -344,8 +345,10 @@ static __attribute__((noinline)) int next_slow(struct etm_decoder *d, struct etm
 		if (err < 0)
 			return err;
 		if (x.kind == etm_dfmt_error) {
-			if (x.err == etme_frame_align)
+			if (x.err == etme_frame_align) {
+				etm_dec_hold_retract(&d->hold, x.offset);
 				etm_dec_lose_all(d, x.offset);
+			}
 			dfmt_error_item(it, &x);
 			return 0;
 		}
@@ -429,6 +432,13 @@ int etm_decoder_next(struct etm_decoder *d, struct etm_item *it, size_t size)
 {
 	if (!d || !it || size < sizeof(*it))
 		return -etme_invalid;
+	if (d->hold_on && !d->want_packets)
+		return etm_dec_hold_next(d, it);
+	return etm_dec_next_direct(d, it);
+}
+
+int etm_dec_next_direct(struct etm_decoder *d, struct etm_item *it)
+{
 	if (d->raw && d->raw->kind)
 		return kind_next(d, it);
 	if (d->cur && d->cur->flow) {
@@ -458,14 +468,22 @@ int etm_decoder_elems_ok(const struct etm_decoder *d)
 int etm_decoder_next_elems(struct etm_decoder *d,
 			   const struct etm_elem **els, size_t max)
 {
-	struct dec_source *s;
-	int err;
-
 	if (!d || !els || !max || d->mode != etm_dec_elements ||
 	    d->want_packets)
 		return -etme_invalid;
 	if (max > INT_MAX)
 		max = INT_MAX;
+	if (d->hold_on)
+		return etm_dec_hold_next_elems(d, els, max);
+	return etm_dec_next_elems_direct(d, els, max);
+}
+
+int etm_dec_next_elems_direct(struct etm_decoder *d,
+			      const struct etm_elem **els, size_t max)
+{
+	struct dec_source *s;
+	int err;
+
 	if (d->raw && d->raw->kind)
 		return d->raw->kind->next_elems(d, els, max);
 	s = d->cur;
@@ -540,6 +558,8 @@ void etm_decoder_save(const struct etm_decoder *d, struct etm_sbuf *s)
 		if (src->flow)
 			etm_flow_save(src->flow, s);
 	}
+	if (d->hold_on)
+		etm_dec_hold_save(&d->hold, s);
 }
 
 uint64_t etm_decoder_packet_count(const struct etm_decoder *d)
@@ -577,6 +597,7 @@ void etm_decoder_restart(struct etm_decoder *d, uint64_t base)
 	d->raw_len = 0;
 	d->re_at = 0;
 	d->lose_id = ETM_DEC_MAX_SOURCES;
+	etm_dec_hold_clear(&d->hold);
 	d->offset = base;
 	d->finishing = 0;
 	d->fin_id = 0;

@@ -49,6 +49,9 @@ void etm_dec_set_judge(struct etm_decoder *d)
 	if (d->dfmt && d->fmt == etm_fmt_coresight)
 		etm_dfmt_set_judge(d->dfmt, d->no_realign ? NULL : dec_judge,
 				   d);
+	/* what a realignment may retract waits (hold.c) */
+	d->hold_on = d->dfmt && d->fmt == etm_fmt_coresight &&
+		     !d->no_realign && d->mode == etm_dec_elements;
 }
 
 void etm_decoder_set_realign(struct etm_decoder *d, int on)

@@ -26,6 +26,13 @@ struct etm_dfmt_stage {
 	size_t nseg;
 };
 
+/* How far before the latest data handed out a realignment's cut can
+ * fall, in bytes: a rewind reaches 512 bytes back (the tail kept of the
+ * inputs before, etm_dfmt_rewind()), the cut 8 frames before that
+ * (DFMT_PRE, the frames replayed), and one frame for the rounding. What
+ * came from input before that is final (decoder/hold.c). */
+#define ETM_DFMT_REACH (512 + 8 * 16 + 16)
+
 /* etm_dfmt_alloc() with the fast path for etm_fmt_coresight (other formats:
  * the byte path only). */
 struct etm_dfmt *etm_dfmt_alloc_bulk(enum etm_input_format fmt,
