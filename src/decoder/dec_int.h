@@ -12,17 +12,18 @@
 struct etm_dec_tape;
 struct etm_sbuf;
 
-/* The element hold of the realignment (hold.c): elements [head, n) of el
- * (and their items' protocols) wait until the latest element's offset
- * maxoff is ETM_DFMT_REACH bytes past theirs; all go at the end (flush). */
+/* The element hold of the realignment (hold.c): elements [head, n) of the
+ * ring el (cap, a power of two) wait; [head, rdy) are ready (final): the
+ * latest element's offset maxoff is ETM_DFMT_REACH bytes past theirs, or
+ * the input ended. */
 struct dec_hold {
 	struct etm_elem *el;
-	uint8_t *proto;
-	size_t head, n, cap;
+	size_t head, rdy, n, cap;
 	uint64_t maxoff;
-	int flush;
 	/* after a realignment: the elements of ID i from lose_from on are
-	 * dropped until its flow's frame_align error (lose[i]) */
+	 * dropped until its flow's frame_align error (lose[i]; losing, how
+	 * many IDs) */
+	int losing;
 	uint8_t lose[ETM_DEC_MAX_SOURCES];
 	uint64_t lose_from;
 };
@@ -91,10 +92,13 @@ struct etm_decoder {
 	 * instead of dfmt (NULL): the next event */
 	const struct etm_dec_tape *tape;
 	size_t tape_at;
-	/* CoreSight frames with the realignment on, elements wanted: every
-	 * element goes through the hold (hold.c) */
+	/* CoreSight frames with the realignment on, elements only (no
+	 * packets): every element goes through the hold (hold.c) */
 	int hold_on;
 	struct dec_hold hold;
+	/* with the hold on, the source being drained between calls (cur is
+	 * NULL then: etm_decoder_next()'s common case does not apply) */
+	struct dec_source *hold_cur;
 };
 
 struct etm_dfmt_stage;
@@ -139,7 +143,7 @@ int etm_dec_hold_next_elems(struct etm_decoder *d,
 			    const struct etm_elem **els, size_t max);
 /* A realignment cut the frames at input offset @cut: the waiting elements
  * from two frames before it on are dropped. */
-void etm_dec_hold_retract(struct dec_hold *h, uint64_t cut);
+void etm_dec_hold_retract(struct etm_decoder *d, uint64_t cut);
 /* Empty the hold (a restart); free its memory. */
 void etm_dec_hold_clear(struct dec_hold *h);
 void etm_dec_hold_free(struct dec_hold *h);

@@ -163,8 +163,10 @@ int etm_decoder_finish(struct etm_decoder *d)
 
 void etm_decoder_set_packets(struct etm_decoder *d, int on)
 {
-	if (d && d->mode == etm_dec_elements)
+	if (d && d->mode == etm_dec_elements) {
 		d->want_packets = on;
+		etm_dec_set_judge(d); /* the hold is for elements only */
+	}
 }
 
 void etm_decoder_set_cache(struct etm_decoder *d, int on)
@@ -346,7 +348,7 @@ static __attribute__((noinline)) int next_slow(struct etm_decoder *d, struct etm
 			return err;
 		if (x.kind == etm_dfmt_error) {
 			if (x.err == etme_frame_align) {
-				etm_dec_hold_retract(&d->hold, x.offset);
+				etm_dec_hold_retract(d, x.offset);
 				etm_dec_lose_all(d, x.offset);
 			}
 			dfmt_error_item(it, &x);
@@ -428,16 +430,19 @@ int etm_decoder_next_packets(struct etm_decoder *d, struct etm_pkt_rec *recs,
 	return (int)n;
 }
 
-int etm_decoder_next(struct etm_decoder *d, struct etm_item *it, size_t size)
+/* etm_decoder_next() past its common case: through the hold when it is
+ * on (which keeps the source being drained out of d->cur, so that the
+ * common case never applies then: it costs nothing there). */
+static __attribute__((noinline)) int next_outer(struct etm_decoder *d,
+						struct etm_item *it)
 {
-	if (!d || !it || size < sizeof(*it))
-		return -etme_invalid;
-	if (d->hold_on && !d->want_packets)
+	if (d->hold_on)
 		return etm_dec_hold_next(d, it);
-	return etm_dec_next_direct(d, it);
+	return next_slow(d, it);
 }
 
-int etm_dec_next_direct(struct etm_decoder *d, struct etm_item *it)
+static inline int dec_next(struct etm_decoder *d, struct etm_item *it,
+			   int outer)
 {
 	if (d->raw && d->raw->kind)
 		return kind_next(d, it);
@@ -452,7 +457,25 @@ int etm_dec_next_direct(struct etm_decoder *d, struct etm_item *it)
 			return 0;
 		}
 	}
-	return next_slow(d, it);
+	return outer ? next_outer(d, it) : next_slow(d, it);
+}
+
+int etm_decoder_next(struct etm_decoder *d, struct etm_item *it, size_t size)
+{
+	if (!d || !it || size < sizeof(*it))
+		return -etme_invalid;
+	return dec_next(d, it, 1);
+}
+
+int etm_dec_next_direct(struct etm_decoder *d, struct etm_item *it)
+{
+	int err;
+
+	d->cur = d->hold_cur;
+	err = dec_next(d, it, 0);
+	d->hold_cur = d->cur;
+	d->cur = NULL;
+	return err;
 }
 
 int etm_decoder_serial(const struct etm_decoder *d)
@@ -465,6 +488,9 @@ int etm_decoder_elems_ok(const struct etm_decoder *d)
 	return d->mode == etm_dec_elements && !d->want_packets;
 }
 
+static int next_elems(struct etm_decoder *d, const struct etm_elem **els,
+		      size_t max);
+
 int etm_decoder_next_elems(struct etm_decoder *d,
 			   const struct etm_elem **els, size_t max)
 {
@@ -475,11 +501,11 @@ int etm_decoder_next_elems(struct etm_decoder *d,
 		max = INT_MAX;
 	if (d->hold_on)
 		return etm_dec_hold_next_elems(d, els, max);
-	return etm_dec_next_elems_direct(d, els, max);
+	return next_elems(d, els, max);
 }
 
-int etm_dec_next_elems_direct(struct etm_decoder *d,
-			      const struct etm_elem **els, size_t max)
+static int next_elems(struct etm_decoder *d, const struct etm_elem **els,
+		      size_t max)
 {
 	struct dec_source *s;
 	int err;
@@ -502,6 +528,18 @@ int etm_dec_next_elems_direct(struct etm_decoder *d,
 		return err;
 	*els = &d->xit.elem;
 	return 1;
+}
+
+int etm_dec_next_elems_direct(struct etm_decoder *d,
+			      const struct etm_elem **els, size_t max)
+{
+	int n;
+
+	d->cur = d->hold_cur;
+	n = next_elems(d, els, max);
+	d->hold_cur = d->cur;
+	d->cur = NULL;
+	return n;
 }
 
 struct etm_decoder *etm_decoder_clone(const struct etm_decoder *d,
@@ -543,7 +581,7 @@ void etm_decoder_save(const struct etm_decoder *d, struct etm_sbuf *s)
 	unsigned i;
 
 	etm_sbuf_u8(s, (unsigned)d->finishing);
-	etm_sbuf_u8(s, d->cur != NULL);
+	etm_sbuf_u8(s, d->cur || d->hold_cur);
 	etm_sbuf_u64(s, d->raw_len);
 	if (d->dfmt)
 		etm_dfmt_save(d->dfmt, s);
@@ -592,7 +630,7 @@ void etm_decoder_restart(struct etm_decoder *d, uint64_t base)
 	}
 	if (d->dfmt)
 		etm_dfmt_restart(d->dfmt, base);
-	d->cur = NULL;
+	d->cur = d->hold_cur = NULL;
 	d->raw_buf = NULL;
 	d->raw_len = 0;
 	d->re_at = 0;

@@ -7,12 +7,13 @@
  * cut on (made at the old alignment, or from a damaged frame's data whose
  * bit 0 came from the wrong auxiliary byte). The order of the elements is
  * unchanged, so undamaged input decodes the same. */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <etmtrace/decoder.h>
 #include <etmtrace/error.h>
 
-#include "common/grow.h"
 #include "common/sbuf.h"
 #include "decoder/dec_int.h"
 #include "flow/flow_int.h"
@@ -30,93 +31,108 @@ static int hold_keeps(const struct etm_elem *e)
  * take its last atoms from it. */
 #define HOLD_BACK (2 * 16)
 
+/* Elements made ready at once before a batch goes out (fewer calls). */
+#define HOLD_BATCH 64
+
 void etm_dec_hold_free(struct dec_hold *h)
 {
 	free(h->el);
-	free(h->proto);
 	memset(h, 0, sizeof(*h));
 }
 
 void etm_dec_hold_clear(struct dec_hold *h)
 {
-	h->head = h->n = 0;
+	h->head = h->rdy = h->n = 0;
 	h->maxoff = 0;
-	h->flush = 0;
+	h->losing = 0;
 	memset(h->lose, 0, sizeof(h->lose));
 }
 
-/* Append @e of protocol @proto (0 or -etme_nomem). */
-static int hold_put(struct dec_hold *h, const struct etm_elem *e, int proto)
+/* Room for @k more elements (0 or -etme_nomem): the ring grows to a
+ * power of two, its waiting elements moved to the start. */
+static int hold_room(struct dec_hold *h, size_t k)
 {
-	size_t cap = h->cap;
-	void *p;
+	size_t live = h->n - h->head, cap = 256, i;
+	struct etm_elem *el;
 
-	if (h->head && h->n == h->cap) {
-		memmove(h->el, h->el + h->head,
-			(h->n - h->head) * sizeof(h->el[0]));
-		memmove(h->proto, h->proto + h->head, h->n - h->head);
-		h->n -= h->head;
-		h->head = 0;
-	}
-	if (h->n == h->cap) {
-		p = etm_grow(h->el, &cap, h->n + 1, sizeof(h->el[0]), 256);
-		if (!p)
+	if (live + k <= h->cap)
+		return 0;
+	while (cap < live + k) {
+		if (cap > SIZE_MAX / 2 / sizeof(*el))
 			return -etme_nomem;
-		h->el = p;
-		cap = h->cap;
-		p = etm_grow(h->proto, &cap, h->n + 1, 1, 256);
-		if (!p)
-			return -etme_nomem;
-		h->proto = p;
-		h->cap = cap;
+		cap *= 2;
 	}
-	if (e->id < sizeof(h->lose) && h->lose[e->id]) {
-		/* made before its flow lost sync at the cut */
-		if (e->kind == etmk_error && e->err == etme_frame_align)
-			h->lose[e->id] = 0;
-		else if (e->offset >= h->lose_from && !hold_keeps(e))
-			return 0;
-	}
-	h->el[h->n] = *e;
-	h->proto[h->n++] = (uint8_t)proto;
-	if (e->offset > h->maxoff)
-		h->maxoff = e->offset;
+	el = malloc(cap * sizeof(*el));
+	if (!el)
+		return -etme_nomem;
+	for (i = 0; i < live; i++)
+		el[i] = h->el[(h->head + i) & (h->cap - 1)];
+	free(h->el);
+	h->el = el;
+	h->rdy -= h->head;
+	h->n = live;
+	h->head = 0;
+	h->cap = cap;
 	return 0;
 }
 
-void etm_dec_hold_retract(struct dec_hold *h, uint64_t cut)
+/* After a realignment: whether @e was made before its flow lost sync at
+ * the cut (then it goes, unless it is an error or a loss of sync). */
+static int hold_lost(struct dec_hold *h, const struct etm_elem *e)
 {
-	uint64_t from = cut > HOLD_BACK ? cut - HOLD_BACK : 0;
-	size_t i, k = h->head;
+	if (e->id >= sizeof(h->lose) || !h->lose[e->id])
+		return 0;
+	if (e->kind == etmk_error && e->err == etme_frame_align) {
+		h->lose[e->id] = 0; /* its flow's own: made after the cut */
+		h->losing--;
+		return 0;
+	}
+	return e->offset >= h->lose_from && !hold_keeps(e);
+}
 
-	for (i = h->head; i < h->n; i++) {
-		if (h->el[i].offset >= from && !hold_keeps(&h->el[i]))
+/* Append the @n elements @e (room made) and move the ready mark. */
+static void hold_add(struct dec_hold *h, const struct etm_elem *e, size_t n)
+{
+	struct etm_elem *el = h->el;
+	size_t i, m = h->cap - 1, k = h->n, r = h->rdy;
+	uint64_t mx = h->maxoff;
+
+	for (i = 0; i < n; i++) {
+		if (__builtin_expect(h->losing, 0) && hold_lost(h, &e[i]))
 			continue;
-		if (k != i) {
-			h->el[k] = h->el[i];
-			h->proto[k] = h->proto[i];
-		}
+		memcpy(&el[k++ & m], &e[i], sizeof(e[i]));
+		mx = e[i].offset > mx ? e[i].offset : mx;
+	}
+	while (r < k && el[r & m].offset + ETM_DFMT_REACH <= mx)
+		r++;
+	h->n = k;
+	h->rdy = r;
+	h->maxoff = mx;
+}
+
+void etm_dec_hold_retract(struct etm_decoder *d, uint64_t cut)
+{
+	struct dec_hold *h = &d->hold;
+	uint64_t from = cut > HOLD_BACK ? cut - HOLD_BACK : 0;
+	size_t i, k = h->rdy, m = h->cap - 1;
+
+	/* the ready ones are final */
+	for (i = h->rdy; i < h->n; i++) {
+		if (h->el[i & m].offset >= from && !hold_keeps(&h->el[i & m]))
+			continue;
+		if (k != i)
+			h->el[k & m] = h->el[i & m];
 		k++;
 	}
 	h->n = k;
 	/* and those still queued in the flows, which come before each flow's
 	 * own frame_align error (etm_dec_lose_all()) */
-	memset(h->lose, 1, sizeof(h->lose));
-	h->lose[0] = 0; /* the deformatter's error element */
+	h->losing = 0;
+	for (i = 0; i < ETM_DEC_MAX_SOURCES; i++) {
+		h->lose[i] = d->src[i] && d->src[i]->flow;
+		h->losing += h->lose[i];
+	}
 	h->lose_from = from;
-}
-
-/* Elements at the head that may go out. */
-static size_t hold_ready(const struct dec_hold *h, size_t max)
-{
-	size_t i = h->head;
-
-	if (h->flush)
-		return h->n - h->head < max ? h->n - h->head : max;
-	while (i < h->n && i - h->head < max &&
-	       h->el[i].offset + ETM_DFMT_REACH <= h->maxoff)
-		i++;
-	return i - h->head;
 }
 
 int etm_dec_hold_next(struct etm_decoder *d, struct etm_item *it)
@@ -125,21 +141,26 @@ int etm_dec_hold_next(struct etm_decoder *d, struct etm_item *it)
 	int err;
 
 	for (;;) {
-		if (hold_ready(h, 1)) {
+		if (h->rdy > h->head) {
+			const struct dec_source *s;
+
+			it->elem = h->el[h->head++ & (h->cap - 1)];
 			it->kind = etm_item_elem;
-			it->proto = h->proto[h->head];
-			it->elem = h->el[h->head++];
+			/* the source's protocol (the deformatter's errors, ID
+			 * 0: none), as the item had it */
+			s = d->src[it->elem.id & 0x7f];
+			it->proto = s ? s->cfg.protocol : etm_proto_unknown;
 			return 0;
 		}
 		err = etm_dec_next_direct(d, it);
 		if (err == 0 && it->kind == etm_item_elem) {
-			err = hold_put(h, &it->elem, (int)it->proto);
-			if (err < 0)
-				return err;
+			if (h->n - h->head + 1 > h->cap && hold_room(h, 1) < 0)
+				return -etme_nomem;
+			hold_add(h, &it->elem, 1);
 			continue;
 		}
 		if (err == -etme_eos && h->head < h->n) {
-			h->flush = 1; /* the end: nothing can be retracted */
+			h->rdy = h->n; /* the end: nothing can be retracted */
 			continue;
 		}
 		return err;
@@ -151,42 +172,47 @@ int etm_dec_hold_next_elems(struct etm_decoder *d,
 {
 	struct dec_hold *h = &d->hold;
 	const struct etm_elem *in;
-	int n, i, err;
-	size_t k;
+	int n = 0;
+	size_t k, m;
 
-	for (;;) {
-		k = hold_ready(h, max);
-		if (k) {
-			*els = h->el + h->head;
-			h->head += k;
-			return (int)k;
-		}
+	while (h->rdy - h->head < HOLD_BATCH) {
 		n = etm_dec_next_elems_direct(d, &in, max);
-		if (n == -etme_eos && h->head < h->n) {
-			h->flush = 1;
-			continue;
+		if (n == -etme_eos && h->rdy < h->n) {
+			h->rdy = h->n; /* the end: nothing can be retracted */
+			break;
 		}
 		if (n < 0)
-			return n;
-		for (i = 0; i < n; i++) {
-			err = hold_put(h, &in[i],
-				       in == &d->xit.elem ? (int)d->xit.proto :
-				       d->cur		  ? (int)d->cur->cfg.protocol :
-							    etm_proto_unknown);
-			if (err < 0)
-				return err;
-		}
+			break;
+		if (h->n - h->head + (size_t)n > h->cap &&
+		    hold_room(h, (size_t)n) < 0)
+			return -etme_nomem;
+		hold_add(h, in, (size_t)n);
 	}
+	if (h->rdy == h->head)
+		return n < 0 ? n : -etme_again;
+	if (n < 0 && n != -etme_again && n != -etme_eos)
+		return n;
+	/* contiguous: up to the ring's end */
+	k = h->rdy - h->head < max ? h->rdy - h->head : max;
+	m = h->cap - (h->head & (h->cap - 1));
+	k = k < m ? k : m;
+	*els = h->el + (h->head & (h->cap - 1));
+	h->head += k;
+	return (int)k;
 }
 
 void etm_dec_hold_save(const struct dec_hold *h, struct etm_sbuf *s)
 {
 	size_t i;
 
-	etm_sbuf_u64(s, h->n - h->head);
+	/* the ready ones go out whatever comes: not state */
+	etm_sbuf_u64(s, h->n - h->rdy);
 	etm_sbuf_u64(s, h->maxoff);
-	for (i = h->head; i < h->n; i++)
-		etm_elem_save(s, &h->el[i]);
-	etm_sbuf_put(s, h->lose, sizeof(h->lose));
-	etm_sbuf_u64(s, h->lose_from);
+	for (i = h->rdy; i < h->n; i++)
+		etm_elem_save(s, &h->el[i & (h->cap - 1)]);
+	etm_sbuf_u32(s, (uint32_t)h->losing);
+	if (h->losing) {
+		etm_sbuf_put(s, h->lose, sizeof(h->lose));
+		etm_sbuf_u64(s, h->lose_from);
+	}
 }

@@ -51,7 +51,7 @@ void etm_dec_set_judge(struct etm_decoder *d)
 				   d);
 	/* what a realignment may retract waits (hold.c) */
 	d->hold_on = d->dfmt && d->fmt == etm_fmt_coresight &&
-		     !d->no_realign && d->mode == etm_dec_elements;
+		     !d->no_realign && !d->want_packets;
 }
 
 void etm_decoder_set_realign(struct etm_decoder *d, int on)
