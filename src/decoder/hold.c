@@ -110,11 +110,32 @@ static void hold_add(struct dec_hold *h, const struct etm_elem *e, size_t n)
 	h->maxoff = mx;
 }
 
+/* Whether @e says that the trace was malformed there (a packet that did
+ * not parse, a flow that contradicts the image or lost the trace): the
+ * first sign of a damage that a realignment may find only frames later. */
+static int hold_sign(const struct etm_elem *e)
+{
+	return e->kind == etmk_nosync ||
+	       (e->kind == etmk_error &&
+		(e->err == etme_bad_opc || e->err == etme_bad_packet ||
+		 e->err == etme_bad_timestamp || e->err == etme_mismatch));
+}
+
 void etm_dec_hold_retract(struct etm_decoder *d, uint64_t cut)
 {
 	struct dec_hold *h = &d->hold;
 	uint64_t from = cut > HOLD_BACK ? cut - HOLD_BACK : 0;
 	size_t i, k = h->rdy, m = h->cap - 1;
+
+	uint64_t o;
+
+	/* from two frames before the first sign of trouble that still
+	 * waits, if earlier (the cut may come late) */
+	for (i = h->rdy; i < h->n; i++) {
+		o = h->el[i & m].offset & ~(uint64_t)15;
+		if (hold_sign(&h->el[i & m]) && o < from + HOLD_BACK)
+			from = o > HOLD_BACK ? o - HOLD_BACK : 0;
+	}
 
 	/* the ready ones are final */
 	for (i = h->rdy; i < h->n; i++) {
