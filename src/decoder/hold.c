@@ -3,10 +3,11 @@
  * queue, in the order the pipeline made it, until the input it came from
  * lies ETM_DFMT_REACH bytes behind the latest element's, the farthest back
  * a realignment's cut can fall (source/dfmt_bulk.h); a realignment
- * retracts the waiting elements from the frame before the two before its
- * cut on (made at the old alignment, or from a damaged frame's data whose
- * bit 0 came from the wrong auxiliary byte). The order of the elements is
- * unchanged, so undamaged input decodes the same. */
+ * retracts the waiting elements from two frames before its cut on, or
+ * before the first sign of trouble still waiting (made at the old
+ * alignment, or from a damaged frame's data whose bit 0 came from the
+ * wrong auxiliary byte). The order of the elements is unchanged, so
+ * undamaged input decodes the same (doc/robustness.md, "Element hold"). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,7 @@
 
 #include "common/sbuf.h"
 #include "decoder/dec_int.h"
-#include "flow/flow_int.h"
+#include "flow/flow_pull.h"
 #include "source/dfmt_bulk.h"
 
 /* An error or a loss of sync stays: it says that something was wrong
