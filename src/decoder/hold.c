@@ -122,28 +122,46 @@ static int hold_sign(const struct etm_elem *e)
 		 e->err == etme_bad_timestamp || e->err == etme_mismatch));
 }
 
-void etm_dec_hold_retract(struct etm_decoder *d, uint64_t cut)
+/* The first waiting element of the retraction: two frames before the cut
+ * @cut, or before the first sign of trouble still waiting if earlier (the
+ * cut may come late). */
+static uint64_t hold_from(const struct dec_hold *h, uint64_t cut)
 {
-	struct dec_hold *h = &d->hold;
-	uint64_t from = cut > HOLD_BACK ? cut - HOLD_BACK : 0;
-	size_t i, k = h->rdy, m = h->cap - 1;
+	uint64_t from = cut > HOLD_BACK ? cut - HOLD_BACK : 0, o;
+	size_t i, m = h->cap - 1;
 
-	uint64_t o;
-
-	/* from two frames before the first sign of trouble that still
-	 * waits, if earlier (the cut may come late) */
 	for (i = h->rdy; i < h->n; i++) {
 		o = h->el[i & m].offset & ~(uint64_t)15;
 		if (hold_sign(&h->el[i & m]) && o < from + HOLD_BACK)
 			from = o > HOLD_BACK ? o - HOLD_BACK : 0;
 	}
+	return from;
+}
 
+void etm_dec_hold_retract(struct etm_decoder *d, uint64_t cut)
+{
+	struct dec_hold *h = &d->hold;
+	uint64_t from = hold_from(h, cut);
+	size_t i, k = h->rdy, m = h->cap - 1, last[ETM_DEC_MAX_SOURCES];
+	const struct etm_elem *e;
+
+	/* a source's last element before it, if a range: its offset is the
+	 * packet that began it, its last atoms may come from after it */
+	for (i = 0; i < ETM_DEC_MAX_SOURCES; i++)
+		last[i] = SIZE_MAX;
+	for (i = h->rdy; i < h->n; i++) {
+		e = &h->el[i & m];
+		if (e->offset < from)
+			last[e->id & 0x7f] = e->kind == etmk_range ? i : SIZE_MAX;
+	}
 	/* the ready ones are final */
 	for (i = h->rdy; i < h->n; i++) {
-		if (h->el[i & m].offset >= from && !hold_keeps(&h->el[i & m]))
+		e = &h->el[i & m];
+		if ((e->offset >= from && !hold_keeps(e)) ||
+		    last[e->id & 0x7f] == i)
 			continue;
 		if (k != i)
-			h->el[k & m] = h->el[i & m];
+			h->el[k & m] = *e;
 		k++;
 	}
 	h->n = k;

@@ -71,7 +71,7 @@ expect am 27 27 0 0
 # out) the frame's own data decoded with bit 0 from the wrong auxiliary
 # byte, 12 of 120 decodes with invented instructions before the hold
 measure tc2-20011 "$tmp/tc2" cstrace.bin all 20011
-expect tc2-20011 29 30 1 0
+expect tc2-20011 30 30 0 0
 
 # The damage itself may name a live ID: 3 bytes inserted at 3001 whose
 # 0x25 lands on an ID byte of the old alignment (ID 0x12) among ID 0x10's
