@@ -49,9 +49,11 @@ void etm_dec_set_judge(struct etm_decoder *d)
 	if (d->dfmt && d->fmt == etm_fmt_coresight)
 		etm_dfmt_set_judge(d->dfmt, d->no_realign ? NULL : dec_judge,
 				   d);
-	/* what a realignment may retract waits (hold.c) */
-	d->hold_on = d->dfmt && d->fmt == etm_fmt_coresight &&
-		     !d->no_realign && !d->want_packets;
+	/* what a realignment may retract waits (hold.c); once elements
+	 * wait there, they come out through it */
+	d->hold_on = (d->dfmt && d->fmt == etm_fmt_coresight &&
+		      !d->no_realign && !d->want_packets) ||
+		     d->hold.n > d->hold.head || d->hold_cur;
 }
 
 void etm_decoder_set_realign(struct etm_decoder *d, int on)
