@@ -80,12 +80,13 @@ struct etm_decoder {
 	/* Frame realignment (CoreSight frames, realign.c): IDs noted in the
 	 * input (etm_decoder_note_id()), realignment off; a source's packet
 	 * did not parse on the deformatter's fast path: input offset re_at
-	 * after the bad packet of ID re_id (0: none); lose_id, the next flow
+	 * after the bad packet of ID re_id (0: none), re_end one past the
+	 * last byte its parser looked at to decide it; lose_id, the next flow
 	 * to drain after a realignment */
 	uint8_t noted[ETM_DEC_MAX_SOURCES];
 	int noted_any;
 	int no_realign;
-	uint64_t re_at;
+	uint64_t re_at, re_end;
 	int re_id;
 	unsigned lose_id;
 	/* deformatter output replayed from a recording (decoder/tape.h)

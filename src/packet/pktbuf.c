@@ -231,6 +231,26 @@ static size_t complete(struct etm_pktp *p, struct etm_packet *pkt,
 	return size;
 }
 
+/* How many bytes of @b[0..n) the reader looks at before it decides the
+ * packet is bad (it asks for more with fewer; readers are monotonic). */
+static size_t decided_len(const struct etm_pktp *p, const uint8_t *b,
+			  size_t n)
+{
+	struct etm_packet pkt;
+	struct etm_pkt_state st;
+	size_t k;
+
+	if (n > ETM_PKT_ASM_MAX)
+		n = ETM_PKT_ASM_MAX; /* read_pkt's limit: an error there */
+	for (k = 1; k < n; k++) {
+		st = p->st;
+		etm_zero(&pkt, sizeof(pkt));
+		if (etm_pktp_read(p, b, k, &pkt, &st) != -etme_again)
+			return k;
+	}
+	return n;
+}
+
 /* The next @k bytes of the chunk (at p->pos) join the assembly buffer,
  * whose bytes already are in asmb: note their input offsets. */
 static void asm_offsets(struct etm_pktp *p, size_t k)
@@ -320,6 +340,8 @@ static int step_fresh(struct etm_pktp *p, struct etm_packet *direct)
 		p->pos = p->len;
 		return 0;
 	}
+	if (r < 0)
+		p->err_end = etm_pktp_off(p, p->pos + decided_len(p, b, n) - 1) + 1;
 	p->pos += complete(p, pkt, b, n, r, etm_pktp_off(p, p->pos), &st);
 	return direct ? 2 : 1;
 }
@@ -346,6 +368,12 @@ static int step_asm(struct etm_pktp *p)
 		asm_offsets(p, k);
 		p->pos += k;
 		return 0;
+	}
+	if (r < 0) {
+		size_t e = decided_len(p, p->asmb, old + k) - 1;
+
+		p->err_end = 1 + (e < old ? p->asm_offs[e] :
+					    etm_pktp_off(p, p->pos + e - old));
 	}
 	size = complete(p, pkt, p->asmb, old + k, r, p->asm_off, &st);
 	p->asm_len = 0;
