@@ -200,37 +200,6 @@ int etm_pktp_read(const struct etm_pktp *p, const uint8_t *b, size_t n,
 	return -etme_bad_packet;
 }
 
-/* Complete @pkt (reader result @r over @bytes at @offset); commit the state
- * or, for an error, keep only the error fields and start searching. Returns
- * the number of bytes the packet covers. */
-static size_t complete(struct etm_pktp *p, struct etm_packet *pkt,
-		       const uint8_t *bytes, size_t avail, int r,
-		       uint64_t offset, const struct etm_pkt_state *st)
-{
-	size_t size;
-
-	if (r > 0) {
-		size = (size_t)r;
-		p->st = *st;
-	} else {
-		size = pkt->size;
-		if (size == 0)
-			size = 1;
-		if (size > avail)
-			size = avail;
-		etm_zero(pkt, sizeof(*pkt));
-		pkt->type = etmp_error;
-		pkt->err = r == -etme_again ? etme_internal : -r;
-		p->mode = etm_pm_search;
-	}
-	pkt->id = p->o.id;
-	pkt->offset = offset;
-	pkt->size = (uint32_t)size;
-	pkt->raw_len = size > ETM_PKT_MAX_RAW ? ETM_PKT_MAX_RAW : (uint8_t)size;
-	memcpy(pkt->raw, bytes, pkt->raw_len);
-	return size;
-}
-
 /* How many bytes of @b[0..n) the reader looks at before it decides the
  * packet is bad (it asks for more with fewer; readers are monotonic). */
 static size_t decided_len(const struct etm_pktp *p, const uint8_t *b,
@@ -249,6 +218,54 @@ static size_t decided_len(const struct etm_pktp *p, const uint8_t *b,
 			return k;
 	}
 	return n;
+}
+
+/* Reader result @r < 0 over @bytes[0..avail): @pkt becomes the error
+ * (returns the bytes it covers), decided where the reader decided (the
+ * assembled bytes come first, the rest at p->pos of the chunk), and the
+ * search for A-sync begins. Kept out of line: valid trace never comes
+ * here. */
+static __attribute__((noinline, cold)) size_t
+complete_err(struct etm_pktp *p, struct etm_packet *pkt,
+	     const uint8_t *bytes, size_t avail, int r)
+{
+	size_t size = pkt->size, e = decided_len(p, bytes, avail) - 1;
+
+	p->err_end = 1 + (e < p->asm_len ?
+				  p->asm_offs[e] :
+				  etm_pktp_off(p, p->pos + e - p->asm_len));
+	if (size == 0)
+		size = 1;
+	if (size > avail)
+		size = avail;
+	etm_zero(pkt, sizeof(*pkt));
+	pkt->type = etmp_error;
+	pkt->err = r == -etme_again ? etme_internal : -r;
+	p->mode = etm_pm_search;
+	return size;
+}
+
+/* Complete @pkt (reader result @r over @bytes at @offset); commit the state
+ * or, for an error, keep only the error fields and start searching. Returns
+ * the number of bytes the packet covers. */
+static size_t complete(struct etm_pktp *p, struct etm_packet *pkt,
+		       const uint8_t *bytes, size_t avail, int r,
+		       uint64_t offset, const struct etm_pkt_state *st)
+{
+	size_t size;
+
+	if (r > 0) {
+		size = (size_t)r;
+		p->st = *st;
+	} else {
+		size = complete_err(p, pkt, bytes, avail, r);
+	}
+	pkt->id = p->o.id;
+	pkt->offset = offset;
+	pkt->size = (uint32_t)size;
+	pkt->raw_len = size > ETM_PKT_MAX_RAW ? ETM_PKT_MAX_RAW : (uint8_t)size;
+	memcpy(pkt->raw, bytes, pkt->raw_len);
+	return size;
 }
 
 /* The next @k bytes of the chunk (at p->pos) join the assembly buffer,
@@ -340,8 +357,6 @@ static int step_fresh(struct etm_pktp *p, struct etm_packet *direct)
 		p->pos = p->len;
 		return 0;
 	}
-	if (r < 0)
-		p->err_end = etm_pktp_off(p, p->pos + decided_len(p, b, n) - 1) + 1;
 	p->pos += complete(p, pkt, b, n, r, etm_pktp_off(p, p->pos), &st);
 	return direct ? 2 : 1;
 }
@@ -368,12 +383,6 @@ static int step_asm(struct etm_pktp *p)
 		asm_offsets(p, k);
 		p->pos += k;
 		return 0;
-	}
-	if (r < 0) {
-		size_t e = decided_len(p, p->asmb, old + k) - 1;
-
-		p->err_end = 1 + (e < old ? p->asm_offs[e] :
-					    etm_pktp_off(p, p->pos + e - old));
 	}
 	size = complete(p, pkt, p->asmb, old + k, r, p->asm_off, &st);
 	p->asm_len = 0;
