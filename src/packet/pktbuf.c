@@ -210,7 +210,7 @@ static size_t decided_len(const struct etm_pktp *p, const uint8_t *b,
 	size_t k;
 
 	if (n > ETM_PKT_ASM_MAX)
-		n = ETM_PKT_ASM_MAX; /* read_pkt's limit: an error there */
+		n = ETM_PKT_ASM_MAX; /* step_asm()'s limit: an error there */
 	for (k = 1; k < n; k++) {
 		st = p->st;
 		etm_zero(&pkt, sizeof(pkt));
