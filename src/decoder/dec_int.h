@@ -10,6 +10,23 @@
 #define ETM_DEC_MAX_SOURCES 128
 
 struct etm_dec_tape;
+struct etm_sbuf;
+
+/* The element hold of the realignment (hold.c): elements [head, n) of the
+ * ring el (cap, a power of two) wait; [head, rdy) are ready (final): the
+ * latest element's offset maxoff is ETM_DFMT_REACH bytes past theirs, or
+ * the input ended. */
+struct dec_hold {
+	struct etm_elem *el;
+	size_t head, rdy, n, cap;
+	uint64_t maxoff;
+	/* after a realignment: the elements of ID i from lose_from on are
+	 * dropped until its flow's frame_align error (lose[i]; losing, how
+	 * many IDs) */
+	int losing;
+	uint8_t lose[ETM_DEC_MAX_SOURCES];
+	uint64_t lose_from;
+};
 
 struct dec_source {
 	struct etm_config cfg;
@@ -63,18 +80,26 @@ struct etm_decoder {
 	/* Frame realignment (CoreSight frames, realign.c): IDs noted in the
 	 * input (etm_decoder_note_id()), realignment off; a source's packet
 	 * did not parse on the deformatter's fast path: input offset re_at
-	 * after the bad packet of ID re_id (0: none); lose_id, the next flow
+	 * after the bad packet of ID re_id (0: none), re_end one past the
+	 * last byte its parser looked at to decide it; lose_id, the next flow
 	 * to drain after a realignment */
 	uint8_t noted[ETM_DEC_MAX_SOURCES];
 	int noted_any;
 	int no_realign;
-	uint64_t re_at;
+	uint64_t re_at, re_end;
 	int re_id;
 	unsigned lose_id;
 	/* deformatter output replayed from a recording (decoder/tape.h)
 	 * instead of dfmt (NULL): the next event */
 	const struct etm_dec_tape *tape;
 	size_t tape_at;
+	/* CoreSight frames with the realignment on, elements only (no
+	 * packets): every element goes through the hold (hold.c) */
+	int hold_on;
+	struct dec_hold hold;
+	/* with the hold on, the source being drained between calls (cur is
+	 * NULL then: etm_decoder_next()'s common case does not apply) */
+	struct dec_source *hold_cur;
 };
 
 struct etm_dfmt_stage;
@@ -106,5 +131,24 @@ int etm_dec_rewind(struct etm_decoder *d);
  * every packet decoder searches for a sync again and every flow decoder
  * loses sync there; their elements are drained next (lose_id). */
 void etm_dec_lose_all(struct etm_decoder *d, uint64_t off);
+
+/* etm_decoder_next() and etm_decoder_next_elems() without the hold
+ * (decoder.c). */
+int etm_dec_next_direct(struct etm_decoder *d, struct etm_item *it);
+int etm_dec_next_elems_direct(struct etm_decoder *d,
+			      const struct etm_elem **els, size_t max);
+/* The same through the hold (hold.c): elements wait there until no
+ * realignment can retract them. */
+int etm_dec_hold_next(struct etm_decoder *d, struct etm_item *it);
+int etm_dec_hold_next_elems(struct etm_decoder *d,
+			    const struct etm_elem **els, size_t max);
+/* A realignment cut the frames at input offset @cut: the waiting elements
+ * from two frames before it on are dropped. */
+void etm_dec_hold_retract(struct etm_decoder *d, uint64_t cut);
+/* Empty the hold (a restart); free its memory. */
+void etm_dec_hold_clear(struct dec_hold *h);
+void etm_dec_hold_free(struct dec_hold *h);
+/* The waiting elements, as state that decides the future output. */
+void etm_dec_hold_save(const struct dec_hold *h, struct etm_sbuf *s);
 
 #endif

@@ -67,6 +67,7 @@ void etm_decoder_free(struct etm_decoder *d)
 	for (i = 0; i < ETM_DEC_MAX_SOURCES; i++)
 		src_free(d->src[i]);
 	etm_dfmt_free(d->dfmt);
+	etm_dec_hold_free(&d->hold);
 	free(d);
 }
 
@@ -162,8 +163,10 @@ int etm_decoder_finish(struct etm_decoder *d)
 
 void etm_decoder_set_packets(struct etm_decoder *d, int on)
 {
-	if (d && d->mode == etm_dec_elements)
+	if (d && d->mode == etm_dec_elements) {
 		d->want_packets = on;
+		etm_dec_set_judge(d); /* the hold is for elements only */
+	}
 }
 
 void etm_decoder_set_cache(struct etm_decoder *d, int on)
@@ -344,8 +347,10 @@ static __attribute__((noinline)) int next_slow(struct etm_decoder *d, struct etm
 		if (err < 0)
 			return err;
 		if (x.kind == etm_dfmt_error) {
-			if (x.err == etme_frame_align)
+			if (x.err == etme_frame_align) {
+				etm_dec_hold_retract(d, x.offset);
 				etm_dec_lose_all(d, x.offset);
+			}
 			dfmt_error_item(it, &x);
 			return 0;
 		}
@@ -425,10 +430,20 @@ int etm_decoder_next_packets(struct etm_decoder *d, struct etm_pkt_rec *recs,
 	return (int)n;
 }
 
-int etm_decoder_next(struct etm_decoder *d, struct etm_item *it, size_t size)
+/* etm_decoder_next() past its common case: through the hold when it is
+ * on (which keeps the source being drained out of d->cur, so that the
+ * common case never applies then: it costs nothing there). */
+static __attribute__((noinline)) int next_outer(struct etm_decoder *d,
+						struct etm_item *it)
 {
-	if (!d || !it || size < sizeof(*it))
-		return -etme_invalid;
+	if (d->hold_on)
+		return etm_dec_hold_next(d, it);
+	return next_slow(d, it);
+}
+
+static inline int dec_next(struct etm_decoder *d, struct etm_item *it,
+			   int outer)
+{
 	if (d->raw && d->raw->kind)
 		return kind_next(d, it);
 	if (d->cur && d->cur->flow) {
@@ -442,7 +457,25 @@ int etm_decoder_next(struct etm_decoder *d, struct etm_item *it, size_t size)
 			return 0;
 		}
 	}
-	return next_slow(d, it);
+	return outer ? next_outer(d, it) : next_slow(d, it);
+}
+
+int etm_decoder_next(struct etm_decoder *d, struct etm_item *it, size_t size)
+{
+	if (!d || !it || size < sizeof(*it))
+		return -etme_invalid;
+	return dec_next(d, it, 1);
+}
+
+int etm_dec_next_direct(struct etm_decoder *d, struct etm_item *it)
+{
+	int err;
+
+	d->cur = d->hold_cur;
+	err = dec_next(d, it, 0);
+	d->hold_cur = d->cur;
+	d->cur = NULL;
+	return err;
 }
 
 int etm_decoder_serial(const struct etm_decoder *d)
@@ -455,17 +488,28 @@ int etm_decoder_elems_ok(const struct etm_decoder *d)
 	return d->mode == etm_dec_elements && !d->want_packets;
 }
 
+static int next_elems(struct etm_decoder *d, const struct etm_elem **els,
+		      size_t max);
+
 int etm_decoder_next_elems(struct etm_decoder *d,
 			   const struct etm_elem **els, size_t max)
 {
-	struct dec_source *s;
-	int err;
-
 	if (!d || !els || !max || d->mode != etm_dec_elements ||
 	    d->want_packets)
 		return -etme_invalid;
 	if (max > INT_MAX)
 		max = INT_MAX;
+	if (d->hold_on)
+		return etm_dec_hold_next_elems(d, els, max);
+	return next_elems(d, els, max);
+}
+
+static int next_elems(struct etm_decoder *d, const struct etm_elem **els,
+		      size_t max)
+{
+	struct dec_source *s;
+	int err;
+
 	if (d->raw && d->raw->kind)
 		return d->raw->kind->next_elems(d, els, max);
 	s = d->cur;
@@ -484,6 +528,18 @@ int etm_decoder_next_elems(struct etm_decoder *d,
 		return err;
 	*els = &d->xit.elem;
 	return 1;
+}
+
+int etm_dec_next_elems_direct(struct etm_decoder *d,
+			      const struct etm_elem **els, size_t max)
+{
+	int n;
+
+	d->cur = d->hold_cur;
+	n = next_elems(d, els, max);
+	d->hold_cur = d->cur;
+	d->cur = NULL;
+	return n;
 }
 
 struct etm_decoder *etm_decoder_clone(const struct etm_decoder *d,
@@ -525,7 +581,7 @@ void etm_decoder_save(const struct etm_decoder *d, struct etm_sbuf *s)
 	unsigned i;
 
 	etm_sbuf_u8(s, (unsigned)d->finishing);
-	etm_sbuf_u8(s, d->cur != NULL);
+	etm_sbuf_u8(s, d->cur || d->hold_cur);
 	etm_sbuf_u64(s, d->raw_len);
 	if (d->dfmt)
 		etm_dfmt_save(d->dfmt, s);
@@ -540,6 +596,8 @@ void etm_decoder_save(const struct etm_decoder *d, struct etm_sbuf *s)
 		if (src->flow)
 			etm_flow_save(src->flow, s);
 	}
+	if (d->hold_on)
+		etm_dec_hold_save(&d->hold, s);
 }
 
 uint64_t etm_decoder_packet_count(const struct etm_decoder *d)
@@ -572,11 +630,12 @@ void etm_decoder_restart(struct etm_decoder *d, uint64_t base)
 	}
 	if (d->dfmt)
 		etm_dfmt_restart(d->dfmt, base);
-	d->cur = NULL;
+	d->cur = d->hold_cur = NULL;
 	d->raw_buf = NULL;
 	d->raw_len = 0;
 	d->re_at = 0;
 	d->lose_id = ETM_DEC_MAX_SOURCES;
+	etm_dec_hold_clear(&d->hold);
 	d->offset = base;
 	d->finishing = 0;
 	d->fin_id = 0;

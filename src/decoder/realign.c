@@ -49,6 +49,11 @@ void etm_dec_set_judge(struct etm_decoder *d)
 	if (d->dfmt && d->fmt == etm_fmt_coresight)
 		etm_dfmt_set_judge(d->dfmt, d->no_realign ? NULL : dec_judge,
 				   d);
+	/* what a realignment may retract waits (hold.c); once elements
+	 * wait there, they come out through it */
+	d->hold_on = (d->dfmt && d->fmt == etm_fmt_coresight &&
+		      !d->no_realign && !d->want_packets) ||
+		     d->hold.n > d->hold.head || d->hold_cur;
 }
 
 void etm_decoder_set_realign(struct etm_decoder *d, int on)
@@ -66,7 +71,11 @@ void etm_dec_bad_packet(struct etm_decoder *d, const struct etm_packet *pkt)
 	if (!etm_dfmt_fast(d->dfmt)) {
 		etm_dfmt_suspect(d->dfmt);
 	} else if (!d->finishing && !d->re_at) {
+		const struct dec_source *s = d->src[pkt->id & 0x7f];
+		uint64_t end = s && s->pd ? etm_pkt_err_end(s->pd) : 0;
+
 		d->re_at = pkt->offset + (pkt->size ? pkt->size : 1);
+		d->re_end = end > d->re_at ? end : d->re_at;
 		d->re_id = pkt->id;
 	}
 }
@@ -81,7 +90,7 @@ int etm_dec_rewind(struct etm_decoder *d)
 		etm_pkt_reset(s->pd);
 	if (!etm_dfmt_fast(d->dfmt))
 		return 0;
-	return etm_dfmt_rewind(d->dfmt, d->sel, at, d->re_id);
+	return etm_dfmt_rewind(d->dfmt, d->sel, at, d->re_end, d->re_id);
 }
 
 void etm_dec_lose_all(struct etm_decoder *d, uint64_t off)

@@ -69,10 +69,6 @@ static inline int etm_flow_qopen(const struct etm_flow *f)
 	return !f->qlen || f->qhead + f->qlen < ETM_FLOW_QMAX / 4;
 }
 
-struct etm_sbuf;
-/* Write every field of @el to @s. */
-void etm_elem_save(struct etm_sbuf *s, const struct etm_elem *el);
-
 /* Append a zeroed element of @kind produced by the packet at @offset; fills
  * id from the config. Returns NULL only if the queue is full (a bug). */
 static inline struct etm_elem *etm_flow_emit(struct etm_flow *f,

@@ -47,5 +47,7 @@ unsigned etm_flow_queued(const struct etm_flow *f);
  * two decoders have converged. */
 struct etm_sbuf;
 void etm_flow_save(const struct etm_flow *f, struct etm_sbuf *s);
+/* Write every field of @el to @s (the decoder's waiting elements too). */
+void etm_elem_save(struct etm_sbuf *s, const struct etm_elem *el);
 
 #endif

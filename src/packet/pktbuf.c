@@ -200,6 +200,51 @@ int etm_pktp_read(const struct etm_pktp *p, const uint8_t *b, size_t n,
 	return -etme_bad_packet;
 }
 
+/* How many bytes of @b[0..n) the reader looks at before it decides the
+ * packet is bad (it asks for more with fewer; readers are monotonic). */
+static size_t decided_len(const struct etm_pktp *p, const uint8_t *b,
+			  size_t n)
+{
+	struct etm_packet pkt;
+	struct etm_pkt_state st;
+	size_t k;
+
+	if (n > ETM_PKT_ASM_MAX)
+		n = ETM_PKT_ASM_MAX; /* step_asm()'s limit: an error there */
+	for (k = 1; k < n; k++) {
+		st = p->st;
+		etm_zero(&pkt, sizeof(pkt));
+		if (etm_pktp_read(p, b, k, &pkt, &st) != -etme_again)
+			return k;
+	}
+	return n;
+}
+
+/* Reader result @r < 0 over @bytes[0..avail): @pkt becomes the error
+ * (returns the bytes it covers), decided where the reader decided (the
+ * assembled bytes come first, the rest at p->pos of the chunk), and the
+ * search for A-sync begins. Kept out of line: valid trace never comes
+ * here. */
+static __attribute__((noinline, cold)) size_t
+complete_err(struct etm_pktp *p, struct etm_packet *pkt,
+	     const uint8_t *bytes, size_t avail, int r)
+{
+	size_t size = pkt->size, e = decided_len(p, bytes, avail) - 1;
+
+	p->err_end = 1 + (e < p->asm_len ?
+				  p->asm_offs[e] :
+				  etm_pktp_off(p, p->pos + e - p->asm_len));
+	if (size == 0)
+		size = 1;
+	if (size > avail)
+		size = avail;
+	etm_zero(pkt, sizeof(*pkt));
+	pkt->type = etmp_error;
+	pkt->err = r == -etme_again ? etme_internal : -r;
+	p->mode = etm_pm_search;
+	return size;
+}
+
 /* Complete @pkt (reader result @r over @bytes at @offset); commit the state
  * or, for an error, keep only the error fields and start searching. Returns
  * the number of bytes the packet covers. */
@@ -213,15 +258,7 @@ static size_t complete(struct etm_pktp *p, struct etm_packet *pkt,
 		size = (size_t)r;
 		p->st = *st;
 	} else {
-		size = pkt->size;
-		if (size == 0)
-			size = 1;
-		if (size > avail)
-			size = avail;
-		etm_zero(pkt, sizeof(*pkt));
-		pkt->type = etmp_error;
-		pkt->err = r == -etme_again ? etme_internal : -r;
-		p->mode = etm_pm_search;
+		size = complete_err(p, pkt, bytes, avail, r);
 	}
 	pkt->id = p->o.id;
 	pkt->offset = offset;

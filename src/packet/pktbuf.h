@@ -128,6 +128,10 @@ struct etm_pktp {
 	uint8_t tables;
 	unsigned qn, qi;
 	uint8_t finished;
+	/* input offset one past the last byte the latest error packet's
+	 * reader looked at before deciding (the shortest prefix it does not
+	 * ask more for): the same however the input is cut */
+	uint64_t err_end;
 };
 
 /* A protocol's packet readers (etm3_pkt.c, ptm_pkt.c; a new protocol adds

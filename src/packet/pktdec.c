@@ -82,6 +82,11 @@ void etm_pkt_set_isa(struct etm_pkt_decoder *pd, enum etm_isa isa)
 		etm_pktp_set_isa(&pd->core, isa);
 }
 
+uint64_t etm_pkt_err_end(const struct etm_pkt_decoder *pd)
+{
+	return pd->core.err_end;
+}
+
 void etm_pkt_save(const struct etm_pkt_decoder *pd, struct etm_sbuf *s)
 {
 	const struct etm_pktp *p = &pd->core;

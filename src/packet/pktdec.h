@@ -38,6 +38,11 @@ static inline uint64_t etm_offseg_off(const struct etm_offseg *m, size_t n,
 int etm_pkt_trial(const struct etm_pkt_decoder *pd, const uint8_t *b,
 		  size_t n, size_t *good);
 
+/* Input offset one past the last byte the latest error packet was
+ * decided on (its reader's lookahead: the same however the input is cut;
+ * for the realignment's rewind). */
+uint64_t etm_pkt_err_end(const struct etm_pkt_decoder *pd);
+
 /* Push with an offset map (@map[0].pos == 0, positions increasing); @map
  * is borrowed like @buf. */
 int etm_pkt_push_map(struct etm_pkt_decoder *pd, const uint8_t *buf,

@@ -125,6 +125,7 @@ int etm_sync_zrun(struct etm_pktp *p)
 		pkt = etm_sync_slot(p);
 		pkt->type = etmp_error;
 		pkt->err = etme_bad_packet;
+		p->err_end = etm_pktp_off(p, p->pos) + 1; /* decided at b */
 		if (b == 0x80) {
 			/* Too few zeros, then the 0x80: the packet before
 			 * was corrupt and took the first zeros of the A-sync

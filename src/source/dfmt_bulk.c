@@ -100,6 +100,8 @@ void etm_dfmt_keep_pre(struct etm_dfmt *d, uint64_t from)
 		return;
 	if (lo < d->pre_lo)
 		lo = from - ((from - d->pre_lo) & ~(uint64_t)15);
+	if (lo < d->pre_floor && d->pre_floor <= from)
+		lo = from - ((from - d->pre_floor) & ~(uint64_t)15);
 	for (o = lo; o + DFMT_FRAME <= from; o += DFMT_FRAME) {
 		if (!dfmt_frame_at(d, o, f)) {
 			id = DFMT_ID_UNKNOWN; /* from after it only */
@@ -123,11 +125,19 @@ int etm_dfmt_fast(const struct etm_dfmt *d)
 	return d && d->fast;
 }
 
+/* The start of the frame of the grid the fast path reads holding input
+ * offset @o. */
+static uint64_t dfmt_frame_of(const struct etm_frames *fr, uint64_t o)
+{
+	return o - ((o - fr->off - fr->pos + fr->npart) & 15);
+}
+
 int etm_dfmt_rewind(struct etm_dfmt *d, const uint8_t *sel, uint64_t at,
-		    int id)
+		    uint64_t end, int id)
 {
 	struct etm_frames *fr = d->fr;
-	uint64_t b = at - ((at - fr->off - fr->pos + fr->npart) & 15), lo;
+	uint64_t b = dfmt_frame_of(fr, at), lo;
+	uint64_t floor = dfmt_frame_of(fr, end - 1);
 	size_t k = 0;
 	int err = 0;
 
@@ -135,6 +145,12 @@ int etm_dfmt_rewind(struct etm_dfmt *d, const uint8_t *sel, uint64_t at,
 		return -etme_invalid;
 	if (b < d->re_lo)
 		b = d->re_lo;
+	/* not further back than the kept tail reaches from where the parser
+	 * decided, wherever the input was cut (one input would still hold
+	 * more) */
+	floor = floor > ETM_DFMT_REWIND ? floor - ETM_DFMT_REWIND : 0;
+	if (b < floor)
+		b = floor;
 	/* a suspect frame the fast path met reading ahead is read again by
 	 * the byte path: kept, it would realign where the fast path next
 	 * takes over, a place that depends on where the input was cut; so is
@@ -157,7 +173,9 @@ int etm_dfmt_rewind(struct etm_dfmt *d, const uint8_t *sel, uint64_t at,
 	etm_dfmt_seen_ids(d, sel);
 	dfmt_take_id(d, id);
 	d->from = b;
+	d->pre_floor = floor;
 	etm_dfmt_keep_pre(d, b);
+	d->pre_floor = 0;
 	if (b < fr->off) {
 		err = etm_dfmt_hold_bytes(d, d->tail + k, d->ntail - k, b);
 		b = fr->off;

@@ -26,6 +26,23 @@ struct etm_dfmt_stage {
 	size_t nseg;
 };
 
+/* How far before the latest data handed out a realignment's cut can
+ * fall, in bytes: a rewind reaches 512 bytes back (the tail kept of the
+ * inputs before, etm_dfmt_rewind()), the cut 8 frames before that
+ * (DFMT_PRE, the frames replayed), and one frame for the rounding. What
+ * came from input before that is final (decoder/hold.c). */
+#define ETM_DFMT_REACH (512 + 8 * 16 + 16)
+
+/* How far a rewind after a bad packet reaches before the frame of the
+ * last byte its parser looked at (etm_dfmt_rewind()), in bytes: the
+ * 512-byte tail kept of the inputs before, less the frame whose data is
+ * held back at the end of an input and the one that releases it. So the
+ * bytes it reaches (and the frames kept before them, clamped to it) are
+ * at hand however the input was cut: the parser decides once the data of
+ * that frame is pushed, at the latest in the input that completes the
+ * next frame (31 bytes on). */
+#define ETM_DFMT_REWIND (512 - 2 * 16)
+
 /* etm_dfmt_alloc() with the fast path for etm_fmt_coresight (other formats:
  * the byte path only). */
 struct etm_dfmt *etm_dfmt_alloc_bulk(enum etm_input_format fmt,
@@ -55,12 +72,14 @@ void etm_dfmt_note_ids(struct etm_dfmt *d, const uint8_t *sel,
 /* Whether the fast path has the input (etm_dfmt_rewind() applies). */
 int etm_dfmt_fast(const struct etm_dfmt *d);
 /* A packet of ID @id ending at input offset @at did not parse on the fast
- * path: the byte path takes the input again from the frame of @at (not
- * before the frame end of the last data staged for another ID; from the
- * last 512 bytes of the consumed input at most), with @id current, and
- * checks the frame alignment first (etm_dfmt_suspect()). Returns 0,
- * -etme_invalid (not on the fast path or no room). */
+ * path, its parser having looked at the input up to @end (>= @at): the
+ * byte path takes the input again from the frame of @at (not before the
+ * frame end of the last data staged for another ID, nor more than
+ * ETM_DFMT_REWIND bytes before the frame of @end's last byte, nor before
+ * the last hand-back to the fast path), with @id current, and checks the
+ * frame alignment first (etm_dfmt_suspect()). Returns 0, -etme_invalid
+ * (not on the fast path or no room). */
 int etm_dfmt_rewind(struct etm_dfmt *d, const uint8_t *sel, uint64_t at,
-		    int id);
+		    uint64_t end, int id);
 
 #endif

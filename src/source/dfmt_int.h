@@ -77,10 +77,11 @@ struct etm_dfmt {
 	/* the whole frames before the window (the input offset the byte path
 	 * took over at) that went out already, at pre_off, with the ID
 	 * current at their start (DFMT_ID_UNKNOWN: none seen); pre_lo, the
-	 * frame start of the last realignment (no frames before it) */
+	 * frame start of the last realignment (no frames before it); during
+	 * a rewind, pre_floor, how far it may reach (etm_dfmt_rewind()) */
 	uint8_t pre[DFMT_PRE];
 	size_t npre;
-	uint64_t pre_off, pre_lo;
+	uint64_t pre_off, pre_lo, pre_floor;
 	int pre_id;
 
 	/* Frame being assembled. */
