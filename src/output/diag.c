@@ -163,6 +163,19 @@ static void pend_add(struct etm_diag *d, uint64_t v, uint64_t n)
 	d->pend[j].n += n;
 }
 
+/* Segment: slot @i was looked up or written (etm_diag_reset_segment()
+ * restores it), and slot @i is written in the segment (known). */
+static void mark_touched(struct etm_diag *d, unsigned i)
+{
+	d->touched[i / 64] |= (uint64_t)1 << (i % 64);
+}
+
+static void mark_known(struct etm_diag *d, unsigned i)
+{
+	d->known[i / 64] |= (uint64_t)1 << (i % 64);
+	mark_touched(d, i);
+}
+
 /* Segment: lookup of value @v in slot @i, not written in the segment and
  * none of its pending values (out of line: the hot path stays that of a
  * whole). Counts of slot @i in a diag_run are added first. */
@@ -185,7 +198,7 @@ static __attribute__((noinline)) void pend_slot(struct etm_diag *d,
 		a[k] = w & ~DIAG_TAG;
 		an[k] = d->pn[i];
 	}
-	d->touched[i / 64] |= (uint64_t)1 << (i % 64);
+	mark_touched(d, i);
 	d->wide[i] = v | DIAG_TAG;
 	d->pn[i] = 1;
 }
@@ -202,8 +215,7 @@ static __attribute__((noinline)) void pend_known(struct etm_diag *d,
 	for (k = 0; k < DIAG_ALT && d->alt[i][k]; k++)
 		pend_add(d, d->alt[i][k], d->altn[i][k]);
 	memset(d->alt[i], 0, sizeof(d->alt[i]));
-	d->known[i / 64] |= (uint64_t)1 << (i % 64);
-	d->touched[i / 64] |= (uint64_t)1 << (i % 64);
+	mark_known(d, i);
 }
 
 /* Segment: lookups of one pending value (in wide[] or alt[]) not added to
@@ -242,11 +254,6 @@ static uint32_t pack_val(uint64_t w, uint64_t *n)
 {
 	*n = (w & ~DIAG_TAG) >> 32;
 	return w >= DIAG_TAG ? (uint32_t)w : 0;
-}
-
-static void mark_touched(struct etm_diag *d, unsigned i)
-{
-	d->touched[i / 64] |= (uint64_t)1 << (i % 64);
 }
 
 /* Packed segment: lookup of value @v in slot @i, not written in the
@@ -306,8 +313,7 @@ static __attribute__((noinline)) void pack_known(struct etm_diag *d,
 	for (k = 0; k < DIAG_ALT && d->alt[i][k]; k++)
 		pend_add(d, (uint32_t)d->alt[i][k], d->alt[i][k] >> 32);
 	memset(d->alt[i], 0, sizeof(d->alt[i]));
-	d->known[i / 64] |= (uint64_t)1 << (i % 64);
-	mark_touched(d, i);
+	mark_known(d, i);
 }
 
 /* Packed segment: the lookup of value @v (address + 1) in slot @i: one of

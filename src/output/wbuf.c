@@ -13,6 +13,15 @@
 
 #include "output/wbuf.h"
 
+/* Nothing staged by reference (the references handed on or freed). */
+static void stage_reset(struct wbuf *w)
+{
+	w->shead = w->stail = NULL;
+	w->mark = w->kept = 0;
+	w->arena = NULL;
+	w->pins = 0;
+}
+
 void wbuf_init(struct wbuf *w, int fd)
 {
 	w->fd = fd;
@@ -24,10 +33,7 @@ void wbuf_init(struct wbuf *w, int fd)
 	w->pool = NULL;
 	w->out = 0;
 	w->refs = 0;
-	w->shead = w->stail = NULL;
-	w->mark = w->kept = 0;
-	w->arena = NULL;
-	w->pins = 0;
+	stage_reset(w);
 }
 
 void wpool_init(struct wpool *p, size_t max)
@@ -105,10 +111,7 @@ void wbuf_fini(struct wbuf *w)
 	struct wpiece p = { NULL, w->shead, w->arena, w->pins };
 
 	wbuf_free_piece(w->pool, &p);
-	w->shead = w->stail = NULL;
-	w->arena = NULL;
-	w->pins = 0;
-	w->mark = w->kept = 0;
+	stage_reset(w);
 	wbuf_free_chain(w->pool, w->head);
 	if (w->cur) {
 		w->cur->next = NULL;
@@ -389,10 +392,7 @@ size_t wbuf_take_piece(struct wbuf *w, struct wpiece *p)
 	p->segs = w->shead;
 	p->arena = w->arena;
 	p->pins = w->pins;
-	w->shead = w->stail = NULL;
-	w->arena = NULL;
-	w->pins = 0;
-	w->mark = w->kept = 0;
+	stage_reset(w);
 	return bytes;
 }
 
