@@ -145,6 +145,11 @@ int etm_dec_hold_next_elems(struct etm_decoder *d,
 /* A realignment cut the frames at input offset @cut: the waiting elements
  * from two frames before it on are dropped. */
 void etm_dec_hold_retract(struct etm_decoder *d, uint64_t cut);
+/* The offset of the first waiting element at input offset >= @from that
+ * says the trace was malformed there (a malformed packet, a contradiction
+ * with the image, a loss of the trace), else UINT64_MAX: where a late
+ * realignment's damage may have begun (etm_dfmt_set_sign()). */
+uint64_t etm_dec_hold_sign(const struct dec_hold *h, uint64_t from);
 /* Empty the hold (a restart); free its memory. */
 void etm_dec_hold_clear(struct dec_hold *h);
 void etm_dec_hold_free(struct dec_hold *h);

@@ -122,6 +122,19 @@ static int hold_sign(const struct etm_elem *e)
 		 e->err == etme_bad_timestamp || e->err == etme_mismatch));
 }
 
+uint64_t etm_dec_hold_sign(const struct dec_hold *h, uint64_t from)
+{
+	uint64_t first = UINT64_MAX, o;
+	size_t i, m = h->cap - 1;
+
+	for (i = h->rdy; i < h->n; i++) {
+		o = h->el[i & m].offset;
+		if (o >= from && o < first && hold_sign(&h->el[i & m]))
+			first = o;
+	}
+	return first;
+}
+
 /* The first waiting element of the retraction: two frames before the cut
  * @cut, or before the first sign of trouble still waiting if earlier (the
  * cut may come late). */

@@ -44,11 +44,22 @@ static int dec_judge(void *ctx, uint8_t id, const uint8_t *b, size_t n,
 	return s && s->pd ? etm_pkt_trial(s->pd, b, n, good) : 0;
 }
 
+/* Where a late realignment may cut (etm_dfmt_set_sign()): the first sign
+ * of trouble among the elements waiting in the hold. */
+static uint64_t dec_sign(void *ctx, uint64_t from)
+{
+	const struct etm_decoder *d = ctx;
+
+	return etm_dec_hold_sign(&d->hold, from);
+}
+
 void etm_dec_set_judge(struct etm_decoder *d)
 {
-	if (d->dfmt && d->fmt == etm_fmt_coresight)
+	if (d->dfmt && d->fmt == etm_fmt_coresight) {
 		etm_dfmt_set_judge(d->dfmt, d->no_realign ? NULL : dec_judge,
 				   d);
+		etm_dfmt_set_sign(d->dfmt, dec_sign);
+	}
 	/* what a realignment may retract waits (hold.c); once elements
 	 * wait there, they come out through it */
 	d->hold_on = (d->dfmt && d->fmt == etm_fmt_coresight &&

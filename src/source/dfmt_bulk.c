@@ -365,6 +365,7 @@ void etm_dfmt_restart(struct etm_dfmt *d, uint64_t base)
 {
 	struct etm_frames *fr = d->fr;
 	etm_dfmt_judge_fn judge = d->judge;
+	etm_dfmt_sign_fn sign = d->sign;
 	void *judge_ctx = d->judge_ctx;
 	int ids_all = d->ids_all;
 	uint8_t other[128];
@@ -383,6 +384,7 @@ void etm_dfmt_restart(struct etm_dfmt *d, uint64_t base)
 	d->push_id = -1;
 	/* the IDs of the input and the judge stay (fr->known too) */
 	d->judge = judge;
+	d->sign = sign;
 	d->judge_ctx = judge_ctx;
 	d->ids_all = ids_all;
 	memcpy(d->other, other, sizeof(other));

@@ -69,6 +69,14 @@ void etm_dfmt_restart(struct etm_dfmt *d, uint64_t base);
  * in the input. */
 void etm_dfmt_note_ids(struct etm_dfmt *d, const uint8_t *sel,
 		       const uint8_t *noted);
+/* The first sign of trouble (a malformed packet, a contradiction with
+ * the image, a loss of the trace) among the elements a realignment may
+ * still retract, at input offset >= @from: its offset, else UINT64_MAX;
+ * @ctx is the judge's (etm_dfmt_set_judge()). */
+typedef uint64_t (*etm_dfmt_sign_fn)(void *ctx, uint64_t from);
+/* Where a late realignment cuts before the judged window, the first sign
+ * of trouble in the frames before it counts (dfmt_realign.c). */
+void etm_dfmt_set_sign(struct etm_dfmt *d, etm_dfmt_sign_fn fn);
 /* Whether the fast path has the input (etm_dfmt_rewind() applies). */
 int etm_dfmt_fast(const struct etm_dfmt *d);
 /* A packet of ID @id ending at input offset @at did not parse on the fast

@@ -73,7 +73,8 @@ struct etm_dfmt {
 	int last_id;             /* the last live ID made current */
 	etm_dfmt_judge_fn judge; /* packet-level plausibility (optional) */
 	void *judge_ctx;
-	uint64_t judged_at; /* frame start the realignment kept (+1) */
+	uint64_t (*sign)(void *ctx, uint64_t from); /* etm_dfmt_set_sign() */
+	uint64_t judged_at;                         /* frame start the realignment kept (+1) */
 	/* the whole frames before the window (the input offset the byte path
 	 * took over at) that went out already, at pre_off, with the ID
 	 * current at their start (DFMT_ID_UNKNOWN: none seen); pre_lo, the

@@ -8,6 +8,7 @@
 #include <etmtrace/error.h>
 #include <etmtrace/source.h>
 
+#include "source/dfmt_bulk.h"
 #include "source/dfmt_int.h"
 #include "source/frames.h"
 
@@ -226,12 +227,15 @@ static int dfmt_known(const struct etm_dfmt *d, const uint8_t *h, size_t k,
  * latest of equals. Returns how many of those frames stay out (up to
  * d->npre / DFMT_FRAME: the window's start). */
 #define DFMT_PRE_MARGIN (DFMT_BAD_PKT / 2)
+static size_t dfmt_cut_sign(const struct etm_dfmt *d, const int *sc,
+			    size_t np);
 static size_t dfmt_cut_pre(const struct etm_dfmt *d, size_t k, size_t nf,
 			   int id0)
 {
 	uint8_t h[DFMT_PRE + DFMT_HOLD];
 	size_t np = d->npre / DFMT_FRAME, j, c = np;
 	int s, bs = 0, t, bt = 0, s0 = 0, t0 = 0, bad, id;
+	int sc[DFMT_PRE / DFMT_FRAME + 1];
 
 	memcpy(h, d->pre, d->npre);
 	memcpy(h + d->npre, d->hold, d->nhold);
@@ -242,6 +246,7 @@ static size_t dfmt_cut_pre(const struct etm_dfmt *d, size_t k, size_t nf,
 		s = dfmt_fit(d, h, k + j * DFMT_FRAME, nf + np - j, id, &bad);
 		if (j)
 			s += dfmt_fit(d, h, 0, j, d->pre_id, &bad);
+		sc[j] = s;
 		/* equal (no live ID's data there): the one whose frames
 		 * name more IDs of the input - at an odd shift only (an even
 		 * one reads the ID bytes of the other as ID bytes too) */
@@ -263,7 +268,30 @@ static size_t dfmt_cut_pre(const struct etm_dfmt *d, size_t k, size_t nf,
 	 * cuts differ by a few bytes parsed at random */
 	if (bs >= s0 + DFMT_PRE_MARGIN || (bs >= s0 && bt >= t0 + 2))
 		return c;
-	return np;
+	return dfmt_cut_sign(d, sc, np);
+}
+
+/* No clear evidence in the scores @sc of the cuts before the window
+ * (dfmt_cut_pre(); @np frames): at an even shift the frames read alike
+ * at both alignments, and the judgement may come frames after the damage
+ * (TC2 @12003, 4 bytes lost: at the A-sync the damage cut off). The
+ * decoder's first sign of trouble at or after the first of these frames
+ * (a malformed packet, a contradiction, a loss of the trace still
+ * retractable, etm_dfmt_set_sign()) says where it began: the best cut
+ * from its frame on (the first of equals) if it fits at least as well as
+ * the window start. */
+static size_t dfmt_cut_sign(const struct etm_dfmt *d, const int *sc,
+			    size_t np)
+{
+	uint64_t sg = d->sign ? d->sign(d->judge_ctx, d->pre_off) : UINT64_MAX;
+	size_t j, c = np;
+
+	if (sg == UINT64_MAX || sg < d->pre_off)
+		return np;
+	for (j = (size_t)((sg - d->pre_off) / DFMT_FRAME); j < np; j++)
+		if (sc[j] > sc[c] || (c == np && sc[j] >= sc[np]))
+			c = j;
+	return c;
 }
 
 /* The frames from pre frame @c (dfmt_cut_pre()) are read again: they go
@@ -451,6 +479,12 @@ void etm_dfmt_set_judge(struct etm_dfmt *d, etm_dfmt_judge_fn fn, void *ctx)
 		return;
 	d->judge = fn;
 	d->judge_ctx = ctx;
+}
+
+void etm_dfmt_set_sign(struct etm_dfmt *d, etm_dfmt_sign_fn fn)
+{
+	if (d)
+		d->sign = fn;
 }
 
 void etm_dfmt_suspect(struct etm_dfmt *d)
