@@ -147,8 +147,9 @@ int etm_dec_hold_next_elems(struct etm_decoder *d,
 void etm_dec_hold_retract(struct etm_decoder *d, uint64_t cut);
 /* The offset of the first waiting element at input offset >= @from that
  * says the trace was malformed there (a malformed packet, a contradiction
- * with the image, a loss of the trace), else UINT64_MAX: where a late
- * realignment's damage may have begun (etm_dfmt_set_sign()). */
+ * with the image, a loss of the trace, an address with no memory image),
+ * else UINT64_MAX: where a late realignment's damage may have begun
+ * (etm_dfmt_set_sign(); only where a realignment is decided). */
 uint64_t etm_dec_hold_sign(const struct dec_hold *h, uint64_t from);
 /* Empty the hold (a restart); free its memory. */
 void etm_dec_hold_clear(struct dec_hold *h);

@@ -129,7 +129,8 @@ uint64_t etm_dec_hold_sign(const struct dec_hold *h, uint64_t from)
 
 	for (i = h->rdy; i < h->n; i++) {
 		o = h->el[i & m].offset;
-		if (o >= from && o < first && hold_sign(&h->el[i & m]))
+		if (o >= from && o < first &&
+		    (hold_sign(&h->el[i & m]) || h->el[i & m].kind == etmk_nomem))
 			first = o;
 	}
 	return first;

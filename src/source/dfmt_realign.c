@@ -276,8 +276,8 @@ static size_t dfmt_cut_pre(const struct etm_dfmt *d, size_t k, size_t nf,
  * at both alignments, and the judgement may come frames after the damage
  * (TC2 @12003, 4 bytes lost: at the A-sync the damage cut off). The
  * decoder's first sign of trouble at or after the first of these frames
- * (a malformed packet, a contradiction, a loss of the trace still
- * retractable, etm_dfmt_set_sign()) says where it began: the best cut
+ * (a malformed packet, a contradiction, a loss of the trace, an address
+ * with no image; still retractable, etm_dfmt_set_sign()) says where it began: the best cut
  * from its frame on (the first of equals) if it fits at least as well as
  * the window start. */
 static size_t dfmt_cut_sign(const struct etm_dfmt *d, const int *sc,

@@ -54,7 +54,7 @@ expect ptm 30 30 0 0
 measure e3 "$tmp/e3" trace.bin all 5005
 expect e3 30 30 0 0
 measure tc2 "$tmp/tc2" cstrace.bin all 5005
-expect tc2 28 28 0 0
+expect tc2 30 30 0 0
 measure tc2-12003 "$tmp/tc2" cstrace.bin all 12003
 expect tc2-12003 30 30 0 0
 measure tc2-0x10 "$tmp/tc2" cstrace.bin 0x10 12003
