@@ -13,11 +13,13 @@ struct etm_dec_tape;
 struct etm_sbuf;
 
 /* The element hold of the realignment (hold.c): elements [head, n) of the
- * ring el (cap, a power of two) wait; [head, rdy) are ready (final): the
- * latest element's offset maxoff is ETM_DFMT_REACH bytes past theirs, or
- * the input ended. */
+ * ring el (cap, a power of two) wait, their offsets also in the ring off
+ * (dense, for the ready scan); [head, rdy) are ready (final): the latest
+ * element's offset maxoff is ETM_DFMT_REACH bytes past theirs, or the
+ * input ended. */
 struct dec_hold {
 	struct etm_elem *el;
+	uint64_t *off;
 	size_t head, rdy, n, cap;
 	uint64_t maxoff;
 	/* after a realignment: the elements of ID i from lose_from on are
@@ -77,6 +79,8 @@ struct etm_decoder {
 	/* etm_decoder_next_elems(): an item that did not come from a flow
 	 * queue (e.g. an error of the deformatter) is handed out from here */
 	struct etm_item xit;
+	/* the element drain_source() popped last from a flow queue */
+	const struct etm_elem *popped;
 	/* Frame realignment (CoreSight frames, realign.c): IDs noted in the
 	 * input (etm_decoder_note_id()), realignment off; a source's packet
 	 * did not parse on the deformatter's fast path: input offset re_at
@@ -133,7 +137,8 @@ int etm_dec_rewind(struct etm_decoder *d);
 void etm_dec_lose_all(struct etm_decoder *d, uint64_t off);
 
 /* etm_decoder_next() and etm_decoder_next_elems() without the hold
- * (decoder.c). */
+ * (decoder.c); the second with the source being drained in d->cur, where
+ * the hold puts it back from d->hold_cur for a run of calls. */
 int etm_dec_next_direct(struct etm_decoder *d, struct etm_item *it);
 int etm_dec_next_elems_direct(struct etm_decoder *d,
 			      const struct etm_elem **els, size_t max);

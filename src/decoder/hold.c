@@ -38,6 +38,7 @@ static int hold_keeps(const struct etm_elem *e)
 void etm_dec_hold_free(struct dec_hold *h)
 {
 	free(h->el);
+	free(h->off);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -55,6 +56,7 @@ static int hold_room(struct dec_hold *h, size_t k)
 {
 	size_t live = h->n - h->head, cap = 256, i;
 	struct etm_elem *el;
+	uint64_t *off;
 
 	if (live + k <= h->cap)
 		return 0;
@@ -64,12 +66,20 @@ static int hold_room(struct dec_hold *h, size_t k)
 		cap *= 2;
 	}
 	el = malloc(cap * sizeof(*el));
-	if (!el)
+	off = malloc(cap * sizeof(*off));
+	if (!el || !off) {
+		free(el);
+		free(off);
 		return -etme_nomem;
-	for (i = 0; i < live; i++)
+	}
+	for (i = 0; i < live; i++) {
 		el[i] = h->el[(h->head + i) & (h->cap - 1)];
+		off[i] = h->off[(h->head + i) & (h->cap - 1)];
+	}
 	free(h->el);
+	free(h->off);
 	h->el = el;
+	h->off = off;
 	h->rdy -= h->head;
 	h->n = live;
 	h->head = 0;
@@ -91,23 +101,51 @@ static int hold_lost(struct dec_hold *h, const struct etm_elem *e)
 	return e->offset >= h->lose_from && !hold_keeps(e);
 }
 
+/* The ready mark moved from @r over the waiting offsets off[r..k) (ring
+ * mask @m) that lie ETM_DFMT_REACH bytes or more before @mx. A few
+ * become ready per batch: they are counted eight at a time without a
+ * branch per element, which the exit of a loop over them would
+ * mispredict at nearly every batch. */
+static size_t hold_ready(const uint64_t *off, size_t m, size_t r, size_t k,
+			 uint64_t mx)
+{
+	uint64_t lim;
+	unsigned i, c, ok;
+
+	if (mx < ETM_DFMT_REACH)
+		return r;
+	lim = mx - ETM_DFMT_REACH;
+	while (k - r >= 8) {
+		for (i = c = 0, ok = 1; i < 8; i++) {
+			ok &= off[(r + i) & m] <= lim;
+			c += ok;
+		}
+		r += c;
+		if (c < 8)
+			return r;
+	}
+	while (r < k && off[r & m] <= lim)
+		r++;
+	return r;
+}
+
 /* Append the @n elements @e (room made) and move the ready mark. */
 static void hold_add(struct dec_hold *h, const struct etm_elem *e, size_t n)
 {
 	struct etm_elem *el = h->el;
+	uint64_t *off = h->off;
 	size_t i, m = h->cap - 1, k = h->n, r = h->rdy;
 	uint64_t mx = h->maxoff;
 
 	for (i = 0; i < n; i++) {
 		if (__builtin_expect(h->losing, 0) && hold_lost(h, &e[i]))
 			continue;
+		off[k & m] = e[i].offset;
 		memcpy(&el[k++ & m], &e[i], sizeof(e[i]));
 		mx = e[i].offset > mx ? e[i].offset : mx;
 	}
-	while (r < k && el[r & m].offset + ETM_DFMT_REACH <= mx)
-		r++;
 	h->n = k;
-	h->rdy = r;
+	h->rdy = hold_ready(off, m, r, k, mx);
 	h->maxoff = mx;
 }
 
@@ -160,8 +198,10 @@ void etm_dec_hold_retract(struct etm_decoder *d, uint64_t cut)
 		if ((e->offset >= from && !hold_keeps(e)) ||
 		    last[e->id & 0x7f] == i)
 			continue;
-		if (k != i)
+		if (k != i) {
 			h->el[k & m] = *e;
+			h->off[k & m] = h->off[i & m];
+		}
 		k++;
 	}
 	h->n = k;
@@ -215,6 +255,7 @@ int etm_dec_hold_next_elems(struct etm_decoder *d,
 	int n = 0;
 	size_t k, m;
 
+	d->cur = d->hold_cur;
 	while (h->rdy - h->head < HOLD_BATCH) {
 		n = etm_dec_next_elems_direct(d, &in, max);
 		if (n == -etme_eos && h->rdy < h->n) {
@@ -224,10 +265,16 @@ int etm_dec_hold_next_elems(struct etm_decoder *d,
 		if (n < 0)
 			break;
 		if (h->n - h->head + (size_t)n > h->cap &&
-		    hold_room(h, (size_t)n) < 0)
-			return -etme_nomem;
+		    hold_room(h, (size_t)n) < 0) {
+			n = -etme_nomem;
+			break;
+		}
 		hold_add(h, in, (size_t)n);
 	}
+	d->hold_cur = d->cur;
+	d->cur = NULL;
+	if (n == -etme_nomem)
+		return n;
 	if (h->rdy == h->head)
 		return n < 0 ? n : -etme_again;
 	if (n < 0 && n != -etme_again && n != -etme_eos)
