@@ -150,6 +150,11 @@ int etm_dec_hold_next_elems(struct etm_decoder *d,
 /* A realignment cut the frames at input offset @cut: the waiting elements
  * from two frames before it on are dropped. */
 void etm_dec_hold_retract(struct etm_decoder *d, uint64_t cut);
+/* The hold's ready scan (for its unit test): the index past the longest
+ * run of offsets off[r & m], off[(r + 1) & m], ... before index @k that
+ * lie ETM_DFMT_REACH bytes or more before @mx. */
+size_t etm_dec_hold_ready(const uint64_t *off, size_t m, size_t r, size_t k,
+			  uint64_t mx);
 /* Empty the hold (a restart); free its memory. */
 void etm_dec_hold_clear(struct dec_hold *h);
 void etm_dec_hold_free(struct dec_hold *h);

@@ -129,6 +129,12 @@ static size_t hold_ready(const uint64_t *off, size_t m, size_t r, size_t k,
 	return r;
 }
 
+size_t etm_dec_hold_ready(const uint64_t *off, size_t m, size_t r, size_t k,
+			  uint64_t mx)
+{
+	return hold_ready(off, m, r, k, mx);
+}
+
 /* Append the @n elements @e (room made) and move the ready mark. */
 static void hold_add(struct dec_hold *h, const struct etm_elem *e, size_t n)
 {
