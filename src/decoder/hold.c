@@ -143,12 +143,20 @@ static void hold_add(struct dec_hold *h, const struct etm_elem *e, size_t n)
 	size_t i, m = h->cap - 1, k = h->n, r = h->rdy;
 	uint64_t mx = h->maxoff;
 
-	for (i = 0; i < n; i++) {
-		if (__builtin_expect(h->losing, 0) && hold_lost(h, &e[i]))
-			continue;
-		off[k & m] = e[i].offset;
-		memcpy(&el[k++ & m], &e[i], sizeof(e[i]));
-		mx = e[i].offset > mx ? e[i].offset : mx;
+	if (__builtin_expect(h->losing, 0)) {
+		for (i = 0; i < n; i++) {
+			if (hold_lost(h, &e[i]))
+				continue;
+			off[k & m] = e[i].offset;
+			el[k++ & m] = e[i];
+			mx = e[i].offset > mx ? e[i].offset : mx;
+		}
+	} else {
+		for (i = 0; i < n; i++) {
+			off[k & m] = e[i].offset;
+			memcpy(&el[k++ & m], &e[i], sizeof(e[i]));
+			mx = e[i].offset > mx ? e[i].offset : mx;
+		}
 	}
 	h->n = k;
 	h->rdy = hold_ready(off, m, r, k, mx);
