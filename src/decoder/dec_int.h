@@ -13,13 +13,11 @@ struct etm_dec_tape;
 struct etm_sbuf;
 
 /* The element hold of the realignment (hold.c): elements [head, n) of the
- * ring el (cap, a power of two) wait, their offsets also in the ring off
- * (dense, for the ready scan); [head, rdy) are ready (final): the latest
- * element's offset maxoff is ETM_DFMT_REACH bytes past theirs, or the
- * input ended. */
+ * ring el (cap, a power of two) wait; [head, rdy) are ready (final): the
+ * latest element's offset maxoff is ETM_DFMT_REACH bytes past theirs, or
+ * the input ended. */
 struct dec_hold {
 	struct etm_elem *el;
-	uint64_t *off;
 	size_t head, rdy, n, cap;
 	uint64_t maxoff;
 	/* after a realignment: the elements of ID i from lose_from on are
@@ -151,10 +149,10 @@ int etm_dec_hold_next_elems(struct etm_decoder *d,
  * from two frames before it on are dropped. */
 void etm_dec_hold_retract(struct etm_decoder *d, uint64_t cut);
 /* The hold's ready scan (for its unit test): the index past the longest
- * run of offsets off[r & m], off[(r + 1) & m], ... before index @k that
- * lie ETM_DFMT_REACH bytes or more before @mx. */
-size_t etm_dec_hold_ready(const uint64_t *off, size_t m, size_t r, size_t k,
-			  uint64_t mx);
+ * run of elements el[r & m], el[(r + 1) & m], ... before index @k whose
+ * offsets lie ETM_DFMT_REACH bytes or more before @mx. */
+size_t etm_dec_hold_ready(const struct etm_elem *el, size_t m, size_t r,
+			  size_t k, uint64_t mx);
 /* Empty the hold (a restart); free its memory. */
 void etm_dec_hold_clear(struct dec_hold *h);
 void etm_dec_hold_free(struct dec_hold *h);

@@ -38,7 +38,6 @@ static int hold_keeps(const struct etm_elem *e)
 void etm_dec_hold_free(struct dec_hold *h)
 {
 	free(h->el);
-	free(h->off);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -56,7 +55,6 @@ static int hold_room(struct dec_hold *h, size_t k)
 {
 	size_t live = h->n - h->head, cap = 256, i;
 	struct etm_elem *el;
-	uint64_t *off;
 
 	if (live + k <= h->cap)
 		return 0;
@@ -66,20 +64,12 @@ static int hold_room(struct dec_hold *h, size_t k)
 		cap *= 2;
 	}
 	el = malloc(cap * sizeof(*el));
-	off = malloc(cap * sizeof(*off));
-	if (!el || !off) {
-		free(el);
-		free(off);
+	if (!el)
 		return -etme_nomem;
-	}
-	for (i = 0; i < live; i++) {
+	for (i = 0; i < live; i++)
 		el[i] = h->el[(h->head + i) & (h->cap - 1)];
-		off[i] = h->off[(h->head + i) & (h->cap - 1)];
-	}
 	free(h->el);
-	free(h->off);
 	h->el = el;
-	h->off = off;
 	h->rdy -= h->head;
 	h->n = live;
 	h->head = 0;
@@ -101,13 +91,13 @@ static int hold_lost(struct dec_hold *h, const struct etm_elem *e)
 	return e->offset >= h->lose_from && !hold_keeps(e);
 }
 
-/* The ready mark moved from @r over the waiting offsets off[r..k) (ring
- * mask @m) that lie ETM_DFMT_REACH bytes or more before @mx. A few
- * become ready per batch: they are counted eight at a time without a
+/* The ready mark moved from @r over the waiting elements el[r..k) (ring
+ * mask @m) whose offsets lie ETM_DFMT_REACH bytes or more before @mx. A
+ * few become ready per batch: they are counted eight at a time without a
  * branch per element, which the exit of a loop over them would
  * mispredict at nearly every batch. */
-static size_t hold_ready(const uint64_t *off, size_t m, size_t r, size_t k,
-			 uint64_t mx)
+static size_t hold_ready(const struct etm_elem *el, size_t m, size_t r,
+			 size_t k, uint64_t mx)
 {
 	uint64_t lim;
 	unsigned i, c, ok;
@@ -117,49 +107,46 @@ static size_t hold_ready(const uint64_t *off, size_t m, size_t r, size_t k,
 	lim = mx - ETM_DFMT_REACH;
 	while (k - r >= 8) {
 		for (i = c = 0, ok = 1; i < 8; i++) {
-			ok &= off[(r + i) & m] <= lim;
+			ok &= el[(r + i) & m].offset <= lim;
 			c += ok;
 		}
 		r += c;
 		if (c < 8)
 			return r;
 	}
-	while (r < k && off[r & m] <= lim)
+	while (r < k && el[r & m].offset <= lim)
 		r++;
 	return r;
 }
 
-size_t etm_dec_hold_ready(const uint64_t *off, size_t m, size_t r, size_t k,
-			  uint64_t mx)
+size_t etm_dec_hold_ready(const struct etm_elem *el, size_t m, size_t r,
+			  size_t k, uint64_t mx)
 {
-	return hold_ready(off, m, r, k, mx);
+	return hold_ready(el, m, r, k, mx);
 }
 
 /* Append the @n elements @e (room made) and move the ready mark. */
 static void hold_add(struct dec_hold *h, const struct etm_elem *e, size_t n)
 {
 	struct etm_elem *el = h->el;
-	uint64_t *off = h->off;
-	size_t i, m = h->cap - 1, k = h->n, r = h->rdy;
+	size_t i, m = h->cap - 1, k = h->n;
 	uint64_t mx = h->maxoff;
 
 	if (__builtin_expect(h->losing, 0)) {
 		for (i = 0; i < n; i++) {
 			if (hold_lost(h, &e[i]))
 				continue;
-			off[k & m] = e[i].offset;
 			el[k++ & m] = e[i];
 			mx = e[i].offset > mx ? e[i].offset : mx;
 		}
 	} else {
 		for (i = 0; i < n; i++) {
-			off[k & m] = e[i].offset;
 			memcpy(&el[k++ & m], &e[i], sizeof(e[i]));
 			mx = e[i].offset > mx ? e[i].offset : mx;
 		}
 	}
 	h->n = k;
-	h->rdy = hold_ready(off, m, r, k, mx);
+	h->rdy = hold_ready(el, m, h->rdy, k, mx);
 	h->maxoff = mx;
 }
 
@@ -212,10 +199,8 @@ void etm_dec_hold_retract(struct etm_decoder *d, uint64_t cut)
 		if ((e->offset >= from && !hold_keeps(e)) ||
 		    last[e->id & 0x7f] == i)
 			continue;
-		if (k != i) {
+		if (k != i)
 			h->el[k & m] = *e;
-			h->off[k & m] = h->off[i & m];
-		}
 		k++;
 	}
 	h->n = k;

@@ -1,6 +1,5 @@
 /* tests/unit/test-hold.c - the element hold of the frame realignment
- * (decoder/hold.c): its ready scan over the ring of offsets, by hand-derived
- * cases; and on TC2 (CoreSight frames, realignment on) pushed in pieces,
+ * (decoder/hold.c): its ready scan over the ring, by hand-derived cases; and on TC2 (CoreSight frames, realignment on) pushed in pieces,
  * no element comes out before an element made after it lies
  * ETM_DFMT_REACH (656) bytes past it in the input pushed so far. */
 #include <stdlib.h>
@@ -13,11 +12,24 @@
 
 #define REACH 656 /* ETM_DFMT_REACH: 512 + 8 * 16 + 16 */
 
+/* A ring of elements with these offsets (the rest zero). */
+static void ring(struct etm_elem *el, size_t n, const uint64_t *off)
+{
+	size_t i;
+
+	memset(el, 0, n * sizeof(*el));
+	for (i = 0; i < n; i++)
+		el[i].offset = off[i];
+}
+
 /* An element is ready when its offset + 656 <= the latest offset, in ring
  * order only: the first one that is not stops the scan. */
 static void ready_prefix(void)
 {
-	uint64_t off[32] = { 0, 10, 44, 45, 5 };
+	static const uint64_t o[8] = { 0, 10, 44, 45, 5 };
+	struct etm_elem off[8];
+
+	ring(off, 8, o);
 
 	/* latest 700: 0, 10 and 44 (44 + 656 = 700) are; 45 is not, and 5
 	 * after it waits behind it */
@@ -35,11 +47,13 @@ static void ready_prefix(void)
 /* Runs longer than the scan's eight at a time: offsets 0..19. */
 static void ready_long_runs(void)
 {
-	uint64_t off[32];
+	uint64_t o[32] = { 0 };
+	struct etm_elem off[32];
 	size_t i;
 
 	for (i = 0; i < 20; i++)
-		off[i] = i;
+		o[i] = i;
+	ring(off, 32, o);
 	ET_EQ(etm_dec_hold_ready(off, 31, 0, 20, REACH + 19), 20);
 	/* 0..8: a whole eight, then one of the next */
 	ET_EQ(etm_dec_hold_ready(off, 31, 0, 20, REACH + 8), 9);
@@ -48,7 +62,7 @@ static void ready_long_runs(void)
 	/* from 3: 3..7 of its first eight */
 	ET_EQ(etm_dec_hold_ready(off, 31, 3, 20, REACH + 7), 8);
 	/* one far offset inside an eight stops it there, whatever follows */
-	off[3] = 900;
+	off[3].offset = 900;
 	ET_EQ(etm_dec_hold_ready(off, 31, 0, 20, REACH + 10), 3);
 	/* and in a tail shorter than eight (k - r = 5) */
 	ET_EQ(etm_dec_hold_ready(off, 31, 0, 5, REACH + 10), 3);
@@ -58,12 +72,13 @@ static void ready_long_runs(void)
  * 12..15 and 0..7, offset 10 * index. */
 static void ready_wraps(void)
 {
-	uint64_t off[16];
+	uint64_t o[16];
+	struct etm_elem off[16];
 	size_t i;
 
-	memset(off, 0xff, sizeof(off));
 	for (i = 12; i < 24; i++)
-		off[i & 15] = 10 * i;
+		o[i & 15] = 10 * i;
+	ring(off, 16, o);
 	/* latest 656 + 185: offsets up to 185, indices 12..18 */
 	ET_EQ(etm_dec_hold_ready(off, 15, 12, 24, REACH + 185), 19);
 	ET_EQ(etm_dec_hold_ready(off, 15, 12, 24, REACH + 230), 24);
