@@ -92,29 +92,11 @@ static int hold_lost(struct dec_hold *h, const struct etm_elem *e)
 }
 
 /* The ready mark moved from @r over the waiting elements el[r..k) (ring
- * mask @m) whose offsets lie ETM_DFMT_REACH bytes or more before @mx. A
- * few become ready per batch: they are counted eight at a time without a
- * branch per element, which the exit of a loop over them would
- * mispredict at nearly every batch. */
+ * mask @m) whose offsets lie ETM_DFMT_REACH bytes or more before @mx. */
 static size_t hold_ready(const struct etm_elem *el, size_t m, size_t r,
 			 size_t k, uint64_t mx)
 {
-	uint64_t lim;
-	unsigned i, c, ok;
-
-	if (mx < ETM_DFMT_REACH)
-		return r;
-	lim = mx - ETM_DFMT_REACH;
-	while (k - r >= 8) {
-		for (i = c = 0, ok = 1; i < 8; i++) {
-			ok &= el[(r + i) & m].offset <= lim;
-			c += ok;
-		}
-		r += c;
-		if (c < 8)
-			return r;
-	}
-	while (r < k && el[r & m].offset <= lim)
+	while (r < k && el[r & m].offset + ETM_DFMT_REACH <= mx)
 		r++;
 	return r;
 }

@@ -44,7 +44,7 @@ static void ready_prefix(void)
 	ET_EQ(etm_dec_hold_ready(off, 7, 0, 5, 45 + REACH), 5);
 }
 
-/* Runs longer than the scan's eight at a time: offsets 0..19. */
+/* Longer runs: offsets 0..19. */
 static void ready_long_runs(void)
 {
 	uint64_t o[32] = { 0 };
@@ -55,16 +55,16 @@ static void ready_long_runs(void)
 		o[i] = i;
 	ring(off, 32, o);
 	ET_EQ(etm_dec_hold_ready(off, 31, 0, 20, REACH + 19), 20);
-	/* 0..8: a whole eight, then one of the next */
+	/* 0..8 */
 	ET_EQ(etm_dec_hold_ready(off, 31, 0, 20, REACH + 8), 9);
-	/* 0..7: exactly the first eight */
+	/* 0..7 */
 	ET_EQ(etm_dec_hold_ready(off, 31, 0, 20, REACH + 7), 8);
-	/* from 3: 3..7 of its first eight */
+	/* from 3: 3..7 */
 	ET_EQ(etm_dec_hold_ready(off, 31, 3, 20, REACH + 7), 8);
-	/* one far offset inside an eight stops it there, whatever follows */
+	/* one far offset stops it there, whatever follows */
 	off[3].offset = 900;
 	ET_EQ(etm_dec_hold_ready(off, 31, 0, 20, REACH + 10), 3);
-	/* and in a tail shorter than eight (k - r = 5) */
+	/* and with only five waiting */
 	ET_EQ(etm_dec_hold_ready(off, 31, 0, 5, REACH + 10), 3);
 }
 
