@@ -522,13 +522,13 @@ static int next_elems(struct etm_decoder *d, const struct etm_elem **els,
 			return err;
 	}
 	/* everything else (general packets, input, deformatter, end of
-	 * input) as etm_decoder_next() does it: one element, the rest of
-	 * what it queued comes with the next call */
+	 * input) as etm_decoder_next() does it: one element; one popped
+	 * from the current source's queue comes with what that queued after
+	 * it, in place (the next call would give those first) */
 	d->popped = NULL;
 	err = next_slow(d, &d->xit);
 	if (err < 0)
 		return err;
-	/* popped from the current source: with what it queued after it */
 	s = d->cur;
 	if (d->popped && s && s->flow && !d->re_at) {
 		err = etm_flow_next_batch_from(s->flow, d->popped, els, max);
