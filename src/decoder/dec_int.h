@@ -77,6 +77,8 @@ struct etm_decoder {
 	/* etm_decoder_next_elems(): an item that did not come from a flow
 	 * queue (e.g. an error of the deformatter) is handed out from here */
 	struct etm_item xit;
+	/* the element drain_source() popped last from a flow queue */
+	const struct etm_elem *popped;
 	/* Frame realignment (CoreSight frames, realign.c): IDs noted in the
 	 * input (etm_decoder_note_id()), realignment off; a source's packet
 	 * did not parse on the deformatter's fast path: input offset re_at
@@ -133,7 +135,8 @@ int etm_dec_rewind(struct etm_decoder *d);
 void etm_dec_lose_all(struct etm_decoder *d, uint64_t off);
 
 /* etm_decoder_next() and etm_decoder_next_elems() without the hold
- * (decoder.c). */
+ * (decoder.c); the second with the source being drained in d->cur, where
+ * the hold puts it back from d->hold_cur for a run of calls. */
 int etm_dec_next_direct(struct etm_decoder *d, struct etm_item *it);
 int etm_dec_next_elems_direct(struct etm_decoder *d,
 			      const struct etm_elem **els, size_t max);
@@ -151,6 +154,12 @@ void etm_dec_hold_retract(struct etm_decoder *d, uint64_t cut);
  * else UINT64_MAX: where a late realignment's damage may have begun
  * (etm_dfmt_set_sign(); only where a realignment is decided). */
 uint64_t etm_dec_hold_sign(const struct dec_hold *h, uint64_t from);
+
+/* The hold's ready scan (for its unit test): the index past the longest
+ * run of elements el[r & m], el[(r + 1) & m], ... before index @k whose
+ * offsets lie ETM_DFMT_REACH bytes or more before @mx. */
+size_t etm_dec_hold_ready(const struct etm_elem *el, size_t m, size_t r,
+			  size_t k, uint64_t mx);
 /* Empty the hold (a restart); free its memory. */
 void etm_dec_hold_clear(struct dec_hold *h);
 void etm_dec_hold_free(struct dec_hold *h);

@@ -200,6 +200,7 @@ static int drain_source(struct etm_decoder *d, struct dec_source *s,
 
 	for (;;) {
 		if (s->flow && (el = etm_flow_pop(s->flow))) {
+			d->popped = el;
 			it->elem = *el;
 			it->kind = etm_item_elem;
 			item_proto(it, s);
@@ -521,11 +522,19 @@ static int next_elems(struct etm_decoder *d, const struct etm_elem **els,
 			return err;
 	}
 	/* everything else (general packets, input, deformatter, end of
-	 * input) as etm_decoder_next() does it: one element, the rest of
-	 * what it queued comes with the next call */
+	 * input) as etm_decoder_next() does it: one element; one popped
+	 * from the current source's queue comes with what that queued after
+	 * it, in place (the next call would give those first) */
+	d->popped = NULL;
 	err = next_slow(d, &d->xit);
 	if (err < 0)
 		return err;
+	s = d->cur;
+	if (d->popped && s && s->flow && !d->re_at) {
+		err = etm_flow_next_batch_from(s->flow, d->popped, els, max);
+		if (err)
+			return err;
+	}
 	*els = &d->xit.elem;
 	return 1;
 }
@@ -533,13 +542,7 @@ static int next_elems(struct etm_decoder *d, const struct etm_elem **els,
 int etm_dec_next_elems_direct(struct etm_decoder *d,
 			      const struct etm_elem **els, size_t max)
 {
-	int n;
-
-	d->cur = d->hold_cur;
-	n = next_elems(d, els, max);
-	d->hold_cur = d->cur;
-	d->cur = NULL;
-	return n;
+	return next_elems(d, els, max);
 }
 
 struct etm_decoder *etm_decoder_clone(const struct etm_decoder *d,

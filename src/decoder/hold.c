@@ -91,23 +91,44 @@ static int hold_lost(struct dec_hold *h, const struct etm_elem *e)
 	return e->offset >= h->lose_from && !hold_keeps(e);
 }
 
+/* The ready mark moved from @r over the waiting elements el[r..k) (ring
+ * mask @m) whose offsets lie ETM_DFMT_REACH bytes or more before @mx. */
+static size_t hold_ready(const struct etm_elem *el, size_t m, size_t r,
+			 size_t k, uint64_t mx)
+{
+	while (r < k && el[r & m].offset + ETM_DFMT_REACH <= mx)
+		r++;
+	return r;
+}
+
+size_t etm_dec_hold_ready(const struct etm_elem *el, size_t m, size_t r,
+			  size_t k, uint64_t mx)
+{
+	return hold_ready(el, m, r, k, mx);
+}
+
 /* Append the @n elements @e (room made) and move the ready mark. */
 static void hold_add(struct dec_hold *h, const struct etm_elem *e, size_t n)
 {
 	struct etm_elem *el = h->el;
-	size_t i, m = h->cap - 1, k = h->n, r = h->rdy;
+	size_t i, m = h->cap - 1, k = h->n;
 	uint64_t mx = h->maxoff;
 
-	for (i = 0; i < n; i++) {
-		if (__builtin_expect(h->losing, 0) && hold_lost(h, &e[i]))
-			continue;
-		memcpy(&el[k++ & m], &e[i], sizeof(e[i]));
-		mx = e[i].offset > mx ? e[i].offset : mx;
+	if (__builtin_expect(h->losing, 0)) {
+		for (i = 0; i < n; i++) {
+			if (hold_lost(h, &e[i]))
+				continue;
+			el[k++ & m] = e[i];
+			mx = e[i].offset > mx ? e[i].offset : mx;
+		}
+	} else {
+		for (i = 0; i < n; i++) {
+			memcpy(&el[k++ & m], &e[i], sizeof(e[i]));
+			mx = e[i].offset > mx ? e[i].offset : mx;
+		}
 	}
-	while (r < k && el[r & m].offset + ETM_DFMT_REACH <= mx)
-		r++;
 	h->n = k;
-	h->rdy = r;
+	h->rdy = hold_ready(el, m, h->rdy, k, mx);
 	h->maxoff = mx;
 }
 
@@ -229,6 +250,7 @@ int etm_dec_hold_next_elems(struct etm_decoder *d,
 	int n = 0;
 	size_t k, m;
 
+	d->cur = d->hold_cur;
 	while (h->rdy - h->head < HOLD_BATCH) {
 		n = etm_dec_next_elems_direct(d, &in, max);
 		if (n == -etme_eos && h->rdy < h->n) {
@@ -238,10 +260,16 @@ int etm_dec_hold_next_elems(struct etm_decoder *d,
 		if (n < 0)
 			break;
 		if (h->n - h->head + (size_t)n > h->cap &&
-		    hold_room(h, (size_t)n) < 0)
-			return -etme_nomem;
+		    hold_room(h, (size_t)n) < 0) {
+			n = -etme_nomem;
+			break;
+		}
 		hold_add(h, in, (size_t)n);
 	}
+	d->hold_cur = d->cur;
+	d->cur = NULL;
+	if (n == -etme_nomem)
+		return n;
 	if (h->rdy == h->head)
 		return n < 0 ? n : -etme_again;
 	if (n < 0 && n != -etme_again && n != -etme_eos)

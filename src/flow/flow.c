@@ -108,6 +108,20 @@ const struct etm_elem *etm_flow_pop(struct etm_flow *f)
 	return &f->q[f->qhead++];
 }
 
+int etm_flow_next_batch_from(struct etm_flow *f, const struct etm_elem *el,
+			     const struct etm_elem **els, size_t max)
+{
+	size_t n;
+
+	if (!f->qhead || el != &f->q[f->qhead - 1] || max < 2)
+		return 0;
+	n = f->qlen < max - 1 ? f->qlen : max - 1;
+	*els = el;
+	f->qhead += (unsigned)n;
+	f->qlen -= (unsigned)n;
+	return (int)n + 1;
+}
+
 int etm_flow_next_batch(struct etm_flow *f, uint64_t *np,
 			const struct etm_elem **els, size_t max)
 {

@@ -38,6 +38,13 @@ const struct etm_elem *etm_flow_pop(struct etm_flow *f);
 int etm_flow_next_batch(struct etm_flow *f, uint64_t *np,
 			const struct etm_elem **els, size_t max);
 
+/* The element @el that etm_flow_pop() gave last, if it is still in place
+ * right before the queue, with up to @max - 1 queued elements after it, in
+ * place as etm_flow_next_batch() gives them. Returns how many (0: @el is
+ * not that element). */
+int etm_flow_next_batch_from(struct etm_flow *f, const struct etm_elem *el,
+			     const struct etm_elem **els, size_t max);
+
 /* Number of elements queued. */
 unsigned etm_flow_queued(const struct etm_flow *f);
 
