@@ -396,6 +396,18 @@ size_t wbuf_take_piece(struct wbuf *w, struct wpiece *p)
 	return bytes;
 }
 
+size_t wbuf_piece_mem(const struct wpiece *p)
+{
+	const struct wblk *b;
+	size_t n = 0;
+
+	for (b = p->text; b; b = b->next)
+		n += sizeof(*b);
+	for (b = p->segs; b; b = b->next)
+		n += sizeof(*b);
+	return n;
+}
+
 void wbuf_flush(struct wbuf *w)
 {
 	size_t off = 0;
