@@ -148,7 +148,8 @@ static void *dp_open(void *ctx)
 }
 
 /* Before output: the diagnostics segment being filled, or (live: all
- * output before is delivered) the whole (out of line: once per piece). */
+ * output before it delivered, dp_live_off_diag()) the whole (out of
+ * line: once per piece). */
 static __attribute__((noinline)) int dp_begin(struct dp_worker *w)
 {
 	if (!w->dg && w->r->f->dw && w->live) {
@@ -303,32 +304,18 @@ static int dp_emit(void *ctx, void *piece)
 }
 
 /* The diagnostics of a live worker go straight to the whole, as with one
- * job (etm_diag_elems_byid() on known slots: a segment counts its lookups
+ * job (etm_diag_elems_byid() on known slots; a segment counts its lookups
  * of slots not written yet, 82 M of the 95 M ranges of the synthetic
- * ETMv3 branch trace): the segment being filled, whose elements follow
- * all output delivered, is appended first. Back to a segment when it no
- * longer is. Returns 0 or -1 (no memory). */
-static int dp_live_diag(struct dp_worker *w, int on)
+ * ETMv3 branch trace): from its next piece on (dp_begin(); the segment
+ * being filled, if any, goes with its piece). When it stops being live,
+ * its next output starts a segment again; what it counted so far is in
+ * the whole, in order. */
+static void dp_live_off_diag(struct dp_worker *w)
 {
-	struct decfmt *f = w->r->f;
-
-	if (!f->dw)
-		return 0;
-	if (on && w->dg) {
-		diagset_append(f->dw, w->dg);
-		seg_put(w->r, w->dg);
-		w->dg = NULL;
-	}
-	if (on && w->used) /* else dp_begin() */
-		w->f.dw = f->dw;
-	if (!on && w->f.dw == f->dw && w->used) {
-		w->dg = seg_get(w->r);
-		w->f.dw = w->dg;
-		return w->dg ? 0 : -1;
-	}
-	if (!on && w->f.dw == f->dw)
+	if (w->f.dw && w->f.dw == w->r->f->dw) {
 		w->f.dw = NULL;
-	return 0;
+		w->used = 0;
+	}
 }
 
 /* The worker delivers (@on) or no longer (etm_run_ops.live): its text
@@ -354,8 +341,8 @@ static int dp_live(void *state, int on)
 		w->w.fd = -1;
 		w->w.err = 0;
 	}
-	if (dp_live_diag(w, on) < 0)
-		return -etme_nomem;
+	if (!on)
+		dp_live_off_diag(w);
 	w->f.split = !on;
 	w->f.lead = 1;
 	w->live = on;
