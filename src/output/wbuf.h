@@ -93,6 +93,9 @@ void wbuf_refs(struct wbuf *w);
  * length where referenced, so at least the memory it holds); the writer
  * starts empty. */
 size_t wbuf_take_piece(struct wbuf *w, struct wpiece *p);
+/* The memory @p holds: its text and segment blocks (where references
+ * were staged, much less than the text's length). */
+size_t wbuf_piece_mem(const struct wpiece *p);
 /* Write @p to @w's file (after @w's own buffer). */
 void wbuf_write_piece(struct wbuf *w, const struct wpiece *p);
 /* Free @p's blocks (to @pool if not NULL) and unpin its arena blocks. */
