@@ -152,13 +152,15 @@ static void *dp_open(void *ctx)
  * line: once per piece). */
 static __attribute__((noinline)) int dp_begin(struct dp_worker *w)
 {
-	if (!w->dg && w->r->f->dw && w->live) {
-		w->f.dw = w->r->f->dw;
-	} else if (!w->dg && w->r->f->dw) {
-		w->dg = seg_get(w->r);
-		if (!w->dg)
-			return -etme_nomem;
-		w->f.dw = w->dg;
+	if (!w->dg && w->r->f->dw) {
+		if (w->live) {
+			w->f.dw = w->r->f->dw;
+		} else {
+			w->dg = seg_get(w->r);
+			if (!w->dg)
+				return -etme_nomem;
+			w->f.dw = w->dg;
+		}
 	}
 	w->used = 1;
 	return 0;

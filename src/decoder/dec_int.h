@@ -155,7 +155,7 @@ void etm_dec_hold_retract(struct etm_decoder *d, uint64_t cut);
  * (etm_dfmt_set_sign(); only where a realignment is decided). */
 uint64_t etm_dec_hold_sign(const struct dec_hold *h, uint64_t from);
 
-/* The hold's ready scan (for its unit test): the index past the longest
+/* The hold's ready scan (hold_add(); its unit test): the index past the longest
  * run of elements el[r & m], el[(r + 1) & m], ... before index @k whose
  * offsets lie ETM_DFMT_REACH bytes or more before @mx. */
 size_t etm_dec_hold_ready(const struct etm_elem *el, size_t m, size_t r,

@@ -91,44 +91,32 @@ static int hold_lost(struct dec_hold *h, const struct etm_elem *e)
 	return e->offset >= h->lose_from && !hold_keeps(e);
 }
 
-/* The ready mark moved from @r over the waiting elements el[r..k) (ring
- * mask @m) whose offsets lie ETM_DFMT_REACH bytes or more before @mx. */
-static size_t hold_ready(const struct etm_elem *el, size_t m, size_t r,
-			 size_t k, uint64_t mx)
+size_t etm_dec_hold_ready(const struct etm_elem *el, size_t m, size_t r,
+			  size_t k, uint64_t mx)
 {
 	while (r < k && el[r & m].offset + ETM_DFMT_REACH <= mx)
 		r++;
 	return r;
 }
 
-size_t etm_dec_hold_ready(const struct etm_elem *el, size_t m, size_t r,
-			  size_t k, uint64_t mx)
-{
-	return hold_ready(el, m, r, k, mx);
-}
-
-/* Append the @n elements @e (room made) and move the ready mark. */
+/* Append the @n elements @e (room made) and move the ready mark. Whether
+ * a realignment is losing elements is read once per batch (hold_lost()
+ * keeps what is no longer lost). */
 static void hold_add(struct dec_hold *h, const struct etm_elem *e, size_t n)
 {
 	struct etm_elem *el = h->el;
 	size_t i, m = h->cap - 1, k = h->n;
 	uint64_t mx = h->maxoff;
+	int losing = h->losing != 0;
 
-	if (__builtin_expect(h->losing, 0)) {
-		for (i = 0; i < n; i++) {
-			if (hold_lost(h, &e[i]))
-				continue;
-			el[k++ & m] = e[i];
-			mx = e[i].offset > mx ? e[i].offset : mx;
-		}
-	} else {
-		for (i = 0; i < n; i++) {
-			memcpy(&el[k++ & m], &e[i], sizeof(e[i]));
-			mx = e[i].offset > mx ? e[i].offset : mx;
-		}
+	for (i = 0; i < n; i++) {
+		if (__builtin_expect(losing, 0) && hold_lost(h, &e[i]))
+			continue;
+		memcpy(&el[k++ & m], &e[i], sizeof(e[i]));
+		mx = e[i].offset > mx ? e[i].offset : mx;
 	}
 	h->n = k;
-	h->rdy = hold_ready(el, m, h->rdy, k, mx);
+	h->rdy = etm_dec_hold_ready(el, m, h->rdy, k, mx);
 	h->maxoff = mx;
 }
 
@@ -145,14 +133,15 @@ static int hold_sign(const struct etm_elem *e)
 
 uint64_t etm_dec_hold_sign(const struct dec_hold *h, uint64_t from)
 {
-	uint64_t first = UINT64_MAX, o;
+	uint64_t first = UINT64_MAX;
 	size_t i, m = h->cap - 1;
+	const struct etm_elem *e;
 
 	for (i = h->rdy; i < h->n; i++) {
-		o = h->el[i & m].offset;
-		if (o >= from && o < first &&
-		    (hold_sign(&h->el[i & m]) || h->el[i & m].kind == etmk_nomem))
-			first = o;
+		e = &h->el[i & m];
+		if (e->offset >= from && e->offset < first &&
+		    (hold_sign(e) || e->kind == etmk_nomem))
+			first = e->offset;
 	}
 	return first;
 }

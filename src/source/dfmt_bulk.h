@@ -71,8 +71,9 @@ void etm_dfmt_note_ids(struct etm_dfmt *d, const uint8_t *sel,
 		       const uint8_t *noted);
 /* The first sign of trouble (a malformed packet, a contradiction with
  * the image, a loss of the trace, an address with no image) among the
- * elements a realignment may still retract, at input offset >= @from: its offset, else UINT64_MAX;
- * @ctx is the judge's (etm_dfmt_set_judge()). */
+ * elements a realignment may still retract, at input offset >= @from:
+ * its offset, else UINT64_MAX; @ctx is the judge's
+ * (etm_dfmt_set_judge()). */
 typedef uint64_t (*etm_dfmt_sign_fn)(void *ctx, uint64_t from);
 /* Where a late realignment cuts before the judged window, the first sign
  * of trouble in the frames before it counts (dfmt_realign.c). */

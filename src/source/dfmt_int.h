@@ -9,6 +9,8 @@
 
 #include <etmtrace/source.h>
 
+#include "source/dfmt_bulk.h"
+
 struct etm_frames;
 
 #define DFMT_FRAME 16
@@ -73,8 +75,8 @@ struct etm_dfmt {
 	int last_id;             /* the last live ID made current */
 	etm_dfmt_judge_fn judge; /* packet-level plausibility (optional) */
 	void *judge_ctx;
-	uint64_t (*sign)(void *ctx, uint64_t from); /* etm_dfmt_set_sign() */
-	uint64_t judged_at;                         /* frame start the realignment kept (+1) */
+	etm_dfmt_sign_fn sign; /* where trouble began (etm_dfmt_set_sign()) */
+	uint64_t judged_at;    /* frame start the realignment kept (+1) */
 	/* the whole frames before the window (the input offset the byte path
 	 * took over at) that went out already, at pre_off, with the ID
 	 * current at their start (DFMT_ID_UNKNOWN: none seen); pre_lo, the

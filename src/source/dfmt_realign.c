@@ -218,6 +218,29 @@ static int dfmt_known(const struct etm_dfmt *d, const uint8_t *h, size_t k,
 	return n;
 }
 
+/* No clear evidence in the scores @sc of the cuts before the window
+ * (dfmt_cut_pre(); @np frames): at an even shift the frames read alike
+ * at both alignments, and the judgement may come frames after the damage
+ * (TC2 @12003, 4 bytes lost: at the A-sync the damage cut off). The
+ * decoder's first sign of trouble at or after the first of these frames
+ * (a malformed packet, a contradiction, a loss of the trace, an address
+ * with no image; still retractable, etm_dfmt_set_sign()) says where it
+ * began: the best cut from its frame on (the first of equals) if it fits
+ * at least as well as the window start. */
+static size_t dfmt_cut_sign(const struct etm_dfmt *d, const int *sc,
+			    size_t np)
+{
+	uint64_t sg = d->sign ? d->sign(d->judge_ctx, d->pre_off) : UINT64_MAX;
+	size_t j, c = np;
+
+	if (sg == UINT64_MAX || sg < d->pre_off)
+		return np;
+	for (j = (size_t)((sg - d->pre_off) / DFMT_FRAME); j < np; j++)
+		if (sc[j] > sc[c] || (c == np && sc[j] >= sc[np]))
+			c = j;
+	return c;
+}
+
 /* dfmt_cut() put the cut at the window's first frame: the judgement may
  * have come late (a shift that keeps the frames plausible, its packets
  * parsing, until a later frame names an ID nobody announced), and the
@@ -227,8 +250,6 @@ static int dfmt_known(const struct etm_dfmt *d, const uint8_t *h, size_t k,
  * latest of equals. Returns how many of those frames stay out (up to
  * d->npre / DFMT_FRAME: the window's start). */
 #define DFMT_PRE_MARGIN (DFMT_BAD_PKT / 2)
-static size_t dfmt_cut_sign(const struct etm_dfmt *d, const int *sc,
-			    size_t np);
 static size_t dfmt_cut_pre(const struct etm_dfmt *d, size_t k, size_t nf,
 			   int id0)
 {
@@ -269,29 +290,6 @@ static size_t dfmt_cut_pre(const struct etm_dfmt *d, size_t k, size_t nf,
 	if (bs >= s0 + DFMT_PRE_MARGIN || (bs >= s0 && bt >= t0 + 2))
 		return c;
 	return dfmt_cut_sign(d, sc, np);
-}
-
-/* No clear evidence in the scores @sc of the cuts before the window
- * (dfmt_cut_pre(); @np frames): at an even shift the frames read alike
- * at both alignments, and the judgement may come frames after the damage
- * (TC2 @12003, 4 bytes lost: at the A-sync the damage cut off). The
- * decoder's first sign of trouble at or after the first of these frames
- * (a malformed packet, a contradiction, a loss of the trace, an address
- * with no image; still retractable, etm_dfmt_set_sign()) says where it began: the best cut
- * from its frame on (the first of equals) if it fits at least as well as
- * the window start. */
-static size_t dfmt_cut_sign(const struct etm_dfmt *d, const int *sc,
-			    size_t np)
-{
-	uint64_t sg = d->sign ? d->sign(d->judge_ctx, d->pre_off) : UINT64_MAX;
-	size_t j, c = np;
-
-	if (sg == UINT64_MAX || sg < d->pre_off)
-		return np;
-	for (j = (size_t)((sg - d->pre_off) / DFMT_FRAME); j < np; j++)
-		if (sc[j] > sc[c] || (c == np && sc[j] >= sc[np]))
-			c = j;
-	return c;
 }
 
 /* The frames from pre frame @c (dfmt_cut_pre()) are read again: they go
