@@ -120,6 +120,21 @@ void etm_dfmt_keep_pre(struct etm_dfmt *d, uint64_t from)
 	}
 }
 
+/* The ID current at their start: from the ID scan before them, and the
+ * frames dropped. */
+void etm_dfmt_trim_pre(struct etm_dfmt *d)
+{
+	size_t k;
+
+	if (d->npre <= DFMT_PRE_NEAR)
+		return;
+	k = d->npre - DFMT_PRE_NEAR;
+	d->pre_id = dfmt_id_after(d->pre, k / DFMT_FRAME, d->pre_id);
+	memmove(d->pre, d->pre + k, DFMT_PRE_NEAR);
+	d->pre_off += k;
+	d->npre = DFMT_PRE_NEAR;
+}
+
 int etm_dfmt_fast(const struct etm_dfmt *d)
 {
 	return d && d->fast;

@@ -28,10 +28,10 @@ struct etm_dfmt_stage {
 
 /* How far before the latest data handed out a realignment's cut can
  * fall, in bytes: a rewind reaches 512 bytes back (the tail kept of the
- * inputs before, etm_dfmt_rewind()), the cut 8 frames before that
+ * inputs before, etm_dfmt_rewind()), the cut 24 frames before that
  * (DFMT_PRE, the frames replayed), and one frame for the rounding. What
  * came from input before that is final (decoder/hold.c). */
-#define ETM_DFMT_REACH (512 + 8 * 16 + 16)
+#define ETM_DFMT_REACH (512 + 24 * 16 + 16)
 
 /* How far a rewind after a bad packet reaches before the frame of the
  * last byte its parser looked at (etm_dfmt_rewind()), in bytes: the

@@ -26,10 +26,15 @@ struct etm_frames;
 #define DFMT_PLAIN_HOLD (DFMT_SHIFTS + 8 * DFMT_FRAME)
 #define DFMT_UNFIT (-1000000)
 /* Frames before the judged window that a realignment may still cut in
- * (they went out at the old alignment: replayed at the new one), and the
- * bytes before them searched for the ID current there. */
-#define DFMT_PRE (8 * DFMT_FRAME)
-#define DFMT_PRE_SCAN (16 * DFMT_FRAME)
+ * (they went out at the old alignment: replayed at the new one; the
+ * hold's reach, ETM_DFMT_REACH, counts them), and the bytes before them
+ * searched for the ID current there (within the 512-byte kept tail less
+ * a frame, which a take-over in a frame cut by the end of an input may
+ * begin in: at hand however the input was cut). A cut before the last
+ * DFMT_PRE_NEAR bytes of them needs clearer evidence (dfmt_cut_far()). */
+#define DFMT_PRE (24 * DFMT_FRAME)
+#define DFMT_PRE_NEAR (8 * DFMT_FRAME)
+#define DFMT_PRE_SCAN (31 * DFMT_FRAME)
 /* Live IDs judged per shift, most. */
 #define DFMT_JUDGE_IDS 8
 
@@ -160,6 +165,9 @@ void etm_dfmt_event(struct etm_dfmt *d, enum etm_dfmt_kind kind, int err,
 /* The byte path takes over at input offset @from: keep the whole frames
  * before it that are still at hand (dfmt_bulk.c). */
 void etm_dfmt_keep_pre(struct etm_dfmt *d, uint64_t from);
+/* Keep the last DFMT_PRE_NEAR bytes of the frames kept before the window
+ * only (dfmt_bulk.c). */
+void etm_dfmt_trim_pre(struct etm_dfmt *d);
 /* Drop the first @k held bytes. */
 void etm_dfmt_drop_hold(struct etm_dfmt *d, size_t k);
 /* Where do the frames start again (dfmt_realign.c)? Clears d->realign. */

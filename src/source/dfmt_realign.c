@@ -205,6 +205,35 @@ static size_t dfmt_cut(const struct etm_dfmt *d, size_t k, size_t nf, int id0)
 	return c;
 }
 
+/* The shift and the cut together (dfmt_cut() for every shift): the
+ * whole-window fit that chose shift *@k reads the frames before the
+ * damage at the wrong alignment too, so where the damage lies deep in the
+ * window a wrong shift of the same parity may fit best there (am243x
+ * @9000, 4 bytes lost, the damage in the window's 16th frame: the window
+ * chose shift 10, whose best cut, at F+4, scores 260; the right shift
+ * 12's, at F-1, 432). The shift whose best cut fits best (*@k of equals, then the
+ * smallest), and that cut; *@k set to it. */
+static size_t dfmt_cut_joint(const struct etm_dfmt *d, size_t *k, size_t nf,
+			     int id0)
+{
+	size_t kk, c, bc = 0, bk = *k;
+	int s, bs = DFMT_UNFIT, bad;
+
+	for (kk = 1; kk < DFMT_SHIFTS && kk + nf * DFMT_FRAME <= d->nhold;
+	     kk++) {
+		c = dfmt_cut(d, kk, nf, id0);
+		s = dfmt_fit(d, d->hold, kk + c * DFMT_FRAME, nf - c, id0, &bad);
+		s += c ? dfmt_fit(d, d->hold, 0, c, id0, &bad) : 0;
+		if (s > bs || (s == bs && kk == *k)) {
+			bs = s;
+			bk = kk;
+			bc = c;
+		}
+	}
+	*k = bk;
+	return bc;
+}
+
 /* ID bytes naming an ID of the input (a source's or another known one)
  * in @nf frames at @h + @k. */
 static int dfmt_known(const struct etm_dfmt *d, const uint8_t *h, size_t k,
@@ -241,6 +270,24 @@ static size_t dfmt_cut_sign(const struct etm_dfmt *d, const int *sc,
 	return c;
 }
 
+/* How well the cut at frame @j of the @np frames at @h (the frames kept
+ * before the window, then the held ones; @nf of those judged) fits: the
+ * old alignment before it, from the ID current at the first, shift @k
+ * from it, from the ID the frames before it name (@id0 if none is
+ * live). */
+static int dfmt_pre_score(const struct etm_dfmt *d, const uint8_t *h,
+			  size_t k, size_t j, size_t np, size_t nf, int id0)
+{
+	int id = dfmt_id_after(h, j, d->pre_id), bad, s;
+
+	if (id < 0 || id >= 0x70 || !d->seen[id])
+		id = id0;
+	s = dfmt_fit(d, h, k + j * DFMT_FRAME, nf + np - j, id, &bad);
+	if (j)
+		s += dfmt_fit(d, h, 0, j, d->pre_id, &bad);
+	return s;
+}
+
 /* dfmt_cut() put the cut at the window's first frame: the judgement may
  * have come late (a shift that keeps the frames plausible, its packets
  * parsing, until a later frame names an ID nobody announced), and the
@@ -255,18 +302,13 @@ static size_t dfmt_cut_pre(const struct etm_dfmt *d, size_t k, size_t nf,
 {
 	uint8_t h[DFMT_PRE + DFMT_HOLD];
 	size_t np = d->npre / DFMT_FRAME, j, c = np;
-	int s, bs = 0, t, bt = 0, s0 = 0, t0 = 0, bad, id;
+	int s, bs = 0, t, bt = 0, s0 = 0, t0 = 0;
 	int sc[DFMT_PRE / DFMT_FRAME + 1];
 
 	memcpy(h, d->pre, d->npre);
 	memcpy(h + d->npre, d->hold, d->nhold);
 	for (j = np + 1; j-- > 0;) {
-		id = dfmt_id_after(h, j, d->pre_id);
-		if (id < 0 || id >= 0x70 || !d->seen[id])
-			id = id0;
-		s = dfmt_fit(d, h, k + j * DFMT_FRAME, nf + np - j, id, &bad);
-		if (j)
-			s += dfmt_fit(d, h, 0, j, d->pre_id, &bad);
+		s = dfmt_pre_score(d, h, k, j, np, nf, id0);
 		sc[j] = s;
 		/* equal (no live ID's data there): the one whose frames
 		 * name more IDs of the input - at an odd shift only (an even
@@ -290,6 +332,58 @@ static size_t dfmt_cut_pre(const struct etm_dfmt *d, size_t k, size_t nf,
 	if (bs >= s0 + DFMT_PRE_MARGIN || (bs >= s0 && bt >= t0 + 2))
 		return c;
 	return dfmt_cut_sign(d, sc, np);
+}
+
+/* The cut before the window in the frames kept before the last
+ * DFMT_PRE_NEAR bytes of them (a judgement up to 24 frames late: TC2
+ * @8003, 10 bytes lost, an even shift whose frames and packets read
+ * plausibly at the old alignment until frame F+17), only where it fits
+ * clearly better: two bad packets' worth above the window start and half
+ * of one above every nearer cut (the window start's frames are noise of
+ * +-12 at an even shift over 24 frames: TC2 --id 0x11 @12003, 6 bytes
+ * lost, judged at F itself, a cut at F-11 scored +12). The frame of it
+ * (the latest of equals), or d->npre / DFMT_FRAME if none. */
+static size_t dfmt_cut_far(const struct etm_dfmt *d, size_t k, size_t nf,
+			   int id0)
+{
+	uint8_t h[DFMT_PRE + DFMT_HOLD];
+	size_t np = d->npre / DFMT_FRAME, near = DFMT_PRE_NEAR / DFMT_FRAME;
+	size_t j, c = np;
+	int s, s0, bn = DFMT_UNFIT, bf = DFMT_UNFIT;
+
+	if (np <= near)
+		return np;
+	memcpy(h, d->pre, d->npre);
+	memcpy(h + d->npre, d->hold, d->nhold);
+	s0 = dfmt_pre_score(d, h, k, np, np, nf, id0);
+	for (j = np; j-- > 0;) {
+		s = dfmt_pre_score(d, h, k, j, np, nf, id0);
+		if (j >= np - near && s > bn)
+			bn = s;
+		if (j < np - near && s > bf) {
+			bf = s;
+			c = j;
+		}
+	}
+	bn = bn > s0 ? bn : s0;
+	if (bf >= s0 + DFMT_MARGIN && bf >= bn + DFMT_PRE_MARGIN)
+		return c;
+	return np;
+}
+
+/* dfmt_cut() put the cut at the window's first frame: a cut far before
+ * it on clear evidence (dfmt_cut_far()), else in the last DFMT_PRE_NEAR
+ * bytes of the frames kept before it (dfmt_cut_pre(); the others are
+ * dropped). How many of those frames stay out. */
+static size_t dfmt_cut_before(struct etm_dfmt *d, size_t k, size_t nf,
+			      int id0)
+{
+	size_t c = dfmt_cut_far(d, k, nf, id0);
+
+	if (c < d->npre / DFMT_FRAME)
+		return c;
+	etm_dfmt_trim_pre(d);
+	return dfmt_cut_pre(d, k, nf, id0);
 }
 
 /* The frames from pre frame @c (dfmt_cut_pre()) are read again: they go
@@ -355,14 +449,14 @@ static int dfmt_cut_id(const struct etm_dfmt *d, const uint8_t *h, size_t nf,
  * frames were judged from. */
 static void dfmt_shift(struct etm_dfmt *d, size_t best, size_t nf, int id0)
 {
-	size_t c = dfmt_cut(d, best, nf, id0), np = d->npre / DFMT_FRAME;
+	size_t c = dfmt_cut_joint(d, &best, nf, id0), np = d->npre / DFMT_FRAME;
 	int pre = d->npre && d->pre_off + d->npre == d->hold_off[0];
 	uint8_t h[DFMT_PRE + DFMT_HOLD];
 	size_t n = 0;
 	int id;
 
 	if (pre && !c)
-		np = dfmt_cut_pre(d, best, nf, id0);
+		np = dfmt_cut_before(d, best, nf, id0);
 	if (np < d->npre / DFMT_FRAME) {
 		memcpy(h, d->pre, np * DFMT_FRAME);
 		n = np;
