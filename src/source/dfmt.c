@@ -267,6 +267,11 @@ static int dfmt_step_hold(struct etm_dfmt *d)
 	int tpiu = d->fmt == etm_fmt_tpiu;
 	int sync_here = tpiu || d->flen == 0;
 
+	if (d->cut_on && d->flen == 0) {
+		if (etm_dfmt_cut_due(d))
+			return 0;
+		d->realign = 0; /* judged already: the cut waits */
+	}
 	if (sync_here && d->nhold >= 4 && !memcmp(d->hold, fsync_pat, 4)) {
 		dfmt_on_fsync(d);
 		return 0;
@@ -299,6 +304,7 @@ static int dfmt_step_hold(struct etm_dfmt *d)
 	d->frame_off[d->flen++] = d->hold_off[0];
 	etm_dfmt_drop_hold(d, 1);
 	if (d->flen == DFMT_FRAME && d->nhold + DFMT_FRAME <= DFMT_HOLD &&
+	    !d->cut_on &&
 	    etm_dfmt_frame_suspect(d, d->frame, d->frame_off[0])) {
 		/* judged from this frame on, before its data goes out */
 		memmove(d->hold + DFMT_FRAME, d->hold, d->nhold);

@@ -201,6 +201,7 @@ int etm_dfmt_rewind(struct etm_dfmt *d, const uint8_t *sel, uint64_t at,
 	d->in_off = b;
 	fr->pos = fr->n;
 	d->realign = 1;
+	d->rewound = 1;
 	return err;
 }
 

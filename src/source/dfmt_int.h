@@ -91,6 +91,14 @@ struct etm_dfmt {
 	size_t npre;
 	uint64_t pre_off, pre_lo, pre_floor;
 	int pre_id;
+	/* a realignment whose judged frames before its cut went out in
+	 * place (etm_dfmt_cut_due()): at the frame at cut_at, the error, a
+	 * sync cut_k bytes on (the bytes between dropped) and the ID cut_id;
+	 * rewound, the judged frames begin with frames that went out already
+	 * (etm_dfmt_rewind()) */
+	int cut_on, cut_id, rewound;
+	uint64_t cut_at;
+	size_t cut_k;
 
 	/* Frame being assembled. */
 	uint8_t frame[DFMT_FRAME];
@@ -168,6 +176,9 @@ void etm_dfmt_keep_pre(struct etm_dfmt *d, uint64_t from);
 /* Keep the last DFMT_PRE_NEAR bytes of the frames kept before the window
  * only (dfmt_bulk.c). */
 void etm_dfmt_trim_pre(struct etm_dfmt *d);
+/* A realignment's cut waits at the held frame at input offset d->cut_at:
+ * 1 if it was done there now (dfmt_realign.c). */
+int etm_dfmt_cut_due(struct etm_dfmt *d);
 /* Drop the first @k held bytes. */
 void etm_dfmt_drop_hold(struct etm_dfmt *d, size_t k);
 /* Where do the frames start again (dfmt_realign.c)? Clears d->realign. */

@@ -442,6 +442,43 @@ static int dfmt_cut_id(const struct etm_dfmt *d, const uint8_t *h, size_t nf,
 	return id < 0 ? id0 : id;
 }
 
+/* The judged frames before the cut at held byte @best (the bytes
+ * before it in frames: dfmt_cut_joint()) are in place and did not go out
+ * (judged from a suspect frame, not a rewind): they go out at the old
+ * alignment rather than being dropped (am243x @9000, 4 bytes lost: the
+ * 14 frames from the suspect frame at 8752 to the cut; the hold retracts
+ * what the two frames before the cut gave), and the cut is done at their
+ * end (etm_dfmt_cut_due()) with the ID @id. */
+static void dfmt_cut_later(struct etm_dfmt *d, size_t best, int id)
+{
+	d->cut_on = 1;
+	d->cut_at = d->hold_off[best & ~(size_t)(DFMT_FRAME - 1)];
+	d->cut_k = best % DFMT_FRAME;
+	d->cut_id = id;
+	d->npre = 0;
+}
+
+int etm_dfmt_cut_due(struct etm_dfmt *d)
+{
+	size_t k = 0;
+
+	if (!d->nhold || d->hold_off[0] < d->cut_at)
+		return 0;
+	while (k < d->nhold && d->hold_off[k] < d->cut_at + d->cut_k)
+		k++;
+	etm_dfmt_event(d, etm_dfmt_error, etme_frame_align, d->cut_at);
+	if (k < d->nhold)
+		etm_dfmt_event(d, etm_dfmt_sync, 0, d->hold_off[k]);
+	etm_dfmt_drop_hold(d, k);
+	d->cur_id = d->cut_id;
+	d->pre_lo = d->nhold ? d->hold_off[0] : d->cut_at + d->cut_k;
+	d->cut_on = 0;
+	/* what the frames before it said (an ID nobody announced, a bad
+	 * packet) is judged by the cut */
+	d->realign = 0;
+	return 1;
+}
+
 /* Shift @best fits the @nf frames held better than shift 0: an error
  * at the frame of the cut (dfmt_cut(), or before the window:
  * dfmt_cut_pre()), a sync at the new frame start, the bytes before it
@@ -471,6 +508,10 @@ static void dfmt_shift(struct etm_dfmt *d, size_t best, size_t nf, int id0)
 	}
 	id = dfmt_cut_id(d, h, n, pre ? d->pre_id : d->cur_id, id0);
 	best += c * DFMT_FRAME;
+	if (c && !d->rewound) {
+		dfmt_cut_later(d, best, id);
+		return;
+	}
 	etm_dfmt_event(d, etm_dfmt_error, etme_frame_align,
 		       d->hold_off[best & ~(size_t)(DFMT_FRAME - 1)]);
 	etm_dfmt_event(d, etm_dfmt_sync, 0, d->hold_off[best]);
@@ -538,9 +579,11 @@ void etm_dfmt_realign(struct etm_dfmt *d)
 				d->cur_id = id0;
 		}
 		d->judged_at = d->hold_off[0] + 1;
+		d->rewound = 0;
 		return;
 	}
 	dfmt_shift(d, best, nf, id0);
+	d->rewound = 0;
 }
 
 int etm_dfmt_frame_suspect(const struct etm_dfmt *d, const uint8_t *f,

@@ -1,7 +1,7 @@
 /* tests/unit/test-hold.c - the element hold of the frame realignment
  * (decoder/hold.c): its ready scan over the ring, by hand-derived cases; and on TC2 (CoreSight frames, realignment on) pushed in pieces,
  * no element comes out before an element made after it lies
- * ETM_DFMT_REACH (656) bytes past it in the input pushed so far. */
+ * ETM_DFMT_REACH (912) bytes past it in the input pushed so far. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,7 +10,7 @@
 #include "decoder/dec_int.h"
 #include "etest.h"
 
-#define REACH 656 /* ETM_DFMT_REACH: 512 + 8 * 16 + 16 */
+#define REACH 912 /* ETM_DFMT_REACH: 512 + 24 * 16 + 16 */
 
 /* A ring of elements with these offsets (the rest zero). */
 static void ring(struct etm_elem *el, size_t n, const uint64_t *off)
@@ -22,7 +22,7 @@ static void ring(struct etm_elem *el, size_t n, const uint64_t *off)
 		el[i].offset = off[i];
 }
 
-/* An element is ready when its offset + 656 <= the latest offset, in ring
+/* An element is ready when its offset + 912 <= the latest offset, in ring
  * order only: the first one that is not stops the scan. */
 static void ready_prefix(void)
 {
@@ -31,13 +31,13 @@ static void ready_prefix(void)
 
 	ring(off, 8, o);
 
-	/* latest 700: 0, 10 and 44 (44 + 656 = 700) are; 45 is not, and 5
+	/* latest 956: 0, 10 and 44 (44 + 912 = 956) are; 45 is not, and 5
 	 * after it waits behind it */
-	ET_EQ(etm_dec_hold_ready(off, 7, 0, 5, 700), 3);
-	ET_EQ(etm_dec_hold_ready(off, 7, 1, 5, 700), 3);
-	/* below 656 nothing can be; at 656 only offset 0 */
-	ET_EQ(etm_dec_hold_ready(off, 7, 0, 5, 655), 0);
-	ET_EQ(etm_dec_hold_ready(off, 7, 0, 5, 656), 1);
+	ET_EQ(etm_dec_hold_ready(off, 7, 0, 5, 956), 3);
+	ET_EQ(etm_dec_hold_ready(off, 7, 1, 5, 956), 3);
+	/* below 912 nothing can be; at 912 only offset 0 */
+	ET_EQ(etm_dec_hold_ready(off, 7, 0, 5, 911), 0);
+	ET_EQ(etm_dec_hold_ready(off, 7, 0, 5, 912), 1);
 	/* nothing waiting */
 	ET_EQ(etm_dec_hold_ready(off, 7, 5, 5, 10000), 5);
 	/* everything far enough: all five */
@@ -79,7 +79,7 @@ static void ready_wraps(void)
 	for (i = 12; i < 24; i++)
 		o[i & 15] = 10 * i;
 	ring(off, 16, o);
-	/* latest 656 + 185: offsets up to 185, indices 12..18 */
+	/* latest 912 + 185: offsets up to 185, indices 12..18 */
 	ET_EQ(etm_dec_hold_ready(off, 15, 12, 24, REACH + 185), 19);
 	ET_EQ(etm_dec_hold_ready(off, 15, 12, 24, REACH + 230), 24);
 	ET_EQ(etm_dec_hold_ready(off, 15, 12, 24, REACH + 119), 12);
@@ -114,7 +114,7 @@ static int drain(struct etm_decoder *d, struct seen **v, size_t *n,
 }
 
 /* Every element out before the end of the input: an element after it in
- * the output (no damage: none is retracted) lies 656 bytes or more past
+ * the output (no damage: none is retracted) lies 912 bytes or more past
  * it and came from the input pushed by then. */
 static void tc2_release_rule(void)
 {
