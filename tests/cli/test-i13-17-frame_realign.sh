@@ -66,7 +66,7 @@ expect tc2-0x12 30 30 0 0
 measure tc2-0x13 "$tmp/tc2" cstrace.bin 0x13 12003
 expect tc2-0x13 28 28 0 0
 measure am "$tmp/am" etb.bin 0x10 9000
-expect am 27 27 0 0
+expect am 29 29 0 0
 # (used while building the element hold, decoder/hold.c: no longer held
 # out) the frame's own data decoded with bit 0 from the wrong auxiliary
 # byte, 12 of 120 decodes with invented instructions before the hold
@@ -86,6 +86,47 @@ fa=$("$ETMTRACE" decode "$tmp/tc2" --offsets --jobs 1 2> /dev/null |
 check "[ -n \"$fa\" ] && [ $fa -ge 11984 ] && [ $fa -lt 12064 ]" \
 	"4 bytes lost at 12003: frame alignment error at ${fa:-none} (frames 749-752: 11984-12063)"
 cp "$tc2/cstrace.bin" "$tmp/tc2/cstrace.bin"
+
+# 10 bytes lost at 8003 (frame F = 500, bytes 8000-8015): an even shift
+# (6 bytes to drop to realign) whose frames and packets read plausibly at the
+# old alignment until ID 0x10's packet at frame F + 17 fails; the cut was
+# at the first of the 8 frames kept before the window (8144, F + 9). With
+# 24 frames kept, the cut at F scores 1002 against 782 at the window start
+# (doc/robustness.md, "Shift and cut together"): the error must be in
+# frames F - 1 to F + 2 (7984-8063).
+$PY -c 'import sys; b = open(sys.argv[1], "rb").read()
+open(sys.argv[2], "wb").write(b[:8003] + b[8013:])' "$tc2/cstrace.bin" "$tmp/tc2/cstrace.bin"
+fa=$("$ETMTRACE" decode "$tmp/tc2" --offsets --jobs 1 2> /dev/null |
+	sed -n 's/^@\([0-9]*\) .*frame alignment lost.*/\1/p' | head -1)
+check "[ -n \"$fa\" ] && [ $fa -ge 7984 ] && [ $fa -lt 8064 ]" \
+	"10 bytes lost at 8003: frame alignment error at ${fa:-none} (frames 499-502: 7984-8063)"
+cp "$tc2/cstrace.bin" "$tmp/tc2/cstrace.bin"
+
+# 4 bytes lost at 9000 in am243x (frame F = 562, bytes 8992-9007; 16 - 4
+# = 12 bytes to drop to realign): judged from the frame at 8752, which
+# names 0x6F (not in the snapshot), so the damage lies in the window's
+# 16th frame; the window's fit chose shift 10 (a cut at 9056, F + 4). The
+# right shift 12 must win, with its error in frames F - 1 to F + 2
+# (8976-9055), and the 14 undamaged frames 8752-8975 before the cut must
+# give their instructions (they were dropped): 0x10's instructions from
+# offsets 8752-8939 equal the undamaged decode's (the hold retracts from
+# two frames before the cut, 8944, and the range begun before that at
+# 8940, whose last atoms may come from after it).
+$PY -c 'import sys; b = open(sys.argv[1], "rb").read()
+open(sys.argv[2], "wb").write(b[:9000] + b[9004:])' "$tmp/am/etb.bin" "$tmp/am/etb.lost4"
+mkdir "$tmp/am4"
+cp "$tmp/am"/*.ini "$tmp/am"/mem_*.bin "$tmp/am"/*.out "$tmp/am4/"
+mv "$tmp/am/etb.lost4" "$tmp/am4/etb.bin"
+between() { "$ETMTRACE" decode "$1" --id 0x10 --offsets --jobs 1 2> /dev/null |
+	awk '$1 ~ /^@/ { o = substr($1, 2) + 0; if (o >= 8752 && o < 8940 && $3 ~ /^(A32|T32)$/) print }'; }
+fa=$("$ETMTRACE" decode "$tmp/am4" --id 0x10 --offsets --jobs 1 2> /dev/null |
+	sed -n 's/^@\([0-9]*\) .*frame alignment lost.*/\1/p' | head -1)
+check "[ -n \"$fa\" ] && [ $fa -ge 8976 ] && [ $fa -lt 9056 ]" \
+	"am243x 4 bytes lost at 9000: frame alignment error at ${fa:-none} (frames 561-564: 8976-9055)"
+between "$tmp/am" > "$tmp/am-ref"
+between "$tmp/am4" > "$tmp/am-dmg"
+check "[ -s $tmp/am-ref ] && cmp -s $tmp/am-ref $tmp/am-dmg" \
+	"am243x 4 bytes lost at 9000: the frames before the cut in place, $(wc -l < "$tmp/am-dmg") of $(wc -l < "$tmp/am-ref") instructions at 8752-8939"
 
 # The damage itself may name a live ID: 3 bytes inserted at 3001 whose
 # 0x25 lands on an ID byte of the old alignment (ID 0x12) among ID 0x10's
