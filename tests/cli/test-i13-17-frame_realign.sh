@@ -40,6 +40,22 @@ expect() {
 		"$1: clean $c (>= $2), reported $r (>= $3), invented in $i (<= $4), late $l (<= $5)"
 }
 
+# lose FILE OUT POS N: OUT is FILE without its N bytes from POS on
+lose() {
+	$PY -c 'import sys; b = open(sys.argv[1], "rb").read(); p, n = int(sys.argv[3]), int(sys.argv[4])
+open(sys.argv[2], "wb").write(b[:p] + b[p + n:])' "$@"
+}
+# first_fa SNAP [ARGS]: the offset of the first frame alignment error
+first_fa() {
+	"$ETMTRACE" decode "$@" --offsets --jobs 1 2> /dev/null |
+		sed -n 's/^@\([0-9]*\) .*frame alignment lost.*/\1/p' | head -1
+}
+# check_fa WHAT FA LO HI FRAMES: the error at FA in [LO, HI)
+check_fa() {
+	check "[ -n \"$2\" ] && [ $2 -ge $3 ] && [ $2 -lt $4 ]" \
+		"$1: frame alignment error at ${2:-none} (frames $5: $3-$(($4 - 1)))"
+}
+
 synth_snap "$tmp/ptm" --protocol ptm --format coresight --sources 2 --seed 3 \
 	--insns 20000 --async-period 256 --isync-period 256
 synth_snap "$tmp/e3" --protocol etmv3 --format coresight --sources 2 --seed 5 \
@@ -79,12 +95,8 @@ expect tc2-20011 30 30 0 0
 # it, so 0x10 came back late. The error must be at the place: in frames
 # F - 1 to F + 2 (11984-12063), as planted here (doc/robustness.md, "The
 # first sign of trouble").
-$PY -c 'import sys; b = open(sys.argv[1], "rb").read()
-open(sys.argv[2], "wb").write(b[:12003] + b[12007:])' "$tc2/cstrace.bin" "$tmp/tc2/cstrace.bin"
-fa=$("$ETMTRACE" decode "$tmp/tc2" --offsets --jobs 1 2> /dev/null |
-	sed -n 's/^@\([0-9]*\) .*frame alignment lost.*/\1/p' | head -1)
-check "[ -n \"$fa\" ] && [ $fa -ge 11984 ] && [ $fa -lt 12064 ]" \
-	"4 bytes lost at 12003: frame alignment error at ${fa:-none} (frames 749-752: 11984-12063)"
+lose "$tc2/cstrace.bin" "$tmp/tc2/cstrace.bin" 12003 4
+check_fa "4 bytes lost at 12003" "$(first_fa "$tmp/tc2")" 11984 12064 749-752
 cp "$tc2/cstrace.bin" "$tmp/tc2/cstrace.bin"
 
 # 10 bytes lost at 8003 (frame F = 500, bytes 8000-8015): an even shift
@@ -94,12 +106,8 @@ cp "$tc2/cstrace.bin" "$tmp/tc2/cstrace.bin"
 # 24 frames kept, the cut at F scores 1002 against 782 at the window start
 # (doc/robustness.md, "Shift and cut together"): the error must be in
 # frames F - 1 to F + 2 (7984-8063).
-$PY -c 'import sys; b = open(sys.argv[1], "rb").read()
-open(sys.argv[2], "wb").write(b[:8003] + b[8013:])' "$tc2/cstrace.bin" "$tmp/tc2/cstrace.bin"
-fa=$("$ETMTRACE" decode "$tmp/tc2" --offsets --jobs 1 2> /dev/null |
-	sed -n 's/^@\([0-9]*\) .*frame alignment lost.*/\1/p' | head -1)
-check "[ -n \"$fa\" ] && [ $fa -ge 7984 ] && [ $fa -lt 8064 ]" \
-	"10 bytes lost at 8003: frame alignment error at ${fa:-none} (frames 499-502: 7984-8063)"
+lose "$tc2/cstrace.bin" "$tmp/tc2/cstrace.bin" 8003 10
+check_fa "10 bytes lost at 8003" "$(first_fa "$tmp/tc2")" 7984 8064 499-502
 cp "$tc2/cstrace.bin" "$tmp/tc2/cstrace.bin"
 
 # 4 bytes lost at 9000 in am243x (frame F = 562, bytes 8992-9007; 16 - 4
@@ -112,17 +120,12 @@ cp "$tc2/cstrace.bin" "$tmp/tc2/cstrace.bin"
 # offsets 8752-8939 equal the undamaged decode's (the hold retracts from
 # two frames before the cut, 8944, and the range begun before that at
 # 8940, whose last atoms may come from after it).
-$PY -c 'import sys; b = open(sys.argv[1], "rb").read()
-open(sys.argv[2], "wb").write(b[:9000] + b[9004:])' "$tmp/am/etb.bin" "$tmp/am/etb.lost4"
 mkdir "$tmp/am4"
 cp "$tmp/am"/*.ini "$tmp/am"/mem_*.bin "$tmp/am"/*.out "$tmp/am4/"
-mv "$tmp/am/etb.lost4" "$tmp/am4/etb.bin"
+lose "$tmp/am/etb.bin" "$tmp/am4/etb.bin" 9000 4
 between() { "$ETMTRACE" decode "$1" --id 0x10 --offsets --jobs 1 2> /dev/null |
 	awk '$1 ~ /^@/ { o = substr($1, 2) + 0; if (o >= 8752 && o < 8940 && $3 ~ /^(A32|T32)$/) print }'; }
-fa=$("$ETMTRACE" decode "$tmp/am4" --id 0x10 --offsets --jobs 1 2> /dev/null |
-	sed -n 's/^@\([0-9]*\) .*frame alignment lost.*/\1/p' | head -1)
-check "[ -n \"$fa\" ] && [ $fa -ge 8976 ] && [ $fa -lt 9056 ]" \
-	"am243x 4 bytes lost at 9000: frame alignment error at ${fa:-none} (frames 561-564: 8976-9055)"
+check_fa "am243x 4 bytes lost at 9000" "$(first_fa "$tmp/am4" --id 0x10)" 8976 9056 561-564
 between "$tmp/am" > "$tmp/am-ref"
 between "$tmp/am4" > "$tmp/am-dmg"
 check "[ -s $tmp/am-ref ] && cmp -s $tmp/am-ref $tmp/am-dmg" \
