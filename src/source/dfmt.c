@@ -57,8 +57,10 @@ struct etm_dfmt *etm_dfmt_alloc_bulk(enum etm_input_format fmt,
 
 void etm_dfmt_free(struct etm_dfmt *d)
 {
-	if (d)
+	if (d) {
 		free(d->fr);
+		etm_dfmt_retro_free(d);
+	}
 	free(d);
 }
 
@@ -66,6 +68,8 @@ int etm_dfmt_push(struct etm_dfmt *d, const uint8_t *buf, size_t n)
 {
 	if (!d || (!buf && n) || d->finished)
 		return -etme_invalid;
+	if (d->rt && (d->fast ? d->fr->pos >= d->fr->n : d->pos >= d->n))
+		etm_dfmt_retro_input(d, buf, n, d->in_off);
 	if (d->fast) {
 		if (d->fr->pos < d->fr->n)
 			return -etme_busy;
