@@ -29,19 +29,22 @@ static int left_bad(const struct etm_packet *p)
 
 /* etm_dfmt_scan_fn: the first malformed packet of ID @id's bytes @b after
  * their first A-sync, through its packet decoder from a reset. */
-static size_t left_scan(void *ctx, uint8_t id, const uint8_t *b, size_t n)
+static size_t left_scan(void *ctx, uint8_t id, const uint8_t *b, size_t n,
+			int *bad)
 {
 	const struct etm_decoder *d = ctx;
 	struct etm_pkt_decoder *pd = d->left && id < ETM_DEC_MAX_SOURCES ?
 					     d->left->pd[id] :
 					     NULL;
 	struct etm_packet pkt;
-	size_t at = SIZE_MAX;
+	size_t at = SIZE_MAX, good;
 	int synced = 0;
 
+	*bad = 0;
 	if (!pd)
 		return SIZE_MAX;
 	etm_pkt_reset(pd);
+	*bad = etm_pkt_trial(pd, b, n, &good);
 	if (etm_pkt_push(pd, b, n, 0) < 0)
 		return SIZE_MAX;
 	while (at == SIZE_MAX && etm_pkt_next(pd, &pkt, sizeof(pkt)) == 0) {

@@ -80,10 +80,11 @@ typedef uint64_t (*etm_dfmt_sign_fn)(void *ctx, uint64_t from);
 void etm_dfmt_set_sign(struct etm_dfmt *d, etm_dfmt_sign_fn fn);
 /* Where a late realignment's damage began, among the data of a source
  * the decoder does not decode (dfmt_retro.c): the index in @b[0..n) (ID
- * @id's data, read at the old alignment) of the first malformed packet
- * after its first A-sync, else SIZE_MAX; @ctx is the judge's. */
+ * @id's data) of the first malformed packet after its first A-sync, else
+ * SIZE_MAX; in *@bad, how many malformed packets the bytes make from any
+ * packet boundary (etm_pkt_trial()); @ctx is the judge's. */
 typedef size_t (*etm_dfmt_scan_fn)(void *ctx, uint8_t id, const uint8_t *b,
-				   size_t n);
+				   size_t n, int *bad);
 /* The input offset from which on nothing the decoder made from the input
  * has gone out (it may still be withdrawn: decoder/hold.c); @ctx is the
  * judge's. */

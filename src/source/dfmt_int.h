@@ -192,9 +192,9 @@ void etm_dfmt_retro_free(struct etm_dfmt *d);
 void etm_dfmt_retro_save(const struct etm_dfmt *d, struct etm_sbuf *s);
 /* A realignment decided with its cut at the judged window, whose frames
  * (those kept before it included) begin at input offset @w on the old
- * grid, its error at @at: where the damage began among the data of the
- * sources not decoded in the input before (<= @at). */
-uint64_t etm_dfmt_retro_at(const struct etm_dfmt *d, uint64_t w,
+ * grid, shift @k, its error at @at: where the damage began among the
+ * data of the sources not decoded in the input before (<= @at). */
+uint64_t etm_dfmt_retro_at(const struct etm_dfmt *d, uint64_t w, size_t k,
 			   uint64_t at);
 
 #endif

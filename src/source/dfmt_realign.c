@@ -381,7 +381,7 @@ static void dfmt_shift(struct etm_dfmt *d, size_t best, size_t nf, int id0)
 	at = d->hold_off[best & ~(size_t)(DFMT_FRAME - 1)];
 	/* before it, among the data of sources not decoded (dfmt_retro.c) */
 	if (d->rt)
-		at = etm_dfmt_retro_at(d, w, at);
+		at = etm_dfmt_retro_at(d, w, best % DFMT_FRAME, at);
 	etm_dfmt_event(d, etm_dfmt_error, etme_frame_align, at);
 	etm_dfmt_event(d, etm_dfmt_sync, 0, d->hold_off[best]);
 	etm_dfmt_drop_hold(d, best);

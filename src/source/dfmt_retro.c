@@ -135,56 +135,64 @@ static int retro_bytes(const struct dfmt_retro *rt, uint64_t lo, uint64_t hi,
 	return 1;
 }
 
-/* The data bytes of trace ID @want in the @nf frames at @h, read as the
- * formatter rules give them from an unknown current ID, into @out with
- * their index in @h in @pos; how many. In *@live, one past the last of
- * the first @lim frames holding data of a decoded source (@seen) or of an
- * unknown ID: what was made from it may be out. */
-static size_t retro_stream(const uint8_t *h, size_t nf, int want,
-			   const uint8_t *seen, size_t lim, uint8_t *out,
-			   uint16_t *pos, size_t *live)
+/* What a stream of one ID is read from: the frames, the ID current
+ * before them, and where data of a decoded source blocks the report
+ * (@seen, or an unknown ID, in the first @lim frames: what was made from
+ * it may be out; @live NULL: not looked at). */
+struct retro_rd {
+	const uint8_t *h;
+	size_t nf;
+	int id;
+	const uint8_t *seen;
+	size_t lim, *live;
+};
+
+/* One data byte @b at index @at of the frames, of ID @id, in frame @f. */
+static void retro_byte(const struct retro_rd *r, int want, int id, uint8_t b,
+		       size_t at, uint8_t *out, uint16_t *pos, size_t *n)
 {
-	size_t f, n = 0;
+	size_t f = at / DFMT_FRAME;
+
+	if (r->live && f < r->lim &&
+	    (id < 0 || (id < 0x70 && r->seen[id])))
+		*r->live = f + 1;
+	if (id != want)
+		return;
+	out[*n] = b;
+	pos[(*n)++] = (uint16_t)at;
+}
+
+/* The data bytes of trace ID @want in the frames of @r, as the formatter
+ * rules give them, into @out with their index in the frames in @pos; how
+ * many. */
+static size_t retro_stream(const struct retro_rd *r, int want, uint8_t *out,
+			   uint16_t *pos)
+{
+	const uint8_t *h = r->h;
+	size_t f, n = 0, p;
 	unsigned k;
-	int id = DFMT_ID_UNKNOWN, nid, late;
+	int id = r->id, nid, late;
 
-	for (f = 0; f < nf; f++, h += DFMT_FRAME) {
+	for (f = 0; f < r->nf; f++, h += DFMT_FRAME) {
 		for (k = 0; k < 8; k++) {
-			uint8_t m = h[2 * k], b[2];
-			unsigned a = (h[15] >> k) & 1, nb = 0, j;
-			int bid[2];
+			uint8_t m = h[2 * k];
+			unsigned a = (h[15] >> k) & 1;
 
+			p = f * DFMT_FRAME + 2 * k;
 			if (!(m & 1)) {
-				bid[nb] = id;
-				b[nb++] = (uint8_t)((m & 0xfe) | a);
-				if (k < 7) {
-					bid[nb] = id;
-					b[nb++] = h[2 * k + 1];
-				}
-			} else {
-				nid = m >> 1;
-				late = k < 7 && !(a && nid != id);
-				if (k < 7 && !late) {
-					bid[nb] = id;
-					b[nb++] = h[2 * k + 1];
-				}
-				id = nid;
-				if (late) {
-					bid[nb] = id;
-					b[nb++] = h[2 * k + 1];
-				}
+				retro_byte(r, want, id, (uint8_t)((m & 0xfe) | a),
+					   p, out, pos, &n);
+				if (k < 7)
+					retro_byte(r, want, id, h[2 * k + 1],
+						   p + 1, out, pos, &n);
+				continue;
 			}
-			for (j = 0; j < nb; j++) {
-				if (f < lim && (bid[j] < 0 ||
-						(bid[j] < 0x70 && seen[bid[j]])))
-					*live = f + 1;
-				if (bid[j] != want)
-					continue;
-				out[n] = b[j];
-				pos[n++] = (uint16_t)(f * DFMT_FRAME +
-						      (j ? 2 * k + 1 :
-						       (m & 1) ? 2 * k + 1 : 2 * k));
-			}
+			nid = m >> 1;
+			late = k < 7 && !(a && nid != id);
+			if (k < 7)
+				retro_byte(r, want, late ? nid : id,
+					   h[2 * k + 1], p + 1, out, pos, &n);
+			id = nid;
 		}
 	}
 	return n;
@@ -205,7 +213,50 @@ static size_t retro_fsync_end(const uint8_t *h, size_t nf)
 /* Frames before the cut, at most. */
 #define DFMT_RETRO_MAX (DFMT_RETRO_REACH + DFMT_PRE + DFMT_WIN * DFMT_FRAME)
 
-uint64_t etm_dfmt_retro_at(const struct etm_dfmt *d, uint64_t w,
+/* Malformed packets of ID @want in the frames of @r (etm_pkt_trial()). */
+static int retro_bad(const struct etm_dfmt *d, const struct retro_rd *r,
+		     int want)
+{
+	uint8_t s[DFMT_RETRO_MAX];
+	uint16_t pos[DFMT_RETRO_MAX];
+	size_t m = retro_stream(r, want, s, pos);
+	int bad = 0;
+
+	if (m)
+		d->rt->scan(d->judge_ctx, (uint8_t)want, s, m, &bad);
+	return bad;
+}
+
+/* A malformed packet of ID @want in frame @fb of the @nf frames at @h:
+ * whether the data of @want from there on makes fewer malformed packets
+ * at a shift (the realignment's, @k, first) than unshifted - where the
+ * data was damaged and not the alignment lost, every shift makes more.
+ * Any shift, since the realignment may have taken a wrong one of the
+ * same parity (one realigns again later). */
+static int retro_shifted(const struct etm_dfmt *d, const uint8_t *h,
+			 size_t nf, size_t fb, size_t k, int want)
+{
+	struct retro_rd r = { 0 };
+	size_t j, sh;
+	int old;
+
+	r.h = h + fb * DFMT_FRAME;
+	r.nf = nf - fb;
+	r.id = dfmt_id_after(h, fb, DFMT_ID_UNKNOWN);
+	if (r.id < 0)
+		r.id = want;
+	old = retro_bad(d, &r, want);
+	for (j = 0; j + 1 < DFMT_SHIFTS; j++) {
+		sh = (k + j - 1) % (DFMT_SHIFTS - 1) + 1;
+		r.h = h + fb * DFMT_FRAME + sh;
+		r.nf = ((nf - fb) * DFMT_FRAME - sh) / DFMT_FRAME;
+		if (retro_bad(d, &r, want) <= old)
+			return 1;
+	}
+	return 0;
+}
+
+uint64_t etm_dfmt_retro_at(const struct etm_dfmt *d, uint64_t w, size_t k,
 			   uint64_t at)
 {
 	const struct dfmt_retro *rt = d->rt;
@@ -213,7 +264,9 @@ uint64_t etm_dfmt_retro_at(const struct etm_dfmt *d, uint64_t w,
 	uint16_t pos[DFMT_RETRO_MAX];
 	uint64_t lo = w > DFMT_RETRO_REACH ? w - DFMT_RETRO_REACH : 0;
 	uint64_t best = at, out, b;
-	size_t nf, m, i, live = 0, f0, bad, lim;
+	size_t nf, m, i, live = 0, f0, first;
+	struct retro_rd r = { 0 };
+	int bad;
 
 	if (lo < d->pre_lo)
 		lo = d->pre_lo;
@@ -223,18 +276,28 @@ uint64_t etm_dfmt_retro_at(const struct etm_dfmt *d, uint64_t w,
 		return at;
 	f0 = retro_fsync_end(h, nf);
 	lo += f0 * DFMT_FRAME;
-	nf -= f0;
+	r.h = h + f0 * DFMT_FRAME;
+	r.nf = nf - f0;
+	r.id = DFMT_ID_UNKNOWN;
+	r.seen = d->seen;
 	/* the frames whose decoded data may be out already */
 	out = rt->out(d->judge_ctx);
-	lim = out <= lo ? 0 : (size_t)((out - lo + DFMT_FRAME - 1) / DFMT_FRAME);
+	r.lim = out <= lo ? 0 :
+			    (size_t)((out - lo + DFMT_FRAME - 1) / DFMT_FRAME);
+	r.live = &live;
 	for (i = 1; i < 0x70; i++) {
 		if (!rt->ids[i] || d->seen[i])
 			continue;
-		m = retro_stream(h + f0 * DFMT_FRAME, nf, (int)i, d->seen, lim,
-				 s, pos, &live);
-		bad = m ? rt->scan(d->judge_ctx, (uint8_t)i, s, m) : SIZE_MAX;
-		b = bad < m ? lo + pos[bad] : UINT64_MAX;
-		best = b < best ? b : best;
+		m = retro_stream(&r, (int)i, s, pos);
+		first = m ? rt->scan(d->judge_ctx, (uint8_t)i, s, m, &bad) :
+			    SIZE_MAX;
+		if (first >= m)
+			continue;
+		b = lo + pos[first];
+		if (b < best && retro_shifted(d, r.h, r.nf,
+					      pos[first] / DFMT_FRAME, k,
+					      (int)i))
+			best = b;
 	}
 	best -= (best - lo) % DFMT_FRAME;
 	/* no data of a decoded source from its frame on */
