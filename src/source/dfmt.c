@@ -68,17 +68,19 @@ int etm_dfmt_push(struct etm_dfmt *d, const uint8_t *buf, size_t n)
 {
 	if (!d || (!buf && n) || d->finished)
 		return -etme_invalid;
-	if (d->rt && (d->fast ? d->fr->pos >= d->fr->n : d->pos >= d->n))
-		etm_dfmt_retro_input(d, buf, n, d->in_off);
 	if (d->fast) {
 		if (d->fr->pos < d->fr->n)
 			return -etme_busy;
+		if (d->rt)
+			etm_dfmt_retro_input(d, buf, n, d->in_off);
 		etm_frames_input(d->fr, buf, n, d->in_off);
 		d->in_off += n;
 		return 0;
 	}
 	if (d->pos < d->n)
 		return -etme_busy;
+	if (d->rt)
+		etm_dfmt_retro_input(d, buf, n, d->in_off);
 	d->buf = buf;
 	d->n = n;
 	d->pos = 0;

@@ -1,17 +1,19 @@
-/* source/dfmt_retro.c - where a late frame realignment's damage began,
- * when the input holds sources the decoder does not decode (a selection,
+/* source/dfmt_retro.c - where a frame realignment's damage began, when
+ * the input holds sources the decoder does not decode (a selection,
  * `--id`): their data is not parsed on the way (the single-ID fast path
  * skips it), so damage among it shows only when a decoded source's data
- * comes, up to hundreds of frames on. Only once a realignment is decided
- * and its cut found no evidence before the judged window, the input
- * before it (a kept history of the consumed input, DFMT_RETRO_HIST bytes)
- * is read at the old alignment and the left-out sources' packets parsed
- * there (etm_dfmt_set_scan()): the first malformed one after that
- * source's A-sync is where the error goes, if no data of a decoded source
- * lies between it and the window (its elements may be out: offsets would
- * go backwards). Undamaged input pays one copy of each input's last bytes
- * (doc/robustness.md, "Frame realignment", "`--id`: where the damage
- * began"). */
+ * comes, up to hundreds of frames on. Only once a realignment is decided,
+ * the input before its cut (DFMT_RETRO_REACH bytes before the frames it
+ * judged, from a kept history of the consumed input) is read at the old
+ * alignment and each left-out source's packets parsed from its first
+ * A-sync there (etm_dfmt_set_scan()): the first malformed packet whose
+ * data from there on makes no more malformed packets at some shift than
+ * unshifted (a lost alignment, not damaged data) is where the error
+ * goes - if no data of a decoded source whose elements may be out lies
+ * from its frame on (offsets would go backwards in the listing; those
+ * still waiting are withdrawn from there, decoder/hold.c). Undamaged
+ * input pays one copy of each input's last bytes (doc/robustness.md,
+ * "Frame realignment", "Where the damage began, with `--id`"). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -147,7 +149,8 @@ struct retro_rd {
 	size_t lim, *live;
 };
 
-/* One data byte @b at index @at of the frames, of ID @id, in frame @f. */
+/* Data byte @b of ID @id at index @at of the frames of @r: into @out
+ * and @pos if @id is @want. */
 static void retro_byte(const struct retro_rd *r, int want, int id, uint8_t b,
 		       size_t at, uint8_t *out, uint16_t *pos, size_t *n)
 {
@@ -228,11 +231,11 @@ static int retro_bad(const struct etm_dfmt *d, const struct retro_rd *r,
 }
 
 /* A malformed packet of ID @want in frame @fb of the @nf frames at @h:
- * whether the data of @want from there on makes fewer malformed packets
- * at a shift (the realignment's, @k, first) than unshifted - where the
- * data was damaged and not the alignment lost, every shift makes more.
- * Any shift, since the realignment may have taken a wrong one of the
- * same parity (one realigns again later). */
+ * whether the data of @want from that frame on makes no more malformed
+ * packets at some shift (the realignment's, @k, first) than unshifted -
+ * where the data was damaged and the alignment not lost (a bit flip),
+ * every shift makes more. Any shift, since the realignment may have
+ * taken a wrong one of the same parity (a later one corrects it). */
 static int retro_shifted(const struct etm_dfmt *d, const uint8_t *h,
 			 size_t nf, size_t fb, size_t k, int want)
 {
