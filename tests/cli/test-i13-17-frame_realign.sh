@@ -71,6 +71,9 @@ expect tc2-0x13 29 29 0 0
 # 45-159 frames late).
 measure tc2-0x12-3001 "$tmp/tc2" cstrace.bin 0x12 3001
 expect tc2-0x12-3001 28 28 0 0
+# and 0x10 @16009 (was 25: reports 3-19 frames late)
+measure tc2-0x10-16009 "$tmp/tc2" cstrace.bin 0x10 16009
+expect tc2-0x10-16009 27 27 0 0
 measure am "$tmp/am" etb.bin 0x10 9000
 expect am 27 27 0 0
 # (used while building the element hold, decoder/hold.c: no longer held
