@@ -40,6 +40,16 @@ void etm_decoder_free(struct etm_decoder *d);
  * Returns 0 or -etme_invalid. */
 int etm_decoder_note_id(struct etm_decoder *d, unsigned id);
 
+/** CoreSight frames: as etm_decoder_note_id() for the source @cfg
+ * configures, which the decoder does not decode (left out by a
+ * selection). Its configuration serves only where a lost frame alignment
+ * is found late, in another source's data: its packets in the frames
+ * before are parsed then, to put the error where the damage began.
+ * Returns 0, -etme_bad_config (then the ID is noted all the same),
+ * -etme_invalid or -etme_nomem. */
+int etm_decoder_note_source(struct etm_decoder *d,
+			    const struct etm_config *cfg);
+
 /** CoreSight frames: look for a lost frame alignment when a source's
  * packets stop parsing (@on nonzero, the default), or only where a frame
  * names a reserved ID (@on 0: the deformatter's own rules). While on (and

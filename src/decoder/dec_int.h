@@ -10,6 +10,7 @@
 #define ETM_DEC_MAX_SOURCES 128
 
 struct etm_dec_tape;
+struct dec_left;
 struct etm_sbuf;
 
 /* The element hold of the realignment (hold.c): elements [head, n) of the
@@ -102,6 +103,9 @@ struct etm_decoder {
 	/* with the hold on, the source being drained between calls (cur is
 	 * NULL then: etm_decoder_next()'s common case does not apply) */
 	struct dec_source *hold_cur;
+	/* sources of the input not decoded, with their configurations
+	 * (etm_decoder_note_source(), retro.c); NULL: none */
+	struct dec_left *left;
 };
 
 struct etm_dfmt_stage;
@@ -160,6 +164,12 @@ uint64_t etm_dec_hold_sign(const struct dec_hold *h, uint64_t from);
  * offsets lie ETM_DFMT_REACH bytes or more before @mx. */
 size_t etm_dec_hold_ready(const struct etm_elem *el, size_t m, size_t r,
 			  size_t k, uint64_t mx);
+/* The sources not decoded (retro.c): the deformatter told of them, freed,
+ * copied to the clone @c of @d (0 or -etme_nomem). */
+void etm_dec_left_wire(struct etm_decoder *d);
+void etm_dec_left_free(struct etm_decoder *d);
+int etm_dec_left_clone(struct etm_decoder *c, const struct etm_decoder *d);
+
 /* Empty the hold (a restart); free its memory. */
 void etm_dec_hold_clear(struct dec_hold *h);
 void etm_dec_hold_free(struct dec_hold *h);

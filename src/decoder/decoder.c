@@ -68,6 +68,7 @@ void etm_decoder_free(struct etm_decoder *d)
 		src_free(d->src[i]);
 	etm_dfmt_free(d->dfmt);
 	etm_dec_hold_free(&d->hold);
+	etm_dec_left_free(d);
 	free(d);
 }
 
@@ -571,6 +572,8 @@ struct etm_decoder *etm_decoder_clone(const struct etm_decoder *d,
 	c->no_realign = d->no_realign;
 	etm_dec_ids_changed(c);
 	etm_dec_set_judge(c);
+	if (etm_dec_left_clone(c, d) < 0)
+		goto fail;
 	if (d->cache_off)
 		etm_decoder_set_cache(c, 0);
 	return c;

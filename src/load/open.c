@@ -184,16 +184,23 @@ int cap_wire(struct cap_ctx *c, struct etm_capture_source *s)
 }
 
 /* Every source of a buffer, decoded or not, is a trace ID its frames may
- * name (etm_decoder_note_id(): others make it check the alignment). */
+ * name (etm_decoder_note_id(): others make it check the alignment); one
+ * left out by the selection with its configuration, to find where damage
+ * among its data began (etm_decoder_note_source()). */
 static void cap_note_ids(struct cap_ctx *c)
 {
 	size_t j;
 
 	for (j = 0; j < c->cap->nsrc; j++) {
 		const struct etm_capture_source *s = &c->cap->src[j];
+		struct etm_decoder *dec = s->buffer < c->cap->nbuf ?
+						  c->cap->buf[s->buffer].dec :
+						  NULL;
 
-		if (s->buffer < c->cap->nbuf && c->cap->buf[s->buffer].dec)
-			etm_decoder_note_id(c->cap->buf[s->buffer].dec, s->id);
+		if (dec && !cap_selected(c, s->id))
+			etm_decoder_note_source(dec, &s->cfg);
+		else if (dec)
+			etm_decoder_note_id(dec, s->id);
 	}
 }
 

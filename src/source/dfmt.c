@@ -57,8 +57,10 @@ struct etm_dfmt *etm_dfmt_alloc_bulk(enum etm_input_format fmt,
 
 void etm_dfmt_free(struct etm_dfmt *d)
 {
-	if (d)
+	if (d) {
 		free(d->fr);
+		etm_dfmt_retro_free(d);
+	}
 	free(d);
 }
 
@@ -69,12 +71,16 @@ int etm_dfmt_push(struct etm_dfmt *d, const uint8_t *buf, size_t n)
 	if (d->fast) {
 		if (d->fr->pos < d->fr->n)
 			return -etme_busy;
+		if (d->rt)
+			etm_dfmt_retro_input(d, buf, n, d->in_off);
 		etm_frames_input(d->fr, buf, n, d->in_off);
 		d->in_off += n;
 		return 0;
 	}
 	if (d->pos < d->n)
 		return -etme_busy;
+	if (d->rt)
+		etm_dfmt_retro_input(d, buf, n, d->in_off);
 	d->buf = buf;
 	d->n = n;
 	d->pos = 0;

@@ -319,13 +319,17 @@ int etm_dfmt_next_bulk(struct etm_dfmt *d, const uint8_t *sel,
 		if (d->fast) {
 			r = dfmt_fast_step(d, sel, it, st);
 			if (r != 2)
-				return r;
+				break;
 		}
 		r = etm_dfmt_next(d, it, sizeof(*it));
 		/* the byte path stopped at the first frame it can hand back */
 		if (r != -etme_busy || !dfmt_hand_back(d))
-			return r;
+			break;
 	}
+	/* the input is consumed: what a late realignment may look at */
+	if (r == -etme_again && d->rt)
+		etm_dfmt_retro_keep(d);
+	return r;
 }
 
 /* The fast path's state for back_up() (source/frames.c): the data held
@@ -375,6 +379,7 @@ void etm_dfmt_save(const struct etm_dfmt *d, struct etm_sbuf *s)
 	etm_sbuf_u32(s, (uint32_t)d->push_id);
 	etm_sbuf_u64(s, d->push_end);
 	etm_sbuf_u64(s, d->ntail);
+	etm_dfmt_retro_save(d, s);
 }
 
 void etm_dfmt_restart(struct etm_dfmt *d, uint64_t base)
@@ -382,6 +387,7 @@ void etm_dfmt_restart(struct etm_dfmt *d, uint64_t base)
 	struct etm_frames *fr = d->fr;
 	etm_dfmt_judge_fn judge = d->judge;
 	etm_dfmt_sign_fn sign = d->sign;
+	struct dfmt_retro *rt = d->rt;
 	void *judge_ctx = d->judge_ctx;
 	int ids_all = d->ids_all;
 	uint8_t other[128];
@@ -404,6 +410,7 @@ void etm_dfmt_restart(struct etm_dfmt *d, uint64_t base)
 	d->judge_ctx = judge_ctx;
 	d->ids_all = ids_all;
 	memcpy(d->other, other, sizeof(other));
+	etm_dfmt_retro_restart(d, rt);
 	etm_frames_init(fr);
 }
 

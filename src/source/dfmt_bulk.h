@@ -78,6 +78,22 @@ typedef uint64_t (*etm_dfmt_sign_fn)(void *ctx, uint64_t from);
 /* Where a late realignment cuts before the judged window, the first sign
  * of trouble in the frames before it counts (dfmt_realign.c). */
 void etm_dfmt_set_sign(struct etm_dfmt *d, etm_dfmt_sign_fn fn);
+/* Where a late realignment's damage began, among the data of a source
+ * the decoder does not decode (dfmt_retro.c): the index in @b[0..n) (ID
+ * @id's data) of the first malformed packet after its first A-sync, else
+ * SIZE_MAX; in *@bad, how many malformed packets the bytes make from any
+ * packet boundary (etm_pkt_trial()); @ctx is the judge's. */
+typedef size_t (*etm_dfmt_scan_fn)(void *ctx, uint8_t id, const uint8_t *b,
+				   size_t n, int *bad);
+/* The input offset from which on nothing the decoder made from the input
+ * has gone out (it may still be withdrawn: decoder/hold.c); @ctx is the
+ * judge's. */
+typedef uint64_t (*etm_dfmt_out_fn)(void *ctx);
+/* The IDs @ids[id] nonzero (0x80 entries) have such a scan @fn (NULL:
+ * none), the decoder's output is bounded by @out; the deformatter then
+ * keeps a history of its input. */
+void etm_dfmt_set_scan(struct etm_dfmt *d, etm_dfmt_scan_fn fn,
+		       etm_dfmt_out_fn out, const uint8_t *ids);
 /* Whether the fast path has the input (etm_dfmt_rewind() applies). */
 int etm_dfmt_fast(const struct etm_dfmt *d);
 /* A packet of ID @id ending at input offset @at did not parse on the fast

@@ -133,6 +133,10 @@ struct etm_dfmt {
 	uint8_t tail[512];
 	size_t ntail;
 	uint64_t tail_off;
+	/* with sources not decoded (etm_dfmt_set_scan()): the history of
+	 * the input where a late realignment looks for its damage
+	 * (dfmt_retro.c), else NULL */
+	struct dfmt_retro *rt;
 };
 
 /* Trace IDs whose data is not trace: 0x00 (NULL padding), 0x7B (flush
@@ -193,5 +197,23 @@ void etm_dfmt_other_id(struct etm_dfmt *d, int id);
  * judged after its frame (valid frames may name one). */
 int etm_dfmt_frame_suspect(const struct etm_dfmt *d, const uint8_t *f,
 			   uint64_t off);
+
+/* The history of a late realignment's damage (dfmt_retro.c): a new
+ * input @buf (@n bytes at input offset @off), the current one consumed
+ * (kept), the state after etm_dfmt_restart() (@rt kept), free, save. */
+struct dfmt_retro;
+struct etm_sbuf;
+void etm_dfmt_retro_input(struct etm_dfmt *d, const uint8_t *buf, size_t n,
+			  uint64_t off);
+void etm_dfmt_retro_keep(struct etm_dfmt *d);
+void etm_dfmt_retro_restart(struct etm_dfmt *d, struct dfmt_retro *rt);
+void etm_dfmt_retro_free(struct etm_dfmt *d);
+void etm_dfmt_retro_save(const struct etm_dfmt *d, struct etm_sbuf *s);
+/* A realignment decided with its cut at the judged window, whose frames
+ * (those kept before it included) begin at input offset @w on the old
+ * grid, shift @k, its error at @at: where the damage began among the
+ * data of the sources not decoded in the input before (<= @at). */
+uint64_t etm_dfmt_retro_at(const struct etm_dfmt *d, uint64_t w, size_t k,
+			   uint64_t at);
 
 #endif

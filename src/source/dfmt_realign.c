@@ -491,6 +491,7 @@ static void dfmt_shift(struct etm_dfmt *d, size_t best, size_t nf, int id0)
 	uint8_t h[DFMT_PRE + DFMT_HOLD];
 	size_t n = 0;
 	int id;
+	uint64_t w = pre ? d->pre_off : d->hold_off[0], at;
 
 	if (pre && !c)
 		np = dfmt_cut_before(d, best, nf, id0);
@@ -512,8 +513,11 @@ static void dfmt_shift(struct etm_dfmt *d, size_t best, size_t nf, int id0)
 		dfmt_cut_later(d, best, id);
 		return;
 	}
-	etm_dfmt_event(d, etm_dfmt_error, etme_frame_align,
-		       d->hold_off[best & ~(size_t)(DFMT_FRAME - 1)]);
+	at = d->hold_off[best & ~(size_t)(DFMT_FRAME - 1)];
+	/* before it, among the data of sources not decoded (dfmt_retro.c) */
+	if (d->rt)
+		at = etm_dfmt_retro_at(d, w, best % DFMT_FRAME, at);
+	etm_dfmt_event(d, etm_dfmt_error, etme_frame_align, at);
 	etm_dfmt_event(d, etm_dfmt_sync, 0, d->hold_off[best]);
 	etm_dfmt_drop_hold(d, best);
 	d->cur_id = id;

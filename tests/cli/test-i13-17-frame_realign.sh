@@ -80,7 +80,16 @@ expect tc2-0x11 29 29 0 0
 measure tc2-0x12 "$tmp/tc2" cstrace.bin 0x12 12003
 expect tc2-0x12 30 30 0 0
 measure tc2-0x13 "$tmp/tc2" cstrace.bin 0x13 12003
-expect tc2-0x13 28 28 0 0
+expect tc2-0x13 29 29 0 0
+# --id 0x12 in a region of ID 0x10's data (no data of 0x12 for 150
+# frames): the damage is seen where 0x12's data comes; where it began, by
+# 0x10's packets parsed then (source/dfmt_retro.c). Was 20 (ten reports
+# 45-159 frames late).
+measure tc2-0x12-3001 "$tmp/tc2" cstrace.bin 0x12 3001
+expect tc2-0x12-3001 28 28 0 0
+# and 0x10 @16009 (was 25: reports 3-19 frames late)
+measure tc2-0x10-16009 "$tmp/tc2" cstrace.bin 0x10 16009
+expect tc2-0x10-16009 27 27 0 0
 measure am "$tmp/am" etb.bin 0x10 9000
 expect am 29 29 0 0
 # (used while building the element hold, decoder/hold.c: no longer held
@@ -130,6 +139,37 @@ between "$tmp/am" > "$tmp/am-ref"
 between "$tmp/am4" > "$tmp/am-dmg"
 check "[ -s $tmp/am-ref ] && cmp -s $tmp/am-ref $tmp/am-dmg" \
 	"am243x 4 bytes lost at 9000: the frames before the cut in place, $(wc -l < "$tmp/am-dmg") of $(wc -l < "$tmp/am-ref") instructions at 8752-8939"
+
+# --id 0x12, 2 bytes lost at 3001 (frame F = 187, 2992-3007), in a region
+# of ID 0x10's data: no frame names 0x12 before 5360 (frame 335, found
+# below from the frame bytes), and the realignment is decided there (main
+# 1e93df0: the error at 5408, F + 151). Where it began, by hand from the
+# bytes: 0x10's byte at 2994 is a data byte at an even place, its bit 0
+# the auxiliary byte's bit 1 (frame 187's byte 15, at 3007: 0x02
+# undamaged, so 0x9b, a branch address packet); with 3001-3002 lost, 3007
+# holds the original 3009, 0xbc, bit 1 clear: 0x9a, a reserved P-header
+# in cycle-accurate ETMv3 (b10011x10, ../shared/docs/etmv3.md), the first
+# malformed packet of 0x10 after its A-sync at 1960, in frame F. The error
+# must be in frames F - 1 to F + 2 (2976-3039), 0x12's instructions those
+# of the undamaged decode, and one read equal to pieces of 1000 and 97
+# bytes and to --jobs 8.
+first=$($PY -c 'import sys; b = open(sys.argv[1], "rb").read()
+print(next(f for f in range(0, len(b), 16) for k in range(0, 16, 2) if b[f + k] == 0x25))' "$tc2/cstrace.bin")
+insns12() { grep -E '^@[0-9]+ +[0-9a-f]+ +(A32|T32) ' "$1" | sed 's/^@[0-9]* *//'; }
+"$ETMTRACE" decode "$tmp/tc2" --id 0x12 --offsets --jobs 1 > "$tmp/u12" 2> /dev/null
+$PY -c 'import sys; b = open(sys.argv[1], "rb").read()
+open(sys.argv[2], "wb").write(b[:3001] + b[3003:])' "$tc2/cstrace.bin" "$tmp/tc2/cstrace.bin"
+"$ETMTRACE" decode "$tmp/tc2" --id 0x12 --offsets --jobs 1 > "$tmp/l12" 2> /dev/null
+fa=$(sed -n 's/^@\([0-9]*\) .*frame alignment lost.*/\1/p' "$tmp/l12" | head -1)
+check "[ $first = 5360 ] && [ -n \"$fa\" ] && [ $fa -ge 2976 ] && [ $fa -lt 3040 ]" \
+	"--id 0x12, 2 bytes lost at 3001: frame alignment error at ${fa:-none} (frames 186-189: 2976-3039; 0x12 first named at $first)"
+check "insns12 $tmp/u12 > $tmp/ref12 && insns12 $tmp/l12 > $tmp/dmg12 && [ -s $tmp/ref12 ] && cmp -s $tmp/ref12 $tmp/dmg12" \
+	"--id 0x12, 2 bytes lost at 3001: the undamaged instructions, $(insns12 "$tmp/l12" | wc -l) of $(insns12 "$tmp/u12" | wc -l)"
+for a in "--jobs 1 --chunk 1000" "--jobs 1 --chunk 97" "--jobs 8"; do
+	"$ETMTRACE" decode "$tmp/tc2" --id 0x12 --offsets $a > "$tmp/got" 2> /dev/null
+	check "cmp -s $tmp/l12 $tmp/got" "--id 0x12, 2 bytes lost at 3001: $a = one read"
+done
+cp "$tc2/cstrace.bin" "$tmp/tc2/cstrace.bin"
 
 # The damage itself may name a live ID: 3 bytes inserted at 3001 whose
 # 0x25 lands on an ID byte of the old alignment (ID 0x12) among ID 0x10's

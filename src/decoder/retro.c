@@ -1,0 +1,125 @@
+/* decoder/retro.c - the sources of the input the decoder does not decode
+ * (etm_decoder_note_source(): left out by a selection), for the frame
+ * realignment only: a packet decoder of each parses their data where a
+ * realignment decided late looks for where the damage began
+ * (source/dfmt_retro.c); nothing of them is parsed otherwise. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <etmtrace/decoder.h>
+#include <etmtrace/error.h>
+
+#include "decoder/dec_int.h"
+#include "packet/pktdec.h"
+#include "source/dfmt_bulk.h"
+
+struct dec_left {
+	struct etm_pkt_decoder *pd[ETM_DEC_MAX_SOURCES];
+	struct etm_config cfg[ETM_DEC_MAX_SOURCES];
+	uint8_t ids[ETM_DEC_MAX_SOURCES]; /* pd[id] is there */
+};
+
+/* Whether packet @p says the stream is malformed there. */
+static int left_bad(const struct etm_packet *p)
+{
+	return p->type == etmp_error &&
+	       (p->err == etme_bad_opc || p->err == etme_bad_packet);
+}
+
+/* etm_dfmt_scan_fn: the first malformed packet of ID @id's bytes @b after
+ * their first A-sync, through its packet decoder from a reset. */
+static size_t left_scan(void *ctx, uint8_t id, const uint8_t *b, size_t n,
+			int *bad)
+{
+	const struct etm_decoder *d = ctx;
+	struct etm_pkt_decoder *pd = d->left && id < ETM_DEC_MAX_SOURCES ?
+					     d->left->pd[id] :
+					     NULL;
+	struct etm_packet pkt;
+	size_t at = SIZE_MAX, good;
+	int synced = 0;
+
+	*bad = 0;
+	if (!pd)
+		return SIZE_MAX;
+	etm_pkt_reset(pd);
+	*bad = etm_pkt_trial(pd, b, n, &good);
+	if (etm_pkt_push(pd, b, n, 0) < 0)
+		return SIZE_MAX;
+	while (at == SIZE_MAX && etm_pkt_next(pd, &pkt, sizeof(pkt)) == 0) {
+		synced |= pkt.type == etmp_async;
+		if (synced && left_bad(&pkt))
+			at = (size_t)pkt.offset;
+	}
+	etm_pkt_reset(pd);
+	return at;
+}
+
+/* etm_dfmt_out_fn: what waits in the hold came from input after
+ * maxoff - ETM_DFMT_REACH (it goes out only once the latest element is
+ * that far past it); without the hold, everything made is out. */
+static uint64_t left_out(void *ctx)
+{
+	const struct etm_decoder *d = ctx;
+
+	if (!d->hold_on)
+		return UINT64_MAX;
+	return d->hold.maxoff > ETM_DFMT_REACH ?
+		       d->hold.maxoff - ETM_DFMT_REACH + 1 :
+		       0;
+}
+
+void etm_dec_left_wire(struct etm_decoder *d)
+{
+	if (d->dfmt && d->fmt == etm_fmt_coresight && d->left)
+		etm_dfmt_set_scan(d->dfmt, left_scan, left_out, d->left->ids);
+}
+
+int etm_decoder_note_source(struct etm_decoder *d,
+			    const struct etm_config *cfg)
+{
+	unsigned id;
+	int r;
+
+	if (!d || !cfg)
+		return -etme_invalid;
+	id = etm_cfg_trace_id(cfg);
+	r = etm_decoder_note_id(d, id);
+	if (r < 0)
+		return r;
+	if (etm_config_check(cfg, NULL) < 0 ||
+	    (cfg->protocol != etm_proto_etmv3 && cfg->protocol != etm_proto_ptm))
+		return -etme_bad_config;
+	if (!d->dfmt || d->fmt != etm_fmt_coresight || d->src[id])
+		return 0; /* nothing to look for, or decoded */
+	if (!d->left && !(d->left = calloc(1, sizeof(*d->left))))
+		return -etme_nomem;
+	etm_pkt_free(d->left->pd[id]);
+	etm_config_from_user(&d->left->cfg[id], cfg, cfg->size);
+	d->left->pd[id] = etm_pkt_alloc(&d->left->cfg[id]);
+	d->left->ids[id] = d->left->pd[id] != NULL;
+	etm_dec_left_wire(d);
+	return d->left->pd[id] ? 0 : -etme_nomem;
+}
+
+void etm_dec_left_free(struct etm_decoder *d)
+{
+	unsigned i;
+
+	for (i = 0; d->left && i < ETM_DEC_MAX_SOURCES; i++)
+		etm_pkt_free(d->left->pd[i]);
+	free(d->left);
+	d->left = NULL;
+}
+
+int etm_dec_left_clone(struct etm_decoder *c, const struct etm_decoder *d)
+{
+	unsigned i;
+
+	for (i = 0; d->left && i < ETM_DEC_MAX_SOURCES; i++)
+		if (d->left->ids[i] &&
+		    etm_decoder_note_source(c, &d->left->cfg[i]) == -etme_nomem)
+			return -etme_nomem;
+	return 0;
+}
