@@ -65,6 +65,10 @@ void etm_dec_set_judge(struct etm_decoder *d)
 	d->hold_on = (d->dfmt && d->fmt == etm_fmt_coresight &&
 		      !d->no_realign && !d->want_packets) ||
 		     d->hold.n > d->hold.head || d->hold_cur;
+	/* the sign sees every flow's elements as they are made */
+	if (d->dfmt && d->fmt == etm_fmt_coresight)
+		etm_dfmt_set_flow_trial(d->dfmt,
+					!d->no_realign && !d->want_packets);
 }
 
 void etm_decoder_set_realign(struct etm_decoder *d, int on)

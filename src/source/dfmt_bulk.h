@@ -78,6 +78,11 @@ typedef uint64_t (*etm_dfmt_sign_fn)(void *ctx, uint64_t from);
 /* Where a late realignment cuts before the judged window, the first sign
  * of trouble in the frames before it counts (dfmt_realign.c). */
 void etm_dfmt_set_sign(struct etm_dfmt *d, etm_dfmt_sign_fn fn);
+/* Whether the sign (etm_dfmt_set_sign()) sees the flows' elements as the
+ * byte path's frames go out (the decoder's element hold is on): a cut
+ * among several fitting near as well is then tried at the old alignment
+ * (dfmt_realign.c, dfmt_cut_try()). */
+void etm_dfmt_set_flow_trial(struct etm_dfmt *d, int on);
 /* Where a late realignment's damage began, among the data of a source
  * the decoder does not decode (dfmt_retro.c): the index in @b[0..n) (ID
  * @id's data) of the first malformed packet after its first A-sync, else

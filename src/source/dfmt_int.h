@@ -99,6 +99,16 @@ struct etm_dfmt {
 	int cut_on, cut_id, rewound;
 	uint64_t cut_at;
 	size_t cut_k;
+	/* the cut tried at the old alignment (dfmt_cut_try()): the frames
+	 * from the best cut, at try_at[0], to the latest cut fitting near
+	 * as well, at cut_at, go out in place; at the frame try_at[i] after
+	 * a sign of trouble from try_at[0] on (with the flows' elements:
+	 * flow_trial), the cut is due there with the ID try_id[i], its
+	 * error at cut_err (the sign's frame) */
+	int try_on, flow_trial;
+	size_t try_n;
+	uint64_t try_at[DFMT_WIN], cut_err;
+	int try_id[DFMT_WIN];
 
 	/* Frame being assembled. */
 	uint8_t frame[DFMT_FRAME];

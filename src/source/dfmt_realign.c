@@ -453,20 +453,100 @@ static void dfmt_cut_later(struct etm_dfmt *d, size_t best, int id)
 {
 	d->cut_on = 1;
 	d->cut_at = d->hold_off[best & ~(size_t)(DFMT_FRAME - 1)];
+	d->cut_err = d->cut_at;
 	d->cut_k = best % DFMT_FRAME;
 	d->cut_id = id;
 	d->npre = 0;
+}
+
+/* The fit of the cut at frame @j of the @nf frames held, shift @k from
+ * it (as dfmt_cut()). */
+static int dfmt_cut_fit(const struct etm_dfmt *d, size_t k, size_t j,
+			size_t nf, int id0)
+{
+	int bad, s = dfmt_fit(d, d->hold, k + j * DFMT_FRAME, nf - j, id0, &bad);
+
+	return j ? s + dfmt_fit(d, d->hold, 0, j, id0, &bad) : s;
+}
+
+/* The best cut at frame @c of the @nf frames held (shift @k) goes out in
+ * place (dfmt_cut_later()), but later cuts may fit near as well: at an
+ * even shift the frames read alike at both alignments (am243x @9000, 6
+ * bytes lost: one loop traced over and over, every cut from F-7 to F
+ * within 3 of the best, F-5's). Then the frames go out at the old
+ * alignment up to the latest of them, the flows being the trial: the
+ * old alignment is right up to the damage, and where it is wrong the
+ * flows soon say so (a malformed packet, a contradiction, a loss of the
+ * trace, an address with no image: dfmt_cut_tried()); the hold retracts
+ * what the frames read so gave from two frames before the first sign.
+ * @h, the @n frames before the cut (read from ID @id), for the ID at
+ * each later cut. Only where the sign sees the flows' elements
+ * (etm_dfmt_set_flow_trial()). */
+#define DFMT_NEAR 3
+static void dfmt_cut_try(struct etm_dfmt *d, size_t k, size_t nf, int id0,
+			 size_t c, const uint8_t *h, size_t n, int id)
+{
+	uint8_t g[DFMT_PRE + DFMT_HOLD];
+	size_t j, l = c;
+	int s0 = dfmt_cut_fit(d, k, c, nf, id0);
+
+	d->try_on = 0;
+	if (!d->flow_trial || !d->sign)
+		return;
+	for (j = c + 1; j + 1 < nf; j++)
+		if (dfmt_cut_fit(d, k, j, nf, id0) >= s0 - DFMT_NEAR)
+			l = j;
+	if (l == c)
+		return;
+	memcpy(g, h, n * DFMT_FRAME);
+	memcpy(g + n * DFMT_FRAME, d->hold + c * DFMT_FRAME,
+	       (l - c) * DFMT_FRAME);
+	for (j = c; j <= l; j++) {
+		d->try_at[j - c] = d->hold_off[j * DFMT_FRAME];
+		d->try_id[j - c] = dfmt_cut_id(d, g, n + j - c, id, id0);
+	}
+	d->try_n = l - c + 1;
+	d->try_on = 1;
+	d->cut_at = d->try_at[l - c];
+	d->cut_err = d->cut_at;
+	d->cut_id = d->try_id[l - c];
+}
+
+/* A frame of the cut tried at the old alignment (dfmt_cut_try()) is
+ * next: after a sign of trouble from the frame before the best cut on
+ * (a packet begun there may take bytes of the damaged frame), the cut is
+ * due here, its error at the sign's frame (not before the best cut). */
+static void dfmt_cut_tried(struct etm_dfmt *d)
+{
+	uint64_t o = d->hold_off[0], lo = d->try_at[0], t;
+	size_t i;
+
+	for (i = 1; i < d->try_n && d->try_at[i] != o; i++)
+		;
+	if (i >= d->try_n)
+		return;
+	t = d->sign(d->judge_ctx, lo > DFMT_FRAME ? lo - DFMT_FRAME : 0);
+	if (t == UINT64_MAX || t >= o)
+		return;
+	t &= ~(uint64_t)(DFMT_FRAME - 1);
+	d->cut_at = o;
+	d->cut_id = d->try_id[i];
+	d->cut_err = t > lo ? t : lo;
+	d->try_on = 0;
 }
 
 int etm_dfmt_cut_due(struct etm_dfmt *d)
 {
 	size_t k = 0;
 
+	if (d->try_on && d->nhold)
+		dfmt_cut_tried(d);
 	if (!d->nhold || d->hold_off[0] < d->cut_at)
 		return 0;
 	while (k < d->nhold && d->hold_off[k] < d->cut_at + d->cut_k)
 		k++;
-	etm_dfmt_event(d, etm_dfmt_error, etme_frame_align, d->cut_at);
+	d->try_on = 0;
+	etm_dfmt_event(d, etm_dfmt_error, etme_frame_align, d->cut_err);
 	if (k < d->nhold)
 		etm_dfmt_event(d, etm_dfmt_sync, 0, d->hold_off[k]);
 	etm_dfmt_drop_hold(d, k);
@@ -511,6 +591,8 @@ static void dfmt_shift(struct etm_dfmt *d, size_t best, size_t nf, int id0)
 	best += c * DFMT_FRAME;
 	if (c && !d->rewound) {
 		dfmt_cut_later(d, best, id);
+		dfmt_cut_try(d, best % DFMT_FRAME, nf, id0, c, h, n,
+			     pre ? d->pre_id : d->cur_id);
 		return;
 	}
 	at = d->hold_off[best & ~(size_t)(DFMT_FRAME - 1)];
@@ -624,6 +706,12 @@ void etm_dfmt_set_sign(struct etm_dfmt *d, etm_dfmt_sign_fn fn)
 {
 	if (d)
 		d->sign = fn;
+}
+
+void etm_dfmt_set_flow_trial(struct etm_dfmt *d, int on)
+{
+	if (d)
+		d->flow_trial = on;
 }
 
 void etm_dfmt_suspect(struct etm_dfmt *d)
