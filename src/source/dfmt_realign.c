@@ -215,19 +215,28 @@ static size_t dfmt_cut(const struct etm_dfmt *d, size_t k, size_t nf, int id0,
  * chose shift 10, whose best cut, at F+4, scores 260; the right shift
  * 12's, at F-1, 432). The shift whose best cut fits best (*@k of equals,
  * then the smallest), and that cut; *@k set to it. The frames before a
- * cut fit alike for every shift: scored once. */
+ * cut fit alike for every shift: scored once. Where the window's own
+ * shift cuts at its start, the window chose it from frames all after the
+ * damage: no other is tried. */
 static size_t dfmt_cut_joint(const struct etm_dfmt *d, size_t *k, size_t nf,
 			     int id0)
 {
-	size_t kk, c, bc = 0, bk = *k, j;
-	int s, bs = DFMT_UNFIT, bad, head[DFMT_WIN];
+	size_t kk, c, bc, bk = *k, j;
+	int s, bs, bad, head[DFMT_WIN];
 
 	for (j = 1; j + 1 < nf && j < DFMT_WIN; j++)
 		head[j] = dfmt_fit(d, d->hold, 0, j, id0, &bad);
+	/* the damage at the window start: the window's frames all read at
+	 * the new alignment, and its fit chose the shift */
+	bc = dfmt_cut(d, bk, nf, id0, head, &bs);
+	if (!bc)
+		return 0;
 	for (kk = 1; kk < DFMT_SHIFTS && kk + nf * DFMT_FRAME <= d->nhold;
 	     kk++) {
+		if (kk == *k)
+			continue; /* scored above; it wins equals */
 		c = dfmt_cut(d, kk, nf, id0, head, &s);
-		if (s > bs || (s == bs && kk == *k)) {
+		if (s > bs) {
 			bs = s;
 			bk = kk;
 			bc = c;
