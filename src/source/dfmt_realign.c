@@ -188,8 +188,8 @@ static int dfmt_fit(const struct etm_dfmt *d, const uint8_t *h, size_t k,
  * data then parsed as @id0's packets outweighed the IDs nobody announced
  * that the frames before the cut name (TC2 --id 0x10 @16009, 3 bytes
  * lost: a cut at F+10 scored 74 for 0x11's data credited to 0x10).
- * Without such sources, @id0 (doc/robustness.md, "The ID after a later
- * cut, with `--id`"). */
+ * Without such sources, @id0 (doc/robustness.md, "The left-out
+ * sources' flow, and the ID after a later cut"). */
 static int dfmt_shift_id(const struct etm_dfmt *d, size_t j, int id0)
 {
 	return j && d->rt ? dfmt_id_after(d->hold, j, id0) : id0;
@@ -197,23 +197,25 @@ static int dfmt_shift_id(const struct etm_dfmt *d, size_t j, int id0)
 
 /* Shift @k (0 < k < 16) fits the @nf frames held better than shift 0:
  * where did the alignment change? The first frame c (in frames from the
- * first held byte) such that shift 0 over frames 0..c-1 and shift @k from
- * frame c on fit best together (the first of equals: 0 unless frames in
- * place before the damage make a later cut fit better). A window that
+ * first held byte) such that shift 0 over frames 0..c-1 (their fit
+ * @head[c], from dfmt_cut_joint()) and shift @k from frame c on fit best
+ * together (the first of equals: 0 unless frames in place before the
+ * damage make a later cut fit better), its fit in *@fit. A window that
  * starts well before the damage (a rewind to the last push of another
  * ID's data) thus reports it at the damage, not at the window start. */
-static size_t dfmt_cut(const struct etm_dfmt *d, size_t k, size_t nf, int id0)
+static size_t dfmt_cut(const struct etm_dfmt *d, size_t k, size_t nf, int id0,
+		       const int *head, int *fit)
 {
 	size_t j, c = 0;
-	int s, bs = 0, bad;
+	int s, bad;
 
-	for (j = 0; j + 1 < nf; j++) {
+	*fit = dfmt_fit(d, d->hold, k, nf, id0, &bad);
+	for (j = 1; j + 1 < nf; j++) {
 		s = dfmt_fit(d, d->hold, k + j * DFMT_FRAME, nf - j,
-			     dfmt_shift_id(d, j, id0), &bad);
-		if (j)
-			s += dfmt_fit(d, d->hold, 0, j, id0, &bad);
-		if (!j || s > bs) {
-			bs = s;
+			     dfmt_shift_id(d, j, id0), &bad) +
+		    head[j];
+		if (s > *fit) {
+			*fit = s;
 			c = j;
 		}
 	}
@@ -226,21 +228,30 @@ static size_t dfmt_cut(const struct etm_dfmt *d, size_t k, size_t nf, int id0)
  * window a wrong shift of the same parity may fit best there (am243x
  * @9000, 4 bytes lost, the damage in the window's 16th frame: the window
  * chose shift 10, whose best cut, at F+4, scores 260; the right shift
- * 12's, at F-1, 432). The shift whose best cut fits best (*@k of equals, then the
- * smallest), and that cut; *@k set to it. */
+ * 12's, at F-1, 432). The shift whose best cut fits best (*@k of equals,
+ * then the smallest), and that cut; *@k set to it. The frames before a
+ * cut fit alike for every shift: scored once. Where the window's own
+ * shift cuts at its start, the window chose it from frames all after the
+ * damage: no other is tried. */
 static size_t dfmt_cut_joint(const struct etm_dfmt *d, size_t *k, size_t nf,
 			     int id0)
 {
-	size_t kk, c, bc = 0, bk = *k;
-	int s, bs = DFMT_UNFIT, bad;
+	size_t kk, c, bc, bk = *k, j;
+	int s, bs, bad, head[DFMT_WIN];
 
+	for (j = 1; j + 1 < nf && j < DFMT_WIN; j++)
+		head[j] = dfmt_fit(d, d->hold, 0, j, id0, &bad);
+	/* the damage at the window start: the window's frames all read at
+	 * the new alignment, and its fit chose the shift */
+	bc = dfmt_cut(d, bk, nf, id0, head, &bs);
+	if (!bc)
+		return 0;
 	for (kk = 1; kk < DFMT_SHIFTS && kk + nf * DFMT_FRAME <= d->nhold;
 	     kk++) {
-		c = dfmt_cut(d, kk, nf, id0);
-		s = dfmt_fit(d, d->hold, kk + c * DFMT_FRAME, nf - c,
-			     dfmt_shift_id(d, c, id0), &bad);
-		s += c ? dfmt_fit(d, d->hold, 0, c, id0, &bad) : 0;
-		if (s > bs || (s == bs && kk == *k)) {
+		if (kk == *k)
+			continue; /* scored above; it wins equals */
+		c = dfmt_cut(d, kk, nf, id0, head, &s);
+		if (s > bs) {
 			bs = s;
 			bk = kk;
 			bc = c;
