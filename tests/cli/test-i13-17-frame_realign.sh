@@ -155,23 +155,40 @@ check "[ -s $tmp/am-ref ] && cmp -s $tmp/am-ref $tmp/am-dmg" \
 # must be in frames F - 1 to F + 2 (2976-3039), 0x12's instructions those
 # of the undamaged decode, and one read equal to pieces of 1000 and 97
 # bytes and to --jobs 8.
+# decode_id ID OUT: the damaged $tmp/tc2 decoded with --id ID into OUT;
+# $fa, its first frame alignment error
+decode_id() {
+	"$ETMTRACE" decode "$tmp/tc2" --id "$1" --offsets --jobs 1 > "$2" 2> /dev/null
+	fa=$(sed -n 's/^@\([0-9]*\) .*frame alignment lost.*/\1/p' "$2" | head -1)
+}
+# same_split WHAT ID OUT: pieces of 1000 and 97 bytes and --jobs 8 give
+# OUT (one read) too; then $tmp/tc2 undamaged again
+same_split() {
+	for a in "--jobs 1 --chunk 1000" "--jobs 1 --chunk 97" "--jobs 8"; do
+		"$ETMTRACE" decode "$tmp/tc2" --id "$2" --offsets $a > "$tmp/got" 2> /dev/null
+		check "cmp -s $3 $tmp/got" "$1: $a = one read"
+	done
+	cp "$tc2/cstrace.bin" "$tmp/tc2/cstrace.bin"
+}
 first=$($PY -c 'import sys; b = open(sys.argv[1], "rb").read()
 print(next(f for f in range(0, len(b), 16) for k in range(0, 16, 2) if b[f + k] == 0x25))' "$tc2/cstrace.bin")
 insns12() { grep -E '^@[0-9]+ +[0-9a-f]+ +(A32|T32) ' "$1" | sed 's/^@[0-9]* *//'; }
 "$ETMTRACE" decode "$tmp/tc2" --id 0x12 --offsets --jobs 1 > "$tmp/u12" 2> /dev/null
+insns12 "$tmp/u12" > "$tmp/ref12"
+# check_l12 WHAT COND NOTE: $tmp/l12 (decode_id 0x12) has its error in
+# frames 186-189 (2976-3039) and COND holds, 0x12's undamaged
+# instructions, and the same listing in pieces (same_split)
+check_l12() {
+	check "$2 && [ -n \"$fa\" ] && [ $fa -ge 2976 ] && [ $fa -lt 3040 ]" \
+		"$1: frame alignment error at ${fa:-none} (frames 186-189: 2976-3039; $3)"
+	check "insns12 $tmp/l12 > $tmp/dmg12 && [ -s $tmp/ref12 ] && cmp -s $tmp/ref12 $tmp/dmg12" \
+		"$1: the undamaged instructions, $(insns12 "$tmp/l12" | wc -l) of $(wc -l < "$tmp/ref12")"
+	same_split "$1" 0x12 "$tmp/l12"
+}
 $PY -c 'import sys; b = open(sys.argv[1], "rb").read()
 open(sys.argv[2], "wb").write(b[:3001] + b[3003:])' "$tc2/cstrace.bin" "$tmp/tc2/cstrace.bin"
-"$ETMTRACE" decode "$tmp/tc2" --id 0x12 --offsets --jobs 1 > "$tmp/l12" 2> /dev/null
-fa=$(sed -n 's/^@\([0-9]*\) .*frame alignment lost.*/\1/p' "$tmp/l12" | head -1)
-check "[ $first = 5360 ] && [ -n \"$fa\" ] && [ $fa -ge 2976 ] && [ $fa -lt 3040 ]" \
-	"--id 0x12, 2 bytes lost at 3001: frame alignment error at ${fa:-none} (frames 186-189: 2976-3039; 0x12 first named at $first)"
-check "insns12 $tmp/u12 > $tmp/ref12 && insns12 $tmp/l12 > $tmp/dmg12 && [ -s $tmp/ref12 ] && cmp -s $tmp/ref12 $tmp/dmg12" \
-	"--id 0x12, 2 bytes lost at 3001: the undamaged instructions, $(insns12 "$tmp/l12" | wc -l) of $(insns12 "$tmp/u12" | wc -l)"
-for a in "--jobs 1 --chunk 1000" "--jobs 1 --chunk 97" "--jobs 8"; do
-	"$ETMTRACE" decode "$tmp/tc2" --id 0x12 --offsets $a > "$tmp/got" 2> /dev/null
-	check "cmp -s $tmp/l12 $tmp/got" "--id 0x12, 2 bytes lost at 3001: $a = one read"
-done
-cp "$tc2/cstrace.bin" "$tmp/tc2/cstrace.bin"
+decode_id 0x12 "$tmp/l12"
+check_l12 "--id 0x12, 2 bytes lost at 3001" "[ $first = 5360 ]" "0x12 first named at $first"
 
 # --id 0x10, 3 bytes lost at 16009 (frame F = 1000, 16000-16015), in a
 # region of IDs 0x11 and 0x12 alternating: no frame names 0x10 (an ID
@@ -187,15 +204,10 @@ cp "$tc2/cstrace.bin" "$tmp/tc2/cstrace.bin"
 gap=$($PY -c 'import sys; b = open(sys.argv[1], "rb").read()
 print(sum(1 for f in range(994 * 16, 1030 * 16, 16) for k in range(0, 16, 2) if b[f + k] == 0x21))' "$tc2/cstrace.bin")
 lose "$tc2/cstrace.bin" "$tmp/tc2/cstrace.bin" 16009 3
-"$ETMTRACE" decode "$tmp/tc2" --id 0x10 --offsets --jobs 1 > "$tmp/l10" 2> /dev/null
-fa=$(sed -n 's/^@\([0-9]*\) .*frame alignment lost.*/\1/p' "$tmp/l10" | head -1)
+decode_id 0x10 "$tmp/l10"
 check "[ $gap = 0 ] && [ -n \"$fa\" ] && [ $fa -ge 15984 ] && [ $fa -lt 16064 ]" \
 	"--id 0x10, 3 bytes lost at 16009: frame alignment error at ${fa:-none} (frames 999-1002: 15984-16063; 0x10 named $gap times in frames 994-1029)"
-for a in "--jobs 1 --chunk 1000" "--jobs 1 --chunk 97" "--jobs 8"; do
-	"$ETMTRACE" decode "$tmp/tc2" --id 0x10 --offsets $a > "$tmp/got" 2> /dev/null
-	check "cmp -s $tmp/l10 $tmp/got" "--id 0x10, 3 bytes lost at 16009: $a = one read"
-done
-cp "$tc2/cstrace.bin" "$tmp/tc2/cstrace.bin"
+same_split "--id 0x10, 3 bytes lost at 16009" 0x10 "$tmp/l10"
 
 # --id 0x12, 10 bytes lost at 3001 (frame F = 187, 2992-3007), among ID
 # 0x10's data: its first malformed packet comes at 3045 (frame F + 3, the
@@ -214,17 +226,9 @@ cp "$tc2/cstrace.bin" "$tmp/tc2/cstrace.bin"
 lose "$tc2/cstrace.bin" "$tmp/tc2/cstrace.bin" 3001 10
 hand=$($PY -c 'import sys; b = open(sys.argv[1], "rb").read()
 print(b[2992:2996].hex(), b[3007] & 1)' "$tmp/tc2/cstrace.bin")
-"$ETMTRACE" decode "$tmp/tc2" --id 0x12 --offsets --jobs 1 > "$tmp/l12" 2> /dev/null
-fa=$(sed -n 's/^@\([0-9]*\) .*frame alignment lost.*/\1/p' "$tmp/l12" | head -1)
-check "[ \"$hand\" = 'c0849a33 1' ] && [ -n \"$fa\" ] && [ $fa -ge 2976 ] && [ $fa -lt 3040 ]" \
-	"--id 0x12, 10 bytes lost at 3001: frame alignment error at ${fa:-none} (frames 186-189: 2976-3039; bytes 2992-2995 and bit 0 of 3007: $hand)"
-check "insns12 $tmp/l12 > $tmp/dmg12 && cmp -s $tmp/ref12 $tmp/dmg12" \
-	"--id 0x12, 10 bytes lost at 3001: the undamaged instructions, $(insns12 "$tmp/l12" | wc -l) of $(insns12 "$tmp/u12" | wc -l)"
-for a in "--jobs 1 --chunk 1000" "--jobs 1 --chunk 97" "--jobs 8"; do
-	"$ETMTRACE" decode "$tmp/tc2" --id 0x12 --offsets $a > "$tmp/got" 2> /dev/null
-	check "cmp -s $tmp/l12 $tmp/got" "--id 0x12, 10 bytes lost at 3001: $a = one read"
-done
-cp "$tc2/cstrace.bin" "$tmp/tc2/cstrace.bin"
+decode_id 0x12 "$tmp/l12"
+check_l12 "--id 0x12, 10 bytes lost at 3001" "[ \"$hand\" = 'c0849a33 1' ]" \
+	"bytes 2992-2995 and bit 0 of 3007: $hand"
 
 # The damage itself may name a live ID: 3 bytes inserted at 3001 whose
 # 0x25 lands on an ID byte of the old alignment (ID 0x12) among ID 0x10's
