@@ -49,6 +49,14 @@ int etm_decoder_note_id(struct etm_decoder *d, unsigned id);
  * -etme_invalid or -etme_nomem. */
 int etm_decoder_note_source(struct etm_decoder *d,
 			    const struct etm_config *cfg);
+/** As etm_decoder_note_source(), with the source's program image @img
+ * (borrowed: must outlive the decoder; NULL: none): its packets are then
+ * also run through a flow over @img there, whose first contradiction with
+ * the image puts the error where the damage began, as decoding the
+ * source would. */
+int etm_decoder_note_source_img(struct etm_decoder *d,
+				const struct etm_config *cfg,
+				const struct etm_image *img);
 
 /** CoreSight frames: look for a lost frame alignment when a source's
  * packets stop parsing (@on nonzero, the default), or only where a frame

@@ -2,13 +2,16 @@
  * (etm_decoder_note_source(): left out by a selection), for the frame
  * realignment only: a packet decoder of each parses their data where a
  * realignment decided late looks for where the damage began
- * (source/dfmt_retro.c); nothing of them is parsed otherwise. */
+ * (source/dfmt_retro.c), and with their image a trial flow runs over those
+ * packets (its first contradiction with the image, as decoding the source
+ * would see it); nothing of them is parsed otherwise. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <etmtrace/decoder.h>
 #include <etmtrace/error.h>
+#include <etmtrace/flow.h>
 
 #include "decoder/dec_int.h"
 #include "packet/pktdec.h"
@@ -18,6 +21,10 @@ struct dec_left {
 	struct etm_pkt_decoder *pd[ETM_DEC_MAX_SOURCES];
 	struct etm_config cfg[ETM_DEC_MAX_SOURCES];
 	uint8_t ids[ETM_DEC_MAX_SOURCES]; /* pd[id] is there */
+	/* the source's image (NULL: none), and a flow over it, made at the
+	 * first scan */
+	const struct etm_image *img[ETM_DEC_MAX_SOURCES];
+	struct etm_flow *fl[ETM_DEC_MAX_SOURCES];
 };
 
 /* Whether packet @p says the stream is malformed there. */
@@ -27,8 +34,51 @@ static int left_bad(const struct etm_packet *p)
 	       (p->err == etme_bad_opc || p->err == etme_bad_packet);
 }
 
+/* Whether flow element @e says the trace contradicts the image or was
+ * lost (decoder/hold.c's signs, an address with no image among them). */
+static int left_sign(const struct etm_elem *e)
+{
+	return e->kind == etmk_nosync || e->kind == etmk_nomem ||
+	       (e->kind == etmk_error &&
+		(e->err == etme_bad_opc || e->err == etme_bad_packet ||
+		 e->err == etme_bad_timestamp || e->err == etme_mismatch));
+}
+
+/* Packet @p into the trial flow @fl (NULL: none); the offset of the first
+ * sign among its elements once the flow is on (*@on: a trace_on seen),
+ * else SIZE_MAX. */
+static size_t left_flow(struct etm_flow *fl, const struct etm_packet *p,
+			int *on)
+{
+	struct etm_elem e;
+	size_t at = SIZE_MAX;
+
+	if (!fl || etm_flow_put(fl, p) < 0)
+		return SIZE_MAX;
+	while (etm_flow_next(fl, &e, sizeof(e)) == 0) {
+		if (*on && at == SIZE_MAX && left_sign(&e))
+			at = (size_t)e.offset;
+		*on |= e.kind == etmk_trace_on;
+	}
+	return at;
+}
+
+/* The trial flow of left-out source @id, made at its first use; reset. */
+static struct etm_flow *left_fl(struct dec_left *l, uint8_t id)
+{
+	if (!l->img[id])
+		return NULL;
+	if (!l->fl[id])
+		l->fl[id] = etm_flow_alloc(&l->cfg[id], l->img[id]);
+	if (l->fl[id])
+		etm_flow_reset(l->fl[id]);
+	return l->fl[id];
+}
+
 /* etm_dfmt_scan_fn: the first malformed packet of ID @id's bytes @b after
- * their first A-sync, through its packet decoder from a reset. */
+ * their first A-sync, through its packet decoder from a reset, or the
+ * packet of the first contradiction of its trial flow over the image if
+ * earlier (after the flow's first trace_on). */
 static size_t left_scan(void *ctx, uint8_t id, const uint8_t *b, size_t n,
 			int *bad)
 {
@@ -36,9 +86,10 @@ static size_t left_scan(void *ctx, uint8_t id, const uint8_t *b, size_t n,
 	struct etm_pkt_decoder *pd = d->left && id < ETM_DEC_MAX_SOURCES ?
 					     d->left->pd[id] :
 					     NULL;
+	struct etm_flow *fl;
 	struct etm_packet pkt;
 	size_t at = SIZE_MAX, good;
-	int synced = 0;
+	int synced = 0, on = 0;
 
 	*bad = 0;
 	if (!pd)
@@ -47,10 +98,13 @@ static size_t left_scan(void *ctx, uint8_t id, const uint8_t *b, size_t n,
 	*bad = etm_pkt_trial(pd, b, n, &good);
 	if (etm_pkt_push(pd, b, n, 0) < 0)
 		return SIZE_MAX;
+	fl = left_fl(d->left, id);
 	while (at == SIZE_MAX && etm_pkt_next(pd, &pkt, sizeof(pkt)) == 0) {
 		synced |= pkt.type == etmp_async;
 		if (synced && left_bad(&pkt))
 			at = (size_t)pkt.offset;
+		else if (synced)
+			at = left_flow(fl, &pkt, &on);
 	}
 	etm_pkt_reset(pd);
 	return at;
@@ -79,6 +133,13 @@ void etm_dec_left_wire(struct etm_decoder *d)
 int etm_decoder_note_source(struct etm_decoder *d,
 			    const struct etm_config *cfg)
 {
+	return etm_decoder_note_source_img(d, cfg, NULL);
+}
+
+int etm_decoder_note_source_img(struct etm_decoder *d,
+				const struct etm_config *cfg,
+				const struct etm_image *img)
+{
 	unsigned id;
 	int r;
 
@@ -96,6 +157,9 @@ int etm_decoder_note_source(struct etm_decoder *d,
 	if (!d->left && !(d->left = calloc(1, sizeof(*d->left))))
 		return -etme_nomem;
 	etm_pkt_free(d->left->pd[id]);
+	etm_flow_free(d->left->fl[id]);
+	d->left->fl[id] = NULL;
+	d->left->img[id] = img;
 	etm_config_from_user(&d->left->cfg[id], cfg, cfg->size);
 	d->left->pd[id] = etm_pkt_alloc(&d->left->cfg[id]);
 	d->left->ids[id] = d->left->pd[id] != NULL;
@@ -107,8 +171,10 @@ void etm_dec_left_free(struct etm_decoder *d)
 {
 	unsigned i;
 
-	for (i = 0; d->left && i < ETM_DEC_MAX_SOURCES; i++)
+	for (i = 0; d->left && i < ETM_DEC_MAX_SOURCES; i++) {
 		etm_pkt_free(d->left->pd[i]);
+		etm_flow_free(d->left->fl[i]);
+	}
 	free(d->left);
 	d->left = NULL;
 }
@@ -119,7 +185,8 @@ int etm_dec_left_clone(struct etm_decoder *c, const struct etm_decoder *d)
 
 	for (i = 0; d->left && i < ETM_DEC_MAX_SOURCES; i++)
 		if (d->left->ids[i] &&
-		    etm_decoder_note_source(c, &d->left->cfg[i]) == -etme_nomem)
+		    etm_decoder_note_source_img(c, &d->left->cfg[i],
+						d->left->img[i]) == -etme_nomem)
 			return -etme_nomem;
 	return 0;
 }

@@ -186,7 +186,7 @@ int cap_wire(struct cap_ctx *c, struct etm_capture_source *s)
 /* Every source of a buffer, decoded or not, is a trace ID its frames may
  * name (etm_decoder_note_id(): others make it check the alignment); one
  * left out by the selection with its configuration, to find where damage
- * among its data began (etm_decoder_note_source()). */
+ * among its data began (etm_decoder_note_source_img()). */
 static void cap_note_ids(struct cap_ctx *c)
 {
 	size_t j;
@@ -198,7 +198,8 @@ static void cap_note_ids(struct cap_ctx *c)
 						  NULL;
 
 		if (dec && !cap_selected(c, s->id))
-			etm_decoder_note_source(dec, &s->cfg);
+			etm_decoder_note_source_img(dec, &s->cfg,
+						    cap_left_image(c->cap, s));
 		else if (dec)
 			etm_decoder_note_id(dec, s->id);
 	}
