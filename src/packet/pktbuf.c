@@ -60,8 +60,7 @@ void etm_pktp_init(struct etm_pktp *p, const struct etm_config *cfg,
 	etm_pktp_reset(p);
 }
 
-/* The compression state of a fresh or reset parser. */
-static void state_init(struct etm_pkt_state *st)
+void etm_pkt_state_init(struct etm_pkt_state *st)
 {
 	memset(st, 0, sizeof(*st));
 	st->isa = etmi_unknown;
@@ -71,7 +70,7 @@ void etm_pktp_build_tables(struct etm_pktp *p)
 {
 	struct etm_pkt_state st0;
 
-	state_init(&st0);
+	etm_pkt_state_init(&st0);
 	etm_pktp_rec_table(p, &st0);
 	etm_pktp_atom_table(p, &st0);
 	p->tables = 1;
@@ -79,7 +78,7 @@ void etm_pktp_build_tables(struct etm_pktp *p)
 
 void etm_pktp_reset(struct etm_pktp *p)
 {
-	state_init(&p->st);
+	etm_pkt_state_init(&p->st);
 	p->buf = NULL;
 	p->len = p->pos = 0;
 	p->off = 0;

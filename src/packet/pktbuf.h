@@ -52,6 +52,9 @@ struct etm_pkt_state {
 	uint32_t daddr;   /* ETMv3 data address compression base */
 };
 
+/* The compression state of a fresh or reset parser. */
+void etm_pkt_state_init(struct etm_pkt_state *st);
+
 /* Configuration facts the readers need, decoded once from the registers. */
 struct etm_pkt_opts {
 	uint8_t cycle_acc;

@@ -15,11 +15,15 @@ int etm_pkt_trial(const struct etm_pkt_decoder *pd, const uint8_t *b,
 		  size_t n, size_t *good)
 {
 	const struct etm_pktp *p = &pd->core;
-	struct etm_pkt_state st = p->st;
+	struct etm_pkt_state st;
 	struct etm_packet pkt;
 	size_t i = 0, z;
 	int bad = 0, r;
 
+	/* from a reset parser's state, not the parser's own: how far the
+	 * parser has read when a realignment judges depends on where the
+	 * input was cut, the judgement must not */
+	etm_pkt_state_init(&st);
 	*good = 0;
 	while (i < n) {
 		if (!b[i]) {

@@ -28,9 +28,12 @@ struct etm_frames;
 /* Frames before the judged window that a realignment may still cut in
  * (they went out at the old alignment: replayed at the new one; the
  * hold's reach, ETM_DFMT_REACH, counts them), and the bytes before them
- * searched for the ID current there (within the 512-byte kept tail less
- * a frame, which a take-over in a frame cut by the end of an input may
- * begin in: at hand however the input was cut). A cut before the last
+ * searched for the ID current there (496 bytes before the take-over,
+ * within the kept tail, 1024 bytes: a take-over in a frame cut by the
+ * end of an input may begin up to a frame and a read-ahead into it, and
+ * with 512 kept the scan reached before the tail in some cuts of the
+ * input only - TC2 x8 damaged, seed 1, --id 0x13 --chunk 97 - so the ID
+ * at the kept frames' start, and the cut, depended on the cuts). A cut before the last
  * DFMT_PRE_NEAR bytes of them needs clearer evidence (dfmt_cut_far()). */
 #define DFMT_PRE (24 * DFMT_FRAME)
 #define DFMT_PRE_NEAR (8 * DFMT_FRAME)
@@ -137,10 +140,11 @@ struct etm_dfmt {
 	 * from, the input offset the byte path took over at (it hands back
 	 * only after that frame); re_lo, the frame end of the last data
 	 * staged for another ID than push_id's (a rewind never goes before
-	 * it); tail, the last bytes of the consumed input, at tail_off */
+	 * it); tail, the last bytes of the consumed input, at tail_off (a
+	 * rewind reaches ETM_DFMT_REWIND into it, the ID scan further) */
 	uint64_t from, re_lo, push_end;
 	int push_id;
-	uint8_t tail[512];
+	uint8_t tail[1024];
 	size_t ntail;
 	uint64_t tail_off;
 	/* with sources not decoded (etm_dfmt_set_scan()): the history of
