@@ -181,20 +181,6 @@ static int dfmt_fit(const struct etm_dfmt *d, const uint8_t *h, size_t k,
 	return score - DFMT_BAD_PKT * *bad;
 }
 
-/* The ID the frames of a shift start with after a cut at held frame @j,
- * when sources of the input are not decoded (etm_dfmt_set_scan()): the
- * ID the frames before the cut leave current at the old alignment, as
- * those frames are scored (from @id0), not @id0 itself - their other IDs'
- * data then parsed as @id0's packets outweighed the IDs nobody announced
- * that the frames before the cut name (TC2 --id 0x10 @16009, 3 bytes
- * lost: a cut at F+10 scored 74 for 0x11's data credited to 0x10).
- * Without such sources, @id0 (doc/robustness.md, "The left-out
- * sources' flow, and the ID after a later cut"). */
-static int dfmt_shift_id(const struct etm_dfmt *d, size_t j, int id0)
-{
-	return j && d->rt ? dfmt_id_after(d->hold, j, id0) : id0;
-}
-
 /* Shift @k (0 < k < 16) fits the @nf frames held better than shift 0:
  * where did the alignment change? The first frame c (in frames from the
  * first held byte) such that shift 0 over frames 0..c-1 (their fit
@@ -211,8 +197,7 @@ static size_t dfmt_cut(const struct etm_dfmt *d, size_t k, size_t nf, int id0,
 
 	*fit = dfmt_fit(d, d->hold, k, nf, id0, &bad);
 	for (j = 1; j + 1 < nf; j++) {
-		s = dfmt_fit(d, d->hold, k + j * DFMT_FRAME, nf - j,
-			     dfmt_shift_id(d, j, id0), &bad) +
+		s = dfmt_fit(d, d->hold, k + j * DFMT_FRAME, nf - j, id0, &bad) +
 		    head[j];
 		if (s > *fit) {
 			*fit = s;
