@@ -62,7 +62,7 @@ int etm_decoder_note_source_img(struct etm_decoder *d,
  * packets stop parsing (@on nonzero, the default), or only where a frame
  * names a reserved ID (@on 0: the deformatter's own rules). While on (and
  * elements, not packets, are wanted), an element comes out only once the
- * input read is some 650 bytes past it, or at the end: a realignment
+ * input read is some 900 bytes past it, or at the end: a realignment
  * withdraws those made from frames it finds damaged. */
 void etm_decoder_set_realign(struct etm_decoder *d, int on);
 
