@@ -111,6 +111,9 @@ struct etm_dfmt {
 	int try_on, flow_trial;
 	size_t try_n;
 	uint64_t try_at[DFMT_WIN], cut_err;
+	/* where the damage began among the data of sources not decoded
+	 * (etm_dfmt_retro_at(); UINT64_MAX: not looked for), if before */
+	uint64_t cut_retro;
 	int try_id[DFMT_WIN];
 
 	/* Frame being assembled. */

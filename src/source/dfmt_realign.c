@@ -466,6 +466,7 @@ static void dfmt_cut_later(struct etm_dfmt *d, size_t best, int id)
 	d->cut_on = 1;
 	d->cut_at = d->hold_off[best & ~(size_t)(DFMT_FRAME - 1)];
 	d->cut_err = d->cut_at;
+	d->cut_retro = UINT64_MAX;
 	d->cut_k = best % DFMT_FRAME;
 	d->cut_id = id;
 	d->npre = 0;
@@ -558,7 +559,8 @@ int etm_dfmt_cut_due(struct etm_dfmt *d)
 	while (k < d->nhold && d->hold_off[k] < d->cut_at + d->cut_k)
 		k++;
 	d->try_on = 0;
-	etm_dfmt_event(d, etm_dfmt_error, etme_frame_align, d->cut_err);
+	etm_dfmt_event(d, etm_dfmt_error, etme_frame_align,
+		       d->cut_retro < d->cut_err ? d->cut_retro : d->cut_err);
 	if (k < d->nhold)
 		etm_dfmt_event(d, etm_dfmt_sync, 0, d->hold_off[k]);
 	etm_dfmt_drop_hold(d, k);
@@ -605,6 +607,12 @@ static void dfmt_shift(struct etm_dfmt *d, size_t best, size_t nf, int id0)
 		dfmt_cut_later(d, best, id);
 		dfmt_cut_try(d, best % DFMT_FRAME, nf, id0, c, h, n,
 			     pre ? d->pre_id : d->cur_id);
+		/* before it, among the data of sources not decoded: what
+		 * the frames before the cut give of the decoded ones still
+		 * waits, and goes with the error (decoder/hold.c) */
+		if (d->rt)
+			d->cut_retro = etm_dfmt_retro_at(d, w, d->cut_k,
+							 d->cut_at);
 		return;
 	}
 	at = d->hold_off[best & ~(size_t)(DFMT_FRAME - 1)];
