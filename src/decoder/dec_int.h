@@ -158,6 +158,9 @@ void etm_dec_hold_retract(struct etm_decoder *d, uint64_t cut);
  * else UINT64_MAX: where a late realignment's damage may have begun
  * (etm_dfmt_set_sign(); only where a realignment is decided). */
 uint64_t etm_dec_hold_sign(const struct dec_hold *h, uint64_t from);
+/* Whether element @e is such a sign (etm_dec_hold_sign(); the trial flow
+ * of a source left out of the decode, retro.c). */
+int etm_dec_elem_trouble(const struct etm_elem *e);
 
 /* The hold's ready scan (hold_add(); its unit test): the index past the longest
  * run of elements el[r & m], el[(r + 1) & m], ... before index @k whose

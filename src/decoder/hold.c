@@ -131,6 +131,11 @@ static int hold_sign(const struct etm_elem *e)
 		 e->err == etme_bad_timestamp || e->err == etme_mismatch));
 }
 
+int etm_dec_elem_trouble(const struct etm_elem *e)
+{
+	return hold_sign(e) || e->kind == etmk_nomem;
+}
+
 uint64_t etm_dec_hold_sign(const struct dec_hold *h, uint64_t from)
 {
 	uint64_t first = UINT64_MAX;
@@ -140,7 +145,7 @@ uint64_t etm_dec_hold_sign(const struct dec_hold *h, uint64_t from)
 	for (i = h->rdy; i < h->n; i++) {
 		e = &h->el[i & m];
 		if (e->offset >= from && e->offset < first &&
-		    (hold_sign(e) || e->kind == etmk_nomem))
+		    etm_dec_elem_trouble(e))
 			first = e->offset;
 	}
 	return first;

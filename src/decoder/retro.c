@@ -34,16 +34,6 @@ static int left_bad(const struct etm_packet *p)
 	       (p->err == etme_bad_opc || p->err == etme_bad_packet);
 }
 
-/* Whether flow element @e says the trace contradicts the image or was
- * lost (decoder/hold.c's signs, an address with no image among them). */
-static int left_sign(const struct etm_elem *e)
-{
-	return e->kind == etmk_nosync || e->kind == etmk_nomem ||
-	       (e->kind == etmk_error &&
-		(e->err == etme_bad_opc || e->err == etme_bad_packet ||
-		 e->err == etme_bad_timestamp || e->err == etme_mismatch));
-}
-
 /* Packet @p into the trial flow @fl (NULL: none); the offset of the first
  * sign among its elements once the flow is on (*@on: a trace_on seen),
  * else SIZE_MAX. */
@@ -56,7 +46,7 @@ static size_t left_flow(struct etm_flow *fl, const struct etm_packet *p,
 	if (!fl || etm_flow_put(fl, p) < 0)
 		return SIZE_MAX;
 	while (etm_flow_next(fl, &e, sizeof(e)) == 0) {
-		if (*on && at == SIZE_MAX && left_sign(&e))
+		if (*on && at == SIZE_MAX && etm_dec_elem_trouble(&e))
 			at = (size_t)e.offset;
 		*on |= e.kind == etmk_trace_on;
 	}

@@ -188,6 +188,15 @@ static inline int dfmt_id_after(const uint8_t *h, size_t nf, int id)
 	return id;
 }
 
+/* The data bytes of @nf frames at @f as the formatter rules give them (as
+ * dfmt_decode_frame()), each with its trace ID in @ids (0xFF: unknown)
+ * and, if @pos, its index in the frames, from the current ID @id
+ * (dfmt_realign.c). Returns how many, or -1 if a frame from the
+ * @tolerant-th on names a reserved ID; those before count in *@nres
+ * (their data then goes to no source). */
+int etm_dfmt_split(const uint8_t *f, size_t nf, int id, size_t tolerant,
+		   uint8_t *ids, uint8_t *bytes, uint16_t *pos, int *nres);
+
 /* Queue an event (error or sync) before the next frame's data. */
 void etm_dfmt_event(struct etm_dfmt *d, enum etm_dfmt_kind kind, int err,
 		    uint64_t off);

@@ -78,14 +78,11 @@ static void dfmt_realign_plain(struct etm_dfmt *d)
 	d->cur_id = DFMT_ID_UNKNOWN;
 }
 
-/* The data bytes of @nf frames at @f as the formatter rules give them (as
- * dfmt_decode_frame()), each with its trace ID (0xFF: unknown), from the
- * current ID @id. Returns how many, or -1 if a frame names a reserved ID;
- * but for the first DFMT_TOLERANT frames, where it counts in *@nres (its
- * data then goes to no source). */
+/* Frames of a judged window that may name a reserved ID (the damage may
+ * lie in them: etm_dfmt_split()). */
 #define DFMT_TOLERANT 2
-static int dfmt_split(const uint8_t *f, size_t nf, int id, uint8_t *ids,
-		      uint8_t *bytes, int *nres)
+int etm_dfmt_split(const uint8_t *f, size_t nf, int id, size_t tolerant,
+		   uint8_t *ids, uint8_t *bytes, uint16_t *pos, int *nres)
 {
 	size_t i;
 	unsigned k;
@@ -95,30 +92,34 @@ static int dfmt_split(const uint8_t *f, size_t nf, int id, uint8_t *ids,
 		for (k = 0; k < 8; k++) {
 			uint8_t m = f[2 * k];
 			unsigned a = (f[15] >> k) & 1;
+			uint16_t at = (uint16_t)(i * DFMT_FRAME + 2 * k);
 
 			if (!(m & 1)) {
+				if (pos)
+					pos[n] = at;
 				ids[n] = (uint8_t)id;
 				bytes[n++] = (uint8_t)((m & 0xfe) | a);
 				if (k == 7)
 					continue;
+				if (pos)
+					pos[n] = at + 1;
 				ids[n] = (uint8_t)id;
 				bytes[n++] = f[2 * k + 1];
 				continue;
 			}
 			nid = m >> 1;
-			if (dfmt_id_is_reserved(nid) && i >= DFMT_TOLERANT)
+			if (dfmt_id_is_reserved(nid) && i >= tolerant)
 				return -1;
 			*nres += dfmt_id_is_reserved(nid);
+			/* the byte after it: still the old ID's, or the new */
 			late = k < 7 && !(a && nid != id);
-			if (k < 7 && !late) {
-				ids[n] = (uint8_t)id; /* still the old ID's */
+			if (k < 7) {
+				if (pos)
+					pos[n] = at + 1;
+				ids[n] = (uint8_t)(late ? nid : id);
 				bytes[n++] = f[2 * k + 1];
 			}
 			id = nid;
-			if (late) {
-				ids[n] = (uint8_t)id;
-				bytes[n++] = f[2 * k + 1];
-			}
 		}
 	}
 	return n;
@@ -141,7 +142,8 @@ static int dfmt_fit(const struct etm_dfmt *d, const uint8_t *h, size_t k,
 	uint8_t ids[DFMT_FIT_MAX], b[DFMT_FIT_MAX], s[DFMT_FIT_MAX];
 	uint8_t done[128] = { 0 };
 	int nres = 0, score = 0, i, j, m;
-	int n = dfmt_split(h + k, nf, id0, ids, b, &nres);
+	int n = etm_dfmt_split(h + k, nf, id0, DFMT_TOLERANT, ids, b, NULL,
+			       &nres);
 	unsigned judged = 0, id;
 	size_t f, good;
 

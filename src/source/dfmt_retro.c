@@ -30,6 +30,8 @@
  * the same however the input was cut. */
 #define DFMT_RETRO_REACH 4096
 #define DFMT_RETRO_HIST (DFMT_RETRO_REACH + 1024)
+/* Bytes of the frames before the cut, at most. */
+#define DFMT_RETRO_MAX (DFMT_RETRO_REACH + DFMT_PRE + DFMT_WIN * DFMT_FRAME)
 
 struct dfmt_retro {
 	etm_dfmt_scan_fn scan;
@@ -149,56 +151,29 @@ struct retro_rd {
 	size_t lim, *live;
 };
 
-/* Data byte @b of ID @id at index @at of the frames of @r: into @out
- * and @pos if @id is @want. */
-static void retro_byte(const struct retro_rd *r, int want, int id, uint8_t b,
-		       size_t at, uint8_t *out, uint16_t *pos, size_t *n)
-{
-	size_t f = at / DFMT_FRAME;
-
-	if (r->live && f < r->lim &&
-	    (id < 0 || (id < 0x70 && r->seen[id])))
-		*r->live = f + 1;
-	if (id != want)
-		return;
-	out[*n] = b;
-	pos[(*n)++] = (uint16_t)at;
-}
-
 /* The data bytes of trace ID @want in the frames of @r, as the formatter
- * rules give them, into @out with their index in the frames in @pos; how
- * many. */
+ * rules give them (etm_dfmt_split(), no frame refused), into @out with
+ * their index in the frames in @pos (room for every data byte of the
+ * frames); how many. */
 static size_t retro_stream(const struct retro_rd *r, int want, uint8_t *out,
 			   uint16_t *pos)
 {
-	const uint8_t *h = r->h;
-	size_t f, n = 0, p;
-	unsigned k;
-	int id = r->id, nid, late;
+	uint8_t ids[DFMT_RETRO_MAX];
+	int nres = 0, n = etm_dfmt_split(r->h, r->nf, r->id, r->nf, ids, out,
+					 pos, &nres);
+	size_t i, m = 0, f;
 
-	for (f = 0; f < r->nf; f++, h += DFMT_FRAME) {
-		for (k = 0; k < 8; k++) {
-			uint8_t m = h[2 * k];
-			unsigned a = (h[15] >> k) & 1;
-
-			p = f * DFMT_FRAME + 2 * k;
-			if (!(m & 1)) {
-				retro_byte(r, want, id, (uint8_t)((m & 0xfe) | a),
-					   p, out, pos, &n);
-				if (k < 7)
-					retro_byte(r, want, id, h[2 * k + 1],
-						   p + 1, out, pos, &n);
-				continue;
-			}
-			nid = m >> 1;
-			late = k < 7 && !(a && nid != id);
-			if (k < 7)
-				retro_byte(r, want, late ? nid : id,
-					   h[2 * k + 1], p + 1, out, pos, &n);
-			id = nid;
-		}
+	for (i = 0; i < (size_t)n; i++) {
+		f = pos[i] / DFMT_FRAME;
+		if (r->live && f < r->lim &&
+		    (ids[i] == 0xff || (ids[i] < 0x70 && r->seen[ids[i]])))
+			*r->live = f + 1;
+		if (ids[i] != want)
+			continue;
+		out[m] = out[i];
+		pos[m++] = pos[i];
 	}
-	return n;
+	return m;
 }
 
 /* The first frame (from @h) of a frame naming FSYNC's first bytes, or a
@@ -212,9 +187,6 @@ static size_t retro_fsync_end(const uint8_t *h, size_t nf)
 			e = f + 1;
 	return e;
 }
-
-/* Frames before the cut, at most. */
-#define DFMT_RETRO_MAX (DFMT_RETRO_REACH + DFMT_PRE + DFMT_WIN * DFMT_FRAME)
 
 /* Malformed packets of ID @want in the frames of @r (etm_pkt_trial()). */
 static int retro_bad(const struct etm_dfmt *d, const struct retro_rd *r,
