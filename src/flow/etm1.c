@@ -223,7 +223,7 @@ static void e1_range_add(struct etm_e1 *d, uint64_t cycle, unsigned size,
 	r->offset = cycle * ETM_E1_REC;
 	r->last_addr = s->pc;
 	r->last_size = (uint8_t)size;
-	r->end = s->pc + size;
+	r->end = (uint64_t)s->pc + size; /* 0x100000000 at the top */
 	r->ninsn++;
 	r->last_exec = (uint8_t)exec;
 	r->last_atom = 1;
@@ -386,7 +386,7 @@ static void e1_fast_flush(struct etm_e1 *d, uint32_t n, uint32_t pc,
 	struct etm_elem *r = &d->s.rng;
 
 	r->ninsn += n;
-	r->end = pc + size;
+	r->end = (uint64_t)pc + size;
 	r->last_addr = pc;
 	r->last_size = (uint8_t)size;
 	r->offset = li * ETM_E1_REC;

@@ -259,7 +259,7 @@ static void e1_branch_insn(struct etm_e1 *d, uint64_t p, uint32_t a,
 		r->offset = p * ETM_E1_REC;
 		r->last_addr = s->pc;
 		r->last_size = in.size;
-		r->end = s->pc + in.size;
+		r->end = (uint64_t)s->pc + in.size;
 		r->ninsn++;
 		r->last_exec = 1;
 		r->last_atom = 1;
