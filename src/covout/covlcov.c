@@ -96,6 +96,7 @@ static unsigned lcov_insn(struct covout *o, struct lvec *v, uint64_t a,
 	r.addr = a;
 	if (ran && ci.cond && (is_branch(ci.cls) || !ci.unknown)) {
 		r.reached = 1;
+		/* told outcomes only: lcov has no "unknown" (doc/coverage.md) */
 		r.count = ci.exec - ci.fail - ci.unknown;
 		r.other = ci.fail;
 		lvec_add(v, &r);
