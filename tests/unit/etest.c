@@ -1,5 +1,6 @@
 /* tests/unit/etest.c - runner and reporting for the unit-test harness. */
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "etest.h"
@@ -56,4 +57,30 @@ const char *etest_shared(const char *rel, char *buf, size_t n)
 	if (stat(buf, &st) != 0)
 		return NULL;
 	return buf;
+}
+
+int etest_arm_elf(const char *dir, const char *asm_text)
+{
+	char path[512], cmd[2200];
+	FILE *f;
+	size_t n = strlen(asm_text);
+
+	if (system("command -v arm-none-eabi-as >/dev/null && "
+		   "command -v arm-none-eabi-ld >/dev/null"))
+		return 77;
+	snprintf(path, sizeof(path), "%s/p.s", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	if (fwrite(asm_text, 1, n, f) != n) {
+		fclose(f);
+		return -1;
+	}
+	if (fclose(f))
+		return -1;
+	snprintf(cmd, sizeof(cmd),
+		 "arm-none-eabi-as -o '%s/p.o' '%s' && arm-none-eabi-ld "
+		 "-Ttext=0x8000 -e 0x8000 -o '%s/p.elf' '%s/p.o'",
+		 dir, path, dir, dir);
+	return system(cmd) == 0 ? 0 : -1;
 }

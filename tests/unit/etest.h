@@ -21,6 +21,11 @@ int etest_end(void);
 /* Path of a file under the shared reference directory ($ETM_SHARED or
  * ../shared); returns NULL (and the test should skip) if it is missing. */
 const char *etest_shared(const char *rel, char *buf, size_t n);
+/* Assemble @asm_text (GNU as syntax) with arm-none-eabi-as and link it at
+ * 0x8000 with arm-none-eabi-ld into @dir/p.elf (@dir: an existing
+ * directory; p.s and p.o are left there too). Returns 0, 77 if the tools
+ * are missing (the caller skips), -1 if they failed. */
+int etest_arm_elf(const char *dir, const char *asm_text);
 void etest_fail_msg(const char *file, int line, const char *expr,
 		    unsigned long long a, unsigned long long b);
 

@@ -8,15 +8,14 @@
  * (taken = N - f - u, not taken = f); '-' is for a branch never reached
  * (doc/coverage.md).
  *
- * The program is assembled here with arm-none-eabi-as (its .loc directives
- * give the DWARF line table by hand) and linked at 0x8000 with
- * arm-none-eabi-ld; the test exits 77 without them. Its image is the same
+ * The program is assembled here (etest_arm_elf(): arm-none-eabi-as and
+ * -ld, linked at 0x8000; exit 77 without them); its .loc directives give
+ * the DWARF line table by hand. Its image is the same
  * words, and the elements are written by hand, so every count below is
  * counted by hand from the list in t_untold_branches(). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <etmtrace/coverage.h>
 #include <etmtrace/error.h>
@@ -62,31 +61,21 @@ static int sink_write(void *ctx, const char *s, size_t n)
 	return 0;
 }
 
-/* Assemble and link the program into @dir/p.elf. 0, or -1 (tool failed). */
-static int build_elf(const char *dir)
+/* The program as assembler text: each word with its .loc line. */
+static void prog_asm(char *buf, size_t len)
 {
-	char path[256], cmd[900];
-	FILE *f;
-	size_t i;
+	size_t i, k;
 
-	snprintf(path, sizeof(path), "%s/p.s", dir);
-	f = fopen(path, "w");
-	if (!f)
-		return -1;
-	fprintf(f, "\t.arm\n\t.file 1 \"%s\"\n\t.text\n\t.global f\n"
-		   "\t.type f, %%function\nf:\n",
-		SRC);
-	for (i = 0; i < NPROG; i++)
-		fprintf(f, "\t.loc 1 %u 0\n\t.inst 0x%08x @ %s\n", prog[i].line,
-			prog[i].word, prog[i].text);
-	fprintf(f, "\t.size f, .-f\n");
-	if (fclose(f))
-		return -1;
-	snprintf(cmd, sizeof(cmd),
-		 "arm-none-eabi-as -o %s/p.o %s && "
-		 "arm-none-eabi-ld -Ttext=0x8000 -e f -o %s/p.elf %s/p.o",
-		 dir, path, dir, dir);
-	return system(cmd) == 0 ? 0 : -1;
+	k = (size_t)snprintf(buf, len,
+			     "\t.arm\n\t.file 1 \"%s\"\n\t.text\n\t.global f\n"
+			     "\t.type f, %%function\nf:\n",
+			     SRC);
+	for (i = 0; i < NPROG && k < len; i++)
+		k += (size_t)snprintf(buf + k, len - k,
+				      "\t.loc 1 %u 0\n\t.inst 0x%08x @ %s\n",
+				      prog[i].line, prog[i].word, prog[i].text);
+	if (k < len)
+		snprintf(buf + k, len - k, "\t.size f, .-f\n");
 }
 
 /* A range of @n A32 instructions from @start; @atom 0: the last one's
@@ -163,22 +152,24 @@ static void t_untold_branches(void)
 		trace_on(0x8018),
 		rng(0x8018, 1, 1, 0), /* m */
 	};
-	char dir[] = "/tmp/etm-covlcovXXXXXX", elf[300], cmd[400];
+	char dir[] = "/tmp/etm-covlcovXXXXXX", elf[300], cmd[400], text[2048];
 	struct etm_image *img = etm_image_alloc();
 	struct etm_symbols *sy = etm_symbols_alloc();
 	static struct sink k;
 	uint8_t b[4 * NPROG];
 	struct covout o;
 	size_t i;
+	int r;
 
 	ET_CHECK(img && sy && mkdtemp(dir));
 	snprintf(elf, sizeof(elf), "%s/p.elf", dir);
-	if (system("command -v arm-none-eabi-as >/dev/null && "
-		   "command -v arm-none-eabi-ld >/dev/null")) {
+	prog_asm(text, sizeof(text));
+	r = etest_arm_elf(dir, text);
+	if (r == 77) {
 		etest_skip("arm-none-eabi-as/ld missing");
 		goto out;
 	}
-	ET_EQ(build_elf(dir), 0);
+	ET_EQ(r, 0);
 	/* f, and the linker script's global labels (no lines) */
 	ET_CHECK(etm_symbols_add_elf(sy, elf, 0, NULL, 0) >= 1);
 	ET_EQ(etm_symbols_has_lines(sy), 1);
