@@ -2,7 +2,7 @@
 # tests/cli/test-buffer_end_cut.sh - a packet cut by the end of the trace
 # buffer is a note, not an error (doc/robustness.md "The end of a trace
 # buffer"): synthetic captures cut with head -c at several offsets decode
-# with exit 0, one `buffer_end` note for each source whose last packet the
+# (and list their packets) with exit 0, one `buffer_end` note for each source whose last packet the
 # cut splits (none for a source whose last packet is whole), no error, and
 # the instructions before the cut a prefix of the generator's expected
 # list. Which packets a cut splits is derived here, independently of the
@@ -92,6 +92,8 @@ def try_cut(name, snap, pk, c, formatted, ids):
     nerr = sum(e["kind"] == "error" for e in els)
     check(rc == 0 and nerr == 0 and got == want and "incomplete" not in err,
           "%s cut at %d: exit %d, %d errors, notes %s (derived %s)" % (name, c, rc, nerr, got, want))
+    rc, out, err = run("packets", d)
+    check(rc == 0 and "malformed" not in err, "%s cut at %d: packets exit %d" % (name, c, rc))
     rc, out, _ = run("decode", d)
     check(all(("the trace ends at offset %d in a packet" % o) in out for o in want.values()),
           "%s cut at %d: the note in the text listing" % (name, c))
