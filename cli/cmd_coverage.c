@@ -10,6 +10,7 @@
 
 #include "cmds.h"
 #include "covcmd.h"
+#include "diagwarn.h"
 #include "dis.h"
 #include "session.h"
 #include "symload.h"
@@ -40,7 +41,9 @@ static const char coverage_help[] =
 	"  --base ADDR           subtract ADDR from profile addresses\n"
 	"  --test-name NAME      lcov TN: record\n"
 	"  --id, --image, --elf, --jobs, --no-cache, --protocol, --input-format,\n"
-	"  --etmcr, --etmccer, --etmidr, --m-profile: as for decode\n";
+	"  --etmcr, --etmccer, --etmidr, --m-profile: as for decode\n"
+	"Exit status, warnings: as decode, for each trace input (1: the coverage\n"
+	"or profile is incomplete).\n";
 
 /* Options of this command only, taken out of argv before opt_parse(). */
 struct covopts {
@@ -119,38 +122,46 @@ static int split_args(struct covopts *c, int argc, char **argv, char **rest)
 	return n;
 }
 
-static int cov_item(void *ctx, const struct etm_item *it)
-{
-	if (it->kind != etm_item_elem)
-		return 0;
-	return etm_cov_add_elems(ctx, &it->elem, 1) < 0 ? -1 : 0;
-}
-
 static int cov_elems(void *ctx, const struct etm_elem *els, size_t n)
 {
-	return etm_cov_add_elems(ctx, els, n) < 0 ? -1 : 0;
+	struct covpar_acc *a = ctx;
+
+	diagtally_elems(&a->t, a->dw, els, n);
+	return etm_cov_add_elems(a->cov, els, n) < 0 ? -1 : 0;
+}
+
+static int cov_item(void *ctx, const struct etm_item *it)
+{
+	return it->kind == etm_item_elem ? cov_elems(ctx, &it->elem, 1) : 0;
 }
 
 /* Decode one input into @cov; the session stays open (its image serves
- * the output) and is closed by the caller. Returns 0, 1 (decode errors
- * were found) or 2. */
-static int cov_decode(struct session *s, struct opts *o, struct etm_cov *cov)
+ * the output) and is closed by the caller. Returns 0, 1 (the verdict:
+ * the input's coverage is incomplete, reason printed) or 2. */
+static int cov_decode(struct session *s, struct opts *o, struct etm_cov *cov,
+		      int profile)
 {
+	struct covpar_acc a = { .cov = cov };
 	int i, r;
 
 	r = session_open(s, o, etm_dec_elements, 1);
 	if (r)
 		return r;
+	a.dw = diagset_open(session_osrc(s), s->nsrc);
+	if (!a.dw) {
+		fprintf(stderr, "etmtrace: out of memory\n");
+		return 2;
+	}
 	for (i = 0; i < s->nsrc; i++)
 		etm_cov_set_source(cov, s->src[i].id, s->src[i].cfg.protocol,
 				   s->src[i].img);
 	s->jobs = o->jobs ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	s->elems = cov_elems;
 	r = s->jobs > 1 && !o->chunk && !s->mem && !s->skip ?
-		    covpar_run(s, cov) :
+		    covpar_run(s, &a) :
 		    -1;
 	if (r < 0)
-		r = session_run(s, cov_item, cov);
+		r = session_run(s, cov_item, &a);
 	if (!r && etm_cov_end(cov) < 0) {
 		fprintf(stderr, "etmtrace: out of memory\n");
 		r = 2;
@@ -158,6 +169,9 @@ static int cov_decode(struct session *s, struct opts *o, struct etm_cov *cov)
 	for (i = 0; i < s->nsrc; i++)
 		etm_cov_set_source(cov, s->src[i].id, s->src[i].cfg.protocol,
 				   NULL);
+	if (!r)
+		r = diagwarn_verdict(a.dw, s, &a.t, profile ? "profile" : "coverage");
+	diagset_close(a.dw);
 	return r;
 }
 
@@ -331,7 +345,7 @@ static int cov_run(struct covopts *c, struct opts *o, int profile)
 		if (open)
 			session_close(&s);
 		o->input = c->inputs[i];
-		r = cov_decode(&s, o, out.cov);
+		r = cov_decode(&s, o, out.cov, profile);
 		open = 1;
 		errors |= r == 1;
 		r = r == 1 ? 0 : r;

@@ -98,50 +98,15 @@ static void print_stats(const struct session *s, struct decfmt *c,
 		       mib / secs, (double)c->n.insns / secs / 1e6);
 }
 
-/* The exit status rule (--help, README): 1 when the input gave no
- * instructions, or trace was lost (error elements: malformed packets or
- * frames, overflow of the decoder's bounds, unverified trace) or
- * contradicted (the image or the configuration disagrees with it); with a
- * one-line reason. A loss of sync alone (e.g. after a debug halt, until
- * the next I-sync) is not an error. */
-static int decode_verdict(const struct session *s, const struct decfmt *c,
-			  int warned)
+/* The exit status rule (--help, README; diagwarn_verdict()). */
+static int decode_verdict(const struct session *s, const struct decfmt *c)
 {
-	struct etm_diag_counts d;
-	unsigned long long lost, elems = 0;
-	int i, image = 0;
+	struct diagtally t = { .insns = c->n.insns, .errors = c->n.errors };
+	int i;
 
-	diagset_sum(c->dw, &d);
-	lost = c->n.errors;
-	for (i = 0; i < s->nsrc; i++)
-		image |= s->src[i].img && etm_image_count(s->src[i].img);
-	if (!c->n.insns && !image && s->input_bytes) {
-		fprintf(stderr, "etmtrace: no instructions decoded: no program "
-				"image (give --elf or --image)\n");
-		return 1;
-	}
 	for (i = 0; i < etmk_num_kinds; i++)
-		elems += c->n.elems[i];
-	if (!c->n.insns) {
-		fprintf(stderr, "etmtrace: no instructions decoded from %llu "
-				"bytes of trace%s\n",
-			(unsigned long long)s->input_bytes,
-			!s->input_bytes ? " (empty)" : !elems ? ": no synchronisation found (not ETMv3/PTM trace, or "
-								"another input format?)" :
-					       lost           ? ": the trace does not parse with this configuration" :
-					       d.nomem        ? ": the traced addresses are not in the image "
-								"(give --elf or --image)" :
-								"");
-		return 1;
-	}
-	if (lost || warned) {
-		fprintf(stderr, "etmtrace: the listing is incomplete: %llu "
-				"errors, %llu losses of sync%s\n",
-			c->n.errors,
-			(unsigned long long)d.sync_lost, warned ? ", trace that contradicts the image or configuration" : "");
-		return 1;
-	}
-	return 0;
+		t.elems += c->n.elems[i];
+	return diagwarn_verdict(c->dw, s, &t, "listing");
 }
 
 /* Every buffer of the capture in turn. */
@@ -231,7 +196,7 @@ static int decode_run(struct session *s, const struct opts *o,
 				"trace left out\n",
 			(unsigned long long)s->vdropped);
 	if (!r)
-		v = decode_verdict(s, c, diagwarn_report(c->dw, s));
+		v = decode_verdict(s, c);
 	diagset_close(c->dw);
 	c->dw = NULL;
 	if (c->fmt == DF_STATS && !r)

@@ -27,7 +27,8 @@ static const char packets_help[] =
 	"  --allow-outside      follow snapshot file references that leave the\n"
 	"                       snapshot directory (refused by default)\n"
 	"Exit status: 0 ok; 1 malformed packets or no packets at all; 2 usage or\n"
-	"input error.\n";
+	"input error. A packet cut by the end of the trace buffer (ERROR\n"
+	"truncated, the last of its source) is not counted as malformed.\n";
 
 int cmd_packets(int argc, char **argv)
 {

@@ -9,6 +9,7 @@
 #include <etmtrace/profile.h>
 
 #include "cmds.h"
+#include "diagwarn.h"
 #include "session.h"
 #include "symload.h"
 
@@ -28,7 +29,8 @@ static const char profile_help[] =
 	"  --symbols FILE        functions from an 'nm -S' style file (repeatable)\n"
 	"  --clock HZ            core clock: cycles to time (perfetto)\n"
 	"  --id ID, --image FILE@ADDR, --jobs N, --no-cache, --protocol,\n"
-	"  --input-format, --etmcr, --etmccer, --etmidr, --m-profile: as decode\n";
+	"  --input-format, --etmcr, --etmccer, --etmidr, --m-profile: as decode\n"
+	"Exit status, warnings: as decode (1: the profile is incomplete).\n";
 
 static int write_fd(void *ctx, const void *buf, size_t n)
 {
@@ -48,14 +50,24 @@ static int write_fd(void *ctx, const void *buf, size_t n)
 	return 0;
 }
 
-static int prof_item(void *ctx, const struct etm_item *it)
-{
-	return it->kind == etm_item_elem ? etm_profile_elems(ctx, &it->elem, 1) : 0;
-}
+/* The profile being built, and what the verdict needs (diagwarn.h). */
+struct prof_run {
+	struct etm_profile *p;
+	struct diagset *dw;
+	struct diagtally t;
+};
 
 static int prof_batch(void *ctx, const struct etm_elem *els, size_t n)
 {
-	return etm_profile_elems(ctx, els, n);
+	struct prof_run *pr = ctx;
+
+	diagtally_elems(&pr->t, pr->dw, els, n);
+	return etm_profile_elems(pr->p, els, n);
+}
+
+static int prof_item(void *ctx, const struct etm_item *it)
+{
+	return it->kind == etm_item_elem ? prof_batch(ctx, &it->elem, 1) : 0;
 }
 
 static enum etm_prof_format prof_format(const char *f)
@@ -90,22 +102,27 @@ static int profile_setup(struct session *s, struct etm_profile *p,
 static int profile_run(struct session *s, struct opts *o, struct etm_symbols *sy)
 {
 	struct etm_profile *p = etm_profile_alloc(sy);
+	struct prof_run pr = { .p = p };
 	int out_fd = STDOUT_FILENO, r;
 
-	if (!p || profile_setup(s, p, o->format) < 0) {
+	if (!p || profile_setup(s, p, o->format) < 0 ||
+	    !(pr.dw = diagset_open(session_osrc(s), s->nsrc))) {
 		fprintf(stderr, "etmtrace profile: out of memory\n");
 		etm_profile_free(p);
 		return 2;
 	}
 	s->jobs = o->jobs ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	s->elems = prof_batch;
-	r = session_run(s, prof_item, p);
+	r = session_run(s, prof_item, &pr);
 	if (!r && etm_profile_finish(p) < 0)
 		r = 2;
 	if (!r && prof_format(o->format) != etm_prof_invalid &&
 	    etm_profile_write(p, prof_format(o->format), o->input, write_fd,
 			      &out_fd) < 0)
 		r = 2;
+	if (!r)
+		r = diagwarn_verdict(pr.dw, s, &pr.t, "profile");
+	diagset_close(pr.dw);
 	etm_profile_free(p);
 	return r;
 }

@@ -7,11 +7,21 @@
 
 #include "covout/covout.h"
 
+#include "diagwarn.h"
+
+/* What a decode adds up: the coverage, and the diagnostics and counts of
+ * the verdict (diagwarn.h). */
+struct covpar_acc {
+	struct etm_cov *cov;
+	struct diagset *dw;
+	struct diagtally t;
+};
+
 struct session;
-/* Decode the session's trace file on s->jobs threads into @total
- * (covpar.c). Returns 0, 2 on an error (message printed), or -1 if the
- * input is not a regular file (then use session_run()). */
-int covpar_run(struct session *s, struct etm_cov *total);
+/* Decode the session's trace file on s->jobs threads into @a (covpar.c).
+ * Returns 0, 2 on an error (message printed), or -1 if the input is not a
+ * regular file (then use session_run()). */
+int covpar_run(struct session *s, struct covpar_acc *a);
 
 /* Write callback of the library writers: @ctx is a FILE *. */
 int cov_fwrite(void *ctx, const char *s, size_t n);

@@ -1,7 +1,9 @@
 /* cli/covpar.c - `etmtrace coverage --jobs N`: each decoding worker
  * accumulates its stretch of the trace into a coverage part
- * (etm_cov_set_part()); the parts are joined in input order
- * (etm_cov_append()), so the result equals a single-threaded run. */
+ * (etm_cov_set_part()) with the diagnostics and counts of the verdict (a
+ * diagnostics segment, output/diagset.h); the parts are joined in input
+ * order (etm_cov_append(), diagset_append()), so the result equals a
+ * single-threaded run. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -15,28 +17,48 @@
 
 struct cp_run {
 	struct session *s;
-	struct etm_cov *total;
+	struct covpar_acc *total;
 	int fd;
+};
+
+/* A worker's part: the coverage, the diagnostics segment, the counts. */
+struct cp_part {
+	struct etm_cov *cov;
+	struct diagset *dg;
+	struct diagtally t;
 };
 
 struct cp_state {
 	struct cp_run *r;
-	struct etm_cov *part;
+	struct cp_part *part;
 };
 
-static struct etm_cov *cp_part(const struct cp_run *r)
+static void cp_part_free(struct cp_part *p)
 {
-	struct etm_cov *c = etm_cov_alloc();
+	if (p) {
+		etm_cov_free(p->cov);
+		diagset_close(p->dg);
+		free(p);
+	}
+}
+
+static struct cp_part *cp_part(const struct cp_run *r)
+{
+	struct cp_part *p = calloc(1, sizeof(*p));
 	int i;
 
-	if (!c || etm_cov_set_part(c) < 0) {
-		etm_cov_free(c);
+	if (p) {
+		p->cov = etm_cov_alloc();
+		p->dg = diagset_open_segment(session_osrc(r->s), r->s->nsrc);
+	}
+	if (!p || !p->cov || !p->dg || etm_cov_set_part(p->cov) < 0) {
+		cp_part_free(p);
 		return NULL;
 	}
 	for (i = 0; i < r->s->nsrc; i++)
-		etm_cov_set_source(c, r->s->src[i].id, r->s->src[i].cfg.protocol,
+		etm_cov_set_source(p->cov, r->s->src[i].id, r->s->src[i].cfg.protocol,
 				   r->s->src[i].img);
-	return c;
+	return p;
 }
 
 static void *cp_open(void *ctx)
@@ -54,20 +76,17 @@ static void *cp_open(void *ctx)
 	return st;
 }
 
-static int cp_item(void *state, const struct etm_item *it)
-{
-	struct cp_state *st = state;
-
-	if (it->kind != etm_item_elem)
-		return 0;
-	return etm_cov_add_elems(st->part, &it->elem, 1) < 0 ? -1 : 0;
-}
-
 static int cp_elems(void *state, const struct etm_elem *els, size_t n)
 {
-	struct cp_state *st = state;
+	struct cp_part *p = ((struct cp_state *)state)->part;
 
-	return etm_cov_add_elems(st->part, els, n) < 0 ? -1 : 0;
+	diagtally_elems(&p->t, p->dg, els, n);
+	return etm_cov_add_elems(p->cov, els, n) < 0 ? -1 : 0;
+}
+
+static int cp_item(void *state, const struct etm_item *it)
+{
+	return it->kind == etm_item_elem ? cp_elems(state, &it->elem, 1) : 0;
 }
 
 static int cp_cut(void *state, void **piece, size_t *bytes)
@@ -75,7 +94,7 @@ static int cp_cut(void *state, void **piece, size_t *bytes)
 	struct cp_state *st = state;
 	struct etm_cov_totals t;
 
-	etm_cov_totals(st->part, &t);
+	etm_cov_totals(st->part->cov, &t);
 	*bytes = (size_t)(t.pages * 20000 + (t.ranges + t.branches) * 48);
 	*piece = st->part;
 	st->part = cp_part(st->r);
@@ -85,27 +104,30 @@ static int cp_cut(void *state, void **piece, size_t *bytes)
 static int cp_emit(void *ctx, void *piece)
 {
 	struct cp_run *r = ctx;
-	int err = etm_cov_append(r->total, piece);
+	struct cp_part *p = piece;
+	int err = etm_cov_append(r->total->cov, p->cov);
 
-	etm_cov_free(piece);
+	diagset_append(r->total->dw, p->dg);
+	diagtally_add(&r->total->t, &p->t);
+	cp_part_free(p);
 	return err < 0 ? -1 : 0;
 }
 
 static void cp_drop(void *ctx, void *piece)
 {
 	(void)ctx;
-	etm_cov_free(piece);
+	cp_part_free(piece);
 }
 
 static void cp_close(void *state)
 {
 	struct cp_state *st = state;
 
-	etm_cov_free(st->part);
+	cp_part_free(st->part);
 	free(st);
 }
 
-int covpar_run(struct session *s, struct etm_cov *total)
+int covpar_run(struct session *s, struct covpar_acc *total)
 {
 	static const struct etm_run_ops ops = {
 		.open = cp_open,

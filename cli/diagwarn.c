@@ -1,7 +1,8 @@
-/* cli/diagwarn.c - `etmtrace decode` configuration-mismatch warnings
- * (library etm_diag_*, gathered by output/diagset.c): one stderr line per
- * source whose trace does not fit its configuration or image, naming the
- * likely cause. */
+/* cli/diagwarn.c - the verdict on a decode (decode, profile, coverage,
+ * fdo): configuration-mismatch warnings (library etm_diag_*, gathered by
+ * output/diagset.c), one stderr line per source whose trace does not fit
+ * its configuration or image, naming the likely cause; and the exit
+ * status rule with its reason. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,4 +69,72 @@ int diagwarn_report(const struct diagset *w, const struct session *s)
 		printed++;
 	}
 	return printed;
+}
+
+void diagtally_elems(struct diagtally *t, struct diagset *dw,
+		     const struct etm_elem *els, size_t n)
+{
+	size_t i;
+
+	diagset_elems(dw, els, n);
+	t->elems += n;
+	for (i = 0; i < n; i++) {
+		if (els[i].kind == etmk_range)
+			t->insns += els[i].ninsn;
+		else if (els[i].kind == etmk_error)
+			t->errors++;
+	}
+}
+
+void diagtally_add(struct diagtally *to, const struct diagtally *from)
+{
+	to->insns += from->insns;
+	to->errors += from->errors;
+	to->elems += from->elems;
+}
+
+/* No instructions: the reason, from what was seen instead. */
+static void verdict_none(const struct session *s, const struct diagtally *t,
+			 const struct etm_diag_counts *d)
+{
+	fprintf(stderr, "etmtrace: no instructions decoded from %llu "
+			"bytes of trace%s\n",
+		(unsigned long long)s->input_bytes,
+		!s->input_bytes ? " (empty)" : !t->elems ? ": no synchronisation found (not ETMv3/PTM trace, or "
+							   "another input format?)" :
+				       t->errors         ? ": the trace does not parse with this configuration" :
+				       d->nomem          ? ": the traced addresses are not in the image "
+							   "(give --elf or --image)" :
+							   "");
+}
+
+/* A loss of sync alone (e.g. after a debug halt, until the next I-sync)
+ * is not an error; a packet cut by the end of the buffer is a note
+ * (etmk_buffer_end), not an error element. */
+int diagwarn_verdict(const struct diagset *dw, const struct session *s,
+		     const struct diagtally *t, const char *what)
+{
+	struct etm_diag_counts d;
+	int i, image = 0, warned = diagwarn_report(dw, s);
+
+	diagset_sum(dw, &d);
+	for (i = 0; i < s->nsrc; i++)
+		image |= s->src[i].img && etm_image_count(s->src[i].img);
+	if (!t->insns && !image && s->input_bytes) {
+		fprintf(stderr, "etmtrace: no instructions decoded: no program "
+				"image (give --elf or --image)\n");
+		return 1;
+	}
+	if (!t->insns) {
+		verdict_none(s, t, &d);
+		return 1;
+	}
+	if (t->errors || warned) {
+		fprintf(stderr, "etmtrace: the %s is incomplete: %llu "
+				"errors, %llu losses of sync%s\n",
+			what, t->errors, (unsigned long long)d.sync_lost,
+			warned ? ", trace that contradicts the image or configuration" : "");
+		return 1;
+	}
+	return 0;
 }

@@ -30,6 +30,14 @@ enum etm_elem_kind {
 	etmk_event,       /**< trigger */
 	etmk_nomem,       /**< no opcode at .addr: decode resumes at next address packet */
 	etmk_error,       /**< bad trace; .err, decode resumes at the next sync */
+	/** A note, not an error: the trace ends inside a packet that the end
+	 * of the trace buffer cut (the end of the decoder's input, or of a
+	 * piece of a circular buffer a caller decodes on its own): nothing
+	 * before it was lost. .offset: the cut packet's (or partial
+	 * formatter frame's) first byte; .err: etme_truncated. The source is
+	 * unsynchronised after it. See doc/robustness.md "The end of a trace
+	 * buffer". */
+	etmk_buffer_end,
 	etmk_num_kinds
 };
 
@@ -85,7 +93,7 @@ struct etm_elem {
 	/* etmk_timestamp */
 	uint64_t timestamp;
 
-	/* etmk_error */
+	/* etmk_error, etmk_buffer_end */
 	int err; /**< enum etm_error */
 };
 

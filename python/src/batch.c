@@ -61,6 +61,7 @@ void epy_elem_from(struct epy_elem *r, const struct etm_elem *e)
 		r->cycles = e->cycles;
 		break;
 	case etmk_error:
+	case etmk_buffer_end:
 		r->error = (uint8_t)(e->err < 0 ? -e->err : e->err);
 		break;
 	default:

@@ -344,6 +344,7 @@ static void cov_head(struct cov_src *s, const struct etm_elem *el)
 	case etmk_nosync:
 	case etmk_nomem:
 	case etmk_error:
+	case etmk_buffer_end:
 		s->head = COV_HEAD_GAP;
 		return;
 	default:
@@ -369,6 +370,7 @@ static int cov_add_elem(struct etm_cov *c, const struct etm_elem *el)
 	case etmk_nosync:
 	case etmk_nomem:
 	case etmk_error:
+	case etmk_buffer_end:
 		return cov_close_run(c, s);
 	default:
 		return 0;

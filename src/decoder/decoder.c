@@ -271,7 +271,8 @@ static void dfmt_error_item(struct etm_item *it, const struct etm_dfmt_item *x)
 	etm_zero(&it->elem, sizeof(it->elem));
 	it->kind = etm_item_elem;
 	it->proto = etm_proto_unknown;
-	it->elem.kind = etmk_error;
+	/* a partial frame at the end of the input: the end of the buffer */
+	it->elem.kind = etm_flow_err_kind(x->err);
 	it->elem.offset = x->offset;
 	it->elem.err = x->err;
 }

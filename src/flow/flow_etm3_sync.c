@@ -122,7 +122,7 @@ int etm_e3_error(struct etm3_flow *e, const struct etm_packet *pkt)
 
 	if (err < 0)
 		return err;
-	e3_init_elem(e, &el, etmk_error);
+	e3_init_elem(e, &el, etm_flow_err_kind(pkt->err));
 	el.err = pkt->err ? pkt->err : etme_bad_packet;
 	e->synced = 0;
 	e->halted = 0;

@@ -67,7 +67,7 @@ static void ptm_emit_cycles(struct ptm_flow *p, uint64_t off, uint32_t cc)
 
 static void ptm_emit_error(struct ptm_flow *p, uint64_t off, int err)
 {
-	ptm_emit(p, etmk_error, off)->err = err;
+	ptm_emit(p, etm_flow_err_kind(err), off)->err = err;
 }
 
 /* Impossible trace: report and stay unsynchronised until the next I-sync. */

@@ -10,7 +10,19 @@
 #include <stdint.h>
 
 #include <etmtrace/flow.h>
+#include <etmtrace/error.h>
 #include <etmtrace/packet.h>
+
+/* The element a packet error @err of the flow's input becomes. A packet
+ * the end of the data cut (etme_truncated: a packet decoder gives it only
+ * after finish, at the end of its input - the end of the trace buffer, or
+ * of a circular buffer's piece decoded on its own) is the note
+ * etmk_buffer_end; any other is an etmk_error (doc/robustness.md "The end
+ * of a trace buffer"). */
+static inline enum etm_elem_kind etm_flow_err_kind(int err)
+{
+	return err == etme_truncated || err == -etme_truncated ? etmk_buffer_end : etmk_error;
+}
 
 /* The packet decoder @f owns: bytes for @f are pushed into it. */
 struct etm_pkt_decoder *etm_flow_pkt(struct etm_flow *f);

@@ -500,7 +500,9 @@ void etm_diag_item(struct etm_diag *d, const struct etm_item *it)
 		return;
 	d->saw_packets = 1;
 	d->c.packets++;
-	d->c.pkt_errors += it->pkt.type == etmp_error;
+	/* a packet cut by the end of the buffer is not a symptom */
+	d->c.pkt_errors += it->pkt.type == etmp_error &&
+			   it->pkt.err != etme_truncated;
 }
 
 /* An element other than a range. */

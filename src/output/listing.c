@@ -362,8 +362,8 @@ static inline void elem_fmt(struct decfmt *c, const struct etm_elem *el)
 		canon_elem(c, el, src);
 		break;
 	case DF_TEXT:
-		if (!src && el->kind != etmk_error)
-			break;
+		if (!src && el->kind != etmk_error && el->kind != etmk_buffer_end)
+			break; /* the deformatter's: no source */
 		if (run_kind(el)) {
 			c->lost[el->id] |= el->kind == etmk_nosync;
 			run_add(c, el);

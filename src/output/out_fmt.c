@@ -151,6 +151,11 @@ int etm_out_text_event(struct wbuf *w, const struct etm_elem *el,
 		wbuf_printf(w, "-- error at offset %llu: %s",
 			    (unsigned long long)el->offset, etm_errstr(el->err));
 		return 1;
+	case etmk_buffer_end:
+		wbuf_printf(w, "-- note: the trace ends at offset %llu in a packet "
+			       "(or frame) cut by the end of the trace buffer",
+			    (unsigned long long)el->offset);
+		return 1;
 	case etmk_range:
 	case etmk_invalid:
 	case etmk_num_kinds:
@@ -246,6 +251,7 @@ void etm_out_jsonl_open(struct wbuf *w, const struct etm_elem *el,
 		wbuf_printf(w, ",\"error\":\"%s\"", etm_errname(el->err));
 		break;
 	case etmk_nosync:
+	case etmk_buffer_end:
 		if (el->err)
 			wbuf_printf(w, ",\"reason\":\"%s\"", etm_errname(el->err));
 		break;

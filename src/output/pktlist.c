@@ -49,6 +49,16 @@ int pktlist_item(void *vctx, const struct etm_item *it)
 	const struct etm_packet *p = &it->pkt;
 	int unknown;
 
+	if (it->kind == etm_item_elem && it->elem.kind == etmk_buffer_end) {
+		/* a partial last frame: the end of the buffer, a note */
+		if (c->jsonl)
+			wbuf_printf(c->w, "{\"offset\":%llu,\"type\":\"BUFFER_END\"}\n",
+				    (unsigned long long)it->elem.offset);
+		else
+			wbuf_printf(c->w, "%10llu  --  note: a partial frame cut by the end of the trace buffer\n",
+				    (unsigned long long)it->elem.offset);
+		return 0;
+	}
 	if (it->kind == etm_item_elem) {
 		/* deformatter errors arrive as error elements */
 		c->errors++;
@@ -62,8 +72,8 @@ int pktlist_item(void *vctx, const struct etm_item *it)
 				    etm_errstr(it->elem.err));
 		return 0;
 	}
-	if (p->type == etmp_error)
-		c->errors++;
+	if (p->type == etmp_error && p->err != etme_truncated)
+		c->errors++; /* truncated: cut by the end of the data, a note */
 	else if (p->type != etmp_notsync)
 		c->packets++;
 	unknown = addr_unknown(c, p);

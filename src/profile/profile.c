@@ -436,6 +436,8 @@ static int prof_elem(struct etm_profile *p, const struct etm_elem *el)
 		return prof_tl_instant(p, id, s, el->kind == etmk_error ? "trace error" : el->kind == etmk_nomem ? "memory not accessible" :
 										  el->kind == etmk_nosync        ? "not synchronised" :
 														   "trace gap (trace on)");
+	case etmk_buffer_end: /* the last packet cut: not a gap */
+		return prof_tl_instant(p, id, s, "end of the trace buffer");
 	case etmk_timestamp:
 	case etmk_cycle_count:
 		if (p->tl)

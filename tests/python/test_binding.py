@@ -20,7 +20,8 @@ from conftest import SNAPSHOTS, SRC, run_cli, snapshot
 # config.h, insn.h), by the names the CLI's jsonl uses for them.
 KIND = {n: i for i, n in enumerate(
     ["invalid", "range", "exception", "exc_return", "trace_on", "nosync",
-     "context", "timestamp", "cycle_count", "event", "nomem", "error"])}
+     "context", "timestamp", "cycle_count", "event", "nomem", "error",
+     "buffer_end"])}
 ISA = {"?": 0, "A32": 1, "T32": 2, "TEE": 3, "Jazelle": 4}
 # enum etm_isync_reason (packet.h) by the CLI's names
 ISYNC = {"periodic": 0, "trace enabled": 1, "overflow": 2, "debug exit": 3}
@@ -62,6 +63,8 @@ def record_of_json(j):
         addr = h(j["addr"])
     elif j["kind"] == "error":
         err = ERRCODE[j["error"]]
+    elif j["kind"] == "buffer_end":
+        err = ERRCODE[j["reason"]]
     return (j["offset"], addr, end, ts, ninsn, cyc, ctx, exc, k, isa,
             h(j["id"]), fl, err, rsn, cls, isy, 0)   # buffer 0: one each
 
@@ -107,6 +110,31 @@ def test_etmv1_snapshot_equals_c_library(tmp_path):
     assert (n, h) == cli_elements(d)
     with etmtrace.open(d) as dec:
         assert [s["protocol"] for s in dec.sources] == ["etmv1"]
+
+
+def test_buffer_end_note(tmp_path):
+    # a capture cut inside its last packet (head -c inside a 5-byte
+    # branch address): the binding gives the note as the CLI does, kind
+    # "buffer_end" with the reason truncated, and counts no error
+    d = str(tmp_path / "cut")
+    run_cli("synth", d, "--protocol", "etmv3", "--full-addr", "--insns", "3000")
+    pk = [json.loads(l) for l in
+          run_cli("packets", d, "--format", "jsonl").splitlines()]
+    b = [p for p in pk if len(p["bytes"]) == 10][len(pk) // 40]
+    with open(os.path.join(d, "trace.bin"), "rb") as f:
+        data = f.read()
+    with open(os.path.join(d, "trace.bin"), "wb") as f:
+        f.write(data[:b["offset"] + 2])
+    n, h = py_elements(d)
+    assert (n, h) == cli_elements(d)
+    with etmtrace.open(d) as dec:
+        a = np.concatenate([np.asarray(x) for x in dec.batches()])
+    assert etmtrace.KINDS[a["kind"][-1]] == "buffer_end"
+    assert a["offset"][-1] == b["offset"]
+    assert etmtrace.errname(int(a["error"][-1])) == "truncated"
+    c = etmtrace.count(etmtrace.open(d))
+    assert c.errors == 0 and c.kinds[etmtrace.KINDS.index("buffer_end")] == 1
+    assert c.insns > 0
 
 
 def test_batch_size_does_not_matter():

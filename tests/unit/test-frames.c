@@ -180,7 +180,9 @@ static size_t run_reference(const uint8_t *in, size_t n, struct rec *v,
 		if (x.kind == etm_dfmt_error) {
 			memset(&it, 0, sizeof(it));
 			it.kind = etm_item_elem;
-			it.elem.kind = etmk_error;
+			/* a partial last frame (the deformatter says so
+			 * only at finish) is the end of the buffer: a note */
+			it.elem.kind = x.err == etme_truncated ? etmk_buffer_end : etmk_error;
 			it.elem.offset = x.offset;
 			it.elem.err = x.err;
 			add(v, &nv, &it);

@@ -872,6 +872,9 @@ static void fmt_body(char *b, size_t n, const struct etm_elem *el, int m)
 	case etmk_error:
 		snprintf(b, n, "error %s", etm_errname(el->err));
 		return;
+	case etmk_buffer_end:
+		snprintf(b, n, "buffer-end %s", etm_errname(el->err));
+		return;
 	default:
 		snprintf(b, n, "kind%d", (int)el->kind);
 		return;
