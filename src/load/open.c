@@ -247,11 +247,12 @@ static int cap_nonempty(struct cap_ctx *c)
 		       c->o.nids ? " with the given IDs" : "");
 }
 
-/* A trace file of ETMv1 samples (the options say so). */
-static int cap_e1_file(const struct cap_ctx *c)
+/* A trace file of ETMv1 samples (the options say so, or the ELF's core
+ * has no other trace). */
+static int cap_e1_file(struct cap_ctx *c)
 {
 	return !(c->o.flags & ETM_OPEN_LIST) &&
-	       (cap_is_e1(c->o.protocol) || c->o.samples);
+	       (cap_is_e1(c->o.protocol) || c->o.samples || cap_core_e1_only(c));
 }
 
 int etm_capture_open(struct etm_capture **out, const char *path,
