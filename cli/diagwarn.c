@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <etmtrace/core.h>
 #include <etmtrace/diag.h>
 #include <etmtrace/error.h>
 #include <etmtrace/open.h>
@@ -66,12 +67,33 @@ static void diagwarn_options(const struct etm_config *a,
 #undef OPT
 }
 
+/* What the probe must keep: the protocol and ETMIDR where the core of
+ * the first --elf with build attributes has one protocol only (as the
+ * inference does, load/infer.c). */
+static unsigned diagwarn_keep(const struct opts *o)
+{
+	const unsigned both = ETM_CORE_ETMV3 | ETM_CORE_PTM;
+	struct etm_core_trace t;
+	struct etm_arm_attrs a;
+	int i;
+
+	for (i = 0; i < o->nelfs; i++) {
+		if (etm_elf_arm_attrs(o->elfs[i].path, &a, NULL, 0) < 0 || !a.found)
+			continue;
+		etm_core_trace_from_attrs(&a, &t);
+		return t.protocols && (t.protocols & both) != both ?
+			       ETM_PROBE_KEEP_PROTOCOL | ETM_PROBE_KEEP_ETMIDR :
+			       0;
+	}
+	return 0;
+}
+
 /* "; it fits the trace with: ... (give --etmcr ...)" for source @src
  * when the probe's better-fitting variant also decodes the probed bytes
  * with fewer errors (or the input format the bytes have when raw was
  * chosen), or "". */
 static void diagwarn_probe(const struct session_src *src, int jobs,
-			   char *buf, size_t n)
+			   unsigned keep, char *buf, size_t n)
 {
 	uint8_t *data = malloc(DIAGWARN_PROBE);
 	struct etm_config best;
@@ -93,7 +115,7 @@ static void diagwarn_probe(const struct session_src *src, int jobs,
 			 fmt == etm_fmt_coresight ? "coresight" :
 			 fmt == etm_fmt_tpiu      ? "tpiu" :
 						    "tpiu-nofsync");
-	else if (len && etm_diag_probe_jobs(src->fmt, &src->cfg, src->img, data, len, 0, jobs > 1 ? (unsigned)jobs : 1, &best) == 1 &&
+	else if (len && etm_diag_probe_jobs(src->fmt, &src->cfg, src->img, data, len, keep, jobs > 1 ? (unsigned)jobs : 1, &best) == 1 &&
 		 etm_diag_config_diff(&src->cfg, &best, diff, sizeof(diff)) > 0 &&
 		 diagwarn_errors(src->fmt, &best, src->img, data, len) <
 			 diagwarn_errors(src->fmt, &src->cfg, src->img, data, len)) {
@@ -114,7 +136,7 @@ int diagwarn_report(const struct diagset *w, const struct session *s)
 
 		if (!d || etm_diag_warning(d, msg, sizeof(msg)) <= 0)
 			continue;
-		diagwarn_probe(src, s->jobs, better, sizeof(better));
+		diagwarn_probe(src, s->jobs, diagwarn_keep(s->o), better, sizeof(better));
 		if (better[0]) /* a configuration problem, not the image */
 			fprintf(stderr, "etmtrace: warning: trace ID 0x%02x: "
 					"trace does not fit the configuration%s\n",

@@ -53,9 +53,9 @@ static const char *attr_ntbs(struct attr_cur *c)
 static uint32_t attr_u32(const uint8_t *p, int big)
 {
 	return big ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-			     (uint32_t)p[2] << 8 | p[3] :
+			       (uint32_t)p[2] << 8 | p[3] :
 		     (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
-			     (uint32_t)p[1] << 8 | p[0];
+			       (uint32_t)p[1] << 8 | p[0];
 }
 
 /* Whether attribute @tag has a string value (after a ULEB128 flag for

@@ -131,16 +131,21 @@ static void infer_notes(struct cap_ctx *c, unsigned id, size_t n,
 		return;
 	infer_label(best, rk->has_next ? &rk->next : best, x, sizeof(x));
 	if (!rk->has_next) {
-		cap_note(c->cap, "trace ID 0x%02x: uncertain: %s (%llu errors), "
-				 "no other candidate decodes; give --protocol/--etmcr",
-			 id, x, (unsigned long long)rk->best_symptoms);
+		cap_note(c->cap, "trace ID 0x%02x: uncertain: %s (%llu errors, "
+				 "%llu instructions), no other candidate decodes; "
+				 "give --protocol/--etmcr",
+			 id, x, (unsigned long long)rk->best_symptoms,
+			 (unsigned long long)rk->best_insns);
 		return;
 	}
 	infer_label(&rk->next, best, y, sizeof(y));
-	cap_note(c->cap, "trace ID 0x%02x: uncertain: %s (%llu errors) vs %s "
-			 "(%llu errors); give --protocol/--etmcr",
-		 id, x, (unsigned long long)rk->best_symptoms, y,
-		 (unsigned long long)rk->next_symptoms);
+	cap_note(c->cap, "trace ID 0x%02x: uncertain: %s (%llu errors, %llu "
+			 "instructions) vs %s (%llu errors, %llu instructions); "
+			 "give --protocol/--etmcr",
+		 id, x, (unsigned long long)rk->best_symptoms,
+		 (unsigned long long)rk->best_insns, y,
+		 (unsigned long long)rk->next_symptoms,
+		 (unsigned long long)rk->next_insns);
 }
 
 int cap_infer(struct cap_ctx *c, enum etm_input_format fmt, unsigned id,
