@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <etmtrace/core.h>
 #include <etmtrace/diag.h>
+#include <etmtrace/error.h>
 #include <etmtrace/open.h>
 
 #include "diagwarn.h"
@@ -15,14 +17,88 @@
 /* Bytes of the trace file the probe decodes with configuration variants. */
 #define DIAGWARN_PROBE (256u << 10)
 
-/* "; it fits the trace with: ..." for source @src (or the input format
- * the bytes have when raw was chosen), or "". */
+/* Error elements of trace ID @cfg's in decoding @n bytes of @fmt input
+ * with @cfg, as `decode` counts them; UINT64_MAX if it cannot decode. */
+static uint64_t diagwarn_errors(enum etm_input_format fmt,
+				const struct etm_config *cfg,
+				const struct etm_image *img, const uint8_t *buf,
+				size_t n)
+{
+	struct etm_decoder *dec = etm_decoder_alloc(fmt, etm_dec_elements);
+	struct etm_item *it = malloc(sizeof(*it));
+	uint64_t errs = 0;
+	int rc = dec && it ? etm_decoder_add_source(dec, cfg, img) : -etme_nomem;
+
+	if (!rc)
+		rc = etm_decoder_push(dec, buf, n);
+	while (!rc) {
+		rc = etm_decoder_next(dec, it, sizeof(*it));
+		if (rc == -etme_again)
+			rc = etm_decoder_finish(dec);
+		else if (!rc && it->kind == etm_item_elem &&
+			 it->elem.kind == etmk_error &&
+			 it->elem.id == etm_cfg_trace_id(cfg))
+			errs++;
+	}
+	free(it);
+	etm_decoder_free(dec);
+	return rc == -etme_eos ? errs : UINT64_MAX;
+}
+
+/* The options that give @b where @a differs: " (give --protocol ptm
+ * --etmcr 0x00001000)". */
+static void diagwarn_options(const struct etm_config *a,
+			     const struct etm_config *b, char *buf, size_t n)
+{
+	size_t k = 0;
+
+#define OPT(cond, ...)                                                      \
+	do {                                                                \
+		if ((cond) && k < n)                                        \
+			k += (size_t)snprintf(buf + k, n - k, __VA_ARGS__); \
+	} while (0)
+	buf[0] = 0;
+	OPT(1, " (give");
+	OPT(a->protocol != b->protocol, " --protocol %s",
+	    etm_protocol_name(b->protocol));
+	OPT(a->etmcr != b->etmcr, " --etmcr 0x%08x", b->etmcr);
+	OPT(a->etmccer != b->etmccer, " --etmccer 0x%08x", b->etmccer);
+	OPT(a->etmidr != b->etmidr, " --etmidr 0x%08x", b->etmidr);
+	OPT(1, ")");
+#undef OPT
+}
+
+/* What the probe must keep: the protocol and ETMIDR where the core of
+ * the first --elf with build attributes has one protocol only (as the
+ * inference does, load/infer.c). */
+static unsigned diagwarn_keep(const struct opts *o)
+{
+	const unsigned both = ETM_CORE_ETMV3 | ETM_CORE_PTM;
+	struct etm_core_trace t;
+	struct etm_arm_attrs a;
+	int i;
+
+	for (i = 0; i < o->nelfs; i++) {
+		if (etm_elf_arm_attrs(o->elfs[i].path, &a, NULL, 0) < 0 || !a.found)
+			continue;
+		etm_core_trace_from_attrs(&a, &t);
+		return t.protocols && (t.protocols & both) != both ?
+			       ETM_PROBE_KEEP_PROTOCOL | ETM_PROBE_KEEP_ETMIDR :
+			       0;
+	}
+	return 0;
+}
+
+/* "; it fits the trace with: ... (give --etmcr ...)" for source @src
+ * when the probe's better-fitting variant also decodes the probed bytes
+ * with fewer errors (or the input format the bytes have when raw was
+ * chosen), or "". */
 static void diagwarn_probe(const struct session_src *src, int jobs,
-			   char *buf, size_t n)
+			   unsigned keep, char *buf, size_t n)
 {
 	uint8_t *data = malloc(DIAGWARN_PROBE);
 	struct etm_config best;
-	char diff[160], why[160];
+	char diff[160], why[160], opts[120];
 	enum etm_input_format fmt;
 	size_t len = 0;
 	FILE *f;
@@ -40,15 +116,19 @@ static void diagwarn_probe(const struct session_src *src, int jobs,
 			 fmt == etm_fmt_coresight ? "coresight" :
 			 fmt == etm_fmt_tpiu      ? "tpiu" :
 						    "tpiu-nofsync");
-	else if (len && etm_diag_probe_jobs(src->fmt, &src->cfg, src->img, data, len, 0, jobs > 1 ? (unsigned)jobs : 1, &best) == 1 &&
-		 etm_diag_config_diff(&src->cfg, &best, diff, sizeof(diff)) > 0)
-		snprintf(buf, n, "; it fits the trace with: %s", diff);
+	else if (len && etm_diag_probe_jobs(src->fmt, &src->cfg, src->img, data, len, keep, jobs > 1 ? (unsigned)jobs : 1, &best) == 1 &&
+		 etm_diag_config_diff(&src->cfg, &best, diff, sizeof(diff)) > 0 &&
+		 diagwarn_errors(src->fmt, &best, src->img, data, len) <
+			 diagwarn_errors(src->fmt, &src->cfg, src->img, data, len)) {
+		diagwarn_options(&src->cfg, &best, opts, sizeof(opts));
+		snprintf(buf, n, "; it fits the trace with: %s%s", diff, opts);
+	}
 	free(data);
 }
 
 int diagwarn_report(const struct diagset *w, const struct session *s)
 {
-	char msg[400], better[200];
+	char msg[400], better[320];
 	int i, printed = 0;
 
 	for (i = 0; i < s->nsrc; i++) {
@@ -57,7 +137,7 @@ int diagwarn_report(const struct diagset *w, const struct session *s)
 
 		if (!d || etm_diag_warning(d, msg, sizeof(msg)) <= 0)
 			continue;
-		diagwarn_probe(src, s->jobs, better, sizeof(better));
+		diagwarn_probe(src, s->jobs, diagwarn_keep(s->o), better, sizeof(better));
 		if (better[0]) /* a configuration problem, not the image */
 			fprintf(stderr, "etmtrace: warning: trace ID 0x%02x: "
 					"trace does not fit the configuration%s\n",

@@ -82,6 +82,12 @@ int etm_cfg_ts_binary(const struct etm_config *cfg);     /**< ETMCCER[28] (1 = b
 int etm_cfg_virt_ext(const struct etm_config *cfg);      /**< ETMCCER[26] */
 int etm_cfg_dmb_waypoint(const struct etm_config *cfg);  /**< ETMCCER[24], PTM */
 int etm_cfg_m_profile(const struct etm_config *cfg);     /**< ETM_CFG_M_PROFILE */
+/** The core has the Security Extensions: ETMIDR[19] of an ETMv3 or PTM
+ * trace unit, not an M-profile core; never ETMv1 (ARMv4T/v5 cores).
+ * Without them the NS and Hyp bits of the trace are ignored: elements
+ * carry ns = hyp = 0 and the listings show no security state
+ * (doc/decisions.md). */
+int etm_cfg_security_ext(const struct etm_config *cfg);
 unsigned etm_cfg_trace_id(const struct etm_config *cfg); /**< ETMTRACEIDR[6:0] */
 
 /** Name of a protocol ("etmv3", "ptm"), or "unknown". */

@@ -117,6 +117,27 @@ int etm_diag_probe_jobs(enum etm_input_format fmt, const struct etm_config *cfg,
 			size_t n, unsigned keep, unsigned jobs,
 			struct etm_config *best);
 
+/** The two best configurations of a probe whose configuration is a guess
+ * (etm_diag_probe_rank()), to tell whether the choice is clear. */
+struct etm_probe_rank {
+	size_t size;            /**< sizeof(struct etm_probe_rank) */
+	struct etm_config best; /**< the chosen configuration */
+	uint64_t best_symptoms; /**< its symptoms over the bytes probed
+				  *   (UINT64_MAX: it could not decode) */
+	uint64_t best_insns;    /**< its instructions */
+	int has_next;           /**< 1: @next is valid */
+	struct etm_config next; /**< the best of those that decode otherwise
+				  *   (another symptom or instruction count) */
+	uint64_t next_symptoms, next_insns;
+};
+
+/** etm_diag_probe_keep() with ETM_PROBE_GUESS on one thread, every
+ * variant decoded far enough to find the runner-up too: the best and the
+ * runner-up into *@rk. Returns as etm_diag_probe(). */
+int etm_diag_probe_rank(enum etm_input_format fmt, const struct etm_config *cfg,
+			const struct etm_image *img, const uint8_t *buf,
+			size_t n, unsigned keep, struct etm_probe_rank *rk);
+
 /** Describe the differences between @cfg and @other as text, e.g.
  * "protocol ptm, cycle-accurate on" (snprintf style). */
 int etm_diag_config_diff(const struct etm_config *cfg,

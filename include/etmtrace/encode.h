@@ -165,7 +165,12 @@ struct etm_gen_opts {
 	enum etm_protocol proto; /**< shapes the execution to what the
 				    *   protocol traces (PTM: gaps and context
 				    *   changes only after waypoints; ETMv3:
-				    *   cancelled instructions) */
+				    *   cancelled instructions) and the
+				    *   program to the cores that have it
+				    *   (ETMv1: ARMv5TE code - 16-bit Thumb
+				    *   and the BL/BLX pair, no IT, CBZ,
+				    *   32-bit Thumb, MOVW, hints or
+				    *   barriers; ETM_GEN_ISB ignored) */
 	uint32_t flags;
 	uint32_t ninsn;       /**< instructions to execute (0 = 2000) */
 	uint32_t nfuncs;      /**< functions (0 = 8, at most 64) */

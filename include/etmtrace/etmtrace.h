@@ -20,6 +20,7 @@
 #include <etmtrace/decoder.h>
 #include <etmtrace/runstats.h>
 #include <etmtrace/diag.h>
+#include <etmtrace/core.h>
 #include <etmtrace/verify.h>
 #include <etmtrace/etmv1.h>
 #include <etmtrace/coverage.h>

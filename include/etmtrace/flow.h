@@ -88,6 +88,9 @@ struct etm_elem {
 	uint8_t isync_reason;
 	uint32_t ctxid;
 	uint8_t vmid;
+	/* security state (1 = Non-secure) and Hyp mode; always 0 on a core
+	 * without the Security Extensions (etm_cfg_security_ext()), whose
+	 * trace's NS and Hyp bits are ignored */
 	uint8_t ns, hyp;
 
 	/* etmk_timestamp */

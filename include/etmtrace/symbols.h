@@ -82,6 +82,14 @@ int etm_symbols_add_file(struct etm_symbols *s, const char *path,
 int etm_symbols_add(struct etm_symbols *s, uint64_t start, uint64_t size,
 		    const char *name);
 
+/** What the bytes at @addr are by the ARM mapping symbols of the ELF files
+ * added ($a A32 code, $t T32 code, $d data such as literal pools; ARM IHI
+ * 0044 "Mapping symbols"; each covers its section up to the next one):
+ * 'a', 't', 'd', or 0 where none covers @addr (symbol files, other
+ * sections). *@end (may be NULL) gets the end of that stretch. */
+int etm_symbols_mapping(const struct etm_symbols *s, uint64_t addr,
+			uint64_t *end);
+
 /** Number of functions. */
 size_t etm_symbols_count(const struct etm_symbols *s);
 /** Function @i (0 <= @i < count) into *@out. Returns 0 or -etme_invalid. */

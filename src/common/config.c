@@ -169,6 +169,13 @@ int etm_cfg_m_profile(const struct etm_config *cfg)
 	return (cfg->flags & ETM_CFG_M_PROFILE) != 0;
 }
 
+int etm_cfg_security_ext(const struct etm_config *cfg)
+{
+	if (cfg->protocol != etm_proto_etmv3 && cfg->protocol != etm_proto_ptm)
+		return 0;
+	return etm_bit(cfg->etmidr, 19) && !etm_cfg_m_profile(cfg);
+}
+
 const char *etm_protocol_name(enum etm_protocol p)
 {
 	switch (p) {

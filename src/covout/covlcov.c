@@ -9,7 +9,9 @@
  * not taken; "-" when never reached) and the executed conditional
  * non-branch instructions whose every outcome the trace told (ETMv3: passed,
  * failed). Functions: FN at the line of their first address, FNDA the
- * executed count of that first instruction. */
+ * executed count of that first instruction, or 1 where instructions of the
+ * function executed but its entry was not traced (the capture began inside
+ * it): a function that ran was called at least once. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,6 +137,18 @@ static void lcov_function(struct covout *o, struct lvec *v,
 	}
 }
 
+/* The FNDA count of @f: the executed count of its first instruction (the
+ * entries seen), else 1 if any of its instructions executed (it ran, but
+ * the trace began inside it), else 0. */
+static uint64_t lcov_calls(const struct covout *o, const struct etm_sym *f)
+{
+	struct etm_cov_insn ci;
+
+	if (etm_cov_insn_at(o->cov, f->start, &ci) == 0)
+		return ci.exec;
+	return etm_cov_next_insn(o->cov, f->start, &ci) == 0 && ci.addr < f->end;
+}
+
 /* The FN/FNDA records of the functions whose first line is in @file. */
 static void lcov_funcs(struct covout *o, const char *file, uint64_t *fnf,
 		       uint64_t *fnh)
@@ -142,7 +156,6 @@ static void lcov_funcs(struct covout *o, const char *file, uint64_t *fnf,
 	size_t i, n = etm_symbols_count(o->sym);
 	struct etm_sym f;
 	struct etm_line ln;
-	struct etm_cov_insn ci;
 
 	for (i = 0; i < n; i++) {
 		if (etm_symbols_get(o->sym, i, &f) < 0 ||
@@ -158,7 +171,7 @@ static void lcov_funcs(struct covout *o, const char *file, uint64_t *fnf,
 		    etm_symbols_line(o->sym, f.start, &ln) < 0 || !ln.line ||
 		    strcmp(ln.file, file))
 			continue;
-		c = etm_cov_insn_at(o->cov, f.start, &ci) == 0 ? ci.exec : 0;
+		c = lcov_calls(o, &f);
 		cov_printf(o, "FNDA:%llu,%s\n", (unsigned long long)c, f.name);
 		++*fnf;
 		*fnh += c > 0;

@@ -63,6 +63,33 @@ static void cond_note(const struct etm_cov_insn *ci, char *buf, size_t n)
 			 br ? "taken" : "passed", ci->fail, br ? "not taken" : "failed");
 }
 
+/* A data word (literal pool) where the ELF's mapping symbols say $d and
+ * nothing executed, listed as objdump does: .word, or .short / .byte up
+ * to the end of the data. Returns the size, 0 if @a is not data. */
+static unsigned list_data(struct covout *o, uint64_t a, int ran)
+{
+	uint64_t end = 0;
+	uint8_t b[4];
+	unsigned n;
+
+	if (ran || !o->sym || etm_symbols_mapping(o->sym, a, &end) != 'd')
+		return 0;
+	n = end - a >= 4 && !(a & 3) ? 4 : end - a >= 2 && !(a & 1) ? 2 :
+								      1;
+	if (etm_image_read(o->img, etm_space_any, a, b, n) != n)
+		return 0;
+	if (n == 4)
+		cov_printf(o, "%12s  %08" PRIx64 ":  .word 0x%08x\n", "", a,
+			   (unsigned)b[0] | (unsigned)b[1] << 8 |
+				   (unsigned)b[2] << 16 | (unsigned)b[3] << 24);
+	else if (n == 2)
+		cov_printf(o, "%12s  %08" PRIx64 ":  .short 0x%04x\n", "", a,
+			   (unsigned)b[0] | (unsigned)b[1] << 8);
+	else
+		cov_printf(o, "%12s  %08" PRIx64 ":  .byte 0x%02x\n", "", a, b[0]);
+	return n;
+}
+
 /* One listing line; returns the size to step by. */
 static unsigned list_insn(struct covout *o, uint64_t a, enum etm_isa isa)
 {
@@ -70,9 +97,15 @@ static unsigned list_insn(struct covout *o, uint64_t a, enum etm_isa isa)
 	struct etm_insn in;
 	char dis[96], note[128];
 	int ran = etm_cov_insn_at(o->cov, a, &ci) == 0;
+	unsigned data = list_data(o, a, ran);
+	int map = !ran && o->sym ? etm_symbols_mapping(o->sym, a, NULL) : 0;
 
+	if (data)
+		return data;
 	if (ran)
 		isa = ci.isa;
+	else if (map == 'a' || map == 't') /* $a / $t: the code's ISA */
+		isa = map == 't' ? etmi_t32 : etmi_a32;
 	if (cov_decode_at(o->img, a, isa, &in) < 0) {
 		cov_printf(o, "%12s  %08" PRIx64 ":  (not in the image)\n",
 			   ran ? "" : "#####", a);

@@ -1,6 +1,9 @@
 /* encode/gen.c - seeded random program generator: A32/T32 functions with
  * straight code, conditional skips, loops, calls (BL, BLX imm, BLX reg),
- * indirect jumps, returns, SVC/UDF, ISB, exception vectors and handlers. */
+ * indirect jumps, returns, SVC/UDF, ISB, exception vectors and handlers.
+ * For ETMv1 the program is ARMv5TE code (the ARM926EJ-S synth claims):
+ * 16-bit Thumb plus the BL/BLX pair, no IT, CBZ, 32-bit Thumb, hint NOPs,
+ * barriers or other ARMv6T2+ instructions (g->v5). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +41,7 @@ static int gen_add(struct etm_gen *g, enum gop op, enum etm_isa isa,
 
 static unsigned t32_size(struct etm_gen *g)
 {
-	return etm_rng_chance(&g->rng, 1, 4) ? 4 : 2;
+	return etm_rng_chance(&g->rng, 1, 4) && !g->v5 ? 4 : 2;
 }
 
 static void gen_plain(struct etm_gen *g, enum etm_isa isa, int allow_cond)
@@ -62,7 +65,7 @@ static void gen_straight(struct etm_gen *g, enum etm_isa isa, unsigned n)
 static void gen_skip(struct etm_gen *g, enum etm_isa isa)
 {
 	unsigned k = 1 + etm_rng_below(&g->rng, 4), j;
-	int cbz = isa == etmi_t32 && etm_rng_chance(&g->rng, 1, 3);
+	int cbz = isa == etmi_t32 && etm_rng_chance(&g->rng, 1, 3) && !g->v5;
 	int i = gen_add(g, cbz ? go_cbz : go_bcond, isa, isa == etmi_a32 ? 4 : 2);
 
 	for (j = 0; j < k; j++)
@@ -106,8 +109,8 @@ static void gen_jmp(struct etm_gen *g, enum etm_isa isa)
 
 	if (g->err)
 		return;
-	if (isa == etmi_t32)
-		g->it[j].size = (g->it[j].variant & 1) ? 4 : 2;
+	if (isa == etmi_t32) /* LDR.W pc (ARMv6T2+) or BX */
+		g->it[j].size = (g->it[j].variant & 1) && !g->v5 ? 4 : 2;
 	for (a = 0; a < nalt; a++) {
 		lab[a] = (uint32_t)g->nit;
 		gen_straight(g, isa, 1 + etm_rng_below(&g->rng, 2));
@@ -155,7 +158,7 @@ static void gen_stmt(struct etm_gen *g, unsigned f, enum etm_isa isa)
 		gen_skip(g, isa);
 	else if (r < 55)
 		gen_loop(g, isa);
-	else if (r < 60 && isa == etmi_t32)
+	else if (r < 60 && isa == etmi_t32 && !g->v5)
 		gen_it(g);
 	else if (r < 72)
 		gen_call(g, f, isa, 0);
@@ -167,7 +170,7 @@ static void gen_stmt(struct etm_gen *g, unsigned f, enum etm_isa isa)
 		gen_add(g, go_svc, isa, isa == etmi_a32 ? 4 : 2);
 	else if (r < 91 && (fl & ETM_GEN_EXC))
 		gen_add(g, go_udf, isa, isa == etmi_a32 ? 4 : 2);
-	else if (r < 95 && (fl & ETM_GEN_ISB))
+	else if (r < 95 && (fl & ETM_GEN_ISB) && !g->v5)
 		gen_add(g, go_isb, isa, 4);
 	else
 		gen_straight(g, isa, 1 + etm_rng_below(&g->rng, 3));
@@ -189,7 +192,11 @@ static void gen_func(struct etm_gen *g, unsigned f)
 			/* a straight run of > 4 KiB: PTM waypoint update */
 			unsigned k;
 
-			for (k = 0; k < (isa == etmi_a32 ? 1100u : 2200u); k++) {
+			unsigned nk = isa == etmi_a32 ? 1100u : g->v5 ? 600u :
+									2200u;
+
+			/* ARMv5 T32: the main loop's 16-bit B reaches 2 KiB */
+			for (k = 0; k < nk; k++) {
 				i = gen_add(g, go_plain, isa, isa == etmi_a32 ? 4 : 2);
 				if (!g->err)
 					g->it[i].variant = 3;
@@ -197,8 +204,8 @@ static void gen_func(struct etm_gen *g, unsigned f)
 		}
 	}
 	if (f == 0) {
-		/* the main function loops forever */
-		i = gen_add(g, go_b, isa, 4);
+		/* the main function loops forever (B.W: ARMv6T2+) */
+		i = gen_add(g, go_b, isa, isa == etmi_t32 && g->v5 ? 2 : 4);
 		if (!g->err)
 			g->it[i].tgt = (int32_t)g->fn[0].first;
 	} else {
@@ -206,6 +213,9 @@ static void gen_func(struct etm_gen *g, unsigned f)
 		if (!g->err) {
 			struct gitem *r = &g->it[g->nit - 1];
 
+			/* T32 variant 2: LDMIA.W sp!, {r4, pc} (ARMv6T2+) */
+			if (isa == etmi_t32 && g->v5 && (r->variant & 3) == 2)
+				r->variant ^= 2u; /* BX lr */
 			r->size = isa == etmi_a32 || (r->variant & 3) == 2 ? 4 : 2;
 		}
 	}
@@ -326,7 +336,9 @@ static uint32_t gen_enc_a32(const struct etm_gen *g, const struct gitem *it)
 		case 0: return cc | 0x03a00000 | rd << 12 | (v & 0xff);
 		case 1: return cc | 0x02800000 | rd << 16 | rd << 12 | 1;
 		case 2: return cc | 0x03500000 | rd << 16 | (v >> 5);
-		default: return cc | 0x0320f000; /* NOP */
+		default: /* NOP (ARMv6K/T2+ hint), ARMv5: MOV rd, rd */
+			return g->v5 ? cc | 0x01a00000 | rd << 12 | rd :
+				       cc | 0x0320f000;
 		}
 	case go_bcond:
 	case go_b:
@@ -368,7 +380,7 @@ static uint32_t gen_enc_t32(const struct etm_gen *g, const struct gitem *it)
 		case 0: return 0x2000 | rd << 8 | (v >> 5);
 		case 1: return 0x3000 | rd << 8 | 1;
 		case 2: return 0x2800 | rd << 8 | (v >> 5);
-		default: return 0xbf00;
+		default: return g->v5 ? 0x46c0 : 0xbf00; /* MOV r8, r8 / NOP */
 		}
 	case go_it: return 0xbf08 | (uint32_t)it->cc << 4;
 	case go_bcond:
@@ -483,6 +495,7 @@ struct etm_gen *etm_gen_alloc(const struct etm_gen_opts *o, size_t size)
 		return NULL;
 	}
 	g->rng.s = g->o.seed;
+	g->v5 = g->o.proto == etm_proto_etmv1;
 	g->nfn = g->o.nfuncs;
 	for (f = 0; f < g->nfn; f++) {
 		unsigned fl = g->o.flags & (ETM_GEN_ARM | ETM_GEN_THUMB);

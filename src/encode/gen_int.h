@@ -57,6 +57,7 @@ struct etm_gen {
 	unsigned nfn;
 	uint32_t handler[16]; /* exception number -> handler entry item */
 	uint32_t code_first;  /* first item of the code region */
+	int v5;               /* ARMv5TE code only (ETMv1, see gen.c) */
 	uint8_t *mem[2];      /* vectors, code */
 	size_t memlen[2];
 	uint64_t membase[2];

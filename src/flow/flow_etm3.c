@@ -499,15 +499,18 @@ static int e3_drop_exc_return(struct etm3_flow *e)
 	return 0;
 }
 
-/* Apply NS/Hyp from a packet; emit a context element if they changed. */
+/* Apply NS/Hyp from a packet (ignored on a core without the Security
+ * Extensions); emit a context element if they changed. */
 int etm_e3_state(struct etm3_flow *e, const struct etm_packet *pkt,
 		 int force)
 {
 	int changed = force;
+	uint8_t ns = (uint8_t)(e->sec_ext && pkt->ns);
+	uint8_t hyp = (uint8_t)(e->sec_ext && pkt->hyp);
 
-	if (pkt->has_state && (pkt->ns != e->ns || pkt->hyp != e->hyp)) {
-		e3_set_ns(e, pkt->ns);
-		e->hyp = pkt->hyp;
+	if (pkt->has_state && (ns != e->ns || hyp != e->hyp)) {
+		e3_set_ns(e, ns);
+		e->hyp = hyp;
 		changed = 1;
 	}
 	if (pkt->has_ctxid && etm_cfg_ctxid_bytes(&e->f->cfg) &&
@@ -575,7 +578,8 @@ int etm_e3_branch(struct etm3_flow *e, const struct etm_brc *br,
 	}
 	if (pkt)
 		return etm_e3_state(e, pkt, 0);
-	if (!br->has_state || (br->ns == e->ns && br->hyp == e->hyp))
+	if (!br->has_state || !e->sec_ext ||
+	    (br->ns == e->ns && br->hyp == e->hyp))
 		return 0;
 	e3_set_ns(e, br->ns); /* as etm_e3_state() */
 	e->hyp = br->hyp;
@@ -656,6 +660,7 @@ static void e3_reset(struct etm_flow *f)
 	e->tgen = tgen + 1;
 	e->ca = etm_cfg_cycle_acc(&f->cfg);
 	e->m_profile = etm_cfg_m_profile(&f->cfg);
+	e->sec_ext = etm_cfg_security_ext(&f->cfg);
 	e->data_only = etm_cfg_data_only(&f->cfg);
 	e->ever_synced = ever;
 	e3_set_ns(e, 0);

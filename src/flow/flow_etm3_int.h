@@ -26,6 +26,7 @@ struct etm3_flow {
 	int ca;        /* cycle-accurate: W atoms are counted */
 	int data_only; /* ETMCR[20]: no instruction trace */
 	int m_profile;
+	int sec_ext; /* Security Extensions: else NS and Hyp are ignored */
 
 	/* synchronisation */
 	int synced; /* an I-sync gave address and state */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <etmtrace/core.h>
 #include <etmtrace/error.h>
 #include <etmtrace/image.h>
 
@@ -199,4 +200,62 @@ int etm_image_is_elf(const char *path)
 	n = fread(m, 1, SELFMAG, f);
 	fclose(f);
 	return n == SELFMAG && !memcmp(m, ELFMAG, SELFMAG);
+}
+
+#ifndef SHT_ARM_ATTRIBUTES
+#define SHT_ARM_ATTRIBUTES 0x70000003
+#endif
+
+/* The .ARM.attributes section of @e (SHT_ARM_ATTRIBUTES) into @a. */
+static int elf_attrs(Elf *e, const char *path, struct etm_arm_attrs *a,
+		     char *errbuf, size_t errlen)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	Elf_Data *d;
+	int big = elf_getident(e, NULL)[EI_DATA] == ELFDATA2MSB;
+
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_ARM_ATTRIBUTES)
+			continue;
+		d = elf_rawdata(scn, NULL);
+		if (!d || (d->d_size && !d->d_buf))
+			return elf_err(errbuf, errlen, -etme_parse,
+				       "%s: cannot read .ARM.attributes: %s",
+				       path, elf_errmsg(-1));
+		if (etm_arm_attrs_parse(d->d_buf, d->d_size, big, a) < 0)
+			return elf_err(errbuf, errlen, -etme_parse,
+				       "%s: malformed .ARM.attributes", path);
+		return 0;
+	}
+	return 0;
+}
+
+int etm_elf_arm_attrs(const char *path, struct etm_arm_attrs *a, char *errbuf,
+		      size_t errlen)
+{
+	GElf_Ehdr eh;
+	Elf *e;
+	int fd, rc = 0;
+
+	if (!path || etm_arm_attrs_parse(NULL, 0, 0, a) < 0)
+		return -etme_invalid;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return elf_err(errbuf, errlen, -etme_internal,
+			       "libelf initialisation failed");
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return elf_err(errbuf, errlen, -etme_io, "%s: %s", path,
+			       strerror(errno));
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (!e)
+		rc = elf_err(errbuf, errlen, -etme_parse, "%s: %s", path,
+			     elf_errmsg(-1));
+	else if (elf_kind(e) == ELF_K_ELF && gelf_getehdr(e, &eh) &&
+		 eh.e_machine == EM_ARM)
+		rc = elf_attrs(e, path, a, errbuf, errlen);
+	if (e)
+		elf_end(e);
+	close(fd);
+	return rc;
 }

@@ -247,11 +247,37 @@ static int cap_nonempty(struct cap_ctx *c)
 		       c->o.nids ? " with the given IDs" : "");
 }
 
-/* A trace file of ETMv1 samples (the options say so). */
-static int cap_e1_file(const struct cap_ctx *c)
+/* A trace file of ETMv1 samples (the options say so, or the ELF's core
+ * has no other trace). */
+static int cap_e1_file(struct cap_ctx *c)
 {
 	return !(c->o.flags & ETM_OPEN_LIST) &&
-	       (cap_is_e1(c->o.protocol) || c->o.samples);
+	       (cap_is_e1(c->o.protocol) || c->o.samples || cap_core_e1_only(c));
+}
+
+/* cap_open_e1_file(), saying on failure when the ELF's core chose it. */
+static int cap_open_e1_core(struct cap_ctx *c)
+{
+	int r = cap_open_e1_file(c);
+	size_t k;
+
+	if (c->o.protocol || c->o.samples)
+		return r;
+	if (r >= 0)
+		return cap_note(c->cap, "%s: read as ETMv1 samples: the ELF's core, "
+					"%s, has no other trace; give --protocol "
+					"for another",
+				c->cap->path, cap_core(c)->what) < 0 ?
+			       -etme_nomem :
+			       r;
+	if (!c->err || !c->errlen)
+		return r;
+	k = strlen(c->err);
+	snprintf(c->err + k, c->errlen - k, " (read as ETMv1 samples: the "
+					    "ELF's core, %s, has no other trace; "
+					    "give --protocol for another)",
+		 cap_core(c)->what);
+	return r;
 }
 
 int etm_capture_open(struct etm_capture **out, const char *path,
@@ -280,7 +306,7 @@ int etm_capture_open(struct etm_capture **out, const char *path,
 	r = c.cap->path ? 0 : cap_err(&c, -etme_nomem, "out of memory");
 	if (!r)
 		r = S_ISDIR(st.st_mode) ? cap_open_snapshot(&c) :
-		    cap_e1_file(&c)     ? cap_open_e1_file(&c) :
+		    cap_e1_file(&c)     ? cap_open_e1_core(&c) :
 					  cap_open_file(&c);
 	if (!r)
 		r = cap_check_ids(&c);

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include <etmtrace/core.h>
 #include <etmtrace/open.h>
 
 struct etm_capture {
@@ -35,6 +36,9 @@ struct cap_ctx {
 	struct etm_capture *cap;
 	char *err;
 	size_t errlen;
+	/* what the --elf files' build attributes say (cap_core()) */
+	struct etm_core_trace core;
+	int core_read;
 };
 
 int cap_err(struct cap_ctx *c, int code, const char *fmt, ...)
@@ -63,6 +67,13 @@ int cap_open_file(struct cap_ctx *c);
 int cap_is_e1(enum etm_protocol p);
 int cap_open_e1_file(struct cap_ctx *c);
 int cap_wire_e1(struct cap_ctx *c, struct etm_capture_source *s);
+
+/* The core the --elf files describe (the first with build attributes;
+ * load/infer.c), read once; protocols 0 when nothing is known. */
+const struct etm_core_trace *cap_core(struct cap_ctx *c);
+/* Whether the core the ELF describes has ETMv1 trace only (no --protocol
+ * given): a trace file is then read as ETMv1 samples. */
+int cap_core_e1_only(struct cap_ctx *c);
 
 /* Configuration of trace ID @id in @n bytes of @fmt input, probed against
  * @img (load/infer.c): fields the options give are kept. */

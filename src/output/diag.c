@@ -710,13 +710,18 @@ int etm_diag_warning(const struct etm_diag *d, char *buf, size_t n)
 
 	/* (a trace that decodes next to nothing before it fails: fewer than
 	 * 16 instructions a failure) */
+	/* the branch encoding is a choice from ETMv3.4 on only */
+	int alt = d->cfg.protocol == etm_proto_etmv3 &&
+		  etm_cfg_arch_major(&d->cfg) == 2 &&
+		  etm_cfg_arch_minor(&d->cfg) >= 4;
+
 	if (bad && (bad >= 4 || c->insns < 16 * bad))
 		return snprintf(buf, n, "%llu malformed packets, %llu losses "
 					"of sync: wrong protocol or ETMCR/ETMIDR "
-					"(cycle-accurate, Context ID size, branch "
-					"encoding)?",
+					"(cycle-accurate, Context ID size%s)?",
 				(unsigned long long)c->pkt_errors,
-				(unsigned long long)c->sync_lost);
+				(unsigned long long)c->sync_lost,
+				alt ? ", branch encoding" : "");
 	if (img)
 		return snprintf(buf, n, "trace disagrees with the image (%llu "
 					"flow mismatches, %llu N atoms on "

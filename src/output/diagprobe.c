@@ -175,10 +175,14 @@ static int diag_variant(const struct etm_config *cfg, unsigned v,
 			out->etmidr = 0x411cf312; /* PFT 1.1 */
 		if (v & 8)
 			out->etmcr &= ~(1u << 8); /* not with the stack */
-	} else {
-		if (cfg->protocol != etm_proto_etmv3 || (v & 8) !=
-								(unsigned)etm_cfg_alt_branch(cfg) << 3)
-			out->etmidr = 0x410cf250 | (v & 8) << 17; /* v3.5 */
+	} else if (cfg->protocol != etm_proto_etmv3 || !cfg->etmidr) {
+		out->etmidr = 0x410cf250 | (v & 8) << 17; /* v3.5 */
+	} else if ((v & 8) != (unsigned)etm_cfg_alt_branch(cfg) << 3) {
+		/* the ETM the ETMIDR names: the alternative branch encoding
+		 * exists from ETMv3.4 on (ETMIDR[20] is ignored below) */
+		if (etm_cfg_arch_major(cfg) != 2 || etm_cfg_arch_minor(cfg) < 4)
+			return 0;
+		out->etmidr = (cfg->etmidr & ~(1u << 20)) | (v & 8) << 17;
 	}
 	return etm_config_check(out, NULL) == 0;
 }
@@ -346,14 +350,64 @@ int etm_diag_probe_keep(enum etm_input_format fmt, const struct etm_config *cfg,
 	return etm_diag_probe_jobs(fmt, cfg, img, buf, n, keep, 1, best);
 }
 
-int etm_diag_probe_jobs(enum etm_input_format fmt, const struct etm_config *cfg,
-			const struct etm_image *img, const uint8_t *buf,
-			size_t n, unsigned keep, unsigned jobs,
-			struct etm_config *best)
+/* The runner-up so far: the best of the fits that decode otherwise than
+ * the best @b (a different symptom score or instruction count). */
+static void diag_rank_note(struct diag_fit v, const struct etm_config *vc,
+			   struct diag_fit b, struct etm_probe_rank *rk,
+			   struct diag_fit *second)
+{
+	if (v.score < 0 || (v.score == b.score && v.insns == b.insns) ||
+	    !diag_fewer(v, *second))
+		return;
+	*second = v;
+	rk->has_next = 1;
+	rk->next = *vc;
+	rk->next_symptoms = (uint64_t)v.score;
+	rk->next_insns = v.insns;
+}
+
+/* The choice over p->v in the variants' order (on one thread each variant
+ * decoded only while it can still be chosen, or with @rk be the
+ * runner-up); returns the best fit, its configuration in *@best. */
+static struct diag_fit diag_probe_choose(struct diag_probe *p, unsigned keep,
+					 unsigned jobs, struct etm_config *best,
+					 struct etm_probe_rank *rk)
+{
+	struct diag_fit b = p->f[0], second = { -1, 0, 0, 0, 0, 0 };
+	unsigned i;
+
+	for (i = 1; i < p->nv; i++) {
+		if (jobs <= 1) {
+			struct diag_bound bd;
+			int same = diag_probe_same(p, i);
+
+			if (!diag_probe_bound(p, keep, rk ? second : b, &bd) && !rk)
+				break;
+			p->f[i] = same >= 0 ? p->f[same] :
+					      diag_fit(&p->in, &p->v[i], p->img, &bd);
+		}
+		if ((keep & ETM_PROBE_GUESS) ? diag_fewer(p->f[i], b) :
+					       diag_better(p->f[i], p->f[0], b)) {
+			if (rk)
+				diag_rank_note(b, best, p->f[i], rk, &second);
+			b = p->f[i];
+			*best = p->v[i];
+		} else if (rk) {
+			diag_rank_note(p->f[i], &p->v[i], b, rk, &second);
+		}
+	}
+	return b;
+}
+
+/* etm_diag_probe_jobs(), and with @rk the runner-up. */
+static int diag_probe_run(enum etm_input_format fmt,
+			  const struct etm_config *cfg,
+			  const struct etm_image *img, const uint8_t *buf,
+			  size_t n, unsigned keep, unsigned jobs,
+			  struct etm_config *best, struct etm_probe_rank *rk)
 {
 	struct diag_probe *p;
 	struct diag_fit b;
-	unsigned i;
 
 	if (!cfg || !best || (!buf && n))
 		return -etme_invalid;
@@ -363,44 +417,54 @@ int etm_diag_probe_jobs(enum etm_input_format fmt, const struct etm_config *cfg,
 	*p = (struct diag_probe){ .in = { fmt, buf, n, NULL, 0 }, .img = img };
 	*best = *cfg;
 	p->v[p->nv++] = *cfg;
-	p->f[0] = diag_fit(&p->in, cfg, img, NULL);
+	p->f[0] = b = diag_fit(&p->in, cfg, img, NULL);
 	/* The A-sync search does not depend on the configuration: without
 	 * one, every ETMv3 or PTM variant decodes what @cfg did (bytes out
 	 * of sync, nothing else), and none can fit better. */
 	if (p->f[0].score >= 0 && !p->f[0].async &&
 	    (cfg->protocol == etm_proto_etmv3 ||
-	     cfg->protocol == etm_proto_ptm)) {
-		free(p);
-		return 0;
-	}
-	if (diag_probe_bound(p, keep, p->f[0], &p->bd)) /* else none wins */
+	     cfg->protocol == etm_proto_ptm))
+		goto out;
+	if (diag_probe_bound(p, keep, p->f[0], &p->bd) || rk) /* else none wins */
 		diag_probe_variants(p, cfg, keep);
+	if (rk) /* the runner-up may fit worse than @cfg */
+		p->bd.on = 0;
 	p->next = 1;
 	p->in.tape_id = etm_cfg_trace_id(cfg);
 	if (fmt != etm_fmt_raw && p->nv > 1) /* deformatted once */
 		p->in.tape = etm_dec_tape_record(fmt, p->in.tape_id, buf, n);
 	if (jobs > 1)
 		diag_probe_fits(p, jobs);
-	/* the choice in the variants' order; on one thread each variant
-	 * decoded only while it can still be chosen */
-	b = p->f[0];
-	for (i = 1; i < p->nv; i++) {
-		if (jobs <= 1) {
-			struct diag_bound bd;
-			int same = diag_probe_same(p, i);
-
-			if (!diag_probe_bound(p, keep, b, &bd))
-				break;
-			p->f[i] = same >= 0 ? p->f[same] :
-					      diag_fit(&p->in, &p->v[i], img, &bd);
-		}
-		if ((keep & ETM_PROBE_GUESS) ? diag_fewer(p->f[i], b) :
-					       diag_better(p->f[i], p->f[0], b)) {
-			b = p->f[i];
-			*best = p->v[i];
-		}
-	}
+	b = diag_probe_choose(p, keep, jobs, best, rk);
 	etm_dec_tape_free(p->in.tape);
+out:
+	if (rk) {
+		rk->best = *best;
+		rk->best_symptoms = b.score < 0 ? UINT64_MAX : (uint64_t)b.score;
+		rk->best_insns = b.insns;
+	}
 	free(p);
 	return memcmp(best, cfg, sizeof(*best)) != 0;
+}
+
+int etm_diag_probe_jobs(enum etm_input_format fmt, const struct etm_config *cfg,
+			const struct etm_image *img, const uint8_t *buf,
+			size_t n, unsigned keep, unsigned jobs,
+			struct etm_config *best)
+{
+	return diag_probe_run(fmt, cfg, img, buf, n, keep, jobs, best, NULL);
+}
+
+int etm_diag_probe_rank(enum etm_input_format fmt, const struct etm_config *cfg,
+			const struct etm_image *img, const uint8_t *buf,
+			size_t n, unsigned keep, struct etm_probe_rank *rk)
+{
+	struct etm_config best;
+
+	if (!rk)
+		return -etme_invalid;
+	memset(rk, 0, sizeof(*rk));
+	rk->size = sizeof(*rk);
+	return diag_probe_run(fmt, cfg, img, buf, n, keep | ETM_PROBE_GUESS, 1,
+			      &best, rk);
 }

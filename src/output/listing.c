@@ -187,6 +187,8 @@ static const struct etm_config *elem_cfg(const struct decfmt *c,
 
 static void text_other(struct decfmt *c, const struct etm_elem *el)
 {
+	if (!etm_out_text_shown(el, elem_cfg(c, el)))
+		return;
 	text_prefix(c, el);
 	if (!etm_out_text_event(c->w, el, elem_cfg(c, el)))
 		return;

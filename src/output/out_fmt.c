@@ -105,9 +105,25 @@ static void text_nosync(struct wbuf *w, const struct etm_elem *el)
 			    "the next address the trace gives");
 }
 
-static void text_context(struct wbuf *w, const struct etm_elem *el)
+/* The security state only where the core has the Security Extensions
+ * (@cfg NULL: a source not ours, shown as it is). */
+static int show_security(const struct etm_config *cfg)
 {
-	wbuf_printf(w, "-- context %s%s", el->ns ? "NS" : "S", el->hyp ? " Hyp" : "");
+	return !cfg || etm_cfg_security_ext(cfg);
+}
+
+int etm_out_text_shown(const struct etm_elem *el, const struct etm_config *cfg)
+{
+	return el->kind != etmk_context || show_security(cfg) ||
+	       el->has_ctxid || el->has_vmid;
+}
+
+static void text_context(struct wbuf *w, const struct etm_elem *el,
+			 const struct etm_config *cfg)
+{
+	wbuf_str(w, "-- context");
+	if (show_security(cfg))
+		wbuf_printf(w, " %s%s", el->ns ? "NS" : "S", el->hyp ? " Hyp" : "");
 	if (el->has_ctxid)
 		wbuf_printf(w, " ctxid=0x%08x", el->ctxid);
 	if (el->has_vmid)
@@ -131,7 +147,7 @@ int etm_out_text_event(struct wbuf *w, const struct etm_elem *el,
 		text_nosync(w, el);
 		return 1;
 	case etmk_context:
-		text_context(w, el);
+		text_context(w, el, cfg);
 		return 1;
 	case etmk_timestamp:
 		wbuf_printf(w, "-- timestamp %llu", (unsigned long long)el->timestamp);
@@ -207,9 +223,11 @@ static void jsonl_exception(struct wbuf *w, const struct etm_elem *el,
 		wbuf_str(w, ",\"cancel\":true");
 }
 
-static void jsonl_context(struct wbuf *w, const struct etm_elem *el)
+static void jsonl_context(struct wbuf *w, const struct etm_elem *el,
+			  const struct etm_config *cfg)
 {
-	wbuf_printf(w, ",\"ns\":%u,\"hyp\":%u", el->ns, el->hyp);
+	if (show_security(cfg))
+		wbuf_printf(w, ",\"ns\":%u,\"hyp\":%u", el->ns, el->hyp);
 	if (el->has_ctxid)
 		wbuf_printf(w, ",\"ctxid\":\"0x%08x\"", el->ctxid);
 	if (el->has_vmid)
@@ -236,7 +254,7 @@ void etm_out_jsonl_open(struct wbuf *w, const struct etm_elem *el,
 			    (unsigned long long)el->addr);
 		break;
 	case etmk_context:
-		jsonl_context(w, el);
+		jsonl_context(w, el, cfg);
 		break;
 	case etmk_timestamp:
 		wbuf_printf(w, ",\"timestamp\":%llu", (unsigned long long)el->timestamp);

@@ -28,6 +28,11 @@ long etm_out_canon_range(struct wbuf *w, const struct etm_elem *el,
 int etm_out_text_event(struct wbuf *w, const struct etm_elem *el,
 		       const struct etm_config *cfg);
 
+/* Whether the listing shows a line for event @el (not a range): all but
+ * a context element with nothing to show (a core without the Security
+ * Extensions, no context ID, no VMID). @cfg as above. */
+int etm_out_text_shown(const struct etm_elem *el, const struct etm_config *cfg);
+
 /* The listing line, without its newline, of @n > 1 consecutive error or
  * nosync elements of one source with one reason: @el the first, @last_off
  * the last one's offset. */

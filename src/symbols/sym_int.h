@@ -39,6 +39,13 @@ struct sym_inl {
 	uint32_t call_line, depth;
 };
 
+/* A mapping symbol's stretch: [start, end) is A32 code ('a'), T32 code
+ * ('t') or data ('d'). */
+struct sym_map {
+	uint64_t start, end;
+	char kind;
+};
+
 struct etm_symbols {
 	struct sym_fn *fn;
 	size_t nfn, capfn;
@@ -46,6 +53,8 @@ struct etm_symbols {
 	size_t nrows, caprows;
 	struct sym_inl *inl;
 	size_t ninl, capinl;
+	struct sym_map *maps;
+	size_t nmaps, capmaps;
 	char *pool;
 	size_t npool, cappool;
 	uint16_t nmod;
@@ -71,6 +80,12 @@ size_t sym_upper(const void *base, size_t n, size_t size, uint64_t addr);
 /* Sort functions, drop duplicates, cut ranges so that they do not overlap;
  * sort line rows and inlined ranges the same way. */
 void sym_index(struct etm_symbols *s);
+/* symmap.c: add the mapping symbol $@kind at @start, its section ending at
+ * @limit (0: unknown); sort them and cut each at the next. Returns 0 or
+ * -etme_nomem. */
+int sym_map_push(struct etm_symbols *s, uint64_t start, uint64_t limit,
+		 char kind);
+void sym_map_index(struct etm_symbols *s);
 /* Load DWARF lines and inlined ranges of the ELF open on @fd (libdw).
  * Returns 0 (also when there is no DWARF) or -etme_nomem. */
 int sym_dwarf_load(struct etm_symbols *s, int fd, uint64_t bias);

@@ -83,6 +83,14 @@ static int sym_elf_table(struct etm_symbols *s, Elf *e, Elf_Scn *scn,
 		if (!gelf_getsym(d, (int)i, &sym))
 			continue;
 		name = elf_strptr(e, sh->sh_link, sym.st_name);
+		if (name && is_mapping_symbol(name) && sym.st_shndx != SHN_UNDEF &&
+		    sym.st_shndx < SHN_LORESERVE) {
+			r = sym_map_push(s, sym.st_value + bias,
+					 sym_section_end(e, &sym, bias), name[1]);
+			if (r < 0)
+				return r;
+			continue;
+		}
 		if (!name || (rank = sym_elf_rank(e, &sym, name)) < 0)
 			continue;
 		f.thumb = sym.st_value & 1;

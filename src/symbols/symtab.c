@@ -28,6 +28,7 @@ void etm_symbols_free(struct etm_symbols *s)
 	free(s->fn);
 	free(s->rows);
 	free(s->inl);
+	free(s->maps);
 	free(s->pool);
 	free(s);
 }
@@ -146,6 +147,7 @@ void sym_index(struct etm_symbols *s)
 
 	sym_index_fns(s);
 	sym_index_rows(s);
+	sym_map_index(s);
 	if (s->ninl)
 		qsort(s->inl, s->ninl, sizeof(*s->inl), inl_cmp);
 	for (i = 0; i < s->ninl; i++) {

@@ -121,6 +121,8 @@ def expected_lcov(insns, rows, ex, proto, thumb):
     for a, op, mn, ops, fn in insns:
         if fn not in fnda:
             fnda[fn] = ex.get(a, [0, 0])[0]
+        elif not fnda[fn] and ex.get(a, [0, 0])[0]:
+            fnda[fn] = 1  # ran, its entry not traced: called at least once
         lt = line_of(rows, a)
         if not lt or not lt[0]:
             continue

@@ -11,7 +11,8 @@
 #    the failed-condition counts of each line's BRDA records add up to the
 #    canon's N instructions on that line; every executed function (nm -S;
 #    one of the names of aliased addresses) has an FN record, and FNDA =
-#    the count of its first instruction;
+#    the count of its first instruction, or 1 where the capture began
+#    inside it (entry count 0; a function that ran was called);
 #  - lcov --summary reads it; ranges and the text listing are produced.
 # Exit 77 when the shared data or a tool is missing.
 set -u
@@ -102,15 +103,18 @@ for l in open(t + "/nm"):
     f = l.split()
     if len(f) == 4 and f[2] in "Tt" and not f[3].startswith("$"):
         funcs[(int(f[0], 16) & ~1, int(f[1], 16))].append(f[3])
-nf = 0
+nf = inside = 0
 for (start, size), names in sorted(funcs.items()):
     if not any(canon[a] for a in range(start, start + size, 2)):
         continue
     nf += 1
-    if not any(n in fn and canon[start] in fnda.get(n, []) for n in names):
+    want = canon[start] or 1
+    inside += not canon[start]
+    if not any(n in fn and want in fnda.get(n, []) for n in names):
         print("FAIL function %s: entry count %d, FNDA %s" %
               (names, canon[start], [fnda.get(n) for n in names])); bad = 1
-print("executed functions (nm -S): %d" % nf)
+print("executed functions (nm -S): %d, %d of them entered before the capture"
+      % (nf, inside))
 sys.exit(bad)
 PY
 exit $fail

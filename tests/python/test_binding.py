@@ -51,7 +51,9 @@ def record_of_json(j):
     elif j["kind"] == "trace_on":
         rsn, addr, isy = j["reason"], h(j["addr"]), ISYNC[j["isync"]]
     elif j["kind"] == "context":
-        fl |= (etmtrace.F_NS if j["ns"] else 0) | (etmtrace.F_HYP if j["hyp"] else 0)
+        # no "ns"/"hyp" for a core without the Security Extensions: the
+        # elements carry 0 (etm_cfg_security_ext())
+        fl |= (etmtrace.F_NS if j.get("ns") else 0) | (etmtrace.F_HYP if j.get("hyp") else 0)
         if "ctxid" in j:
             fl |= etmtrace.F_CTXID
             ctx = h(j["ctxid"])
