@@ -175,6 +175,8 @@ int cap_wire(struct cap_ctx *c, struct etm_capture_source *s)
 								  etm_dec_elements);
 	if (!b->dec)
 		return cap_err(c, -etme_nomem, "out of memory");
+	if (b->unmarked && !b->nsources)
+		etm_decoder_set_frame_start(b->dec, b->frame_start);
 	r = etm_decoder_add_source(b->dec, &s->cfg, s->img);
 	if (r < 0)
 		return cap_err(c, r, "trace ID 0x%02x (%s): %s", s->id, s->name,

@@ -64,6 +64,18 @@ int cap_is_e1(enum etm_protocol p);
 int cap_open_e1_file(struct cap_ctx *c);
 int cap_wire_e1(struct cap_ctx *c, struct etm_capture_source *s);
 
+/* The bytes the probes of buffer @b look at (TPIU without FSYNC: from
+ * where its frames start, as frames from byte 0). */
+void cap_probe_view(const struct etm_capture_buffer *b,
+		    enum etm_input_format *fmt, const uint8_t **head, size_t *n);
+
+/* Source @s of a trace file (trace ID set): if its bytes in the @n at
+ * @head are ITM/DWT trace and the options give no protocol, it is marked
+ * not decoded, with a note (load/open_itm.c). Returns 1 if so, 0, or an
+ * error. */
+int cap_itm_source(struct cap_ctx *c, struct etm_capture_source *s,
+		   const uint8_t *head, size_t n);
+
 /* Configuration of trace ID @id in @n bytes of @fmt input, probed against
  * @img (load/infer.c): fields the options give are kept. */
 int cap_infer(struct cap_ctx *c, enum etm_input_format fmt, unsigned id,
