@@ -65,7 +65,8 @@ static size_t itm_packet(const uint8_t *b, size_t n, size_t i, int *bad,
 			;
 		*kind = 2;
 		*bad = z < n && (z - i < 5 || b[z] != 0x80);
-		return *bad ? z : z < n ? z + 1 : n;
+		return *bad ? z : z < n ? z + 1 :
+					  n;
 	}
 	if ((h & 0x0b) == 0x08) /* extension: 0bCxxx1S00 */
 		e = h & 0x80 ? itm_cont(b, n, i + 1, 4) : i + 1;
@@ -77,7 +78,7 @@ static size_t itm_packet(const uint8_t *b, size_t n, size_t i, int *bad,
 		e = i + 1;
 	else
 		e = 0;
-	*kind = (h & 0x0f) == 0 || (h & 0x0f) == 4 ? 3 : 0;
+	*kind = h != 0x70 && ((h & 0x0f) == 0 || (h & 0x0f) == 4) ? 3 : 0;
 	*bad = !e;
 	return e ? e : i + 1;
 }
