@@ -290,6 +290,8 @@ int etm_capture_open(struct etm_capture **out, const char *path,
 		cap_note_ids(&c);
 	if (!r && !(c.o.flags & ETM_OPEN_LIST))
 		r = cap_nonempty(&c);
+	free(c.probe_data);
+	free(c.probe_id);
 	if (r < 0) {
 		etm_capture_free(c.cap);
 		return r;

@@ -35,6 +35,11 @@ struct cap_ctx {
 	struct etm_capture *cap;
 	char *err;
 	size_t errlen;
+	/* the data bytes of a trace file's probed start, deformatted once,
+	 * each with its trace ID (load/open_itm.c; freed by
+	 * etm_capture_open()) */
+	uint8_t *probe_data, *probe_id;
+	size_t nprobe;
 };
 
 int cap_err(struct cap_ctx *c, int code, const char *fmt, ...)

@@ -80,6 +80,17 @@ static int det_fits(const struct det_stat *st)
 	       st->aux7 * 64 <= st->frames;
 }
 
+/* Frames at alignment @p fit. Searching sixteen alignments, a short raw
+ * stream may fit at one by chance (200 bytes of ETMv3: 11 frames naming
+ * 6 IDs once each); frames not from byte 0 must name at most four IDs,
+ * each twice on average, in eight frames or more. */
+static int det_fits_at(const struct det_stat *st, size_t p)
+{
+	return det_fits(st) &&
+	       (!p || (st->frames >= 8 && st->nids <= 4 &&
+		       st->idb >= 2 * (size_t)st->nids));
+}
+
 /* Offset of the first FSYNC in @buf, and whether one is off the 16-byte
  * grid (TPIU inserts them between frames; an ETB pads with whole frames). */
 static size_t det_fsync_at(const uint8_t *buf, size_t n, int *off_grid)
@@ -126,7 +137,8 @@ static size_t det_phase(const uint8_t *buf, size_t n, struct det_stat *st,
 	*clear = 0;
 	for (p = 0; p < 16 && p < n; p++) {
 		det_frames(buf, n, p, 1, &s[p]);
-		if (det_fits(&s[p]) && (best == 16 || det_better(&s[p], &s[best])))
+		if (det_fits_at(&s[p], p) &&
+		    (best == 16 || det_better(&s[p], &s[best])))
 			best = p;
 	}
 	if (best == 16)
@@ -134,7 +146,8 @@ static size_t det_phase(const uint8_t *buf, size_t n, struct det_stat *st,
 	*st = s[best];
 	*clear = 1;
 	for (p = 0; p < 16 && p < n; p++)
-		if (p != best && det_fits(&s[p]) && !det_better(&s[best], &s[p]))
+		if (p != best && det_fits_at(&s[p], p) &&
+		    !det_better(&s[best], &s[p]))
 			*clear = 0;
 	return best;
 }
@@ -193,10 +206,13 @@ enum etm_input_format etm_detect_format(const uint8_t *buf, size_t n,
 		return etm_fmt_tpiu;
 	}
 	/* memory-aligned frames: from byte 0, unless another alignment
-	 * fits better (a TPIU capture cut mid-frame) */
+	 * fits better (a TPIU capture cut mid-frame; none can when no aux
+	 * byte at byte 0 sets the reserved bit: the other alignments are
+	 * looked at only then) */
 	det_frames(buf, n, 0, 0, &st);
-	if (det_fits(&st) && (det_phase(buf, n, &best, &clear) == 0 ||
-			      !det_better(&best, &st))) {
+	if (det_fits(&st) &&
+	    (!st.aux7 || det_phase(buf, n, &best, &clear) == 0 ||
+	     !det_better(&best, &st))) {
 		if (why)
 			snprintf(why, whylen, "CoreSight 16-byte frames, %u "
 					      "trace IDs, from byte 0 (trace "
