@@ -48,16 +48,20 @@ static int cap_read_head(struct cap_ctx *c, const char *path, uint8_t **buf,
 	return 0;
 }
 
-/* The option's format against what the bytes show: raw over frames, or
- * frames over unframed bytes, is noted. Returns 1 if noted. */
+/* The option's format against what the bytes show: raw over frames,
+ * frames over unframed bytes, or frames from byte 0 over TPIU frames
+ * that start elsewhere, is noted. Returns 1 if noted. */
 static int cap_format_doubt(struct cap_ctx *c, struct etm_capture_buffer *b,
 			    const uint8_t *head, size_t n)
 {
 	char *why = c->cap->why[b - c->cap->buf];
 	enum etm_input_format f = etm_detect_format(head, n, why,
 						    sizeof(c->cap->why[0]));
+	int from0 = b->format == etm_fmt_coresight ||
+		    b->format == etm_fmt_tpiu_nofsync;
 
-	if ((f == etm_fmt_raw) == (b->format == etm_fmt_raw))
+	if ((f == etm_fmt_raw) == (b->format == etm_fmt_raw) &&
+	    !(from0 && f == etm_fmt_tpiu && etm_detect_frame_start(head, n) > 0))
 		return 0;
 	cap_note(c->cap, "buffer %s: input format %s given, but the bytes show %s"
 			 "%s%s",

@@ -22,6 +22,9 @@ check "ok b && grep -q 'input format tpiu detected (TPIU frames without FSYNC, f
 run bt "$tmp/b.bin" --input-format tpiu
 check "ok bt && grep -q 'no FSYNC in the TPIU frames: frames from offset 10' '$tmp/bt.err' && ! grep -q 'no frame structure' '$tmp/bt.err'" \
 	"the same with --input-format tpiu"
+"$ETMTRACE" info "$tmp/b.bin" --input-format tpiu-nofsync > /dev/null 2> "$tmp/bn.err"
+check "grep -q 'input format tpiu-nofsync given, but the bytes show TPIU frames without FSYNC, frames from offset 10.*try --input-format tpiu$' '$tmp/bn.err'" \
+	"frames from byte 0 given for frames at offset 10: the note says so"
 run a "$tmp/a.bin"
 check "ok a && grep -q 'input format coresight detected (CoreSight 16-byte frames, 2 trace IDs, from byte 0 (trace buffer memory, or a TPIU capture without FSYNC)' '$tmp/a.err'" \
 	"no FSYNC, begun at a frame boundary: frames from byte 0, ETM decodes as generated"
