@@ -66,6 +66,12 @@ int etm_decoder_note_source_img(struct etm_decoder *d,
  * withdraws those made from frames it finds damaged. */
 void etm_decoder_set_realign(struct etm_decoder *d, int on);
 
+/** TPIU input (etm_fmt_tpiu) without FSYNC: its frames start at input
+ * offset @off (0-15; etm_detect_frame_start()), the bytes before are
+ * dropped (etm_dfmt_set_start()). Before the first push; returns 0 or
+ * -etme_invalid. */
+int etm_decoder_set_frame_start(struct etm_decoder *d, uint64_t off);
+
 /** Add a trace source. With raw input exactly one source may be added (its
  * trace ID is only a label). @img is borrowed (may be shared by sources).
  * Returns 0, -etme_bad_config, -etme_nomem, -etme_invalid. */

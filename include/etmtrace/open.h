@@ -118,6 +118,11 @@ struct etm_capture_buffer {
 	const uint8_t *data;
 	size_t size;
 	uint64_t skip;
+	/** TPIU frames without FSYNC (@format etm_fmt_tpiu, an SWO capture):
+	 * 1, and where the frames start, found from their structure
+	 * (etm_detect_frame_start(), etm_decoder_set_frame_start()). */
+	int unmarked;
+	uint64_t frame_start;
 };
 
 struct etm_capture;
@@ -163,6 +168,19 @@ int etm_capture_next(struct etm_capture *cap, struct etm_item *it, size_t size);
  * @why (if non-NULL). Returns the format, or etm_fmt_unknown for no bytes. */
 enum etm_input_format etm_detect_format(const uint8_t *buf, size_t n,
 					char *why, size_t whylen);
+/** Where the 16-byte frames of a TPIU capture without FSYNC (an SWO
+ * capture, maybe begun mid-frame) start in @buf: the offset 0-15 whose
+ * frames fit the formatter protocol best (trace IDs named, the auxiliary
+ * byte's reserved bit; etm_detect_format() says how clearly). Returns -1
+ * if @buf has an FSYNC (the deformatter finds the frames by it) or no
+ * alignment fits. */
+int etm_detect_frame_start(const uint8_t *buf, size_t n);
+/** Whether the @n bytes of one trace source @buf are ITM/DWT trace (the
+ * ARMv7-M instrumentation and data-watchpoint packets) rather than
+ * ETM/PTM: they parse by the ITM packet grammar with hardly a malformed
+ * packet, mostly source packets (a heuristic: doc/itm.md). Writes the
+ * counts to @why (if non-NULL). Returns 1 or 0. */
+int etm_detect_itm(const uint8_t *buf, size_t n, char *why, size_t whylen);
 
 #ifdef __cplusplus
 }

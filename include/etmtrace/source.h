@@ -65,6 +65,13 @@ int etm_dfmt_finish(struct etm_dfmt *d);
  * -etme_eos after finish() when all is delivered. */
 int etm_dfmt_next(struct etm_dfmt *d, struct etm_dfmt_item *item, size_t size);
 
+/** TPIU frames (etm_fmt_tpiu) not marked by an FSYNC (an SWO capture): the
+ * first frame starts at input offset @off (etm_detect_frame_start()), up
+ * to 15 bytes after the base offset; the bytes before it, the tail of a
+ * frame cut by the start of the capture, are dropped. An FSYNC still
+ * realigns. Before the first push; returns 0 or -etme_invalid. */
+int etm_dfmt_set_start(struct etm_dfmt *d, uint64_t off);
+
 /** Trace IDs known to be live (@ids[id] nonzero, @ids of 0x70 entries),
  * for realignment after a lost frame alignment: frames naming them fit
  * (the decoder passes them when its frames fast path hands a buffer over). */

@@ -89,6 +89,10 @@ struct etm_decoder {
 	uint8_t noted[ETM_DEC_MAX_SOURCES];
 	int noted_any;
 	int no_realign;
+	/* TPIU without FSYNC: frames from input offset frame_start (when
+	 * frame_set; etm_decoder_set_frame_start()) */
+	int frame_set;
+	uint64_t frame_start;
 	uint64_t re_at, re_end;
 	int re_id;
 	unsigned lose_id;

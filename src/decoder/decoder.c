@@ -58,6 +58,18 @@ struct etm_decoder *etm_decoder_alloc(enum etm_input_format fmt,
 	return d;
 }
 
+int etm_decoder_set_frame_start(struct etm_decoder *d, uint64_t off)
+{
+	int r = d && d->fmt == etm_fmt_tpiu ? etm_dfmt_set_start(d->dfmt, off) :
+					      -etme_invalid;
+
+	if (!r) {
+		d->frame_set = 1;
+		d->frame_start = off;
+	}
+	return r;
+}
+
 void etm_decoder_free(struct etm_decoder *d)
 {
 	unsigned i;
@@ -561,6 +573,8 @@ struct etm_decoder *etm_decoder_clone(const struct etm_decoder *d,
 		c->dfmt = etm_dfmt_alloc_bulk(d->fmt, base);
 		if (!c->dfmt)
 			goto fail;
+		if (d->frame_set && base <= d->frame_start)
+			etm_decoder_set_frame_start(c, d->frame_start);
 	}
 	c->offset = base;
 	c->want_packets = d->want_packets;

@@ -175,6 +175,8 @@ int cap_wire(struct cap_ctx *c, struct etm_capture_source *s)
 								  etm_dec_elements);
 	if (!b->dec)
 		return cap_err(c, -etme_nomem, "out of memory");
+	if (b->unmarked && !b->nsources)
+		etm_decoder_set_frame_start(b->dec, b->frame_start);
 	r = etm_decoder_add_source(b->dec, &s->cfg, s->img);
 	if (r < 0)
 		return cap_err(c, r, "trace ID 0x%02x (%s): %s", s->id, s->name,
@@ -314,6 +316,8 @@ int etm_capture_open(struct etm_capture **out, const char *path,
 		cap_note_ids(&c);
 	if (!r && !(c.o.flags & ETM_OPEN_LIST))
 		r = cap_nonempty(&c);
+	free(c.probe_data);
+	free(c.probe_id);
 	if (r < 0) {
 		etm_capture_free(c.cap);
 		return r;

@@ -39,6 +39,11 @@ struct cap_ctx {
 	/* what the --elf files' build attributes say (cap_core()) */
 	struct etm_core_trace core;
 	int core_read;
+	/* the data bytes of a trace file's probed start, deformatted once,
+	 * each with its trace ID (load/open_itm.c; freed by
+	 * etm_capture_open()) */
+	uint8_t *probe_data, *probe_id;
+	size_t nprobe;
 };
 
 int cap_err(struct cap_ctx *c, int code, const char *fmt, ...)
@@ -74,6 +79,17 @@ const struct etm_core_trace *cap_core(struct cap_ctx *c);
 /* Whether the core the ELF describes has ETMv1 trace only (no --protocol
  * given): a trace file is then read as ETMv1 samples. */
 int cap_core_e1_only(struct cap_ctx *c);
+/* The bytes the probes of buffer @b look at (TPIU without FSYNC: from
+ * where its frames start, as frames from byte 0). */
+void cap_probe_view(const struct etm_capture_buffer *b,
+		    enum etm_input_format *fmt, const uint8_t **head, size_t *n);
+
+/* Source @s of a trace file (trace ID set): if its bytes in the @n at
+ * @head are ITM/DWT trace and the options give no protocol, it is marked
+ * not decoded, with a note (load/open_itm.c). Returns 1 if so, 0, or an
+ * error. */
+int cap_itm_source(struct cap_ctx *c, struct etm_capture_source *s,
+		   const uint8_t *head, size_t n);
 
 /* Configuration of trace ID @id in @n bytes of @fmt input, probed against
  * @img (load/infer.c): fields the options give are kept. */

@@ -53,16 +53,20 @@ static int cap_read_head(struct cap_ctx *c, const char *path, uint8_t **buf,
 	return 0;
 }
 
-/* The option's format against what the bytes show: raw over frames, or
- * frames over unframed bytes, is noted. Returns 1 if noted. */
+/* The option's format against what the bytes show: raw over frames,
+ * frames over unframed bytes, or frames from byte 0 over TPIU frames
+ * that start elsewhere, is noted. Returns 1 if noted. */
 static int cap_format_doubt(struct cap_ctx *c, struct etm_capture_buffer *b,
 			    const uint8_t *head, size_t n)
 {
 	char *why = c->cap->why[b - c->cap->buf];
 	enum etm_input_format f = etm_detect_format(head, n, why,
 						    sizeof(c->cap->why[0]));
+	int from0 = b->format == etm_fmt_coresight ||
+		    b->format == etm_fmt_tpiu_nofsync;
 
-	if ((f == etm_fmt_raw) == (b->format == etm_fmt_raw))
+	if ((f == etm_fmt_raw) == (b->format == etm_fmt_raw) &&
+	    !(from0 && f == etm_fmt_tpiu && etm_detect_frame_start(head, n) > 0))
 		return 0;
 	cap_note(c->cap, "buffer %s: input format %s given, but the bytes show %s"
 			 "%s%s",
@@ -72,11 +76,41 @@ static int cap_format_doubt(struct cap_ctx *c, struct etm_capture_buffer *b,
 	return 1;
 }
 
+/* TPIU frames with no FSYNC in @head (an SWO capture): where they start,
+ * from their structure; noted when the format was given. */
+static void cap_unmarked(struct cap_ctx *c, struct etm_capture_buffer *b,
+			 const uint8_t *head, size_t n)
+{
+	int at = b->format == etm_fmt_tpiu ? etm_detect_frame_start(head, n) : -1;
+
+	if (at < 0)
+		return;
+	b->unmarked = 1;
+	b->frame_start = (uint64_t)at;
+	if (!b->detected)
+		cap_note(c->cap, "buffer %s: no FSYNC in the TPIU frames: frames "
+				 "from offset %d, found from their structure",
+			 b->name, at);
+}
+
+/* The bytes the probes of buffer @b look at: TPIU frames without FSYNC
+ * from where they start, as frames from byte 0. */
+void cap_probe_view(const struct etm_capture_buffer *b,
+		    enum etm_input_format *fmt, const uint8_t **head, size_t *n)
+{
+	*fmt = b->format;
+	if (!b->unmarked || b->frame_start >= *n)
+		return;
+	*fmt = etm_fmt_tpiu_nofsync;
+	*head += b->frame_start;
+	*n -= (size_t)b->frame_start;
+}
+
 /* Format of buffer @b: the option's, else @declared, else detected from
  * @head; with a note when the option overrides or detection decided. */
-static void cap_format(struct cap_ctx *c, struct etm_capture_buffer *b,
-		       enum etm_input_format declared, const uint8_t *head,
-		       size_t n)
+static void cap_format_pick(struct cap_ctx *c, struct etm_capture_buffer *b,
+			    enum etm_input_format declared,
+			    const uint8_t *head, size_t n)
 {
 	char *why = c->cap->why[b - c->cap->buf];
 
@@ -102,6 +136,16 @@ static void cap_format(struct cap_ctx *c, struct etm_capture_buffer *b,
 	b->format_why = why;
 	cap_note(c->cap, "buffer %s: input format %s detected (%s)", b->name,
 		 fmt_word(b->format), why);
+}
+
+/* ... and where TPIU frames without FSYNC start. */
+static void cap_format(struct cap_ctx *c, struct etm_capture_buffer *b,
+		       enum etm_input_format declared, const uint8_t *head,
+		       size_t n)
+{
+	cap_format_pick(c, b, declared, head, n);
+	if (n)
+		cap_unmarked(c, b, head, n);
 }
 
 static size_t snap_buffer_index(const struct etm_snapshot *snap,
@@ -282,14 +326,18 @@ int cap_open_snapshot(struct cap_ctx *c)
 	return 0;
 }
 
-/* Trace IDs with data in the framed @buf, as a bit set; returns how many. */
-static int file_ids(enum etm_input_format fmt, const uint8_t *buf, size_t n,
-		    uint8_t ids[128])
+/* Trace IDs with data in the framed @buf of @b, as a bit set; returns how
+ * many. */
+static int file_ids(const struct etm_capture_buffer *b, const uint8_t *buf,
+		    size_t n, uint8_t ids[128])
 {
-	struct etm_dfmt *d = etm_dfmt_alloc(fmt, 0);
+	enum etm_input_format fmt;
+	struct etm_dfmt *d;
 	struct etm_dfmt_item it;
 	int r, count = 0;
 
+	cap_probe_view(b, &fmt, &buf, &n);
+	d = etm_dfmt_alloc(fmt, 0);
 	memset(ids, 0, 128);
 	if (!d)
 		return -etme_nomem;
@@ -310,6 +358,7 @@ static int file_source(struct cap_ctx *c, unsigned id, struct etm_image *img,
 		       const uint8_t *head, size_t n)
 {
 	struct etm_capture_source *s = cap_add_source(c->cap);
+	enum etm_input_format fmt;
 	int r;
 
 	if (!s)
@@ -318,7 +367,11 @@ static int file_source(struct cap_ctx *c, unsigned id, struct etm_image *img,
 	s->id = id;
 	s->img = img;
 	s->how = ETM_HOW_OPTIONS;
-	r = cap_infer(c, c->cap->buf[0].format, id, img, head, n, &s->cfg);
+	r = cap_itm_source(c, s, head, n);
+	if (r)
+		return r < 0 ? r : 0;
+	cap_probe_view(&c->cap->buf[0], &fmt, &head, &n);
+	r = cap_infer(c, fmt, id, img, head, n, &s->cfg);
 	if (r < 0)
 		return r;
 	s->how = (unsigned)r;
@@ -337,6 +390,7 @@ static int file_left_source(struct cap_ctx *c, unsigned id,
 	struct etm_capture_source *s = cap_add_source(c->cap);
 	struct cap_ctx lc = *c;
 	size_t nn = c->cap->nnotes;
+	enum etm_input_format fmt;
 	int r;
 
 	if (!s)
@@ -348,8 +402,15 @@ static int file_left_source(struct cap_ctx *c, unsigned id,
 	lc.o.regs = 0;
 	lc.o.cfg_flags = 0;
 	lc.err = NULL;
-	r = cap_infer(&lc, c->cap->buf[0].format, id, NULL, head,
-		      n < CAP_PROBE_LEFT ? n : CAP_PROBE_LEFT, &s->cfg);
+	r = cap_itm_source(c, s, head, n);
+	if (r > 0) { /* ITM/DWT: not an ETM/PTM configuration */
+		s->skip = "not selected";
+		r = -etme_bad_config;
+	} else if (!r) {
+		cap_probe_view(&c->cap->buf[0], &fmt, &head, &n);
+		r = cap_infer(&lc, fmt, id, NULL, head,
+			      n < CAP_PROBE_LEFT ? n : CAP_PROBE_LEFT, &s->cfg);
+	}
 	while (c->cap->nnotes > nn) {
 		free(c->cap->notes[--c->cap->nnotes]);
 		c->cap->notes[c->cap->nnotes] = NULL;
@@ -370,7 +431,7 @@ static int file_sources(struct cap_ctx *c, struct etm_image *img,
 {
 	uint8_t ids[128];
 	unsigned i;
-	int r = file_ids(c->cap->buf[0].format, head, n, ids);
+	int r = file_ids(&c->cap->buf[0], head, n, ids);
 
 	if (r < 0)
 		return cap_err(c, r, "out of memory");

@@ -253,6 +253,18 @@ int etm_dfmt_hold_bytes(struct etm_dfmt *d, const uint8_t *b, size_t n,
 	return 0;
 }
 
+int etm_dfmt_set_start(struct etm_dfmt *d, uint64_t off)
+{
+	if (!d || d->fmt != etm_fmt_tpiu || d->aligned || d->nhold || d->buf ||
+	    off < d->in_off || off - d->in_off >= DFMT_FRAME)
+		return -etme_invalid;
+	if (off == d->in_off)
+		d->aligned = 1;
+	d->lead = !d->aligned;
+	d->lead_end = off;
+	return 0;
+}
+
 void etm_dfmt_seen_ids(struct etm_dfmt *d, const uint8_t *ids)
 {
 	int i;
@@ -290,6 +302,12 @@ static int dfmt_step_hold(struct etm_dfmt *d)
 		return 0;
 	}
 	if (!d->aligned) {
+		if (d->lead && d->nhold && d->hold_off[0] >= d->lead_end) {
+			d->aligned = 1; /* the frames start here */
+			d->lead = 0;
+			etm_dfmt_event(d, etm_dfmt_sync, 0, d->hold_off[0]);
+			return 0;
+		}
 		if (d->nhold < 4)
 			return 1;
 		etm_dfmt_drop_hold(d, 1);

@@ -62,6 +62,8 @@ struct etm_dfmt {
 	int finished;
 	int eos_done;
 	int aligned;        /* frame boundary known */
+	int lead;           /* TPIU without FSYNC: frames from lead_end */
+	uint64_t lead_end;  /* (etm_dfmt_set_start()) */
 	int cur_id;         /* DFMT_ID_UNKNOWN before the first ID byte */
 	unsigned fsyncs;    /* FSYNCs in the current run at a boundary */
 	uint64_t fsync_off; /* offset of the first FSYNC of that run */
