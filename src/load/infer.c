@@ -101,14 +101,18 @@ static void infer_label(const struct etm_config *a, const struct etm_config *b,
 		snprintf(buf + k, n - (size_t)k, " ETMCCER=0x%08x", a->etmccer);
 }
 
-/* Whether the choice of @rk is clear: the best decodes without errors,
- * and the runner-up has some or at most half its instructions. */
+/* Whether the choice of @rk is clear: the best decodes without errors;
+ * the runner-up has errors or at least a tenth fewer instructions, and
+ * not twice as many (a clean decode of a few instructions against one of
+ * many with errors is the wrong configuration's typical look). */
 static int infer_clear(const struct etm_probe_rank *rk)
 {
 	if (rk->best_errors)
 		return 0;
-	return !rk->has_next || rk->next_errors ||
-	       rk->next_insns * 2 <= rk->best_insns;
+	if (!rk->has_next)
+		return 1;
+	return (rk->next_errors || rk->next_insns * 10 <= rk->best_insns * 9) &&
+	       rk->next_insns <= 2 * rk->best_insns;
 }
 
 /* The notes on the probe's choice for trace ID @id. */
