@@ -122,13 +122,15 @@ int etm_diag_probe_jobs(enum etm_input_format fmt, const struct etm_config *cfg,
 struct etm_probe_rank {
 	size_t size;            /**< sizeof(struct etm_probe_rank) */
 	struct etm_config best; /**< the chosen configuration */
-	uint64_t best_symptoms; /**< its symptoms over the bytes probed
-				  *   (UINT64_MAX: it could not decode) */
+	/** its errors over the bytes probed: malformed packets, losses of
+	 * sync, disagreements with the image (traced addresses outside the
+	 * image are not errors); UINT64_MAX: it could not decode */
+	uint64_t best_errors;
 	uint64_t best_insns;    /**< its instructions */
 	int has_next;           /**< 1: @next is valid */
 	struct etm_config next; /**< the best of those that decode otherwise
-				  *   (another symptom or instruction count) */
-	uint64_t next_symptoms, next_insns;
+				 *   (another symptom or instruction count) */
+	uint64_t next_errors, next_insns;
 };
 
 /** etm_diag_probe_keep() with ETM_PROBE_GUESS on one thread, every

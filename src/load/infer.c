@@ -101,14 +101,18 @@ static void infer_label(const struct etm_config *a, const struct etm_config *b,
 		snprintf(buf + k, n - (size_t)k, " ETMCCER=0x%08x", a->etmccer);
 }
 
-/* Whether the choice of @rk is clear: the best decodes without symptoms,
- * and the runner-up has some or at most half its instructions. */
+/* Whether the choice of @rk is clear: the best decodes without errors;
+ * the runner-up has errors or at least a tenth fewer instructions, and
+ * not twice as many (a clean decode of a few instructions against one of
+ * many with errors is the wrong configuration's typical look). */
 static int infer_clear(const struct etm_probe_rank *rk)
 {
-	if (rk->best_symptoms)
+	if (rk->best_errors)
 		return 0;
-	return !rk->has_next || rk->next_symptoms ||
-	       rk->next_insns * 2 <= rk->best_insns;
+	if (!rk->has_next)
+		return 1;
+	return (rk->next_errors || rk->next_insns * 10 <= rk->best_insns * 9) &&
+	       rk->next_insns <= 2 * rk->best_insns;
 }
 
 /* The notes on the probe's choice for trace ID @id. */
@@ -134,7 +138,7 @@ static void infer_notes(struct cap_ctx *c, unsigned id, size_t n,
 		cap_note(c->cap, "trace ID 0x%02x: uncertain: %s (%llu errors, "
 				 "%llu instructions), no other candidate decodes; "
 				 "give --protocol/--etmcr",
-			 id, x, (unsigned long long)rk->best_symptoms,
+			 id, x, (unsigned long long)rk->best_errors,
 			 (unsigned long long)rk->best_insns);
 		return;
 	}
@@ -142,9 +146,9 @@ static void infer_notes(struct cap_ctx *c, unsigned id, size_t n,
 	cap_note(c->cap, "trace ID 0x%02x: uncertain: %s (%llu errors, %llu "
 			 "instructions) vs %s (%llu errors, %llu instructions); "
 			 "give --protocol/--etmcr",
-		 id, x, (unsigned long long)rk->best_symptoms,
+		 id, x, (unsigned long long)rk->best_errors,
 		 (unsigned long long)rk->best_insns, y,
-		 (unsigned long long)rk->next_symptoms,
+		 (unsigned long long)rk->next_errors,
 		 (unsigned long long)rk->next_insns);
 }
 

@@ -24,6 +24,9 @@ struct diag_fit {
 	 * (or an unknown byte) and no frame realignment reset the parser:
 	 * the timestamp configuration did not matter (diag_probe_same()) */
 	int ts_free;
+	/* the symptoms that are errors: the score less the traced
+	 * addresses outside the image (etm_probe_rank) */
+	uint64_t errors;
 };
 
 /* What a variant must stay within to still be chosen (the probe on one
@@ -85,7 +88,7 @@ static struct diag_fit diag_fit(const struct diag_input *in,
 		       etm_decoder_alloc(in->fmt, etm_dec_elements);
 	struct etm_diag *d = etm_diag_alloc(cfg, img);
 	struct etm_item *it = malloc(sizeof(*it));
-	struct diag_fit fit = { -1, 0, 0, 0, 0, 0 };
+	struct diag_fit fit = { -1, 0, 0, 0, 0, 0, 0 };
 	int ts_seen = 0;
 	struct etm_diag_counts c;
 	unsigned id = etm_cfg_trace_id(cfg);
@@ -119,6 +122,7 @@ static struct diag_fit diag_fit(const struct diag_input *in,
 	}
 	if (rc == -etme_eos && etm_diag_counts(d, &c, sizeof(c)) == 0) {
 		fit.score = (int64_t)diag_score(&c);
+		fit.errors = diag_score(&c) - c.nomem / 4;
 		fit.insns = c.insns;
 		fit.parse_bad = c.pkt_errors + c.sync_lost;
 		fit.packets = c.packets;
@@ -362,7 +366,7 @@ static void diag_rank_note(struct diag_fit v, const struct etm_config *vc,
 	*second = v;
 	rk->has_next = 1;
 	rk->next = *vc;
-	rk->next_symptoms = (uint64_t)v.score;
+	rk->next_errors = v.errors;
 	rk->next_insns = v.insns;
 }
 
@@ -373,7 +377,7 @@ static struct diag_fit diag_probe_choose(struct diag_probe *p, unsigned keep,
 					 unsigned jobs, struct etm_config *best,
 					 struct etm_probe_rank *rk)
 {
-	struct diag_fit b = p->f[0], second = { -1, 0, 0, 0, 0, 0 };
+	struct diag_fit b = p->f[0], second = { -1, 0, 0, 0, 0, 0, 0 };
 	unsigned i;
 
 	for (i = 1; i < p->nv; i++) {
@@ -381,7 +385,11 @@ static struct diag_fit diag_probe_choose(struct diag_probe *p, unsigned keep,
 			struct diag_bound bd;
 			int same = diag_probe_same(p, i);
 
-			if (!diag_probe_bound(p, keep, rk ? second : b, &bd) && !rk)
+			/* with @rk, bounded by the runner-up unless the best
+			 * decodes cleanly: then only a clean rival counts */
+			if (!diag_probe_bound(p, keep, rk && b.score ? second : b,
+					      &bd) &&
+			    !rk)
 				break;
 			p->f[i] = same >= 0 ? p->f[same] :
 					      diag_fit(&p->in, &p->v[i], p->img, &bd);
@@ -440,7 +448,7 @@ static int diag_probe_run(enum etm_input_format fmt,
 out:
 	if (rk) {
 		rk->best = *best;
-		rk->best_symptoms = b.score < 0 ? UINT64_MAX : (uint64_t)b.score;
+		rk->best_errors = b.score < 0 ? UINT64_MAX : b.errors;
 		rk->best_insns = b.insns;
 	}
 	free(p);

@@ -1,11 +1,13 @@
 /* tests/fuzz/fuzz-elf.c - fuzz target for the ELF program loader: the input
  * is written to a temporary file and loaded; loaded regions must come from
- * the file's bytes. */
+ * the file's bytes. Its build attributes are read too (etm_elf_arm_attrs()),
+ * and the input itself as an attribute section (etm_arm_attrs_parse()). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <etmtrace/core.h>
 #include <etmtrace/error.h>
 #include <etmtrace/image.h>
 
@@ -73,6 +75,30 @@ static void check_regions(const struct etm_image *img, const uint8_t *data,
 	FZ_ASSERT(total <= 4 * size + 4096);
 }
 
+/* The build attributes of the file and of the bytes as a section: a
+ * result or a parse error, names terminated, a core whose ETMv3 or PTM
+ * ETMIDR names that protocol. */
+static void check_attrs(const uint8_t *data, size_t size)
+{
+	struct etm_arm_attrs a;
+	struct etm_core_trace t;
+	char err[256];
+	int rc, big;
+
+	err[0] = 0;
+	rc = etm_elf_arm_attrs(elf_tmp, &a, err, sizeof(err));
+	FZ_ASSERT(rc == 0 || ((rc == -etme_parse || rc == -etme_io) && err[0]));
+	for (big = 0; big < 2; big++) {
+		rc = etm_arm_attrs_parse(data, size, big, &a);
+		FZ_ASSERT(rc == 0 || rc == -etme_parse);
+		FZ_ASSERT(memchr(a.cpu_name, 0, sizeof(a.cpu_name)));
+		FZ_ASSERT(etm_core_trace_from_attrs(&a, &t) == 0);
+		FZ_ASSERT(!(t.protocols & ETM_CORE_ETMV3) || ((t.etmidr >> 8) & 15) == 2);
+		FZ_ASSERT(!(t.protocols & ETM_CORE_PTM) || ((t.ptmidr >> 8) & 15) == 3);
+		FZ_ASSERT(memchr(t.what, 0, sizeof(t.what)));
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	FILE *f = elf_file();
@@ -96,5 +122,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FZ_ASSERT((size_t)rc == etm_image_count(img));
 	check_regions(img, data, size);
 	etm_image_free(img);
+	check_attrs(data, size);
 	return 0;
 }
