@@ -70,7 +70,8 @@ static const char decode_help[] =
 	"Trace IDs are hex, as listings print them: --id 13 is 0x13.\n"
 	"Exit status: 0 ok; 1 no instructions decoded, or trace lost (error\n"
 	"elements) or contradicted by the image or configuration (one-line\n"
-	"reason on stderr); 2 usage or input error.\n";
+	"reason on stderr); 2 usage or input error. A packet cut by the end of\n"
+	"the trace buffer is a note, not an error (doc/robustness.md).\n";
 
 static void print_stats(const struct session *s, struct decfmt *c,
 			double secs)

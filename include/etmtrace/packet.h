@@ -169,6 +169,18 @@ int etm_pkt_push(struct etm_pkt_decoder *pd, const uint8_t *buf, size_t n,
 /** Signal end of data: a packet cut by the end is reported as an
  * etmp_error packet (etme_truncated) by the following next() calls. */
 int etm_pkt_finish(struct etm_pkt_decoder *pd);
+/** The end of a trace buffer's data that is not the end of the input:
+ * the end of a piece of a circular buffer (its oldest data, or a run the
+ * next piece overwrote), decoded apart from what follows. Like finish()
+ * for the bytes pushed so far - a packet cut here is reported as an
+ * etmp_error packet (etme_truncated; a flow decoder makes it the note
+ * etmk_buffer_end) by the following next() calls - then the decoder
+ * forgets its state and searches for A-sync in what is pushed after
+ * (a flow decoder on top: etm_flow_reset() once these packets are put).
+ * Call when next() has returned -etme_again. Returns 0, -etme_busy
+ * (pushed bytes or packets not taken yet), -etme_invalid (NULL, or after
+ * finish()). */
+int etm_pkt_cut(struct etm_pkt_decoder *pd);
 /** Get the next packet into @pkt (@size = sizeof *pkt).
  * Returns 0 with a packet, -etme_again when more input is needed,
  * -etme_eos after finish() when everything is delivered, -etme_invalid. */

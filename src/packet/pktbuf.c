@@ -91,6 +91,7 @@ void etm_pktp_reset(struct etm_pktp *p)
 	memset(&p->ns, 0, sizeof(p->ns));
 	p->qn = p->qi = 0;
 	p->finished = 0;
+	p->cut = 0;
 }
 
 int etm_pktp_push(struct etm_pktp *p, const uint8_t *buf, size_t n,
@@ -133,6 +134,16 @@ int etm_pktp_finish(struct etm_pktp *p)
 	if (!p)
 		return -etme_invalid;
 	p->finished = 1;
+	return 0;
+}
+
+int etm_pktp_cut(struct etm_pktp *p)
+{
+	if (!p || p->finished)
+		return -etme_invalid;
+	if (p->pos < p->len || p->qi < p->qn)
+		return -etme_busy;
+	p->cut = 1;
 	return 0;
 }
 
@@ -451,6 +462,13 @@ int etm_pktp_next(struct etm_pktp *p, struct etm_packet *pkt, size_t size)
 			return 0;
 		if (r)
 			continue;
+		if (p->cut && flush_end(p))
+			continue; /* a cut: what is held, as at the end */
+		if (p->cut) {     /* nothing carried over: search for A-sync */
+			etm_pkt_state_init(&p->st);
+			p->mode = etm_pm_search;
+			p->cut = 0;
+		}
 		if (!p->finished) {
 			/* chunk consumed: the caller may push the next one */
 			p->buf = NULL;

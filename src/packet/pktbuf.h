@@ -131,6 +131,7 @@ struct etm_pktp {
 	uint8_t tables;
 	unsigned qn, qi;
 	uint8_t finished;
+	uint8_t cut; /* etm_pktp_cut(): flush as at the end, then go on */
 	/* input offset one past the last byte the latest error packet's
 	 * reader looked at before deciding (the shortest prefix it does not
 	 * ask more for): the same however the input is cut */
@@ -246,6 +247,7 @@ static inline void etm_pktp_set_isa(struct etm_pktp *p, enum etm_isa isa)
 int etm_pktp_push(struct etm_pktp *p, const uint8_t *buf, size_t n,
 		  uint64_t offset);
 int etm_pktp_finish(struct etm_pktp *p);
+int etm_pktp_cut(struct etm_pktp *p);
 int etm_pktp_next(struct etm_pktp *p, struct etm_packet *pkt, size_t size);
 
 /* The branch address packet at @b[0..n) (b[0] a branch header) into @br

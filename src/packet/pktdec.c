@@ -58,6 +58,11 @@ int etm_pkt_finish(struct etm_pkt_decoder *pd)
 	return pd ? etm_pktp_finish(&pd->core) : -etme_invalid;
 }
 
+int etm_pkt_cut(struct etm_pkt_decoder *pd)
+{
+	return pd ? etm_pktp_cut(&pd->core) : -etme_invalid;
+}
+
 int etm_pkt_next(struct etm_pkt_decoder *pd, struct etm_packet *pkt,
 		 size_t size)
 {

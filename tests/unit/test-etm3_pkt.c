@@ -650,6 +650,63 @@ static void long_async(void)
 	ET_EQ(pk[0].raw[31], 0x80);
 }
 
+/* Up to -etme_again, the packets of @p into @out; returns how many. */
+static int drain_pkts(struct etm_pkt_decoder *p, struct etm_packet *out, int max)
+{
+	int n = 0;
+
+	while (n < max && etm_pkt_next(p, &out[n], sizeof(out[n])) == 0)
+		n++;
+	return n;
+}
+
+static void cut_then_next_piece(void)
+{
+	/* etm_pkt_cut(): the end of a piece that is not the end of the input.
+	 * Piece 1: A-sync, then an I-sync cut after its header and 2 of its
+	 * 5 payload bytes -> A_SYNC, then ERROR truncated at 6 (3 bytes).
+	 * Piece 2 at 100: a P-header 0x84 before any sync (not decoded: the
+	 * cut forgot the sync), A-sync, I-sync 0x8000 ARM (08 21 00 80 00 00,
+	 * 6 bytes without Context ID, as in
+	 * tests/vectors/etm3-truncated-isync_at_end.etv) -> the 0x84 as
+	 * NOTSYNC or nothing, then A_SYNC at 101, I_SYNC at 107. A cut
+	 * between packets gives nothing. */
+	static const uint8_t t1[] = { 0, 0, 0, 0, 0, 0x80, 0x08, 0x01, 0x5d };
+	static const uint8_t t2[] = { 0x84, 0, 0, 0, 0, 0, 0x80, 0x08, 0x21, 0x00, 0x80, 0x00, 0x00 };
+	struct etm_config c = cfg3(0, V35, 0);
+	struct etm_pkt_decoder *p = etm_pkt_alloc(&c);
+	struct etm_packet x[8];
+	int n, i = 0;
+
+	ET_CHECK(p != NULL);
+	ET_EQ(etm_pkt_push(p, t1, sizeof(t1), 0), 0);
+	ET_EQ(etm_pkt_cut(p), -etme_busy); /* bytes not consumed yet */
+	ET_EQ(drain_pkts(p, x, 8), 1);
+	ET_EQ(x[0].type, etmp_async);
+	ET_EQ(etm_pkt_cut(p), 0);
+	ET_EQ(drain_pkts(p, x, 8), 1);
+	ET_EQ(x[0].type, etmp_error);
+	ET_EQ(x[0].err, etme_truncated);
+	ET_EQ(x[0].offset, 6);
+	ET_EQ(x[0].size, 3);
+	ET_EQ(etm_pkt_push(p, t2, sizeof(t2), 100), 0);
+	n = drain_pkts(p, x, 8);
+	if (n > 0 && x[0].type == etmp_notsync)
+		i = 1;
+	ET_EQ(n, i + 2);
+	ET_EQ(x[i].type, etmp_async);
+	ET_EQ(x[i].offset, 101);
+	ET_EQ(x[i + 1].type, etmp_isync);
+	ET_EQ(x[i + 1].offset, 107);
+	ET_EQ(x[i + 1].addr, 0x8000);
+	ET_EQ(etm_pkt_cut(p), 0); /* between packets: nothing */
+	ET_EQ(drain_pkts(p, x, 8), 0);
+	ET_EQ(etm_pkt_finish(p), 0);
+	ET_EQ(drain_pkts(p, x, 8), 0);
+	ET_EQ(etm_pkt_cut(p), -etme_invalid); /* after finish */
+	etm_pkt_free(p);
+}
+
 static void empty_and_truncated(void)
 {
 	/* Empty input: nothing, then end of stream. A packet cut by the end
@@ -906,6 +963,7 @@ static void exc_names(void)
 int main(void)
 {
 	ETEST(async_isync_thumb);
+	ETEST(cut_then_next_piece);
 	ETEST(isync_cycle_count);
 	ETEST(isync_ctxid_sizes);
 	ETEST(isync_lsip_and_data_only);
