@@ -10,9 +10,10 @@
  *
  * The program is assembled here (etest_arm_elf(): arm-none-eabi-as and
  * -ld, linked at 0x8000; exit 77 without them); its .loc directives give
- * the DWARF line table by hand. Its image is the same
- * words, and the elements are written by hand, so every count below is
- * counted by hand from the list in t_untold_branches(). */
+ * the DWARF line table by hand (the words are what arm-none-eabi-as
+ * assembles for the mnemonics shown, checked with objdump). Its image is
+ * the same words, and the elements are written by hand, so every count
+ * below is counted by hand from the list in t_untold_branches(). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -11,8 +11,10 @@
  * the callee's (first) line, the source position the line of the call.
  *
  * The program is assembled here (etest_arm_elf(): arm-none-eabi-as and -ld
- * at 0x8000; exit 77 without them) with hand-written .loc lines, and the
- * execution is hand-made elements, so every count below is counted by hand.
+ * at 0x8000; exit 77 without them) with hand-written .loc lines (the words
+ * are what arm-none-eabi-as assembles for the mnemonics shown, checked with
+ * objdump), and the execution is hand-made elements, so every count below
+ * is counted by hand.
  * callgrind_annotate (valgrind 3.19) then reads the file with the source
  * next to it (--inclusive=yes --auto=yes): its function totals, and per
  * source line the line's own count with the calls made there (it reads a
