@@ -162,26 +162,40 @@ static int elf_load(struct etm_image *img, Elf *e, const char *path,
 	return rc < 0 ? rc : (int)added;
 }
 
+/* ELF file @path opened for reading: *@fd and *@e (NULL with the error
+ * set when libelf cannot read it; then 0 is still returned and the caller
+ * closes *@fd), or an error before the file was opened. */
+static int elf_open(const char *path, int *fd, Elf **e, int *rc, char *errbuf,
+		    size_t errlen)
+{
+	*e = NULL;
+	*rc = 0;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return elf_err(errbuf, errlen, -etme_internal,
+			       "libelf initialisation failed");
+	*fd = open(path, O_RDONLY);
+	if (*fd < 0)
+		return elf_err(errbuf, errlen, -etme_io, "%s: %s", path,
+			       strerror(errno));
+	*e = elf_begin(*fd, ELF_C_READ, NULL);
+	if (!*e)
+		*rc = elf_err(errbuf, errlen, -etme_parse, "%s: %s", path,
+			      elf_errmsg(-1));
+	return 0;
+}
+
 int etm_image_add_elf(struct etm_image *img, const char *path, uint64_t bias,
 		      char *errbuf, size_t errlen)
 {
 	Elf *e;
-	int fd, rc;
+	int fd, rc, r;
 
 	if (!img || !path)
 		return -etme_invalid;
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return elf_err(errbuf, errlen, -etme_internal,
-			       "libelf initialisation failed");
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return elf_err(errbuf, errlen, -etme_io, "%s: %s", path,
-			       strerror(errno));
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	if (!e) {
-		rc = elf_err(errbuf, errlen, -etme_parse, "%s: %s", path,
-			     elf_errmsg(-1));
-	} else {
+	r = elf_open(path, &fd, &e, &rc, errbuf, errlen);
+	if (r < 0)
+		return r;
+	if (e) {
 		rc = elf_load(img, e, path, bias, errbuf, errlen);
 		elf_end(e);
 	}
@@ -236,23 +250,15 @@ int etm_elf_arm_attrs(const char *path, struct etm_arm_attrs *a, char *errbuf,
 {
 	GElf_Ehdr eh;
 	Elf *e;
-	int fd, rc = 0;
+	int fd, rc, r;
 
 	if (!path || etm_arm_attrs_parse(NULL, 0, 0, a) < 0)
 		return -etme_invalid;
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return elf_err(errbuf, errlen, -etme_internal,
-			       "libelf initialisation failed");
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return elf_err(errbuf, errlen, -etme_io, "%s: %s", path,
-			       strerror(errno));
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	if (!e)
-		rc = elf_err(errbuf, errlen, -etme_parse, "%s: %s", path,
-			     elf_errmsg(-1));
-	else if (elf_kind(e) == ELF_K_ELF && gelf_getehdr(e, &eh) &&
-		 eh.e_machine == EM_ARM)
+	r = elf_open(path, &fd, &e, &rc, errbuf, errlen);
+	if (r < 0)
+		return r;
+	if (e && elf_kind(e) == ELF_K_ELF && gelf_getehdr(e, &eh) &&
+	    eh.e_machine == EM_ARM)
 		rc = elf_attrs(e, path, a, errbuf, errlen);
 	if (e)
 		elf_end(e);
