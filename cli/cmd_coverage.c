@@ -40,7 +40,7 @@ static const char coverage_help[] =
 	"  --base ADDR           subtract ADDR from profile addresses\n"
 	"  --test-name NAME      lcov TN: record\n"
 	"  --id, --image, --elf, --jobs, --no-cache, --protocol, --input-format,\n"
-	"  --etmcr, --etmccer, --etmidr, --m-profile: as for decode\n";
+	"  --etmcr, --etmccer, --etmidr, --m-profile, --pieces: as for decode\n";
 
 /* Options of this command only, taken out of argv before opt_parse(). */
 struct covopts {
@@ -386,7 +386,7 @@ static int cov_main(int argc, char **argv, int profile)
 	rest[n++] = (char *)(c.ninputs ? c.inputs[0] : ".");
 	r = opt_parse(&o, n, rest,
 		      "id,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
-		      "image,elf,no-cache,jobs,chunk");
+		      "image,elf,no-cache,jobs,chunk,pieces");
 	if (!r)
 		r = cov_run(&c, &o, profile);
 	else

@@ -228,6 +228,7 @@ const char *etm_elem_kind_name(enum etm_elem_kind k)
 	case etmk_event: return "event";
 	case etmk_nomem: return "nomem";
 	case etmk_error: return "error";
+	case etmk_piece: return "piece";
 	case etmk_invalid:
 	case etmk_num_kinds: break;
 	}

@@ -362,7 +362,7 @@ static inline void elem_fmt(struct decfmt *c, const struct etm_elem *el)
 		canon_elem(c, el, src);
 		break;
 	case DF_TEXT:
-		if (!src && el->kind != etmk_error)
+		if (!src && el->kind != etmk_error && el->kind != etmk_piece)
 			break;
 		if (run_kind(el)) {
 			c->lost[el->id] |= el->kind == etmk_nosync;

@@ -114,6 +114,27 @@ static void text_context(struct wbuf *w, const struct etm_elem *el)
 		wbuf_printf(w, " vmid=%u", el->vmid);
 }
 
+/* A circular buffer's piece begins (etmtrace/pieces.h): the gap before
+ * it, then the piece. */
+static void text_piece(struct wbuf *w, const struct etm_elem *el)
+{
+	if (el->reason == etm_gap_joins)
+		wbuf_printf(w, "-- gap: none, the runs join: the halt's return "
+			       "address 0x%08llx is where the next run resumes\n",
+			    (unsigned long long)el->ret_addr);
+	else if (el->reason != etm_gap_none)
+		wbuf_printf(w, "-- gap: %s\n",
+			    etm_piece_gap_name((enum etm_piece_gap)el->reason));
+	wbuf_printf(w, "-- piece %u of %u: %s, bytes %llu..%llu", el->piece + 1u,
+		    el->ninsn, etm_piece_role_name((enum etm_piece_role)el->exc_num),
+		    (unsigned long long)el->start, (unsigned long long)el->end);
+	if (!el->last_atom)
+		wbuf_str(w, "; order unknown");
+	else if (!el->last_exec)
+		wbuf_printf(w, " (file order; %u of %u in time)",
+			    el->last_size + 1u, el->ninsn);
+}
+
 int etm_out_text_event(struct wbuf *w, const struct etm_elem *el,
 		       const struct etm_config *cfg)
 {
@@ -150,6 +171,9 @@ int etm_out_text_event(struct wbuf *w, const struct etm_elem *el,
 	case etmk_error:
 		wbuf_printf(w, "-- error at offset %llu: %s",
 			    (unsigned long long)el->offset, etm_errstr(el->err));
+		return 1;
+	case etmk_piece:
+		text_piece(w, el);
 		return 1;
 	case etmk_range:
 	case etmk_invalid:
@@ -211,6 +235,21 @@ static void jsonl_context(struct wbuf *w, const struct etm_elem *el)
 		wbuf_printf(w, ",\"vmid\":%u", el->vmid);
 }
 
+static void jsonl_piece(struct wbuf *w, const struct etm_elem *el)
+{
+	wbuf_printf(w, ",\"piece\":%u,\"of\":%u,\"what\":\"%s\",\"start\":%llu,"
+		       "\"end\":%llu,\"gap\":\"%s\",\"time\":%u,\"order\":\"%s\"",
+		    el->piece + 1u, el->ninsn,
+		    etm_piece_role_name((enum etm_piece_role)el->exc_num),
+		    (unsigned long long)el->start, (unsigned long long)el->end,
+		    etm_piece_gap_name((enum etm_piece_gap)el->reason),
+		    el->last_size + 1u,
+		    !el->last_atom ? "unknown" : el->last_exec ? "time" :
+								 "file");
+	if (el->has_ret)
+		wbuf_printf(w, ",\"join\":\"0x%08llx\"", (unsigned long long)el->ret_addr);
+}
+
 void etm_out_jsonl_open(struct wbuf *w, const struct etm_elem *el,
 			const struct etm_config *cfg)
 {
@@ -248,6 +287,9 @@ void etm_out_jsonl_open(struct wbuf *w, const struct etm_elem *el,
 	case etmk_nosync:
 		if (el->err)
 			wbuf_printf(w, ",\"reason\":\"%s\"", etm_errname(el->err));
+		break;
+	case etmk_piece:
+		jsonl_piece(w, el);
 		break;
 	case etmk_exc_return:
 	case etmk_event:

@@ -1,0 +1,327 @@
+/* source/pieces.c - the pieces of a circular trace buffer read from its
+ * write pointer, found from the CoreSight frames' bytes, and the order in
+ * time the bytes prove (etmtrace/pieces.h; the rules and why:
+ * doc/circular.md). A byte scan of the frames, nothing decoded: a buffer
+ * where no rule fires is one piece. */
+#include <string.h>
+
+#include <etmtrace/pieces.h>
+
+#define PC_FRAME 16
+/* how many bytes of a source the run-start rule reads after its ID change
+ * (A-syncs, an optional cycle count packet, the I-sync's header, cycle
+ * count and Context ID up to its information byte) */
+#define PC_LOOK 48
+
+/* One frame deformatted: bytes [0, n) with their IDs (-1: not known);
+ * lead_id: byte 0 is an ID change. *cur is the ID in force, updated. */
+struct pc_frame {
+	int n, lead_id;
+	int id[PC_FRAME];
+	uint8_t b[PC_FRAME];
+	int idpos[PC_FRAME]; /* for each byte: index of the ID change it follows
+			      * in this frame (-1: none) */
+};
+
+static void pc_deformat(const uint8_t *f, int *cur, struct pc_frame *o)
+{
+	uint8_t aux = f[15];
+	int last_chg = -1;
+
+	o->n = 0;
+	o->lead_id = f[0] & 1;
+	for (int i = 0; i < 8; i++) {
+		uint8_t x = f[2 * i];
+		int auxb = (aux >> i) & 1, delayed = -1;
+
+		if (x & 1) { /* an ID change: aux says after the next byte */
+			if (auxb)
+				delayed = x >> 1;
+			else
+				*cur = x >> 1;
+			last_chg = 2 * i;
+		} else {
+			o->id[o->n] = *cur;
+			o->idpos[o->n] = last_chg;
+			o->b[o->n++] = (uint8_t)(x | auxb);
+		}
+		if (i < 7) {
+			o->id[o->n] = *cur;
+			o->idpos[o->n] = last_chg;
+			o->b[o->n++] = f[2 * i + 1];
+		}
+		if (delayed >= 0)
+			*cur = delayed;
+	}
+}
+
+static int pc_all_zero(const uint8_t *f)
+{
+	for (int i = 0; i < PC_FRAME; i++)
+		if (f[i])
+			return 0;
+	return 1;
+}
+
+static const struct etm_config *pc_cfg(const struct etm_config *cfgs,
+				       size_t ncfgs, int id)
+{
+	for (size_t i = 0; i < ncfgs; i++)
+		if ((int)(cfgs[i].traceid & 0x7f) == id)
+			return &cfgs[i];
+	return NULL;
+}
+
+/* Skip a cycle count field (1-5 bytes, bit 7 continues) at s[*k]. */
+static int pc_skip_cc(const uint8_t *s, int n, int *k)
+{
+	for (int j = 0; j < 5 && *k < n; j++)
+		if (!(s[(*k)++] & 0x80))
+			return 0;
+	return *k < n ? 0 : -1;
+}
+
+/* The I-sync reason (bits 6:5 of its information byte) at the start of
+ * stream @s (@n bytes) of a source configured by @cfg, past one or more
+ * A-syncs; -1 when the stream does not begin that way. */
+static int pc_isync_reason(const uint8_t *s, int n,
+			   const struct etm_config *cfg)
+{
+	int k = 0, syncs = 0, ca = etm_cfg_cycle_acc(cfg);
+	int cid = etm_cfg_ctxid_bytes(cfg);
+
+	for (;;) { /* A-sync: five or more zeros, then 0x80 */
+		int z = 0;
+
+		while (k < n && s[k] == 0)
+			z++, k++;
+		if (z < 5 || k >= n || s[k] != 0x80)
+			break;
+		k++, syncs++;
+		if (k >= n || s[k] != 0)
+			break;
+	}
+	if (!syncs || k >= n)
+		return -1;
+	if (cfg->protocol == etm_proto_ptm)
+		return s[k] == 0x08 && k + 5 < n ? (s[k + 5] >> 5) & 3 : -1;
+	if (cfg->protocol != etm_proto_etmv3)
+		return -1;
+	if (ca && s[k] == 0x04) { /* a cycle count packet before the I-sync */
+		k++;
+		if (pc_skip_cc(s, n, &k) < 0)
+			return -1;
+	}
+	if (k >= n || (s[k] != 0x08 && !(ca && s[k] == 0x70)))
+		return -1;
+	if (s[k++] == 0x70 && pc_skip_cc(s, n, &k) < 0)
+		return -1;
+	k += cid;
+	return k < n ? (s[k] >> 5) & 3 : -1;
+}
+
+/* The bytes of source @id from its ID change at byte @from of the frame at
+ * @f on, across the frames that follow (up to @end): into @s, at most
+ * PC_LOOK. Returns how many. */
+static int pc_gather(const uint8_t *f, const uint8_t *end, int id, int chg,
+		     uint8_t *s)
+{
+	struct pc_frame fr;
+	int cur = -1, m = 0;
+
+	for (; f + PC_FRAME <= end && m < PC_LOOK; f += PC_FRAME) {
+		pc_deformat(f, &cur, &fr);
+		for (int i = 0; i < fr.n && m < PC_LOOK; i++)
+			if (fr.id[i] == id && (chg < 0 || fr.idpos[i] >= chg))
+				s[m++] = fr.b[i];
+		chg = -1;
+	}
+	return m;
+}
+
+/* Does a run start at the frame at @f (byte 0 an ID change)? Some source
+ * with a configuration, whose ID change is in this frame, goes on with an
+ * A-sync and an I-sync that says trace on or debug exit; and its data ran
+ * to the end of the frame before (@prev: the ID of that frame's last byte;
+ * -2 at the dump's start): the source was cut mid-stream, not idle. A
+ * source that starts after an idle time is a run in order (TC2 @16480). */
+static int pc_run_start(const uint8_t *f, const uint8_t *end,
+			const struct etm_config *cfgs, size_t ncfgs, int prev)
+{
+	uint8_t s[PC_LOOK];
+
+	if (!(f[0] & 1))
+		return 0;
+	for (int i = 0; i < 8; i++) {
+		const struct etm_config *cfg;
+		int r, m;
+
+		if (!(f[2 * i] & 1) || (prev != -2 && f[2 * i] >> 1 != prev))
+			continue;
+		cfg = pc_cfg(cfgs, ncfgs, f[2 * i] >> 1);
+		if (!cfg)
+			continue;
+		m = pc_gather(f, end, f[2 * i] >> 1, 2 * i, s);
+		r = pc_isync_reason(s, m, cfg);
+		if (r == 1 || r == 3)
+			return 1;
+	}
+	return 0;
+}
+
+/* The order in time the boundaries prove (older[i][j]: piece i was
+ * written before piece j), closed transitively; a unique topological order
+ * is the time order, anything less leaves the file order and says so. */
+static void pc_order(struct etm_circ_pieces *ps)
+{
+	uint8_t older[ETM_PIECES_MAX][ETM_PIECES_MAX] = { { 0 } };
+	uint8_t placed[ETM_PIECES_MAX] = { 0 };
+	size_t n = ps->n, i, j, k;
+
+	for (i = 1; i < n; i++) {
+		if (ps->p[i].begin == etm_piece_stale)
+			older[i][i - 1] = 1; /* data the later run did not reach */
+		else
+			older[i - 1][i] = 1; /* a newer run overwrote the rest */
+	}
+	if (ps->p[n - 1].end_kind == etm_piece_stop)
+		for (i = 0; i + 1 < n; i++) /* the file ends at the write pointer */
+			older[i][n - 1] = 1;
+	for (k = 0; k < n; k++)
+		for (i = 0; i < n; i++)
+			for (j = 0; j < n && older[i][k]; j++)
+				older[i][j] |= older[k][j];
+	for (k = 0; k < n; k++) {
+		size_t pick = n, cands = 0;
+
+		for (i = 0; i < n; i++) {
+			int free_ = !placed[i];
+
+			for (j = 0; j < n && free_; j++)
+				free_ = placed[j] || !older[j][i];
+			if (free_)
+				cands++, pick = i;
+		}
+		if (cands != 1) {
+			ps->order_known = 0;
+			for (i = 0; i < n; i++)
+				ps->p[i].time_index = (unsigned)i;
+			return;
+		}
+		placed[pick] = 1;
+		ps->p[pick].time_index = (unsigned)k;
+	}
+	ps->order_known = 1;
+}
+
+static void pc_add(struct etm_circ_pieces *ps, uint64_t at,
+		   enum etm_piece_begin begin, enum etm_piece_end prev_end)
+{
+	struct etm_circ_piece *p;
+
+	ps->p[ps->n - 1].end = at;
+	ps->p[ps->n - 1].end_kind = prev_end;
+	p = &ps->p[ps->n];
+	memset(p, 0, sizeof(*p));
+	p->start = at;
+	p->begin = begin;
+	p->file_index = p->time_index = (unsigned)ps->n;
+	ps->n++;
+}
+
+void etm_pieces_find(const uint8_t *buf, size_t n,
+		     const struct etm_config *cfgs, size_t ncfgs,
+		     struct etm_circ_pieces *out)
+{
+	const uint8_t *end = buf + n - n % PC_FRAME;
+	struct pc_frame fr;
+	int cur = -1, pad = 0, last = -2;
+
+	memset(out, 0, sizeof(*out));
+	out->n = 1;
+	out->p[0].end = n;
+	out->order_known = 1;
+	if (!buf || n < PC_FRAME)
+		return;
+	if (pc_run_start(buf, end, cfgs, ncfgs, -2))
+		out->p[0].begin = etm_piece_run_start;
+	for (const uint8_t *f = buf; f < end; f += PC_FRAME) {
+		uint64_t at = (uint64_t)(f - buf);
+		int room = out->n < ETM_PIECES_MAX;
+
+		if (f > buf && room && pad && !(f[0] & 1) && !pc_all_zero(f)) {
+			pc_add(out, at, etm_piece_stale, etm_piece_stop);
+			cur = -1; /* its first bytes' ID was overwritten */
+		} else if (f > buf && room && !pad &&
+			   pc_run_start(f, end, cfgs, ncfgs, last)) {
+			pc_add(out, at, etm_piece_run_start, etm_piece_cut);
+		}
+		pc_deformat(f, &cur, &fr);
+		pad = cur == 0;
+		last = fr.n ? fr.id[fr.n - 1] : -1;
+	}
+	out->p[out->n - 1].end = n;
+	out->p[out->n - 1].end_kind = pad ? etm_piece_stop : etm_piece_dump_end;
+	if (out->n > 1)
+		pc_order(out);
+}
+
+/* The piece listed after piece @i in time, or NULL. */
+static const struct etm_circ_piece *pc_time_next(const struct etm_circ_pieces *ps,
+					    size_t i)
+{
+	for (size_t j = 0; j < ps->n; j++)
+		if (ps->p[j].time_index == ps->p[i].time_index + 1)
+			return &ps->p[j];
+	return NULL;
+}
+
+enum etm_piece_role etm_piece_role(const struct etm_circ_pieces *ps, size_t i)
+{
+	const struct etm_circ_piece *p, *next;
+
+	if (!ps || i >= ps->n || ps->n == 1)
+		return etm_role_whole;
+	p = &ps->p[i];
+	next = ps->order_known ? pc_time_next(ps, i) : NULL;
+	if (ps->order_known && !next)
+		return p->begin == etm_piece_run_start ? etm_role_newest_run :
+							 etm_role_newest;
+	if (p->begin == etm_piece_run_start)
+		return etm_role_earlier_run;
+	if (p->begin == etm_piece_stale)
+		return next && next->begin != etm_piece_run_start ?
+			       etm_role_older_lap :
+			       etm_role_older;
+	if (p->end_kind == etm_piece_stop && ps->order_known)
+		return etm_role_tail;
+	return etm_role_data;
+}
+
+const char *etm_piece_role_name(enum etm_piece_role r)
+{
+	switch (r) {
+	case etm_role_whole: return "the whole buffer";
+	case etm_role_newest_run: return "newest run";
+	case etm_role_newest: return "newest data";
+	case etm_role_earlier_run: return "an earlier run";
+	case etm_role_older_lap: return "older lap of the previous run";
+	case etm_role_older: return "older data";
+	case etm_role_tail: return "tail of the previous run";
+	case etm_role_data: return "data";
+	}
+	return "data";
+}
+
+const char *etm_piece_gap_name(enum etm_piece_gap g)
+{
+	switch (g) {
+	case etm_gap_none: return "";
+	case etm_gap_overwritten: return "overwritten";
+	case etm_gap_runs: return "between runs";
+	case etm_gap_joins: return "joins";
+	case etm_gap_apart: return "not adjacent in time";
+	case etm_gap_unknown: return "order unknown";
+	}
+	return "";
+}
