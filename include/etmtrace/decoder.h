@@ -91,7 +91,8 @@ void etm_decoder_set_realign(struct etm_decoder *d, int on);
  * mode, input already pushed), -etme_nomem. */
 int etm_decoder_set_pieces(struct etm_decoder *d, unsigned mode);
 /** The pieces of @n bytes at @buf as @d would find them (etm_pieces_find()
- * with its sources' configurations). */
+ * with the configurations of its sources and of those it was told of,
+ * etm_decoder_note_source()). */
 void etm_decoder_find_pieces(const struct etm_decoder *d, const uint8_t *buf,
 			     size_t n, struct etm_circ_pieces *out);
 /** The pieces found, or NULL (pieces off, or not yet finished). */

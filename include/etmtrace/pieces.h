@@ -57,14 +57,14 @@ enum etm_piece_gap {
 
 /** What a piece is, as the listing names it (etm_piece_role_name()). */
 enum etm_piece_role {
-	etm_role_whole = 0, /**< the whole buffer (one piece) */
-	etm_role_newest_run, /**< the last run, from its start */
-	etm_role_newest,     /**< the newest data (no run start seen) */
+	etm_role_whole = 0,   /**< the whole buffer (one piece) */
+	etm_role_newest_run,  /**< the last run, from its start */
+	etm_role_newest,      /**< the newest data (no run start seen) */
 	etm_role_earlier_run, /**< a run's start, not the newest */
-	etm_role_older_lap,  /**< an older lap of the run that follows in time */
-	etm_role_older,      /**< older data at an earlier write position */
-	etm_role_tail,       /**< the tail of the previous run (ends in a stop) */
-	etm_role_data,       /**< a piece the bytes say nothing more about */
+	etm_role_older_lap,   /**< an older lap of the run that follows in time */
+	etm_role_older,       /**< older data at an earlier write position */
+	etm_role_tail,        /**< the tail of the previous run (ends in a stop) */
+	etm_role_data,        /**< a piece the bytes say nothing more about */
 };
 
 /** One piece: bytes [start, end) of the buffer. */
@@ -79,8 +79,8 @@ struct etm_circ_piece {
 
 /** The pieces of a buffer, in file order. */
 struct etm_circ_pieces {
-	size_t n;         /**< 1: one piece, the whole buffer (nothing found) */
-	int order_known;  /**< 1: the bytes prove one order in time */
+	size_t n;        /**< 1: one piece, the whole buffer (nothing found) */
+	int order_known; /**< 1: the bytes prove one order in time */
 	struct etm_circ_piece p[ETM_PIECES_MAX];
 };
 

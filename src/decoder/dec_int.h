@@ -174,6 +174,9 @@ size_t etm_dec_hold_ready(const struct etm_elem *el, size_t m, size_t r,
 void etm_dec_left_wire(struct etm_decoder *d);
 void etm_dec_left_free(struct etm_decoder *d);
 int etm_dec_left_clone(struct etm_decoder *c, const struct etm_decoder *d);
+/* Their configurations (trace ID in .traceid) into @cfg: how many. */
+size_t etm_dec_left_cfgs(const struct etm_decoder *d, struct etm_config *cfg,
+			 size_t max);
 
 /* Pieces on (pieces.c): the input kept, then each piece decoded by a
  * fresh clone at the end; the decoder's own sources only configure them. */

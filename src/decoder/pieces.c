@@ -112,6 +112,9 @@ void etm_decoder_find_pieces(const struct etm_decoder *d, const uint8_t *buf,
 			cfg[ncfg] = d->src[i]->cfg;
 			cfg[ncfg++].traceid = (uint32_t)i;
 		}
+	/* the sources left out by a selection count too: the pieces are the
+	 * buffer's, whichever sources are decoded */
+	ncfg += etm_dec_left_cfgs(d, cfg + ncfg, ETM_DEC_MAX_SOURCES - ncfg);
 	etm_pieces_find(buf, n, cfg, ncfg, out);
 }
 

@@ -187,6 +187,11 @@ static const struct etm_config *elem_cfg(const struct decfmt *c,
 
 static void text_other(struct decfmt *c, const struct etm_elem *el)
 {
+	if (el->kind == etmk_piece && el->reason != etm_gap_none) {
+		text_prefix(c, el);
+		etm_out_text_piece_gap(c->w, el);
+		wbuf_char(c->w, '\n');
+	}
 	text_prefix(c, el);
 	if (!etm_out_text_event(c->w, el, elem_cfg(c, el)))
 		return;

@@ -114,17 +114,21 @@ static void text_context(struct wbuf *w, const struct etm_elem *el)
 		wbuf_printf(w, " vmid=%u", el->vmid);
 }
 
-/* A circular buffer's piece begins (etmtrace/pieces.h): the gap before
- * it, then the piece. */
-static void text_piece(struct wbuf *w, const struct etm_elem *el)
+void etm_out_text_piece_gap(struct wbuf *w, const struct etm_elem *el)
 {
 	if (el->reason == etm_gap_joins)
 		wbuf_printf(w, "-- gap: none, the runs join: the halt's return "
-			       "address 0x%08llx is where the next run resumes\n",
+			       "address 0x%08llx is where the next run resumes",
 			    (unsigned long long)el->ret_addr);
-	else if (el->reason != etm_gap_none)
-		wbuf_printf(w, "-- gap: %s\n",
+	else
+		wbuf_printf(w, "-- gap: %s",
 			    etm_piece_gap_name((enum etm_piece_gap)el->reason));
+}
+
+/* A circular buffer's piece begins (etmtrace/pieces.h; the gap before it
+ * is a line of its own, etm_out_text_piece_gap()). */
+static void text_piece(struct wbuf *w, const struct etm_elem *el)
+{
 	wbuf_printf(w, "-- piece %u of %u: %s, bytes %llu..%llu", el->piece + 1u,
 		    el->ninsn, etm_piece_role_name((enum etm_piece_role)el->exc_num),
 		    (unsigned long long)el->start, (unsigned long long)el->end);

@@ -139,14 +139,17 @@ static int pc_gather(const uint8_t *f, const uint8_t *end, int id, int chg,
 	return m;
 }
 
-/* Does a run start at the frame at @f (byte 0 an ID change)? Some source
- * with a configuration, whose ID change is in this frame, goes on with an
- * A-sync and an I-sync that says trace on or debug exit; and its data ran
- * to the end of the frame before (@prev: the ID of that frame's last byte;
- * -2 at the dump's start): the source was cut mid-stream, not idle. A
- * source that starts after an idle time is a run in order (TC2 @16480). */
+/* Does a run start at the frame at @f (byte 0 an ID change)? The first
+ * source with a configuration that the frame names goes on with an A-sync
+ * and an I-sync that says trace on or debug exit; and that source's data
+ * was in the frame before (@prev[id]; all set where the IDs there were not
+ * known, as in older data before its first ID byte): it was cut
+ * mid-stream, not idle. A source that starts after an idle time, or one
+ * named after another source's data in the frame, is a run going on in
+ * order (TC2 @16480: 0x12's data, then 0x10's A-sync and trace-on I-sync). */
 static int pc_run_start(const uint8_t *f, const uint8_t *end,
-			const struct etm_config *cfgs, size_t ncfgs, int prev)
+			const struct etm_config *cfgs, size_t ncfgs,
+			const uint8_t *prev)
 {
 	uint8_t s[PC_LOOK];
 
@@ -154,19 +157,30 @@ static int pc_run_start(const uint8_t *f, const uint8_t *end,
 		return 0;
 	for (int i = 0; i < 8; i++) {
 		const struct etm_config *cfg;
-		int r, m;
+		int id = f[2 * i] >> 1, r, m;
 
-		if (!(f[2 * i] & 1) || (prev != -2 && f[2 * i] >> 1 != prev))
+		if (!(f[2 * i] & 1) || !(cfg = pc_cfg(cfgs, ncfgs, id)))
 			continue;
-		cfg = pc_cfg(cfgs, ncfgs, f[2 * i] >> 1);
-		if (!cfg)
-			continue;
-		m = pc_gather(f, end, f[2 * i] >> 1, 2 * i, s);
+		if (prev && !prev[id])
+			return 0;
+		m = pc_gather(f, end, id, 2 * i, s);
 		r = pc_isync_reason(s, m, cfg);
-		if (r == 1 || r == 3)
-			return 1;
+		return r == 1 || r == 3;
 	}
 	return 0;
+}
+
+/* The IDs of frame @fr's data into @ids (all of them for bytes whose ID is
+ * not known). */
+static void pc_frame_ids(const struct pc_frame *fr, uint8_t ids[128])
+{
+	memset(ids, 0, 128);
+	for (int i = 0; i < fr->n; i++) {
+		if (fr->id[i] < 0)
+			memset(ids, 1, 128);
+		else
+			ids[fr->id[i] & 0x7f] = 1;
+	}
 }
 
 /* The order in time the boundaries prove (older[i][j]: piece i was
@@ -235,7 +249,8 @@ void etm_pieces_find(const uint8_t *buf, size_t n,
 {
 	const uint8_t *end = buf + n - n % PC_FRAME;
 	struct pc_frame fr;
-	int cur = -1, pad = 0, last = -2;
+	uint8_t prev[128];
+	int cur = -1, pad = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->n = 1;
@@ -243,7 +258,7 @@ void etm_pieces_find(const uint8_t *buf, size_t n,
 	out->order_known = 1;
 	if (!buf || n < PC_FRAME)
 		return;
-	if (pc_run_start(buf, end, cfgs, ncfgs, -2))
+	if (pc_run_start(buf, end, cfgs, ncfgs, NULL))
 		out->p[0].begin = etm_piece_run_start;
 	for (const uint8_t *f = buf; f < end; f += PC_FRAME) {
 		uint64_t at = (uint64_t)(f - buf);
@@ -253,12 +268,12 @@ void etm_pieces_find(const uint8_t *buf, size_t n,
 			pc_add(out, at, etm_piece_stale, etm_piece_stop);
 			cur = -1; /* its first bytes' ID was overwritten */
 		} else if (f > buf && room && !pad &&
-			   pc_run_start(f, end, cfgs, ncfgs, last)) {
+			   pc_run_start(f, end, cfgs, ncfgs, prev)) {
 			pc_add(out, at, etm_piece_run_start, etm_piece_cut);
 		}
 		pc_deformat(f, &cur, &fr);
 		pad = cur == 0;
-		last = fr.n ? fr.id[fr.n - 1] : -1;
+		pc_frame_ids(&fr, prev);
 	}
 	out->p[out->n - 1].end = n;
 	out->p[out->n - 1].end_kind = pad ? etm_piece_stop : etm_piece_dump_end;
@@ -268,7 +283,7 @@ void etm_pieces_find(const uint8_t *buf, size_t n,
 
 /* The piece listed after piece @i in time, or NULL. */
 static const struct etm_circ_piece *pc_time_next(const struct etm_circ_pieces *ps,
-					    size_t i)
+						 size_t i)
 {
 	for (size_t j = 0; j < ps->n; j++)
 		if (ps->p[j].time_index == ps->p[i].time_index + 1)
