@@ -12,6 +12,12 @@
  * (A-syncs, an optional cycle count packet, the I-sync's header, cycle
  * count and Context ID up to its information byte) */
 #define PC_LOOK 48
+/* bit 0 of bytes 0, 2, 4 and 6 of a 64-bit word read from memory */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define PC_EVEN_BIT0 0x0100010001000100ull
+#else
+#define PC_EVEN_BIT0 0x0001000100010001ull
+#endif
 
 /* One frame deformatted: bytes [0, n) with their IDs (-1: not known);
  * lead_id: byte 0 is an ID change. *cur is the ID in force, updated. */
@@ -61,15 +67,6 @@ static int pc_all_zero(const uint8_t *f)
 		if (f[i])
 			return 0;
 	return 1;
-}
-
-static const struct etm_config *pc_cfg(const struct etm_config *cfgs,
-				       size_t ncfgs, int id)
-{
-	for (size_t i = 0; i < ncfgs; i++)
-		if ((int)(cfgs[i].traceid & 0x7f) == id)
-			return &cfgs[i];
-	return NULL;
 }
 
 /* Skip a cycle count field (1-5 bytes, bit 7 continues) at s[*k]. */
@@ -139,48 +136,86 @@ static int pc_gather(const uint8_t *f, const uint8_t *end, int id, int chg,
 	return m;
 }
 
+/* Can source data that begins at byte @j of frame @f begin an A-sync, as
+ * far as the frame shows (five or more zeros, then 0x80)? */
+static int pc_async_here(const uint8_t *f, int j)
+{
+	int zeros = 0;
+
+	for (; j < 15; j++) {
+		uint8_t v = f[j];
+
+		if (!(j & 1)) {
+			if (v & 1)
+				return 1; /* another ID: the rest is elsewhere */
+			v |= (f[15] >> (j / 2)) & 1;
+		}
+		if (v == 0x80)
+			return zeros >= 5;
+		if (v)
+			return 0;
+		zeros++;
+	}
+	return 1;
+}
+
+/* The scan's view of the configurations: by trace ID. */
+struct pc_scan {
+	const struct etm_config *cfg[128];
+	const uint8_t *end;
+};
+
 /* Does a run start at the frame at @f (byte 0 an ID change)? The first
  * source with a configuration that the frame names goes on with an A-sync
  * and an I-sync that says trace on or debug exit; and that source's data
- * was in the frame before (@prev[id]; all set where the IDs there were not
- * known, as in older data before its first ID byte): it was cut
- * mid-stream, not idle. A source that starts after an idle time, or one
- * named after another source's data in the frame, is a run going on in
- * order (TC2 @16480: 0x12's data, then 0x10's A-sync and trace-on I-sync). */
-static int pc_run_start(const uint8_t *f, const uint8_t *end,
-			const struct etm_config *cfgs, size_t ncfgs,
-			const uint8_t *prev)
+ * was in the frame before (@pf, where ID @pcur was in force; all IDs count
+ * where it was not known, as in older data before its first ID byte): it
+ * was cut mid-stream, not idle. A source that starts after an idle time,
+ * or one named after another source's data in the frame, is a run going
+ * on in order (TC2 @16480: 0x12's data, then 0x10's A-sync and trace-on
+ * I-sync). @pf NULL: the dump's first frame. Cheap tests first: this runs
+ * for every frame that begins with an ID change. */
+static int pc_run_start(const struct pc_scan *sc, const uint8_t *f,
+			const uint8_t *pf, int pcur)
 {
 	uint8_t s[PC_LOOK];
+	struct pc_frame fr;
+	int i, id = -1, m, r;
 
-	if (!(f[0] & 1))
-		return 0;
-	for (int i = 0; i < 8; i++) {
-		const struct etm_config *cfg;
-		int id = f[2 * i] >> 1, r, m;
+	for (i = 0; i < 8 && id < 0; i++)
+		if ((f[2 * i] & 1) && sc->cfg[f[2 * i] >> 1])
+			id = f[2 * i] >> 1;
+	i--;
+	if (id < 0 || !pc_async_here(f, 2 * i + 1 + ((f[15] >> i) & 1)))
+		return 0; /* its first bytes are no A-sync's */
+	if (pf) {
+		int seen = 0;
 
-		if (!(f[2 * i] & 1) || !(cfg = pc_cfg(cfgs, ncfgs, id)))
-			continue;
-		if (prev && !prev[id])
+		pc_deformat(pf, &pcur, &fr);
+		for (int k = 0; k < fr.n && !seen; k++)
+			seen = fr.id[k] == id || fr.id[k] < 0;
+		if (!seen)
 			return 0;
-		m = pc_gather(f, end, id, 2 * i, s);
-		r = pc_isync_reason(s, m, cfg);
-		return r == 1 || r == 3;
 	}
-	return 0;
+	m = pc_gather(f, sc->end, id, 2 * i, s);
+	r = pc_isync_reason(s, m, sc->cfg[id]);
+	return r == 1 || r == 3;
 }
 
-/* The IDs of frame @fr's data into @ids (all of them for bytes whose ID is
- * not known). */
-static void pc_frame_ids(const struct pc_frame *fr, uint8_t ids[128])
+/* The ID in force after frame @f, where @cur was in force before it: that
+ * of its last ID change. Most frames have none (one word test). */
+static int pc_end_id(const uint8_t *f, int cur)
 {
-	memset(ids, 0, 128);
-	for (int i = 0; i < fr->n; i++) {
-		if (fr->id[i] < 0)
-			memset(ids, 1, 128);
-		else
-			ids[fr->id[i] & 0x7f] = 1;
-	}
+	uint64_t w0, w1;
+
+	memcpy(&w0, f, 8);
+	memcpy(&w1, f + 8, 8);
+	if (!((w0 | w1) & PC_EVEN_BIT0))
+		return cur;
+	for (int i = 14; i >= 0; i -= 2)
+		if (f[i] & 1)
+			return f[i] >> 1;
+	return cur;
 }
 
 /* The order in time the boundaries prove (older[i][j]: piece i was
@@ -247,10 +282,9 @@ void etm_pieces_find(const uint8_t *buf, size_t n,
 		     const struct etm_config *cfgs, size_t ncfgs,
 		     struct etm_circ_pieces *out)
 {
-	const uint8_t *end = buf + n - n % PC_FRAME;
-	struct pc_frame fr;
-	uint8_t prev[128];
-	int cur = -1, pad = 0;
+	struct pc_scan sc = { .end = buf + n - n % PC_FRAME };
+	const uint8_t *pf = NULL;
+	int cur = -1, pcur = -1, pad = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->n = 1;
@@ -258,22 +292,25 @@ void etm_pieces_find(const uint8_t *buf, size_t n,
 	out->order_known = 1;
 	if (!buf || n < PC_FRAME)
 		return;
-	if (pc_run_start(buf, end, cfgs, ncfgs, NULL))
+	for (size_t i = ncfgs; i-- > 0;)
+		sc.cfg[cfgs[i].traceid & 0x7f] = &cfgs[i];
+	if ((buf[0] & 1) && pc_run_start(&sc, buf, NULL, -1))
 		out->p[0].begin = etm_piece_run_start;
-	for (const uint8_t *f = buf; f < end; f += PC_FRAME) {
+	for (const uint8_t *f = buf; f < sc.end; pf = f, f += PC_FRAME) {
 		uint64_t at = (uint64_t)(f - buf);
-		int room = out->n < ETM_PIECES_MAX;
 
-		if (f > buf && room && pad && !(f[0] & 1) && !pc_all_zero(f)) {
-			pc_add(out, at, etm_piece_stale, etm_piece_stop);
-			cur = -1; /* its first bytes' ID was overwritten */
-		} else if (f > buf && room && !pad &&
-			   pc_run_start(f, end, cfgs, ncfgs, prev)) {
-			pc_add(out, at, etm_piece_run_start, etm_piece_cut);
+		if (pf && out->n < ETM_PIECES_MAX) {
+			if (pad && !(f[0] & 1) && !pc_all_zero(f)) {
+				pc_add(out, at, etm_piece_stale, etm_piece_stop);
+				cur = -1; /* its first bytes' ID was overwritten */
+			} else if (!pad && (f[0] & 1) &&
+				   pc_run_start(&sc, f, pf, pcur)) {
+				pc_add(out, at, etm_piece_run_start, etm_piece_cut);
+			}
 		}
-		pc_deformat(f, &cur, &fr);
+		pcur = cur;
+		cur = pc_end_id(f, cur);
 		pad = cur == 0;
-		pc_frame_ids(&fr, prev);
 	}
 	out->p[out->n - 1].end = n;
 	out->p[out->n - 1].end_kind = pad ? etm_piece_stop : etm_piece_dump_end;

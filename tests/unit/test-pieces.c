@@ -61,7 +61,7 @@ static void one_run(void)
  * last piece is the newest), the run. */
 static void circular(void)
 {
-	const uint8_t *fr[] = { f_data, f_data, f_pad,   f_zero, f_data,
+	const uint8_t *fr[] = { f_data, f_data, f_pad, f_zero, f_data,
 				f_data, f_start, f_data, f_pad };
 	struct etm_circ_pieces ps;
 
