@@ -111,6 +111,37 @@ static void idle_source_starts(void)
 	ET_EQ(ps.n, 1);
 }
 
+/* TC2 @16480's shape: a frame begins with 0x11's data (ID byte 0x23,
+ * eleven P-headers), then 0x21 names 0x10 at byte 12, whose A-sync
+ * (zeros at 13, 14 and 0-2 of the next frame, 0x80 at 3) and trace-on
+ * I-sync (08 20, address 00 00 01 00: the 0x01 at even byte 8 is written
+ * 0x00 with aux bit 4 set) follow. With both sources configured the first
+ * one the frame names, 0x11, goes on with no A-sync: a run going on. With
+ * only 0x10 configured it is 0x10's start, and 0x10 had data in the frame
+ * before: a boundary. */
+static void another_source_first(void)
+{
+	static const uint8_t f_mixed[16] = { 0x23, 0x84, 0x84, 0x84, 0x84, 0x84,
+					     0x84, 0x84, 0x84, 0x84, 0x84, 0x84,
+					     0x21, 0, 0, 0 };
+	static const uint8_t f_cont[16] = { 0, 0, 0, 0x80, 0x08, 0x20, 0, 0,
+					    0, 0, 0x84, 0x84, 0x84, 0x84, 0x84,
+					    0x10 };
+	const uint8_t *fr[] = { f_start, f_data, f_mixed, f_cont };
+	struct etm_config two[2];
+	struct etm_circ_pieces ps;
+
+	build(fr, 4);
+	two[0] = two[1] = cfg;
+	two[1].traceid = 0x11;
+	etm_pieces_find(buf, 64, two, 2, &ps);
+	ET_EQ(ps.n, 1);
+	etm_pieces_find(buf, 64, &cfg, 1, &ps);
+	ET_EQ(ps.n, 2);
+	ET_EQ(ps.p[1].start, 32);
+	ET_EQ(ps.p[1].begin, etm_piece_run_start);
+}
+
 /* A stop's padding, then a new start with its ID byte: trace stopped and
  * started again in order, no boundary. All-zero frames after padding are
  * more padding. */
@@ -164,6 +195,7 @@ int main(void)
 	ETEST(circular);
 	ETEST(periodic_sync);
 	ETEST(idle_source_starts);
+	ETEST(another_source_first);
 	ETEST(stop_then_start);
 	ETEST(order_unknown);
 	ETEST(many_boundaries);
