@@ -148,7 +148,7 @@ static int opt_pieces(struct opts *o, const char *name, const char *v)
 	if (!strcmp(name, "order") && (!strcmp(v, "time") || !strcmp(v, "file")))
 		o->order_file = !strcmp(v, "file");
 	else if (!strcmp(name, "pieces") && (!strcmp(v, "on") || !strcmp(v, "off")))
-		o->pieces_off = !strcmp(v, "off");
+		o->pieces = !strcmp(v, "off") ? 2 : 1;
 	else
 		return -1;
 	return 0;

@@ -39,7 +39,7 @@ struct opts {
 	int verify;
 	int no_cache;
 	int order_file;    /* --order file: pieces of a circular buffer in file order */
-	int pieces_off;    /* --pieces off: the buffer is one piece */
+	int pieces;        /* --pieces: 0 auto (small buffers), 1 on, 2 off */
 	int allow_outside; /* snapshot files outside its directory */
 	int jobs;
 	int chunk;                           /* input chunk size (testing) */

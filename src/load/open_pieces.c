@@ -12,14 +12,15 @@
 #include "open_int.h"
 
 /* The whole of buffer @b's file, if it is one a circular buffer can be. */
-static uint8_t *pieces_read(const struct etm_capture_buffer *b, size_t *n)
+static uint8_t *pieces_read(const struct etm_capture_buffer *b, uint64_t max,
+			    size_t *n)
 {
 	struct stat st;
 	uint8_t *buf;
 	FILE *f;
 
 	if (!b->path || stat(b->path, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    st.st_size <= 0 || (uint64_t)st.st_size > ETM_OPEN_PIECES_MAX)
+	    st.st_size <= 0 || (uint64_t)st.st_size > max)
 		return NULL;
 	f = fopen(b->path, "rb");
 	if (!f)
@@ -35,6 +36,8 @@ int cap_pieces(struct cap_ctx *c)
 {
 	unsigned mode = c->o.flags & ETM_OPEN_FILE_ORDER ? ETM_PIECES_FILE :
 							   ETM_PIECES_TIME;
+	uint64_t max = c->o.flags & ETM_OPEN_PIECES ? ETM_OPEN_PIECES_MAX :
+						      ETM_OPEN_PIECES_AUTO;
 	struct etm_circ_pieces ps;
 	size_t i, n = 0;
 
@@ -47,7 +50,7 @@ int cap_pieces(struct cap_ctx *c)
 		if (!b->dec || b->format != etm_fmt_coresight || b->data ||
 		    b->skip || (c->o.mode && c->o.mode != etm_dec_elements))
 			continue;
-		buf = pieces_read(b, &n);
+		buf = pieces_read(b, max, &n);
 		if (!buf)
 			continue;
 		etm_decoder_find_pieces(b->dec, buf, n, &ps);
@@ -58,7 +61,7 @@ int cap_pieces(struct cap_ctx *c)
 			return cap_err(c, -etme_nomem, "out of memory");
 		cap_note(c->cap, "%s: a circular buffer in %zu pieces, listed in "
 				 "%s order%s (--order file|time; --pieces off: "
-				 "one piece)",
+				 "one input)",
 			 b->name ? b->name : b->path, ps.n,
 			 mode == ETM_PIECES_FILE ? "file" : "time",
 			 ps.order_known ? "" : " (their order in time is unknown)");
