@@ -187,12 +187,19 @@ static const struct etm_config *elem_cfg(const struct decfmt *c,
 
 static void text_other(struct decfmt *c, const struct etm_elem *el)
 {
-	if (el->kind == etmk_piece && el->reason != etm_gap_none) {
+	if (el->kind == etmk_piece) { /* no packet's offset, no time: its
+				       * bytes are in the line */
+		if (el->reason != etm_gap_none) {
+			if (c->multi)
+				wbuf_str(c->w, "[0x00] ");
+			etm_out_text_piece_gap(c->w, el);
+			wbuf_char(c->w, '\n');
+		}
+		if (c->multi)
+			wbuf_str(c->w, "[0x00] ");
+	} else {
 		text_prefix(c, el);
-		etm_out_text_piece_gap(c->w, el);
-		wbuf_char(c->w, '\n');
 	}
-	text_prefix(c, el);
 	if (!etm_out_text_event(c->w, el, elem_cfg(c, el)))
 		return;
 	if (el->kind == etmk_timestamp || el->kind == etmk_cycle_count)
