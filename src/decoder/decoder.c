@@ -583,12 +583,21 @@ struct etm_decoder *etm_decoder_clone(const struct etm_decoder *d,
 		goto fail;
 	if (d->cache_off)
 		etm_decoder_set_cache(c, 0);
-	if (d->pc && etm_dec_pieces_on(c, etm_dec_pieces_mode(d)) < 0)
-		goto fail;
 	return c;
 fail:
 	etm_decoder_free(c);
 	return NULL;
+}
+
+struct etm_decoder *etm_decoder_clone_whole(const struct etm_decoder *d)
+{
+	struct etm_decoder *c = etm_decoder_clone(d, 0);
+
+	if (c && d->pc && etm_dec_pieces_on(c, etm_dec_pieces_mode(d)) < 0) {
+		etm_decoder_free(c);
+		return NULL;
+	}
+	return c;
 }
 
 void etm_decoder_save(const struct etm_decoder *d, struct etm_sbuf *s)

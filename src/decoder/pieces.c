@@ -61,6 +61,11 @@ const struct etm_circ_pieces *etm_decoder_pieces(const struct etm_decoder *d)
 	return d && d->pc && d->pc->found ? &d->pc->ps : NULL;
 }
 
+int etm_decoder_in_pieces(const struct etm_decoder *d)
+{
+	return d->pc != NULL;
+}
+
 unsigned etm_dec_pieces_mode(const struct etm_decoder *d)
 {
 	return d->pc ? d->pc->mode : ETM_PIECES_OFF;
@@ -226,10 +231,9 @@ static int pieces_begin(struct etm_decoder *d)
 	const struct etm_circ_piece *p = &pc->ps.p[pc->list[pc->k]];
 	int r;
 
-	pc->inner = etm_decoder_clone(d, p->start);
+	pc->inner = etm_decoder_clone(d, p->start); /* one input: no pieces */
 	if (!pc->inner)
 		return -etme_nomem;
-	etm_dec_pieces_free(pc->inner); /* a piece is one input */
 	r = etm_decoder_push(pc->inner, pc->buf + p->start,
 			     (size_t)(p->end - p->start));
 	if (r < 0)

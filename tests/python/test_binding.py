@@ -20,7 +20,8 @@ from conftest import SNAPSHOTS, SRC, run_cli, snapshot
 # config.h, insn.h), by the names the CLI's jsonl uses for them.
 KIND = {n: i for i, n in enumerate(
     ["invalid", "range", "exception", "exc_return", "trace_on", "nosync",
-     "context", "timestamp", "cycle_count", "event", "nomem", "error"])}
+     "context", "timestamp", "cycle_count", "event", "nomem", "error",
+     "piece"])}
 ISA = {"?": 0, "A32": 1, "T32": 2, "TEE": 3, "Jazelle": 4}
 # enum etm_isync_reason (packet.h) by the CLI's names
 ISYNC = {"periodic": 0, "trace enabled": 1, "overflow": 2, "debug exit": 3}
