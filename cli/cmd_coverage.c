@@ -59,7 +59,7 @@ static int is_value_opt(const char *a)
 {
 	static const char *const v[] = { "--id", "--protocol", "--input-format",
 					 "--etmcr", "--etmccer", "--etmidr", "--image", "--elf", "--jobs",
-					 "--chunk" };
+					 "--chunk", "--pieces" };
 	size_t i;
 
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)

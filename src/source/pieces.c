@@ -202,20 +202,36 @@ static int pc_run_start(const struct pc_scan *sc, const uint8_t *f,
 	return r == 1 || r == 3;
 }
 
-/* The ID in force after frame @f, where @cur was in force before it: that
- * of its last ID change. Most frames have none (one word test). */
-static int pc_end_id(const uint8_t *f, int cur)
+/* Bytes of the formatter's padding before a stop, at least: a flush
+ * fills the frame with ID 0 and zeros (am243x: 11 bytes and two whole
+ * frames before the older lap, 11 and three at the end; the encoder: the
+ * frame's rest and a frame). A frame cut out of place by damage ends in
+ * an ID-0 byte now and then, hardly ever in this much padding. */
+#define PC_PAD_MIN 12
+
+/* After frame @f: *@cur, the ID in force (that of its last ID change), and
+ * the return: how many bytes of padding the trace ends in (@pad before the
+ * frame): none unless the last ID change names ID 0 and only zeros and
+ * more ID-0 bytes follow it (the byte an ID change defers to, aside); an
+ * all-zero frame adds 16. Most frames have no ID change (one word test). */
+static int pc_frame_end(const uint8_t *f, int *cur, int pad)
 {
 	uint64_t w0, w1;
+	int k = 14, j, n = 0;
 
 	memcpy(&w0, f, 8);
 	memcpy(&w1, f + 8, 8);
 	if (!((w0 | w1) & PC_EVEN_BIT0))
-		return cur;
-	for (int i = 14; i >= 0; i -= 2)
-		if (f[i] & 1)
-			return f[i] >> 1;
-	return cur;
+		return pad && pc_all_zero(f) ? pad + 16 : 0;
+	while (!(f[k] & 1))
+		k -= 2;
+	*cur = f[k] >> 1;
+	if (f[k] != 0x01)
+		return 0;
+	for (j = k + 1 + ((f[15] >> (k / 2)) & 1); j < 15; j++, n++)
+		if (f[j] && !(!(j & 1) && f[j] == 0x01))
+			return 0;
+	return n + 1;
 }
 
 /* The order in time the boundaries prove (older[i][j]: piece i was
@@ -284,7 +300,7 @@ void etm_pieces_find(const uint8_t *buf, size_t n,
 {
 	struct pc_scan sc = { .end = buf + n - n % PC_FRAME };
 	const uint8_t *pf = NULL;
-	int cur = -1, pcur = -1, pad = 0;
+	int cur = -1, pcur = -1, pad = 0; /* pad: bytes of padding so far */
 
 	memset(out, 0, sizeof(*out));
 	out->n = 1;
@@ -300,7 +316,7 @@ void etm_pieces_find(const uint8_t *buf, size_t n,
 		uint64_t at = (uint64_t)(f - buf);
 
 		if (pf && out->n < ETM_PIECES_MAX) {
-			if (pad && !(f[0] & 1) && !pc_all_zero(f)) {
+			if (pad >= PC_PAD_MIN && !(f[0] & 1) && !pc_all_zero(f)) {
 				pc_add(out, at, etm_piece_stale, etm_piece_stop);
 				cur = -1; /* its first bytes' ID was overwritten */
 			} else if (!pad && (f[0] & 1) &&
@@ -309,11 +325,11 @@ void etm_pieces_find(const uint8_t *buf, size_t n,
 			}
 		}
 		pcur = cur;
-		cur = pc_end_id(f, cur);
-		pad = cur == 0;
+		pad = pc_frame_end(f, &cur, pad);
 	}
 	out->p[out->n - 1].end = n;
-	out->p[out->n - 1].end_kind = pad ? etm_piece_stop : etm_piece_dump_end;
+	out->p[out->n - 1].end_kind = pad >= PC_PAD_MIN ? etm_piece_stop :
+							  etm_piece_dump_end;
 	if (out->n > 1)
 		pc_order(out);
 }
