@@ -171,6 +171,21 @@ static void order_unknown(void)
 	ET_EQ(ps.p[2].end_kind, etm_piece_dump_end);
 }
 
+/* Frames out of place (damage): one ends in an ID-0 byte at byte 14, the
+ * next begins with data. One byte of "padding" is no stop (at least 12:
+ * a flush fills the frame): no boundary. */
+static void stray_id0(void)
+{
+	static const uint8_t f_id0[16] = { 0x84, 0x84, 0x84, 0x84, 0x84, 0x84,
+					   0x84, 0x84, 0x84, 0x84, 0x84, 0x84,
+					   0x84, 0x84, 0x01, 0 };
+	const uint8_t *fr[] = { f_start, f_id0, f_data, f_data };
+	struct etm_circ_pieces ps;
+
+	etm_pieces_find(buf, build(fr, 4), &cfg, 1, &ps);
+	ET_EQ(ps.n, 1);
+}
+
 /* Hostile: every other frame padding then data; at most ETM_PIECES_MAX
  * pieces, the rest in the last. */
 static void many_boundaries(void)
@@ -198,6 +213,7 @@ int main(void)
 	ETEST(another_source_first);
 	ETEST(stop_then_start);
 	ETEST(order_unknown);
+	ETEST(stray_id0);
 	ETEST(many_boundaries);
 	return etest_end();
 }
