@@ -41,7 +41,7 @@ static const char coverage_help[] =
 	"  --base ADDR           subtract ADDR from profile addresses\n"
 	"  --test-name NAME      lcov TN: record\n"
 	"  --id, --image, --elf, --jobs, --no-cache, --protocol, --input-format,\n"
-	"  --etmcr, --etmccer, --etmidr, --m-profile: as for decode\n"
+	"  --etmcr, --etmccer, --etmidr, --m-profile, --pieces: as for decode\n"
 	"Exit status, warnings: as decode, for each trace input (1: the coverage\n"
 	"or profile is incomplete).\n";
 
@@ -62,7 +62,7 @@ static int is_value_opt(const char *a)
 {
 	static const char *const v[] = { "--id", "--protocol", "--input-format",
 					 "--etmcr", "--etmccer", "--etmidr", "--image", "--elf", "--jobs",
-					 "--chunk" };
+					 "--chunk", "--pieces" };
 	size_t i;
 
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
@@ -400,7 +400,7 @@ static int cov_main(int argc, char **argv, int profile)
 	rest[n++] = (char *)(c.ninputs ? c.inputs[0] : ".");
 	r = opt_parse(&o, n, rest,
 		      "id,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
-		      "image,elf,no-cache,jobs,chunk");
+		      "image,elf,no-cache,jobs,chunk,pieces");
 	if (!r)
 		r = cov_run(&c, &o, profile);
 	else

@@ -62,6 +62,12 @@ static const char decode_help[] =
 	"  --m-profile           the core is ARMv7-M\n"
 	"  --allow-outside       follow snapshot file references that leave the\n"
 	"                        snapshot directory (refused by default)\n"
+	"A CoreSight buffer read from its write pointer (ETB dump) may hold pieces\n"
+	"of several times (doc/circular.md): each is decoded on its own, listed\n"
+	"with '-- piece N of M' lines:\n"
+	"  --order time|file     pieces in time order (default) or as in the file\n"
+	"  --pieces on|off       on: also buffers over 256 KiB (default: up to\n"
+	"                        256 KiB); off: the buffer is one input\n"
 	"ETMv1 (trace file of samples: etmtrace binary or text, OpenOCD `etm dump`,\n"
 	"or an ETB RAM image; doc/etmv1.md; needs --protocol etmv1 or --samples):\n"
 	"  --samples bin|text|openocd|etb  sample file format (default: sniffed;\n"
@@ -223,7 +229,7 @@ int cmd_decode(int argc, char **argv)
 	r = opt_parse(&o, argc, argv,
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
 		      "image,elf,stats,run-stats,no-cache,jobs,chunk,verify,symbols,source,offsets,clock,"
-		      "allow-outside,verbose,verify-drop,etmccr,samples");
+		      "allow-outside,verbose,verify-drop,etmccr,samples,order,pieces");
 	if (r) {
 		if (r > 0)
 			fputs(decode_help, stdout);

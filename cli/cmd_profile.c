@@ -29,7 +29,8 @@ static const char profile_help[] =
 	"  --symbols FILE        functions from an 'nm -S' style file (repeatable)\n"
 	"  --clock HZ            core clock: cycles to time (perfetto)\n"
 	"  --id ID, --image FILE@ADDR, --jobs N, --no-cache, --protocol,\n"
-	"  --input-format, --etmcr, --etmccer, --etmidr, --m-profile: as decode\n"
+	"  --input-format, --etmcr, --etmccer, --etmidr, --m-profile, --pieces:\n"
+	"  as decode\n"
 	"Exit status, warnings: as decode (1: the profile is incomplete).\n";
 
 static int write_fd(void *ctx, const void *buf, size_t n)
@@ -136,7 +137,7 @@ int cmd_profile(int argc, char **argv)
 
 	r = opt_parse(&o, argc, argv,
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
-		      "image,elf,symbols,clock,no-cache,jobs,chunk");
+		      "image,elf,symbols,clock,no-cache,jobs,chunk,pieces");
 	if (r) {
 		if (r > 0)
 			fputs(profile_help, stdout);

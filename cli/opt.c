@@ -142,6 +142,18 @@ static int opt_register(struct opts *o, const char *name, const char *v)
 }
 
 /* Returns 0, -1 (bad value, reported by the caller) or -2 (reported). */
+/* --order time|file, --pieces on|off: a circular buffer's pieces. */
+static int opt_pieces(struct opts *o, const char *name, const char *v)
+{
+	if (!strcmp(name, "order") && (!strcmp(v, "time") || !strcmp(v, "file")))
+		o->order_file = !strcmp(v, "file");
+	else if (!strcmp(name, "pieces") && (!strcmp(v, "on") || !strcmp(v, "off")))
+		o->pieces = !strcmp(v, "off") ? 2 : 1;
+	else
+		return -1;
+	return 0;
+}
+
 static int opt_value(struct opts *o, const char *name, char *v)
 {
 	static const char *const protos[] = { "", "etmv3", "ptm", "etmv1",
@@ -212,7 +224,7 @@ static int opt_value(struct opts *o, const char *name, char *v)
 			return -2;
 		o->chunk = (int)n;
 	} else {
-		return -1;
+		return opt_pieces(o, name, v);
 	}
 	return 0;
 }

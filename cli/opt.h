@@ -38,6 +38,8 @@ struct opts {
 	int run_stats; /* --run-stats: parallel figures */
 	int verify;
 	int no_cache;
+	int order_file;    /* --order file: pieces of a circular buffer in file order */
+	int pieces;        /* --pieces: 0 auto (small buffers), 1 on, 2 off */
 	int allow_outside; /* snapshot files outside its directory */
 	int jobs;
 	int chunk;                           /* input chunk size (testing) */

@@ -49,7 +49,10 @@ static void open_opts(const struct opts *o, enum etm_decoder_mode mode,
 	oo->nelfs = (size_t)o->nelfs;
 	oo->flags = (want_images ? 0 : ETM_OPEN_NO_IMAGES) |
 		    (o->list ? ETM_OPEN_LIST : 0) |
-		    (o->allow_outside ? ETM_OPEN_ALLOW_OUTSIDE : 0);
+		    (o->allow_outside ? ETM_OPEN_ALLOW_OUTSIDE : 0) |
+		    (o->order_file ? ETM_OPEN_FILE_ORDER : 0) |
+		    (o->pieces == 2 ? ETM_OPEN_NO_PIECES : 0) |
+		    (o->pieces == 1 ? ETM_OPEN_PIECES : 0);
 }
 
 /* The capture's decoded sources as the session's list. */

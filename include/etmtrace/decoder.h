@@ -9,6 +9,7 @@
 
 #include <etmtrace/config.h>
 #include <etmtrace/flow.h>
+#include <etmtrace/pieces.h>
 #include <etmtrace/image.h>
 #include <etmtrace/packet.h>
 #include <etmtrace/source.h>
@@ -71,6 +72,37 @@ void etm_decoder_set_realign(struct etm_decoder *d, int on);
  * dropped (etm_dfmt_set_start()). Before the first push; returns 0 or
  * -etme_invalid. */
 int etm_decoder_set_frame_start(struct etm_decoder *d, uint64_t off);
+
+/* etm_decoder_set_pieces() modes */
+#define ETM_PIECES_OFF 0  /**< the input is one piece (the default) */
+#define ETM_PIECES_TIME 1 /**< pieces listed in time order */
+#define ETM_PIECES_FILE 2 /**< pieces listed in file order */
+/** Most input a decoder with pieces on holds (bytes). */
+#define ETM_PIECES_MAX_INPUT ((size_t)256 << 20)
+
+/** A circular buffer read from its write pointer (etmtrace/pieces.h): with
+ * @mode ETM_PIECES_TIME or _FILE, a decoder of CoreSight frames in element
+ * mode keeps the input it is pushed (at most ETM_PIECES_MAX_INPUT bytes),
+ * and at etm_decoder_finish() finds its pieces (etm_pieces_find() with the
+ * sources' configurations) and decodes each as an input of its own: no
+ * address, instruction set, atom or context state crosses a boundary, and
+ * the elements of a piece are those a decoder given only its bytes makes.
+ * Before each piece's elements comes an etmk_piece element (etmtrace/
+ * flow.h), and every element says its piece (etm_elem.piece). A buffer
+ * that is one piece gives the same elements as with pieces off, with no
+ * piece element. A packet cut by a piece's end that is not the input's
+ * (the circular buffer's oldest data) is an etmk_nosync element, not an
+ * error. Decoding is serial (etm_decoder_serial()).
+ * Call before the first push. Returns 0, -etme_invalid (another format or
+ * mode, input already pushed), -etme_nomem. */
+int etm_decoder_set_pieces(struct etm_decoder *d, unsigned mode);
+/** The pieces of @n bytes at @buf as @d would find them (etm_pieces_find()
+ * with the configurations of its sources and of those it was told of,
+ * etm_decoder_note_source()). */
+void etm_decoder_find_pieces(const struct etm_decoder *d, const uint8_t *buf,
+			     size_t n, struct etm_circ_pieces *out);
+/** The pieces found, or NULL (pieces off, or not yet finished). */
+const struct etm_circ_pieces *etm_decoder_pieces(const struct etm_decoder *d);
 
 /** Add a trace source. With raw input exactly one source may be added (its
  * trace ID is only a label). @img is borrowed (may be shared by sources).

@@ -38,6 +38,7 @@ enum etm_elem_kind {
 	 * unsynchronised after it. See doc/robustness.md "The end of a trace
 	 * buffer". */
 	etmk_buffer_end,
+	etmk_piece, /**< a piece of a circular buffer begins (below) */
 	etmk_num_kinds
 };
 
@@ -55,6 +56,10 @@ struct etm_elem {
 	uint64_t offset; /**< input offset of the packet that produced it */
 	enum etm_elem_kind kind;
 	uint8_t id; /**< trace ID */
+	/** Which piece of a circular buffer the element comes from: its place
+	 * in the listing (0 first; etm_decoder_set_pieces(), etmtrace/pieces.h).
+	 * 0 for input decoded as one piece. */
+	uint16_t piece;
 
 	/* etmk_range */
 	uint64_t start, end; /**< [start, end): end = address after the last instruction */
@@ -98,6 +103,15 @@ struct etm_elem {
 
 	/* etmk_error, etmk_buffer_end */
 	int err; /**< enum etm_error */
+
+	/* etmk_piece (id 0): the piece @piece begins; its bytes are [start,
+	 * end) of the buffer (offset = start). ninsn = how many pieces;
+	 * reason = enum etm_piece_gap, what lies between it and the piece
+	 * listed before; exc_num = enum etm_piece_role, what it is;
+	 * isync_reason = enum etm_piece_begin; last_size = its place in time
+	 * (0 = oldest), last_atom = 1 if the order in time is known, last_exec
+	 * = 1 if the listing is in time order; reason etm_gap_joins: ret_addr
+	 * = the halt's return address where this piece resumes (has_ret). */
 };
 
 struct etm_flow;

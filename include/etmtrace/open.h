@@ -46,6 +46,19 @@ struct etm_open_file {
 /** Succeed when no source can be decoded, and let --id name a source of
  * another protocol (a listing of the capture, etmtrace info). */
 #define ETM_OPEN_LIST 0x8u
+/** A CoreSight buffer (element mode, up to ETM_OPEN_PIECES_AUTO bytes: the
+ * sizes of on-chip ETB/ETF RAM) is looked at as a circular buffer read from
+ * its write pointer: when it holds more than one piece (etmtrace/pieces.h),
+ * its decoder decodes each on its own and lists them in time order
+ * (etm_decoder_set_pieces()), and a note says so. Larger buffers (a
+ * system-memory ETR; also several dumps concatenated, which look like
+ * pieces) are one input unless ETM_OPEN_PIECES asks. These flags change
+ * that: */
+#define ETM_OPEN_FILE_ORDER 0x10u /**< pieces listed in file order */
+#define ETM_OPEN_NO_PIECES 0x20u  /**< no pieces: the buffer as one input */
+#define ETM_OPEN_PIECES 0x40u     /**< look for pieces up to ETM_OPEN_PIECES_MAX */
+#define ETM_OPEN_PIECES_AUTO ((uint64_t)256 << 10)
+#define ETM_OPEN_PIECES_MAX ((uint64_t)64 << 20)
 
 /** Options of etm_capture_open(). A zeroed struct (with size set) opens a
  * snapshot as it describes itself, or a trace file with everything found

@@ -210,6 +210,8 @@ static int one_opt(struct epy_opts *po, const char *k, PyObject *v)
 	} else if (!strcmp(k, "infer")) {
 		if (!PyObject_IsTrue(v))
 			po->o.flags |= ETM_OPEN_NO_INFER;
+	} else if (!strcmp(k, "pieces")) { /* doc/circular.md */
+		po->o.flags |= PyObject_IsTrue(v) ? ETM_OPEN_PIECES : ETM_OPEN_NO_PIECES;
 	} else if (!strcmp(k, "images") || !strcmp(k, "elfs")) {
 		return 1; /* second pass */
 	} else {

@@ -14,6 +14,15 @@ struct etm_sbuf;
 struct etm_decoder *etm_decoder_clone(const struct etm_decoder *d,
 				      uint64_t base);
 
+/* The same for the whole input (from offset 0), the way @d would decode
+ * it: a circular buffer's pieces too (etm_decoder_set_pieces(); a copy made
+ * by etm_decoder_clone() decodes the bytes it is given as one stream, the
+ * way chunks and pieces need it). NULL on no memory. */
+struct etm_decoder *etm_decoder_clone_whole(const struct etm_decoder *d);
+/* Whether @d decodes a circular buffer's pieces (etm_decoder_set_pieces()):
+ * its input can only be decoded whole. */
+int etm_decoder_in_pieces(const struct etm_decoder *d);
+
 /* Make @d ready for input starting at offset @base: parsers search for
  * A-sync, flow decoders are unsynchronised, but the block caches are kept
  * (other state may remain: only for decoders whose output is checked by

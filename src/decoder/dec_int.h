@@ -110,6 +110,8 @@ struct etm_decoder {
 	/* sources of the input not decoded, with their configurations
 	 * (etm_decoder_note_source(), retro.c); NULL: none */
 	struct dec_left *left;
+	/* a circular buffer's pieces (pieces.c; NULL: off) */
+	struct dec_pieces *pc;
 };
 
 struct etm_dfmt_stage;
@@ -176,6 +178,20 @@ size_t etm_dec_hold_ready(const struct etm_elem *el, size_t m, size_t r,
 void etm_dec_left_wire(struct etm_decoder *d);
 void etm_dec_left_free(struct etm_decoder *d);
 int etm_dec_left_clone(struct etm_decoder *c, const struct etm_decoder *d);
+/* Their configurations (trace ID in .traceid) into @cfg: how many. */
+size_t etm_dec_left_cfgs(const struct etm_decoder *d, struct etm_config *cfg,
+			 size_t max);
+
+/* Pieces on (pieces.c): the input kept, then each piece decoded by a
+ * fresh clone at the end; the decoder's own sources only configure them. */
+void etm_dec_pieces_free(struct etm_decoder *d);
+unsigned etm_dec_pieces_mode(const struct etm_decoder *d);
+/* Pieces on in @mode, unchecked (a clone of a decoder with them on). */
+int etm_dec_pieces_on(struct etm_decoder *d, unsigned mode);
+int etm_dec_pieces_push(struct etm_decoder *d, const uint8_t *buf, size_t n);
+int etm_dec_pieces_next(struct etm_decoder *d, struct etm_item *it);
+int etm_dec_pieces_next_elems(struct etm_decoder *d,
+			      const struct etm_elem **els, size_t max);
 
 /* Empty the hold (a restart); free its memory. */
 void etm_dec_hold_clear(struct dec_hold *h);

@@ -81,6 +81,7 @@ void etm_decoder_free(struct etm_decoder *d)
 	etm_dfmt_free(d->dfmt);
 	etm_dec_hold_free(&d->hold);
 	etm_dec_left_free(d);
+	etm_dec_pieces_free(d);
 	free(d);
 }
 
@@ -148,6 +149,8 @@ int etm_decoder_push(struct etm_decoder *d, const uint8_t *buf, size_t n)
 		return -etme_invalid;
 	if (d->finishing || d->tape)
 		return -etme_invalid;
+	if (d->pc)
+		return etm_dec_pieces_push(d, buf, n);
 	if (d->fmt != etm_fmt_raw) {
 		err = etm_dfmt_push(d->dfmt, buf, n);
 		if (err < 0)
@@ -451,6 +454,8 @@ int etm_decoder_next_packets(struct etm_decoder *d, struct etm_pkt_rec *recs,
 static __attribute__((noinline)) int next_outer(struct etm_decoder *d,
 						struct etm_item *it)
 {
+	if (d->pc)
+		return etm_dec_pieces_next(d, it);
 	if (d->hold_on)
 		return etm_dec_hold_next(d, it);
 	return next_slow(d, it);
@@ -495,7 +500,7 @@ int etm_dec_next_direct(struct etm_decoder *d, struct etm_item *it)
 
 int etm_decoder_serial(const struct etm_decoder *d)
 {
-	return d->raw && d->raw->kind;
+	return (d->raw && d->raw->kind) || d->pc;
 }
 
 int etm_decoder_elems_ok(const struct etm_decoder *d)
@@ -514,6 +519,8 @@ int etm_decoder_next_elems(struct etm_decoder *d,
 		return -etme_invalid;
 	if (max > INT_MAX)
 		max = INT_MAX;
+	if (d->pc)
+		return etm_dec_pieces_next_elems(d, els, max);
 	if (d->hold_on)
 		return etm_dec_hold_next_elems(d, els, max);
 	return next_elems(d, els, max);
@@ -595,6 +602,17 @@ struct etm_decoder *etm_decoder_clone(const struct etm_decoder *d,
 fail:
 	etm_decoder_free(c);
 	return NULL;
+}
+
+struct etm_decoder *etm_decoder_clone_whole(const struct etm_decoder *d)
+{
+	struct etm_decoder *c = etm_decoder_clone(d, 0);
+
+	if (c && d->pc && etm_dec_pieces_on(c, etm_dec_pieces_mode(d)) < 0) {
+		etm_decoder_free(c);
+		return NULL;
+	}
+	return c;
 }
 
 void etm_decoder_save(const struct etm_decoder *d, struct etm_sbuf *s)

@@ -180,3 +180,16 @@ int etm_dec_left_clone(struct etm_decoder *c, const struct etm_decoder *d)
 			return -etme_nomem;
 	return 0;
 }
+
+size_t etm_dec_left_cfgs(const struct etm_decoder *d, struct etm_config *cfg,
+			 size_t max)
+{
+	size_t n = 0;
+
+	for (unsigned i = 0; d->left && i < ETM_DEC_MAX_SOURCES && n < max; i++)
+		if (d->left->ids[i]) {
+			cfg[n] = d->left->cfg[i];
+			cfg[n++].traceid = i;
+		}
+	return n;
+}

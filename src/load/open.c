@@ -314,6 +314,8 @@ int etm_capture_open(struct etm_capture **out, const char *path,
 		r = cap_check_ids(&c);
 	if (!r)
 		cap_note_ids(&c);
+	if (!r)
+		r = cap_pieces(&c);
 	if (!r && !(c.o.flags & ETM_OPEN_LIST))
 		r = cap_nonempty(&c);
 	free(c.probe_data);

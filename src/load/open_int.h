@@ -58,6 +58,8 @@ int cap_selected(const struct cap_ctx *c, unsigned id);
 int cap_override(const struct cap_ctx *c, struct etm_config *cfg);
 int cap_wire(struct cap_ctx *c, struct etm_capture_source *s);
 int cap_check_ids(struct cap_ctx *c);
+/* Pieces of circular buffers (open_pieces.c). */
+int cap_pieces(struct cap_ctx *c);
 /* The image of a decoded snapshot source with the same memory as @s (a
  * source left out by the selection; load/open_left.c), else NULL. */
 const struct etm_image *cap_left_image(const struct etm_capture *cap,

@@ -189,7 +189,19 @@ static void text_other(struct decfmt *c, const struct etm_elem *el)
 {
 	if (!etm_out_text_shown(el, elem_cfg(c, el)))
 		return;
-	text_prefix(c, el);
+	if (el->kind == etmk_piece) { /* no packet's offset, no time: its
+				       * bytes are in the line */
+		if (el->reason != etm_gap_none) {
+			if (c->multi)
+				wbuf_str(c->w, "[0x00] ");
+			etm_out_text_piece_gap(c->w, el);
+			wbuf_char(c->w, '\n');
+		}
+		if (c->multi)
+			wbuf_str(c->w, "[0x00] ");
+	} else {
+		text_prefix(c, el);
+	}
 	if (!etm_out_text_event(c->w, el, elem_cfg(c, el)))
 		return;
 	if (el->kind == etmk_timestamp || el->kind == etmk_cycle_count)
@@ -364,7 +376,8 @@ static inline void elem_fmt(struct decfmt *c, const struct etm_elem *el)
 		canon_elem(c, el, src);
 		break;
 	case DF_TEXT:
-		if (!src && el->kind != etmk_error && el->kind != etmk_buffer_end)
+		if (!src && el->kind != etmk_error && el->kind != etmk_buffer_end &&
+		    el->kind != etmk_piece)
 			break; /* the deformatter's: no source */
 		if (run_kind(el)) {
 			c->lost[el->id] |= el->kind == etmk_nosync;

@@ -130,6 +130,31 @@ static void text_context(struct wbuf *w, const struct etm_elem *el,
 		wbuf_printf(w, " vmid=%u", el->vmid);
 }
 
+void etm_out_text_piece_gap(struct wbuf *w, const struct etm_elem *el)
+{
+	if (el->reason == etm_gap_joins)
+		wbuf_printf(w, "-- gap: none, the runs join: the halt's return "
+			       "address 0x%08llx is where the next run resumes",
+			    (unsigned long long)el->ret_addr);
+	else
+		wbuf_printf(w, "-- gap: %s",
+			    etm_piece_gap_name((enum etm_piece_gap)el->reason));
+}
+
+/* A circular buffer's piece begins (etmtrace/pieces.h; the gap before it
+ * is a line of its own, etm_out_text_piece_gap()). */
+static void text_piece(struct wbuf *w, const struct etm_elem *el)
+{
+	wbuf_printf(w, "-- piece %u of %u: %s, bytes %llu..%llu", el->piece + 1u,
+		    el->ninsn, etm_piece_role_name((enum etm_piece_role)el->exc_num),
+		    (unsigned long long)el->start, (unsigned long long)el->end);
+	if (!el->last_atom)
+		wbuf_str(w, "; order unknown");
+	else if (!el->last_exec)
+		wbuf_printf(w, " (file order; %u of %u in time)",
+			    el->last_size + 1u, el->ninsn);
+}
+
 int etm_out_text_event(struct wbuf *w, const struct etm_elem *el,
 		       const struct etm_config *cfg)
 {
@@ -171,6 +196,9 @@ int etm_out_text_event(struct wbuf *w, const struct etm_elem *el,
 		wbuf_printf(w, "-- note: the trace ends at offset %llu in a packet "
 			       "(or frame) cut by the end of the trace buffer",
 			    (unsigned long long)el->offset);
+		return 1;
+	case etmk_piece:
+		text_piece(w, el);
 		return 1;
 	case etmk_range:
 	case etmk_invalid:
@@ -234,6 +262,21 @@ static void jsonl_context(struct wbuf *w, const struct etm_elem *el,
 		wbuf_printf(w, ",\"vmid\":%u", el->vmid);
 }
 
+static void jsonl_piece(struct wbuf *w, const struct etm_elem *el)
+{
+	wbuf_printf(w, ",\"piece\":%u,\"of\":%u,\"what\":\"%s\",\"start\":%llu,"
+		       "\"end\":%llu,\"gap\":\"%s\",\"time\":%u,\"order\":\"%s\"",
+		    el->piece + 1u, el->ninsn,
+		    etm_piece_role_name((enum etm_piece_role)el->exc_num),
+		    (unsigned long long)el->start, (unsigned long long)el->end,
+		    etm_piece_gap_name((enum etm_piece_gap)el->reason),
+		    el->last_size + 1u,
+		    !el->last_atom ? "unknown" : el->last_exec ? "time" :
+								 "file");
+	if (el->has_ret)
+		wbuf_printf(w, ",\"join\":\"0x%08llx\"", (unsigned long long)el->ret_addr);
+}
+
 void etm_out_jsonl_open(struct wbuf *w, const struct etm_elem *el,
 			const struct etm_config *cfg)
 {
@@ -272,6 +315,9 @@ void etm_out_jsonl_open(struct wbuf *w, const struct etm_elem *el,
 	case etmk_buffer_end:
 		if (el->err)
 			wbuf_printf(w, ",\"reason\":\"%s\"", etm_errname(el->err));
+		break;
+	case etmk_piece:
+		jsonl_piece(w, el);
 		break;
 	case etmk_exc_return:
 	case etmk_event:

@@ -21,6 +21,10 @@
 long etm_out_canon_range(struct wbuf *w, const struct etm_elem *el,
 			 const struct etm_image *img);
 
+/* The gap line before an etmk_piece element's line (no newline): what
+ * lies between the piece and the one listed before (el->reason). */
+void etm_out_text_piece_gap(struct wbuf *w, const struct etm_elem *el);
+
 /* The listing line of @el (not a range), without its newline: annotations
  * of timestamps and cycle counts may follow. @cfg is @el's source's
  * configuration (exception names depend on the profile; NULL: A/R).

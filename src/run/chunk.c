@@ -50,6 +50,13 @@ static int is_tpiu(enum etm_input_format fmt)
 	return fmt == etm_fmt_tpiu || fmt == etm_fmt_tpiu_nofsync;
 }
 
+/* Input decoded only whole, as one chunk: TPIU captures (no cut points),
+ * circular buffers in pieces (decoded piece by piece, doc/circular.md). */
+static int whole_only(const struct etm_decoder *d)
+{
+	return is_tpiu(etm_decoder_format(d)) || etm_decoder_in_pieces(d);
+}
+
 static uint64_t chunk_end(int tpiu, int frames, etm_read_fn rd, void *rctx,
 			  uint64_t size, uint64_t target, uint8_t *buf,
 			  uint64_t start)
@@ -103,7 +110,7 @@ int etm_chunk_plan(const struct etm_decoder *d, etm_read_fn rd, void *rctx,
 	if (!target)
 		target = ETM_CHUNK_TARGET;
 	for (; s < size && !err; s = e) {
-		e = chunk_end(is_tpiu(fmt), frames, rd, rctx, size,
+		e = chunk_end(whole_only(d), frames, rd, rctx, size,
 			      target, buf, s);
 		nv = etm_grow(v, &cap, cnt + 1, sizeof(*v), 16);
 		if (!nv) {
@@ -137,7 +144,7 @@ struct etm_chunk_dec *etm_chunk_dec_alloc(const struct etm_decoder *d,
 
 	if (!d || !rd || !etm_decoder_elems_ok(d) || length > size ||
 	    offset > size - length ||
-	    (is_tpiu(etm_decoder_format(d)) && (offset || length != size)))
+	    (whole_only(d) && (offset || length != size)))
 		return NULL;
 	c = calloc(1, sizeof(*c));
 	if (!c)
@@ -152,7 +159,8 @@ struct etm_chunk_dec *etm_chunk_dec_alloc(const struct etm_decoder *d,
 	c->end = offset + length;
 	c->ph = offset ? ch_head : ch_own;
 	c->to = offset ? offset + etm_cut_head_len(length) : c->end;
-	c->f = etm_decoder_clone(d, offset);
+	c->f = whole_only(d) ? etm_decoder_clone_whole(d) :
+			       etm_decoder_clone(d, offset);
 	c->buf = malloc(CH_READ);
 	c->sf = malloc(sizeof(*c->sf));
 	c->sg = malloc(sizeof(*c->sg));

@@ -12,7 +12,7 @@
 
 int etm_run_seq(struct prun *r, etm_item_fn fn, void *ctx)
 {
-	struct etm_decoder *d = etm_decoder_clone(r->tmpl, 0);
+	struct etm_decoder *d = etm_decoder_clone_whole(r->tmpl);
 	uint8_t *buf = malloc(PAR_READ);
 	void *cs = r->ops ? r->ops->open(r->octx) : NULL, *p;
 	const struct etm_elem *els;

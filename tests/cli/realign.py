@@ -44,7 +44,9 @@ rnd = random.Random(int(seed))
 
 def run(d, what):
     a = [etm, what, d, '--format', 'jsonl']
-    a += ['--jobs', '1'] if what == 'decode' else []
+    # one input: the realignment, not a circular buffer's pieces
+    # (doc/circular.md: am243x's first 16 KiB hold two)
+    a += ['--jobs', '1', '--pieces', 'off'] if what == 'decode' else []
     a += ['--id', tid] if tid != 'all' else []
     out = subprocess.run(a, capture_output=True, text=True).stdout
     return [json.loads(line) for line in out.splitlines()]
@@ -60,7 +62,7 @@ def decode(d):
     """Per ID: [(instruction, offset)] from the listing with --offsets (an
     instruction: address, ISA, condition failed); and [(offset, error)] of
     the error and nosync elements."""
-    a = [etm, 'decode', d, '--offsets', '--jobs', '1']
+    a = [etm, 'decode', d, '--offsets', '--jobs', '1', '--pieces', 'off']
     a += ['--id', tid] if tid != 'all' else []
     out = subprocess.run(a, capture_output=True, text=True).stdout
     insns = collections.defaultdict(list)

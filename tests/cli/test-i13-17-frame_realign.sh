@@ -47,7 +47,7 @@ open(sys.argv[2], "wb").write(b[:p] + b[p + n:])' "$@"
 }
 # first_fa SNAP [ARGS]: the offset of the first frame alignment error
 first_fa() {
-	"$ETMTRACE" decode "$@" --offsets --jobs 1 2> /dev/null |
+	"$ETMTRACE" decode "$@" --offsets --jobs 1 --pieces off 2> /dev/null |
 		sed -n 's/^@\([0-9]*\) .*frame alignment lost.*/\1/p' | head -1
 }
 # check_fa WHAT FA LO HI FRAMES: the error at FA in [LO, HI)
@@ -134,7 +134,7 @@ cp "$tc2/cstrace.bin" "$tmp/tc2/cstrace.bin"
 mkdir "$tmp/am4"
 cp "$tmp/am"/*.ini "$tmp/am"/mem_*.bin "$tmp/am"/*.out "$tmp/am4/"
 lose "$tmp/am/etb.bin" "$tmp/am4/etb.bin" 9000 4
-between() { "$ETMTRACE" decode "$1" --id 0x10 --offsets --jobs 1 2> /dev/null |
+between() { "$ETMTRACE" decode "$1" --id 0x10 --offsets --jobs 1 --pieces off 2> /dev/null |
 	awk '$1 ~ /^@/ { o = substr($1, 2) + 0; if (o >= 8752 && o < 8940 && $3 ~ /^(A32|T32)$/) print }'; }
 check_fa "am243x 4 bytes lost at 9000" "$(first_fa "$tmp/am4" --id 0x10)" 8976 9056 561-564
 between "$tmp/am" > "$tmp/am-ref"
@@ -155,7 +155,7 @@ check "[ -s $tmp/am-ref ] && cmp -s $tmp/am-ref $tmp/am-dmg" \
 # with the cut at F-5 it retracted from 8880 and dropped 8912-8991).
 lose "$tmp/am/etb.bin" "$tmp/am4/etb.bin" 9000 6
 check_fa "am243x 6 bytes lost at 9000" "$(first_fa "$tmp/am4" --id 0x10)" 8976 9056 561-564
-between() { "$ETMTRACE" decode "$1" --id 0x10 --offsets --jobs 1 2> /dev/null |
+between() { "$ETMTRACE" decode "$1" --id 0x10 --offsets --jobs 1 --pieces off 2> /dev/null |
 	awk '$1 ~ /^@/ { o = substr($1, 2) + 0; if (o >= 8752 && o < 8958 && $3 ~ /^(A32|T32)$/) print }'; }
 between "$tmp/am" > "$tmp/am-ref"
 between "$tmp/am4" > "$tmp/am-dmg"
@@ -178,7 +178,7 @@ check "[ -s $tmp/am-ref ] && cmp -s $tmp/am-ref $tmp/am-dmg" \
 # decode_id ID OUT: the damaged $tmp/tc2 decoded with --id ID into OUT;
 # $fa, its first frame alignment error
 decode_id() {
-	"$ETMTRACE" decode "$tmp/tc2" --id "$1" --offsets --jobs 1 > "$2" 2> /dev/null
+	"$ETMTRACE" decode "$tmp/tc2" --id "$1" --offsets --jobs 1 --pieces off > "$2" 2> /dev/null
 	fa=$(sed -n 's/^@\([0-9]*\) .*frame alignment lost.*/\1/p' "$2" | head -1)
 }
 # same_split WHAT ID OUT: pieces of 1000 and 97 bytes and --jobs 8 give
@@ -193,7 +193,7 @@ same_split() {
 first=$($PY -c 'import sys; b = open(sys.argv[1], "rb").read()
 print(next(f for f in range(0, len(b), 16) for k in range(0, 16, 2) if b[f + k] == 0x25))' "$tc2/cstrace.bin")
 insns12() { grep -E '^@[0-9]+ +[0-9a-f]+ +(A32|T32) ' "$1" | sed 's/^@[0-9]* *//'; }
-"$ETMTRACE" decode "$tmp/tc2" --id 0x12 --offsets --jobs 1 > "$tmp/u12" 2> /dev/null
+"$ETMTRACE" decode "$tmp/tc2" --id 0x12 --offsets --jobs 1 --pieces off > "$tmp/u12" 2> /dev/null
 insns12 "$tmp/u12" > "$tmp/ref12"
 # check_l12 WHAT COND NOTE: $tmp/l12 (decode_id 0x12) has its error in
 # frames 186-189 (2976-3039) and COND holds, 0x12's undamaged
