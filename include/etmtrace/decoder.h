@@ -90,9 +90,9 @@ int etm_decoder_set_frame_start(struct etm_decoder *d, uint64_t off);
  * Before each piece's elements comes an etmk_piece element (etmtrace/
  * flow.h), and every element says its piece (etm_elem.piece). A buffer
  * that is one piece gives the same elements as with pieces off, with no
- * piece element. A packet cut by a piece's end that is not the input's
- * (the circular buffer's oldest data) is an etmk_nosync element, not an
- * error. Decoding is serial (etm_decoder_serial()).
+ * piece element. A packet cut by a piece's end (the circular buffer's
+ * oldest data, or the input's end) is an etmk_buffer_end note, not an
+ * error: each piece is decoded as an input of its own. Decoding is serial (etm_decoder_serial()).
  * Call before the first push. Returns 0, -etme_invalid (another format or
  * mode, input already pushed), -etme_nomem. */
 int etm_decoder_set_pieces(struct etm_decoder *d, unsigned mode);

@@ -139,20 +139,6 @@ static void pieces_plan(struct etm_decoder *d)
 	pc->found = 1;
 }
 
-/* A packet cut by the end of piece @p that is not the end of the input:
- * the circular buffer's oldest data there was overwritten, so the cut is
- * expected. The meeting point with the rule for a cut by the input's end
- * (an etme_truncated error at the end of the whole input): only this
- * function decides, and it answers for piece ends only. */
-static int piece_end_cut_is_note(const struct dec_pieces *pc,
-				 const struct etm_circ_piece *p,
-				 const struct etm_item *it)
-{
-	return it->kind == etm_item_elem && it->elem.kind == etmk_error &&
-	       it->elem.err == etme_truncated && p->end < pc->n &&
-	       it->elem.offset >= p->start && it->elem.offset < p->end;
-}
-
 /* Is the halt's return address where the piece listed next resumes? Only
  * for pieces adjacent in time, the first element a debug-exit I-sync. */
 static int pieces_join(const struct dec_pieces *pc, const struct etm_item *first)
@@ -247,21 +233,18 @@ static int pieces_begin(struct etm_decoder *d)
 	return 0;
 }
 
-/* An element of the piece being listed, as it goes out: its piece, a
- * debug halt remembered for the join, a cut at the piece's end a loss of
- * sync. */
+/* An element of the piece being listed, as it goes out: its piece, and a
+ * debug halt remembered for the join. (A packet cut by the piece's end is
+ * the piece decoder's own end-of-buffer note, etmk_buffer_end.) */
 static void pieces_stamp(struct etm_decoder *d, struct etm_item *it)
 {
 	struct dec_pieces *pc = d->pc;
-	const struct etm_circ_piece *p = &pc->ps.p[pc->list[pc->k]];
 	struct etm_elem *e = &it->elem;
 	const struct dec_source *s;
 
 	if (it->kind != etm_item_elem)
 		return;
 	e->piece = (uint16_t)pc->k;
-	if (piece_end_cut_is_note(pc, p, it))
-		e->kind = etmk_nosync;
 	s = e->id < ETM_DEC_MAX_SOURCES ? d->src[e->id] : NULL;
 	if (e->kind == etmk_exception && e->exc_num == 1 && e->has_ret && s &&
 	    !(s->cfg.flags & ETM_CFG_M_PROFILE)) {

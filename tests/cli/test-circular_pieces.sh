@@ -25,6 +25,10 @@ done
 # both sources at once: the same pieces, each piece's elements say it
 "$ETMTRACE" decode "$tmp/d" --format jsonl > "$tmp/j" 2>/dev/null
 check "[ \$(grep -c '\"kind\":\"piece\"' '$tmp/j') -eq 3 ] && grep -q '\"piece\":1,\"of\":3,\"what\":\"older lap of the previous run\".*\"gap\":\"\",\"time\":1,\"order\":\"time\"' '$tmp/j' && grep -q '\"piece\":3,\"of\":3,\"what\":\"newest run\".*\"gap\":\"between runs\"' '$tmp/j'" "jsonl: a piece element per piece"
+# the older lap ends where the newer run overwrote it: its cut packets are
+# end-of-buffer notes (as at the input's end), never errors
+"$ETMTRACE" decode "$tmp/d" > "$tmp/all" 2>/dev/null
+check "sed -n '/piece 1 of 3/,/gap: overwritten/p' '$tmp/all' | grep -q 'note: the trace ends at offset .* cut by the end of the trace buffer' && ! grep -q -- '-- error' '$tmp/all'" "a packet cut by the older lap's end: a note, no error"
 for j in 1 2 3; do
 	"$ETMTRACE" decode "$tmp/d" --jobs $j > "$tmp/p$j" 2>/dev/null
 done
