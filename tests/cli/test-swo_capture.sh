@@ -43,6 +43,8 @@ check "grep -q 'trace ID 0x01, unknown (ITM/DWT)' '$tmp/info' && grep -q 'not de
 	"info names the ITM source ITM/DWT and the ETM source etmv3"
 "$ETMTRACE" decode "$tmp/b.bin" $img --id 1 > /dev/null 2> "$tmp/id1.err"; rc=$?
 check "[ $rc -ne 0 ] && grep -q 'trace ID 0x01 is ITM (ITM/DWT)' '$tmp/id1.err'" "--id of the ITM source: refused, naming it"
+run id2 "$tmp/b.bin" --id 2
+check "ok id2 && ! grep -q 'ITM/DWT' '$tmp/id2.err'" "--id 2 selects the ETM source alone: the generator's list, the ITM bytes left out"
 "$ETMTRACE" info "$tmp/b.bin" --protocol etmv3 > "$tmp/info2" 2> "$tmp/info2.err"
 check "! grep -q 'ITM/DWT' '$tmp/info2' '$tmp/info2.err' && grep -q 'trace ID 0x01, etmv3' '$tmp/info2'" \
 	"--protocol turns the ITM recognition off"
