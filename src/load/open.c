@@ -12,6 +12,7 @@
 #include <etmtrace/error.h>
 #include <etmtrace/open.h>
 
+#include "common/file.h"
 #include "load/open_int.h"
 
 int cap_err(struct cap_ctx *c, int code, const char *fmt, ...)
@@ -101,6 +102,9 @@ int cap_user_images(struct cap_ctx *c, struct etm_image *img)
 	int r;
 
 	for (i = 0; i < o->nimages; i++) {
+		if (etm_file_problem(o->images[i].path, 0, err, sizeof(err)))
+			return cap_err(c, -etme_io, "--image %s: %s",
+				       o->images[i].path, err);
 		r = etm_image_add_file(img, etm_space_any, o->images[i].addr,
 				       o->images[i].path, 0, 0);
 		if (r < 0)
@@ -112,6 +116,9 @@ int cap_user_images(struct cap_ctx *c, struct etm_image *img)
 		etm_image_name_last(img, o->images[i].path);
 	}
 	for (i = 0; i < o->nelfs; i++) {
+		if (etm_file_problem(o->elfs[i].path, 0, err, sizeof(err)))
+			return cap_err(c, -etme_io, "--elf %s: %s",
+				       o->elfs[i].path, err);
 		err[0] = 0;
 		r = etm_image_add_elf(img, o->elfs[i].path, o->elfs[i].addr,
 				      err, sizeof(err));
@@ -282,10 +289,21 @@ static int cap_open_e1_core(struct cap_ctx *c)
 	return r;
 }
 
+/* Directory @dir has no snapshot.ini file. */
+static int cap_not_snapshot(const char *dir)
+{
+	char p[4200];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/snapshot.ini", dir);
+	return strlen(dir) < 4000 && stat(p, &st) != 0 && errno == ENOENT;
+}
+
 int etm_capture_open(struct etm_capture **out, const char *path,
 		     const struct etm_open_opts *opts, char *err, size_t errlen)
 {
 	struct cap_ctx c = { .err = err, .errlen = errlen };
+	char err_why[160];
 	struct stat st;
 	int r;
 
@@ -299,8 +317,15 @@ int etm_capture_open(struct etm_capture **out, const char *path,
 	if (opts)
 		memcpy(&c.o, opts, opts->size);
 	c.o.size = sizeof(c.o);
+	if (etm_file_problem(path, 1, err_why, sizeof(err_why)))
+		return cap_err(&c, -etme_io, "%s: %s", path, err_why);
 	if (stat(path, &st) != 0)
 		return cap_err(&c, -etme_io, "%s: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode) && cap_not_snapshot(path))
+		return cap_err(&c, -etme_io, "%s: a directory without snapshot.ini: "
+					     "not a snapshot (give a snapshot "
+					     "directory or a trace file)",
+			       path);
 	c.cap = calloc(1, sizeof(*c.cap));
 	if (!c.cap)
 		return cap_err(&c, -etme_nomem, "out of memory");
