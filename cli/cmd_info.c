@@ -6,6 +6,7 @@
 
 #include "cmds.h"
 #include "etm1.h"
+#include "load/e1file.h"
 #include "session.h"
 
 static const char info_help[] =
@@ -156,7 +157,8 @@ int cmd_info(int argc, char **argv)
 		return r > 0 ? 0 : 2;
 	}
 	/* an ETMv1 sample file: described by cli/etm1.c */
-	if ((o.samples || o.proto == etm_proto_etmv1 || o.proto == etm_proto_etmv2) &&
+	if ((o.samples || o.proto == etm_proto_etmv1 || o.proto == etm_proto_etmv2 ||
+	     (!o.proto && etm_e1_file_format(o.input) != etm_e1f_unknown)) &&
 	    stat(o.input, &st) == 0 && !S_ISDIR(st.st_mode))
 		return cli_e1_info_file(&o);
 	r = session_open(&s, &o, etm_dec_packets, o.nimages || o.nelfs);

@@ -13,6 +13,7 @@
 #include <etmtrace/open.h>
 
 #include "common/file.h"
+#include "load/e1file.h"
 #include "load/open_int.h"
 
 int cap_err(struct cap_ctx *c, int code, const char *fmt, ...)
@@ -261,7 +262,8 @@ static int cap_nonempty(struct cap_ctx *c)
 static int cap_e1_file(struct cap_ctx *c)
 {
 	return !(c->o.flags & ETM_OPEN_LIST) &&
-	       (cap_is_e1(c->o.protocol) || c->o.samples || cap_core_e1_only(c));
+	       (cap_is_e1(c->o.protocol) || c->o.samples || cap_core_e1_only(c) ||
+		(!c->o.protocol && etm_e1_file_format(c->cap->path) != etm_e1f_unknown));
 }
 
 /* cap_open_e1_file(), saying on failure when the ELF's core chose it. */
@@ -272,6 +274,15 @@ static int cap_open_e1_core(struct cap_ctx *c)
 
 	if (c->o.protocol || c->o.samples)
 		return r;
+	if (!cap_core_e1_only(c))
+		return r < 0 || cap_note(c->cap, "%s: ETMv1 samples detected (%s); "
+						 "give --protocol for another",
+					 c->cap->path,
+					 etm_e1_file_format(c->cap->path) == etm_e1f_bin ?
+						 "etmtrace binary sample file, ETM1TRC magic" :
+						 "OpenOCD etm dump: the depth gives the size") >= 0 ?
+			       r :
+			       -etme_nomem;
 	if (r >= 0)
 		return cap_note(c->cap, "%s: read as ETMv1 samples: the ELF's core, "
 					"%s, has no other trace; give --protocol "
