@@ -116,8 +116,16 @@ static void info_source(const struct session *s, const struct etm_capture_source
 	const struct etm_capture_buffer *b = etm_capture_buffer(s->cap, cs->buffer);
 	size_t i;
 
-	printf("source %s: trace ID 0x%02x, %s (%s)", cs->name, cs->id,
-	       etm_protocol_name(cs->cfg.protocol), cs->type ? cs->type : "?");
+	/* one name: the snapshot's (with its type), or for a trace file the
+	 * trace ID alone (its sources are all called "source") */
+	if (ss || (cs->name && strcmp(cs->name, "source")))
+		printf("source %s: trace ID 0x%02x, %s", cs->name, cs->id,
+		       etm_protocol_name(cs->cfg.protocol));
+	else
+		printf("source: trace ID 0x%02x, %s", cs->id,
+		       etm_protocol_name(cs->cfg.protocol));
+	if (cs->type)
+		printf(" (%s)", cs->type);
 	if (ss)
 		printf(", core %s%s%s%s", ss->core ? ss->core : "-",
 		       ss->core_type ? " (" : "", ss->core_type ? ss->core_type : "",
@@ -126,6 +134,8 @@ static void info_source(const struct session *s, const struct etm_capture_source
 									 "-");
 	if (cs->skip)
 		printf("  not decoded: %s\n", cs->skip);
+	else if (cs->cfg.protocol == etm_proto_etmv1)
+		printf("  decoded from its ETMv1 samples (no packets to list)\n");
 	if (cs->cfg.protocol == etm_proto_unknown)
 		return;
 	printf("  configuration: %s\n", how_name(cs->how));

@@ -169,7 +169,11 @@ int cap_wire(struct cap_ctx *c, struct etm_capture_source *s)
 	if (s->cfg.protocol == etm_proto_etmv1 ||
 	    s->cfg.protocol == etm_proto_etmv2) {
 		/* ETMv1 sources the snapshot declares are decoded from their
-		 * sample files (load/open_e1.c); listed, they have no packets */
+		 * sample files (load/open_e1.c); listed, they are decoded (no
+		 * packets, no decoder here: nothing reads them in a listing) */
+		if (c->o.flags & ETM_OPEN_LIST &&
+		    s->cfg.protocol == etm_proto_etmv1)
+			return 0;
 		s->skip = c->o.flags & ETM_OPEN_LIST ?
 				  "ETMv1 sample records: decoded to elements, no packets" :
 				  "ETMv1 by option, but the snapshot declares another protocol";
