@@ -6,6 +6,7 @@
 
 #include "cmds.h"
 #include "etm1.h"
+#include "load/e1file.h"
 #include "session.h"
 
 static const char info_help[] =
@@ -115,8 +116,16 @@ static void info_source(const struct session *s, const struct etm_capture_source
 	const struct etm_capture_buffer *b = etm_capture_buffer(s->cap, cs->buffer);
 	size_t i;
 
-	printf("source %s: trace ID 0x%02x, %s (%s)", cs->name, cs->id,
-	       etm_protocol_name(cs->cfg.protocol), cs->type ? cs->type : "?");
+	/* one name: the snapshot's (with its type), or for a trace file the
+	 * trace ID alone (its sources are all called "source") */
+	if (ss || (cs->name && strcmp(cs->name, "source")))
+		printf("source %s: trace ID 0x%02x, %s", cs->name, cs->id,
+		       etm_protocol_name(cs->cfg.protocol));
+	else
+		printf("source: trace ID 0x%02x, %s", cs->id,
+		       etm_protocol_name(cs->cfg.protocol));
+	if (cs->type)
+		printf(" (%s)", cs->type);
 	if (ss)
 		printf(", core %s%s%s%s", ss->core ? ss->core : "-",
 		       ss->core_type ? " (" : "", ss->core_type ? ss->core_type : "",
@@ -125,6 +134,8 @@ static void info_source(const struct session *s, const struct etm_capture_source
 									 "-");
 	if (cs->skip)
 		printf("  not decoded: %s\n", cs->skip);
+	else if (cs->cfg.protocol == etm_proto_etmv1)
+		printf("  decoded from its ETMv1 samples (no packets to list)\n");
 	if (cs->cfg.protocol == etm_proto_unknown)
 		return;
 	printf("  configuration: %s\n", how_name(cs->how));
@@ -156,7 +167,8 @@ int cmd_info(int argc, char **argv)
 		return r > 0 ? 0 : 2;
 	}
 	/* an ETMv1 sample file: described by cli/etm1.c */
-	if ((o.samples || o.proto == etm_proto_etmv1 || o.proto == etm_proto_etmv2) &&
+	if ((o.samples || o.proto == etm_proto_etmv1 || o.proto == etm_proto_etmv2 ||
+	     (!o.proto && etm_e1_file_format(o.input) != etm_e1f_unknown)) &&
 	    stat(o.input, &st) == 0 && !S_ISDIR(st.st_mode))
 		return cli_e1_info_file(&o);
 	r = session_open(&s, &o, etm_dec_packets, o.nimages || o.nelfs);

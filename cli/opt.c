@@ -2,7 +2,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "common/file.h"
 #include "opt.h"
 
 /* Strict unsigned number: decimal without leading zeros (so "010" is not
@@ -73,28 +75,37 @@ static int opt_allowed(const char *allowed, const char *name)
 
 /* FILE@ADDR (ADDR required for --image, optional for --elf; a 32-bit
  * address). The '@' is cut in place: argv strings are writable (C11
- * 5.1.2.2.1). Returns 0, or -2 after printing an error. */
+ * 5.1.2.2.1). For --elf, text after the last '@' is a bias when the whole
+ * argument names no file. Returns 0, or -2 after printing an error that
+ * names the argument and the accepted forms. */
 static int opt_file_arg(const struct opts *o, const char *name,
 			struct opt_file *f, char *arg, int need_addr)
 {
 	char *at = strrchr(arg, '@');
+	struct stat st;
 	uint64_t v = 0;
 
-	if (at && (need_addr || (at[1] && strchr("0123456789+- ", at[1])))) {
-		if (opt_uint(o->cmd, name, at + 1, 0, 0, 0xffffffffu, &v) < 0)
-			return -2;
-		*at = 0;
-		f->path = arg;
-		f->addr = v;
+	f->path = arg;
+	f->addr = 0;
+	if (!at && !need_addr)
 		return 0;
-	}
-	if (need_addr) {
-		fprintf(stderr, "etmtrace %s: bad value for --%s: '%s' (expected FILE@ADDRESS)\n",
+	if (!at) {
+		fprintf(stderr, "etmtrace %s: --%s %s: no '@ADDRESS' (expected "
+				"FILE@ADDRESS); ADDRESS 0x0-0xffffffff, decimal or 0x hex\n",
 			o->cmd, name, arg);
 		return -2;
 	}
-	f->path = arg;
-	f->addr = 0;
+	if (!need_addr && stat(arg, &st) == 0)
+		return 0; /* a file name with an '@' in it */
+	if (opt_digits(at + 1, 0, &v) != 0 || v > 0xffffffffu) {
+		fprintf(stderr, "etmtrace %s: --%s %s: bad %s '%s' (expected "
+				"0x0-0xffffffff, decimal or 0x hex, in %s)\n",
+			o->cmd, name, arg, need_addr ? "address" : "bias", at + 1,
+			need_addr ? "FILE@ADDRESS" : "FILE@BIAS; or FILE alone");
+		return -2;
+	}
+	*at = 0;
+	f->addr = v;
 	return 0;
 }
 
@@ -210,8 +221,14 @@ static int opt_value(struct opts *o, const char *name, char *v)
 			return -2;
 		o->jobs = (int)n;
 	} else if (!strcmp(name, "symbols")) {
+		char why[160];
+
 		if (o->nsymfiles >= OPT_MAX_FILES)
 			return -1;
+		if (etm_file_problem(v, 0, why, sizeof(why))) {
+			fprintf(stderr, "etmtrace %s: --symbols %s: %s\n", o->cmd, v, why);
+			return -2;
+		}
 		o->symfiles[o->nsymfiles++] = v;
 	} else if (!strcmp(name, "clock")) {
 		char *end;

@@ -12,6 +12,8 @@
 #include <etmtrace/error.h>
 #include <etmtrace/open.h>
 
+#include "common/file.h"
+#include "load/e1file.h"
 #include "load/open_int.h"
 
 int cap_err(struct cap_ctx *c, int code, const char *fmt, ...)
@@ -101,6 +103,9 @@ int cap_user_images(struct cap_ctx *c, struct etm_image *img)
 	int r;
 
 	for (i = 0; i < o->nimages; i++) {
+		if (etm_file_problem(o->images[i].path, 0, err, sizeof(err)))
+			return cap_err(c, -etme_io, "--image %s: %s",
+				       o->images[i].path, err);
 		r = etm_image_add_file(img, etm_space_any, o->images[i].addr,
 				       o->images[i].path, 0, 0);
 		if (r < 0)
@@ -112,6 +117,9 @@ int cap_user_images(struct cap_ctx *c, struct etm_image *img)
 		etm_image_name_last(img, o->images[i].path);
 	}
 	for (i = 0; i < o->nelfs; i++) {
+		if (etm_file_problem(o->elfs[i].path, 0, err, sizeof(err)))
+			return cap_err(c, -etme_io, "--elf %s: %s",
+				       o->elfs[i].path, err);
 		err[0] = 0;
 		r = etm_image_add_elf(img, o->elfs[i].path, o->elfs[i].addr,
 				      err, sizeof(err));
@@ -161,7 +169,11 @@ int cap_wire(struct cap_ctx *c, struct etm_capture_source *s)
 	if (s->cfg.protocol == etm_proto_etmv1 ||
 	    s->cfg.protocol == etm_proto_etmv2) {
 		/* ETMv1 sources the snapshot declares are decoded from their
-		 * sample files (load/open_e1.c); listed, they have no packets */
+		 * sample files (load/open_e1.c); listed, they are decoded (no
+		 * packets, no decoder here: nothing reads them in a listing) */
+		if (c->o.flags & ETM_OPEN_LIST &&
+		    s->cfg.protocol == etm_proto_etmv1)
+			return 0;
 		s->skip = c->o.flags & ETM_OPEN_LIST ?
 				  "ETMv1 sample records: decoded to elements, no packets" :
 				  "ETMv1 by option, but the snapshot declares another protocol";
@@ -254,7 +266,8 @@ static int cap_nonempty(struct cap_ctx *c)
 static int cap_e1_file(struct cap_ctx *c)
 {
 	return !(c->o.flags & ETM_OPEN_LIST) &&
-	       (cap_is_e1(c->o.protocol) || c->o.samples || cap_core_e1_only(c));
+	       (cap_is_e1(c->o.protocol) || c->o.samples || cap_core_e1_only(c) ||
+		(!c->o.protocol && etm_e1_file_format(c->cap->path) != etm_e1f_unknown));
 }
 
 /* cap_open_e1_file(), saying on failure when the ELF's core chose it. */
@@ -265,6 +278,15 @@ static int cap_open_e1_core(struct cap_ctx *c)
 
 	if (c->o.protocol || c->o.samples)
 		return r;
+	if (!cap_core_e1_only(c))
+		return r < 0 || cap_note(c->cap, "%s: ETMv1 samples detected (%s); "
+						 "give --protocol for another",
+					 c->cap->path,
+					 etm_e1_file_format(c->cap->path) == etm_e1f_bin ?
+						 "etmtrace binary sample file, ETM1TRC magic" :
+						 "OpenOCD etm dump: the depth gives the size") >= 0 ?
+			       r :
+			       -etme_nomem;
 	if (r >= 0)
 		return cap_note(c->cap, "%s: read as ETMv1 samples: the ELF's core, "
 					"%s, has no other trace; give --protocol "
@@ -282,10 +304,21 @@ static int cap_open_e1_core(struct cap_ctx *c)
 	return r;
 }
 
+/* Directory @dir has no snapshot.ini file. */
+static int cap_not_snapshot(const char *dir)
+{
+	char p[4200];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/snapshot.ini", dir);
+	return strlen(dir) < 4000 && stat(p, &st) != 0 && errno == ENOENT;
+}
+
 int etm_capture_open(struct etm_capture **out, const char *path,
 		     const struct etm_open_opts *opts, char *err, size_t errlen)
 {
 	struct cap_ctx c = { .err = err, .errlen = errlen };
+	char err_why[160];
 	struct stat st;
 	int r;
 
@@ -299,8 +332,15 @@ int etm_capture_open(struct etm_capture **out, const char *path,
 	if (opts)
 		memcpy(&c.o, opts, opts->size);
 	c.o.size = sizeof(c.o);
+	if (etm_file_problem(path, 1, err_why, sizeof(err_why)))
+		return cap_err(&c, -etme_io, "%s: %s", path, err_why);
 	if (stat(path, &st) != 0)
 		return cap_err(&c, -etme_io, "%s: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode) && cap_not_snapshot(path))
+		return cap_err(&c, -etme_io, "%s: a directory without snapshot.ini: "
+					     "not a snapshot (give a snapshot "
+					     "directory or a trace file)",
+			       path);
 	c.cap = calloc(1, sizeof(*c.cap));
 	if (!c.cap)
 		return cap_err(&c, -etme_nomem, "out of memory");

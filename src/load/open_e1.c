@@ -52,6 +52,47 @@ int etm_e1_slurp(const char *path, uint8_t **buf, size_t *n)
 	return 0;
 }
 
+static uint32_t e1_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+/* The first up to 32 samples of an OpenOCD dump (@b, @n bytes read):
+ * pipestat words 0-7, flags words 0-3 (doc/etmv1.md §1.1). */
+static int e1_ocd_samples_ok(const uint8_t *b, size_t n)
+{
+	size_t k;
+
+	for (k = 12; k + 12 <= n; k += 12)
+		if (e1_be32(b + k) > 7 || e1_be32(b + k + 8) > 3 ||
+		    e1_be32(b + k + 4) > 0xffff)
+			return 0;
+	return 1;
+}
+
+enum etm_e1_format etm_e1_file_format(const char *path)
+{
+	uint8_t b[12 + 32 * 12];
+	struct stat st;
+	size_t n;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return etm_e1f_unknown;
+	n = fread(b, 1, sizeof(b), f);
+	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode))
+		n = 0;
+	fclose(f);
+	if (n >= 32 && !memcmp(b, "ETM1TRC", 8))
+		return etm_e1f_bin;
+	if (n >= 24 && e1_be32(b + 8) &&
+	    (uint64_t)e1_be32(b + 8) * 12 + 12 == (uint64_t)st.st_size &&
+	    e1_ocd_samples_ok(b, n))
+		return etm_e1f_openocd;
+	return etm_e1f_unknown;
+}
+
 enum etm_e1_format etm_e1_format_named(const char *name)
 {
 	static const char *const nm[] = { "", "bin", "text", "openocd", "etb" };
@@ -219,4 +260,64 @@ int cap_open_e1_file(struct cap_ctx *c)
 		s->img = img;
 	}
 	return e1_wire(c, s);
+}
+
+/* Text of our sample format: printable, with an `@etm` header or a sample
+ * line `CYCLE PS ...` (PS a pipestat mnemonic). */
+static int e1_looks_text(const uint8_t *b, size_t n)
+{
+	static const char *const ps[] = { "IE", "ID", "IN", "WT", "BE", "BD", "TR", "TD" };
+	size_t i, k, line = 0;
+
+	for (i = 0; i < n; i++)
+		if (b[i] != '\n' && b[i] != '\t' && b[i] != '\r' &&
+		    (b[i] < 0x20 || b[i] >= 0x7f))
+			return 0;
+	for (i = 0; i < n; i = line) {
+		const uint8_t *p = b + i;
+		size_t d = 0;
+
+		for (line = i; line < n && b[line] != '\n'; line++)
+			;
+		line++;
+		if (line - i > 5 && !memcmp(p, "@etm ", 5))
+			return 1;
+		while (i + d < n && p[d] >= '0' && p[d] <= '9')
+			d++;
+		for (k = 0; d && i + d + 4 <= n && p[d] == ' ' && k < 8; k++)
+			if (!memcmp(p + d + 1, ps[k], 2) && p[d + 3] == ' ')
+				return 1;
+	}
+	return 0;
+}
+
+/* An ETB RAM image of ETMv1 samples: 4-, 8- and 16-bit ports leave byte 3
+ * of every little-endian word zero (doc/etmv1.md §1.1); at least 64 words,
+ * half of them not zero. */
+static int e1_looks_etb(const uint8_t *b, size_t n)
+{
+	size_t i, nz = 0;
+
+	if (n < 256 || n % 4)
+		return 0;
+	for (i = 0; i < n; i += 4) {
+		if (b[i + 3])
+			return 0;
+		nz += b[i] || b[i + 1] || b[i + 2];
+	}
+	return nz * 2 >= n / 4;
+}
+
+void cap_e1_hint(struct cap_ctx *c, const uint8_t *head, size_t n)
+{
+	int text;
+
+	if (c->o.protocol || c->o.format)
+		return;
+	text = e1_looks_text(head, n);
+	if (!text && !e1_looks_etb(head, n))
+		return;
+	cap_note(c->cap, "%s: the bytes look like ETMv1 pipestat samples (%s): "
+			 "give --protocol etmv1 (doc/etmv1.md)",
+		 c->cap->path, text ? "the etmtrace text sample format" : "an ETB image: byte 3 of every 32-bit word is zero");
 }

@@ -74,6 +74,11 @@ int cap_open_file(struct cap_ctx *c);
 int cap_is_e1(enum etm_protocol p);
 int cap_open_e1_file(struct cap_ctx *c);
 int cap_wire_e1(struct cap_ctx *c, struct etm_capture_source *s);
+/* The trace file's first @n bytes at @head look like ETMv1 pipestat
+ * samples the file format does not announce (our text format, or an ETB
+ * RAM image: byte 3 of every 32-bit word zero): a note that names
+ * --protocol etmv1, unless the options gave a protocol or format. */
+void cap_e1_hint(struct cap_ctx *c, const uint8_t *head, size_t n);
 
 /* The core the --elf files describe (the first with build attributes;
  * load/infer.c), read once; protocols 0 when nothing is known. */

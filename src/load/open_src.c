@@ -463,6 +463,8 @@ int cap_open_file(struct cap_ctx *c)
 		r = cap_err(c, -etme_io, "%s: empty trace file", b->path);
 	if (!r)
 		cap_format(c, b, etm_fmt_unknown, head, n);
+	if (!r)
+		cap_e1_hint(c, head, n);
 	if (!r && !(c->o.flags & ETM_OPEN_NO_IMAGES)) {
 		img = cap_new_image(c->cap);
 		r = img ? cap_user_images(c, img) :

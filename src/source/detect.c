@@ -24,9 +24,9 @@ struct det_stat {
 static void det_frames(const uint8_t *buf, size_t n, size_t pos, int hsync,
 		       struct det_stat *st)
 {
-	uint8_t f[16], seen[128];
+	uint8_t f[16], seen[129];
 	size_t k = 0;
-	unsigned i;
+	unsigned i, cur = 128; /* the ID of the data: none yet */
 
 	memset(st, 0, sizeof(*st));
 	memset(seen, 0, sizeof(seen));
@@ -48,17 +48,26 @@ static void det_frames(const uint8_t *buf, size_t n, size_t pos, int hsync,
 		/* aux bit 7 of an ID in byte 14 is reserved (zero) */
 		st->aux7 += (f[14] & 1) && (f[15] & 0x80);
 		for (i = 0; i < 15; i += 2) {
-			unsigned id = f[i] >> 1, b;
+			unsigned id = f[i] >> 1, b, later = f[15] >> (i / 2) & 1;
 
-			if (!(f[i] & 1))
+			if (!(f[i] & 1)) { /* data: bytes i and i + 1 */
+				seen[cur] = 1;
 				continue;
+			}
 			st->idb++;
 			b = id >= 0x70 && id != 0x7d;
 			st->bad += b;
-			if (!b)
-				seen[id] = 1;
+			/* byte i + 1 is data of the old ID when aux says the
+			 * new one starts after it, else of the new one */
+			if (i < 14 && later)
+				seen[cur] = 1;
+			cur = b ? 128 : id;
+			if (i < 14 && !later)
+				seen[cur] = 1;
 		}
 	}
+	/* the IDs that carry data: ID 0 (padding) and an ID named without
+	 * a data byte after it are no trace sources */
 	for (i = 1; i < 0x70; i++)
 		st->nids += seen[i];
 }
@@ -177,8 +186,8 @@ static enum etm_input_format det_nofsync(const uint8_t *buf, size_t n,
 	if (why)
 		snprintf(why, whylen, "TPIU frames without FSYNC, frames from "
 				      "offset %zu by their structure (%zu frames, "
-				      "%zu ID bytes, %u trace IDs%s)",
-			 p, st.frames, st.idb, st.nids,
+				      "%zu ID bytes, %u trace ID%s%s)",
+			 p, st.frames, st.idb, st.nids, st.nids == 1 ? "" : "s",
 			 clear ? "" : "; alignment uncertain: another "
 				      "fits as well");
 	return p ? etm_fmt_tpiu : etm_fmt_tpiu_nofsync;
@@ -201,8 +210,8 @@ enum etm_input_format etm_detect_format(const uint8_t *buf, size_t n,
 	if (fs < n && off_grid && det_fits(&st)) {
 		if (why)
 			snprintf(why, whylen, "TPIU frames: FSYNC at offset %zu, "
-					      "%u trace IDs",
-				 fs, st.nids);
+					      "%u trace ID%s",
+				 fs, st.nids, st.nids == 1 ? "" : "s");
 		return etm_fmt_tpiu;
 	}
 	/* memory-aligned frames: from byte 0, unless another alignment
@@ -215,10 +224,10 @@ enum etm_input_format etm_detect_format(const uint8_t *buf, size_t n,
 	     !det_better(&best, &st))) {
 		if (why)
 			snprintf(why, whylen, "CoreSight 16-byte frames, %u "
-					      "trace IDs, from byte 0 (trace "
+					      "trace ID%s, from byte 0 (trace "
 					      "buffer memory, or a TPIU capture "
 					      "without FSYNC)",
-				 st.nids);
+				 st.nids, st.nids == 1 ? "" : "s");
 		return etm_fmt_coresight;
 	}
 	f = det_nofsync(buf, n, why, whylen);
