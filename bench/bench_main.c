@@ -289,7 +289,7 @@ static int tc2_case(struct bench_case *c, const struct etm_snapshot *snap,
 static void usage(void)
 {
 	puts("usage: etm_bench [options]\n"
-	     "  --tc2 DIR        TC2 snapshot (default ../shared/snapshots/TC2)\n"
+	     "  --tc2 DIR        TC2 snapshot (default build/testdata/snapshots/TC2)\n"
 	     "  --workdir DIR    where generated inputs go (default /tmp/etm_bench)\n"
 	     "  --copies N       TC2 buffer replications (default 2048 = 64 MiB)\n"
 	     "  --synth-mib N    synthetic trace size (default 256)\n"
@@ -484,7 +484,7 @@ static int synth_cases(const struct opts *o, int peer)
 int main(int argc, char **argv)
 {
 	struct opts o = {
-		.tc2 = "../shared/snapshots/TC2", .workdir = "/tmp/etm_bench", .tc2_copies = 2048, .synth_mib = 256, .peer_mib = 16, .runs = 3
+		.tc2 = "build/testdata/snapshots/TC2", .workdir = "/tmp/etm_bench", .tc2_copies = 2048, .synth_mib = 256, .peer_mib = 16, .runs = 3
 	};
 	char ver[64];
 	int peer, fail = 0;

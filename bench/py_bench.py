@@ -32,7 +32,7 @@ def main():
     ap.add_argument("--copies", type=int, default=512)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--cli", default=os.path.join(HERE, "..", "build", "etmtrace"))
-    ap.add_argument("--shared", default=os.path.join(HERE, "..", "..", "shared"))
+    ap.add_argument("--shared", default=os.path.join(HERE, "..", "build", "testdata"))
     a = ap.parse_args()
     os.environ["ETM_SHARED"] = a.shared
     import conftest

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/compare-outputs.sh - run two etmtrace binaries over every shared
+# scripts/compare-outputs.sh - run two etmtrace binaries over every test-data
 # snapshot, the built-in sample and a set of synthetic snapshots, in every
 # output form (packets text/jsonl, decode text/canon/jsonl, --stats minus
 # its timing line, --verify, --jobs 1/2/3), the listing annotations
@@ -15,7 +15,7 @@ if [ $# -lt 2 ]; then
 fi
 old=$1 new=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
-shared=${3:-$root/../shared}
+shared=${3:-$root/build/testdata}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 ncase=0 ndiff=0

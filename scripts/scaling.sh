@@ -15,7 +15,7 @@
 # is timed too, alternating with the new one in every round (speed-up of
 # each; the outputs of both must be identical as well). Environment:
 # SCALING_WORK (inputs, default /tmp/etm_scaling; ~1.6 GiB), ETM_SHARED
-# (default ../shared: TC2), RUNS (default 2), HASH (default cksum: CRC-32
+# (default build/testdata, tests/data unpacked by CMake: TC2), RUNS (default 2), HASH (default cksum: CRC-32
 # and length, fast enough for the 7-12 GB text outputs; md5sum works too),
 # ONLY (cases whose name contains it). Text on the synthetic traces is
 # timed on a prefix of whole 4 MiB periods (their text is 50-1100 bytes per
@@ -32,7 +32,7 @@ if [ "${1:-}" = --old ]; then
 fi
 new=${1:-build-rel/etmtrace}
 work=${SCALING_WORK:-/tmp/etm_scaling}
-shared=${ETM_SHARED:-$here/../../shared}
+shared=${ETM_SHARED:-$here/../build/testdata}
 runs=${RUNS:-2}
 hash=${HASH:-cksum}
 bench=$(dirname "$new")/bench/etm_bench

@@ -9,7 +9,8 @@ scripts/deps.sh
 scripts/format.sh --check
 jobs=$(nproc 2>/dev/null || echo 2)
 # ctest, then fail if any test was skipped (exit 77: missing data or tool):
-# CI has ../shared, capstone and every tool scripts/deps.sh installs
+# the test data is in tests/data (unpacked by CMake); CI has capstone and
+# every tool scripts/deps.sh installs
 run_ctest() {
 	local log rc=0
 	log=$(mktemp)

@@ -2,7 +2,7 @@
 """tests/cli/swo_capture.py - a synthetic Cortex-M style SWO capture: the
 raw ETMv3 bytes of `etmtrace synth` on trace ID 2 and a hand-made ITM/DWT
 stream on trace ID 1, interleaved into 16-byte TPIU frames (formatter
-protocol, ../shared/docs/coresight-formatter.md section 3), written with or
+protocol, shared/docs/coresight-formatter.md section 3), written with or
 without FSYNC and optionally cut at its start (a capture begun mid-frame).
 
 usage: swo_capture.py ETM_RAW OUT [--fsync N] [--cut K] [--itm OUT_ITM]

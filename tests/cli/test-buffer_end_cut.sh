@@ -8,7 +8,7 @@
 # list. Which packets a cut splits is derived here, independently of the
 # decoder: packet offsets and sizes from `packets` of the whole file, the
 # bytes of each source from a deformatter written below (the CoreSight
-# frame format, ../shared/docs/coresight-formatter.md). A cut followed by
+# frame format, shared/docs/coresight-formatter.md). A cut followed by
 # more data of that source (bytes taken out of the middle) is still an
 # error (exit 1).
 . "$(dirname "$0")/i13-lib.sh"

@@ -170,7 +170,7 @@ check "[ -s $tmp/am-ref ] && cmp -s $tmp/am-ref $tmp/am-dmg" \
 # the auxiliary byte's bit 1 (frame 187's byte 15, at 3007: 0x02
 # undamaged, so 0x9b, a branch address packet); with 3001-3002 lost, 3007
 # holds the original 3009, 0xbc, bit 1 clear: 0x9a, a reserved P-header
-# in cycle-accurate ETMv3 (b10011x10, ../shared/docs/etmv3.md), the first
+# in cycle-accurate ETMv3 (b10011x10, shared/docs/etmv3.md), the first
 # malformed packet of 0x10 after its A-sync at 1960, in frame F. The error
 # must be in frames F - 1 to F + 2 (2976-3039), 0x12's instructions those
 # of the undamaged decode, and one read equal to pieces of 1000 and 97

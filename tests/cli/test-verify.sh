@@ -6,7 +6,7 @@
 # later periodic I-sync check rejected.
 set -u
 ETM=${ETMTRACE:?path of the etmtrace binary}
-SHARED=${ETM_SHARED:-../shared}
+SHARED=${ETM_SHARED:-build/testdata}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0 skipped=0

@@ -1,6 +1,6 @@
 #!/bin/bash
 # tests/cov/test-cov-am243x.sh - coverage of a real capture
-# (../shared/snapshots/am243x-freertos-1: Cortex-R5, ETMv3.3, ARM + Thumb,
+# (tests/data/snapshots-am243x-freertos-1.tar.xz: Cortex-R5, ETMv3.3, ARM + Thumb,
 # TI clang DWARF in freertos.out), checked against the canonical decode and
 # binutils (independent of our symbols layer):
 #  - per-address executed counts (--format insns) equal the number of times

@@ -313,9 +313,9 @@ static void t_mid_insn(void)
 	}
 }
 
-/* By hand. ETMv3 (../shared/docs/etmv3.md): A-sync; I-sync 08 21 00 30 00 00 (trace
+/* By hand. ETMv3 (shared/docs/etmv3.md): A-sync; I-sync 08 21 00 30 00 00 (trace
  * on, 0x3000 A32); then 20 x (P-header 0x94 = five E atoms, periodic
- * I-sync 08 01 00 30 00 00). PTM (../shared/docs/ptm.md §4, §5.1): A-sync; I-sync
+ * I-sync 08 01 00 30 00 00). PTM (shared/docs/ptm.md §4, §5.1): A-sync; I-sync
  * 08 00 30 00 00 21; then 20 x (atom 0x84 = one E, periodic I-sync
  * 08 00 30 00 00 01). */
 static void loop_trace(struct trace *t, int ptm)

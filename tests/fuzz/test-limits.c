@@ -261,7 +261,7 @@ static void t_selfloop(void)
  * stops at the documented bound with an error; time per atom is bounded. */
 static void t_long_walk(void)
 {
-	/* A-sync; I-sync (../shared/docs/ptm.md §4): 08, address 0x2000 A32, info
+	/* A-sync; I-sync (shared/docs/ptm.md §4): 08, address 0x2000 A32, info
 	 * 0x21 = tracing enabled; then four E atoms 0x84 (§5.1) */
 	static const uint8_t head[] = {
 		0x00, 0x00, 0x00, 0x00, 0x00, 0x80,

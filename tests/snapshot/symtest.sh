@@ -8,9 +8,9 @@ check() { if eval "$1"; then echo "ok   $2"; else echo "FAIL: $2"; fail=$((fail 
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 py=/usr/bin/python3
 here=$(dirname "$0")
-snap=${ETM_SHARED:-../shared}/snapshots/am243x-freertos-1
+snap=${ETM_SHARED:-build/testdata}/snapshots/am243x-freertos-1
 elf=$snap/freertos.out
-tc2=${ETM_SHARED:-../shared}/snapshots/TC2
+tc2=${ETM_SHARED:-build/testdata}/snapshots/TC2
 tc2_x48() {
 	mkdir "$1"
 	# copies: links leading out of a snapshot directory are refused

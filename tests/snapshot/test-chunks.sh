@@ -4,7 +4,7 @@
 # identical decoded instructions (all trace IDs at once).
 set -u
 : "${ETMTRACE:?set ETMTRACE to the etmtrace CLI}"
-S=${ETM_SHARED:-../shared}/snapshots/TC2
+S=${ETM_SHARED:-build/testdata}/snapshots/TC2
 [ -e "$S/snapshot.ini" ] || { echo "skip: $S missing"; exit 77; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT

@@ -52,7 +52,7 @@ const char *etest_shared(const char *rel, char *buf, size_t n)
 	struct stat st;
 
 	if (!base)
-		base = "../shared";
+		base = ETM_TESTDATA;
 	snprintf(buf, n, "%s/%s", base, rel);
 	if (stat(buf, &st) != 0)
 		return NULL;

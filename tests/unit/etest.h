@@ -18,8 +18,13 @@ void etest_skip(const char *why);
 /* Print the summary line; returns the process exit status: 1 if a check
  * failed, else 77 if a part was skipped, else 0. */
 int etest_end(void);
-/* Path of a file under the shared reference directory ($ETM_SHARED or
- * ../shared); returns NULL (and the test should skip) if it is missing. */
+/* The test data directory when $ETM_SHARED is unset: the build's
+ * unpacked tests/data (CMake defines ETM_TESTDATA). */
+#ifndef ETM_TESTDATA
+#define ETM_TESTDATA "testdata"
+#endif
+/* Path of a file under the test data directory ($ETM_SHARED or
+ * ETM_TESTDATA); returns NULL (and the test should skip) if it is missing. */
 const char *etest_shared(const char *rel, char *buf, size_t n);
 /* Assemble @asm_text (GNU as syntax) with arm-none-eabi-as and link it at
  * 0x8000 with arm-none-eabi-ld into @dir/p.elf (@dir: an existing

@@ -1,6 +1,6 @@
 /* tests/unit/test-flow_ptm.c - unit tests of the PTM flow decoder: hand-made
  * packet sequences over tiny hand-assembled images, expected elements derived
- * by hand (../shared/docs/ptm.md §15-19, seed 003 tables). */
+ * by hand (shared/docs/ptm.md §15-19, seed 003 tables). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -560,10 +560,10 @@ static void t_wu_large(void)
 	etm_image_free(img);
 }
 
-/* ---- 5. return stack: ../shared/docs/ptm.md §19 worked example -------------------- */
+/* ---- 5. return stack: shared/docs/ptm.md §19 worked example -------------------- */
 
 /* trace_cov_a15 code at 0x800004d8..0x8000055f, hand-assembled from the
- * listing in ../shared/docs/ptm.md §19 (same words as the RO_CODE dump). */
+ * listing in shared/docs/ptm.md §19 (same words as the RO_CODE dump). */
 static struct etm_image *img_cov(void)
 {
 	static const uint32_t code[] = {
@@ -602,7 +602,7 @@ static struct etm_image *img_cov(void)
 	return img;
 }
 
-/* expected decode of §19 (table in ../shared/docs/ptm.md): */
+/* expected decode of §19 (table in shared/docs/ptm.md): */
 static const char cov_want[] =
 	START("80000558") "R 80000558-80000558 1 E\n" /* bl 0x504, push 0x55c */
 			  "EXC 1 0 80000504\n"        /* debug halt: nothing at 0x504 */

@@ -165,7 +165,7 @@ static void tc2(void)
 	char dir[4096];
 	const char *sh = getenv("ETM_SHARED");
 
-	snprintf(dir, sizeof(dir), "%s/snapshots/TC2", sh ? sh : "../shared");
+	snprintf(dir, sizeof(dir), "%s/snapshots/TC2", sh ? sh : ETM_TESTDATA);
 	check_snapshot(dir);
 }
 

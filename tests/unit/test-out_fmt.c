@@ -1,7 +1,7 @@
 /* tests/unit/test-out_fmt.c - the element formatters of src/output/
  * (out_fmt.h) into a memory-mode writer, against lines written out by
  * hand from the element fields (the formats doc/design.md and the README
- * describe; the canonical form is ../shared/tools/canon.py's). */
+ * describe; the canonical form is tests/data/tools/canon.py's). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,7 +77,7 @@ static void text_event_lines(void)
 	ET_CHECK(init() == 0);
 	ET_EQ(etm_out_text_event(&w, &on, NULL), 1);
 	ET_CHECK(!strcmp(text(), "-- trace on (trace enabled, I-sync: trace enabled) at 0x00008000"));
-	/* exception 10 of an A/R core is SVC (../shared/docs/ptm.md §6.2) */
+	/* exception 10 of an A/R core is SVC (shared/docs/ptm.md §6.2) */
 	ET_EQ(etm_out_text_event(&w, &exc, NULL), 1);
 	ET_CHECK(!strcmp(text(), "-- exception SVC (10) -> 0xffff0008, return 0x00008010"));
 	ET_EQ(etm_out_text_event(&w, &err, NULL), 1);

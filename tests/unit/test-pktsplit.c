@@ -5,12 +5,12 @@
  * pattern can only be an A-sync), the decoder rewinds to its frame
  * (decoder/realign.c) and the bytes it swallowed are searched again.
  * ETMv3 (ETMCR 0xD000: cycle-accurate, ETMCR[15:14] = 11, a 4-byte
- * Context ID; ../shared/docs/etmv3.md §4, §7): A-sync; four cycle count
+ * Context ID; shared/docs/etmv3.md §4, §7): A-sync; four cycle count
  * packets 0x04 0x04 (count 4); an I-sync header 0x08 (no cycle count
  * field: only 0x70 has one) whose Context ID 00 00 00 00, information
  * byte 0x00 and first address byte 0x80 form an A-sync inside its 10
  * bytes (00 10 00 end its address); an A-sync and one-byte packets.
- * PTM (ETMCR 0xC000: 4-byte Context ID; ../shared/docs/ptm.md §4): the
+ * PTM (ETMCR 0xC000: 4-byte Context ID; shared/docs/ptm.md §4): the
  * same bytes with atoms 0x84 for the cycle counts: the I-sync's address
  * 00 00 00 00 and information byte 0x00 then its Context ID 80 00 10 00
  * hold the A-sync. The I-sync begins the second frame, so that a cut

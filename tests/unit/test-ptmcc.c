@@ -1,7 +1,7 @@
 /* tests/unit/test-ptmcc.c - the PTM cycle count field reader the fast paths
  * use (etm_ptm_cc_short(), packet/brshort.h; its word form without
  * branches on the bytes) against the field's definition written out here
- * (../shared/docs/ptm.md section 7: first byte bit 6 = more, bits 5:2 =
+ * (shared/docs/ptm.md section 7: first byte bit 6 = more, bits 5:2 =
  * count[3:0]; 2nd-4th bytes bit 7 = more, 7 count bits each; a 5th byte is
  * always the last), on the worked examples of that section (TC2, checked
  * against DS-5) and on random bytes rich in continuation flags, for every

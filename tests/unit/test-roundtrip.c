@@ -92,7 +92,7 @@ static struct etm_enc *prog_enc(enum etm_protocol p, uint32_t etmidr,
 }
 
 /*
- * PTM (../shared/docs/ptm.md): A-sync 00x5 80; I-sync 08, address 0x00008000 LE with
+ * PTM (shared/docs/ptm.md): A-sync 00x5 80; I-sync 08, address 0x00008000 LE with
  * T=0, info 0x21 (reason 01 trace enabled << 5, bit 0 set); the waypoints
  * are the bne twice (E then N) and bx lr. The atoms are pending when the
  * branch packet for bx lr flushes them: 2 atoms b1000 1ab0 with a = E (0),
@@ -228,7 +228,7 @@ static void t_etm3_halt_vector(void)
 }
 
 /*
- * ETMv3.5, original branch encoding (../shared/docs/etmv3.md): I-sync 08, info 0x21,
+ * ETMv3.5, original branch encoding (shared/docs/etmv3.md): I-sync 08, info 0x21,
  * then the address (order: CID, info, address). Atoms, one per instruction:
  * E E E E(bne) E E N(bne) E(bx lr). Before the branch packet: format 1
  * b1NEEEE00 with 6 E + N = 0x80|0x40|6<<2 = 0xd8, then 1 E = 0x84. Branch
@@ -269,7 +269,7 @@ static void fenc_frame1(const uint8_t *a, size_t na, const uint8_t *b,
 }
 
 /*
- * ../shared/docs/coresight-formatter.md §3-4. ID 0x10: 11 22 33, ID 0x20: 44.
+ * shared/docs/coresight-formatter.md §3-4. ID 0x10: 11 22 33, ID 0x20: 44.
  * Pair 0: new ID -> ID byte 0x10<<1|1 = 0x21, data 0x11 (aux 0: new ID).
  * Pair 1: two data bytes 0x22 (bit 0 = 0 -> aux bit 1 = 0), 0x33.
  * Pair 2: ID 0x41 + 0x44. Rest: padding ID 0x00 (0x01) + 0x00; byte 14

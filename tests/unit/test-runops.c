@@ -554,7 +554,7 @@ static void tc2(void)
 	size_t i, n = 0, k;
 	FILE *f;
 
-	snprintf(dir, sizeof(dir), "%s/snapshots/TC2", sh ? sh : "../shared");
+	snprintf(dir, sizeof(dir), "%s/snapshots/TC2", sh ? sh : ETM_TESTDATA);
 	ET_EQ(etm_snapshot_load(&s, dir, err, sizeof(err)), 0);
 	ET_CHECK(s->nsources <= 8);
 	for (i = 0; i < s->nsources; i++) {

@@ -10,7 +10,7 @@
 
 #define NFR 64
 
-/* NFR frames in a cycle of eight (../shared/docs/coresight-formatter.md
+/* NFR frames in a cycle of eight (shared/docs/coresight-formatter.md
  * section 3). Frame j of a cycle (j < 7) has an ID byte at byte 2j,
  * naming ID 1 or 2 in turn (aux bit j = 0: the next byte is the new
  * ID's), and that next byte has bit 7 set; the other even bytes are data

@@ -613,7 +613,7 @@ static int parse_line(struct vec *v, char *raw)
 
 /* ---- framing ------------------------------------------------------------- */
 
-/* Pack the stream into 16-byte CoreSight frames (../shared/docs/coresight-formatter.md
+/* Pack the stream into 16-byte CoreSight frames (shared/docs/coresight-formatter.md
  * §3-4). An ID change is written at a mixed slot: aux 0 when the following
  * data byte has the new ID, aux 1 when it still has the old one. Padding
  * switches to the NULL ID 0x00. Records each stream byte's file offset. */
@@ -766,7 +766,7 @@ static const char *v_reason(unsigned r)
 }
 
 /* Exception names: IHI 0014Q Table 7-12 (A/R) and the ARMv7-M table
- * (../shared/docs/etmv3.md §6.6). Our own names, fixed by doc/vectors.md. */
+ * (shared/docs/etmv3.md §6.6). Our own names, fixed by doc/vectors.md. */
 static void v_excname(unsigned n, int m, char *buf, size_t len)
 {
 	static const char *const ar[16] = {
