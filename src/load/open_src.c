@@ -347,8 +347,10 @@ static int file_ids(const struct etm_capture_buffer *b, const uint8_t *buf,
 		if (r == -etme_again)
 			r = etm_dfmt_finish(d);
 		else if (!r && it.kind == etm_dfmt_data && it.run.size &&
-			 !ids[it.run.id & 0x7f]++)
+			 !ids[it.run.id & 0x7f]) {
+			ids[it.run.id & 0x7f] = 1; /* seen: a flag, not a count */
 			count++;
+		}
 	}
 	etm_dfmt_free(d);
 	return count;

@@ -163,19 +163,51 @@ static int pc_async_here(const uint8_t *f, int j)
 struct pc_scan {
 	const struct etm_config *cfg[128];
 	const uint8_t *end;
+	/* which sources hold an A-sync, found by one pass of the frames
+	 * (pc_syncs()) that goes only as far as a question needs: at frame
+	 * @sync_at, ID @sync_cur in force, @zeros[id] zeros last in each */
+	const uint8_t *sync_at;
+	int sync_cur;
+	uint8_t synced[128], zeros[128];
 };
 
+/* Does source @id's data hold an A-sync (five or more zeros, then 0x80)
+ * anywhere in the frames? A source with none can never begin a run (rule
+ * 2 needs one at its start): am243x's ID 0x6F, a counter byte. The pass
+ * resumes where the last question left it and stops at @id's first
+ * A-sync, so a source that syncs early costs a few frames. */
+static int pc_syncs(struct pc_scan *sc, int id)
+{
+	struct pc_frame fr;
+
+	for (; !sc->synced[id] && sc->sync_at < sc->end; sc->sync_at += PC_FRAME) {
+		pc_deformat(sc->sync_at, &sc->sync_cur, &fr);
+		for (int i = 0; i < fr.n; i++) {
+			int k = fr.id[i];
+
+			if (k < 0)
+				continue;
+			if (fr.b[i] == 0x80 && sc->zeros[k] >= 5)
+				sc->synced[k] = 1;
+			sc->zeros[k] = fr.b[i] ? 0 :
+						 (uint8_t)(sc->zeros[k] + (sc->zeros[k] < 5));
+		}
+	}
+	return sc->synced[id];
+}
+
 /* Does a run start at the frame at @f (byte 0 an ID change)? The first
- * source with a configuration that the frame names goes on with an A-sync
- * and an I-sync that says trace on or debug exit; and that source's data
- * was in the frame before (@pf, where ID @pcur was in force; all IDs count
- * where it was not known, as in older data before its first ID byte): it
- * was cut mid-stream, not idle. A source that starts after an idle time,
- * or one named after another source's data in the frame, is a run going
- * on in order (TC2 @16480: 0x12's data, then 0x10's A-sync and trace-on
- * I-sync). @pf NULL: the dump's first frame. Cheap tests first: this runs
- * for every frame that begins with an ID change. */
-static int pc_run_start(const struct pc_scan *sc, const uint8_t *f,
+ * source with a configuration that the frame names, of those that ever
+ * sync (pc_syncs()), goes on with an A-sync and an I-sync that says trace
+ * on or debug exit; and that source's data was in the frame before (@pf,
+ * where ID @pcur was in force; all IDs count where it was not known, as
+ * in older data before its first ID byte): it was cut mid-stream, not
+ * idle. A source that starts after an idle time, or one named after
+ * another source's data in the frame, is a run going on in order (TC2
+ * @16480: 0x12's data, then 0x10's A-sync and trace-on I-sync). @pf NULL:
+ * the dump's first frame. Cheap tests first: this runs for every frame
+ * that begins with an ID change. */
+static int pc_run_start(struct pc_scan *sc, const uint8_t *f,
 			const uint8_t *pf, int pcur)
 {
 	uint8_t s[PC_LOOK];
@@ -183,11 +215,17 @@ static int pc_run_start(const struct pc_scan *sc, const uint8_t *f,
 	int i, id = -1, m, r;
 
 	for (i = 0; i < 8 && id < 0; i++)
-		if ((f[2 * i] & 1) && sc->cfg[f[2 * i] >> 1])
+		if ((f[2 * i] & 1) && sc->cfg[f[2 * i] >> 1] &&
+		    pc_async_here(f, 2 * i + 1 + ((f[15] >> i) & 1)) &&
+		    pc_syncs(sc, f[2 * i] >> 1))
 			id = f[2 * i] >> 1;
+	if (id < 0)
+		return 0; /* no source that syncs begins an A-sync here */
 	i--;
-	if (id < 0 || !pc_async_here(f, 2 * i + 1 + ((f[15] >> i) & 1)))
-		return 0; /* its first bytes are no A-sync's */
+	for (int k = 0; k < i; k++) /* sources named before it */
+		if ((f[2 * k] & 1) && sc->cfg[f[2 * k] >> 1] &&
+		    pc_syncs(sc, f[2 * k] >> 1))
+			return 0; /* the first that syncs goes on mid-stream */
 	if (pf) {
 		int seen = 0;
 
@@ -298,7 +336,7 @@ void etm_pieces_find(const uint8_t *buf, size_t n,
 		     const struct etm_config *cfgs, size_t ncfgs,
 		     struct etm_circ_pieces *out)
 {
-	struct pc_scan sc = { .end = buf + n - n % PC_FRAME };
+	struct pc_scan sc = { .end = buf + n - n % PC_FRAME, .sync_at = buf, .sync_cur = -1 };
 	const uint8_t *pf = NULL;
 	int cur = -1, pcur = -1, pad = 0; /* pad: bytes of padding so far */
 

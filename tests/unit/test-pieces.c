@@ -118,15 +118,43 @@ static void idle_source_starts(void)
  * 0x00 with aux bit 4 set) follow. With both sources configured the first
  * one the frame names, 0x11, goes on with no A-sync: a run going on. With
  * only 0x10 configured it is 0x10's start, and 0x10 had data in the frame
- * before: a boundary. */
+ * before: a boundary. 0x11 syncs in the last frame (f_sync11: ID byte
+ * 0x23, A-sync 00 00 00 00 00 80 at bytes 1-6), so it is a source that can
+ * start a run; that frame is no boundary (0x11 had no data in the frame
+ * before). */
+static const uint8_t f_mixed[16] = { 0x23, 0x84, 0x84, 0x84, 0x84, 0x84,
+				     0x84, 0x84, 0x84, 0x84, 0x84, 0x84,
+				     0x21, 0, 0, 0 };
+static const uint8_t f_cont[16] = { 0, 0, 0, 0x80, 0x08, 0x20, 0, 0,
+				    0, 0, 0x84, 0x84, 0x84, 0x84, 0x84,
+				    0x10 };
+static const uint8_t f_sync11[16] = { 0x23, 0, 0, 0, 0, 0, 0x80, 0x84, 0x84,
+				      0x84, 0x84, 0x84, 0x84, 0x84, 0x84, 0 };
+
 static void another_source_first(void)
 {
-	static const uint8_t f_mixed[16] = { 0x23, 0x84, 0x84, 0x84, 0x84, 0x84,
-					     0x84, 0x84, 0x84, 0x84, 0x84, 0x84,
-					     0x21, 0, 0, 0 };
-	static const uint8_t f_cont[16] = { 0, 0, 0, 0x80, 0x08, 0x20, 0, 0,
-					    0, 0, 0x84, 0x84, 0x84, 0x84, 0x84,
-					    0x10 };
+	const uint8_t *fr[] = { f_start, f_data, f_mixed, f_cont, f_sync11 };
+	struct etm_config two[2];
+	struct etm_circ_pieces ps;
+
+	build(fr, 5);
+	two[0] = two[1] = cfg;
+	two[1].traceid = 0x11;
+	etm_pieces_find(buf, 80, two, 2, &ps);
+	ET_EQ(ps.n, 1);
+	etm_pieces_find(buf, 80, &cfg, 1, &ps);
+	ET_EQ(ps.n, 2);
+	ET_EQ(ps.p[1].start, 32);
+	ET_EQ(ps.p[1].begin, etm_piece_run_start);
+}
+
+/* The same frames without f_sync11: 0x11's data (the 0x84s of f_mixed)
+ * hold no A-sync anywhere, so 0x11 can never start a run and does not
+ * count as the first configured source named (am243x's ID 0x6F, a counter
+ * byte, configured beside 0x10): f_mixed is 0x10's run start, as with 0x10
+ * alone: two pieces, the second at 32. */
+static void never_synced_source(void)
+{
 	const uint8_t *fr[] = { f_start, f_data, f_mixed, f_cont };
 	struct etm_config two[2];
 	struct etm_circ_pieces ps;
@@ -135,11 +163,14 @@ static void another_source_first(void)
 	two[0] = two[1] = cfg;
 	two[1].traceid = 0x11;
 	etm_pieces_find(buf, 64, two, 2, &ps);
-	ET_EQ(ps.n, 1);
-	etm_pieces_find(buf, 64, &cfg, 1, &ps);
 	ET_EQ(ps.n, 2);
 	ET_EQ(ps.p[1].start, 32);
 	ET_EQ(ps.p[1].begin, etm_piece_run_start);
+	/* the order of the configurations does not matter */
+	two[0].traceid = 0x11;
+	two[1].traceid = 0x10;
+	etm_pieces_find(buf, 64, two, 2, &ps);
+	ET_EQ(ps.n, 2);
 }
 
 /* A stop's padding, then a new start with its ID byte: trace stopped and
@@ -211,6 +242,7 @@ int main(void)
 	ETEST(periodic_sync);
 	ETEST(idle_source_starts);
 	ETEST(another_source_first);
+	ETEST(never_synced_source);
 	ETEST(stop_then_start);
 	ETEST(order_unknown);
 	ETEST(stray_id0);
