@@ -91,6 +91,12 @@ int cap_core_e1_only(struct cap_ctx *c);
 void cap_probe_view(const struct etm_capture_buffer *b,
 		    enum etm_input_format *fmt, const uint8_t **head, size_t *n);
 
+/* The data bytes of the @n bytes at @head of buffer @b with their trace
+ * IDs (raw input: all of them, ID 0), deformatted once into
+ * @c->probe_data and @c->probe_id (load/open_itm.c): the trace IDs of a
+ * trace file and the ITM test read them. 0 or -etme_nomem. */
+int cap_probe_data(struct cap_ctx *c, const struct etm_capture_buffer *b,
+		   const uint8_t *head, size_t n);
 /* Source @s of a trace file (trace ID set): if its bytes in the @n at
  * @head are ITM/DWT trace and the options give no protocol, it is marked
  * not decoded, with a note (load/open_itm.c). Returns 1 if so, 0, or an

@@ -10,10 +10,8 @@
 
 #include "load/open_int.h"
 
-/* The data bytes of the @n bytes at @head of buffer @b with their trace
- * IDs, deformatted once (raw input: all of them, ID 0). */
-static int itm_probe(struct cap_ctx *c, const struct etm_capture_buffer *b,
-		     const uint8_t *head, size_t n)
+int cap_probe_data(struct cap_ctx *c, const struct etm_capture_buffer *b,
+		   const uint8_t *head, size_t n)
 {
 	enum etm_input_format fmt;
 	struct etm_dfmt_item it;
@@ -63,7 +61,7 @@ static int itm_id_bytes(struct cap_ctx *c, const struct etm_capture_buffer *b,
 
 	*nout = 0;
 	*out = NULL;
-	if (itm_probe(c, b, head, n) < 0)
+	if (cap_probe_data(c, b, head, n) < 0)
 		return -etme_nomem;
 	*out = malloc(c->nprobe ? c->nprobe : 1);
 	if (!*out)

@@ -326,52 +326,87 @@ int cap_open_snapshot(struct cap_ctx *c)
 	return 0;
 }
 
-/* Trace IDs with data in the framed @buf of @b, as a bit set; returns how
- * many. */
-static int file_ids(const struct etm_capture_buffer *b, const uint8_t *buf,
-		    size_t n, uint8_t ids[128])
+/* Trace IDs with data in the framed @head of the trace file, as flags
+ * (one each, whatever the number of runs); returns how many. */
+static int file_ids(struct cap_ctx *c, const uint8_t *head, size_t n,
+		    uint8_t ids[128])
 {
-	enum etm_input_format fmt;
-	struct etm_dfmt *d;
-	struct etm_dfmt_item it;
-	int r, count = 0;
+	int count = 0;
 
-	cap_probe_view(b, &fmt, &buf, &n);
-	d = etm_dfmt_alloc(fmt, 0);
 	memset(ids, 0, 128);
-	if (!d)
+	if (cap_probe_data(c, &c->cap->buf[0], head, n) < 0)
 		return -etme_nomem;
-	r = etm_dfmt_push(d, buf, n);
-	while (!r || r == -etme_again) {
-		r = etm_dfmt_next(d, &it, sizeof(it));
-		if (r == -etme_again)
-			r = etm_dfmt_finish(d);
-		else if (!r && it.kind == etm_dfmt_data && it.run.size &&
-			 !ids[it.run.id & 0x7f]) {
-			ids[it.run.id & 0x7f] = 1; /* seen: a flag, not a count */
+	for (size_t i = 0; i < c->nprobe; i++)
+		if (!ids[c->probe_id[i] & 0x7f]) {
+			ids[c->probe_id[i] & 0x7f] = 1;
 			count++;
 		}
-	}
-	etm_dfmt_free(d);
 	return count;
+}
+
+/* A source of the trace file with trace ID @id, named by its ID; NULL
+ * (error set) when out of memory. */
+static struct etm_capture_source *file_add_source(struct cap_ctx *c,
+						  unsigned id)
+{
+	struct etm_capture_source *s = cap_add_source(c->cap);
+
+	if (!s) {
+		cap_err(c, -etme_nomem, "out of memory");
+		return NULL;
+	}
+	s->name = "source";
+	s->id = id;
+	return s;
+}
+
+/* Source @s of a framed trace file, no protocol given: if it has probed
+ * data and they hold no A-sync (five or more zeros, then 0x80; ETMv3 and PTM
+ * alike), nothing in them can be decoded as ETM/PTM trace (am243x's ID
+ * 0x6F: an incrementing counter byte, 256 of them): it is listed, not
+ * decoded, with a note. Returns 1 if so. */
+static int file_unsynced(struct cap_ctx *c, struct etm_capture_source *s)
+{
+	size_t i, nb = 0;
+	int zeros = 0;
+
+	if (c->o.protocol || c->cap->buf[0].format == etm_fmt_raw)
+		return 0;
+	for (i = 0; i < c->nprobe; i++) {
+		if (c->probe_id[i] != s->id)
+			continue;
+		nb++;
+		if (c->probe_data[i] == 0x80 && zeros >= 5)
+			return 0;
+		zeros = c->probe_data[i] ? 0 : zeros + 1;
+	}
+	if (!nb)
+		return 0; /* no data to judge (an --id with none in the probe) */
+	s->skip = "no A-sync in its data (not ETM/PTM trace)";
+	s->cfg.protocol = etm_proto_unknown;
+	s->cfg.traceid = s->id;
+	cap_note(c->cap, "trace ID 0x%02x: no A-sync in its %zu bytes: not "
+			 "ETM/PTM trace, not decoded (--protocol decodes it)",
+		 s->id, nb);
+	return 1;
 }
 
 static int file_source(struct cap_ctx *c, unsigned id, struct etm_image *img,
 		       const uint8_t *head, size_t n)
 {
-	struct etm_capture_source *s = cap_add_source(c->cap);
+	struct etm_capture_source *s = file_add_source(c, id);
 	enum etm_input_format fmt;
 	int r;
 
 	if (!s)
-		return cap_err(c, -etme_nomem, "out of memory");
-	s->name = "source";
-	s->id = id;
+		return -etme_nomem;
 	s->img = img;
 	s->how = ETM_HOW_OPTIONS;
 	r = cap_itm_source(c, s, head, n);
 	if (r)
 		return r < 0 ? r : 0;
+	if (file_unsynced(c, s))
+		return 0;
 	cap_probe_view(&c->cap->buf[0], &fmt, &head, &n);
 	r = cap_infer(c, fmt, id, img, head, n, &s->cfg);
 	if (r < 0)
@@ -389,16 +424,14 @@ static int file_source(struct cap_ctx *c, unsigned id, struct etm_image *img,
 static int file_left_source(struct cap_ctx *c, unsigned id,
 			    const uint8_t *head, size_t n)
 {
-	struct etm_capture_source *s = cap_add_source(c->cap);
+	struct etm_capture_source *s = file_add_source(c, id);
 	struct cap_ctx lc = *c;
 	size_t nn = c->cap->nnotes;
 	enum etm_input_format fmt;
 	int r;
 
 	if (!s)
-		return cap_err(c, -etme_nomem, "out of memory");
-	s->name = "source";
-	s->id = id;
+		return -etme_nomem;
 	s->skip = "not selected";
 	lc.o.protocol = etm_proto_unknown;
 	lc.o.regs = 0;
@@ -433,7 +466,7 @@ static int file_sources(struct cap_ctx *c, struct etm_image *img,
 {
 	uint8_t ids[128];
 	unsigned i;
-	int r = file_ids(&c->cap->buf[0], head, n, ids);
+	int r = file_ids(c, head, n, ids);
 
 	if (r < 0)
 		return cap_err(c, r, "out of memory");

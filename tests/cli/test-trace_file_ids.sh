@@ -6,11 +6,13 @@
 # IDs are derived here by deformatting the frames independently (IHI 0029
 # D4.2: an even byte with bit 0 set is an ID change, the aux byte 15 gives
 # the even data bytes' bit 0 and says whether an ID change takes effect
-# after the next byte). Decoded as a trace file, with 0x6F a configured
-# source, the buffer is still the three pieces of the snapshot (0x6F holds
-# no A-sync, so it never starts a run: doc/circular.md), with the
-# instructions of each byte range alone (249,121, 30,954, 2,322; measured
-# before pieces existed, tests/cli/test-circular_am243x.sh).
+# after the next byte). 0x6F's bytes (03 04 05 ...) hold no A-sync (five
+# zeros, then 0x80), so it is listed as not decoded (not ETM/PTM trace).
+# Decoded as a trace file, also with 0x6F decoded as ETMv3 (--protocol),
+# the buffer is the three pieces of the snapshot (0x6F never syncs, so it
+# never starts a run: doc/circular.md), with the instructions of each byte
+# range alone (249,121, 30,954, 2,322; measured before pieces existed,
+# tests/cli/test-circular_am243x.sh).
 . "$(dirname "$0")/i13-lib.sh"
 am=${ETM_SHARED:-}/snapshots/am243x-freertos-1
 [ -d "$am" ] || { echo "SKIP: $am missing"; exit 77; }
@@ -43,13 +45,17 @@ check "[ \"\$(tr '\n' ' ' < '$tmp/ids')\" = '0x10 60541 0x6f 256 ' ]" \
 grep -o '^source: trace ID 0x[0-9a-f]*' "$tmp/info" | awk '{print $4}' > "$tmp/src"
 check "[ \"\$(tr '\n' ' ' < '$tmp/src')\" = '0x10 0x6f ' ]" \
 	"info lists exactly those IDs as sources ($(tr '\n' ' ' < "$tmp/src"))"
+check "grep -A1 '^source: trace ID 0x6f' '$tmp/info' | grep -q 'not decoded: no A-sync'" \
+	"0x6f: not decoded, no A-sync in its data"
+check "! grep -A1 '^source: trace ID 0x10' '$tmp/info' | grep -q 'not decoded'" "0x10: decoded"
 pieces() { # the instructions of each piece of a text listing ([ID] prefixes)
 	sed 's/^\[0x[0-9a-f]*\] //' "$1" | awk '/^-- piece/{k++} /^  [0-9a-f]+  (A32|T32)/{n[k]++} END{print k+0, n[1]+0, n[2]+0, n[3]+0}'
 }
 "$ETMTRACE" decode "$am/etb.bin" --elf "$am/freertos.out" > "$tmp/l" 2> /dev/null
 check "[ \"\$(pieces '$tmp/l')\" = '3 249121 30954 2322' ]" \
 	"as a trace file: 3 pieces, 249121 30954 2322 instructions (got $(pieces "$tmp/l"))"
-"$ETMTRACE" decode "$am/etb.bin" --elf "$am/freertos.out" --id 10 --id 6f > "$tmp/l2" 2> /dev/null
+"$ETMTRACE" decode "$am/etb.bin" --elf "$am/freertos.out" --id 10 --id 6f \
+	--protocol etmv3 > "$tmp/l2" 2> /dev/null
 check "[ \"\$(pieces '$tmp/l2')\" = '3 249121 30954 2322' ]" \
-	"--id 10 --id 6f: the same 3 pieces (got $(pieces "$tmp/l2"))"
+	"0x6f decoded too (--id 10 --id 6f --protocol etmv3): the same 3 pieces (got $(pieces "$tmp/l2"))"
 finish
