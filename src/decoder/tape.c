@@ -11,6 +11,7 @@
 
 #include "common/grow.h"
 #include "decoder/dec_int.h"
+#include "decoder/realign.h"
 #include "decoder/tape.h"
 #include "source/dfmt_bulk.h"
 

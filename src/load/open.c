@@ -13,6 +13,7 @@
 #include <etmtrace/open.h>
 
 #include "common/file.h"
+#include "decoder/realign.h"
 #include "load/e1file.h"
 #include "load/open_int.h"
 

@@ -5,6 +5,7 @@
  * dumps; none is loaded for it (that is the start's main cost). */
 #include <string.h>
 
+#include "decoder/realign.h"
 #include "load/open_int.h"
 
 /* The snapshot's description of capture source @s, else NULL. */

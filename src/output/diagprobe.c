@@ -11,6 +11,7 @@
 #include <etmtrace/diag.h>
 #include <etmtrace/error.h>
 
+#include "decoder/realign.h"
 #include "decoder/tape.h"
 
 /* Symptom score and instruction count of decoding @buf with @cfg

@@ -14,6 +14,50 @@
 
 #include "source/offseg.h"
 
+/* The realignment's plumbing between the deformatter and the decoder (the
+ * library's own: not public API). */
+/* Trace IDs known to be live (@ids[id] nonzero, @ids of 0x70 entries),
+ * for realignment after a lost frame alignment: frames naming them fit
+ * (the decoder passes them when its frames fast path hands a buffer over). */
+void etm_dfmt_seen_ids(struct etm_dfmt *d, const uint8_t *ids);
+
+/* Judge of a candidate frame alignment: how many malformed packets @n
+ * bytes make as the packet stream of trace ID @id (0: they parse), and in
+ * *@good how many of the bytes are in well-formed packets. */
+typedef int (*etm_dfmt_judge_fn)(void *ctx, uint8_t id, const uint8_t *data,
+				 size_t n, size_t *good);
+
+/* Set the judge the realignment consults for each candidate shift (the
+ * decoder passes a trial parse through each source's packet reader);
+ * without one, only the frame structure counts. */
+void etm_dfmt_set_judge(struct etm_dfmt *d, etm_dfmt_judge_fn fn, void *ctx);
+
+/* CoreSight frames: the data delivered last did not parse as packets;
+ * check the frame alignment at the next frame boundary (an etme_frame_align
+ * error and a sync item if the frames start elsewhere). */
+void etm_dfmt_suspect(struct etm_dfmt *d);
+
+/* Trace IDs in the input that are not decoded (@ids[id] nonzero, @ids of
+ * 0x70 entries). After this call the live and these IDs are taken as all
+ * the IDs of the input: with a judge set, an ID change to another makes the
+ * deformatter check the frame alignment, and misaligned frames name such
+ * IDs. */
+void etm_dfmt_known_ids(struct etm_dfmt *d, const uint8_t *ids);
+
+/* CoreSight frames: whether the deformatter is between frames with nothing
+ * held or pending (no sync run, no alignment check): then the rest of the
+ * pushed input (@rest, @n bytes at offset @off; it stays borrowed) and the
+ * current trace ID (-1: unknown) are all its state, and a caller with a
+ * faster path for aligned frames may take over. Returns 1 or 0. */
+int etm_dfmt_idle(const struct etm_dfmt *d, const uint8_t **rest, size_t *n,
+		  uint64_t *off, int *cur_id);
+
+/* Bytes @b (offsets @off...) that come before the next pushed input (a
+ * frame cut by the end of the fast path's last input). Returns 0 or
+ * -etme_invalid (no room). */
+int etm_dfmt_hold_bytes(struct etm_dfmt *d, const uint8_t *b, size_t n,
+			uint64_t off);
+
 /* Data of one trace ID from the fast path: @n bytes at @data, their input
  * offsets in the map @seg of @nseg segments (the one offset scheme of
  * deformatted data, source/offseg.h). Valid until the next

@@ -9,7 +9,9 @@
 
 #include <etmtrace/etmtrace.h>
 
+#include "decoder/realign.h"
 #include "etest.h"
+#include "source/dfmt_bulk.h"
 
 #define MAXIT 800000
 
