@@ -33,7 +33,7 @@ static const char profile_help[] =
 	"  as decode\n"
 	"Exit status, warnings: as decode (1: the profile is incomplete).\n";
 
-static int write_fd(void *ctx, const void *buf, size_t n)
+static int write_fd(void *ctx, const char *buf, size_t n)
 {
 	const char *p = buf;
 	int fd = *(const int *)ctx;

@@ -11,7 +11,7 @@
 #include <etmtrace/profile.h>
 #include <etmtrace/symbols.h>
 
-static int to_stdout(void *ctx, const void *buf, size_t n)
+static int to_stdout(void *ctx, const char *buf, size_t n)
 {
 	(void)ctx;
 	return fwrite(buf, 1, n, stdout) == n ? 0 : -1;

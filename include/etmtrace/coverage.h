@@ -25,6 +25,7 @@
 #include <etmtrace/config.h>
 #include <etmtrace/flow.h>
 #include <etmtrace/image.h>
+#include <etmtrace/write.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -126,10 +127,6 @@ int etm_cov_pairs(const struct etm_cov *c, int branches,
 
 /* ---- text output ----------------------------------------------------------- */
 
-/** Output sink of the writers: @n bytes at @s. Return 0 or a negative value
- * to stop (returned by the writer). */
-typedef int (*etm_cov_write_fn)(void *ctx, const char *s, size_t n);
-
 /** Profile text formats. */
 enum etm_fdo_format {
 	etm_fdo_invalid = 0,
@@ -144,11 +141,11 @@ enum etm_fdo_format {
  * --use-offset=0, else the text segment's page-aligned address).
  * Returns 0, a negative value of @fn, -etme_nomem, -etme_invalid. */
 int etm_cov_write_profile(const struct etm_cov *c, enum etm_fdo_format f,
-			  uint64_t base, etm_cov_write_fn fn, void *ctx);
+			  uint64_t base, etm_write_fn fn, void *ctx);
 
 /** Serialise the whole object as text (format "etmtrace-coverage 1",
  * doc/coverage.md). Returns 0, a negative value of @fn, -etme_nomem. */
-int etm_cov_save(const struct etm_cov *c, etm_cov_write_fn fn, void *ctx);
+int etm_cov_save(const struct etm_cov *c, etm_write_fn fn, void *ctx);
 /** Add the counts serialised in @buf (@n bytes, from etm_cov_save()) to
  * @c. On a malformed input nothing is added and *@line (if not NULL) gets
  * the 1-based line of the error. Returns 0, -etme_parse, -etme_nomem. */

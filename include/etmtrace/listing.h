@@ -16,6 +16,7 @@
 #include <etmtrace/flow.h>
 #include <etmtrace/image.h>
 #include <etmtrace/insn.h>
+#include <etmtrace/write.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -62,16 +63,12 @@ enum etm_listing_format {
 	etm_listing_jsonl, /* one JSON object per element */
 };
 
-/* Where the text goes: @n bytes at @s. Returns 0, or < 0 to fail the call
- * that wrote (the error is returned). */
-typedef int (*etm_listing_write_fn)(void *ctx, const char *s, size_t n);
-
 struct etm_listing_opts {
 	size_t size; /* sizeof(struct etm_listing_opts) */
 	enum etm_listing_format format;
 	const struct etm_listing_source *src; /* the decode's sources */
 	size_t nsrc;
-	etm_listing_write_fn write;
+	etm_write_fn write;
 	void *write_ctx;
 	struct etm_disasm_hook dis; /* text: insn NULL shows the class */
 	struct etm_sym_hook sym;    /* func+0xoff, branch targets, lines */

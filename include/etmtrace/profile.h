@@ -13,16 +13,13 @@
 #include <etmtrace/flow.h>
 #include <etmtrace/image.h>
 #include <etmtrace/symbols.h>
+#include <etmtrace/write.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 struct etm_profile;
-
-/** Output sink: write @n bytes; return 0, or a negative value to stop
- * (returned by the function that called it). */
-typedef int (*etm_write_fn)(void *ctx, const void *buf, size_t n);
 
 /** Report formats of etm_profile_write(). */
 enum etm_prof_format {

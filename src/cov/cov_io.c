@@ -11,7 +11,7 @@
 #include "cov/cov_int.h"
 
 /* A line of at most 127 bytes through @fn. */
-static int cov_line(etm_cov_write_fn fn, void *ctx, const char *fmt,
+static int cov_line(etm_write_fn fn, void *ctx, const char *fmt,
 		    uint64_t a, uint64_t b, uint64_t n)
 {
 	char buf[128];
@@ -20,7 +20,7 @@ static int cov_line(etm_cov_write_fn fn, void *ctx, const char *fmt,
 	return fn(ctx, buf, (size_t)k);
 }
 
-static int cov_count(etm_cov_write_fn fn, void *ctx, size_t n)
+static int cov_count(etm_write_fn fn, void *ctx, size_t n)
 {
 	return cov_line(fn, ctx, "%" PRIu64 "\n", (uint64_t)n, 0, 0);
 }
@@ -29,7 +29,7 @@ static int cov_count(etm_cov_write_fn fn, void *ctx, size_t n)
  * by @base; preceded by their number if @counted. */
 static int cov_write_pairs(const struct etm_cov *c, int branches,
 			   uint64_t base, const char *fmt, int counted,
-			   etm_cov_write_fn fn, void *ctx)
+			   etm_write_fn fn, void *ctx)
 {
 	struct etm_cov_pair *p;
 	size_t n, i;
@@ -52,7 +52,7 @@ static const char branch_fmt[] = "%" PRIx64 "->%" PRIx64 ":%" PRIu64 "\n";
 
 /* AutoFDO's middle section: the executed count of every instruction. */
 static int cov_write_addrs(const struct etm_cov *c, uint64_t base,
-			   etm_cov_write_fn fn, void *ctx)
+			   etm_write_fn fn, void *ctx)
 {
 	struct etm_cov_totals t;
 	struct etm_cov_insn ci;
@@ -70,7 +70,7 @@ static int cov_write_addrs(const struct etm_cov *c, uint64_t base,
 }
 
 int etm_cov_write_profile(const struct etm_cov *c, enum etm_fdo_format f,
-			  uint64_t base, etm_cov_write_fn fn, void *ctx)
+			  uint64_t base, etm_write_fn fn, void *ctx)
 {
 	int err;
 
@@ -82,7 +82,7 @@ int etm_cov_write_profile(const struct etm_cov *c, enum etm_fdo_format f,
 	return err ? err : cov_write_pairs(c, 1, base, branch_fmt, 1, fn, ctx);
 }
 
-static int cov_save_insns(const struct etm_cov *c, etm_cov_write_fn fn,
+static int cov_save_insns(const struct etm_cov *c, etm_write_fn fn,
 			  void *ctx)
 {
 	struct etm_cov_insn ci;
@@ -105,7 +105,7 @@ static int cov_save_insns(const struct etm_cov *c, etm_cov_write_fn fn,
 	return err;
 }
 
-int etm_cov_save(const struct etm_cov *c, etm_cov_write_fn fn, void *ctx)
+int etm_cov_save(const struct etm_cov *c, etm_write_fn fn, void *ctx)
 {
 	static const char head[] = "etmtrace-coverage 1\n";
 	int err;

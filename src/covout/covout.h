@@ -2,7 +2,7 @@
  * (etmtrace/coverage.h), the program image and, where given, the symbols
  * (libdw: part of libetmtrace_symbols): lcov, an annotated listing,
  * address ranges, per-instruction counts, written through a callback like
- * the cov layer's own reports (etm_cov_write_fn). Library-internal: the
+ * the cov layer's own reports (etm_write_fn). Library-internal: the
  * CLI's `etmtrace coverage` drives them. */
 #ifndef ETM_COVOUT_COVOUT_H
 #define ETM_COVOUT_COVOUT_H
@@ -16,7 +16,7 @@ struct covout {
 	struct etm_cov *cov;
 	const struct etm_image *img;   /* for instructions never executed */
 	const struct etm_symbols *sym; /* may be NULL (no symbol file) */
-	etm_cov_write_fn write;        /* the report's text goes here */
+	etm_write_fn write;            /* the report's text goes here */
 	void *write_ctx;
 	const char *test_name;
 	struct etm_disasm_hook dis; /* listing: insn NULL shows the class */

@@ -17,7 +17,7 @@ struct etm_listing {
 	struct decfmt f;
 	struct wbuf w;
 	struct etm_listing_source *src;
-	etm_listing_write_fn write;
+	etm_write_fn write;
 	void *write_ctx;
 	int err; /* the first error of the write callback */
 };

@@ -57,7 +57,7 @@ static void symfile_mode(const uint8_t *p, size_t n)
 	etm_symbols_free(s);
 }
 
-static int count_out(void *ctx, const void *buf, size_t n)
+static int count_out(void *ctx, const char *buf, size_t n)
 {
 	const char *c = buf;
 	uint64_t *sum = ctx;
@@ -70,7 +70,7 @@ static int count_out(void *ctx, const void *buf, size_t n)
 	return 0;
 }
 
-static int drop_out(void *ctx, const void *buf, size_t n)
+static int drop_out(void *ctx, const char *buf, size_t n)
 {
 	(void)ctx;
 	(void)buf;

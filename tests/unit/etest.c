@@ -3,6 +3,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <etmtrace/error.h>
+
 #include "etest.h"
 
 struct etest_state etest_cur;
@@ -83,4 +85,18 @@ int etest_arm_elf(const char *dir, const char *asm_text)
 		 "-Ttext=0x8000 -e 0x8000 -o '%s/p.elf' '%s/p.o'",
 		 dir, path, dir, dir);
 	return system(cmd) == 0 ? 0 : -1;
+}
+
+int etest_sink_write(void *ctx, const char *s, size_t n)
+{
+	struct etest_sink *k = ctx;
+
+	if (++k->calls == k->fail_at)
+		return -etme_io;
+	if (k->len + n >= sizeof(k->buf))
+		return -etme_nomem;
+	memcpy(k->buf + k->len, s, n);
+	k->len += n;
+	k->buf[k->len] = 0;
+	return 0;
 }

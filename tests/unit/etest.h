@@ -55,4 +55,16 @@ void etest_fail_msg(const char *file, int line, const char *expr,
 
 #define ETEST(fn) etest_run(#fn, fn)
 
+/* A text buffer the library's writers (etm_write_fn) append to: pass
+ * etest_sink_write with a zeroed struct etest_sink as its context. The
+ * text stays NUL-terminated; more than fits fails the write with
+ * -etme_nomem, and call number @fail_at (counted in @calls; 0: none)
+ * fails with -etme_io. */
+struct etest_sink {
+	char buf[16384];
+	size_t len;
+	int calls, fail_at;
+};
+int etest_sink_write(void *ctx, const char *s, size_t n);
+
 #endif

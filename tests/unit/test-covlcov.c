@@ -45,23 +45,6 @@ static const struct {
 #define NPROG (sizeof(prog) / sizeof(prog[0]))
 #define SRC "/etmtrace-test/branches.c"
 
-struct sink {
-	char buf[4096];
-	size_t len;
-};
-
-static int sink_write(void *ctx, const char *s, size_t n)
-{
-	struct sink *k = ctx;
-
-	if (k->len + n >= sizeof(k->buf))
-		return -etme_nomem;
-	memcpy(k->buf + k->len, s, n);
-	k->len += n;
-	k->buf[k->len] = 0;
-	return 0;
-}
-
 /* The program as assembler text: each word with its .loc line. */
 static void prog_asm(char *buf, size_t len)
 {
@@ -156,7 +139,7 @@ static void t_untold_branches(void)
 	char dir[] = "/tmp/etm-covlcovXXXXXX", elf[300], cmd[400], text[2048];
 	struct etm_image *img = etm_image_alloc();
 	struct etm_symbols *sy = etm_symbols_alloc();
-	static struct sink k;
+	static struct etest_sink k;
 	uint8_t b[4 * NPROG];
 	struct covout o;
 	size_t i;
@@ -185,7 +168,7 @@ static void t_untold_branches(void)
 	ET_EQ(etm_cov_end(o.cov), 0);
 	o.img = img;
 	o.sym = sy;
-	o.write = sink_write;
+	o.write = etest_sink_write;
 	o.write_ctx = &k;
 	ET_EQ(cov_write_lcov(&o), 0);
 	if (strcmp(k.buf, expect))

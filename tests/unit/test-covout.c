@@ -21,26 +21,6 @@
 static const uint32_t prog[] = { 0xe3500000, 0x03a00001, 0x1afffffc,
 				 0xeb000001, 0xeafffffa, 0xe320f000, 0xe12fff1e };
 
-struct sink {
-	char buf[8192];
-	size_t len;
-	int calls, fail_at; /* fail_at: the call that fails (0: none) */
-};
-
-static int sink_write(void *ctx, const char *s, size_t n)
-{
-	struct sink *k = ctx;
-
-	if (++k->calls == k->fail_at)
-		return -etme_io;
-	if (k->len + n >= sizeof(k->buf))
-		return -etme_nomem;
-	memcpy(k->buf + k->len, s, n);
-	k->len += n;
-	k->buf[k->len] = 0;
-	return 0;
-}
-
 static struct etm_cov *one_range(const struct etm_image *img)
 {
 	struct etm_cov *c = etm_cov_alloc();
@@ -65,7 +45,7 @@ static struct etm_cov *one_range(const struct etm_image *img)
 static void t_long_line_and_error(void)
 {
 	struct etm_image *img = etm_image_alloc();
-	static struct sink k;
+	static struct etest_sink k;
 	struct covout o;
 	uint8_t b[sizeof(prog)];
 	char name[701], line[800];
@@ -83,7 +63,7 @@ static void t_long_line_and_error(void)
 	o.cov = one_range(img);
 	ET_CHECK(o.cov);
 	o.img = img;
-	o.write = sink_write;
+	o.write = etest_sink_write;
 	o.write_ctx = &k;
 	ET_EQ(cov_write_ranges(&o), 0);
 	snprintf(line, sizeof(line), "\nregion 00001000-0000101c 12/28 3 %s\n",

@@ -20,21 +20,8 @@ struct fix {
 	struct etm_symbols *sy;
 	struct etm_image *img;
 	struct etm_profile *p;
-	char out[4096];
-	size_t n;
+	struct etest_sink out; /* the report written */
 };
-
-static int collect(void *ctx, const void *buf, size_t n)
-{
-	struct fix *f = ctx;
-
-	if (f->n + n >= sizeof(f->out))
-		return -1;
-	memcpy(f->out + f->n, buf, n);
-	f->n += n;
-	f->out[f->n] = 0;
-	return 0;
-}
 
 static void put32(uint8_t *m, uint32_t off, uint32_t v)
 {
@@ -119,9 +106,9 @@ static struct etm_elem ctx(uint32_t id)
 
 static int folded(struct fix *f)
 {
-	f->n = 0;
-	f->out[0] = 0;
-	return etm_profile_write(f->p, etm_prof_folded, NULL, collect, f);
+	memset(&f->out, 0, sizeof(f->out));
+	return etm_profile_write(f->p, etm_prof_folded, NULL, etest_sink_write,
+				 &f->out);
 }
 
 /* main calls f (BL at 0x100c), f calls g (BL at 0x1104); in g an IRQ
@@ -158,8 +145,8 @@ static void calls_and_irq(void)
 	ET_EQ(etm_profile_elems(f.p, e, 8), 0);
 	ET_EQ(etm_profile_finish(f.p), 0);
 	ET_EQ(folded(&f), 0);
-	ET_CHECK(!strcmp(f.out, "main 5\nmain;f 4\nmain;f;g 4\n"
-				"main;f;g;[exception IRQ];irq 3\n"));
+	ET_CHECK(!strcmp(f.out.buf, "main 5\nmain;f 4\nmain;f;g 4\n"
+				    "main;f;g;[exception IRQ];irq 3\n"));
 	etm_profile_stats(f.p, &st);
 	ET_EQ(st.insns, 16);
 	ET_EQ(st.calls, 2);
@@ -194,7 +181,7 @@ static void gap_longjmp_reset(void)
 	ET_EQ(etm_profile_elems(f.p, e, 6), 0);
 	ET_EQ(etm_profile_finish(f.p), 0);
 	ET_EQ(folded(&f), 0);
-	ET_CHECK(!strcmp(f.out, "main 6\nmain;f 2\nmain;f;g 2\n[unknown] 3\n"));
+	ET_CHECK(!strcmp(f.out.buf, "main 6\nmain;f 2\nmain;f;g 2\n[unknown] 3\n"));
 	etm_profile_stats(f.p, &st);
 	ET_EQ(st.returns, 1);
 	ET_EQ(st.unwound, 1);
@@ -234,7 +221,7 @@ static void context_switch(void)
 	ET_EQ(etm_profile_elems(f.p, e, 10), 0);
 	ET_EQ(etm_profile_finish(f.p), 0);
 	ET_EQ(folded(&f), 0);
-	ET_CHECK(!strcmp(f.out, "main 5\nmain;f 4\ng 4\ng;f 3\n"));
+	ET_CHECK(!strcmp(f.out.buf, "main 5\nmain;f 4\ng 4\ng;f 3\n"));
 	etm_profile_stats(f.p, &st);
 	ET_EQ(st.returns, 2);
 	ET_EQ(st.resets, 0);
@@ -254,18 +241,18 @@ static void writers(void)
 	struct etm_elem e[3];
 	size_t n, i;
 	char tl[4096];
-	struct fix t;
+	static struct etest_sink t;
 
 	ET_CHECK(fix_init(&f) == 0);
-	t.n = 0;
-	ET_EQ(etm_profile_set_timeline(f.p, collect, &t, 0, 0), 0);
+	memset(&t, 0, sizeof(t));
+	ET_EQ(etm_profile_set_timeline(f.p, etest_sink_write, &t, 0, 0), 0);
 	e[0] = rng(0x1000, 4, 1);
 	e[1] = rng(0x1100, 4, 0); /* 0x1100..0x110c, BX LR */
 	e[2] = rng(0x1010, 1, 0);
 	e[2].last_cls = etmc_other;
 	ET_EQ(etm_profile_elems(f.p, e, 3), 0);
 	ET_EQ(etm_profile_finish(f.p), 0);
-	memcpy(tl, t.out, t.n + 1);
+	memcpy(tl, t.buf, t.len + 1);
 	/* main [0,9) with f [4,8) inside (1 instruction = 1 us) */
 	ET_CHECK(strstr(tl, "{\"name\":\"f\",\"cat\":\"function\",\"ph\":\"X\",\"ts\":4.000,\"dur\":4.000"));
 	ET_CHECK(strstr(tl, "{\"name\":\"main\",\"cat\":\"function\",\"ph\":\"X\",\"ts\":0.000,\"dur\":9.000"));
@@ -281,10 +268,12 @@ static void writers(void)
 			ET_EQ(fn[i].calls, 1);
 		}
 	}
-	f.n = 0;
-	ET_EQ(etm_profile_write(f.p, etm_prof_callgrind, "t", collect, &f), 0);
-	ET_CHECK(strstr(f.out, "fn=main\n0 5\ncfl=???\ncfn=f\ncalls=1 0\n0 4\n"));
-	ET_CHECK(strstr(f.out, "totals: 9\n"));
+	memset(&f.out, 0, sizeof(f.out));
+	ET_EQ(etm_profile_write(f.p, etm_prof_callgrind, "t", etest_sink_write,
+				&f.out),
+	      0);
+	ET_CHECK(strstr(f.out.buf, "fn=main\n0 5\ncfl=???\ncfn=f\ncalls=1 0\n0 4\n"));
+	ET_CHECK(strstr(f.out.buf, "totals: 9\n"));
 	fix_fini(&f);
 }
 

@@ -59,23 +59,6 @@ static const struct {
 	      { "mid", 0x8020, 0x8030 },
 	      { "leaf", 0x8040, 0x804c } };
 
-struct sink {
-	char buf[4096];
-	size_t len;
-};
-
-static int collect(void *ctx, const void *buf, size_t n)
-{
-	struct sink *k = ctx;
-
-	if (k->len + n >= sizeof(k->buf))
-		return -1;
-	memcpy(k->buf + k->len, buf, n);
-	k->len += n;
-	k->buf[k->len] = 0;
-	return 0;
-}
-
 /* The program as assembler text (functions at their addresses by .org). */
 static void prog_asm(char *buf, size_t len, const char *src)
 {
@@ -228,7 +211,7 @@ static void t_call_lines(void)
 	struct etm_image *img = etm_image_alloc();
 	struct etm_profile *p = NULL;
 	static uint8_t mem[0x50];
-	static struct sink k;
+	static struct etest_sink k;
 	size_t i;
 	FILE *f;
 	int r, exact;
@@ -255,7 +238,7 @@ static void t_call_lines(void)
 	etm_profile_set_lines(p, 1);
 	ET_EQ(etm_profile_elems(p, el, sizeof(el) / sizeof(el[0])), 0);
 	ET_EQ(etm_profile_finish(p), 0);
-	ET_EQ(etm_profile_write(p, etm_prof_callgrind, "t", collect, &k), 0);
+	ET_EQ(etm_profile_write(p, etm_prof_callgrind, "t", etest_sink_write, &k), 0);
 	expected(want, sizeof(want), src);
 	exact = !strcmp(k.buf, want);
 	if (!exact)
