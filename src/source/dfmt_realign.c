@@ -32,7 +32,7 @@ static int dfmt_fit_plain(const struct etm_dfmt *d, size_t k)
 		 * IDs (a plain data byte and the aux byte trade places). A
 		 * weak tie-break, empirical only: aux bytes with bit 0 set
 		 * that name no live ID. Recovery stays rare (measured in
-		 * tests/cli/test-i13-17-frame_realign.sh): telling these
+		 * tests/cli/test-frame_realign.sh): telling these
 		 * shifts apart needs the packet layer. */
 		tie += (aux & 1) && !d->seen[aux >> 1];
 		for (j = 0; j < DFMT_FRAME; j += 2) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli/test-i13-17-jobs_damaged.sh - heavily damaged CoreSight input
+# tests/cli/test-jobs_damaged.sh - heavily damaged CoreSight input
 # (TC2's buffer x8 with 100 random bit flips, byte deletions and
 # insertions: frame realignments, reserved IDs, lost syncs) decodes
 # byte-identically with --jobs 1, 2, 3 and 8 (--id 0x10: 1 and 8) (the parallel runner cuts at

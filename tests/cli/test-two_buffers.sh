@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli/test-i13-01-two_buffers.sh - issue 13 item 1: a snapshot with
+# tests/cli/test-two_buffers.sh - a snapshot with
 # two trace buffers decodes the sources of both (it decoded the first
 # buffer's only, silently), and --id A --id B across buffers keeps both.
 . "$(dirname "$0")/i13-lib.sh"

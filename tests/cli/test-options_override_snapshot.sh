@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli/test-i13-07-options_override_snapshot.sh - issue 13 item 7:
+# tests/cli/test-options_override_snapshot.sh -
 # on a snapshot, --protocol / --etmcr / --etmccer / --etmidr override its
 # registers (they were silently ignored, while --input-format was applied),
 # each with a note naming what changed.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli/test-i13-16-pft10_gray_ts.sh - issue 13 item 16: PFT 1.0
+# tests/cli/test-pft10_gray_ts.sh - PFT 1.0
 # timestamps are Gray-decoded (ETMCCER[28] is reserved in PFT 1.0; doc/
 # design.md), and info says so. The synthetic trace's timestamps are
 # Gray-coded by our encoder and ascend: decoded as PFT 1.0 they ascend and

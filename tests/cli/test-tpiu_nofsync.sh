@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli/test-i13-09-tpiu_nofsync.sh - issue 13 item 9: TPIU streams
+# tests/cli/test-tpiu_nofsync.sh - TPIU streams
 # with FSYNC (between frames, off the 16-byte grid) and without (an SWO
 # capture: frames from byte 0, HSYNC halfwords only) are detected and decode
 # as generated; --help says what the formats mean.

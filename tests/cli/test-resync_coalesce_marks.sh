@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli/test-i13-11-resync_coalesce_marks.sh - issue 13 item 11: in the
+# tests/cli/test-resync_coalesce_marks.sh - in the
 # text listing, (1) where the listing resumes after a loss of sync that no
 # trace-on line ends, a "-- resynchronised at ADDR" line comes first, ADDR
 # being the next instruction listed; (2) consecutive identical diagnostic

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli/test-i13-04-synth_no_overwrite.sh - issue 13 item 4: synth does
+# tests/cli/test-synth_no_overwrite.sh - synth does
 # not overwrite an existing snapshot without --force.
 . "$(dirname "$0")/i13-lib.sh"
 synth_snap "$tmp/s" --seed 1 --insns 100

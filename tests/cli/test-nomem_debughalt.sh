@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli/test-i13-14-nomem_debughalt.sh - issue 13 item 14: "memory not
+# tests/cli/test-nomem_debughalt.sh - "memory not
 # accessible" says what it means (was a bare "(?)"), and a debug halt is
 # shown without a vector (it has none: the core halts; ETMv3 exception 1 on
 # A/R profiles).

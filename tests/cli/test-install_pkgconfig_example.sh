@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli/test-i13-02-pc_prefix-example.sh - issue 13 items 2 and 3: the
+# tests/cli/test-install_pkgconfig_example.sh - the
 # library installed into a temporary prefix (cmake --install --prefix P) is
 # found with pkg-config alone (the .pc file has no baked-in prefix), and the
 # README's library example, examples/count.c, builds against it and counts

@@ -1,4 +1,4 @@
-/* tests/unit/test-i13_03_library_open.c - issue 13 item 3: etm_capture_open()
+/* tests/unit/test-library_open.c - etm_capture_open()
  * gives a decoder wired with every source, configuration and image: the
  * built-in sample (examples/sample) decodes to the 34 instructions of its hand
  * derivation (examples/sample/README.txt) through etm_capture_next(), which

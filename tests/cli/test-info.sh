@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli/test-i13-10-info.sh - issue 13 item 10: info shows a dump
+# tests/cli/test-info.sh - info shows a dump
 # without a length= key at its file's size (was zero-length), exits 2 on an
 # --id naming no source (was 0), and describes a trace file (was "FILE/
 # snapshot.ini: Not a directory").

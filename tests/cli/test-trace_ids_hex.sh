@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli/test-i13-05-trace_ids_hex.sh - issue 13 item 5: trace IDs print
+# tests/cli/test-trace_ids_hex.sh - trace IDs print
 # as 0x13 everywhere and --id reads that notation (hex: 13 is 0x13); an
 # unknown ID, or a source of a protocol not decoded, is named as such.
 . "$(dirname "$0")/i13-lib.sh"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli/test-i13-06-exit_status-garbage.sh - issue 13 item 6: garbage
+# tests/cli/test-exit_status_garbage.sh - garbage
 # input never exits 0 silently. Random bytes of every size class, an empty
 # file, all-zeros, all-0xFF, a text file and an ELF given as trace each exit
 # 1 or 2 with one line of reason on stderr (notes and warnings aside), with

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli/test-i13-13-messages-stdin.sh - issue 13 item 13: --elf of a
+# tests/cli/test-messages_stdin.sh - --elf of a
 # missing file names it once; bad --jobs / --id / missing values give the
 # valid range; `decode -` reads standard input.
 . "$(dirname "$0")/i13-lib.sh"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli/test-i13-08-etb_detected.sh - issue 13 item 8: an ETB dump
+# tests/cli/test-etb_detected.sh - an ETB dump
 # (CoreSight frames) given as a trace file is recognised from its bytes and
 # decodes as generated; forced to raw, the warning names the framing (not
 # the protocol) and the exit status is 1.

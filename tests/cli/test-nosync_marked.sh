@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# tests/cli/test-i13-11-nosync_marked.sh - issue 13 item 11 (part): a loss
+# tests/cli/test-nosync_marked.sh - a loss
 # of synchronisation says what it means and where the listing resumes.
 # (Resync markers, coalescing of repeated diagnostics and in-place marks of
-# image disagreements: test-i13-11-resync_coalesce_marks.sh.)
+# image disagreements: test-resync_coalesce_marks.sh.)
 . "$(dirname "$0")/i13-lib.sh"
 am=${ETM_SHARED:-}/snapshots/am243x-freertos-1
 [ -d "$am" ] || { echo "skip: $am missing"; exit 77; }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli/test-i13-18-verify_drop.sh - issue 13 item 18: --verify-drop
+# tests/cli/test-verify_drop.sh - --verify-drop
 # leaves the rejected trace out: on a damaged capture, the output is the
 # --verify output without the elements between each 'unverified' marker
 # and the error of that source that rejected them (the marker and the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli/test-i13-12-isync_reasons.sh - issue 13 item 12: the first sync
+# tests/cli/test-isync_reasons.sh - the first sync
 # shows the I-sync's own reason (it was always "trace on (start)"), and
 # jsonl names the reasons. The sample's first I-sync is a trace-on I-sync
 # (examples/sample/README.txt: I-sync reason 01); the am243x capture starts

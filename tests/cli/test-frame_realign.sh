@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli/test-i13-17-frame_realign.sh - issue 13 item 17: in
+# tests/cli/test-frame_realign.sh - in
 # CoreSight-framed input, 1-15 bytes lost or inserted lose the 16-byte frame
 # alignment; the decoder realigns with a frame_align error element and every
 # parser resynchronises. Measured by tests/cli/realign.py against the

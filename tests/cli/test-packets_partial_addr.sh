@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli/test-i13-15-packets_partial_addr.sh - issue 13 item 15: a
+# tests/cli/test-packets_partial_addr.sh - a
 # compressed branch address before the source's first full address (an
 # I-sync) is shown as partial, not as if its high bits were known.
 # Hand-made ETMv3 trace: A-sync, a one-byte branch address packet 0x21

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/snapshot/test-i13-infer_shared.sh - issue 13, detection and
+# tests/snapshot/test-infer_shared.sh - detection and
 # inference measured on every shared snapshot: its trace file decoded with
 # no options but --elf / --image (the snapshot's memory, or the program's
 # ELF) gives the same listing - every instruction, exception, timestamp and
