@@ -360,8 +360,8 @@ static struct etm_capture_source *file_add_source(struct cap_ctx *c,
 	return s;
 }
 
-/* Source @s of a framed trace file, no protocol given: if it has probed
- * data and they hold no A-sync (five or more zeros, then 0x80; ETMv3 and PTM
+/* Source @s of a framed trace file, found (no --id, no protocol given):
+ * if it has probed data and they hold no A-sync (five or more zeros, then 0x80; ETMv3 and PTM
  * alike), nothing in them can be decoded as ETM/PTM trace (am243x's ID
  * 0x6F: an incrementing counter byte, 256 of them): it is listed, not
  * decoded, with a note. Returns 1 if so. */
@@ -370,8 +370,8 @@ static int file_unsynced(struct cap_ctx *c, struct etm_capture_source *s)
 	size_t i, nb = 0;
 	int zeros = 0;
 
-	if (c->o.protocol || c->cap->buf[0].format == etm_fmt_raw)
-		return 0;
+	if (c->o.protocol || c->o.nids || c->cap->buf[0].format == etm_fmt_raw)
+		return 0; /* what the options select is decoded as they say */
 	for (i = 0; i < c->nprobe; i++) {
 		if (c->probe_id[i] != s->id)
 			continue;
@@ -386,7 +386,8 @@ static int file_unsynced(struct cap_ctx *c, struct etm_capture_source *s)
 	s->cfg.protocol = etm_proto_unknown;
 	s->cfg.traceid = s->id;
 	cap_note(c->cap, "trace ID 0x%02x: no A-sync in its %zu bytes: not "
-			 "ETM/PTM trace, not decoded (--protocol decodes it)",
+			 "ETM/PTM trace, not decoded (--id or --protocol "
+			 "decodes it)",
 		 s->id, nb);
 	return 1;
 }

@@ -8,8 +8,8 @@
 # the even data bytes' bit 0 and says whether an ID change takes effect
 # after the next byte). 0x6F's bytes (03 04 05 ...) hold no A-sync (five
 # zeros, then 0x80), so it is listed as not decoded (not ETM/PTM trace).
-# Decoded as a trace file, also with 0x6F decoded as ETMv3 (--protocol),
-# the buffer is the three pieces of the snapshot (0x6F never syncs, so it
+# Decoded as a trace file, also with 0x6F selected and so decoded (inferred
+# ETMv3 with --id, or --protocol etmv3), the buffer is the three pieces of the snapshot (0x6F never syncs, so it
 # never starts a run: doc/circular.md), with the instructions of each byte
 # range alone (249,121, 30,954, 2,322; measured before pieces existed,
 # tests/cli/test-circular_am243x.sh).
@@ -54,6 +54,9 @@ pieces() { # the instructions of each piece of a text listing ([ID] prefixes)
 "$ETMTRACE" decode "$am/etb.bin" --elf "$am/freertos.out" > "$tmp/l" 2> /dev/null
 check "[ \"\$(pieces '$tmp/l')\" = '3 249121 30954 2322' ]" \
 	"as a trace file: 3 pieces, 249121 30954 2322 instructions (got $(pieces "$tmp/l"))"
+"$ETMTRACE" decode "$am/etb.bin" --elf "$am/freertos.out" --id 10 --id 6f > "$tmp/l1" 2> /dev/null
+check "[ \"\$(pieces '$tmp/l1')\" = '3 249121 30954 2322' ]" \
+	"0x6f decoded too (--id 10 --id 6f): the same 3 pieces (got $(pieces "$tmp/l1"))"
 "$ETMTRACE" decode "$am/etb.bin" --elf "$am/freertos.out" --id 10 --id 6f \
 	--protocol etmv3 > "$tmp/l2" 2> /dev/null
 check "[ \"\$(pieces '$tmp/l2')\" = '3 249121 30954 2322' ]" \
