@@ -26,5 +26,6 @@
 #include <etmtrace/coverage.h>
 #include <etmtrace/chunk.h>
 #include <etmtrace/open.h>
+#include <etmtrace/window.h>
 
 #endif
