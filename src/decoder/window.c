@@ -11,7 +11,9 @@
 
 #include "common/grow.h"
 
-enum { W_BEFORE, W_IN, W_AFTER };
+enum { W_BEFORE,
+       W_IN,
+       W_AFTER };
 
 /* Elements other than instructions the ring holds beyond 2 * N. */
 #define WIN_SLACK 4096
@@ -26,9 +28,9 @@ struct etm_window {
 	struct etm_window_opts o;
 	struct win_src src[256]; /* by trace ID (a uint8_t) */
 	int state;
-	uint64_t index;  /* decode index of the next instruction */
-	int kept_any;    /* an instruction of the window was kept */
-	int finished;    /* etm_window_finish() called */
+	uint64_t index; /* decode index of the next instruction */
+	int kept_any;   /* an instruction of the window was kept */
+	int finished;   /* etm_window_finish() called */
 	uint64_t dropped;
 	/* output queue */
 	struct etm_elem q[WIN_QMAX];
@@ -36,10 +38,14 @@ struct etm_window {
 	/* --last: ring of elements, oldest at head */
 	struct etm_elem *ring;
 	size_t cap, head, n, capmax;
-	uint64_t insns;  /* instructions in the ring */
-	int releasing;   /* the ring is being taken (next()) */
+	uint64_t insns;       /* instructions in the ring */
+	int releasing;        /* the ring is being taken (next()) */
 	struct etm_elem hold; /* goes into the ring after the release */
 	int has_hold;
+	/* left out of the ring since its last release: an etmk_window
+	 * element before the next group (not before the first) */
+	int released;
+	uint64_t gap_elems, gap_insns, gap_off;
 };
 
 static int parse_num(const char *s, uint64_t *v)
@@ -286,6 +292,15 @@ static int ring_room(struct etm_window *w)
 	return 0;
 }
 
+/* The ring leaves out @el's first @k instructions (or all of @el). */
+static void left_out(struct etm_window *w, const struct etm_elem *el,
+		     uint64_t k)
+{
+	if (!w->gap_elems++)
+		w->gap_off = el->offset;
+	w->gap_insns += k;
+}
+
 /* Drop the oldest elements that are not among the last N instructions
  * or after the first of them. */
 static void ring_trim(struct etm_window *w)
@@ -296,6 +311,7 @@ static void ring_trim(struct etm_window *w)
 
 		if (w->insns - k < w->o.last)
 			break;
+		left_out(w, f, k);
 		w->insns -= k;
 		w->head = (w->head + 1) % w->cap;
 		w->n--;
@@ -327,10 +343,23 @@ static void ring_release(struct etm_window *w)
 		uint64_t keep = w->o.last - (w->insns - f->ninsn);
 
 		if (cut_range(w, f, f->ninsn - (uint32_t)keep, &head, &tail) == 0) {
+			left_out(w, f, head.ninsn);
 			*f = tail;
 			w->insns = w->o.last;
 		}
 	}
+	if (w->released && w->gap_elems) {
+		struct etm_elem m;
+
+		memset(&m, 0, sizeof(m));
+		m.kind = etmk_window;
+		m.offset = w->gap_off;
+		m.ninsn = w->gap_insns > UINT32_MAX ? UINT32_MAX :
+						      (uint32_t)w->gap_insns;
+		queue(w, &m);
+	}
+	w->gap_elems = w->gap_insns = 0;
+	w->released = 1;
 	w->releasing = 1;
 }
 
