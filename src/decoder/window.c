@@ -271,23 +271,25 @@ static void ring_compact(struct etm_window *w)
 /* Grow the ring to hold one more element in order (oldest at 0). */
 static int ring_room(struct etm_window *w)
 {
-	size_t cap = w->cap, i;
+	size_t cap = w->cap ? w->cap * 2 : 64, i;
 	struct etm_elem *r;
 
-	if (w->n < w->cap)
-		return 0;
-	if (w->cap >= w->capmax) {
+	if (w->n >= w->capmax) {
 		ring_compact(w);
 		return 0;
 	}
-	r = malloc((cap ? cap * 2 : 64) * sizeof(*r));
+	if (w->n < w->cap)
+		return 0;
+	if (cap > w->capmax)
+		cap = w->capmax;
+	r = malloc(cap * sizeof(*r));
 	if (!r)
 		return -etme_nomem;
 	for (i = 0; i < w->n; i++)
 		r[i] = *ring_at(w, i);
 	free(w->ring);
 	w->ring = r;
-	w->cap = cap ? cap * 2 : 64;
+	w->cap = cap;
 	w->head = 0;
 	return 0;
 }
