@@ -127,6 +127,11 @@ static int decode_verdict(const struct session *s, const struct decfmt *c)
 
 	for (i = 0; i < etmk_num_kinds; i++)
 		t.elems += c->n.elems[i];
+	if (!t.insns && (s->o->win_start.kind || s->o->win_stop.kind)) {
+		fprintf(stderr, "etmtrace: no instructions in the window (--start "
+				"never came, or --stop came first)\n");
+		return 1;
+	}
 	return diagwarn_verdict(c->dw, s, &t, "listing");
 }
 
