@@ -96,6 +96,12 @@ for w in "--start #1234567 --stop #1434567" "--last 1234" "--start 0x$(sed -n 50
 	done
 done
 
+# ---- profile: the window's instructions (hand: the sample's first 10;
+# TC2 0x13: as the decode's index window above)
+check "\"\$E\" profile '$S' --stop '#10' 2>/dev/null | grep -q '^# etmtrace profile: 10 instructions'" "profile --stop #10 of the sample: 10 instructions"
+k=$(wc -l < "$tmp/tc2-13-index.exp")
+check "\"\$E\" profile '$T' --id 13 --start '#2387' --stop '#4774' 2>/dev/null | grep -q '^# etmtrace profile: $k instructions'" "profile of TC2 0x13 #2387..#4773: $k instructions"
+
 # ---- bad bounds are usage errors that name the accepted forms
 "$E" decode "$S" --start 1234 > /dev/null 2> "$tmp/err"; rc=$?
 check "[ $rc = 2 ] && grep -q '0xADDRESS, @OFFSET, ts:TIMESTAMP or #INDEX' '$tmp/err'" "--start 1234: exit 2, the forms named"
