@@ -185,7 +185,7 @@ static int cut_range(const struct etm_window *w, const struct etm_elem *el,
 
 /* The index in range @el (first instruction of decode index @base) of
  * the first instruction, from index @from on, that bound @b names; -1 if
- * none. */
+ * none. An index bound before @base names the range's start. */
 static long bound_in_range(const struct etm_window *w,
 			   const struct etm_elem *el, uint64_t base,
 			   const struct etm_win_bound *b, uint32_t from)
@@ -195,10 +195,10 @@ static long bound_in_range(const struct etm_window *w,
 	struct etm_walk wk;
 	uint32_t i;
 
+	if (b->kind == etm_win_insn && b->value < base)
+		return 0; /* passed already (a stop before the start) */
 	if (b->kind == etm_win_insn)
-		return b->value >= base + from && b->value - base < el->ninsn ?
-			       (long)(b->value - base) :
-			       -1;
+		return b->value - base < el->ninsn ? (long)(b->value - base) : -1;
 	if (b->kind != etm_win_addr || b->value < el->start ||
 	    b->value >= el->end || from >= el->ninsn)
 		return -1;

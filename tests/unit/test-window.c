@@ -188,6 +188,10 @@ static void t_index_window(void)
 	ET_EQ(out[0].start, 0x1002);
 	ET_EQ(out[0].ninsn, 3);
 	etm_window_free(w);
+	w = win("#6", "#2", 0, 0, &cfg_ar, 1); /* a stop before the start */
+	ET_EQ(run(w, in, 4, out, 4), 0);
+	ET_CHECK(etm_window_done(w));
+	etm_window_free(w);
 	w = win("#3", "#7", 0, 0, &cfg_ar, 1); /* 3-4, the timestamp, 5-6 */
 	ET_EQ(run(w, in, 4, out, 4), 3);
 	ET_EQ(out[0].start, 0x1008);
