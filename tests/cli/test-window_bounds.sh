@@ -102,6 +102,12 @@ check "\"\$E\" profile '$S' --stop '#10' 2>/dev/null | grep -q '^# etmtrace prof
 k=$(wc -l < "$tmp/tc2-13-index.exp")
 check "\"\$E\" profile '$T' --id 13 --start '#2387' --stop '#4774' 2>/dev/null | grep -q '^# etmtrace profile: $k instructions'" "profile of TC2 0x13 #2387..#4773: $k instructions"
 
+# ---- coverage: by hand, #3..#13 of the sample run 0x8100-0x8104 twice
+# (the first beq failed), 0x8106, 0x8108, 0x800c, 0x8010, 0x8008 once
+"$E" coverage "$S" --format insns --start 0x8100 --stop '#14' > "$tmp/cov" 2>/dev/null
+check "[ \$(awk '{s+=\$3} END{print s}' '$tmp/cov') = 11 ] && grep -q '^00008104 T 2 1 0' '$tmp/cov' && grep -q '^00008008 A 1 0' '$tmp/cov' && [ \$(wc -l < '$tmp/cov') = 8 ]" \
+	"coverage --start 0x8100 --stop #14 of the sample: 11 executions at 8 addresses, 0x8104 twice (1 failed)"
+
 # ---- bad bounds are usage errors that name the accepted forms
 "$E" decode "$S" --start 1234 > /dev/null 2> "$tmp/err"; rc=$?
 check "[ $rc = 2 ] && grep -q '0xADDRESS, @OFFSET, ts:TIMESTAMP or #INDEX' '$tmp/err'" "--start 1234: exit 2, the forms named"
