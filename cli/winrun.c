@@ -21,6 +21,10 @@ int winrun_open(struct winrun *wr, const struct session *s,
 	wr->ctx = ctx;
 	wr->nout = 0;
 	wr->err = 0;
+	if (o->win_at_halt && !o->win_last) {
+		fprintf(stderr, "etmtrace %s: --at halt needs --last N\n", o->cmd);
+		return 2;
+	}
 	if (!o->win_start.kind && !o->win_stop.kind && !o->win_last)
 		return 0;
 	wr->w = etm_window_alloc(&wo);

@@ -401,6 +401,10 @@ int epy_window_opts(PyObject *kw, struct etm_window_opts *wo)
 			return -1;
 		}
 		wo->at = !strcmp(s, "halt") ? etm_win_at_halt : etm_win_at_end;
+		if (wo->at == etm_win_at_halt && !wo->last) {
+			PyErr_SetString(PyExc_ValueError, "at='halt' needs last=N");
+			return -1;
+		}
 	}
 	return a || b || wo->last;
 }

@@ -114,6 +114,8 @@ check "[ $rc = 2 ] && grep -q '0xADDRESS, @OFFSET, ts:TIMESTAMP or #INDEX' '$tmp
 "$E" decode "$S" --start 0x9999 > "$tmp/out" 2> "$tmp/err"; rc=$?
 check "[ $rc = 1 ] && [ ! -s '$tmp/out' ] && grep -q 'no instructions in the window' '$tmp/err'" \
 	"--start at an address never executed: exit 1, 'no instructions in the window'"
+"$E" decode "$S" --at halt > /dev/null 2> "$tmp/err"; rc=$?
+check "[ $rc = 2 ] && grep -q -- '--at halt needs --last N' '$tmp/err'" "--at halt without --last: exit 2"
 "$E" decode "$S" --last 0 > /dev/null 2>&1; rc=$?
 check "[ $rc = 2 ]" "--last 0: exit 2"
 finish

@@ -103,3 +103,5 @@ def test_bad_window_options():
         etmtrace.open(SAMPLE, last=3, at="middle")
     with pytest.raises(ValueError):
         etmtrace.open(SAMPLE, start="#3", packets=True)
+    with pytest.raises(ValueError):
+        etmtrace.open(SAMPLE, at="halt")
