@@ -14,6 +14,7 @@
 #include "dis.h"
 #include "session.h"
 #include "symload.h"
+#include "winrun.h"
 
 static const char coverage_help[] =
 	"usage: etmtrace coverage <snapshot-dir | trace-file>... [options]\n"
@@ -41,7 +42,8 @@ static const char coverage_help[] =
 	"  --base ADDR           subtract ADDR from profile addresses\n"
 	"  --test-name NAME      lcov TN: record\n"
 	"  --id, --image, --elf, --jobs, --no-cache, --protocol, --input-format,\n"
-	"  --etmcr, --etmccer, --etmidr, --m-profile, --pieces: as for decode\n"
+	"  --etmcr, --etmccer, --etmidr, --m-profile, --pieces, --start, --stop,\n"
+	"  --last, --at: as for decode (a window: each input's coverage of it)\n"
 	"Exit status, warnings: as decode, for each trace input (1: the coverage\n"
 	"or profile is incomplete).\n";
 
@@ -62,7 +64,7 @@ static int is_value_opt(const char *a)
 {
 	static const char *const v[] = { "--id", "--protocol", "--input-format",
 					 "--etmcr", "--etmccer", "--etmidr", "--image", "--elf", "--jobs",
-					 "--chunk", "--pieces" };
+					 "--chunk", "--pieces", "--start", "--stop", "--last", "--at" };
 	size_t i;
 
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
@@ -142,6 +144,7 @@ static int cov_decode(struct session *s, struct opts *o, struct etm_cov *cov,
 		      int profile)
 {
 	struct covpar_acc a = { .cov = cov };
+	struct winrun wr;
 	int i, r;
 
 	r = session_open(s, o, etm_dec_elements, 1);
@@ -156,12 +159,18 @@ static int cov_decode(struct session *s, struct opts *o, struct etm_cov *cov,
 		etm_cov_set_source(cov, s->src[i].id, s->src[i].cfg.protocol,
 				   s->src[i].img);
 	s->jobs = o->jobs ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-	s->elems = cov_elems;
-	r = s->jobs > 1 && !o->chunk && !s->mem && !s->skip ?
-		    covpar_run(s, &a) :
-		    -1;
+	r = winrun_open(&wr, s, o, cov_elems, &a);
+	s->elems = wr.w ? winrun_elems : cov_elems;
+	if (!r) /* a window: the decode on the workers, the window here */
+		r = s->jobs > 1 && !o->chunk && !s->mem && !s->skip && !wr.w ?
+			    covpar_run(s, &a) :
+			    -1;
 	if (r < 0)
-		r = session_run(s, cov_item, &a);
+		r = wr.w ? session_run(s, winrun_item, &wr) :
+			   session_run(s, cov_item, &a);
+	if (!r)
+		r = winrun_finish(&wr);
+	winrun_close(&wr);
 	if (!r && etm_cov_end(cov) < 0) {
 		fprintf(stderr, "etmtrace: out of memory\n");
 		r = 2;
@@ -400,7 +409,7 @@ static int cov_main(int argc, char **argv, int profile)
 	rest[n++] = (char *)(c.ninputs ? c.inputs[0] : ".");
 	r = opt_parse(&o, n, rest,
 		      "id,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
-		      "image,elf,no-cache,jobs,chunk,pieces");
+		      "image,elf,no-cache,jobs,chunk,pieces,start,stop,last,at");
 	if (!r)
 		r = cov_run(&c, &o, profile);
 	else

@@ -11,6 +11,7 @@
 #include "diagwarn.h"
 #include "dis.h"
 #include "symload.h"
+#include "winrun.h"
 
 static const char decode_help[] =
 	"usage: etmtrace decode <snapshot-dir | trace-file> [options]\n"
@@ -49,6 +50,17 @@ static const char decode_help[] =
 	"                        'unverified' error stays, the elements it puts\n"
 	"                        in doubt are dropped (counted on stderr)\n"
 	"  --verbose             say which sources are decoded from which buffer\n"
+	"A window (doc/window.md; with --stats: the window's totals):\n"
+	"  --start B, --stop B   from bound B on / up to (not with) bound B:\n"
+	"                        0xADDR the first executed instruction there,\n"
+	"                        @OFFSET the first element of that input offset\n"
+	"                        or later, ts:VALUE the first timestamp of that\n"
+	"                        value or more, #N the instruction of index N\n"
+	"                        (0: the first decoded); a range is cut at the\n"
+	"                        exact instruction\n"
+	"  --last N              only the last N instructions (of the window)\n"
+	"  --at end|halt         --last before the end (default), or before each\n"
+	"                        Debug Halt and trace stop (and the end)\n"
 	"Configuration: a snapshot's, or for a trace file found from the bytes -\n"
 	"the input format detected, the registers inferred by probing the trace\n"
 	"against the image (printed); options always win, on a snapshot too:\n"
@@ -115,6 +127,11 @@ static int decode_verdict(const struct session *s, const struct decfmt *c)
 
 	for (i = 0; i < etmk_num_kinds; i++)
 		t.elems += c->n.elems[i];
+	if (!t.insns && (s->o->win_start.kind || s->o->win_stop.kind)) {
+		fprintf(stderr, "etmtrace: no instructions in the window (--start "
+				"never came, or --stop came first)\n");
+		return 1;
+	}
 	return diagwarn_verdict(c->dw, s, &t, "listing");
 }
 
@@ -122,22 +139,30 @@ static int decode_verdict(const struct session *s, const struct decfmt *c)
 static int decode_buffers(struct session *s, struct decfmt *c,
 			  const struct decsym_opts *ann, struct runfig *rf)
 {
+	struct winrun wr;
 	size_t b;
-	int r = 0;
+	int r;
 
-	for (b = 0; b < session_nbuffers(s) && !r; b++) {
+	r = winrun_open(&wr, s, s->o, decfmt_elems, c);
+	for (b = 0; b < session_nbuffers(s) && !r && !winrun_done(&wr); b++) {
 		if (session_select(s, b) < 0)
 			continue;
-		/* several jobs on a regular file: formatted on the workers */
+		/* several jobs on a regular file: formatted on the workers;
+		 * with a window, decoded there and formatted here in order */
 		r = s->jobs > 1 && !s->o->chunk && !s->mem && !s->skip &&
-				    !decsym_sequential(ann) ?
+				    !decsym_sequential(ann) && !wr.w ?
 			    decpar_run(s, c, ann, rf) :
 			    -1;
-		s->elems = decfmt_elems;
+		s->elems = wr.w ? winrun_elems : decfmt_elems;
 		if (r < 0)
-			r = session_run_buffer(s, decfmt_item, c);
+			r = wr.w ? session_run_buffer(s, winrun_item, &wr) :
+				   session_run_buffer(s, decfmt_item, c);
 		decfmt_flush(c);
 	}
+	if (!r)
+		r = winrun_finish(&wr);
+	decfmt_flush(c);
+	winrun_close(&wr);
 	return r;
 }
 
@@ -230,7 +255,7 @@ int cmd_decode(int argc, char **argv)
 	r = opt_parse(&o, argc, argv,
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
 		      "image,elf,stats,run-stats,no-cache,jobs,chunk,verify,symbols,source,offsets,clock,"
-		      "allow-outside,verbose,verify-drop,etmccr,samples,order,pieces");
+		      "allow-outside,verbose,verify-drop,etmccr,samples,order,pieces,start,stop,last,at");
 	if (r) {
 		if (r > 0)
 			fputs(decode_help, stdout);

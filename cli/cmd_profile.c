@@ -12,6 +12,7 @@
 #include "diagwarn.h"
 #include "session.h"
 #include "symload.h"
+#include "winrun.h"
 
 static const char profile_help[] =
 	"usage: etmtrace profile <snapshot-dir | trace-file> [options]\n"
@@ -29,8 +30,9 @@ static const char profile_help[] =
 	"  --symbols FILE        functions from an 'nm -S' style file (repeatable)\n"
 	"  --clock HZ            core clock: cycles to time (perfetto)\n"
 	"  --id ID, --image FILE@ADDR, --jobs N, --no-cache, --protocol,\n"
-	"  --input-format, --etmcr, --etmccer, --etmidr, --m-profile, --pieces:\n"
-	"  as decode\n"
+	"  --input-format, --etmcr, --etmccer, --etmidr, --m-profile, --pieces,\n"
+	"  --start, --stop, --last, --at: as decode (a window: the profile of\n"
+	"  its instructions)\n"
 	"Exit status, warnings: as decode (1: the profile is incomplete).\n";
 
 static int write_fd(void *ctx, const char *buf, size_t n)
@@ -105,6 +107,7 @@ static int profile_run(struct session *s, struct opts *o, struct etm_symbols *sy
 	struct etm_profile *p = etm_profile_alloc(sy);
 	struct prof_run pr = { .p = p };
 	int out_fd = STDOUT_FILENO, r;
+	struct winrun wr;
 
 	if (!p || profile_setup(s, p, o->format) < 0 ||
 	    !(pr.dw = diagset_open(session_osrc(s), s->nsrc))) {
@@ -113,8 +116,14 @@ static int profile_run(struct session *s, struct opts *o, struct etm_symbols *sy
 		return 2;
 	}
 	s->jobs = o->jobs ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-	s->elems = prof_batch;
-	r = session_run(s, prof_item, &pr);
+	r = winrun_open(&wr, s, o, prof_batch, &pr);
+	s->elems = wr.w ? winrun_elems : prof_batch;
+	if (!r)
+		r = wr.w ? session_run(s, winrun_item, &wr) :
+			   session_run(s, prof_item, &pr);
+	if (!r)
+		r = winrun_finish(&wr);
+	winrun_close(&wr);
 	if (!r && etm_profile_finish(p) < 0)
 		r = 2;
 	if (!r && prof_format(o->format) != etm_prof_invalid &&
@@ -137,7 +146,7 @@ int cmd_profile(int argc, char **argv)
 
 	r = opt_parse(&o, argc, argv,
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
-		      "image,elf,symbols,clock,no-cache,jobs,chunk,pieces");
+		      "image,elf,symbols,clock,no-cache,jobs,chunk,pieces,start,stop,last,at");
 	if (r) {
 		if (r > 0)
 			fputs(profile_help, stdout);

@@ -165,6 +165,30 @@ static int opt_pieces(struct opts *o, const char *name, const char *v)
 	return 0;
 }
 
+/* --start/--stop BOUND, --last N, --at end|halt: the window. Returns 0,
+ * -1 (bad value) or -2 (reported). */
+static int opt_window(struct opts *o, const char *name, const char *v)
+{
+	if (!strcmp(name, "start") || !strcmp(name, "stop")) {
+		if (etm_window_parse(v, !strcmp(name, "start") ? &o->win_start :
+								 &o->win_stop) == 0)
+			return 0;
+		fprintf(stderr, "etmtrace %s: bad value for --%s: '%s' (expected 0xADDRESS, "
+				"@OFFSET, ts:TIMESTAMP or #INDEX)\n",
+			o->cmd, name, v);
+		return -2;
+	}
+	if (!strcmp(name, "last"))
+		return opt_uint(o->cmd, name, v, 0, 1, (uint64_t)1 << 32, &o->win_last) < 0 ?
+			       -2 :
+			       0;
+	if (!strcmp(name, "at") && (!strcmp(v, "end") || !strcmp(v, "halt"))) {
+		o->win_at_halt = !strcmp(v, "halt");
+		return 0;
+	}
+	return opt_pieces(o, name, v);
+}
+
 static int opt_value(struct opts *o, const char *name, char *v)
 {
 	static const char *const protos[] = { "", "etmv3", "ptm", "etmv1",
@@ -241,7 +265,7 @@ static int opt_value(struct opts *o, const char *name, char *v)
 			return -2;
 		o->chunk = (int)n;
 	} else {
-		return opt_pieces(o, name, v);
+		return opt_window(o, name, v);
 	}
 	return 0;
 }

@@ -6,6 +6,7 @@
 
 #include <etmtrace/config.h>
 #include <etmtrace/source.h>
+#include <etmtrace/window.h>
 
 #define OPT_MAX_FILES 32
 
@@ -47,6 +48,10 @@ struct opts {
 	int nsymfiles;
 	double clock_hz;     /* --clock: core clock (cycles), Hz */
 	int source, offsets; /* --source, --offsets (listing) */
+	/* --start, --stop, --last, --at halt: the window (etmtrace/window.h) */
+	struct etm_win_bound win_start, win_stop;
+	uint64_t win_last;
+	int win_at_halt;
 };
 
 /* Parse argv after the subcommand. @allowed lists the option names the

@@ -27,5 +27,6 @@
 #include <etmtrace/chunk.h>
 #include <etmtrace/open.h>
 #include <etmtrace/write.h>
+#include <etmtrace/window.h>
 
 #endif

@@ -39,6 +39,11 @@ enum etm_elem_kind {
 	 * buffer". */
 	etmk_buffer_end,
 	etmk_piece, /**< a piece of a circular buffer begins (below) */
+	/** A window (etmtrace/window.h) left out elements of the decode here,
+	 * between two it keeps (--last N --at halt: between the groups):
+	 * id 0, .offset: the first one left out; .ninsn: the instructions
+	 * left out (at most UINT32_MAX). */
+	etmk_window,
 	etmk_num_kinds
 };
 

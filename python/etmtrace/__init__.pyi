@@ -64,7 +64,9 @@ def open(path: StrPath, *, packets: bool = False, protocol: str = ...,
          etmcr: int = ..., etmccer: int = ..., etmidr: int = ...,
          m_profile: bool = False, infer: bool = True,
          images: Iterable[tuple[StrPath, int]] = ...,
-         elfs: Iterable[StrPath | tuple[StrPath, int]] = ...) -> Decoder: ...
+         elfs: Iterable[StrPath | tuple[StrPath, int]] = ...,
+         pieces: bool = ..., start: str = ..., stop: str = ...,
+         last: int = ..., at: str = "end") -> Decoder: ...
 
 def plan_chunks(path: StrPath, *, chunk_size: int = 0, buffer: int = 0,
                 trace_ids: bool = True, **options: Any) -> list[Chunk]: ...

@@ -32,6 +32,11 @@ struct epy_dec {
 	struct etm_chunk_dec *ch; /* chunk mode: the chunk's decoder */
 	size_t buffer;            /* chunk mode: its buffer */
 	uint64_t next_chunk;
+	/* a window (start, stop, last, at): the elements go through it */
+	struct etm_window *win;
+	const struct etm_elem *els; /* the decoder's batch being put */
+	size_t nels, iel;
+	int win_finished;
 };
 
 PyObject *epy_decoder_type;
@@ -159,6 +164,68 @@ static int fill(struct epy_dec *d, void *out, size_t max, size_t *got)
 	return 0;
 }
 
+/* The next batch of the capture's elements (every buffer in turn) into
+ * *@els: its size, 0 at the end of the last buffer, or an error. */
+static int raw_elems(struct epy_dec *d, const struct etm_elem **els)
+{
+	struct etm_decoder *dec;
+	int n;
+
+	for (;;) {
+		if (d->fd < 0 && (n = open_buffer(d)) < 0)
+			return n;
+		if (d->done) {
+			d->done = 0; /* the window still holds elements */
+			return 0;
+		}
+		dec = etm_capture_buffer(d->cap, d->cur)->dec;
+		n = etm_decoder_next_elems(dec, els, 4096);
+		if (n > 0)
+			return n;
+		if (n == -etme_again && !d->finished) {
+			if ((n = feed(d, dec)) < 0)
+				return n;
+		} else if (n == -etme_eos || n == -etme_again) {
+			close_buffer(d);
+			d->cur++;
+		} else {
+			return n;
+		}
+	}
+}
+
+/* fill() through the window: what it keeps of the elements. */
+static int fill_window(struct epy_dec *d, struct epy_elem *er, size_t max,
+		       size_t *got)
+{
+	struct etm_elem e;
+	size_t k = 0;
+	int n;
+
+	while (k < max && !d->done) {
+		if (etm_window_next(d->win, &e) == 0) {
+			epy_elem_from(&er[k], &e);
+			er[k++].buffer = (uint8_t)d->cur;
+		} else if (d->win_finished || etm_window_done(d->win)) {
+			d->done = 1;
+		} else if (d->iel < d->nels) {
+			if ((n = etm_window_put(d->win, &d->els[d->iel++])) < 0)
+				return n;
+		} else if ((n = raw_elems(d, &d->els)) > 0) {
+			d->nels = (size_t)n;
+			d->iel = 0;
+		} else if (n == 0) {
+			d->win_finished = 1;
+			if ((n = etm_window_finish(d->win)) < 0)
+				return n;
+		} else {
+			return n;
+		}
+	}
+	*got = k;
+	return 0;
+}
+
 static PyObject *dec_iternext(PyObject *self)
 {
 	struct epy_dec *d = (struct epy_dec *)self;
@@ -185,7 +252,8 @@ static PyObject *dec_iternext(PyObject *self)
 		return PyErr_NoMemory();
 	d->busy = 1;
 	Py_BEGIN_ALLOW_THREADS
-		r = fill(d, buf, (size_t)d->batch, &got);
+		r = d->win ? fill_window(d, buf, (size_t)d->batch, &got) :
+			     fill(d, buf, (size_t)d->batch, &got);
 	Py_END_ALLOW_THREADS
 		d->busy = 0;
 	if (r < 0) {
@@ -210,6 +278,8 @@ static void dec_release(struct epy_dec *d)
 	close_buffer(d);
 	etm_chunk_dec_free(d->ch);
 	d->ch = NULL;
+	etm_window_free(d->win);
+	d->win = NULL;
 	etm_capture_free(d->cap);
 	d->cap = NULL;
 	free(d->io);
@@ -248,13 +318,95 @@ static struct epy_dec *dec_new(struct etm_capture *cap, int packets)
 	return d;
 }
 
-PyObject *epy_decoder_open(PyObject *path, const struct epy_opts *po)
+/* The window @wo over d's decoded sources; -1 with an exception set. */
+static int dec_window(struct epy_dec *d, const struct etm_window_opts *wo)
+{
+	const struct etm_capture_source *s;
+	size_t i;
+
+	if (d->packets) {
+		PyErr_SetString(PyExc_ValueError, "a window (start, stop, last) "
+						  "needs elements, not packets");
+		return -1;
+	}
+	d->win = etm_window_alloc(wo);
+	if (!d->win) {
+		PyErr_NoMemory();
+		return -1;
+	}
+	for (i = 0; (s = etm_capture_source(d->cap, i)) != NULL; i++)
+		if (!s->skip)
+			etm_window_add_source(d->win, s->id, &s->cfg, s->img);
+	return 0;
+}
+
+PyObject *epy_decoder_open(PyObject *path, const struct epy_opts *po,
+			   const struct etm_window_opts *wo)
 {
 	struct etm_capture *cap;
+	struct epy_dec *d;
 
 	if (epy_capture_open(&cap, PyBytes_AsString(path), po) < 0)
 		return NULL;
-	return (PyObject *)dec_new(cap, po->o.mode == etm_dec_packets);
+	d = dec_new(cap, po->o.mode == etm_dec_packets);
+	if (d && wo && dec_window(d, wo) < 0)
+		Py_CLEAR(d);
+	return (PyObject *)d;
+}
+
+/* One bound: a str as etm_window_parse() reads it. */
+static int bound_opt(PyObject *kw, const char *k, struct etm_win_bound *b)
+{
+	PyObject *v = PyDict_GetItemString(kw, k);
+	const char *s;
+
+	if (!v)
+		return 0;
+	s = PyUnicode_Check(v) ? PyUnicode_AsUTF8AndSize(v, NULL) : NULL;
+	if (!s || etm_window_parse(s, b) < 0) {
+		if (!PyErr_Occurred())
+			PyErr_Format(PyExc_ValueError, "%s: '0xADDRESS', '@OFFSET', "
+						       "'ts:TIMESTAMP' or '#INDEX'",
+				     k);
+		return -1;
+	}
+	return 1;
+}
+
+int epy_window_opts(PyObject *kw, struct etm_window_opts *wo)
+{
+	PyObject *v;
+	const char *s;
+	int a, b;
+
+	memset(wo, 0, sizeof(*wo));
+	if (!kw)
+		return 0;
+	if ((a = bound_opt(kw, "start", &wo->start)) < 0 ||
+	    (b = bound_opt(kw, "stop", &wo->stop)) < 0)
+		return -1;
+	if ((v = PyDict_GetItemString(kw, "last"))) {
+		wo->last = PyLong_AsUnsignedLongLong(v);
+		if (PyErr_Occurred() || !wo->last) {
+			PyErr_Clear();
+			PyErr_SetString(PyExc_ValueError, "last: a count of 1 or more");
+			return -1;
+		}
+	}
+	if ((v = PyDict_GetItemString(kw, "at"))) {
+		s = PyUnicode_Check(v) ? PyUnicode_AsUTF8AndSize(v, NULL) : NULL;
+		if (!s || (strcmp(s, "end") && strcmp(s, "halt"))) {
+			PyErr_Clear();
+			PyErr_SetString(PyExc_ValueError, "at: 'end' or 'halt'");
+			return -1;
+		}
+		wo->at = !strcmp(s, "halt") ? etm_win_at_halt : etm_win_at_end;
+		if (wo->at == etm_win_at_halt && !wo->last) {
+			PyErr_SetString(PyExc_ValueError, "at='halt' needs last=N");
+			return -1;
+		}
+	}
+	return a || b || wo->last;
 }
 
 /* The buffer @idx of @cap with its file opened on d->fd. */

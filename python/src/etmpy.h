@@ -102,8 +102,13 @@ void epy_opts_free(struct epy_opts *po);
 int epy_capture_open(struct etm_capture **cap, const char *path,
 		     const struct epy_opts *po);
 
-/* A Decoder over the capture at @path (bytes, file system encoding). */
-PyObject *epy_decoder_open(PyObject *path, const struct epy_opts *po);
+/* A Decoder over the capture at @path (bytes, file system encoding), its
+ * elements through a window @wo if not NULL. */
+PyObject *epy_decoder_open(PyObject *path, const struct epy_opts *po,
+			   const struct etm_window_opts *wo);
+/* The window keywords of open() (start, stop, last, at) into @wo: 1 if
+ * a window is asked for, 0 if not, -1 with an exception set. */
+int epy_window_opts(PyObject *kw, struct etm_window_opts *wo);
 /* A Decoder of the chunk [@offset, @offset + @length) of buffer @buffer
  * of the capture at @path, in a plan of @target bytes (0: default). */
 PyObject *epy_chunk_decoder(PyObject *path, const struct epy_opts *po,

@@ -258,16 +258,27 @@ void epy_opts_free(struct epy_opts *po)
 
 /* ---- module functions ----------------------------------------------------- */
 
+/* open()'s window keywords (etmtrace/window.h), not open options */
+static const char *const window_own[] = { "start", "stop", "last", "at",
+					  NULL };
+
 static PyObject *m_open(PyObject *self, PyObject *args, PyObject *kw)
 {
+	struct etm_window_opts wo;
 	struct epy_opts po;
 	PyObject *path = NULL, *d = NULL;
+	int w;
 
 	(void)self;
 	if (!PyArg_ParseTuple(args, "O&:open", PyUnicode_FSConverter, &path))
 		return NULL;
-	if (epy_opts_parse(&po, kw, NULL) == 0)
-		d = epy_decoder_open(path, &po);
+	w = epy_window_opts(kw, &wo);
+	if (w >= 0 && epy_opts_parse(&po, kw, window_own) == 0)
+		d = epy_decoder_open(path, &po, w ? &wo : NULL);
+	if (w < 0) {
+		Py_DECREF(path);
+		return NULL;
+	}
 	epy_opts_free(&po);
 	Py_DECREF(path);
 	return d;
@@ -424,7 +435,11 @@ static PyMethodDef m_methods[] = {
 	{ "open", (PyCFunction)(void (*)(void))m_open, METH_VARARGS | METH_KEYWORDS,
 	  "open(path, **options) -> Decoder\n\n"
 	  "Open a snapshot directory or a trace file (see the package docs for\n"
-	  "the options). Raises etmtrace.Error with the library's message." },
+	  "the options). Raises etmtrace.Error with the library's message.\n"
+	  "A window (doc/window.md): start='0x8100' | '@OFFSET' | 'ts:T' | '#N'\n"
+	  "and stop= (the same forms; the stop is not kept) keep the elements\n"
+	  "between, ranges cut at the exact instruction; last=N only the last N\n"
+	  "instructions, before the end or (at='halt') before each Debug Halt." },
 	{ "plan_chunks", (PyCFunction)(void (*)(void))m_plan_chunks,
 	  METH_VARARGS | METH_KEYWORDS,
 	  "plan_chunks(path, *, chunk_size=0, buffer=0, trace_ids=True,\n"

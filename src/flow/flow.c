@@ -230,6 +230,7 @@ const char *etm_elem_kind_name(enum etm_elem_kind k)
 	case etmk_error: return "error";
 	case etmk_buffer_end: return "buffer_end";
 	case etmk_piece: return "piece";
+	case etmk_window: return "window";
 	case etmk_invalid:
 	case etmk_num_kinds: break;
 	}

@@ -346,7 +346,8 @@ static void canon_elem(struct decfmt *c, const struct etm_elem *el,
 		if (n > 0)
 			c->n.insns += (unsigned long long)n;
 	} else if (el->kind == etmk_trace_on || el->kind == etmk_nosync ||
-		   el->kind == etmk_nomem || el->kind == etmk_error) {
+		   el->kind == etmk_nomem || el->kind == etmk_error ||
+		   el->kind == etmk_window) {
 		wbuf_str(c->w, "GAP\n");
 	}
 }
@@ -377,7 +378,7 @@ static inline void elem_fmt(struct decfmt *c, const struct etm_elem *el)
 		break;
 	case DF_TEXT:
 		if (!src && el->kind != etmk_error && el->kind != etmk_buffer_end &&
-		    el->kind != etmk_piece)
+		    el->kind != etmk_piece && el->kind != etmk_window)
 			break; /* the deformatter's: no source */
 		if (run_kind(el)) {
 			c->lost[el->id] |= el->kind == etmk_nosync;

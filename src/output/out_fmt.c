@@ -200,6 +200,9 @@ int etm_out_text_event(struct wbuf *w, const struct etm_elem *el,
 	case etmk_piece:
 		text_piece(w, el);
 		return 1;
+	case etmk_window:
+		wbuf_printf(w, "-- window: %u instructions left out", el->ninsn);
+		return 1;
 	case etmk_range:
 	case etmk_invalid:
 	case etmk_num_kinds:
@@ -318,6 +321,9 @@ void etm_out_jsonl_open(struct wbuf *w, const struct etm_elem *el,
 		break;
 	case etmk_piece:
 		jsonl_piece(w, el);
+		break;
+	case etmk_window:
+		wbuf_printf(w, ",\"left_out\":%u", el->ninsn);
 		break;
 	case etmk_exc_return:
 	case etmk_event:

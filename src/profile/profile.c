@@ -444,7 +444,8 @@ static int prof_elem(struct etm_profile *p, const struct etm_elem *el)
 			prof_tl_clock(p, s, el);
 		return 0;
 	case etmk_event:
-	case etmk_piece: /* each piece begins with its own sync */
+	case etmk_piece:  /* each piece begins with its own sync */
+	case etmk_window: /* no window in profiles */
 	case etmk_invalid:
 	case etmk_num_kinds:
 		break;
