@@ -19,11 +19,15 @@ static const char decode_help[] =
 	"\n"
 	"  --id ID               only this trace ID, hex (repeatable, across\n"
 	"                        buffers; default: all)\n"
-	"  --format text|canon|jsonl\n"
+	"  --format text|canon|jsonl|calls\n"
 	"                        text: one instruction per line with exceptions,\n"
 	"                        gaps, context and timestamps (default);\n"
 	"                        canon: 'ADDRESS A|T[ N]' lines and GAP (one ID only);\n"
-	"                        jsonl: one JSON object per decoded element\n"
+	"                        jsonl: one JSON object per decoded element;\n"
+	"                        calls: one line per call, return, exception,\n"
+	"                        exception return, jump into another function,\n"
+	"                        indented by call path, with function, caller\n"
+	"                        and source line (the stacks of `profile`)\n"
 	"  --stats               decode fully, print only totals and speed\n"
 	"                        (with --jobs N: the threads' CPU time, serial\n"
 	"                        and redundant shares: the `parallel' lines)\n"
@@ -215,6 +219,28 @@ static int decode_run(struct session *s, const struct opts *o,
 	return r ? r : v;
 }
 
+/* --format calls: the call trace of the profile's stacks. */
+static int decode_calls(struct opts *o)
+{
+	struct etm_symbols *sy = NULL;
+	struct session s;
+	int r;
+
+	if (o->stats || o->verify || o->offsets || o->source) {
+		fprintf(stderr, "etmtrace decode: --format calls takes none of --stats, "
+				"--verify, --offsets, --source (it shows source lines)\n");
+		return 2;
+	}
+	r = session_open(&s, o, etm_dec_elements, 1);
+	if (!r)
+		r = symload_open(&s, &sy);
+	if (!r)
+		r = profile_calls(&s, o, sy);
+	etm_symbols_free(sy);
+	session_close(&s);
+	return r;
+}
+
 int cmd_decode(int argc, char **argv)
 {
 	static struct wbuf w;
@@ -236,6 +262,8 @@ int cmd_decode(int argc, char **argv)
 			fputs(decode_help, stdout);
 		return r > 0 ? 0 : 2;
 	}
+	if (o.format && !strcmp(o.format, "calls"))
+		return decode_calls(&o);
 	fmt = o.stats ? DF_STATS : !o.format || !strcmp(o.format, "text") ? DF_TEXT :
 			   !strcmp(o.format, "canon")                     ? DF_CANON :
 									    DF_JSONL;

@@ -213,7 +213,8 @@ static int opt_value(struct opts *o, const char *name, char *v)
 	} else if (!strcmp(name, "format")) {
 		if (strcmp(v, "text") && strcmp(v, "jsonl") && strcmp(v, "canon") &&
 		    strcmp(v, "flat") && strcmp(v, "callgrind") &&
-		    strcmp(v, "folded") && strcmp(v, "perfetto"))
+		    strcmp(v, "folded") && strcmp(v, "perfetto") &&
+		    strcmp(v, "calls"))
 			return -1;
 		o->format = v;
 	} else if (!strcmp(name, "jobs")) {
