@@ -40,6 +40,9 @@ static const char coverage_help[] =
 	"                        (default: the --elf files)\n"
 	"  --base ADDR           subtract ADDR from profile addresses\n"
 	"  --test-name NAME      lcov TN: record\n"
+	"  --source-map OLD=NEW, --source-dir DIR\n"
+	"                        lcov SF: the local source files (as decode\n"
+	"                        --source finds them; repeatable)\n"
 	"  --id, --image, --elf, --jobs, --no-cache, --protocol, --input-format,\n"
 	"  --etmcr, --etmccer, --etmidr, --m-profile, --pieces: as for decode\n"
 	"Exit status, warnings: as decode, for each trace input (1: the coverage\n"
@@ -62,7 +65,7 @@ static int is_value_opt(const char *a)
 {
 	static const char *const v[] = { "--id", "--protocol", "--input-format",
 					 "--etmcr", "--etmccer", "--etmidr", "--image", "--elf", "--jobs",
-					 "--chunk", "--pieces" };
+					 "--chunk", "--pieces", "--source-map", "--source-dir" };
 	size_t i;
 
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
@@ -338,8 +341,11 @@ static int cov_run(struct covopts *c, struct opts *o, int profile)
 	struct session s = { 0 };
 	struct etm_image *uimg = NULL;
 	struct etm_symbols *sym = NULL;
+	struct etm_srcpath *sp = NULL;
 	int i, r = 0, open = 0, errors = 0;
 
+	r = symload_srcpath(o, &sp);
+	out.srcpath = sp;
 	out.cov = etm_cov_alloc();
 	for (i = 0; out.cov && !r && i < c->ninputs; i++) {
 		if (open)
@@ -369,6 +375,7 @@ static int cov_run(struct covopts *c, struct opts *o, int profile)
 	fflush(stdout);
 	cli_dis_close(&out.dis);
 	etm_symbols_free(sym);
+	etm_srcpath_free(sp);
 	etm_image_free(uimg);
 	if (open)
 		session_close(&s);
@@ -400,7 +407,7 @@ static int cov_main(int argc, char **argv, int profile)
 	rest[n++] = (char *)(c.ninputs ? c.inputs[0] : ".");
 	r = opt_parse(&o, n, rest,
 		      "id,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
-		      "image,elf,no-cache,jobs,chunk,pieces");
+		      "image,elf,no-cache,jobs,chunk,pieces,source-map,source-dir");
 	if (!r)
 		r = cov_run(&c, &o, profile);
 	else

@@ -39,6 +39,12 @@ static const char decode_help[] =
 	"  --symbols FILE        functions from an 'nm -S' style file (repeatable)\n"
 	"  --source              the source line (and its text, when the file is\n"
 	"                        found) before the instructions that change it\n"
+	"  --source-map OLD=NEW  source files under directory OLD (as the\n"
+	"                        debug information names them) are under NEW\n"
+	"                        here (repeatable; the first OLD that matches\n"
+	"                        applies; '/' and '\\' alike; C: ignores case)\n"
+	"  --source-dir DIR      look for source files in DIR: by their path,\n"
+	"                        then its tails down to the file name (repeatable)\n"
 	"  --offsets             input offset of the packet behind each line\n"
 	"  --clock HZ            clock of timestamps and cycles (default: the\n"
 	"                        snapshot's trace.ini frequency): times in seconds\n"
@@ -149,13 +155,14 @@ static int decode_buffers(struct session *s, struct decfmt *c,
  * NULL if none), source lines, offsets, the clock. Returns 0 or 2 (error
  * printed). */
 static int decode_annotations(const struct session *s, const struct opts *o,
-			      struct etm_symbols **sy,
+			      struct etm_symbols **sy, struct etm_srcpath **sp,
 			      struct decsym_opts *ann)
 {
 	memset(ann, 0, sizeof(*ann));
 	ann->hz = o->clock_hz > 0 ? o->clock_hz : symload_ts_hz(s);
-	if (symload_open(s, sy))
+	if (symload_srcpath(o, sp) || symload_open(s, sy))
 		return 2;
+	ann->srcpath = *sp;
 	etm_symbols_hook(*sy, &ann->sym);
 	ann->source = o->source;
 	ann->offsets = o->offsets;
@@ -248,6 +255,7 @@ int cmd_decode(int argc, char **argv)
 	struct opts o = { .cmd = "decode" };
 	struct etm_disasm_hook dis = { NULL, NULL };
 	struct etm_symbols *sy = NULL;
+	struct etm_srcpath *sp = NULL;
 	struct decsym_opts ann;
 	enum dec_fmt fmt;
 	struct session s;
@@ -256,7 +264,8 @@ int cmd_decode(int argc, char **argv)
 	r = opt_parse(&o, argc, argv,
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
 		      "image,elf,stats,run-stats,no-cache,jobs,chunk,verify,symbols,source,offsets,clock,"
-		      "allow-outside,verbose,verify-drop,etmccr,samples,order,pieces");
+		      "allow-outside,verbose,verify-drop,etmccr,samples,order,pieces,"
+		      "source-map,source-dir");
 	if (r) {
 		if (r > 0)
 			fputs(decode_help, stdout);
@@ -271,8 +280,9 @@ int cmd_decode(int argc, char **argv)
 	if (!r)
 		r = decode_check(&s, &o, fmt);
 	if (!r)
-		r = decode_annotations(&s, &o, &sy, &ann);
+		r = decode_annotations(&s, &o, &sy, &sp, &ann);
 	if (r) {
+		etm_srcpath_free(sp);
 		session_close(&s);
 		return r;
 	}
@@ -289,6 +299,7 @@ int cmd_decode(int argc, char **argv)
 	cli_dis_close(&c.dis);
 	decfmt_fini(&c);
 	etm_symbols_free(sy);
+	etm_srcpath_free(sp);
 	session_close(&s);
 	return r;
 }

@@ -165,6 +165,35 @@ static int opt_pieces(struct opts *o, const char *name, const char *v)
 	return 0;
 }
 
+/* --source-map OLD=NEW, --source-dir DIR (repeatable, in order).
+ * Returns 0, -1 (not one of them) or -2 (reported). */
+static int opt_paths(struct opts *o, const char *name, const char *v)
+{
+	int map = !strcmp(name, "source-map");
+	struct stat st;
+
+	if (!map && strcmp(name, "source-dir"))
+		return -1;
+	if (opt_file_room(o, name, map ? o->nsource_maps : o->nsource_dirs))
+		return -2;
+	if (map && (v[0] == '=' || !strchr(v, '='))) {
+		fprintf(stderr, "etmtrace %s: --source-map %s: expected OLD=NEW "
+				"(OLD not empty)\n",
+			o->cmd, v);
+		return -2;
+	}
+	if (!map && (stat(v, &st) != 0 || !S_ISDIR(st.st_mode))) {
+		fprintf(stderr, "etmtrace %s: --source-dir %s: not a directory\n",
+			o->cmd, v);
+		return -2;
+	}
+	if (map)
+		o->source_maps[o->nsource_maps++] = v;
+	else
+		o->source_dirs[o->nsource_dirs++] = v;
+	return 0;
+}
+
 static int opt_value(struct opts *o, const char *name, char *v)
 {
 	static const char *const protos[] = { "", "etmv3", "ptm", "etmv1",
@@ -242,7 +271,7 @@ static int opt_value(struct opts *o, const char *name, char *v)
 			return -2;
 		o->chunk = (int)n;
 	} else {
-		return opt_pieces(o, name, v);
+		return opt_pieces(o, name, v) == 0 ? 0 : opt_paths(o, name, v);
 	}
 	return 0;
 }

@@ -8,15 +8,18 @@
 
 #include <etmtrace/flow.h>
 #include <etmtrace/listing.h>
+#include <etmtrace/srcpath.h>
 
 #include "output/wbuf.h"
 
 /* What to annotate the listing with. */
 struct decsym_opts {
-	struct etm_sym_hook sym; /* func/line NULL: no symbols */
-	int source;              /* source lines (needs sym.line) */
-	int offsets;             /* input offset of each line */
-	double hz;               /* clock of timestamps and cycles (0: none) */
+	struct etm_sym_hook sym;           /* func/line NULL: no symbols */
+	int source;                        /* source lines (needs sym.line) */
+	int offsets;                       /* input offset of each line */
+	double hz;                         /* clock of timestamps and cycles (0: none) */
+	const struct etm_srcpath *srcpath; /* where source files are (NULL:
+					    * where DWARF says) */
 };
 
 struct decsym;
