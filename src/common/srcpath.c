@@ -233,7 +233,8 @@ int etm_srcpath_find(const struct etm_srcpath *sp, const char *path,
 	}
 	if (sp_take(path, out, n))
 		return 0;
-	if (sp_join(cand, sizeof(cand), "", path) && sp_take(cand, out, n))
+	if (strchr(path, '\\') && sp_join(cand, sizeof(cand), "", path) &&
+	    sp_take(cand, out, n))
 		return 0;
 	return sp_search(sp, path, out, n);
 }

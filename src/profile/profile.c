@@ -243,6 +243,17 @@ static uint32_t prof_enter(struct etm_profile *p, struct prof_stack *k,
 	return n;
 }
 
+/* Call trace: @k->cur entered at @addr, from node @was (0: none). */
+static int prof_entered(struct etm_profile *p, uint8_t id, struct prof_src *s,
+			const struct prof_stack *k, uint32_t was, uint64_t addr)
+{
+	enum prof_ev ev = k->pend == prof_pend_call ? prof_ev_call :
+			  was                       ? prof_ev_jump :
+						      prof_ev_enter;
+
+	return prof_ct_event(p, id, s, k, ev, addr, k->call_addr, 0);
+}
+
 /* @n instructions (and @cyc cycles) ran in function @f. */
 static int prof_count(struct etm_profile *p, uint8_t id, struct prof_src *s,
 		      struct prof_stack *k, uint32_t f, uint32_t n,
@@ -252,13 +263,9 @@ static int prof_count(struct etm_profile *p, uint8_t id, struct prof_src *s,
 
 	if (!k->cur || p->nodes[k->cur].func != f) {
 		uint32_t was = k->cur;
-		enum prof_ev ev = k->pend == prof_pend_call ? prof_ev_call :
-				  was                       ? prof_ev_jump :
-							      prof_ev_enter;
 
 		k->cur = prof_enter(p, k, f);
-		if (p->ct && k->cur != was &&
-		    prof_ct_event(p, id, s, k, ev, addr, k->call_addr, 0) < 0)
+		if (p->ct && k->cur != was && prof_entered(p, id, s, k, was, addr) < 0)
 			return p->ct->err;
 	}
 	k->pend = prof_pend_none;
@@ -302,15 +309,16 @@ static int prof_walk(struct etm_profile *p, uint8_t id, struct prof_src *s,
 			else
 				p->noline++;
 		}
-		if (g != f && n) {
-			r = prof_count(p, id, s, k, f, n, 0, el, a0);
-			if (r < 0)
-				return r;
-			done += n;
-			n = 0;
-		}
-		if (!n)
+		if (g != f) {
+			if (n) {
+				r = prof_count(p, id, s, k, f, n, 0, el, a0);
+				if (r < 0)
+					return r;
+				done += n;
+				n = 0;
+			}
 			a0 = in.addr;
+		}
 		f = g;
 		n++;
 	}
