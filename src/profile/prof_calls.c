@@ -41,17 +41,18 @@ static const char *ct_gap_name(enum etm_elem_kind k)
 				  "trace on";
 }
 
-/* "func+0xoff" (or "func" at its start) of @addr, else its hex address. */
-static void ct_sym(struct etm_profile *p, uint64_t addr)
+/* @pre and "func+0xoff" (or "func" at its start) of @addr, if a function
+ * holds it. */
+static void ct_sym(struct etm_profile *p, const char *pre, uint64_t addr)
 {
 	struct etm_sym y;
 
 	if (etm_symbols_lookup(p->syms, addr, &y) != 0)
-		prof_w_printf(p->ct, "%llx", (unsigned long long)addr);
-	else if (addr == y.start)
-		prof_w_printf(p->ct, "%s", y.name);
+		return;
+	if (addr == y.start)
+		prof_w_printf(p->ct, "%s%s", pre, y.name);
 	else
-		prof_w_printf(p->ct, "%s+0x%llx", y.name,
+		prof_w_printf(p->ct, "%s%s+0x%llx", pre, y.name,
 			      (unsigned long long)(addr - y.start));
 }
 
@@ -79,14 +80,12 @@ static void ct_tail(struct etm_profile *p, enum prof_ev ev, uint64_t addr,
 {
 	struct etm_line ln;
 
-	if (ev == prof_ev_exc && addr != UINT64_MAX) {
-		prof_w_printf(p->ct, "  at ");
-		ct_sym(p, addr);
-	}
+	if (ev == prof_ev_exc && addr != UINT64_MAX)
+		ct_sym(p, "  at ", addr);
 	if (site != UINT64_MAX && (ev == prof_ev_call || ev == prof_ev_ret ||
 				   ev == prof_ev_eret || ev == prof_ev_reset)) {
-		prof_w_printf(p->ct, "  <- %08llx ", (unsigned long long)site);
-		ct_sym(p, site);
+		prof_w_printf(p->ct, "  <- %08llx", (unsigned long long)site);
+		ct_sym(p, " ", site);
 	}
 	if (addr != UINT64_MAX && ev != prof_ev_reset &&
 	    etm_symbols_line(p->syms, addr, &ln) == 0)

@@ -57,7 +57,7 @@ def parse(path):
                 raise SystemExit('unparsed line: ' + ln)
             rest = m.group(7)
             name = rest.split('  ')[0]
-            site = re.search(r'  <- ([0-9a-f]+) ', rest)
+            site = re.search(r'  <- ([0-9a-f]+)\b', rest)
             unw = re.search(r'\((\d+) frames? unwound\)', rest)
             addr = m.group(5)
             out.append(dict(id=m.group(1), insns=int(m.group(2)),
