@@ -45,11 +45,12 @@ struct opts {
 	int chunk;                           /* input chunk size (testing) */
 	const char *symfiles[OPT_MAX_FILES]; /* --symbols: nm -S style files */
 	int nsymfiles;
-	double clock_hz;                        /* --clock: core clock (cycles), Hz */
-	int source, offsets;                    /* --source, --offsets (listing) */
-	const char *source_maps[OPT_MAX_FILES]; /* --source-map OLD=NEW */
+	double clock_hz;     /* --clock: core clock (cycles), Hz */
+	int source, offsets; /* --source, --offsets (listing) */
+	/* --source-map OLD=NEW, --source-dir DIR (in order) */
+	const char *source_maps[OPT_MAX_FILES];
 	int nsource_maps;
-	const char *source_dirs[OPT_MAX_FILES]; /* --source-dir DIR */
+	const char *source_dirs[OPT_MAX_FILES];
 	int nsource_dirs;
 };
 

@@ -20,10 +20,10 @@ struct covout {
 	etm_cov_write_fn write;        /* the report's text goes here */
 	void *write_ctx;
 	const char *test_name;
-	struct etm_disasm_hook dis;        /* listing: insn NULL shows the class */
-	const struct etm_srcpath *srcpath; /* lcov SF: where the sources are
-					    * (NULL: as DWARF names them) */
-	int err;                           /* the first negative value of write: nothing more written */
+	struct etm_disasm_hook dis; /* listing: insn NULL shows the class */
+	int err;                    /* the first negative value of write: nothing more written */
+	/* lcov SF: where the source files are (NULL: as DWARF names them) */
+	const struct etm_srcpath *srcpath;
 };
 
 /* printf-style text of a report through o->write, unless an earlier

@@ -14,12 +14,12 @@
 
 /* What to annotate the listing with. */
 struct decsym_opts {
-	struct etm_sym_hook sym;           /* func/line NULL: no symbols */
-	int source;                        /* source lines (needs sym.line) */
-	int offsets;                       /* input offset of each line */
-	double hz;                         /* clock of timestamps and cycles (0: none) */
-	const struct etm_srcpath *srcpath; /* where source files are (NULL:
-					    * where DWARF says) */
+	struct etm_sym_hook sym; /* func/line NULL: no symbols */
+	int source;              /* source lines (needs sym.line) */
+	int offsets;             /* input offset of each line */
+	double hz;               /* clock of timestamps and cycles (0: none) */
+	/* where source files are found (NULL: where DWARF says) */
+	const struct etm_srcpath *srcpath;
 };
 
 struct decsym;
