@@ -41,6 +41,9 @@ static const char coverage_help[] =
 	"                        (default: the --elf files)\n"
 	"  --base ADDR           subtract ADDR from profile addresses\n"
 	"  --test-name NAME      lcov TN: record\n"
+	"  --source-map OLD=NEW, --source-dir DIR\n"
+	"                        lcov SF: the local source files (as decode\n"
+	"                        --source finds them; repeatable)\n"
 	"  --id, --image, --elf, --jobs, --no-cache, --protocol, --input-format,\n"
 	"  --etmcr, --etmccer, --etmidr, --m-profile, --pieces, --start, --stop,\n"
 	"  --last, --at: as for decode (a window: each input's coverage of it)\n"
@@ -64,7 +67,8 @@ static int is_value_opt(const char *a)
 {
 	static const char *const v[] = { "--id", "--protocol", "--input-format",
 					 "--etmcr", "--etmccer", "--etmidr", "--image", "--elf", "--jobs",
-					 "--chunk", "--pieces", "--start", "--stop", "--last", "--at" };
+					 "--chunk", "--pieces", "--start", "--stop", "--last", "--at",
+					 "--source-map", "--source-dir" };
 	size_t i;
 
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
@@ -347,8 +351,11 @@ static int cov_run(struct covopts *c, struct opts *o, int profile)
 	struct session s = { 0 };
 	struct etm_image *uimg = NULL;
 	struct etm_symbols *sym = NULL;
+	struct etm_srcpath *sp = NULL;
 	int i, r = 0, open = 0, errors = 0;
 
+	r = symload_srcpath(o, &sp);
+	out.srcpath = sp;
 	out.cov = etm_cov_alloc();
 	for (i = 0; out.cov && !r && i < c->ninputs; i++) {
 		if (open)
@@ -378,6 +385,7 @@ static int cov_run(struct covopts *c, struct opts *o, int profile)
 	fflush(stdout);
 	cli_dis_close(&out.dis);
 	etm_symbols_free(sym);
+	etm_srcpath_free(sp);
 	etm_image_free(uimg);
 	if (open)
 		session_close(&s);
@@ -409,7 +417,8 @@ static int cov_main(int argc, char **argv, int profile)
 	rest[n++] = (char *)(c.ninputs ? c.inputs[0] : ".");
 	r = opt_parse(&o, n, rest,
 		      "id,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
-		      "image,elf,no-cache,jobs,chunk,pieces,start,stop,last,at");
+		      "image,elf,no-cache,jobs,chunk,pieces,start,stop,last,at,"
+		      "source-map,source-dir");
 	if (!r)
 		r = cov_run(&c, &o, profile);
 	else

@@ -20,11 +20,15 @@ static const char decode_help[] =
 	"\n"
 	"  --id ID               only this trace ID, hex (repeatable, across\n"
 	"                        buffers; default: all)\n"
-	"  --format text|canon|jsonl\n"
+	"  --format text|canon|jsonl|calls\n"
 	"                        text: one instruction per line with exceptions,\n"
 	"                        gaps, context and timestamps (default);\n"
 	"                        canon: 'ADDRESS A|T[ N]' lines and GAP (one ID only);\n"
-	"                        jsonl: one JSON object per decoded element\n"
+	"                        jsonl: one JSON object per decoded element;\n"
+	"                        calls: one line per call, return, exception,\n"
+	"                        exception return, jump into another function,\n"
+	"                        indented by call path, with function, caller\n"
+	"                        and source line (the stacks of `profile`)\n"
 	"  --stats               decode fully, print only totals and speed\n"
 	"                        (with --jobs N: the threads' CPU time, serial\n"
 	"                        and redundant shares: the `parallel' lines)\n"
@@ -36,6 +40,12 @@ static const char decode_help[] =
 	"  --symbols FILE        functions from an 'nm -S' style file (repeatable)\n"
 	"  --source              the source line (and its text, when the file is\n"
 	"                        found) before the instructions that change it\n"
+	"  --source-map OLD=NEW  source files under directory OLD (as the\n"
+	"                        debug information names them) are under NEW\n"
+	"                        here (repeatable; the first OLD that matches\n"
+	"                        applies; '/' and '\\' alike; C: ignores case)\n"
+	"  --source-dir DIR      look for source files in DIR: by their path,\n"
+	"                        then its tails down to the file name (repeatable)\n"
 	"  --offsets             input offset of the packet behind each line\n"
 	"  --clock HZ            clock of timestamps and cycles (default: the\n"
 	"                        snapshot's trace.ini frequency): times in seconds\n"
@@ -170,13 +180,14 @@ static int decode_buffers(struct session *s, struct decfmt *c,
  * NULL if none), source lines, offsets, the clock. Returns 0 or 2 (error
  * printed). */
 static int decode_annotations(const struct session *s, const struct opts *o,
-			      struct etm_symbols **sy,
+			      struct etm_symbols **sy, struct etm_srcpath **sp,
 			      struct decsym_opts *ann)
 {
 	memset(ann, 0, sizeof(*ann));
 	ann->hz = o->clock_hz > 0 ? o->clock_hz : symload_ts_hz(s);
-	if (symload_open(s, sy))
+	if (symload_srcpath(o, sp) || symload_open(s, sy))
 		return 2;
+	ann->srcpath = *sp;
 	etm_symbols_hook(*sy, &ann->sym);
 	ann->source = o->source;
 	ann->offsets = o->offsets;
@@ -240,6 +251,28 @@ static int decode_run(struct session *s, const struct opts *o,
 	return r ? r : v;
 }
 
+/* --format calls: the call trace of the profile's stacks. */
+static int decode_calls(struct opts *o)
+{
+	struct etm_symbols *sy = NULL;
+	struct session s;
+	int r;
+
+	if (o->stats || o->verify || o->offsets || o->source) {
+		fprintf(stderr, "etmtrace decode: --format calls takes none of --stats, "
+				"--verify, --offsets, --source (it shows source lines)\n");
+		return 2;
+	}
+	r = session_open(&s, o, etm_dec_elements, 1);
+	if (!r)
+		r = symload_open(&s, &sy);
+	if (!r)
+		r = profile_calls(&s, o, sy);
+	etm_symbols_free(sy);
+	session_close(&s);
+	return r;
+}
+
 int cmd_decode(int argc, char **argv)
 {
 	static struct wbuf w;
@@ -247,6 +280,7 @@ int cmd_decode(int argc, char **argv)
 	struct opts o = { .cmd = "decode" };
 	struct etm_disasm_hook dis = { NULL, NULL };
 	struct etm_symbols *sy = NULL;
+	struct etm_srcpath *sp = NULL;
 	struct decsym_opts ann;
 	enum dec_fmt fmt;
 	struct session s;
@@ -255,12 +289,15 @@ int cmd_decode(int argc, char **argv)
 	r = opt_parse(&o, argc, argv,
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
 		      "image,elf,stats,run-stats,no-cache,jobs,chunk,verify,symbols,source,offsets,clock,"
-		      "allow-outside,verbose,verify-drop,etmccr,samples,order,pieces,start,stop,last,at");
+		      "allow-outside,verbose,verify-drop,etmccr,samples,order,pieces,start,stop,last,at,"
+		      "source-map,source-dir");
 	if (r) {
 		if (r > 0)
 			fputs(decode_help, stdout);
 		return r > 0 ? 0 : 2;
 	}
+	if (o.format && !strcmp(o.format, "calls"))
+		return decode_calls(&o);
 	fmt = o.stats ? DF_STATS : !o.format || !strcmp(o.format, "text") ? DF_TEXT :
 			   !strcmp(o.format, "canon")                     ? DF_CANON :
 									    DF_JSONL;
@@ -268,8 +305,9 @@ int cmd_decode(int argc, char **argv)
 	if (!r)
 		r = decode_check(&s, &o, fmt);
 	if (!r)
-		r = decode_annotations(&s, &o, &sy, &ann);
+		r = decode_annotations(&s, &o, &sy, &sp, &ann);
 	if (r) {
+		etm_srcpath_free(sp);
 		session_close(&s);
 		return r;
 	}
@@ -286,6 +324,7 @@ int cmd_decode(int argc, char **argv)
 	cli_dis_close(&c.dis);
 	decfmt_fini(&c);
 	etm_symbols_free(sy);
+	etm_srcpath_free(sp);
 	session_close(&s);
 	return r;
 }

@@ -90,6 +90,10 @@ static int profile_setup(struct session *s, struct etm_profile *p,
 	static int out_fd = STDOUT_FILENO;
 	int i;
 
+	if (format && !strcmp(format, "calls") &&
+	    etm_profile_set_calls(p, write_fd, &out_fd) < 0)
+		return -1;
+
 	for (i = 0; i < s->nsrc; i++)
 		if (etm_profile_add_source(p, (uint8_t)s->src[i].id, s->src[i].img,
 					   etm_cfg_m_profile(&s->src[i].cfg)) < 0)
@@ -131,10 +135,16 @@ static int profile_run(struct session *s, struct opts *o, struct etm_symbols *sy
 			      &out_fd) < 0)
 		r = 2;
 	if (!r)
-		r = diagwarn_verdict(pr.dw, s, &pr.t, "profile");
+		r = diagwarn_verdict(pr.dw, s, &pr.t,
+				     o->format && !strcmp(o->format, "calls") ? "call trace" : "profile");
 	diagset_close(pr.dw);
 	etm_profile_free(p);
 	return r;
+}
+
+int profile_calls(struct session *s, struct opts *o, struct etm_symbols *sy)
+{
+	return profile_run(s, o, sy);
 }
 
 int cmd_profile(int argc, char **argv)

@@ -11,4 +11,12 @@ int cmd_synth(int argc, char **argv);
 int cmd_coverage(int argc, char **argv);
 int cmd_fdo(int argc, char **argv);
 
+struct session;
+struct opts;
+struct etm_symbols;
+/* `decode --format calls`: the call trace of the profile's stacks
+ * (etm_profile_set_calls()) on stdout; @sy may be NULL. Returns the exit
+ * status (as decode). */
+int profile_calls(struct session *s, struct opts *o, struct etm_symbols *sy);
+
 #endif

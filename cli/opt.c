@@ -165,6 +165,35 @@ static int opt_pieces(struct opts *o, const char *name, const char *v)
 	return 0;
 }
 
+/* --source-map OLD=NEW, --source-dir DIR (repeatable, in order).
+ * Returns 0, -1 (not one of them) or -2 (reported). */
+static int opt_paths(struct opts *o, const char *name, const char *v)
+{
+	int map = !strcmp(name, "source-map");
+	struct stat st;
+
+	if (!map && strcmp(name, "source-dir"))
+		return -1;
+	if (opt_file_room(o, name, map ? o->nsource_maps : o->nsource_dirs))
+		return -2;
+	if (map && (v[0] == '=' || !strchr(v, '='))) {
+		fprintf(stderr, "etmtrace %s: --source-map %s: expected OLD=NEW "
+				"(OLD not empty)\n",
+			o->cmd, v);
+		return -2;
+	}
+	if (!map && (stat(v, &st) != 0 || !S_ISDIR(st.st_mode))) {
+		fprintf(stderr, "etmtrace %s: --source-dir %s: not a directory\n",
+			o->cmd, v);
+		return -2;
+	}
+	if (map)
+		o->source_maps[o->nsource_maps++] = v;
+	else
+		o->source_dirs[o->nsource_dirs++] = v;
+	return 0;
+}
+
 /* --start/--stop BOUND, --last N, --at end|halt: the window. Returns 0,
  * -1 (bad value) or -2 (reported). */
 static int opt_window(struct opts *o, const char *name, const char *v)
@@ -186,7 +215,7 @@ static int opt_window(struct opts *o, const char *name, const char *v)
 		o->win_at_halt = !strcmp(v, "halt");
 		return 0;
 	}
-	return opt_pieces(o, name, v);
+	return opt_pieces(o, name, v) == 0 ? 0 : opt_paths(o, name, v);
 }
 
 static int opt_value(struct opts *o, const char *name, char *v)
@@ -237,7 +266,8 @@ static int opt_value(struct opts *o, const char *name, char *v)
 	} else if (!strcmp(name, "format")) {
 		if (strcmp(v, "text") && strcmp(v, "jsonl") && strcmp(v, "canon") &&
 		    strcmp(v, "flat") && strcmp(v, "callgrind") &&
-		    strcmp(v, "folded") && strcmp(v, "perfetto"))
+		    strcmp(v, "folded") && strcmp(v, "perfetto") &&
+		    strcmp(v, "calls"))
 			return -1;
 		o->format = v;
 	} else if (!strcmp(name, "jobs")) {

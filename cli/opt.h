@@ -52,6 +52,11 @@ struct opts {
 	struct etm_win_bound win_start, win_stop;
 	uint64_t win_last;
 	int win_at_halt;
+	/* --source-map OLD=NEW, --source-dir DIR (in order) */
+	const char *source_maps[OPT_MAX_FILES];
+	int nsource_maps;
+	const char *source_dirs[OPT_MAX_FILES];
+	int nsource_dirs;
 };
 
 /* Parse argv after the subcommand. @allowed lists the option names the

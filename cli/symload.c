@@ -105,3 +105,26 @@ double symload_ts_hz(const struct session *s)
 	fclose(f);
 	return hz > 0 ? hz : 0;
 }
+
+int symload_srcpath(const struct opts *o, struct etm_srcpath **out)
+{
+	struct etm_srcpath *sp;
+	int i, r = 0;
+
+	*out = NULL;
+	if (!o->nsource_maps && !o->nsource_dirs)
+		return 0;
+	sp = etm_srcpath_alloc();
+	for (i = 0; sp && r == 0 && i < o->nsource_maps; i++)
+		r = etm_srcpath_add_map_arg(sp, o->source_maps[i]);
+	for (i = 0; sp && r == 0 && i < o->nsource_dirs; i++)
+		r = etm_srcpath_add_dir(sp, o->source_dirs[i]);
+	if (!sp || r < 0) {
+		fprintf(stderr, "etmtrace %s: source paths: %s\n", o->cmd,
+			etm_errstr(sp ? r : -etme_nomem));
+		etm_srcpath_free(sp);
+		return 2;
+	}
+	*out = sp;
+	return 0;
+}

@@ -86,6 +86,22 @@ void etm_profile_set_lines(struct etm_profile *p, int on);
 int etm_profile_set_timeline(struct etm_profile *p, etm_write_fn fn,
 			     void *ctx, double ts_hz, double cyc_hz);
 
+/** Call trace: one line, written through @fn as the elements come, each
+ * time a source's running calling context changes: a call (BL, BLX), a
+ * return to a call's frame, an exception entry, a return to an
+ * exception's frame, a jump into another function (tail call,
+ * fall-through), a function entered with no caller known (trace start,
+ * after a reset, an exception handler), a return that matched no frame
+ * (the stack restarts), a Context ID change, a trace gap, and the end of
+ * each source's trace. Each line gives the trace ID, the source's
+ * instructions so far, the call stack's depth (frames), the event, the
+ * address where execution goes on, the running function indented two
+ * spaces per level of its calling context (as etm_prof_folded nests it)
+ * with its offset, the calling or returning instruction and the source
+ * line (doc/profile.md, "Call trace"). Call before the first element.
+ * Returns 0, -etme_invalid (already set), -etme_nomem. */
+int etm_profile_set_calls(struct etm_profile *p, etm_write_fn fn, void *ctx);
+
 /** Feed decoded elements, in decode order (any mix of sources).
  * Returns 0, a negative value of the timeline writer, -etme_nomem. */
 int etm_profile_elems(struct etm_profile *p, const struct etm_elem *els,

@@ -185,9 +185,13 @@ static void lcov_file(struct covout *o, const struct lrec *r, size_t i,
 	uint64_t fnf = 0, fnh = 0, brf = 0, brh = 0, lf = 0, lh = 0;
 	size_t k, m;
 	uint32_t block = 0, line = 0;
+	char local[4096]; /* SF: the local file where one is found */
 
 	cov_printf(o, "TN:%s\nSF:%s\n", o->test_name ? o->test_name : "",
-		   r[i].file);
+		   o->srcpath && etm_srcpath_find(o->srcpath, r[i].file, local,
+						  sizeof(local)) == 0 ?
+			   local :
+			   r[i].file);
 	lcov_funcs(o, r[i].file, &fnf, &fnh);
 	cov_printf(o, "FNF:%llu\nFNH:%llu\n", (unsigned long long)fnf,
 		   (unsigned long long)fnh);

@@ -10,6 +10,7 @@
 #include <etmtrace/coverage.h>
 #include <etmtrace/etmtrace.h>
 #include <etmtrace/listing.h>
+#include <etmtrace/srcpath.h>
 #include <etmtrace/symbols.h>
 
 struct covout {
@@ -21,6 +22,8 @@ struct covout {
 	const char *test_name;
 	struct etm_disasm_hook dis; /* listing: insn NULL shows the class */
 	int err;                    /* the first negative value of write: nothing more written */
+	/* lcov SF: where the source files are (NULL: as DWARF names them) */
+	const struct etm_srcpath *srcpath;
 };
 
 /* printf-style text of a report through o->write, unless an earlier

@@ -38,6 +38,7 @@ struct decsym {
 	struct etm_sym_hook sy; /* sy.func NULL: no symbols */
 	int source, offsets;
 	double hz;
+	const struct etm_srcpath *srcpath;
 	struct decsym_clk clk[256];
 	const char *file; /* last source position shown */
 	uint32_t lineno;
@@ -61,6 +62,7 @@ int decsym_open(const struct decsym_opts *o, struct decsym **out)
 	d->source = o->source && sy && o->sym.line;
 	d->offsets = o->offsets;
 	d->hz = o->hz;
+	d->srcpath = o->srcpath;
 	*out = d;
 	return 0;
 }
@@ -131,11 +133,14 @@ void decsym_prefix(const struct decsym *d, struct wbuf *w,
 		wbuf_printf(w, "@%-8llu ", (unsigned long long)el->offset);
 }
 
-/* Load @path's text and line starts (the previous file is dropped).
- * Returns 0, or -1 if it cannot be read. */
-static int src_load(struct decsym_src *s, const char *path)
+/* Load the text and line starts of source file @path (as DWARF names it;
+ * found through @sp) - the previous file is dropped. Returns 0, or -1 if
+ * it cannot be found or read. */
+static int src_load(struct decsym_src *s, const struct etm_srcpath *sp,
+		    const char *path)
 {
-	FILE *f;
+	char local[4096];
+	FILE *f = NULL;
 	long n;
 	size_t i, k = 1;
 
@@ -146,7 +151,8 @@ static int src_load(struct decsym_src *s, const char *path)
 	free(s->line);
 	memset(s, 0, sizeof(*s));
 	s->path = strdup(path);
-	f = fopen(path, "rb");
+	if (etm_srcpath_find(sp, path, local, sizeof(local)) == 0)
+		f = fopen(local, "rb");
 	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 ||
 	    (size_t)n > DECSYM_MAX_SRC || fseek(f, 0, SEEK_SET) ||
 	    !(s->text = malloc((size_t)n + 1)) ||
@@ -184,7 +190,7 @@ void decsym_source(struct decsym *d, struct wbuf *w,
 	d->lineno = line;
 	decsym_prefix(d, w, el);
 	wbuf_printf(w, "  %s:%u", file, line);
-	if (line && src_load(&d->src, file) == 0 && line <= d->src.nlines) {
+	if (line && src_load(&d->src, d->srcpath, file) == 0 && line <= d->src.nlines) {
 		const char *t = d->src.text + d->src.line[line - 1];
 
 		wbuf_str(w, "  ");

@@ -8,6 +8,7 @@
 
 #include <etmtrace/flow.h>
 #include <etmtrace/listing.h>
+#include <etmtrace/srcpath.h>
 
 #include "output/wbuf.h"
 
@@ -17,6 +18,8 @@ struct decsym_opts {
 	int source;              /* source lines (needs sym.line) */
 	int offsets;             /* input offset of each line */
 	double hz;               /* clock of timestamps and cycles (0: none) */
+	/* where source files are found (NULL: where DWARF says) */
+	const struct etm_srcpath *srcpath;
 };
 
 struct decsym;

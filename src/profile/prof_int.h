@@ -30,6 +30,7 @@ struct prof_node {
 struct prof_frame {
 	uint64_t ret_addr;
 	uint32_t parent, ret;
+	uint32_t exc; /* 1: an exception's frame (closed by an exception return) */
 };
 
 enum prof_pending { prof_pend_none = 0,
@@ -72,6 +73,7 @@ struct prof_src {
 	uint64_t ts0;
 	int have_ts0, named;
 	struct prof_open open;
+	uint64_t ninsn; /* instructions of this source so far (call trace) */
 };
 
 /* Buffered output through a writer (profile/prof_out.c). */
@@ -106,6 +108,7 @@ struct etm_profile {
 	struct prof_w *tl; /* NULL: off */
 	double ts_hz, cyc_hz;
 	int tl_first;
+	struct prof_w *ct; /* call trace (profile/prof_calls.c); NULL: off */
 };
 
 /* The empty node hash. Returns 0 or -1 (no memory). */
@@ -131,5 +134,28 @@ void prof_tl_clock(struct etm_profile *p, struct prof_src *s,
 		   const struct etm_elem *el);
 void prof_tl_time(struct etm_profile *p, struct prof_src *s, uint32_t n,
 		  uint32_t cyc, int has_cyc);
+
+/* Call trace (profile/prof_calls.c): one line per change of the running
+ * calling context of source @id, after the change, on @k (may be NULL).
+ * @addr: where execution goes on (UINT64_MAX: unknown); @site: the
+ * instruction that caused it (call, return; UINT64_MAX: none); @n: frames
+ * unwound (ret, eret) or the context ID (ctx). */
+enum prof_ev {
+	prof_ev_call,  /* a function entered by a call (BL, BLX) */
+	prof_ev_ret,   /* a return to a call's frame */
+	prof_ev_exc,   /* exception entry */
+	prof_ev_eret,  /* a return to an exception's frame */
+	prof_ev_jump,  /* another function entered without a call */
+	prof_ev_enter, /* a function entered with no caller known: trace
+			* start, after a reset, an exception handler */
+	prof_ev_reset, /* a return that matched no frame: stack restarted */
+	prof_ev_ctx,   /* Context ID change: another stack */
+	prof_ev_gap,   /* trace gap (stacks kept) */
+	prof_ev_end    /* end of trace */
+};
+int prof_ct_event(struct etm_profile *p, uint8_t id, struct prof_src *s,
+		  const struct prof_stack *k, enum prof_ev ev, uint64_t addr,
+		  uint64_t site, uint64_t n);
+int prof_ct_finish(struct etm_profile *p);
 
 #endif

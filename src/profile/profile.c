@@ -59,6 +59,7 @@ void etm_profile_free(struct etm_profile *p)
 	free(p->line_self);
 	free(p->funcs);
 	free(p->tl);
+	free(p->ct);
 	free(p->pnames);
 	free(p);
 }
@@ -144,7 +145,8 @@ found:
 }
 
 static void prof_push(struct etm_profile *p, struct prof_stack *k,
-		      uint64_t ret_addr, uint32_t parent, uint32_t ret)
+		      uint64_t ret_addr, uint32_t parent, uint32_t ret,
+		      uint32_t exc)
 {
 	if (k->depth == PROF_MAX_DEPTH) { /* drop the oldest frame */
 		memmove(k->fr, k->fr + 1, (PROF_MAX_DEPTH - 1) * sizeof(k->fr[0]));
@@ -154,6 +156,7 @@ static void prof_push(struct etm_profile *p, struct prof_stack *k,
 	k->fr[k->depth].ret_addr = ret_addr;
 	k->fr[k->depth].parent = parent;
 	k->fr[k->depth].ret = ret;
+	k->fr[k->depth].exc = exc;
 	k->depth++;
 }
 
@@ -162,7 +165,7 @@ static void prof_push(struct etm_profile *p, struct prof_stack *k,
 static int prof_return(struct etm_profile *p, uint8_t id, struct prof_src *s,
 		       struct prof_stack *k, uint64_t addr)
 {
-	uint32_t i = k->depth;
+	uint32_t i = k->depth, up;
 
 	while (i > 0 && k->fr[i - 1].ret_addr != addr)
 		i--;
@@ -170,14 +173,20 @@ static int prof_return(struct etm_profile *p, uint8_t id, struct prof_src *s,
 		p->st.resets++;
 		k->depth = 0;
 		k->cur = k->par = 0;
+		if (p->ct && prof_ct_event(p, id, s, k, prof_ev_reset, addr,
+					   k->call_addr, 0) < 0)
+			return p->ct->err;
 		return prof_tl_instant(p, id, s, "stack reset: return to an unknown caller");
 	}
+	up = k->depth - i;
 	p->st.returns++;
-	p->st.unwound += k->depth - i;
+	p->st.unwound += up;
 	k->cur = k->fr[i - 1].ret;
 	k->par = p->nodes[k->cur].parent;
 	k->depth = i - 1;
-	return 0;
+	return p->ct ? prof_ct_event(p, id, s, k, k->fr[i - 1].exc ? prof_ev_eret : prof_ev_ret,
+				     addr, k->call_addr, up) :
+		       0;
 }
 
 /* Settle a pending call or return now that @addr is known to run next. */
@@ -234,16 +243,33 @@ static uint32_t prof_enter(struct etm_profile *p, struct prof_stack *k,
 	return n;
 }
 
+/* Call trace: @k->cur entered at @addr, from node @was (0: none). */
+static int prof_entered(struct etm_profile *p, uint8_t id, struct prof_src *s,
+			const struct prof_stack *k, uint32_t was, uint64_t addr)
+{
+	enum prof_ev ev = k->pend == prof_pend_call ? prof_ev_call :
+			  was                       ? prof_ev_jump :
+						      prof_ev_enter;
+
+	return prof_ct_event(p, id, s, k, ev, addr, k->call_addr, 0);
+}
+
 /* @n instructions (and @cyc cycles) ran in function @f. */
 static int prof_count(struct etm_profile *p, uint8_t id, struct prof_src *s,
 		      struct prof_stack *k, uint32_t f, uint32_t n,
-		      uint32_t cyc, const struct etm_elem *el)
+		      uint32_t cyc, const struct etm_elem *el, uint64_t addr)
 {
 	struct prof_node *nd;
 
-	if (!k->cur || p->nodes[k->cur].func != f)
+	if (!k->cur || p->nodes[k->cur].func != f) {
+		uint32_t was = k->cur;
+
 		k->cur = prof_enter(p, k, f);
+		if (p->ct && k->cur != was && prof_entered(p, id, s, k, was, addr) < 0)
+			return p->ct->err;
+	}
 	k->pend = prof_pend_none;
+	s->ninsn += n;
 	nd = &p->nodes[k->cur];
 	nd->self += n;
 	nd->self_cyc += cyc;
@@ -267,6 +293,7 @@ static int prof_walk(struct etm_profile *p, uint8_t id, struct prof_src *s,
 	struct etm_walk w;
 	struct etm_insn in;
 	uint32_t f = PROF_NONE, n = 0, done = 0;
+	uint64_t a0 = el->start; /* where the run of @f began */
 	int r;
 
 	if (etm_walk_init(&w, s->img, el) < 0)
@@ -282,22 +309,30 @@ static int prof_walk(struct etm_profile *p, uint8_t id, struct prof_src *s,
 			else
 				p->noline++;
 		}
-		if (g != f && n) {
-			r = prof_count(p, id, s, k, f, n, 0, el);
-			if (r < 0)
-				return r;
-			done += n;
-			n = 0;
+		if (g != f) {
+			if (n) {
+				r = prof_count(p, id, s, k, f, n, 0, el, a0);
+				if (r < 0)
+					return r;
+				done += n;
+				n = 0;
+			}
+			a0 = in.addr;
 		}
 		f = g;
 		n++;
 	}
 	if (done + n < el->ninsn) { /* opcodes not readable: by address */
-		f = f == PROF_NONE ? prof_func_of(p, s, el->last_addr) : f;
+		if (f == PROF_NONE) {
+			f = prof_func_of(p, s, el->last_addr);
+			a0 = el->last_addr;
+		}
 		p->noline += p->lines ? el->ninsn - done - n : 0;
 		n = el->ninsn - done;
 	}
-	return n ? prof_count(p, id, s, k, f, n, el->has_cycles ? el->cycles : 0, el) : 0;
+	return n ? prof_count(p, id, s, k, f, n, el->has_cycles ? el->cycles : 0,
+			      el, a0) :
+		   0;
 }
 
 /* Whether the last instruction of @el is a return (cached per address). */
@@ -337,7 +372,7 @@ static int prof_range(struct etm_profile *p, uint8_t id, struct prof_src *s,
 				  etm_symbols_find(p->syms, el->last_addr) < 0 :
 				  prof_func_of(p, s, el->last_addr) == f))
 		r = prof_count(p, id, s, k, f, el->ninsn,
-			       el->has_cycles ? el->cycles : 0, el);
+			       el->has_cycles ? el->cycles : 0, el, el->start);
 	else
 		r = prof_walk(p, id, s, k, el);
 	if (r < 0)
@@ -347,7 +382,7 @@ static int prof_range(struct etm_profile *p, uint8_t id, struct prof_src *s,
 		return 0;
 	if (el->last_link && (el->last_cls == etmc_br_direct ||
 			      el->last_cls == etmc_br_indirect)) {
-		prof_push(p, k, el->last_addr + el->last_size, k->par, k->cur);
+		prof_push(p, k, el->last_addr + el->last_size, k->par, k->cur, 0);
 		k->par = k->cur;
 		k->cur = 0;
 		k->pend = prof_pend_call;
@@ -377,16 +412,23 @@ static int prof_exception(struct etm_profile *p, uint8_t id,
 			/* called, interrupted before the callee's first
 			 * instruction: the callee is what resumes */
 			k->cur = prof_enter(p, k, prof_func_of(p, s, el->ret_addr));
+			if (p->ct && prof_ct_event(p, id, s, k, prof_ev_call, el->ret_addr,
+						   k->call_addr, 0) < 0)
+				return p->ct->err;
 		}
 	}
 	k->pend = prof_pend_none;
 	ret = k->cur ? k->cur : k->par;
 	exc = prof_child(p, ret, p->exc0 + (el->exc_num % PROF_NEXC));
 	p->nodes[exc].calls++;
-	prof_push(p, k, el->has_ret ? el->ret_addr : UINT64_MAX, ret, ret);
+	prof_push(p, k, el->has_ret ? el->ret_addr : UINT64_MAX, ret, ret, 1);
 	k->par = exc;
 	k->cur = 0;
 	p->st.exceptions++;
+	if (p->ct && prof_ct_event(p, id, s, k, prof_ev_exc,
+				   el->has_ret ? el->ret_addr : UINT64_MAX,
+				   UINT64_MAX, el->exc_num) < 0)
+		return p->ct->err;
 	if (!p->tl)
 		return 0;
 	r = prof_tl_sync(p, id, s, exc);
@@ -407,7 +449,29 @@ static int prof_context(struct etm_profile *p, uint8_t id, struct prof_src *s,
 	if (s->cur)
 		p->st.contexts++;
 	s->cur = k;
+	if (p->ct && prof_ct_event(p, id, s, k, prof_ev_ctx, UINT64_MAX,
+				   UINT64_MAX, el->ctxid) < 0)
+		return p->ct->err;
 	return p->tl ? prof_tl_sync(p, id, s, k->cur ? k->cur : k->par) : 0;
+}
+
+/* A trace gap (stacks kept: code usually goes on where it was), or the
+ * start of a piece of a circular buffer (not counted as a gap). */
+static int prof_gap(struct etm_profile *p, uint8_t id, struct prof_src *s,
+		    const struct etm_elem *el)
+{
+	const char *what = el->kind == etmk_error  ? "trace error" :
+			   el->kind == etmk_nomem  ? "memory not accessible" :
+			   el->kind == etmk_nosync ? "not synchronised" :
+			   el->kind == etmk_piece  ? "piece of a circular buffer" :
+						     "trace gap (trace on)";
+
+	if (el->kind != etmk_piece)
+		p->st.gaps++;
+	if (p->ct && prof_ct_event(p, id, s, s->cur, prof_ev_gap, UINT64_MAX,
+				   UINT64_MAX, (uint64_t)el->kind) < 0)
+		return p->ct->err;
+	return el->kind == etmk_piece ? 0 : prof_tl_instant(p, id, s, what);
 }
 
 static int prof_elem(struct etm_profile *p, const struct etm_elem *el)
@@ -432,10 +496,8 @@ static int prof_elem(struct etm_profile *p, const struct etm_elem *el)
 	case etmk_nosync:
 	case etmk_nomem:
 	case etmk_error:
-		p->st.gaps++;
-		return prof_tl_instant(p, id, s, el->kind == etmk_error ? "trace error" : el->kind == etmk_nomem ? "memory not accessible" :
-										  el->kind == etmk_nosync        ? "not synchronised" :
-														   "trace gap (trace on)");
+	case etmk_piece: /* each piece begins with its own sync */
+		return prof_gap(p, id, s, el);
 	case etmk_buffer_end: /* the last packet cut: not a gap */
 		return prof_tl_instant(p, id, s, "end of the trace buffer");
 	case etmk_timestamp:
@@ -444,7 +506,6 @@ static int prof_elem(struct etm_profile *p, const struct etm_elem *el)
 			prof_tl_clock(p, s, el);
 		return 0;
 	case etmk_event:
-	case etmk_piece:  /* each piece begins with its own sync */
 	case etmk_window: /* no window in profiles */
 	case etmk_invalid:
 	case etmk_num_kinds:
@@ -471,7 +532,12 @@ int etm_profile_elems(struct etm_profile *p, const struct etm_elem *els,
 
 int etm_profile_finish(struct etm_profile *p)
 {
+	int r;
+
 	if (!p)
 		return -etme_invalid;
+	r = p->ct ? prof_ct_finish(p) : 0;
+	if (r < 0)
+		return r;
 	return p->tl ? prof_tl_finish(p) : 0;
 }

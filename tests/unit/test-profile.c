@@ -3,6 +3,7 @@
  * out by hand: nested calls with an IRQ, a gap with a return to a deeper
  * frame (longjmp) and a return to no frame, and two context IDs sharing
  * one source; plus the callgrind, flat and timeline writers on them. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -156,6 +157,55 @@ static void calls_and_irq(void)
 	fix_fini(&f);
 }
 
+/* The call trace of calls_and_irq's elements, line by line by hand: the
+ * instructions so far (4 of main before f is called, 2 of f, 2 of g, 3 of
+ * the handler, 2 of g, 2 of f, 1 of main), the frames open (a call's or
+ * the exception's frame counts from the line that enters it), two spaces
+ * of indentation per calling-context level (main 1, f 2, g 3, the
+ * exception 4, irq 5), the call sites (BL at 0x100c and 0x1104) and the
+ * returns (SUBS pc, lr at 0x2008, BX LR at 0x120c and 0x110c). */
+static void call_trace(void)
+{
+	static const char want[] =
+		"# ID      INSNS DEPTH EVENT ADDRESS  FUNCTION (indented by calling "
+		"context)  <- FROM  FILE:LINE\n"
+		"10          0     0 enter 00001000   main\n"
+		"10          4     1 call  00001100     f  <- 0000100c main+0xc\n"
+		"10          6     2 call  00001200       g  <- 00001104 f+0x4\n"
+		"10          8     3 exc   00001208         [exception IRQ]  at g+0x8\n"
+		"10          8     3 enter 00002000           irq\n"
+		"10         11     2 eret  00001208       g+0x8  <- 00002008 irq+0x8\n"
+		"10         13     1 ret   00001108     f+0x8  <- 0000120c g+0xc\n"
+		"10         15     0 ret   00001010   main+0x10  <- 0000110c f+0xc\n"
+		"10         16     0 end   --------   main\n";
+	struct fix f;
+	struct etm_elem e[8];
+
+	ET_CHECK(fix_init(&f) == 0);
+	ET_EQ(etm_profile_set_calls(f.p, collect, &f), 0);
+	ET_EQ(etm_profile_set_calls(f.p, collect, &f), -etme_invalid);
+	e[0] = rng(0x1000, 4, 1);
+	e[1] = rng(0x1100, 2, 1);
+	e[2] = rng(0x1200, 2, 0);
+	e[2].last_cls = etmc_other;
+	e[3] = other(etmk_exception);
+	e[3].exc_num = 14;
+	e[3].has_ret = 1;
+	e[3].ret_addr = 0x1208;
+	e[3].addr = 0x18;
+	e[4] = rng(0x2000, 3, 0);
+	e[5] = rng(0x1208, 2, 0);
+	e[6] = rng(0x1108, 2, 0);
+	e[7] = rng(0x1010, 1, 0);
+	e[7].last_cls = etmc_other;
+	ET_EQ(etm_profile_elems(f.p, e, 8), 0);
+	ET_EQ(etm_profile_finish(f.p), 0);
+	ET_CHECK(!strcmp(f.out, want));
+	if (strcmp(f.out, want))
+		fputs(f.out, stderr);
+	fix_fini(&f);
+}
+
 /* main calls f, f calls g; a trace gap (trace on); g returns (BX LR at
  * 0x120c) but main runs next at 0x1010 (a longjmp, or f's return lost in
  * the gap): f's frame is unwound. main returns (BX LR at 0x1014) to 0x3000,
@@ -280,6 +330,7 @@ static void writers(void)
 int main(void)
 {
 	ETEST(calls_and_irq);
+	ETEST(call_trace);
 	ETEST(gap_longjmp_reset);
 	ETEST(context_switch);
 	ETEST(writers);
