@@ -182,8 +182,8 @@ static void call_trace(void)
 	struct etm_elem e[8];
 
 	ET_CHECK(fix_init(&f) == 0);
-	ET_EQ(etm_profile_set_calls(f.p, collect, &f), 0);
-	ET_EQ(etm_profile_set_calls(f.p, collect, &f), -etme_invalid);
+	ET_EQ(etm_profile_set_calls(f.p, etest_sink_write, &f.out), 0);
+	ET_EQ(etm_profile_set_calls(f.p, etest_sink_write, &f.out), -etme_invalid);
 	e[0] = rng(0x1000, 4, 1);
 	e[1] = rng(0x1100, 2, 1);
 	e[2] = rng(0x1200, 2, 0);
@@ -200,9 +200,9 @@ static void call_trace(void)
 	e[7].last_cls = etmc_other;
 	ET_EQ(etm_profile_elems(f.p, e, 8), 0);
 	ET_EQ(etm_profile_finish(f.p), 0);
-	ET_CHECK(!strcmp(f.out, want));
-	if (strcmp(f.out, want))
-		fputs(f.out, stderr);
+	ET_CHECK(!strcmp(f.out.buf, want));
+	if (strcmp(f.out.buf, want))
+		fputs(f.out.buf, stderr);
 	fix_fini(&f);
 }
 
