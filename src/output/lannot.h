@@ -15,9 +15,13 @@
 struct decsym_opts {
 	struct etm_sym_hook sym; /* func/line NULL: no symbols */
 	int source;              /* source lines (needs sym.line) */
-	int offsets;             /* input offset of each line */
+	int offsets;             /* input offset of each line: 0 none,
+				  * 1 decimal, 2 hex (DECSYM_OFF_HEX) */
 	double hz;               /* clock of timestamps and cycles (0: none) */
 };
+
+#define DECSYM_OFF_DEC 1
+#define DECSYM_OFF_HEX 2
 
 struct decsym;
 
@@ -38,9 +42,12 @@ void decsym_prefix(const struct decsym *d, struct wbuf *w,
 /* Text: the source line of @in when it changed (--source), before it. */
 void decsym_source(struct decsym *d, struct wbuf *w,
 		   const struct etm_elem *el, const struct etm_insn *in);
-/* Text: " <func+0xoff>" of a direct branch's target appended to @dis. */
+/* Text: " <func+0xoff>" of a direct branch's target appended to @dis;
+ * with @width > 0 the name is cut (ending in "..") so that @dis stays
+ * within @width characters, keeping at least DECSYM_MIN_NAME of it. */
+#define DECSYM_MIN_NAME 8
 void decsym_target(struct decsym *d, const struct etm_insn *in, char *dis,
-		   size_t n);
+		   size_t n, size_t width);
 /* Text: "  func+0xoff" of @addr into @buf (empty if none); returns its
  * length as snprintf does. */
 int decsym_symstr(struct decsym *d, uint64_t addr, char *buf, size_t n);

@@ -55,7 +55,7 @@ int pktlist_item(void *vctx, const struct etm_item *it)
 			wbuf_printf(c->w, "{\"offset\":%llu,\"type\":\"BUFFER_END\"}\n",
 				    (unsigned long long)it->elem.offset);
 		else
-			wbuf_printf(c->w, "%10llu  --  note: a partial frame cut by the end of the trace buffer\n",
+			wbuf_printf(c->w, c->hexoff ? "0x%08llx  --  note: a partial frame cut by the end of the trace buffer\n" : "%10llu  --  note: a partial frame cut by the end of the trace buffer\n",
 				    (unsigned long long)it->elem.offset);
 		return 0;
 	}
@@ -67,7 +67,7 @@ int pktlist_item(void *vctx, const struct etm_item *it)
 				    (unsigned long long)it->elem.offset,
 				    etm_errname(it->elem.err));
 		else
-			wbuf_printf(c->w, "%10llu  --  frame error: %s\n",
+			wbuf_printf(c->w, c->hexoff ? "0x%08llx  --  frame error: %s\n" : "%10llu  --  frame error: %s\n",
 				    (unsigned long long)it->elem.offset,
 				    etm_errstr(it->elem.err));
 		return 0;
@@ -95,7 +95,12 @@ int pktlist_item(void *vctx, const struct etm_item *it)
 		snprintf(fields + strlen(fields), sizeof(fields) - strlen(fields),
 			 " (low %u address bits only: no full address yet)",
 			 p->addr_bits);
-	wbuf_printf(c->w, "%10llu  0x%02x  ", (unsigned long long)p->offset, p->id);
+	if (c->hexoff)
+		wbuf_printf(c->w, "0x%08llx  0x%02x  ", (unsigned long long)p->offset,
+			    p->id);
+	else
+		wbuf_printf(c->w, "%10llu  0x%02x  ", (unsigned long long)p->offset,
+			    p->id);
 	{
 		size_t before = c->w->len;
 		size_t used;
@@ -105,7 +110,10 @@ int pktlist_item(void *vctx, const struct etm_item *it)
 		while (used++ < 36)
 			wbuf_char(c->w, ' ');
 	}
-	wbuf_printf(c->w, " %-18s %s\n", etm_pkt_type_name(p->type, it->proto),
-		    fields);
+	if (fields[0]) /* no trailing whitespace */
+		wbuf_printf(c->w, " %-18s %s\n",
+			    etm_pkt_type_name(p->type, it->proto), fields);
+	else
+		wbuf_printf(c->w, " %s\n", etm_pkt_type_name(p->type, it->proto));
 	return 0;
 }
