@@ -10,6 +10,7 @@
 #include <etmtrace/error.h>
 
 #include "output/lannot.h"
+#include "output/lfields.h"
 
 /* Source files larger than this are not shown. */
 #define DECSYM_MAX_SRC (16u << 20)
@@ -77,7 +78,8 @@ void decsym_close(struct decsym *d)
 
 int decsym_sequential(const struct decsym_opts *o)
 {
-	return (o->source && o->sym.func && o->sym.line) || o->hz > 0;
+	return (o->source && o->sym.func && o->sym.line) || o->hz > 0 ||
+	       lfields_sequential(o->fields);
 }
 
 /* @s as the inside of a JSON string. */
@@ -122,6 +124,12 @@ static int decsym_line(const struct decsym *d, uint64_t addr,
 	if (!d->sy.line)
 		return -1;
 	return d->sy.line(d->sy.ctx, addr, file, line);
+}
+
+int decsym_srcpos(const struct decsym *d, uint64_t addr, const char **file,
+		  uint32_t *line)
+{
+	return d ? decsym_line(d, addr, file, line) : -1;
 }
 
 void decsym_prefix(const struct decsym *d, struct wbuf *w,

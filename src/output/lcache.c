@@ -12,8 +12,8 @@
 
 /* One cached line in 128 bytes (two cache lines). */
 struct lc_line {
-	uint8_t hlen, slen, tlen;
-	char text[125];
+	uint8_t hlen, slen, tlen, doff;
+	char text[124];
 };
 
 #define LC_WAYS 4
@@ -76,6 +76,7 @@ static void lc_format(struct lc_fresh *l, const struct etm_disasm_hook *dis,
 	decsym_target(sym, in, d, sizeof(d), LC_INSN_W);
 	n = n < 0 ? 0 : n > 63 ? 63 :
 				 n;
+	l->doff = n;
 	l->tlen = n + (int)strlen(d);
 	n += snprintf(l->text + n, 256 - (size_t)n, "%-*s", LC_INSN_W, d);
 	l->hlen = n < 255 ? n : 255;
@@ -104,7 +105,7 @@ struct lc_text lcache_line(struct lcache **lc, struct lc_fresh *fresh,
 			    tag[w].isa == in->isa && tag[w].space == space) {
 				l = &(*lc)->line[h][w];
 				return (struct lc_text){ l->text, l->hlen,
-							 l->slen, l->tlen };
+							 l->slen, l->tlen, l->doff };
 			}
 		}
 	}
@@ -116,13 +117,15 @@ struct lc_text lcache_line(struct lcache **lc, struct lc_fresh *fresh,
 		l->hlen = (uint8_t)fresh->hlen;
 		l->slen = (uint8_t)fresh->slen;
 		l->tlen = (uint8_t)fresh->tlen;
+		l->doff = (uint8_t)fresh->doff;
 		tag[w].addr = in->addr;
 		tag[w].isa = (uint8_t)in->isa;
 		tag[w].space = (uint8_t)space;
 		tag[w].valid = 1;
 	}
 	return (struct lc_text){ fresh->text, (size_t)fresh->hlen,
-				 (size_t)fresh->slen, (size_t)fresh->tlen };
+				 (size_t)fresh->slen, (size_t)fresh->tlen,
+				 (size_t)fresh->doff };
 }
 
 static struct lc_rslot *lc_range_slot(struct lcache *lc,

@@ -24,16 +24,17 @@ struct lcache;
 #define LC_INSN_W 44
 
 /* A line's parts: the head "  ADDR  ISA  OPCODE  disassembly<padding>"
- * (@hlen bytes at @text, the first @tlen of them without the padding),
- * then "  func+0xoff" or nothing (@slen bytes at @text + @hlen). */
+ * (@hlen bytes at @text, the first @tlen of them without the padding; the
+ * disassembly from @doff), then "  func+0xoff" or nothing (@slen bytes at
+ * @text + @hlen). */
 struct lc_text {
 	const char *text;
-	size_t hlen, slen, tlen;
+	size_t hlen, slen, tlen, doff;
 };
 
 /* A line as formatted, before it goes into the cache. */
 struct lc_fresh {
-	int hlen, slen, tlen;
+	int hlen, slen, tlen, doff;
 	char text[512];
 };
 

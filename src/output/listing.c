@@ -29,6 +29,8 @@ int decfmt_init(struct decfmt *f, const struct etm_listing_source *src, int nsrc
 	f->dw = dw;
 	for (i = nsrc - 1; i >= 0; i--) /* the first of equal IDs wins */
 		f->byid[src[i].id & 0xff] = &src[i];
+	if (ann && ann->fields && !(f->fl = lfields_open(ann->fields)))
+		return -etme_nomem;
 	return ann && decsym_open(ann, &f->sym) < 0 ? -etme_nomem : 0;
 }
 
@@ -38,6 +40,8 @@ void decfmt_fini(struct decfmt *f)
 	f->lc = NULL;
 	decsym_close(f->sym);
 	f->sym = NULL;
+	lfields_close(f->fl);
+	f->fl = NULL;
 }
 
 void decfmt_add(struct dec_counts *to, const struct dec_counts *from)
@@ -122,7 +126,8 @@ static void text_cached(struct decfmt *c, const struct etm_elem *el,
 	}
 	if (rg->len)
 		wbuf_ref(c->w, rg->body, rg->len, rg->arena, rg->blk);
-	text_end(c, el, (struct lc_text){ rg->head, rg->hlen, rg->slen, rg->tlen },
+	text_end(c, el,
+		 (struct lc_text){ rg->head, rg->hlen, rg->slen, rg->tlen, 0 },
 		 marks);
 }
 
@@ -175,7 +180,7 @@ static void text_range(struct decfmt *c, const struct etm_elem *el,
 	size_t blen = 0;
 	uint32_t i = 0;
 	/* lines that are only their instruction: whole ranges are cached */
-	int whole = !c->multi && !decsym_per_line(c->sym);
+	int whole = !c->multi && !decsym_per_line(c->sym) && !c->fl;
 
 	if (etm_walk_init(&wk, img, el) < 0)
 		return;
@@ -190,6 +195,12 @@ static void text_range(struct decfmt *c, const struct etm_elem *el,
 					       c->sym, img, wk.space, &in);
 
 		decsym_source(c->sym, c->w, el, &in);
+		if (c->fl) { /* --fields */
+			lfields_line(c->fl, c->w, el, &in, l, last_insn, c->sym);
+			if (last_insn)
+				break;
+			continue;
+		}
 		text_prefix(c, el);
 		if (last_insn) {
 			text_end(c, el, l, etm_diag_elem_marks(img, el));
@@ -428,6 +439,8 @@ static inline void elem_fmt(struct decfmt *c, const struct etm_elem *el)
 			text_range(c, el, src->img);
 		} else {
 			c->lost[el->id] &= el->kind != etmk_trace_on;
+			if (c->fl)
+				lfields_event(c->fl, el);
 			text_other(c, el);
 		}
 		break;
