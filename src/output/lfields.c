@@ -13,12 +13,18 @@ static const struct {
 	const char *name;
 	int width;
 } lf_info[LF_NUM] = {
-	[LF_OFFSET] = { "offset", 10 }, [LF_ID] = { "id", 4 },
-	[LF_ADDR] = { "addr", 8 },      [LF_ISA] = { "isa", 3 },
-	[LF_OPCODE] = { "opcode", 9 },  [LF_INSN] = { "insn", LC_INSN_W },
-	[LF_ATOM] = { "atom", 1 },      [LF_SYM] = { "sym", 32 },
-	[LF_SRC] = { "src", 32 },       [LF_CYCLES] = { "cycles", 6 },
-	[LF_TS] = { "ts", 14 },         [LF_CTX] = { "ctx", 10 },
+	[LF_OFFSET] = { "offset", 10 },
+	[LF_ID] = { "id", 4 },
+	[LF_ADDR] = { "addr", 8 },
+	[LF_ISA] = { "isa", 3 },
+	[LF_OPCODE] = { "opcode", 9 },
+	[LF_INSN] = { "insn", LC_INSN_W },
+	[LF_ATOM] = { "atom", 1 },
+	[LF_SYM] = { "sym", 32 },
+	[LF_SRC] = { "src", 32 },
+	[LF_CYCLES] = { "cycles", 6 },
+	[LF_TS] = { "ts", 14 },
+	[LF_CTX] = { "ctx", 10 },
 };
 
 struct lfields {
