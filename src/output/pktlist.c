@@ -22,20 +22,28 @@ static int addr_unknown(struct pktlist *c, const struct etm_packet *p)
 	       !c->full[p->id & 0x7f];
 }
 
+/* The bytes column of the text listing is 36 characters: 12 bytes. */
+#define PKT_BYTES_COL 36
+
+/* The raw bytes of @p in hex (@spaced: "08 00 80", the text listing;
+ * a run of unsynchronised bytes, whose count its line gives, only as many
+ * as fill the column, then " ..."). */
 static void put_hex_bytes(struct wbuf *w, const struct etm_packet *p, int spaced)
 {
 	static const char hx[] = "0123456789abcdef";
 	char *q = wbuf_reserve(w, 3 * ETM_PKT_MAX_RAW + 8);
 	size_t n = 0;
-	unsigned i;
+	unsigned i, shown = p->raw_len;
 
-	for (i = 0; i < p->raw_len; i++) {
+	if (spaced && p->type == etmp_notsync && 3u * shown - 1 > PKT_BYTES_COL)
+		shown = (PKT_BYTES_COL - 4 + 1) / 3; /* 11 bytes and " ..." */
+	for (i = 0; i < shown; i++) {
 		if (spaced && i)
 			q[n++] = ' ';
 		q[n++] = hx[p->raw[i] >> 4];
 		q[n++] = hx[p->raw[i] & 15];
 	}
-	if (p->size > p->raw_len && spaced) {
+	if ((p->size > p->raw_len || shown < p->raw_len) && spaced) {
 		memcpy(q + n, " ...", 4);
 		n += 4;
 	}
@@ -107,7 +115,7 @@ int pktlist_item(void *vctx, const struct etm_item *it)
 
 		put_hex_bytes(c->w, p, 1);
 		used = c->w->len >= before ? c->w->len - before : 0;
-		while (used++ < 36)
+		while (used++ < PKT_BYTES_COL)
 			wbuf_char(c->w, ' ');
 	}
 	if (fields[0]) /* no trailing whitespace */

@@ -11,6 +11,7 @@
 #    columns: the E/N column and the func+0xoff column start at the same
 #    place on every line (the long target name is cut, ending in "..", and
 #    what is kept is the start of objdump's name);
+#  - packets: the type column starts at one place on every line;
 #  - --offsets hex: every line's offset is the same number as with --offsets
 #    (decimal), and `packets --offsets hex` lists the same offsets as
 #    `packets`.
@@ -112,6 +113,11 @@ notrail() { ! grep -q '[[:space:]]$' "$1"; }
 "$ETMTRACE" packets "$AM" > "$tmp/pk-am" 2> /dev/null
 for f in sample am am-src tc2 cov pk-tc2 pk-am; do
 	check "[ -s '$tmp/$f' ] && notrail '$tmp/$f'" "no trailing whitespace: $f ($(wc -l < "$tmp/$f") lines)"
+done
+# packets: the type column at one place (32-byte NOTSYNC runs cut to the
+# 36-character bytes column with ' ...', their count is in the line)
+for f in pk-tc2 pk-am; do
+	check "[ \$(awk 'substr(\$0, 55, 1) != \" \" || substr(\$0, 56, 1) == \" \"' '$tmp/$f' | wc -l) -eq 0 ]" "$f: the packet type column does not move"
 done
 
 cat > "$tmp/p.c" << 'EOF'
