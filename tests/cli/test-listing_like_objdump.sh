@@ -3,8 +3,8 @@
 # (doc/listing.md):
 #  - no line of the decode listing (plain, --elf, --source, --offsets, several
 #    sources), of `coverage --format text` or of `packets` ends in whitespace;
-#  - direct branch targets are printed as `arm-linux-gnueabihf-objdump -d`
-#    prints them ("bl 8014 <f>", "cbz r5, 803c <f+0x2e>"), checked operand by
+#  - direct branch targets are printed (decode, coverage --format text) as
+#    `arm-linux-gnueabihf-objdump -d` prints them ("bl 8014 <f>", "cbz r5, 803c <f+0x2e>"), checked operand by
 #    operand against objdump on a program compiled here (A32 and T32), whose
 #    execution is made by tests/cov/mkcovtrace and encoded as ETMv3;
 #  - a function name longer than the disassembly column does not move the
@@ -38,7 +38,8 @@ for l in open(sys.argv[2]):
         od[int(m.group(1), 16)] = m.group(3)
 n = bad = 0
 for l in open(sys.argv[1]):
-    m = re.match(r'^  ([0-9a-f]{8})  [AT]32  [0-9a-f ]{9}  (\S+) (.*?<[^>]*>)', l)
+    m = re.match(r'^  ([0-9a-f]{8})  [AT]32  [0-9a-f ]{9}  (\S+) (.*?<[^>]*>)', l) or \
+        re.match(r'^ *(?:\d+|#####)?  ([0-9a-f]{8}):  (\S+) (.*?<[^>]*>)', l)  # coverage
     if not m:
         continue
     a, ours = int(m.group(1), 16), m.group(3)
@@ -156,6 +157,8 @@ for isa in marm mthumb; do
 	"$ETMTRACE" decode "$tmp/$isa.bin" --protocol etmv3 --elf "$elf" > "$tmp/$isa.txt" 2> /dev/null
 	$od -d "$elf" > "$tmp/$isa.od"
 	check "$PY '$tmp/targets.py' '$tmp/$isa.txt' '$tmp/$isa.od'" "$isa: branch targets as objdump -d prints them"
+	"$ETMTRACE" coverage "$tmp/$isa.bin" --protocol etmv3 --elf "$elf" --format text > "$tmp/$isa.cov" 2> /dev/null
+	check "$PY '$tmp/targets.py' '$tmp/$isa.cov' '$tmp/$isa.od' && notrail '$tmp/$isa.cov'" "$isa: coverage --format text: branch targets as objdump -d prints them"
 	check "grep -q '<a_function_with_a_name_[a-z_]*\\.\\.>' '$tmp/$isa.txt'" "$isa: the long target name is cut"
 	check "$PY '$tmp/cols.py' '$tmp/$isa.txt'" "$isa: the func+0xoff column does not move after a long <symbol>"
 	check "$PY '$tmp/encol.py' '$tmp/$isa.txt'" "$isa: the E/N column does not move"
