@@ -2,11 +2,25 @@
 extension module against CPython's limited API 3.11 (wheel tag cp311-abi3).
 Metadata lives in pyproject.toml."""
 import glob
+import importlib.util
 import os
 import subprocess
+import sys
 
-from setuptools import Extension, setup
-from setuptools.command.build_ext import build_ext
+# One line naming the fix instead of "invalid command 'bdist_wheel'" when
+# this interpreter (another python3 first on PATH) lacks the build tools.
+for _mod, _deb in (("setuptools", "python3-setuptools"),
+                   ("wheel", "python3-wheel")):
+    _spec = importlib.util.find_spec(_mod)
+    if ("bdist_wheel" in sys.argv or _mod == "setuptools") and \
+            (_spec is None or _spec.origin is None):
+        sys.exit(f"etmtrace: {sys.executable} has no module '{_mod}': "
+                 f"apt-get install {_deb} (Debian), or build with "
+                 f"scripts/python.sh, which picks a Python that has it "
+                 f"(doc/python.md)")
+
+from setuptools import Extension, setup  # noqa: E402
+from setuptools.command.build_ext import build_ext  # noqa: E402
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 

@@ -46,7 +46,14 @@ static const char decode_help[] =
 	"                        applies; '/' and '\\' alike; C: ignores case)\n"
 	"  --source-dir DIR      look for source files in DIR: by their path,\n"
 	"                        then its tails down to the file name (repeatable)\n"
-	"  --offsets             input offset of the packet behind each line\n"
+	"  --fields F,F,...      text: instruction lines of these columns, in this\n"
+	"                        order (perf script -F style): offset, id (trace\n"
+	"                        ID), addr, isa, opcode, insn (disassembly), atom\n"
+	"                        (E/N), sym (func+0xoff), src (file:line), cycles,\n"
+	"                        ts (last timestamp), ctx (last context ID);\n"
+	"                        '-- ' event lines are as without --fields\n"
+	"  --offsets [dec|hex]   input offset of the packet behind each line,\n"
+	"                        '@1234' (decimal, the default) or '@0x000004d2'\n"
 	"  --clock HZ            clock of timestamps and cycles (default: the\n"
 	"                        snapshot's trace.ini frequency): times in seconds\n"
 	"  --no-cache            disable the decoded-block cache\n"
@@ -181,9 +188,21 @@ static int decode_buffers(struct session *s, struct decfmt *c,
  * printed). */
 static int decode_annotations(const struct session *s, const struct opts *o,
 			      struct etm_symbols **sy, struct etm_srcpath **sp,
-			      struct decsym_opts *ann)
+			      struct decsym_opts *ann, struct lfields_spec *fs)
 {
+	char why[256];
+
 	memset(ann, 0, sizeof(*ann));
+	if (o->fields && lfields_parse(o->fields, fs, why, sizeof(why)) < 0) {
+		fprintf(stderr, "etmtrace decode: --fields: %s\n", why);
+		return 2;
+	}
+	if (o->fields && o->format && strcmp(o->format, "text")) {
+		fprintf(stderr, "etmtrace decode: --fields is for the text listing (--format text)\n");
+		return 2;
+	}
+	fs->hex = o->offsets == 2;
+	ann->fields = o->fields ? fs : NULL;
 	ann->hz = o->clock_hz > 0 ? o->clock_hz : symload_ts_hz(s);
 	if (symload_srcpath(o, sp) || symload_open(s, sy))
 		return 2;
@@ -282,13 +301,14 @@ int cmd_decode(int argc, char **argv)
 	struct etm_symbols *sy = NULL;
 	struct etm_srcpath *sp = NULL;
 	struct decsym_opts ann;
+	struct lfields_spec fs;
 	enum dec_fmt fmt;
 	struct session s;
 	int r;
 
 	r = opt_parse(&o, argc, argv,
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
-		      "image,elf,stats,run-stats,no-cache,jobs,chunk,verify,symbols,source,offsets,clock,"
+		      "image,elf,stats,run-stats,no-cache,jobs,chunk,verify,symbols,source,offsets,clock,fields,"
 		      "allow-outside,verbose,verify-drop,etmccr,samples,order,pieces,start,stop,last,at,"
 		      "source-map,source-dir");
 	if (r) {
@@ -305,7 +325,7 @@ int cmd_decode(int argc, char **argv)
 	if (!r)
 		r = decode_check(&s, &o, fmt);
 	if (!r)
-		r = decode_annotations(&s, &o, &sy, &sp, &ann);
+		r = decode_annotations(&s, &o, &sy, &sp, &ann, &fs);
 	if (r) {
 		etm_srcpath_free(sp);
 		session_close(&s);

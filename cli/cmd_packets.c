@@ -16,6 +16,7 @@ static const char packets_help[] =
 	"\n"
 	"  --id ID              only this trace ID, hex (repeatable; default: all)\n"
 	"  --format text|jsonl  output format (default text)\n"
+	"  --offsets dec|hex    text: input offsets in decimal (default) or hex\n"
 	"  --image FILE@ADDR --elf FILE[@BIAS]  program image (for inference)\n"
 	"  --verbose            say which sources are decoded from which buffer\n"
 	"Configuration: a snapshot's, or for a trace file found from the bytes\n"
@@ -41,7 +42,7 @@ int cmd_packets(int argc, char **argv)
 
 	r = opt_parse(&o, argc, argv,
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,chunk,"
-		      "allow-outside,image,elf,verbose");
+		      "allow-outside,image,elf,verbose,offsets");
 	if (r) {
 		if (r > 0)
 			fputs(packets_help, stdout);
@@ -52,6 +53,7 @@ int cmd_packets(int argc, char **argv)
 		return 2;
 	}
 	c.jsonl = o.format && !strcmp(o.format, "jsonl");
+	c.hexoff = o.offsets == 2;
 	r = session_open(&s, &o, etm_dec_packets, o.nimages || o.nelfs);
 	if (r) {
 		session_close(&s);

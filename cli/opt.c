@@ -194,6 +194,15 @@ static int opt_paths(struct opts *o, const char *name, const char *v)
 	return 0;
 }
 
+/* Options of the listing's layout: --fields (checked by the command). */
+static int opt_listing(struct opts *o, const char *name, const char *v)
+{
+	if (strcmp(name, "fields"))
+		return opt_pieces(o, name, v) == 0 ? 0 : opt_paths(o, name, v);
+	o->fields = v;
+	return 0;
+}
+
 /* --start/--stop BOUND, --last N, --at end|halt: the window. Returns 0,
  * -1 (bad value) or -2 (reported). */
 static int opt_window(struct opts *o, const char *name, const char *v)
@@ -215,7 +224,7 @@ static int opt_window(struct opts *o, const char *name, const char *v)
 		o->win_at_halt = !strcmp(v, "halt");
 		return 0;
 	}
-	return opt_pieces(o, name, v) == 0 ? 0 : opt_paths(o, name, v);
+	return opt_listing(o, name, v);
 }
 
 static int opt_value(struct opts *o, const char *name, char *v)
@@ -331,6 +340,30 @@ static int opt_flag(struct opts *o, const char *name)
 	return 0;
 }
 
+/* --offsets [dec|hex], --offsets=dec|hex: the input offset column of
+ * listings, decimal unless hex is asked for. The value may be the next
+ * argument only when it is "dec" or "hex" (else that is the input). */
+static int opt_offsets(struct opts *o, const char *eq, int argc, char **argv,
+		       int *i)
+{
+	const char *v = eq ? eq + 1 : NULL;
+
+	if (!v && *i + 1 < argc &&
+	    (!strcmp(argv[*i + 1], "hex") || !strcmp(argv[*i + 1], "dec")))
+		v = argv[++*i];
+	if (!v || !strcmp(v, "dec")) {
+		o->offsets = 1;
+		return 0;
+	}
+	if (!strcmp(v, "hex")) {
+		o->offsets = 2;
+		return 0;
+	}
+	fprintf(stderr, "etmtrace %s: bad value for --offsets: '%s' (expected dec or hex)\n",
+		o->cmd, v);
+	return -1;
+}
+
 int opt_parse(struct opts *o, int argc, char **argv, const char *allowed)
 {
 	int i;
@@ -365,6 +398,11 @@ int opt_parse(struct opts *o, int argc, char **argv, const char *allowed)
 			fprintf(stderr, "etmtrace %s: unknown option '--%s' (see --help)\n",
 				o->cmd, name);
 			return -1;
+		}
+		if (!strcmp(name, "offsets")) {
+			if (opt_offsets(o, eq, argc, argv, &i) < 0)
+				return -1;
+			continue;
 		}
 		for (f = 0; f < sizeof(opt_flags) / sizeof(opt_flags[0]); f++)
 			if (!strcmp(name, opt_flags[f]))

@@ -47,7 +47,9 @@ struct opts {
 	const char *symfiles[OPT_MAX_FILES]; /* --symbols: nm -S style files */
 	int nsymfiles;
 	double clock_hz;     /* --clock: core clock (cycles), Hz */
-	int source, offsets; /* --source, --offsets (listing) */
+	int source, offsets; /* --source, --offsets (listing; offsets:
+			      * 1 decimal, 2 hex) */
+	const char *fields;  /* --fields: the text listing's columns */
 	/* --start, --stop, --last, --at halt: the window (etmtrace/window.h) */
 	struct etm_win_bound win_start, win_stop;
 	uint64_t win_last;

@@ -74,7 +74,8 @@ struct etm_listing_opts {
 	struct etm_sym_hook sym;    /* func+0xoff, branch targets, lines */
 	int source_lines;           /* text: the source line before the
 				     * instructions that change it */
-	int offsets;                /* text: the input offset of each line */
+	int offsets;                /* text: the input offset of each line
+				     * (1: decimal, 2: hex) */
 	double clock_hz;            /* > 0: times of timestamps and cycles */
 };
 

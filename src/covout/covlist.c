@@ -90,12 +90,45 @@ static unsigned list_data(struct covout *o, uint64_t a, int ran)
 	return n;
 }
 
+/* Width of the disassembly column where a note follows it. */
+#define COV_INSN_W 44
+
+/* " <func+0xoff>" of a direct branch's target appended to @dis, as
+ * `objdump -d` prints it; with @width, the name is cut (ending in "..",
+ * at least 8 characters kept) so that @dis stays within @width characters
+ * (the decode listing's rule, doc/listing.md). */
+static void target_sym(const struct covout *o, const struct etm_insn *in,
+		       char *dis, size_t n, size_t width)
+{
+	struct etm_sym f;
+	size_t k = strlen(dis), name, tail;
+	char off[24] = "";
+
+	if (in->cls != etmc_br_direct || !o->sym ||
+	    etm_symbols_lookup(o->sym, in->target, &f) < 0 || k >= n)
+		return;
+	if (in->target != f.start)
+		snprintf(off, sizeof(off), "+0x%" PRIx64, in->target - f.start);
+	name = strlen(f.name);
+	tail = strlen(off) + 3;
+	if (width && k + tail + name > width) {
+		size_t keep = width > k + tail + 2 ? width - k - tail - 2 : 0;
+
+		keep = keep < 8 ? 8 : keep;
+		if (keep < name) {
+			snprintf(dis + k, n - k, " <%.*s..%s>", (int)keep, f.name, off);
+			return;
+		}
+	}
+	snprintf(dis + k, n - k, " <%s%s>", f.name, off);
+}
+
 /* One listing line; returns the size to step by. */
 static unsigned list_insn(struct covout *o, uint64_t a, enum etm_isa isa)
 {
 	struct etm_cov_insn ci;
 	struct etm_insn in;
-	char dis[96], note[128];
+	char dis[160], note[128];
 	int ran = etm_cov_insn_at(o->cov, a, &ci) == 0;
 	unsigned data = list_data(o, a, ran);
 	int map = !ran && o->sym ? etm_symbols_mapping(o->sym, a, NULL) : 0;
@@ -119,8 +152,9 @@ static unsigned list_insn(struct covout *o, uint64_t a, enum etm_isa isa)
 	note[0] = 0;
 	if (ran)
 		cond_note(&ci, note, sizeof(note));
+	target_sym(o, &in, dis, sizeof(dis), note[0] ? COV_INSN_W : 0);
 	if (ran && note[0])
-		cov_printf(o, "%12" PRIu64 "  %08" PRIx64 ":  %-40s%s\n", ci.exec, a,
+		cov_printf(o, "%12" PRIu64 "  %08" PRIx64 ":  %-44s%s\n", ci.exec, a,
 			   dis, note);
 	else if (ran)
 		cov_printf(o, "%12" PRIu64 "  %08" PRIx64 ":  %s\n", ci.exec, a, dis);

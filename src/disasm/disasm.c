@@ -152,6 +152,33 @@ static void drain_it(struct disasm *d)
 		one(d, d->it, nop, 2, 0);
 }
 
+/* The text of d->insn into @buf as objdump prints it: no space after a
+ * mnemonic without operands ("nop"), and a direct branch's target as
+ * "700af77c" (hex, no "#0x": `objdump -d`), not capstone's "#0x700af77c". */
+static void text(const struct disasm *d, const struct etm_insn *in, char *buf,
+		 size_t n)
+{
+	const char *op = d->insn->op_str, *h = NULL, *x;
+	unsigned long long v;
+	char *end;
+
+	for (x = strstr(op, "#0x"); x; x = strstr(x + 3, "#0x"))
+		h = x; /* the last operand */
+	if (in->cls == etmc_br_direct && h) {
+		v = strtoull(h + 3, &end, 16);
+		if (end != h + 3 && !*end &&
+		    (v == in->target || v == (in->target & ~1ull))) {
+			snprintf(buf, n, "%s %.*s%s", d->insn->mnemonic,
+				 (int)(h - op), op, h + 3);
+			return;
+		}
+	}
+	if (op[0])
+		snprintf(buf, n, "%s %s", d->insn->mnemonic, op);
+	else
+		snprintf(buf, n, "%s", d->insn->mnemonic);
+}
+
 void disasm_insn(struct disasm *d, const struct etm_image *img,
 		 enum etm_space space, const struct etm_insn *in, char *buf,
 		 size_t n)
@@ -183,15 +210,14 @@ void disasm_insn(struct disasm *d, const struct etm_image *img,
 		else
 			ok = one(d, d->thumb, b, sz, addr), scratch = 0;
 		if (ok)
-			snprintf(buf, n, "%s %s", d->insn->mnemonic,
-				 d->insn->op_str);
+			text(d, in, buf, n);
 		if (scratch)
 			drain_it(d);
 		if (ok)
 			return;
 	} else if (d && d->insn && !thumb && d->ok_arm &&
 		   cs_disasm_iter(d->arm, &p, &sz, &addr, d->insn)) {
-		snprintf(buf, n, "%s %s", d->insn->mnemonic, d->insn->op_str);
+		text(d, in, buf, n);
 		return;
 	}
 	snprintf(buf, n, "(%s)", etm_insn_class_name(in->cls));

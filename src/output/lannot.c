@@ -10,6 +10,7 @@
 #include <etmtrace/error.h>
 
 #include "output/lannot.h"
+#include "output/lfields.h"
 
 /* Source files larger than this are not shown. */
 #define DECSYM_MAX_SRC (16u << 20)
@@ -79,7 +80,8 @@ void decsym_close(struct decsym *d)
 
 int decsym_sequential(const struct decsym_opts *o)
 {
-	return (o->source && o->sym.func && o->sym.line) || o->hz > 0;
+	return (o->source && o->sym.func && o->sym.line) || o->hz > 0 ||
+	       lfields_sequential(o->fields);
 }
 
 /* @s as the inside of a JSON string. */
@@ -126,10 +128,18 @@ static int decsym_line(const struct decsym *d, uint64_t addr,
 	return d->sy.line(d->sy.ctx, addr, file, line);
 }
 
+int decsym_srcpos(const struct decsym *d, uint64_t addr, const char **file,
+		  uint32_t *line)
+{
+	return d ? decsym_line(d, addr, file, line) : -1;
+}
+
 void decsym_prefix(const struct decsym *d, struct wbuf *w,
 		   const struct etm_elem *el)
 {
-	if (d && d->offsets)
+	if (d && d->offsets == DECSYM_OFF_HEX)
+		wbuf_printf(w, "@0x%08llx ", (unsigned long long)el->offset);
+	else if (d && d->offsets)
 		wbuf_printf(w, "@%-8llu ", (unsigned long long)el->offset);
 }
 
@@ -192,27 +202,44 @@ void decsym_source(struct decsym *d, struct wbuf *w,
 	wbuf_printf(w, "  %s:%u", file, line);
 	if (line && src_load(&d->src, d->srcpath, file) == 0 && line <= d->src.nlines) {
 		const char *t = d->src.text + d->src.line[line - 1];
+		size_t k = strcspn(t, "\r\n");
 
-		wbuf_str(w, "  ");
-		wbuf_put(w, t, strcspn(t, "\r\n"));
+		while (k && (t[k - 1] == ' ' || t[k - 1] == '\t'))
+			k--; /* no trailing whitespace */
+		if (k) {
+			wbuf_str(w, "  ");
+			wbuf_put(w, t, k);
+		}
 	}
 	wbuf_char(w, '\n');
 }
 
 void decsym_target(struct decsym *d, const struct etm_insn *in, char *dis,
-		   size_t n)
+		   size_t n, size_t width)
 {
 	struct decsym_fn y;
-	size_t k = strlen(dis);
+	size_t k = strlen(dis), name, tail;
+	char off[24] = "";
 
 	if (in->cls != etmc_br_direct || decsym_find(d, in->target, &y) < 0 ||
 	    k >= n)
 		return;
-	if (in->target == y.start)
-		snprintf(dis + k, n - k, " <%s>", y.name);
-	else
-		snprintf(dis + k, n - k, " <%s+0x%llx>", y.name,
+	if (in->target != y.start)
+		snprintf(off, sizeof(off), "+0x%llx",
 			 (unsigned long long)(in->target - y.start));
+	name = strlen(y.name);
+	tail = strlen(off) + 3;                 /* " <", ">" */
+	if (width && k + tail + name > width) { /* cut: "name..+0xoff" */
+		size_t keep = width > k + tail + 2 ? width - k - tail - 2 : 0;
+
+		keep = keep < DECSYM_MIN_NAME ? DECSYM_MIN_NAME : keep;
+		if (keep < name) {
+			snprintf(dis + k, n - k, " <%.*s..%s>", (int)keep, y.name,
+				 off);
+			return;
+		}
+	}
+	snprintf(dis + k, n - k, " <%s%s>", y.name, off);
 }
 
 static double decsym_time(const struct decsym *d, const struct decsym_clk *c)

@@ -16,11 +16,18 @@
 struct decsym_opts {
 	struct etm_sym_hook sym; /* func/line NULL: no symbols */
 	int source;              /* source lines (needs sym.line) */
-	int offsets;             /* input offset of each line */
+	int offsets;             /* input offset of each line: 0 none,
+				  * 1 decimal, 2 hex (DECSYM_OFF_HEX) */
 	double hz;               /* clock of timestamps and cycles (0: none) */
 	/* where source files are found (NULL: where DWARF says) */
 	const struct etm_srcpath *srcpath;
+	/* --fields: the columns of instruction lines (output/lfields.h);
+	 * NULL: the default listing */
+	const struct lfields_spec *fields;
 };
+
+#define DECSYM_OFF_DEC 1
+#define DECSYM_OFF_HEX 2
 
 struct decsym;
 
@@ -30,7 +37,8 @@ struct decsym;
 int decsym_open(const struct decsym_opts *o, struct decsym **out);
 void decsym_close(struct decsym *d);
 /* Whether the annotations carry state from element to element (source
- * lines, time): the listing must then be formatted on one thread. */
+ * lines, time, fields ts and ctx): the listing must then be formatted on
+ * one thread. */
 int decsym_sequential(const struct decsym_opts *o);
 
 /* Whether lines carry more than their instruction (--offsets, --source). */
@@ -41,9 +49,16 @@ void decsym_prefix(const struct decsym *d, struct wbuf *w,
 /* Text: the source line of @in when it changed (--source), before it. */
 void decsym_source(struct decsym *d, struct wbuf *w,
 		   const struct etm_elem *el, const struct etm_insn *in);
-/* Text: " <func+0xoff>" of a direct branch's target appended to @dis. */
+/* The source position of @addr (needs the symbols' line hook): 0 with
+ * *@file, *@line set, or -1. */
+int decsym_srcpos(const struct decsym *d, uint64_t addr, const char **file,
+		  uint32_t *line);
+/* Text: " <func+0xoff>" of a direct branch's target appended to @dis;
+ * with @width > 0 the name is cut (ending in "..") so that @dis stays
+ * within @width characters, keeping at least DECSYM_MIN_NAME of it. */
+#define DECSYM_MIN_NAME 8
 void decsym_target(struct decsym *d, const struct etm_insn *in, char *dis,
-		   size_t n);
+		   size_t n, size_t width);
 /* Text: "  func+0xoff" of @addr into @buf (empty if none); returns its
  * length as snprintf does. */
 int decsym_symstr(struct decsym *d, uint64_t addr, char *buf, size_t n);

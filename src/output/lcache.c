@@ -12,8 +12,8 @@
 
 /* One cached line in 128 bytes (two cache lines). */
 struct lc_line {
-	uint8_t hlen, slen;
-	char text[126];
+	uint8_t hlen, slen, tlen, doff;
+	char text[124];
 };
 
 #define LC_WAYS 4
@@ -25,9 +25,8 @@ struct lc_tag {
 	uint8_t isa, space, valid;
 };
 
-/* A range's whole text, in the arena: the body, then the last line's head,
- * the two characters that followed it when cached (E/N), its sym and the
- * end of line. */
+/* A range's whole text, in the arena: the body, the last line as written
+ * when cached (E/N: en), then that line's head and sym apart. */
 #define LC_RANGES 2048
 #define LC_RANGE_TEXT 2048
 
@@ -36,7 +35,7 @@ struct lc_rslot {
 	uint32_t ninsn;
 	uint8_t isa, space, valid;
 	char en[2];
-	uint16_t len, lhlen, lslen;
+	uint16_t len, lhlen, lslen, ltlen, total;
 	struct tarena_loc at;
 	const char *text;
 };
@@ -53,6 +52,7 @@ static void lc_format(struct lc_fresh *l, const struct etm_disasm_hook *dis,
 		      enum etm_space space, const struct etm_insn *in)
 {
 	char d[160];
+	size_t k;
 	int n;
 
 	if (in->size == 4 && in->isa != etmi_a32)
@@ -71,11 +71,16 @@ static void lc_format(struct lc_fresh *l, const struct etm_disasm_hook *dis,
 		dis->insn(dis->ctx, img, space, in, d, sizeof(d));
 	else
 		snprintf(d, sizeof(d), "(%s)", etm_insn_class_name(in->cls));
-	decsym_target(sym, in, d, sizeof(d));
+	for (k = strlen(d); k && d[k - 1] == ' ';)
+		d[--k] = 0;
+	decsym_target(sym, in, d, sizeof(d), LC_INSN_W);
 	n = n < 0 ? 0 : n > 63 ? 63 :
 				 n;
-	n += snprintf(l->text + n, 256 - (size_t)n, "%-36s", d);
+	l->doff = n;
+	l->tlen = n + (int)strlen(d);
+	n += snprintf(l->text + n, 256 - (size_t)n, "%-*s", LC_INSN_W, d);
 	l->hlen = n < 255 ? n : 255;
+	l->tlen = l->tlen < l->hlen ? l->tlen : l->hlen;
 	n = decsym_symstr(sym, in->addr, l->text + l->hlen, 256);
 	l->slen = n < 0 ? 0 : n < 255 ? n :
 					255;
@@ -99,7 +104,8 @@ struct lc_text lcache_line(struct lcache **lc, struct lc_fresh *fresh,
 			if (tag[w].addr == in->addr && tag[w].valid &&
 			    tag[w].isa == in->isa && tag[w].space == space) {
 				l = &(*lc)->line[h][w];
-				return (struct lc_text){ l->text, l->hlen, l->slen };
+				return (struct lc_text){ l->text, l->hlen,
+							 l->slen, l->tlen, l->doff };
 			}
 		}
 	}
@@ -110,12 +116,16 @@ struct lc_text lcache_line(struct lcache **lc, struct lc_fresh *fresh,
 		memcpy(l->text, fresh->text, (size_t)(fresh->hlen + fresh->slen));
 		l->hlen = (uint8_t)fresh->hlen;
 		l->slen = (uint8_t)fresh->slen;
+		l->tlen = (uint8_t)fresh->tlen;
+		l->doff = (uint8_t)fresh->doff;
 		tag[w].addr = in->addr;
 		tag[w].isa = (uint8_t)in->isa;
 		tag[w].space = (uint8_t)space;
 		tag[w].valid = 1;
 	}
-	return (struct lc_text){ fresh->text, (size_t)fresh->hlen, (size_t)fresh->slen };
+	return (struct lc_text){ fresh->text, (size_t)fresh->hlen,
+				 (size_t)fresh->slen, (size_t)fresh->tlen,
+				 (size_t)fresh->doff };
 }
 
 static struct lc_rslot *lc_range_slot(struct lcache *lc,
@@ -148,10 +158,12 @@ int lcache_range_get(struct lcache *lc, const struct etm_elem *el,
 		return 0;
 	out->body = b->text;
 	out->len = b->len;
-	out->head = b->text + b->len;
+	out->total = b->total;
+	out->head = b->text + b->total;
 	out->hlen = b->lhlen;
+	out->tlen = b->ltlen;
 	memcpy(out->en, b->en, 2);
-	out->sym = out->head + b->lhlen + 2;
+	out->sym = out->head + b->lhlen;
 	out->slen = b->lslen;
 	out->arena = lc->arena;
 	out->blk = b->at.blk;
@@ -160,13 +172,14 @@ int lcache_range_get(struct lcache *lc, const struct etm_elem *el,
 
 void lcache_range_put(struct lcache *lc, const struct etm_elem *el,
 		      enum etm_space space, const char *body, size_t len,
-		      struct lc_text last, const char en[2])
+		      struct lc_text last, const char en[2],
+		      const char *lastline, size_t lastlen)
 {
 	struct lc_rslot *b = lc ? lc_range_slot(lc, el) : NULL;
-	size_t n = len + last.hlen + last.slen + 3;
+	size_t n = len + lastlen + last.hlen + last.slen;
 	char *t;
 
-	if (!b || n > LC_RANGE_TEXT)
+	if (!b || len + lastlen > LC_RANGE_TEXT)
 		return;
 	t = tarena_alloc(lc->arena, n, &b->at);
 	if (!t) { /* every block pinned by staged output: not cached */
@@ -174,15 +187,15 @@ void lcache_range_put(struct lcache *lc, const struct etm_elem *el,
 		return;
 	}
 	memcpy(t, body, len);
-	memcpy(t + len, last.text, last.hlen);
-	memcpy(t + len + last.hlen, en, 2);
-	memcpy(t + len + last.hlen + 2, last.text + last.hlen, last.slen);
-	t[n - 1] = '\n';
+	memcpy(t + len, lastline, lastlen);
+	memcpy(t + len + lastlen, last.text, last.hlen + last.slen);
 	memcpy(b->en, en, 2);
 	b->text = t;
 	b->len = (uint16_t)len;
+	b->total = (uint16_t)(len + lastlen);
 	b->lhlen = (uint16_t)last.hlen;
 	b->lslen = (uint16_t)last.slen;
+	b->ltlen = (uint16_t)last.tlen;
 	b->start = el->start;
 	b->ninsn = el->ninsn;
 	b->isa = (uint8_t)el->isa;

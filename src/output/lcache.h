@@ -18,17 +18,23 @@
 
 struct lcache;
 
+/* Width of the listing's disassembly column: the text of an instruction
+ * and its branch target's " <sym+0xoff>", whose name is cut to fit
+ * (doc/listing.md). */
+#define LC_INSN_W 44
+
 /* A line's parts: the head "  ADDR  ISA  OPCODE  disassembly<padding>"
- * (@hlen bytes at @text), then "  func+0xoff" or nothing (@slen bytes at
+ * (@hlen bytes at @text, the first @tlen of them without the padding; the
+ * disassembly from @doff), then "  func+0xoff" or nothing (@slen bytes at
  * @text + @hlen). */
 struct lc_text {
 	const char *text;
-	size_t hlen, slen;
+	size_t hlen, slen, tlen, doff;
 };
 
 /* A line as formatted, before it goes into the cache. */
 struct lc_fresh {
-	int hlen, slen;
+	int hlen, slen, tlen, doff;
 	char text[512];
 };
 
@@ -42,15 +48,15 @@ struct lc_text lcache_line(struct lcache **lc, struct lc_fresh *fresh,
 			   struct decsym *sym, const struct etm_image *img,
 			   enum etm_space space, const struct etm_insn *in);
 /* A whole range's text: its lines but the last as written (@body, @len
- * bytes), then the last line's head (@head, @hlen: right after the body),
- * the two characters @en (" E", " N" or "  ") that followed it when it was
- * cached, its sym (@sym, @slen) and "\n", all contiguous: where the last
- * line is that again, the range is the @len + @hlen + @slen + 3 bytes at
- * @body. The text stays put while block @blk of @arena is valid or pinned
+ * bytes), then the last line as written when it was cached (the two
+ * characters @en after its head: " E", " N" or "  "), all contiguous in
+ * @total bytes at @body: where the last line is that again, that is the
+ * range. The last line's parts are @head (@hlen, @tlen) and @sym (@slen),
+ * copies. The text stays put while block @blk of @arena is valid or pinned
  * (wbuf_ref()). */
 struct lc_range {
 	const char *body, *head, *sym;
-	size_t len, hlen, slen;
+	size_t len, hlen, slen, tlen, total;
 	char en[2];
 	struct tarena *arena;
 	uint32_t blk;
@@ -61,11 +67,13 @@ struct lc_range {
 int lcache_range_get(struct lcache *lc, const struct etm_elem *el,
 		     enum etm_space space, struct lc_range *out);
 /* Cache the text of range @el: @body as in lc_range, @last the last line's
- * parts, @en what followed its head. Ranges whose text does not fit (or
- * finds no room in the arena) are not kept. */
+ * parts, @en what followed its head, @lastline that line as written
+ * (@lastlen bytes). Ranges whose text does not fit (or finds no room in
+ * the arena) are not kept. */
 void lcache_range_put(struct lcache *lc, const struct etm_elem *el,
 		      enum etm_space space, const char *body, size_t len,
-		      struct lc_text last, const char en[2]);
+		      struct lc_text last, const char en[2],
+		      const char *lastline, size_t lastlen);
 void lcache_free(struct lcache *lc);
 
 #endif

@@ -29,6 +29,8 @@ int decfmt_init(struct decfmt *f, const struct etm_listing_source *src, int nsrc
 	f->dw = dw;
 	for (i = nsrc - 1; i >= 0; i--) /* the first of equal IDs wins */
 		f->byid[src[i].id & 0xff] = &src[i];
+	if (ann && ann->fields && !(f->fl = lfields_open(ann->fields)))
+		return -etme_nomem;
 	return ann && decsym_open(ann, &f->sym) < 0 ? -etme_nomem : 0;
 }
 
@@ -38,6 +40,8 @@ void decfmt_fini(struct decfmt *f)
 	f->lc = NULL;
 	decsym_close(f->sym);
 	f->sym = NULL;
+	lfields_close(f->fl);
+	f->fl = NULL;
 }
 
 void decfmt_add(struct dec_counts *to, const struct dec_counts *from)
@@ -80,16 +84,24 @@ static const char *text_en(const struct etm_elem *el)
 	return el->last_exec ? "  " : " N";
 }
 
-/* The end of a range's last line, after its head: E/N, cycles, time, its
- * sym (@sym, @slen), marks. */
+/* A range's last line @l: its head, E/N, cycles, time, its sym, marks;
+ * padding only where something follows it (no trailing whitespace). */
 static void text_end(struct decfmt *c, const struct etm_elem *el,
-		     const char *sym, size_t slen, unsigned marks)
+		     struct lc_text l, unsigned marks)
 {
-	wbuf_put(c->w, text_en(el), 2);
+	const char *en = text_en(el);
+
+	if (en[1] == ' ' && !el->has_cycles && !l.slen && !marks) {
+		wbuf_put(c->w, l.text, l.tlen);
+		wbuf_char(c->w, '\n');
+		return;
+	}
+	wbuf_put(c->w, l.text, l.hlen);
+	wbuf_put(c->w, en, 2);
 	if (el->has_cycles)
 		text_cycles(c->w, el->cycles);
 	decsym_tail(c->sym, c->w, el, 1);
-	wbuf_put(c->w, sym, slen);
+	wbuf_put(c->w, l.text + l.hlen, l.slen);
 	/* where the trace disagrees with the image (counted on stderr) */
 	if (marks & etm_mark_n_uncond)
 		wbuf_str(c->w, "  !N-on-unconditional");
@@ -100,8 +112,8 @@ static void text_end(struct decfmt *c, const struct etm_elem *el,
 
 /* A cached range: where its last line is as cached (no cycles, no marks,
  * the same E/N), the whole text by reference (wbuf_ref(): staged output
- * points into the cache's arena); else the text up to the last line's end
- * by reference, and its end. */
+ * points into the cache's arena); else the lines before the last by
+ * reference, and the last. */
 static void text_cached(struct decfmt *c, const struct etm_elem *el,
 			const struct lc_range *rg, unsigned marks)
 {
@@ -109,26 +121,53 @@ static void text_cached(struct decfmt *c, const struct etm_elem *el,
 
 	if (!el->has_cycles && !marks && rg->en[0] == en[0] &&
 	    rg->en[1] == en[1]) {
-		wbuf_ref(c->w, rg->body, rg->len + rg->hlen + rg->slen + 3,
-			 rg->arena, rg->blk);
+		wbuf_ref(c->w, rg->body, rg->total, rg->arena, rg->blk);
 		return;
 	}
-	wbuf_ref(c->w, rg->body, rg->len + rg->hlen, rg->arena, rg->blk);
-	text_end(c, el, rg->sym, rg->slen, marks);
+	if (rg->len)
+		wbuf_ref(c->w, rg->body, rg->len, rg->arena, rg->blk);
+	text_end(c, el,
+		 (struct lc_text){ rg->head, rg->hlen, rg->slen, rg->tlen, 0 },
+		 marks);
 }
 
-/* Append "head  sym\n" of a line to the range text being collected. */
+/* A line but a range's last, as written, into @b (room for 2 + the line's
+ * parts): "head  sym\n", or the head without its padding where there is
+ * no sym. Returns its length. */
+static size_t text_line(char *b, struct lc_text l)
+{
+	if (!l.slen) {
+		memcpy(b, l.text, l.tlen);
+		b[l.tlen] = '\n';
+		return l.tlen + 1;
+	}
+	memcpy(b, l.text, l.hlen);
+	memcpy(b + l.hlen, "  ", 2);
+	memcpy(b + l.hlen + 2, l.text + l.hlen, l.slen);
+	b[l.hlen + l.slen + 2] = '\n';
+	return l.hlen + l.slen + 3;
+}
+
+/* A range's last line as cached (no cycles, no marks), into @b. */
+static size_t text_last_line(char *b, struct lc_text l, const char *en)
+{
+	if (en[1] == ' ' && !l.slen)
+		return text_line(b, l);
+	memcpy(b, l.text, l.hlen);
+	memcpy(b + l.hlen, en, 2);
+	memcpy(b + l.hlen + 2, l.text + l.hlen, l.slen);
+	b[l.hlen + l.slen + 2] = '\n';
+	return l.hlen + l.slen + 3;
+}
+
+/* Append a line to the range text being collected. */
 static void text_collect(char *blk, size_t *len, size_t cap, struct lc_text l)
 {
 	if (*len + l.hlen + l.slen + 3 > cap) {
 		*len = cap + 1; /* too long: not cached */
 		return;
 	}
-	memcpy(blk + *len, l.text, l.hlen);
-	memcpy(blk + *len + l.hlen, "  ", 2);
-	memcpy(blk + *len + l.hlen + 2, l.text + l.hlen, l.slen);
-	*len += l.hlen + l.slen + 3;
-	blk[*len - 1] = '\n';
+	*len += text_line(blk + *len, l);
 }
 
 static void text_range(struct decfmt *c, const struct etm_elem *el,
@@ -137,11 +176,11 @@ static void text_range(struct decfmt *c, const struct etm_elem *el,
 	struct etm_walk wk;
 	struct etm_insn in;
 	struct lc_range rg;
-	char blk[2048];
+	char blk[2048], last[520];
 	size_t blen = 0;
 	uint32_t i = 0;
 	/* lines that are only their instruction: whole ranges are cached */
-	int whole = !c->multi && !decsym_per_line(c->sym);
+	int whole = !c->multi && !decsym_per_line(c->sym) && !c->fl;
 
 	if (etm_walk_init(&wk, img, el) < 0)
 		return;
@@ -151,24 +190,33 @@ static void text_range(struct decfmt *c, const struct etm_elem *el,
 		return;
 	}
 	while (etm_walk_next(&wk, &in) == 0) {
-		int last = ++i == el->ninsn;
+		int last_insn = ++i == el->ninsn;
 		struct lc_text l = lcache_line(&c->lc, &c->fresh, &c->dis,
 					       c->sym, img, wk.space, &in);
 
 		decsym_source(c->sym, c->w, el, &in);
+		if (c->fl) { /* --fields */
+			lfields_line(c->fl, c->w, el, &in, l, last_insn, c->sym);
+			if (last_insn)
+				break;
+			continue;
+		}
 		text_prefix(c, el);
-		if (last) {
-			wbuf_put(c->w, l.text, l.hlen);
-			text_end(c, el, l.text + l.hlen, l.slen,
-				 etm_diag_elem_marks(img, el));
+		if (last_insn) {
+			text_end(c, el, l, etm_diag_elem_marks(img, el));
 			if (whole && blen <= sizeof(blk))
 				lcache_range_put(c->lc, el, wk.space, blk, blen, l,
-						 text_en(el));
+						 text_en(el), last,
+						 text_last_line(last, l, text_en(el)));
 			break;
 		}
-		wbuf_put(c->w, l.text, l.hlen);
-		wbuf_put(c->w, "  ", 2);
-		wbuf_put(c->w, l.text + l.hlen, l.slen);
+		if (l.slen) {
+			wbuf_put(c->w, l.text, l.hlen);
+			wbuf_put(c->w, "  ", 2);
+			wbuf_put(c->w, l.text + l.hlen, l.slen);
+		} else {
+			wbuf_put(c->w, l.text, l.tlen);
+		}
 		wbuf_char(c->w, '\n');
 		if (whole)
 			text_collect(blk, &blen, sizeof(blk), l);
@@ -392,6 +440,8 @@ static inline void elem_fmt(struct decfmt *c, const struct etm_elem *el)
 			text_range(c, el, src->img);
 		} else {
 			c->lost[el->id] &= el->kind != etmk_trace_on;
+			if (c->fl)
+				lfields_event(c->fl, el);
 			text_other(c, el);
 		}
 		break;

@@ -12,6 +12,7 @@
 #include "output/diagset.h"
 #include "output/lannot.h"
 #include "output/lcache.h"
+#include "output/lfields.h"
 #include "output/out_fmt.h"
 #include "output/wbuf.h"
 
@@ -40,6 +41,7 @@ struct decfmt {
 	struct decsym *sym;         /* listing annotations (may be NULL) */
 	struct lcache *lc;          /* text: formatted line parts */
 	struct lc_fresh fresh;      /* text: a line formatted now */
+	struct lfields *fl;         /* text: --fields (NULL: default lines) */
 	struct dec_counts n;
 	struct dec_run run;                         /* text: the run being collected */
 	struct dec_run head;                        /* split: the run the piece began with */

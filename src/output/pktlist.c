@@ -22,20 +22,28 @@ static int addr_unknown(struct pktlist *c, const struct etm_packet *p)
 	       !c->full[p->id & 0x7f];
 }
 
+/* The bytes column of the text listing is 36 characters: 12 bytes. */
+#define PKT_BYTES_COL 36
+
+/* The raw bytes of @p in hex (@spaced: "08 00 80", the text listing;
+ * a run of unsynchronised bytes, whose count its line gives, only as many
+ * as fill the column, then " ..."). */
 static void put_hex_bytes(struct wbuf *w, const struct etm_packet *p, int spaced)
 {
 	static const char hx[] = "0123456789abcdef";
 	char *q = wbuf_reserve(w, 3 * ETM_PKT_MAX_RAW + 8);
 	size_t n = 0;
-	unsigned i;
+	unsigned i, shown = p->raw_len;
 
-	for (i = 0; i < p->raw_len; i++) {
+	if (spaced && p->type == etmp_notsync && 3u * shown - 1 > PKT_BYTES_COL)
+		shown = (PKT_BYTES_COL - 4 + 1) / 3; /* 11 bytes and " ..." */
+	for (i = 0; i < shown; i++) {
 		if (spaced && i)
 			q[n++] = ' ';
 		q[n++] = hx[p->raw[i] >> 4];
 		q[n++] = hx[p->raw[i] & 15];
 	}
-	if (p->size > p->raw_len && spaced) {
+	if ((p->size > p->raw_len || shown < p->raw_len) && spaced) {
 		memcpy(q + n, " ...", 4);
 		n += 4;
 	}
@@ -55,7 +63,7 @@ int pktlist_item(void *vctx, const struct etm_item *it)
 			wbuf_printf(c->w, "{\"offset\":%llu,\"type\":\"BUFFER_END\"}\n",
 				    (unsigned long long)it->elem.offset);
 		else
-			wbuf_printf(c->w, "%10llu  --  note: a partial frame cut by the end of the trace buffer\n",
+			wbuf_printf(c->w, c->hexoff ? "0x%08llx  --  note: a partial frame cut by the end of the trace buffer\n" : "%10llu  --  note: a partial frame cut by the end of the trace buffer\n",
 				    (unsigned long long)it->elem.offset);
 		return 0;
 	}
@@ -67,7 +75,7 @@ int pktlist_item(void *vctx, const struct etm_item *it)
 				    (unsigned long long)it->elem.offset,
 				    etm_errname(it->elem.err));
 		else
-			wbuf_printf(c->w, "%10llu  --  frame error: %s\n",
+			wbuf_printf(c->w, c->hexoff ? "0x%08llx  --  frame error: %s\n" : "%10llu  --  frame error: %s\n",
 				    (unsigned long long)it->elem.offset,
 				    etm_errstr(it->elem.err));
 		return 0;
@@ -95,17 +103,25 @@ int pktlist_item(void *vctx, const struct etm_item *it)
 		snprintf(fields + strlen(fields), sizeof(fields) - strlen(fields),
 			 " (low %u address bits only: no full address yet)",
 			 p->addr_bits);
-	wbuf_printf(c->w, "%10llu  0x%02x  ", (unsigned long long)p->offset, p->id);
+	if (c->hexoff)
+		wbuf_printf(c->w, "0x%08llx  0x%02x  ", (unsigned long long)p->offset,
+			    p->id);
+	else
+		wbuf_printf(c->w, "%10llu  0x%02x  ", (unsigned long long)p->offset,
+			    p->id);
 	{
 		size_t before = c->w->len;
 		size_t used;
 
 		put_hex_bytes(c->w, p, 1);
 		used = c->w->len >= before ? c->w->len - before : 0;
-		while (used++ < 36)
+		while (used++ < PKT_BYTES_COL)
 			wbuf_char(c->w, ' ');
 	}
-	wbuf_printf(c->w, " %-18s %s\n", etm_pkt_type_name(p->type, it->proto),
-		    fields);
+	if (fields[0]) /* no trailing whitespace */
+		wbuf_printf(c->w, " %-18s %s\n",
+			    etm_pkt_type_name(p->type, it->proto), fields);
+	else
+		wbuf_printf(c->w, " %s\n", etm_pkt_type_name(p->type, it->proto));
 	return 0;
 }

@@ -12,6 +12,7 @@
 struct pktlist {
 	struct wbuf *w;
 	int jsonl;
+	int hexoff; /* text: input offsets in hex (--offsets hex) */
 	unsigned long errors;
 	unsigned long packets;
 	uint8_t full[128]; /* a full address was seen, by trace ID */

@@ -15,7 +15,7 @@ fi
 
 "$ETMTRACE" decode "$snap" --elf "$elf" > "$tmp/text"
 check "$py '$here/listing_check.py' syms '$elf' '$tmp/text'" "func+0xoff of every instruction = readelf ranges"
-check "grep -q 'bl #0x[0-9a-f]* <[A-Za-z_]' '$tmp/text'" "branch targets symbolized"
+check "grep -q 'bl [0-9a-f]* <[A-Za-z_]' '$tmp/text'" "branch targets symbolized"
 "$ETMTRACE" decode "$snap" --elf "$elf" --format jsonl > "$tmp/jsonl"
 check "$py '$here/listing_check.py' jsonl '$elf' '$tmp/jsonl'" "jsonl sym/off of every range = readelf ranges"
 check "grep -q '\"file\":\"[^\"]*\",\"line\":[0-9]' '$tmp/jsonl'" "jsonl file/line"

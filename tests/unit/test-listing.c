@@ -121,9 +121,14 @@ static void expect_loop(char *out, size_t n, const char *prefix, int hooks)
 		} else {
 			snprintf(dis, sizeof(dis), "%s", cls[i]);
 		}
-		k += (size_t)snprintf(out + k, n - k, "%s  %08x  A32  %08x   %-36s%s%s\n",
-				      prefix, a, ops[i], dis, i == 3 ? " E" : "  ",
-				      sym);
+		/* the disassembly column is 44 wide; no trailing spaces */
+		if (i < 3 && !hooks)
+			k += (size_t)snprintf(out + k, n - k, "%s  %08x  A32  %08x   %s\n",
+					      prefix, a, ops[i], dis);
+		else
+			k += (size_t)snprintf(out + k, n - k, "%s  %08x  A32  %08x   %-44s%s%s\n",
+					      prefix, a, ops[i], dis, i == 3 ? " E" : "  ",
+					      sym);
 	}
 }
 
