@@ -168,7 +168,7 @@ static int opt_pieces(struct opts *o, const char *name, const char *v)
 static int opt_value(struct opts *o, const char *name, char *v)
 {
 	static const char *const protos[] = { "", "etmv3", "ptm", "etmv1",
-					      "etmv2" };
+					      "etmv2", "itm" };
 	static const char *const fmts[] = { "", "raw", "coresight", "tpiu",
 					    "tpiu-nofsync" };
 	uint64_t n;
@@ -185,7 +185,7 @@ static int opt_value(struct opts *o, const char *name, char *v)
 			}
 		o->ids[o->nids++] = (unsigned)n; /* distinct, < 0x70 */
 	} else if (!strcmp(name, "protocol")) {
-		if ((k = opt_enum(v, protos, 5)) <= 0)
+		if ((k = opt_enum(v, protos, 6)) <= 0)
 			return -1;
 		o->proto = (enum etm_protocol)k;
 	} else if (!strcmp(name, "input-format")) {

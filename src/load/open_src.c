@@ -367,7 +367,7 @@ static int file_source(struct cap_ctx *c, unsigned id, struct etm_image *img,
 	s->id = id;
 	s->img = img;
 	s->how = ETM_HOW_OPTIONS;
-	r = cap_itm_source(c, s, head, n);
+	r = cap_itm_source(c, s, head, n, 1);
 	if (r)
 		return r < 0 ? r : 0;
 	cap_probe_view(&c->cap->buf[0], &fmt, &head, &n);
@@ -402,7 +402,7 @@ static int file_left_source(struct cap_ctx *c, unsigned id,
 	lc.o.regs = 0;
 	lc.o.cfg_flags = 0;
 	lc.err = NULL;
-	r = cap_itm_source(c, s, head, n);
+	r = cap_itm_source(c, s, head, n, 0);
 	if (r > 0) { /* ITM/DWT: not an ETM/PTM configuration */
 		s->skip = "not selected";
 		r = -etme_bad_config;

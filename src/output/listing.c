@@ -341,6 +341,8 @@ static void canon_elem(struct decfmt *c, const struct etm_elem *el,
 {
 	long n;
 
+	if (src && src->cfg && src->cfg->protocol == etm_proto_itm)
+		return; /* ITM/DWT: no instructions, no gaps in them */
 	if (el->kind == etmk_range && src) {
 		n = etm_out_canon_range(c->w, el, src->img);
 		if (n > 0)
