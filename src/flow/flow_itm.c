@@ -96,7 +96,8 @@ static int itm_put(struct etm_flow *f, const struct etm_packet *pkt)
 	case etmk_dwt_pc:
 		el->addr = pkt->addr;
 		el->itm_flags = pkt->itm_flags & ETM_ITM_SLEEP ?
-					ETM_ITM_SLEEPING : 0;
+					ETM_ITM_SLEEPING :
+					0;
 		break;
 	case etmk_dwt_exc:
 		el->exc_num = pkt->exc_num;

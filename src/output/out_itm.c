@@ -33,7 +33,7 @@ static void itm_quoted(struct wbuf *w, uint32_t v, unsigned n)
 static void itm_counters(struct wbuf *w, uint32_t bits, int json)
 {
 	static const char *const names[6] = { "CPI", "Exc", "Sleep",
-					       "LSU", "Fold", "Cyc" };
+					      "LSU", "Fold", "Cyc" };
 	unsigned i, k = 0;
 
 	for (i = 0; i < 6; i++)

@@ -22,7 +22,10 @@ struct vec {
 	unsigned x;    /* itm_flags / itm_fn / itm_cmp, by type */
 };
 
-#define T(...) { __VA_ARGS__ }
+#define T(...)              \
+	{                   \
+		__VA_ARGS__ \
+	}
 
 static const struct vec vecs[] = {
 	/* D4.2.1 synchronization: at least 47 zeros and a one */
@@ -146,17 +149,13 @@ static const struct vec bad[] = {
 	  etmp_error, etme_bad_opc, 0, 0, 0 },
 	{ "data trace PC value of 2 bytes (disc 8)", T(0x46, 0, 0), 3,
 	  etmp_error, etme_bad_opc, 0, 0, 0 },
-	{ "LTS format 1 with a 5th payload byte", T(0xc0, 0x80, 0x80, 0x80,
-						    0x80, 0x01),
+	{ "LTS format 1 with a 5th payload byte", T(0xc0, 0x80, 0x80, 0x80, 0x80, 0x01),
 	  6, etmp_error, etme_bad_packet, 0, 0, 0 },
-	{ "GTS1 with a 5th payload byte", T(0x94, 0x80, 0x80, 0x80, 0x80,
-					    0x01),
+	{ "GTS1 with a 5th payload byte", T(0x94, 0x80, 0x80, 0x80, 0x80, 0x01),
 	  6, etmp_error, etme_bad_packet, 0, 0, 0 },
-	{ "GTS2 with a 7th payload byte", T(0xb4, 0x80, 0x80, 0x80, 0x80, 0x80,
-					    0x80, 0x01),
+	{ "GTS2 with a 7th payload byte", T(0xb4, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01),
 	  8, etmp_error, etme_bad_packet, 0, 0, 0 },
-	{ "extension with a 5th payload byte", T(0x88, 0x80, 0x80, 0x80, 0x80,
-						 0x01),
+	{ "extension with a 5th payload byte", T(0x88, 0x80, 0x80, 0x80, 0x80, 0x01),
 	  6, etmp_error, etme_bad_packet, 0, 0, 0 },
 	{ "zeros not ending in a sync", T(0, 0, 0x01, 0x41), 4, etmp_error,
 	  etme_bad_packet, 0, 0, 0 },
@@ -344,8 +343,8 @@ static void test_state(void)
  * between are not decoded as packets (one notsync run). */
 static void test_resync(void)
 {
-	static const uint8_t s[] = { 0x80, 0x01, 0x41, 0x01, 0x42, 0,    0,
-				     0,	   0,	 0,    0x80, 0x01, 0x43 };
+	static const uint8_t s[] = { 0x80, 0x01, 0x41, 0x01, 0x42, 0, 0,
+				     0, 0, 0, 0x80, 0x01, 0x43 };
 	struct etm_packet p[8];
 	size_t k = decode(s, sizeof(s), 3, p, 8);
 
@@ -365,23 +364,32 @@ static void test_resync(void)
 static void test_elements(void)
 {
 	static const uint8_t s[] = {
-		0x03, 'k', ' ', '0', '\n', /* port 0, 4 bytes */
-		0x30,			   /* LTS format 2, 3 */
+		0x03, 'k', ' ', '0', '\n',    /* port 0, 4 bytes */
+		0x30,                         /* LTS format 2, 3 */
 		0x17, 0x18, 0x02, 0x00, 0x08, /* PC sample */
-		0x15, 0x00,		      /* sleeping */
-		0x0e, 0x2c, 0x10,	      /* exception 44 entered */
-		0xbe, 0x34, 0x12,	      /* cmp 3 write 0x1234 */
-		0x4e, 0x34, 0x12,	      /* cmp 0 address 0x1234 */
+		0x15, 0x00,                   /* sleeping */
+		0x0e, 0x2c, 0x10,             /* exception 44 entered */
+		0xbe, 0x34, 0x12,             /* cmp 3 write 0x1234 */
+		0x4e, 0x34, 0x12,             /* cmp 0 address 0x1234 */
 		0x47, 0x00, 0x10, 0x00, 0x08, /* cmp 0 PC 0x08001000 */
-		0x05, 0x21,		      /* counters CPI, Cyc */
-		0x70,			      /* overflow */
-		0x94, 0x05,		      /* GTS1 5 */
-		0xa0,			      /* malformed */
+		0x05, 0x21,                   /* counters CPI, Cyc */
+		0x70,                         /* overflow */
+		0x94, 0x05,                   /* GTS1 5 */
+		0xa0,                         /* malformed */
 	};
 	static const enum etm_elem_kind want[] = {
-		etmk_itm_sw,  etmk_itm_ts,  etmk_dwt_pc,	  etmk_dwt_pc,
-		etmk_dwt_exc, etmk_dwt_cmp, etmk_dwt_cmp,	  etmk_dwt_cmp,
-		etmk_dwt_counter, etmk_itm_overflow, etmk_itm_ts, etmk_error,
+		etmk_itm_sw,
+		etmk_itm_ts,
+		etmk_dwt_pc,
+		etmk_dwt_pc,
+		etmk_dwt_exc,
+		etmk_dwt_cmp,
+		etmk_dwt_cmp,
+		etmk_dwt_cmp,
+		etmk_dwt_counter,
+		etmk_itm_overflow,
+		etmk_itm_ts,
+		etmk_error,
 	};
 	struct etm_decoder *d = etm_decoder_alloc(etm_fmt_raw, etm_dec_elements);
 	struct etm_elem e[16];
