@@ -10,7 +10,7 @@
 #include <etmtrace/error.h>
 
 struct etm_itm_enc {
-	unsigned page;   /* stimulus port page in force */
+	unsigned page; /* stimulus port page in force */
 	uint64_t gts;  /* global timestamp the decoder holds (0 at first) */
 };
 
