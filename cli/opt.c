@@ -240,6 +240,10 @@ static int opt_value(struct opts *o, const char *name, char *v)
 		if (opt_uint(o->cmd, name, v, 0, 1, 1u << 30, &n) < 0)
 			return -2;
 		o->chunk = (int)n;
+	} else if (!strcmp(name, "channel")) {
+		if (opt_uint(o->cmd, name, v, 0, 0, 255, &n) < 0)
+			return -2;
+		o->itm_channel = (int)n;
 	} else {
 		return opt_pieces(o, name, v);
 	}

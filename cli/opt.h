@@ -47,6 +47,7 @@ struct opts {
 	int nsymfiles;
 	double clock_hz;     /* --clock: core clock (cycles), Hz */
 	int source, offsets; /* --source, --offsets (listing) */
+	int itm_channel;     /* itm --channel: stimulus port, -1 all */
 };
 
 /* Parse argv after the subcommand. @allowed lists the option names the
