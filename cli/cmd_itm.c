@@ -123,7 +123,7 @@ int cmd_itm(int argc, char **argv)
 	for (ch = 0; ch < 256; ch++) {
 		if (c.len[ch])
 			cat_flush(&c, ch);
-		free(c.line[ ch]);
+		free(c.line[ch]);
 	}
 	fflush(stdout);
 	if (r)
