@@ -165,6 +165,19 @@ static int opt_pieces(struct opts *o, const char *name, const char *v)
 	return 0;
 }
 
+/* Options of one command each: itm --channel; the pieces options. */
+static int opt_more(struct opts *o, const char *name, char *v)
+{
+	uint64_t n;
+
+	if (strcmp(name, "channel"))
+		return opt_pieces(o, name, v);
+	if (opt_uint(o->cmd, name, v, 0, 0, 255, &n) < 0)
+		return -2;
+	o->itm_channel = (int)n;
+	return 0;
+}
+
 static int opt_value(struct opts *o, const char *name, char *v)
 {
 	static const char *const protos[] = { "", "etmv3", "ptm", "etmv1",
@@ -240,12 +253,8 @@ static int opt_value(struct opts *o, const char *name, char *v)
 		if (opt_uint(o->cmd, name, v, 0, 1, 1u << 30, &n) < 0)
 			return -2;
 		o->chunk = (int)n;
-	} else if (!strcmp(name, "channel")) {
-		if (opt_uint(o->cmd, name, v, 0, 0, 255, &n) < 0)
-			return -2;
-		o->itm_channel = (int)n;
 	} else {
-		return opt_pieces(o, name, v);
+		return opt_more(o, name, v);
 	}
 	return 0;
 }

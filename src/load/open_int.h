@@ -98,6 +98,9 @@ void cap_probe_view(const struct etm_capture_buffer *b,
  * 0, or an error. */
 int cap_itm_source(struct cap_ctx *c, struct etm_capture_source *s,
 		   const uint8_t *head, size_t n, int wire);
+/* A snapshot's ITM device @s (trace ID and buffer set, selected): decoded
+ * as ITM/DWT (load/open_itm.c). Returns 0 or an error. */
+int cap_itm_snap(struct cap_ctx *c, struct etm_capture_source *s);
 
 /* Configuration of trace ID @id in @n bytes of @fmt input, probed against
  * @img (load/infer.c): fields the options give are kept. */

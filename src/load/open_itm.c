@@ -110,3 +110,16 @@ int cap_itm_source(struct cap_ctx *c, struct etm_capture_source *s,
 	r = cap_wire(c, s);
 	return r < 0 ? r : 1;
 }
+
+int cap_itm_snap(struct cap_ctx *c, struct etm_capture_source *s)
+{
+	unsigned id = s->id;
+
+	if (!id || id >= 0x70)
+		return 0; /* no trace ID in its control register: not decoded */
+	etm_config_init(&s->cfg);
+	s->cfg.protocol = etm_proto_itm;
+	s->cfg.traceid = id;
+	s->img = NULL;
+	return cap_wire(c, s);
+}
