@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "itm_check.h"
 #include "session.h"
 
 static const char itm_help[] =
@@ -17,13 +18,20 @@ static const char itm_help[] =
 	"assembled into lines, each line prefixed 'chN: '.\n"
 	"\n"
 	"  --channel N          only stimulus port N (0-255)\n"
+	"  --check              instead: check the ITM/DWT events against the\n"
+	"                       instruction flow of the same stream (needs the\n"
+	"                       program image): every PC sample an instruction\n"
+	"                       executed near that point, every DWT exception\n"
+	"                       entry an ETM exception near it, and back; a\n"
+	"                       statistic and a warning per disagreement\n"
+	"  --image FILE@ADDR --elf FILE[@BIAS]  program image (for --check)\n"
 	"  --id ID              only this trace ID, hex (repeatable)\n"
 	"  --protocol itm       decode every source as ITM/DWT (default: an\n"
 	"                       ITM/DWT source is recognised by its bytes)\n"
 	"  --input-format raw|coresight|tpiu|tpiu-nofsync\n"
 	"  --verbose            say which sources are decoded from which buffer\n"
-	"Exit status: 0 ok; 1 no ITM/DWT source, or malformed ITM packets; 2 usage\n"
-	"or input error.\n";
+	"Exit status: 0 ok; 1 no ITM/DWT source, malformed ITM packets, or (with\n"
+	"--check) the sources disagree; 2 usage or input error.\n";
 
 /* Longest line kept per channel before it is written out in pieces. */
 #define ITM_LINE_MAX 4096
@@ -85,6 +93,32 @@ static int cat_item(void *ctx, const struct etm_item *it)
 	return 0;
 }
 
+static int check_item(void *ctx, const struct etm_item *it)
+{
+	if (it->kind == etm_item_elem)
+		itm_check_elem(ctx, &it->elem);
+	return 0;
+}
+
+/* itm --check: the elements of every source, in stream order. */
+static int itm_check_run(struct opts *o)
+{
+	static struct itm_check c;
+	struct session s;
+	int r, i;
+
+	itm_check_init(&c);
+	r = session_open(&s, o, etm_dec_elements, 1);
+	for (i = 0; !r && i < s.nsrc; i++)
+		c.img[s.src[i].id & 0x7f] = s.src[i].img;
+	if (!r)
+		r = session_run(&s, check_item, &c);
+	session_close(&s);
+	if (r)
+		return r;
+	return itm_check_end(&c);
+}
+
 static int itm_sources(const struct session *s)
 {
 	int i, n = 0;
@@ -104,12 +138,14 @@ int cmd_itm(int argc, char **argv)
 
 	r = opt_parse(&o, argc, argv,
 		      "id,protocol,input-format,chunk,allow-outside,verbose,"
-		      "channel");
+		      "channel,check,image,elf");
 	if (r) {
 		if (r > 0)
 			fputs(itm_help, stdout);
 		return r > 0 ? 0 : 2;
 	}
+	if (o.itm_check)
+		return itm_check_run(&o);
 	memset(&c, 0, sizeof(c));
 	c.channel = o.itm_channel;
 	r = session_open(&s, &o, etm_dec_packets, 0);

@@ -261,7 +261,7 @@ static int opt_value(struct opts *o, const char *name, char *v)
 
 static const char *const opt_flags[] = { "stats", "no-cache", "m-profile",
 					 "verify", "source", "offsets", "allow-outside",
-					 "verbose", "verify-drop", "run-stats" };
+					 "verbose", "verify-drop", "run-stats", "check" };
 
 static int opt_flag(struct opts *o, const char *name)
 {
@@ -285,6 +285,8 @@ static int opt_flag(struct opts *o, const char *name)
 		o->verbose = 1;
 	else if (!strcmp(name, "verify-drop"))
 		o->verify = o->verify_drop = 1;
+	else if (!strcmp(name, "check"))
+		o->itm_check = 1;
 	else
 		return -1;
 	return 0;

@@ -48,6 +48,7 @@ struct opts {
 	double clock_hz;     /* --clock: core clock (cycles), Hz */
 	int source, offsets; /* --source, --offsets (listing) */
 	int itm_channel;     /* itm --channel: stimulus port, -1 all */
+	int itm_check;       /* itm --check: against the instruction flow */
 };
 
 /* Parse argv after the subcommand. @allowed lists the option names the

@@ -198,7 +198,7 @@ int synth_itm_build(const struct etm_ev *ev, size_t nev, const size_t *evpos,
 			on = 0;
 		if (!on)
 			continue;
-		if (ev[i].kind == etmev_exception && !ev[i].cancel)
+		if (ev[i].kind == etmev_exception)
 			itm_exc(&g, evpos[i], ev[i].exc_num);
 		if (ev[i].kind != etmev_insn)
 			continue;

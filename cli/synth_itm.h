@@ -20,7 +20,7 @@ struct synth_itm {
 	size_t *at, *cut, ngrp;
 	char *expect; /* the listing lines of its elements, in order */
 	size_t nexpect;
-	struct {      /* what was generated */
+	struct { /* what was generated */
 		unsigned long long pc, exc, sw, ts, cmp, overflow;
 	} count;
 };
