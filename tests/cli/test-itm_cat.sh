@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/cli/test-itm_cat.sh - `etmtrace itm`: the text of the stimulus
 # ports of the hand-made ITM stream of swo_capture.py, alone (SWO without
-# the formatter) and in TPIU frames beside an ETM, as orbcat shows it.
+# the formatter) and in TPIU frames beside an ETM, as orbcat shows it;
+# the sampled profile of its PC samples; itm --check against the ETM.
 . "$(dirname "$0")/i13-lib.sh"
 GEN="$ETM_SRCDIR/tests/cli/swo_capture.py"
 synth_snap "$tmp/s" --protocol etmv3 --features thumb --seed 3 --insns 3000
@@ -31,6 +32,16 @@ check "[ $rc -eq 1 ] && grep -q 'no ITM/DWT trace source' '$tmp/n.err'" "an ETM 
 check "[ $rc -eq 1 ] && grep -q '[1-9][0-9]* malformed packets' '$tmp/p.err'" "ETM bytes read as ITM by option: malformed packets, exit 1"
 "$ETMTRACE" itm "$tmp/a.bin" --channel 256 > /dev/null 2>&1; rc=$?
 check "[ $rc -eq 2 ]" "--channel 256: usage error"
+# profile of the ITM stream alone: its 48 PC samples 0x00010004 + 2n by
+# function. fa covers 0x10000-0x1000f (n = 0..5: 6), fb 0x10010-0x1004f
+# (n = 6..37: 32), the rest (n = 38..47: 10) no function: by hand
+# 32/48 = 66.67 %, 10/48 = 20.83 %, 6/48 = 12.50 %.
+printf '00010000 00000010 T fa\n00010010 00000040 T fb\n' > "$tmp/syms"
+printf '# sampled profile: 48 DWT PC samples\n# %%samples  samples  function\n    66.67       32  fb\n    20.83       10  [unknown]\n    12.50        6  fa\n' > "$tmp/prof.exp"
+"$ETMTRACE" profile "$tmp/itm.bin" --symbols "$tmp/syms" > "$tmp/prof" 2> /dev/null; rc=$?
+check "[ $rc -eq 0 ] && cmp -s '$tmp/prof' '$tmp/prof.exp'" "profile of an ITM-only capture: the sampled flat profile of its PC samples"
+"$ETMTRACE" profile "$tmp/itm.bin" --format folded > /dev/null 2> "$tmp/prof.err"; rc=$?
+check "[ $rc -eq 2 ] && grep -q 'flat profile only' '$tmp/prof.err'" "PC samples alone: other formats refused"
 # The hand-made stream's 48 SysTick entries beside an ETM stream of a
 # program the generator made without exceptions (--features thumb), and
 # its PC samples 0x00010004 + 2n, some of them inside 32-bit instructions:
