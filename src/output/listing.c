@@ -204,7 +204,8 @@ static void text_other(struct decfmt *c, const struct etm_elem *el)
 	}
 	if (!etm_out_text_event(c->w, el, elem_cfg(c, el)))
 		return;
-	if (el->kind == etmk_timestamp || el->kind == etmk_cycle_count)
+	if (el->kind == etmk_timestamp || el->kind == etmk_cycle_count ||
+	    el->kind == etmk_dwt_pc || el->kind == etmk_dwt_cmp)
 		decsym_other(c->sym, c->w, el);
 	wbuf_char(c->w, '\n');
 }
@@ -212,6 +213,8 @@ static void text_other(struct decfmt *c, const struct etm_elem *el)
 static void jsonl_elem(struct decfmt *c, const struct etm_elem *el)
 {
 	etm_out_jsonl_open(c->w, el, elem_cfg(c, el));
+	if (el->kind == etmk_dwt_pc || el->kind == etmk_dwt_cmp)
+		decsym_json(c->sym, c->w, el); /* the function of its PC */
 	if (el->kind == etmk_range) {
 		decsym_json(c->sym, c->w, el);
 		c->n.insns += el->ninsn;

@@ -42,6 +42,12 @@ printf '# sampled profile: 48 DWT PC samples\n# %%samples  samples  function\n  
 check "[ $rc -eq 0 ] && cmp -s '$tmp/prof' '$tmp/prof.exp'" "profile of an ITM-only capture: the sampled flat profile of its PC samples"
 "$ETMTRACE" profile "$tmp/itm.bin" --format folded > /dev/null 2> "$tmp/prof.err"; rc=$?
 check "[ $rc -eq 2 ] && grep -q 'flat profile only' '$tmp/prof.err'" "PC samples alone: other formats refused"
+# symbols of the PC samples in the listing: 0x10004 = fa + 4, 0x10010 =
+# fb + 0 (n = 6); jsonl "sym"/"off" the same
+"$ETMTRACE" decode "$tmp/itm.bin" --symbols "$tmp/syms" > "$tmp/sym" 2> /dev/null
+"$ETMTRACE" decode "$tmp/itm.bin" --symbols "$tmp/syms" --format jsonl > "$tmp/sym.j" 2> /dev/null
+check "grep -qx -- '-- dwt pc sample 0x00010004  fa+0x4' '$tmp/sym' && grep -qx -- '-- dwt pc sample 0x00010010  fb+0x0' '$tmp/sym' && grep -qx -- '-- dwt pc sample 0x00010050' '$tmp/sym' && grep -q '\"pc\":\"0x00010010\",\"sym\":\"fb\",\"off\":0}' '$tmp/sym.j'" \
+	"PC samples named by their function (text and jsonl)"
 # The hand-made stream's 48 SysTick entries beside an ETM stream of a
 # program the generator made without exceptions (--features thumb), and
 # its PC samples 0x00010004 + 2n, some of them inside 32-bit instructions:
