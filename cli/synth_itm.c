@@ -145,7 +145,12 @@ static void itm_misc(struct itm_gen *g, size_t at, unsigned long long k)
 	char line[80];
 
 	memset(&el, 0, sizeof(el));
-	if (k % 5 == 4) {
+	if (k == 8) {
+		el.kind = etmk_itm_overflow;
+		snprintf(line, sizeof(line),
+			 "-- itm overflow: packets were lost here");
+		g->it->count.overflow++;
+	} else if (k % 5 == 4) {
 		el.kind = etmk_itm_ts;
 		el.itm_flags = ETM_ITM_GLOBAL;
 		g->gts += 1000 + itm_rnd(g) % 100000;
@@ -163,11 +168,6 @@ static void itm_misc(struct itm_gen *g, size_t at, unsigned long long k)
 			 "-- dwt comparator %u write value 0x%08x (4 bytes)",
 			 el.itm_chan, el.itm_value);
 		g->it->count.cmp++;
-	} else if (k == 7) {
-		el.kind = etmk_itm_overflow;
-		snprintf(line, sizeof(line),
-			 "-- itm overflow: packets were lost here");
-		g->it->count.overflow++;
 	} else {
 		el.kind = etmk_itm_ts;
 		el.timestamp = 1 + itm_rnd(g) % 5000;

@@ -12,7 +12,7 @@ for cfg in "etmv3 3" "ptm 11" "etmv3 29 --features arm,thumb,exc,b2b,gaps,ts" "p
 	d="$tmp/$p-$seed"
 	synth_snap "$d" --protocol "$p" --format coresight --itm --seed "$seed" --insns 20000 "$@"
 	"$ETMTRACE" decode "$d" --id 1 > "$d.itm.out" 2> "$d.err"; rc=$?
-	check "[ $rc -eq 0 ] && [ -s '$d.exp.itm' ] && cmp -s '$d.itm.out' '$d.exp.itm'" \
+	check "[ $rc -eq 0 ] && [ -s '$d.exp.itm' ] && cmp -s '$d.itm.out' '$d.exp.itm' && grep -q '^-- itm overflow' '$d.exp.itm'" \
 		"$p seed $seed: the ITM source decodes to the generator's events ($(wc -l < "$d.exp.itm") lines)"
 	"$ETMTRACE" decode "$d" --format canon > "$d.canon" 2> /dev/null; rc=$?
 	check "[ $rc -eq 0 ] && canon_eq '$d.canon' '$d.exp'" "$p seed $seed: the ETM's instructions as generated, beside the ITM"
