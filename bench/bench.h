@@ -75,4 +75,9 @@ int bench_synth(struct bench_case *c, enum etm_protocol proto,
 		enum bench_prog prog, uint64_t bytes, const char *trace_path,
 		const char *prog_path);
 
+/* Write a synthetic ITM/DWT stream (raw SWO, trace ID 1) of at least
+ * @bytes bytes to @path (kept if it is there already); fill @c (trace,
+ * fmt, cfg). Returns 0 or -1 with a message on stderr. */
+int bench_itm_synth(struct bench_case *c, uint64_t bytes, const char *path);
+
 #endif

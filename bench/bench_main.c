@@ -481,6 +481,38 @@ static int synth_cases(const struct opts *o, int peer)
 	return fail;
 }
 
+/* ITM/DWT (no peer is packaged: the ETM cases' MiB/s are the yardstick):
+ * packets only, and elements. */
+static int itm_cases(const struct opts *o)
+{
+	static const struct {
+		int full;
+		const char *name;
+	} ic[] = { { 0, "synth-itm-packets" }, { 1, "synth-itm-decode" } };
+	char tp[1024];
+	struct bench_case c;
+	int fail = 0;
+	unsigned i;
+
+	for (i = 0; i < sizeof(ic) / sizeof(ic[0]); i++) {
+		if (!selected(o, ic[i].name))
+			continue;
+		snprintf(tp, sizeof(tp), "%s/synth-itm.bin", o->workdir);
+		if (bench_itm_synth(&c, o->synth_mib << 20, tp) < 0) {
+			fail = 1;
+			continue;
+		}
+		if (o->generate) {
+			printf("%s\n", tp);
+			continue;
+		}
+		c.name = ic[i].name;
+		c.full = ic[i].full;
+		fail |= run_case(&c, o, 0);
+	}
+	return fail;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = {
@@ -501,7 +533,7 @@ int main(int argc, char **argv)
 	       BENCH_CHUNK >> 10);
 	fail |= tc2_cases(&o, peer);
 	if (!o.no_synth)
-		fail |= synth_cases(&o, peer);
+		fail |= synth_cases(&o, peer) | itm_cases(&o);
 	printf("\n%s\n", fail       ? "FAILED: see above" :
 			 o.generate ? "inputs written" :
 				      "all cases agree");

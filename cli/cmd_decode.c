@@ -213,12 +213,23 @@ static int decode_annotations(const struct session *s, const struct opts *o,
 	return 0;
 }
 
+/* The sources with instructions (ITM/DWT has none: the canonical list
+ * leaves it out). */
+static int session_flow_sources(const struct session *s)
+{
+	int i, n = 0;
+
+	for (i = 0; i < s->nsrc; i++)
+		n += s->src[i].cfg.protocol != etm_proto_itm;
+	return n;
+}
+
 /* What the session and the options allow after the session is open;
  * 0 or 2 (error printed). */
 static int decode_check(struct session *s, const struct opts *o,
 			enum dec_fmt fmt)
 {
-	if (fmt == DF_CANON && s->nsrc != 1) {
+	if (fmt == DF_CANON && session_flow_sources(s) != 1) {
 		fprintf(stderr, "etmtrace decode: --format canon needs exactly one trace source (use --id)\n");
 		return 2;
 	}

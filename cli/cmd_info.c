@@ -138,6 +138,10 @@ static void info_source(const struct session *s, const struct etm_capture_source
 		printf("  decoded from its ETMv1 samples (no packets to list)\n");
 	if (cs->cfg.protocol == etm_proto_unknown)
 		return;
+	if (cs->cfg.protocol == etm_proto_itm) {
+		printf("  decoded as ITM/DWT packets (no registers, no image)\n");
+		return;
+	}
 	printf("  configuration: %s\n", how_name(cs->how));
 	info_regs(&cs->cfg);
 	for (i = 0; ss && i < ss->ndumps; i++) {

@@ -10,6 +10,7 @@
 
 #include "cmds.h"
 #include "diagwarn.h"
+#include "prof_sampled.h"
 #include "session.h"
 #include "symload.h"
 #include "winrun.h"
@@ -33,6 +34,8 @@ static const char profile_help[] =
 	"  --input-format, --etmcr, --etmccer, --etmidr, --m-profile, --pieces,\n"
 	"  --start, --stop, --last, --at: as decode (a window: the profile of\n"
 	"  its instructions)\n"
+	"A capture with ITM/DWT trace only (no ETM/PTM) gives a sampled flat\n"
+	"profile of the DWT's periodic PC samples by function, as orbtop does.\n"
 	"Exit status, warnings: as decode (1: the profile is incomplete).\n";
 
 static int write_fd(void *ctx, const char *buf, size_t n)
@@ -170,7 +173,9 @@ int cmd_profile(int argc, char **argv)
 	r = session_open(&s, &o, etm_dec_elements, 1);
 	if (!r)
 		r = symload_open(&s, &sy);
-	if (!r)
+	if (!r && prof_sampled_only(&s)) /* ITM/DWT alone: its PC samples */
+		r = prof_sampled_run(&s, &o, sy);
+	else if (!r)
 		r = profile_run(&s, &o, sy);
 	etm_symbols_free(sy);
 	session_close(&s);

@@ -14,6 +14,7 @@
 #include "cmds.h"
 #include "etm1.h"
 #include "opt.h"
+#include "synth_itm.h"
 
 static const char synth_help[] =
 	"usage: etmtrace synth DIR [options]\n"
@@ -50,14 +51,19 @@ static const char synth_help[] =
 	"  --async-period N       A-sync every N bytes (default 0: at start only)\n"
 	"  --expect FILE          write the expected canonical instruction list\n"
 	"                         ('ADDRESS A|T[ N]', GAP at each trace start);\n"
-	"                         with several sources FILE.0xID per source\n";
+	"                         with several sources FILE.0xID per source;\n"
+	"                         with --itm also FILE.itm, its listing lines\n"
+	"  --itm                  add an ITM/DWT source (ITM_0, trace ID 0x01):\n"
+	"                         PC samples, exception entries, stimulus text,\n"
+	"                         timestamps, watchpoints of the execution\n"
+	"                         (coresight, one source)\n";
 
 struct synth {
 	const char *dir, *expect;
 	uint64_t seed;
 	enum etm_protocol proto;
 	int minor, ca, cid, vmid, ts, gray, rs, bcast, alt, coresight;
-	int nsrc, atoms, full, force, port, e1minor;
+	int nsrc, atoms, full, force, port, e1minor, itm;
 	uint32_t insns, funcs, isync, async, feat;
 	int feat_set;
 };
@@ -198,6 +204,7 @@ static int synth_flag(struct synth *o, const char *name)
 		{ "branch-broadcast", offsetof(struct synth, bcast) },
 		{ "alt-branch", offsetof(struct synth, alt) },
 		{ "full-addr", offsetof(struct synth, full) },
+		{ "itm", offsetof(struct synth, itm) },
 		{ "force", offsetof(struct synth, force) },
 	};
 	size_t i;
@@ -266,6 +273,9 @@ static int synth_check(const struct synth *o)
 		why = "--alt-branch needs ETMv3.4 or later";
 	else if (o->nsrc > 1 && !o->coresight)
 		why = "--sources > 1 needs --format coresight";
+	else if (o->itm && (!o->coresight || o->nsrc > 1 ||
+			    o->proto == etm_proto_etmv1))
+		why = "--itm needs --format coresight, one ETMv3/PTM source";
 	else if (o->proto == etm_proto_etmv1 && (o->coresight || o->vmid ||
 						 o->ts || o->rs || o->alt))
 		why = "ETMv1 has one source on its own port, no VMID, "
@@ -283,6 +293,8 @@ struct synth_src {
 	struct etm_image *img;
 	uint8_t *bytes;
 	size_t n;
+	size_t *evpos; /* --itm: ETM bytes after each event */
+	struct synth_itm itm;
 };
 
 static void synth_config(const struct synth *o, int k, struct etm_config *c)
@@ -355,8 +367,16 @@ static int synth_encode(const struct synth *o, struct synth_src *s)
 	if (!e)
 		return -etme_bad_config;
 	ev = etm_gen_events(s->gen, &nev);
-	for (i = 0; i < nev && !err; i++)
+	if (o->itm && !(s->evpos = malloc((nev ? nev : 1) * sizeof(size_t))))
+		err = -etme_nomem;
+	for (i = 0; i < nev && !err; i++) {
 		err = etm_enc_put(e, &ev[i]);
+		if (s->evpos)
+			etm_enc_data(e, &s->evpos[i]);
+	}
+	if (!err && o->itm &&
+	    synth_itm_build(ev, nev, s->evpos, o->seed, &s->itm) < 0)
+		err = -etme_nomem;
 	if (!err)
 		err = etm_enc_finish(e);
 	p = etm_enc_data(e, &s->n);
@@ -504,13 +524,17 @@ static int synth_index(const struct synth *o, const struct synth_src *src)
 		sp[k] = srcs[k];
 		cp[k] = cores[k];
 	}
+	kp[2 * o->nsrc] = "itm";
+	fp[2 * o->nsrc] = "itm_0.ini";
 	snprintf(comment, sizeof(comment), "etmtrace synth --seed %llu",
 		 (unsigned long long)o->seed);
 	a = etm_snapw_index(snap, sizeof(snap), comment, kp, fp,
-			    2 * (size_t)o->nsrc);
+			    2 * (size_t)o->nsrc + (o->itm ? 1 : 0));
 	b = etm_snapw_trace(tr, sizeof(tr), "ETB_0", "trace.bin",
 			    o->coresight ? etm_fmt_coresight : etm_fmt_raw, sp,
 			    cp, (size_t)o->nsrc);
+	if (o->itm)
+		b = synth_itm_trace_ini(tr, sizeof(tr), b, "ETB_0");
 	return synth_ini(o->dir, "snapshot.ini", snap, sizeof(snap), a) ||
 			       synth_ini(o->dir, "trace.ini", tr, sizeof(tr), b) ?
 		       -1 :
@@ -541,6 +565,11 @@ static int synth_buffer(const struct synth *o, const struct synth_src *src)
 	f = etm_fenc_alloc(o->atoms == 2 ? ETM_FENC_RANDOM : 0, o->seed);
 	if (!f)
 		return -1;
+	if (o->itm) {
+		err = synth_itm_frames(f, etm_cfg_trace_id(&src[0].cfg),
+				       src[0].bytes, src[0].n, &src[0].itm);
+		more = 0;
+	}
 	while (more && !err) {
 		more = 0;
 		for (k = 0; k < o->nsrc; k++) {
@@ -655,6 +684,10 @@ static int synth_expect(const struct synth *o, const struct synth_src *src)
 
 	if (!o->expect)
 		return 0;
+	snprintf(path, sizeof(path), "%s.itm", o->expect);
+	if (o->itm && synth_file(NULL, path, src[0].itm.expect ? src[0].itm.expect : "",
+				 src[0].itm.nexpect))
+		return -1;
 	if (o->nsrc == 1)
 		return synth_expect_one(&src[0], NULL, o->expect);
 	for (k = 0; k < o->nsrc; k++) {
@@ -688,6 +721,9 @@ static int synth_write(const struct synth *o, const struct synth_src *src)
 		if (synth_core(o->dir, k, &src[k]) ||
 		    synth_source(o->dir, k, &src[k]))
 			return -1;
+	if (o->itm && synth_ini(o->dir, "itm_0.ini", ini, sizeof(ini),
+				synth_itm_device(ini, sizeof(ini))))
+		return -1;
 	if (synth_index(o, src) || synth_buffer(o, src))
 		return -1;
 	return synth_expect(o, src);
@@ -719,6 +755,8 @@ int cmd_synth(int argc, char **argv)
 		etm_gen_free(src[k].gen);
 		etm_image_free(src[k].img);
 		free(src[k].bytes);
+		free(src[k].evpos);
+		synth_itm_free(&src[k].itm);
 	}
 	return err ? 2 : 0;
 }

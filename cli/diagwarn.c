@@ -195,11 +195,20 @@ int diagwarn_verdict(const struct diagset *dw, const struct session *s,
 		     const struct diagtally *t, const char *what)
 {
 	struct etm_diag_counts d;
-	int i, image = 0, warned = diagwarn_report(dw, s);
+	int i, image = 0, flow = 0, warned = diagwarn_report(dw, s);
 
 	diagset_sum(dw, &d);
-	for (i = 0; i < s->nsrc; i++)
+	for (i = 0; i < s->nsrc; i++) {
 		image |= s->src[i].img && etm_image_count(s->src[i].img);
+		flow |= s->src[i].cfg.protocol != etm_proto_itm;
+	}
+	if (!flow && s->nsrc && !t->insns) { /* ITM/DWT alone: no instructions */
+		if (!t->errors && !warned)
+			return 0;
+		fprintf(stderr, "etmtrace: the %s is incomplete: %llu errors\n",
+			what, t->errors);
+		return 1;
+	}
 	if (!t->insns && !image && s->input_bytes) {
 		fprintf(stderr, "etmtrace: no instructions decoded: no program "
 				"image (give --elf or --image)\n");

@@ -18,6 +18,7 @@ static const struct {
 	{ "synth", cmd_synth, "write a snapshot with synthetic trace of a random program" },
 	{ "coverage", cmd_coverage, "instruction, line and branch coverage (lcov, listing)" },
 	{ "fdo", cmd_fdo, "AutoFDO / llvm-profgen profile input (exact range and branch counts)" },
+	{ "itm", cmd_itm, "the text of the ITM stimulus ports (printf over SWO), as orbcat" },
 };
 
 static void usage(FILE *f)

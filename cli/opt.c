@@ -165,6 +165,19 @@ static int opt_pieces(struct opts *o, const char *name, const char *v)
 	return 0;
 }
 
+/* Options of one command each: itm --channel; the pieces options. */
+static int opt_more(struct opts *o, const char *name, const char *v)
+{
+	uint64_t n;
+
+	if (strcmp(name, "channel"))
+		return opt_pieces(o, name, v);
+	if (opt_uint(o->cmd, name, v, 0, 0, 255, &n) < 0)
+		return -2;
+	o->itm_channel = (int)n;
+	return 0;
+}
+
 /* --source-map OLD=NEW, --source-dir DIR (repeatable, in order).
  * Returns 0, -1 (not one of them) or -2 (reported). */
 static int opt_paths(struct opts *o, const char *name, const char *v)
@@ -198,7 +211,7 @@ static int opt_paths(struct opts *o, const char *name, const char *v)
 static int opt_listing(struct opts *o, const char *name, const char *v)
 {
 	if (strcmp(name, "fields"))
-		return opt_pieces(o, name, v) == 0 ? 0 : opt_paths(o, name, v);
+		return opt_more(o, name, v) == 0 ? 0 : opt_paths(o, name, v);
 	o->fields = v;
 	return 0;
 }
@@ -230,7 +243,7 @@ static int opt_window(struct opts *o, const char *name, const char *v)
 static int opt_value(struct opts *o, const char *name, char *v)
 {
 	static const char *const protos[] = { "", "etmv3", "ptm", "etmv1",
-					      "etmv2" };
+					      "etmv2", "itm" };
 	static const char *const fmts[] = { "", "raw", "coresight", "tpiu",
 					    "tpiu-nofsync" };
 	uint64_t n;
@@ -247,7 +260,7 @@ static int opt_value(struct opts *o, const char *name, char *v)
 			}
 		o->ids[o->nids++] = (unsigned)n; /* distinct, < 0x70 */
 	} else if (!strcmp(name, "protocol")) {
-		if ((k = opt_enum(v, protos, 5)) <= 0)
+		if ((k = opt_enum(v, protos, 6)) <= 0)
 			return -1;
 		o->proto = (enum etm_protocol)k;
 	} else if (!strcmp(name, "input-format")) {
@@ -311,7 +324,7 @@ static int opt_value(struct opts *o, const char *name, char *v)
 
 static const char *const opt_flags[] = { "stats", "no-cache", "m-profile",
 					 "verify", "source", "offsets", "allow-outside",
-					 "verbose", "verify-drop", "run-stats" };
+					 "verbose", "verify-drop", "run-stats", "check" };
 
 static int opt_flag(struct opts *o, const char *name)
 {
@@ -335,6 +348,8 @@ static int opt_flag(struct opts *o, const char *name)
 		o->verbose = 1;
 	else if (!strcmp(name, "verify-drop"))
 		o->verify = o->verify_drop = 1;
+	else if (!strcmp(name, "check"))
+		o->itm_check = 1;
 	else
 		return -1;
 	return 0;

@@ -59,6 +59,8 @@ struct opts {
 	int nsource_maps;
 	const char *source_dirs[OPT_MAX_FILES];
 	int nsource_dirs;
+	int itm_channel; /* itm --channel: stimulus port, -1 all */
+	int itm_check;   /* itm --check: against the instruction flow */
 };
 
 /* Parse argv after the subcommand. @allowed lists the option names the

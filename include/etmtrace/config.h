@@ -17,6 +17,11 @@ enum etm_protocol {
 	etm_proto_ptm,   /**< Program Flow Trace, PFT 1.0 / 1.1 */
 	etm_proto_etmv1, /**< ETMv1.x pipeline-status trace (etmtrace/etmv1.h) */
 	etm_proto_etmv2, /**< ETMv2.x (ETM10): recognised, rejected (doc/etmv1.md) */
+	/** ITM/DWT trace of an ARMv7-M/ARMv8-M core (ARMv7-M ARM appendix
+	 * D4): software (stimulus port) and hardware (DWT) source packets,
+	 * timestamps; no instruction flow, no program image (doc/itm.md).
+	 * Only the trace ID of the configuration is used. */
+	etm_proto_itm,
 };
 
 /** Instruction set state. */

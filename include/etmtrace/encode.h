@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include <etmtrace/config.h>
+#include <etmtrace/flow.h>
 #include <etmtrace/image.h>
 
 #ifdef __cplusplus
@@ -155,6 +156,35 @@ int etm_fenc_put(struct etm_fenc *f, unsigned id, const uint8_t *buf,
 int etm_fenc_finish(struct etm_fenc *f);
 /** The frames produced so far (a multiple of 16 bytes). */
 const uint8_t *etm_fenc_data(const struct etm_fenc *f, size_t *n);
+
+/* ---- ITM/DWT encoder ------------------------------------------------------ */
+
+/** Most bytes etm_itm_enc_put() writes for one element. */
+#define ETM_ITM_ENC_MAX 16
+
+struct etm_itm_enc;
+
+/** Allocate an ITM/DWT encoder (ARMv7-M ARM appendix D4): it writes the
+ * packets an ITM/DWT decoder (etm_proto_itm) turns back into the elements
+ * it is given. NULL on no memory. */
+struct etm_itm_enc *etm_itm_enc_alloc(void);
+/** Free; NULL is a no-op. */
+void etm_itm_enc_free(struct etm_itm_enc *e);
+/** A sync packet (00 00 00 00 00 80) into @out (@max >= 6 bytes).
+ * Returns 6 or -etme_invalid. */
+int etm_itm_enc_sync(struct etm_itm_enc *e, uint8_t *out, size_t max);
+/** The packets of ITM/DWT element @el (etmk_itm_sw ... etmk_dwt_counter,
+ * fields as etmtrace/flow.h says; offset and id ignored) into @out (@max
+ * bytes; ETM_ITM_ENC_MAX always suffice). A stimulus port of another page
+ * than the last is preceded by an extension packet (no element); a
+ * global timestamp whose bits 26 and up changed is a GTS2, then, if its
+ * low bits changed too or flags are given (itm_tc: ETM_ITM_WRAP,
+ * _CLKCH), a GTS1 - the decoder gives an element for each. Returns the
+ * bytes written, -etme_invalid (a kind or field the protocol cannot
+ * carry: a local timestamp of 2^28 or more, a port > 255, a size not 1,
+ * 2 or 4, ...), -etme_overflow (@max too small). */
+int etm_itm_enc_put(struct etm_itm_enc *e, const struct etm_elem *el,
+		    uint8_t *out, size_t max);
 
 /* ---- program and execution generator ------------------------------------- */
 

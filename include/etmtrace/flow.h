@@ -44,6 +44,18 @@ enum etm_elem_kind {
 	 * id 0, .offset: the first one left out; .ninsn: the instructions
 	 * left out (at most UINT32_MAX). */
 	etmk_window,
+	/* ITM/DWT (etm_proto_itm, doc/itm.md): events of the program and
+	 * the DWT, in stream order with the ETM's elements */
+	etmk_itm_sw,       /**< stimulus port write: itm_chan, itm_value, itm_size */
+	etmk_itm_ts,       /**< ITM timestamp: timestamp; itm_flags ETM_ITM_GLOBAL */
+	etmk_itm_overflow, /**< ITM overflow: packets were lost */
+	etmk_dwt_pc,       /**< periodic PC sample: addr, or itm_flags ETM_ITM_SLEEPING */
+	etmk_dwt_exc,      /**< exception trace: exc_num, itm_fn (1 enter, 2 exit, 3 return) */
+	/** data trace, comparator itm_chan: itm_flags ETM_ITM_CMP_PC (addr =
+	 * the PC), _ADDR (addr = the data address; itm_size 2: bits 15:0),
+	 * _VALUE (itm_value of itm_size bytes, itm_fn 1 = write) or _MATCH */
+	etmk_dwt_cmp,
+	etmk_dwt_counter, /**< event counter wrapped: itm_value = the bits (CPI 0, Exc 1, Sleep 2, LSU 3, Fold 4, Cyc 5) */
 	etmk_num_kinds
 };
 
@@ -109,6 +121,18 @@ struct etm_elem {
 	/* etmk_error, etmk_buffer_end */
 	int err; /**< enum etm_error */
 
+	/* ITM/DWT elements (etmk_itm_*, etmk_dwt_*; exc_num, addr and
+	 * timestamp above as they say) */
+	uint32_t itm_value; /**< stimulus value, data value, counter bits */
+	uint16_t itm_chan;  /**< stimulus port 0-255, DWT comparator 0-3 */
+	uint8_t itm_size;   /**< payload bytes: 1, 2 or 4 */
+	uint8_t itm_fn;     /**< exception function; data value: 1 = write */
+	uint8_t itm_flags;  /**< ETM_ITM_* below */
+	/** etmk_itm_ts: local TC (0 synchronous, 1 timestamp delayed, 2
+	 * packet delayed, 3 both), global: ETM_ITM_WRAP/_CLKCH (packet.h) in
+	 * bits 0-1 */
+	uint8_t itm_tc;
+
 	/* etmk_piece (id 0): the piece @piece begins; its bytes are [start,
 	 * end) of the buffer (offset = start). ninsn = how many pieces;
 	 * reason = enum etm_piece_gap, what lies between it and the piece
@@ -118,6 +142,14 @@ struct etm_elem {
 	 * = 1 if the listing is in time order; reason etm_gap_joins: ret_addr
 	 * = the halt's return address where this piece resumes (has_ret). */
 };
+
+/* etm_elem.itm_flags */
+#define ETM_ITM_GLOBAL 0x01u    /**< itm_ts: a global timestamp (else local: the delta) */
+#define ETM_ITM_SLEEPING 0x02u  /**< dwt_pc: the processor was sleeping (no pc) */
+#define ETM_ITM_CMP_PC 0x10u    /**< dwt_cmp: the PC of the access */
+#define ETM_ITM_CMP_ADDR 0x20u  /**< dwt_cmp: its data address */
+#define ETM_ITM_CMP_VALUE 0x40u /**< dwt_cmp: its data value */
+#define ETM_ITM_CMP_MATCH 0x80u /**< dwt_cmp: a match (ARMv8-M) */
 
 struct etm_flow;
 

@@ -38,6 +38,21 @@ enum etm_pkt_type {
 	etmp_val_not_traced,  /**< ETMv3 value not traced */
 	etmp_data_suppressed, /**< ETMv3 data suppressed (0x62) */
 	etmp_store_failed,    /**< ETMv3 store failed (0x50) */
+	/* ITM/DWT (etm_proto_itm; ARMv7-M ARM appendix D4). Their sync is
+	 * etmp_async, malformed packets are etmp_error. */
+	etmp_itm_overflow, /**< overflow 0x70 */
+	etmp_itm_lts,      /**< local timestamp: timestamp = the delta, reason = TC */
+	etmp_itm_gts1,     /**< global timestamp 1 (0x94): timestamp merged, itm_flags */
+	etmp_itm_gts2,     /**< global timestamp 2 (0xB4): timestamp merged */
+	etmp_itm_ext,      /**< extension: dvalue = EX, itm_flags bit 0 = SH */
+	etmp_itm_sw,       /**< instrumentation: itm_port, dvalue, dvalue_size */
+	etmp_itm_evcnt,    /**< DWT event counter: dvalue = the counter bits */
+	etmp_itm_exc,      /**< DWT exception trace: exc_num, itm_fn */
+	etmp_itm_pc,       /**< DWT periodic PC sample: addr, or itm_flags sleep */
+	etmp_itm_dpc,      /**< DWT data trace PC value: itm_cmp, addr */
+	etmp_itm_daddr,    /**< DWT data trace address: itm_cmp, daddr */
+	etmp_itm_dval,     /**< DWT data trace value: itm_cmp, dvalue, itm_fn = write */
+	etmp_itm_dmatch,   /**< DWT data trace match (ARMv8-M): itm_cmp */
 	etmp_num_types
 };
 
@@ -123,7 +138,23 @@ struct etm_packet {
 	uint8_t dtag;        /**< out-of-order tag 1-3 */
 	uint64_t daddr;
 	uint32_t dvalue;
+
+	/* ITM/DWT packets (etmp_itm_*) */
+	uint16_t itm_port; /**< etmp_itm_sw: stimulus port 0-255 (page * 32 + A) */
+	uint8_t itm_cmp;   /**< data trace: DWT comparator 0-3 */
+	/** etmp_itm_exc: function 1 entered, 2 exited, 3 returned to (Table
+	 * D4-6); etmp_itm_dval: 1 write, 0 read */
+	uint8_t itm_fn;
+	/** etmp_itm_gts1: bit 0 Wrap, bit 1 ClkCh; etmp_itm_pc: bit 2 sleep;
+	 * etmp_itm_ext: bit 0 SH */
+	uint8_t itm_flags;
 };
+
+/* etm_packet.itm_flags bits */
+#define ETM_ITM_WRAP 0x1u  /**< GTS1 Wrap */
+#define ETM_ITM_CLKCH 0x2u /**< GTS1 ClkCh */
+#define ETM_ITM_SLEEP 0x4u /**< PC sample: the processor was sleeping */
+#define ETM_ITM_SH 0x1u    /**< extension: SH (hardware source page) */
 
 /** A packet in compact form, 16 bytes: what etm_pkt_next_recs() and
  * etm_decoder_next_packets() deliver in batches,
@@ -153,8 +184,8 @@ struct etm_pkt_rec {
  * borrowed until etm_pkt_next() returns -etme_again. */
 struct etm_pkt_decoder;
 
-/** Allocate a packet decoder for @cfg (copied): an ETMv3 or PTM source
- * (cfg->protocol). Returns NULL on a bad configuration, another protocol,
+/** Allocate a packet decoder for @cfg (copied): an ETMv3, PTM or ITM/DWT
+ * source (cfg->protocol; ITM/DWT starts at a packet boundary, doc/itm.md). Returns NULL on a bad configuration, another protocol,
  * or no memory. The decoder starts unsynchronised. */
 struct etm_pkt_decoder *etm_pkt_alloc(const struct etm_config *cfg);
 /** Free a packet decoder; NULL is a no-op. */
@@ -222,6 +253,13 @@ int etm_pkt_json_fields(const struct etm_packet *pkt, enum etm_protocol proto,
 /** Exception name for an exception number ("IRQ", "SVC", ...); @m_profile
  * selects the ARMv7-M table. Never NULL. */
 const char *etm_exc_name(unsigned num, int m_profile);
+
+/** Name of ARMv7-M/ARMv8-M exception number @num, as the DWT exception
+ * trace packet gives it (ARMv7-M ARM Table B1-4): "Reset", "NMI",
+ * "HardFault", ..., "SysTick", "IRQ 0" for 16, "IRQ n" for 16 + n; 0 is
+ * "Thread". Written to @buf of @n bytes; returns the length that would
+ * have been written (snprintf style). */
+int etm_itm_exc_name(unsigned num, char *buf, size_t n);
 
 #ifdef __cplusplus
 }

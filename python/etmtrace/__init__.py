@@ -29,7 +29,8 @@ __version__ = VERSION
 #: Element kinds (the record's ``kind`` field indexes this tuple).
 KINDS = ("invalid", "range", "exception", "exc_return", "trace_on",
          "nosync", "context", "timestamp", "cycle_count", "event", "nomem",
-         "error", "buffer_end", "piece", "window")
+         "error", "buffer_end", "piece", "window", "itm_sw", "itm_ts",
+         "itm_overflow", "dwt_pc", "dwt_exc", "dwt_cmp", "dwt_counter")
 #: Instruction sets (``isa``).
 ISAS = ("unknown", "A32", "T32", "TEE", "Jazelle")
 #: Class of a range's last instruction (``last_class``).

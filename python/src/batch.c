@@ -18,6 +18,22 @@ struct epy_batch {
 
 PyObject *epy_batch_type;
 
+/* ITM/DWT elements (doc/python.md): address = PC or data address,
+ * ctxid = the value, exc_num = the exception number or the channel
+ * (stimulus port, comparator), reason = itm_fn, isync = itm_size, flags =
+ * itm_flags (ETM_ITM_*), cycles = itm_tc. */
+static void epy_itm_from(struct epy_elem *r, const struct etm_elem *e)
+{
+	r->address = e->addr;
+	r->timestamp = e->timestamp;
+	r->ctxid = e->itm_value;
+	r->exc_num = e->kind == etmk_dwt_exc ? e->exc_num : e->itm_chan;
+	r->reason = e->itm_fn;
+	r->isync = e->itm_size;
+	r->flags = e->itm_flags;
+	r->cycles = e->itm_tc;
+}
+
 void epy_elem_from(struct epy_elem *r, const struct etm_elem *e)
 {
 	memset(r, 0, sizeof(*r));
@@ -63,6 +79,15 @@ void epy_elem_from(struct epy_elem *r, const struct etm_elem *e)
 	case etmk_error:
 	case etmk_buffer_end:
 		r->error = (uint8_t)(e->err < 0 ? -e->err : e->err);
+		break;
+	case etmk_itm_sw:
+	case etmk_itm_ts:
+	case etmk_itm_overflow:
+	case etmk_dwt_pc:
+	case etmk_dwt_exc:
+	case etmk_dwt_cmp:
+	case etmk_dwt_counter:
+		epy_itm_from(r, e);
 		break;
 	default:
 		break;

@@ -43,6 +43,13 @@ int etm_config_check(const struct etm_config *cfg, const char **why)
 	}
 	if (cfg->protocol == etm_proto_etmv1 || cfg->protocol == etm_proto_etmv2)
 		return etm_e1_config_check(cfg, why);
+	if (cfg->protocol == etm_proto_itm) {
+		if (etm_cfg_trace_id(cfg) >= 0x70) {
+			*why = "trace ID must be 0x00-0x6f";
+			return -etme_bad_config;
+		}
+		return 0; /* no register changes how ITM/DWT is read */
+	}
 	if (cfg->protocol != etm_proto_etmv3 && cfg->protocol != etm_proto_ptm) {
 		*why = "unknown trace protocol";
 		return -etme_bad_config;
@@ -183,6 +190,7 @@ const char *etm_protocol_name(enum etm_protocol p)
 	case etm_proto_ptm: return "ptm";
 	case etm_proto_etmv1: return "etmv1";
 	case etm_proto_etmv2: return "etmv2";
+	case etm_proto_itm: return "itm";
 	case etm_proto_unknown: break;
 	}
 	return "unknown";

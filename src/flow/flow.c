@@ -29,6 +29,7 @@ static const struct {
 } flow_protos[] = {
 	{ etm_proto_etmv3, etm_flow_etm3_init },
 	{ etm_proto_ptm, etm_flow_ptm_init },
+	{ etm_proto_itm, etm_flow_itm_init },
 };
 
 static int flow_init(struct etm_flow *f)
@@ -231,6 +232,13 @@ const char *etm_elem_kind_name(enum etm_elem_kind k)
 	case etmk_buffer_end: return "buffer_end";
 	case etmk_piece: return "piece";
 	case etmk_window: return "window";
+	case etmk_itm_sw: return "itm_sw";
+	case etmk_itm_ts: return "itm_ts";
+	case etmk_itm_overflow: return "itm_overflow";
+	case etmk_dwt_pc: return "dwt_pc";
+	case etmk_dwt_exc: return "dwt_exc";
+	case etmk_dwt_cmp: return "dwt_cmp";
+	case etmk_dwt_counter: return "dwt_counter";
 	case etmk_invalid:
 	case etmk_num_kinds: break;
 	}
@@ -269,6 +277,14 @@ void etm_elem_save(struct etm_sbuf *s, const struct etm_elem *el)
 	etm_sbuf_u8(s, el->hyp);
 	etm_sbuf_u64(s, el->timestamp);
 	etm_sbuf_u32(s, (uint32_t)el->err);
+	if (el->kind >= etmk_itm_sw) {
+		etm_sbuf_u32(s, el->itm_value);
+		etm_sbuf_u32(s, el->itm_chan);
+		etm_sbuf_u8(s, el->itm_size);
+		etm_sbuf_u8(s, el->itm_fn);
+		etm_sbuf_u8(s, el->itm_flags);
+		etm_sbuf_u8(s, el->itm_tc);
+	}
 }
 
 void etm_flow_save(const struct etm_flow *f, struct etm_sbuf *s)

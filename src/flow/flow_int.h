@@ -125,5 +125,6 @@ static inline int etm_flow_block(struct etm_flow *f, enum etm_space space,
  * -etme_nomem. */
 int etm_flow_etm3_init(struct etm_flow *f);
 int etm_flow_ptm_init(struct etm_flow *f);
+int etm_flow_itm_init(struct etm_flow *f);
 
 #endif

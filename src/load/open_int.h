@@ -98,11 +98,15 @@ void cap_probe_view(const struct etm_capture_buffer *b,
 int cap_probe_data(struct cap_ctx *c, const struct etm_capture_buffer *b,
 		   const uint8_t *head, size_t n);
 /* Source @s of a trace file (trace ID set): if its bytes in the @n at
- * @head are ITM/DWT trace and the options give no protocol, it is marked
- * not decoded, with a note (load/open_itm.c). Returns 1 if so, 0, or an
- * error. */
+ * @head are ITM/DWT trace and the options give no protocol (or the
+ * protocol itm), it is configured as ITM/DWT and, with @wire, added to
+ * its buffer's decoder with a note (load/open_itm.c). Returns 1 if so,
+ * 0, or an error. */
 int cap_itm_source(struct cap_ctx *c, struct etm_capture_source *s,
-		   const uint8_t *head, size_t n);
+		   const uint8_t *head, size_t n, int wire);
+/* A snapshot's ITM device @s (trace ID and buffer set, selected): decoded
+ * as ITM/DWT (load/open_itm.c). Returns 0 or an error. */
+int cap_itm_snap(struct cap_ctx *c, struct etm_capture_source *s);
 
 /* Configuration of trace ID @id in @n bytes of @fmt input, probed against
  * @img (load/infer.c): fields the options give are kept. */

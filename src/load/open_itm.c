@@ -1,6 +1,7 @@
 /* load/open_itm.c - a trace file's source whose bytes are ITM/DWT trace
- * (etm_detect_itm(): the ITM packet grammar) is listed as such and not
- * handed to an ETM/PTM decoder; ITM decoding does not exist yet. */
+ * (etm_detect_itm(): the ITM packet grammar), or every source with
+ * --protocol itm, is decoded as ITM/DWT (etm_proto_itm) instead of being
+ * handed to an ETM/PTM decoder. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,30 +74,50 @@ static int itm_id_bytes(struct cap_ctx *c, const struct etm_capture_buffer *b,
 }
 
 int cap_itm_source(struct cap_ctx *c, struct etm_capture_source *s,
-		   const uint8_t *head, size_t n)
+		   const uint8_t *head, size_t n, int wire)
 {
 	char why[200];
 	uint8_t *bytes;
 	size_t nb;
 	int r;
 
-	if (c->o.protocol)
+	if (c->o.protocol && c->o.protocol != etm_proto_itm)
 		return 0; /* the options say what it is */
-	r = itm_id_bytes(c, &c->cap->buf[s->buffer], s->id, head, n, &bytes,
-			 &nb);
-	if (r < 0)
-		return cap_err(c, r, "out of memory");
-	r = etm_detect_itm(bytes, nb, why, sizeof(why));
-	free(bytes);
-	if (!r)
-		return 0;
+	if (c->o.protocol == etm_proto_itm) {
+		snprintf(why, sizeof(why), "ITM/DWT by option");
+	} else {
+		r = itm_id_bytes(c, &c->cap->buf[s->buffer], s->id, head, n,
+				 &bytes, &nb);
+		if (r < 0)
+			return cap_err(c, r, "out of memory");
+		r = etm_detect_itm(bytes, nb, why, sizeof(why));
+		free(bytes);
+		if (!r)
+			return 0;
+	}
 	s->name = "ITM";
 	s->type = "ITM/DWT";
-	s->skip = "ITM/DWT trace, not decoded (ITM decoding not yet supported)";
-	s->cfg.protocol = etm_proto_unknown;
+	etm_config_init(&s->cfg);
+	s->cfg.protocol = etm_proto_itm;
 	s->cfg.traceid = s->id;
-	cap_note(c->cap, "trace ID 0x%02x: %s, not decoded (ITM decoding not "
-			 "yet supported)",
-		 s->id, why);
-	return 1;
+	s->img = NULL; /* no instruction flow: no image */
+	if (!wire)
+		return 1;
+	cap_note(c->cap, "trace ID 0x%02x: %s, decoded as ITM/DWT", s->id,
+		 why);
+	r = cap_wire(c, s);
+	return r < 0 ? r : 1;
+}
+
+int cap_itm_snap(struct cap_ctx *c, struct etm_capture_source *s)
+{
+	unsigned id = s->id;
+
+	if (!id || id >= 0x70)
+		return 0; /* no trace ID in its control register: not decoded */
+	etm_config_init(&s->cfg);
+	s->cfg.protocol = etm_proto_itm;
+	s->cfg.traceid = id;
+	s->img = NULL;
+	return cap_wire(c, s);
 }

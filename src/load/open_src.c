@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <etmtrace/diag.h>
 #include <etmtrace/error.h>
@@ -214,6 +215,12 @@ static int snap_e1(const struct cap_ctx *c, const struct etm_snap_source *ss)
 
 /* Source @k of the snapshot: configured, or with the reason it is not
  * decoded. */
+/* A snapshot device of type "ITM" (an ITM/DWT trace source). */
+static int snap_itm_type(const char *type)
+{
+	return type && strcspn(type, ".") == 3 && !strncasecmp(type, "ITM", 3);
+}
+
 static int snap_source(struct cap_ctx *c, size_t k)
 {
 	const struct etm_snap_source *ss = &c->cap->snap->sources[k];
@@ -322,6 +329,17 @@ int cap_open_snapshot(struct cap_ctx *c)
 		s->cfg = snap->others[i].cfg;
 		s->how = ETM_HOW_SNAPSHOT;
 		s->skip = "a protocol etmtrace does not decode";
+		if (snap_itm_type(s->type)) {
+			size_t bi = snap_buffer_index(snap, snap->others[i].buffer);
+
+			s->buffer = bi == (size_t)-1 ? 0 : bi;
+			s->skip = !cap_selected(c, s->id) ? "not selected" :
+				  bi == (size_t)-1 || !c->cap->buf[bi].path ?
+							    "no trace data" :
+							    NULL;
+			if (!s->skip && (r = cap_itm_snap(c, s)) < 0)
+				return r;
+		}
 	}
 	return 0;
 }
@@ -403,7 +421,7 @@ static int file_source(struct cap_ctx *c, unsigned id, struct etm_image *img,
 		return -etme_nomem;
 	s->img = img;
 	s->how = ETM_HOW_OPTIONS;
-	r = cap_itm_source(c, s, head, n);
+	r = cap_itm_source(c, s, head, n, 1);
 	if (r)
 		return r < 0 ? r : 0;
 	if (file_unsynced(c, s))
@@ -438,7 +456,7 @@ static int file_left_source(struct cap_ctx *c, unsigned id,
 	lc.o.regs = 0;
 	lc.o.cfg_flags = 0;
 	lc.err = NULL;
-	r = cap_itm_source(c, s, head, n);
+	r = cap_itm_source(c, s, head, n, 0);
 	if (r > 0) { /* ITM/DWT: not an ETM/PTM configuration */
 		s->skip = "not selected";
 		r = -etme_bad_config;

@@ -275,10 +275,26 @@ void decsym_tail(struct decsym *d, struct wbuf *w, const struct etm_elem *el,
 			    decsym_time(d, c));
 }
 
+/* The code address an ITM/DWT element names (a PC sample, a data
+ * comparator's PC), or 0. */
+static uint64_t itm_code_addr(const struct etm_elem *el)
+{
+	if (el->kind == etmk_dwt_pc && !(el->itm_flags & ETM_ITM_SLEEPING))
+		return el->addr;
+	if (el->kind == etmk_dwt_cmp && (el->itm_flags & ETM_ITM_CMP_PC))
+		return el->addr;
+	return 0;
+}
+
 void decsym_other(struct decsym *d, struct wbuf *w, const struct etm_elem *el)
 {
 	struct decsym_clk *c;
+	struct decsym_fn y;
+	uint64_t a = itm_code_addr(el);
 
+	if (d && a && decsym_find(d, a, &y) == 0)
+		wbuf_printf(w, "  %s+0x%llx", y.name,
+			    (unsigned long long)(a - y.start));
 	if (!d || !(d->hz > 0))
 		return;
 	c = &d->clk[el->id];
@@ -297,7 +313,13 @@ void decsym_json(struct decsym *d, struct wbuf *w, const struct etm_elem *el)
 	struct decsym_fn y;
 	const char *file;
 	uint32_t line;
+	uint64_t a = itm_code_addr(el);
 
+	if (d && a && decsym_find(d, a, &y) == 0) {
+		wbuf_str(w, ",\"sym\":\"");
+		json_esc(w, y.name);
+		wbuf_printf(w, "\",\"off\":%llu", (unsigned long long)(a - y.start));
+	}
 	if (!d || el->kind != etmk_range)
 		return;
 	if (decsym_find(d, el->start, &y) == 0) {

@@ -252,7 +252,8 @@ static void text_other(struct decfmt *c, const struct etm_elem *el)
 	}
 	if (!etm_out_text_event(c->w, el, elem_cfg(c, el)))
 		return;
-	if (el->kind == etmk_timestamp || el->kind == etmk_cycle_count)
+	if (el->kind == etmk_timestamp || el->kind == etmk_cycle_count ||
+	    el->kind == etmk_dwt_pc || el->kind == etmk_dwt_cmp)
 		decsym_other(c->sym, c->w, el);
 	wbuf_char(c->w, '\n');
 }
@@ -260,6 +261,8 @@ static void text_other(struct decfmt *c, const struct etm_elem *el)
 static void jsonl_elem(struct decfmt *c, const struct etm_elem *el)
 {
 	etm_out_jsonl_open(c->w, el, elem_cfg(c, el));
+	if (el->kind == etmk_dwt_pc || el->kind == etmk_dwt_cmp)
+		decsym_json(c->sym, c->w, el); /* the function of its PC */
 	if (el->kind == etmk_range) {
 		decsym_json(c->sym, c->w, el);
 		c->n.insns += el->ninsn;
@@ -389,6 +392,8 @@ static void canon_elem(struct decfmt *c, const struct etm_elem *el,
 {
 	long n;
 
+	if (src && src->cfg && src->cfg->protocol == etm_proto_itm)
+		return; /* ITM/DWT: no instructions, no gaps in them */
 	if (el->kind == etmk_range && src) {
 		n = etm_out_canon_range(c->w, el, src->img);
 		if (n > 0)

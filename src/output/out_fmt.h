@@ -48,4 +48,10 @@ void etm_out_text_run(struct wbuf *w, const struct etm_elem *el,
 void etm_out_jsonl_open(struct wbuf *w, const struct etm_elem *el,
 			const struct etm_config *cfg);
 
+/* The listing line (etm_out_text_event()) and the JSON members
+ * (etm_out_jsonl_open()) of an ITM/DWT element (output/out_itm.c); the
+ * first returns 0 for another kind. */
+int etm_out_text_itm(struct wbuf *w, const struct etm_elem *el);
+void etm_out_jsonl_itm(struct wbuf *w, const struct etm_elem *el);
+
 #endif

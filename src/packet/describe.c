@@ -61,12 +61,27 @@ const char *etm_pkt_type_name(enum etm_pkt_type t, enum etm_protocol proto)
 		[etmp_val_not_traced] = "VALUE_NOT_TRACED",
 		[etmp_data_suppressed] = "DATA_SUPPRESSED",
 		[etmp_store_failed] = "STORE_FAILED",
+		[etmp_itm_overflow] = "OVERFLOW",
+		[etmp_itm_lts] = "LOCAL_TS",
+		[etmp_itm_gts1] = "GLOBAL_TS1",
+		[etmp_itm_gts2] = "GLOBAL_TS2",
+		[etmp_itm_ext] = "EXTENSION",
+		[etmp_itm_sw] = "SW_SOURCE",
+		[etmp_itm_evcnt] = "DWT_EVENT_COUNTER",
+		[etmp_itm_exc] = "DWT_EXCEPTION",
+		[etmp_itm_pc] = "DWT_PC_SAMPLE",
+		[etmp_itm_dpc] = "DWT_DATA_PC",
+		[etmp_itm_daddr] = "DWT_DATA_ADDRESS",
+		[etmp_itm_dval] = "DWT_DATA_VALUE",
+		[etmp_itm_dmatch] = "DWT_DATA_MATCH",
 	};
 
 	if ((unsigned)t >= etmp_num_types)
 		return "INVALID";
 	if (t == etmp_atom && proto == etm_proto_ptm)
 		return "ATOM";
+	if (t == etmp_async && proto == etm_proto_itm)
+		return "SYNC";
 	return names[t];
 }
 
@@ -214,6 +229,113 @@ static void desc_data(struct out *o, const struct etm_packet *p)
 		    p->dvalue);
 }
 
+/* One field of an ITM/DWT packet: "key=value" (text) or ","key":value"
+ * (JSON; @q quotes the value). */
+static void itm_kv(struct out *o, int q, const char *key, const char *fmt,
+		   ...) __attribute__((format(printf, 4, 5)));
+
+static void itm_kv(struct out *o, int q, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (o->json)
+		put(o, ",\"%s\":%s", key, q ? "\"" : "");
+	else
+		put(o, "%s%s=", o->s.len ? " " : "", key);
+	va_start(ap, fmt);
+	etm_strbuf_vput(&o->s, fmt, ap);
+	va_end(ap);
+	if (o->json && q)
+		put(o, "\"");
+}
+
+static const char *const itm_fn_name[4] = { "none", "enter", "exit",
+					    "return" };
+
+/* The fields of an ITM/DWT packet (ARMv7-M ARM appendix D4); nothing for
+ * the other types. */
+static void itm_fields(struct out *o, const struct etm_packet *p)
+{
+	char exc[32];
+
+	switch (p->type) {
+	case etmp_itm_lts:
+		itm_kv(o, 0, "ts", "%" PRIu64, p->timestamp);
+		itm_kv(o, 0, "tc", "%u", p->reason);
+		break;
+	case etmp_itm_gts1:
+	case etmp_itm_gts2:
+		itm_kv(o, 1, "ts", "0x%" PRIx64, p->timestamp);
+		itm_kv(o, 0, "ts_bits", "%u", p->ts_bits);
+		if (p->itm_flags & ETM_ITM_WRAP)
+			itm_kv(o, 0, "wrap", "1");
+		if (p->itm_flags & ETM_ITM_CLKCH)
+			itm_kv(o, 0, "clkch", "1");
+		break;
+	case etmp_itm_ext:
+		itm_kv(o, 0, "ex", "%" PRIu32, p->dvalue);
+		itm_kv(o, 0, "sh", "%u", p->itm_flags & ETM_ITM_SH);
+		break;
+	case etmp_itm_sw:
+		itm_kv(o, 0, "port", "%u", p->itm_port);
+		itm_kv(o, 1, "value", "0x%0*" PRIx32, 2 * p->dvalue_size,
+		       p->dvalue);
+		itm_kv(o, 0, "size", "%u", p->dvalue_size);
+		break;
+	case etmp_itm_evcnt:
+		itm_kv(o, 1, "counters", "0x%02" PRIx32, p->dvalue);
+		break;
+	case etmp_itm_exc:
+		etm_itm_exc_name(p->exc_num, exc, sizeof(exc));
+		itm_kv(o, 1, "exc", "%s", exc);
+		itm_kv(o, 0, "exc_num", "%u", p->exc_num);
+		itm_kv(o, 1, "fn", "%s", itm_fn_name[p->itm_fn & 3]);
+		break;
+	case etmp_itm_pc:
+		if (p->itm_flags & ETM_ITM_SLEEP)
+			itm_kv(o, 0, "sleep", "1");
+		else
+			itm_kv(o, 1, "pc", "0x%08" PRIx64, p->addr);
+		break;
+	case etmp_itm_dpc:
+		itm_kv(o, 0, "cmp", "%u", p->itm_cmp);
+		itm_kv(o, 1, "pc", "0x%08" PRIx64, p->addr);
+		break;
+	case etmp_itm_daddr:
+		itm_kv(o, 0, "cmp", "%u", p->itm_cmp);
+		itm_kv(o, 1, "address", "0x%0*" PRIx64, 2 * p->dvalue_size,
+		       p->daddr);
+		break;
+	case etmp_itm_dval:
+		itm_kv(o, 0, "cmp", "%u", p->itm_cmp);
+		itm_kv(o, 1, "value", "0x%0*" PRIx32, 2 * p->dvalue_size,
+		       p->dvalue);
+		itm_kv(o, 0, "size", "%u", p->dvalue_size);
+		itm_kv(o, 0, "write", "%u", p->itm_fn);
+		break;
+	case etmp_itm_dmatch:
+		itm_kv(o, 0, "cmp", "%u", p->itm_cmp);
+		break;
+	default:
+		break;
+	}
+}
+
+int etm_itm_exc_name(unsigned num, char *buf, size_t n)
+{
+	/* ARMv7-M ARM Table B1-4 (ARMv8-M: 7 SecureFault) */
+	static const char *const names[16] = {
+		"Thread", "Reset", "NMI", "HardFault",
+		"MemManage", "BusFault", "UsageFault", "SecureFault",
+		"reserved", "reserved", "reserved", "SVCall",
+		"DebugMonitor", "reserved", "PendSV", "SysTick"
+	};
+
+	if (num < 16)
+		return snprintf(buf, n, "%s", names[num]);
+	return snprintf(buf, n, "IRQ %u", num - 16);
+}
+
 int etm_pkt_describe(const struct etm_packet *pkt, enum etm_protocol proto,
 		     char *buf, size_t n)
 {
@@ -255,6 +377,7 @@ int etm_pkt_describe(const struct etm_packet *pkt, enum etm_protocol proto,
 		desc_data(&o, pkt);
 		break;
 	default:
+		itm_fields(&o, pkt);
 		break;
 	}
 	if (pkt->has_cc)
@@ -360,6 +483,7 @@ static void json_body(struct out *o, const struct etm_packet *p,
 		json_data(o, p);
 		break;
 	default:
+		itm_fields(o, p);
 		break;
 	}
 }

@@ -86,7 +86,8 @@ void etm_pktp_reset(struct etm_pktp *p)
 	p->nmap = p->mapi = 0;
 	p->rel = NULL;
 	p->asm_len = 0;
-	p->mode = etm_pm_search;
+	p->mode = p->ops && p->ops->starts_synced ? etm_pm_sync :
+						    etm_pm_search;
 	p->zrun = 0;
 	memset(&p->ns, 0, sizeof(p->ns));
 	p->qn = p->qi = 0;

@@ -49,7 +49,8 @@ struct etm_pkt_state {
 	uint32_t addr;    /* branch address compression base */
 	enum etm_isa isa; /* current instruction set (address alignment) */
 	uint64_t ts;      /* last timestamp as transmitted (Gray or binary) */
-	uint32_t daddr;   /* ETMv3 data address compression base */
+	uint32_t daddr;   /* ETMv3 data address compression base; ITM: the
+			   * stimulus port page (extension packet) */
 };
 
 /* The compression state of a fresh or reset parser. */
@@ -165,6 +166,10 @@ struct etm_pkt_proto {
 			 size_t n, struct etm_patom *a);
 	/* cycle-accurate branch address packets end with a cycle count */
 	uint8_t br_cc;
+	/* a fresh decoder reads its first byte as a header (ITM/DWT:
+	 * self-delimiting packets, and SWO streams often carry no sync)
+	 * instead of searching for A-sync first */
+	uint8_t starts_synced;
 };
 
 /* The class of header byte @b if it means the same in ETMv3 and PTM
@@ -175,6 +180,7 @@ enum etm_hdr etm_pktp_hdr_common(unsigned b);
 
 extern const struct etm_pkt_proto etm_etm3_proto;
 extern const struct etm_pkt_proto etm_ptm_proto;
+extern const struct etm_pkt_proto etm_itm_proto;
 
 /* The address field of a branch address packet at @b (etm_addr_read()
  * with @flags against @st) into @a: its size, or an error with the bytes

@@ -13,6 +13,7 @@
 static const struct etm_pkt_proto *const protos[] = {
 	&etm_etm3_proto,
 	&etm_ptm_proto,
+	&etm_itm_proto,
 };
 
 struct etm_pkt_decoder *etm_pkt_alloc(const struct etm_config *cfg)

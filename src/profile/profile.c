@@ -507,6 +507,13 @@ static int prof_elem(struct etm_profile *p, const struct etm_elem *el)
 		return 0;
 	case etmk_event:
 	case etmk_window: /* no window in profiles */
+	case etmk_itm_sw: /* ITM/DWT events: no instructions */
+	case etmk_itm_ts:
+	case etmk_itm_overflow:
+	case etmk_dwt_pc:
+	case etmk_dwt_exc:
+	case etmk_dwt_cmp:
+	case etmk_dwt_counter:
 	case etmk_invalid:
 	case etmk_num_kinds:
 		break;

@@ -73,6 +73,10 @@ static uint64_t pkt_hash(uint64_t h, const struct etm_packet *p)
 	H(dtag);
 	H(daddr);
 	H(dvalue);
+	H(itm_port);
+	H(itm_cmp);
+	H(itm_fn);
+	H(itm_flags);
 #undef H
 	return h;
 }

@@ -48,7 +48,9 @@ static void check_session(const struct session *s, int decode)
 	FZ_ASSERT(s->nsrc >= 1 && s->dec && s->trace_path);
 	for (i = 0; i < s->nsrc; i++) {
 		FZ_ASSERT(s->src[i].id >= 1 && s->src[i].id <= 0x6f);
-		FZ_ASSERT(!decode || s->src[i].img);
+		/* an ITM/DWT source has no instruction flow, no image */
+		FZ_ASSERT(!decode || s->src[i].img ||
+			  s->src[i].cfg.protocol == etm_proto_itm);
 		for (k = 0; k < i; k++) /* distinct within a buffer */
 			FZ_ASSERT(s->src[k].id != s->src[i].id ||
 				  s->src[k].buffer != s->src[i].buffer);

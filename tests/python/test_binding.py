@@ -21,7 +21,8 @@ from conftest import SNAPSHOTS, SRC, run_cli, snapshot
 KIND = {n: i for i, n in enumerate(
     ["invalid", "range", "exception", "exc_return", "trace_on", "nosync",
      "context", "timestamp", "cycle_count", "event", "nomem", "error",
-     "buffer_end", "piece"])}
+     "buffer_end", "piece", "itm_sw", "itm_ts", "itm_overflow", "dwt_pc",
+     "dwt_exc", "dwt_cmp", "dwt_counter"])}
 ISA = {"?": 0, "A32": 1, "T32": 2, "TEE": 3, "Jazelle": 4}
 # enum etm_isync_reason (packet.h) by the CLI's names
 ISYNC = {"periodic": 0, "trace enabled": 1, "overflow": 2, "debug exit": 3}
