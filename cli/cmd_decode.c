@@ -10,6 +10,7 @@
 #include "decpar.h"
 #include "diagwarn.h"
 #include "dis.h"
+#include "perfscript.h"
 #include "symload.h"
 
 static const char decode_help[] =
@@ -19,11 +20,13 @@ static const char decode_help[] =
 	"\n"
 	"  --id ID               only this trace ID, hex (repeatable, across\n"
 	"                        buffers; default: all)\n"
-	"  --format text|canon|jsonl\n"
+	"  --format text|canon|jsonl|perf-script\n"
 	"                        text: one instruction per line with exceptions,\n"
 	"                        gaps, context and timestamps (default);\n"
 	"                        canon: 'ADDRESS A|T[ N]' lines and GAP (one ID only);\n"
-	"                        jsonl: one JSON object per decoded element\n"
+	"                        jsonl: one JSON object per decoded element;\n"
+	"                        perf-script: the taken branches as `perf script\n"
+	"                        --itrace=b -F ip,addr,flags' prints them\n"
 	"  --stats               decode fully, print only totals and speed\n"
 	"                        (with --jobs N: the threads' CPU time, serial\n"
 	"                        and redundant shares: the `parallel' lines)\n"
@@ -230,7 +233,7 @@ int cmd_decode(int argc, char **argv)
 	r = opt_parse(&o, argc, argv,
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
 		      "image,elf,stats,run-stats,no-cache,jobs,chunk,verify,symbols,source,offsets,clock,"
-		      "allow-outside,verbose,verify-drop,etmccr,samples,order,pieces");
+		      "allow-outside,verbose,verify-drop,etmccr,samples,order,pieces,symfs,buildid-dir");
 	if (r) {
 		if (r > 0)
 			fputs(decode_help, stdout);
@@ -240,6 +243,11 @@ int cmd_decode(int argc, char **argv)
 			   !strcmp(o.format, "canon")                     ? DF_CANON :
 									    DF_JSONL;
 	r = session_open(&s, &o, etm_dec_elements, 1);
+	if (!r && o.format && !strcmp(o.format, "perf-script")) {
+		r = perfscript_run(&s);
+		session_close(&s);
+		return r;
+	}
 	if (!r)
 		r = decode_check(&s, &o, fmt);
 	if (!r)

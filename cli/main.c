@@ -18,6 +18,7 @@ static const struct {
 	{ "synth", cmd_synth, "write a snapshot with synthetic trace of a random program" },
 	{ "coverage", cmd_coverage, "instruction, line and branch coverage (lcov, listing)" },
 	{ "fdo", cmd_fdo, "AutoFDO / llvm-profgen profile input (exact range and branch counts)" },
+	{ "convert", cmd_convert, "write a snapshot's trace as a perf.data file (--perf-data)" },
 };
 
 static void usage(FILE *f)

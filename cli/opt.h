@@ -45,8 +45,9 @@ struct opts {
 	int chunk;                           /* input chunk size (testing) */
 	const char *symfiles[OPT_MAX_FILES]; /* --symbols: nm -S style files */
 	int nsymfiles;
-	double clock_hz;     /* --clock: core clock (cycles), Hz */
-	int source, offsets; /* --source, --offsets (listing) */
+	double clock_hz;                 /* --clock: core clock (cycles), Hz */
+	int source, offsets;             /* --source, --offsets (listing) */
+	const char *symfs, *buildid_dir; /* perf.data: where mapped files are */
 };
 
 /* Parse argv after the subcommand. @allowed lists the option names the

@@ -47,6 +47,8 @@ static void open_opts(const struct opts *o, enum etm_decoder_mode mode,
 	oo->nimages = (size_t)o->nimages;
 	oo->elfs = elfs;
 	oo->nelfs = (size_t)o->nelfs;
+	oo->symfs = o->symfs;
+	oo->buildid_dir = o->buildid_dir;
 	oo->flags = (want_images ? 0 : ETM_OPEN_NO_IMAGES) |
 		    (o->list ? ETM_OPEN_LIST : 0) |
 		    (o->allow_outside ? ETM_OPEN_ALLOW_OUTSIDE : 0) |
@@ -68,8 +70,8 @@ static int session_sources(struct session *s)
 		const struct etm_capture_buffer *b;
 		struct session_src *d = &s->src[s->nsrc];
 
-		if (cs->skip)
-			continue;
+		if (cs->skip || session_find(s, cs->id))
+			continue; /* a perf.data file: one ID in many buffers */
 		b = etm_capture_buffer(s->cap, cs->buffer);
 		d->id = cs->id;
 		d->cfg = cs->cfg;
@@ -189,6 +191,7 @@ int session_select(struct session *s, size_t b)
 	s->mem = cb->data;
 	s->mem_n = cb->size;
 	s->skip = cb->skip;
+	s->length = cb->length;
 	return 0;
 }
 
@@ -458,6 +461,7 @@ int session_run_buffer(struct session *s, session_fn fn, void *ctx)
 	int snap = s->cap && etm_capture_snapshot(s->cap);
 	struct stat st;
 	size_t chunk = s->o->chunk ? (size_t)s->o->chunk : (size_t)1 << 20;
+	uint64_t left;
 	uint8_t *buf;
 	int fd, r = 0;
 
@@ -494,8 +498,9 @@ int session_run_buffer(struct session *s, session_fn fn, void *ctx)
 		fprintf(stderr, "etmtrace: out of memory\n");
 		return 2;
 	}
+	left = s->length;
 	for (;;) {
-		ssize_t n = read(fd, buf, chunk);
+		ssize_t n = read(fd, buf, s->length && left < chunk ? (size_t)left : chunk);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -507,6 +512,7 @@ int session_run_buffer(struct session *s, session_fn fn, void *ctx)
 		}
 		if (n == 0)
 			break;
+		left -= s->length ? (uint64_t)n : 0;
 		s->input_bytes += (uint64_t)n;
 		etm_decoder_push(s->dec, buf, (size_t)n);
 		r = drain(s, fn, ctx, 0);

@@ -45,7 +45,8 @@ struct session {
 	const uint8_t *mem;
 	size_t mem_n;
 	uint64_t skip;
-	int e1; /* an ETMv1 source is decoded (sample records) */
+	uint64_t length; /* with skip: bytes to read (0: to the end) */
+	int e1;          /* an ETMv1 source is decoded (sample records) */
 };
 
 /* Item handler: return 0 to go on, <0 to stop. */

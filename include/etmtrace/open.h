@@ -92,6 +92,12 @@ struct etm_open_opts {
 	 * samples when @protocol is ETMv1/ETMv2 or @samples is given. */
 	uint32_t etmccr;
 	unsigned samples;
+	/** perf.data files: where the mapped files are looked for besides
+	 * their recorded paths: under @symfs (a root directory, like perf's
+	 * --symfs), and by build id in @buildid_dir (a ~/.debug-style cache:
+	 * DIR/.build-id/xx/rest[/elf]). NULL: not used. */
+	const char *symfs;
+	const char *buildid_dir;
 };
 
 /* etm_capture_source.how: where the configuration came from (bits). */
@@ -136,11 +142,15 @@ struct etm_capture_buffer {
 	 * (etm_detect_frame_start(), etm_decoder_set_frame_start()). */
 	int unmarked;
 	uint64_t frame_start;
+	/** With @path and @skip: the buffer is the @length bytes from @skip
+	 * (a piece of a perf.data file's AUX trace); 0: to the end. */
+	uint64_t length;
 };
 
 struct etm_capture;
 
-/** Open @path, a snapshot directory or a trace file, with options @opts
+/** Open @path, a snapshot directory, a perf.data file (recognised by its
+ * magic; etmtrace/perfdata.h, doc/perfdata.md) or a trace file, with options @opts
  * (NULL: all defaults). On success *@cap holds a decoder per trace buffer
  * (free with etm_capture_free()). On failure a one-line reason is written
  * to @err (if non-NULL).

@@ -1,0 +1,144 @@
+/* cli/perfscript.c - `decode --format perf-script`: the taken branches of
+ * the trace as `perf script --itrace=b -F ip,addr,flags` prints the branch
+ * samples it makes from cs_etm trace, so scripts written for perf's output
+ * read ours. One line per taken branch: from the last instruction of a
+ * range to the first of the next; "tr strt" from 0 where trace starts (each
+ * buffer, each resynchronisation), "tr end" to 0 where it stops inside a
+ * buffer; an exception makes the instruction before it a branch to the
+ * vector ("hw int" for IRQ, FIQ, asynchronous abort, reset and debug halt;
+ * "syscall" for SVC; "int" for the other synchronous ones). A branch is a
+ * "call" with link, "return" when it looks like one (BX lr, POP {pc}),
+ * "iret" for an exception return, "jcc" if conditional and direct, else
+ * "jmp" (doc/perfdata.md: the rules and how perf differs). */
+#include <stdio.h>
+#include <string.h>
+
+#include "perfscript.h"
+
+struct ps_id {
+	int have;           /* a range before, in this stretch of trace */
+	int taken;          /* its last instruction branched */
+	const char *flags;  /* and how */
+	uint64_t last;      /* its address */
+};
+
+struct ps {
+	struct session *s;
+	size_t buf;
+	struct ps_id id[128];
+};
+
+static const struct etm_image *ps_image(const struct ps *p, unsigned id)
+{
+	size_t i;
+
+	for (i = 0; i < etm_capture_nsources(p->s->cap); i++) {
+		const struct etm_capture_source *c = etm_capture_source(p->s->cap, i);
+
+		if (c->id == id && c->buffer == p->buf && !c->skip)
+			return c->img;
+	}
+	return NULL;
+}
+
+static void ps_line(const char *flags, uint64_t ip, uint64_t addr)
+{
+	printf("  %-21s  %16llx => %16llx\n", flags, (unsigned long long)ip,
+	       (unsigned long long)addr);
+}
+
+/* How the last instruction of range @e branched, or NULL if it is no
+ * branch or did not branch. */
+static const char *ps_branch(const struct ps *p, const struct etm_elem *e)
+{
+	const struct etm_image *img = ps_image(p, e->id);
+	struct etm_insn in;
+	uint8_t b[4];
+	size_t n;
+
+	if (!e->last_exec || (e->last_cls != etmc_br_direct &&
+			      e->last_cls != etmc_br_indirect))
+		return NULL;
+	n = img ? etm_image_read(img, etm_space_any, e->last_addr, b, sizeof(b)) : 0;
+	if (etm_insn_decode(&in, e->isa, e->last_addr, b, n) < 0)
+		return e->last_link ? "call" : "jmp";
+	return in.exc_return                          ? "iret" :
+	       in.link                                ? "call" :
+	       in.is_return                           ? "return" :
+	       in.cls == etmc_br_direct && in.cond ? "jcc" :
+						       "jmp";
+}
+
+/* ETMv3/PTM exception numbers (ETM architecture, the I-sync and branch
+ * packets' encoding) as perf names them. */
+static const char *ps_exception(unsigned num)
+{
+	switch (num) {
+	case 1:  /* debug halt */
+	case 4:  /* asynchronous data abort */
+	case 8:  /* reset */
+	case 14: /* IRQ */
+	case 15: /* FIQ */
+		return "hw int";
+	case 10: return "syscall";
+	}
+	return "int";
+}
+
+static int ps_item(void *ctx, const struct etm_item *it)
+{
+	struct ps *p = ctx;
+	const struct etm_elem *e = &it->elem;
+	struct ps_id *d;
+
+	if (it->kind != etm_item_elem)
+		return 0;
+	d = &p->id[e->id & 0x7f];
+	switch (e->kind) {
+	case etmk_range:
+		if (!d->have)
+			ps_line("tr strt", 0, e->start);
+		else if (d->taken)
+			ps_line(d->flags, d->last, e->start);
+		d->have = 1;
+		d->last = e->last_addr;
+		d->flags = ps_branch(p, e);
+		d->taken = d->flags != NULL;
+		break;
+	case etmk_exception:
+		if (d->have) {
+			d->taken = 1;
+			d->flags = ps_exception(e->exc_num);
+		}
+		break;
+	case etmk_trace_on:
+	case etmk_nosync:
+	case etmk_error:
+	case etmk_nomem:
+		if (d->have)
+			ps_line("tr end", d->last, 0);
+		d->have = 0;
+		break;
+	default: break;
+	}
+	return 0;
+}
+
+int perfscript_run(struct session *s)
+{
+	static struct ps p;
+	size_t b;
+	int r = 0;
+
+	memset(&p, 0, sizeof(p));
+	p.s = s;
+	for (b = 0; b < session_nbuffers(s) && !r; b++) {
+		if (session_select(s, b) < 0)
+			continue;
+		memset(p.id, 0, sizeof(p.id)); /* each buffer starts afresh */
+		p.buf = b;
+		r = session_run_buffer(s, ps_item, &p);
+	}
+	fflush(stdout);
+	return r;
+}
