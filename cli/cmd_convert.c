@@ -40,7 +40,8 @@ int perfconv_opt(struct perfconv *pc, int argc, char **argv, int *i)
 		a = argv[++*i];
 		if (strlen(a) != 1 || a[0] < '0' || a[0] > '2') {
 			fprintf(stderr, "etmtrace: bad value for --perf-version: "
-					"'%s' (0, 1 or 2)\n", a);
+					"'%s' (0, 1 or 2)\n",
+				a);
 			return -1;
 		}
 		pc->version = (unsigned)(a[0] - '0');
@@ -70,7 +71,8 @@ int cmd_convert(int argc, char **argv)
 			pc.snapshot = argv[i];
 		else {
 			fprintf(stderr, "etmtrace convert: unexpected argument "
-					"'%s' (see --help)\n", argv[i]);
+					"'%s' (see --help)\n",
+				argv[i]);
 			return 2;
 		}
 	}

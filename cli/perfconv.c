@@ -187,8 +187,7 @@ static int pc_write(const struct perfconv *pc, const struct etm_snapshot *snap,
 		if (pc->raw)
 			continue;
 		fe[k] = etm_fenc_alloc(0, 1);
-		if (!fe[k] || etm_fenc_put(fe[k], etm_cfg_trace_id(&cfgs[k]),
-					   st[k].b, st[k].n) < 0 ||
+		if (!fe[k] || etm_fenc_put(fe[k], etm_cfg_trace_id(&cfgs[k]), st[k].b, st[k].n) < 0 ||
 		    etm_fenc_finish(fe[k]) < 0)
 			r = -1;
 		else

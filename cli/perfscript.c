@@ -16,10 +16,10 @@
 #include "perfscript.h"
 
 struct ps_id {
-	int have;           /* a range before, in this stretch of trace */
-	int taken;          /* its last instruction branched */
-	const char *flags;  /* and how */
-	uint64_t last;      /* its address */
+	int have;          /* a range before, in this stretch of trace */
+	int taken;         /* its last instruction branched */
+	const char *flags; /* and how */
+	uint64_t last;     /* its address */
 };
 
 struct ps {
@@ -62,11 +62,11 @@ static const char *ps_branch(const struct ps *p, const struct etm_elem *e)
 	n = img ? etm_image_read(img, etm_space_any, e->last_addr, b, sizeof(b)) : 0;
 	if (etm_insn_decode(&in, e->isa, e->last_addr, b, n) < 0)
 		return e->last_link ? "call" : "jmp";
-	return in.exc_return                          ? "iret" :
-	       in.link                                ? "call" :
-	       in.is_return                           ? "return" :
+	return in.exc_return                       ? "iret" :
+	       in.link                             ? "call" :
+	       in.is_return                        ? "return" :
 	       in.cls == etmc_br_direct && in.cond ? "jcc" :
-						       "jmp";
+						     "jmp";
 }
 
 /* ETMv3/PTM exception numbers (ETM architecture, the I-sync and branch

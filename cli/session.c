@@ -178,6 +178,25 @@ int session_open(struct session *s, struct opts *o, enum etm_decoder_mode mode,
 	return 0;
 }
 
+/* The images of buffer @b's sources as the sources' (a perf.data file's
+ * buffers may hold the trace of different processes). */
+static void session_images(struct session *s, size_t b)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < etm_capture_nsources(s->cap); i++) {
+		const struct etm_capture_source *cs = etm_capture_source(s->cap, i);
+
+		for (k = 0; k < s->nsrc && !cs->skip && cs->buffer == b; k++)
+			if (s->src[k].id == cs->id) {
+				s->src[k].img = cs->img;
+				if (s->osrc)
+					s->osrc[k].img = cs->img;
+			}
+	}
+}
+
 int session_select(struct session *s, size_t b)
 {
 	const struct etm_capture_buffer *cb;
@@ -192,6 +211,7 @@ int session_select(struct session *s, size_t b)
 	s->mem_n = cb->size;
 	s->skip = cb->skip;
 	s->length = cb->length;
+	session_images(s, b);
 	return 0;
 }
 

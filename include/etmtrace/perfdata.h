@@ -58,17 +58,17 @@ struct etm_perf_cpu {
 
 /** What etm_perf_open() found. */
 struct etm_perf_info {
-	int big_endian;    /**< the file's byte order */
+	int big_endian;                  /**< the file's byte order */
 	uint64_t data_offset, data_size; /**< the data section */
-	uint64_t sample_type; /**< of the first attr */
-	int sample_id_all;    /**< records carry a sample id */
+	uint64_t sample_type;            /**< of the first attr */
+	int sample_id_all;               /**< records carry a sample id */
 	size_t nattrs;
-	int have_auxtrace_info;       /**< a cs_etm AUXTRACE_INFO was read */
-	uint32_t auxtrace_type;       /**< 3: cs_etm */
-	uint64_t header_version;      /**< cs_etm private header: 0, 1, 2 */
+	int have_auxtrace_info;  /**< a cs_etm AUXTRACE_INFO was read */
+	uint32_t auxtrace_type;  /**< 3: cs_etm */
+	uint64_t header_version; /**< cs_etm private header: 0, 1, 2 */
 	uint32_t pmu_type;
-	int snapshot;                 /**< recorded in snapshot mode */
-	struct etm_perf_cpu *cpus;    /**< the per-CPU metadata */
+	int snapshot;              /**< recorded in snapshot mode */
+	struct etm_perf_cpu *cpus; /**< the per-CPU metadata */
 	size_t ncpus;
 };
 
@@ -164,13 +164,13 @@ struct etm_perfw_buf {
 
 /** What etm_perf_write() writes. */
 struct etm_perfw_opts {
-	size_t size;            /**< sizeof(struct etm_perfw_opts) */
-	unsigned version;       /**< cs_etm header version 0, 1 or 2 */
-	int per_thread;         /**< AUXTRACE records name a thread, no CPU */
-	int big_endian;         /**< write the file big-endian */
-	int snapshot;           /**< snapshot (overwrite) mode flags */
-	uint32_t pmu_type;      /**< the cs_etm PMU's type (0: 8) */
-	const char *comm;       /**< COMM of every process (NULL: "etmsynth") */
+	size_t size;       /**< sizeof(struct etm_perfw_opts) */
+	unsigned version;  /**< cs_etm header version 0, 1 or 2 */
+	int per_thread;    /**< AUXTRACE records name a thread, no CPU */
+	int big_endian;    /**< write the file big-endian */
+	int snapshot;      /**< snapshot (overwrite) mode flags */
+	uint32_t pmu_type; /**< the cs_etm PMU's type (0: 8) */
+	const char *comm;  /**< COMM of every process (NULL: "etmsynth") */
 };
 
 /** Write perf.data file @path: header, one cs_etm attr, a COMM record per

@@ -161,9 +161,10 @@ uint32_t pf_pid(const struct pf *pf, const struct pf_atr *t)
 	return PF_NO_PID;
 }
 
-/* Add buffer pieces of @t: [@lo, @hi) of its AUX space. */
+/* Add the buffer piece [@lo, @hi) of @t's AUX space, written on CPU @cpu
+ * (the AUX record's; raw trace is that CPU's source's). */
 static int pf_piece(struct cap_ctx *c, struct pf *pf, const struct pf_atr *t,
-		    uint64_t lo, uint64_t hi, int raw)
+		    uint64_t lo, uint64_t hi, int raw, uint32_t cpu)
 {
 	struct etm_capture_buffer *b;
 	uint64_t tlo = t->off, thi = t->off + t->size;
@@ -187,7 +188,7 @@ static int pf_piece(struct cap_ctx *c, struct pf *pf, const struct pf_atr *t,
 		 t->cpu == ETM_PERF_NO_CPU ? t->tid : t->cpu,
 		 (unsigned long long)b->skip, (unsigned long long)b->length);
 	b->name = c->cap->why[c->cap->nbuf - 1];
-	return pf_sources(c, pf, t, c->cap->nbuf - 1);
+	return pf_sources(c, pf, t, c->cap->nbuf - 1, cpu);
 }
 
 /* The AUX records of @t's CPU (or thread) cut its data; none: all of it. */
@@ -206,10 +207,11 @@ static int pf_buffers(struct cap_ctx *c, struct pf *pf, const struct pf_atr *t)
 			continue;
 		hit++;
 		r = pf_piece(c, pf, t, a->off, a->off + a->size,
-			     (a->flags & ETM_PERF_AUX_RAW) != 0);
+			     (a->flags & ETM_PERF_AUX_RAW) != 0,
+			     a->has_cpu ? a->cpu : t->cpu);
 	}
 	if (!r && !hit)
-		r = pf_piece(c, pf, t, t->off, t->off + t->size, 0);
+		r = pf_piece(c, pf, t, t->off, t->off + t->size, 0, t->cpu);
 	return r;
 }
 
@@ -227,7 +229,8 @@ int cap_open_perf(struct cap_ctx *c)
 	in = etm_perf_info(pf.p);
 	if (!in->have_auxtrace_info)
 		r = cap_err(c, -etme_bad_config, "%s: no cs_etm AUXTRACE_INFO "
-			    "record%s: not CoreSight trace", c->cap->path,
+						 "record%s: not CoreSight trace",
+			    c->cap->path,
 			    in->auxtrace_type ? " (AUX trace of another kind)" : "");
 	if (!r)
 		r = pf_scan(c, &pf);

@@ -67,9 +67,10 @@ struct pf {
 void pf_free(struct pf *pf);
 /* The process whose trace @t holds (PF_NO_PID: not known). */
 uint32_t pf_pid(const struct pf *pf, const struct pf_atr *t);
-/* The sources of buffer @bi, holding trace of @t (load/open_perf_src.c). */
+/* The sources of buffer @bi, holding trace of @t written on CPU @cpu
+ * (load/open_perf_src.c). */
 int pf_sources(struct cap_ctx *c, struct pf *pf, const struct pf_atr *t,
-	       size_t bi);
+	       size_t bi, uint32_t cpu);
 /* No AUX trace: the CPUs listed, with a placeholder buffer. */
 int pf_unsupported(struct cap_ctx *c, struct pf *pf);
 

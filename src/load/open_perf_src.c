@@ -156,7 +156,7 @@ static struct etm_capture_source *pf_source(struct cap_ctx *c, struct pf *pf,
 		return NULL;
 	snprintf(name, sizeof(name), "cpu%u", m->cpu);
 	s->name = cap_strdup(c->cap, name);
-	s->type = m->unsupported                    ? "ETMv4/ETE" :
+	s->type = m->unsupported                   ? "ETMv4/ETE" :
 		  m->cfg.protocol == etm_proto_ptm ? "PTM" :
 						     "ETMv3";
 	s->cfg = m->cfg;
@@ -179,7 +179,7 @@ static struct etm_capture_source *pf_source(struct cap_ctx *c, struct pf *pf,
 }
 
 int pf_sources(struct cap_ctx *c, struct pf *pf, const struct pf_atr *t,
-	       size_t bi)
+	       size_t bi, uint32_t cpu)
 {
 	const struct etm_perf_info *in = etm_perf_info(pf->p);
 	int raw = c->cap->buf[bi].format == etm_fmt_raw;
@@ -190,8 +190,8 @@ int pf_sources(struct cap_ctx *c, struct pf *pf, const struct pf_atr *t,
 	for (i = 0; i < in->ncpus; i++) {
 		struct etm_capture_source *s;
 
-		if (raw && t->cpu != in->cpus[i].cpu &&
-		    !(t->cpu == ETM_PERF_NO_CPU && in->ncpus == 1))
+		if (raw && cpu != in->cpus[i].cpu &&
+		    !(cpu == ETM_PERF_NO_CPU && in->ncpus == 1))
 			continue;
 		if (in->cpus[i].unsupported && bi)
 			continue; /* listed once */

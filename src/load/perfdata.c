@@ -73,12 +73,13 @@ static int perf_read(struct etm_perf *p, uint64_t off, void *buf, size_t n,
 {
 	if (off > p->fsize || n > p->fsize - off)
 		return perf_err(err, errlen, -etme_parse, "%s: %s at offset %llu "
-				"(%zu bytes) runs past the end of the file (%llu bytes)",
+							  "(%zu bytes) runs past the end of the file (%llu bytes)",
 				p->path, what, (unsigned long long)off, n,
 				(unsigned long long)p->fsize);
 	if (fseeko(p->f, (off_t)off, SEEK_SET) != 0 || fread(buf, 1, n, p->f) != n)
 		return perf_err(err, errlen, -etme_io, "%s: reading %s at offset "
-				"%llu: %s", p->path, what, (unsigned long long)off,
+						       "%llu: %s",
+				p->path, what, (unsigned long long)off,
 				strerror(errno ? errno : EIO));
 	return 0;
 }
@@ -91,8 +92,9 @@ static int perf_section(struct etm_perf *p, const uint8_t *b, uint64_t *off,
 	*size = perf_u64(p, b + 8);
 	if (*off > p->fsize || *size > p->fsize - *off)
 		return perf_err(err, errlen, -etme_parse, "%s: the %s section "
-				"(offset %llu, %llu bytes) runs past the end of "
-				"the file (%llu bytes)", p->path, what,
+							  "(offset %llu, %llu bytes) runs past the end of "
+							  "the file (%llu bytes)",
+				p->path, what,
 				(unsigned long long)*off, (unsigned long long)*size,
 				(unsigned long long)p->fsize);
 	return 0;
@@ -111,12 +113,14 @@ static int perf_attrs(struct etm_perf *p, const uint8_t *h, char *err,
 		return r;
 	if (asize < sizeof(a) + 16 || asize > 4096)
 		return perf_err(err, errlen, -etme_parse, "%s: offset 16: attr "
-				"size %llu is not that of a perf_event_attr with "
-				"its ids section (64-4096 bytes)", p->path,
+							  "size %llu is not that of a perf_event_attr with "
+							  "its ids section (64-4096 bytes)",
+				p->path,
 				(unsigned long long)asize);
 	if (size < asize)
 		return perf_err(err, errlen, -etme_parse, "%s: offset %llu: no "
-				"attr (attrs section of %llu bytes)", p->path,
+							  "attr (attrs section of %llu bytes)",
+				p->path,
 				(unsigned long long)off, (unsigned long long)size);
 	p->info.nattrs = (size_t)(size / asize);
 	r = perf_read(p, off, a, sizeof(a), err, errlen, "the first attr");
@@ -157,8 +161,9 @@ static int perf_build_ids(struct etm_perf *p, const uint8_t *h, char *err,
 		misc = perf_u16(p, b + 4);
 		if (!r && (n < 36 || n > 4096 || pos + n > off + size))
 			r = perf_err(err, errlen, -etme_parse, "%s: offset %llu: "
-				     "build id record of %u bytes (36-4096, "
-				     "inside its section)", p->path,
+							       "build id record of %u bytes (36-4096, "
+							       "inside its section)",
+				     p->path,
 				     (unsigned long long)pos, n);
 		if (!r)
 			r = perf_read(p, pos, b, n, err, errlen, "a build id record");
@@ -190,17 +195,19 @@ static int perf_header(struct etm_perf *p, char *err, size_t errlen)
 	if (r < 0)
 		return r == -etme_parse ?
 			       perf_err(err, errlen, r, "%s: offset 0: %llu bytes, "
-					"too short for a perf.data header (104)",
+							"too short for a perf.data header (104)",
 					p->path, (unsigned long long)p->fsize) :
 			       r;
 	if (!memcmp(h, "2ELIFREP", 8))
 		p->info.big_endian = 1;
 	else if (memcmp(h, "PERFILE2", 8))
 		return perf_err(err, errlen, -etme_parse, "%s: offset 0: not a "
-				"perf.data file (magic is not PERFILE2)", p->path);
+							  "perf.data file (magic is not PERFILE2)",
+				p->path);
 	if (perf_u64(p, h + 8) < PERF_HDR_SIZE)
 		return perf_err(err, errlen, -etme_parse, "%s: offset 8: header "
-				"size %llu (at least 104)", p->path,
+							  "size %llu (at least 104)",
+				p->path,
 				(unsigned long long)perf_u64(p, h + 8));
 	r = perf_attrs(p, h, err, errlen);
 	if (!r)
@@ -355,8 +362,9 @@ int etm_perf_next(struct etm_perf *p, struct etm_perf_rec *r, char *err,
 		return -etme_eos;
 	if (end - p->pos < 8)
 		return perf_err(err, errlen, -etme_parse, "%s: offset %llu: %llu "
-				"bytes left in the data section, too few for a "
-				"record header", p->path, (unsigned long long)p->pos,
+							  "bytes left in the data section, too few for a "
+							  "record header",
+				p->path, (unsigned long long)p->pos,
 				(unsigned long long)(end - p->pos));
 	e = perf_read(p, p->pos, p->buf, 8, err, errlen, "a record header");
 	if (e < 0)
@@ -367,7 +375,8 @@ int etm_perf_next(struct etm_perf *p, struct etm_perf_rec *r, char *err,
 	r->size = perf_u16(p, p->buf + 6);
 	if (r->size < perf_min_size(r->type) || r->size > end - p->pos)
 		return perf_err(err, errlen, -etme_parse, "%s: offset %llu: record "
-				"of type %u has size %u (%s)", p->path,
+							  "of type %u has size %u (%s)",
+				p->path,
 				(unsigned long long)p->pos, r->type, r->size,
 				r->size < perf_min_size(r->type) ?
 					"too small for its fields" :
@@ -382,9 +391,10 @@ int etm_perf_next(struct etm_perf *p, struct etm_perf_rec *r, char *err,
 	if (r->type == ETM_PERF_AUXTRACE) {
 		if (r->u.auxtrace.size > end - p->pos)
 			return perf_err(err, errlen, -etme_parse, "%s: offset %llu: "
-					"AUXTRACE record of %llu bytes of trace runs "
-					"past the end of the data section (%llu bytes "
-					"left)", p->path, (unsigned long long)r->offset,
+								  "AUXTRACE record of %llu bytes of trace runs "
+								  "past the end of the data section (%llu bytes "
+								  "left)",
+					p->path, (unsigned long long)r->offset,
 					(unsigned long long)r->u.auxtrace.size,
 					(unsigned long long)(end - p->pos));
 		p->pos += r->u.auxtrace.size;

@@ -23,7 +23,8 @@ static int meta_block_len(struct etm_perf *p, const uint8_t *w, uint64_t left,
 			  uint64_t *len, uint64_t magic)
 {
 	if (p->info.header_version == 0) {
-		*len = magic == CS_ETMV3_MAGIC ? 6 : magic == CS_ETMV4_MAGIC ? 9 : 0;
+		*len = magic == CS_ETMV3_MAGIC ? 6 : magic == CS_ETMV4_MAGIC ? 9 :
+									       0;
 		return *len ? 0 : -1;
 	}
 	if (left < 3)
@@ -73,7 +74,7 @@ int perf_meta(struct etm_perf *p, const struct etm_perf_rec *r, char *err,
 	}
 	if (n < 3)
 		return perf_err(err, errlen, -etme_parse, "%s: offset %llu: cs_etm "
-				"AUXTRACE_INFO of %u bytes has no private header",
+							  "AUXTRACE_INFO of %u bytes has no private header",
 				p->path, (unsigned long long)r->offset, r->size);
 	p->info.header_version = perf_u64(p, b + 16);
 	ncpu = perf_u64(p, b + 24) & 0xffffffffu;
@@ -81,12 +82,12 @@ int perf_meta(struct etm_perf *p, const struct etm_perf_rec *r, char *err,
 	p->info.snapshot = perf_u64(p, b + 32) != 0;
 	if (p->info.header_version > 2)
 		return perf_err(err, errlen, -etme_parse, "%s: offset %llu: cs_etm "
-				"header version %llu (versions 0-2 are known)",
+							  "header version %llu (versions 0-2 are known)",
 				p->path, (unsigned long long)r->offset + 16,
 				(unsigned long long)p->info.header_version);
 	if (ncpu > (n - 3) / 3 + 1)
 		return perf_err(err, errlen, -etme_parse, "%s: offset %llu: %llu "
-				"CPUs do not fit in an AUXTRACE_INFO of %u bytes",
+							  "CPUs do not fit in an AUXTRACE_INFO of %u bytes",
 				p->path, (unsigned long long)r->offset + 24,
 				(unsigned long long)ncpu, r->size);
 	p->info.cpus = calloc(ncpu ? ncpu : 1, sizeof(*p->info.cpus));
@@ -99,8 +100,9 @@ int perf_meta(struct etm_perf *p, const struct etm_perf_rec *r, char *err,
 
 		if (k + 2 > n)
 			return perf_err(err, errlen, -etme_parse, "%s: offset %llu: "
-					"the metadata of CPU %llu runs past the "
-					"AUXTRACE_INFO record", p->path,
+								  "the metadata of CPU %llu runs past the "
+								  "AUXTRACE_INFO record",
+					p->path,
 					(unsigned long long)(r->offset + off),
 					(unsigned long long)i);
 		magic = perf_u64(p, b + off);
@@ -109,8 +111,8 @@ int perf_meta(struct etm_perf *p, const struct etm_perf_rec *r, char *err,
 		    meta_block_len(p, b + off, n - k, &len, magic) < 0 ||
 		    len > n - k)
 			return perf_err(err, errlen, -etme_parse, "%s: offset %llu: "
-					"CPU metadata block %llu: magic %#llx, "
-					"unknown or its length past the record",
+								  "CPU metadata block %llu: magic %#llx, "
+								  "unknown or its length past the record",
 					p->path, (unsigned long long)(r->offset + off),
 					(unsigned long long)i,
 					(unsigned long long)magic);

@@ -13,8 +13,8 @@
 #include <etmtrace/perfdata.h>
 
 #define W_HDR 104u
-#define W_ATTR 128u /* perf_event_attr (PERF_ATTR_SIZE_VER7) */
-#define W_DATA 256u /* data section offset */
+#define W_ATTR 128u                                             /* perf_event_attr (PERF_ATTR_SIZE_VER7) */
+#define W_DATA 256u                                             /* data section offset */
 #define W_SAMPLE_TYPE (1u | (1u << 1) | (1u << 7) | (1u << 16)) /* IP TID CPU IDENTIFIER */
 #define W_FEAT_AUXTRACE 18u
 
@@ -162,8 +162,7 @@ static void pw_buf(struct pw *w, const struct etm_perfw_opts *o,
 	pw_begin(w, ETM_PERF_AUX, 0);
 	pw_put(w, aux_off, 8);
 	pw_put(w, b->n, 8);
-	pw_put(w, (b->raw ? ETM_PERF_AUX_RAW : 0) |
-			  (o->snapshot ? ETM_PERF_AUX_OVERWRITE : 0),
+	pw_put(w, (b->raw ? ETM_PERF_AUX_RAW : 0) | (o->snapshot ? ETM_PERF_AUX_OVERWRITE : 0),
 	       8);
 	pw_end(w, 1, b->pid, b->tid, cpu);
 	w->idx[2 * w->nidx] = (uint64_t)ftell(w->f);
@@ -171,7 +170,7 @@ static void pw_buf(struct pw *w, const struct etm_perfw_opts *o,
 	pw_begin(w, ETM_PERF_AUXTRACE, 0);
 	pw_put(w, b->n + pad, 8);
 	pw_put(w, aux_off, 8);
-	pw_put(w, 0, 8); /* reference */
+	pw_put(w, 0, 8);                       /* reference */
 	pw_put(w, o->per_thread ? 0 : cpu, 4); /* idx: the mmap's */
 	pw_put(w, o->per_thread ? b->tid : ETM_PERF_NO_CPU, 4);
 	pw_put(w, o->per_thread ? ETM_PERF_NO_CPU : cpu, 4);
