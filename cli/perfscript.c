@@ -9,7 +9,8 @@
  * "syscall" for SVC; "int" for the other synchronous ones). A branch is a
  * "call" with link, "return" when it looks like one (BX lr, POP {pc}),
  * "iret" for an exception return, "jcc" if conditional and direct, else
- * "jmp" (doc/perfdata.md: the rules and how perf differs). */
+ * "jmp"; an exception return to just after an SVC is a "sysret" (doc/
+ * perfdata.md: the rules and how perf differs). */
 #include <stdio.h>
 #include <string.h>
 
@@ -18,6 +19,8 @@
 struct ps_id {
 	int have;          /* a range before, in this stretch of trace */
 	int taken;         /* its last instruction branched */
+	int iret;          /* with an exception return */
+	int exc;           /* an exception followed it */
 	const char *flags; /* and how */
 	uint64_t last;     /* its address */
 };
@@ -69,6 +72,24 @@ static const char *ps_branch(const struct ps *p, const struct etm_elem *e)
 						     "jmp";
 }
 
+/* Whether the instruction before @e's first is an SVC: an exception
+ * return to there ends a system call ("sysret", as perf calls it). */
+static int ps_after_svc(const struct ps *p, const struct etm_elem *e)
+{
+	const struct etm_image *img = ps_image(p, e->id);
+	uint8_t b[4];
+
+	if (!img)
+		return 0;
+	if (e->isa == etmi_t32) /* SVC T1: 0xDFxx */
+		return e->start >= 2 &&
+		       etm_image_read(img, etm_space_any, e->start - 2, b, 2) == 2 &&
+		       b[1] == 0xdf;
+	return e->start >= 4 && /* SVC A1: cond 1111 imm24, cond != 1111 */
+	       etm_image_read(img, etm_space_any, e->start - 4, b, 4) == 4 &&
+	       (b[3] & 0x0f) == 0x0f && (b[3] & 0xf0) != 0xf0;
+}
+
 /* ETMv3/PTM exception numbers (ETM architecture, the I-sync and branch
  * packets' encoding) as perf names them. */
 static const char *ps_exception(unsigned num)
@@ -99,24 +120,37 @@ static int ps_item(void *ctx, const struct etm_item *it)
 		if (!d->have)
 			ps_line("tr strt", 0, e->start);
 		else if (d->taken)
-			ps_line(d->flags, d->last, e->start);
+			ps_line(d->iret && ps_after_svc(p, e) ? "sysret" : d->flags,
+				d->last, e->start);
 		d->have = 1;
 		d->last = e->last_addr;
 		d->flags = ps_branch(p, e);
 		d->taken = d->flags != NULL;
+		d->iret = d->flags && !strcmp(d->flags, "iret");
+		d->exc = 0;
 		break;
 	case etmk_exception:
 		if (d->have) {
 			d->taken = 1;
+			d->iret = 0;
+			d->exc = 1;
 			d->flags = ps_exception(e->exc_num);
+			if (e->exc_cancel && e->has_ret) /* from the instruction */
+				d->last = e->ret_addr;   /* that took it */
 		}
 		break;
 	case etmk_trace_on:
 	case etmk_nosync:
 	case etmk_error:
 	case etmk_nomem:
-		if (d->have)
+		if (d->have && d->exc) { /* perf: "tr end  hw int" */
+			char f[32];
+
+			snprintf(f, sizeof(f), "tr end  %s", d->flags);
+			ps_line(f, d->last, 0);
+		} else if (d->have) {
 			ps_line("tr end", d->last, 0);
+		}
 		d->have = 0;
 		break;
 	default: break;
