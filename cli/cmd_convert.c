@@ -22,7 +22,8 @@ static const char convert_help[] =
 	"                         trace IDs in AUX_OUTPUT_HW_ID records)\n"
 	"  --per-thread           AUX trace per thread, not per CPU\n"
 	"  --raw                  AUX trace unformatted (no 16-byte frames)\n"
-	"  --big-endian           write the file big-endian\n";
+	"  --big-endian           write the file big-endian\n"
+	"  --id ID                only the source of this trace ID (hex)\n";
 
 /* The perf.data options shared with synth: 1 if @a (and maybe the next
  * argument) is one, 0 if not, -1 for a bad value. */
@@ -67,6 +68,8 @@ int cmd_convert(int argc, char **argv)
 			continue;
 		if (!strcmp(argv[i], "--perf-data") && i + 1 < argc)
 			pc.out = argv[++i];
+		else if (!strcmp(argv[i], "--id") && i + 1 < argc)
+			pc.id = (unsigned)strtoul(argv[++i], NULL, 16);
 		else if (argv[i][0] != '-' && !pc.snapshot)
 			pc.snapshot = argv[i];
 		else {

@@ -153,14 +153,15 @@ static int pc_elf(const char *dir, int k, const struct etm_snap_source *s,
 }
 
 static int pc_write(const struct perfconv *pc, const struct etm_snapshot *snap,
-		    struct pc_stream *st, char (*paths)[PATH_MAX + 16])
+		    struct pc_stream *st, const size_t *sel, size_t n,
+		    char (*paths)[PATH_MAX + 16])
 {
 	struct etm_perfw_map maps[PC_MAX_CPUS * PC_MAX_SEGS];
 	struct etm_perfw_buf bufs[PC_MAX_CPUS];
 	struct etm_config cfgs[PC_MAX_CPUS];
 	struct etm_fenc *fe[PC_MAX_CPUS] = { NULL };
 	struct etm_perfw_opts o = { .size = sizeof(o) };
-	size_t nmaps = 0, k, n = snap->nsources;
+	size_t nmaps = 0, k;
 	char err[512], dir[PATH_MAX], abs[PATH_MAX], *slash;
 	int r = 0;
 
@@ -175,19 +176,19 @@ static int pc_write(const struct perfconv *pc, const struct etm_snapshot *snap,
 		return -1;
 	}
 	for (k = 0; k < n && !r; k++) {
-		cfgs[k] = snap->sources[k].cfg;
-		r = pc_elf(abs, (int)k, &snap->sources[k], maps, &nmaps, paths[k],
+		cfgs[k] = snap->sources[sel[k]].cfg;
+		r = pc_elf(abs, (int)k, &snap->sources[sel[k]], maps, &nmaps, paths[k],
 			   sizeof(paths[k]));
 		bufs[k] = (struct etm_perfw_buf){ .cpu = (uint32_t)k,
 						  .pid = 1000u + (unsigned)k,
 						  .tid = 1000u + (unsigned)k,
-						  .data = st[k].b,
-						  .n = st[k].n,
+						  .data = st[sel[k]].b,
+						  .n = st[sel[k]].n,
 						  .raw = pc->raw };
 		if (pc->raw)
 			continue;
 		fe[k] = etm_fenc_alloc(0, 1);
-		if (!fe[k] || etm_fenc_put(fe[k], etm_cfg_trace_id(&cfgs[k]), st[k].b, st[k].n) < 0 ||
+		if (!fe[k] || etm_fenc_put(fe[k], etm_cfg_trace_id(&cfgs[k]), st[sel[k]].b, st[sel[k]].n) < 0 ||
 		    etm_fenc_finish(fe[k]) < 0)
 			r = -1;
 		else
@@ -213,7 +214,7 @@ int perfconv_run(const struct perfconv *pc)
 	struct pc_stream st[PC_MAX_CPUS];
 	static char paths[PC_MAX_CPUS][PATH_MAX + 16];
 	char err[512];
-	size_t k;
+	size_t k, sel[PC_MAX_CPUS], n = 0;
 	int r;
 
 	memset(st, 0, sizeof(st));
@@ -222,14 +223,20 @@ int perfconv_run(const struct perfconv *pc)
 		fprintf(stderr, "etmtrace: %s\n", err);
 		return 2;
 	}
-	for (k = 0; k < snap->nsources; k++)
+	for (k = 0; k < snap->nsources && k < PC_MAX_CPUS; k++) {
+		if (pc->id && etm_cfg_trace_id(&snap->sources[k].cfg) != pc->id)
+			continue;
 		if (snap->sources[k].cfg.protocol != etm_proto_etmv3 &&
 		    snap->sources[k].cfg.protocol != etm_proto_ptm)
 			r = -1;
-	if (r < 0 || snap->nsources > PC_MAX_CPUS || !snap->nsources) {
+		sel[n++] = k;
+	}
+	if (r < 0 || snap->nsources > PC_MAX_CPUS || !n) {
 		fprintf(stderr, "etmtrace: %s: a perf.data file holds 1-%d ETMv3/PTM "
-				"sources (this snapshot has %zu, or another protocol)\n",
-			pc->snapshot, PC_MAX_CPUS, snap->nsources);
+				"sources (this snapshot has %zu%s, or another "
+				"protocol)\n",
+			pc->snapshot, PC_MAX_CPUS, snap->nsources,
+			pc->id ? ", none with that trace ID" : "");
 		etm_snapshot_free(snap);
 		return 2;
 	}
@@ -238,7 +245,7 @@ int perfconv_run(const struct perfconv *pc)
 	if (r < 0)
 		fprintf(stderr, "etmtrace: %s: cannot read its trace\n", pc->snapshot);
 	else
-		r = pc_write(pc, snap, st, paths);
+		r = pc_write(pc, snap, st, sel, n, paths);
 	for (k = 0; k < PC_MAX_CPUS; k++)
 		free(st[k].b);
 	etm_snapshot_free(snap);

@@ -8,6 +8,7 @@ struct perfconv {
 	const char *out;      /* the perf.data file; the ELF files go beside it */
 	unsigned version;     /* cs_etm header version 0-2 */
 	int per_thread, raw, big_endian;
+	unsigned id; /* only the source of this trace ID (0: all) */
 };
 
 /* Option argv[*i] (--per-thread, --raw, --big-endian, --perf-version N):

@@ -4,7 +4,8 @@
  * read ours. One line per taken branch: from the last instruction of a
  * range to the first of the next; "tr strt" from 0 where trace starts (each
  * buffer, each resynchronisation), "tr end" to 0 where it stops inside a
- * buffer; an exception makes the instruction before it a branch to the
+ * buffer (with the kind of the last instruction if it is a branch taken
+ * or not, or an exception: "tr end  call"); an exception makes the instruction before it a branch to the
  * vector ("hw int" for IRQ, FIQ, asynchronous abort, reset and debug halt;
  * "syscall" for SVC; "int" for the other synchronous ones). A branch is a
  * "call" with link, "return" when it looks like one (BX lr, POP {pc}),
@@ -50,8 +51,8 @@ static void ps_line(const char *flags, uint64_t ip, uint64_t addr)
 	       (unsigned long long)addr);
 }
 
-/* How the last instruction of range @e branched, or NULL if it is no
- * branch or did not branch. */
+/* How the last instruction of range @e branches, or NULL if it is no
+ * branch (whether it branched or not: etm_elem.last_exec). */
 static const char *ps_branch(const struct ps *p, const struct etm_elem *e)
 {
 	const struct etm_image *img = ps_image(p, e->id);
@@ -59,8 +60,7 @@ static const char *ps_branch(const struct ps *p, const struct etm_elem *e)
 	uint8_t b[4];
 	size_t n;
 
-	if (!e->last_exec || (e->last_cls != etmc_br_direct &&
-			      e->last_cls != etmc_br_indirect))
+	if (e->last_cls != etmc_br_direct && e->last_cls != etmc_br_indirect)
 		return NULL;
 	n = img ? etm_image_read(img, etm_space_any, e->last_addr, b, sizeof(b)) : 0;
 	if (etm_insn_decode(&in, e->isa, e->last_addr, b, n) < 0)
@@ -125,7 +125,7 @@ static int ps_item(void *ctx, const struct etm_item *it)
 		d->have = 1;
 		d->last = e->last_addr;
 		d->flags = ps_branch(p, e);
-		d->taken = d->flags != NULL;
+		d->taken = d->flags && e->last_exec;
 		d->iret = d->flags && !strcmp(d->flags, "iret");
 		d->exc = 0;
 		break;
@@ -143,7 +143,8 @@ static int ps_item(void *ctx, const struct etm_item *it)
 	case etmk_nosync:
 	case etmk_error:
 	case etmk_nomem:
-		if (d->have && d->exc) { /* perf: "tr end  hw int" */
+		if (d->have && d->flags && strcmp(d->flags, "jmp")) {
+			/* perf: "tr end  return"; a jmp is no more than "tr end" */
 			char f[32];
 
 			snprintf(f, sizeof(f), "tr end  %s", d->flags);

@@ -168,6 +168,7 @@ static int pf_piece(struct cap_ctx *c, struct pf *pf, const struct pf_atr *t,
 {
 	struct etm_capture_buffer *b;
 	uint64_t tlo = t->off, thi = t->off + t->size;
+	char name[160];
 
 	if (lo < tlo)
 		lo = tlo;
@@ -182,12 +183,14 @@ static int pf_piece(struct cap_ctx *c, struct pf *pf, const struct pf_atr *t,
 	b->format = raw ? etm_fmt_raw : etm_fmt_coresight;
 	b->skip = t->data + (lo - t->off);
 	b->length = hi - lo;
-	snprintf(c->cap->why[c->cap->nbuf - 1], sizeof(c->cap->why[0]),
-		 "perf.data AUX trace of %s %u at offset %llu, %llu bytes",
+	snprintf(name, sizeof(name), "perf.data AUX trace of %s %u at offset "
+				     "%llu, %llu bytes",
 		 t->cpu == ETM_PERF_NO_CPU ? "thread" : "CPU",
 		 t->cpu == ETM_PERF_NO_CPU ? t->tid : t->cpu,
 		 (unsigned long long)b->skip, (unsigned long long)b->length);
-	b->name = c->cap->why[c->cap->nbuf - 1];
+	b->name = cap_strdup(c->cap, name);
+	if (!b->name)
+		return cap_err(c, -etme_nomem, "out of memory");
 	return pf_sources(c, pf, t, c->cap->nbuf - 1, cpu);
 }
 

@@ -51,13 +51,13 @@ static void fb_begin(struct fb *f, int be)
 	put(f, 184, 8); /* data */
 	put(f, 0, 8);
 	f->n = 104;
-	put(f, 8, 4);             /* type */
-	put(f, 64, 4);            /* size */
-	put(f, 0, 8);             /* config */
-	put(f, 0, 8);             /* sample_period */
-	put(f, 0x82, 8);          /* sample_type: TID | CPU */
-	put(f, 0, 8);             /* read_format */
-	put(f, 1ull << 18, 8);    /* sample_id_all */
+	put(f, 8, 4);          /* type */
+	put(f, 64, 4);         /* size */
+	put(f, 0, 8);          /* config */
+	put(f, 0, 8);          /* sample_period */
+	put(f, 0x82, 8);       /* sample_type: TID | CPU */
+	put(f, 0, 8);          /* read_format */
+	put(f, 1ull << 18, 8); /* sample_id_all */
 	f->n = 184;
 }
 
