@@ -201,9 +201,13 @@ int session_select(struct session *s, size_t b)
 {
 	const struct etm_capture_buffer *cb;
 
+	if (etm_capture_load(s->cap, b) < 0) /* a perf.data piece's decoder */
+		return -1;
 	cb = etm_capture_buffer(s->cap, b);
 	if (!cb || !cb->dec)
 		return -1;
+	if (s->o->no_cache)
+		etm_decoder_set_cache(cb->dec, 0);
 	s->dec = cb->dec;
 	s->trace_path = cb->path;
 	s->fmt = cb->format;

@@ -166,6 +166,16 @@ void etm_capture_free(struct etm_capture *cap);
 size_t etm_capture_nbuffers(const struct etm_capture *cap);
 const struct etm_capture_buffer *etm_capture_buffer(const struct etm_capture *cap,
 						    size_t i);
+/** Make buffer @i's decoder where the capture makes it only when the
+ * buffer is read: a perf.data file's AUX pieces, whose number grows with
+ * the recording (one decoder lives at a time: the one loaded before is
+ * freed, and its etm_capture_buffer().dec is NULL again). Call before
+ * reading a buffer's decoder; etm_capture_next() does. Other buffers'
+ * decoders are made by etm_capture_open(): nothing to do. Returns 0 (the
+ * decoder set, or NULL when none of the buffer's sources is decoded),
+ * -etme_nomem, -etme_invalid, or an error of etm_decoder_add_source(). */
+int etm_capture_load(struct etm_capture *cap, size_t i);
+
 /** Sources (decoded or skipped), and source @i (NULL if out of range). */
 size_t etm_capture_nsources(const struct etm_capture *cap);
 const struct etm_capture_source *etm_capture_source(const struct etm_capture *cap,

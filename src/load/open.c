@@ -267,6 +267,8 @@ static int cap_nonempty(struct cap_ctx *c)
 	for (i = 0; i < c->cap->nbuf; i++)
 		if (c->cap->buf[i].dec)
 			return 0;
+	if (cap_perf_nonempty(c->cap))
+		return 0;
 	return cap_err(c, -etme_bad_config, "no ETMv3/PTM trace source to "
 					    "decode%s",
 		       c->o.nids ? " with the given IDs" : "");
@@ -400,6 +402,7 @@ void etm_capture_free(struct etm_capture *cap)
 	for (i = 0; i < cap->nstrs; i++)
 		free(cap->strs[i]);
 	free(cap->strs);
+	free(cap->lazy);
 	free(cap->notes);
 	free(cap->imgs);
 	free(cap->buf);
@@ -487,6 +490,9 @@ int etm_capture_next(struct etm_capture *cap, struct etm_item *it, size_t size)
 	while (cap->cur < cap->nbuf) {
 		struct etm_capture_buffer *b = &cap->buf[cap->cur];
 
+		r = etm_capture_load(cap, cap->cur);
+		if (r < 0)
+			return r;
 		r = b->dec ? etm_decoder_next(b->dec, it, size) : -etme_eos;
 		if (r == -etme_again && !cap->finished) {
 			r = cap_feed(cap);

@@ -161,6 +161,64 @@ uint32_t pf_pid(const struct pf *pf, const struct pf_atr *t)
 	return PF_NO_PID;
 }
 
+/* Mark the capture's last buffer as made when read. */
+static int cap_lazy(struct etm_capture *cap)
+{
+	uint8_t *t = realloc(cap->lazy, cap->nbuf);
+
+	if (!t)
+		return -1;
+	memset(t + cap->nlazy, 0, cap->nbuf - cap->nlazy);
+	cap->lazy = t;
+	cap->nlazy = cap->nbuf;
+	t[cap->nbuf - 1] = 1;
+	return 0;
+}
+
+int cap_perf_nonempty(const struct etm_capture *cap)
+{
+	size_t i;
+
+	for (i = 0; i < cap->nsrc; i++)
+		if (!cap->src[i].skip && cap->src[i].buffer < cap->nlazy &&
+		    cap->lazy[cap->src[i].buffer])
+			return 1;
+	return 0;
+}
+
+/* Buffer @i's decoder: its sources, and those of others its frames may
+ * name; the decoder of the piece loaded before is freed. */
+int etm_capture_load(struct etm_capture *cap, size_t i)
+{
+	struct etm_capture_buffer *b;
+	size_t k;
+	int r = 0;
+
+	if (!cap || i >= cap->nbuf)
+		return -etme_invalid;
+	b = &cap->buf[i];
+	if (i >= cap->nlazy || !cap->lazy[i] || b->dec)
+		return 0;
+	if (cap->live) {
+		etm_decoder_free(cap->buf[cap->live - 1].dec);
+		cap->buf[cap->live - 1].dec = NULL;
+		cap->live = 0;
+	}
+	for (k = 0; k < cap->nsrc && r >= 0; k++) {
+		const struct etm_capture_source *s = &cap->src[k];
+
+		if (s->buffer != i || (s->skip && strcmp(s->skip, "not selected")))
+			continue;
+		if (!b->dec && !(b->dec = etm_decoder_alloc(b->format, cap->mode)))
+			return -etme_nomem;
+		r = s->skip ? etm_decoder_note_source_img(b->dec, &s->cfg, s->img) :
+			      etm_decoder_add_source(b->dec, &s->cfg, s->img);
+	}
+	if (b->dec)
+		cap->live = i + 1;
+	return r < 0 ? r : 0;
+}
+
 /* Add the buffer piece [@lo, @hi) of @t's AUX space, written on CPU @cpu
  * (the AUX record's; raw trace is that CPU's source's). */
 static int pf_piece(struct cap_ctx *c, struct pf *pf, const struct pf_atr *t,
@@ -189,7 +247,7 @@ static int pf_piece(struct cap_ctx *c, struct pf *pf, const struct pf_atr *t,
 		 t->cpu == ETM_PERF_NO_CPU ? t->tid : t->cpu,
 		 (unsigned long long)b->skip, (unsigned long long)b->length);
 	b->name = cap_strdup(c->cap, name);
-	if (!b->name)
+	if (!b->name || cap_lazy(c->cap))
 		return cap_err(c, -etme_nomem, "out of memory");
 	return pf_sources(c, pf, t, c->cap->nbuf - 1, cpu);
 }
@@ -226,6 +284,7 @@ int cap_open_perf(struct cap_ctx *c)
 	int r;
 
 	memset(&pf, 0, sizeof(pf));
+	c->cap->mode = c->o.mode ? c->o.mode : etm_dec_elements;
 	r = etm_perf_open(&pf.p, c->cap->path, c->err, c->errlen);
 	if (r < 0)
 		return r;

@@ -184,6 +184,7 @@ int pf_sources(struct cap_ctx *c, struct pf *pf, const struct pf_atr *t,
 	const struct etm_perf_info *in = etm_perf_info(pf->p);
 	int raw = c->cap->buf[bi].format == etm_fmt_raw;
 	const struct etm_image *img = NULL;
+	const char *why = NULL;
 	size_t i;
 	int r;
 
@@ -207,11 +208,11 @@ int pf_sources(struct cap_ctx *c, struct pf *pf, const struct pf_atr *t,
 			s = &c->cap->src[c->cap->nsrc - 1];
 		}
 		s->img = img;
-		r = cap_wire(c, s);
-		if (r < 0)
-			return r;
+		if (etm_config_check(&s->cfg, &why) < 0)
+			return cap_err(c, -etme_bad_config, "trace ID 0x%02x (%s): %s",
+				       s->id, s->name, why);
 	}
-	return 0;
+	return 0; /* wired when read: etm_capture_load() */
 }
 
 int pf_unsupported(struct cap_ctx *c, struct pf *pf)
