@@ -195,6 +195,7 @@ static int decode_run(struct session *s, const struct opts *o,
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	c->dw = diagset_open(session_osrc(s), s->nsrc);
+	s->dw = c->dw;
 	r = decode_buffers(s, c, ann, &rf);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	wbuf_flush(c->w);
@@ -210,6 +211,7 @@ static int decode_run(struct session *s, const struct opts *o,
 	if (!r)
 		v = decode_verdict(s, c);
 	diagset_close(c->dw);
+	s->dw = NULL;
 	c->dw = NULL;
 	if (c->fmt == DF_STATS && !r)
 		print_stats(s, c, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);

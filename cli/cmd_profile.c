@@ -114,6 +114,7 @@ static int profile_run(struct session *s, struct opts *o, struct etm_symbols *sy
 	}
 	s->jobs = o->jobs ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	s->elems = prof_batch;
+	s->dw = pr.dw;
 	r = session_run(s, prof_item, &pr);
 	if (!r && etm_profile_finish(p) < 0)
 		r = 2;
@@ -124,6 +125,7 @@ static int profile_run(struct session *s, struct opts *o, struct etm_symbols *sy
 	if (!r)
 		r = diagwarn_verdict(pr.dw, s, &pr.t, "profile");
 	diagset_close(pr.dw);
+	s->dw = NULL;
 	etm_profile_free(p);
 	return r;
 }

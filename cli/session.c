@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "load/e1file.h"
+#include "output/diagset.h"
 #include "session.h"
 
 /* The options as etm_capture_open() takes them. */
@@ -195,6 +196,8 @@ static void session_images(struct session *s, size_t b)
 					s->osrc[k].img = cs->img;
 			}
 	}
+	if (s->osrc)
+		diagset_images(s->dw, s->osrc, s->nsrc);
 }
 
 int session_select(struct session *s, size_t b)
