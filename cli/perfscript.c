@@ -1,6 +1,7 @@
 /* cli/perfscript.c - `decode --format perf-script`: the taken branches of
- * the trace as `perf script --itrace=b -F ip,addr,flags` prints the branch
- * samples it makes from cs_etm trace, so scripts written for perf's output
+ * the trace as `perf script --itrace=b -F comm,pid,tid,cpu,ip,addr,flags`
+ * prints the branch samples it makes from cs_etm trace (comm, pid/tid and
+ * [cpu] for a perf.data file only), so scripts written for perf's output
  * read ours. One line per taken branch: from the last instruction of a
  * range to the first of the next; "tr strt" from 0 where trace starts (each
  * buffer, each resynchronisation), "tr end" to 0 where it stops inside a
@@ -29,6 +30,7 @@ struct ps_id {
 struct ps {
 	struct session *s;
 	size_t buf;
+	char who[64]; /* a perf.data piece: "comm pid/tid [cpu] " */
 	struct ps_id id[128];
 };
 
@@ -45,10 +47,11 @@ static const struct etm_image *ps_image(const struct ps *p, unsigned id)
 	return NULL;
 }
 
-static void ps_line(const char *flags, uint64_t ip, uint64_t addr)
+static void ps_line(const struct ps *p, const char *flags, uint64_t ip,
+		    uint64_t addr)
 {
-	printf("  %-21s  %16llx => %16llx\n", flags, (unsigned long long)ip,
-	       (unsigned long long)addr);
+	printf("%s  %-21s  %16llx => %16llx\n", p->who, flags,
+	       (unsigned long long)ip, (unsigned long long)addr);
 }
 
 /* How the last instruction of range @e branches, or NULL if it is no
@@ -118,9 +121,9 @@ static int ps_item(void *ctx, const struct etm_item *it)
 	switch (e->kind) {
 	case etmk_range:
 		if (!d->have)
-			ps_line("tr strt", 0, e->start);
+			ps_line(p, "tr strt", 0, e->start);
 		else if (d->taken)
-			ps_line(d->iret && ps_after_svc(p, e) ? "sysret" : d->flags,
+			ps_line(p, d->iret && ps_after_svc(p, e) ? "sysret" : d->flags,
 				d->last, e->start);
 		d->have = 1;
 		d->last = e->last_addr;
@@ -148,15 +151,26 @@ static int ps_item(void *ctx, const struct etm_item *it)
 			char f[32];
 
 			snprintf(f, sizeof(f), "tr end  %s", d->flags);
-			ps_line(f, d->last, 0);
+			ps_line(p, f, d->last, 0);
 		} else if (d->have) {
-			ps_line("tr end", d->last, 0);
+			ps_line(p, "tr end", d->last, 0);
 		}
 		d->have = 0;
 		break;
 	default: break;
 	}
 	return 0;
+}
+
+/* perf's -F comm,pid,tid,cpu columns for a perf.data piece (one with a
+ * length), none for other input. */
+static void ps_who(struct ps *p, const struct etm_capture_buffer *b)
+{
+	p->who[0] = 0;
+	if (b && b->length)
+		snprintf(p->who, sizeof(p->who), "%16s %5d/%-5d [%03d] ",
+			 b->perf_comm ? b->perf_comm : "unknown", b->perf_pid,
+			 b->perf_tid, b->perf_cpu);
 }
 
 int perfscript_run(struct session *s)
@@ -172,6 +186,7 @@ int perfscript_run(struct session *s)
 			continue;
 		memset(p.id, 0, sizeof(p.id)); /* each buffer starts afresh */
 		p.buf = b;
+		ps_who(&p, etm_capture_buffer(s->cap, b));
 		r = session_run_buffer(s, ps_item, &p);
 	}
 	fflush(stdout);

@@ -145,6 +145,12 @@ struct etm_capture_buffer {
 	/** With @path and @skip: the buffer is the @length bytes from @skip
 	 * (a piece of a perf.data file's AUX trace); 0: to the end. */
 	uint64_t length;
+	/** A perf.data file's AUX piece: the CPU it was recorded on, the
+	 * process and thread whose trace it holds (-1: not known; 0 for
+	 * other buffers) and the process's name from its COMM record (NULL:
+	 * none). */
+	int perf_cpu, perf_pid, perf_tid;
+	const char *perf_comm;
 };
 
 struct etm_capture;

@@ -63,6 +63,8 @@ static int pf_record(struct pf *pf, const struct etm_perf_rec *r)
 			return -etme_nomem;
 		t->pid = r->type == ETM_PERF_COMM ? r->u.comm.pid : r->u.fork.pid;
 		t->tid = r->type == ETM_PERF_COMM ? r->u.comm.tid : r->u.fork.tid;
+		if (r->type == ETM_PERF_COMM)
+			snprintf(t->comm, sizeof(t->comm), "%s", r->u.comm.comm);
 	} else if (r->type == ETM_PERF_AUX || r->type == ETM_PERF_ITRACE_START) {
 		struct pf_aux *a = pf_grow((void **)&pf->aux, &pf->naux, sizeof(*a));
 
@@ -144,10 +146,11 @@ static unsigned pf_trace_id(const struct pf *pf, size_t i)
 
 /* The process whose trace @t holds: its thread's (per-thread mode), else
  * the one the last AUX or ITRACE_START record of its CPU before it names. */
-uint32_t pf_pid(const struct pf *pf, const struct pf_atr *t)
+uint32_t pf_pid(const struct pf *pf, const struct pf_atr *t, uint32_t *tid)
 {
 	size_t k;
 
+	*tid = t->tid;
 	if (t->cpu == ETM_PERF_NO_CPU) {
 		for (k = 0; k < pf->ntasks; k++)
 			if (pf->tasks[k].tid == t->tid)
@@ -156,9 +159,31 @@ uint32_t pf_pid(const struct pf *pf, const struct pf_atr *t)
 	}
 	for (k = t->seq; k-- > 0;)
 		if (pf->aux[k].has_cpu && pf->aux[k].cpu == t->cpu &&
-		    pf->aux[k].has_tid)
+		    pf->aux[k].has_tid) {
+			*tid = pf->aux[k].tid;
 			return pf->aux[k].pid;
+		}
+	*tid = PF_NO_PID;
 	return PF_NO_PID;
+}
+
+/* Who buffer @b's trace is of: CPU @cpu, the process and thread of @t. */
+static int pf_who(struct cap_ctx *c, const struct pf *pf,
+		  const struct pf_atr *t, uint32_t cpu,
+		  struct etm_capture_buffer *b)
+{
+	uint32_t tid, pid = pf_pid(pf, t, &tid);
+	size_t k;
+
+	b->perf_cpu = cpu == ETM_PERF_NO_CPU ? -1 : (int)cpu;
+	b->perf_pid = pid == PF_NO_PID ? -1 : (int)pid;
+	b->perf_tid = tid == PF_NO_PID ? -1 : (int)tid;
+	for (k = pf->ntasks; k-- > 0;)
+		if (pf->tasks[k].pid == pid && pf->tasks[k].comm[0]) {
+			b->perf_comm = cap_strdup(c->cap, pf->tasks[k].comm);
+			return b->perf_comm ? 0 : -1;
+		}
+	return 0;
 }
 
 /* Mark the capture's last buffer as made when read. */
@@ -247,7 +272,7 @@ static int pf_piece(struct cap_ctx *c, struct pf *pf, const struct pf_atr *t,
 		 t->cpu == ETM_PERF_NO_CPU ? t->tid : t->cpu,
 		 (unsigned long long)b->skip, (unsigned long long)b->length);
 	b->name = cap_strdup(c->cap, name);
-	if (!b->name || cap_lazy(c->cap))
+	if (!b->name || cap_lazy(c->cap) || pf_who(c, pf, t, cpu, b) < 0)
 		return cap_err(c, -etme_nomem, "out of memory");
 	return pf_sources(c, pf, t, c->cap->nbuf - 1, cpu);
 }

@@ -21,8 +21,9 @@ struct pf_map { /* an executable mapping */
 	size_t bidlen;
 };
 
-struct pf_task { /* COMM, FORK: thread to process */
+struct pf_task { /* COMM, FORK: thread to process (and its name) */
 	uint32_t pid, tid;
+	char comm[16];
 };
 
 struct pf_aux { /* AUX (or ITRACE_START: @start) with its sample id */
@@ -65,8 +66,9 @@ struct pf {
 };
 
 void pf_free(struct pf *pf);
-/* The process whose trace @t holds (PF_NO_PID: not known). */
-uint32_t pf_pid(const struct pf *pf, const struct pf_atr *t);
+/* The process whose trace @t holds (PF_NO_PID: not known), and its
+ * thread into *@tid (PF_NO_PID: not known). */
+uint32_t pf_pid(const struct pf *pf, const struct pf_atr *t, uint32_t *tid);
 /* The sources of buffer @bi, holding trace of @t written on CPU @cpu
  * (load/open_perf_src.c). */
 int pf_sources(struct cap_ctx *c, struct pf *pf, const struct pf_atr *t,

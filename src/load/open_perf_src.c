@@ -202,7 +202,9 @@ int pf_sources(struct cap_ctx *c, struct pf *pf, const struct pf_atr *t,
 		if (s->skip)
 			continue;
 		if (!img && !(c->o.flags & ETM_OPEN_NO_IMAGES)) {
-			r = pf_image(c, pf, pf_pid(pf, t), &img);
+			uint32_t tid;
+
+			r = pf_image(c, pf, pf_pid(pf, t, &tid), &img);
 			if (r < 0)
 				return r;
 			s = &c->cap->src[c->cap->nsrc - 1];

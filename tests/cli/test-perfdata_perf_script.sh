@@ -2,7 +2,8 @@
 # tests/cli/test-perfdata_perf_script.sh - an independent decoder reads the
 # perf.data files etmtrace writes: Linux perf (Debian's linux-perf, built
 # with OpenCSD) lists the same branch samples as `etmtrace decode
-# --format perf-script` for ETMv3 and PTM (per-thread AUX trace, which perf
+# --format perf-script` (-F comm,pid,tid,cpu,ip,addr,flags) for ETMv3 and
+# PTM (per-thread AUX trace, which perf
 # decodes with the mapped ELF files): every line's from and to addresses
 # equal, and the flags equal but for the differences doc/perfdata.md
 # explains (OpenCSD calls `ldr pc, [Rn]`, `bx Rn` and `tbb` returns,
@@ -22,14 +23,15 @@ allowed() {
 xcheck() {
 	local name=$1 d="$tmp/$1" n bad=0 same=0
 	"$ETMTRACE" decode "$d/perf.data" --format perf-script > "$d.ours" 2> /dev/null
-	HOME=$tmp perf script -f -i "$d/perf.data" --itrace=b -F ip,addr,flags > "$d.perf" 2> "$d.err"
+	HOME=$tmp perf script -f -i "$d/perf.data" --itrace=b -F comm,pid,tid,cpu,ip,addr,flags > "$d.perf" 2> "$d.err"
 	n=$(wc -l < "$d.perf")
 	check '[ "$n" -gt 50 ] && [ "$(wc -l < "$d.ours")" = "$n" ]' "$name: perf and etmtrace list $n branches"
 	check 'diff -q <(awk "{print \$(NF-2), \$NF}" "$d.ours") <(awk "{print \$(NF-2), \$NF}" "$d.perf") > /dev/null' "$name: from and to addresses equal on every line"
+	check 'diff -q <(sed "s/\].*/]/" "$d.ours") <(sed "s/\].*/]/" "$d.perf") > /dev/null' "$name: comm, pid/tid and [cpu] columns equal on every line"
 	while read -r a b; do
 		if [ "$a" = "$b" ]; then same=$((same + 1)); elif ! allowed "$a" "$b"; then bad=$((bad + 1)); echo "  flags differ: ours '$a' perf '$b'"; fi
-	done < <(paste -d' ' <(sed 's/^  \(.*[a-z]\)  *[0-9a-f]* =>.*/\1/; s/ /_/g' "$d.ours") \
-		<(sed 's/^  \(.*[a-z]\)  *[0-9a-f]* =>.*/\1/; s/ /_/g' "$d.perf"))
+	done < <(paste -d' ' <(sed 's/^.*\] *//; s/^\(.*[a-z]\)  *[0-9a-f]* =>.*/\1/; s/ /_/g' "$d.ours") \
+		<(sed 's/^.*\] *//; s/^\(.*[a-z]\)  *[0-9a-f]* =>.*/\1/; s/ /_/g' "$d.perf"))
 	check '[ $bad = 0 ] && [ $same -gt 0 ]' "$name: flags equal on $same lines, the rest documented differences"
 }
 synth_x() { local n=$1; shift; "$ETMTRACE" synth "$tmp/$n" --per-thread "$@" > /dev/null 2>&1; xcheck "$n"; }
