@@ -352,11 +352,12 @@ static void perf_fields(struct etm_perf *p, struct etm_perf_rec *r)
 int etm_perf_next(struct etm_perf *p, struct etm_perf_rec *r, char *err,
 		  size_t errlen)
 {
-	uint64_t end = p->info.data_offset + p->info.data_size;
+	uint64_t end;
 	int e;
 
 	if (!p || !r)
 		return -etme_invalid;
+	end = p->info.data_offset + p->info.data_size;
 	memset(r, 0, sizeof(*r));
 	if (p->pos >= end)
 		return -etme_eos;
@@ -427,8 +428,12 @@ int etm_perf_open(struct etm_perf **out, const char *path, char *err,
 		return -etme_invalid;
 	*out = NULL;
 	p = calloc(1, sizeof(*p));
-	if (!p || !(p->path = strdup(path)))
-		return free(p), -etme_nomem;
+	if (p)
+		p->path = strdup(path);
+	if (!p || !p->path) {
+		free(p);
+		return -etme_nomem;
+	}
 	p->f = fopen(path, "rb");
 	if (!p->f || fstat(fileno(p->f), &st) != 0 || !S_ISREG(st.st_mode)) {
 		e = perf_err(err, errlen, -etme_io, "%s: %s", path,

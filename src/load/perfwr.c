@@ -144,7 +144,7 @@ static void pw_sideband(struct pw *w, const struct etm_perfw_opts *o,
 
 static void pw_buf(struct pw *w, const struct etm_perfw_opts *o,
 		   const struct etm_perfw_buf *b, uint64_t aux_off,
-		   const struct etm_config *cfg, unsigned idx)
+		   const struct etm_config *cfg)
 {
 	static const uint8_t zero[8];
 	size_t pad = (8 - b->n % 8) % 8;
@@ -175,7 +175,6 @@ static void pw_buf(struct pw *w, const struct etm_perfw_opts *o,
 	pw_put(w, o->per_thread ? b->tid : ETM_PERF_NO_CPU, 4);
 	pw_put(w, o->per_thread ? ETM_PERF_NO_CPU : cpu, 4);
 	pw_put(w, 0, 4);
-	(void)idx;
 	pw_end(w, 0, 0, 0, 0);
 	if (!w->err && b->n && fwrite(b->data, 1, b->n, w->f) != b->n)
 		w->err = 1;
@@ -296,8 +295,7 @@ int etm_perf_write(const char *path, const struct etm_perfw_opts *o,
 	for (i = 0; i < nbufs; i++) {
 		size_t k = bufs[i].cpu < ncpus ? bufs[i].cpu : ncpus;
 
-		pw_buf(w, o, &bufs[i], aux_off[k], pw_cfg(&bufs[i], cfgs, ncpus),
-		       (unsigned)i);
+		pw_buf(w, o, &bufs[i], aux_off[k], pw_cfg(&bufs[i], cfgs, ncpus));
 		aux_off[k] += bufs[i].n;
 	}
 	end = ftell(w->f);

@@ -309,6 +309,97 @@ static void t_capture_error(void)
 	ET_CHECK(cap == NULL);
 }
 
+/* A record's sample id (TID | CPU): pid, tid, cpu, res. */
+static void sid(struct fb *f, uint32_t pid, uint32_t cpu)
+{
+	put(f, pid, 4);
+	put(f, pid, 4);
+	put(f, cpu, 4);
+	put(f, 0, 4);
+}
+
+/* The mapped file found by its build id under --buildid-dir: an MMAP2
+ * record with a build id (misc bit 14) names a path that does not exist;
+ * DIR/.build-id/ab/<38 hex digits> holds the code, mapped at 0x8000 from
+ * file offset 0x1000. Process 77 runs on CPU 0 (ITRACE_START), its AUX
+ * piece is 16 bytes of frame padding. */
+static void t_buildid_dir(void)
+{
+	static const uint64_t w[] = { V3, 0, 4, 0, 0x10, 0, 0x410cf250 };
+	static const uint8_t code[4] = { 0x1e, 0xff, 0x2f, 0xe1 }; /* bx lr */
+	struct etm_open_opts o = { .size = sizeof(o) };
+	struct etm_capture *cap = NULL;
+	char dir[64], file[160], err[256];
+	uint8_t got[4], page[0x1004] = { 0 };
+	struct fb f;
+	FILE *out;
+	size_t i;
+
+	snprintf(dir, sizeof(dir), "/tmp/etm-bid.XXXXXX");
+	ET_CHECK(mkdtemp(dir) != NULL);
+	snprintf(file, sizeof(file), "mkdir -p %s/.build-id/ab", dir);
+	ET_CHECK(system(file) == 0);
+	snprintf(file, sizeof(file), "%s/.build-id/ab/", dir);
+	for (i = 1; i < 20; i++)
+		snprintf(file + strlen(file), 3, "%02x", (unsigned)(0xab + i) & 0xff);
+	memcpy(page + 0x1000, code, 4);
+	out = fopen(file, "wb");
+	ET_CHECK(out && fwrite(page, 1, sizeof(page), out) == sizeof(page) &&
+		 fclose(out) == 0);
+	fb_begin(&f, 0);
+	fb_info(&f, 1, 1, w, 7);
+	put(&f, 10, 4); /* MMAP2 at 280: 72 + "/nowhere/prog\0" (16) + 16 */
+	put(&f, 0x4002, 2);
+	put(&f, 72 + 16 + 16, 2);
+	put(&f, 77, 4);
+	put(&f, 77, 4);
+	put(&f, 0x8000, 8); /* addr */
+	put(&f, 0x1000, 8); /* len */
+	put(&f, 0x1000, 8); /* pgoff */
+	put(&f, 20, 1);     /* build id size, 3 reserved, 20 bytes */
+	put(&f, 0, 3);
+	for (i = 0; i < 20; i++)
+		put(&f, (0xab + i) & 0xff, 1);
+	put(&f, 5, 4); /* prot: read, exec */
+	put(&f, 2, 4);
+	memcpy(f.b + f.n, "/nowhere/prog\0\0", 16);
+	f.n += 16;
+	sid(&f, 77, 0xffffffffu);
+	put(&f, 12, 4); /* ITRACE_START */
+	put(&f, 0, 2);
+	put(&f, 16 + 16, 2);
+	put(&f, 77, 4);
+	put(&f, 77, 4);
+	sid(&f, 77, 0);
+	put(&f, 71, 4); /* AUXTRACE of CPU 0, 16 bytes */
+	put(&f, 0, 2);
+	put(&f, 48, 2);
+	put(&f, 16, 8);
+	put(&f, 0, 8);
+	put(&f, 0, 8);
+	put(&f, 0, 4);
+	put(&f, 77, 4);
+	put(&f, 0, 4);
+	put(&f, 0, 4);
+	for (i = 0; i < 16; i++)
+		put(&f, i % 2 ? 0 : 0x01, 1); /* ID 0 data: padding */
+	fb_end(&f);
+	out = fopen(path, "wb");
+	ET_CHECK(out && fwrite(f.b, 1, f.n, out) == f.n && fclose(out) == 0);
+	o.buildid_dir = dir;
+	ET_EQ(etm_capture_open(&cap, path, &o, err, sizeof(err)), 0);
+	ET_CHECK(etm_capture_nsources(cap) == 1 && etm_capture_source(cap, 0)->img);
+	ET_EQ(etm_image_read(etm_capture_source(cap, 0)->img, etm_space_any, 0x8000,
+			     got, 4),
+	      4);
+	ET_CHECK(!memcmp(got, code, 4));
+	ET_EQ(etm_capture_buffer(cap, 0)->perf_pid, 77);
+	ET_EQ(etm_capture_buffer(cap, 0)->perf_cpu, 0);
+	etm_capture_free(cap);
+	snprintf(file, sizeof(file), "rm -rf '%s'", dir);
+	ET_CHECK(system(file) == 0);
+}
+
 int main(void)
 {
 	int r, fd;
@@ -323,6 +414,7 @@ int main(void)
 	ETEST(t_v2_hw_id);
 	ETEST(t_malformed);
 	ETEST(t_capture_error);
+	ETEST(t_buildid_dir);
 	r = etest_end();
 	unlink(path);
 	return r;
