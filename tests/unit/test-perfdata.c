@@ -216,9 +216,9 @@ static int refused(struct fb *f, const char *what)
 
 	while (r == 0 && n++ < 100)
 		r = etm_perf_next(p, &rec, err, sizeof(err));
+	etm_perf_close(p);
 	if (r != -etme_parse || !strstr(err, what)) {
 		printf("  got %d '%s', want '%s'\n", r, err, what);
-		etm_perf_close(p);
 		return 0;
 	}
 	return 1;
