@@ -58,6 +58,12 @@ for cmd in "decode --stats" "profile" "coverage" "fdo --format autofdo"; do
 	check '[ $rc = 0 ] && ! grep -q "disagrees" "$tmp/err.an"' "$cmd: 4 processes, each with its own image (exit $rc)"
 done
 
+# a perf.data cut inside its AUX data: refused with the record's offset
+head -c 700 "$tmp/ptm-1-v1/perf.data" > "$tmp/cut.data"
+"$ETMTRACE" decode "$tmp/cut.data" > /dev/null 2> "$tmp/err.cut"
+rc=$?
+check '[ $rc = 2 ] && grep -q "offset [0-9]*.*past the end" "$tmp/err.cut"' "a cut perf.data: exit 2, the offset named ($(head -c 160 "$tmp/err.cut"))"
+
 # synth --perf-data writes the perf.data beside the snapshot
 d="$tmp/direct"
 "$ETMTRACE" synth "$d" --expect "$d.exp" --insns 600 --perf-data > /dev/null 2>&1
