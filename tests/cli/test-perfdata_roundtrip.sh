@@ -68,7 +68,7 @@ check '[ $rc = 2 ] && grep -q "offset [0-9]*.*past the end" "$tmp/err.cut"' "a c
 d="$tmp/direct"
 "$ETMTRACE" synth "$d" --expect "$d.exp" --insns 600 --perf-data > /dev/null 2>&1
 "$ETMTRACE" decode "$d/perf.data" --format canon > "$d.got" 2> /dev/null
-check 'diff -q <(norm "$d.got") <(norm "$d.exp") > /dev/null' "synth --perf-data: perf.data decodes to the expected list"
+check '[ -s "$d.got" ] && diff -q <(norm "$d.got") <(norm "$d.exp") > /dev/null' "synth --perf-data: perf.data decodes to the expected list"
 check '[ -f "$d/cpu0.elf" ] && grep -q ELF "$d/cpu0.elf"' "synth --perf-data: the mapped ELF file is written"
 
 # the ELF file looked up by --symfs when its recorded path is gone
@@ -79,5 +79,5 @@ mkdir -p "$tmp/root$d" && mv "$d/cpu0.elf" "$tmp/root$d/"
 "$ETMTRACE" decode "$d/perf.data" --format canon --symfs "$tmp/root" > "$d.got" 2> /dev/null
 check 'grep -q "no image for pid 1000 at 0x.*cpu0.elf not found" "$tmp/err.nofile"' "missing image: 'no image for pid N at ADDR' note"
 check '! grep -q "^[0-9A-F]" "$d.nofile"' "missing image: no instruction invented"
-check 'diff -q <(norm "$d.got") <(norm "$d.exp") > /dev/null' "--symfs DIR finds the mapped file"
+check '[ -s "$d.got" ] && diff -q <(norm "$d.got") <(norm "$d.exp") > /dev/null' "--symfs DIR finds the mapped file"
 finish
