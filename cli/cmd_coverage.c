@@ -155,6 +155,7 @@ static int cov_decode(struct session *s, struct opts *o, struct etm_cov *cov,
 	if (r)
 		return r;
 	a.dw = diagset_open(session_osrc(s), s->nsrc);
+	s->dw = a.dw;
 	if (!a.dw) {
 		fprintf(stderr, "etmtrace: out of memory\n");
 		return 2;
@@ -185,6 +186,7 @@ static int cov_decode(struct session *s, struct opts *o, struct etm_cov *cov,
 	if (!r)
 		r = diagwarn_verdict(a.dw, s, &a.t, profile ? "profile" : "coverage");
 	diagset_close(a.dw);
+	s->dw = NULL;
 	return r;
 }
 

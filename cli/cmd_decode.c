@@ -10,6 +10,7 @@
 #include "decpar.h"
 #include "diagwarn.h"
 #include "dis.h"
+#include "perfscript.h"
 #include "symload.h"
 #include "winrun.h"
 
@@ -20,7 +21,7 @@ static const char decode_help[] =
 	"\n"
 	"  --id ID               only this trace ID, hex (repeatable, across\n"
 	"                        buffers; default: all)\n"
-	"  --format text|canon|jsonl|calls\n"
+	"  --format text|canon|jsonl|calls|perf-script\n"
 	"                        text: one instruction per line with exceptions,\n"
 	"                        gaps, context and timestamps (default);\n"
 	"                        canon: 'ADDRESS A|T[ N]' lines and GAP (one ID only);\n"
@@ -29,6 +30,8 @@ static const char decode_help[] =
 	"                        exception return, jump into another function,\n"
 	"                        indented by call path, with function, caller\n"
 	"                        and source line (the stacks of `profile`)\n"
+	"                        perf-script: the taken branches as `perf script\n"
+	"                        --itrace=b -F ip,addr,flags' prints them\n"
 	"  --stats               decode fully, print only totals and speed\n"
 	"                        (with --jobs N: the threads' CPU time, serial\n"
 	"                        and redundant shares: the `parallel' lines)\n"
@@ -258,6 +261,7 @@ static int decode_run(struct session *s, const struct opts *o,
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	c->dw = diagset_open(session_osrc(s), s->nsrc);
+	s->dw = c->dw;
 	r = decode_buffers(s, c, ann, &rf);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	wbuf_flush(c->w);
@@ -273,6 +277,7 @@ static int decode_run(struct session *s, const struct opts *o,
 	if (!r)
 		v = decode_verdict(s, c);
 	diagset_close(c->dw);
+	s->dw = NULL;
 	c->dw = NULL;
 	if (c->fmt == DF_STATS && !r)
 		print_stats(s, c, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
@@ -321,7 +326,7 @@ int cmd_decode(int argc, char **argv)
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
 		      "image,elf,stats,run-stats,no-cache,jobs,chunk,verify,symbols,source,offsets,clock,fields,"
 		      "allow-outside,verbose,verify-drop,etmccr,samples,order,pieces,start,stop,last,at,"
-		      "source-map,source-dir");
+		      "source-map,source-dir,symfs,buildid-dir");
 	if (r) {
 		if (r > 0)
 			fputs(decode_help, stdout);
@@ -333,6 +338,11 @@ int cmd_decode(int argc, char **argv)
 			   !strcmp(o.format, "canon")                     ? DF_CANON :
 									    DF_JSONL;
 	r = session_open(&s, &o, etm_dec_elements, 1);
+	if (!r && o.format && !strcmp(o.format, "perf-script")) {
+		r = perfscript_run(&s);
+		session_close(&s);
+		return r;
+	}
 	if (!r)
 		r = decode_check(&s, &o, fmt);
 	if (!r)

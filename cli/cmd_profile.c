@@ -123,6 +123,7 @@ static int profile_run(struct session *s, struct opts *o, struct etm_symbols *sy
 		return 2;
 	}
 	s->jobs = o->jobs ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	s->dw = pr.dw;
 	r = winrun_open(&wr, s, o, prof_batch, &pr);
 	s->elems = wr.w ? winrun_elems : prof_batch;
 	if (!r)
@@ -141,6 +142,7 @@ static int profile_run(struct session *s, struct opts *o, struct etm_symbols *sy
 		r = diagwarn_verdict(pr.dw, s, &pr.t,
 				     o->format && !strcmp(o->format, "calls") ? "call trace" : "profile");
 	diagset_close(pr.dw);
+	s->dw = NULL;
 	etm_profile_free(p);
 	return r;
 }

@@ -15,6 +15,7 @@
 #include "etm1.h"
 #include "opt.h"
 #include "synth_itm.h"
+#include "perfconv.h"
 
 static const char synth_help[] =
 	"usage: etmtrace synth DIR [options]\n"
@@ -56,7 +57,10 @@ static const char synth_help[] =
 	"  --itm                  add an ITM/DWT source (ITM_0, trace ID 0x01):\n"
 	"                         PC samples, exception entries, stimulus text,\n"
 	"                         timestamps, watchpoints of the execution\n"
-	"                         (coresight, one source)\n";
+	"                         (coresight, one source)\n"
+	"  --perf-data            also write DIR/perf.data with the same trace\n"
+	"                         (etmtrace convert; its --perf-version,\n"
+	"                         --per-thread, --raw, --big-endian apply)\n";
 
 struct synth {
 	const char *dir, *expect;
@@ -66,6 +70,8 @@ struct synth {
 	int nsrc, atoms, full, force, port, e1minor, itm;
 	uint32_t insns, funcs, isync, async, feat;
 	int feat_set;
+	int perf; /* --perf-data: DIR/perf.data too */
+	struct perfconv pc;
 };
 
 static const char *const feat_names[] = { "arm", "thumb", "exc", "b2b",
@@ -228,6 +234,17 @@ static int synth_parse(struct synth *o, int argc, char **argv)
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
 			return 1;
+		k = perfconv_opt(&o->pc, argc, argv, &i);
+		if (k < 0)
+			return -1;
+		if (k) { /* a perf.data option asks for the file */
+			o->perf = 1;
+			continue;
+		}
+		if (!strcmp(a, "--perf-data")) {
+			o->perf = 1;
+			continue;
+		}
 		if (strncmp(a, "--", 2)) {
 			if (o->dir) {
 				fprintf(stderr, "etmtrace synth: more than one directory ('%s')\n", a);
@@ -731,7 +748,7 @@ static int synth_write(const struct synth *o, const struct synth_src *src)
 
 int cmd_synth(int argc, char **argv)
 {
-	struct synth o = { .seed = 1, .proto = etm_proto_ptm, .minor = 5, .nsrc = 1, .insns = 2000, .funcs = 8 };
+	struct synth o = { .pc.version = 1, .seed = 1, .proto = etm_proto_ptm, .minor = 5, .nsrc = 1, .insns = 2000, .funcs = 8 };
 	struct synth_src src[8];
 	int r, k, err = 0;
 
@@ -751,6 +768,14 @@ int cmd_synth(int argc, char **argv)
 			etm_errstr(err));
 	else
 		err = synth_write(&o, src);
+	if (!err && o.perf) {
+		static char out[4200];
+
+		snprintf(out, sizeof(out), "%s/perf.data", o.dir);
+		o.pc.snapshot = o.dir;
+		o.pc.out = out;
+		err = perfconv_run(&o.pc) ? -1 : 0;
+	}
 	for (k = 0; k < o.nsrc; k++) {
 		etm_gen_free(src[k].gen);
 		etm_image_free(src[k].img);

@@ -10,6 +10,7 @@ int cmd_profile(int argc, char **argv);
 int cmd_synth(int argc, char **argv);
 int cmd_coverage(int argc, char **argv);
 int cmd_fdo(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 int cmd_itm(int argc, char **argv);
 
 struct session;

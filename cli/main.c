@@ -19,6 +19,7 @@ static const struct {
 	{ "coverage", cmd_coverage, "instruction, line and branch coverage (lcov, listing)" },
 	{ "fdo", cmd_fdo, "AutoFDO / llvm-profgen profile input (exact range and branch counts)" },
 	{ "itm", cmd_itm, "the text of the ITM stimulus ports (printf over SWO), as orbcat" },
+	{ "convert", cmd_convert, "write a snapshot's trace as a perf.data file (--perf-data)" },
 };
 
 static void usage(FILE *f)

@@ -153,13 +153,18 @@ static int opt_register(struct opts *o, const char *name, const char *v)
 }
 
 /* Returns 0, -1 (bad value, reported by the caller) or -2 (reported). */
-/* --order time|file, --pieces on|off: a circular buffer's pieces. */
+/* --order time|file, --pieces on|off: a circular buffer's pieces;
+ * --symfs DIR, --buildid-dir DIR: where the files a perf.data maps are. */
 static int opt_pieces(struct opts *o, const char *name, const char *v)
 {
 	if (!strcmp(name, "order") && (!strcmp(v, "time") || !strcmp(v, "file")))
 		o->order_file = !strcmp(v, "file");
 	else if (!strcmp(name, "pieces") && (!strcmp(v, "on") || !strcmp(v, "off")))
 		o->pieces = !strcmp(v, "off") ? 2 : 1;
+	else if (!strcmp(name, "symfs"))
+		o->symfs = v;
+	else if (!strcmp(name, "buildid-dir"))
+		o->buildid_dir = v;
 	else
 		return -1;
 	return 0;
@@ -289,7 +294,7 @@ static int opt_value(struct opts *o, const char *name, char *v)
 		if (strcmp(v, "text") && strcmp(v, "jsonl") && strcmp(v, "canon") &&
 		    strcmp(v, "flat") && strcmp(v, "callgrind") &&
 		    strcmp(v, "folded") && strcmp(v, "perfetto") &&
-		    strcmp(v, "calls"))
+		    strcmp(v, "calls") && strcmp(v, "perf-script"))
 			return -1;
 		o->format = v;
 	} else if (!strcmp(name, "jobs")) {

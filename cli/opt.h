@@ -59,8 +59,9 @@ struct opts {
 	int nsource_maps;
 	const char *source_dirs[OPT_MAX_FILES];
 	int nsource_dirs;
-	int itm_channel; /* itm --channel: stimulus port, -1 all */
-	int itm_check;   /* itm --check: against the instruction flow */
+	int itm_channel;                 /* itm --channel: stimulus port, -1 all */
+	int itm_check;                   /* itm --check: against the instruction flow */
+	const char *symfs, *buildid_dir; /* perf.data: where mapped files are */
 };
 
 /* Parse argv after the subcommand. @allowed lists the option names the

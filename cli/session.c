@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "load/e1file.h"
+#include "output/diagset.h"
 #include "session.h"
 
 /* The options as etm_capture_open() takes them. */
@@ -47,6 +48,8 @@ static void open_opts(const struct opts *o, enum etm_decoder_mode mode,
 	oo->nimages = (size_t)o->nimages;
 	oo->elfs = elfs;
 	oo->nelfs = (size_t)o->nelfs;
+	oo->symfs = o->symfs;
+	oo->buildid_dir = o->buildid_dir;
 	oo->flags = (want_images ? 0 : ETM_OPEN_NO_IMAGES) |
 		    (o->list ? ETM_OPEN_LIST : 0) |
 		    (o->allow_outside ? ETM_OPEN_ALLOW_OUTSIDE : 0) |
@@ -68,8 +71,8 @@ static int session_sources(struct session *s)
 		const struct etm_capture_buffer *b;
 		struct session_src *d = &s->src[s->nsrc];
 
-		if (cs->skip)
-			continue;
+		if (cs->skip || session_find(s, cs->id))
+			continue; /* a perf.data file: one ID in many buffers */
 		b = etm_capture_buffer(s->cap, cs->buffer);
 		d->id = cs->id;
 		d->cfg = cs->cfg;
@@ -176,19 +179,46 @@ int session_open(struct session *s, struct opts *o, enum etm_decoder_mode mode,
 	return 0;
 }
 
+/* The images of buffer @b's sources as the sources' (a perf.data file's
+ * buffers may hold the trace of different processes). */
+static void session_images(struct session *s, size_t b)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < etm_capture_nsources(s->cap); i++) {
+		const struct etm_capture_source *cs = etm_capture_source(s->cap, i);
+
+		for (k = 0; k < s->nsrc && !cs->skip && cs->buffer == b; k++)
+			if (s->src[k].id == cs->id) {
+				s->src[k].img = cs->img;
+				if (s->osrc)
+					s->osrc[k].img = cs->img;
+			}
+	}
+	if (s->osrc)
+		diagset_images(s->dw, s->osrc, s->nsrc);
+}
+
 int session_select(struct session *s, size_t b)
 {
 	const struct etm_capture_buffer *cb;
 
+	if (etm_capture_load(s->cap, b) < 0) /* a perf.data piece's decoder */
+		return -1;
 	cb = etm_capture_buffer(s->cap, b);
 	if (!cb || !cb->dec)
 		return -1;
+	if (s->o->no_cache)
+		etm_decoder_set_cache(cb->dec, 0);
 	s->dec = cb->dec;
 	s->trace_path = cb->path;
 	s->fmt = cb->format;
 	s->mem = cb->data;
 	s->mem_n = cb->size;
 	s->skip = cb->skip;
+	s->length = cb->length;
+	session_images(s, b);
 	return 0;
 }
 
@@ -458,6 +488,7 @@ int session_run_buffer(struct session *s, session_fn fn, void *ctx)
 	int snap = s->cap && etm_capture_snapshot(s->cap);
 	struct stat st;
 	size_t chunk = s->o->chunk ? (size_t)s->o->chunk : (size_t)1 << 20;
+	uint64_t left;
 	uint8_t *buf;
 	int fd, r = 0;
 
@@ -494,8 +525,9 @@ int session_run_buffer(struct session *s, session_fn fn, void *ctx)
 		fprintf(stderr, "etmtrace: out of memory\n");
 		return 2;
 	}
+	left = s->length;
 	for (;;) {
-		ssize_t n = read(fd, buf, chunk);
+		ssize_t n = read(fd, buf, s->length && left < chunk ? (size_t)left : chunk);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -507,6 +539,7 @@ int session_run_buffer(struct session *s, session_fn fn, void *ctx)
 		}
 		if (n == 0)
 			break;
+		left -= s->length ? (uint64_t)n : 0;
 		s->input_bytes += (uint64_t)n;
 		etm_decoder_push(s->dec, buf, (size_t)n);
 		r = drain(s, fn, ctx, 0);

@@ -30,6 +30,8 @@ struct session {
 	struct session_src *src; /* the decoded sources (all buffers) */
 	int nsrc;
 	struct etm_listing_source *osrc; /* src as the formatters take it */
+	struct diagset *dw;              /* the command's diagnostics: told of each
+			     * buffer's images (session_select()) */
 	uint64_t input_bytes;
 	int jobs; /* worker threads for session_run (<= 1: none) */
 	/* verified output (--verify): items go through this filter, which
@@ -45,7 +47,8 @@ struct session {
 	const uint8_t *mem;
 	size_t mem_n;
 	uint64_t skip;
-	int e1; /* an ETMv1 source is decoded (sample records) */
+	uint64_t length; /* with skip: bytes to read (0: to the end) */
+	int e1;          /* an ETMv1 source is decoded (sample records) */
 };
 
 /* Item handler: return 0 to go on, <0 to stop. */

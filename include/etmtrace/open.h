@@ -92,6 +92,12 @@ struct etm_open_opts {
 	 * samples when @protocol is ETMv1/ETMv2 or @samples is given. */
 	uint32_t etmccr;
 	unsigned samples;
+	/** perf.data files: where the mapped files are looked for besides
+	 * their recorded paths: under @symfs (a root directory, like perf's
+	 * --symfs), and by build id in @buildid_dir (a ~/.debug-style cache:
+	 * DIR/.build-id/xx/rest[/elf]). NULL: not used. */
+	const char *symfs;
+	const char *buildid_dir;
 };
 
 /* etm_capture_source.how: where the configuration came from (bits). */
@@ -136,11 +142,21 @@ struct etm_capture_buffer {
 	 * (etm_detect_frame_start(), etm_decoder_set_frame_start()). */
 	int unmarked;
 	uint64_t frame_start;
+	/** With @path and @skip: the buffer is the @length bytes from @skip
+	 * (a piece of a perf.data file's AUX trace); 0: to the end. */
+	uint64_t length;
+	/** A perf.data file's AUX piece: the CPU it was recorded on, the
+	 * process and thread whose trace it holds (-1: not known; 0 for
+	 * other buffers) and the process's name from its COMM record (NULL:
+	 * none). */
+	int perf_cpu, perf_pid, perf_tid;
+	const char *perf_comm;
 };
 
 struct etm_capture;
 
-/** Open @path, a snapshot directory or a trace file, with options @opts
+/** Open @path, a snapshot directory, a perf.data file (recognised by its
+ * magic; etmtrace/perfdata.h, doc/perfdata.md) or a trace file, with options @opts
  * (NULL: all defaults). On success *@cap holds a decoder per trace buffer
  * (free with etm_capture_free()). On failure a one-line reason is written
  * to @err (if non-NULL).
@@ -156,6 +172,16 @@ void etm_capture_free(struct etm_capture *cap);
 size_t etm_capture_nbuffers(const struct etm_capture *cap);
 const struct etm_capture_buffer *etm_capture_buffer(const struct etm_capture *cap,
 						    size_t i);
+/** Make buffer @i's decoder where the capture makes it only when the
+ * buffer is read: a perf.data file's AUX pieces, whose number grows with
+ * the recording (one decoder lives at a time: the one loaded before is
+ * freed, and its etm_capture_buffer().dec is NULL again). Call before
+ * reading a buffer's decoder; etm_capture_next() does. Other buffers'
+ * decoders are made by etm_capture_open(): nothing to do. Returns 0 (the
+ * decoder set, or NULL when none of the buffer's sources is decoded),
+ * -etme_nomem, -etme_invalid, or an error of etm_decoder_add_source(). */
+int etm_capture_load(struct etm_capture *cap, size_t i);
+
 /** Sources (decoded or skipped), and source @i (NULL if out of range). */
 size_t etm_capture_nsources(const struct etm_capture *cap);
 const struct etm_capture_source *etm_capture_source(const struct etm_capture *cap,

@@ -70,8 +70,8 @@ static int open_buffer(struct epy_dec *d)
 	struct stat st;
 
 	for (; (b = etm_capture_buffer(d->cap, d->cur)) != NULL; d->cur++)
-		if (b->dec)
-			break;
+		if (etm_capture_load(d->cap, d->cur) == 0 && b->dec)
+			break; /* a perf.data piece's decoder: made now */
 	if (!b) {
 		d->done = 1;
 		return 0;
@@ -80,9 +80,11 @@ static int open_buffer(struct epy_dec *d)
 	if (d->fd < 0 || fstat(d->fd, &st) != 0)
 		return -etme_io;
 	/* ETMv1 sample files: records in memory, or the file past a header
-	 * (etm_capture_buffer data, skip) */
+	 * (etm_capture_buffer data, skip); a perf.data piece: @length bytes
+	 * from @skip */
 	d->mem = b->data;
-	d->size = b->data ? b->size : (uint64_t)st.st_size;
+	d->size = b->data ? b->size : b->length ? b->skip + b->length :
+						  (uint64_t)st.st_size;
 	d->pos = b->data ? 0 : b->skip;
 	d->finished = 0;
 	return 0;

@@ -61,6 +61,17 @@ static void *cap_grow(void **arr, size_t *n, size_t size)
 	return t + (*n)++ * size;
 }
 
+const char *cap_strdup(struct etm_capture *cap, const char *s)
+{
+	char **t = realloc(cap->strs, (cap->nstrs + 1) * sizeof(*t));
+
+	if (!t)
+		return NULL;
+	cap->strs = t;
+	t[cap->nstrs] = strdup(s);
+	return t[cap->nstrs] ? t[cap->nstrs++] : NULL;
+}
+
 struct etm_capture_source *cap_add_source(struct etm_capture *cap)
 {
 	return cap_grow((void **)&cap->src, &cap->nsrc, sizeof(*cap->src));
@@ -257,6 +268,8 @@ static int cap_nonempty(struct cap_ctx *c)
 	for (i = 0; i < c->cap->nbuf; i++)
 		if (c->cap->buf[i].dec)
 			return 0;
+	if (cap_perf_nonempty(c->cap))
+		return 0;
 	return cap_err(c, -etme_bad_config, "no ETMv3/PTM trace source to "
 					    "decode%s",
 		       c->o.nids ? " with the given IDs" : "");
@@ -349,6 +362,7 @@ int etm_capture_open(struct etm_capture **out, const char *path,
 	r = c.cap->path ? 0 : cap_err(&c, -etme_nomem, "out of memory");
 	if (!r)
 		r = S_ISDIR(st.st_mode) ? cap_open_snapshot(&c) :
+		    cap_is_perf(path)   ? cap_open_perf(&c) :
 		    cap_e1_file(&c)     ? cap_open_e1_core(&c) :
 					  cap_open_file(&c);
 	if (!r)
@@ -386,6 +400,10 @@ void etm_capture_free(struct etm_capture *cap)
 		etm_image_free(cap->imgs[i]);
 	for (i = 0; i < cap->nnotes; i++)
 		free(cap->notes[i]);
+	for (i = 0; i < cap->nstrs; i++)
+		free(cap->strs[i]);
+	free(cap->strs);
+	free(cap->lazy);
 	free(cap->notes);
 	free(cap->imgs);
 	free(cap->buf);
@@ -448,10 +466,14 @@ static int cap_feed(struct etm_capture *cap)
 		return -etme_nomem;
 	if (!cap->f && !(cap->f = fopen(b->path, "rb")))
 		return -etme_io;
-	if (b->skip && !ftell(cap->f) &&
-	    fseek(cap->f, (long)b->skip, SEEK_SET) != 0)
-		return -etme_io;
-	n = fread(cap->chunk, 1, CAP_CHUNK, cap->f);
+	if (b->skip && !ftell(cap->f)) {
+		if (fseeko(cap->f, (off_t)b->skip, SEEK_SET) != 0)
+			return -etme_io;
+		cap->left = b->length;
+	}
+	n = b->length && cap->left < CAP_CHUNK ? (size_t)cap->left : CAP_CHUNK;
+	n = fread(cap->chunk, 1, n, cap->f);
+	cap->left -= b->length ? n : 0;
 	if (n)
 		return etm_decoder_push(b->dec, cap->chunk, n);
 	if (ferror(cap->f))
@@ -469,6 +491,9 @@ int etm_capture_next(struct etm_capture *cap, struct etm_item *it, size_t size)
 	while (cap->cur < cap->nbuf) {
 		struct etm_capture_buffer *b = &cap->buf[cap->cur];
 
+		r = etm_capture_load(cap, cap->cur);
+		if (r < 0)
+			return r;
 		r = b->dec ? etm_decoder_next(b->dec, it, size) : -etme_eos;
 		if (r == -etme_again && !cap->finished) {
 			r = cap_feed(cap);

@@ -28,6 +28,15 @@ struct etm_capture {
 	int finished;
 	int fed; /* buffer data pushed */
 	uint8_t *chunk;
+	uint64_t left; /* bytes of the buffer still to read (length given) */
+	char **strs;   /* owned strings (cap_strdup()) */
+	size_t nstrs;
+	/* a perf.data file's AUX pieces get their decoder when read
+	 * (etm_capture_load(), load/open_perf.c): lazy[i] marks buffer i,
+	 * live is the one loaded + 1 (0: none) */
+	uint8_t *lazy;
+	size_t nlazy, live;
+	enum etm_decoder_mode mode;
 };
 
 /* Open state: the options (copied, full size) and the error buffer. */
@@ -65,7 +74,15 @@ int cap_pieces(struct cap_ctx *c);
 const struct etm_image *cap_left_image(const struct etm_capture *cap,
 				       const struct etm_capture_source *s);
 
+/* A copy of @s the capture owns (freed with it); NULL on no memory. */
+const char *cap_strdup(struct etm_capture *cap, const char *s);
+
 int cap_open_snapshot(struct cap_ctx *c);
+/* perf.data files (load/open_perf.c): whether @path is one; open it. */
+int cap_is_perf(const char *path);
+int cap_open_perf(struct cap_ctx *c);
+/* Whether the capture has a source to decode in a buffer made lazily. */
+int cap_perf_nonempty(const struct etm_capture *cap);
 int cap_open_file(struct cap_ctx *c);
 
 /* ETMv1 (load/open_e1.c): whether @p is ETMv1/ETMv2; a trace file of

@@ -461,6 +461,12 @@ static inline void pack_range(struct etm_diag *d, const struct etm_elem *e)
 	diag_range_marks(d, e);
 }
 
+void etm_diag_set_image(struct etm_diag *d, const struct etm_image *img)
+{
+	if (d)
+		d->img = img;
+}
+
 unsigned etm_diag_elem_marks(const struct etm_image *img,
 			     const struct etm_elem *e)
 {

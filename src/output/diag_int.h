@@ -23,4 +23,8 @@ int etm_diag_pack_segment(struct etm_diag *d);
 void etm_diag_elems_packed(struct etm_diag *const *byid,
 			   const struct etm_elem *els, size_t n);
 
+/* Read the program from @img from now on (a perf.data file's next
+ * process: the counts go on). */
+void etm_diag_set_image(struct etm_diag *d, const struct etm_image *img);
+
 #endif

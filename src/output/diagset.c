@@ -46,6 +46,15 @@ static void pack_segments(struct diagset *w)
 	w->packed = 1;
 }
 
+void diagset_images(struct diagset *w, const struct etm_listing_source *src,
+		    int n)
+{
+	int i;
+
+	for (i = 0; w && i < n; i++)
+		etm_diag_set_image(w->d[src[i].id & 0x7f], src[i].img);
+}
+
 struct diagset *diagset_open(const struct etm_listing_source *src, int n)
 {
 	return open_diag(src, n, 0);

@@ -28,6 +28,10 @@ void diagset_elems(struct diagset *w, const struct etm_elem *els, size_t n);
 /* The diagnostics of trace ID @id, or NULL. */
 struct etm_diag *diagset_get(const struct diagset *w, unsigned id);
 void diagset_close(struct diagset *w);
+/* The images of the @n sources @src from now on (a perf.data file's
+ * buffers hold the trace of different processes). */
+void diagset_images(struct diagset *w, const struct etm_listing_source *src,
+		    int n);
 /* The symptom counts of every source added up into *@sum. */
 void diagset_sum(const struct diagset *w, struct etm_diag_counts *sum);
 

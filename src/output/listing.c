@@ -184,6 +184,14 @@ static void text_range(struct decfmt *c, const struct etm_elem *el,
 
 	if (etm_walk_init(&wk, img, el) < 0)
 		return;
+	if (c->lc_img[el->id & 0x7f] != img) {
+		if (c->lc_img[el->id & 0x7f]) {
+			lcache_free(c->lc);
+			c->lc = NULL;
+			memset(c->lc_img, 0, sizeof(c->lc_img));
+		}
+		c->lc_img[el->id & 0x7f] = img;
+	}
 	if (whole && lcache_range_get(c->lc, el, wk.space, &rg)) {
 		text_cached(c, el, &rg, etm_diag_elem_marks(img, el));
 		c->n.insns += el->ninsn;

@@ -40,8 +40,11 @@ struct decfmt {
 	struct diagset *dw;         /* configuration-mismatch diagnostics */
 	struct decsym *sym;         /* listing annotations (may be NULL) */
 	struct lcache *lc;          /* text: formatted line parts */
-	struct lc_fresh fresh;      /* text: a line formatted now */
-	struct lfields *fl;         /* text: --fields (NULL: default lines) */
+	/* text: the image each ID's cached lines came from; when one changes
+	 * (a perf.data file's next process) the cache is emptied */
+	const struct etm_image *lc_img[128];
+	struct lc_fresh fresh; /* text: a line formatted now */
+	struct lfields *fl;    /* text: --fields (NULL: default lines) */
 	struct dec_counts n;
 	struct dec_run run;                         /* text: the run being collected */
 	struct dec_run head;                        /* split: the run the piece began with */

@@ -115,6 +115,19 @@ def test_etmv1_snapshot_equals_c_library(tmp_path):
         assert [s["protocol"] for s in dec.sources] == ["etmv1"]
 
 
+def test_perf_data_equals_c_library(tmp_path):
+    # a perf.data file (`synth --perf-data`: its AUX piece read from the
+    # file's middle, the decoder made when read) decodes as the CLI
+    # decodes it (one piece: the records' buffer index is 0)
+    d = str(tmp_path / "pd")
+    run_cli("synth", d, "--protocol", "ptm", "--seed", "4", "--insns",
+            "3000", "--perf-data")
+    p = os.path.join(d, "perf.data")
+    n, h = py_elements(p)
+    assert n > 0
+    assert (n, h) == cli_elements(p)
+
+
 def test_buffer_end_note(tmp_path):
     # a capture cut inside its last packet (head -c inside a 5-byte
     # branch address): the binding gives the note as the CLI does, kind
