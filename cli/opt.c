@@ -165,6 +165,19 @@ static int opt_pieces(struct opts *o, const char *name, const char *v)
 	return 0;
 }
 
+/* --probe-wait MS (live input), and opt_pieces(). */
+static int opt_more(struct opts *o, const char *name, const char *v)
+{
+	uint64_t n;
+
+	if (strcmp(name, "probe-wait"))
+		return opt_pieces(o, name, v);
+	if (opt_uint(o->cmd, name, v, 0, 0, 60000, &n) < 0)
+		return -2;
+	o->probe_wait = (int)n + 1;
+	return 0;
+}
+
 static int opt_value(struct opts *o, const char *name, char *v)
 {
 	static const char *const protos[] = { "", "etmv3", "ptm", "etmv1",
@@ -241,7 +254,7 @@ static int opt_value(struct opts *o, const char *name, char *v)
 			return -2;
 		o->chunk = (int)n;
 	} else {
-		return opt_pieces(o, name, v);
+		return opt_more(o, name, v);
 	}
 	return 0;
 }

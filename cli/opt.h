@@ -47,6 +47,7 @@ struct opts {
 	int nsymfiles;
 	double clock_hz;     /* --clock: core clock (cycles), Hz */
 	int source, offsets; /* --source, --offsets (listing) */
+	int probe_wait;      /* --probe-wait MS, plus 1 (0: default) */
 };
 
 /* Parse argv after the subcommand. @allowed lists the option names the

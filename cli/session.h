@@ -6,8 +6,10 @@
 
 #include <etmtrace/etmtrace.h>
 
+#include "live.h"
 #include "opt.h"
 #include "output/out_fmt.h"
+#include "output/wbuf.h"
 
 struct session_src {
 	unsigned id;
@@ -46,6 +48,10 @@ struct session {
 	size_t mem_n;
 	uint64_t skip;
 	int e1; /* an ETMv1 source is decoded (sample records) */
+	/* live input (cli/live.h; live.fd >= 0): the stream is decoded as it
+	 * arrives, and @out, when set, is flushed after each read */
+	struct live live;
+	struct wbuf *out;
 };
 
 /* Item handler: return 0 to go on, <0 to stop. */
@@ -70,6 +76,11 @@ int session_verify(struct session *s);
 int session_run(struct session *s, session_fn fn, void *ctx);
 /* session_run() of the buffer session_select() chose. */
 int session_run_buffer(struct session *s, session_fn fn, void *ctx);
+/* Whether the session decodes a live stream (one thread, as it comes). */
+static inline int session_live(const struct session *s)
+{
+	return s->live.fd >= 0;
+}
 /* Read up to @n bytes of @fd at @off (any thread; retries short reads and
  * EINTR); returns the bytes read. */
 size_t session_pread(int fd, uint64_t off, uint8_t *buf, size_t n);

@@ -28,6 +28,7 @@ struct etm_capture {
 	int finished;
 	int fed; /* buffer data pushed */
 	uint8_t *chunk;
+	int stream; /* opened from a stream's head (etm_open_opts.head) */
 };
 
 /* Open state: the options (copied, full size) and the error buffer. */
