@@ -140,6 +140,10 @@ static int spool_stdin(struct session *s)
 	return 0;
 }
 
+/* Fewer bytes of a stream's head than this make format detection a
+ * guess: noted. */
+#define LIVE_FEW ((size_t)4096)
+
 /* The rest of a stream after its head, into a temporary file (s->spool):
  * an input that ended within its head, or ETMv1 samples (read from a file,
  * not a stream). Returns 0 or -1 (printed). */
@@ -223,6 +227,12 @@ int session_open(struct session *s, struct opts *o, enum etm_decoder_mode mode,
 	}
 	for (i = 0; (note = etm_capture_note(s->cap, i)) != NULL; i++)
 		fprintf(stderr, "etmtrace: note: %s\n", note);
+	if (session_live(s) && s->live.nhead < LIVE_FEW &&
+	    etm_capture_buffer(s->cap, 0)->detected)
+		fprintf(stderr, "etmtrace: note: %s: the input format was found from "
+				"the first %zu bytes only (give --input-format, or a longer "
+				"--probe-wait)\n",
+			o->input, s->live.nhead);
 	if (o->verbose)
 		session_describe(s);
 	if (session_sources(s) < 0) {
@@ -545,6 +555,10 @@ static int session_run_live(struct session *s, session_fn fn, void *ctx)
 		etm_decoder_push(s->dec, buf, (size_t)n);
 		r = drain(s, fn, ctx, 0);
 	}
+	if (!r)
+		fprintf(stderr, "etmtrace: note: %s: %s after %llu bytes\n",
+			s->live.name, s->live.stopped ? "interrupted" : "the stream ended",
+			(unsigned long long)s->input_bytes);
 	if (!r) {
 		etm_decoder_finish(s->dec);
 		r = drain(s, fn, ctx, 1);
