@@ -157,7 +157,7 @@ static int cov_decode(struct session *s, struct opts *o, struct etm_cov *cov,
 				   s->src[i].img);
 	s->jobs = o->jobs ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	s->elems = cov_elems;
-	r = s->jobs > 1 && !o->chunk && !s->mem && !s->skip ?
+	r = s->jobs > 1 && !o->chunk && !s->mem && !s->skip && !session_live(s) ?
 		    covpar_run(s, &a) :
 		    -1;
 	if (r < 0)
