@@ -29,7 +29,7 @@ from ._etmtrace import (CHUNK_SIZE, ELEM_FORMAT, VERSION, Batch, Decoder,
 __all__ = ["open", "decode_stream", "open_stream", "Stream", "plan_chunks", "decode_chunk", "stitch", "count",
            "chunk_counts", "Counts", "Batch", "Decoder", "Error", "errstr", "errname",
            "ELEM_DTYPE", "PACKET_DTYPE", "KINDS", "ISAS", "CLASSES",
-           "CHUNK_SIZE", "VERSION"]
+           "CHUNK_SIZE", "STREAM_PROBE", "VERSION"]
 __version__ = VERSION
 
 #: Element kinds (the record's ``kind`` field indexes this tuple).

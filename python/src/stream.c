@@ -81,8 +81,8 @@ static PyObject *stream_step(struct epy_stream *s, const Py_buffer *data)
 	Py_BEGIN_ALLOW_THREADS
 		r = data ? etm_decoder_push(s->dec, data->buf, (size_t)data->len) :
 			   etm_decoder_finish(s->dec);
-		if (!r)
-			r = stream_take(s, !data, &recs, &n);
+	if (!r)
+		r = stream_take(s, !data, &recs, &n);
 	Py_END_ALLOW_THREADS
 		s->busy = 0;
 	s->finished |= !data;
