@@ -202,8 +202,8 @@ int live_open(struct live *l, const char *input, int wait_ms)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = live_on_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL); /* no SA_RESTART: the wait returns */
-	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, &l->old_int); /* no SA_RESTART: the wait returns */
+	sigaction(SIGTERM, &sa, &l->old_term);
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
@@ -219,7 +219,10 @@ void live_close(struct live *l)
 	l->fd = -1;
 	free(l->head);
 	l->head = NULL;
-	if (l->masked)
+	if (l->masked) { /* a signal still pending acts as it would have */
+		sigaction(SIGINT, &l->old_int, NULL);
+		sigaction(SIGTERM, &l->old_term, NULL);
 		sigprocmask(SIG_SETMASK, &l->mask, NULL);
+	}
 	l->masked = 0;
 }

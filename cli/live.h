@@ -22,8 +22,9 @@ struct live {
 	int eof;     /* the stream ended within the head */
 	int stopped; /* SIGINT/SIGTERM ended it */
 	const char *name;
-	sigset_t mask; /* the signal mask before live_open() */
-	int masked;    /* SIGINT and SIGTERM blocked outside the waits */
+	sigset_t mask;                      /* the signal mask before live_open() */
+	int masked;                         /* SIGINT and SIGTERM blocked outside the waits */
+	struct sigaction old_int, old_term; /* their handlers before */
 };
 
 /* Whether @input names a stream: tcp://HOST:PORT, a FIFO or socket, or
@@ -38,6 +39,7 @@ int live_open(struct live *l, const char *input, int wait_ms);
  * for at least one. Returns how many, 0 at the end of the stream (the
  * peer closed it, or a signal ended it), -1 on a read error (printed). */
 ssize_t live_read(struct live *l, uint8_t *buf, size_t n);
+/* Close the stream; the signals as they were before live_open(). */
 void live_close(struct live *l);
 
 #endif
