@@ -167,7 +167,8 @@ static int cov_decode(struct session *s, struct opts *o, struct etm_cov *cov,
 	r = winrun_open(&wr, s, o, cov_elems, &a);
 	s->elems = wr.w ? winrun_elems : cov_elems;
 	if (!r) /* a window: the decode on the workers, the window here */
-		r = s->jobs > 1 && !o->chunk && !s->mem && !s->skip && !wr.w ?
+		r = s->jobs > 1 && !o->chunk && !s->mem && !s->skip && !wr.w &&
+				    !session_live(s) ?
 			    covpar_run(s, &a) :
 			    -1;
 	if (r < 0)

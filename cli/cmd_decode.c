@@ -81,6 +81,12 @@ static const char decode_help[] =
 	"  --last N              only the last N instructions (of the window)\n"
 	"  --at end|halt         --last before the end (default), or before each\n"
 	"                        Debug Halt and trace stop (and the end)\n"
+	"Live input (doc/live.md): tcp://HOST:PORT (OpenOCD's TPIU/SWO output,\n"
+	"orbuculum), a FIFO, or `-` (standard input) is decoded as it arrives,\n"
+	"the output written after each read; Ctrl-C ends it with the totals.\n"
+	"Detection and inference see its first bytes (up to 256 KiB):\n"
+	"  --probe-wait MS       wait at most MS ms after the first byte for\n"
+	"                        them (default 1000; 0: decode from the first read)\n"
 	"Configuration: a snapshot's, or for a trace file found from the bytes -\n"
 	"the input format detected, the registers inferred by probing the trace\n"
 	"against the image (printed); options always win, on a snapshot too:\n"
@@ -237,6 +243,8 @@ static int decode_check(struct session *s, const struct opts *o,
 		return 2;
 	}
 	s->jobs = o->jobs ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (session_live(s)) /* decoded as it comes */
+		s->jobs = 1;
 	if (o->verify && s->e1) {
 		fprintf(stderr, "etmtrace decode: --verify is for ETMv3/PTM (periodic I-sync)\n");
 		return 2;
@@ -326,7 +334,7 @@ int cmd_decode(int argc, char **argv)
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
 		      "image,elf,stats,run-stats,no-cache,jobs,chunk,verify,symbols,source,offsets,clock,fields,"
 		      "allow-outside,verbose,verify-drop,etmccr,samples,order,pieces,start,stop,last,at,"
-		      "source-map,source-dir,symfs,buildid-dir");
+		      "source-map,source-dir,symfs,buildid-dir,probe-wait");
 	if (r) {
 		if (r > 0)
 			fputs(decode_help, stdout);
@@ -353,6 +361,7 @@ int cmd_decode(int argc, char **argv)
 		return r;
 	}
 	wbuf_init(&w, STDOUT_FILENO);
+	s.out = &w;
 	if (fmt == DF_TEXT)
 		dis = cli_dis_open();
 	if (decfmt_init(&c, session_osrc(&s), s.nsrc, &w, fmt, &dis, NULL,

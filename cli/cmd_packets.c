@@ -19,6 +19,8 @@ static const char packets_help[] =
 	"  --offsets dec|hex    text: input offsets in decimal (default) or hex\n"
 	"  --image FILE@ADDR --elf FILE[@BIAS]  program image (for inference)\n"
 	"  --verbose            say which sources are decoded from which buffer\n"
+	"  --probe-wait MS      live input (tcp://HOST:PORT, a FIFO, `-`): wait for\n"
+	"                       its head at most MS ms (see 'etmtrace decode --help')\n"
 	"Configuration: a snapshot's, or for a trace file found from the bytes\n"
 	"(see 'etmtrace decode --help'); options always win:\n"
 	"  --protocol etmv3|ptm trace protocol\n"
@@ -42,7 +44,7 @@ int cmd_packets(int argc, char **argv)
 
 	r = opt_parse(&o, argc, argv,
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,chunk,"
-		      "allow-outside,image,elf,verbose,offsets");
+		      "allow-outside,image,elf,verbose,offsets,probe-wait");
 	if (r) {
 		if (r > 0)
 			fputs(packets_help, stdout);
@@ -60,6 +62,7 @@ int cmd_packets(int argc, char **argv)
 		return r;
 	}
 	wbuf_init(&w, STDOUT_FILENO);
+	s.out = &w;
 	r = session_run(&s, pktlist_item, &c);
 	wbuf_flush(&w);
 	s_bytes = s.input_bytes;

@@ -170,11 +170,18 @@ static int opt_pieces(struct opts *o, const char *name, const char *v)
 	return 0;
 }
 
-/* Options of one command each: itm --channel; the pieces options. */
+/* Options of one command each: itm --channel, --probe-wait MS (live
+ * input); the pieces options. */
 static int opt_more(struct opts *o, const char *name, const char *v)
 {
 	uint64_t n;
 
+	if (!strcmp(name, "probe-wait")) {
+		if (opt_uint(o->cmd, name, v, 0, 0, 60000, &n) < 0)
+			return -2;
+		o->probe_wait = (int)n + 1;
+		return 0;
+	}
 	if (strcmp(name, "channel"))
 		return opt_pieces(o, name, v);
 	if (opt_uint(o->cmd, name, v, 0, 0, 255, &n) < 0)

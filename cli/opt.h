@@ -62,6 +62,7 @@ struct opts {
 	int itm_channel;                 /* itm --channel: stimulus port, -1 all */
 	int itm_check;                   /* itm --check: against the instruction flow */
 	const char *symfs, *buildid_dir; /* perf.data: where mapped files are */
+	int probe_wait;                  /* --probe-wait MS, plus 1 (0: default) */
 };
 
 /* Parse argv after the subcommand. @allowed lists the option names the

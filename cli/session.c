@@ -143,6 +143,65 @@ static int spool_stdin(struct session *s)
 	return 0;
 }
 
+/* Fewer bytes of a stream's head than this make format detection a
+ * guess: noted. */
+#define LIVE_FEW ((size_t)4096)
+
+/* The rest of a stream after its head, into a temporary file (s->spool):
+ * an input that ended within its head, or ETMv1 samples (read from a file,
+ * not a stream). Returns 0 or -1 (printed). */
+static int spool_live(struct session *s)
+{
+	const char *dir = getenv("TMPDIR");
+	uint8_t *buf = s->live.head;
+	ssize_t n = (ssize_t)s->live.nhead;
+	int fd;
+
+	s->spool = malloc(4096);
+	if (!s->spool)
+		return -1;
+	snprintf(s->spool, 4096, "%s/etmtrace-stream-XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(s->spool);
+	if (fd < 0) {
+		fprintf(stderr, "etmtrace: %s: cannot make a temporary file in %s: %s\n",
+			s->o->input, dir && *dir ? dir : "/tmp", strerror(errno));
+		free(s->spool);
+		s->spool = NULL;
+		return -1;
+	}
+	while (n > 0) {
+		if (write(fd, buf, (size_t)n) != n) {
+			fprintf(stderr, "etmtrace: %s: %s\n", s->spool, strerror(errno));
+			n = -1;
+			break;
+		}
+		n = s->live.eof ? 0 : live_read(&s->live, buf, LIVE_PROBE);
+	}
+	close(fd);
+	live_close(&s->live);
+	return n < 0 ? -1 : 0;
+}
+
+/* A stream (live_is_stream()): its head read, and either opened as a
+ * stream from that head, or spooled when it must be a file. Returns 0 or
+ * 2 (printed). */
+static int session_stream(struct session *s, struct etm_open_opts *oo)
+{
+	const struct opts *o = s->o;
+	int e1 = o->proto == etm_proto_etmv1 || o->proto == etm_proto_etmv2 ||
+		 o->samples;
+
+	if (live_open(&s->live, o->input,
+		      o->probe_wait ? o->probe_wait - 1 : LIVE_PROBE_WAIT_MS))
+		return 2;
+	e1 |= s->live.nhead >= 8 && !memcmp(s->live.head, "ETM1TRC", 8);
+	if (s->live.eof || e1)
+		return spool_live(s) < 0 ? 2 : 0;
+	oo->head = s->live.head;
+	oo->nhead = s->live.nhead;
+	return 0;
+}
+
 int session_open(struct session *s, struct opts *o, enum etm_decoder_mode mode,
 		 int want_images)
 {
@@ -154,10 +213,15 @@ int session_open(struct session *s, struct opts *o, enum etm_decoder_mode mode,
 	int r;
 
 	memset(s, 0, sizeof(*s));
+	s->live.fd = -1;
 	s->o = o;
 	open_opts(o, mode, want_images, &oo, images, elfs);
-	if (!strcmp(o->input, "-") && spool_stdin(s) < 0)
+	if (live_is_stream(o->input)) {
+		if (session_stream(s, &oo))
+			return 2;
+	} else if (!strcmp(o->input, "-") && spool_stdin(s) < 0) {
 		return 2;
+	}
 	r = etm_capture_open(&s->cap, s->spool ? s->spool : o->input, &oo,
 			     err, sizeof(err));
 	if (r < 0) {
@@ -166,6 +230,12 @@ int session_open(struct session *s, struct opts *o, enum etm_decoder_mode mode,
 	}
 	for (i = 0; (note = etm_capture_note(s->cap, i)) != NULL; i++)
 		fprintf(stderr, "etmtrace: note: %s\n", note);
+	if (session_live(s) && s->live.nhead < LIVE_FEW &&
+	    etm_capture_buffer(s->cap, 0)->detected)
+		fprintf(stderr, "etmtrace: note: %s: the input format was found from "
+				"the first %zu bytes only (give --input-format, or a longer "
+				"--probe-wait)\n",
+			o->input, s->live.nhead);
 	if (o->verbose)
 		session_describe(s);
 	if (session_sources(s) < 0) {
@@ -250,6 +320,7 @@ void session_close(struct session *s)
 	s->src = NULL;
 	free(s->osrc);
 	s->osrc = NULL;
+	live_close(&s->live);
 	if (s->spool)
 		unlink(s->spool);
 	free(s->spool);
@@ -483,6 +554,49 @@ static int session_run_mem(struct session *s, const uint8_t *b, size_t n,
 	return r == 1 ? 0 : r;
 }
 
+/* Bytes of a live stream read at once, at most. */
+#define LIVE_READ ((size_t)64 << 10)
+
+/* A live stream: its head, then each read as it comes, pushed and
+ * drained, the output flushed after each (bounded latency); its end, or
+ * SIGINT/SIGTERM, finishes the decode as the end of a file does. */
+static int session_run_live(struct session *s, session_fn fn, void *ctx)
+{
+	uint8_t *buf = malloc(LIVE_READ);
+	ssize_t n;
+	int r;
+
+	if (!buf) {
+		fprintf(stderr, "etmtrace: out of memory\n");
+		return 2;
+	}
+	s->input_bytes += s->live.nhead;
+	etm_decoder_push(s->dec, s->live.head, s->live.nhead);
+	r = drain(s, fn, ctx, 0);
+	while (!r) {
+		if (s->out)
+			wbuf_flush(s->out);
+		n = live_read(&s->live, buf, LIVE_READ);
+		if (n <= 0) {
+			r = n < 0 ? 2 : 0;
+			break;
+		}
+		s->input_bytes += (uint64_t)n;
+		etm_decoder_push(s->dec, buf, (size_t)n);
+		r = drain(s, fn, ctx, 0);
+	}
+	if (!r)
+		fprintf(stderr, "etmtrace: note: %s: %s after %llu bytes\n",
+			s->live.name, s->live.stopped ? "interrupted" : "the stream ended",
+			(unsigned long long)s->input_bytes);
+	if (!r) {
+		etm_decoder_finish(s->dec);
+		r = drain(s, fn, ctx, 1);
+	}
+	free(buf);
+	return r == 1 ? 0 : r;
+}
+
 int session_run_buffer(struct session *s, session_fn fn, void *ctx)
 {
 	int snap = s->cap && etm_capture_snapshot(s->cap);
@@ -494,6 +608,8 @@ int session_run_buffer(struct session *s, session_fn fn, void *ctx)
 
 	if (s->mem)
 		return session_run_mem(s, s->mem, s->mem_n, fn, ctx);
+	if (session_live(s))
+		return session_run_live(s, fn, ctx);
 	/* a snapshot's trace buffer must be a regular file (a FIFO would
 	 * block, /dev/zero never ends); a trace file named on the command
 	 * line may be a pipe */

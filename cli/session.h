@@ -6,8 +6,10 @@
 
 #include <etmtrace/etmtrace.h>
 
+#include "live.h"
 #include "opt.h"
 #include "output/out_fmt.h"
+#include "output/wbuf.h"
 
 struct session_src {
 	unsigned id;
@@ -49,6 +51,10 @@ struct session {
 	uint64_t skip;
 	uint64_t length; /* with skip: bytes to read (0: to the end) */
 	int e1;          /* an ETMv1 source is decoded (sample records) */
+	/* live input (cli/live.h; live.fd >= 0): the stream is decoded as it
+	 * arrives, and @out, when set, is flushed after each read */
+	struct live live;
+	struct wbuf *out;
 };
 
 /* Item handler: return 0 to go on, <0 to stop. */
@@ -73,6 +79,11 @@ int session_verify(struct session *s);
 int session_run(struct session *s, session_fn fn, void *ctx);
 /* session_run() of the buffer session_select() chose. */
 int session_run_buffer(struct session *s, session_fn fn, void *ctx);
+/* Whether the session decodes a live stream (one thread, as it comes). */
+static inline int session_live(const struct session *s)
+{
+	return s->live.fd >= 0;
+}
 /* Read up to @n bytes of @fd at @off (any thread; retries short reads and
  * EINTR); returns the bytes read. */
 size_t session_pread(int fd, uint64_t off, uint8_t *buf, size_t n);

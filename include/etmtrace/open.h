@@ -98,6 +98,20 @@ struct etm_open_opts {
 	 * DIR/.build-id/xx/rest[/elf]). NULL: not used. */
 	const char *symfs;
 	const char *buildid_dir;
+	/** A trace stream (a socket, a FIFO, a pipe) instead of a file: when
+	 * @head is not NULL, its @nhead bytes - the first of the stream, read
+	 * by the caller - are all that the format detection, the trace-ID scan
+	 * and the inference look at, and the path given to etm_capture_open()
+	 * only names the stream in messages (it is not opened). The capture
+	 * has one buffer; the caller pushes @head and then the rest of the
+	 * stream into its decoder as it arrives (etm_capture_next() does not
+	 * read streams: -etme_invalid). What needs the whole input is not done:
+	 * pieces of a circular buffer are not looked for, and ETMv1 sample
+	 * files (the options or the ELF's core say ETMv1) are -etme_invalid.
+	 * The fewer bytes @head holds, the less detection and inference have
+	 * to go on (doc/live.md): give the configuration by options. */
+	const uint8_t *head;
+	size_t nhead;
 };
 
 /* etm_capture_source.how: where the configuration came from (bits). */

@@ -12,18 +12,24 @@ its ``batches()`` yields :class:`Batch` objects whose records have the
 dtype :data:`ELEM_DTYPE` (packets with ``packets=True``:
 :data:`PACKET_DTYPE`). ``plan_chunks`` and ``decode_chunk`` split one
 trace buffer into chunks that decode independently (on other processes
-or machines); :func:`stitch` puts their results back in order so that the
+or machines); :func:`decode_stream` decodes a socket or pipe as its bytes
+arrive (live input); :func:`stitch` puts their results back in order so that the
 union is exactly the whole decode. :class:`Counts` are mergeable
 counters over elements.
 """
-from ._etmtrace import (CHUNK_SIZE, ELEM_FORMAT, VERSION, Batch, Decoder,
-                        Error, decode_chunk, errname, errstr, open,
-                        plan_chunks)
+import os as _os
+import select as _select
+import socket as _socket
+import time as _time
 
-__all__ = ["open", "plan_chunks", "decode_chunk", "stitch", "count",
+from ._etmtrace import (CHUNK_SIZE, ELEM_FORMAT, VERSION, Batch, Decoder,
+                        Error, Stream, decode_chunk, errname, errstr, open,
+                        open_stream, plan_chunks)
+
+__all__ = ["open", "decode_stream", "open_stream", "Stream", "plan_chunks", "decode_chunk", "stitch", "count",
            "chunk_counts", "Counts", "Batch", "Decoder", "Error", "errstr", "errname",
            "ELEM_DTYPE", "PACKET_DTYPE", "KINDS", "ISAS", "CLASSES",
-           "CHUNK_SIZE", "VERSION"]
+           "CHUNK_SIZE", "STREAM_PROBE", "VERSION"]
 __version__ = VERSION
 
 #: Element kinds (the record's ``kind`` field indexes this tuple).
@@ -218,3 +224,69 @@ def stitch(plan, results):
             raise ValueError("chunk at %d names no successor" % want)
         want = by[want][1]
     return out
+
+
+#: Bytes of a stream's head that detection and inference see, at most.
+STREAM_PROBE = 256 << 10
+
+
+def _reader(src):
+    """A function (n, timeout) -> bytes (b"" at the end) or None (nothing
+    within @timeout seconds; None: wait) over a socket, a file descriptor
+    or an unbuffered file object (its fileno())."""
+    sock = src if isinstance(src, _socket.socket) else None
+    fd = src if isinstance(src, int) else src.fileno()
+
+    def read(n, timeout):
+        while True:
+            r, _, _ = _select.select([fd], [], [], timeout)
+            if not r:
+                return None
+            try:
+                return sock.recv(n) if sock is not None else _os.read(fd, n)
+            except (BlockingIOError, InterruptedError):
+                continue
+            except ConnectionResetError:
+                return b""
+    return read
+
+
+def decode_stream(src, *, probe_wait=1.0, name="stream", **options):
+    """Decode a trace stream as it arrives: @src is a connected socket
+    (OpenOCD's ``tpiu create ... -output :PORT``, orbuculum), a file
+    descriptor or an unbuffered file object (a FIFO, a pipe). Yields a
+    :class:`Batch` of elements (of packets with ``packets=True``) after
+    each read that gives any, and the rest at the end of the stream (the
+    peer closed it); no end of input is needed for the first ones.
+
+    The stream's head - up to :data:`STREAM_PROBE` bytes, read until
+    @probe_wait seconds after its first byte - is what format detection and
+    inference see: give the configuration (``protocol``, ``etmcr``,
+    ``input_format``, ``ids``) for short heads. Options as for :func:`open`
+    (no ETMv1 sample files). What the decoder holds back until more input
+    comes is in doc/live.md."""
+    read = _reader(src)
+    head = read(STREAM_PROBE, None) or b""
+    eof = not head
+    deadline = _time.monotonic() + probe_wait
+    while not eof and len(head) < STREAM_PROBE:
+        left = deadline - _time.monotonic()
+        b = read(STREAM_PROBE - len(head), left) if left > 0 else None
+        if b is None:
+            break
+        eof = not b
+        head += b
+    with open_stream(name, head, **options) as st:
+        b = st.push(head)
+        if b is not None:
+            yield b
+        while not eof:
+            data = read(1 << 16, None)
+            if not data:
+                break
+            b = st.push(data)
+            if b is not None:
+                yield b
+        b = st.finish()
+        if b is not None:
+            yield b

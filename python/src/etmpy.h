@@ -62,6 +62,8 @@ extern PyObject *epy_decoder_type;
 
 int epy_batch_init(PyObject *m);
 int epy_decoder_init(PyObject *m);
+/* etmtrace.Stream and open_stream() (stream.c). */
+int epy_stream_init(PyObject *m);
 
 /* A new Batch owning @data (malloc()ed, @n records of @itemsize bytes in
  * @format), or NULL with an exception set (@data is freed). */

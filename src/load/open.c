@@ -328,6 +328,49 @@ static int cap_not_snapshot(const char *dir)
 	return strlen(dir) < 4000 && stat(p, &st) != 0 && errno == ENOENT;
 }
 
+/* The checks every opened capture goes through; frees it on failure. */
+static int cap_finish_open(struct etm_capture **out, struct cap_ctx *c, int r)
+{
+	if (!r)
+		r = cap_check_ids(c);
+	if (!r)
+		cap_note_ids(c);
+	if (!r)
+		r = cap_pieces(c);
+	if (!r && !(c->o.flags & ETM_OPEN_LIST))
+		r = cap_nonempty(c);
+	free(c->probe_data);
+	free(c->probe_id);
+	if (r < 0) {
+		etm_capture_free(c->cap);
+		return r;
+	}
+	*out = c->cap;
+	return 0;
+}
+
+/* A stream named @name from its head (etm_open_opts.head): one buffer,
+ * no pieces, no ETMv1 sample files. */
+static int cap_open_stream(struct etm_capture **out, struct cap_ctx *c,
+			   const char *name)
+{
+	int r;
+
+	if (cap_is_e1(c->o.protocol) || c->o.samples || cap_core_e1_only(c))
+		return cap_err(c, -etme_invalid, "%s: ETMv1 samples are read from "
+						 "a file, not from a stream",
+			       name);
+	c->o.flags |= ETM_OPEN_NO_PIECES;
+	c->cap = calloc(1, sizeof(*c->cap));
+	if (!c->cap)
+		return cap_err(c, -etme_nomem, "out of memory");
+	c->cap->stream = 1;
+	c->cap->path = strdup(name);
+	r = c->cap->path ? cap_open_file(c) :
+			   cap_err(c, -etme_nomem, "out of memory");
+	return cap_finish_open(out, c, r);
+}
+
 int etm_capture_open(struct etm_capture **out, const char *path,
 		     const struct etm_open_opts *opts, char *err, size_t errlen)
 {
@@ -346,6 +389,8 @@ int etm_capture_open(struct etm_capture **out, const char *path,
 	if (opts)
 		memcpy(&c.o, opts, opts->size);
 	c.o.size = sizeof(c.o);
+	if (c.o.head)
+		return cap_open_stream(out, &c, path);
 	if (etm_file_problem(path, 1, err_why, sizeof(err_why)))
 		return cap_err(&c, -etme_io, "%s: %s", path, err_why);
 	if (stat(path, &st) != 0)
@@ -365,22 +410,7 @@ int etm_capture_open(struct etm_capture **out, const char *path,
 		    cap_is_perf(path)   ? cap_open_perf(&c) :
 		    cap_e1_file(&c)     ? cap_open_e1_core(&c) :
 					  cap_open_file(&c);
-	if (!r)
-		r = cap_check_ids(&c);
-	if (!r)
-		cap_note_ids(&c);
-	if (!r)
-		r = cap_pieces(&c);
-	if (!r && !(c.o.flags & ETM_OPEN_LIST))
-		r = cap_nonempty(&c);
-	free(c.probe_data);
-	free(c.probe_id);
-	if (r < 0) {
-		etm_capture_free(c.cap);
-		return r;
-	}
-	*out = c.cap;
-	return 0;
+	return cap_finish_open(out, &c, r);
 }
 
 void etm_capture_free(struct etm_capture *cap)
@@ -486,7 +516,7 @@ int etm_capture_next(struct etm_capture *cap, struct etm_item *it, size_t size)
 {
 	int r;
 
-	if (!cap || !it)
+	if (!cap || !it || cap->stream)
 		return -etme_invalid;
 	while (cap->cur < cap->nbuf) {
 		struct etm_capture_buffer *b = &cap->buf[cap->cur];

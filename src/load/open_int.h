@@ -37,6 +37,7 @@ struct etm_capture {
 	uint8_t *lazy;
 	size_t nlazy, live;
 	enum etm_decoder_mode mode;
+	int stream; /* opened from a stream's head (etm_open_opts.head) */
 };
 
 /* Open state: the options (copied, full size) and the error buffer. */

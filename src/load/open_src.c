@@ -501,25 +501,17 @@ static int file_sources(struct cap_ctx *c, struct etm_image *img,
 	return r;
 }
 
-int cap_open_file(struct cap_ctx *c)
+/* Buffer @b of a trace file or stream from its first @n bytes @head: the
+ * format, the image, the sources. */
+static int open_file_head(struct cap_ctx *c, struct etm_capture_buffer *b,
+			  const uint8_t *head, size_t n)
 {
-	struct etm_capture_buffer *b = cap_add_buffer(c->cap);
 	struct etm_image *img = NULL;
-	uint8_t *head = NULL;
-	size_t n;
-	int r;
+	int r = 0;
 
-	if (!b)
-		return cap_err(c, -etme_nomem, "out of memory");
-	b->path = b->name = c->cap->path;
-	r = cap_read_head(c, b->path, &head, &n);
-	if (!r && !n)
-		r = cap_err(c, -etme_io, "%s: empty trace file", b->path);
-	if (!r)
-		cap_format(c, b, etm_fmt_unknown, head, n);
-	if (!r)
-		cap_e1_hint(c, head, n);
-	if (!r && !(c->o.flags & ETM_OPEN_NO_IMAGES)) {
+	cap_format(c, b, etm_fmt_unknown, head, n);
+	cap_e1_hint(c, head, n);
+	if (!(c->o.flags & ETM_OPEN_NO_IMAGES)) {
 		img = cap_new_image(c->cap);
 		r = img ? cap_user_images(c, img) :
 			  cap_err(c, -etme_nomem, "out of memory");
@@ -531,6 +523,31 @@ int cap_open_file(struct cap_ctx *c)
 		r = file_source(c, c->o.nids ? c->o.ids[0] : 0x10, img, head, n);
 	else if (!r)
 		r = file_sources(c, img, head, n);
+	return r;
+}
+
+int cap_open_file(struct cap_ctx *c)
+{
+	struct etm_capture_buffer *b = cap_add_buffer(c->cap);
+	uint8_t *head = NULL;
+	size_t n;
+	int r;
+
+	if (!b)
+		return cap_err(c, -etme_nomem, "out of memory");
+	b->path = b->name = c->cap->path;
+	if (c->cap->stream) { /* the caller's head of the stream */
+		n = c->o.nhead < CAP_PROBE ? c->o.nhead : CAP_PROBE;
+		if (!n)
+			return cap_err(c, -etme_io, "%s: empty trace stream",
+				       b->path);
+		return open_file_head(c, b, c->o.head, n);
+	}
+	r = cap_read_head(c, b->path, &head, &n);
+	if (!r && !n)
+		r = cap_err(c, -etme_io, "%s: empty trace file", b->path);
+	if (!r)
+		r = open_file_head(c, b, head, n);
 	free(head);
 	return r;
 }

@@ -295,8 +295,10 @@ static int dfmt_step_hold(struct etm_dfmt *d)
 		return 0;
 	}
 	if (d->realign && d->flen == 0) {
+		/* judged on a full hold, or on what is left at the end (input
+		 * pushed before finish() but not yet read in: read it first) */
 		if (d->nhold < (d->judge ? DFMT_HOLD : DFMT_PLAIN_HOLD) &&
-		    !d->finished)
+		    (!d->finished || d->pos < d->n))
 			return 1;
 		etm_dfmt_realign(d);
 		return 0;
