@@ -39,6 +39,7 @@ enum etm_elem_kind {
 	 * buffer". */
 	etmk_buffer_end,
 	etmk_piece, /**< a piece of a circular buffer begins (below) */
+	etmk_data,  /**< ETMv3 data trace: one data transfer (below) */
 	etmk_num_kinds
 };
 
@@ -112,7 +113,31 @@ struct etm_elem {
 	 * (0 = oldest), last_atom = 1 if the order in time is known, last_exec
 	 * = 1 if the listing is in time order; reason etm_gap_joins: ret_addr
 	 * = the halt's return address where this piece resumes (has_ret). */
+
+	/* etmk_data (ETMv3 data trace, doc/datatrace.md): one data transfer.
+	 * addr = address of the load/store it belongs to and isa its
+	 * instruction set when dflags has ETM_DATA_INSN (not in data-only
+	 * mode, nor before a data instruction was traced, nor for the
+	 * ARMv7-M exception stacking); the element follows the range holding
+	 * that instruction. */
+	uint64_t daddr;  /**< data address (valid with ETM_DATA_ADDR) */
+	uint32_t dvalue; /**< value, zero-extended (valid with ETM_DATA_VALUE) */
+	uint8_t dsize;   /**< bytes transferred: 1, 2, 4; 0 = unknown */
+	uint8_t dflags;  /**< ETM_DATA_* bits */
+	uint8_t dtag;    /**< out-of-order tag 1-3 the value came with; 0 */
+	uint8_t dindex;  /**< which transfer of its instruction (LDM: 0 first) */
 };
+
+/* etmk_data flags (struct etm_elem dflags). */
+#define ETM_DATA_WRITE 0x01      /**< a store (else a load, if ETM_DATA_DIR) */
+#define ETM_DATA_DIR 0x02        /**< the direction is known (ETM_DATA_WRITE) */
+#define ETM_DATA_ADDR 0x04       /**< daddr is valid (traced or derived) */
+#define ETM_DATA_VALUE 0x08      /**< dvalue is valid: traced */
+#define ETM_DATA_INSN 0x10       /**< addr / isa name the instruction */
+#define ETM_DATA_SUPPRESSED 0x20 /**< data trace suppressed here: the rest
+				   *   of the instruction's transfers untraced */
+#define ETM_DATA_FAILED 0x40     /**< store-exclusive failed: nothing written */
+#define ETM_DATA_STACKING 0x80   /**< ARMv7-M exception entry stacking */
 
 struct etm_flow;
 

@@ -230,6 +230,7 @@ const char *etm_elem_kind_name(enum etm_elem_kind k)
 	case etmk_error: return "error";
 	case etmk_buffer_end: return "buffer_end";
 	case etmk_piece: return "piece";
+	case etmk_data: return "data";
 	case etmk_invalid:
 	case etmk_num_kinds: break;
 	}
@@ -268,6 +269,13 @@ void etm_elem_save(struct etm_sbuf *s, const struct etm_elem *el)
 	etm_sbuf_u8(s, el->hyp);
 	etm_sbuf_u64(s, el->timestamp);
 	etm_sbuf_u32(s, (uint32_t)el->err);
+	if (el->kind == etmk_data) {
+		etm_sbuf_u64(s, el->daddr);
+		etm_sbuf_u32(s, el->dvalue);
+		etm_sbuf_u32(s, (uint32_t)el->dsize | (uint32_t)el->dflags << 8 |
+					(uint32_t)el->dtag << 16 |
+					(uint32_t)el->dindex << 24);
+	}
 }
 
 void etm_flow_save(const struct etm_flow *f, struct etm_sbuf *s)

@@ -605,6 +605,27 @@ static int e3_simple(struct etm3_flow *e, const struct etm_packet *pkt,
 	return etm_e3_out(e, &el);
 }
 
+/* With data trace on: atoms and I-syncs (LSiP implies an instruction)
+ * walked, then the last load/store among what they walked is the data
+ * instruction of the data packets that follow (flow_etm3_data.c). */
+static int e3_put_data(struct etm3_flow *e, const struct etm_packet *pkt)
+{
+	struct e3_dmark m;
+	int err;
+
+	if (pkt->type == etmp_isync &&
+	    (!e->synced || pkt->reason != etm_isync_periodic || pkt->lsip)) {
+		err = etm_e3_data_gap(e); /* a gap: nothing carries over */
+		if (err < 0)
+			return err;
+	}
+	etm_e3_data_mark(e, &m);
+	err = pkt->type == etmp_atom ? e3_atoms(e, pkt) : etm_e3_isync(e, pkt);
+	if (err >= 0)
+		etm_e3_data_scan(e, &m);
+	return err;
+}
+
 static int e3_put_pkt(struct etm_flow *f, const struct etm_packet *pkt)
 {
 	struct etm3_flow *e = f->impl;
@@ -612,10 +633,14 @@ static int e3_put_pkt(struct etm_flow *f, const struct etm_packet *pkt)
 	e->off = pkt->offset;
 	switch (pkt->type) {
 	case etmp_atom:
+		if (e->d.on)
+			return e3_put_data(e, pkt);
 		return e3_atoms(e, pkt);
 	case etmp_branch:
 		return e3_branch_pkt(e, pkt);
 	case etmp_isync:
+		if (e->d.on)
+			return e3_put_data(e, pkt);
 		return etm_e3_isync(e, pkt);
 	case etmp_error:
 		return etm_e3_error(e, pkt);
@@ -635,6 +660,14 @@ static int e3_put_pkt(struct etm_flow *f, const struct etm_packet *pkt)
 		e->has_vmid = 1;
 		e->vmid = pkt->vmid;
 		return e3_emit_context(e);
+	case etmp_data:
+	case etmp_ooo_data:
+	case etmp_ooo_place:
+	case etmp_val_not_traced:
+	case etmp_data_suppressed:
+	case etmp_store_failed:
+	case etmp_exc_entry:
+		return etm_e3_data(e, pkt);
 	default:
 		/* A-sync, ignore, data trace, exception entry marker, and
 		 * packets of the other protocol: no effect on the flow. */
@@ -644,7 +677,24 @@ static int e3_put_pkt(struct etm_flow *f, const struct etm_packet *pkt)
 
 static int e3_finish(struct etm_flow *f)
 {
-	return e3_flush(f->impl);
+	struct etm3_flow *e = f->impl;
+
+	if (e->d.on && e->d.ooo_used) {
+		int err = etm_e3_data_gap(e);
+
+		if (err < 0)
+			return err;
+	}
+	return e3_flush(e);
+}
+
+/* The drain hook with data trace on: every packet takes the general path
+ * (etm_flow_pull()), which ties data packets to instructions. */
+static int e3_drain_none(struct etm_flow *f, uint64_t *np)
+{
+	(void)f;
+	(void)np;
+	return 0;
 }
 
 static void e3_reset(struct etm_flow *f)
@@ -662,6 +712,8 @@ static void e3_reset(struct etm_flow *f)
 	e->m_profile = etm_cfg_m_profile(&f->cfg);
 	e->sec_ext = etm_cfg_security_ext(&f->cfg);
 	e->data_only = etm_cfg_data_only(&f->cfg);
+	e->d.on = etm_cfg_data_trace(&f->cfg) || e->data_only;
+	f->drain = e->d.on ? e3_drain_none : etm_e3_drain;
 	e->ever_synced = ever;
 	e3_set_ns(e, 0);
 	e->rtmpl.kind = etmk_range;
@@ -714,6 +766,8 @@ static void e3_save(const struct etm_flow *f, struct etm_sbuf *s)
 	etm_sbuf_u32(s, e->nheld);
 	for (i = 0; i < e->nheld; i++)
 		etm_elem_save(s, &e->held[i]);
+	if (e->d.on)
+		etm_e3_data_save(e, s);
 }
 
 static void e3_free(struct etm_flow *f)
@@ -750,7 +804,6 @@ int etm_flow_etm3_init(struct etm_flow *f)
 	f->free_impl = e3_free;
 	f->save = e3_save;
 	f->rewind = e3_rewind;
-	f->drain = etm_e3_drain;
 	f->cur_isa = e3_cur_isa;
 	e3_reset(f);
 	return 0;

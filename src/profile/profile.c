@@ -445,6 +445,7 @@ static int prof_elem(struct etm_profile *p, const struct etm_elem *el)
 		return 0;
 	case etmk_event:
 	case etmk_piece: /* each piece begins with its own sync */
+	case etmk_data:  /* data transfers: no effect on the call stacks */
 	case etmk_invalid:
 	case etmk_num_kinds:
 		break;
