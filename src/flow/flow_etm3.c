@@ -412,7 +412,7 @@ static void e3_cycles(struct etm3_flow *e, const struct etm_packet *pkt,
 }
 
 /* P-header: every atom is one instruction, walked a block at a time. */
-static int e3_atoms(struct etm3_flow *e, const struct etm_packet *pkt)
+int etm_e3_atoms(struct etm3_flow *e, const struct etm_packet *pkt)
 {
 	uint16_t w[ETM_PKT_MAX_ATOMS];
 	uint64_t cw[ETM_PKT_MAX_ATOMS + 1];
@@ -605,27 +605,6 @@ static int e3_simple(struct etm3_flow *e, const struct etm_packet *pkt,
 	return etm_e3_out(e, &el);
 }
 
-/* With data trace on: atoms and I-syncs (LSiP implies an instruction)
- * walked, then the last load/store among what they walked is the data
- * instruction of the data packets that follow (flow_etm3_data.c). */
-static int e3_put_data(struct etm3_flow *e, const struct etm_packet *pkt)
-{
-	struct e3_dmark m;
-	int err;
-
-	if (pkt->type == etmp_isync &&
-	    (!e->synced || pkt->reason != etm_isync_periodic || pkt->lsip)) {
-		err = etm_e3_data_gap(e); /* a gap: nothing carries over */
-		if (err < 0)
-			return err;
-	}
-	etm_e3_data_mark(e, &m);
-	err = pkt->type == etmp_atom ? e3_atoms(e, pkt) : etm_e3_isync(e, pkt);
-	if (err >= 0)
-		etm_e3_data_scan(e, &m);
-	return err;
-}
-
 static int e3_put_pkt(struct etm_flow *f, const struct etm_packet *pkt)
 {
 	struct etm3_flow *e = f->impl;
@@ -634,13 +613,13 @@ static int e3_put_pkt(struct etm_flow *f, const struct etm_packet *pkt)
 	switch (pkt->type) {
 	case etmp_atom:
 		if (e->d.on)
-			return e3_put_data(e, pkt);
-		return e3_atoms(e, pkt);
+			return etm_e3_data_walk(e, pkt);
+		return etm_e3_atoms(e, pkt);
 	case etmp_branch:
 		return e3_branch_pkt(e, pkt);
 	case etmp_isync:
 		if (e->d.on)
-			return e3_put_data(e, pkt);
+			return etm_e3_data_walk(e, pkt);
 		return etm_e3_isync(e, pkt);
 	case etmp_error:
 		return etm_e3_error(e, pkt);
@@ -678,23 +657,9 @@ static int e3_put_pkt(struct etm_flow *f, const struct etm_packet *pkt)
 static int e3_finish(struct etm_flow *f)
 {
 	struct etm3_flow *e = f->impl;
+	int err = e->d.ooo_used ? etm_e3_data_gap(e) : 0;
 
-	if (e->d.on && e->d.ooo_used) {
-		int err = etm_e3_data_gap(e);
-
-		if (err < 0)
-			return err;
-	}
-	return e3_flush(e);
-}
-
-/* The drain hook with data trace on: every packet takes the general path
- * (etm_flow_pull()), which ties data packets to instructions. */
-static int e3_drain_none(struct etm_flow *f, uint64_t *np)
-{
-	(void)f;
-	(void)np;
-	return 0;
+	return err < 0 ? err : e3_flush(e);
 }
 
 static void e3_reset(struct etm_flow *f)
@@ -713,7 +678,7 @@ static void e3_reset(struct etm_flow *f)
 	e->sec_ext = etm_cfg_security_ext(&f->cfg);
 	e->data_only = etm_cfg_data_only(&f->cfg);
 	e->d.on = etm_cfg_data_trace(&f->cfg) || e->data_only;
-	f->drain = e->d.on ? e3_drain_none : etm_e3_drain;
+	f->drain = e->d.on ? etm_e3_drain_data : etm_e3_drain;
 	e->ever_synced = ever;
 	e3_set_ns(e, 0);
 	e->rtmpl.kind = etmk_range;

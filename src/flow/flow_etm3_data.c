@@ -83,12 +83,19 @@ void etm_e3_data_scan(struct etm3_flow *e, const struct e3_dmark *m)
 	e->d.have_base = 0;
 }
 
+/* Bytes between the addresses of consecutive transfers: a word for LDM,
+ * LDRD, VLDM, the stacking; none for SWP (read, then write, one address). */
+static uint64_t e3_step(const struct e3_data *d)
+{
+	return d->ls.dir == etm_ldst_swap ? 0 : 4;
+}
+
 /* A transfer of the current data instruction for data packet @pkt. */
 static void e3_transfer(struct etm3_flow *e, const struct etm_packet *pkt,
 			struct etm_elem *el)
 {
 	struct e3_data *d = &e->d;
-	uint32_t k = d->k++;
+	uint32_t k = d->have ? d->k++ : 0;
 
 	e3_init_elem(e, el, etmk_data);
 	el->dindex = (uint8_t)(k > 255 ? 255 : k);
@@ -110,12 +117,12 @@ static void e3_transfer(struct etm3_flow *e, const struct etm_packet *pkt,
 		el->daddr = pkt->daddr;
 		el->dflags |= ETM_DATA_ADDR;
 		d->have_base = d->have;
-		d->base = pkt->daddr - 4ull * k;
+		d->base = pkt->daddr - e3_step(d) * k;
 	} else if (d->have && d->have_base && k && k < d->ls.count &&
 		   pkt->type != etmp_data_suppressed) {
 		/* later transfers of a multiple load/store: consecutive
 		 * words from the first one's address (§7.4.2) */
-		el->daddr = (d->base + 4ull * k) & 0xffffffffu;
+		el->daddr = (d->base + e3_step(d) * k) & 0xffffffffu;
 		el->dflags |= ETM_DATA_ADDR;
 	}
 	if (pkt->has_dvalue) {
@@ -140,7 +147,8 @@ static int e3_ooo_drop(struct etm3_flow *e, unsigned t)
 {
 	int err;
 
-	e->d.ooo_used &= (uint8_t)~(1u << t);
+	e->d.ooo_used &= (uint8_t) ~(1u << t);
+	e->d.ooo[t].offset = e->off;
 	err = etm_e3_out(e, &e->d.ooo[t]);
 	return err < 0 ? err : e3_data_err(e);
 }
@@ -152,7 +160,8 @@ static int e3_ooo_data(struct etm3_flow *e, const struct etm_packet *pkt)
 
 	if (!t || !(e->d.ooo_used & (1u << t)))
 		return e3_data_err(e); /* no placeholder for this tag */
-	e->d.ooo_used &= (uint8_t)~(1u << t);
+	e->d.ooo_used &= (uint8_t) ~(1u << t);
+	el->offset = e->off; /* listed where the value comes */
 	el->dtag = (uint8_t)t;
 	if (pkt->has_dvalue) {
 		el->dvalue = pkt->dvalue;
@@ -207,7 +216,7 @@ int etm_e3_data(struct etm3_flow *e, const struct etm_packet *pkt)
 	case etmp_data_suppressed:
 		/* not a transfer: the rest of the instruction's are untraced */
 		e3_transfer(e, pkt, &el);
-		e->d.k--;
+		e->d.k -= e->d.have ? 1 : 0;
 		el.dflags |= ETM_DATA_SUPPRESSED;
 		e->d.have_base = 0;
 		return etm_e3_out(e, &el);
@@ -257,4 +266,34 @@ void etm_e3_data_save(const struct etm3_flow *e, struct etm_sbuf *s)
 	for (t = 1; t < 4; t++)
 		if (d->ooo_used & (1u << t))
 			etm_elem_save(s, &d->ooo[t]);
+}
+
+/* With data trace on: atoms and I-syncs (LSiP implies an instruction)
+ * walked, then the last load/store among what they walked is the data
+ * instruction of the data packets that follow (flow_etm3_data.c). */
+int etm_e3_data_walk(struct etm3_flow *e, const struct etm_packet *pkt)
+{
+	struct e3_dmark m;
+	int err;
+
+	if (pkt->type == etmp_isync &&
+	    (!e->synced || pkt->reason != etm_isync_periodic || pkt->lsip)) {
+		err = etm_e3_data_gap(e); /* a gap: nothing carries over */
+		if (err < 0)
+			return err;
+	}
+	etm_e3_data_mark(e, &m);
+	err = pkt->type == etmp_atom ? etm_e3_atoms(e, pkt) : etm_e3_isync(e, pkt);
+	if (err >= 0)
+		etm_e3_data_scan(e, &m);
+	return err;
+}
+
+/* The drain hook with data trace on: every packet takes the general path
+ * (etm_flow_pull()), which ties data packets to instructions. */
+int etm_e3_drain_data(struct etm_flow *f, uint64_t *np)
+{
+	(void)f;
+	(void)np;
+	return 0;
 }

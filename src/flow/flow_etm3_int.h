@@ -214,6 +214,8 @@ int etm_e3_halt_skip(struct etm3_flow *e);
  * address @br, complete on its own (a trace-on element, reason resync). */
 int etm_e3_unhalt(struct etm3_flow *e, const struct etm_brc *br);
 
+/* A P-header packet's atoms walked. */
+int etm_e3_atoms(struct etm3_flow *e, const struct etm_packet *pkt);
 /* Walk atoms @a (e3_walk_in(), out of line). Returns 0 or an error. */
 int etm_e3_walk(struct etm3_flow *e, const struct e3_atoms *a);
 /* Classify the last instruction of range @el if the walk did not. */
@@ -230,6 +232,11 @@ int etm_e3_data(struct etm3_flow *e, const struct etm_packet *pkt);
 /* Forget the data instruction; out-of-order transfers never matched are
  * reported (trace gap, end of trace). */
 int etm_e3_data_gap(struct etm3_flow *e);
+/* An atom packet or I-sync with data trace on: walked (etm_e3_atoms(),
+ * etm_e3_isync()) between etm_e3_data_mark() and etm_e3_data_scan(). */
+int etm_e3_data_walk(struct etm3_flow *e, const struct etm_packet *pkt);
+/* The drain hook with data trace on: none (the general path only). */
+int etm_e3_drain_data(struct etm_flow *f, uint64_t *np);
 /* Save the data state (etm_flow_save()). */
 void etm_e3_data_save(const struct etm3_flow *e, struct etm_sbuf *s);
 

@@ -52,7 +52,7 @@ static int a32_uncond(uint32_t i, struct etm_ldst *ls)
 		return ls_set(ls, etm_ldst_load, 4, 2); /* RFE */
 	if ((i & 0xfe500000) == 0xf8400000)
 		return ls_set(ls, etm_ldst_store, 4, 2); /* SRS */
-	if ((i & 0x0e000000) == 0x0c000000) /* LDC2/STC2 */
+	if ((i & 0x0e000000) == 0x0c000000)              /* LDC2/STC2 */
 		return ls_copro(ls, etm_bits(i, 24, 20), etm_bits(i, 11, 8),
 				i & 0xff);
 	return 0;
@@ -64,7 +64,7 @@ static int a32_extra(uint32_t i, struct etm_ldst *ls)
 	uint32_t l = etm_bit(i, 20), op2 = etm_bits(i, 6, 5);
 	static const uint8_t xsz[4] = { 4, 4, 1, 2 }; /* STREX, D, B, H */
 
-	if ((i & 0x0f0000f0) == 0x01000090 && !(i & 0x00300000))
+	if ((i & 0x0fb00ff0) == 0x01000090) /* SWP / SWPB */
 		return ls_set(ls, etm_ldst_swap, etm_bit(i, 22) ? 1 : 4, 2);
 	if ((i & 0x0f8000f0) == 0x01800090) { /* LDREX/STREX family */
 		uint32_t op = etm_bits(i, 22, 21);
@@ -76,7 +76,7 @@ static int a32_extra(uint32_t i, struct etm_ldst *ls)
 		return 0;
 	if (op2 == 1)
 		return ls_set(ls, ld_st(l), 2, 1); /* STRH / LDRH */
-	if (!l) /* LDRD (10) / STRD (11) */
+	if (!l)                                    /* LDRD (10) / STRD (11) */
 		return ls_set(ls, op2 == 2 ? etm_ldst_load : etm_ldst_store,
 			      4, 2);
 	return ls_set(ls, etm_ldst_load, op2 == 2 ? 1 : 2, 1); /* LDRSB/SH */
@@ -152,7 +152,8 @@ static int t32_dual(uint32_t h1, uint32_t h2, struct etm_ldst *ls)
 		return ls_set(ls, etm_ldst_load, op3 ? 2 : 1, 1);
 	if (op3 == 4 || op3 == 5 || op3 == 7) {
 		ls->excl = (uint8_t)!l;
-		return ls_set(ls, ld_st(l), op3 == 4 ? 1 : op3 == 5 ? 2 : 4,
+		return ls_set(ls, ld_st(l), op3 == 4 ? 1 : op3 == 5 ? 2 :
+								      4,
 			      op3 == 7 ? 2 : 1);
 	}
 	return 0;
