@@ -19,11 +19,17 @@ static const char decode_help[] =
 	"\n"
 	"  --id ID               only this trace ID, hex (repeatable, across\n"
 	"                        buffers; default: all)\n"
-	"  --format text|canon|jsonl\n"
+	"  --format text|canon|jsonl|data\n"
 	"                        text: one instruction per line with exceptions,\n"
 	"                        gaps, context and timestamps (default);\n"
 	"                        canon: 'ADDRESS A|T[ N]' lines and GAP (one ID only);\n"
-	"                        jsonl: one JSON object per decoded element\n"
+	"                        jsonl: one JSON object per decoded element;\n"
+	"                        data: ETMv3 data transfers, 'INSN R|W DATA_ADDR\n"
+	"                        VALUE SIZE' in hex, '-' where the trace does not\n"
+	"                        say (doc/datatrace.md)\n"
+	"  --data-only           ETMv3 data trace: list the data transfers alone\n"
+	"  --data-range LO-HI    only the data transfers at addresses LO..HI\n"
+	"                        (both included), e.g. 0x40021000-0x400213ff\n"
 	"  --stats               decode fully, print only totals and speed\n"
 	"                        (with --jobs N: the threads' CPU time, serial\n"
 	"                        and redundant shares: the `parallel' lines)\n"
@@ -230,7 +236,8 @@ int cmd_decode(int argc, char **argv)
 	r = opt_parse(&o, argc, argv,
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
 		      "image,elf,stats,run-stats,no-cache,jobs,chunk,verify,symbols,source,offsets,clock,"
-		      "allow-outside,verbose,verify-drop,etmccr,samples,order,pieces");
+		      "allow-outside,verbose,verify-drop,etmccr,samples,order,pieces,"
+		      "data-only,data-range");
 	if (r) {
 		if (r > 0)
 			fputs(decode_help, stdout);
@@ -238,6 +245,7 @@ int cmd_decode(int argc, char **argv)
 	}
 	fmt = o.stats ? DF_STATS : !o.format || !strcmp(o.format, "text") ? DF_TEXT :
 			   !strcmp(o.format, "canon")                     ? DF_CANON :
+			   !strcmp(o.format, "data")                      ? DF_DATA :
 									    DF_JSONL;
 	r = session_open(&s, &o, etm_dec_elements, 1);
 	if (!r)
@@ -256,6 +264,11 @@ int cmd_decode(int argc, char **argv)
 		fprintf(stderr, "etmtrace: out of memory\n");
 		r = 2;
 	} else {
+		c.df.only = o.data_only;
+		c.df.range = o.data_range;
+		c.df.lo = o.data_lo;
+		c.df.hi = o.data_hi;
+		c.df.on = c.df.only || c.df.range;
 		r = decode_run(&s, &o, &c, &ann);
 	}
 	cli_dis_close(&c.dis);

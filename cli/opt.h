@@ -47,6 +47,10 @@ struct opts {
 	int nsymfiles;
 	double clock_hz;     /* --clock: core clock (cycles), Hz */
 	int source, offsets; /* --source, --offsets (listing) */
+	/* --data-only: data transfers alone; --data-range LO-HI: only the
+	 * transfers at addresses in [LO, HI] (ETMv3 data trace) */
+	int data_only, data_range;
+	uint64_t data_lo, data_hi;
 };
 
 /* Parse argv after the subcommand. @allowed lists the option names the

@@ -33,7 +33,8 @@ static void d_address(struct etm_enc *e, uint32_t a)
 
 static unsigned d_ss(unsigned size)
 {
-	return size == 1 ? 1 : size == 2 ? 2 : 3;
+	return size == 1 ? 1 : size == 2 ? 2 :
+					   3;
 }
 
 static void d_value(struct etm_enc *e, uint32_t v, unsigned size)
@@ -142,7 +143,8 @@ static void dx_data(struct dx *x, const struct etm_ev *ev, uint64_t insn,
 	t.flags = (uint8_t)lost;
 	t.has_insn = (uint8_t)!x->donly;
 	t.insn = t.has_insn ? insn : 0;
-	t.dir = x->donly ? '?' : (ev->dflags & ETM_EVD_WRITE) ? 'W' : 'R';
+	t.dir = x->donly ? '?' : (ev->dflags & ETM_EVD_WRITE) ? 'W' :
+								'R';
 	t.has_addr = (uint8_t)(x->daddr && !lost &&
 			       ((ev->dflags & ETM_EVD_ADDR) || (k && !x->donly)));
 	t.daddr = t.has_addr ? (uint32_t)ev->daddr : 0;

@@ -351,6 +351,15 @@ static void canon_elem(struct decfmt *c, const struct etm_elem *el,
 	}
 }
 
+/* Whether filter @df drops @el (counted, not output). */
+static int dfilter_drops(const struct dec_dfilter *df, const struct etm_elem *el)
+{
+	if (el->kind != etmk_data)
+		return df->only && el->kind != etmk_error;
+	return df->range && (!(el->dflags & ETM_DATA_ADDR) || el->daddr < df->lo ||
+			     el->daddr > df->hi);
+}
+
 /* decfmt_elem() but the diagnostics, static: inlined into the loop of
  * decfmt_elems() (the library is built as position-independent code, where
  * a global function is not inlined into its callers), which gives the
@@ -364,7 +373,18 @@ static inline void elem_fmt(struct decfmt *c, const struct etm_elem *el)
 	if (el->kind == etmk_error)
 		c->n.errors++;
 	src = c->byid[el->id];
+	if (c->df.on && dfilter_drops(&c->df, el)) {
+		if (el->kind == etmk_range)
+			c->n.insns += el->ninsn;
+		return;
+	}
 	switch (c->fmt) {
+	case DF_DATA:
+		if (el->kind == etmk_range)
+			c->n.insns += el->ninsn;
+		else if (el->kind == etmk_data)
+			etm_out_data_line(c->w, el);
+		break;
 	case DF_STATS:
 		if (el->kind == etmk_range)
 			c->n.insns += el->ninsn;

@@ -74,8 +74,9 @@ static void drt_elem(struct drt_out *o, const struct etm_elem *el,
 	t->has_value = (el->dflags & ETM_DATA_VALUE) != 0;
 	t->value = t->has_value ? el->dvalue : 0;
 	t->size = el->dsize;
-	t->dir = !(el->dflags & ETM_DATA_DIR) ? '?' :
-		 (el->dflags & ETM_DATA_WRITE) ? 'W' : 'R';
+	t->dir = !(el->dflags & ETM_DATA_DIR)  ? '?' :
+		 (el->dflags & ETM_DATA_WRITE) ? 'W' :
+						 'R';
 	t->flags = (uint8_t)(((el->dflags & ETM_DATA_SUPPRESSED) ? ETM_EVD_SUPPRESSED : 0) |
 			     ((el->dflags & ETM_DATA_FAILED) ? ETM_EVD_FAILED : 0));
 }
