@@ -191,6 +191,14 @@ static int opt_data_range(struct opts *o, const char *v)
 	return 0;
 }
 
+/* The options opt_value() leaves: pieces, data trace. */
+static int opt_more(struct opts *o, const char *name, const char *v)
+{
+	if (!strcmp(name, "data-range"))
+		return opt_data_range(o, v);
+	return opt_pieces(o, name, v);
+}
+
 static int opt_value(struct opts *o, const char *name, char *v)
 {
 	static const char *const protos[] = { "", "etmv3", "ptm", "etmv1",
@@ -267,10 +275,8 @@ static int opt_value(struct opts *o, const char *name, char *v)
 		if (opt_uint(o->cmd, name, v, 0, 1, 1u << 30, &n) < 0)
 			return -2;
 		o->chunk = (int)n;
-	} else if (!strcmp(name, "data-range")) {
-		return opt_data_range(o, v);
 	} else {
-		return opt_pieces(o, name, v);
+		return opt_more(o, name, v);
 	}
 	return 0;
 }
