@@ -29,7 +29,7 @@ __version__ = VERSION
 #: Element kinds (the record's ``kind`` field indexes this tuple).
 KINDS = ("invalid", "range", "exception", "exc_return", "trace_on",
          "nosync", "context", "timestamp", "cycle_count", "event", "nomem",
-         "error", "buffer_end", "piece")
+         "error", "buffer_end", "piece", "data")
 #: Instruction sets (``isa``).
 ISAS = ("unknown", "A32", "T32", "TEE", "Jazelle")
 #: Class of a range's last instruction (``last_class``).
