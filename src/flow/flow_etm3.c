@@ -667,11 +667,13 @@ static void e3_reset(struct etm_flow *f)
 	struct etm3_flow *e = f->impl;
 	int ever = e->ever_synced;
 	struct etm_wm_entry *memo = e->memo;
+	struct e3_smemo *smemo = e->d.smemo;
 	uint32_t tgen = e->tgen;
 
 	memset(e, 0, sizeof(*e));
 	e->f = f;
 	e->memo = memo;
+	e->d.smemo = smemo;
 	e->tgen = tgen + 1;
 	e->ca = etm_cfg_cycle_acc(&f->cfg);
 	e->m_profile = etm_cfg_m_profile(&f->cfg);
@@ -739,8 +741,10 @@ static void e3_free(struct etm_flow *f)
 {
 	struct etm3_flow *e = f->impl;
 
-	if (e)
+	if (e) {
 		free(e->memo);
+		free(e->d.smemo);
+	}
 	free(f->impl);
 	f->impl = NULL;
 }

@@ -4,6 +4,7 @@
  * etmk_data element held behind the range that holds that instruction.
  * Only the general (packet by packet) path runs with data trace on; the
  * instruction-only fast path is untouched. */
+#include <stdlib.h>
 #include <string.h>
 
 #include <etmtrace/error.h>
@@ -21,30 +22,73 @@ void etm_e3_data_mark(struct etm3_flow *e, struct e3_dmark *m)
 	m->old_n = m->pend_on ? e->pend->ninsn : 0;
 }
 
+/* A scan of @n instructions from @start (memo entry). */
+struct e3_smemo {
+	uint64_t start;
+	uint32_t n;
+	uint8_t key;   /* 1 + ISA, | 0x80 Non-secure; 0 = empty */
+	uint8_t found; /* iaddr, ls: the last data instruction */
+	struct etm_ldst ls;
+	uint64_t iaddr;
+};
+
+/* The memo entry of a scan (NULL without the cache or memory). */
+static struct e3_smemo *e3_smemo_at(struct etm3_flow *e, uint64_t start,
+				    uint32_t n)
+{
+	if (!e->f->cache_on)
+		return NULL;
+	if (!e->d.smemo)
+		e->d.smemo = calloc(E3_SMEMO, sizeof(*e->d.smemo));
+	if (!e->d.smemo)
+		return NULL;
+	return &e->d.smemo[((start >> 1) ^ (start >> 11) ^ (uint64_t)n * 0x9e37u) &
+			   (E3_SMEMO - 1)];
+}
+
 /* The last data instruction executed in @n instructions of range @r from
  * @start into the state; returns 1 if one was found. */
 static int e3_scan_range(struct etm3_flow *e, const struct etm_elem *r,
 			 uint64_t start, uint32_t n)
 {
-	struct etm_elem t = *r;
+	uint8_t key = (uint8_t)((1 + r->isa) | (r->ns ? 0x80 : 0));
+	struct e3_smemo *m = e3_smemo_at(e, start, n);
+	struct etm_elem t;
 	struct etm_walk w;
 	struct etm_insn in;
 	struct etm_ldst ls;
 	int found = 0;
 
-	t.start = start;
-	t.ninsn = n;
-	if (!n || etm_walk_init(&w, e->f->img, &t) < 0)
-		return 0;
-	while (etm_walk_next(&w, &in) == 0) {
-		if (etm_insn_ldst(&in, &ls) <= 0)
-			continue;
-		e->d.iaddr = in.addr;
-		e->d.isa = in.isa;
-		e->d.ls = ls;
-		found = 1;
+	if (!m || m->start != start || m->n != n || m->key != key) {
+		t = *r;
+		t.start = start;
+		t.ninsn = n;
+		if (etm_walk_init(&w, e->f->img, &t) < 0)
+			return 0;
+		while (etm_walk_next(&w, &in) == 0) {
+			if (etm_insn_ldst(&in, &ls) <= 0)
+				continue;
+			e->d.iaddr = in.addr;
+			e->d.isa = in.isa;
+			e->d.ls = ls;
+			found = 1;
+		}
+		if (!m)
+			return found;
+		m->start = start;
+		m->n = n;
+		m->key = key;
+		m->found = (uint8_t)found;
+		m->ls = e->d.ls;
+		m->iaddr = e->d.iaddr;
+		return found;
 	}
-	return found;
+	if (m->found) {
+		e->d.iaddr = m->iaddr;
+		e->d.isa = r->isa;
+		e->d.ls = m->ls;
+	}
+	return m->found;
 }
 
 void etm_e3_data_scan(struct etm3_flow *e, const struct e3_dmark *m)
@@ -72,10 +116,19 @@ void etm_e3_data_scan(struct etm3_flow *e, const struct e3_dmark *m)
 		}
 		if (n && r->last_atom && !r->last_exec)
 			n--; /* failed its condition: no transfer */
-		found |= e3_scan_range(e, r, start, n);
+		if (n)
+			found |= e3_scan_range(e, r, start, n);
 	}
 	if (!found)
 		return;
+	/* the pending range ends at the data instruction inside a block: a
+	 * load/store that is not a branch (a load of the PC ends its block),
+	 * which is what its flush would classify it as */
+	if (e->pend_on && e->pend->last_addr == e->d.iaddr &&
+	    e->pend->last_cls == etmc_unknown && e->pend->isa == e->d.isa) {
+		e->pend->last_cls = etmc_other;
+		e->pend->last_link = 0;
+	}
 	e->d.have = 1;
 	e->d.insn = 1;
 	e->d.stacking = 0;
@@ -289,11 +342,46 @@ int etm_e3_data_walk(struct etm3_flow *e, const struct etm_packet *pkt)
 	return err;
 }
 
-/* The drain hook with data trace on: every packet takes the general path
- * (etm_flow_pull()), which ties data packets to instructions. */
+/* The drain hook with data trace on: runs of one-byte P-headers and
+ * branch address packets as tokens, as etm_e3_drain() without its plain
+ * loop, each run's walk scanned for the data instruction; data packets
+ * (and the rest) take the general path (etm_flow_pull()). The
+ * instruction-only fast path stays as it is. */
 int etm_e3_drain_data(struct etm_flow *f, uint64_t *np)
 {
-	(void)f;
-	(void)np;
+	struct etm3_flow *e = f->impl;
+	struct etm_pkt_decoder *pd = f->pd;
+	struct etm_atom_run r;
+	struct etm_brc br;
+	struct e3_dmark m;
+	unsigned k;
+	int err;
+
+	do {
+		k = etm_pkt_tok_atom_run(pd, &r, 256);
+		if (k) {
+			*np += k;
+			etm_flow_qstart(f);
+			etm_e3_data_mark(e, &m);
+			err = etm_e3_run(e, &r);
+			if (err < 0)
+				return err;
+			etm_e3_data_scan(e, &m);
+			etm_pkt_tok_run_done(pd, &r);
+			if (!etm_flow_qopen(f))
+				break;
+		}
+		if (!etm_pkt_tok_branch(pd, &br)) {
+			if (k)
+				continue;
+			break;
+		}
+		(*np)++;
+		etm_flow_qstart(f);
+		e->off = br.offset;
+		err = etm_e3_branch(e, &br, NULL);
+		if (err < 0)
+			return err;
+	} while (etm_flow_qopen(f));
 	return 0;
 }

@@ -36,7 +36,12 @@ struct e3_data {
 	uint64_t base;
 	uint8_t ooo_used; /* bit t: ooo[t] waits for its value */
 	struct etm_elem ooo[4];
+	/* scans of ranges memoised (the cache on; allocated at first use,
+	 * kept across resets, E3_SMEMO entries) */
+	struct e3_smemo *smemo;
 };
+
+#define E3_SMEMO 1024
 
 /* Where a walk starts in the queue (etm_e3_data_mark()). */
 struct e3_dmark {
