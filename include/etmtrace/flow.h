@@ -98,12 +98,22 @@ struct etm_elem {
 	 * without the Security Extensions (etm_cfg_security_ext()), whose
 	 * trace's NS and Hyp bits are ignored */
 	uint8_t ns, hyp;
+	/* etmk_data (below) */
+	uint8_t dsize;  /**< bytes transferred: 1, 2, 4; 0 = unknown */
+	uint8_t dflags; /**< ETM_DATA_* bits */
+	uint8_t dtag;   /**< out-of-order tag 1-3 the value came with; 0 */
+	uint8_t dindex; /**< which transfer of its instruction (LDM: 0 first) */
 
-	/* etmk_timestamp */
-	uint64_t timestamp;
+	union {
+		uint64_t timestamp; /**< etmk_timestamp */
+		uint64_t daddr;     /**< etmk_data: data address (valid with
+				      *   ETM_DATA_ADDR) */
+	};
 
 	/* etmk_error, etmk_buffer_end */
 	int err; /**< enum etm_error */
+	/** etmk_data: the value, zero-extended (valid with ETM_DATA_VALUE) */
+	uint32_t dvalue;
 
 	/* etmk_piece (id 0): the piece @piece begins; its bytes are [start,
 	 * end) of the buffer (offset = start). ninsn = how many pieces;
@@ -119,13 +129,9 @@ struct etm_elem {
 	 * instruction set when dflags has ETM_DATA_INSN (not in data-only
 	 * mode, nor before a data instruction was traced, nor for the
 	 * ARMv7-M exception stacking); the element follows the range holding
-	 * that instruction. */
-	uint64_t daddr;  /**< data address (valid with ETM_DATA_ADDR) */
-	uint32_t dvalue; /**< value, zero-extended (valid with ETM_DATA_VALUE) */
-	uint8_t dsize;   /**< bytes transferred: 1, 2, 4; 0 = unknown */
-	uint8_t dflags;  /**< ETM_DATA_* bits */
-	uint8_t dtag;    /**< out-of-order tag 1-3 the value came with; 0 */
-	uint8_t dindex;  /**< which transfer of its instruction (LDM: 0 first) */
+	 * that instruction. Its fields (dsize, dflags, dtag, dindex, daddr,
+	 * dvalue) sit in the padding and a union above: the element does not
+	 * grow (it is copied on the decode's hot paths). */
 };
 
 /* etmk_data flags (struct etm_elem dflags). */

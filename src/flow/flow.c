@@ -269,8 +269,7 @@ void etm_elem_save(struct etm_sbuf *s, const struct etm_elem *el)
 	etm_sbuf_u8(s, el->hyp);
 	etm_sbuf_u64(s, el->timestamp);
 	etm_sbuf_u32(s, (uint32_t)el->err);
-	if (el->kind == etmk_data) {
-		etm_sbuf_u64(s, el->daddr);
+	if (el->kind == etmk_data) { /* (daddr: as timestamp above) */
 		etm_sbuf_u32(s, el->dvalue);
 		etm_sbuf_u32(s, (uint32_t)el->dsize | (uint32_t)el->dflags << 8 |
 					(uint32_t)el->dtag << 16 |

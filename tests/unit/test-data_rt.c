@@ -31,6 +31,7 @@ struct drt_out {
 	uint64_t *ins; /* executed instruction addresses (bit 0: failed) */
 	size_t nins, capins;
 	unsigned errors;
+	size_t chunks; /* chunked decode: chunks planned */
 };
 
 static void *drt_grow(void *p, size_t *cap, size_t need, size_t sz)
@@ -81,10 +82,69 @@ static void drt_elem(struct drt_out *o, const struct etm_elem *el,
 			     ((el->dflags & ETM_DATA_FAILED) ? ETM_EVD_FAILED : 0));
 }
 
-/* Encode @ev under @cfg, decode; the results into @o. */
+struct drt_buf {
+	const uint8_t *b;
+	size_t n;
+};
+
+static size_t drt_read(void *ctx, uint64_t off, uint8_t *buf, size_t n)
+{
+	const struct drt_buf *in = ctx;
+
+	if (off >= in->n)
+		return 0;
+	if (n > in->n - off)
+		n = (size_t)(in->n - off);
+	memcpy(buf, in->b + off, n);
+	return n;
+}
+
+/* Decode @buf in chunks of about @target bytes, each on its own decoder,
+ * their outputs stitched (etmtrace/chunk.h): the results into @o. */
+static int drt_chunked(struct etm_decoder *d, const uint8_t *buf, size_t n,
+		       uint64_t target, const struct etm_image *img,
+		       struct drt_out *o, size_t *nchunks)
+{
+	struct drt_buf in = { buf, n };
+	struct etm_chunk *ch = NULL;
+	const struct etm_elem *els;
+	uint64_t want = 0;
+	size_t nc = 0, i;
+	int k, r = 0;
+
+	if (etm_chunk_plan(d, drt_read, &in, n, target, 0, &ch, &nc) < 0)
+		return -1;
+	*nchunks = nc;
+
+	for (i = 0; i < nc && !r; i++) {
+		struct etm_chunk_dec *c;
+
+		if (ch[i].offset != want)
+			continue; /* run through by its predecessor */
+		c = etm_chunk_dec_alloc(d, drt_read, &in, n, target, ch[i].offset,
+					ch[i].length);
+		if (!c) {
+			r = -1;
+			break;
+		}
+		while ((k = etm_chunk_dec_next(c, &els, 256)) > 0)
+			while (k--)
+				drt_elem(o, els++, img);
+		if (k != -etme_eos)
+			r = -1;
+		want = etm_chunk_dec_next_chunk(c);
+		etm_chunk_dec_free(c);
+	}
+	free(ch);
+	return r;
+}
+
+/* Encode @ev under @cfg, decode (@chunk: in chunks of about that many
+ * bytes); the results into @o. */
 static int drt_run(const struct etm_config *cfg, uint32_t flags,
 		   uint32_t isync, uint64_t seed, const struct etm_ev *ev,
-		   size_t nev, const struct etm_image *img, struct drt_out *o)
+		   size_t nev, const struct etm_image *img, struct drt_out *o,
+		   uint64_t chunk)
 {
 	struct etm_enc_opts eo;
 	struct etm_enc *e;
@@ -100,6 +160,7 @@ static int drt_run(const struct etm_config *cfg, uint32_t flags,
 	eo.flags = flags;
 	eo.seed = seed;
 	eo.isync_period = isync;
+	eo.async_period = chunk ? (uint32_t)chunk / 4 : 0;
 	e = etm_enc_alloc(&eo, sizeof(eo), img);
 	if (!e)
 		return -1;
@@ -113,7 +174,16 @@ static int drt_run(const struct etm_config *cfg, uint32_t flags,
 	etm_enc_finish(e);
 	buf = etm_enc_data(e, &n);
 	d = etm_decoder_alloc(etm_fmt_raw, etm_dec_elements);
-	if (!d || etm_decoder_add_source(d, cfg, img) < 0 ||
+	if (d && chunk && etm_decoder_add_source(d, cfg, img) == 0) {
+		size_t nc = 0;
+
+		r = drt_chunked(d, buf, n, chunk, img, o, &nc);
+		o->chunks += nc;
+		etm_decoder_free(d);
+		etm_enc_free(e);
+		return r;
+	}
+	if (!d || (!chunk && etm_decoder_add_source(d, cfg, img) < 0) ||
 	    etm_decoder_push(d, buf, n) < 0) {
 		etm_decoder_free(d);
 		etm_enc_free(e);
@@ -145,7 +215,7 @@ static int drt_same(const struct etm_data_xfer *a, const struct etm_data_xfer *b
 }
 
 struct drt_stats {
-	unsigned long long xfers, ooo_cases, flow_checked;
+	unsigned long long xfers, ooo_cases, flow_checked, chunks;
 	unsigned long fails;
 };
 
@@ -172,7 +242,7 @@ static int drt_case(uint64_t seed, int verbose, struct drt_stats *st)
 		go.flags |= ETM_GEN_EXC | ETM_GEN_CANCEL | ETM_GEN_GAPS;
 	if (seed % 5 == 1)
 		go.flags |= ETM_GEN_CYCLES;
-	go.ninsn = 120 + (uint32_t)(seed % 7) * 20;
+	go.ninsn = seed % 16 == 5 ? 1500 : 120 + (uint32_t)(seed % 7) * 20;
 	g = etm_gen_alloc(&go, sizeof(go));
 	if (!g || !img || etm_gen_add_to_image(g, img) < 0) {
 		etm_gen_free(g);
@@ -194,8 +264,12 @@ static int drt_case(uint64_t seed, int verbose, struct drt_stats *st)
 	etm_enc_data_expect(&cfg, ev, nev, want, nwant);
 	memset(&dec, 0, sizeof(dec));
 	memset(&plain, 0, sizeof(plain));
-	if (drt_run(&cfg, flags, isync, seed, ev, nev, img, &dec) < 0)
+	/* every 16th case longer and decoded in chunks of ~400 bytes
+	 * (A-syncs every 100), as the parallel runner and decode_chunk() do */
+	if (drt_run(&cfg, flags, isync, seed, ev, nev, img, &dec,
+		    seed % 16 == 5 ? 400 : 0) < 0)
 		bad = 1;
+	st->chunks += dec.chunks;
 	for (i = 0; !bad && i < nwant && i < dec.nx; i++)
 		if (!drt_same(&want[i], &dec.x[i]))
 			break;
@@ -215,7 +289,7 @@ static int drt_case(uint64_t seed, int verbose, struct drt_stats *st)
 	if (!bad && !etm_cfg_data_only(&cfg) && seed % 4 == 0) {
 		off = cfg;
 		off.etmcr &= ~0x0cu;
-		if (drt_run(&off, flags, isync, seed, ev, nev, img, &plain) < 0 ||
+		if (drt_run(&off, flags, isync, seed, ev, nev, img, &plain, 0) < 0 ||
 		    plain.nins != dec.nins ||
 		    memcmp(plain.ins, dec.ins, dec.nins * sizeof(*dec.ins))) {
 			printf("seed %llu: instruction flow differs with data "
@@ -266,12 +340,14 @@ static void t_data_roundtrip(void)
 	for (i = 0; i < n && st.fails < 10; i++)
 		st.fails += drt_case(base + i, 0, &st) != 0;
 	printf("data round trip: %lu cases, %llu transfers, %llu cases with "
-	       "out-of-order data, %llu flows compared with data off, %lu "
-	       "failed\n",
-	       i, st.xfers, st.ooo_cases, st.flow_checked, st.fails);
+	       "out-of-order data, %llu flows compared with data off, %llu "
+	       "chunks decoded apart, %lu failed\n",
+	       i, st.xfers, st.ooo_cases, st.flow_checked, st.chunks, st.fails);
 	ET_EQ(st.fails, 0);
 	ET_CHECK(st.xfers > i); /* transfers in most cases */
 	ET_CHECK(st.ooo_cases > 0);
+	if (n >= 100)
+		ET_CHECK(st.chunks > 4 * (n / 16)); /* several per chunked case */
 }
 
 int main(void)
