@@ -175,8 +175,8 @@ int etm_flow_next(struct etm_flow *f, struct etm_elem *el, size_t size);
 enum etm_isa etm_flow_isa(const struct etm_flow *f);
 /** Reset to unsynchronised (e.g. after a parser error). */
 void etm_flow_reset(struct etm_flow *f);
-/** Enable (1) / disable (0) the straight-line block cache and the ETMv3
- * walk memo (default on). Both memoise the image: it must not change while
+/** Enable (1) / disable (0) the straight-line block cache, the ETMv3
+ * walk memo and its data-trace scan memo (default on). Both memoise the image: it must not change while
  * the decoder uses it. */
 void etm_flow_set_cache(struct etm_flow *f, int on);
 

@@ -26,7 +26,10 @@ __all__ = ["open", "plan_chunks", "decode_chunk", "stitch", "count",
            "CHUNK_SIZE", "VERSION"]
 __version__ = VERSION
 
-#: Element kinds (the record's ``kind`` field indexes this tuple).
+#: Element kinds (the record's ``kind`` field indexes this tuple). A
+#: ``data`` record (ETMv3 data trace): ``address`` = its instruction,
+#: ``end`` = data address, ``ninsn`` = value, ``exc_num`` = ETM_DATA_* flags
+#: (etmtrace/flow.h), ``reason`` = size, ``isync`` = out-of-order tag.
 KINDS = ("invalid", "range", "exception", "exc_return", "trace_on",
          "nosync", "context", "timestamp", "cycle_count", "event", "nomem",
          "error", "buffer_end", "piece", "data")
