@@ -21,7 +21,7 @@ static const char decode_help[] =
 	"\n"
 	"  --id ID               only this trace ID, hex (repeatable, across\n"
 	"                        buffers; default: all)\n"
-	"  --format text|canon|jsonl|calls|perf-script\n"
+	"  --format text|canon|jsonl|calls|perf-script|data\n"
 	"                        text: one instruction per line with exceptions,\n"
 	"                        gaps, context and timestamps (default);\n"
 	"                        canon: 'ADDRESS A|T[ N]' lines and GAP (one ID only);\n"
@@ -32,6 +32,12 @@ static const char decode_help[] =
 	"                        and source line (the stacks of `profile`)\n"
 	"                        perf-script: the taken branches as `perf script\n"
 	"                        --itrace=b -F ip,addr,flags' prints them\n"
+	"                        data: ETMv3 data transfers, 'INSN R|W DATA_ADDR\n"
+	"                        VALUE SIZE' in hex, '-' where the trace does not\n"
+	"                        say (doc/datatrace.md)\n"
+	"  --data-only           ETMv3 data trace: list the data transfers alone\n"
+	"  --data-range LO-HI    only the data transfers at addresses LO..HI\n"
+	"                        (both included), e.g. 0x40021000-0x400213ff\n"
 	"  --stats               decode fully, print only totals and speed\n"
 	"                        (with --jobs N: the threads' CPU time, serial\n"
 	"                        and redundant shares: the `parallel' lines)\n"
@@ -334,7 +340,7 @@ int cmd_decode(int argc, char **argv)
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
 		      "image,elf,stats,run-stats,no-cache,jobs,chunk,verify,symbols,source,offsets,clock,fields,"
 		      "allow-outside,verbose,verify-drop,etmccr,samples,order,pieces,start,stop,last,at,"
-		      "source-map,source-dir,symfs,buildid-dir,probe-wait");
+		      "source-map,source-dir,symfs,buildid-dir,probe-wait,data-only,data-range");
 	if (r) {
 		if (r > 0)
 			fputs(decode_help, stdout);
@@ -344,6 +350,7 @@ int cmd_decode(int argc, char **argv)
 		return decode_calls(&o);
 	fmt = o.stats ? DF_STATS : !o.format || !strcmp(o.format, "text") ? DF_TEXT :
 			   !strcmp(o.format, "canon")                     ? DF_CANON :
+			   !strcmp(o.format, "data")                      ? DF_DATA :
 									    DF_JSONL;
 	r = session_open(&s, &o, etm_dec_elements, 1);
 	if (!r && o.format && !strcmp(o.format, "perf-script")) {
@@ -369,6 +376,11 @@ int cmd_decode(int argc, char **argv)
 		fprintf(stderr, "etmtrace: out of memory\n");
 		r = 2;
 	} else {
+		c.df.only = o.data_only;
+		c.df.range = o.data_range;
+		c.df.lo = o.data_lo;
+		c.df.hi = o.data_hi;
+		c.df.on = c.df.only || c.df.range;
 		r = decode_run(&s, &o, &c, &ann);
 	}
 	cli_dis_close(&c.dis);

@@ -16,6 +16,7 @@
 #include "opt.h"
 #include "synth_itm.h"
 #include "perfconv.h"
+#include "synth_data.h"
 
 static const char synth_help[] =
 	"usage: etmtrace synth DIR [options]\n"
@@ -60,10 +61,20 @@ static const char synth_help[] =
 	"                         (coresight, one source)\n"
 	"  --perf-data            also write DIR/perf.data with the same trace\n"
 	"                         (etmtrace convert; its --perf-version,\n"
-	"                         --per-thread, --raw, --big-endian apply)\n";
+	"                         --per-thread, --raw, --big-endian apply)\n"
+
+	"  --data-trace addr|value|both  ETMv3 data trace (ETMCR[3:2]): the program\n"
+	"                         gets loads and stores of every class\n"
+	"  --data-only            ETMv3 data-only mode (ETMCR[20]; needs\n"
+	"                         --data-trace): no instruction trace\n"
+	"  --expect-data FILE     write the data transfers the trace gives, one a\n"
+	"                         line: 'INSN_ADDR R|W DATA_ADDR|- VALUE|- SIZE'\n"
+	"                         in hex, '-' where the trace does not say (as\n"
+	"                         `decode --format data` prints them)\n";
 
 struct synth {
-	const char *dir, *expect;
+	const char *dir, *expect, *expect_data;
+	int dtrace, donly; /* ETMCR[3:2], [20] */
 	uint64_t seed;
 	enum etm_protocol proto;
 	int minor, ca, cid, vmid, ts, gray, rs, bcast, alt, coresight;
@@ -193,6 +204,16 @@ static int synth_value(struct synth *o, const char *name, const char *v)
 		o->expect = v;
 		return 0;
 	}
+	if (!strcmp(name, "expect-data")) {
+		o->expect_data = v;
+		return 0;
+	}
+	if (!strcmp(name, "data-trace")) {
+		o->dtrace = !strcmp(v, "addr") ? 2 : !strcmp(v, "value") ? 1 :
+					     !strcmp(v, "both")          ? 3 :
+									   -1;
+		return o->dtrace < 0 ? -1 : 0;
+	}
 	k = synth_num(o, name, v);
 	return k == 1 ? -1 : k;
 }
@@ -212,6 +233,7 @@ static int synth_flag(struct synth *o, const char *name)
 		{ "full-addr", offsetof(struct synth, full) },
 		{ "itm", offsetof(struct synth, itm) },
 		{ "force", offsetof(struct synth, force) },
+		{ "data-only", offsetof(struct synth, donly) },
 	};
 	size_t i;
 
@@ -299,6 +321,10 @@ static int synth_check(const struct synth *o)
 		      "timestamps, return stack or alternative branches";
 	else if (o->proto != etm_proto_etmv1 && (o->port || o->e1minor))
 		why = "--port and --etm-version 1.x need --protocol etmv1";
+	else if ((o->dtrace || o->donly || o->expect_data) &&
+		 (o->proto != etm_proto_etmv3 || !o->dtrace))
+		why = "--data-only and --expect-data need --data-trace, which "
+		      "needs --protocol etmv3";
 	if (why)
 		fprintf(stderr, "etmtrace synth: %s\n", why);
 	return why ? -1 : 0;
@@ -323,7 +349,8 @@ static void synth_config(const struct synth *o, int k, struct etm_config *c)
 	c->traceid = 0x10 + (uint32_t)k;
 	c->etmcr = cidsz[o->cid] << 14 | (o->ca ? 1u << 12 : 0) |
 		   (o->ts ? 1u << 28 : 0) | (o->vmid ? 1u << 30 : 0) |
-		   (o->rs ? 1u << 29 : 0) | (o->bcast ? 1u << 8 : 0);
+		   (o->rs ? 1u << 29 : 0) | (o->bcast ? 1u << 8 : 0) |
+		   (uint32_t)o->dtrace << 2 | (o->donly ? 1u << 20 : 0);
 	/* ETMCCER: timestamps implemented, size, encoding; PTM: return stack
 	 * implemented */
 	c->etmccer = 1u << 22 | (o->ts == 64 ? 1u << 29 : 0) |
@@ -359,7 +386,7 @@ static uint32_t synth_gen_flags(const struct synth *o)
 		f |= o->ca ? ETM_GEN_CYCLES : 0;
 		f |= o->ts ? ETM_GEN_TS : 0;
 	}
-	return f;
+	return f | (o->dtrace ? ETM_GEN_DATA : 0);
 }
 
 static int synth_encode(const struct synth *o, struct synth_src *s)
@@ -699,6 +726,14 @@ static int synth_expect(const struct synth *o, const struct synth_src *src)
 	char path[4096];
 	int k;
 
+	for (k = 0; o->expect_data && k < o->nsrc; k++) {
+		if (o->nsrc > 1)
+			snprintf(path, sizeof(path), "%s.0x%02x", o->expect_data,
+				 etm_cfg_trace_id(&src[k].cfg));
+		if (synth_expect_data(o->nsrc > 1 ? path : o->expect_data,
+				      &src[k].cfg, src[k].gen))
+			return -1;
+	}
 	if (!o->expect)
 		return 0;
 	snprintf(path, sizeof(path), "%s.itm", o->expect);

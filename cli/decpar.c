@@ -144,6 +144,7 @@ static void *dp_open(void *ctx)
 		return NULL;
 	}
 	w->f.split = w->f.lead = 1;
+	w->f.df = r->f->df; /* the same data filter */
 	return w;
 }
 

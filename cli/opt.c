@@ -170,12 +170,40 @@ static int opt_pieces(struct opts *o, const char *name, const char *v)
 	return 0;
 }
 
+/* --data-range LO-HI: two numbers (0x hex or decimal), LO <= HI, both
+ * included. Returns 0, -2 after printing an error. */
+static int opt_data_range(struct opts *o, const char *v)
+{
+	char lo[64];
+	const char *dash = strchr(v, '-');
+	size_t n = dash ? (size_t)(dash - v) : 0;
+
+	if (!dash || n == 0 || n >= sizeof(lo)) {
+		fprintf(stderr, "etmtrace %s: bad value for --data-range: '%s' (expected LO-HI)\n",
+			o->cmd, v);
+		return -2;
+	}
+	memcpy(lo, v, n);
+	lo[n] = 0;
+	if (opt_uint(o->cmd, "data-range", lo, 0, 0, 0xffffffffu, &o->data_lo) < 0 ||
+	    opt_uint(o->cmd, "data-range", dash + 1, 0, 0, 0xffffffffu, &o->data_hi) < 0)
+		return -2;
+	if (o->data_lo > o->data_hi) {
+		fprintf(stderr, "etmtrace %s: --data-range %s: LO is above HI\n", o->cmd, v);
+		return -2;
+	}
+	o->data_range = 1;
+	return 0;
+}
+
 /* Options of one command each: itm --channel, --probe-wait MS (live
- * input); the pieces options. */
+ * input), --data-range; the pieces options. */
 static int opt_more(struct opts *o, const char *name, const char *v)
 {
 	uint64_t n;
 
+	if (!strcmp(name, "data-range"))
+		return opt_data_range(o, v);
 	if (!strcmp(name, "probe-wait")) {
 		if (opt_uint(o->cmd, name, v, 0, 0, 60000, &n) < 0)
 			return -2;
@@ -301,7 +329,7 @@ static int opt_value(struct opts *o, const char *name, char *v)
 		if (strcmp(v, "text") && strcmp(v, "jsonl") && strcmp(v, "canon") &&
 		    strcmp(v, "flat") && strcmp(v, "callgrind") &&
 		    strcmp(v, "folded") && strcmp(v, "perfetto") &&
-		    strcmp(v, "calls") && strcmp(v, "perf-script"))
+		    strcmp(v, "calls") && strcmp(v, "perf-script") && strcmp(v, "data"))
 			return -1;
 		o->format = v;
 	} else if (!strcmp(name, "jobs")) {
@@ -336,7 +364,8 @@ static int opt_value(struct opts *o, const char *name, char *v)
 
 static const char *const opt_flags[] = { "stats", "no-cache", "m-profile",
 					 "verify", "source", "offsets", "allow-outside",
-					 "verbose", "verify-drop", "run-stats", "check" };
+					 "verbose", "verify-drop", "run-stats", "check",
+					 "data-only" };
 
 static int opt_flag(struct opts *o, const char *name)
 {
@@ -362,6 +391,8 @@ static int opt_flag(struct opts *o, const char *name)
 		o->verify = o->verify_drop = 1;
 	else if (!strcmp(name, "check"))
 		o->itm_check = 1;
+	else if (!strcmp(name, "data-only"))
+		o->data_only = 1;
 	else
 		return -1;
 	return 0;

@@ -63,6 +63,10 @@ struct opts {
 	int itm_check;                   /* itm --check: against the instruction flow */
 	const char *symfs, *buildid_dir; /* perf.data: where mapped files are */
 	int probe_wait;                  /* --probe-wait MS, plus 1 (0: default) */
+	/* --data-only: data transfers alone; --data-range LO-HI: only the
+	 * transfers at addresses in [LO, HI] (ETMv3 data trace) */
+	int data_only, data_range;
+	uint64_t data_lo, data_hi;
 };
 
 /* Parse argv after the subcommand. @allowed lists the option names the

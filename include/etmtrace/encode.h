@@ -31,6 +31,13 @@ enum etm_ev_kind {
 			   *   the overflow reason */
 	etmev_timestamp, /**< a timestamp packet with value .timestamp */
 	etmev_trigger,   /**< a trigger packet */
+	/** ETMv3 data trace: one data transfer of the last instruction
+	 * event (in program order, right after it; fields d*), traced as the
+	 * ETMCR data settings allow (doc/datatrace.md) */
+	etmev_data,
+	/** ETMv3: the value of the out-of-order transfer with tag .dtag
+	 * (an earlier etmev_data with that tag): an out-of-order data packet */
+	etmev_data_value,
 	etmev_num_kinds
 };
 
@@ -60,7 +67,25 @@ struct etm_ev {
 	uint32_t ctxid;     /**< context */
 	uint8_t vmid;       /**< context */
 	uint64_t timestamp; /**< timestamp (binary value) */
+	/* etmev_data, etmev_data_value */
+	uint64_t daddr;  /**< data: data address */
+	uint32_t dvalue; /**< data, data_value: the value (dsize bytes) */
+	uint8_t dsize;   /**< bytes per transfer: 1, 2 or 4 */
+	uint8_t dflags;  /**< ETM_EVD_* */
+	uint8_t dtag;    /**< data: 1-3 = out of order: a placeholder now,
+			   *   the value in an etmev_data_value later */
 };
+
+/* etm_ev dflags (etmev_data). */
+#define ETM_EVD_ADDR 0x01       /**< the trace gives the address (address
+				  *   tracing on): an instruction's first
+				  *   transfer; later ones follow from it */
+#define ETM_EVD_VALUE 0x02      /**< the value is traced (value tracing on);
+				  *   else a value-not-traced packet */
+#define ETM_EVD_SUPPRESSED 0x04 /**< data suppressed: this transfer and the
+				  *   rest of the instruction's untraced */
+#define ETM_EVD_FAILED 0x08     /**< a store-exclusive that failed */
+#define ETM_EVD_WRITE 0x10      /**< a store (else a load) */
 
 /* ---- trace encoder ---------------------------------------------------------- */
 
@@ -132,6 +157,31 @@ int etm_enc_finish(struct etm_enc *e);
 const uint8_t *etm_enc_data(const struct etm_enc *e, size_t *n);
 /** Forget the first @n output bytes (already consumed by the caller). */
 void etm_enc_consume(struct etm_enc *e, size_t n);
+
+/** One data transfer as a decoder of the trace gives it (the ground truth
+ * of `etmtrace synth --expect-data`, etm_enc_data_expect()). */
+struct etm_data_xfer {
+	uint64_t insn;  /**< address of its load/store (has_insn) */
+	uint64_t daddr; /**< data address (has_addr) */
+	uint32_t value; /**< value (has_value) */
+	uint8_t has_insn, has_addr, has_value;
+	uint8_t size;  /**< bytes; 0 = the trace does not say (data-only
+			 *   mode without a value) */
+	char dir;      /**< 'R', 'W', or '?' (data-only mode) */
+	uint8_t flags; /**< ETM_EVD_SUPPRESSED, ETM_EVD_FAILED */
+};
+
+/** What an ETMv3 trace encoded from events @ev (@n of them) under @cfg
+ * says about their data transfers (etmev_data, etmev_data_value), in the
+ * order a decoder gives them: an out-of-order transfer where its value
+ * comes; the address where address tracing is on (the first transfer of an
+ * instruction traced, later ones following from it; data-only mode: the
+ * traced one only), the value where value tracing is on and the value was
+ * traced, the instruction unless in data-only mode. Writes up to @max
+ * into @out; returns how many there are (doc/datatrace.md). */
+size_t etm_enc_data_expect(const struct etm_config *cfg,
+			   const struct etm_ev *ev, size_t n,
+			   struct etm_data_xfer *out, size_t max);
 
 /* ---- CoreSight formatter ------------------------------------------------------ */
 
@@ -226,6 +276,12 @@ struct etm_gen_opts {
 				   *   Hyp trap handler (NS / Hyp changes) */
 #define ETM_GEN_TRIGGER 0x2000u /**< trigger events */
 #define ETM_GEN_ALL 0x3fffu
+/** Loads and stores of every class in the program (LDR/STR of each size,
+ * LDM/STM, PUSH/POP, LDRD/STRD, LDREX/STREX, SWP, VLDM/VSTM), and an
+ * etmev_data event for each transfer of every executed one, with
+ * out-of-order, value-not-traced, suppressed and failed-store choices
+ * (not in ETM_GEN_ALL: the programs of the other flags stay as they were) */
+#define ETM_GEN_DATA 0x4000u
 
 struct etm_gen;
 

@@ -56,6 +56,7 @@ enum etm_elem_kind {
 	 * _VALUE (itm_value of itm_size bytes, itm_fn 1 = write) or _MATCH */
 	etmk_dwt_cmp,
 	etmk_dwt_counter, /**< event counter wrapped: itm_value = the bits (CPI 0, Exc 1, Sleep 2, LSU 3, Fold 4, Cyc 5) */
+	etmk_data,        /**< ETMv3 data trace: one data transfer (below) */
 	etmk_num_kinds
 };
 
@@ -94,6 +95,7 @@ struct etm_elem {
 	/* etmk_exception */
 	uint16_t exc_num;
 	uint8_t exc_cancel; /**< ETMv3: the last traced instruction was cancelled */
+	uint16_t itm_chan;  /**< ITM/DWT: stimulus port 0-255, DWT comparator 0-3 */
 	uint64_t ret_addr;  /**< preferred return address (valid if has_ret) */
 	uint8_t has_ret;
 	uint64_t addr; /**< exception: vector address; nomem: unreadable address;
@@ -114,24 +116,43 @@ struct etm_elem {
 	 * without the Security Extensions (etm_cfg_security_ext()), whose
 	 * trace's NS and Hyp bits are ignored */
 	uint8_t ns, hyp;
+	union {
+		struct {                /* etmk_data (below) */
+			uint8_t dsize;  /**< bytes transferred: 1, 2, 4; 0 = unknown */
+			uint8_t dflags; /**< ETM_DATA_* bits */
+			uint8_t dtag;   /**< out-of-order tag 1-3 the value came with; 0 */
+			uint8_t dindex; /**< which transfer of its instruction (LDM: 0 first) */
+		};
+		struct {                   /* ITM/DWT elements (below) */
+			uint8_t itm_size;  /**< payload bytes: 1, 2 or 4 */
+			uint8_t itm_fn;    /**< exception function; data value: 1 = write */
+			uint8_t itm_flags; /**< ETM_ITM_* below */
+			/** etmk_itm_ts: local TC (0 synchronous, 1 timestamp
+			 * delayed, 2 packet delayed, 3 both), global:
+			 * ETM_ITM_WRAP/_CLKCH (packet.h) in bits 0-1 */
+			uint8_t itm_tc;
+		};
+	};
 
-	/* etmk_timestamp */
-	uint64_t timestamp;
+	union {
+		uint64_t timestamp; /**< etmk_timestamp */
+		uint64_t daddr;     /**< etmk_data: data address (valid with
+				      *   ETM_DATA_ADDR) */
+	};
 
 	/* etmk_error, etmk_buffer_end */
 	int err; /**< enum etm_error */
+	union {
+		/** etmk_data: the value, zero-extended (valid with ETM_DATA_VALUE) */
+		uint32_t dvalue;
+		/** ITM/DWT: stimulus value, data value, counter bits */
+		uint32_t itm_value;
+	};
 
-	/* ITM/DWT elements (etmk_itm_*, etmk_dwt_*; exc_num, addr and
-	 * timestamp above as they say) */
-	uint32_t itm_value; /**< stimulus value, data value, counter bits */
-	uint16_t itm_chan;  /**< stimulus port 0-255, DWT comparator 0-3 */
-	uint8_t itm_size;   /**< payload bytes: 1, 2 or 4 */
-	uint8_t itm_fn;     /**< exception function; data value: 1 = write */
-	uint8_t itm_flags;  /**< ETM_ITM_* below */
-	/** etmk_itm_ts: local TC (0 synchronous, 1 timestamp delayed, 2
-	 * packet delayed, 3 both), global: ETM_ITM_WRAP/_CLKCH (packet.h) in
-	 * bits 0-1 */
-	uint8_t itm_tc;
+	/* ITM/DWT elements (etmk_itm_*, etmk_dwt_*): itm_chan (beside
+	 * exc_num), itm_size, itm_fn, itm_flags, itm_tc and itm_value share
+	 * the padding and unions with the data-transfer fields, so the
+	 * element does not grow; exc_num, addr and timestamp as they say */
 
 	/* etmk_piece (id 0): the piece @piece begins; its bytes are [start,
 	 * end) of the buffer (offset = start). ninsn = how many pieces;
@@ -141,6 +162,15 @@ struct etm_elem {
 	 * (0 = oldest), last_atom = 1 if the order in time is known, last_exec
 	 * = 1 if the listing is in time order; reason etm_gap_joins: ret_addr
 	 * = the halt's return address where this piece resumes (has_ret). */
+
+	/* etmk_data (ETMv3 data trace, doc/datatrace.md): one data transfer.
+	 * addr = address of the load/store it belongs to and isa its
+	 * instruction set when dflags has ETM_DATA_INSN (not in data-only
+	 * mode, nor before a data instruction was traced, nor for the
+	 * ARMv7-M exception stacking); the element follows the range holding
+	 * that instruction. Its fields (dsize, dflags, dtag, dindex, daddr,
+	 * dvalue) sit in the padding and a union above: the element does not
+	 * grow (it is copied on the decode's hot paths). */
 };
 
 /* etm_elem.itm_flags */
@@ -150,6 +180,16 @@ struct etm_elem {
 #define ETM_ITM_CMP_ADDR 0x20u  /**< dwt_cmp: its data address */
 #define ETM_ITM_CMP_VALUE 0x40u /**< dwt_cmp: its data value */
 #define ETM_ITM_CMP_MATCH 0x80u /**< dwt_cmp: a match (ARMv8-M) */
+/* etmk_data flags (struct etm_elem dflags). */
+#define ETM_DATA_WRITE 0x01      /**< a store (else a load, if ETM_DATA_DIR) */
+#define ETM_DATA_DIR 0x02        /**< the direction is known (ETM_DATA_WRITE) */
+#define ETM_DATA_ADDR 0x04       /**< daddr is valid (traced or derived) */
+#define ETM_DATA_VALUE 0x08      /**< dvalue is valid: traced */
+#define ETM_DATA_INSN 0x10       /**< addr / isa name the instruction */
+#define ETM_DATA_SUPPRESSED 0x20 /**< data trace suppressed here: the rest
+				   *   of the instruction's transfers untraced */
+#define ETM_DATA_FAILED 0x40     /**< store-exclusive failed: nothing written */
+#define ETM_DATA_STACKING 0x80   /**< ARMv7-M exception entry stacking */
 
 struct etm_flow;
 
@@ -181,8 +221,8 @@ int etm_flow_next(struct etm_flow *f, struct etm_elem *el, size_t size);
 enum etm_isa etm_flow_isa(const struct etm_flow *f);
 /** Reset to unsynchronised (e.g. after a parser error). */
 void etm_flow_reset(struct etm_flow *f);
-/** Enable (1) / disable (0) the straight-line block cache and the ETMv3
- * walk memo (default on). Both memoise the image: it must not change while
+/** Enable (1) / disable (0) the straight-line block cache, the ETMv3
+ * walk memo and its data-trace scan memo (default on). Both memoise the image: it must not change while
  * the decoder uses it. */
 void etm_flow_set_cache(struct etm_flow *f, int on);
 

@@ -54,6 +54,34 @@ int etm_insn_decode(struct etm_insn *insn, enum etm_isa isa, uint64_t addr,
 int etm_insn_is_waypoint(const struct etm_insn *insn,
 			 const struct etm_config *cfg);
 
+/** Direction of a load/store's data transfers (etm_insn_ldst()). */
+enum etm_ldst_dir {
+	etm_ldst_none = 0,  /**< not a data instruction */
+	etm_ldst_load = 1,  /**< reads memory (R) */
+	etm_ldst_store = 2, /**< writes memory (W) */
+	etm_ldst_swap = 3,  /**< SWP/SWPB: one read, then one write */
+};
+
+/** The data transfers of a load/store instruction, as ETMv3 data trace
+ * sees them (doc/datatrace.md): LDM/STM/PUSH/POP one transfer per
+ * register, LDRD/STRD/LDREXD/STREXD and RFE/SRS two words, VLDM/VSTM and
+ * VLDR/VSTR one per 32-bit word; later transfers at the first address
+ * plus 4 per transfer. */
+struct etm_ldst {
+	uint8_t dir;   /**< enum etm_ldst_dir */
+	uint8_t size;  /**< bytes per transfer: 1, 2 or 4 */
+	uint8_t count; /**< number of transfers; 0 = not known from the
+			 *   opcode (generic LDC/STC) */
+	uint8_t excl;  /**< exclusive store: STREX{B,H,D} (a store-failed
+			 *   packet may replace its data) */
+};
+
+/** Whether classified instruction @insn (etm_insn_decode()) transfers data,
+ * and how: fills @ls (zeroed for other instructions). Returns 1 for a
+ * data instruction, 0 otherwise, -etme_invalid on NULL. Preload hints
+ * (PLD/PLI) and barriers transfer no data. */
+int etm_insn_ldst(const struct etm_insn *insn, struct etm_ldst *ls);
+
 /** Name of an instruction class ("branch", "ibranch", "isb", ...). */
 const char *etm_insn_class_name(enum etm_insn_class c);
 

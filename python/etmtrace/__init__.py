@@ -32,11 +32,14 @@ __all__ = ["open", "decode_stream", "open_stream", "Stream", "plan_chunks", "dec
            "CHUNK_SIZE", "STREAM_PROBE", "VERSION"]
 __version__ = VERSION
 
-#: Element kinds (the record's ``kind`` field indexes this tuple).
+#: Element kinds (the record's ``kind`` field indexes this tuple). A
+#: ``data`` record (ETMv3 data trace): ``address`` = its instruction,
+#: ``end`` = data address, ``ninsn`` = value, ``exc_num`` = ETM_DATA_* flags
+#: (etmtrace/flow.h), ``reason`` = size, ``isync`` = out-of-order tag.
 KINDS = ("invalid", "range", "exception", "exc_return", "trace_on",
          "nosync", "context", "timestamp", "cycle_count", "event", "nomem",
          "error", "buffer_end", "piece", "window", "itm_sw", "itm_ts",
-         "itm_overflow", "dwt_pc", "dwt_exc", "dwt_cmp", "dwt_counter")
+         "itm_overflow", "dwt_pc", "dwt_exc", "dwt_cmp", "dwt_counter", "data")
 #: Instruction sets (``isa``).
 ISAS = ("unknown", "A32", "T32", "TEE", "Jazelle")
 #: Class of a range's last instruction (``last_class``).

@@ -89,6 +89,17 @@ void epy_elem_from(struct epy_elem *r, const struct etm_elem *e)
 	case etmk_dwt_counter:
 		epy_itm_from(r, e);
 		break;
+	case etmk_data: /* address = instruction, end = data address,
+			 * ninsn = value, exc_num = dflags, reason = size,
+			 * isync = out-of-order tag */
+		r->address = e->addr;
+		r->isa = (uint8_t)e->isa;
+		r->end = e->daddr;
+		r->ninsn = e->dvalue;
+		r->exc_num = e->dflags;
+		r->reason = e->dsize;
+		r->isync = e->dtag;
+		break;
 	default:
 		break;
 	}

@@ -75,10 +75,6 @@ int etm_config_check(const struct etm_config *cfg, const char **why)
 		       "two halves) is not supported";
 		return -etme_bad_config;
 	}
-	if (cfg->protocol == etm_proto_etmv3 && etm_cfg_data_only(cfg)) {
-		*why = "data-only trace has no instruction flow";
-		return -etme_bad_config;
-	}
 	return 0;
 }
 

@@ -55,6 +55,9 @@ struct etm_enc *etm_enc_alloc(const struct etm_enc_opts *o, size_t size,
 	e->ca = (uint8_t)etm_cfg_cycle_acc(c);
 	e->cid_bytes = (uint8_t)etm_cfg_ctxid_bytes(c);
 	e->vmid_on = (uint8_t)etm_cfg_vmid(c);
+	e->d_addr = (uint8_t)etm_cfg_data_addr(c);
+	e->d_value = (uint8_t)etm_cfg_data_value(c);
+	e->d_only = (uint8_t)etm_cfg_data_only(c);
 	e->ts_on = (uint8_t)etm_cfg_timestamps(c);
 	e->ts64 = (uint8_t)etm_cfg_ts_64bit(c);
 	e->tsbin = (uint8_t)etm_cfg_ts_binary(c);
@@ -128,7 +131,8 @@ int etm_enc_put(struct etm_enc *e, const struct etm_ev *ev)
 	if (!err && e->out.err)
 		err = -etme_nomem;
 	if (!err && ev->kind != etmev_context && ev->kind != etmev_timestamp &&
-	    ev->kind != etmev_trigger)
+	    ev->kind != etmev_trigger && ev->kind != etmev_data &&
+	    ev->kind != etmev_data_value)
 		enc_expect(e, ev);
 	return err;
 }
@@ -174,8 +178,10 @@ void enc_async(struct etm_enc *e)
 
 	etm_obuf_put(&e->out, as, sizeof(as));
 	e->async_at = enc_pos(e);
-	/* a decoder may start here: send the next timestamp in full */
+	/* a decoder may start here: send the next timestamp and data
+	 * address in full */
 	e->ts_full = 1;
+	e->d_full = 1;
 }
 
 int enc_async_due(const struct etm_enc *e)

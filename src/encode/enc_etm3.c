@@ -126,6 +126,7 @@ static void e3_isync(struct etm_enc *e, uint64_t addr, enum etm_isa isa,
 	e->ever_synced = 1;
 	e->need_sync = 0;
 	e->last_insn = 0;
+	e->d_full = 1;
 }
 
 static void e3_branch(struct etm_enc *e, uint64_t addr, enum etm_isa isa,
@@ -157,6 +158,8 @@ static int e3_insn(struct etm_enc *e, const struct etm_ev *ev)
 
 	if (!e->on)
 		return 0;
+	if (e->d_only)
+		return enc_etm3_donly_insn(e, ev);
 	if (e->ca && !ev->cycles && e->minor < 3)
 		return -etme_invalid; /* format 4 is ETMv3.3+ */
 	err = enc_classify(e, ev, &in);
@@ -199,7 +202,7 @@ static int e3_insn(struct etm_enc *e, const struct etm_ev *ev)
 
 static int e3_exception(struct etm_enc *e, const struct etm_ev *ev)
 {
-	if (!e->on)
+	if (!e->on || e->d_only)
 		return 0;
 	if (e->need_sync) {
 		if (!e->next_valid)
@@ -282,6 +285,12 @@ int enc_etm3_put(struct etm_enc *e, const struct etm_ev *ev)
 			enc_byte(e, 0x0c);
 		}
 		return 0;
+	case etmev_data:
+	case etmev_data_value:
+		if (!e->on || e->need_sync)
+			return 0;
+		e3_flush(e);
+		return enc_etm3_data(e, ev);
 	default:
 		return -etme_invalid;
 	}

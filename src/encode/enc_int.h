@@ -109,6 +109,11 @@ struct etm_enc {
 	unsigned rs_top, rs_count;
 	/* ETMv3: the previous traced item was an instruction (cancel) */
 	uint8_t last_insn;
+	/* ETMv3 data trace (enc_etm3_data.c): ETMCR[3] address, [2] value,
+	 * [20] data-only; the last data address; the next one in full (after
+	 * a sync, where a decoder may start) */
+	uint8_t d_addr, d_value, d_only, d_full;
+	uint32_t d_last;
 	void *e1; /* ETMv1 back end state (enc_etm1.c) */
 };
 
@@ -155,6 +160,10 @@ int enc_ptm_put(struct etm_enc *e, const struct etm_ev *ev);
 int enc_ptm_finish(struct etm_enc *e);
 int enc_etm3_put(struct etm_enc *e, const struct etm_ev *ev);
 int enc_etm3_finish(struct etm_enc *e);
+/* enc_etm3_data.c: etmev_data / etmev_data_value, and the instruction
+ * events of data-only mode (no instruction trace: syncs only). */
+int enc_etm3_data(struct etm_enc *e, const struct etm_ev *ev);
+int enc_etm3_donly_insn(struct etm_enc *e, const struct etm_ev *ev);
 int enc_e1_init(struct etm_enc *e);
 int enc_e1_put(struct etm_enc *e, const struct etm_ev *ev);
 int enc_e1_finish(struct etm_enc *e);

@@ -53,6 +53,8 @@ static void gen_plain(struct etm_gen *g, enum etm_isa isa, int allow_cond)
 		g->it[i].cond = 1;
 		g->it[i].cc = (uint8_t)etm_rng_below(&g->rng, 14);
 	}
+	if (!g->err && (g->o.flags & ETM_GEN_DATA))
+		gen_data_item(g, i);
 }
 
 static void gen_straight(struct etm_gen *g, enum etm_isa isa, unsigned n)
@@ -332,6 +334,8 @@ static uint32_t gen_enc_a32(const struct etm_gen *g, const struct gitem *it)
 
 	switch (it->op) {
 	case go_plain:
+		if (it->ldst)
+			return cc | gen_data_enc(it);
 		switch ((v >> 3) & 3) {
 		case 0: return cc | 0x03a00000 | rd << 12 | (v & 0xff);
 		case 1: return cc | 0x02800000 | rd << 16 | rd << 12 | 1;
@@ -373,6 +377,8 @@ static uint32_t gen_enc_t32(const struct etm_gen *g, const struct gitem *it)
 		off = (int64_t)gen_target(g, it) - (int64_t)(it->addr + 4);
 	switch (it->op) {
 	case go_plain:
+		if (it->ldst)
+			return gen_data_enc(it);
 		if (it->size == 4)
 			return (v & 0x10) ? 0xf2400000 | rd << 8 | (v >> 5) :
 					    (0xf100u | rd) << 16 | rd << 8 | 1;
@@ -512,6 +518,8 @@ struct etm_gen *etm_gen_alloc(const struct etm_gen_opts *o, size_t size)
 	}
 	if (!g->err)
 		g->err = gen_walk(g);
+	if (!g->err && (g->o.flags & ETM_GEN_DATA))
+		g->err = gen_data_events(g);
 	if (g->err) {
 		etm_gen_free(g);
 		return NULL;

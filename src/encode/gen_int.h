@@ -32,6 +32,8 @@ struct gitem {
 	uint8_t size, op, cond, isa, variant;
 	uint8_t cc;    /* condition code (14 = always) */
 	uint8_t align; /* function entry: 4-byte aligned */
+	uint8_t ldst;  /* go_plain with ETM_GEN_DATA: 1 + which load/store
+			* (gen_data.c), 0 = data processing */
 	int32_t tgt;   /* item index (branches) */
 	int16_t func;  /* function index (calls) */
 	uint16_t ntab; /* go_jmp: targets tab[itab .. itab+ntab) */
@@ -65,6 +67,15 @@ struct etm_gen {
 	size_t nev, evcap;
 	int err;
 };
+
+/* gen_data.c: loads and stores (ETM_GEN_DATA). */
+/* Maybe make plain item @i a load/store (sets ldst). */
+void gen_data_item(struct etm_gen *g, int i);
+/* The opcode of load/store item @it. */
+uint32_t gen_data_enc(const struct gitem *it);
+/* Add an etmev_data event after every executed load/store event (and
+ * the out-of-order values later). Returns 0 or -etme_nomem. */
+int gen_data_events(struct etm_gen *g);
 
 /* gen.c */
 int gen_item_at(const struct etm_gen *g, uint64_t addr);

@@ -239,6 +239,7 @@ const char *etm_elem_kind_name(enum etm_elem_kind k)
 	case etmk_dwt_exc: return "dwt_exc";
 	case etmk_dwt_cmp: return "dwt_cmp";
 	case etmk_dwt_counter: return "dwt_counter";
+	case etmk_data: return "data";
 	case etmk_invalid:
 	case etmk_num_kinds: break;
 	}
@@ -277,13 +278,19 @@ void etm_elem_save(struct etm_sbuf *s, const struct etm_elem *el)
 	etm_sbuf_u8(s, el->hyp);
 	etm_sbuf_u64(s, el->timestamp);
 	etm_sbuf_u32(s, (uint32_t)el->err);
-	if (el->kind >= etmk_itm_sw) {
+	if (el->kind >= etmk_itm_sw && el->kind <= etmk_dwt_counter) {
 		etm_sbuf_u32(s, el->itm_value);
 		etm_sbuf_u32(s, el->itm_chan);
 		etm_sbuf_u8(s, el->itm_size);
 		etm_sbuf_u8(s, el->itm_fn);
 		etm_sbuf_u8(s, el->itm_flags);
 		etm_sbuf_u8(s, el->itm_tc);
+	}
+	if (el->kind == etmk_data) { /* (daddr: as timestamp above) */
+		etm_sbuf_u32(s, el->dvalue);
+		etm_sbuf_u32(s, (uint32_t)el->dsize | (uint32_t)el->dflags << 8 |
+					(uint32_t)el->dtag << 16 |
+					(uint32_t)el->dindex << 24);
 	}
 }
 

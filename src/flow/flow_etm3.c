@@ -412,7 +412,7 @@ static void e3_cycles(struct etm3_flow *e, const struct etm_packet *pkt,
 }
 
 /* P-header: every atom is one instruction, walked a block at a time. */
-static int e3_atoms(struct etm3_flow *e, const struct etm_packet *pkt)
+int etm_e3_atoms(struct etm3_flow *e, const struct etm_packet *pkt)
 {
 	uint16_t w[ETM_PKT_MAX_ATOMS];
 	uint64_t cw[ETM_PKT_MAX_ATOMS + 1];
@@ -612,10 +612,14 @@ static int e3_put_pkt(struct etm_flow *f, const struct etm_packet *pkt)
 	e->off = pkt->offset;
 	switch (pkt->type) {
 	case etmp_atom:
-		return e3_atoms(e, pkt);
+		if (e->d.on)
+			return etm_e3_data_walk(e, pkt);
+		return etm_e3_atoms(e, pkt);
 	case etmp_branch:
 		return e3_branch_pkt(e, pkt);
 	case etmp_isync:
+		if (e->d.on)
+			return etm_e3_data_walk(e, pkt);
 		return etm_e3_isync(e, pkt);
 	case etmp_error:
 		return etm_e3_error(e, pkt);
@@ -635,6 +639,14 @@ static int e3_put_pkt(struct etm_flow *f, const struct etm_packet *pkt)
 		e->has_vmid = 1;
 		e->vmid = pkt->vmid;
 		return e3_emit_context(e);
+	case etmp_data:
+	case etmp_ooo_data:
+	case etmp_ooo_place:
+	case etmp_val_not_traced:
+	case etmp_data_suppressed:
+	case etmp_store_failed:
+	case etmp_exc_entry:
+		return etm_e3_data(e, pkt);
 	default:
 		/* A-sync, ignore, data trace, exception entry marker, and
 		 * packets of the other protocol: no effect on the flow. */
@@ -644,7 +656,10 @@ static int e3_put_pkt(struct etm_flow *f, const struct etm_packet *pkt)
 
 static int e3_finish(struct etm_flow *f)
 {
-	return e3_flush(f->impl);
+	struct etm3_flow *e = f->impl;
+	int err = e->d.ooo_used ? etm_e3_data_gap(e) : 0;
+
+	return err < 0 ? err : e3_flush(e);
 }
 
 static void e3_reset(struct etm_flow *f)
@@ -652,16 +667,20 @@ static void e3_reset(struct etm_flow *f)
 	struct etm3_flow *e = f->impl;
 	int ever = e->ever_synced;
 	struct etm_wm_entry *memo = e->memo;
+	struct e3_smemo *smemo = e->d.smemo;
 	uint32_t tgen = e->tgen;
 
 	memset(e, 0, sizeof(*e));
 	e->f = f;
 	e->memo = memo;
+	e->d.smemo = smemo;
 	e->tgen = tgen + 1;
 	e->ca = etm_cfg_cycle_acc(&f->cfg);
 	e->m_profile = etm_cfg_m_profile(&f->cfg);
 	e->sec_ext = etm_cfg_security_ext(&f->cfg);
 	e->data_only = etm_cfg_data_only(&f->cfg);
+	e->d.on = etm_cfg_data_trace(&f->cfg) || e->data_only;
+	f->drain = e->d.on ? etm_e3_drain_data : etm_e3_drain;
 	e->ever_synced = ever;
 	e3_set_ns(e, 0);
 	e->rtmpl.kind = etmk_range;
@@ -714,14 +733,18 @@ static void e3_save(const struct etm_flow *f, struct etm_sbuf *s)
 	etm_sbuf_u32(s, e->nheld);
 	for (i = 0; i < e->nheld; i++)
 		etm_elem_save(s, &e->held[i]);
+	if (e->d.on)
+		etm_e3_data_save(e, s);
 }
 
 static void e3_free(struct etm_flow *f)
 {
 	struct etm3_flow *e = f->impl;
 
-	if (e)
+	if (e) {
 		free(e->memo);
+		free(e->d.smemo);
+	}
 	free(f->impl);
 	f->impl = NULL;
 }
@@ -750,7 +773,6 @@ int etm_flow_etm3_init(struct etm_flow *f)
 	f->free_impl = e3_free;
 	f->save = e3_save;
 	f->rewind = e3_rewind;
-	f->drain = etm_e3_drain;
 	f->cur_isa = e3_cur_isa;
 	e3_reset(f);
 	return 0;

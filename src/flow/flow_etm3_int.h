@@ -21,6 +21,36 @@ struct etm_wm_entry;
 #define E3_WAIT_BRANCH 1
 #define E3_WAIT_ISA 2
 
+/* ETMv3 data trace (flow_etm3_data.c): the data instruction the next data
+ * packet belongs to, and the out-of-order transfers waiting for values. */
+struct e3_data {
+	int on;       /* ETMCR[3:2] != 0 */
+	int have;     /* a data instruction (or the stacking) is current */
+	int insn;     /* iaddr/isa name it (not the stacking) */
+	int stacking; /* ARMv7-M exception entry stacking (0x7E) */
+	uint64_t iaddr;
+	enum etm_isa isa;
+	struct etm_ldst ls;
+	uint32_t k;    /* its transfers seen so far */
+	int have_base; /* base: the address of its transfer 0 */
+	uint64_t base;
+	uint8_t ooo_used; /* bit t: ooo[t] waits for its value */
+	struct etm_elem ooo[4];
+	/* scans of ranges memoised (the cache on; allocated at first use,
+	 * kept across resets, E3_SMEMO entries) */
+	struct e3_smemo *smemo;
+};
+
+#define E3_SMEMO 1024
+
+/* Where a walk starts in the queue (etm_e3_data_mark()). */
+struct e3_dmark {
+	unsigned q0;      /* queue index of the pending range / new elements */
+	int pend_on;      /* a pending range was there */
+	uint64_t old_end; /* its end and count then */
+	uint32_t old_n;
+};
+
 struct etm3_flow {
 	struct etm_flow *f;
 	int ca;        /* cycle-accurate: W atoms are counted */
@@ -74,6 +104,8 @@ struct etm3_flow {
 	 * until the first one (with the cache on) or without memory */
 	struct etm_wm_entry *memo;
 	uint32_t tgen; /* generation of rtmpl (a memo key) */
+
+	struct e3_data d; /* data trace (off: untouched) */
 };
 
 /* Atoms to walk: bit i of @bits is 1 for N. Cycle-accurate: @w[i] cycles
@@ -187,10 +219,31 @@ int etm_e3_halt_skip(struct etm3_flow *e);
  * address @br, complete on its own (a trace-on element, reason resync). */
 int etm_e3_unhalt(struct etm3_flow *e, const struct etm_brc *br);
 
+/* A P-header packet's atoms walked. */
+int etm_e3_atoms(struct etm3_flow *e, const struct etm_packet *pkt);
 /* Walk atoms @a (e3_walk_in(), out of line). Returns 0 or an error. */
 int etm_e3_walk(struct etm3_flow *e, const struct e3_atoms *a);
 /* Classify the last instruction of range @el if the walk did not. */
 void etm_e3_classify_last(const struct etm3_flow *e, struct etm_elem *el);
+
+/* flow_etm3_data.c: data trace. */
+/* Before a walk (data trace on): where its instructions will be. */
+void etm_e3_data_mark(struct etm3_flow *e, struct e3_dmark *m);
+/* After it: the last load/store executed becomes the data instruction. */
+void etm_e3_data_scan(struct etm3_flow *e, const struct e3_dmark *m);
+/* A data packet (normal, out-of-order, placeholder, value not traced,
+ * suppressed, store failed) or the exception entry marker. */
+int etm_e3_data(struct etm3_flow *e, const struct etm_packet *pkt);
+/* Forget the data instruction; out-of-order transfers never matched are
+ * reported (trace gap, end of trace). */
+int etm_e3_data_gap(struct etm3_flow *e);
+/* An atom packet or I-sync with data trace on: walked (etm_e3_atoms(),
+ * etm_e3_isync()) between etm_e3_data_mark() and etm_e3_data_scan(). */
+int etm_e3_data_walk(struct etm3_flow *e, const struct etm_packet *pkt);
+/* The drain hook with data trace on: none (the general path only). */
+int etm_e3_drain_data(struct etm_flow *f, uint64_t *np);
+/* Save the data state (etm_flow_save()). */
+void etm_e3_data_save(const struct etm3_flow *e, struct etm_sbuf *s);
 
 /* The fast path (flow_etm3_plain.c, the flow decoder's drain hook):
  * compact tokens pulled from the packet decoder, see flow_int.h. */

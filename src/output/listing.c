@@ -371,6 +371,7 @@ static void text_resumed(struct decfmt *c, const struct etm_elem *el)
 
 static inline int elem_out(struct decfmt *c, const struct etm_elem *el);
 static inline void elem_fmt(struct decfmt *c, const struct etm_elem *el);
+static void elem_filtered(struct decfmt *c, const struct etm_elem *el);
 
 int decfmt_item(void *vctx, const struct etm_item *it)
 {
@@ -389,6 +390,11 @@ int decfmt_elems(void *vctx, const struct etm_elem *els, size_t n)
 	size_t i;
 
 	diagset_elems(c->dw, els, n);
+	if (c->df.on) {
+		for (i = 0; i < n; i++)
+			elem_filtered(c, &els[i]);
+		return 0;
+	}
 	for (i = 0; i < n; i++)
 		elem_fmt(c, &els[i]);
 	return 0;
@@ -413,6 +419,29 @@ static void canon_elem(struct decfmt *c, const struct etm_elem *el,
 	}
 }
 
+/* Whether filter @df drops @el (counted, not output). */
+static int dfilter_drops(const struct dec_dfilter *df, const struct etm_elem *el)
+{
+	if (el->kind != etmk_data)
+		return df->only && el->kind != etmk_error;
+	return df->range && (!(el->dflags & ETM_DATA_ADDR) || el->daddr < df->lo ||
+			     el->daddr > df->hi);
+}
+
+/* elem_fmt() behind the data filter (decided once per batch: the
+ * unfiltered loop stays as it was). */
+static void elem_filtered(struct decfmt *c, const struct etm_elem *el)
+{
+	if (!dfilter_drops(&c->df, el)) {
+		elem_fmt(c, el);
+		return;
+	}
+	if (el->kind < etmk_num_kinds)
+		c->n.elems[el->kind]++;
+	if (el->kind == etmk_range)
+		c->n.insns += el->ninsn;
+}
+
 /* decfmt_elem() but the diagnostics, static: inlined into the loop of
  * decfmt_elems() (the library is built as position-independent code, where
  * a global function is not inlined into its callers), which gives the
@@ -427,6 +456,12 @@ static inline void elem_fmt(struct decfmt *c, const struct etm_elem *el)
 		c->n.errors++;
 	src = c->byid[el->id];
 	switch (c->fmt) {
+	case DF_DATA:
+		if (el->kind == etmk_range)
+			c->n.insns += el->ninsn;
+		else if (el->kind == etmk_data)
+			etm_out_data_line(c->w, el);
+		break;
 	case DF_STATS:
 		if (el->kind == etmk_range)
 			c->n.insns += el->ninsn;
@@ -464,7 +499,10 @@ static inline void elem_fmt(struct decfmt *c, const struct etm_elem *el)
 static inline int elem_out(struct decfmt *c, const struct etm_elem *el)
 {
 	diagset_elem(c->dw, el);
-	elem_fmt(c, el);
+	if (c->df.on)
+		elem_filtered(c, el);
+	else
+		elem_fmt(c, el);
 	return 0;
 }
 

@@ -19,7 +19,17 @@
 enum dec_fmt { DF_TEXT,
 	       DF_CANON,
 	       DF_JSONL,
-	       DF_STATS };
+	       DF_STATS,
+	       DF_DATA /* data transfers, etm_out_data_line() */ };
+
+/* Which elements are output (ETMv3 data trace): @only: data transfers
+ * alone (with errors); @range: data transfers only at addresses in [lo,
+ * hi]. Per element, no state: parallel formatters give the same. */
+struct dec_dfilter {
+	int on; /* only || range */
+	int only, range;
+	uint64_t lo, hi;
+};
 
 struct dec_counts {
 	unsigned long long insns, elems[etmk_num_kinds], errors, packets;
@@ -53,6 +63,7 @@ struct decfmt {
 	uint8_t lost[256];                          /* text: by ID, sync lost with no trace on
 				   * since: the next range resumes the listing */
 	const struct etm_listing_source *byid[256]; /* in the caller's list */
+	struct dec_dfilter df;                      /* set after decfmt_init() */
 };
 
 /* A formatter of @fmt into @w for the @nsrc sources @src (borrowed, as are

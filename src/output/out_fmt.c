@@ -155,6 +155,74 @@ static void text_piece(struct wbuf *w, const struct etm_elem *el)
 			    el->last_size + 1u, el->ninsn);
 }
 
+static char data_rw(const struct etm_elem *el)
+{
+	if (!(el->dflags & ETM_DATA_DIR))
+		return '?';
+	return el->dflags & ETM_DATA_WRITE ? 'W' : 'R';
+}
+
+/* "   R [0x20001000] = 0x12345678 (4 bytes) ldr at 0x00008004": one data
+ * transfer, listed after the range that holds its instruction. */
+static void text_data(struct wbuf *w, const struct etm_elem *el)
+{
+	unsigned f = el->dflags;
+
+	if (f & ETM_DATA_SUPPRESSED) {
+		wbuf_str(w, "   -- data trace suppressed");
+	} else {
+		wbuf_printf(w, "   %c ", data_rw(el));
+		if (f & ETM_DATA_ADDR)
+			wbuf_printf(w, "[0x%08llx]", (unsigned long long)el->daddr);
+		else
+			wbuf_str(w, "[?]");
+		if (f & ETM_DATA_FAILED)
+			wbuf_str(w, " store failed");
+		else if (f & ETM_DATA_VALUE)
+			wbuf_printf(w, " = 0x%0*x", el->dsize ? 2 * el->dsize : 8,
+				    el->dvalue);
+		else
+			wbuf_str(w, " = (value not traced)");
+		if (el->dsize)
+			wbuf_printf(w, " (%u byte%s)", el->dsize, el->dsize > 1 ? "s" : "");
+	}
+	if (el->dtag)
+		wbuf_printf(w, " out of order, tag %u", el->dtag);
+	if (f & ETM_DATA_STACKING)
+		wbuf_str(w, " exception stacking");
+	if (f & ETM_DATA_INSN)
+		wbuf_printf(w, " by 0x%08llx", (unsigned long long)el->addr);
+	if (el->dindex)
+		wbuf_printf(w, " #%u", el->dindex);
+}
+
+void etm_out_data_line(struct wbuf *w, const struct etm_elem *el)
+{
+	unsigned f = el->dflags;
+
+	if (f & ETM_DATA_INSN)
+		wbuf_printf(w, "%08llx", (unsigned long long)el->addr);
+	else
+		wbuf_char(w, '-');
+	wbuf_printf(w, " %c ", data_rw(el));
+	if (f & ETM_DATA_ADDR)
+		wbuf_printf(w, "%08llx", (unsigned long long)el->daddr);
+	else
+		wbuf_char(w, '-');
+	if (f & ETM_DATA_VALUE)
+		wbuf_printf(w, " %x", el->dvalue);
+	else
+		wbuf_str(w, " -");
+	wbuf_printf(w, " %u", el->dsize);
+	if (f & ETM_DATA_SUPPRESSED)
+		wbuf_str(w, " suppressed");
+	if (f & ETM_DATA_FAILED)
+		wbuf_str(w, " failed");
+	if (f & ETM_DATA_STACKING)
+		wbuf_str(w, " stacking");
+	wbuf_char(w, '\n');
+}
+
 int etm_out_text_event(struct wbuf *w, const struct etm_elem *el,
 		       const struct etm_config *cfg)
 {
@@ -211,6 +279,9 @@ int etm_out_text_event(struct wbuf *w, const struct etm_elem *el,
 	case etmk_dwt_cmp:
 	case etmk_dwt_counter:
 		return etm_out_text_itm(w, el);
+	case etmk_data:
+		text_data(w, el);
+		return 1;
 	case etmk_range:
 	case etmk_invalid:
 	case etmk_num_kinds:
@@ -288,6 +359,29 @@ static void jsonl_piece(struct wbuf *w, const struct etm_elem *el)
 		wbuf_printf(w, ",\"join\":\"0x%08llx\"", (unsigned long long)el->ret_addr);
 }
 
+static void jsonl_data(struct wbuf *w, const struct etm_elem *el)
+{
+	unsigned f = el->dflags;
+
+	wbuf_printf(w, ",\"rw\":\"%c\"", data_rw(el));
+	if (f & ETM_DATA_INSN)
+		wbuf_printf(w, ",\"insn\":\"0x%08llx\",\"isa\":\"%s\"",
+			    (unsigned long long)el->addr, etm_isa_name(el->isa));
+	if (f & ETM_DATA_ADDR)
+		wbuf_printf(w, ",\"daddr\":\"0x%08llx\"", (unsigned long long)el->daddr);
+	if (f & ETM_DATA_VALUE)
+		wbuf_printf(w, ",\"value\":\"0x%08x\"", el->dvalue);
+	wbuf_printf(w, ",\"size\":%u,\"index\":%u", el->dsize, el->dindex);
+	if (el->dtag)
+		wbuf_printf(w, ",\"tag\":%u", el->dtag);
+	if (f & ETM_DATA_SUPPRESSED)
+		wbuf_str(w, ",\"suppressed\":true");
+	if (f & ETM_DATA_FAILED)
+		wbuf_str(w, ",\"failed\":true");
+	if (f & ETM_DATA_STACKING)
+		wbuf_str(w, ",\"stacking\":true");
+}
+
 void etm_out_jsonl_open(struct wbuf *w, const struct etm_elem *el,
 			const struct etm_config *cfg)
 {
@@ -341,6 +435,9 @@ void etm_out_jsonl_open(struct wbuf *w, const struct etm_elem *el,
 	case etmk_dwt_cmp:
 	case etmk_dwt_counter:
 		etm_out_jsonl_itm(w, el);
+		break;
+	case etmk_data:
+		jsonl_data(w, el);
 		break;
 	case etmk_exc_return:
 	case etmk_event:

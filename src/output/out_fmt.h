@@ -43,6 +43,12 @@ int etm_out_text_shown(const struct etm_elem *el, const struct etm_config *cfg);
 void etm_out_text_run(struct wbuf *w, const struct etm_elem *el,
 		      unsigned long long n, unsigned long long last_off);
 
+/* The line of data transfer @el (etmk_data) in `decode --format data`:
+ * "INSN_ADDR R|W|? DATA_ADDR|- VALUE|- SIZE" in hex ("-" where the trace
+ * does not say), then " suppressed", " failed", " stacking" as flagged;
+ * with its newline. */
+void etm_out_data_line(struct wbuf *w, const struct etm_elem *el);
+
 /* The JSON object of @el without its closing "}\n": callers may append
  * fields. @cfg as for etm_out_text_event(). */
 void etm_out_jsonl_open(struct wbuf *w, const struct etm_elem *el,

@@ -514,6 +514,7 @@ static int prof_elem(struct etm_profile *p, const struct etm_elem *el)
 	case etmk_dwt_exc:
 	case etmk_dwt_cmp:
 	case etmk_dwt_counter:
+	case etmk_data: /* data transfers: no effect on the call stacks */
 	case etmk_invalid:
 	case etmk_num_kinds:
 		break;

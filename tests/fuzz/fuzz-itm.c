@@ -86,7 +86,7 @@ static uint64_t elem_run(const uint8_t *in, size_t n, uint8_t sel,
 		while (etm_decoder_next(d, &it, sizeof(it)) == 0) {
 			FZ_ASSERT(it.kind == etm_item_elem);
 			FZ_ASSERT(it.elem.offset >= last && it.elem.offset <= n);
-			FZ_ASSERT(it.elem.kind >= etmk_itm_sw ||
+			FZ_ASSERT((it.elem.kind >= etmk_itm_sw && it.elem.kind <= etmk_dwt_counter) ||
 				  it.elem.kind == etmk_error ||
 				  it.elem.kind == etmk_buffer_end);
 			FZ_ASSERT(it.elem.id == id);

@@ -831,6 +831,33 @@ static void fmt_exception(char *b, size_t n, const struct etm_elem *el,
 		snprintf(b + o, n - (size_t)o, " cancel");
 }
 
+/* "data R|W|? insn=0x.. addr=0x..|- value=0x..|- size=N [#k] [tag=T]
+ * [suppressed] [failed] [stacking]" */
+static void fmt_data(char *b, size_t n, const struct etm_elem *el)
+{
+	unsigned f = el->dflags;
+	int o = snprintf(b, n, "data %s", !(f & ETM_DATA_DIR) ? "?" : (f & ETM_DATA_WRITE) ? "W" :
+											     "R");
+
+	if (f & ETM_DATA_INSN)
+		o += snprintf(b + o, n - (size_t)o, " insn=0x%llx", (unsigned long long)el->addr);
+	if (f & ETM_DATA_ADDR)
+		o += snprintf(b + o, n - (size_t)o, " addr=0x%llx", (unsigned long long)el->daddr);
+	else
+		o += snprintf(b + o, n - (size_t)o, " addr=-");
+	if (f & ETM_DATA_VALUE)
+		o += snprintf(b + o, n - (size_t)o, " value=0x%x", el->dvalue);
+	else
+		o += snprintf(b + o, n - (size_t)o, " value=-");
+	o += snprintf(b + o, n - (size_t)o, " size=%u", el->dsize);
+	if (el->dindex)
+		o += snprintf(b + o, n - (size_t)o, " #%u", el->dindex);
+	if (el->dtag)
+		o += snprintf(b + o, n - (size_t)o, " tag=%u", el->dtag);
+	snprintf(b + o, n - (size_t)o, "%s%s%s", (f & ETM_DATA_SUPPRESSED) ? " suppressed" : "",
+		 (f & ETM_DATA_FAILED) ? " failed" : "", (f & ETM_DATA_STACKING) ? " stacking" : "");
+}
+
 static void fmt_body(char *b, size_t n, const struct etm_elem *el, int m)
 {
 	switch (el->kind) {
@@ -874,6 +901,9 @@ static void fmt_body(char *b, size_t n, const struct etm_elem *el, int m)
 		return;
 	case etmk_buffer_end:
 		snprintf(b, n, "buffer-end %s", etm_errname(el->err));
+		return;
+	case etmk_data:
+		fmt_data(b, n, el);
 		return;
 	default:
 		snprintf(b, n, "kind%d", (int)el->kind);
