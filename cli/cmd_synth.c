@@ -17,6 +17,7 @@
 #include "synth_itm.h"
 #include "perfconv.h"
 #include "synth_data.h"
+#include "synth_files.h"
 
 static const char synth_help[] =
 	"usage: etmtrace synth DIR [options]\n"
@@ -458,49 +459,8 @@ static int synth_build(const struct synth *o, int k, struct synth_src *s)
 	return synth_encode(o, s);
 }
 
-static int synth_file(const char *dir, const char *name, const void *buf,
-		      size_t n)
-{
-	char path[4096];
-	FILE *f;
-	int ok;
-
-	if (dir)
-		snprintf(path, sizeof(path), "%s/%s", dir, name);
-	else
-		snprintf(path, sizeof(path), "%s", name);
-	f = fopen(path, "wb");
-	if (!f) {
-		fprintf(stderr, "etmtrace synth: cannot write %s: %s\n", path,
-			strerror(errno));
-		return -1;
-	}
-	ok = fwrite(buf, 1, n, f) == n;
-	ok &= fclose(f) == 0;
-	if (!ok)
-		fprintf(stderr, "etmtrace synth: error writing %s\n", path);
-	return ok ? 0 : -1;
-}
-
-static int synth_text(const char *dir, const char *name, const char *text)
-{
-	return synth_file(dir, name, text, strlen(text));
-}
-
 /* Memory dumps of one core at most (the generator's program regions). */
 #define SYNTH_MAX_DUMPS 16
-
-/* A snapshot file's text from etmtrace/snapwrite.h (@len of it in @ini of
- * @n bytes): written, or -1 if it did not fit. */
-static int synth_ini(const char *dir, const char *name, const char *ini,
-		     size_t n, int len)
-{
-	if (len < 0 || (size_t)len >= n) {
-		fprintf(stderr, "etmtrace synth: %s does not fit\n", name);
-		return -1;
-	}
-	return synth_text(dir, name, ini);
-}
 
 /* cpu_K.ini with the program's memory dumps, and the dump files. */
 static int synth_core(const char *dir, int k, const struct synth_src *s)
