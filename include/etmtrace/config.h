@@ -91,7 +91,8 @@ int etm_cfg_m_profile(const struct etm_config *cfg);     /**< ETM_CFG_M_PROFILE 
  * trace unit, not an M-profile core; never ETMv1 (ARMv4T/v5 cores).
  * Without them the NS and Hyp bits of the trace are ignored: elements
  * carry ns = hyp = 0 and the listings show no security state
- * (doc/decisions.md). */
+ * (doc/design.md, "Decisions recorded where the specification is
+ * ambiguous"). */
 int etm_cfg_security_ext(const struct etm_config *cfg);
 unsigned etm_cfg_trace_id(const struct etm_config *cfg); /**< ETMTRACEIDR[6:0] */
 

@@ -28,7 +28,9 @@
  *
  * Limit: damage that yields a path which the later I-sync also fits (e.g.
  * an E/N flip on an instruction that does not branch) cannot be detected
- * by any decoder; see doc/robustness.md for measured rates. */
+ * by any decoder; see doc/robustness.md, "Resynchronisation and damaged
+ * trace", and doc/measurements/2026-11-22-damaged-trace-recovery.md for
+ * measured rates. */
 #ifndef ETM_ETMTRACE_VERIFY_H
 #define ETM_ETMTRACE_VERIFY_H
 

@@ -3,7 +3,8 @@
  * records first ask for it, so a packet decoder that only feeds a flow
  * decoder (which needs few offsets, and finds them in the segments) never
  * builds one. Measured against reading the segments per record in
- * doc/performance.md ("One offset scheme"). */
+ * doc/performance.md ("One offset scheme") and
+ * doc/measurements/2026-11-26-one-offset-scheme.md. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -13,7 +13,8 @@
  * from its frame on (offsets would go backwards in the listing; those
  * still waiting are withdrawn from there, decoder/hold.c). Undamaged
  * input pays one copy of each input's last bytes (doc/robustness.md,
- * "Frame realignment", "Where the damage began, with `--id`"). */
+ * "Frame realignment"; measured in
+ * doc/measurements/2026-11-26-damage-start-with-id.md). */
 #include <stdlib.h>
 #include <string.h>
 

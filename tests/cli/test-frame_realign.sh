@@ -104,8 +104,8 @@ expect tc2-20011 30 30 0 0
 # whose frames read alike at both alignments until ID 0x10's packet at
 # 12066 fails (frame F + 4); the damage cut off the A-sync of F + 4 with
 # it, so 0x10 came back late. The error must be at the place: in frames
-# F - 1 to F + 2 (11984-12063), as planted here (doc/robustness.md, "The
-# first sign of trouble").
+# F - 1 to F + 2 (11984-12063), as planted here
+# (doc/measurements/2026-11-26-first-sign-of-trouble.md).
 lose "$tc2/cstrace.bin" "$tmp/tc2/cstrace.bin" 12003 4
 check_fa "4 bytes lost at 12003" "$(first_fa "$tmp/tc2")" 11984 12064 749-752
 cp "$tc2/cstrace.bin" "$tmp/tc2/cstrace.bin"
@@ -115,7 +115,7 @@ cp "$tc2/cstrace.bin" "$tmp/tc2/cstrace.bin"
 # old alignment until ID 0x10's packet at frame F + 17 fails; the cut was
 # at the first of the 8 frames kept before the window (8144, F + 9). With
 # 24 frames kept, the cut at F scores 1002 against 782 at the window start
-# (doc/robustness.md, "Shift and cut together"): the error must be in
+# (doc/measurements/2026-11-26-shift-and-cut-together.md): the error must be in
 # frames F - 1 to F + 2 (7984-8063).
 lose "$tc2/cstrace.bin" "$tmp/tc2/cstrace.bin" 8003 10
 check_fa "10 bytes lost at 8003" "$(first_fa "$tmp/tc2")" 7984 8064 499-502
@@ -145,7 +145,7 @@ check "[ -s $tmp/am-ref ] && cmp -s $tmp/am-ref $tmp/am-dmg" \
 # 6 bytes lost at 9000 in am243x (frame F = 562, 8992-9007; shift 10):
 # 0x10 traces one loop over and over and no frame from 8768 to 9007 names
 # an ID, so every cut from F-7 to F fits within 3 of the best (F-5's, at
-# 8912: doc/robustness.md, "A cut tried at the old alignment"), and the
+# 8912: doc/measurements/2026-11-26-cut-at-old-alignment.md), and the
 # cut went there. The frames up to the damage are undamaged, so read at
 # the old alignment they give the undamaged decode's instructions and no
 # sign of trouble: the cut must be at F (the latest near-equal one), its

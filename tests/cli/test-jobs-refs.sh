@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/cli/test-jobs-refs.sh - text staged by reference (doc/performance.md,
-# "Staged text by reference"): a worker formatting ahead of its turn stages
+# "Parallel decode"): a worker formatting ahead of its turn stages
 # references to the range cache's text, which must stay put until written.
 # A raw PTM trace over a program of 65536 one-instruction ranges (A32 "b"
 # to the next instruction, every atom E) in windows of 1000 ranges, each

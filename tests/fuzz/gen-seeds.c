@@ -655,7 +655,8 @@ static void edge_seeds(void)
 	write_seed("dfmt", "idchange", buf, 18, NULL, 0);
 }
 
-/* Regression inputs of bugs found (doc/robustness.md, "Findings"). */
+/* Regression inputs of bugs found (doc/measurements/2026-11-22-fuzz-campaigns.md,
+ * "Findings"). */
 static void regression_seeds(void)
 {
 	size_t cap = 200000, n = 0, i;
