@@ -2,8 +2,9 @@
  * etmv3.md §13, doc/datatrace.md): each data packet tied to the load/store
  * it belongs to - the most recently executed data instruction - and made an
  * etmk_data element held behind the range that holds that instruction.
- * Only the general (packet by packet) path runs with data trace on; the
- * instruction-only fast path is untouched. */
+ * With data trace on the drain hook is etm_e3_drain_data() (tokens for
+ * P-header runs, branch address and data packets); the instruction-only
+ * fast path is untouched. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -342,17 +343,18 @@ int etm_e3_data_walk(struct etm3_flow *e, const struct etm_packet *pkt)
 	return err;
 }
 
-/* The drain hook with data trace on: runs of one-byte P-headers and
- * branch address packets as tokens, as etm_e3_drain() without its plain
- * loop, each run's walk scanned for the data instruction; data packets
- * (and the rest) take the general path (etm_flow_pull()). The
- * instruction-only fast path stays as it is. */
+/* The drain hook with data trace on: runs of one-byte P-headers, branch
+ * address packets and data packets as tokens, as etm_e3_drain() without
+ * its plain loop, each run's walk scanned for the data instruction; the
+ * rest (I-syncs, exception entries, timestamps, ...) take the general path
+ * (etm_flow_pull()). The instruction-only fast path stays as it is. */
 int etm_e3_drain_data(struct etm_flow *f, uint64_t *np)
 {
 	struct etm3_flow *e = f->impl;
 	struct etm_pkt_decoder *pd = f->pd;
 	struct etm_atom_run r;
 	struct etm_brc br;
+	struct etm_packet pkt;
 	struct e3_dmark m;
 	unsigned k;
 	int err;
@@ -370,6 +372,16 @@ int etm_e3_drain_data(struct etm_flow *f, uint64_t *np)
 			etm_pkt_tok_run_done(pd, &r);
 			if (!etm_flow_qopen(f))
 				break;
+		}
+		if (etm_pkt_tok_data(pd, &pkt)) {
+			/* as e3_put_pkt() on the general path */
+			(*np)++;
+			etm_flow_qstart(f);
+			e->off = pkt.offset;
+			err = etm_e3_data(e, &pkt);
+			if (err < 0)
+				return err;
+			continue;
 		}
 		if (!etm_pkt_tok_branch(pd, &br)) {
 			if (k)

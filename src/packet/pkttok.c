@@ -335,6 +335,34 @@ int etm_pkt_tok_branch(struct etm_pkt_decoder *pd, struct etm_brc *br)
 	return tok_branch(p, b, p->len - p->pos, br);
 }
 
+int etm_pkt_tok_data(struct etm_pkt_decoder *pd, struct etm_packet *pkt)
+{
+	struct etm_pktp *p = &pd->core;
+	struct etm_pkt_state st;
+	const uint8_t *b;
+	unsigned h;
+	int r;
+
+	if (p->pos >= p->len)
+		return 0;
+	b = p->buf + p->pos;
+	h = p->hdr[b[0]];
+	if (h < etmh_data || h > etmh_store_failed || !tok_ready(p))
+		return 0;
+	st = p->st;
+	etm_zero(pkt, sizeof(*pkt));
+	/* the general path's reader, its A-sync check included */
+	r = etm_pktp_read(p, b, p->len - p->pos, pkt, &st);
+	if (r <= 0)
+		return 0; /* cut by the end of the chunk, or bad */
+	p->st = st;
+	pkt->id = p->o.id;
+	pkt->offset = etm_pktp_off(p, p->pos);
+	pkt->size = (uint32_t)r;
+	p->pos += (size_t)r;
+	return 1;
+}
+
 enum etm_tok_kind etm_pkt_tok_next(struct etm_pkt_decoder *pd,
 				   struct etm_tok *t)
 {
