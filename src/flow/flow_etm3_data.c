@@ -11,6 +11,7 @@
 #include <etmtrace/error.h>
 
 #include "common/sbuf.h"
+#include "common/zero.h"
 #include "flow/flow_etm3_int.h"
 
 void etm_e3_data_mark(struct etm3_flow *e, struct e3_dmark *m)
@@ -103,7 +104,11 @@ void etm_e3_data_scan(struct etm3_flow *e, const struct e3_dmark *m)
 
 	if (!f->img)
 		return;
-	for (j = m->q0; j < end && j < ETM_FLOW_QMAX; j++) {
+	if (end > ETM_FLOW_QMAX)
+		end = ETM_FLOW_QMAX;
+	/* the last data instruction: the ranges from the newest back, to
+	 * the first that holds one */
+	for (j = end; !found && j-- > m->q0;) {
 		r = &f->q[j];
 		if (r->kind != etmk_range)
 			continue;
@@ -118,7 +123,7 @@ void etm_e3_data_scan(struct etm3_flow *e, const struct e3_dmark *m)
 		if (n && r->last_atom && !r->last_exec)
 			n--; /* failed its condition: no transfer */
 		if (n)
-			found |= e3_scan_range(e, r, start, n);
+			found = e3_scan_range(e, r, start, n);
 	}
 	if (!found)
 		return;
@@ -359,6 +364,7 @@ int etm_e3_drain_data(struct etm_flow *f, uint64_t *np)
 	unsigned k;
 	int err;
 
+	etm_zero(&pkt, sizeof(pkt)); /* etm_pkt_tok_data() sets the rest */
 	do {
 		k = etm_pkt_tok_atom_run(pd, &r, 256);
 		if (k) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/zero.h"
+#include "packet/async.h"
 #include "packet/brshort.h"
 #include "packet/pktbuf.h"
 
@@ -347,14 +348,17 @@ int etm_pkt_tok_data(struct etm_pkt_decoder *pd, struct etm_packet *pkt)
 		return 0;
 	b = p->buf + p->pos;
 	h = p->hdr[b[0]];
-	if (h < etmh_data || h > etmh_store_failed || !tok_ready(p))
+	if (h < etmh_data || h > etmh_store_failed || !tok_ready(p) ||
+	    !p->ops->read_data)
 		return 0;
 	st = p->st;
-	etm_zero(pkt, sizeof(*pkt));
-	/* the general path's reader, its A-sync check included */
-	r = etm_pktp_read(p, b, p->len - p->pos, pkt, &st);
+	r = p->ops->read_data(p, h, b, p->len - p->pos, pkt, &st);
 	if (r <= 0)
 		return 0; /* cut by the end of the chunk, or bad */
+	/* a packet long enough to hold an A-sync (etm_pktp_read()) needs
+	 * its zero bytes: one without any holds none */
+	if ((size_t)r >= ETM_ASYNC_ZEROS + 2 && memchr(b + 1, 0, (size_t)r - 1))
+		return 0;
 	p->st = st;
 	pkt->id = p->o.id;
 	pkt->offset = etm_pktp_off(p, p->pos);
