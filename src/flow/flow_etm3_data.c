@@ -11,7 +11,6 @@
 #include <etmtrace/error.h>
 
 #include "common/sbuf.h"
-#include "common/zero.h"
 #include "flow/flow_etm3_int.h"
 
 void etm_e3_data_mark(struct etm3_flow *e, struct e3_dmark *m)
@@ -284,6 +283,12 @@ int etm_e3_data(struct etm3_flow *e, const struct etm_packet *pkt)
 		el.dflags |= ETM_DATA_FAILED;
 		return etm_e3_out(e, &el);
 	default: /* normal data, value not traced */
+		if (e->pend_on && e->nheld < E3_HELD_MAX) {
+			/* held behind the pending range (etm_e3_out()):
+			 * built in place */
+			e3_transfer(e, pkt, &e->held[e->nheld++]);
+			return 0;
+		}
 		e3_transfer(e, pkt, &el);
 		return etm_e3_out(e, &el);
 	}
@@ -357,14 +362,13 @@ int etm_e3_drain_data(struct etm_flow *f, uint64_t *np)
 {
 	struct etm3_flow *e = f->impl;
 	struct etm_pkt_decoder *pd = f->pd;
+	struct etm_packet *pkt = &e->d.tok;
 	struct etm_atom_run r;
 	struct etm_brc br;
-	struct etm_packet pkt;
 	struct e3_dmark m;
 	unsigned k;
 	int err;
 
-	etm_zero(&pkt, sizeof(pkt)); /* etm_pkt_tok_data() sets the rest */
 	do {
 		k = etm_pkt_tok_atom_run(pd, &r, 256);
 		if (k) {
@@ -379,15 +383,18 @@ int etm_e3_drain_data(struct etm_flow *f, uint64_t *np)
 			if (!etm_flow_qopen(f))
 				break;
 		}
-		if (etm_pkt_tok_data(pd, &pkt)) {
+		/* the data packets of the P-headers walked */
+		while (etm_pkt_tok_data(pd, pkt)) {
 			/* as e3_put_pkt() on the general path */
 			(*np)++;
+			k++;
 			etm_flow_qstart(f);
-			e->off = pkt.offset;
-			err = etm_e3_data(e, &pkt);
+			e->off = pkt->offset;
+			err = etm_e3_data(e, pkt);
 			if (err < 0)
 				return err;
-			continue;
+			if (!etm_flow_qopen(f))
+				return 0;
 		}
 		if (!etm_pkt_tok_branch(pd, &br)) {
 			if (k)

@@ -36,6 +36,9 @@ struct e3_data {
 	uint64_t base;
 	uint8_t ooo_used; /* bit t: ooo[t] waits for its value */
 	struct etm_elem ooo[4];
+	/* the data token (etm_e3_drain_data()): etm_pkt_tok_data() sets its
+	 * data fields, the rest stays zero from the reset */
+	struct etm_packet tok;
 	/* scans of ranges memoised (the cache on; allocated at first use,
 	 * kept across resets, E3_SMEMO entries) */
 	struct e3_smemo *smemo;

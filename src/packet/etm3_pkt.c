@@ -354,7 +354,12 @@ static int etm3_data(const struct etm_pktp *p, enum etm_hdr h,
 			return -etme_again;
 		pkt->has_dvalue = 1;
 		pkt->dvalue_size = ss_bytes[ss];
-		pkt->dvalue = etm_field_le(b + i, ss_bytes[ss]);
+		pkt->dvalue = b[i];
+		if (ss > 1)
+			pkt->dvalue |= (uint32_t)b[i + 1] << 8;
+		if (ss > 2)
+			pkt->dvalue |= (uint32_t)b[i + 2] << 16 |
+				       (uint32_t)b[i + 3] << 24;
 		i += ss_bytes[ss];
 	}
 	return (int)i;

@@ -336,23 +336,15 @@ int etm_pkt_tok_branch(struct etm_pkt_decoder *pd, struct etm_brc *br)
 	return tok_branch(p, b, p->len - p->pos, br);
 }
 
-int etm_pkt_tok_data(struct etm_pkt_decoder *pd, struct etm_packet *pkt)
+/* etm_pkt_tok_data() of a data packet header @h at @b (kept apart, so
+ * that the usual answer, another packet next, is quick). */
+static __attribute__((noinline)) int tok_data(struct etm_pktp *p,
+					      const uint8_t *b, unsigned h,
+					      struct etm_packet *pkt)
 {
-	struct etm_pktp *p = &pd->core;
-	struct etm_pkt_state st;
-	const uint8_t *b;
-	unsigned h;
-	int r;
+	struct etm_pkt_state st = p->st;
+	int r = p->ops->read_data(p, h, b, p->len - p->pos, pkt, &st);
 
-	if (p->pos >= p->len)
-		return 0;
-	b = p->buf + p->pos;
-	h = p->hdr[b[0]];
-	if (h < etmh_data || h > etmh_store_failed || !tok_ready(p) ||
-	    !p->ops->read_data)
-		return 0;
-	st = p->st;
-	r = p->ops->read_data(p, h, b, p->len - p->pos, pkt, &st);
 	if (r <= 0)
 		return 0; /* cut by the end of the chunk, or bad */
 	/* a packet long enough to hold an A-sync (etm_pktp_read()) needs
@@ -365,6 +357,22 @@ int etm_pkt_tok_data(struct etm_pkt_decoder *pd, struct etm_packet *pkt)
 	pkt->size = (uint32_t)r;
 	p->pos += (size_t)r;
 	return 1;
+}
+
+int etm_pkt_tok_data(struct etm_pkt_decoder *pd, struct etm_packet *pkt)
+{
+	struct etm_pktp *p = &pd->core;
+	const uint8_t *b;
+	unsigned h;
+
+	if (p->pos >= p->len)
+		return 0;
+	b = p->buf + p->pos;
+	h = p->hdr[b[0]];
+	if (h < etmh_data || h > etmh_store_failed || !tok_ready(p) ||
+	    !p->ops->read_data)
+		return 0;
+	return tok_data(p, b, h, pkt);
 }
 
 enum etm_tok_kind etm_pkt_tok_next(struct etm_pkt_decoder *pd,
