@@ -367,7 +367,7 @@ int etm_e3_drain_data(struct etm_flow *f, uint64_t *np)
 	struct etm_brc br;
 	struct e3_dmark m;
 	unsigned k;
-	int err;
+	int err, d = 0;
 
 	do {
 		k = etm_pkt_tok_atom_run(pd, &r, 256);
@@ -383,11 +383,12 @@ int etm_e3_drain_data(struct etm_flow *f, uint64_t *np)
 			if (!etm_flow_qopen(f))
 				break;
 		}
-		/* the data packets of the P-headers walked */
+		/* the data packets of the P-headers walked (a P-header
+		 * usually follows them) */
 		while (etm_pkt_tok_data(pd, pkt)) {
 			/* as e3_put_pkt() on the general path */
 			(*np)++;
-			k++;
+			d = 1;
 			etm_flow_qstart(f);
 			e->off = pkt->offset;
 			err = etm_e3_data(e, pkt);
@@ -395,6 +396,10 @@ int etm_e3_drain_data(struct etm_flow *f, uint64_t *np)
 				return err;
 			if (!etm_flow_qopen(f))
 				return 0;
+		}
+		if (d) {
+			d = 0;
+			continue;
 		}
 		if (!etm_pkt_tok_branch(pd, &br)) {
 			if (k)
