@@ -2,8 +2,9 @@
  * etmv3.md §13, doc/datatrace.md): each data packet tied to the load/store
  * it belongs to - the most recently executed data instruction - and made an
  * etmk_data element held behind the range that holds that instruction.
- * Only the general (packet by packet) path runs with data trace on; the
- * instruction-only fast path is untouched. */
+ * With data trace on the drain hook is etm_e3_drain_data() (tokens for
+ * P-header runs, branch address and data packets); the instruction-only
+ * fast path is untouched. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,7 +103,11 @@ void etm_e3_data_scan(struct etm3_flow *e, const struct e3_dmark *m)
 
 	if (!f->img)
 		return;
-	for (j = m->q0; j < end && j < ETM_FLOW_QMAX; j++) {
+	if (end > ETM_FLOW_QMAX)
+		end = ETM_FLOW_QMAX;
+	/* the last data instruction: the ranges from the newest back, to
+	 * the first that holds one */
+	for (j = end; !found && j-- > m->q0;) {
 		r = &f->q[j];
 		if (r->kind != etmk_range)
 			continue;
@@ -117,7 +122,7 @@ void etm_e3_data_scan(struct etm3_flow *e, const struct e3_dmark *m)
 		if (n && r->last_atom && !r->last_exec)
 			n--; /* failed its condition: no transfer */
 		if (n)
-			found |= e3_scan_range(e, r, start, n);
+			found = e3_scan_range(e, r, start, n);
 	}
 	if (!found)
 		return;
@@ -278,6 +283,12 @@ int etm_e3_data(struct etm3_flow *e, const struct etm_packet *pkt)
 		el.dflags |= ETM_DATA_FAILED;
 		return etm_e3_out(e, &el);
 	default: /* normal data, value not traced */
+		if (e->pend_on && e->nheld < E3_HELD_MAX) {
+			/* held behind the pending range (etm_e3_out()):
+			 * built in place */
+			e3_transfer(e, pkt, &e->held[e->nheld++]);
+			return 0;
+		}
 		e3_transfer(e, pkt, &el);
 		return etm_e3_out(e, &el);
 	}
@@ -342,20 +353,21 @@ int etm_e3_data_walk(struct etm3_flow *e, const struct etm_packet *pkt)
 	return err;
 }
 
-/* The drain hook with data trace on: runs of one-byte P-headers and
- * branch address packets as tokens, as etm_e3_drain() without its plain
- * loop, each run's walk scanned for the data instruction; data packets
- * (and the rest) take the general path (etm_flow_pull()). The
- * instruction-only fast path stays as it is. */
+/* The drain hook with data trace on: runs of one-byte P-headers, branch
+ * address packets and data packets as tokens, as etm_e3_drain() without
+ * its plain loop, each run's walk scanned for the data instruction; the
+ * rest (I-syncs, exception entries, timestamps, ...) take the general path
+ * (etm_flow_pull()). The instruction-only fast path stays as it is. */
 int etm_e3_drain_data(struct etm_flow *f, uint64_t *np)
 {
 	struct etm3_flow *e = f->impl;
 	struct etm_pkt_decoder *pd = f->pd;
+	struct etm_packet *pkt = &e->d.tok;
 	struct etm_atom_run r;
 	struct etm_brc br;
 	struct e3_dmark m;
 	unsigned k;
-	int err;
+	int err, d = 0;
 
 	do {
 		k = etm_pkt_tok_atom_run(pd, &r, 256);
@@ -370,6 +382,24 @@ int etm_e3_drain_data(struct etm_flow *f, uint64_t *np)
 			etm_pkt_tok_run_done(pd, &r);
 			if (!etm_flow_qopen(f))
 				break;
+		}
+		/* the data packets of the P-headers walked (a P-header
+		 * usually follows them) */
+		while (etm_pkt_tok_data(pd, pkt)) {
+			/* as e3_put_pkt() on the general path */
+			(*np)++;
+			d = 1;
+			etm_flow_qstart(f);
+			e->off = pkt->offset;
+			err = etm_e3_data(e, pkt);
+			if (err < 0)
+				return err;
+			if (!etm_flow_qopen(f))
+				return 0;
+		}
+		if (d) {
+			d = 0;
+			continue;
 		}
 		if (!etm_pkt_tok_branch(pd, &br)) {
 			if (k)

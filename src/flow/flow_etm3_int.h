@@ -36,6 +36,9 @@ struct e3_data {
 	uint64_t base;
 	uint8_t ooo_used; /* bit t: ooo[t] waits for its value */
 	struct etm_elem ooo[4];
+	/* the data token (etm_e3_drain_data()): etm_pkt_tok_data() sets its
+	 * data fields, the rest stays zero from the reset */
+	struct etm_packet tok;
 	/* scans of ranges memoised (the cache on; allocated at first use,
 	 * kept across resets, E3_SMEMO entries) */
 	struct e3_smemo *smemo;
@@ -240,7 +243,8 @@ int etm_e3_data_gap(struct etm3_flow *e);
 /* An atom packet or I-sync with data trace on: walked (etm_e3_atoms(),
  * etm_e3_isync()) between etm_e3_data_mark() and etm_e3_data_scan(). */
 int etm_e3_data_walk(struct etm3_flow *e, const struct etm_packet *pkt);
-/* The drain hook with data trace on: none (the general path only). */
+/* The drain hook with data trace on: P-header runs, branch address and
+ * data packets as tokens (flow_etm3_data.c). */
 int etm_e3_drain_data(struct etm_flow *f, uint64_t *np);
 /* Save the data state (etm_flow_save()). */
 void etm_e3_data_save(const struct etm3_flow *e, struct etm_sbuf *s);

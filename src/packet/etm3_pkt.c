@@ -354,10 +354,39 @@ static int etm3_data(const struct etm_pktp *p, enum etm_hdr h,
 			return -etme_again;
 		pkt->has_dvalue = 1;
 		pkt->dvalue_size = ss_bytes[ss];
-		pkt->dvalue = etm_field_le(b + i, ss_bytes[ss]);
+		pkt->dvalue = b[i];
+		if (ss > 1)
+			pkt->dvalue |= (uint32_t)b[i + 1] << 8;
+		if (ss > 2)
+			pkt->dvalue |= (uint32_t)b[i + 2] << 16 |
+				       (uint32_t)b[i + 3] << 24;
 		i += ss_bytes[ss];
 	}
 	return (int)i;
+}
+
+/* The data token's reader (etm_pkt_tok_data()): what etm3_read() gives
+ * for these headers, every data field set. */
+static int etm3_read_data(const struct etm_pktp *p, unsigned h,
+			  const uint8_t *b, size_t n, struct etm_packet *pkt,
+			  struct etm_pkt_state *st)
+{
+	pkt->dtag = 0;
+	pkt->has_daddr = 0;
+	pkt->daddr = 0;
+	pkt->has_dvalue = 0;
+	pkt->dvalue = 0;
+	pkt->dvalue_size = 0;
+	switch (h) {
+	case etmh_data_suppressed:
+		pkt->type = etmp_data_suppressed;
+		return 1;
+	case etmh_store_failed:
+		pkt->type = etmp_store_failed;
+		return 1;
+	default:
+		return etm3_data(p, (enum etm_hdr)h, b, n, pkt, st);
+	}
 }
 
 static int etm3_timestamp(const struct etm_pktp *p, const uint8_t *b,
@@ -457,5 +486,6 @@ const struct etm_pkt_proto etm_etm3_proto = {
 	.hdr_table = etm3_hdr_table,
 	.read = etm3_read,
 	.read_branch = etm3_read_branch,
+	.read_data = etm3_read_data,
 	/* atoms: the one-byte P-headers; no cycle count after addresses */
 };

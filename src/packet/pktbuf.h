@@ -164,6 +164,13 @@ struct etm_pkt_proto {
 	 * atom packets are the one-byte ones of the atom table) */
 	int (*read_atom)(const struct etm_pktp *p, const uint8_t *b,
 			 size_t n, struct etm_patom *a);
+	/* a data packet (ETMv3; header class @h from etmh_data to
+	 * etmh_store_failed) for etm_pkt_tok_data(): the fields of @pkt a
+	 * data packet has are set, the others left as they are (NULL: no
+	 * data packets) */
+	int (*read_data)(const struct etm_pktp *p, unsigned h,
+			 const uint8_t *b, size_t n, struct etm_packet *pkt,
+			 struct etm_pkt_state *st);
 	/* cycle-accurate branch address packets end with a cycle count */
 	uint8_t br_cc;
 	/* a fresh decoder reads its first byte as a header (ITM/DWT:

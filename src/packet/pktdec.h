@@ -135,6 +135,16 @@ enum etm_tok_kind etm_pkt_tok_next(struct etm_pkt_decoder *pd,
 /* Only a branch address packet as a token into @br: 1, else 0. */
 int etm_pkt_tok_branch(struct etm_pkt_decoder *pd, struct etm_brc *br);
 
+/* Only an ETMv3 data packet (normal or out-of-order data, placeholder,
+ * value not traced, data suppressed, store failed) into @pkt, consumed:
+ * 1, else 0 (nothing consumed; as etm_pkt_tok_next()). Of @pkt only the
+ * fields a data packet has are set (type, id, offset, size, dtag, daddr,
+ * dvalue and their flags); the caller zeroes it once, then it equals what
+ * etm_pkt_next() gives but for the raw bytes (raw_len 0). The data
+ * trace's token: the flow decoder's fast path with data trace on keeps
+ * data packets off the general path. */
+int etm_pkt_tok_data(struct etm_pkt_decoder *pd, struct etm_packet *pkt);
+
 /* Most atoms in one etm_atom_run. */
 #define ETM_ATOM_RUN_MAX 64
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/zero.h"
+#include "packet/async.h"
 #include "packet/brshort.h"
 #include "packet/pktbuf.h"
 
@@ -333,6 +334,45 @@ int etm_pkt_tok_branch(struct etm_pkt_decoder *pd, struct etm_brc *br)
 	if (!tok_ready(p) || p->hdr[b[0]] != etmh_branch)
 		return 0;
 	return tok_branch(p, b, p->len - p->pos, br);
+}
+
+/* etm_pkt_tok_data() of a data packet header @h at @b (kept apart, so
+ * that the usual answer, another packet next, is quick). */
+static __attribute__((noinline)) int tok_data(struct etm_pktp *p,
+					      const uint8_t *b, unsigned h,
+					      struct etm_packet *pkt)
+{
+	struct etm_pkt_state st = p->st;
+	int r = p->ops->read_data(p, h, b, p->len - p->pos, pkt, &st);
+
+	if (r <= 0)
+		return 0; /* cut by the end of the chunk, or bad */
+	/* a packet long enough to hold an A-sync (etm_pktp_read()) needs
+	 * its zero bytes: one without any holds none */
+	if ((size_t)r >= ETM_ASYNC_ZEROS + 2 && memchr(b + 1, 0, (size_t)r - 1))
+		return 0;
+	p->st = st;
+	pkt->id = p->o.id;
+	pkt->offset = etm_pktp_off(p, p->pos);
+	pkt->size = (uint32_t)r;
+	p->pos += (size_t)r;
+	return 1;
+}
+
+int etm_pkt_tok_data(struct etm_pkt_decoder *pd, struct etm_packet *pkt)
+{
+	struct etm_pktp *p = &pd->core;
+	const uint8_t *b;
+	unsigned h;
+
+	if (p->pos >= p->len)
+		return 0;
+	b = p->buf + p->pos;
+	h = p->hdr[b[0]];
+	if (h < etmh_data || h > etmh_store_failed || !tok_ready(p) ||
+	    !p->ops->read_data)
+		return 0;
+	return tok_data(p, b, h, pkt);
 }
 
 enum etm_tok_kind etm_pkt_tok_next(struct etm_pkt_decoder *pd,
