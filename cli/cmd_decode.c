@@ -340,7 +340,7 @@ int cmd_decode(int argc, char **argv)
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
 		      "image,elf,stats,run-stats,no-cache,jobs,chunk,verify,symbols,source,offsets,clock,fields,"
 		      "allow-outside,verbose,verify-drop,etmccr,samples,order,pieces,start,stop,last,at,"
-		      "source-map,source-dir,symfs,buildid-dir,probe-wait,data-only,data-range");
+		      "source-map,source-dir,symfs,buildid-dir,ctx-images,probe-wait,data-only,data-range");
 	if (r) {
 		if (r > 0)
 			fputs(decode_help, stdout);

@@ -57,6 +57,11 @@ struct etm_open_file {
 #define ETM_OPEN_FILE_ORDER 0x10u /**< pieces listed in file order */
 #define ETM_OPEN_NO_PIECES 0x20u  /**< no pieces: the buffer as one input */
 #define ETM_OPEN_PIECES 0x40u     /**< look for pieces up to ETM_OPEN_PIECES_MAX */
+/** A perf.data file traced with Context IDs (perf sets CONTEXTIDR to the
+ * pid): the image is that of the process the Context ID names from each
+ * context change on (etm_flow_set_ctx_images()); this flag turns that off
+ * (each AUX piece is decoded with the image of its AUX record's process). */
+#define ETM_OPEN_NO_CTX_IMAGES 0x80u
 #define ETM_OPEN_PIECES_AUTO ((uint64_t)256 << 10)
 #define ETM_OPEN_PIECES_MAX ((uint64_t)64 << 20)
 
