@@ -225,6 +225,7 @@ static int decode_annotations(const struct session *s, const struct opts *o,
 	etm_symbols_hook(*sy, &ann->sym);
 	ann->source = o->source;
 	ann->offsets = o->offsets;
+	etm_capture_ctx_images(s->cap, &ann->ctx_img, &ann->ctx_img_arg);
 	return 0;
 }
 

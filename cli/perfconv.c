@@ -148,7 +148,7 @@ static int pc_elf(const struct perfconv *pc, const char *dir, int k,
 		m->pgoff = segs[i].offset - (segs[i].addr - page);
 		m->path = path;
 		for (size_t j = 0; j < pc->npids; j++) { /* --map-pids */
-			struct etm_perfw_map *o = &maps[(*nmaps)++];
+			struct etm_perfw_map *o = j ? &maps[(*nmaps)++] : m;
 
 			*o = *m;
 			o->pid = o->tid = pc->pids[j];

@@ -13,8 +13,8 @@ struct perfconv {
 	unsigned version;     /* cs_etm header version 0-2 */
 	int per_thread, raw, big_endian;
 	unsigned id; /* only the source of this trace ID (0: all) */
-	/* --map-pids: processes that map every CPU's image too (a trace
-	 * with Context IDs names them) */
+	/* --map-pids: the processes that map every CPU's image instead of
+	 * 1000 + CPU (a trace with Context IDs names them) */
 	unsigned pids[PERFCONV_MAX_PIDS];
 	size_t npids;
 };

@@ -211,6 +211,12 @@ const struct etm_snapshot *etm_capture_snapshot(const struct etm_capture *cap);
  * the detected format, the inferred registers), one line each, for the
  * caller to show. Returns NULL past the last. */
 const char *etm_capture_note(const struct etm_capture *cap, size_t i);
+/** A perf.data capture traced with Context IDs: the image of each pid
+ * (none with ETM_OPEN_NO_CTX_IMAGES), as the decoders of its buffers use it, into
+ * *@fn and *@ctx (valid while @cap is open; for etm_listing_source and
+ * analyses that read ranges). Returns 1, or 0 (none: *@fn NULL). */
+int etm_capture_ctx_images(const struct etm_capture *cap, etm_ctx_image_fn *fn,
+			   void **ctx);
 
 /** The next item of the whole capture: reads each buffer's file in turn
  * (buffer 0 first) and returns its decoder's items (etm_decoder_next()),

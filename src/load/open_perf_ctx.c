@@ -130,6 +130,14 @@ int cap_pctx_wire(struct etm_capture *cap, struct etm_decoder *dec,
 	return etm_decoder_set_ctx_images(dec, s->id, pctx_image, cap->pctx);
 }
 
+int etm_capture_ctx_images(const struct etm_capture *cap, etm_ctx_image_fn *fn,
+			   void **ctx)
+{
+	*fn = cap && cap->pctx ? pctx_image : NULL;
+	*ctx = cap ? cap->pctx : NULL;
+	return *fn != NULL;
+}
+
 void cap_pctx_free(struct etm_capture *cap)
 {
 	if (!cap->pctx)

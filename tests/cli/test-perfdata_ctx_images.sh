@@ -5,12 +5,13 @@
 # AUX piece. The generator changes the Context ID at random (synth feature
 # ctx, --expect-ctx: its list with a CTX line at each change: ground
 # truth); the perf.data maps the program in two of those processes only
-# (convert --map-pids). So the decode must list instructions of those two
-# processes only, each run of it a contiguous run of their instructions in
-# the generator's list (an instruction of another process has no image:
-# a gap, never an invented instruction); each other pid is noted once.
-# With --ctx-images off, the whole piece is the AUX record's process (pid
-# 1000, which maps the program too): the whole list decodes.
+# (convert --map-pids; not in pid 1000, the AUX records' process). So the
+# decode must list instructions of those two processes only, each run of
+# it a contiguous run of their instructions in the generator's list (an
+# instruction of another process has no image: a gap, never an invented
+# instruction; the listing too reads each range from its process's image);
+# each other pid is noted once. With --ctx-images off, the whole piece is
+# the AUX record's process: mapped in pid 1000 too, the whole list decodes.
 . "$ETM_SRCDIR/tests/cli/i13-lib.sh"
 
 norm() { awk '/^GAP$/ { if (n) gap = 1; next } { if (gap) print "GAP"; gap = 0; n++; print }' "$1"; }
@@ -80,7 +81,9 @@ ctx_case() {
 	other=$(awk -v k=",$keep," '/^CTX/ && !index(k, "," $2 ",") { print $2; exit }' "$d.ctx")
 	check '[ "$(grep -c "no image for pid $((0x$other)) (Context ID " "$d.err")" = 1 ]' \
 		"$name: pid $((0x$other)) without mapping noted once"
-	"$ETMTRACE" decode "$d/perf.data" --format canon --ctx-images off > "$d.off" 2> /dev/null
+	# shellcheck disable=SC2086
+	"$ETMTRACE" convert "$d" --perf-data "$d/off.data" --map-pids "1000,${pids%,}" $cargs 2> /dev/null
+	"$ETMTRACE" decode "$d/off.data" --format canon --ctx-images off > "$d.off" 2> /dev/null
 	check 'diff -q <(norm "$d.off") <(norm "$d.exp") > /dev/null' "$name: --ctx-images off: the whole list, as one process"
 }
 
