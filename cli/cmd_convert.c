@@ -18,12 +18,35 @@ static const char convert_help[] =
 	"`perf script` reads it too.\n"
 	"\n"
 	"  --perf-data FILE       the perf.data file to write\n"
+	"  --map-pids LIST        the processes that map each CPU's image instead\n"
+	"                         of 1000 + CPU (comma-separated pids, at most 8:\n"
+	"                         a trace with Context IDs switches to them)\n"
 	"  --perf-version 0|1|2   cs_etm metadata header version (default 1; 2:\n"
 	"                         trace IDs in AUX_OUTPUT_HW_ID records)\n"
 	"  --per-thread           AUX trace per thread, not per CPU\n"
 	"  --raw                  AUX trace unformatted (no 16-byte frames)\n"
 	"  --big-endian           write the file big-endian\n"
 	"  --id ID                only the source of this trace ID (hex)\n";
+
+/* --map-pids LIST: comma-separated pids. */
+static int perfconv_pids(struct perfconv *pc, const char *v)
+{
+	char *end;
+
+	for (pc->npids = 0; *v && pc->npids < PERFCONV_MAX_PIDS; v = end + (*end == ',')) {
+		unsigned long x = strtoul(v, &end, 0);
+
+		if (end == v || (*end && *end != ',') || x > 0xffffffffu)
+			break;
+		pc->pids[pc->npids++] = (unsigned)x;
+	}
+	if (!*v)
+		return 1;
+	fprintf(stderr, "etmtrace: bad value for --map-pids (at most %d "
+			"comma-separated pids)\n",
+		PERFCONV_MAX_PIDS);
+	return -1;
+}
 
 /* The perf.data options shared with synth: 1 if @a (and maybe the next
  * argument) is one, 0 if not, -1 for a bad value. */
@@ -46,6 +69,8 @@ int perfconv_opt(struct perfconv *pc, int argc, char **argv, int *i)
 			return -1;
 		}
 		pc->version = (unsigned)(a[0] - '0');
+	} else if (!strcmp(a, "--map-pids") && *i + 1 < argc) {
+		return perfconv_pids(pc, argv[++*i]);
 	} else
 		return 0;
 	return 1;

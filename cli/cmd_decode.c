@@ -225,6 +225,7 @@ static int decode_annotations(const struct session *s, const struct opts *o,
 	etm_symbols_hook(*sy, &ann->sym);
 	ann->source = o->source;
 	ann->offsets = o->offsets;
+	etm_capture_ctx_images(s->cap, &ann->ctx_img, &ann->ctx_img_arg);
 	return 0;
 }
 
@@ -340,7 +341,7 @@ int cmd_decode(int argc, char **argv)
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
 		      "image,elf,stats,run-stats,no-cache,jobs,chunk,verify,symbols,source,offsets,clock,fields,"
 		      "allow-outside,verbose,verify-drop,etmccr,samples,order,pieces,start,stop,last,at,"
-		      "source-map,source-dir,symfs,buildid-dir,probe-wait,data-only,data-range");
+		      "source-map,source-dir,symfs,buildid-dir,ctx-images,probe-wait,data-only,data-range");
 	if (r) {
 		if (r > 0)
 			fputs(decode_help, stdout);

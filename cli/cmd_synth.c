@@ -16,6 +16,7 @@
 #include "opt.h"
 #include "synth_itm.h"
 #include "perfconv.h"
+#include "synth_expect.h"
 #include "synth_data.h"
 #include "synth_files.h"
 
@@ -56,6 +57,8 @@ static const char synth_help[] =
 	"                         ('ADDRESS A|T[ N]', GAP at each trace start);\n"
 	"                         with several sources FILE.0xID per source;\n"
 	"                         with --itm also FILE.itm, its listing lines\n"
+	"  --expect-ctx FILE      the first source's list with 'CTX ID' lines at\n"
+	"                         each Context ID change (the generator's)\n"
 	"  --itm                  add an ITM/DWT source (ITM_0, trace ID 0x01):\n"
 	"                         PC samples, exception entries, stimulus text,\n"
 	"                         timestamps, watchpoints of the execution\n"
@@ -74,7 +77,7 @@ static const char synth_help[] =
 	"                         `decode --format data` prints them)\n";
 
 struct synth {
-	const char *dir, *expect, *expect_data;
+	const char *dir, *expect, *expect_data, *expect_ctx;
 	int dtrace, donly; /* ETMCR[3:2], [20] */
 	uint64_t seed;
 	enum etm_protocol proto;
@@ -203,6 +206,10 @@ static int synth_value(struct synth *o, const char *name, const char *v)
 		return synth_features(o, v);
 	if (!strcmp(name, "expect")) {
 		o->expect = v;
+		return 0;
+	}
+	if (!strcmp(name, "expect-ctx")) {
+		o->expect_ctx = v;
 		return 0;
 	}
 	if (!strcmp(name, "expect-data")) {
@@ -598,86 +605,18 @@ static int synth_buffer(const struct synth *o, const struct synth_src *src)
 	return err ? -1 : 0;
 }
 
-/* Whether the protocol shows the E/N of the instruction: ETMv3 always,
- * PTM only for waypoints. */
-static int synth_shows_n(const struct synth_src *s, const struct etm_ev *ev)
+/* One source's expected list into @path (cli/synth_expect.c); with CTX
+ * lines when @ctx. */
+static int synth_expect_one(const struct synth_src *s, const char *path,
+			    int ctx)
 {
-	struct etm_insn in;
-	uint8_t b[4];
-	size_t n;
+	char *p = NULL;
+	size_t n = 0;
+	int err = synth_expect_list(&s->cfg, s->img, s->gen, ctx, &p, &n);
 
-	if (s->cfg.protocol != etm_proto_ptm)
-		return 1;
-	n = etm_image_read(s->img, etm_space_secure, ev->addr, b, sizeof(b));
-	if (etm_insn_decode(&in, ev->isa, ev->addr, b, n) < 0)
-		return 0;
-	return etm_insn_is_waypoint(&in, &s->cfg);
-}
-
-struct tbuf {
-	char *p;
-	size_t len, cap;
-};
-
-static int tbuf_line(struct tbuf *t, const char *line)
-{
-	size_t n = strlen(line);
-
-	if (t->len + n + 1 > t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 65536;
-		char *q;
-
-		while (cap < t->len + n + 1)
-			cap *= 2;
-		q = realloc(t->p, cap);
-		if (!q)
-			return -1;
-		t->p = q;
-		t->cap = cap;
-	}
-	memcpy(t->p + t->len, line, n + 1);
-	t->len += n;
-	return 0;
-}
-
-/* Expected canonical list: every traced instruction (cancelled ones
- * removed), ' N' where the protocol reveals a failed condition, GAP at
- * every trace start. */
-static int synth_expect_one(const struct synth_src *s, const char *dir,
-			    const char *path)
-{
-	struct tbuf t = { NULL, 0, 0 };
-	const struct etm_ev *ev;
-	size_t nev, i, last = (size_t)-1;
-	char line[64];
-	int on = 0, err = 0;
-
-	ev = etm_gen_events(s->gen, &nev);
-	for (i = 0; i < nev && !err; i++) {
-		const struct etm_ev *e = &ev[i];
-
-		if (e->kind == etmev_trace_on) {
-			on = 1;
-			err = tbuf_line(&t, "GAP\n");
-		} else if (e->kind == etmev_trace_off) {
-			on = 0;
-		} else if (e->kind == etmev_exception && on && e->cancel &&
-			   last != (size_t)-1) {
-			t.len = last; /* the cancelled instruction */
-		} else if (e->kind == etmev_insn && on) {
-			last = t.len;
-			snprintf(line, sizeof(line), "%08llX %c%s\n",
-				 (unsigned long long)e->addr,
-				 e->isa == etmi_a32 ? 'A' : 'T',
-				 !e->exec && synth_shows_n(s, e) ? " N" : "");
-			err = tbuf_line(&t, line);
-			continue;
-		}
-		last = (size_t)-1;
-	}
 	if (!err)
-		err = synth_file(dir, path, t.p ? t.p : "", t.len);
-	free(t.p);
+		err = synth_file(NULL, path, p ? p : "", n);
+	free(p);
 	return err ? -1 : 0;
 }
 
@@ -700,12 +639,14 @@ static int synth_expect(const struct synth *o, const struct synth_src *src)
 	if (o->itm && synth_file(NULL, path, src[0].itm.expect ? src[0].itm.expect : "",
 				 src[0].itm.nexpect))
 		return -1;
+	if (o->expect_ctx && synth_expect_one(&src[0], o->expect_ctx, 1))
+		return -1;
 	if (o->nsrc == 1)
-		return synth_expect_one(&src[0], NULL, o->expect);
+		return synth_expect_one(&src[0], o->expect, 0);
 	for (k = 0; k < o->nsrc; k++) {
 		snprintf(path, sizeof(path), "%s.0x%02x", o->expect,
 			 etm_cfg_trace_id(&src[k].cfg));
-		if (synth_expect_one(&src[k], NULL, path))
+		if (synth_expect_one(&src[k], path, 0))
 			return -1;
 	}
 	return 0;

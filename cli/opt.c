@@ -154,7 +154,8 @@ static int opt_register(struct opts *o, const char *name, const char *v)
 
 /* Returns 0, -1 (bad value, reported by the caller) or -2 (reported). */
 /* --order time|file, --pieces on|off: a circular buffer's pieces;
- * --symfs DIR, --buildid-dir DIR: where the files a perf.data maps are. */
+ * --symfs DIR, --buildid-dir DIR: where the files a perf.data maps are;
+ * --ctx-images on|off: its images switched by the Context ID. */
 static int opt_pieces(struct opts *o, const char *name, const char *v)
 {
 	if (!strcmp(name, "order") && (!strcmp(v, "time") || !strcmp(v, "file")))
@@ -165,6 +166,8 @@ static int opt_pieces(struct opts *o, const char *name, const char *v)
 		o->symfs = v;
 	else if (!strcmp(name, "buildid-dir"))
 		o->buildid_dir = v;
+	else if (!strcmp(name, "ctx-images") && (!strcmp(v, "on") || !strcmp(v, "off")))
+		o->no_ctx_images = !strcmp(v, "off");
 	else
 		return -1;
 	return 0;

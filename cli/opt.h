@@ -62,6 +62,7 @@ struct opts {
 	int itm_channel;                 /* itm --channel: stimulus port, -1 all */
 	int itm_check;                   /* itm --check: against the instruction flow */
 	const char *symfs, *buildid_dir; /* perf.data: where mapped files are */
+	int no_ctx_images;               /* --ctx-images off: no per-process switch */
 	int probe_wait;                  /* --probe-wait MS, plus 1 (0: default) */
 	/* --data-only: data transfers alone; --data-range LO-HI: only the
 	 * transfers at addresses in [LO, HI] (ETMv3 data trace) */

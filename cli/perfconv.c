@@ -121,9 +121,9 @@ static int pc_split(const struct etm_snapshot *snap,
 }
 
 /* cpuK.elf beside @out from source @s's dumps; its MMAP2 records. */
-static int pc_elf(const char *dir, int k, const struct etm_snap_source *s,
-		  struct etm_perfw_map *maps, size_t *nmaps, char *path,
-		  size_t pathlen)
+static int pc_elf(const struct perfconv *pc, const char *dir, int k,
+		  const struct etm_snap_source *s, struct etm_perfw_map *maps,
+		  size_t *nmaps, char *path, size_t pathlen)
 {
 	struct etm_elfw_seg segs[PC_MAX_SEGS];
 	size_t i, n = s->ndumps < PC_MAX_SEGS ? s->ndumps : PC_MAX_SEGS;
@@ -147,6 +147,12 @@ static int pc_elf(const char *dir, int k, const struct etm_snap_source *s,
 		m->len = segs[i].addr - page + segs[i].n;
 		m->pgoff = segs[i].offset - (segs[i].addr - page);
 		m->path = path;
+		for (size_t j = 0; j < pc->npids; j++) { /* --map-pids */
+			struct etm_perfw_map *o = j ? &maps[(*nmaps)++] : m;
+
+			*o = *m;
+			o->pid = o->tid = pc->pids[j];
+		}
 		free((void *)segs[i].data);
 	}
 	return r;
@@ -156,7 +162,8 @@ static int pc_write(const struct perfconv *pc, const struct etm_snapshot *snap,
 		    struct pc_stream *st, const size_t *sel, size_t n,
 		    char (*paths)[PATH_MAX + 16])
 {
-	struct etm_perfw_map maps[PC_MAX_CPUS * PC_MAX_SEGS];
+	static struct etm_perfw_map maps[PC_MAX_CPUS * PC_MAX_SEGS *
+					 (1 + PERFCONV_MAX_PIDS)];
 	struct etm_perfw_buf bufs[PC_MAX_CPUS];
 	struct etm_config cfgs[PC_MAX_CPUS];
 	struct etm_fenc *fe[PC_MAX_CPUS] = { NULL };
@@ -177,7 +184,7 @@ static int pc_write(const struct perfconv *pc, const struct etm_snapshot *snap,
 	}
 	for (k = 0; k < n && !r; k++) {
 		cfgs[k] = snap->sources[sel[k]].cfg;
-		r = pc_elf(abs, (int)k, &snap->sources[sel[k]], maps, &nmaps, paths[k],
+		r = pc_elf(pc, abs, (int)k, &snap->sources[sel[k]], maps, &nmaps, paths[k],
 			   sizeof(paths[k]));
 		bufs[k] = (struct etm_perfw_buf){ .cpu = (uint32_t)k,
 						  .pid = 1000u + (unsigned)k,

@@ -3,15 +3,24 @@
 #ifndef ETM_CLI_PERFCONV_H
 #define ETM_CLI_PERFCONV_H
 
+#include <stddef.h>
+
+#define PERFCONV_MAX_PIDS 8
+
 struct perfconv {
 	const char *snapshot; /* the snapshot directory */
 	const char *out;      /* the perf.data file; the ELF files go beside it */
 	unsigned version;     /* cs_etm header version 0-2 */
 	int per_thread, raw, big_endian;
 	unsigned id; /* only the source of this trace ID (0: all) */
+	/* --map-pids: the processes that map every CPU's image instead of
+	 * 1000 + CPU (a trace with Context IDs names them) */
+	unsigned pids[PERFCONV_MAX_PIDS];
+	size_t npids;
 };
 
-/* Option argv[*i] (--per-thread, --raw, --big-endian, --perf-version N):
+/* Option argv[*i] (--per-thread, --raw, --big-endian, --perf-version N,
+ * --map-pids LIST):
  * 1 taken (*i moved past its value), 0 not one of them, -1 bad value. */
 int perfconv_opt(struct perfconv *pc, int argc, char **argv, int *i);
 /* Write it; 0, or 2 after a message on stderr. */

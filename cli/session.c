@@ -55,7 +55,8 @@ static void open_opts(const struct opts *o, enum etm_decoder_mode mode,
 		    (o->allow_outside ? ETM_OPEN_ALLOW_OUTSIDE : 0) |
 		    (o->order_file ? ETM_OPEN_FILE_ORDER : 0) |
 		    (o->pieces == 2 ? ETM_OPEN_NO_PIECES : 0) |
-		    (o->pieces == 1 ? ETM_OPEN_PIECES : 0);
+		    (o->pieces == 1 ? ETM_OPEN_PIECES : 0) |
+		    (o->no_ctx_images ? ETM_OPEN_NO_CTX_IMAGES : 0);
 }
 
 /* The capture's decoded sources as the session's list. */
@@ -230,6 +231,7 @@ int session_open(struct session *s, struct opts *o, enum etm_decoder_mode mode,
 	}
 	for (i = 0; (note = etm_capture_note(s->cap, i)) != NULL; i++)
 		fprintf(stderr, "etmtrace: note: %s\n", note);
+	s->nnotes = i;
 	if (session_live(s) && s->live.nhead < LIVE_FEW &&
 	    etm_capture_buffer(s->cap, 0)->detected)
 		fprintf(stderr, "etmtrace: note: %s: the input format was found from "
@@ -311,6 +313,11 @@ const char *session_fmt_name(enum etm_input_format f)
 
 void session_close(struct session *s)
 {
+	const char *note;
+
+	/* notes made while decoding (a perf.data's pid without an image) */
+	while (s->cap && (note = etm_capture_note(s->cap, s->nnotes++)) != NULL)
+		fprintf(stderr, "etmtrace: note: %s\n", note);
 	etm_verify_free(s->verify);
 	s->verify = NULL;
 	etm_capture_free(s->cap);

@@ -24,6 +24,7 @@ struct session_src {
 struct session {
 	struct opts *o;
 	struct etm_capture *cap; /* sources, buffers, decoders, images */
+	size_t nnotes;           /* its notes printed */
 	/* the buffer session_select() chose: its file, format, decoder */
 	const char *trace_path;
 	enum etm_input_format fmt;

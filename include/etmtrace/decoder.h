@@ -154,6 +154,12 @@ void etm_decoder_set_packets(struct etm_decoder *d, int on);
  * source (default on). */
 void etm_decoder_set_cache(struct etm_decoder *d, int on);
 
+/** Per-process images for the source of trace ID @id (ETMv3 and PTM):
+ * etm_flow_set_ctx_images() on its flow decoder. Returns 0, or
+ * -etme_invalid if no such source decodes to elements. */
+int etm_decoder_set_ctx_images(struct etm_decoder *d, unsigned id,
+			       etm_ctx_image_fn fn, void *ctx);
+
 /** Packets parsed so far over all sources, whether or not they are
  * delivered as items (after etm_decoder_run(): those of the run). */
 uint64_t etm_decoder_packet_count(const struct etm_decoder *d);

@@ -226,6 +226,18 @@ void etm_flow_reset(struct etm_flow *f);
  * the decoder uses it. */
 void etm_flow_set_cache(struct etm_flow *f, int on);
 
+/** The image of the process whose Context ID is @ctxid (NULL: keep the
+ * image in use); see etm_flow_set_ctx_images(). */
+typedef const struct etm_image *(*etm_ctx_image_fn)(void *ctx, uint32_t ctxid);
+/** Per-process images: at each change of the Context ID the trace gives,
+ * the decoder reads opcodes from @fn(@ctx, ctxid) (borrowed, as the image
+ * of etm_flow_alloc()) from the next instruction on, and forgets what its
+ * caches memoised of the image before. Until the trace gives a Context ID,
+ * and where @fn returns NULL, the image in use stays. @fn NULL: off (the
+ * default). */
+void etm_flow_set_ctx_images(struct etm_flow *f, etm_ctx_image_fn fn,
+			     void *ctx);
+
 /* ---- walking a range instruction by instruction ------------------------- */
 
 /** Iterator over the instructions of an etmk_range element. */

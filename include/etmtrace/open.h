@@ -57,6 +57,11 @@ struct etm_open_file {
 #define ETM_OPEN_FILE_ORDER 0x10u /**< pieces listed in file order */
 #define ETM_OPEN_NO_PIECES 0x20u  /**< no pieces: the buffer as one input */
 #define ETM_OPEN_PIECES 0x40u     /**< look for pieces up to ETM_OPEN_PIECES_MAX */
+/** A perf.data file traced with Context IDs (perf sets CONTEXTIDR to the
+ * pid): the image is that of the process the Context ID names from each
+ * context change on (etm_flow_set_ctx_images()); this flag turns that off
+ * (each AUX piece is decoded with the image of its AUX record's process). */
+#define ETM_OPEN_NO_CTX_IMAGES 0x80u
 #define ETM_OPEN_PIECES_AUTO ((uint64_t)256 << 10)
 #define ETM_OPEN_PIECES_MAX ((uint64_t)64 << 20)
 
@@ -206,6 +211,12 @@ const struct etm_snapshot *etm_capture_snapshot(const struct etm_capture *cap);
  * the detected format, the inferred registers), one line each, for the
  * caller to show. Returns NULL past the last. */
 const char *etm_capture_note(const struct etm_capture *cap, size_t i);
+/** A perf.data capture traced with Context IDs: the image of each pid
+ * (none with ETM_OPEN_NO_CTX_IMAGES), as the decoders of its buffers use it, into
+ * *@fn and *@ctx (valid while @cap is open; for etm_listing_source and
+ * analyses that read ranges). Returns 1, or 0 (none: *@fn NULL). */
+int etm_capture_ctx_images(const struct etm_capture *cap, etm_ctx_image_fn *fn,
+			   void **ctx);
 
 /** The next item of the whole capture: reads each buffer's file in turn
  * (buffer 0 first) and returns its decoder's items (etm_decoder_next()),

@@ -185,6 +185,15 @@ void etm_decoder_set_packets(struct etm_decoder *d, int on)
 	}
 }
 
+int etm_decoder_set_ctx_images(struct etm_decoder *d, unsigned id,
+			       etm_ctx_image_fn fn, void *ctx)
+{
+	if (!d || id >= ETM_DEC_MAX_SOURCES || !d->src[id] || !d->src[id]->flow)
+		return -etme_invalid;
+	etm_flow_set_ctx_images(d->src[id]->flow, fn, ctx);
+	return 0;
+}
+
 void etm_decoder_set_cache(struct etm_decoder *d, int on)
 {
 	unsigned i;

@@ -70,6 +70,31 @@ fail:
 	return NULL;
 }
 
+void etm_flow_set_ctx_images(struct etm_flow *f, etm_ctx_image_fn fn,
+			     void *ctx)
+{
+	if (!f)
+		return;
+	f->ctx_img = fn;
+	f->ctx_img_arg = ctx;
+}
+
+void etm_flow_ctx_switch(struct etm_flow *f, uint32_t ctxid)
+{
+	const struct etm_image *img;
+
+	if (!f->ctx_img)
+		return;
+	img = f->ctx_img(f->ctx_img_arg, ctxid);
+	if (!img || img == f->img)
+		return;
+	f->img = img;
+	if (f->bc)
+		etm_bcache_clear(f->bc);
+	if (f->img_changed)
+		f->img_changed(f);
+}
+
 void etm_flow_free(struct etm_flow *f)
 {
 	if (!f)

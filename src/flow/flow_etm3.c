@@ -108,7 +108,9 @@ static int e3_emit_context(struct etm3_flow *e)
 	e->rtmpl.vmid = el.vmid;
 	e->rtmpl.ns = el.ns;
 	e->rtmpl.hyp = el.hyp;
-	e->tgen++;
+	e->tgen++; /* and a new image: the walk memo's key */
+	if (e->has_ctxid)
+		etm_flow_ctx_switch(e->f, e->ctxid);
 	return etm_e3_out(e, &el);
 }
 
@@ -773,6 +775,7 @@ int etm_flow_etm3_init(struct etm_flow *f)
 	f->free_impl = e3_free;
 	f->save = e3_save;
 	f->rewind = e3_rewind;
+	f->img_changed = etm_e3_img_changed;
 	f->cur_isa = e3_cur_isa;
 	e3_reset(f);
 	return 0;

@@ -33,6 +33,15 @@ struct e3_smemo {
 	uint64_t iaddr;
 };
 
+void etm_e3_img_changed(struct etm_flow *f)
+{
+	struct etm3_flow *e = f->impl;
+
+	e->cb = NULL;
+	if (e->d.smemo)
+		memset(e->d.smemo, 0, E3_SMEMO * sizeof(*e->d.smemo));
+}
+
 /* The memo entry of a scan (NULL without the cache or memory). */
 static struct e3_smemo *e3_smemo_at(struct etm3_flow *e, uint64_t start,
 				    uint32_t n)

@@ -253,4 +253,8 @@ void etm_e3_data_save(const struct etm3_flow *e, struct etm_sbuf *s);
  * compact tokens pulled from the packet decoder, see flow_int.h. */
 int etm_e3_drain(struct etm_flow *f, uint64_t *np);
 
+/* The image changed (etm_flow_ctx_switch()): forget the current block and
+ * the data-trace scan memo (flow_etm3_data.c). */
+void etm_e3_img_changed(struct etm_flow *f);
+
 #endif

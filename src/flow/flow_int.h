@@ -42,7 +42,16 @@ struct etm_flow {
 	void (*rewind)(struct etm_flow *f);
 	/* write the protocol state to @s (see etm_flow_save()) */
 	void (*save)(const struct etm_flow *f, struct etm_sbuf *s);
+	/* per-process images (etm_flow_set_ctx_images()) and the protocol's
+	 * hook to forget what it memoised of the image (optional) */
+	etm_ctx_image_fn ctx_img;
+	void *ctx_img_arg;
+	void (*img_changed)(struct etm_flow *f);
 };
+
+/* The Context ID is now @ctxid: switch to its process's image (off the
+ * hot paths: called at context changes only). */
+void etm_flow_ctx_switch(struct etm_flow *f, uint32_t ctxid);
 
 /* Start of a put (the queue is empty, or the decoder's fast path put
  * elements while fewer than a quarter of the slots were used, so qhead is

@@ -54,6 +54,8 @@ static struct etm_elem *ptm_emit(struct ptm_flow *p, enum etm_elem_kind k,
 
 static void ptm_emit_context(struct ptm_flow *p, uint64_t off)
 {
+	if (p->has_ctxid)
+		etm_flow_ctx_switch(p->f, p->ctxid);
 	ptm_state_into(p, ptm_emit(p, etmk_context, off));
 }
 

@@ -422,6 +422,7 @@ void etm_capture_free(struct etm_capture *cap)
 	if (cap->f)
 		fclose(cap->f);
 	free(cap->chunk);
+	cap_pctx_free(cap);
 	for (i = 0; i < cap->nbuf; i++) {
 		etm_decoder_free(cap->buf[i].dec);
 		free((void *)cap->buf[i].data);

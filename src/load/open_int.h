@@ -37,6 +37,9 @@ struct etm_capture {
 	uint8_t *lazy;
 	size_t nlazy, live;
 	enum etm_decoder_mode mode;
+	/* a perf.data file's images by pid, the Context ID's process
+	 * (load/open_perf_ctx.c; NULL: none) */
+	struct cap_pctx *pctx;
 	int stream; /* opened from a stream's head (etm_open_opts.head) */
 };
 
@@ -84,6 +87,12 @@ int cap_is_perf(const char *path);
 int cap_open_perf(struct cap_ctx *c);
 /* Whether the capture has a source to decode in a buffer made lazily. */
 int cap_perf_nonempty(const struct etm_capture *cap);
+/* Per-process images of a perf.data capture (load/open_perf_ctx.c): put
+ * on the sources of decoder @dec that trace Context IDs; freed with the
+ * capture. */
+int cap_pctx_wire(struct etm_capture *cap, struct etm_decoder *dec,
+		  const struct etm_capture_source *s);
+void cap_pctx_free(struct etm_capture *cap);
 int cap_open_file(struct cap_ctx *c);
 
 /* ETMv1 (load/open_e1.c): whether @p is ETMv1/ETMv2; a trace file of

@@ -239,6 +239,8 @@ int etm_capture_load(struct etm_capture *cap, size_t i)
 			return -etme_nomem;
 		r = s->skip ? etm_decoder_note_source_img(b->dec, &s->cfg, s->img) :
 			      etm_decoder_add_source(b->dec, &s->cfg, s->img);
+		if (r >= 0 && !s->skip)
+			r = cap_pctx_wire(cap, b->dec, s);
 	}
 	if (b->dec)
 		cap->live = i + 1;
@@ -339,6 +341,8 @@ int cap_open_perf(struct cap_ctx *c)
 			     in->snapshot ? ", snapshot" : "", pf.natr,
 			     pf.natr == 1 ? "" : "s", pf.nmaps,
 			     pf.nmaps == 1 ? "" : "s");
+	if (!r)
+		r = pf_ctx_images(c, &pf);
 	for (i = 0; !r && i < pf.natr; i++)
 		r = pf_buffers(c, &pf, &pf.atr[i]);
 	if (!r && !pf.natr)

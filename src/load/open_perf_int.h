@@ -73,6 +73,12 @@ uint32_t pf_pid(const struct pf *pf, const struct pf_atr *t, uint32_t *tid);
  * (load/open_perf_src.c). */
 int pf_sources(struct cap_ctx *c, struct pf *pf, const struct pf_atr *t,
 	       size_t bi, uint32_t cpu);
+/* The image of process @pid (made once; load/open_perf_src.c). */
+int pf_image(struct cap_ctx *c, struct pf *pf, uint32_t pid,
+	     const struct etm_image **out);
+/* The images of every process that has a mapping, selected by the Context
+ * ID when the trace has one (load/open_perf_ctx.c). */
+int pf_ctx_images(struct cap_ctx *c, struct pf *pf);
 /* No AUX trace: the CPUs listed, with a placeholder buffer. */
 int pf_unsupported(struct cap_ctx *c, struct pf *pf);
 

@@ -104,8 +104,8 @@ static int pf_add_map(struct cap_ctx *c, const struct pf *pf,
 }
 
 /* The image of process @pid (made once). */
-static int pf_image(struct cap_ctx *c, struct pf *pf, uint32_t pid,
-		    const struct etm_image **out)
+int pf_image(struct cap_ctx *c, struct pf *pf, uint32_t pid,
+	     const struct etm_image **out)
 {
 	struct pf_img *t;
 	struct etm_image *img;

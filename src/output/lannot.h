@@ -24,6 +24,12 @@ struct decsym_opts {
 	/* --fields: the columns of instruction lines (output/lfields.h);
 	 * NULL: the default listing */
 	const struct lfields_spec *fields;
+	/* per-process images (a perf.data traced with Context IDs,
+	 * etm_capture_ctx_images()): a range with a Context ID is read from
+	 * ctx_img(ctx_img_arg, its Context ID) unless NULL (NULL: the source's
+	 * image) */
+	etm_ctx_image_fn ctx_img;
+	void *ctx_img_arg;
 };
 
 #define DECSYM_OFF_DEC 1

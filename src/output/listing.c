@@ -27,6 +27,10 @@ int decfmt_init(struct decfmt *f, const struct etm_listing_source *src, int nsrc
 	if (dis)
 		f->dis = *dis;
 	f->dw = dw;
+	if (ann) {
+		f->ctx_img = ann->ctx_img;
+		f->ctx_img_arg = ann->ctx_img_arg;
+	}
 	for (i = nsrc - 1; i >= 0; i--) /* the first of equal IDs wins */
 		f->byid[src[i].id & 0xff] = &src[i];
 	if (ann && ann->fields && !(f->fl = lfields_open(ann->fields)))
@@ -400,6 +404,19 @@ int decfmt_elems(void *vctx, const struct etm_elem *els, size_t n)
 	return 0;
 }
 
+/* The image range @el of @src was read from: its process's, when the
+ * images are per process. */
+static const struct etm_image *src_img(const struct decfmt *c,
+				       const struct etm_listing_source *src,
+				       const struct etm_elem *el)
+{
+	const struct etm_image *img = NULL;
+
+	if (c->ctx_img && el->has_ctxid)
+		img = c->ctx_img(c->ctx_img_arg, el->ctxid);
+	return img ? img : src->img;
+}
+
 /* Canonical list: the instructions of ranges, GAP where trace was lost. */
 static void canon_elem(struct decfmt *c, const struct etm_elem *el,
 		       const struct etm_listing_source *src)
@@ -409,7 +426,7 @@ static void canon_elem(struct decfmt *c, const struct etm_elem *el,
 	if (src && src->cfg && src->cfg->protocol == etm_proto_itm)
 		return; /* ITM/DWT: no instructions, no gaps in them */
 	if (el->kind == etmk_range && src) {
-		n = etm_out_canon_range(c->w, el, src->img);
+		n = etm_out_canon_range(c->w, el, src_img(c, src, el));
 		if (n > 0)
 			c->n.insns += (unsigned long long)n;
 	} else if (el->kind == etmk_trace_on || el->kind == etmk_nosync ||
@@ -485,7 +502,7 @@ static inline void elem_fmt(struct decfmt *c, const struct etm_elem *el)
 		c->lead = 0;
 		if (el->kind == etmk_range) {
 			text_resumed(c, el);
-			text_range(c, el, src->img);
+			text_range(c, el, src_img(c, src, el));
 		} else {
 			c->lost[el->id] &= el->kind != etmk_trace_on;
 			if (c->fl)

@@ -64,6 +64,8 @@ struct decfmt {
 				   * since: the next range resumes the listing */
 	const struct etm_listing_source *byid[256]; /* in the caller's list */
 	struct dec_dfilter df;                      /* set after decfmt_init() */
+	etm_ctx_image_fn ctx_img;                   /* decsym_opts: per-process images */
+	void *ctx_img_arg;
 };
 
 /* A formatter of @fmt into @w for the @nsrc sources @src (borrowed, as are

@@ -963,6 +963,83 @@ static void t_context(void)
 	etm_image_free(img);
 }
 
+/* ---- 11. per-process images switched by the Context ID ------------------ */
+/* Image of process 0x43: at 0x1000 "b 0x1010", at 0x1010 "b 0x1000" (the
+ * same addresses as img_basic(), process 0x42's: nop, nop, beq 0x1014). */
+static struct etm_image *img_other(void)
+{
+	struct etm_image *img = etm_image_alloc();
+	uint8_t b[0x14];
+
+	memset(b, 0, sizeof(b));
+	put32(b, a_b(0xEA000000, 0x1000, 0x1010));
+	put32(b + 0x10, a_b(0xEA000000, 0x1010, 0x1000));
+	etm_image_add_buffer(img, etm_space_any, 0x1000, b, sizeof(b));
+	return img;
+}
+
+struct ctx_imgs {
+	const struct etm_image *a, *b, *none;
+};
+
+static const struct etm_image *ctx_img(void *arg, uint32_t ctxid)
+{
+	const struct ctx_imgs *t = arg;
+
+	return ctxid == 0x42 ? t->a : ctxid == 0x43 ? t->b :
+						      t->none;
+}
+
+/* Each I-sync (trace on) names a process; the atoms walk its image: 0x42 runs nop,
+ * nop, beq (3 instructions to the first waypoint), 0x43 the branch at
+ * 0x1000 alone, then the one at 0x1010; back in 0x42 its image again
+ * (the cache forgot 0x43's blocks); 0x44 has an empty image: no memory. */
+static void do_ctx_images(int cache)
+{
+	struct etm_image *a = img_basic(), *b = img_other(),
+			 *none = etm_image_alloc();
+	struct ctx_imgs t = { a, b, none };
+	struct etm_config c = mkcfg(3u << 14, 0);
+	static const uint32_t ids[] = { 0x42, 0x43, 0x42, 0x44 };
+	struct etm_packet p;
+	struct run r;
+	unsigned i;
+
+	run_init(&r, &c, a);
+	ET_CHECK(r.f);
+	etm_flow_set_cache(r.f, cache);
+	etm_flow_set_ctx_images(r.f, ctx_img, &t);
+	for (i = 0; i < 4; i++) {
+		p = pk_isync(0x1000, 'A', 1); /* trace on: a new position */
+		p.has_ctxid = 1;
+		p.ctxid = ids[i];
+		FEED(&r, p);
+		FEEDP(&r, pk_atoms(ids[i] == 0x43 ? "EE" : "E"));
+	}
+	ET_CHECK(run_check(&r, "ON 0 1000\n"
+			       "CTX 0 0 42\n"
+			       "R 1000-1008 3 E\n"
+			       "ON 1 1000\n"
+			       "CTX 0 0 43\n"
+			       "R 1000-1000 1 E\n"
+			       "R 1010-1010 1 E\n"
+			       "ON 1 1000\n"
+			       "CTX 0 0 42\n"
+			       "R 1000-1008 3 E\n"
+			       "ON 1 1000\n"
+			       "CTX 0 0 44\n"
+			       "NOMEM 1000\n"));
+	etm_image_free(a);
+	etm_image_free(b);
+	etm_image_free(none);
+}
+
+static void t_ctx_images(void)
+{
+	do_ctx_images(1);
+	do_ctx_images(0);
+}
+
 int main(void)
 {
 	ETEST(t_direct);
@@ -981,5 +1058,6 @@ int main(void)
 	ETEST(t_nomem);
 	ETEST(t_cycles);
 	ETEST(t_context);
+	ETEST(t_ctx_images);
 	return etest_end();
 }
