@@ -166,7 +166,7 @@ static void cov_mark_it(struct etm_cov *c, const struct cov_src *s,
 			return;
 		slot = (unsigned)(a - p->base) >> 1;
 		if (!cov_info_matches(p->info[slot], el->isa)) {
-			cov_memo_reclassify(c, p);
+			cov_memo_reclassify(c, p, a);
 			p->info[slot] = cov_classify(s->img, el, a, &dummy) |
 					(p->info[slot] & CI_COND);
 		}
@@ -217,7 +217,7 @@ static int cov_page_insns(struct etm_cov *c, const struct cov_src *s,
 		unsigned slot = (unsigned)(x - p->base) >> 1;
 
 		if (!cov_info_matches(p->info[slot], el->isa)) {
-			cov_memo_reclassify(c, p);
+			cov_memo_reclassify(c, p, x);
 			/* an address executed in both ISAs (only in damaged
 			 * or hostile trace): the last ISA's classification,
 			 * "conditional" if it ever was, so that the result
@@ -269,8 +269,8 @@ static int cov_range_insns(struct etm_cov *c, const struct cov_src *s,
 	}
 	/* counted entirely in one page: count it in the memo next time */
 	if (!err && npages == 1 && (i >= el->ninsn || a >= el->end) &&
-	    a - el->start <= (1u << COV_PAGE_SHIFT))
-		err = cov_memo_put(c, el, ptm, p, *last_info);
+	    a > el->start && a - p->base <= (1u << COV_PAGE_SHIFT))
+		err = cov_memo_put(c, el, ptm, p, a, *last_info);
 	return err;
 }
 

@@ -12,6 +12,7 @@
 /* A page covers 4 KiB of code: one slot per halfword. */
 #define COV_PAGE_SHIFT 12
 #define COV_SLOTS (1u << (COV_PAGE_SHIFT - 1))
+#define COV_CHUNK_SHIFT 8
 
 /* Slot info byte: what the classifier said about the instruction that
  * starts at the slot (0 = nothing starts here / not yet classified). */
@@ -28,7 +29,8 @@ struct cov_page {
 	uint64_t *fail; /* allocated at the first failed condition */
 	uint64_t *unk;  /* ... at the first untold condition */
 	uint8_t info[COV_SLOTS];
-	uint32_t gen; /* bumped when an info byte changes (cov_memo.c) */
+	/* per 256-byte chunk: bumped when an info byte changes (cov_memo.c) */
+	uint32_t gen[1u << (COV_PAGE_SHIFT - COV_CHUNK_SHIFT)];
 };
 
 /* Open-addressing map (from, to) -> count; count 0 marks a free entry. */
@@ -60,14 +62,15 @@ enum { COV_HEAD_NONE,
 #define COV_MAX_ID 128
 
 /* Range memo (cov_memo.c): a range counted once, entirely in one page. */
-#define COV_MEMO_BITS 12
+#define COV_MEMO_BITS 14
 #define COV_MEMO_N (1u << COV_MEMO_BITS)
 struct cov_memo {
 	uint64_t start, end;
 	struct cov_page *p;      /* NULL: free entry */
 	uint64_t n, nfail, nunk; /* pending executions, last-insn outcomes */
-	uint32_t ninsn, gen;     /* gen: of the page when counted in it */
-	uint8_t isa, ptm, last_info, queued;
+	uint32_t ninsn;
+	uint32_t gen; /* sum of the gen of its chunks when counted */
+	uint8_t chunk0, chunk1, isa, ptm, last_info, queued;
 };
 struct cov_memos {
 	struct cov_memo e[COV_MEMO_N];
@@ -96,10 +99,11 @@ int cov_close_run(struct etm_cov *c, struct cov_src *s);
 int cov_memo_hit(struct etm_cov *c, const struct etm_elem *el, int ptm,
 		 uint8_t *last_info);
 int cov_memo_put(struct etm_cov *c, const struct etm_elem *el, int ptm,
-		 struct cov_page *p, uint8_t last_info);
+		 struct cov_page *p, uint64_t end, uint8_t last_info);
 void cov_memo_flush(const struct etm_cov *c);
 void cov_memo_drop(struct etm_cov *c);
-void cov_memo_reclassify(struct etm_cov *c, struct cov_page *p);
+void cov_memo_reclassify(struct etm_cov *c, struct cov_page *p,
+			 uint64_t addr);
 /* cov_map.c */
 int cov_map_add(struct cov_map *m, uint64_t from, uint64_t to, uint64_t n);
 void cov_map_fini(struct cov_map *m);

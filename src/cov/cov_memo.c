@@ -15,9 +15,20 @@
 
 #include "cov/cov_int.h"
 
-static size_t memo_hash(uint64_t start)
+/* Sum of the generations of the chunks @c0..@c1 of @p: they only grow,
+ * so the sum is unchanged only if none of them changed. */
+static uint32_t memo_gen(const struct cov_page *p, unsigned c0, unsigned c1)
 {
-	uint64_t h = (start >> 1) * 0x9e3779b97f4a7c15ull;
+	uint32_t g = 0;
+
+	for (; c0 <= c1; c0++)
+		g += p->gen[c0];
+	return g;
+}
+
+static size_t memo_hash(uint64_t start, uint64_t end)
+{
+	uint64_t h = ((start >> 1) ^ (end << 15)) * 0x9e3779b97f4a7c15ull;
 
 	return (size_t)(h >> (64 - COV_MEMO_BITS));
 }
@@ -33,11 +44,11 @@ int cov_memo_hit(struct etm_cov *c, const struct etm_elem *el, int ptm,
 
 	if (!ms)
 		return 0;
-	i = memo_hash(el->start);
+	i = memo_hash(el->start, el->end);
 	m = &ms->e[i];
 	if (!m->p || m->start != el->start || m->end != el->end ||
 	    m->ninsn != el->ninsn || m->isa != el->isa || m->ptm != ptm ||
-	    m->gen != m->p->gen)
+	    m->gen != memo_gen(m->p, m->chunk0, m->chunk1))
 		return 0;
 	if (el->last_atom && !el->last_exec) {
 		if (cov_page_fail(m->p) < 0)
@@ -117,18 +128,22 @@ void cov_memo_drop(struct etm_cov *c)
 	}
 }
 
-/* The info bytes of page @p are about to change: apply every pending
- * count, and forget the ranges counted in @p. */
-void cov_memo_reclassify(struct etm_cov *c, struct cov_page *p)
+/* The info byte of @addr in page @p is about to change: apply every
+ * pending count, and forget the ranges counted in its chunk. */
+void cov_memo_reclassify(struct etm_cov *c, struct cov_page *p,
+			 uint64_t addr)
 {
 	cov_memo_flush(c);
-	p->gen++;
+	p->gen[(addr - p->base) >> COV_CHUNK_SHIFT]++;
 }
 
-/* Remember range @el, just counted entirely in page @p. */
+/* Remember range @el, just counted entirely in page @p, up to @end (the
+ * address after its last instruction). */
 int cov_memo_put(struct etm_cov *c, const struct etm_elem *el, int ptm,
-		 struct cov_page *p, uint8_t last_info)
+		 struct cov_page *p, uint64_t end, uint8_t last_info)
 {
+	unsigned c0 = (unsigned)(el->start - p->base) >> COV_CHUNK_SHIFT;
+	unsigned c1 = (unsigned)(end - 1 - p->base) >> COV_CHUNK_SHIFT;
 	struct cov_memo *m;
 
 	if (!c->memo) {
@@ -136,7 +151,7 @@ int cov_memo_put(struct etm_cov *c, const struct etm_elem *el, int ptm,
 		if (!c->memo)
 			return -etme_nomem;
 	}
-	m = &c->memo->e[memo_hash(el->start)];
+	m = &c->memo->e[memo_hash(el->start, el->end)];
 	/* evicted with pending counts: apply them now (its index stays in
 	 * the dirty list, where it is found with n = 0) */
 	memo_apply(m);
@@ -149,6 +164,8 @@ int cov_memo_put(struct etm_cov *c, const struct etm_elem *el, int ptm,
 	m->isa = (uint8_t)el->isa;
 	m->ptm = (uint8_t)ptm;
 	m->last_info = last_info;
-	m->gen = p->gen;
+	m->chunk0 = (uint8_t)c0;
+	m->chunk1 = (uint8_t)c1;
+	m->gen = memo_gen(p, c0, c1);
 	return 0;
 }
