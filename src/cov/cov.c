@@ -26,6 +26,7 @@ void etm_cov_free(struct etm_cov *c)
 		free(c->pages[i]);
 	}
 	free(c->pages);
+	free(c->memo);
 	cov_map_fini(&c->ranges);
 	cov_map_fini(&c->branches);
 	free(c);
@@ -164,9 +165,11 @@ static void cov_mark_it(struct etm_cov *c, const struct cov_src *s,
 		if (!p)
 			return;
 		slot = (unsigned)(a - p->base) >> 1;
-		if (!cov_info_matches(p->info[slot], el->isa))
+		if (!cov_info_matches(p->info[slot], el->isa)) {
+			cov_memo_reclassify(c, p, a);
 			p->info[slot] = cov_classify(s->img, el, a, &dummy) |
 					(p->info[slot] & CI_COND);
+		}
 		p->info[slot] |= CI_COND;
 		a += p->info[slot] & CI_SIZE4 ? 4 : 2;
 	}
@@ -214,6 +217,7 @@ static int cov_page_insns(struct etm_cov *c, const struct cov_src *s,
 		unsigned slot = (unsigned)(x - p->base) >> 1;
 
 		if (!cov_info_matches(p->info[slot], el->isa)) {
+			cov_memo_reclassify(c, p, x);
 			/* an address executed in both ISAs (only in damaged
 			 * or hostile trace): the last ISA's classification,
 			 * "conditional" if it ever was, so that the result
@@ -244,21 +248,29 @@ static int cov_range_insns(struct etm_cov *c, const struct cov_src *s,
 {
 	uint64_t a = el->start;
 	uint32_t i = 0;
-	struct cov_page *p;
-	int err = 0;
+	struct cov_page *p = NULL;
+	int err = 0, ptm = s->proto == etm_proto_ptm, npages = 0;
 
 	*last_info = 0;
 	if (el->isa != etmi_a32 && el->isa != etmi_t32)
 		return 0;
+	err = cov_memo_hit(c, el, ptm, last_info);
+	if (err)
+		return err < 0 ? err : 0;
 	while (!err && i < el->ninsn && a < el->end) {
 		uint64_t was = a;
 
 		p = cov_page_get(c, a);
+		npages++;
 		err = p ? cov_page_insns(c, s, el, p, &i, &a, last_info) :
 			  -etme_nomem;
 		if (a <= was) /* wrapped past the top of the address space */
 			break;
 	}
+	/* counted entirely in one page: count it in the memo next time */
+	if (!err && npages == 1 && (i >= el->ninsn || a >= el->end) &&
+	    a > el->start && a - p->base <= (1u << COV_PAGE_SHIFT))
+		err = cov_memo_put(c, el, ptm, p, a, *last_info);
 	return err;
 }
 
@@ -399,6 +411,7 @@ int etm_cov_end(struct etm_cov *c)
 
 	if (!c)
 		return -etme_invalid;
+	cov_memo_flush(c);
 	for (id = 0; id < COV_MAX_ID; id++) {
 		err = cov_close_run(c, &c->src[id]);
 		if (err)

@@ -76,6 +76,7 @@ int etm_cov_write_profile(const struct etm_cov *c, enum etm_fdo_format f,
 
 	if (!c || !fn || (f != etm_fdo_autofdo && f != etm_fdo_profgen))
 		return -etme_invalid;
+	cov_memo_flush(c);
 	err = cov_write_pairs(c, 0, base, range_fmt, 1, fn, ctx);
 	if (!err && f == etm_fdo_autofdo)
 		err = cov_write_addrs(c, base, fn, ctx);
@@ -112,6 +113,7 @@ int etm_cov_save(const struct etm_cov *c, etm_write_fn fn, void *ctx)
 
 	if (!c || !fn)
 		return -etme_invalid;
+	cov_memo_flush(c);
 	err = fn(ctx, head, sizeof(head) - 1);
 	if (!err)
 		err = cov_save_insns(c, fn, ctx);

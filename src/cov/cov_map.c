@@ -141,6 +141,8 @@ int etm_cov_merge(struct etm_cov *dst, const struct etm_cov *src)
 
 	if (!dst || !src || dst == src)
 		return -etme_invalid;
+	cov_memo_drop(dst); /* slot info may change */
+	cov_memo_flush(src);
 	for (i = 0; i < src->npages; i++) {
 		err = cov_merge_page(dst, src->pages[i]);
 		if (err)

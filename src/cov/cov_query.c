@@ -28,6 +28,7 @@ int etm_cov_next_insn(const struct etm_cov *c, uint64_t addr,
 
 	if (!c || !ci)
 		return -etme_invalid;
+	cov_memo_flush(c);
 	addr = (addr + 1) & ~(uint64_t)1;
 	cov_page_find(c, addr, &i);
 	for (; i < c->npages; i++) {
@@ -52,6 +53,7 @@ int etm_cov_insn_at(const struct etm_cov *c, uint64_t addr,
 
 	if (!c || !ci)
 		return -etme_invalid;
+	cov_memo_flush(c);
 	p = cov_page_find(c, addr, &i);
 	slot = p ? (unsigned)(addr - p->base) >> 1 : 0;
 	if (!p || (addr & 1) || !p->exec[slot])
@@ -65,6 +67,7 @@ void etm_cov_totals(const struct etm_cov *c, struct etm_cov_totals *t)
 	size_t i;
 	unsigned s;
 
+	cov_memo_flush(c);
 	t->insns = t->addrs = 0;
 	t->pages = c->npages;
 	t->ranges = c->ranges.n;

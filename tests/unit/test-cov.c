@@ -411,6 +411,61 @@ static void parts_append(void)
 	etm_image_free(img);
 }
 
+/* Repeated ranges (counted through the range memo) read between calls
+ * without etm_cov_end(), and an address executed in both ISAs in between.
+ * PTM: 3 batches of 50 x [0x1000, 3 insns, last passed], one T32 range of
+ * one instruction at 0x1000, 50 x [0x1000, 3 insns, last failed]. By hand:
+ * after batch 1, 0x1000 exec 50 and untold 50 (PTM: not a waypoint);
+ * at the end 0x1000 exec 150 + 1 + 50, untold 200 (the T32 range's only
+ * instruction has its atom); 0x1004 exec 200, untold 200; 0x1008 exec
+ * 200, failed 50, untold 0; 0x1000 is A32 again (the last ISA). */
+static void repeated_ranges(void)
+{
+	struct etm_image *img = prog_image();
+	struct etm_cov *c = etm_cov_alloc();
+	struct etm_elem el[50], t;
+	struct etm_cov_insn ci;
+	int b, i;
+
+	ET_CHECK(img && c);
+	ET_EQ(etm_cov_set_source(c, 0x10, etm_proto_ptm, img), 0);
+	for (i = 0; i < 50; i++)
+		el[i] = rng(0x1000, 3, 1);
+	for (b = 0; b < 3; b++) {
+		ET_EQ(etm_cov_add_elems(c, el, 50), 0);
+		if (b)
+			continue;
+		ET_EQ(etm_cov_insn_at(c, 0x1000, &ci), 0);
+		ET_EQ(ci.exec, 50);
+		ET_EQ(ci.unknown, 50);
+	}
+	t = rng(0x1000, 1, 1);
+	t.isa = etmi_t32;
+	t.end = 0x1002;
+	t.last_addr = 0x1000;
+	ET_EQ(etm_cov_add_elems(c, &t, 1), 0);
+	ET_EQ(etm_cov_insn_at(c, 0x1000, &ci), 0);
+	ET_EQ(ci.isa, etmi_t32);
+	ET_EQ(ci.exec, 151);
+	for (i = 0; i < 50; i++)
+		el[i] = rng(0x1000, 3, 0);
+	ET_EQ(etm_cov_add_elems(c, el, 50), 0);
+	ET_EQ(etm_cov_end(c), 0);
+	ET_EQ(etm_cov_insn_at(c, 0x1000, &ci), 0);
+	ET_EQ(ci.isa, etmi_a32);
+	ET_EQ(ci.exec, 201);
+	ET_EQ(ci.unknown, 200);
+	ET_EQ(etm_cov_insn_at(c, 0x1004, &ci), 0);
+	ET_EQ(ci.exec, 200);
+	ET_EQ(ci.unknown, 200);
+	ET_EQ(etm_cov_insn_at(c, 0x1008, &ci), 0);
+	ET_EQ(ci.exec, 200);
+	ET_EQ(ci.fail, 50);
+	ET_EQ(ci.unknown, 0);
+	etm_cov_free(c);
+	etm_image_free(img);
+}
+
 int main(void)
 {
 	ETEST(add_etm3_counts);
@@ -421,5 +476,6 @@ int main(void)
 	ETEST(gen_over_image);
 	ETEST(hostile_input);
 	ETEST(parts_append);
+	ETEST(repeated_ranges);
 	return etest_end();
 }
