@@ -175,7 +175,7 @@ static void data_token_equals_general_path(void)
 static void zero_value_packets_are_tokens(void)
 {
 	static const uint8_t ok[] = { 0, 0, 0, 0, 0, 0x80, 0x2e, 0x00,
-				      0,    0, 0, 0,    0x62 };
+				      0, 0, 0, 0, 0x62 };
 	struct etm_config c;
 	struct etm_pkt_decoder *t;
 	struct etm_packet tok;
