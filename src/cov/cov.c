@@ -132,6 +132,10 @@ static uint8_t cov_classify(const struct etm_image *img,
 	uint8_t info = CI_VALID | (el->isa == etmi_a32 ? CI_SIZE4 : CI_T32);
 
 	one.start = addr;
+	/* the one instruction at @addr, wherever @el ends: an IT block's
+	 * later instructions (cov_mark_it()) may lie past the range of the
+	 * IT, and a 32-bit one must not be taken for the default 16 bits */
+	one.end = addr + 4;
 	one.ninsn = 1;
 	*it_len = 0;
 	if (etm_walk_init(&w, img, &one) < 0 || etm_walk_next(&w, &in) < 0)

@@ -466,6 +466,49 @@ static void repeated_ranges(void)
 	etm_image_free(img);
 }
 
+/* A T32 IT block whose range ends inside it (the TC2 0x10 capture at
+ * c003fbd0): 0x2000 ite ne (bf14), 0x2002 movne r6, #0 (2600), 0x2004
+ * andeq.w r6, r6, #1 (f006 0601, 32 bits), 0x2008 cmp r6, #0 (2e00).
+ * ETMv3: [0x2000, 0x2004) ends with movne failing (N), then [0x2004,
+ * 0x200a) runs andeq.w and cmp. By hand: 0x2004 is one 4-byte conditional
+ * instruction run once, 0x2006 (its second halfword) is no instruction,
+ * 0x2008 runs once. The ITE marks 0x2002 and 0x2004 conditional when it
+ * runs, before the range that holds 0x2004 is seen. */
+static void it_block_past_range(void)
+{
+	static const uint8_t code[] = { 0x14, 0xbf, 0x00, 0x26, 0x06, 0xf0,
+					0x01, 0x06, 0x00, 0x2e };
+	struct etm_image *img = etm_image_alloc();
+	struct etm_cov *c = etm_cov_alloc();
+	struct etm_elem el[2];
+	struct etm_cov_insn ci;
+
+	ET_CHECK(img && c);
+	ET_EQ(etm_image_add_buffer(img, etm_space_any, 0x2000, code, sizeof(code)), 0);
+	ET_EQ(etm_cov_set_source(c, 0x10, etm_proto_etmv3, img), 0);
+	el[0] = rng(0x2000, 2, 0);
+	el[0].isa = etmi_t32;
+	el[0].end = 0x2004;
+	el[0].last_addr = 0x2002;
+	el[1] = rng(0x2004, 2, 1);
+	el[1].isa = etmi_t32;
+	el[1].end = 0x200a;
+	el[1].last_addr = 0x2008;
+	ET_EQ(etm_cov_add_elems(c, el, 2), 0);
+	ET_EQ(etm_cov_end(c), 0);
+	ET_EQ(etm_cov_insn_at(c, 0x2004, &ci), 0);
+	ET_EQ(ci.addr, 0x2004);
+	ET_EQ(ci.size, 4);
+	ET_EQ(ci.exec, 1);
+	ET_EQ(ci.cond, 1);
+	ET_EQ(etm_cov_insn_at(c, 0x2006, &ci), -etme_nomap); /* never ran */
+	ET_EQ(etm_cov_insn_at(c, 0x2008, &ci), 0);
+	ET_EQ(ci.exec, 1);
+	ET_EQ(ci.size, 2);
+	etm_cov_free(c);
+	etm_image_free(img);
+}
+
 int main(void)
 {
 	ETEST(add_etm3_counts);
@@ -477,5 +520,6 @@ int main(void)
 	ETEST(hostile_input);
 	ETEST(parts_append);
 	ETEST(repeated_ranges);
+	ETEST(it_block_past_range);
 	return etest_end();
 }
