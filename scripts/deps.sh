@@ -6,6 +6,9 @@ pkgs=(cmake gcc make pkg-config libelf-dev libcapstone-dev python3 binutils-mult
 	libdw-dev valgrind
 	gcc-arm-none-eabi binutils-arm-none-eabi llvm-19 autofdo lcov
 	gcc-arm-linux-gnueabihf qemu-user)
+# perf (built with OpenCSD): the independent reader of the perf.data files
+# we write (tests/cli/test-perfdata_perf_script.sh)
+pkgs+=(linux-perf)
 # the formatting check of scripts/test.sh (scripts/format.sh, .clang-format)
 pkgs+=(clang-format)
 # Python binding (python/, tests/python, examples/dask_decode.py)
