@@ -21,6 +21,38 @@ struct fz_parser {
 	void (*reset)(void *p);
 };
 
+/* The packet decoder of etmtrace/packet.h as an fz_parser (each target
+ * that includes this header fuzzes it for one protocol). */
+static void *fz_pkt_alloc(const struct etm_config *c)
+{
+	return etm_pkt_alloc(c);
+}
+static void fz_pkt_free(void *p)
+{
+	etm_pkt_free(p);
+}
+static int fz_pkt_push(void *p, const uint8_t *b, size_t n, uint64_t o)
+{
+	return etm_pkt_push(p, b, n, o);
+}
+static int fz_pkt_finish(void *p)
+{
+	return etm_pkt_finish(p);
+}
+static int fz_pkt_next(void *p, struct etm_packet *k, size_t n)
+{
+	return etm_pkt_next(p, k, n);
+}
+static void fz_pkt_reset(void *p)
+{
+	etm_pkt_reset(p);
+}
+#define FZ_PKT_PARSER(proto)                                                  \
+	{                                                                     \
+		proto, fz_pkt_alloc, fz_pkt_free, fz_pkt_push, fz_pkt_finish, \
+			fz_pkt_next, fz_pkt_reset                             \
+	}
+
 struct pkt_sum {
 	int describe; /* also format every packet */
 	uint64_t hash;
