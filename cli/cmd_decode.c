@@ -169,7 +169,7 @@ static int decode_verdict(const struct session *s, const struct decfmt *c)
 
 /* Every buffer of the capture in turn. */
 static int decode_buffers(struct session *s, struct decfmt *c,
-			  const struct decsym_opts *ann, struct runfig *rf)
+			  const struct line_annot_opts *ann, struct run_totals *rf)
 {
 	struct winrun wr;
 	size_t b;
@@ -182,7 +182,7 @@ static int decode_buffers(struct session *s, struct decfmt *c,
 		/* several jobs on a regular file: formatted on the workers;
 		 * with a window, decoded there and formatted here in order */
 		r = s->jobs > 1 && !s->o->chunk && !s->mem && !s->skip &&
-				    !decsym_sequential(ann) && !wr.w ?
+				    !line_annot_sequential(ann) && !wr.w ?
 			    decpar_run(s, c, ann, rf) :
 			    -1;
 		s->elems = wr.w ? winrun_elems : decfmt_elems;
@@ -203,12 +203,12 @@ static int decode_buffers(struct session *s, struct decfmt *c,
  * printed). */
 static int decode_annotations(const struct session *s, const struct opts *o,
 			      struct etm_symbols **sy, struct etm_srcpath **sp,
-			      struct decsym_opts *ann, struct lfields_spec *fs)
+			      struct line_annot_opts *ann, struct line_fields_spec *fs)
 {
 	char why[256];
 
 	memset(ann, 0, sizeof(*ann));
-	if (o->fields && lfields_parse(o->fields, fs, why, sizeof(why)) < 0) {
+	if (o->fields && line_fields_parse(o->fields, fs, why, sizeof(why)) < 0) {
 		fprintf(stderr, "etmtrace decode: --fields: %s\n", why);
 		return 2;
 	}
@@ -268,9 +268,9 @@ static int decode_check(struct session *s, const struct opts *o,
 /* Decode with the formatter @c set up, print the verdict, the warnings
  * and the figures; returns the exit status. */
 static int decode_run(struct session *s, const struct opts *o,
-		      struct decfmt *c, const struct decsym_opts *ann)
+		      struct decfmt *c, const struct line_annot_opts *ann)
 {
-	static struct runfig rf;
+	static struct run_totals rf;
 	struct timespec t0, t1;
 	int r, v = 0;
 
@@ -297,7 +297,7 @@ static int decode_run(struct session *s, const struct opts *o,
 	if (c->fmt == DF_STATS && !r)
 		print_stats(s, c, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	if ((c->fmt == DF_STATS || o->run_stats) && !r)
-		runfig_print(o->run_stats ? stderr : stdout, &rf);
+		run_totals_print(o->run_stats ? stderr : stdout, &rf);
 	return r ? r : v;
 }
 
@@ -331,8 +331,8 @@ int cmd_decode(int argc, char **argv)
 	struct etm_disasm_hook dis = { NULL, NULL };
 	struct etm_symbols *sy = NULL;
 	struct etm_srcpath *sp = NULL;
-	struct decsym_opts ann;
-	struct lfields_spec fs;
+	struct line_annot_opts ann;
+	struct line_fields_spec fs;
 	enum dec_fmt fmt;
 	struct session s;
 	int r;

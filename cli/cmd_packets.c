@@ -6,7 +6,7 @@
 
 #include "cmds.h"
 #include "session.h"
-#include "output/pktlist.h"
+#include "listing/pktlist.h"
 
 static const char packets_help[] =
 	"usage: etmtrace packets <snapshot-dir | trace-file> [options]\n"

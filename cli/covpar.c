@@ -1,7 +1,7 @@
 /* cli/covpar.c - `etmtrace coverage --jobs N`: each decoding worker
  * accumulates its stretch of the trace into a coverage part
  * (etm_cov_set_part()) with the diagnostics and counts of the verdict (a
- * diagnostics segment, output/diagset.h); the parts are joined in input
+ * diagnostics segment, probe/diagset.h); the parts are joined in input
  * order (etm_cov_append(), diagset_append()), so the result equals a
  * single-threaded run. */
 #include <errno.h>

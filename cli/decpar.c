@@ -37,7 +37,7 @@ struct dp_piece {
 struct dp_run {
 	struct session *s;
 	struct decfmt *f; /* the calling thread's: totals, output */
-	const struct decsym_opts *ann;
+	const struct line_annot_opts *ann;
 	int fd;
 	struct wpool blocks; /* text blocks */
 	pthread_mutex_t mu;
@@ -358,9 +358,9 @@ static void dp_drop(void *ctx, void *piece)
 }
 
 int decpar_run(struct session *s, struct decfmt *f,
-	       const struct decsym_opts *ann, struct runfig *rf)
+	       const struct line_annot_opts *ann, struct run_totals *rf)
 {
-	struct etm_run_thread th[RUNFIG_THREADS];
+	struct etm_run_thread th[RUN_TOTALS_THREADS];
 	struct etm_run_stats rs;
 	const struct etm_run_ops ops = {
 		.open = dp_open,
@@ -390,12 +390,12 @@ int decpar_run(struct session *s, struct decfmt *f,
 	r.fd = fd;
 	pthread_mutex_init(&r.mu, NULL);
 	wpool_init(&r.blocks, ops.budget / WBLK_SIZE);
-	runfig_prepare(&rs, th, RUNFIG_THREADS);
+	run_totals_prepare(&rs, th, RUN_TOTALS_THREADS);
 	ret = etm_decoder_run_ops_stats(s->dec, session_fd_read, &r.fd,
 					(uint64_t)st.st_size, (unsigned)s->jobs,
 					&ops, &r, &rs);
 	if (rf && ret >= 0)
-		runfig_add(rf, &rs);
+		run_totals_add(rf, &rs);
 	s->input_bytes += (uint64_t)st.st_size;
 	while ((sg = r.freeseg)) {
 		r.freeseg = sg->next;

@@ -1,6 +1,6 @@
 /* cli/diagwarn.c - the verdict on a decode (decode, profile, coverage,
  * fdo): configuration-mismatch warnings (library etm_diag_*, gathered by
- * output/diagset.c), one stderr line per source whose trace does not fit
+ * probe/diagset.c), one stderr line per source whose trace does not fit
  * its configuration or image, naming the likely cause; and the exit
  * status rule with its reason. */
 #include <stdio.h>

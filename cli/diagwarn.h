@@ -1,12 +1,12 @@
 /* cli/diagwarn.h - the verdict on a decode, shared by `etmtrace decode`,
  * `profile`, `coverage` and `fdo`: configuration-mismatch warnings (one
  * line per suspicious source of the diagnostics gathered on the way,
- * output/diagset.h, with a better-fitting configuration when a probe
+ * probe/diagset.h, with a better-fitting configuration when a probe
  * finds one), and the exit status rule with its one-line reason. */
 #ifndef ETM_CLI_DIAGWARN_H
 #define ETM_CLI_DIAGWARN_H
 
-#include "output/diagset.h"
+#include "probe/diagset.h"
 #include "session.h"
 
 /* Print the warnings of @w to stderr; returns how many were printed. */

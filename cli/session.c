@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "load/e1file.h"
-#include "output/diagset.h"
+#include "probe/diagset.h"
 #include "session.h"
 
 /* The options as etm_capture_open() takes them. */

@@ -8,8 +8,8 @@
 
 #include "live.h"
 #include "opt.h"
-#include "output/out_fmt.h"
-#include "output/wbuf.h"
+#include "listing/out_fmt.h"
+#include "listing/wbuf.h"
 
 struct session_src {
 	unsigned id;

@@ -1,5 +1,5 @@
 /* decoder/realign.h - the decoder's frame realignment as the library's own
- * layers (load/, output/) and tests control it: its switch, and a
+ * layers (load/, probe/) and tests control it: its switch, and a
  * left-out source's image for placing damage. Not public API
  * (include/etmtrace/decoder.h holds that). */
 #ifndef ETM_DECODER_REALIGN_H

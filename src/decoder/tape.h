@@ -1,6 +1,6 @@
 /* decoder/tape.h - the deformatter's output for one trace ID, recorded
  * once and replayed into any number of decoders (the configuration probe,
- * output/diag.c: every variant decodes the same frames, so they are split
+ * probe/diag.c: every variant decodes the same frames, so they are split
  * once instead of once per variant). */
 #ifndef ETM_DECODER_TAPE_H
 #define ETM_DECODER_TAPE_H

@@ -117,7 +117,7 @@ if "$ETMTRACE" synth "$tmp/etm3" --protocol etmv3 --format coresight \
 	same synth-etm3 "$tmp/etm3" --id 0x11
 	same synth-etm3 "$tmp/etm3" --stats
 	# the code two bytes off: warnings of every source from diagnostics
-	# segments of three sources (packed: output/diag.c)
+	# segments of three sources (packed: probe/diag.c)
 	cp -r "$tmp/etm3" "$tmp/etm3w"
 	sed -i 's/address=0x00010000/address=0x00010002/' "$tmp/etm3w"/cpu_*.ini
 	check "'$ETMTRACE' decode '$tmp/etm3w' --stats 2>&1 > /dev/null | grep -q 'disagrees with the image'" \

@@ -11,7 +11,7 @@ am=${ETM_SHARED:-}/snapshots/am243x-freertos-1
 # I-sync was not captured (issue 11), read as one input (--pieces off: by
 # default the halt ends a piece of the circular buffer, doc/circular.md,
 # and nothing follows it there): the line names that reason; a loss with
-# no reason of its own says where the listing resumes (src/output/listing.c)
+# no reason of its own says where the listing resumes (src/listing/listing.c)
 check "grep -q '^-- not synchronised: no restart sync after a debug halt' '$tmp/a'" "not synchronised: explained"
 check "! grep '^-- not synchronised' '$tmp/a' | grep -qv '^-- not synchronised: .'" "every loss of sync explained"
 finish

@@ -15,7 +15,7 @@
 #include <etmtrace/etmtrace.h>
 
 #include "etest.h"
-#include "output/diag_int.h"
+#include "probe/diag_int.h"
 
 #define NITEMS 20000
 

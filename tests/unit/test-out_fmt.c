@@ -1,4 +1,4 @@
-/* tests/unit/test-out_fmt.c - the element formatters of src/output/
+/* tests/unit/test-out_fmt.c - the element formatters of src/listing/
  * (out_fmt.h) into a memory-mode writer, against lines written out by
  * hand from the element fields (the formats doc/design.md and the README
  * describe; the canonical form is tests/data/tools/canon.py's). */
@@ -9,7 +9,7 @@
 #include <etmtrace/image.h>
 
 #include "etest.h"
-#include "output/out_fmt.h"
+#include "listing/out_fmt.h"
 
 static struct wbuf w; /* large: static */
 static char got[4096];

@@ -1,4 +1,4 @@
-/* output/diag.c - configuration-mismatch diagnostics: per-source symptom
+/* probe/diag.c - configuration-mismatch diagnostics: per-source symptom
  * counts from decoded items, a one-line warning naming the likely cause,
  * and the configuration differences the probe (diagprobe.c) names. */
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include <etmtrace/error.h>
 #include <etmtrace/insn.h>
 
-#include "output/diag_int.h"
+#include "probe/diag_int.h"
 
 /* Recent 4-byte instruction addresses, direct-mapped: a branch target two
  * bytes into one of them is not an instruction boundary. */

@@ -1,6 +1,6 @@
-/* output/listing_api.c - the public listing (etmtrace/listing.h): the
- * decode formatter of output/listing.c on one thread, its text gathered in
- * memory blocks (output/wbuf.h) and handed to the caller's write callback
+/* listing/listing_api.c - the public listing (etmtrace/listing.h): the
+ * decode formatter of listing/listing.c on one thread, its text gathered in
+ * memory blocks (listing/wbuf.h) and handed to the caller's write callback
  * whenever a few blocks are full and at each flush. */
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +8,7 @@
 #include <etmtrace/error.h>
 #include <etmtrace/listing.h>
 
-#include "output/listing.h"
+#include "listing/listing.h"
 
 /* Hand the text over once this much is held. */
 #define LISTING_HANDOVER (4u * WBLK_SIZE)
@@ -33,7 +33,7 @@ int etm_listing_alloc(struct etm_listing **out,
 		      const struct etm_listing_opts *o)
 {
 	struct etm_listing *l;
-	struct decsym_opts ann;
+	struct line_annot_opts ann;
 
 	*out = NULL;
 	if (!o || o->size < sizeof(*o) || !o->write || (o->nsrc && !o->src) ||

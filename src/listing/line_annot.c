@@ -1,4 +1,4 @@
-/* output/lannot.c - listing annotations: func+0xoff, branch targets,
+/* listing/line_annot.c - listing annotations: func+0xoff, branch targets,
  * source lines and text (symbols through the hook of etmtrace/listing.h),
  * input offsets, and time. Lookups are memoised in the object, one per
  * formatting thread; the stateful parts (source lines, time) ask for one
@@ -9,48 +9,48 @@
 
 #include <etmtrace/error.h>
 
-#include "output/lannot.h"
-#include "output/lfields.h"
+#include "listing/line_annot.h"
+#include "listing/line_fields.h"
 
 /* Source files larger than this are not shown. */
-#define DECSYM_MAX_SRC (16u << 20)
+#define LINE_ANNOT_MAX_SRC (16u << 20)
 
 /* Clock state of a trace source: cycles so far, the last timestamp and the
  * cycle count when it came. Timestamps and cycles are taken to count the
  * same clock (--clock, else trace.ini's [timestamp] frequency). */
-struct decsym_clk {
+struct line_annot_clk {
 	uint64_t cyc, ts, cyc_at_ts;
 	uint8_t have_ts;
 };
 
 /* The source file shown last: its text and where each line starts. */
-struct decsym_src {
+struct line_annot_src {
 	char *path, *text;
 	size_t *line, nlines;
 };
 
 /* A function as the symbol hook gives it. */
-struct decsym_fn {
+struct line_annot_fn {
 	const char *name;
 	uint64_t start, end;
 };
 
-struct decsym {
+struct line_annot {
 	struct etm_sym_hook sy; /* sy.func NULL: no symbols */
 	int source, offsets;
 	double hz;
 	const struct etm_srcpath *srcpath;
-	struct decsym_clk clk[256];
+	struct line_annot_clk clk[256];
 	const char *file; /* last source position shown */
 	uint32_t lineno;
-	struct decsym_src src;
-	struct decsym_fn memo; /* the last function found */
+	struct line_annot_src src;
+	struct line_annot_fn memo; /* the last function found */
 	int have_memo;
 };
 
-int decsym_open(const struct decsym_opts *o, struct decsym **out)
+int line_annot_open(const struct line_annot_opts *o, struct line_annot **out)
 {
-	struct decsym *d;
+	struct line_annot *d;
 	int sy = o->sym.func != NULL;
 
 	*out = NULL;
@@ -68,7 +68,7 @@ int decsym_open(const struct decsym_opts *o, struct decsym **out)
 	return 0;
 }
 
-void decsym_close(struct decsym *d)
+void line_annot_close(struct line_annot *d)
 {
 	if (!d)
 		return;
@@ -78,10 +78,10 @@ void decsym_close(struct decsym *d)
 	free(d);
 }
 
-int decsym_sequential(const struct decsym_opts *o)
+int line_annot_sequential(const struct line_annot_opts *o)
 {
 	return (o->source && o->sym.func && o->sym.line) || o->hz > 0 ||
-	       lfields_sequential(o->fields);
+	       line_fields_sequential(o->fields);
 }
 
 /* @s as the inside of a JSON string. */
@@ -99,13 +99,13 @@ static void json_esc(struct wbuf *w, const char *s)
 	}
 }
 
-int decsym_per_line(const struct decsym *d)
+int line_annot_per_line(const struct line_annot *d)
 {
 	return d && (d->offsets || d->source);
 }
 
-static int decsym_find(struct decsym *d, uint64_t addr,
-		       struct decsym_fn *y)
+static int line_annot_find(struct line_annot *d, uint64_t addr,
+			   struct line_annot_fn *y)
 {
 	if (!d || !d->sy.func)
 		return -1;
@@ -120,24 +120,24 @@ static int decsym_find(struct decsym *d, uint64_t addr,
 }
 
 /* The source line of @addr through the hook; 0 or -1. */
-static int decsym_line(const struct decsym *d, uint64_t addr,
-		       const char **file, uint32_t *line)
+static int line_annot_line(const struct line_annot *d, uint64_t addr,
+			   const char **file, uint32_t *line)
 {
 	if (!d->sy.line)
 		return -1;
 	return d->sy.line(d->sy.ctx, addr, file, line);
 }
 
-int decsym_srcpos(const struct decsym *d, uint64_t addr, const char **file,
-		  uint32_t *line)
+int line_annot_srcpos(const struct line_annot *d, uint64_t addr, const char **file,
+		      uint32_t *line)
 {
-	return d ? decsym_line(d, addr, file, line) : -1;
+	return d ? line_annot_line(d, addr, file, line) : -1;
 }
 
-void decsym_prefix(const struct decsym *d, struct wbuf *w,
-		   const struct etm_elem *el)
+void line_annot_prefix(const struct line_annot *d, struct wbuf *w,
+		       const struct etm_elem *el)
 {
-	if (d && d->offsets == DECSYM_OFF_HEX)
+	if (d && d->offsets == LINE_ANNOT_OFF_HEX)
 		wbuf_printf(w, "@0x%08llx ", (unsigned long long)el->offset);
 	else if (d && d->offsets)
 		wbuf_printf(w, "@%-8llu ", (unsigned long long)el->offset);
@@ -146,7 +146,7 @@ void decsym_prefix(const struct decsym *d, struct wbuf *w,
 /* Load the text and line starts of source file @path (as DWARF names it;
  * found through @sp) - the previous file is dropped. Returns 0, or -1 if
  * it cannot be found or read. */
-static int src_load(struct decsym_src *s, const struct etm_srcpath *sp,
+static int src_load(struct line_annot_src *s, const struct etm_srcpath *sp,
 		    const char *path)
 {
 	char local[4096];
@@ -164,7 +164,7 @@ static int src_load(struct decsym_src *s, const struct etm_srcpath *sp,
 	if (etm_srcpath_find(sp, path, local, sizeof(local)) == 0)
 		f = fopen(local, "rb");
 	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 ||
-	    (size_t)n > DECSYM_MAX_SRC || fseek(f, 0, SEEK_SET) ||
+	    (size_t)n > LINE_ANNOT_MAX_SRC || fseek(f, 0, SEEK_SET) ||
 	    !(s->text = malloc((size_t)n + 1)) ||
 	    fread(s->text, 1, (size_t)n, f) != (size_t)n) {
 		if (f)
@@ -187,18 +187,18 @@ static int src_load(struct decsym_src *s, const struct etm_srcpath *sp,
 	return 0;
 }
 
-void decsym_source(struct decsym *d, struct wbuf *w,
-		   const struct etm_elem *el, const struct etm_insn *in)
+void line_annot_source(struct line_annot *d, struct wbuf *w,
+		       const struct etm_elem *el, const struct etm_insn *in)
 {
 	const char *file;
 	uint32_t line;
 
-	if (!d || !d->source || decsym_line(d, in->addr, &file, &line) < 0 ||
+	if (!d || !d->source || line_annot_line(d, in->addr, &file, &line) < 0 ||
 	    (line == d->lineno && file == d->file))
 		return;
 	d->file = file;
 	d->lineno = line;
-	decsym_prefix(d, w, el);
+	line_annot_prefix(d, w, el);
 	wbuf_printf(w, "  %s:%u", file, line);
 	if (line && src_load(&d->src, d->srcpath, file) == 0 && line <= d->src.nlines) {
 		const char *t = d->src.text + d->src.line[line - 1];
@@ -214,14 +214,14 @@ void decsym_source(struct decsym *d, struct wbuf *w,
 	wbuf_char(w, '\n');
 }
 
-void decsym_target(struct decsym *d, const struct etm_insn *in, char *dis,
-		   size_t n, size_t width)
+void line_annot_target(struct line_annot *d, const struct etm_insn *in, char *dis,
+		       size_t n, size_t width)
 {
-	struct decsym_fn y;
+	struct line_annot_fn y;
 	size_t k = strlen(dis), name, tail;
 	char off[24] = "";
 
-	if (in->cls != etmc_br_direct || decsym_find(d, in->target, &y) < 0 ||
+	if (in->cls != etmc_br_direct || line_annot_find(d, in->target, &y) < 0 ||
 	    k >= n)
 		return;
 	if (in->target != y.start)
@@ -232,7 +232,7 @@ void decsym_target(struct decsym *d, const struct etm_insn *in, char *dis,
 	if (width && k + tail + name > width) { /* cut: "name..+0xoff" */
 		size_t keep = width > k + tail + 2 ? width - k - tail - 2 : 0;
 
-		keep = keep < DECSYM_MIN_NAME ? DECSYM_MIN_NAME : keep;
+		keep = keep < LINE_ANNOT_MIN_NAME ? LINE_ANNOT_MIN_NAME : keep;
 		if (keep < name) {
 			snprintf(dis + k, n - k, " <%.*s..%s>", (int)keep, y.name,
 				 off);
@@ -242,18 +242,18 @@ void decsym_target(struct decsym *d, const struct etm_insn *in, char *dis,
 	snprintf(dis + k, n - k, " <%s%s>", y.name, off);
 }
 
-static double decsym_time(const struct decsym *d, const struct decsym_clk *c)
+static double line_annot_time(const struct line_annot *d, const struct line_annot_clk *c)
 {
 	if (c->have_ts)
 		return (double)(c->ts + (c->cyc - c->cyc_at_ts)) / d->hz;
 	return (double)c->cyc / d->hz;
 }
 
-int decsym_symstr(struct decsym *d, uint64_t addr, char *buf, size_t n)
+int line_annot_symstr(struct line_annot *d, uint64_t addr, char *buf, size_t n)
 {
-	struct decsym_fn y;
+	struct line_annot_fn y;
 
-	if (decsym_find(d, addr, &y) < 0) {
+	if (line_annot_find(d, addr, &y) < 0) {
 		buf[0] = 0;
 		return 0;
 	}
@@ -261,10 +261,10 @@ int decsym_symstr(struct decsym *d, uint64_t addr, char *buf, size_t n)
 			(unsigned long long)(addr - y.start));
 }
 
-void decsym_tail(struct decsym *d, struct wbuf *w, const struct etm_elem *el,
-		 int last)
+void line_annot_tail(struct line_annot *d, struct wbuf *w, const struct etm_elem *el,
+		     int last)
 {
-	struct decsym_clk *c;
+	struct line_annot_clk *c;
 
 	if (!d || !last || !el->has_cycles)
 		return;
@@ -272,7 +272,7 @@ void decsym_tail(struct decsym *d, struct wbuf *w, const struct etm_elem *el,
 	c->cyc += el->cycles;
 	if (d->hz > 0)
 		wbuf_printf(w, " (%llu) t=%.9f", (unsigned long long)c->cyc,
-			    decsym_time(d, c));
+			    line_annot_time(d, c));
 }
 
 /* The code address an ITM/DWT element names (a PC sample, a data
@@ -286,13 +286,13 @@ static uint64_t itm_code_addr(const struct etm_elem *el)
 	return 0;
 }
 
-void decsym_other(struct decsym *d, struct wbuf *w, const struct etm_elem *el)
+void line_annot_other(struct line_annot *d, struct wbuf *w, const struct etm_elem *el)
 {
-	struct decsym_clk *c;
-	struct decsym_fn y;
+	struct line_annot_clk *c;
+	struct line_annot_fn y;
 	uint64_t a = itm_code_addr(el);
 
-	if (d && a && decsym_find(d, a, &y) == 0)
+	if (d && a && line_annot_find(d, a, &y) == 0)
 		wbuf_printf(w, "  %s+0x%llx", y.name,
 			    (unsigned long long)(a - y.start));
 	if (!d || !(d->hz > 0))
@@ -308,26 +308,26 @@ void decsym_other(struct decsym *d, struct wbuf *w, const struct etm_elem *el)
 	}
 }
 
-void decsym_json(struct decsym *d, struct wbuf *w, const struct etm_elem *el)
+void line_annot_json(struct line_annot *d, struct wbuf *w, const struct etm_elem *el)
 {
-	struct decsym_fn y;
+	struct line_annot_fn y;
 	const char *file;
 	uint32_t line;
 	uint64_t a = itm_code_addr(el);
 
-	if (d && a && decsym_find(d, a, &y) == 0) {
+	if (d && a && line_annot_find(d, a, &y) == 0) {
 		wbuf_str(w, ",\"sym\":\"");
 		json_esc(w, y.name);
 		wbuf_printf(w, "\",\"off\":%llu", (unsigned long long)(a - y.start));
 	}
 	if (!d || el->kind != etmk_range)
 		return;
-	if (decsym_find(d, el->start, &y) == 0) {
+	if (line_annot_find(d, el->start, &y) == 0) {
 		wbuf_str(w, ",\"sym\":\"");
 		json_esc(w, y.name);
 		wbuf_printf(w, "\",\"off\":%llu", (unsigned long long)(el->start - y.start));
 	}
-	if (decsym_line(d, el->start, &file, &line) == 0) {
+	if (line_annot_line(d, el->start, &file, &line) == 0) {
 		wbuf_str(w, ",\"file\":\"");
 		json_esc(w, file);
 		wbuf_printf(w, "\",\"line\":%u", line);

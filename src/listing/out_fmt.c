@@ -1,4 +1,4 @@
-/* output/out_fmt.c - decoded elements as text (see out_fmt.h): canonical
+/* listing/out_fmt.c - decoded elements as text (see out_fmt.h): canonical
  * instruction lines, listing lines of events, JSON lines. Formats only:
  * no counters, no state from element to element. */
 #include <string.h>
@@ -7,7 +7,7 @@
 #include <etmtrace/insn.h>
 #include <etmtrace/packet.h>
 
-#include "output/out_fmt.h"
+#include "listing/out_fmt.h"
 
 long etm_out_canon_range(struct wbuf *w, const struct etm_elem *el,
 			 const struct etm_image *img)

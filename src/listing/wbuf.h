@@ -1,17 +1,17 @@
-/* output/wbuf.h - buffered output writer (library-internal; the formatters
- * of output/out_fmt.h and the CLI write through it): output is appended to a
+/* listing/wbuf.h - buffered output writer (library-internal; the formatters
+ * of listing/out_fmt.h and the CLI write through it): output is appended to a
  * large buffer and written with one write() per buffer-full, or (memory
  * mode, parallel decode) kept as a chain of blocks for another thread to
  * write. */
-#ifndef ETM_OUTPUT_WBUF_H
-#define ETM_OUTPUT_WBUF_H
+#ifndef ETM_LISTING_WBUF_H
+#define ETM_LISTING_WBUF_H
 
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/uio.h>
 
-#include "output/tarena.h"
+#include "listing/text_arena.h"
 
 #define WBLK_SIZE (1 << 16)
 #define WBLK_SEGS (WBLK_SIZE / sizeof(struct iovec))
@@ -33,7 +33,7 @@ struct wblk {
  * next iov_len bytes of the text blocks. */
 struct wpiece {
 	struct wblk *text, *segs;
-	struct tarena *arena;
+	struct text_arena *arena;
 	uint64_t pins;
 };
 
@@ -64,7 +64,7 @@ struct wbuf {
 	int refs;
 	struct wblk *shead, *stail;
 	unsigned long long mark, kept;
-	struct tarena *arena;
+	struct text_arena *arena;
 	uint64_t pins;
 	char own[WBLK_SIZE];
 };
@@ -122,13 +122,13 @@ void wbuf_commit(struct wbuf *w, size_t n);
  * a writev() iovec. */
 #define WBUF_REF_MIN 64
 
-void wbuf_ref_stage(struct wbuf *w, const char *s, size_t n, struct tarena *a,
+void wbuf_ref_stage(struct wbuf *w, const char *s, size_t n, struct text_arena *a,
 		    uint32_t blk);
 /* Output @n bytes at @s, which stay put in block @blk of arena @a while it
  * is pinned: staged by reference in memory mode with references, else
  * copied as wbuf_put(). */
 static inline void wbuf_ref(struct wbuf *w, const char *s, size_t n,
-			    struct tarena *a, uint32_t blk)
+			    struct text_arena *a, uint32_t blk)
 {
 	struct wblk *t = w->stail;
 

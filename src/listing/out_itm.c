@@ -1,11 +1,11 @@
-/* output/out_itm.c - the listing lines and JSON members of the ITM/DWT
+/* listing/out_itm.c - the listing lines and JSON members of the ITM/DWT
  * elements (etmk_itm_*, etmk_dwt_*; doc/itm.md): "-- itm ch0: \"text\"",
  * "-- dwt pc sample 0x08000218", "-- dwt exception enter IRQ 28", ... */
 #include <stdio.h>
 
 #include <etmtrace/packet.h>
 
-#include "output/out_fmt.h"
+#include "listing/out_fmt.h"
 
 static const char *const itm_fn[4] = { "none", "enter", "exit", "return" };
 

@@ -1,4 +1,4 @@
-/* output/diagprobe.c - the configuration probe: decode the start of a
+/* probe/config_probe.c - the configuration probe: decode the start of a
  * trace with the configuration and its variants (etm_diag_*() counting
  * the symptoms) and take the variant that fits best. Formatted input is
  * deformatted once for all of them (decoder/tape.h); on one thread a

@@ -1,7 +1,7 @@
-/* output/listing.c - the decode output of one item: the listing, the
+/* listing/listing.c - the decode output of one item: the listing, the
  * canonical list, JSON lines or counts only. The lines themselves come
  * from out_fmt.c; here are counters, runs of repeated diagnostics, the
- * cached instruction lines (lcache.c) and the annotations (lannot.c:
+ * cached instruction lines (line_cache.c) and the annotations (line_annot.c:
  * symbols through a hook, time, offsets). The formatter keeps no state
  * from item to item except counters, so that parallel decode can format
  * on the worker threads (the CLI's decode driver, cli/decpar.c). */
@@ -11,12 +11,12 @@
 #include <etmtrace/diag.h>
 #include <etmtrace/error.h>
 
-#include "output/listing.h"
+#include "listing/listing.h"
 
 int decfmt_init(struct decfmt *f, const struct etm_listing_source *src, int nsrc,
 		struct wbuf *w, enum dec_fmt fmt,
 		const struct etm_disasm_hook *dis, struct diagset *dw,
-		const struct decsym_opts *ann)
+		const struct line_annot_opts *ann)
 {
 	int i;
 
@@ -33,18 +33,18 @@ int decfmt_init(struct decfmt *f, const struct etm_listing_source *src, int nsrc
 	}
 	for (i = nsrc - 1; i >= 0; i--) /* the first of equal IDs wins */
 		f->byid[src[i].id & 0xff] = &src[i];
-	if (ann && ann->fields && !(f->fl = lfields_open(ann->fields)))
+	if (ann && ann->fields && !(f->fl = line_fields_open(ann->fields)))
 		return -etme_nomem;
-	return ann && decsym_open(ann, &f->sym) < 0 ? -etme_nomem : 0;
+	return ann && line_annot_open(ann, &f->sym) < 0 ? -etme_nomem : 0;
 }
 
 void decfmt_fini(struct decfmt *f)
 {
-	lcache_free(f->lc);
+	line_cache_free(f->lc);
 	f->lc = NULL;
-	decsym_close(f->sym);
+	line_annot_close(f->sym);
 	f->sym = NULL;
-	lfields_close(f->fl);
+	line_fields_close(f->fl);
 	f->fl = NULL;
 }
 
@@ -61,7 +61,7 @@ void decfmt_add(struct dec_counts *to, const struct dec_counts *from)
 
 static void text_prefix(struct decfmt *c, const struct etm_elem *el)
 {
-	decsym_prefix(c->sym, c->w, el);
+	line_annot_prefix(c->sym, c->w, el);
 	if (c->multi)
 		wbuf_printf(c->w, "[0x%02x] ", el->id);
 }
@@ -104,7 +104,7 @@ static void text_end(struct decfmt *c, const struct etm_elem *el,
 	wbuf_put(c->w, en, 2);
 	if (el->has_cycles)
 		text_cycles(c->w, el->cycles);
-	decsym_tail(c->sym, c->w, el, 1);
+	line_annot_tail(c->sym, c->w, el, 1);
 	wbuf_put(c->w, l.text + l.hlen, l.slen);
 	/* where the trace disagrees with the image (counted on stderr) */
 	if (marks & etm_mark_n_uncond)
@@ -184,31 +184,31 @@ static void text_range(struct decfmt *c, const struct etm_elem *el,
 	size_t blen = 0;
 	uint32_t i = 0;
 	/* lines that are only their instruction: whole ranges are cached */
-	int whole = !c->multi && !decsym_per_line(c->sym) && !c->fl;
+	int whole = !c->multi && !line_annot_per_line(c->sym) && !c->fl;
 
 	if (etm_walk_init(&wk, img, el) < 0)
 		return;
 	if (c->lc_img[el->id & 0x7f] != img) {
 		if (c->lc_img[el->id & 0x7f]) {
-			lcache_free(c->lc);
+			line_cache_free(c->lc);
 			c->lc = NULL;
 			memset(c->lc_img, 0, sizeof(c->lc_img));
 		}
 		c->lc_img[el->id & 0x7f] = img;
 	}
-	if (whole && lcache_range_get(c->lc, el, wk.space, &rg)) {
+	if (whole && line_cache_range_get(c->lc, el, wk.space, &rg)) {
 		text_cached(c, el, &rg, etm_diag_elem_marks(img, el));
 		c->n.insns += el->ninsn;
 		return;
 	}
 	while (etm_walk_next(&wk, &in) == 0) {
 		int last_insn = ++i == el->ninsn;
-		struct lc_text l = lcache_line(&c->lc, &c->fresh, &c->dis,
-					       c->sym, img, wk.space, &in);
+		struct lc_text l = line_cache_line(&c->lc, &c->fresh, &c->dis,
+						   c->sym, img, wk.space, &in);
 
-		decsym_source(c->sym, c->w, el, &in);
+		line_annot_source(c->sym, c->w, el, &in);
 		if (c->fl) { /* --fields */
-			lfields_line(c->fl, c->w, el, &in, l, last_insn, c->sym);
+			line_fields_line(c->fl, c->w, el, &in, l, last_insn, c->sym);
 			if (last_insn)
 				break;
 			continue;
@@ -217,9 +217,9 @@ static void text_range(struct decfmt *c, const struct etm_elem *el,
 		if (last_insn) {
 			text_end(c, el, l, etm_diag_elem_marks(img, el));
 			if (whole && blen <= sizeof(blk))
-				lcache_range_put(c->lc, el, wk.space, blk, blen, l,
-						 text_en(el), last,
-						 text_last_line(last, l, text_en(el)));
+				line_cache_range_put(c->lc, el, wk.space, blk, blen, l,
+						     text_en(el), last,
+						     text_last_line(last, l, text_en(el)));
 			break;
 		}
 		if (l.slen) {
@@ -266,7 +266,7 @@ static void text_other(struct decfmt *c, const struct etm_elem *el)
 		return;
 	if (el->kind == etmk_timestamp || el->kind == etmk_cycle_count ||
 	    el->kind == etmk_dwt_pc || el->kind == etmk_dwt_cmp)
-		decsym_other(c->sym, c->w, el);
+		line_annot_other(c->sym, c->w, el);
 	wbuf_char(c->w, '\n');
 }
 
@@ -274,9 +274,9 @@ static void jsonl_elem(struct decfmt *c, const struct etm_elem *el)
 {
 	etm_out_jsonl_open(c->w, el, elem_cfg(c, el));
 	if (el->kind == etmk_dwt_pc || el->kind == etmk_dwt_cmp)
-		decsym_json(c->sym, c->w, el); /* the function of its PC */
+		line_annot_json(c->sym, c->w, el); /* the function of its PC */
 	if (el->kind == etmk_range) {
-		decsym_json(c->sym, c->w, el);
+		line_annot_json(c->sym, c->w, el);
 		c->n.insns += el->ninsn;
 	}
 	wbuf_str(c->w, "}\n");
@@ -506,7 +506,7 @@ static inline void elem_fmt(struct decfmt *c, const struct etm_elem *el)
 		} else {
 			c->lost[el->id] &= el->kind != etmk_trace_on;
 			if (c->fl)
-				lfields_event(c->fl, el);
+				line_fields_event(c->fl, el);
 			text_other(c, el);
 		}
 		break;

@@ -1,4 +1,4 @@
-/* tests/unit/test-tarena.c - output staged by reference (output/tarena.h,
+/* tests/unit/test-text_arena.c - output staged by reference (listing/text_arena.h,
  * wbuf_ref()): the arena's bounds (every block full and pinned: nothing
  * more is allocated; a block unpinned is reused and what was in it is
  * stale, the rest stays), and a staged piece of text and references,
@@ -10,17 +10,17 @@
 #include <unistd.h>
 
 #include "etest.h"
-#include "output/wbuf.h"
+#include "listing/wbuf.h"
 
 /* Fill arena @a with allocations of @n bytes of '#' until one fails (at
  * most @max); returns how many succeeded. */
-static unsigned fill(struct tarena *a, size_t n, unsigned max)
+static unsigned fill(struct text_arena *a, size_t n, unsigned max)
 {
-	struct tarena_loc at;
+	struct text_arena_loc at;
 	unsigned k = 0;
 	char *p;
 
-	while (k < max && (p = tarena_alloc(a, n, &at))) {
+	while (k < max && (p = text_arena_alloc(a, n, &at))) {
 		memset(p, '#', n);
 		k++;
 	}
@@ -29,35 +29,35 @@ static unsigned fill(struct tarena *a, size_t n, unsigned max)
 
 static void arena_bounds(void)
 {
-	struct tarena *a = tarena_new();
-	struct tarena_loc first, in3, in4, again;
+	struct text_arena *a = text_arena_new();
+	struct text_arena_loc first, in3, in4, again;
 	uint32_t b;
 	char *p;
 
 	ET_CHECK(a != NULL);
-	p = tarena_alloc(a, 100, &first);
-	ET_CHECK(p && first.blk == 0 && tarena_valid(a, first));
-	ET_CHECK(tarena_alloc(a, TARENA_BLK + 1, &again) == NULL);
+	p = text_arena_alloc(a, 100, &first);
+	ET_CHECK(p && first.blk == 0 && text_arena_valid(a, first));
+	ET_CHECK(text_arena_alloc(a, TEXT_ARENA_BLK + 1, &again) == NULL);
 	/* every block pinned: the arena grows to its cap, then refuses */
-	for (b = 0; b < TARENA_BLKS; b++)
-		tarena_pin(a, b);
+	for (b = 0; b < TEXT_ARENA_BLKS; b++)
+		text_arena_pin(a, b);
 	/* 16 blocks of 256 KiB in 1 KiB pieces, less the 100 bytes taken */
-	ET_EQ(fill(a, 1024, 100000), TARENA_BLKS * (TARENA_BLK / 1024) - 1);
-	ET_EQ(a->n, TARENA_BLKS);
-	ET_CHECK(tarena_valid(a, first));
+	ET_EQ(fill(a, 1024, 100000), TEXT_ARENA_BLKS * (TEXT_ARENA_BLK / 1024) - 1);
+	ET_EQ(a->n, TEXT_ARENA_BLKS);
+	ET_CHECK(text_arena_valid(a, first));
 	/* block 3 unpinned: reused (the oldest after the current one that no
 	 * piece pins), what it held stale; block 4's text stays */
-	in3 = (struct tarena_loc){ 3, a->blk[3].gen };
-	in4 = (struct tarena_loc){ 4, a->blk[4].gen };
-	tarena_unpin(a, 3);
-	p = tarena_alloc(a, 1024, &again);
+	in3 = (struct text_arena_loc){ 3, a->blk[3].gen };
+	in4 = (struct text_arena_loc){ 4, a->blk[4].gen };
+	text_arena_unpin(a, 3);
+	p = text_arena_alloc(a, 1024, &again);
 	ET_CHECK(p != NULL && again.blk == 3);
-	ET_CHECK(!tarena_valid(a, in3) && tarena_valid(a, again));
-	ET_CHECK(tarena_valid(a, in4) && tarena_valid(a, first));
-	for (b = 0; b < TARENA_BLKS; b++)
+	ET_CHECK(!text_arena_valid(a, in3) && text_arena_valid(a, again));
+	ET_CHECK(text_arena_valid(a, in4) && text_arena_valid(a, first));
+	for (b = 0; b < TEXT_ARENA_BLKS; b++)
 		if (b != 3)
-			tarena_unpin(a, b);
-	tarena_release(a);
+			text_arena_unpin(a, b);
+	text_arena_release(a);
 }
 
 static struct wbuf w, out; /* large: static */
@@ -71,7 +71,7 @@ static void both_put(const char *s, size_t n)
 	nwant += n;
 }
 
-static void both_ref(struct tarena *a, const char *s, size_t n, uint32_t blk)
+static void both_ref(struct text_arena *a, const char *s, size_t n, uint32_t blk)
 {
 	wbuf_ref(&w, s, n, a, blk);
 	memcpy(want + nwant, s, n);
@@ -79,9 +79,9 @@ static void both_ref(struct tarena *a, const char *s, size_t n, uint32_t blk)
 }
 
 /* Text from arena @a: @n bytes of @c, and where they are. */
-static char *text(struct tarena *a, size_t n, char c, struct tarena_loc *at)
+static char *text(struct text_arena *a, size_t n, char c, struct text_arena_loc *at)
 {
-	char *p = tarena_alloc(a, n, at);
+	char *p = text_arena_alloc(a, n, at);
 
 	if (p)
 		memset(p, c, n);
@@ -91,10 +91,10 @@ static char *text(struct tarena *a, size_t n, char c, struct tarena_loc *at)
 /* Text between references: a block and more (the writer walks its text
  * blocks), a byte, nothing; references short (copied), contiguous (one
  * segment) and more than a block of segments holds. */
-static void stage(struct tarena *a)
+static void stage(struct text_arena *a)
 {
 	static char big[100000];
-	struct tarena_loc l1, l2, l3;
+	struct text_arena_loc l1, l2, l3;
 	char *r1 = text(a, 200, 'A', &l1), *r2 = text(a, 300, 'B', &l2);
 	char *r3 = text(a, 80, 'C', &l3);
 	unsigned i;
@@ -120,7 +120,7 @@ static void staged_text(void)
 {
 	struct wpool pool;
 	struct wpiece p;
-	struct tarena *a = tarena_new();
+	struct text_arena *a = text_arena_new();
 	FILE *f = tmpfile();
 	uint32_t gen0;
 	size_t n;
@@ -154,7 +154,7 @@ static void staged_text(void)
 	ET_CHECK(a->blk[0].gen != gen0);
 	fclose(f);
 	wbuf_fini(&w);
-	tarena_release(a);
+	text_arena_release(a);
 	wpool_fini(&pool);
 }
 

@@ -1,4 +1,4 @@
-/* output/verify.c - verified output (etmtrace/verify.h): a bounded queue of
+/* decoder/verify.c - verified output (etmtrace/verify.h): a bounded queue of
  * decoder items; each source's items stay held until a periodic I-sync of
  * that source passes the flow decoder's check, or are released behind an
  * etme_unverified error element when an error or gap of the source comes

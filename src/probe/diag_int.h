@@ -1,8 +1,8 @@
-/* output/diag_int.h - the configuration-mismatch diagnostics
+/* probe/diag_int.h - the configuration-mismatch diagnostics
  * (etmtrace/diag.h) of several sources fed a batch of elements at once
- * (output/diagset.c). Library-internal. */
-#ifndef ETM_OUTPUT_DIAG_INT_H
-#define ETM_OUTPUT_DIAG_INT_H
+ * (probe/diagset.c). Library-internal. */
+#ifndef ETM_PROBE_DIAG_INT_H
+#define ETM_PROBE_DIAG_INT_H
 
 #include <etmtrace/diag.h>
 

@@ -1,11 +1,11 @@
-/* output/lfields.c - instruction lines with the fields the user picks
- * (see lfields.h). Every field but the last is padded to its width so
+/* listing/line_fields.c - instruction lines with the fields the user picks
+ * (see line_fields.h). Every field but the last is padded to its width so
  * that columns line up; the line is written without trailing blanks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/lfields.h"
+#include "listing/line_fields.h"
 
 /* Names (in enum order) and the widths fields are padded to when another
  * follows (a longer value is not cut: put long fields last). */
@@ -27,20 +27,20 @@ static const struct {
 	[LF_CTX] = { "ctx", 10 },
 };
 
-struct lfields {
-	struct lfields_spec sp;
+struct line_fields {
+	struct line_fields_spec sp;
 	uint64_t ts[256];
 	uint32_t ctx[256];
 	uint8_t has_ts[256], has_ctx[256];
 };
 
-const char *lfields_names(void)
+const char *line_fields_names(void)
 {
 	return "offset,id,addr,isa,opcode,insn,atom,sym,src,cycles,ts,ctx";
 }
 
-int lfields_parse(const char *s, struct lfields_spec *out, char *why,
-		  size_t n)
+int line_fields_parse(const char *s, struct line_fields_spec *out, char *why,
+		      size_t n)
 {
 	const char *p = s;
 
@@ -55,12 +55,12 @@ int lfields_parse(const char *s, struct lfields_spec *out, char *why,
 				break;
 		if (!len) {
 			snprintf(why, n, "an empty field name in '%s' (fields: %s)",
-				 s, lfields_names());
+				 s, line_fields_names());
 			return -1;
 		}
 		if (k == LF_NUM) {
 			snprintf(why, n, "unknown field '%.*s' (fields: %s)",
-				 (int)len, p, lfields_names());
+				 (int)len, p, line_fields_names());
 			return -1;
 		}
 		if (out->n == LF_MAX) {
@@ -74,7 +74,7 @@ int lfields_parse(const char *s, struct lfields_spec *out, char *why,
 	}
 }
 
-int lfields_sequential(const struct lfields_spec *sp)
+int line_fields_sequential(const struct line_fields_spec *sp)
 {
 	int i;
 
@@ -84,21 +84,21 @@ int lfields_sequential(const struct lfields_spec *sp)
 	return 0;
 }
 
-struct lfields *lfields_open(const struct lfields_spec *sp)
+struct line_fields *line_fields_open(const struct line_fields_spec *sp)
 {
-	struct lfields *f = calloc(1, sizeof(*f));
+	struct line_fields *f = calloc(1, sizeof(*f));
 
 	if (f)
 		f->sp = *sp;
 	return f;
 }
 
-void lfields_close(struct lfields *f)
+void line_fields_close(struct line_fields *f)
 {
 	free(f);
 }
 
-void lfields_event(struct lfields *f, const struct etm_elem *el)
+void line_fields_event(struct line_fields *f, const struct etm_elem *el)
 {
 	if (el->kind == etmk_timestamp) {
 		f->ts[el->id] = el->timestamp;
@@ -119,9 +119,9 @@ static int lf_opcode(char *b, size_t n, const struct etm_insn *in)
 }
 
 /* The text of field @k into @b (@n bytes); returns its length. */
-static int lf_value(struct lfields *f, int k, char *b, size_t n,
+static int lf_value(struct line_fields *f, int k, char *b, size_t n,
 		    const struct etm_elem *el, const struct etm_insn *in,
-		    struct lc_text l, int last, struct decsym *sym)
+		    struct lc_text l, int last, struct line_annot *sym)
 {
 	const char *file;
 	uint32_t line;
@@ -149,7 +149,7 @@ static int lf_value(struct lfields *f, int k, char *b, size_t n,
 					     l.text + l.hlen + 2) :
 				    0;
 	case LF_SRC:
-		return decsym_srcpos(sym, in->addr, &file, &line) == 0 ?
+		return line_annot_srcpos(sym, in->addr, &file, &line) == 0 ?
 			       snprintf(b, n, "%s:%u", file, line) :
 			       0;
 	case LF_CYCLES:
@@ -165,9 +165,9 @@ static int lf_value(struct lfields *f, int k, char *b, size_t n,
 	return 0;
 }
 
-void lfields_line(struct lfields *f, struct wbuf *w, const struct etm_elem *el,
-		  const struct etm_insn *in, struct lc_text l, int last,
-		  struct decsym *sym)
+void line_fields_line(struct line_fields *f, struct wbuf *w, const struct etm_elem *el,
+		      const struct etm_insn *in, struct lc_text l, int last,
+		      struct line_annot *sym)
 {
 	char line[2048], v[512];
 	size_t len = 0;

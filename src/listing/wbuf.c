@@ -1,4 +1,4 @@
-/* output/wbuf.c - buffered output writer (see wbuf.h). */
+/* listing/wbuf.c - buffered output writer (see wbuf.h). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,7 +11,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "output/wbuf.h"
+#include "listing/wbuf.h"
 
 /* Nothing staged by reference (the references handed on or freed). */
 static void stage_reset(struct wbuf *w)
@@ -326,9 +326,9 @@ void wbuf_free_piece(struct wpool *pool, struct wpiece *p)
 	wbuf_free_chain(pool, p->segs);
 	for (b = 0; p->pins; b++, p->pins >>= 1)
 		if (p->pins & 1)
-			tarena_unpin(p->arena, b);
+			text_arena_unpin(p->arena, b);
 	if (p->arena)
-		tarena_release(p->arena);
+		text_arena_release(p->arena);
 	p->text = p->segs = NULL;
 	p->arena = NULL;
 }
@@ -360,7 +360,7 @@ static int seg_add(struct wbuf *w, const char *p, size_t n)
 	return 0;
 }
 
-void wbuf_ref_stage(struct wbuf *w, const char *p, size_t n, struct tarena *a,
+void wbuf_ref_stage(struct wbuf *w, const char *p, size_t n, struct text_arena *a,
 		    uint32_t blk)
 {
 	unsigned long long pos = w->kept + w->len;
@@ -381,12 +381,12 @@ void wbuf_ref_stage(struct wbuf *w, const char *p, size_t n, struct tarena *a,
 		return;
 	}
 	if (!(w->pins >> blk & 1)) {
-		tarena_pin(a, blk);
+		text_arena_pin(a, blk);
 		w->pins |= 1ull << blk;
 	}
 	if (!w->arena) {
 		w->arena = a;
-		tarena_hold(a);
+		text_arena_hold(a);
 	}
 	w->held += n;
 }

@@ -1,24 +1,24 @@
-/* output/tarena.c - append-only text arena with pinned blocks (see
- * tarena.h). */
+/* listing/text_arena.c - append-only text arena with pinned blocks (see
+ * text_arena.h). */
 #include <stdlib.h>
 
-#include "output/tarena.h"
+#include "listing/text_arena.h"
 
-struct tarena *tarena_new(void)
+struct text_arena *text_arena_new(void)
 {
-	struct tarena *a = calloc(1, sizeof(*a));
+	struct text_arena *a = calloc(1, sizeof(*a));
 
 	if (a)
 		atomic_init(&a->refs, 1);
 	return a;
 }
 
-void tarena_hold(struct tarena *a)
+void text_arena_hold(struct text_arena *a)
 {
 	atomic_fetch_add_explicit(&a->refs, 1, memory_order_relaxed);
 }
 
-void tarena_release(struct tarena *a)
+void text_arena_release(struct text_arena *a)
 {
 	unsigned i;
 
@@ -29,12 +29,12 @@ void tarena_release(struct tarena *a)
 	free(a);
 }
 
-void tarena_pin(struct tarena *a, uint32_t blk)
+void text_arena_pin(struct text_arena *a, uint32_t blk)
 {
 	atomic_fetch_add_explicit(&a->blk[blk].pins, 1, memory_order_relaxed);
 }
 
-void tarena_unpin(struct tarena *a, uint32_t blk)
+void text_arena_unpin(struct text_arena *a, uint32_t blk)
 {
 	/* release: the writer's reads of the block come before its reuse */
 	atomic_fetch_sub_explicit(&a->blk[blk].pins, 1, memory_order_release);
@@ -42,12 +42,12 @@ void tarena_unpin(struct tarena *a, uint32_t blk)
 
 /* The block to fill next: a new one while under the cap, else the oldest
  * that no staged piece pins (its contents become stale); -1 if none. */
-static int next_block(struct tarena *a)
+static int next_block(struct text_arena *a)
 {
 	unsigned k, i;
 
-	if (a->n < TARENA_BLKS) {
-		a->blk[a->n].mem = malloc(TARENA_BLK);
+	if (a->n < TEXT_ARENA_BLKS) {
+		a->blk[a->n].mem = malloc(TEXT_ARENA_BLK);
 		if (a->blk[a->n].mem)
 			return (int)a->n++;
 	}
@@ -61,14 +61,14 @@ static int next_block(struct tarena *a)
 	return -1;
 }
 
-char *tarena_alloc(struct tarena *a, size_t n, struct tarena_loc *at)
+char *text_arena_alloc(struct text_arena *a, size_t n, struct text_arena_loc *at)
 {
 	char *p;
 	int b;
 
-	if (n > TARENA_BLK)
+	if (n > TEXT_ARENA_BLK)
 		return NULL;
-	if (!a->n || a->used + n > TARENA_BLK) {
+	if (!a->n || a->used + n > TEXT_ARENA_BLK) {
 		b = next_block(a);
 		if (b < 0)
 			return NULL;

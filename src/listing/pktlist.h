@@ -1,13 +1,13 @@
-/* output/pktlist.h - packets as listing lines (`etmtrace packets`): input
+/* listing/pktlist.h - packets as listing lines (`etmtrace packets`): input
  * offset, trace ID, raw bytes, type and decoded fields, as text or JSON
  * lines, into a buffered writer, with the counts the command's verdict
  * needs. Library-internal. */
-#ifndef ETM_OUTPUT_PKTLIST_H
-#define ETM_OUTPUT_PKTLIST_H
+#ifndef ETM_LISTING_PKTLIST_H
+#define ETM_LISTING_PKTLIST_H
 
 #include <etmtrace/decoder.h>
 
-#include "output/wbuf.h"
+#include "listing/wbuf.h"
 
 struct pktlist {
 	struct wbuf *w;

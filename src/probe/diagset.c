@@ -1,10 +1,10 @@
-/* output/diagset.c - the configuration-mismatch diagnostics of a decode's
- * sources by trace ID (output/diagset.h). */
+/* probe/diagset.c - the configuration-mismatch diagnostics of a decode's
+ * sources by trace ID (probe/diagset.h). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/diag_int.h"
-#include "output/diagset.h"
+#include "probe/diag_int.h"
+#include "probe/diagset.h"
 
 struct diagset {
 	struct etm_diag *d[128]; /* by trace ID */

@@ -1,17 +1,17 @@
-/* output/out_fmt.h - decoded elements as text, into a buffered writer
- * (output/wbuf.h): the canonical instruction list, the listing lines of
+/* listing/out_fmt.h - decoded elements as text, into a buffered writer
+ * (listing/wbuf.h): the canonical instruction list, the listing lines of
  * the elements that are not ranges, JSON lines. Library-internal: the
  * CLI's `decode` builds its listings from these and adds the annotations
  * that need symbols (libdw) or a disassembler (capstone). */
-#ifndef ETM_OUTPUT_OUT_FMT_H
-#define ETM_OUTPUT_OUT_FMT_H
+#ifndef ETM_LISTING_OUT_FMT_H
+#define ETM_LISTING_OUT_FMT_H
 
 #include <etmtrace/config.h>
 #include <etmtrace/flow.h>
 #include <etmtrace/image.h>
 #include <etmtrace/listing.h>
 
-#include "output/wbuf.h"
+#include "listing/wbuf.h"
 
 /* The canonical list of the instructions of range @el, read from @img:
  * one "ADDRESS A|T" line each, the last " N" when it failed its condition
@@ -55,7 +55,7 @@ void etm_out_jsonl_open(struct wbuf *w, const struct etm_elem *el,
 			const struct etm_config *cfg);
 
 /* The listing line (etm_out_text_event()) and the JSON members
- * (etm_out_jsonl_open()) of an ITM/DWT element (output/out_itm.c); the
+ * (etm_out_jsonl_open()) of an ITM/DWT element (listing/out_itm.c); the
  * first returns 0 for another kind. */
 int etm_out_text_itm(struct wbuf *w, const struct etm_elem *el);
 void etm_out_jsonl_itm(struct wbuf *w, const struct etm_elem *el);

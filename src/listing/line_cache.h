@@ -1,4 +1,4 @@
-/* output/lcache.h - cache of the formatted, path-independent part of listing
+/* listing/line_cache.h - cache of the formatted, path-independent part of listing
  * lines: address, ISA, opcode, disassembly (with its symbolized target) and
  * func+0xoff, keyed by address, ISA and memory space; and of whole ranges'
  * text (keyed by start, instruction count, ISA and space) for listings
@@ -6,17 +6,17 @@
  * function of the image alone (the disassembler hook takes its context
  * from the image: src/disasm/disasm.c), so a hit equals a fresh format, and
  * the listing is spared printf and capstone on every line.
- * Library-internal (output/listing.c). */
-#ifndef ETM_OUTPUT_LCACHE_H
-#define ETM_OUTPUT_LCACHE_H
+ * Library-internal (listing/listing.c). */
+#ifndef ETM_LISTING_LINE_CACHE_H
+#define ETM_LISTING_LINE_CACHE_H
 
 #include <etmtrace/flow.h>
 #include <etmtrace/listing.h>
 
-#include "output/lannot.h"
-#include "output/tarena.h"
+#include "listing/line_annot.h"
+#include "listing/text_arena.h"
 
-struct lcache;
+struct line_cache;
 
 /* Width of the listing's disassembly column: the text of an instruction
  * and its branch target's " <sym+0xoff>", whose name is cut to fit
@@ -43,10 +43,10 @@ struct lc_fresh {
  * a cache entry, or all if that fails, are formatted every time). @dis may
  * be NULL (the instruction class is shown). The text stays valid until
  * the next call with @lc or @fresh. */
-struct lc_text lcache_line(struct lcache **lc, struct lc_fresh *fresh,
-			   const struct etm_disasm_hook *dis,
-			   struct decsym *sym, const struct etm_image *img,
-			   enum etm_space space, const struct etm_insn *in);
+struct lc_text line_cache_line(struct line_cache **lc, struct lc_fresh *fresh,
+			       const struct etm_disasm_hook *dis,
+			       struct line_annot *sym, const struct etm_image *img,
+			       enum etm_space space, const struct etm_insn *in);
 /* A whole range's text: its lines but the last as written (@body, @len
  * bytes), then the last line as written when it was cached (the two
  * characters @en after its head: " E", " N" or "  "), all contiguous in
@@ -58,22 +58,22 @@ struct lc_range {
 	const char *body, *head, *sym;
 	size_t len, hlen, slen, tlen, total;
 	char en[2];
-	struct tarena *arena;
+	struct text_arena *arena;
 	uint32_t blk;
 };
 
 /* The text of range @el (walked in @space) if cached: 1 with *@out set,
  * else 0. Only for listings whose lines carry nothing but these parts. */
-int lcache_range_get(struct lcache *lc, const struct etm_elem *el,
-		     enum etm_space space, struct lc_range *out);
+int line_cache_range_get(struct line_cache *lc, const struct etm_elem *el,
+			 enum etm_space space, struct lc_range *out);
 /* Cache the text of range @el: @body as in lc_range, @last the last line's
  * parts, @en what followed its head, @lastline that line as written
  * (@lastlen bytes). Ranges whose text does not fit (or finds no room in
  * the arena) are not kept. */
-void lcache_range_put(struct lcache *lc, const struct etm_elem *el,
-		      enum etm_space space, const char *body, size_t len,
-		      struct lc_text last, const char en[2],
-		      const char *lastline, size_t lastlen);
-void lcache_free(struct lcache *lc);
+void line_cache_range_put(struct line_cache *lc, const struct etm_elem *el,
+			  enum etm_space space, const char *body, size_t len,
+			  struct lc_text last, const char en[2],
+			  const char *lastline, size_t lastlen);
+void line_cache_free(struct line_cache *lc);
 
 #endif

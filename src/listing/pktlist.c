@@ -1,4 +1,4 @@
-/* output/pktlist.c - packets as listing lines (output/pktlist.h): text
+/* listing/pktlist.c - packets as listing lines (listing/pktlist.h): text
  * with the packet's description (etm_pkt_describe()) or JSON lines
  * (etm_pkt_json_fields()), and where a compressed address cannot be
  * completed yet. */
@@ -8,7 +8,7 @@
 #include <etmtrace/error.h>
 #include <etmtrace/packet.h>
 
-#include "output/pktlist.h"
+#include "listing/pktlist.h"
 
 /* A compressed address before the first full one (I-sync or a 32-bit
  * branch address) of its source: its high bits are not known. */

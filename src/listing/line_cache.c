@@ -1,14 +1,14 @@
-/* output/lcache.c - caches of formatted listing text (see lcache.h): lines,
+/* listing/line_cache.c - caches of formatted listing text (see line_cache.h): lines,
  * 16384 of 128 bytes (2 MiB) in 4-way sets per
  * formatting thread; TC2's kernel working set (5477 distinct addresses on
  * 0x13) stays in. Whole ranges: 2048 texts of up to 2 KiB, direct-mapped,
  * allocated when first used, their text in an arena of at most 4 MiB
- * (output/tarena.h) that staged output may point into. */
+ * (listing/text_arena.h) that staged output may point into. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/lcache.h"
+#include "listing/line_cache.h"
 
 /* One cached line in 128 bytes (two cache lines). */
 struct lc_line {
@@ -36,19 +36,19 @@ struct lc_rslot {
 	uint8_t isa, space, valid;
 	char en[2];
 	uint16_t len, lhlen, lslen, ltlen, total;
-	struct tarena_loc at;
+	struct text_arena_loc at;
 	const char *text;
 };
-struct lcache {
+struct line_cache {
 	struct lc_tag tag[LC_SETS][LC_WAYS];
 	uint8_t next[LC_SETS]; /* way to replace next (round robin) */
 	struct lc_line line[LC_SETS][LC_WAYS];
-	struct lc_rslot *range; /* LC_RANGES, allocated on first use */
-	struct tarena *arena;   /* their text */
+	struct lc_rslot *range;   /* LC_RANGES, allocated on first use */
+	struct text_arena *arena; /* their text */
 };
 
 static void lc_format(struct lc_fresh *l, const struct etm_disasm_hook *dis,
-		      struct decsym *sym, const struct etm_image *img,
+		      struct line_annot *sym, const struct etm_image *img,
 		      enum etm_space space, const struct etm_insn *in)
 {
 	char d[160];
@@ -73,7 +73,7 @@ static void lc_format(struct lc_fresh *l, const struct etm_disasm_hook *dis,
 		snprintf(d, sizeof(d), "(%s)", etm_insn_class_name(in->cls));
 	for (k = strlen(d); k && d[k - 1] == ' ';)
 		d[--k] = 0;
-	decsym_target(sym, in, d, sizeof(d), LC_INSN_W);
+	line_annot_target(sym, in, d, sizeof(d), LC_INSN_W);
 	n = n < 0 ? 0 : n > 63 ? 63 :
 				 n;
 	l->doff = n;
@@ -81,15 +81,15 @@ static void lc_format(struct lc_fresh *l, const struct etm_disasm_hook *dis,
 	n += snprintf(l->text + n, 256 - (size_t)n, "%-*s", LC_INSN_W, d);
 	l->hlen = n < 255 ? n : 255;
 	l->tlen = l->tlen < l->hlen ? l->tlen : l->hlen;
-	n = decsym_symstr(sym, in->addr, l->text + l->hlen, 256);
+	n = line_annot_symstr(sym, in->addr, l->text + l->hlen, 256);
 	l->slen = n < 0 ? 0 : n < 255 ? n :
 					255;
 }
 
-struct lc_text lcache_line(struct lcache **lc, struct lc_fresh *fresh,
-			   const struct etm_disasm_hook *dis,
-			   struct decsym *sym, const struct etm_image *img,
-			   enum etm_space space, const struct etm_insn *in)
+struct lc_text line_cache_line(struct line_cache **lc, struct lc_fresh *fresh,
+			       const struct etm_disasm_hook *dis,
+			       struct line_annot *sym, const struct etm_image *img,
+			       enum etm_space space, const struct etm_insn *in)
 {
 	struct lc_tag *tag = NULL;
 	struct lc_line *l;
@@ -128,7 +128,7 @@ struct lc_text lcache_line(struct lcache **lc, struct lc_fresh *fresh,
 				 (size_t)fresh->doff };
 }
 
-static struct lc_rslot *lc_range_slot(struct lcache *lc,
+static struct lc_rslot *lc_range_slot(struct line_cache *lc,
 				      const struct etm_elem *el)
 {
 	/* the count in the hashed bits: ranges from one address that end at
@@ -138,7 +138,7 @@ static struct lc_rslot *lc_range_slot(struct lcache *lc,
 
 	if (!lc->range) {
 		lc->range = calloc(LC_RANGES, sizeof(*lc->range));
-		lc->arena = lc->range ? tarena_new() : NULL;
+		lc->arena = lc->range ? text_arena_new() : NULL;
 		if (!lc->arena) {
 			free(lc->range);
 			lc->range = NULL;
@@ -147,14 +147,14 @@ static struct lc_rslot *lc_range_slot(struct lcache *lc,
 	return lc->range ? &lc->range[(k >> 40) & (LC_RANGES - 1)] : NULL;
 }
 
-int lcache_range_get(struct lcache *lc, const struct etm_elem *el,
-		     enum etm_space space, struct lc_range *out)
+int line_cache_range_get(struct line_cache *lc, const struct etm_elem *el,
+			 enum etm_space space, struct lc_range *out)
 {
 	struct lc_rslot *b = lc ? lc_range_slot(lc, el) : NULL;
 
 	if (!b || !b->valid || b->start != el->start || b->ninsn != el->ninsn ||
 	    b->isa != el->isa || b->space != space ||
-	    !tarena_valid(lc->arena, b->at))
+	    !text_arena_valid(lc->arena, b->at))
 		return 0;
 	out->body = b->text;
 	out->len = b->len;
@@ -170,10 +170,10 @@ int lcache_range_get(struct lcache *lc, const struct etm_elem *el,
 	return 1;
 }
 
-void lcache_range_put(struct lcache *lc, const struct etm_elem *el,
-		      enum etm_space space, const char *body, size_t len,
-		      struct lc_text last, const char en[2],
-		      const char *lastline, size_t lastlen)
+void line_cache_range_put(struct line_cache *lc, const struct etm_elem *el,
+			  enum etm_space space, const char *body, size_t len,
+			  struct lc_text last, const char en[2],
+			  const char *lastline, size_t lastlen)
 {
 	struct lc_rslot *b = lc ? lc_range_slot(lc, el) : NULL;
 	size_t n = len + lastlen + last.hlen + last.slen;
@@ -181,7 +181,7 @@ void lcache_range_put(struct lcache *lc, const struct etm_elem *el,
 
 	if (!b || len + lastlen > LC_RANGE_TEXT)
 		return;
-	t = tarena_alloc(lc->arena, n, &b->at);
+	t = text_arena_alloc(lc->arena, n, &b->at);
 	if (!t) { /* every block pinned by staged output: not cached */
 		b->valid = 0;
 		return;
@@ -203,11 +203,11 @@ void lcache_range_put(struct lcache *lc, const struct etm_elem *el,
 	b->valid = 1;
 }
 
-void lcache_free(struct lcache *lc)
+void line_cache_free(struct line_cache *lc)
 {
 	if (lc) {
 		free(lc->range);
-		tarena_release(lc->arena);
+		text_arena_release(lc->arena);
 	}
 	free(lc);
 }

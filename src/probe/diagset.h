@@ -1,13 +1,12 @@
-/* output/diagset.h - configuration-mismatch diagnostics (etmtrace/diag.h)
+/* probe/diagset.h - configuration-mismatch diagnostics (etmtrace/diag.h)
  * of every source of a decode, by trace ID, fed item by item by the
- * listing formatter (output/listing.h). Library-internal: the CLI's decode
+ * listing formatter (listing/listing.h). Library-internal: the CLI's decode
  * driver reports from it (cli/diagwarn.c). */
-#ifndef ETM_OUTPUT_DIAGSET_H
-#define ETM_OUTPUT_DIAGSET_H
+#ifndef ETM_PROBE_DIAGSET_H
+#define ETM_PROBE_DIAGSET_H
 
 #include <etmtrace/diag.h>
-
-#include "output/out_fmt.h"
+#include <etmtrace/listing.h>
 
 struct diagset;
 

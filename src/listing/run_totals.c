@@ -1,19 +1,19 @@
-/* output/runfig.c - the parallel runner's figures of a command: CPU time
+/* listing/run_totals.c - the parallel runner's figures of a command: CPU time
  * per thread, the serial share (what the calling thread did, in the run
- * and around it), redundant decode and waiting (output/runfig.h). */
+ * and around it), redundant decode and waiting (listing/run_totals.h). */
 #include <sys/resource.h>
 #include <time.h>
 
-#include "output/runfig.h"
+#include "listing/run_totals.h"
 
-void runfig_prepare(struct etm_run_stats *st,
-		    struct etm_run_thread *scratch, unsigned cap)
+void run_totals_prepare(struct etm_run_stats *st,
+			struct etm_run_thread *scratch, unsigned cap)
 {
 	st->thread = scratch;
 	st->threads_cap = cap;
 }
 
-void runfig_add(struct runfig *f, const struct etm_run_stats *st)
+void run_totals_add(struct run_totals *f, const struct etm_run_stats *st)
 {
 	struct etm_run_stats *s = &f->sum;
 	unsigned i, n;
@@ -41,7 +41,7 @@ void runfig_add(struct runfig *f, const struct etm_run_stats *st)
 	s->emit_live += st->emit_live;
 	s->emit_caller += st->emit_caller;
 	n = st->threads < st->threads_cap ? st->threads : st->threads_cap;
-	for (i = 0; i < n && i < RUNFIG_THREADS; i++) {
+	for (i = 0; i < n && i < RUN_TOTALS_THREADS; i++) {
 		f->thread[i].cpu += st->thread[i].cpu;
 		f->thread[i].wait += st->thread[i].wait;
 		f->thread[i].idle_end += st->thread[i].idle_end;
@@ -74,12 +74,12 @@ static double pct(double part, double whole)
 	return whole > 0 ? 100.0 * part / whole : 0;
 }
 
-void runfig_print(FILE *out, const struct runfig *f)
+void run_totals_print(FILE *out, const struct run_totals *f)
 {
 	const struct etm_run_stats *s = &f->sum;
 	double all = process_cpu(), caller = thread_cpu();
 	double other = all - s->worker_cpu - caller;
-	unsigned i, n = s->threads < RUNFIG_THREADS ? s->threads : RUNFIG_THREADS;
+	unsigned i, n = s->threads < RUN_TOTALS_THREADS ? s->threads : RUN_TOTALS_THREADS;
 
 	if (!f->runs)
 		return;

@@ -1,20 +1,20 @@
-/* output/listing.h - the decode output of one item (listing, canonical
+/* listing/listing.h - the decode output of one item (listing, canonical
  * list, JSON lines, or counts only), into a buffered writer, with the
- * annotations of output/lannot.h, a disassembler hook, and the
- * configuration diagnostics of output/diagset.h fed on the way.
+ * annotations of listing/line_annot.h, a disassembler hook, and the
+ * configuration diagnostics of probe/diagset.h fed on the way.
  * Library-internal: the CLI's `decode` drives it, on one thread or one
  * formatter per worker thread. */
-#ifndef ETM_OUTPUT_LISTING_H
-#define ETM_OUTPUT_LISTING_H
+#ifndef ETM_LISTING_LISTING_H
+#define ETM_LISTING_LISTING_H
 
 #include <etmtrace/listing.h>
 
-#include "output/diagset.h"
-#include "output/lannot.h"
-#include "output/lcache.h"
-#include "output/lfields.h"
-#include "output/out_fmt.h"
-#include "output/wbuf.h"
+#include "probe/diagset.h"
+#include "listing/line_annot.h"
+#include "listing/line_cache.h"
+#include "listing/line_fields.h"
+#include "listing/out_fmt.h"
+#include "listing/wbuf.h"
 
 enum dec_fmt { DF_TEXT,
 	       DF_CANON,
@@ -48,13 +48,13 @@ struct decfmt {
 	int multi;                  /* several IDs: prefix lines with the ID */
 	struct etm_disasm_hook dis; /* text: one disassembler per thread */
 	struct diagset *dw;         /* configuration-mismatch diagnostics */
-	struct decsym *sym;         /* listing annotations (may be NULL) */
-	struct lcache *lc;          /* text: formatted line parts */
+	struct line_annot *sym;     /* listing annotations (may be NULL) */
+	struct line_cache *lc;      /* text: formatted line parts */
 	/* text: the image each ID's cached lines came from; when one changes
 	 * (a perf.data file's next process) the cache is emptied */
 	const struct etm_image *lc_img[128];
-	struct lc_fresh fresh; /* text: a line formatted now */
-	struct lfields *fl;    /* text: --fields (NULL: default lines) */
+	struct lc_fresh fresh;  /* text: a line formatted now */
+	struct line_fields *fl; /* text: --fields (NULL: default lines) */
 	struct dec_counts n;
 	struct dec_run run;                         /* text: the run being collected */
 	struct dec_run head;                        /* split: the run the piece began with */
@@ -64,7 +64,7 @@ struct decfmt {
 				   * since: the next range resumes the listing */
 	const struct etm_listing_source *byid[256]; /* in the caller's list */
 	struct dec_dfilter df;                      /* set after decfmt_init() */
-	etm_ctx_image_fn ctx_img;                   /* decsym_opts: per-process images */
+	etm_ctx_image_fn ctx_img;                   /* line_annot_opts: per-process images */
 	void *ctx_img_arg;
 };
 
@@ -74,7 +74,7 @@ struct decfmt {
 int decfmt_init(struct decfmt *f, const struct etm_listing_source *src, int nsrc,
 		struct wbuf *w, enum dec_fmt fmt,
 		const struct etm_disasm_hook *dis, struct diagset *dw,
-		const struct decsym_opts *ann);
+		const struct line_annot_opts *ann);
 /* Output and count one item (a session_fn); returns 0. */
 int decfmt_item(void *f, const struct etm_item *it);
 /* Output and count one element; returns 0. */
