@@ -130,7 +130,7 @@ static int split_args(struct covopts *c, int argc, char **argv, char **rest)
 
 static int cov_elems(void *ctx, const struct etm_elem *els, size_t n)
 {
-	struct covpar_acc *a = ctx;
+	struct cov_acc *a = ctx;
 
 	diagtally_elems(&a->t, a->dw, els, n);
 	return etm_cov_add_elems(a->cov, els, n) < 0 ? -1 : 0;
@@ -147,7 +147,7 @@ static int cov_item(void *ctx, const struct etm_item *it)
 static int cov_decode(struct session *s, struct opts *o, struct etm_cov *cov,
 		      int profile)
 {
-	struct covpar_acc a = { .cov = cov };
+	struct cov_acc a = { .cov = cov };
 	struct winrun wr;
 	int i, r;
 
@@ -169,7 +169,7 @@ static int cov_decode(struct session *s, struct opts *o, struct etm_cov *cov,
 	if (!r) /* a window: the decode on the workers, the window here */
 		r = s->jobs > 1 && !o->chunk && !s->mem && !s->skip && !wr.w &&
 				    !session_live(s) ?
-			    covpar_run(s, &a) :
+			    par_coverage_run(s, &a) :
 			    -1;
 	if (r < 0)
 		r = wr.w ? session_run(s, winrun_item, &wr) :

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "cmds.h"
-#include "decpar.h"
+#include "par_run.h"
 #include "diagwarn.h"
 #include "dis.h"
 #include "perfscript.h"
@@ -183,7 +183,7 @@ static int decode_buffers(struct session *s, struct decfmt *c,
 		 * with a window, decoded there and formatted here in order */
 		r = s->jobs > 1 && !s->o->chunk && !s->mem && !s->skip &&
 				    !line_annot_sequential(ann) && !wr.w ?
-			    decpar_run(s, c, ann, rf) :
+			    par_listing_run(s, c, ann, rf) :
 			    -1;
 		s->elems = wr.w ? winrun_elems : decfmt_elems;
 		if (r < 0)

@@ -11,17 +11,17 @@
 
 /* What a decode adds up: the coverage, and the diagnostics and counts of
  * the verdict (diagwarn.h). */
-struct covpar_acc {
+struct cov_acc {
 	struct etm_cov *cov;
 	struct diagset *dw;
 	struct diagtally t;
 };
 
 struct session;
-/* Decode the session's trace file on s->jobs threads into @a (covpar.c).
- * Returns 0, 2 on an error (message printed), or -1 if the input is not a
- * regular file (then use session_run()). */
-int covpar_run(struct session *s, struct covpar_acc *a);
+/* Decode the session's trace file on s->jobs threads into @a
+ * (etm_cov_run(); par_run.c). Returns 0, 2 on an error (message printed),
+ * or -1 if the input is not a regular file (then use session_run()). */
+int par_coverage_run(struct session *s, struct cov_acc *a);
 
 /* Write callback of the library writers: @ctx is a FILE *. */
 int cov_fwrite(void *ctx, const char *s, size_t n);

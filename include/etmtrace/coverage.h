@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include <etmtrace/config.h>
+#include <etmtrace/decoder.h>
 #include <etmtrace/flow.h>
 #include <etmtrace/image.h>
 #include <etmtrace/write.h>
@@ -75,6 +76,35 @@ int etm_cov_set_part(struct etm_cov *c);
  * @dst (not a part), to @dst: the result equals accumulating @part's
  * elements into @dst. Returns 0, -etme_nomem, -etme_invalid. */
 int etm_cov_append(struct etm_cov *dst, const struct etm_cov *part);
+
+/** A consumer fed the same elements as the coverage in etm_cov_run()
+ * (diagnostics, counts), part by part like the coverage: open() makes a
+ * part's state (on a worker thread; NULL on no memory), elems() feeds it
+ * (that worker; returns 0 or a negative value to stop the run), append()
+ * adds it to the whole, in input order, one call at a time (returns 0 or
+ * a negative value to stop), free() frees it (any thread; after append(),
+ * or for a part whose stretch was decoded again by another worker). */
+struct etm_cov_run_side {
+	void *(*open)(void *ctx);
+	int (*elems)(void *part, const struct etm_elem *els, size_t n);
+	int (*append)(void *ctx, void *part);
+	void (*free)(void *ctx, void *part);
+	void *ctx;
+};
+
+/** Accumulate into @cov (not a part; its sources declared with
+ * etm_cov_set_source()) the elements of the @size input bytes read
+ * through @rd as decoded by @dec (as etm_decoder_run() takes it:
+ * configured, unused) on @jobs threads (0 or 1: the calling thread only):
+ * each worker accumulates its stretch into a part, and the parts are
+ * appended in input order (etm_cov_set_part(), etm_cov_append()), so the
+ * result equals etm_cov_add_elems() of every element on one thread.
+ * @side (may be NULL) is fed the same elements. etm_cov_end() @cov after
+ * the last run. Returns 0, -etme_invalid, -etme_nomem, a negative value
+ * of @side, or an error of etm_decoder_run_ops(). */
+int etm_cov_run(struct etm_cov *cov, struct etm_decoder *dec, etm_read_fn rd,
+		void *rctx, uint64_t size, unsigned jobs,
+		const struct etm_cov_run_side *side);
 
 /* ---- per-instruction results --------------------------------------------- */
 

@@ -77,6 +77,13 @@ struct etm_listing_opts {
 	int offsets;                /* text: the input offset of each line
 				     * (1: decimal, 2: hex) */
 	double clock_hz;            /* > 0: times of timestamps and cycles */
+	/* text, etm_listing_run() on several threads: each worker's own
+	 * disassembler, dis_open(dis_ctx) on its thread and dis_close()
+	 * when it is done; NULL: the workers share @dis, whose insn() must
+	 * then be safe to call from several threads at once */
+	struct etm_disasm_hook (*dis_open)(void *ctx);
+	void (*dis_close)(void *ctx, struct etm_disasm_hook *h);
+	void *dis_ctx;
 };
 
 struct etm_listing;
@@ -96,6 +103,19 @@ int etm_listing_elems(struct etm_listing *l, const struct etm_elem *els,
  * identical error lines is printed as one) are listed and everything is
  * handed to the write callback. Returns 0 or its error. */
 int etm_listing_flush(struct etm_listing *l);
+/* List the @size input bytes read through @rd as decoded by @dec (as
+ * etm_decoder_run() takes them: configured, unused) on @jobs threads
+ * (0 or 1: the calling thread only): each worker formats what it decoded,
+ * and the text goes to the write callback in input order, identical to
+ * etm_listing_item() of every item of one thread (runs of identical error
+ * lines joined across the workers' cuts). The write callback is called
+ * from one thread at a time, possibly a worker thread. With source lines
+ * and a line hook, or a clock, the listing's annotations depend on the
+ * lines before: the items are then formatted on the calling thread.
+ * Lines held back are listed at etm_listing_flush(). Returns 0, an error
+ * of the write callback, or one of etm_decoder_run(). */
+int etm_listing_run(struct etm_listing *l, struct etm_decoder *dec,
+		    etm_read_fn rd, void *rctx, uint64_t size, unsigned jobs);
 /* Instructions listed so far. */
 uint64_t etm_listing_insns(const struct etm_listing *l);
 void etm_listing_free(struct etm_listing *l);

@@ -4,7 +4,7 @@
  * cached instruction lines (line_cache.c) and the annotations (line_annot.c:
  * symbols through a hook, time, offsets). The formatter keeps no state
  * from item to item except counters, so that parallel decode can format
- * on the worker threads (the CLI's decode driver, cli/decpar.c). */
+ * on the worker threads (listing/listing_par.c). */
 #include <stdio.h>
 #include <string.h>
 

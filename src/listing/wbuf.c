@@ -25,6 +25,7 @@ static void stage_reset(struct wbuf *w)
 void wbuf_init(struct wbuf *w, int fd)
 {
 	w->fd = fd;
+	w->sink = NULL;
 	w->len = 0;
 	w->err = 0;
 	w->buf = w->own;
@@ -34,6 +35,21 @@ void wbuf_init(struct wbuf *w, int fd)
 	w->out = 0;
 	w->refs = 0;
 	stage_reset(w);
+}
+
+void wbuf_init_sink(struct wbuf *w, const struct wsink *sink)
+{
+	wbuf_init(w, -1);
+	w->sink = sink;
+}
+
+/* @n bytes at @p to the sink. */
+static void sink_write(struct wbuf *w, const char *p, size_t n)
+{
+	if (n && !w->err && w->sink->fn(w->sink->ctx, p, n) < 0)
+		w->err = EIO;
+	if (!w->err)
+		w->out += n;
 }
 
 void wpool_init(struct wpool *p, size_t max)
@@ -215,6 +231,11 @@ static void writev_all(struct wbuf *w, struct iovec *iov, int n)
 	ssize_t r;
 	int i;
 
+	if (w->sink) {
+		for (i = 0; i < n; i++)
+			sink_write(w, iov[i].iov_base, iov[i].iov_len);
+		return;
+	}
 	for (i = 0; i < n; i++)
 		tot += iov[i].iov_len;
 	while (off < tot && !w->err) {
@@ -424,7 +445,12 @@ void wbuf_flush(struct wbuf *w)
 	size_t off = 0;
 
 	if (w->fd < 0) {
-		keep_block(w);
+		if (!w->sink) {
+			keep_block(w);
+			return;
+		}
+		sink_write(w, w->buf, w->len);
+		w->len = 0;
 		return;
 	}
 

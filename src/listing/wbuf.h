@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
+#include <etmtrace/write.h>
+
 #include "listing/text_arena.h"
 
 #define WBLK_SIZE (1 << 16)
@@ -48,8 +50,17 @@ struct wpool {
 void wpool_init(struct wpool *p, size_t max);
 void wpool_fini(struct wpool *p);
 
+/* A writer's destination other than a file descriptor: the text goes to
+ * @fn (etm_listing_run(): the caller's write callback). */
+struct wsink {
+	etm_write_fn fn;
+	void *ctx;
+};
+
 struct wbuf {
-	int fd; /* >= 0: write() when full; < 0: memory */
+	int fd; /* >= 0: write() when full; < 0: memory (or @sink) */
+	/* fd < 0 and not memory mode: written through this when full */
+	const struct wsink *sink;
 	size_t len;
 	int err;
 	char *buf;                /* own, or cur->data in memory mode */
@@ -70,6 +81,9 @@ struct wbuf {
 };
 
 void wbuf_init(struct wbuf *w, int fd);
+/* A writer into @sink (borrowed): wbuf_init() whose writes go to sink->fn;
+ * its error stops the writer (w->err EIO). */
+void wbuf_init_sink(struct wbuf *w, const struct wsink *sink);
 /* Memory mode: nothing is written; wbuf_take() hands over the output.
  * Blocks come from @pool if not NULL; then (blocks for another thread,
  * held a while) the output is staged in the writer's own buffer and
@@ -132,7 +146,7 @@ static inline void wbuf_ref(struct wbuf *w, const char *s, size_t n,
 {
 	struct wblk *t = w->stail;
 
-	if (!w->refs || w->fd >= 0 || n < WBUF_REF_MIN) {
+	if (!w->refs || w->fd >= 0 || w->sink || n < WBUF_REF_MIN) {
 		wbuf_put(w, s, n);
 	} else if (t && t->len < WBLK_SEGS && w->kept + w->len == w->mark &&
 		   w->arena == a && (w->pins >> blk & 1)) {

@@ -7,7 +7,7 @@
 # with the count and the offsets; (3) an N atom on an instruction that cannot
 # fail its condition is marked on its line. Every listing is the same for
 # --jobs 1, 2 and 3 (runs are joined across the pieces formatted in
-# parallel, cli/decpar.c).
+# parallel, src/listing/listing_par.c).
 . "$(dirname "$0")/i13-lib.sh"
 tc2=${ETM_SHARED:-}/snapshots/TC2
 [ -d "$tc2" ] || { echo "skip: $tc2 missing"; exit 77; }

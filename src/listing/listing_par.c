@@ -1,28 +1,25 @@
-/* cli/decpar.c - `etmtrace decode --jobs N`: each worker formats the items
+/* listing/listing_par.c - a listing on worker threads (listing_par.h,
+ * etm_listing_run(), `etmtrace decode --jobs N`): each worker formats the items
  * it decoded (text, canon, jsonl into memory blocks; counters and
  * configuration diagnostics as segments) into pieces that the calling
  * thread writes out and adds up in input order. The formatter carries no
  * state from item to item but counters and diagnostics, and those are
  * per piece, so a piece the library drops (output before a chunk
  * converged) leaves no trace. */
-#include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "decpar.h"
-#include "dis.h"
+#include <etmtrace/error.h>
 
-#define DECPAR_PIECE (4u << 20) /* formatted bytes per piece */
+#include "listing/listing_par.h"
+
+#define LISTING_PAR_PIECE (4u << 20) /* formatted bytes per piece */
 /* Pieces buffered per job: chunk lengths follow it (a chunk's output
  * fills 3/4 of its queue), and the input decoded twice where a chunk's
  * decoder converges with its predecessor's is a fixed length per chunk:
  * 48 MiB of text is ~550 KiB of TC2, of which ~3% are decoded twice. */
-#define DECPAR_BUDGET (48u << 20)
+#define LISTING_PAR_BUDGET (48u << 20)
 
 /* A piece: formatted text, and (at the library's cuts, which are where the
  * output may be trimmed) the counters and diagnostics since the previous
@@ -35,10 +32,8 @@ struct dp_piece {
 };
 
 struct dp_run {
-	struct session *s;
-	struct decfmt *f; /* the calling thread's: totals, output */
-	const struct line_annot_opts *ann;
-	int fd;
+	const struct listing_par *p;
+	struct decfmt *f;    /* the calling thread's: totals, output */
 	struct wpool blocks; /* text blocks */
 	pthread_mutex_t mu;
 	struct dp_seg *freeseg; /* empty diagnostics segments */
@@ -56,6 +51,7 @@ struct dp_worker {
 	int used;               /* items since the last full cut */
 	int want;               /* the next cut is ours: text only */
 	int live;               /* delivering: text straight to the file */
+	int dis_own;            /* f.dis is this worker's (dis_open) */
 	unsigned long long out; /* live: w.out at the last cut */
 	/* the pieces staged so far: what they stand for, the memory they
 	 * hold (dp_cut) */
@@ -74,7 +70,7 @@ static struct diagset *seg_get(struct dp_run *r)
 		r->freeseg = s->next;
 	pthread_mutex_unlock(&r->mu);
 	if (!s)
-		return diagset_open_segment(session_osrc(r->s), r->s->nsrc);
+		return diagset_open_segment(r->p->src, r->p->nsrc);
 	dg = s->dg;
 	free(s);
 	return dg;
@@ -112,7 +108,8 @@ static void dp_close(void *state)
 	struct dp_worker *w = state;
 
 	seg_put(w->r, w->dg);
-	cli_dis_close(&w->f.dis);
+	if (w->r->p->dis_close && w->dis_own)
+		w->r->p->dis_close(w->r->p->dis_ctx, &w->f.dis);
 	decfmt_fini(&w->f);
 	wbuf_fini(&w->w);
 	free(w);
@@ -122,7 +119,7 @@ static void *dp_open(void *ctx)
 {
 	struct dp_run *r = ctx;
 	struct dp_worker *w = malloc(sizeof(*w));
-	struct etm_disasm_hook dis = { NULL, NULL };
+	struct etm_disasm_hook dis = r->f->dis;
 
 	if (!w)
 		return NULL;
@@ -130,16 +127,23 @@ static void *dp_open(void *ctx)
 	w->used = w->want = w->live = 0;
 	w->st_held = w->st_mem = 0;
 	w->dg = NULL;
+	w->dis_own = 0;
 	if (wbuf_init_mem(&w->w, &r->blocks) < 0) {
 		free(w);
 		return NULL;
 	}
 	if (r->f->fmt == DF_TEXT) {
-		dis = cli_dis_open();
+		if (r->p->dis_open) {
+			dis = r->p->dis_open(r->p->dis_ctx);
+			w->dis_own = 1;
+		}
 		wbuf_refs(&w->w); /* cached ranges staged by reference */
 	}
-	if (decfmt_init(&w->f, session_osrc(r->s), r->s->nsrc, &w->w,
-			r->f->fmt, &dis, NULL, r->ann) < 0) {
+	if (decfmt_init(&w->f, r->p->src, r->p->nsrc, &w->w, r->f->fmt, &dis,
+			NULL, r->p->ann) < 0) {
+		if (w->dis_own)
+			r->p->dis_close(r->p->dis_ctx, &dis);
+		w->dis_own = 0;
 		dp_close(w);
 		return NULL;
 	}
@@ -181,7 +185,7 @@ static int dp_end(struct dp_worker *w)
 {
 	if (w->w.err)
 		return w->live ? dp_write_error(w) : -etme_nomem;
-	if (wbuf_held(&w->w) < DECPAR_PIECE)
+	if (wbuf_held(&w->w) < LISTING_PAR_PIECE)
 		return 0;
 	w->want = 1;
 	return 1;
@@ -196,7 +200,7 @@ static int dp_elems(void *state, const struct etm_elem *els, size_t n)
 	if (!w->used && dp_begin(w) < 0)
 		return -etme_nomem;
 	decfmt_elems(&w->f, els, n);
-	if (wbuf_held(&w->w) < DECPAR_PIECE && !w->w.err)
+	if (wbuf_held(&w->w) < LISTING_PAR_PIECE && !w->w.err)
 		return 0;
 	return dp_end(w);
 }
@@ -336,12 +340,14 @@ static int dp_live(void *state, int on)
 		w->f.run = f->run;
 		f->run.n = 0;
 		w->w.fd = f->w->fd;
+		w->w.sink = f->w->sink;
 		w->w.err = f->w->err;
 		w->out = w->w.out;
 	} else { /* after its last piece: the run continues on */
 		f->run = w->f.run;
 		w->f.run.n = 0;
 		w->w.fd = -1;
+		w->w.sink = NULL;
 		w->w.err = 0;
 	}
 	if (!on)
@@ -357,11 +363,10 @@ static void dp_drop(void *ctx, void *piece)
 	piece_free(ctx, piece);
 }
 
-int decpar_run(struct session *s, struct decfmt *f,
-	       const struct line_annot_opts *ann, struct run_totals *rf)
+int listing_par_run(const struct listing_par *p, struct etm_decoder *dec,
+		    etm_read_fn rd, void *rctx, uint64_t size, unsigned jobs,
+		    struct etm_run_stats *st)
 {
-	struct etm_run_thread th[RUN_TOTALS_THREADS];
-	struct etm_run_stats rs;
 	const struct etm_run_ops ops = {
 		.open = dp_open,
 		.item = dp_item,
@@ -369,34 +374,18 @@ int decpar_run(struct session *s, struct decfmt *f,
 		.emit = dp_emit,
 		.drop = dp_drop,
 		.close = dp_close,
-		.budget = (size_t)DECPAR_BUDGET * (unsigned)s->jobs,
+		.budget = (size_t)LISTING_PAR_BUDGET * (jobs ? jobs : 1),
 		.elems = dp_elems,
 		.live = dp_live,
 	};
-	struct dp_run r = { .s = s, .f = f, .ann = ann };
+	struct dp_run r = { .p = p, .f = p->f };
 	struct dp_seg *sg;
-	struct stat st;
-	int fd, ret;
+	int ret;
 
-	fd = open(s->trace_path, O_RDONLY);
-	if (fd < 0) {
-		fprintf(stderr, "etmtrace: %s: %s\n", s->trace_path, strerror(errno));
-		return 2;
-	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -1;
-	}
-	r.fd = fd;
 	pthread_mutex_init(&r.mu, NULL);
 	wpool_init(&r.blocks, ops.budget / WBLK_SIZE);
-	run_totals_prepare(&rs, th, RUN_TOTALS_THREADS);
-	ret = etm_decoder_run_ops_stats(s->dec, session_fd_read, &r.fd,
-					(uint64_t)st.st_size, (unsigned)s->jobs,
-					&ops, &r, &rs);
-	if (rf && ret >= 0)
-		run_totals_add(rf, &rs);
-	s->input_bytes += (uint64_t)st.st_size;
+	ret = etm_decoder_run_ops_stats(dec, rd, rctx, size, jobs, &ops, &r,
+					st);
 	while ((sg = r.freeseg)) {
 		r.freeseg = sg->next;
 		diagset_close(sg->dg);
@@ -404,12 +393,5 @@ int decpar_run(struct session *s, struct decfmt *f,
 	}
 	wpool_fini(&r.blocks);
 	pthread_mutex_destroy(&r.mu);
-	close(fd);
-	if (ret < 0) {
-		if (!f->w->err) /* else the output's error, reported later */
-			fprintf(stderr, "etmtrace: %s: decoder: %s\n",
-				s->trace_path, etm_errstr(ret));
-		return 2;
-	}
-	return 0;
+	return ret;
 }

@@ -1,0 +1,165 @@
+/* cli/par_run.c - the decode commands' trace file on worker threads
+ * (par_run.h, covcmd.h): the file opened and handed to the library's
+ * parallel run; errors printed. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "covcmd.h"
+#include "dis.h"
+#include "par_run.h"
+
+/* Open the chosen buffer's trace file into *@fd, its size in *@size.
+ * Returns 0, 2 (message printed) or -1 (not a regular file). */
+static int par_open(const struct session *s, int *fd, uint64_t *size)
+{
+	struct stat st;
+
+	*fd = open(s->trace_path, O_RDONLY);
+	if (*fd < 0) {
+		fprintf(stderr, "etmtrace: %s: %s\n", s->trace_path,
+			strerror(errno));
+		return 2;
+	}
+	if (fstat(*fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(*fd);
+		return -1;
+	}
+	*size = (uint64_t)st.st_size;
+	return 0;
+}
+
+static struct etm_disasm_hook par_dis_open(void *ctx)
+{
+	(void)ctx;
+	return cli_dis_open();
+}
+
+static void par_dis_close(void *ctx, struct etm_disasm_hook *h)
+{
+	(void)ctx;
+	cli_dis_close(h);
+}
+
+int par_listing_run(struct session *s, struct decfmt *f,
+		    const struct line_annot_opts *ann, struct run_totals *rf)
+{
+	struct etm_run_thread th[RUN_TOTALS_THREADS];
+	struct etm_run_stats rs;
+	struct listing_par p = {
+		.f = f,
+		.ann = ann,
+		.src = session_osrc(s),
+		.nsrc = s->nsrc,
+		.dis_open = par_dis_open,
+		.dis_close = par_dis_close,
+	};
+	uint64_t size;
+	int fd, ret = par_open(s, &fd, &size);
+
+	if (ret)
+		return ret;
+	if (!p.src && s->nsrc) {
+		close(fd);
+		fprintf(stderr, "etmtrace: out of memory\n");
+		return 2;
+	}
+	run_totals_prepare(&rs, th, RUN_TOTALS_THREADS);
+	ret = listing_par_run(&p, s->dec, session_fd_read, &fd, size,
+			      (unsigned)s->jobs, &rs);
+	if (rf && ret >= 0)
+		run_totals_add(rf, &rs);
+	s->input_bytes += size;
+	close(fd);
+	if (ret < 0) {
+		if (!f->w->err) /* else the output's error, reported later */
+			fprintf(stderr, "etmtrace: %s: decoder: %s\n",
+				s->trace_path, etm_errstr(ret));
+		return 2;
+	}
+	return 0;
+}
+
+/* etm_cov_run()'s side consumer: a part's diagnostics segment and the
+ * counts of the verdict. */
+struct par_cov_part {
+	struct diagset *dg;
+	struct diagtally t;
+};
+
+struct par_cov {
+	struct session *s;
+	struct cov_acc *total;
+};
+
+static void par_cov_free(void *ctx, void *part)
+{
+	struct par_cov_part *p = part;
+
+	(void)ctx;
+	diagset_close(p->dg);
+	free(p);
+}
+
+static void *par_cov_open(void *ctx)
+{
+	struct par_cov *c = ctx;
+	struct par_cov_part *p = calloc(1, sizeof(*p));
+
+	if (p)
+		p->dg = diagset_open_segment(session_osrc(c->s), c->s->nsrc);
+	if (p && !p->dg) {
+		free(p);
+		p = NULL;
+	}
+	return p;
+}
+
+static int par_cov_elems(void *part, const struct etm_elem *els, size_t n)
+{
+	struct par_cov_part *p = part;
+
+	diagtally_elems(&p->t, p->dg, els, n);
+	return 0;
+}
+
+static int par_cov_append(void *ctx, void *part)
+{
+	struct par_cov *c = ctx;
+	struct par_cov_part *p = part;
+
+	diagset_append(c->total->dw, p->dg);
+	diagtally_add(&c->total->t, &p->t);
+	return 0;
+}
+
+int par_coverage_run(struct session *s, struct cov_acc *a)
+{
+	struct par_cov c = { s, a };
+	const struct etm_cov_run_side side = {
+		.open = par_cov_open,
+		.elems = par_cov_elems,
+		.append = par_cov_append,
+		.free = par_cov_free,
+		.ctx = &c,
+	};
+	uint64_t size;
+	int fd, ret = par_open(s, &fd, &size);
+
+	if (ret)
+		return ret;
+	ret = etm_cov_run(a->cov, s->dec, session_fd_read, &fd, size,
+			  (unsigned)s->jobs, &side);
+	s->input_bytes = size;
+	close(fd);
+	if (ret < 0) {
+		fprintf(stderr, "etmtrace: %s: decoder: %s\n", s->trace_path,
+			etm_errstr(ret));
+		return 2;
+	}
+	return 0;
+}
