@@ -23,11 +23,11 @@ import socket as _socket
 import time as _time
 
 from ._etmtrace import (CHUNK_SIZE, ELEM_FORMAT, VERSION, Batch, Decoder,
-                        Error, Stream, decode_chunk, errname, errstr, open,
-                        open_stream, plan_chunks)
+                        Error, Stream, coverage, decode_chunk, errname, errstr,
+                        listing, open, open_stream, plan_chunks)
 
 __all__ = ["open", "decode_stream", "open_stream", "Stream", "plan_chunks", "decode_chunk", "stitch", "count",
-           "chunk_counts", "Counts", "Batch", "Decoder", "Error", "errstr", "errname",
+           "chunk_counts", "listing", "coverage", "Counts", "Batch", "Decoder", "Error", "errstr", "errname",
            "ELEM_DTYPE", "PACKET_DTYPE", "KINDS", "ISAS", "CLASSES",
            "CHUNK_SIZE", "STREAM_PROBE", "VERSION"]
 __version__ = VERSION

@@ -64,6 +64,8 @@ int epy_batch_init(PyObject *m);
 int epy_decoder_init(PyObject *m);
 /* etmtrace.Stream and open_stream() (stream.c). */
 int epy_stream_init(PyObject *m);
+/* listing() and coverage() (outputs.c). */
+extern PyMethodDef epy_output_methods[];
 
 /* A new Batch owning @data (malloc()ed, @n records of @itemsize bytes in
  * @format), or NULL with an exception set (@data is freed). */

@@ -484,6 +484,7 @@ PyMODINIT_FUNC PyInit__etmtrace(void)
 		NULL, NULL);
 	if (!epy_error || PyModule_AddObject(m, "Error", Py_NewRef(epy_error)) < 0 ||
 	    epy_batch_init(m) < 0 || epy_decoder_init(m) < 0 || epy_stream_init(m) < 0 ||
+	    PyModule_AddFunctions(m, epy_output_methods) < 0 ||
 	    PyModule_AddIntConstant(m, "ELEM_SIZE", sizeof(struct epy_elem)) < 0 ||
 	    PyModule_AddIntConstant(m, "CHUNK_SIZE", ETM_CHUNK_TARGET) < 0 ||
 	    PyModule_AddStringConstant(m, "ELEM_FORMAT", EPY_ELEM_FORMAT) < 0 ||
