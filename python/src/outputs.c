@@ -99,7 +99,7 @@ static void out_close(struct out_call *c)
 /* The capture's decoded sources as a listing takes them (NULL: none or
  * no memory, *@n 0). */
 static struct etm_listing_source *out_sources(const struct etm_capture *cap,
-					     size_t *n)
+					      size_t *n)
 {
 	size_t i, k = etm_capture_nsources(cap);
 	struct etm_listing_source *ls = calloc(k ? k : 1, sizeof(*ls));
@@ -154,8 +154,8 @@ static PyObject *m_listing(PyObject *self, PyObject *args, PyObject *kw)
 	r = o.src ? etm_listing_alloc(&l, &o) : -etme_nomem;
 	if (r >= 0) {
 		Py_BEGIN_ALLOW_THREADS
-		r = etm_listing_run(l, c.b->dec, epy_read_fd, &c.fd, c.size,
-				    c.jobs);
+			r = etm_listing_run(l, c.b->dec, epy_read_fd, &c.fd, c.size,
+					    c.jobs);
 		if (r >= 0)
 			r = etm_listing_flush(l);
 		Py_END_ALLOW_THREADS
@@ -194,8 +194,8 @@ static PyObject *m_coverage(PyObject *self, PyObject *args, PyObject *kw)
 	}
 	if (cov) {
 		Py_BEGIN_ALLOW_THREADS
-		r = etm_cov_run(cov, c.b->dec, epy_read_fd, &c.fd, c.size, c.jobs,
-				NULL);
+			r = etm_cov_run(cov, c.b->dec, epy_read_fd, &c.fd, c.size, c.jobs,
+					NULL);
 		if (r >= 0)
 			r = etm_cov_end(cov);
 		if (r >= 0)
