@@ -44,6 +44,16 @@ static int open_file(struct cap_reader *r, const struct etm_capture_buffer *b,
 	}
 	r->bounded = b->length != 0;
 	r->left = b->length;
+	/* a regular file: its size now is what must be read (one that
+	 * shrinks while read is an error, not a shorter trace) */
+	if (fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		uint64_t n = (uint64_t)st.st_size > b->skip ?
+				     (uint64_t)st.st_size - b->skip :
+				     0;
+
+		r->expect = b->length && b->length < n ? b->length : n;
+		r->sized = 1;
+	}
 	return 0;
 }
 
@@ -135,6 +145,15 @@ int cap_reader_next(struct cap_reader *r, const uint8_t **p, size_t *n)
 		}
 		*p = r->buf;
 		*n = (size_t)k;
+		if (!k && r->sized && r->total < r->expect) {
+			char what[96];
+
+			snprintf(what, sizeof(what), "ended after %llu of its %llu bytes",
+				 (unsigned long long)r->total,
+				 (unsigned long long)r->expect);
+			cap_reader_fail(r, what);
+			return -etme_io;
+		}
 	}
 	r->left -= r->bounded ? *n : 0;
 	r->total += *n;

@@ -12,13 +12,15 @@
 #include <etmtrace/caprun.h>
 
 struct cap_reader {
-	const char *path; /* in messages */
-	int fd;           /* -1: none */
-	int own_fd;       /* opened here: closed by cap_reader_close() */
+	const char *path;   /* in messages */
+	int fd;             /* -1: none */
+	int own_fd;         /* opened here: closed by cap_reader_close() */
 	const uint8_t *mem; /* memory input, or NULL */
 	uint64_t pos;       /* memory: next byte */
 	uint64_t left;      /* bytes still to read when @bounded */
 	int bounded;
+	int sized; /* a regular file: @expect bytes must come */
+	uint64_t expect;
 	etm_stream_read_fn read; /* a stream, or NULL */
 	void *rctx;
 	const uint8_t *head; /* a stream's head, not yet handed out */

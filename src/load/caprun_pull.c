@@ -30,7 +30,9 @@ struct cap_bg {
 	struct etm_capture *cap;
 };
 
-enum pull_kind { pull_item, pull_elems, pull_packets };
+enum pull_kind { pull_item,
+		 pull_elems,
+		 pull_packets };
 
 /* Push the current buffer's next bytes, or finish its decoder. */
 static int feed(struct etm_capture *cap, struct etm_decoder *d)
