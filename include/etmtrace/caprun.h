@@ -15,8 +15,10 @@
  *  - a decoder the caller feeds itself (etm_decoder_push()):
  *    etm_decoder_next(), etm_decoder_next_elems(),
  *    etm_decoder_next_packets() (etmtrace/decoder.h);
- *  - random-access input on worker threads with per-thread consumers:
- *    etm_decoder_run_ops() (etmtrace/decoder.h), and one chunk of a plan
+ *  - worker threads with per-thread consumers: etm_capture_run_ops(),
+ *    or etm_decoder_run_ops() on the caller's random-access input
+ *    (etmtrace/decoder.h); etm_decoder_run() is etm_decoder_run_ops()
+ *    with the items handed to one callback on the calling thread; one chunk of a plan
  *    decoded on its own: etm_chunk_dec_next() (etmtrace/chunk.h). */
 #ifndef ETM_ETMTRACE_CAPRUN_H
 #define ETM_ETMTRACE_CAPRUN_H
@@ -27,6 +29,7 @@
 
 #include <etmtrace/decoder.h>
 #include <etmtrace/open.h>
+#include <etmtrace/runstats.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -111,6 +114,21 @@ int etm_capture_run_buffer(struct etm_capture *cap, size_t i,
 int etm_capture_run(struct etm_capture *cap,
 		    const struct etm_capture_run_opts *ro,
 		    const struct etm_capture_sink *sink, void *ctx);
+
+/** Buffer @i of @cap on worker threads with a consumer per thread
+ * (etm_decoder_run_ops_stats(): @ops, @ctx, @st, which may be NULL): the
+ * library opens the buffer's file and reads it from every thread. Only
+ * for a buffer read whole from a regular file, as @ro asks (@ro->jobs
+ * threads; no @chunk, no input of the caller's); otherwise nothing is
+ * done and 2 is returned (use etm_capture_run_buffer()). *@ro->bytes gets
+ * the input size added. Returns 0, 1 if the buffer has no decoded
+ * source, 2 as said, -etme_io (the file cannot be opened: reason in
+ * @ro->err), or as etm_decoder_run_ops() (a value of @ops's, or a decoder
+ * error: no reason given). */
+int etm_capture_run_ops(struct etm_capture *cap, size_t i,
+			const struct etm_capture_run_opts *ro,
+			const struct etm_run_ops *ops, void *ctx,
+			struct etm_run_stats *st);
 
 /** Pull form: the next batch of elements of the whole capture (each
  * buffer's own input in turn, as etm_capture_next()), for decoders in

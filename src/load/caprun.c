@@ -11,6 +11,9 @@
 #include "load/capread.h"
 #include "load/open_int.h"
 
+static int full_opts(const struct etm_capture_run_opts *ro,
+		     struct etm_capture_run_opts *z);
+
 /* A decoder error (not a sink's value) gets its reason. */
 static int decoder_fail(struct cap_reader *r, int e)
 {
@@ -127,12 +130,8 @@ int etm_capture_run_buffer(struct etm_capture *cap, size_t i,
 	int64_t whole;
 	int e;
 
-	if (!cap || !sk || !sk->item || (ro && ro->size < sizeof(size_t)))
+	if (!cap || !sk || !sk->item || full_opts(ro, &z) < 0)
 		return -etme_invalid;
-	memset(&z, 0, sizeof(z));
-	if (ro)
-		memcpy(&z, ro, ro->size < sizeof(z) ? ro->size : sizeof(z));
-	z.size = sizeof(z);
 	if (i >= cap->nbuf || (cap->stream && !z.read && !z.use_fd && !z.mem))
 		return -etme_invalid;
 	b = &cap->buf[i];
@@ -170,4 +169,49 @@ int etm_capture_run(struct etm_capture *cap,
 			return e;
 	}
 	return 0;
+}
+
+/* @ro in full (an older, shorter version zero-extended); 0 or -1. */
+static int full_opts(const struct etm_capture_run_opts *ro,
+		     struct etm_capture_run_opts *z)
+{
+	memset(z, 0, sizeof(*z));
+	if (ro && ro->size < sizeof(size_t))
+		return -1;
+	if (ro)
+		memcpy(z, ro, ro->size < sizeof(*z) ? ro->size : sizeof(*z));
+	z->size = sizeof(*z);
+	return 0;
+}
+
+int etm_capture_run_ops(struct etm_capture *cap, size_t i,
+			const struct etm_capture_run_opts *ro,
+			const struct etm_run_ops *ops, void *ctx,
+			struct etm_run_stats *st)
+{
+	struct etm_capture_buffer *b;
+	struct etm_capture_run_opts z;
+	struct cap_reader r;
+	int64_t whole;
+	int e;
+
+	if (!cap || !ops || i >= cap->nbuf || full_opts(ro, &z) < 0)
+		return -etme_invalid;
+	if (z.chunk || z.mem || z.use_fd || z.read || cap->stream)
+		return 2;
+	b = &cap->buf[i];
+	if (etm_capture_load(cap, i) < 0 || !b->dec)
+		return 1;
+	e = cap_reader_open(&r, b, cap->snap != NULL, &z);
+	whole = e == 0 ? cap_reader_whole(&r) : -1;
+	if (e == 0 && whole < 0)
+		e = 2;
+	if (e == 0) {
+		e = etm_decoder_run_ops_stats(b->dec, cap_pread, &r.fd,
+					      (uint64_t)whole, z.jobs, ops, ctx, st);
+		if (z.bytes)
+			*z.bytes += (uint64_t)whole;
+	}
+	cap_reader_close(&r);
+	return e;
 }

@@ -5,7 +5,8 @@
  * (a pipe), as a stream in odd-sized reads after a head, read in small
  * chunks; item by item or in batches; on 1 and 2 threads (push form) and
  * through the pull form (etm_capture_next_elems(), etm_capture_next())
- * on 1 and 2 threads. Input: a copy of TC2's snapshot whose CoreSight
+ * on 1 and 2 threads; and etm_capture_run_ops() on 2 threads with a
+ * consumer per thread gives them in order. Input: a copy of TC2's snapshot whose CoreSight
  * buffer is its 32 KiB repeated 64 times (2 MiB: the runner cuts it). */
 #include <fcntl.h>
 #include <stdio.h>
@@ -309,6 +310,119 @@ static void pull_form(void)
 	ET_EQ(s.h, ref.h);
 }
 
+/* etm_capture_run_ops(): a consumer per worker whose pieces are the
+ * hashes of their elements, emitted in input order into one list. */
+struct hlist {
+	uint64_t *h;
+	size_t n, cap;
+};
+
+static void *ops_open(void *ctx)
+{
+	(void)ctx;
+	return calloc(1, sizeof(struct hlist));
+}
+
+static int ops_elems(void *state, const struct etm_elem *els, size_t n)
+{
+	struct hlist *l = state;
+	struct hsum one;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (l->n == l->cap) {
+			uint64_t *h = realloc(l->h, (l->cap * 2 + 64) * sizeof(*h));
+
+			if (!h)
+				return -1;
+			l->h = h;
+			l->cap = l->cap * 2 + 64;
+		}
+		one.h = 1469598103934665603ull;
+		one.n = 0;
+		add(&one, &els[i]);
+		l->h[l->n++] = one.h;
+	}
+	return 0;
+}
+
+static int ops_item(void *state, const struct etm_item *it)
+{
+	return it->kind == etm_item_elem ? ops_elems(state, &it->elem, 1) : 0;
+}
+
+static int ops_cut(void *state, void **piece, size_t *bytes)
+{
+	struct hlist *l = state, *p = malloc(sizeof(*p));
+
+	if (!p)
+		return -1;
+	*p = *l;
+	memset(l, 0, sizeof(*l));
+	*piece = p;
+	*bytes = p->n * sizeof(uint64_t);
+	return 0;
+}
+
+static void ops_drop(void *ctx, void *piece)
+{
+	struct hlist *p = piece;
+
+	(void)ctx;
+	free(p->h);
+	free(p);
+}
+
+static int ops_emit(void *ctx, void *piece)
+{
+	struct hsum *s = ctx;
+	struct hlist *p = piece;
+	size_t i;
+
+	for (i = 0; i < p->n; i++) { /* an ordered hash of their hashes */
+		mix(&s->h, p->h[i]);
+		s->n++;
+	}
+	ops_drop(NULL, piece);
+	return 0;
+}
+
+static void ops_close(void *state)
+{
+	ops_drop(NULL, state);
+}
+
+static void run_ops(void)
+{
+	const struct etm_run_ops ops = { .open = ops_open, .item = ops_item, .cut = ops_cut, .emit = ops_emit, .drop = ops_drop, .close = ops_close, .elems = ops_elems };
+	struct etm_capture_run_opts ro = { .size = sizeof(ro), .jobs = 2 };
+	struct etm_capture *cap = open_cap(), *cap2 = open_cap();
+	struct hsum s = { 1469598103934665603ull, 0 };
+	struct hsum want = { 1469598103934665603ull, 0 };
+	uint64_t bytes = 0;
+	struct etm_item it;
+	struct hsum one;
+
+	ET_CHECK(cap && cap2);
+	ro.bytes = &bytes;
+	ET_EQ(etm_capture_run_ops(cap, 0, &ro, &ops, &s, NULL), 0);
+	ET_EQ(bytes, ndata);
+	/* the same order-dependent hash over the plain decode's elements */
+	while (etm_capture_next(cap2, &it, sizeof(it)) == 0)
+		if (it.kind == etm_item_elem) {
+			one.h = 1469598103934665603ull;
+			add(&one, &it.elem);
+			mix(&want.h, one.h);
+			want.n++;
+		}
+	ET_EQ(s.n, ref.n);
+	ET_EQ(s.h, want.h);
+	ro.chunk = 4096; /* not read whole: refused */
+	ET_EQ(etm_capture_run_ops(cap, 0, &ro, &ops, &s, NULL), 2);
+	etm_capture_free(cap);
+	etm_capture_free(cap2);
+}
+
 /* Freeing a capture while its decode thread waits for the consumer. */
 static void pull_abandoned(void)
 {
@@ -338,6 +452,7 @@ int main(void)
 	ETEST(stream_input);
 	ETEST(pull_form);
 	ETEST(pull_abandoned);
+	ETEST(run_ops);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	r = system(cmd);
 	(void)r;
