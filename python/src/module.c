@@ -460,7 +460,9 @@ static PyMethodDef m_methods[] = {
 	  "A window (doc/window.md): start='0x8100' | '@OFFSET' | 'ts:T' | '#N'\n"
 	  "and stop= (the same forms; the stop is not kept) keep the elements\n"
 	  "between, ranges cut at the exact instruction; last=N only the last N\n"
-	  "instructions, before the end or (at='halt') before each Debug Halt." },
+	  "instructions, before the end or (at='halt') before each Debug Halt.\n"
+	  "jobs=N: decode a regular file's elements on N worker threads (the\n"
+	  "library's capture run; the same elements in the same order)." },
 	{ "plan_chunks", (PyCFunction)(void (*)(void))m_plan_chunks,
 	  METH_VARARGS | METH_KEYWORDS,
 	  "plan_chunks(path, *, chunk_size=0, buffer=0, trace_ids=True,\n"
