@@ -458,8 +458,9 @@ static int run_item(void *vctx, const struct etm_item *it)
 
 	if (c->s->verify) {
 		r = verify_item(c->s, it, c->fn, c->ctx);
-		return r == 1 ? RUN_STOP : r ? RUN_FAIL :
-					       0;
+		if (r == 1)
+			return RUN_STOP;
+		return r ? RUN_FAIL : 0;
 	}
 	return c->fn(c->ctx, it) < 0 ? RUN_STOP : 0;
 }
