@@ -417,72 +417,6 @@ static int verify_item(struct session *s, const struct etm_item *it,
 	return verify_take(s, fn, ctx);
 }
 
-/* Elements in batches through s->elems (see drain()); -etme_invalid if the
- * decoder does not give them so. */
-static int drain_elems(struct session *s, void *ctx, int final)
-{
-	const struct etm_elem *els;
-	int r;
-
-	for (;;) {
-		r = etm_decoder_next_elems(s->dec, &els, 256);
-		if (r == -etme_invalid)
-			return r;
-		if ((r == -etme_again && !final) || r == -etme_eos)
-			return 0;
-		if (r < 0) {
-			fprintf(stderr, "etmtrace: %s: decoder: %s\n", s->trace_path,
-				etm_errstr(r));
-			return 2;
-		}
-		if (s->elems(ctx, els, (size_t)r) < 0)
-			return 1;
-	}
-}
-
-static int drain(struct session *s, session_fn fn, void *ctx, int final)
-{
-	struct etm_item it;
-	int r;
-
-	if (s->elems && !s->verify) {
-		r = drain_elems(s, ctx, final);
-		if (r != -etme_invalid)
-			return r;
-	}
-	for (;;) {
-		r = etm_decoder_next(s->dec, &it, sizeof(it));
-		if (s->verify && r == -etme_eos) {
-			etm_verify_finish(s->verify);
-			return verify_take(s, fn, ctx);
-		}
-		if (s->verify && r == 0) {
-			r = verify_item(s, &it, fn, ctx);
-			if (r)
-				return r;
-			continue;
-		}
-		if (r == -etme_again && !final)
-			return 0;
-		if (r == -etme_eos)
-			return 0;
-		if (r < 0) {
-			fprintf(stderr, "etmtrace: %s: decoder: %s\n", s->trace_path,
-				etm_errstr(r));
-			return 2;
-		}
-		if (fn(ctx, &it) < 0)
-			return 1;
-	}
-}
-
-struct par_ctx {
-	int fd;
-	int stopped; /* the command's callback asked to stop */
-	session_fn fn;
-	void *ctx;
-};
-
 size_t session_pread(int fd, uint64_t off, uint8_t *buf, size_t n)
 {
 	size_t got = 0;
@@ -504,178 +438,113 @@ size_t session_fd_read(void *fdp, uint64_t off, uint8_t *buf, size_t n)
 	return session_pread(*(int *)fdp, off, buf, n);
 }
 
-static size_t par_read(void *vctx, uint64_t off, uint8_t *buf, size_t n)
+/* The command's callbacks as the library's run sink: the verify filter,
+ * element batches, flushing a stream's output after each read. */
+struct run_ctx {
+	struct session *s;
+	session_fn fn;
+	void *ctx;
+};
+
+/* Sink values: the command asked to stop (exit 0), the verify filter
+ * failed (exit 2). Below every -etme_* code. */
+#define RUN_STOP (-1000)
+#define RUN_FAIL (-1001)
+
+static int run_item(void *vctx, const struct etm_item *it)
 {
-	struct par_ctx *p = vctx;
-
-	return session_pread(p->fd, off, buf, n);
-}
-
-static int par_item(void *vctx, const struct etm_item *it)
-{
-	struct par_ctx *p = vctx;
-
-	if (p->fn(p->ctx, it) < 0) {
-		p->stopped = 1;
-		return -1;
-	}
-	return 0;
-}
-
-/* Whole-file decode on s->jobs threads (the file is read with pread). */
-static int session_run_jobs(struct session *s, int fd, uint64_t size,
-			    session_fn fn, void *ctx)
-{
-	struct par_ctx p = { .fd = fd, .fn = fn, .ctx = ctx };
+	struct run_ctx *c = vctx;
 	int r;
 
-	r = etm_decoder_run(s->dec, par_read, &p, size, (unsigned)s->jobs,
-			    par_item, &p);
-	s->input_bytes = size;
-	if (r < 0 && !p.stopped) {
-		fprintf(stderr, "etmtrace: %s: decoder: %s\n", s->trace_path,
-			etm_errstr(r));
-		return 2;
+	if (c->s->verify) {
+		r = verify_item(c->s, it, c->fn, c->ctx);
+		if (r == 1)
+			return RUN_STOP;
+		return r ? RUN_FAIL : 0;
 	}
+	return c->fn(c->ctx, it) < 0 ? RUN_STOP : 0;
+}
+
+static int run_elems(void *vctx, const struct etm_elem *els, size_t n)
+{
+	struct run_ctx *c = vctx;
+
+	return c->s->elems(c->ctx, els, n) < 0 ? RUN_STOP : 0;
+}
+
+static int run_end(void *vctx)
+{
+	struct run_ctx *c = vctx;
+
+	if (!c->s->verify)
+		return 0;
+	etm_verify_finish(c->s->verify);
+	return verify_take(c->s, c->fn, c->ctx) ? RUN_STOP : 0;
+}
+
+/* A live stream: the output flushed after each read (bounded latency). */
+static int run_pushed(void *vctx)
+{
+	struct run_ctx *c = vctx;
+
+	if (c->s->out)
+		wbuf_flush(c->s->out);
 	return 0;
 }
 
-/* The trace already in memory (ETMv1 records), pushed in chunks. */
-static int session_run_mem(struct session *s, const uint8_t *b, size_t n,
-			   session_fn fn, void *ctx)
+/* A live stream ended, or SIGINT/SIGTERM: the decode is finished as at
+ * the end of a file. */
+static void run_input_end(void *vctx, uint64_t bytes)
 {
-	size_t chunk = s->o->chunk ? (size_t)s->o->chunk : (size_t)1 << 20;
-	size_t i, k;
-	int r = 0;
+	struct run_ctx *c = vctx;
 
-	for (i = 0; i < n && !r; i += k) {
-		k = n - i < chunk ? n - i : chunk;
-		s->input_bytes += k;
-		etm_decoder_push(s->dec, b + i, k);
-		r = drain(s, fn, ctx, 0);
-	}
-	if (!r) {
-		etm_decoder_finish(s->dec);
-		r = drain(s, fn, ctx, 1);
-	}
-	return r == 1 ? 0 : r;
+	fprintf(stderr, "etmtrace: note: %s: %s after %llu bytes\n",
+		c->s->live.name, c->s->live.stopped ? "interrupted" : "the stream ended",
+		(unsigned long long)bytes);
+}
+
+static ssize_t run_live_read(void *vctx, uint8_t *buf, size_t n)
+{
+	return live_read(vctx, buf, n);
 }
 
 /* Bytes of a live stream read at once, at most. */
 #define LIVE_READ ((size_t)64 << 10)
 
-/* A live stream: its head, then each read as it comes, pushed and
- * drained, the output flushed after each (bounded latency); its end, or
- * SIGINT/SIGTERM, finishes the decode as the end of a file does. */
-static int session_run_live(struct session *s, session_fn fn, void *ctx)
-{
-	uint8_t *buf = malloc(LIVE_READ);
-	ssize_t n;
-	int r;
-
-	if (!buf) {
-		fprintf(stderr, "etmtrace: out of memory\n");
-		return 2;
-	}
-	s->input_bytes += s->live.nhead;
-	etm_decoder_push(s->dec, s->live.head, s->live.nhead);
-	r = drain(s, fn, ctx, 0);
-	while (!r) {
-		if (s->out)
-			wbuf_flush(s->out);
-		n = live_read(&s->live, buf, LIVE_READ);
-		if (n <= 0) {
-			r = n < 0 ? 2 : 0;
-			break;
-		}
-		s->input_bytes += (uint64_t)n;
-		etm_decoder_push(s->dec, buf, (size_t)n);
-		r = drain(s, fn, ctx, 0);
-	}
-	if (!r)
-		fprintf(stderr, "etmtrace: note: %s: %s after %llu bytes\n",
-			s->live.name, s->live.stopped ? "interrupted" : "the stream ended",
-			(unsigned long long)s->input_bytes);
-	if (!r) {
-		etm_decoder_finish(s->dec);
-		r = drain(s, fn, ctx, 1);
-	}
-	free(buf);
-	return r == 1 ? 0 : r;
-}
-
 int session_run_buffer(struct session *s, session_fn fn, void *ctx)
 {
-	int snap = s->cap && etm_capture_snapshot(s->cap);
-	struct stat st;
-	size_t chunk = s->o->chunk ? (size_t)s->o->chunk : (size_t)1 << 20;
-	uint64_t left;
-	uint8_t *buf;
-	int fd, r = 0;
+	struct run_ctx c = { s, fn, ctx };
+	struct etm_capture_sink sk = { .item = run_item, .end = run_end };
+	struct etm_capture_run_opts ro = { .size = sizeof(ro) };
+	char err[600];
+	size_t b = 0;
+	int r;
 
-	if (s->mem)
-		return session_run_mem(s, s->mem, s->mem_n, fn, ctx);
-	if (session_live(s))
-		return session_run_live(s, fn, ctx);
-	/* a snapshot's trace buffer must be a regular file (a FIFO would
-	 * block, /dev/zero never ends); a trace file named on the command
-	 * line may be a pipe */
-	fd = open(s->trace_path, O_RDONLY | (snap ? O_NONBLOCK : 0));
-	if (fd < 0) {
-		fprintf(stderr, "etmtrace: %s: %s\n", s->trace_path, strerror(errno));
-		return 2;
+	while (b < etm_capture_nbuffers(s->cap) &&
+	       etm_capture_buffer(s->cap, b)->dec != s->dec)
+		b++;
+	if (s->elems && !s->verify)
+		sk.elems = run_elems;
+	ro.jobs = s->jobs > 1 ? (unsigned)s->jobs : 1;
+	ro.chunk = (size_t)s->o->chunk;
+	ro.bytes = &s->input_bytes;
+	ro.err = err;
+	ro.errlen = sizeof(err);
+	if (session_live(s)) {
+		ro.read = run_live_read;
+		ro.read_ctx = &s->live;
+		ro.head = s->live.head;
+		ro.nhead = s->live.nhead;
+		ro.chunk = LIVE_READ;
+		sk.pushed = run_pushed;
+		sk.input_end = run_input_end;
 	}
-	if (s->skip && lseek(fd, (off_t)s->skip, SEEK_SET) < 0) {
-		fprintf(stderr, "etmtrace: %s: %s\n", s->trace_path,
-			strerror(errno));
-		close(fd);
-		return 2;
-	}
-	if (snap && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
-		fprintf(stderr, "etmtrace: %s: not a regular file\n", s->trace_path);
-		close(fd);
-		return 2;
-	}
-	if (s->jobs > 1 && !s->skip && !s->o->chunk && fstat(fd, &st) == 0 &&
-	    S_ISREG(st.st_mode)) {
-		r = session_run_jobs(s, fd, (uint64_t)st.st_size, fn, ctx);
-		close(fd);
-		return r;
-	}
-	buf = malloc(chunk);
-	if (!buf) {
-		close(fd);
-		fprintf(stderr, "etmtrace: out of memory\n");
-		return 2;
-	}
-	left = s->length;
-	for (;;) {
-		ssize_t n = read(fd, buf, s->length && left < chunk ? (size_t)left : chunk);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			fprintf(stderr, "etmtrace: %s: %s\n", s->trace_path,
-				strerror(errno));
-			r = 2;
-			break;
-		}
-		if (n == 0)
-			break;
-		left -= s->length ? (uint64_t)n : 0;
-		s->input_bytes += (uint64_t)n;
-		etm_decoder_push(s->dec, buf, (size_t)n);
-		r = drain(s, fn, ctx, 0);
-		if (r)
-			break;
-	}
-	if (!r) {
-		etm_decoder_finish(s->dec);
-		r = drain(s, fn, ctx, 1);
-	}
-	free(buf);
-	close(fd);
-	return r == 1 ? 0 : r;
+	r = etm_capture_run_buffer(s->cap, b, &ro, &sk, &c);
+	if (r >= 0 || r == RUN_STOP)
+		return 0;
+	if (r != RUN_FAIL && err[0])
+		fprintf(stderr, "etmtrace: %s\n", err);
+	return 2;
 }
 
 int session_run(struct session *s, session_fn fn, void *ctx)

@@ -26,6 +26,7 @@
 #include <etmtrace/coverage.h>
 #include <etmtrace/chunk.h>
 #include <etmtrace/open.h>
+#include <etmtrace/caprun.h>
 #include <etmtrace/write.h>
 #include <etmtrace/window.h>
 

@@ -220,10 +220,13 @@ int etm_capture_ctx_images(const struct etm_capture *cap, etm_ctx_image_fn *fn,
 
 /** The next item of the whole capture: reads each buffer's file in turn
  * (buffer 0 first) and returns its decoder's items (etm_decoder_next()),
- * end of input included. Returns 0 with an item, -etme_eos when every
- * buffer is done, -etme_io if a file cannot be read, or an error of
- * etm_decoder_next(). Callers that feed the decoders themselves (or use
- * etm_decoder_run()) take them from etm_capture_buffer() instead. */
+ * end of input included. A thin wrapper for simple programs: the pull
+ * form of the capture run one item at a time (etmtrace/caprun.h:
+ * etm_capture_next_elems() in batches, etm_capture_run() with a sink).
+ * Returns 0 with an item, -etme_eos when every buffer is done, -etme_io
+ * if a file cannot be read, or an error of etm_decoder_next(). Callers
+ * that feed the decoders themselves take them from etm_capture_buffer()
+ * instead. */
 int etm_capture_next(struct etm_capture *cap, struct etm_item *it, size_t size);
 
 /** Recognise the input format of trace bytes @buf (the start of a buffer,

@@ -11,23 +11,19 @@
 
 #include "etmpy.h"
 
-#define EPY_READ (1u << 20) /* bytes read and pushed at once */
-#define EPY_BATCH 65536     /* default records per batch */
+#define EPY_BATCH 65536 /* default records per batch */
 
 _Static_assert(sizeof(struct epy_elem) == 56, "element record layout");
 _Static_assert(sizeof(struct etm_pkt_rec) == 16, "packet record layout");
 
 struct epy_dec {
 	PyObject_HEAD struct etm_capture *cap;
-	int packets; /* packet batches (etm_dec_packets) */
-	size_t cur;  /* buffer being decoded */
-	int fd;      /* its file, -1 if none open */
-	uint64_t pos, size;
-	const uint8_t *mem; /* its input in memory (ETMv1 records), or NULL */
-	int finished;       /* etm_decoder_finish() called */
-	int done;           /* every batch delivered */
-	int busy;           /* a thread decodes (GIL released) */
-	uint8_t *io;
+	int packets;              /* packet batches (etm_dec_packets) */
+	size_t cur;               /* buffer of the last batch (the window's elements) */
+	int fd;                   /* chunk mode: the buffer's file */
+	uint64_t size;            /* chunk mode: its size */
+	int done;                 /* every batch delivered */
+	int busy;                 /* a thread decodes (GIL released) */
 	Py_ssize_t batch;         /* records per batch */
 	struct etm_chunk_dec *ch; /* chunk mode: the chunk's decoder */
 	size_t buffer;            /* chunk mode: its buffer */
@@ -62,102 +58,35 @@ size_t epy_read_fd(void *ctx, uint64_t off, uint8_t *buf, size_t n)
 	return pread_all(*(int *)ctx, off, buf, n);
 }
 
-/* Open buffer d->cur's file (skipping buffers without a decoder).
- * Returns 0 (d->done if there is none left) or -etme_io. */
-static int open_buffer(struct epy_dec *d)
-{
-	const struct etm_capture_buffer *b;
-	struct stat st;
-
-	for (; (b = etm_capture_buffer(d->cap, d->cur)) != NULL; d->cur++)
-		if (etm_capture_load(d->cap, d->cur) == 0 && b->dec)
-			break; /* a perf.data piece's decoder: made now */
-	if (!b) {
-		d->done = 1;
-		return 0;
-	}
-	d->fd = open(b->path, O_RDONLY | O_CLOEXEC);
-	if (d->fd < 0 || fstat(d->fd, &st) != 0)
-		return -etme_io;
-	/* ETMv1 sample files: records in memory, or the file past a header
-	 * (etm_capture_buffer data, skip); a perf.data piece: @length bytes
-	 * from @skip */
-	d->mem = b->data;
-	d->size = b->data ? b->size : b->length ? b->skip + b->length :
-						  (uint64_t)st.st_size;
-	d->pos = b->data ? 0 : b->skip;
-	d->finished = 0;
-	return 0;
-}
-
-static void close_buffer(struct epy_dec *d)
-{
-	if (d->fd >= 0)
-		close(d->fd);
-	d->fd = -1;
-}
-
-/* The current decoder wants input: push the next bytes, or finish. */
-static int feed(struct epy_dec *d, struct etm_decoder *dec)
-{
-	size_t n = d->size - d->pos > EPY_READ ? EPY_READ :
-						 (size_t)(d->size - d->pos);
-
-	if (!n) {
-		d->finished = 1;
-		return etm_decoder_finish(dec);
-	}
-	if (d->mem) {
-		d->pos += n;
-		return etm_decoder_push(dec, d->mem + d->pos - n, n);
-	}
-	if (pread_all(d->fd, d->pos, d->io, n) != n)
-		return -etme_io;
-	d->pos += n;
-	return etm_decoder_push(dec, d->io, n);
-}
-
 /* Up to @max records of the capture's next buffer(s) into @out (struct
- * epy_elem or struct etm_pkt_rec); *@got their count. No Python calls. */
+ * epy_elem or struct etm_pkt_rec), read and decoded by the library
+ * (etm_capture_next_elems(), etm_capture_next_packets()), or of the
+ * chunk; *@got their count. No Python calls. */
 static int fill(struct epy_dec *d, void *out, size_t max, size_t *got)
 {
 	struct epy_elem *er = out;
 	struct etm_pkt_rec *pr = out;
-	const struct etm_elem *els;
-	struct etm_decoder *dec;
-	size_t k = 0, i;
+	const struct etm_elem *els = NULL;
+	size_t k = 0, i, buffer = d->buffer;
 	int n;
 
 	while (k < max && !d->done) {
-		if (d->fd < 0 && !d->ch && (n = open_buffer(d)) < 0)
-			return n;
-		if (d->done)
-			break;
-		dec = d->ch ? NULL : etm_capture_buffer(d->cap, d->cur)->dec;
-		if (d->packets)
-			n = etm_decoder_next_packets(dec, pr + k, max - k);
-		else if (d->ch)
+		if (d->ch)
 			n = etm_chunk_dec_next(d->ch, &els, max - k);
+		else if (d->packets)
+			n = etm_capture_next_packets(d->cap, pr + k, max - k, &buffer);
 		else
-			n = etm_decoder_next_elems(dec, &els, max - k);
+			n = etm_capture_next_elems(d->cap, &els, max - k, &buffer);
 		if (n > 0) {
 			for (i = 0; !d->packets && i < (size_t)n; i++) {
 				epy_elem_from(&er[k + i], &els[i]);
-				er[k + i].buffer = (uint8_t)(d->ch ? d->buffer :
-								     d->cur);
+				er[k + i].buffer = (uint8_t)buffer;
 			}
 			k += (size_t)n;
-		} else if (n == -etme_again && dec && !d->finished) {
-			if ((n = feed(d, dec)) < 0)
-				return n;
-		} else if (n == -etme_eos || n == -etme_again) {
-			if (d->ch) {
+		} else if (n == -etme_eos || (d->ch && n == -etme_again)) {
+			if (d->ch)
 				d->next_chunk = etm_chunk_dec_next_chunk(d->ch);
-				d->done = 1;
-			} else {
-				close_buffer(d);
-				d->cur++;
-			}
+			d->done = 1;
 		} else {
 			return n;
 		}
@@ -170,30 +99,13 @@ static int fill(struct epy_dec *d, void *out, size_t max, size_t *got)
  * *@els: its size, 0 at the end of the last buffer, or an error. */
 static int raw_elems(struct epy_dec *d, const struct etm_elem **els)
 {
-	struct etm_decoder *dec;
-	int n;
+	int n = etm_capture_next_elems(d->cap, els, 4096, &d->cur);
 
-	for (;;) {
-		if (d->fd < 0 && (n = open_buffer(d)) < 0)
-			return n;
-		if (d->done) {
-			d->done = 0; /* the window still holds elements */
-			return 0;
-		}
-		dec = etm_capture_buffer(d->cap, d->cur)->dec;
-		n = etm_decoder_next_elems(dec, els, 4096);
-		if (n > 0)
-			return n;
-		if (n == -etme_again && !d->finished) {
-			if ((n = feed(d, dec)) < 0)
-				return n;
-		} else if (n == -etme_eos || n == -etme_again) {
-			close_buffer(d);
-			d->cur++;
-		} else {
-			return n;
-		}
+	if (n == -etme_eos) {
+		d->cur = etm_capture_nbuffers(d->cap);
+		return 0;
 	}
+	return n;
 }
 
 /* fill() through the window: what it keeps of the elements. */
@@ -277,15 +189,15 @@ static PyObject *dec_iternext(PyObject *self)
 
 static void dec_release(struct epy_dec *d)
 {
-	close_buffer(d);
+	if (d->fd >= 0)
+		close(d->fd);
+	d->fd = -1;
 	etm_chunk_dec_free(d->ch);
 	d->ch = NULL;
 	etm_window_free(d->win);
 	d->win = NULL;
 	etm_capture_free(d->cap);
 	d->cap = NULL;
-	free(d->io);
-	d->io = NULL;
 }
 
 static void dec_dealloc(PyObject *self)
@@ -312,11 +224,6 @@ static struct epy_dec *dec_new(struct etm_capture *cap, int packets)
 	d->fd = -1;
 	d->packets = packets;
 	d->batch = EPY_BATCH;
-	d->io = malloc(EPY_READ);
-	if (!d->io) {
-		Py_DECREF(d);
-		return (struct epy_dec *)PyErr_NoMemory();
-	}
 	return d;
 }
 
@@ -343,7 +250,7 @@ static int dec_window(struct epy_dec *d, const struct etm_window_opts *wo)
 }
 
 PyObject *epy_decoder_open(PyObject *path, const struct epy_opts *po,
-			   const struct etm_window_opts *wo)
+			   const struct etm_window_opts *wo, unsigned jobs)
 {
 	struct etm_capture *cap;
 	struct epy_dec *d;
@@ -353,6 +260,8 @@ PyObject *epy_decoder_open(PyObject *path, const struct epy_opts *po,
 	d = dec_new(cap, po->o.mode == etm_dec_packets);
 	if (d && wo && dec_window(d, wo) < 0)
 		Py_CLEAR(d);
+	if (d && jobs > 1 && !d->packets)
+		etm_capture_set_jobs(d->cap, jobs);
 	return (PyObject *)d;
 }
 

@@ -107,9 +107,10 @@ int epy_capture_open(struct etm_capture **cap, const char *path,
 		     const struct epy_opts *po);
 
 /* A Decoder over the capture at @path (bytes, file system encoding), its
- * elements through a window @wo if not NULL. */
+ * elements through a window @wo if not NULL, decoded on @jobs worker
+ * threads (etm_capture_set_jobs()). */
 PyObject *epy_decoder_open(PyObject *path, const struct epy_opts *po,
-			   const struct etm_window_opts *wo);
+			   const struct etm_window_opts *wo, unsigned jobs);
 /* The window keywords of open() (start, stop, last, at) into @wo: 1 if
  * a window is asked for, 0 if not, -1 with an exception set. */
 int epy_window_opts(PyObject *kw, struct etm_window_opts *wo);

@@ -260,21 +260,42 @@ void epy_opts_free(struct epy_opts *po)
 
 /* open()'s window keywords (etmtrace/window.h), not open options */
 static const char *const window_own[] = { "start", "stop", "last", "at",
-					  NULL };
+					  "jobs", NULL };
+
+/* open()'s jobs=N: worker threads (etm_capture_set_jobs()); 1 if absent,
+ * 0 with an exception set if not a count of 1 or more. */
+static unsigned jobs_opt(PyObject *kw)
+{
+	PyObject *v = kw ? PyDict_GetItemString(kw, "jobs") : NULL;
+	long n;
+
+	if (!v)
+		return 1;
+	n = PyLong_Check(v) ? PyLong_AsLong(v) : -1;
+	if (n < 1 || n > 1024) {
+		PyErr_Clear();
+		PyErr_SetString(PyExc_ValueError, "jobs: a count of 1 to 1024");
+		return 0;
+	}
+	return (unsigned)n;
+}
 
 static PyObject *m_open(PyObject *self, PyObject *args, PyObject *kw)
 {
 	struct etm_window_opts wo;
 	struct epy_opts po;
 	PyObject *path = NULL, *d = NULL;
+	unsigned jobs;
 	int w;
 
 	(void)self;
 	if (!PyArg_ParseTuple(args, "O&:open", PyUnicode_FSConverter, &path))
 		return NULL;
 	w = epy_window_opts(kw, &wo);
+	jobs = w >= 0 ? jobs_opt(kw) : 0;
+	w = jobs ? w : -1;
 	if (w >= 0 && epy_opts_parse(&po, kw, window_own) == 0)
-		d = epy_decoder_open(path, &po, w ? &wo : NULL);
+		d = epy_decoder_open(path, &po, w ? &wo : NULL, jobs);
 	if (w < 0) {
 		Py_DECREF(path);
 		return NULL;
@@ -439,7 +460,9 @@ static PyMethodDef m_methods[] = {
 	  "A window (doc/window.md): start='0x8100' | '@OFFSET' | 'ts:T' | '#N'\n"
 	  "and stop= (the same forms; the stop is not kept) keep the elements\n"
 	  "between, ranges cut at the exact instruction; last=N only the last N\n"
-	  "instructions, before the end or (at='halt') before each Debug Halt." },
+	  "instructions, before the end or (at='halt') before each Debug Halt.\n"
+	  "jobs=N: decode a regular file's elements on N worker threads (the\n"
+	  "library's capture run; the same elements in the same order)." },
 	{ "plan_chunks", (PyCFunction)(void (*)(void))m_plan_chunks,
 	  METH_VARARGS | METH_KEYWORDS,
 	  "plan_chunks(path, *, chunk_size=0, buffer=0, trace_ids=True,\n"

@@ -419,9 +419,7 @@ void etm_capture_free(struct etm_capture *cap)
 
 	if (!cap)
 		return;
-	if (cap->f)
-		fclose(cap->f);
-	free(cap->chunk);
+	cap_pull_free(cap);
 	cap_pctx_free(cap);
 	for (i = 0; i < cap->nbuf; i++) {
 		etm_decoder_free(cap->buf[i].dec);
@@ -475,70 +473,4 @@ const struct etm_snapshot *etm_capture_snapshot(const struct etm_capture *cap)
 const char *etm_capture_note(const struct etm_capture *cap, size_t i)
 {
 	return cap && i < cap->nnotes ? cap->notes[i] : NULL;
-}
-
-#define CAP_CHUNK ((size_t)1 << 20)
-
-/* Push the next chunk of the current buffer's file (or finish it). */
-static int cap_feed(struct etm_capture *cap)
-{
-	struct etm_capture_buffer *b = &cap->buf[cap->cur];
-	size_t n;
-
-	if (b->data && !cap->fed && b->size) { /* in memory: all at once */
-		cap->fed = 1;
-		return etm_decoder_push(b->dec, b->data, b->size);
-	}
-	if (b->data) {
-		cap->finished = 1;
-		return etm_decoder_finish(b->dec);
-	}
-	if (!cap->chunk && !(cap->chunk = malloc(CAP_CHUNK)))
-		return -etme_nomem;
-	if (!cap->f && !(cap->f = fopen(b->path, "rb")))
-		return -etme_io;
-	if (b->skip && !ftell(cap->f)) {
-		if (fseeko(cap->f, (off_t)b->skip, SEEK_SET) != 0)
-			return -etme_io;
-		cap->left = b->length;
-	}
-	n = b->length && cap->left < CAP_CHUNK ? (size_t)cap->left : CAP_CHUNK;
-	n = fread(cap->chunk, 1, n, cap->f);
-	cap->left -= b->length ? n : 0;
-	if (n)
-		return etm_decoder_push(b->dec, cap->chunk, n);
-	if (ferror(cap->f))
-		return -etme_io;
-	cap->finished = 1;
-	return etm_decoder_finish(b->dec);
-}
-
-int etm_capture_next(struct etm_capture *cap, struct etm_item *it, size_t size)
-{
-	int r;
-
-	if (!cap || !it || cap->stream)
-		return -etme_invalid;
-	while (cap->cur < cap->nbuf) {
-		struct etm_capture_buffer *b = &cap->buf[cap->cur];
-
-		r = etm_capture_load(cap, cap->cur);
-		if (r < 0)
-			return r;
-		r = b->dec ? etm_decoder_next(b->dec, it, size) : -etme_eos;
-		if (r == -etme_again && !cap->finished) {
-			r = cap_feed(cap);
-			if (r < 0)
-				return r;
-			continue;
-		}
-		if (r != -etme_eos && r != -etme_again)
-			return r;
-		if (cap->f)
-			fclose(cap->f);
-		cap->f = NULL;
-		cap->finished = cap->fed = 0;
-		cap->cur++;
-	}
-	return -etme_eos;
 }

@@ -9,6 +9,8 @@
 #include <etmtrace/core.h>
 #include <etmtrace/open.h>
 
+#include "load/capread.h"
+
 struct etm_capture {
 	char *path;
 	struct etm_snapshot *snap; /* NULL: a trace file */
@@ -22,14 +24,16 @@ struct etm_capture {
 	size_t nimgs;
 	char **notes; /* NULL-terminated */
 	size_t nnotes;
-	/* etm_capture_next(): buffer being read */
+	/* the pull form (etm_capture_next*(), load/caprun_pull.c): buffer
+	 * being read, its reader, decoder finished; with jobs > 1 the
+	 * decode runs on a thread of its own (bg) */
 	size_t cur;
-	FILE *f;
+	struct cap_reader rd;
+	int rd_open;
 	int finished;
-	int fed; /* buffer data pushed */
-	uint8_t *chunk;
-	uint64_t left; /* bytes of the buffer still to read (length given) */
-	char **strs;   /* owned strings (cap_strdup()) */
+	unsigned jobs;
+	struct cap_bg *bg;
+	char **strs; /* owned strings (cap_strdup()) */
 	size_t nstrs;
 	/* a perf.data file's AUX pieces get their decoder when read
 	 * (etm_capture_load(), load/open_perf.c): lazy[i] marks buffer i,
@@ -140,5 +144,8 @@ int cap_itm_snap(struct cap_ctx *c, struct etm_capture_source *s);
 int cap_infer(struct cap_ctx *c, enum etm_input_format fmt, unsigned id,
 	      const struct etm_image *img, const uint8_t *buf, size_t n,
 	      struct etm_config *cfg);
+
+/* Stop the pull form's thread and close its reader (etm_capture_free()). */
+void cap_pull_free(struct etm_capture *cap);
 
 #endif
