@@ -4,7 +4,6 @@
  * place that writes a snapshot: `etmtrace synth` and examples/mksample.c
  * describe theirs and call it. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,26 +12,15 @@
 #include <etmtrace/error.h>
 #include <etmtrace/snapwrite.h>
 
+#include "common/strbuf.h"
+
 struct snapdir {
 	const char *dir;
 	char *err;
 	size_t errlen;
 };
 
-static int sd_fail(struct snapdir *d, int r, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int sd_fail(struct snapdir *d, int r, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (d->err && d->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(d->err, d->errlen, fmt, ap);
-		va_end(ap);
-	}
-	return r;
-}
+#define sd_fail(d, r, ...) etm_err_msg((d)->err, (d)->errlen, r, __VA_ARGS__)
 
 /* @n bytes of @buf into @d->dir/@name. */
 static int sd_file(struct snapdir *d, const char *name, const void *buf,

@@ -17,18 +17,6 @@
 #include "load/e1file.h"
 #include "load/open_int.h"
 
-int cap_err(struct cap_ctx *c, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (c->err && c->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(c->err, c->errlen, fmt, ap);
-		va_end(ap);
-	}
-	return code;
-}
-
 int cap_note(struct etm_capture *cap, const char *fmt, ...)
 {
 	char line[512];
