@@ -604,10 +604,8 @@ static int synth_snapshot(const struct synth *o, const struct synth_src *src)
 		r = synth_buffer(o, src, &f, &tb, &tn);
 	ss.trace = tb;
 	ss.trace_len = tn;
-	if (!r && etm_snapw_write(o->dir, &ss, err, sizeof(err)) < 0) {
-		fprintf(stderr, "etmtrace synth: %s\n", err[0] ? err : "cannot write the snapshot");
-		r = -1;
-	}
+	if (!r && (r = etm_snapw_write(o->dir, &ss, err, sizeof(err))) < 0)
+		fprintf(stderr, "etmtrace synth: %s\n", etm_errmsg(r, err));
 	etm_fenc_free(f);
 	snprintf(path, sizeof(path), "%s/trace.bin", o->dir);
 	if (!r && e1)

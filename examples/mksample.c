@@ -187,13 +187,13 @@ static int write_snapshot(const char *dir, const struct prog *p,
 		.trace_len = n,
 	};
 	char err[4200];
+	int r;
 
 	sample_cfg(&c);
-	if (etm_snapw_write(dir, &s, err, sizeof(err)) < 0) {
-		fprintf(stderr, "mksample: %s\n", err[0] ? err : "cannot write the snapshot");
-		return -1;
-	}
-	return 0;
+	r = etm_snapw_write(dir, &s, err, sizeof(err));
+	if (r < 0)
+		fprintf(stderr, "mksample: %s\n", etm_errmsg(r, err));
+	return r;
 }
 
 static int encode(const struct prog *p, const struct run *r, const char *dir)

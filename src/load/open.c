@@ -124,7 +124,7 @@ int cap_user_images(struct cap_ctx *c, struct etm_image *img)
 		r = etm_image_add_elf(img, o->elfs[i].path, o->elfs[i].addr,
 				      err, sizeof(err));
 		if (r < 0)
-			return cap_err(c, r, "%s", err[0] ? err : etm_errstr(r));
+			return cap_err(c, r, "%s", etm_errmsg(r, err));
 	}
 	return 0;
 }
