@@ -475,7 +475,7 @@ static int synth_build(const struct synth *o, int k, struct synth_src *s)
 struct synth_devs {
 	struct etm_snapw_device v[2 * 8 + 1];
 	struct etm_snapw_dump d[8][SYNTH_MAX_DUMPS];
-	char key[2 * 8][16], file[2 * 8][24], name[2 * 8][16];
+	char key[2 * 8][32], file[2 * 8][32], name[2 * 8][32];
 	char dump[8][SYNTH_MAX_DUMPS][48], itm[256];
 };
 
