@@ -273,7 +273,7 @@ static struct etm_symbols *cov_symbols(const struct covopts *c,
 		r = etm_symbols_add_elf(sym, o->elfs[i].path, o->elfs[i].addr,
 					err, sizeof(err));
 	if (r < 0) {
-		fprintf(stderr, "etmtrace: symbols: %s\n", err[0] ? err : etm_errstr(r));
+		fprintf(stderr, "etmtrace: symbols: %s\n", etm_errmsg(r, err));
 		etm_symbols_free(sym);
 		return NULL;
 	}

@@ -469,111 +469,81 @@ static int synth_build(const struct synth *o, int k, struct synth_src *s)
 /* Memory dumps of one core at most (the generator's program regions). */
 #define SYNTH_MAX_DUMPS 16
 
-/* cpu_K.ini with the program's memory dumps, and the dump files. */
-static int synth_core(const char *dir, int k, const struct synth_src *s)
+/* The names and dumps of the snapshot's devices: core K (cpu_K.ini, with
+ * the program's memory dumps) and its source K (source_K.ini), then the
+ * ITM with --itm. */
+struct synth_devs {
+	struct etm_snapw_device v[2 * 8 + 1];
+	struct etm_snapw_dump d[8][SYNTH_MAX_DUMPS];
+	char key[2 * 8][32], file[2 * 8][32], name[2 * 8][32];
+	char dump[8][SYNTH_MAX_DUMPS][48], itm[256];
+};
+
+static int synth_dev_core(struct synth_devs *t, int k, const struct synth_src *s)
 {
-	struct etm_snapw_dump d[SYNTH_MAX_DUMPS];
-	char ini[1024], name[64], cpu[32], files[SYNTH_MAX_DUMPS][48];
-	const char *type = s->cfg.protocol == etm_proto_ptm   ? "Cortex-A15" :
-			   s->cfg.protocol == etm_proto_etmv1 ? "ARM926EJ-S" :
-								"Cortex-A7";
+	struct etm_snapw_device *v = &t->v[2 * k];
 	const uint8_t *b;
 	size_t i, n, nd = etm_gen_nregions(s->gen);
 
 	if (nd > SYNTH_MAX_DUMPS)
 		return -1;
 	for (i = 0; i < nd; i++) {
-		etm_gen_region(s->gen, i, &d[i].addr, &b, &n);
-		snprintf(files[i], sizeof(files[i]), "mem_%d_%zu.bin", k, i);
-		if (synth_file(dir, files[i], b, n))
-			return -1;
-		d[i].file = files[i];
-		d[i].length = n;
+		etm_gen_region(s->gen, i, &t->d[k][i].addr, &b, &n);
+		snprintf(t->dump[k][i], sizeof(t->dump[k][i]), "mem_%d_%zu.bin", k, i);
+		t->d[k][i].file = t->dump[k][i];
+		t->d[k][i].length = n;
+		t->d[k][i].data = b;
 	}
-	snprintf(cpu, sizeof(cpu), "cpu_%d", k);
-	snprintf(name, sizeof(name), "cpu_%d.ini", k);
-	return synth_ini(dir, name, ini, sizeof(ini),
-			 etm_snapw_core(ini, sizeof(ini), cpu, type, 1, d, nd,
-					0));
+	snprintf(t->key[2 * k], sizeof(t->key[0]), "core%d", k);
+	snprintf(t->file[2 * k], sizeof(t->file[0]), "cpu_%d.ini", k);
+	snprintf(t->name[2 * k], sizeof(t->name[0]), "cpu_%d", k);
+	v->key = t->key[2 * k];
+	v->file = t->file[2 * k];
+	v->name = t->name[2 * k];
+	v->is_core = 1;
+	v->type = s->cfg.protocol == etm_proto_ptm   ? "Cortex-A15" :
+		  s->cfg.protocol == etm_proto_etmv1 ? "ARM926EJ-S" :
+						       "Cortex-A7";
+	v->regs = 1;
+	v->dumps = t->d[k];
+	v->ndumps = nd;
+	return 0;
 }
 
-static int synth_source(const char *dir, int k, const struct synth_src *s)
+static void synth_dev_source(struct synth_devs *t, int k, const struct synth_src *s)
 {
-	const struct etm_config *c = &s->cfg;
-	char ini[1024], name[64], dev[32];
+	struct etm_snapw_device *v = &t->v[2 * k + 1];
+	int j = 2 * k + 1;
 
-	snprintf(dev, sizeof(dev), "%s_%d",
-		 c->protocol == etm_proto_ptm ? "PTM" : "ETM", k);
-	snprintf(name, sizeof(name), "source_%d.ini", k);
-	return synth_ini(dir, name, ini, sizeof(ini),
-			 etm_snapw_source(ini, sizeof(ini), dev, NULL, c));
+	snprintf(t->key[j], sizeof(t->key[0]), "source%d", k);
+	snprintf(t->file[j], sizeof(t->file[0]), "source_%d.ini", k);
+	snprintf(t->name[j], sizeof(t->name[0]), "%s_%d",
+		 s->cfg.protocol == etm_proto_ptm ? "PTM" : "ETM", k);
+	v->key = t->key[j];
+	v->file = t->file[j];
+	v->name = t->name[j];
+	v->cfg = &s->cfg;
+	v->core = t->name[2 * k];
 }
 
-static int synth_index(const struct synth *o, const struct synth_src *src)
-{
-	char snap[4096], tr[4096], comment[64];
-	char keys[16][24], files[16][32], srcs[8][24], cores[8][24];
-	const char *kp[16], *fp[16], *sp[8], *cp[8];
-	int k, a, b;
-
-	if (o->nsrc > 8)
-		return -1;
-	for (k = 0; k < o->nsrc; k++) {
-		snprintf(keys[2 * k], sizeof(keys[0]), "core%d", k);
-		snprintf(files[2 * k], sizeof(files[0]), "cpu_%d.ini", k);
-		snprintf(keys[2 * k + 1], sizeof(keys[0]), "source%d", k);
-		snprintf(files[2 * k + 1], sizeof(files[0]), "source_%d.ini",
-			 k);
-		snprintf(srcs[k], sizeof(srcs[0]), "%s_%d",
-			 src[k].cfg.protocol == etm_proto_ptm ? "PTM" : "ETM",
-			 k);
-		snprintf(cores[k], sizeof(cores[0]), "cpu_%d", k);
-		kp[2 * k] = keys[2 * k];
-		kp[2 * k + 1] = keys[2 * k + 1];
-		fp[2 * k] = files[2 * k];
-		fp[2 * k + 1] = files[2 * k + 1];
-		sp[k] = srcs[k];
-		cp[k] = cores[k];
-	}
-	kp[2 * o->nsrc] = "itm";
-	fp[2 * o->nsrc] = "itm_0.ini";
-	snprintf(comment, sizeof(comment), "etmtrace synth --seed %llu",
-		 (unsigned long long)o->seed);
-	a = etm_snapw_index(snap, sizeof(snap), comment, kp, fp,
-			    2 * (size_t)o->nsrc + (o->itm ? 1 : 0));
-	b = etm_snapw_trace(tr, sizeof(tr), "ETB_0", "trace.bin",
-			    o->coresight ? etm_fmt_coresight : etm_fmt_raw, sp,
-			    cp, (size_t)o->nsrc);
-	if (o->itm)
-		b = synth_itm_trace_ini(tr, sizeof(tr), b, "ETB_0");
-	return synth_ini(o->dir, "snapshot.ini", snap, sizeof(snap), a) ||
-			       synth_ini(o->dir, "trace.ini", tr, sizeof(tr), b) ?
-		       -1 :
-		       0;
-}
-
-/* The trace buffer: the raw stream, or all sources interleaved in
- * seeded random runs and formatted into CoreSight frames. */
-static int synth_buffer(const struct synth *o, const struct synth_src *src)
+/* The trace buffer into *@p, *@n: the raw stream, or all sources
+ * interleaved in seeded random runs and formatted into CoreSight frames
+ * (in @f, allocated here). */
+static int synth_buffer(const struct synth *o, const struct synth_src *src,
+			struct etm_fenc **fp, const uint8_t **p, size_t *n)
 {
 	struct etm_fenc *f;
-	size_t pos[8] = { 0 }, n;
+	size_t pos[8] = { 0 };
 	struct etm_rng_lite {
 		uint64_t s;
 	} r = { o->seed ^ 0xabcdefu };
-	const uint8_t *p;
 	int k, more = 1, err = 0;
 
-	if (src[0].cfg.protocol == etm_proto_etmv1) {
-		char path[4096];
-
-		/* our binary sample file (doc/etmv1.md) */
-		snprintf(path, sizeof(path), "%s/trace.bin", o->dir);
-		return cli_e1_write(path, &src[0].cfg, src[0].bytes, src[0].n);
-	}
+	*p = src[0].bytes;
+	*n = src[0].n;
 	if (!o->coresight)
-		return synth_file(o->dir, "trace.bin", src[0].bytes, src[0].n);
-	f = etm_fenc_alloc(o->atoms == 2 ? ETM_FENC_RANDOM : 0, o->seed);
+		return 0;
+	*fp = f = etm_fenc_alloc(o->atoms == 2 ? ETM_FENC_RANDOM : 0, o->seed);
 	if (!f)
 		return -1;
 	if (o->itm) {
@@ -598,11 +568,49 @@ static int synth_buffer(const struct synth *o, const struct synth_src *src)
 	}
 	if (!err)
 		err = etm_fenc_finish(f);
-	p = etm_fenc_data(f, &n);
-	if (!err)
-		err = synth_file(o->dir, "trace.bin", p, n);
-	etm_fenc_free(f);
+	*p = etm_fenc_data(f, n);
 	return err ? -1 : 0;
+}
+
+/* The snapshot (etm_snapw_write()); an ETMv1 source's trace.bin is our
+ * binary sample file (doc/etmv1.md). */
+static int synth_snapshot(const struct synth *o, const struct synth_src *src)
+{
+	static struct synth_devs t; /* large: static (one synth a process) */
+	struct etm_snapw_snapshot ss = { 0 };
+	struct etm_fenc *f = NULL;
+	char comment[64], err[4200], path[4096];
+	const uint8_t *tb = NULL;
+	size_t tn = 0;
+	int k, r = 0, e1 = src[0].cfg.protocol == etm_proto_etmv1;
+
+	memset(&t, 0, sizeof(t));
+	for (k = 0; k < o->nsrc && !r; k++) {
+		r = synth_dev_core(&t, k, &src[k]);
+		synth_dev_source(&t, k, &src[k]);
+	}
+	if (o->itm && synth_itm_device(t.itm, sizeof(t.itm)) >= (int)sizeof(t.itm))
+		r = -1;
+	t.v[2 * o->nsrc] = (struct etm_snapw_device){ .key = "itm", .file = "itm_0.ini", .name = SYNTH_ITM_DEV, .text = t.itm };
+	snprintf(comment, sizeof(comment), "etmtrace synth --seed %llu",
+		 (unsigned long long)o->seed);
+	ss.comment = comment;
+	ss.devs = t.v;
+	ss.ndevs = 2 * (size_t)o->nsrc + (o->itm ? 1 : 0);
+	ss.bufname = "ETB_0";
+	ss.trace_file = "trace.bin";
+	ss.fmt = o->coresight ? etm_fmt_coresight : etm_fmt_raw;
+	if (!r && !e1)
+		r = synth_buffer(o, src, &f, &tb, &tn);
+	ss.trace = tb;
+	ss.trace_len = tn;
+	if (!r && (r = etm_snapw_write(o->dir, &ss, err, sizeof(err))) < 0)
+		fprintf(stderr, "etmtrace synth: %s\n", etm_errmsg(r, err));
+	etm_fenc_free(f);
+	snprintf(path, sizeof(path), "%s/trace.bin", o->dir);
+	if (!r && e1)
+		r = cli_e1_write(path, &src[0].cfg, src[0].bytes, src[0].n);
+	return r ? -1 : 0;
 }
 
 /* One source's expected list into @path (cli/synth_expect.c); with CTX
@@ -656,7 +664,6 @@ static int synth_write(const struct synth *o, const struct synth_src *src)
 {
 	char ini[4096];
 	struct stat st;
-	int k;
 
 	snprintf(ini, sizeof(ini), "%s/snapshot.ini", o->dir);
 	if (!o->force && stat(ini, &st) == 0) {
@@ -665,19 +672,7 @@ static int synth_write(const struct synth *o, const struct synth_src *src)
 			o->dir);
 		return -1;
 	}
-	if (mkdir(o->dir, 0777) && errno != EEXIST) {
-		fprintf(stderr, "etmtrace synth: cannot create %s: %s\n", o->dir,
-			strerror(errno));
-		return -1;
-	}
-	for (k = 0; k < o->nsrc; k++)
-		if (synth_core(o->dir, k, &src[k]) ||
-		    synth_source(o->dir, k, &src[k]))
-			return -1;
-	if (o->itm && synth_ini(o->dir, "itm_0.ini", ini, sizeof(ini),
-				synth_itm_device(ini, sizeof(ini))))
-		return -1;
-	if (synth_index(o, src) || synth_buffer(o, src))
+	if (synth_snapshot(o, src))
 		return -1;
 	return synth_expect(o, src);
 }

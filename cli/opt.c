@@ -4,48 +4,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/digits.h"
 #include "common/file.h"
 #include "opt.h"
-
-/* Strict unsigned number: decimal without leading zeros (so "010" is not
- * read as octal or as ten), or hex after "0x" (with @hex, hex digits also
- * without the prefix); no sign, no spaces, no overflow. */
-static int opt_digits(const char *s, int hex, uint64_t *v)
-{
-	unsigned base = hex ? 16 : 10, d;
-	uint64_t x = 0;
-
-	if (!s)
-		return -1;
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-	} else if (base == 10 && s[0] == '0' && s[1]) {
-		return -1;
-	}
-	if (!*s)
-		return -1;
-	for (; *s; s++) {
-		if (*s >= '0' && *s <= '9')
-			d = (unsigned)(*s - '0');
-		else if (base == 16 && *s >= 'a' && *s <= 'f')
-			d = (unsigned)(*s - 'a' + 10);
-		else if (base == 16 && *s >= 'A' && *s <= 'F')
-			d = (unsigned)(*s - 'A' + 10);
-		else
-			return -1;
-		if (x > (UINT64_MAX - d) / base)
-			return -1;
-		x = x * base + d;
-	}
-	*v = x;
-	return 0;
-}
 
 int opt_uint(const char *cmd, const char *name, const char *s, int hex,
 	     uint64_t min, uint64_t max, uint64_t *v)
 {
-	if (opt_digits(s, hex, v) == 0 && *v >= min && *v <= max)
+	if (etm_digits(s, hex ? ETM_DIGITS_HEX : ETM_DIGITS_STRICT, v) == 0 && *v >= min && *v <= max)
 		return 0;
 	if (hex || max >= 0xffffffffu)
 		fprintf(stderr, "etmtrace %s: bad value for --%s: '%s' (expected 0x%llx-0x%llx%s)\n",
@@ -97,7 +63,7 @@ static int opt_file_arg(const struct opts *o, const char *name,
 	}
 	if (!need_addr && stat(arg, &st) == 0)
 		return 0; /* a file name with an '@' in it */
-	if (opt_digits(at + 1, 0, &v) != 0 || v > 0xffffffffu) {
+	if (etm_digits(at + 1, ETM_DIGITS_STRICT, &v) != 0 || v > 0xffffffffu) {
 		fprintf(stderr, "etmtrace %s: --%s %s: bad %s '%s' (expected "
 				"0x0-0xffffffff, decimal or 0x hex, in %s)\n",
 			o->cmd, name, arg, need_addr ? "address" : "bias", at + 1,

@@ -226,7 +226,7 @@ int session_open(struct session *s, struct opts *o, enum etm_decoder_mode mode,
 	r = etm_capture_open(&s->cap, s->spool ? s->spool : o->input, &oo,
 			     err, sizeof(err));
 	if (r < 0) {
-		fprintf(stderr, "etmtrace: %s\n", err[0] ? err : etm_errstr(r));
+		fprintf(stderr, "etmtrace: %s\n", etm_errmsg(r, err));
 		return 2;
 	}
 	for (i = 0; (note = etm_capture_note(s->cap, i)) != NULL; i++)

@@ -74,7 +74,7 @@ int symload_open(const struct session *s, struct etm_symbols **out)
 		etm_symbols_free(sy);
 	return 0;
 fail:
-	fprintf(stderr, "etmtrace: %s\n", err[0] ? err : etm_errstr(r));
+	fprintf(stderr, "etmtrace: %s\n", etm_errmsg(r, err));
 	etm_symbols_free(sy);
 	return 2;
 }

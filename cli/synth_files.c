@@ -1,6 +1,6 @@
-/* cli/synth_files.c - the files `etmtrace synth` writes: a buffer, a text,
- * a snapshot .ini text, each into the output directory with a message
- * naming the file when it cannot be written. */
+/* cli/synth_files.c - the files `etmtrace synth` writes beside its snapshot
+ * (the expected lists; the snapshot itself: etm_snapw_write()), with a
+ * message naming the file when it cannot be written. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,21 +29,4 @@ int synth_file(const char *dir, const char *name, const void *buf,
 	if (!ok)
 		fprintf(stderr, "etmtrace synth: error writing %s\n", path);
 	return ok ? 0 : -1;
-}
-
-int synth_text(const char *dir, const char *name, const char *text)
-{
-	return synth_file(dir, name, text, strlen(text));
-}
-
-/* A snapshot file's text from etmtrace/snapwrite.h (@len of it in @ini of
- * @n bytes): written, or -1 if it did not fit. */
-int synth_ini(const char *dir, const char *name, const char *ini,
-	      size_t n, int len)
-{
-	if (len < 0 || (size_t)len >= n) {
-		fprintf(stderr, "etmtrace synth: %s does not fit\n", name);
-		return -1;
-	}
-	return synth_text(dir, name, ini);
 }

@@ -238,24 +238,6 @@ int synth_itm_device(char *buf, size_t n)
 			SYNTH_ITM_DEV, (unsigned)SYNTH_ITM_ID << 16 | 1);
 }
 
-int synth_itm_trace_ini(char *tr, size_t cap, int len, const char *bufname)
-{
-	char add[64];
-	char *p = strstr(tr, "\n[core_trace_sources]");
-	size_t k, tail;
-
-	if (len < 0 || !p)
-		return -1;
-	k = (size_t)snprintf(add, sizeof(add), "%s=%s\n", SYNTH_ITM_DEV,
-			     bufname);
-	if ((size_t)len + k + 1 > cap)
-		return -1;
-	tail = (size_t)(tr + len - p);
-	memmove(p + k, p, tail + 1);
-	memcpy(p, add, k);
-	return len + (int)k;
-}
-
 int synth_itm_frames(struct etm_fenc *f, unsigned etm_id, const uint8_t *etm,
 		     size_t n, const struct synth_itm *it)
 {

@@ -39,10 +39,6 @@ void synth_itm_free(struct synth_itm *it);
  * ITM, ITMTCR with the trace ID in bits 22:16. */
 int synth_itm_device(char *buf, size_t n);
 
-/* trace.ini text @tr (@len bytes of @cap) with the ITM added to its
- * [source_buffers] (the buffer @bufname): the new length, -1 if no room. */
-int synth_itm_trace_ini(char *tr, size_t cap, int len, const char *bufname);
-
 /* The trace buffer's frames: the ETM stream of trace ID @etm_id (@n bytes
  * at @etm) with the ITM groups after the ETM bytes they follow. Returns 0
  * or an error of etm_fenc_put(). */

@@ -151,21 +151,6 @@ static void execute(struct run *r)
 	insn(r, 0x8018, etmi_a32, 1, 0, etmi_unknown);
 }
 
-static int write_file(const char *dir, const char *name, const void *buf,
-		      size_t n)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "wb");
-	if (!f || fwrite(buf, 1, n, f) != n || fclose(f) != 0) {
-		fprintf(stderr, "mksample: %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 /* The sample's trace source: PTM, cycle-accurate with timestamps. */
 static void sample_cfg(struct etm_config *c)
 {
@@ -177,40 +162,38 @@ static void sample_cfg(struct etm_config *c)
 	c->traceid = TRACE_ID;
 }
 
-/* One snapshot file's text (etmtrace/snapwrite.h: @len of it in @buf). */
-static int write_ini(const char *dir, const char *name, const char *buf,
-		     size_t n, int len)
+/* The snapshot (etm_snapw_write()): snapshot.ini, cpu_0.ini with the two
+ * dumps vectors.bin and code.bin, ptm_0.ini, trace.ini and @trace. */
+static int write_snapshot(const char *dir, const struct prog *p,
+			  const uint8_t *trace, size_t n)
 {
-	if (len < 0 || (size_t)len >= n)
-		return -1;
-	return write_file(dir, name, buf, (size_t)len);
-}
-
-/* snapshot.ini, cpu_0.ini (the two dumps), ptm_0.ini, trace.ini. */
-static int write_snapshot(const char *dir, const struct prog *p)
-{
-	static const char *const keys[] = { "device0", "device1" };
-	static const char *const files[] = { "cpu_0.ini", "ptm_0.ini" };
-	static const char *const srcs[] = { "PTM_0" }, *const cores[] = { "cpu_0" };
 	const struct etm_snapw_dump d[] = {
-		{ "vectors.bin", 0x0, sizeof(p->vec) },
-		{ "code.bin", 0x8000, sizeof(p->code) },
+		{ "vectors.bin", 0x0, sizeof(p->vec), p->vec },
+		{ "code.bin", 0x8000, sizeof(p->code), p->code },
 	};
 	struct etm_config c;
-	char b[1024];
-	size_t n = sizeof(b);
+	const struct etm_snapw_device devs[] = {
+		{ .key = "device0", .file = "cpu_0.ini", .name = "cpu_0", .is_core = 1, .type = "Cortex-A15", .dumps = d, .ndumps = 2, .first = 1 },
+		{ .key = "device1", .file = "ptm_0.ini", .name = "PTM_0", .type = "PTM1.1", .cfg = &c, .core = "cpu_0" },
+	};
+	struct etm_snapw_snapshot s = {
+		.comment = "etmtrace built-in sample, written by examples/mksample.c",
+		.devs = devs,
+		.ndevs = 2,
+		.bufname = "ETB_0",
+		.trace_file = "trace.bin",
+		.fmt = etm_fmt_coresight,
+		.trace = trace,
+		.trace_len = n,
+	};
+	char err[4200];
+	int r;
 
 	sample_cfg(&c);
-	return write_ini(dir, "snapshot.ini", b, n,
-			 etm_snapw_index(b, n, "etmtrace built-in sample, written by examples/mksample.c",
-					 keys, files, 2)) ||
-	       write_ini(dir, "cpu_0.ini", b, n,
-			 etm_snapw_core(b, n, "cpu_0", "Cortex-A15", 0, d, 2, 1)) ||
-	       write_ini(dir, "ptm_0.ini", b, n,
-			 etm_snapw_source(b, n, "PTM_0", "PTM1.1", &c)) ||
-	       write_ini(dir, "trace.ini", b, n,
-			 etm_snapw_trace(b, n, "ETB_0", "trace.bin", etm_fmt_coresight,
-					 srcs, cores, 1));
+	r = etm_snapw_write(dir, &s, err, sizeof(err));
+	if (r < 0)
+		fprintf(stderr, "mksample: %s\n", etm_errmsg(r, err));
+	return r;
 }
 
 static int encode(const struct prog *p, const struct run *r, const char *dir)
@@ -248,7 +231,7 @@ static int encode(const struct prog *p, const struct run *r, const char *dir)
 	if (etm_fenc_put(fe, TRACE_ID, b, n) < 0 || etm_fenc_finish(fe) < 0)
 		goto out;
 	b = etm_fenc_data(fe, &n);
-	err = write_file(dir, "trace.bin", b, n);
+	err = write_snapshot(dir, p, b, n);
 out:
 	etm_fenc_free(fe);
 	etm_enc_free(e);
@@ -267,15 +250,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	dir = argv[1];
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-		fprintf(stderr, "mksample: %s: %s\n", dir, strerror(errno));
-		return 2;
-	}
 	build(&p);
 	execute(&r);
-	if (write_file(dir, "vectors.bin", p.vec, sizeof(p.vec)) ||
-	    write_file(dir, "code.bin", p.code, sizeof(p.code)) ||
-	    write_snapshot(dir, &p) || encode(&p, &r, dir))
+	if (encode(&p, &r, dir))
 		return 1;
 	return 0;
 }

@@ -51,6 +51,11 @@ const char *etm_errstr(int err);
 /** Short identifier for an error code ("bad_opc", ...), for machine output. */
 const char *etm_errname(int err);
 
+/** The message to show for error @err of a function that also wrote why
+ * into an error buffer: @detail (that buffer) when it is a non-empty
+ * string, else etm_errstr(@err). Never returns NULL. */
+const char *etm_errmsg(int err, const char *detail);
+
 #ifdef __cplusplus
 }
 #endif

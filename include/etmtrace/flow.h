@@ -60,6 +60,18 @@ enum etm_elem_kind {
 	etmk_num_kinds
 };
 
+/** The case labels of the ITM/DWT element kinds (etmk_itm_sw ...
+ * etmk_dwt_counter), for a switch over enum etm_elem_kind that treats them
+ * alike: `ETM_CASE_ITM_KINDS: ...`. */
+#define ETM_CASE_ITM_KINDS      \
+	case etmk_itm_sw:       \
+	case etmk_itm_ts:       \
+	case etmk_itm_overflow: \
+	case etmk_dwt_pc:       \
+	case etmk_dwt_exc:      \
+	case etmk_dwt_cmp:      \
+	case etmk_dwt_counter
+
 /** Trace-on reasons. */
 enum etm_on_reason {
 	etm_on_start = 0,    /**< first synchronisation */

@@ -1,8 +1,8 @@
-/* etmtrace/snapwrite.h - the text of CoreSight snapshot files (the form
- * etmtrace/snapshot.h reads): snapshot.ini, core and trace source device
- * files, trace.ini. The caller writes the texts (and the dump and trace
- * files) where it wants them; `etmtrace synth` and the built-in sample's
- * generator (examples/mksample.c) write their snapshots with these. */
+/* etmtrace/snapwrite.h - CoreSight snapshots (the form etmtrace/snapshot.h
+ * reads): the text of each file (snapshot.ini, core and trace source device
+ * files, trace.ini), and etm_snapw_write(), which writes a whole snapshot
+ * directory with them. `etmtrace synth` and the built-in sample's
+ * generator (examples/mksample.c) write their snapshots with it. */
 #ifndef ETM_ETMTRACE_SNAPWRITE_H
 #define ETM_ETMTRACE_SNAPWRITE_H
 
@@ -17,11 +17,13 @@ extern "C" {
 #endif
 
 /** A [dumpN] section of a core device: @length bytes of file @file (a
- * name relative to the snapshot) loaded at @addr. */
+ * name relative to the snapshot) loaded at @addr. etm_snapw_write()
+ * writes the file from @data (@length bytes) when @data is not NULL. */
 struct etm_snapw_dump {
 	const char *file;
 	uint64_t addr;
 	uint64_t length;
+	const void *data;
 };
 
 /* Every function writes its text snprintf-style: at most @n - 1 bytes
@@ -54,11 +56,56 @@ int etm_snapw_source(char *buf, size_t n, const char *name, const char *type,
 /** trace.ini: one buffer (section buffer0) named @bufname in file @file,
  * of format @fmt (etm_fmt_coresight: "coresight", else "source_data"),
  * holding the trace of @sources[i], each traced from core @cores[i]
- * (i < @nsrc). */
+ * (i < @nsrc; a NULL @cores[i]: a source of no core, such as an ITM). */
 int etm_snapw_trace(char *buf, size_t n, const char *bufname,
 		    const char *file, enum etm_input_format fmt,
 		    const char *const *sources, const char *const *cores,
 		    size_t nsrc);
+
+/** A device of a snapshot etm_snapw_write() writes. */
+struct etm_snapw_device {
+	const char *key;  /**< its key in snapshot.ini ("core0", "device1") */
+	const char *file; /**< its file in the snapshot ("cpu_0.ini") */
+	const char *name; /**< [device] name ("cpu_0", "PTM_0") */
+	/** A core: etm_snapw_core(@name, @type, @regs, @dumps, @ndumps,
+	 * @first), and the dumps' files from their data. A trace source:
+	 * etm_snapw_source(@name, @type, @cfg), or @text as it is (a source
+	 * the configuration does not describe, such as an ITM). */
+	int is_core;
+	const char *type;
+	int regs;
+	const struct etm_snapw_dump *dumps;
+	size_t ndumps;
+	unsigned first;
+	const struct etm_config *cfg;
+	const char *text;
+	/** A trace source: the name of the core it traces (NULL: none). */
+	const char *core;
+};
+
+/** A whole snapshot: snapshot.ini (comment line @comment, the devices in
+ * the order of @devs), each device's file, and trace.ini: one buffer
+ * @bufname in file @trace_file of format @fmt holding the trace of every
+ * source of @devs, in their order. */
+struct etm_snapw_snapshot {
+	const char *comment;
+	const struct etm_snapw_device *devs;
+	size_t ndevs;
+	const char *bufname;
+	const char *trace_file;
+	enum etm_input_format fmt;
+	/** The trace file's bytes (NULL: the caller writes that file). */
+	const void *trace;
+	size_t trace_len;
+};
+
+/** Write snapshot @s into directory @dir (created if it does not exist;
+ * files of the same names in it are replaced). Returns 0, -etme_invalid
+ * (a missing field), -etme_nomem, or -etme_io with "cannot write PATH:
+ * REASON" (or "cannot create DIR: REASON") in @err (@errlen bytes; may be
+ * NULL when @errlen is 0). */
+int etm_snapw_write(const char *dir, const struct etm_snapw_snapshot *s,
+		    char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

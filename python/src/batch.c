@@ -80,13 +80,7 @@ void epy_elem_from(struct epy_elem *r, const struct etm_elem *e)
 	case etmk_buffer_end:
 		r->error = (uint8_t)(e->err < 0 ? -e->err : e->err);
 		break;
-	case etmk_itm_sw:
-	case etmk_itm_ts:
-	case etmk_itm_overflow:
-	case etmk_dwt_pc:
-	case etmk_dwt_exc:
-	case etmk_dwt_cmp:
-	case etmk_dwt_counter:
+	ETM_CASE_ITM_KINDS:
 		epy_itm_from(r, e);
 		break;
 	case etmk_data: /* address = instruction, end = data address,

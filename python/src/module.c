@@ -25,7 +25,7 @@ PyObject *epy_raise(int err, const char *what)
 
 static PyObject *raise_msg(int err, const char *msg)
 {
-	return epy_raise(err, msg && *msg ? msg : etm_errstr(err));
+	return epy_raise(err, etm_errmsg(err, msg));
 }
 
 int epy_capture_open(struct etm_capture **cap, const char *path,

@@ -71,3 +71,8 @@ const char *etm_errname(int err)
 	}
 	return "unknown";
 }
+
+const char *etm_errmsg(int err, const char *detail)
+{
+	return detail && detail[0] ? detail : etm_errstr(err);
+}

@@ -31,3 +31,15 @@ int etm_strbuf_end(struct etm_strbuf *b)
 		b->buf[b->n - 1] = '\0';
 	return b->len > (size_t)INT_MAX ? -1 : (int)b->len;
 }
+
+int etm_err_msg(char *err, size_t n, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && n) {
+		va_start(ap, fmt);
+		vsnprintf(err, n, fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}

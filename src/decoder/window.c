@@ -9,6 +9,7 @@
 #include <etmtrace/error.h>
 #include <etmtrace/window.h>
 
+#include "common/digits.h"
 #include "common/grow.h"
 
 enum { W_BEFORE,
@@ -48,35 +49,6 @@ struct etm_window {
 	uint64_t gap_elems, gap_insns, gap_off;
 };
 
-static int parse_num(const char *s, uint64_t *v)
-{
-	uint64_t x = 0;
-	int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-	unsigned base = hex ? 16 : 10;
-
-	if (hex)
-		s += 2;
-	if (!*s)
-		return -1;
-	for (; *s; s++) {
-		unsigned d;
-
-		if (*s >= '0' && *s <= '9')
-			d = (unsigned)(*s - '0');
-		else if (hex && *s >= 'a' && *s <= 'f')
-			d = (unsigned)(*s - 'a' + 10);
-		else if (hex && *s >= 'A' && *s <= 'F')
-			d = (unsigned)(*s - 'A' + 10);
-		else
-			return -1;
-		if (x > (UINT64_MAX - d) / base)
-			return -1;
-		x = x * base + d;
-	}
-	*v = x;
-	return 0;
-}
-
 int etm_window_parse(const char *s, struct etm_win_bound *b)
 {
 	struct etm_win_bound r = { etm_win_none, 0 };
@@ -97,7 +69,7 @@ int etm_window_parse(const char *s, struct etm_win_bound *b)
 	} else {
 		return -etme_parse;
 	}
-	if (parse_num(s, &r.value) < 0)
+	if (etm_digits(s, 0, &r.value) < 0)
 		return -etme_parse;
 	*b = r;
 	return 0;

@@ -8,7 +8,7 @@
 #include "common/zero.h"
 #include "common/sbuf.h"
 #include "flow/flow_etm3_int.h"
-#include "flow/wmemo.h"
+#include "flow/walk_memo.h"
 
 static enum etm_space e3_space(const struct etm3_flow *e)
 {

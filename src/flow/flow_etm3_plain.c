@@ -2,7 +2,7 @@
  * hook): compact tokens pulled from its packet decoder (packet/pktdec.h),
  * batches of one-byte P-headers and branch address packets; its plain
  * loop reads lone P-headers and short branch addresses through the token
- * reader, each P-header walked through a memo of walks (wmemo.h), the hot
+ * reader, each P-header walked through a memo of walks (walk_memo.h), the hot
  * state in locals. */
 #include <stdlib.h>
 
@@ -10,7 +10,7 @@
 
 #include "common/copy.h"
 #include "flow/flow_etm3_int.h"
-#include "flow/wmemo.h"
+#include "flow/walk_memo.h"
 
 /* The ISA and flags of the plain loop's state in one word (fewer values
  * live in the loop): ISA in the low byte, then addr_valid, wait_branch
@@ -305,7 +305,7 @@ static inline int e3_plain_atoms(struct etm3_flow *e, struct etm_tok_reader *t,
  * read, through the walk memo (a miss walks it and keeps the walk; without
  * the memo, a run of P-headers goes to the atom-run path, which walks it
  * as one, and a lone one is walked here), a short branch address packet
- * (brshort.h) is applied at once; the bytes are read through the token
+ * (inline_fields.h) is applied at once; the bytes are read through the token
  * reader (packet/pktdec.h) and the hot state is kept in locals (struct
  * e3_ls). The same elements as etm_e3_drain()'s general loop: a
  * one-packet run is walked the same way, with that packet's offset.

@@ -271,13 +271,7 @@ int etm_out_text_event(struct wbuf *w, const struct etm_elem *el,
 	case etmk_window:
 		wbuf_printf(w, "-- window: %u instructions left out", el->ninsn);
 		return 1;
-	case etmk_itm_sw:
-	case etmk_itm_ts:
-	case etmk_itm_overflow:
-	case etmk_dwt_pc:
-	case etmk_dwt_exc:
-	case etmk_dwt_cmp:
-	case etmk_dwt_counter:
+	ETM_CASE_ITM_KINDS:
 		return etm_out_text_itm(w, el);
 	case etmk_data:
 		text_data(w, el);
@@ -427,13 +421,7 @@ void etm_out_jsonl_open(struct wbuf *w, const struct etm_elem *el,
 	case etmk_window:
 		wbuf_printf(w, ",\"left_out\":%u", el->ninsn);
 		break;
-	case etmk_itm_sw:
-	case etmk_itm_ts:
-	case etmk_itm_overflow:
-	case etmk_dwt_pc:
-	case etmk_dwt_exc:
-	case etmk_dwt_cmp:
-	case etmk_dwt_counter:
+	ETM_CASE_ITM_KINDS:
 		etm_out_jsonl_itm(w, el);
 		break;
 	case etmk_data:

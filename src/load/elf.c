@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,21 +13,11 @@
 #include <etmtrace/error.h>
 #include <etmtrace/image.h>
 
+#include "common/strbuf.h"
+
 #ifndef EM_AARCH64
 #define EM_AARCH64 183
 #endif
-
-static int elf_err(char *errbuf, size_t errlen, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (errbuf && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(errbuf, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return code;
-}
 
 /* Check the ELF header: an executable image for 32-bit ARM or AArch64. */
 static int elf_check_header(Elf *e, const char *path, char *errbuf,
@@ -38,19 +27,19 @@ static int elf_check_header(Elf *e, const char *path, char *errbuf,
 	int cls;
 
 	if (elf_kind(e) != ELF_K_ELF)
-		return elf_err(errbuf, errlen, -etme_parse,
-			       "%s: not an ELF file", path);
+		return etm_err_msg(errbuf, errlen, -etme_parse,
+				   "%s: not an ELF file", path);
 	cls = gelf_getclass(e);
 	if (cls != ELFCLASS32 && cls != ELFCLASS64)
-		return elf_err(errbuf, errlen, -etme_parse,
-			       "%s: unknown ELF class", path);
+		return etm_err_msg(errbuf, errlen, -etme_parse,
+				   "%s: unknown ELF class", path);
 	if (!gelf_getehdr(e, &eh))
-		return elf_err(errbuf, errlen, -etme_parse,
-			       "%s: bad ELF header: %s", path, elf_errmsg(-1));
+		return etm_err_msg(errbuf, errlen, -etme_parse,
+				   "%s: bad ELF header: %s", path, elf_errmsg(-1));
 	if (eh.e_machine != EM_ARM && eh.e_machine != EM_AARCH64)
-		return elf_err(errbuf, errlen, -etme_parse,
-			       "%s: not an ARM ELF file (e_machine %u)", path,
-			       (unsigned)eh.e_machine);
+		return etm_err_msg(errbuf, errlen, -etme_parse,
+				   "%s: not an ARM ELF file (e_machine %u)", path,
+				   (unsigned)eh.e_machine);
 	return 0;
 }
 
@@ -64,33 +53,33 @@ static int elf_add_segment(struct etm_piece *pc, Elf *e, size_t i,
 	GElf_Phdr ph;
 
 	if (!gelf_getphdr(e, (int)i, &ph))
-		return elf_err(errbuf, errlen, -etme_parse,
-			       "%s: bad program header %zu: %s", path, i,
-			       elf_errmsg(-1));
+		return etm_err_msg(errbuf, errlen, -etme_parse,
+				   "%s: bad program header %zu: %s", path, i,
+				   elf_errmsg(-1));
 	if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X) || !ph.p_filesz)
 		return 0;
 	if (ph.p_offset > rawsize || ph.p_filesz > rawsize - ph.p_offset)
-		return elf_err(errbuf, errlen, -etme_parse,
-			       "%s: segment %zu (offset 0x%llx, size 0x%llx) "
-			       "lies beyond the end of the file",
-			       path, i, (unsigned long long)ph.p_offset,
-			       (unsigned long long)ph.p_filesz);
+		return etm_err_msg(errbuf, errlen, -etme_parse,
+				   "%s: segment %zu (offset 0x%llx, size 0x%llx) "
+				   "lies beyond the end of the file",
+				   path, i, (unsigned long long)ph.p_offset,
+				   (unsigned long long)ph.p_filesz);
 	/* overlapping segments could copy the file many times over: the
 	 * bytes loaded may not exceed the file size */
 	*total += ph.p_filesz;
 	if (*total > rawsize)
-		return elf_err(errbuf, errlen, -etme_parse,
-			       "%s: executable segments overlap (more bytes "
-			       "than the %zu-byte file)",
-			       path, rawsize);
+		return etm_err_msg(errbuf, errlen, -etme_parse,
+				   "%s: executable segments overlap (more bytes "
+				   "than the %zu-byte file)",
+				   path, rawsize);
 	if (ph.p_vaddr + bias < ph.p_vaddr ||
 	    ph.p_vaddr + bias > ETM_IMAGE_TOP - ph.p_filesz)
-		return elf_err(errbuf, errlen, -etme_parse,
-			       "%s: segment %zu at 0x%llx (0x%llx bytes) lies "
-			       "beyond the 32-bit address space",
-			       path, i,
-			       (unsigned long long)(ph.p_vaddr + bias),
-			       (unsigned long long)ph.p_filesz);
+		return etm_err_msg(errbuf, errlen, -etme_parse,
+				   "%s: segment %zu at 0x%llx (0x%llx bytes) lies "
+				   "beyond the 32-bit address space",
+				   path, i,
+				   (unsigned long long)(ph.p_vaddr + bias),
+				   (unsigned long long)ph.p_filesz);
 	pc->addr = ph.p_vaddr + bias;
 	pc->n = (size_t)ph.p_filesz;
 	pc->p = (const uint8_t *)raw + ph.p_offset;
@@ -106,16 +95,16 @@ static int elf_check_phdrs(Elf *e, size_t rawsize, const char *path,
 	uint64_t need;
 
 	if (!gelf_getehdr(e, &eh))
-		return elf_err(errbuf, errlen, -etme_parse,
-			       "%s: bad ELF header: %s", path, elf_errmsg(-1));
+		return etm_err_msg(errbuf, errlen, -etme_parse,
+				   "%s: bad ELF header: %s", path, elf_errmsg(-1));
 	if (eh.e_phnum == 0 || eh.e_phnum == PN_XNUM)
 		return 0;
 	need = (uint64_t)eh.e_phnum * eh.e_phentsize;
 	if (eh.e_phoff > rawsize || need > rawsize - eh.e_phoff)
-		return elf_err(errbuf, errlen, -etme_parse,
-			       "%s: program headers lie beyond the end of the "
-			       "file (truncated?)",
-			       path);
+		return etm_err_msg(errbuf, errlen, -etme_parse,
+				   "%s: program headers lie beyond the end of the "
+				   "file (truncated?)",
+				   path);
 	return 0;
 }
 
@@ -132,20 +121,20 @@ static int elf_load(struct etm_image *img, Elf *e, const char *path,
 	if (rc < 0)
 		return rc;
 	if (elf_getphdrnum(e, &nph) != 0)
-		return elf_err(errbuf, errlen, -etme_parse,
-			       "%s: bad program headers: %s", path,
-			       elf_errmsg(-1));
+		return etm_err_msg(errbuf, errlen, -etme_parse,
+				   "%s: bad program headers: %s", path,
+				   elf_errmsg(-1));
 	raw = elf_rawfile(e, &rawsize);
 	if (!raw)
-		return elf_err(errbuf, errlen, -etme_parse,
-			       "%s: cannot read ELF data: %s", path,
-			       elf_errmsg(-1));
+		return etm_err_msg(errbuf, errlen, -etme_parse,
+				   "%s: cannot read ELF data: %s", path,
+				   elf_errmsg(-1));
 	rc = elf_check_phdrs(e, rawsize, path, errbuf, errlen);
 	if (rc < 0)
 		return rc;
 	pcs = malloc((nph ? nph : 1) * sizeof(*pcs));
 	if (!pcs)
-		return elf_err(errbuf, errlen, -etme_nomem, "out of memory");
+		return etm_err_msg(errbuf, errlen, -etme_nomem, "out of memory");
 	for (i = 0; i < nph && rc >= 0; i++) {
 		rc = elf_add_segment(&pcs[added], e, i, raw, rawsize, bias,
 				     &total, path, errbuf, errlen);
@@ -155,8 +144,8 @@ static int elf_load(struct etm_image *img, Elf *e, const char *path,
 	if (rc >= 0) {
 		rc = etm_image_add_buffers(img, etm_space_any, pcs, added, path);
 		if (rc < 0)
-			elf_err(errbuf, errlen, rc, "%s: %s", path,
-				etm_errstr(rc));
+			etm_err_msg(errbuf, errlen, rc, "%s: %s", path,
+				    etm_errstr(rc));
 	}
 	free(pcs);
 	return rc < 0 ? rc : (int)added;
@@ -171,16 +160,16 @@ static int elf_open(const char *path, int *fd, Elf **e, int *rc, char *errbuf,
 	*e = NULL;
 	*rc = 0;
 	if (elf_version(EV_CURRENT) == EV_NONE)
-		return elf_err(errbuf, errlen, -etme_internal,
-			       "libelf initialisation failed");
+		return etm_err_msg(errbuf, errlen, -etme_internal,
+				   "libelf initialisation failed");
 	*fd = open(path, O_RDONLY);
 	if (*fd < 0)
-		return elf_err(errbuf, errlen, -etme_io, "%s: %s", path,
-			       strerror(errno));
+		return etm_err_msg(errbuf, errlen, -etme_io, "%s: %s", path,
+				   strerror(errno));
 	*e = elf_begin(*fd, ELF_C_READ, NULL);
 	if (!*e)
-		*rc = elf_err(errbuf, errlen, -etme_parse, "%s: %s", path,
-			      elf_errmsg(-1));
+		*rc = etm_err_msg(errbuf, errlen, -etme_parse, "%s: %s", path,
+				  elf_errmsg(-1));
 	return 0;
 }
 
@@ -234,12 +223,12 @@ static int elf_attrs(Elf *e, const char *path, struct etm_arm_attrs *a,
 			continue;
 		d = elf_rawdata(scn, NULL);
 		if (!d || (d->d_size && !d->d_buf))
-			return elf_err(errbuf, errlen, -etme_parse,
-				       "%s: cannot read .ARM.attributes: %s",
-				       path, elf_errmsg(-1));
+			return etm_err_msg(errbuf, errlen, -etme_parse,
+					   "%s: cannot read .ARM.attributes: %s",
+					   path, elf_errmsg(-1));
 		if (etm_arm_attrs_parse(d->d_buf, d->d_size, big, a) < 0)
-			return elf_err(errbuf, errlen, -etme_parse,
-				       "%s: malformed .ARM.attributes", path);
+			return etm_err_msg(errbuf, errlen, -etme_parse,
+					   "%s: malformed .ARM.attributes", path);
 		return 0;
 	}
 	return 0;

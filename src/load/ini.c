@@ -4,7 +4,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,18 +14,7 @@
 #include <etmtrace/error.h>
 
 #include "common/file.h"
-
-static int ini_err(char *err, size_t errlen, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return code;
-}
+#include "common/strbuf.h"
 
 void etm_ini_free(struct etm_ini *ini)
 {
@@ -126,28 +114,28 @@ static int ini_line(struct etm_ini *ini, const char *name, unsigned line,
 		char *ns = s + 1, *ne = e - 1;
 
 		if (e[-1] != ']' || e - s < 2)
-			return ini_err(err, errlen, -etme_parse,
-				       "%s:%u: unterminated section header",
-				       name, line);
+			return etm_err_msg(err, errlen, -etme_parse,
+					   "%s:%u: unterminated section header",
+					   name, line);
 		ini_trim(&ns, &ne);
 		if (ns == ne)
-			return ini_err(err, errlen, -etme_parse,
-				       "%s:%u: empty section name", name, line);
+			return etm_err_msg(err, errlen, -etme_parse,
+					   "%s:%u: empty section name", name, line);
 		*ne = 0;
 		return ini_add_section(ini, ns, line);
 	}
 	eq = memchr(s, '=', (size_t)(e - s));
 	if (!eq)
-		return ini_err(err, errlen, -etme_parse,
-			       "%s:%u: expected key=value or [section]", name,
-			       line);
+		return etm_err_msg(err, errlen, -etme_parse,
+				   "%s:%u: expected key=value or [section]", name,
+				   line);
 	ke = eq;
 	vs = eq + 1;
 	ini_trim(&s, &ke);
 	ini_trim(&vs, &e);
 	if (s == ke)
-		return ini_err(err, errlen, -etme_parse, "%s:%u: empty key",
-			       name, line);
+		return etm_err_msg(err, errlen, -etme_parse, "%s:%u: empty key",
+				   name, line);
 	*ke = 0;
 	*e = 0;
 	return ini_add_entry(ini, s, vs, line);
@@ -163,18 +151,18 @@ static int ini_parse_text(struct etm_ini *ini, const char *name,
 	if (len >= 3 && !memcmp(p, "\xef\xbb\xbf", 3))
 		p += 3; /* UTF-8 BOM */
 	if (memchr(text, 0, len))
-		return ini_err(err, errlen, -etme_parse,
-			       "%s: binary data (NUL byte), not an ini file",
-			       name);
+		return etm_err_msg(err, errlen, -etme_parse,
+				   "%s: binary data (NUL byte), not an ini file",
+				   name);
 	while (p < end) {
 		char *nl = memchr(p, '\n', (size_t)(end - p));
 		char *le = nl ? nl : end;
 
 		line++;
 		if (le - p > ETM_INI_MAX_LINE)
-			return ini_err(err, errlen, -etme_parse,
-				       "%s:%u: line longer than %d bytes", name,
-				       line, ETM_INI_MAX_LINE);
+			return etm_err_msg(err, errlen, -etme_parse,
+					   "%s:%u: line longer than %d bytes", name,
+					   line, ETM_INI_MAX_LINE);
 		rc = ini_line(ini, name, line, p, le, err, errlen);
 		if (rc < 0)
 			return rc;
@@ -195,9 +183,9 @@ int etm_ini_parse(struct etm_ini **out, const char *name, const char *text,
 	if (!name)
 		name = "<ini>";
 	if (len > ETM_INI_MAX_SIZE)
-		return ini_err(err, errlen, -etme_parse,
-			       "%s: file larger than %u bytes", name,
-			       ETM_INI_MAX_SIZE);
+		return etm_err_msg(err, errlen, -etme_parse,
+				   "%s: file larger than %u bytes", name,
+				   ETM_INI_MAX_SIZE);
 	ini = calloc(1, sizeof(*ini));
 	if (!ini)
 		return -etme_nomem;
@@ -215,7 +203,7 @@ int etm_ini_parse(struct etm_ini **out, const char *name, const char *text,
 		rc = ini_parse_text(ini, name, ini->text, len, err, errlen);
 	if (rc < 0) {
 		if (rc == -etme_nomem)
-			ini_err(err, errlen, rc, "%s: out of memory", name);
+			etm_err_msg(err, errlen, rc, "%s: out of memory", name);
 		etm_ini_free(ini);
 		return rc;
 	}
@@ -269,21 +257,21 @@ int etm_ini_load(struct etm_ini **out, const char *path, char *err,
 	*out = NULL;
 	fd = etm_open_regular(path, &st);
 	if (fd == -2)
-		return ini_err(err, errlen, -etme_io, "%s: not a regular file",
-			       path);
+		return etm_err_msg(err, errlen, -etme_io, "%s: not a regular file",
+				   path);
 	f = fd >= 0 ? fdopen(fd, "rb") : NULL;
 	if (!f) {
 		rc = errno;
 		if (fd >= 0)
 			close(fd);
-		return ini_err(err, errlen, -etme_io, "%s: %s", path,
-			       strerror(rc));
+		return etm_err_msg(err, errlen, -etme_io, "%s: %s", path,
+				   strerror(rc));
 	}
 	rc = ini_slurp(f, &buf, &n);
 	fclose(f);
 	if (rc < 0)
-		return ini_err(err, errlen, rc, "%s: %s", path,
-			       rc == -etme_io ? "read error" : "out of memory");
+		return etm_err_msg(err, errlen, rc, "%s: %s", path,
+				   rc == -etme_io ? "read error" : "out of memory");
 	rc = etm_ini_parse(out, path, buf, n, err, errlen);
 	free(buf);
 	return rc;

@@ -17,18 +17,6 @@
 #include "load/e1file.h"
 #include "load/open_int.h"
 
-int cap_err(struct cap_ctx *c, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (c->err && c->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(c->err, c->errlen, fmt, ap);
-		va_end(ap);
-	}
-	return code;
-}
-
 int cap_note(struct etm_capture *cap, const char *fmt, ...)
 {
 	char line[512];
@@ -136,7 +124,7 @@ int cap_user_images(struct cap_ctx *c, struct etm_image *img)
 		r = etm_image_add_elf(img, o->elfs[i].path, o->elfs[i].addr,
 				      err, sizeof(err));
 		if (r < 0)
-			return cap_err(c, r, "%s", err[0] ? err : etm_errstr(r));
+			return cap_err(c, r, "%s", etm_errmsg(r, err));
 	}
 	return 0;
 }

@@ -169,7 +169,7 @@ static int e1_load(struct cap_ctx *c, struct etm_capture_buffer *b,
 	r = etm_e1_read(&e, f, buf, n, err, sizeof(err));
 	free(buf);
 	if (r < 0)
-		return cap_err(c, r, "%s: %s", b->path, err[0] ? err : etm_errstr(r));
+		return cap_err(c, r, "%s: %s", b->path, etm_errmsg(r, err));
 	e1_merge(cfg, &e.cfg);
 	b->data = e.rec;
 	b->size = e.n * ETM_E1_REC;

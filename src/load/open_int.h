@@ -10,6 +10,7 @@
 #include <etmtrace/open.h>
 
 #include "load/capread.h"
+#include "common/strbuf.h"
 
 struct etm_capture {
 	char *path;
@@ -63,8 +64,8 @@ struct cap_ctx {
 	size_t nprobe;
 };
 
-int cap_err(struct cap_ctx *c, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* An error of the open: its message into the caller's buffer, @code returned. */
+#define cap_err(c, code, ...) etm_err_msg((c)->err, (c)->errlen, code, __VA_ARGS__)
 int cap_note(struct etm_capture *cap, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 struct etm_capture_source *cap_add_source(struct etm_capture *cap);

@@ -308,7 +308,7 @@ int cap_open_snapshot(struct cap_ctx *c)
 					 0,
 				 err, sizeof(err));
 	if (r < 0)
-		return cap_err(c, r, "%s", err[0] ? err : etm_errstr(r));
+		return cap_err(c, r, "%s", etm_errmsg(r, err));
 	snap = c->cap->snap;
 	r = snap_buffers(c);
 	if (r < 0)

@@ -6,7 +6,6 @@
  * record always moves the reader on by at least 8 bytes, so no file makes
  * it loop. The cs_etm metadata is parsed in load/perfdata_meta.c. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,18 +26,6 @@
 #define PERF_FEAT_BUILD_ID 2u
 #define PERF_MISC_MMAP_BUILD_ID (1u << 14)
 #define PERF_MAX_BUILD_IDS 65536u
-
-int perf_err(char *err, size_t n, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && n) {
-		va_start(ap, fmt);
-		vsnprintf(err, n, fmt, ap);
-		va_end(ap);
-	}
-	return code;
-}
 
 uint16_t perf_u16(const struct etm_perf *p, const uint8_t *b)
 {
@@ -72,15 +59,15 @@ static int perf_read(struct etm_perf *p, uint64_t off, void *buf, size_t n,
 		     char *err, size_t errlen, const char *what)
 {
 	if (off > p->fsize || n > p->fsize - off)
-		return perf_err(err, errlen, -etme_parse, "%s: %s at offset %llu "
-							  "(%zu bytes) runs past the end of the file (%llu bytes)",
-				p->path, what, (unsigned long long)off, n,
-				(unsigned long long)p->fsize);
+		return etm_err_msg(err, errlen, -etme_parse, "%s: %s at offset %llu "
+							     "(%zu bytes) runs past the end of the file (%llu bytes)",
+				   p->path, what, (unsigned long long)off, n,
+				   (unsigned long long)p->fsize);
 	if (fseeko(p->f, (off_t)off, SEEK_SET) != 0 || fread(buf, 1, n, p->f) != n)
-		return perf_err(err, errlen, -etme_io, "%s: reading %s at offset "
-						       "%llu: %s",
-				p->path, what, (unsigned long long)off,
-				strerror(errno ? errno : EIO));
+		return etm_err_msg(err, errlen, -etme_io, "%s: reading %s at offset "
+							  "%llu: %s",
+				   p->path, what, (unsigned long long)off,
+				   strerror(errno ? errno : EIO));
 	return 0;
 }
 
@@ -91,12 +78,12 @@ static int perf_section(struct etm_perf *p, const uint8_t *b, uint64_t *off,
 	*off = perf_u64(p, b);
 	*size = perf_u64(p, b + 8);
 	if (*off > p->fsize || *size > p->fsize - *off)
-		return perf_err(err, errlen, -etme_parse, "%s: the %s section "
-							  "(offset %llu, %llu bytes) runs past the end of "
-							  "the file (%llu bytes)",
-				p->path, what,
-				(unsigned long long)*off, (unsigned long long)*size,
-				(unsigned long long)p->fsize);
+		return etm_err_msg(err, errlen, -etme_parse, "%s: the %s section "
+							     "(offset %llu, %llu bytes) runs past the end of "
+							     "the file (%llu bytes)",
+				   p->path, what,
+				   (unsigned long long)*off, (unsigned long long)*size,
+				   (unsigned long long)p->fsize);
 	return 0;
 }
 
@@ -112,16 +99,16 @@ static int perf_attrs(struct etm_perf *p, const uint8_t *h, char *err,
 	if (r < 0)
 		return r;
 	if (asize < sizeof(a) + 16 || asize > 4096)
-		return perf_err(err, errlen, -etme_parse, "%s: offset 16: attr "
-							  "size %llu is not that of a perf_event_attr with "
-							  "its ids section (64-4096 bytes)",
-				p->path,
-				(unsigned long long)asize);
+		return etm_err_msg(err, errlen, -etme_parse, "%s: offset 16: attr "
+							     "size %llu is not that of a perf_event_attr with "
+							     "its ids section (64-4096 bytes)",
+				   p->path,
+				   (unsigned long long)asize);
 	if (size < asize)
-		return perf_err(err, errlen, -etme_parse, "%s: offset %llu: no "
-							  "attr (attrs section of %llu bytes)",
-				p->path,
-				(unsigned long long)off, (unsigned long long)size);
+		return etm_err_msg(err, errlen, -etme_parse, "%s: offset %llu: no "
+							     "attr (attrs section of %llu bytes)",
+				   p->path,
+				   (unsigned long long)off, (unsigned long long)size);
 	p->info.nattrs = (size_t)(size / asize);
 	r = perf_read(p, off, a, sizeof(a), err, errlen, "the first attr");
 	if (r < 0)
@@ -160,11 +147,11 @@ static int perf_build_ids(struct etm_perf *p, const uint8_t *h, char *err,
 		n = perf_u16(p, b + 6);
 		misc = perf_u16(p, b + 4);
 		if (!r && (n < 36 || n > 4096 || pos + n > off + size))
-			r = perf_err(err, errlen, -etme_parse, "%s: offset %llu: "
-							       "build id record of %u bytes (36-4096, "
-							       "inside its section)",
-				     p->path,
-				     (unsigned long long)pos, n);
+			r = etm_err_msg(err, errlen, -etme_parse, "%s: offset %llu: "
+								  "build id record of %u bytes (36-4096, "
+								  "inside its section)",
+					p->path,
+					(unsigned long long)pos, n);
 		if (!r)
 			r = perf_read(p, pos, b, n, err, errlen, "a build id record");
 		if (r < 0)
@@ -194,21 +181,21 @@ static int perf_header(struct etm_perf *p, char *err, size_t errlen)
 	r = perf_read(p, 0, h, sizeof(h), err, errlen, "the file header");
 	if (r < 0)
 		return r == -etme_parse ?
-			       perf_err(err, errlen, r, "%s: offset 0: %llu bytes, "
-							"too short for a perf.data header (104)",
-					p->path, (unsigned long long)p->fsize) :
+			       etm_err_msg(err, errlen, r, "%s: offset 0: %llu bytes, "
+							   "too short for a perf.data header (104)",
+					   p->path, (unsigned long long)p->fsize) :
 			       r;
 	if (!memcmp(h, "2ELIFREP", 8))
 		p->info.big_endian = 1;
 	else if (memcmp(h, "PERFILE2", 8))
-		return perf_err(err, errlen, -etme_parse, "%s: offset 0: not a "
-							  "perf.data file (magic is not PERFILE2)",
-				p->path);
+		return etm_err_msg(err, errlen, -etme_parse, "%s: offset 0: not a "
+							     "perf.data file (magic is not PERFILE2)",
+				   p->path);
 	if (perf_u64(p, h + 8) < PERF_HDR_SIZE)
-		return perf_err(err, errlen, -etme_parse, "%s: offset 8: header "
-							  "size %llu (at least 104)",
-				p->path,
-				(unsigned long long)perf_u64(p, h + 8));
+		return etm_err_msg(err, errlen, -etme_parse, "%s: offset 8: header "
+							     "size %llu (at least 104)",
+				   p->path,
+				   (unsigned long long)perf_u64(p, h + 8));
 	r = perf_attrs(p, h, err, errlen);
 	if (!r)
 		r = perf_section(p, h + 40, &p->info.data_offset,
@@ -362,11 +349,11 @@ int etm_perf_next(struct etm_perf *p, struct etm_perf_rec *r, char *err,
 	if (p->pos >= end)
 		return -etme_eos;
 	if (end - p->pos < 8)
-		return perf_err(err, errlen, -etme_parse, "%s: offset %llu: %llu "
-							  "bytes left in the data section, too few for a "
-							  "record header",
-				p->path, (unsigned long long)p->pos,
-				(unsigned long long)(end - p->pos));
+		return etm_err_msg(err, errlen, -etme_parse, "%s: offset %llu: %llu "
+							     "bytes left in the data section, too few for a "
+							     "record header",
+				   p->path, (unsigned long long)p->pos,
+				   (unsigned long long)(end - p->pos));
 	e = perf_read(p, p->pos, p->buf, 8, err, errlen, "a record header");
 	if (e < 0)
 		return e;
@@ -375,13 +362,13 @@ int etm_perf_next(struct etm_perf *p, struct etm_perf_rec *r, char *err,
 	r->misc = perf_u16(p, p->buf + 4);
 	r->size = perf_u16(p, p->buf + 6);
 	if (r->size < perf_min_size(r->type) || r->size > end - p->pos)
-		return perf_err(err, errlen, -etme_parse, "%s: offset %llu: record "
-							  "of type %u has size %u (%s)",
-				p->path,
-				(unsigned long long)p->pos, r->type, r->size,
-				r->size < perf_min_size(r->type) ?
-					"too small for its fields" :
-					"past the end of the data section");
+		return etm_err_msg(err, errlen, -etme_parse, "%s: offset %llu: record "
+							     "of type %u has size %u (%s)",
+				   p->path,
+				   (unsigned long long)p->pos, r->type, r->size,
+				   r->size < perf_min_size(r->type) ?
+					   "too small for its fields" :
+					   "past the end of the data section");
 	e = perf_read(p, p->pos, p->buf, r->size, err, errlen, "a record");
 	if (e < 0)
 		return e;
@@ -391,13 +378,13 @@ int etm_perf_next(struct etm_perf *p, struct etm_perf_rec *r, char *err,
 	p->pos += r->size;
 	if (r->type == ETM_PERF_AUXTRACE) {
 		if (r->u.auxtrace.size > end - p->pos)
-			return perf_err(err, errlen, -etme_parse, "%s: offset %llu: "
-								  "AUXTRACE record of %llu bytes of trace runs "
-								  "past the end of the data section (%llu bytes "
-								  "left)",
-					p->path, (unsigned long long)r->offset,
-					(unsigned long long)r->u.auxtrace.size,
-					(unsigned long long)(end - p->pos));
+			return etm_err_msg(err, errlen, -etme_parse, "%s: offset %llu: "
+								     "AUXTRACE record of %llu bytes of trace runs "
+								     "past the end of the data section (%llu bytes "
+								     "left)",
+					   p->path, (unsigned long long)r->offset,
+					   (unsigned long long)r->u.auxtrace.size,
+					   (unsigned long long)(end - p->pos));
 		p->pos += r->u.auxtrace.size;
 	}
 	if (r->type == ETM_PERF_AUXTRACE_INFO && !p->info_read) {
@@ -436,8 +423,8 @@ int etm_perf_open(struct etm_perf **out, const char *path, char *err,
 	}
 	p->f = fopen(path, "rb");
 	if (!p->f || fstat(fileno(p->f), &st) != 0 || !S_ISREG(st.st_mode)) {
-		e = perf_err(err, errlen, -etme_io, "%s: %s", path,
-			     p->f ? "not a regular file" : strerror(errno));
+		e = etm_err_msg(err, errlen, -etme_io, "%s: %s", path,
+				p->f ? "not a regular file" : strerror(errno));
 		etm_perf_close(p);
 		return e;
 	}

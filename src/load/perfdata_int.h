@@ -8,6 +8,8 @@
 
 #include <etmtrace/perfdata.h>
 
+#include "common/strbuf.h"
+
 struct perf_bid {
 	char *name;
 	uint8_t id[20];
@@ -26,8 +28,6 @@ struct etm_perf {
 	uint8_t buf[65536 + 1]; /* one record, NUL after it */
 };
 
-int perf_err(char *err, size_t n, int code, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
 uint16_t perf_u16(const struct etm_perf *p, const uint8_t *b);
 uint32_t perf_u32(const struct etm_perf *p, const uint8_t *b);
 uint64_t perf_u64(const struct etm_perf *p, const uint8_t *b);

@@ -73,23 +73,23 @@ int perf_meta(struct etm_perf *p, const struct etm_perf_rec *r, char *err,
 		return 0; /* another kind of AUX trace: nothing to decode */
 	}
 	if (n < 3)
-		return perf_err(err, errlen, -etme_parse, "%s: offset %llu: cs_etm "
-							  "AUXTRACE_INFO of %u bytes has no private header",
-				p->path, (unsigned long long)r->offset, r->size);
+		return etm_err_msg(err, errlen, -etme_parse, "%s: offset %llu: cs_etm "
+							     "AUXTRACE_INFO of %u bytes has no private header",
+				   p->path, (unsigned long long)r->offset, r->size);
 	p->info.header_version = perf_u64(p, b + 16);
 	ncpu = perf_u64(p, b + 24) & 0xffffffffu;
 	p->info.pmu_type = (uint32_t)(perf_u64(p, b + 24) >> 32);
 	p->info.snapshot = perf_u64(p, b + 32) != 0;
 	if (p->info.header_version > 2)
-		return perf_err(err, errlen, -etme_parse, "%s: offset %llu: cs_etm "
-							  "header version %llu (versions 0-2 are known)",
-				p->path, (unsigned long long)r->offset + 16,
-				(unsigned long long)p->info.header_version);
+		return etm_err_msg(err, errlen, -etme_parse, "%s: offset %llu: cs_etm "
+							     "header version %llu (versions 0-2 are known)",
+				   p->path, (unsigned long long)r->offset + 16,
+				   (unsigned long long)p->info.header_version);
 	if (ncpu > (n - 3) / 3 + 1)
-		return perf_err(err, errlen, -etme_parse, "%s: offset %llu: %llu "
-							  "CPUs do not fit in an AUXTRACE_INFO of %u bytes",
-				p->path, (unsigned long long)r->offset + 24,
-				(unsigned long long)ncpu, r->size);
+		return etm_err_msg(err, errlen, -etme_parse, "%s: offset %llu: %llu "
+							     "CPUs do not fit in an AUXTRACE_INFO of %u bytes",
+				   p->path, (unsigned long long)r->offset + 24,
+				   (unsigned long long)ncpu, r->size);
 	p->info.cpus = calloc(ncpu ? ncpu : 1, sizeof(*p->info.cpus));
 	if (!p->info.cpus)
 		return -etme_nomem;
@@ -99,23 +99,23 @@ int perf_meta(struct etm_perf *p, const struct etm_perf_rec *r, char *err,
 		uint64_t len, magic;
 
 		if (k + 2 > n)
-			return perf_err(err, errlen, -etme_parse, "%s: offset %llu: "
-								  "the metadata of CPU %llu runs past the "
-								  "AUXTRACE_INFO record",
-					p->path,
-					(unsigned long long)(r->offset + off),
-					(unsigned long long)i);
+			return etm_err_msg(err, errlen, -etme_parse, "%s: offset %llu: "
+								     "the metadata of CPU %llu runs past the "
+								     "AUXTRACE_INFO record",
+					   p->path,
+					   (unsigned long long)(r->offset + off),
+					   (unsigned long long)i);
 		magic = perf_u64(p, b + off);
 		if ((magic != CS_ETMV3_MAGIC && magic != CS_ETMV4_MAGIC &&
 		     magic != CS_ETE_MAGIC) ||
 		    meta_block_len(p, b + off, n - k, &len, magic) < 0 ||
 		    len > n - k)
-			return perf_err(err, errlen, -etme_parse, "%s: offset %llu: "
-								  "CPU metadata block %llu: magic %#llx, "
-								  "unknown or its length past the record",
-					p->path, (unsigned long long)(r->offset + off),
-					(unsigned long long)i,
-					(unsigned long long)magic);
+			return etm_err_msg(err, errlen, -etme_parse, "%s: offset %llu: "
+								     "CPU metadata block %llu: magic %#llx, "
+								     "unknown or its length past the record",
+					   p->path, (unsigned long long)(r->offset + off),
+					   (unsigned long long)i,
+					   (unsigned long long)magic);
 		c->magic = magic;
 		c->cpu = (uint32_t)perf_u64(p, b + off + 8);
 		etm_config_init(&c->cfg);

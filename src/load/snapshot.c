@@ -3,7 +3,6 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,8 @@
 
 #include <etmtrace/error.h>
 #include <etmtrace/snapshot.h>
+
+#include "common/strbuf.h"
 
 #include "load/ini.h"
 #include "load/path.h"
@@ -47,17 +48,8 @@ struct snap_ctx {
 	size_t errlen;
 };
 
-static int snap_err(struct snap_ctx *c, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (c->errbuf && c->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(c->errbuf, c->errlen, fmt, ap);
-		va_end(ap);
-	}
-	return code;
-}
+/* An error of the load: its message into the caller's buffer. */
+#define snap_err(c, code, ...) etm_err_msg((c)->errbuf, (c)->errlen, code, __VA_ARGS__)
 
 static char *snap_strdup(const char *s)
 {

@@ -265,7 +265,7 @@ int etm_pktp_next(struct etm_pktp *p, struct etm_packet *pkt, size_t size);
 
 /* The branch address packet at @b[0..n) (b[0] a branch header) into @br
  * (offset not set), the compression state updated: its size, or 0 when
- * cut or bad (nothing changed). The short form inline (brshort.h), the
+ * cut or bad (nothing changed). The short form inline (inline_fields.h), the
  * rest through the protocol's reader (pkttok.c). */
 int etm_pktp_branch_at(struct etm_pktp *p, const uint8_t *b, size_t n,
 		       struct etm_brc *br);

@@ -12,7 +12,7 @@
 #include <etmtrace/config.h>
 #include <etmtrace/packet.h>
 
-#include "packet/brshort.h"
+#include "packet/inline_fields.h"
 #include "source/offseg.h"
 
 /* Input offset of byte @pos through offset map @m of @n segments; *@mi
@@ -287,7 +287,7 @@ static inline int etm_tok_is_branch(const struct etm_tok_reader *r, uint8_t h)
 	return r->hdr[h] == r->br_hdr;
 }
 
-/* The ETMv3 branch address packet at @pos in its short form (brshort.h)
+/* The ETMv3 branch address packet at @pos in its short form (inline_fields.h)
  * against the reader's compression state, into @bs: its size, or 0 if it
  * is not of that form (or cut). Does not consume it or change the state:
  * the caller does (r->pos, r->addr, r->isa). */

@@ -7,7 +7,7 @@
 
 #include "common/zero.h"
 #include "packet/async.h"
-#include "packet/brshort.h"
+#include "packet/inline_fields.h"
 #include "packet/pktbuf.h"
 
 #include <etmtrace/error.h>

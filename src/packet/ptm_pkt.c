@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "packet/addr.h"
-#include "packet/brshort.h"
+#include "packet/inline_fields.h"
 #include "packet/field.h"
 #include "packet/pktbuf.h"
 
@@ -29,7 +29,7 @@ static void ptm_hdr_table(const struct etm_config *cfg, uint8_t hdr[256])
 /* Cycle count field (§7): first byte bx C cccc xx gives count[3:0], then
  * up to 4 bytes of 7 bits with a continuation bit (the 5th byte ends it).
  * The cycle-accurate atom header has the same first-byte layout. The
- * reader is the fast paths' (brshort.h); -etme_again when cut. */
+ * reader is the fast paths' (inline_fields.h); -etme_again when cut. */
 static int ptm_cc(const uint8_t *b, size_t n, uint32_t *v)
 {
 	int r = etm_ptm_cc_short(b, n, v);

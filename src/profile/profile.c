@@ -506,15 +506,9 @@ static int prof_elem(struct etm_profile *p, const struct etm_elem *el)
 			prof_tl_clock(p, s, el);
 		return 0;
 	case etmk_event:
-	case etmk_window: /* no window in profiles */
-	case etmk_itm_sw: /* ITM/DWT events: no instructions */
-	case etmk_itm_ts:
-	case etmk_itm_overflow:
-	case etmk_dwt_pc:
-	case etmk_dwt_exc:
-	case etmk_dwt_cmp:
-	case etmk_dwt_counter:
-	case etmk_data: /* data transfers: no effect on the call stacks */
+	case etmk_window:   /* no window in profiles */
+	ETM_CASE_ITM_KINDS: /* ITM/DWT events: no instructions */
+	case etmk_data:     /* data transfers: no effect on the call stacks */
 	case etmk_invalid:
 	case etmk_num_kinds:
 		break;

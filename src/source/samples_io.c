@@ -4,7 +4,6 @@
  * flags per sample, triggers already resolved) and ETB RAM images (the ETM9
  * packing as OpenOCD's etb.c unpacks it). */
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,20 +12,9 @@
 #include <etmtrace/etmv1.h>
 
 #include "common/bits.h"
+#include "common/strbuf.h"
 
 static const char e1_magic[8] = "ETM1TRC";
-
-static int e1_fail(char *eb, size_t el, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (eb && el) {
-		va_start(ap, fmt);
-		vsnprintf(eb, el, fmt, ap);
-		va_end(ap);
-	}
-	return err;
-}
 
 static uint32_t e1_be32(const uint8_t *p)
 {
@@ -90,12 +78,12 @@ static int e1_read_bin(struct etm_e1_capture *c, const uint8_t *b, size_t n,
 	uint32_t cnt;
 
 	if (etm_e1_bin_header(b, n, &c->cfg, &cnt) < 0)
-		return e1_fail(eb, el, -etme_parse,
-			       "not an ETM1TRC v1 file (or a bad header field)");
+		return etm_err_msg(eb, el, -etme_parse,
+				   "not an ETM1TRC v1 file (or a bad header field)");
 	if ((uint64_t)cnt * ETM_E1_REC != n - 32)
-		return e1_fail(eb, el, -etme_parse,
-			       "sample count %u does not match the file size",
-			       cnt);
+		return etm_err_msg(eb, el, -etme_parse,
+				   "sample count %u does not match the file size",
+				   cnt);
 	c->rec = malloc(cnt ? (size_t)cnt * ETM_E1_REC : 1);
 	if (!c->rec)
 		return -etme_nomem;
@@ -222,8 +210,8 @@ static int e1_read_text(struct etm_e1_capture *c, const uint8_t *b, size_t n,
 
 			if (sscanf(s + 1, "%31s %63s", key, val) < 1 ||
 			    e1_header(&c->cfg, key, val) < 0)
-				return e1_fail(eb, el, -etme_parse,
-					       "line %lu: bad header", lno);
+				return etm_err_msg(eb, el, -etme_parse,
+						   "line %lu: bad header", lno);
 			continue;
 		}
 		int err = e1_line(c, s, &cyc);
@@ -231,10 +219,10 @@ static int e1_read_text(struct etm_e1_capture *c, const uint8_t *b, size_t n,
 		if (err == -etme_nomem)
 			return err;
 		if (err < 0)
-			return e1_fail(eb, el, -etme_parse,
-				       "line %lu: bad sample (expected cycle "
-				       "%lu)",
-				       lno, cyc);
+			return etm_err_msg(eb, el, -etme_parse,
+					   "line %lu: bad sample (expected cycle "
+					   "%lu)",
+					   lno, cyc);
 	}
 	return 0;
 }
@@ -249,8 +237,8 @@ static int e1_read_ocd(struct etm_e1_capture *c, const uint8_t *b, size_t n,
 	int err;
 
 	if (n < 12 || (uint64_t)e1_be32(b + 8) * 12 != n - 12)
-		return e1_fail(eb, el, -etme_parse,
-			       "not an OpenOCD etm dump (depth/size)");
+		return etm_err_msg(eb, el, -etme_parse,
+				   "not an OpenOCD etm dump (depth/size)");
 	c->status = e1_be32(b);
 	c->cfg.etmcr = e1_be32(b + 4);
 	/* the dump has no ETMCCR: ETMv1.3 (the superset) unless told */
@@ -281,9 +269,9 @@ static int e1_read_etb(struct etm_e1_capture *c, const uint8_t *b, size_t n,
 	int err;
 
 	if (!port || n % 4)
-		return e1_fail(eb, el, -etme_parse,
-			       "ETB image: size not a multiple of 4 or no "
-			       "port width");
+		return etm_err_msg(eb, el, -etme_parse,
+				   "ETB image: size not a multiple of 4 or no "
+				   "port width");
 	per = port == 4 ? 3 : port == 8 ? 2 :
 					  1;
 	bits = port + 4; /* PIPESTAT[2:0], TRACEPKT, TRACESYNC */
@@ -333,8 +321,8 @@ int etm_e1_read(struct etm_e1_capture *c, enum etm_e1_format fmt,
 		err = e1_read_etb(c, buf, n, errbuf, errlen);
 		break;
 	default:
-		err = e1_fail(errbuf, errlen, -etme_parse,
-			      "unknown sample file format");
+		err = etm_err_msg(errbuf, errlen, -etme_parse,
+				  "unknown sample file format");
 	}
 	if (err < 0)
 		etm_e1_capture_fini(c);

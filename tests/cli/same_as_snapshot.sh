@@ -1,4 +1,4 @@
-# tests/cli/same_as_snapshot.sh - (sourced after i13-lib.sh) decode every
+# tests/cli/same_as_snapshot.sh - (sourced after lib.sh) decode every
 # source of a snapshot three ways and check they agree for each trace ID:
 # the snapshot (`--id X`), its trace file with `--id X` and the registers of
 # the snapshot's .ini files given as options, and its trace file with

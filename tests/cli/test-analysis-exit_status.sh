@@ -7,7 +7,7 @@
 # decode prints (N equal to decode's); a clean capture exits 0 and prints
 # nothing on stderr. Single-threaded and on two threads (coverage's
 # parallel path carries its diagnostics in per-worker parts).
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 # analysis CMD -> the output noun of its reason
 noun() { case $1 in coverage) echo coverage ;; *) echo profile ;; esac; }
 # a clean two-source PTM capture, big enough for parallel chunks

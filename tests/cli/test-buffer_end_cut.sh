@@ -11,7 +11,7 @@
 # frame format, shared/docs/coresight-formatter.md). A cut followed by
 # more data of that source (bytes taken out of the middle) is still an
 # error (exit 1).
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 synth_snap "$tmp/e3" --protocol etmv3 --full-addr --async-period 256 --insns 3000
 synth_snap "$tmp/pc" --protocol ptm --format coresight --sources 3 --insns 3000
 synth_snap "$tmp/ec" --protocol etmv3 --format coresight --sources 2 --insns 3000 --full-addr

@@ -9,7 +9,7 @@
 # with the same instructions as profile's folded stacks. The output is the
 # same for --jobs 1, 2 and 3. Exit 77 (skip) when data or objdump are
 # missing.
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 A="$ETM_SHARED/snapshots/am243x-freertos-1"
 [ -f "$A/freertos.out" ] || { echo "am243x-freertos-1 missing: skip"; exit 77; }
 command -v arm-none-eabi-objdump > /dev/null || { echo "arm-none-eabi-objdump missing: skip"; exit 77; }

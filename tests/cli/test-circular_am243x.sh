@@ -8,7 +8,7 @@
 # order: older lap, tail, newest run. The instruction counts are those of
 # each byte range decoded alone (measured with the decoder before pieces
 # existed: 249,121, 30,954 and 2,322), checked here again from the slices.
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 am=${ETM_SHARED:-}/snapshots/am243x-freertos-1
 [ -d "$am" ] || { echo "SKIP: $am missing"; exit 77; }
 "$ETMTRACE" decode "$am" > "$tmp/l" 2> "$tmp/e"

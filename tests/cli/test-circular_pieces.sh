@@ -7,7 +7,7 @@
 # the older lap, the tail, then the newest run, each with the instructions
 # the generator says ran there (synth --expect). A dump of one run in order
 # is unchanged.
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 CD="$(dirname "$0")/circ-dump.py"
 gen="--protocol etmv3 --features arm,exc --format coresight --sources 2 --isync-period 256 --async-period 256"
 synth_snap "$tmp/r1" $gen --insns 12000

@@ -5,7 +5,7 @@
 # data` under every data setting; the same with --jobs N; --data-range and
 # --data-only; the text and jsonl lines; data trace does not change the
 # instructions; a data packet cut by the end of the file.
-. "$ETM_SRCDIR/tests/cli/i13-lib.sh"
+. "$ETM_SRCDIR/tests/cli/lib.sh"
 
 # data_rt NAME ARGS...: synth with --expect-data, decode --format data
 data_rt() {

@@ -13,7 +13,7 @@
 #    arm-linux-gnueabihf-nm, file:line from arm-linux-gnueabihf-addr2line;
 #  - the same lines with --jobs 1 and 2 (TC2); bad lists are usage errors
 #    that name the fields.
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 TC2=${ETM_SHARED:?}/snapshots/TC2
 [ -f "$TC2/cstrace.bin" ] || { echo "SKIP: $TC2 missing (tests/data unpacked at configure)"; exit 77; }
 

@@ -5,7 +5,7 @@
 # below, IHI 0014Q), names the option that sets it, and is printed only
 # when that configuration decodes with fewer errors: following a printed
 # hint gives the generator's instructions (etmtrace synth --expect).
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 : "${ETMTRACE:?}"
 # set_idr DIR VALUE: the snapshot's ETMIDR register
 set_idr() { sed -i "s/^ETMIDR(0x079)=.*/ETMIDR(0x079)=$2/" "$1/source_0.ini"; }

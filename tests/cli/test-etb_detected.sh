@@ -3,7 +3,7 @@
 # (CoreSight frames) given as a trace file is recognised from its bytes and
 # decodes as generated; forced to raw, the warning names the framing (not
 # the protocol) and the exit status is 1.
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 synth_snap "$tmp/s" --protocol etmv3 --format coresight --seed 8 --insns 3000
 "$ETMTRACE" decode "$tmp/s/trace.bin" $(images "$tmp/s") --format canon > "$tmp/got" 2> "$tmp/err"; rc=$?
 check "[ $rc -eq 0 ] && canon_eq '$tmp/got' '$tmp/s.exp'" "ETB dump with only the images decodes as generated"

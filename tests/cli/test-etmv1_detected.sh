@@ -7,7 +7,7 @@
 # gives the generator's own instruction list, the same as with --protocol
 # etmv1. Files that do not say it (our text format, an ETB image) get a
 # note naming --protocol etmv1; ETMv3/PTM trace files get none.
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 [ -x "$PY" ] || { echo "SKIP: no $PY"; exit 77; }
 d="$tmp/e1"
 "$ETMTRACE" synth "$d" --protocol etmv1 --port 8 --seed 7 --insns 3000 --expect "$d.exp" > /dev/null 2>&1

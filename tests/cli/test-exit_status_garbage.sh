@@ -5,7 +5,7 @@
 # 1 or 2 with one line of reason on stderr (notes and warnings aside), with
 # and without an image; an empty trace buffer in a snapshot and a wrong ELF
 # give exit 1; bit flips in a good trace give exit 1.
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 img="$tmp/img.bin"
 cp "$S/vectors.bin" "$img"
 dd if="$S/code.bin" of="$img" bs=1 seek=$((0x8000)) conv=notrunc 2>/dev/null

@@ -4,7 +4,7 @@
 # reason: an empty file, a directory, a missing file, not a regular file,
 # unreadable, a directory that is no snapshot, and bad @ADDR / @BIAS syntax
 # with the accepted forms. Exit status 2 each time.
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 : > "$tmp/empty.bin"
 mkdir "$tmp/adir"
 mkfifo "$tmp/fifo"

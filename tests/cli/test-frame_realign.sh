@@ -12,7 +12,7 @@
 # not yet reached are in doc/robustness.md ("Frame realignment"); the
 # counts asserted are those measured when this was written (a regression
 # fails, an improvement is welcome): the listing below prints them.
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 R="$ETM_SRCDIR/tests/cli/realign.py"
 CMP=${ETM_SHARED:-}/tools/compare.py
 tc2=${ETM_SHARED:-}/snapshots/TC2

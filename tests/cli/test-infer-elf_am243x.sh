@@ -4,7 +4,7 @@
 # ARMv7-R) is inferred as the ETMv3.3 its snapshot's registers say
 # (device_6.ini: ETMIDR, ETMCR), never PTM, and decodes to the snapshot's
 # instructions.
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 : "${ETMTRACE:?}" "${ETM_SHARED:?}"
 A=$ETM_SHARED/snapshots/am243x-freertos-1
 [ -e "$A/etb.bin" ] && [ -e "$A/freertos.out" ] || { echo "skip: $A missing"; exit 77; }

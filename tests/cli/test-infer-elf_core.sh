@@ -7,7 +7,7 @@
 # `arm-none-eabi-readelf -A` tells their profile and architecture (the
 # oracle), synthetic PTM and ETMv3 traces (etmtrace synth --expect) are
 # decoded with each.
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 : "${ETMTRACE:?}"
 for t in arm-none-eabi-gcc arm-none-eabi-readelf; do
 	command -v $t > /dev/null || { echo "skip: $t missing"; exit 77; }

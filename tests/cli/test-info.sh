@@ -3,7 +3,7 @@
 # without a length= key at its file's size (was zero-length), exits 2 on an
 # --id naming no source (was 0), and describes a trace file (was "FILE/
 # snapshot.ini: Not a directory").
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 cp -r "$S" "$tmp/s"; chmod -R u+w "$tmp/s"
 sed -i '/^length=/d' "$tmp/s/cpu_0.ini"
 "$ETMTRACE" info "$tmp/s" > "$tmp/i"; rc=$?

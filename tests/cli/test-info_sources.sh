@@ -4,7 +4,7 @@
 # only the trace IDs that carry data (an ID byte with no data byte after
 # it is no source; ID 0 is padding), and lists ETMv1 sources, which
 # `decode` decodes, as decoded.
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 [ -x "$PY" ] || { echo "SKIP: no $PY"; exit 77; }
 synth_snap "$tmp/v3" --protocol etmv3 --seed 5 --insns 4000
 "$ETMTRACE" info "$tmp/v3/trace.bin" > "$tmp/info" 2> /dev/null

@@ -5,7 +5,7 @@
 # (examples/sample/README.txt: I-sync reason 01); the am243x capture starts
 # at a periodic I-sync and restarts after a debug halt with a debug-exit
 # I-sync (doc/design.md, tests/snapshot/test-decode-etm3.sh).
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 "$ETMTRACE" decode "$S" > "$tmp/t"
 check "grep -q '^-- trace on (start, I-sync: trace enabled) at 0x00008000' '$tmp/t'" "sample: first sync names the I-sync reason"
 "$ETMTRACE" decode "$S" --format jsonl > "$tmp/j"

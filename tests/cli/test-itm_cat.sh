@@ -3,7 +3,7 @@
 # ports of the hand-made ITM stream of swo_capture.py, alone (SWO without
 # the formatter) and in TPIU frames beside an ETM, as orbcat shows it;
 # the sampled profile of its PC samples; itm --check against the ETM.
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 GEN="$ETM_SRCDIR/tests/cli/swo_capture.py"
 synth_snap "$tmp/s" --protocol etmv3 --features thumb --seed 3 --insns 3000
 $PY "$GEN" "$tmp/s/trace.bin" "$tmp/a.bin" --itm "$tmp/itm.bin" --fsync 8

@@ -5,7 +5,7 @@
 # beside the ETM/PTM trace in one CoreSight buffer; the decode gives the
 # generator's ITM listing lines (FILE.itm) and its instruction list, in
 # one stream, the same with two threads; itm --check finds them agree.
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 for cfg in "etmv3 3" "ptm 11" "etmv3 29 --features arm,thumb,exc,b2b,gaps,ts" "ptm 40 --timestamps 64"; do
 	set -- $cfg
 	p=$1 seed=$2; shift 2

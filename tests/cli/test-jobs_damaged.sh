@@ -19,7 +19,7 @@
 # was judged from itself; seed 7 --id 0x10 --jobs 8 was nondeterministic
 # (a decoder converged with a chunk's although one of them had found an
 # ID in the input that the other still took for damage).
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 tc2=${ETM_SHARED:-}/snapshots/TC2
 [ -f "$tc2/cstrace.bin" ] || { echo "SKIP: TC2 missing"; exit 77; }
 mkdir "$tmp/d"

@@ -16,7 +16,7 @@
 #    (decimal), and `packets --offsets hex` lists the same offsets as
 #    `packets`.
 # Exit 77 (skip) when the cross compiler or objdump is missing.
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 cc=arm-linux-gnueabihf-gcc od=arm-linux-gnueabihf-objdump nm=arm-linux-gnueabihf-nm
 for t in $cc $od $nm; do
 	command -v $t > /dev/null || { echo "SKIP: $t missing (scripts/deps.sh)"; exit 77; }

@@ -6,7 +6,7 @@
 # holds the rest of the stream (the server waits for them: no timing);
 # SIGINT ends the decode as the end of the stream would, at the bytes
 # received (the file decode of that prefix).
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 SRV="$ETM_SRCDIR/tests/cli/live_server.py"
 A="$ETM_SHARED/snapshots/am243x-freertos-1"
 [ -f "$A/etb.bin" ] || { echo "skip: $A missing"; exit 77; }

@@ -2,7 +2,7 @@
 # tests/cli/test-messages_stdin.sh - --elf of a
 # missing file names it once; bad --jobs / --id / missing values give the
 # valid range; `decode -` reads standard input.
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 "$ETMTRACE" decode "$S" --elf "$tmp/missing.elf" 2> "$tmp/e"; rc=$?
 check "[ $rc -eq 2 ] && [ \$(grep -o 'missing.elf' '$tmp/e' | wc -l) -eq 1 ]" "--elf missing.elf: named once ($(cat "$tmp/e"))"
 "$ETMTRACE" decode "$S" --jobs 257 2> "$tmp/e"; rc=$?

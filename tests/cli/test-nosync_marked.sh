@@ -3,7 +3,7 @@
 # of synchronisation says what it means and where the listing resumes.
 # (Resync markers, coalescing of repeated diagnostics and in-place marks of
 # image disagreements: test-resync_coalesce_marks.sh.)
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 am=${ETM_SHARED:-}/snapshots/am243x-freertos-1
 [ -d "$am" ] || { echo "skip: $am missing"; exit 77; }
 "$ETMTRACE" decode "$am" --pieces off > "$tmp/a" 2>/dev/null

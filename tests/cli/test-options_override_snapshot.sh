@@ -3,7 +3,7 @@
 # on a snapshot, --protocol / --etmcr / --etmccer / --etmidr override its
 # registers (they were silently ignored, while --input-format was applied),
 # each with a note naming what changed.
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 # A snapshot whose device file states a wrong ETMCR (cycle-accurate off for
 # cycle-accurate trace): the override puts it right.
 synth_snap "$tmp/s" --protocol ptm --cycle-accurate --seed 7 --insns 2000

@@ -6,7 +6,7 @@
 # (bit 0 = 1: branch; address bits [6:1] = 0x10 -> 0x40, nothing above),
 # then an I-sync to 0x01000080 and the same kind of packet 0x43 (-> 0x84,
 # high bits from the I-sync: 0x01000084).
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 printf '\x00\x00\x00\x00\x00\x80\x21\x08\x00\x80\x00\x00\x01\x43' > "$tmp/t.bin"
 "$ETMTRACE" packets "$tmp/t.bin" --protocol etmv3 --etmcr 0 > "$tmp/p" 2>/dev/null
 check "grep -q 'BRANCH_ADDRESS *Addr=0x00000040 (low .* address bits only: no full address yet)' '$tmp/p'" "branch before the first I-sync: partial"

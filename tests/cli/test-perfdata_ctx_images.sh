@@ -12,7 +12,7 @@
 # instruction; the listing too reads each range from its process's image);
 # each other pid is noted once. With --ctx-images off, the whole piece is
 # the AUX record's process: mapped in pid 1000 too, the whole list decodes.
-. "$ETM_SRCDIR/tests/cli/i13-lib.sh"
+. "$ETM_SRCDIR/tests/cli/lib.sh"
 
 norm() { awk '/^GAP$/ { if (n) gap = 1; next } { if (gap) print "GAP"; gap = 0; n++; print }' "$1"; }
 

@@ -9,7 +9,7 @@
 # explains (OpenCSD calls `ldr pc, [Rn]`, `bx Rn` and `tbb` returns,
 # ETMv3.3/3.4 exception returns "return"; our names come from the
 # instruction). Synthetic programs and TC2's real ETMv3.5 capture.
-. "$ETM_SRCDIR/tests/cli/i13-lib.sh"
+. "$ETM_SRCDIR/tests/cli/lib.sh"
 if ! command -v perf > /dev/null || ! perf script --help > /dev/null 2>&1; then
 	echo "SKIP: no perf (install linux-perf: Debian's perf reads cs_etm trace through OpenCSD)"
 	exit 77

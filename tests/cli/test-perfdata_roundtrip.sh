@@ -6,7 +6,7 @@
 # AUX trace, cs_etm header versions 0, 1 and 2 (trace IDs from
 # AUX_OUTPUT_HW_ID), 16-byte frames and raw, both byte orders, snapshot
 # mode; each source decoded alone from the perf.data, compared to its list.
-. "$ETM_SRCDIR/tests/cli/i13-lib.sh"
+. "$ETM_SRCDIR/tests/cli/lib.sh"
 
 # norm FILE: canonical list with GAP runs collapsed, leading/trailing GAPs
 # dropped (the canon.py rules: a perf AUX piece starts a trace)

@@ -4,7 +4,7 @@
 # design.md), and info says so. The synthetic trace's timestamps are
 # Gray-coded by our encoder and ascend: decoded as PFT 1.0 they ascend and
 # equal the PFT 1.1 decode that states Gray in ETMCCER[28] = 0.
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 "$ETMTRACE" synth "$tmp/s" --protocol ptm --timestamps 48 --ts-gray --features arm,thumb,ts --insns 5000 > /dev/null 2>&1
 "$ETMTRACE" decode "$tmp/s" --format jsonl | grep '"kind":"timestamp"' > "$tmp/t11"
 sed -i 's/^ETMIDR(0x079)=.*/ETMIDR(0x079)=0x411cf302/' "$tmp/s/source_0.ini"   # PFT 1.0

@@ -17,7 +17,7 @@
 #  - README and doc/python.md name scripts/python.sh for every command that
 #    runs a Python, and no bare 'python3 -m'.
 # Exit 77 (skip) without /usr/bin/python3 and its numpy/setuptools/wheel.
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 R=$ETM_SRCDIR
 /usr/bin/python3 -c 'import numpy, setuptools, wheel, venv' 2> /dev/null ||
 	{ echo "SKIP: /usr/bin/python3 lacks numpy/setuptools/wheel (scripts/deps.sh)"; exit 77; }

@@ -8,7 +8,7 @@
 # fail its condition is marked on its line. Every listing is the same for
 # --jobs 1, 2 and 3 (runs are joined across the pieces formatted in
 # parallel, src/listing/listing_par.c).
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 tc2=${ETM_SHARED:-}/snapshots/TC2
 [ -d "$tc2" ] || { echo "skip: $tc2 missing"; exit 77; }
 # (1), (3): TC2 against its kernel image loaded 4 bytes too high: the flow

@@ -18,7 +18,7 @@
 # only, never S.
 set -u
 : "${ETMTRACE:?}" "${ETM_SRCDIR:?}"
-. "$ETM_SRCDIR/tests/cli/i13-lib.sh"
+. "$ETM_SRCDIR/tests/cli/lib.sh"
 cd "$tmp"
 printf '\x00\x00\xa0\xe1\x00\x00\xa0\xe1\x00\x00\xa0\xe1\x00\x00\xa0\xe1' > img.bin
 mk() { printf "\\x00\\x00\\x00\\x00\\x00\\x80\\x08\\x$2\\x00\\x10\\x00\\x00\\x8c" > "$1.bin"; }

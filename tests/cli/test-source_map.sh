@@ -9,7 +9,7 @@
 # `decode --source` prints their lines, and `coverage --format lcov` names
 # them in SF: so that genhtml (lcov package) renders the file.
 # Exit 77 (skip) when data or genhtml are missing.
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 A="$ETM_SHARED/snapshots/am243x-freertos-1"
 [ -f "$A/freertos.out" ] || { echo "am243x-freertos-1 missing: skip"; exit 77; }
 command -v genhtml > /dev/null || { echo "genhtml (lcov) missing: skip"; exit 77; }

@@ -7,7 +7,7 @@
 # tpiu takes both, the ITM source is named ITM/DWT and decoded as such
 # with one note, and the ETM source decodes to the generator's
 # instruction list.
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 GEN="$ETM_SRCDIR/tests/cli/swo_capture.py"
 synth_snap "$tmp/s" --protocol etmv3 --features thumb --seed 3 --insns 20000
 img=$(images "$tmp/s")

@@ -83,5 +83,12 @@ check "[ $rc -eq 2 ]" "no directory -> exit 2"
 "$ETMTRACE" synth --help > "$tmp/h"; rc=$?
 check "[ $rc -eq 0 ] && grep -q usage '$tmp/h'" "synth --help"
 
+# Eight sources (the most): the device list holds coreK=cpu_K.ini and
+# sourceK=source_K.ini for K = 0..7, in that order, and nothing else
+# (snapshot format: a key and a device file per device).
+"$ETMTRACE" synth "$tmp/s8" --format coresight --sources 8 --insns 50 > /dev/null 2>&1; rc=$?
+for k in 0 1 2 3 4 5 6 7; do printf 'core%d=cpu_%d.ini\nsource%d=source_%d.ini\n' $k $k $k $k; done > "$tmp/s8.want"
+check "[ $rc -eq 0 ] && sed -n '/^\[device_list\]/,/^\$/p' '$tmp/s8/snapshot.ini' | grep = | diff -q - '$tmp/s8.want' > /dev/null" "--sources 8: device list core0..7/source0..7"
+
 [ $fail -eq 0 ] && echo "synth tests passed" || echo "$fail synth tests failed"
 exit $((fail != 0))

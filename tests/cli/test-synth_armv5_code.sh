@@ -10,7 +10,7 @@
 set -u
 : "${ETMTRACE:?}" "${ETM_SRCDIR:?}"
 command -v arm-none-eabi-objdump > /dev/null || { echo "objdump missing: skip"; exit 77; }
-. "$ETM_SRCDIR/tests/cli/i13-lib.sh"
+. "$ETM_SRCDIR/tests/cli/lib.sh"
 cd "$tmp"
 for seed in 1 2 3 4 5; do
 	for m in "thumb thumb" "arm arm,exc" "mixed arm,thumb,exc,ctx" "thumb thumb,ctx,gaps" \

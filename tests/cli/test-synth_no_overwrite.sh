@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/cli/test-synth_no_overwrite.sh - synth does
 # not overwrite an existing snapshot without --force.
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 synth_snap "$tmp/s" --seed 1 --insns 100
 cp "$tmp/s/trace.bin" "$tmp/before"
 "$ETMTRACE" synth "$tmp/s" --seed 2 --insns 100 2> "$tmp/err"; rc=$?

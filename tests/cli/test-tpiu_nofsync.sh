@@ -3,7 +3,7 @@
 # with FSYNC (between frames, off the 16-byte grid) and without (an SWO
 # capture: frames from byte 0, HSYNC halfwords only) are detected and decode
 # as generated; --help says what the formats mean.
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 synth_snap "$tmp/s" --protocol ptm --format coresight --seed 9 --insns 3000
 # From the frames: (a) 3 junk bytes, an FSYNC, then an FSYNC after every
 # third frame; (b) no FSYNC, an HSYNC (FF 7F) at byte 6 of every fifth frame

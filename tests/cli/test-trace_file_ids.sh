@@ -13,7 +13,7 @@
 # never starts a run: doc/circular.md), with the instructions of each byte
 # range alone (249,121, 30,954, 2,322; measured before pieces existed,
 # tests/cli/test-circular_am243x.sh).
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 am=${ETM_SHARED:-}/snapshots/am243x-freertos-1
 [ -d "$am" ] || { echo "SKIP: $am missing"; exit 77; }
 [ -x "$PY" ] || { echo "SKIP: no $PY"; exit 77; }

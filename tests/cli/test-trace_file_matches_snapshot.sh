@@ -9,7 +9,7 @@
 # protocols, CoreSight frames and TPIU (the same frames with FSYNC, and
 # with HSYNC only), and a raw single source; the snapshot's own decode is
 # checked against the generator's expected instructions first.
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/same_as_snapshot.sh"
 # tpiu IN OUT fsync|hsync: the CoreSight frames of IN as a TPIU stream -
 # an FSYNC first and after every fourth frame, or (no FSYNC) an HSYNC

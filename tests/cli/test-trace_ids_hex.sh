@@ -2,7 +2,7 @@
 # tests/cli/test-trace_ids_hex.sh - trace IDs print
 # as 0x13 everywhere and --id reads that notation (hex: 13 is 0x13); an
 # unknown ID, or a source of a protocol not decoded, is named as such.
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 "$ETMTRACE" decode "$S" --id 13 --format canon > "$tmp/a"; r1=$?
 "$ETMTRACE" decode "$S" --id 0x13 --format canon > "$tmp/b"; r2=$?
 check "[ $r1 -eq 0 ] && [ $r2 -eq 0 ] && [ -s '$tmp/a' ] && cmp -s '$tmp/a' '$tmp/b'" "--id 13 is 0x13 (the sample's source)"

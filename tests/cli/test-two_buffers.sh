@@ -2,7 +2,7 @@
 # tests/cli/test-two_buffers.sh - a snapshot with
 # two trace buffers decodes the sources of both (it decoded the first
 # buffer's only, silently), and --id A --id B across buffers keeps both.
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 synth_snap "$tmp/a" --protocol ptm --seed 11 --insns 500
 synth_snap "$tmp/b" --protocol etmv3 --seed 12 --insns 700
 c="$tmp/c"; mkdir "$c"

@@ -4,7 +4,7 @@
 # --verify output without the elements between each 'unverified' marker
 # and the error of that source that rejected them (the marker and the
 # error stay), and the count is said on stderr; clean trace is unchanged.
-. "$(dirname "$0")/i13-lib.sh"
+. "$(dirname "$0")/lib.sh"
 "$ETMTRACE" synth "$tmp/s" --protocol ptm --seed 7 --insns 20000 \
 	--isync-period 128 --async-period 512 > /dev/null 2>&1
 "$ETMTRACE" decode "$tmp/s" --format jsonl --verify > "$tmp/cv" 2>/dev/null

@@ -6,7 +6,7 @@
 # TC2 and on a synthetic trace (generator ground truth), each window's list
 # derived from the FULL decode by tests/cli/window_expect.py, not by the
 # window code; canon, text, jsonl and --stats agree; --jobs 3 = --jobs 1.
-. "$ETM_SRCDIR/tests/cli/i13-lib.sh"
+. "$ETM_SRCDIR/tests/cli/lib.sh"
 E=$ETMTRACE
 X="$PY $ETM_SRCDIR/tests/cli/window_expect.py"
 T="$ETM_SHARED/snapshots/TC2"

@@ -5,7 +5,7 @@
 # 'window' element where instructions were left out between groups; the
 # groups derived from the FULL decode (its halts and instruction list) by
 # tests/cli/window_expect.py, not by the window code. --jobs 2 = --jobs 1.
-. "$ETM_SRCDIR/tests/cli/i13-lib.sh"
+. "$ETM_SRCDIR/tests/cli/lib.sh"
 E=$ETMTRACE
 X="$PY $ETM_SRCDIR/tests/cli/window_expect.py"
 A="$ETM_SHARED/snapshots/am243x-freertos-1"

@@ -7,7 +7,7 @@
 # 0x10's 7205 instructions with errors, and listed 33 packets for 0x14, a
 # source with no data: every frame of the other sources was taken for lost
 # alignment.
-. "$(dirname "$0")/../cli/i13-lib.sh"
+. "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/../cli/same_as_snapshot.sh"
 SH=${ETM_SHARED:-}/snapshots
 if [ ! -d "$SH/TC2" ] || [ ! -d "$SH/trace_cov_a15" ] || [ ! -d "$SH/am243x-freertos-1" ]; then

@@ -100,3 +100,15 @@ int etest_sink_write(void *ctx, const char *s, size_t n)
 	k->buf[k->len] = 0;
 	return 0;
 }
+
+size_t etest_mem_read(void *ctx, uint64_t off, uint8_t *buf, size_t n)
+{
+	const struct etest_mem *in = ctx;
+
+	if (off >= in->n)
+		return 0;
+	if (n > in->n - off)
+		n = (size_t)(in->n - off);
+	memcpy(buf, in->b + off, n);
+	return n;
+}

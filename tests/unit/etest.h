@@ -67,4 +67,13 @@ struct etest_sink {
 };
 int etest_sink_write(void *ctx, const char *s, size_t n);
 
+/* Bytes in memory read by the library's read callback (etmtrace/chunk.h,
+ * etm_decoder_run()): pass etest_mem_read with a struct etest_mem as its
+ * context. Reads past the end return what is left (0 at the end). */
+struct etest_mem {
+	const uint8_t *b;
+	size_t n;
+};
+size_t etest_mem_read(void *ctx, uint64_t off, uint8_t *buf, size_t n);
+
 #endif

@@ -82,37 +82,20 @@ static void drt_elem(struct drt_out *o, const struct etm_elem *el,
 			     ((el->dflags & ETM_DATA_FAILED) ? ETM_EVD_FAILED : 0));
 }
 
-struct drt_buf {
-	const uint8_t *b;
-	size_t n;
-};
-
-static size_t drt_read(void *ctx, uint64_t off, uint8_t *buf, size_t n)
-{
-	const struct drt_buf *in = ctx;
-
-	if (off >= in->n)
-		return 0;
-	if (n > in->n - off)
-		n = (size_t)(in->n - off);
-	memcpy(buf, in->b + off, n);
-	return n;
-}
-
 /* Decode @buf in chunks of about @target bytes, each on its own decoder,
  * their outputs stitched (etmtrace/chunk.h): the results into @o. */
 static int drt_chunked(struct etm_decoder *d, const uint8_t *buf, size_t n,
 		       uint64_t target, const struct etm_image *img,
 		       struct drt_out *o, size_t *nchunks)
 {
-	struct drt_buf in = { buf, n };
+	struct etest_mem in = { buf, n };
 	struct etm_chunk *ch = NULL;
 	const struct etm_elem *els;
 	uint64_t want = 0;
 	size_t nc = 0, i;
 	int k, r = 0;
 
-	if (etm_chunk_plan(d, drt_read, &in, n, target, 0, &ch, &nc) < 0)
+	if (etm_chunk_plan(d, etest_mem_read, &in, n, target, 0, &ch, &nc) < 0)
 		return -1;
 	*nchunks = nc;
 
@@ -121,7 +104,7 @@ static int drt_chunked(struct etm_decoder *d, const uint8_t *buf, size_t n,
 
 		if (ch[i].offset != want)
 			continue; /* run through by its predecessor */
-		c = etm_chunk_dec_alloc(d, drt_read, &in, n, target, ch[i].offset,
+		c = etm_chunk_dec_alloc(d, etest_mem_read, &in, n, target, ch[i].offset,
 					ch[i].length);
 		if (!c) {
 			r = -1;

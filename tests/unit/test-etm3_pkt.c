@@ -7,76 +7,14 @@
 #include <etmtrace/packet.h>
 
 #include "etest.h"
+#include "pkttest.h"
 
-#define MAXP 512
 #define V35 0x410CF250u     /* ETMIDR: ETMv3.5, original branch encoding */
 #define V35_ALT 0x4110F250u /* ETMIDR[20] = 1: alternative encoding */
 #define CA 0x1000u          /* ETMCR[12] cycle accurate */
 #define TS64BIN 0x30000000u /* ETMCCER[29] 64-bit, [28] binary */
 
-static struct etm_packet pk[MAXP];
-
-static struct etm_config cfg3(uint32_t etmcr, uint32_t etmidr, uint32_t ccer)
-{
-	struct etm_config c;
-
-	etm_config_init(&c);
-	c.protocol = etm_proto_etmv3;
-	c.etmcr = etmcr;
-	c.etmidr = etmidr;
-	c.etmccer = ccer;
-	c.traceid = 0x10;
-	return c;
-}
-
-/* Parse @b in chunks of @chunk bytes into @out; returns the packet count,
- * or -1 if the API misbehaved (wrong status codes). */
-static int parse(const struct etm_config *c, const uint8_t *b, size_t n,
-		 size_t chunk, struct etm_packet *out, int max)
-{
-	struct etm_pkt_decoder *p = etm_pkt_alloc(c);
-	size_t off = 0;
-	int k = 0, r;
-
-	if (!p)
-		return -1;
-	do {
-		size_t m = n - off < chunk ? n - off : chunk;
-
-		if (etm_pkt_push(p, b + off, m, off) != 0)
-			return -1;
-		while ((r = etm_pkt_next(p, &out[k < max ? k : max - 1],
-					 sizeof(*out))) == 0)
-			k += k < max;
-		if (r != -etme_again)
-			return -1;
-		off += m;
-	} while (off < n);
-	etm_pkt_finish(p);
-	while ((r = etm_pkt_next(p, &out[k < max ? k : max - 1],
-				 sizeof(*out))) == 0)
-		k += k < max;
-	etm_pkt_free(p);
-	return r == -etme_eos ? k : -1;
-}
-
-static const uint8_t async6[] = { 0, 0, 0, 0, 0, 0x80 };
-
-/* Parse A-sync + @b with config @c; returns packets after the A-sync. */
-static int after_async(const struct etm_config *c, const uint8_t *b,
-		       size_t n)
-{
-	static uint8_t buf[4096];
-	int k;
-
-	memcpy(buf, async6, 6);
-	memcpy(buf + 6, b, n);
-	k = parse(c, buf, n + 6, 4096, pk, MAXP);
-	if (k < 1 || pk[0].type != etmp_async)
-		return -1;
-	memmove(pk, pk + 1, (size_t)(k - 1) * sizeof(pk[0]));
-	return k - 1;
-}
+#define cfg3(etmcr, etmidr, ccer) pkt_cfg(etm_proto_etmv3, etmcr, etmidr, ccer, 0x10)
 
 static void async_isync_thumb(void)
 {
@@ -610,11 +548,10 @@ static const uint8_t trace[] = {
 
 static void stream_chunks_identical(void)
 {
-	static struct etm_packet a[64], b[64];
+	static struct etm_packet a[64];
 	static const size_t sizes[] = { 1, 7, 4096 };
 	struct etm_config c = cfg3(CA | 0x10000000, V35, TS64BIN);
-	int n, m, i;
-	unsigned k;
+	int n;
 
 	n = parse(&c, trace, sizeof(trace), 4096, a, 64);
 	/* notsync(2) async isync 4xP ts br exc br async isync P P br trig */
@@ -627,12 +564,7 @@ static void stream_chunks_identical(void)
 	ET_EQ(a[11].raw_len, 31);
 	ET_EQ(a[11].raw[30], 0x80);
 	ET_EQ(a[11].raw[0], 0x00);
-	for (k = 0; k < 3; k++) {
-		m = parse(&c, trace, sizeof(trace), sizes[k], b, 64);
-		ET_EQ(m, n);
-		for (i = 0; i < n; i++)
-			ET_CHECK(memcmp(&a[i], &b[i], sizeof(a[i])) == 0);
-	}
+	ET_CHECK(pkt_same_in_chunks(&c, trace, sizeof(trace), sizes, 3, a, n));
 }
 
 static void long_async(void)
@@ -813,8 +745,7 @@ static void async_inside_packet(void)
 	struct etm_config c = cfg3(CA | 0xc000u, V35_ALT, 0);
 	struct etm_packet ref[16];
 	uint8_t buf[64];
-	int k, n, i;
-	size_t ch;
+	int n, i;
 
 	ET_EQ(after_async(&c, a, sizeof(a)), 5);
 	ET_EQ(pk[0].type, etmp_error);
@@ -852,29 +783,8 @@ static void async_inside_packet(void)
 		memcpy(buf + 6, t, tn);
 		n = parse(&c, buf, tn + 6, 4096, ref, 16);
 		ET_CHECK(n > 0);
-		for (ch = 1; ch <= 7; ch++) {
-			k = parse(&c, buf, tn + 6, ch, pk, MAXP);
-			ET_EQ(k, n);
-			while (k-- > 0)
-				ET_CHECK(memcmp(&pk[k], &ref[k],
-						sizeof(ref[k])) == 0);
-		}
+		ET_CHECK(pkt_same_in_chunks(&c, buf, tn + 6, pkt_chunks7, 7, ref, n));
 	}
-}
-
-/* Every byte is covered once: offsets are contiguous and sizes add up. */
-static int covers(const struct etm_packet *p, int n, size_t len)
-{
-	uint64_t off = 0;
-	int i;
-
-	for (i = 0; i < n; i++) {
-		if (p[i].offset != off || p[i].size == 0 ||
-		    p[i].raw_len > ETM_PKT_MAX_RAW)
-			return 0;
-		off += p[i].size;
-	}
-	return off == len;
 }
 
 static void random_bytes(void)
@@ -882,20 +792,11 @@ static void random_bytes(void)
 	static uint8_t buf[1 << 15];
 	static struct etm_packet out[(1 << 15) + 1];
 	struct etm_config c;
-	unsigned seed = 12345, i, k;
+	unsigned seed = 12345, k;
 	int n;
 
 	for (k = 0; k < 4; k++) {
-		for (i = 0; i < sizeof(buf); i++) {
-			seed = seed * 1103515245u + 12345u;
-			buf[i] = (uint8_t)(seed >> 16);
-			/* make A-syncs likely to appear */
-			if ((seed >> 8) % 97 == 0 && i + 7 < sizeof(buf)) {
-				memset(buf + i, 0, 6);
-				buf[i + 6] = 0x80;
-				i += 6;
-			}
-		}
+		pkt_random_fill(buf, sizeof(buf), &seed, 97);
 		c = cfg3(k & 1 ? CA | 0xc00c : 0x4000, k & 2 ? V35_ALT : V35,
 			 TS64BIN);
 		n = parse(&c, buf, sizeof(buf), 1 + k * 13, out, (1 << 15) + 1);
@@ -914,33 +815,19 @@ static void every_single_byte_corruption(void)
 					0x42, 0xbd, 0x9a, 0xc3, 0xce, 0xaf,
 					0x90, 0x80, 0x80, 0x00, 0x76, 0x0c };
 	static uint8_t buf[256];
-	static struct etm_packet ref[64], out[128];
+	static struct etm_packet ref[64];
 	struct etm_config c = cfg3(CA | 0x10000000, V35, TS64BIN);
-	size_t hn = 38, n = hn + sizeof(tail), i;
-	int nr, no, errors = 0, v;
+	size_t hn = 38, n = hn + sizeof(tail);
+	int nr, errors;
 
 	/* head: A-sync .. exception exit/branch of the trace above */
 	memcpy(buf, trace + 2, hn);
 	memcpy(buf + hn, tail, sizeof(tail));
 	nr = parse(&c, buf, n, 4096, ref, 64);
 	ET_CHECK(nr > 8);
-	for (i = 0; i < hn; i++) {
-		for (v = 0; v < 256; v += 5) {
-			uint8_t save = buf[i];
-
-			buf[i] = (uint8_t)v;
-			no = parse(&c, buf, n, 3, out, 128);
-			buf[i] = save;
-			ET_CHECK(no > 0 && covers(out, no, n));
-			for (int j = 0; j < no; j++)
-				errors += out[j].type == etmp_error;
-			/* the 8 packets after the last A-sync are intact */
-			for (int j = 1; j <= 7; j++)
-				ET_CHECK(memcmp(&out[no - j], &ref[nr - j],
-						sizeof(ref[0])) == 0);
-			ET_EQ(out[no - 8].type, etmp_async);
-		}
-	}
+	/* values 0, 5 .. 255 at each head byte, chunks of 3: the 7 packets
+	 * after the last A-sync are intact */
+	errors = pkt_corruption_sweep(&c, buf, n, hn, 5, 3, ref, nr, 7);
 	ET_CHECK(errors > 100);
 }
 

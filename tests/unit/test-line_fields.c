@@ -14,6 +14,7 @@
 #include <etmtrace/error.h>
 
 #include "etest.h"
+#include "etest_wbuf.h"
 #include "listing/line_annot.h"
 #include "listing/line_fields.h"
 
@@ -22,21 +23,7 @@ static char got[4096];
 
 static const char *text(void)
 {
-	size_t n = 0, held;
-	struct wblk *b, *chain;
-
-	wbuf_flush(&w);
-	chain = wbuf_take(&w, &held);
-	got[0] = 0;
-	for (b = chain; b; b = b->next) {
-		if (n + b->len >= sizeof(got))
-			break;
-		memcpy(got + n, b->data, b->len);
-		n += b->len;
-	}
-	got[n] = 0;
-	wbuf_free_chain(NULL, chain);
-	return got;
+	return etest_wbuf_text(&w, got, sizeof(got));
 }
 
 /* One function: a 24-character name over [0x8000, 0x8100). */

@@ -9,6 +9,7 @@
 #include <etmtrace/image.h>
 
 #include "etest.h"
+#include "etest_wbuf.h"
 #include "listing/out_fmt.h"
 
 static struct wbuf w; /* large: static */
@@ -17,21 +18,7 @@ static char got[4096];
 /* The writer's output so far as a string in got[]. */
 static const char *text(void)
 {
-	size_t n = 0, held;
-	struct wblk *b, *chain;
-
-	wbuf_flush(&w);
-	chain = wbuf_take(&w, &held);
-	got[0] = 0;
-	for (b = chain; b; b = b->next) {
-		if (n + b->len >= sizeof(got))
-			break;
-		memcpy(got + n, b->data, b->len);
-		n += b->len;
-	}
-	got[n] = 0;
-	wbuf_free_chain(NULL, chain);
-	return got;
+	return etest_wbuf_text(&w, got, sizeof(got));
 }
 
 static int init(void)

@@ -6,75 +6,16 @@
 #include <etmtrace/error.h>
 #include <etmtrace/packet.h>
 
-#include "etest.h"
+#define PKT_BASE 100 /* the input starts at offset 100 */
 
-#define MAXP 512
+#include "etest.h"
+#include "pkttest.h"
+
 #define PFT11 0x411CF312u   /* ETMIDR: PFTv1.1 */
 #define CA 0x1000u          /* ETMCR[12] cycle accurate */
 #define TS64BIN 0x30000000u /* ETMCCER[29] 64-bit, [28] binary */
 
-static struct etm_packet pk[MAXP];
-
-static struct etm_config cfgp(uint32_t etmcr, uint32_t ccer)
-{
-	struct etm_config c;
-
-	etm_config_init(&c);
-	c.protocol = etm_proto_ptm;
-	c.etmcr = etmcr;
-	c.etmidr = PFT11;
-	c.etmccer = ccer;
-	c.traceid = 0x13;
-	return c;
-}
-
-/* Parse @b in chunks of @chunk bytes into @out; returns the packet count,
- * or -1 if the API misbehaved. */
-static int parse(const struct etm_config *c, const uint8_t *b, size_t n,
-		 size_t chunk, struct etm_packet *out, int max)
-{
-	struct etm_pkt_decoder *p = etm_pkt_alloc(c);
-	size_t off = 0;
-	int k = 0, r;
-
-	if (!p)
-		return -1;
-	do {
-		size_t m = n - off < chunk ? n - off : chunk;
-
-		if (etm_pkt_push(p, b + off, m, 100 + off) != 0)
-			return -1;
-		while ((r = etm_pkt_next(p, &out[k < max ? k : max - 1],
-					 sizeof(*out))) == 0)
-			k += k < max;
-		if (r != -etme_again)
-			return -1;
-		off += m;
-	} while (off < n);
-	etm_pkt_finish(p);
-	while ((r = etm_pkt_next(p, &out[k < max ? k : max - 1],
-				 sizeof(*out))) == 0)
-		k += k < max;
-	etm_pkt_free(p);
-	return r == -etme_eos ? k : -1;
-}
-
-/* Parse A-sync + @b; returns the packets after the A-sync (in pk[]). */
-static int after_async(const struct etm_config *c, const uint8_t *b,
-		       size_t n)
-{
-	static uint8_t buf[4096];
-	int k;
-
-	memset(buf, 0, 5);
-	buf[5] = 0x80;
-	memcpy(buf + 6, b, n);
-	k = parse(c, buf, n + 6, 4096, pk, MAXP);
-	if (k < 1 || pk[0].type != etmp_async || pk[0].offset != 100)
-		return -1;
-	memmove(pk, pk + 1, (size_t)(k - 1) * sizeof(pk[0]));
-	return k - 1;
-}
+#define cfgp(etmcr, ccer) pkt_cfg(etm_proto_ptm, etmcr, PFT11, ccer, 0x13)
 
 static void isync_examples(void)
 {
@@ -380,11 +321,10 @@ static const uint8_t trace[] = {
 
 static void stream_chunks_identical(void)
 {
-	static struct etm_packet a[64], b[64];
+	static struct etm_packet a[64];
 	static const size_t sizes[] = { 1, 7, 4096 };
 	struct etm_config c = cfgp(CA | 0x10000000, TS64BIN);
-	int n, m, i;
-	unsigned k;
+	int n;
 
 	/* notsync async isync ts 3 atoms br eret br async isync atom wp br
 	 * atom trigger */
@@ -398,12 +338,7 @@ static void stream_chunks_identical(void)
 	ET_EQ(a[14].type, etmp_branch);
 	ET_EQ(a[14].cycle_count, 0);
 	ET_EQ(a[16].type, etmp_trigger);
-	for (k = 0; k < 3; k++) {
-		m = parse(&c, trace, sizeof(trace), sizes[k], b, 64);
-		ET_EQ(m, n);
-		for (i = 0; i < n; i++)
-			ET_CHECK(memcmp(&a[i], &b[i], sizeof(a[i])) == 0);
-	}
+	ET_CHECK(pkt_same_in_chunks(&c, trace, sizeof(trace), sizes, 3, a, n));
 }
 
 static void empty_truncated_misuse(void)
@@ -463,12 +398,10 @@ static void async_inside_packet(void)
 	/* after A-sync at 100 (parse() starts the input at offset 100): 106 stray 0x08 (I-sync header), 107 0x11, 108 A-sync
 	 * (five 0x00, 0x80), 114 trigger 0x0c */
 	static const uint8_t t[] = { 0x08, 0x11, 0, 0, 0, 0, 0, 0x80, 0x0c };
-	static const uint8_t a6[] = { 0, 0, 0, 0, 0, 0x80 };
 	struct etm_config c = cfgp(0xc000, 0);
 	struct etm_packet ref[16];
 	uint8_t buf[32];
-	int k, n;
-	size_t ch;
+	int n;
 
 	ET_EQ(after_async(&c, t, sizeof(t)), 4);
 	ET_EQ(pk[0].type, etmp_error);
@@ -481,31 +414,11 @@ static void async_inside_packet(void)
 	ET_EQ(pk[2].offset, 108);
 	ET_EQ(pk[3].type, etmp_trigger);
 	ET_EQ(pk[3].offset, 114);
-	memcpy(buf, a6, 6);
+	memcpy(buf, async6, 6);
 	memcpy(buf + 6, t, sizeof(t));
 	n = parse(&c, buf, sizeof(t) + 6, 4096, ref, 16);
 	ET_EQ(n, 5);
-	for (ch = 1; ch <= 7; ch++) {
-		k = parse(&c, buf, sizeof(t) + 6, ch, pk, MAXP);
-		ET_EQ(k, n);
-		while (k-- > 0)
-			ET_CHECK(memcmp(&pk[k], &ref[k], sizeof(ref[k])) == 0);
-	}
-}
-
-static int covers(const struct etm_packet *p, int n, uint64_t start,
-		  size_t len)
-{
-	uint64_t off = start;
-	int i;
-
-	for (i = 0; i < n; i++) {
-		if (p[i].offset != off || p[i].size == 0 ||
-		    p[i].raw_len > ETM_PKT_MAX_RAW)
-			return 0;
-		off += p[i].size;
-	}
-	return off == start + len;
+	ET_CHECK(pkt_same_in_chunks(&c, buf, sizeof(t) + 6, pkt_chunks7, 7, ref, n));
 }
 
 static void random_bytes(void)
@@ -513,24 +426,16 @@ static void random_bytes(void)
 	static uint8_t buf[1 << 15];
 	static struct etm_packet out[(1 << 15) + 1];
 	struct etm_config c;
-	unsigned seed = 777, i, k;
+	unsigned seed = 777, k;
 	int n;
 
 	for (k = 0; k < 4; k++) {
-		for (i = 0; i < sizeof(buf); i++) {
-			seed = seed * 1103515245u + 12345u;
-			buf[i] = (uint8_t)(seed >> 16);
-			if ((seed >> 8) % 89 == 0 && i + 7 < sizeof(buf)) {
-				memset(buf + i, 0, 6);
-				buf[i + 6] = 0x80;
-				i += 6;
-			}
-		}
+		pkt_random_fill(buf, sizeof(buf), &seed, 89);
 		c = cfgp(k & 1 ? CA | 0xc000 : 0x4000, k & 2 ? TS64BIN : 0);
 		n = parse(&c, buf, sizeof(buf), 1 + k * 11, out,
 			  (1 << 15) + 1);
 		ET_CHECK(n > 0 && n <= (1 << 15));
-		ET_CHECK(covers(out, n, 100, sizeof(buf)));
+		ET_CHECK(covers(out, n, sizeof(buf)));
 	}
 }
 
@@ -542,33 +447,19 @@ static void every_single_byte_corruption(void)
 		0x01, 0x81, 0x80, 0x80, 0x80, 0x48, 0x02, 0x00, 0x76, 0x0c
 	};
 	static uint8_t buf[256];
-	static struct etm_packet ref[64], out[128];
+	static struct etm_packet ref[64];
 	struct etm_config c = cfgp(CA | 0x10000000, TS64BIN);
-	size_t hn = 40, n = hn + sizeof(tail), i;
-	int nr, no, errors = 0, v, j;
+	size_t hn = 40, n = hn + sizeof(tail);
+	int nr, errors;
 
 	/* head: A-sync ... second branch of the trace above */
 	memcpy(buf, trace + 2, hn);
 	memcpy(buf + hn, tail, sizeof(tail));
 	nr = parse(&c, buf, n, 4096, ref, 64);
 	ET_CHECK(nr > 8);
-	for (i = 0; i < hn; i++) {
-		for (v = 0; v < 256; v += 3) {
-			uint8_t save = buf[i];
-
-			buf[i] = (uint8_t)v;
-			no = parse(&c, buf, n, 5, out, 128);
-			buf[i] = save;
-			ET_CHECK(no > 0 && covers(out, no, 100, n));
-			for (j = 0; j < no; j++)
-				errors += out[j].type == etmp_error;
-			/* I-sync, 2 atoms, branch, eret, trigger intact */
-			for (j = 1; j <= 6; j++)
-				ET_CHECK(memcmp(&out[no - j], &ref[nr - j],
-						sizeof(ref[0])) == 0);
-			ET_EQ(out[no - 7].type, etmp_async);
-		}
-	}
+	/* values 0, 3 .. 255 at each head byte, chunks of 5: I-sync, 2
+	 * atoms, branch, eret, trigger intact after the last A-sync */
+	errors = pkt_corruption_sweep(&c, buf, n, hn, 3, 5, ref, nr, 6);
 	ET_CHECK(errors > 100);
 }
 

@@ -1,5 +1,5 @@
 /* tests/unit/test-ptmcc.c - the PTM cycle count field reader the fast paths
- * use (etm_ptm_cc_short(), packet/brshort.h; its word form without
+ * use (etm_ptm_cc_short(), packet/inline_fields.h; its word form without
  * branches on the bytes) against the field's definition written out here
  * (shared/docs/ptm.md section 7: first byte bit 6 = more, bits 5:2 =
  * count[3:0]; 2nd-4th bytes bit 7 = more, 7 count bits each; a 5th byte is
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "etest.h"
-#include "packet/brshort.h"
+#include "packet/inline_fields.h"
 
 /* The definition: size (0 if the n bytes end first) and value. */
 static int spec_cc(const uint8_t *b, size_t n, uint32_t *v)

@@ -238,23 +238,6 @@ static const struct etm_run_ops ops_live = {
 	.open = l_open, .item = l_item, .cut = l_cut, .emit = c_emit, .drop = c_drop, .close = free, .elems = l_elems, .live = l_live
 };
 
-struct input {
-	const uint8_t *b;
-	size_t n;
-};
-
-static size_t rd(void *ctx, uint64_t off, uint8_t *buf, size_t n)
-{
-	const struct input *in = ctx;
-
-	if (off >= in->n)
-		return 0;
-	if (n > in->n - off)
-		n = (size_t)(in->n - off);
-	memcpy(buf, in->b + off, n);
-	return n;
-}
-
 static int ref_item(void *ctx, const struct etm_item *it)
 {
 	struct hsum *s = ctx;
@@ -293,7 +276,7 @@ static struct etm_decoder *dec(enum etm_input_format fmt,
 static void check_chunks(const struct hsum *ref, enum etm_input_format fmt,
 			 const struct etm_config *cfg,
 			 struct etm_image *const *img, size_t nsrc,
-			 const struct input *in, uint64_t target)
+			 const struct etest_mem *in, uint64_t target)
 {
 	struct etm_decoder *d = dec(fmt, cfg, img, nsrc, 0);
 	struct etm_chunk *ch = NULL;
@@ -304,7 +287,7 @@ static void check_chunks(const struct hsum *ref, enum etm_input_format fmt,
 	int k;
 
 	ET_CHECK(d != NULL);
-	ET_EQ(etm_chunk_plan(d, rd, (void *)in, in->n, target, 1, &ch, &n), 0);
+	ET_EQ(etm_chunk_plan(d, etest_mem_read, (void *)in, in->n, target, 1, &ch, &n), 0);
 	ET_CHECK(n >= 2);
 	hs_init(&x);
 	for (i = 0; i < n; i++) {
@@ -319,7 +302,7 @@ static void check_chunks(const struct hsum *ref, enum etm_input_format fmt,
 			ET_EQ(in->b[ch[i].offset + 5], 0x80);
 		if (fmt == etm_fmt_coresight)
 			ET_CHECK(ch[i].ids[0] != 0);
-		c = etm_chunk_dec_alloc(d, rd, (void *)in, in->n, target,
+		c = etm_chunk_dec_alloc(d, etest_mem_read, (void *)in, in->n, target,
 					ch[i].offset, ch[i].length);
 		ET_CHECK(c != NULL);
 		hs_init(&part);
@@ -347,7 +330,7 @@ static void check_chunks(const struct hsum *ref, enum etm_input_format fmt,
 /* The reference without the runner: the whole input pushed to one
  * decoder and drained (packet items counted, elements hashed). */
 static void ref_stream(struct hsum *ref, struct etm_decoder *d,
-		       const struct input *in)
+		       const struct etest_mem *in)
 {
 	struct etm_item it;
 	int r;
@@ -375,7 +358,7 @@ static void ref_stream(struct hsum *ref, struct etm_decoder *d,
 static void check_run_jobs(enum etm_input_format fmt,
 			   const struct etm_config *cfg,
 			   struct etm_image *const *img, size_t nsrc,
-			   const struct input *in, int far)
+			   const struct etest_mem *in, int far)
 {
 	static const unsigned jobs[] = { 2, 8 };
 	struct etm_run_thread th[8];
@@ -395,7 +378,7 @@ static void check_run_jobs(enum etm_input_format fmt,
 		hs_init(&x);
 		d = dec(fmt, cfg, img, nsrc, 1);
 		ET_CHECK(d != NULL);
-		ET_EQ(etm_decoder_run(d, rd, (void *)in, in->n, jobs[i],
+		ET_EQ(etm_decoder_run(d, etest_mem_read, (void *)in, in->n, jobs[i],
 				      ref_item, &x),
 		      0);
 		ET_EQ(x.n, ref.n);
@@ -411,7 +394,7 @@ static void check_run_jobs(enum etm_input_format fmt,
 		d = dec(fmt, cfg, img, nsrc, 0);
 		ET_CHECK(d != NULL);
 		consumed = 0;
-		ET_EQ(etm_decoder_run_ops_stats(d, rd, (void *)in, in->n,
+		ET_EQ(etm_decoder_run_ops_stats(d, etest_mem_read, (void *)in, in->n,
 						jobs[i], &ops_batch, &x, &st),
 		      0);
 		etm_decoder_free(d);
@@ -446,7 +429,7 @@ static void check_run_jobs(enum etm_input_format fmt,
 static void check_live(const struct hsum *ref, enum etm_input_format fmt,
 		       const struct etm_config *cfg,
 		       struct etm_image *const *img, size_t nsrc,
-		       const struct input *in, unsigned jobs, int pk)
+		       const struct etest_mem *in, unsigned jobs, int pk)
 {
 	struct etm_run_stats st;
 	struct hsum x;
@@ -457,7 +440,7 @@ static void check_live(const struct hsum *ref, enum etm_input_format fmt,
 	live_calls = 0;
 	d = dec(fmt, cfg, img, nsrc, pk);
 	ET_CHECK(d != NULL);
-	ET_EQ(etm_decoder_run_ops_stats(d, rd, (void *)in, in->n, jobs,
+	ET_EQ(etm_decoder_run_ops_stats(d, etest_mem_read, (void *)in, in->n, jobs,
 					&ops_live, &x, &st),
 	      0);
 	etm_decoder_free(d);
@@ -478,7 +461,7 @@ static void check_live(const struct hsum *ref, enum etm_input_format fmt,
 static void check_input(const char *what, enum etm_input_format fmt,
 			const struct etm_config *cfg,
 			struct etm_image *const *img, size_t nsrc,
-			const struct input *in, int far)
+			const struct etest_mem *in, int far)
 {
 	struct hsum ref, x;
 	struct etm_decoder *d;
@@ -487,7 +470,7 @@ static void check_input(const char *what, enum etm_input_format fmt,
 	hs_init(&ref);
 	d = dec(fmt, cfg, img, nsrc, 0);
 	ET_CHECK(d != NULL);
-	ET_EQ(etm_decoder_run(d, rd, (void *)in, in->n, 1, ref_item, &ref), 0);
+	ET_EQ(etm_decoder_run(d, etest_mem_read, (void *)in, in->n, 1, ref_item, &ref), 0);
 	etm_decoder_free(d);
 	ET_CHECK(ref.n > 10000);
 	check_chunks(&ref, fmt, cfg, img, nsrc, in, 64u << 10);
@@ -498,7 +481,7 @@ static void check_input(const char *what, enum etm_input_format fmt,
 				hs_init(&x);
 				d = dec(fmt, cfg, img, nsrc, (int)pk);
 				ET_CHECK(d != NULL);
-				ET_EQ(etm_decoder_run_ops(d, rd, (void *)in,
+				ET_EQ(etm_decoder_run_ops(d, etest_mem_read, (void *)in,
 							  in->n, jobs,
 							  b ? &ops_batch :
 							      &ops_item,
@@ -527,7 +510,7 @@ static void check_input(const char *what, enum etm_input_format fmt,
 		hs_init(&x);
 		d = dec(fmt, cfg, img, nsrc, 0);
 		ET_CHECK(d != NULL);
-		ET_EQ(etm_decoder_run_ops(d, rd, (void *)in, in->n, jobs,
+		ET_EQ(etm_decoder_run_ops(d, etest_mem_read, (void *)in, in->n, jobs,
 					  &ops_small, &x),
 		      0);
 		etm_decoder_free(d);
@@ -549,7 +532,7 @@ static void tc2(void)
 	struct etm_snapshot *s;
 	struct etm_config cfg[8];
 	struct etm_image *img[8] = { 0 };
-	struct input in = { 0 };
+	struct etest_mem in = { 0 };
 	uint8_t *one = NULL, *all = NULL;
 	size_t i, n = 0, k;
 	FILE *f;
@@ -600,7 +583,7 @@ static void synth(enum etm_protocol proto)
 	struct etm_image *img = etm_image_alloc();
 	const struct etm_ev *ev;
 	const uint8_t *b;
-	struct input in;
+	struct etest_mem in;
 	size_t nev, i;
 
 	ET_CHECK(img != NULL);

@@ -1,7 +1,9 @@
 /* tests/unit/test-snapwrite.c - the snapshot writer (etmtrace/snapwrite.h)
  * read back by the snapshot reader (etmtrace/snapshot.h, an independent
- * parser): two sources (PTM and ETMv3.4 with its core and two dumps), in
- * one CoreSight buffer; every field the description gave comes back. The
+ * parser): a snapshot written by etm_snapw_write() with two sources (PTM
+ * and ETMv3.4 with its core and two dumps), in one CoreSight buffer; every
+ * field the description gave comes back, the dumps' bytes too. A source of
+ * no core in trace.ini, against the text written out by hand. The
  * texts' sizes: the writer reports the whole length even when the buffer
  * is too small, and writes a NUL-terminated prefix. */
 #include <stdio.h>
@@ -14,25 +16,6 @@
 #include "etest.h"
 
 static char dir[64];
-
-static int put(const char *name, const char *text, size_t n)
-{
-	char path[128];
-	FILE *f;
-	int ok;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "wb");
-	if (!f)
-		return -1;
-	ok = fwrite(text, 1, n, f) == n;
-	return fclose(f) == 0 && ok ? 0 : -1;
-}
-
-static int put_ini(const char *name, const char *text, int len)
-{
-	return len < 0 ? -1 : put(name, text, (size_t)len);
-}
 
 static void cfgs(struct etm_config *ptm, struct etm_config *e3)
 {
@@ -49,26 +32,36 @@ static void cfgs(struct etm_config *ptm, struct etm_config *e3)
 	e3->traceid = 0x10;
 }
 
+static const uint8_t mem[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+
+/* The snapshot in dir (etm_snapw_write()): the dumps' files from their
+ * data, an empty trace file. */
 static int write_all(const struct etm_config *ptm, const struct etm_config *e3)
 {
-	static const char *const keys[] = { "core0", "source0", "core1", "source1" };
-	static const char *const files[] = { "cpu_0.ini", "src_0.ini", "cpu_1.ini",
-					     "src_1.ini" };
-	static const char *const srcs[] = { "PTM_0", "ETM_1" }, *const cores[] = { "cpu_0", "cpu_1" };
-	static const uint8_t mem[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
-	const struct etm_snapw_dump d[] = { { "m0.bin", 0x8000, 8 }, { "m1.bin", 0x10000, 4 } };
-	char b[1024];
-	size_t n = sizeof(b);
+	const struct etm_snapw_dump d[] = { { "m0.bin", 0x8000, 8, mem },
+					    { "m1.bin", 0x10000, 4, mem } };
+	const struct etm_snapw_device v[] = {
+		{ .key = "core0", .file = "cpu_0.ini", .name = "cpu_0", .is_core = 1, .type = "Cortex-A15", .regs = 1 },
+		{ .key = "source0", .file = "src_0.ini", .name = "PTM_0", .cfg = ptm, .core = "cpu_0" },
+		{ .key = "core1", .file = "cpu_1.ini", .name = "cpu_1", .is_core = 1, .type = "Cortex-A7", .dumps = d, .ndumps = 2, .first = 1 },
+		{ .key = "source1", .file = "src_1.ini", .name = "ETM_1", .cfg = e3, .core = "cpu_1" },
+	};
+	const struct etm_snapw_snapshot ss = { .comment = "test", .devs = v, .ndevs = 4, .bufname = "ETB_0", .trace_file = "t.bin", .fmt = etm_fmt_coresight, .trace = "" };
+	char err[256];
 
-	return put("m0.bin", (const char *)mem, 8) || put("m1.bin", (const char *)mem, 4) ||
-	       put("t.bin", "", 0) ||
-	       put_ini("snapshot.ini", b, etm_snapw_index(b, n, "test", keys, files, 4)) ||
-	       put_ini("cpu_0.ini", b, etm_snapw_core(b, n, "cpu_0", "Cortex-A15", 1, NULL, 0, 0)) ||
-	       put_ini("cpu_1.ini", b, etm_snapw_core(b, n, "cpu_1", "Cortex-A7", 0, d, 2, 1)) ||
-	       put_ini("src_0.ini", b, etm_snapw_source(b, n, "PTM_0", NULL, ptm)) ||
-	       put_ini("src_1.ini", b, etm_snapw_source(b, n, "ETM_1", NULL, e3)) ||
-	       put_ini("trace.ini", b,
-		       etm_snapw_trace(b, n, "ETB_0", "t.bin", etm_fmt_coresight, srcs, cores, 2));
+	return etm_snapw_write(dir, &ss, err, sizeof(err));
+}
+
+/* 1 if file @path holds the @n bytes @want, else 0. */
+static int same_bytes(const char *path, const uint8_t *want, size_t n)
+{
+	uint8_t got[16];
+	FILE *f = fopen(path, "rb");
+	size_t k = f ? fread(got, 1, sizeof(got), f) : 0;
+
+	if (f)
+		fclose(f);
+	return k == n && !memcmp(got, want, n);
 }
 
 static void t_read_back(void)
@@ -108,6 +101,7 @@ static void t_read_back(void)
 	ET_EQ(e->dumps[1].addr, 0x10000);
 	ET_EQ(e->dumps[1].length, 4);
 	ET_CHECK(strstr(e->dumps[1].path, "m1.bin") != NULL);
+	ET_EQ(same_bytes(e->dumps[1].path, mem, 4), 1);
 	etm_snapshot_free(s);
 }
 
@@ -124,6 +118,34 @@ static void t_sizes(void)
 	ET_EQ(etm_snapw_core(b, sizeof(b), NULL, "x", 0, NULL, 0, 0), -etme_invalid);
 }
 
+/* trace.ini with a source of no core (an ITM): listed in the buffer's
+ * sources, not in [core_trace_sources]; the text written out by hand. */
+static void t_trace_source_without_core(void)
+{
+	static const char *const srcs[] = { "PTM_0", "ITM_0" }, *const cores[] = { "cpu_0", NULL };
+	static const char want[] = "[trace_buffers]\nbuffers=buffer0\n\n[buffer0]\nname=ETB_0\n"
+				   "file=trace.bin\nformat=coresight\n\n[source_buffers]\n"
+				   "PTM_0=ETB_0\nITM_0=ETB_0\n\n[core_trace_sources]\n"
+				   "cpu_0=PTM_0\n";
+	char b[512];
+
+	ET_EQ(etm_snapw_trace(b, sizeof(b), "ETB_0", "trace.bin", etm_fmt_coresight, srcs,
+			      cores, 2),
+	      sizeof(want) - 1);
+	ET_CHECK(!strcmp(b, want));
+}
+
+/* A device without its file name is refused before anything is written. */
+static void t_write_invalid(void)
+{
+	const struct etm_snapw_device v = { .key = "core0", .name = "cpu_0", .is_core = 1, .type = "x" };
+	const struct etm_snapw_snapshot ss = { .devs = &v, .ndevs = 1, .bufname = "B", .trace_file = "t.bin" };
+	char err[64];
+
+	ET_EQ(etm_snapw_write(NULL, &ss, err, sizeof(err)), -etme_invalid);
+	ET_EQ(etm_snapw_write(dir[0] ? dir : "/tmp", &ss, err, sizeof(err)), -etme_invalid);
+}
+
 int main(void)
 {
 	char cmd[128];
@@ -131,6 +153,8 @@ int main(void)
 
 	ETEST(t_read_back);
 	ETEST(t_sizes);
+	ETEST(t_trace_source_without_core);
+	ETEST(t_write_invalid);
 	r = etest_end();
 	if (dir[0]) {
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);

@@ -1,11 +1,11 @@
-/* flow/wmemo.h - memo of ETMv3 atom-packet walks: for a one-byte P-header
+/* flow/walk_memo.h - memo of ETMv3 atom-packet walks: for a one-byte P-header
  * walked from an address (ISA, memory space), the range elements the walk
  * made and where it left the decoder. Like the block cache it memoises the
  * program image only (bounded, two-way set-associative, owned by one flow
  * decoder); the elements also carry the context of the range template they
  * were built from, whose generation is part of the key. */
-#ifndef ETM_FLOW_WMEMO_H
-#define ETM_FLOW_WMEMO_H
+#ifndef ETM_FLOW_WALK_MEMO_H
+#define ETM_FLOW_WALK_MEMO_H
 
 #include <stdint.h>
 

@@ -1,9 +1,9 @@
-/* packet/brshort.h - the common branch address packet decoded inline: the
+/* packet/inline_fields.h - the common branch address packet decoded inline: the
  * short form the parser's fast-path branch reader and the flow decoders'
  * plain loops take without the general reader; and the PTM cycle count
  * field (after a branch address, and the cycle-accurate atom packet). */
-#ifndef ETM_PACKET_BRSHORT_H
-#define ETM_PACKET_BRSHORT_H
+#ifndef ETM_PACKET_INLINE_FIELDS_H
+#define ETM_PACKET_INLINE_FIELDS_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* load/snapwr.c - the text of snapshot files (etmtrace/snapwrite.h): the
+/* encode/snapwr.c - the text of snapshot files (etmtrace/snapwrite.h): the
  * library's one snapshot writer, the counterpart of snapshot.c. */
 #include <stdio.h>
 
@@ -109,6 +109,7 @@ int etm_snapw_trace(char *buf, size_t n, const char *bufname,
 		etm_strbuf_put(&w, "%s=%s\n", sources[i], bufname);
 	etm_strbuf_put(&w, "\n[core_trace_sources]\n");
 	for (i = 0; i < nsrc; i++)
-		etm_strbuf_put(&w, "%s=%s\n", cores[i], sources[i]);
+		if (cores[i])
+			etm_strbuf_put(&w, "%s=%s\n", cores[i], sources[i]);
 	return snapw_end(&w);
 }

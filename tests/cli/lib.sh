@@ -1,4 +1,4 @@
-# tests/cli/i13-lib.sh - helpers of the issue-13 tests (sourced): check(),
+# tests/cli/lib.sh - helpers the CLI tests source: check(),
 # a temporary directory, and synthetic snapshots with the generator's own
 # expected instruction list (etmtrace synth --expect: ground truth from the
 # random execution, not from the decoder).
