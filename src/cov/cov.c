@@ -245,22 +245,17 @@ static int cov_page_insns(struct etm_cov *c, const struct cov_src *s,
 	return err;
 }
 
-/* Count the instructions of range @el; *@last_info gets the info byte of
- * its last instruction (0 if the range stops early). */
-static int cov_range_insns(struct etm_cov *c, const struct cov_src *s,
-			   const struct etm_elem *el, uint8_t *last_info)
+/* Count the instructions of range @el by walking them, and remember it in
+ * the memo if it lies in one page. */
+static __attribute__((noinline)) int
+cov_range_walk(struct etm_cov *c, const struct cov_src *s,
+	       const struct etm_elem *el, uint8_t *last_info)
 {
 	uint64_t a = el->start;
 	uint32_t i = 0;
 	struct cov_page *p = NULL;
 	int err = 0, ptm = s->proto == etm_proto_ptm, npages = 0;
 
-	*last_info = 0;
-	if (el->isa != etmi_a32 && el->isa != etmi_t32)
-		return 0;
-	err = cov_memo_hit(c, el, ptm, last_info);
-	if (err)
-		return err < 0 ? err : 0;
 	while (!err && i < el->ninsn && a < el->end) {
 		uint64_t was = a;
 
@@ -276,6 +271,24 @@ static int cov_range_insns(struct etm_cov *c, const struct cov_src *s,
 	    a > el->start && a - p->base <= (1u << COV_PAGE_SHIFT))
 		err = cov_memo_put(c, el, ptm, p, *last_info);
 	return err;
+}
+
+/* Count the instructions of range @el: through the memo, or walking them
+ * (out of line, so that the memo hit stays small); *@last_info gets the
+ * info byte of its last instruction (0 if the range stops early). */
+static inline int cov_range_insns(struct etm_cov *c, const struct cov_src *s,
+				  const struct etm_elem *el,
+				  uint8_t *last_info)
+{
+	int r;
+
+	*last_info = 0;
+	if (el->isa != etmi_a32 && el->isa != etmi_t32)
+		return 0;
+	r = cov_memo_hit(c, el, s->proto == etm_proto_ptm, last_info);
+	if (r)
+		return r < 0 ? r : 0;
+	return cov_range_walk(c, s, el, last_info);
 }
 
 /* Count the open run of @s and close it (in a part, the run the source's
