@@ -100,6 +100,12 @@ int etm_symbols_get(const struct etm_symbols *s, size_t i, struct etm_sym *out);
  * the next function's start, so that ranges do not overlap. Safe to call
  * from several threads at once (all lookups are). */
 long etm_symbols_find(const struct etm_symbols *s, uint64_t addr);
+/** etm_symbols_find(), and the addresses around @addr that give the same
+ * answer: [*@first, *@last] (inclusive), the function's range or the gap
+ * between two functions (0 to UINT64_MAX when there is none), so that a
+ * caller can look up the next address only when it leaves them. */
+long etm_symbols_find_span(const struct etm_symbols *s, uint64_t addr,
+			   uint64_t *first, uint64_t *last);
 /** etm_symbols_find() into *@out. Returns 0, or -etme_nomap if no function
  * contains @addr, -etme_invalid. */
 int etm_symbols_lookup(const struct etm_symbols *s, uint64_t addr,

@@ -170,7 +170,7 @@ static void cov_mark_it(struct etm_cov *c, const struct cov_src *s,
 			return;
 		slot = (unsigned)(a - p->base) >> 1;
 		if (!cov_info_matches(p->info[slot], el->isa)) {
-			cov_memo_reclassify(c, p, a);
+			cov_memo_reclassify(c, p);
 			p->info[slot] = cov_classify(s->img, el, a, &dummy) |
 					(p->info[slot] & CI_COND);
 		}
@@ -221,7 +221,7 @@ static int cov_page_insns(struct etm_cov *c, const struct cov_src *s,
 		unsigned slot = (unsigned)(x - p->base) >> 1;
 
 		if (!cov_info_matches(p->info[slot], el->isa)) {
-			cov_memo_reclassify(c, p, x);
+			cov_memo_reclassify(c, p);
 			/* an address executed in both ISAs (only in damaged
 			 * or hostile trace): the last ISA's classification,
 			 * "conditional" if it ever was, so that the result
@@ -245,22 +245,17 @@ static int cov_page_insns(struct etm_cov *c, const struct cov_src *s,
 	return err;
 }
 
-/* Count the instructions of range @el; *@last_info gets the info byte of
- * its last instruction (0 if the range stops early). */
-static int cov_range_insns(struct etm_cov *c, const struct cov_src *s,
-			   const struct etm_elem *el, uint8_t *last_info)
+/* Count the instructions of range @el by walking them, and remember it in
+ * the memo if it lies in one page. */
+static __attribute__((noinline)) int
+cov_range_walk(struct etm_cov *c, const struct cov_src *s,
+	       const struct etm_elem *el, uint8_t *last_info)
 {
 	uint64_t a = el->start;
 	uint32_t i = 0;
 	struct cov_page *p = NULL;
 	int err = 0, ptm = s->proto == etm_proto_ptm, npages = 0;
 
-	*last_info = 0;
-	if (el->isa != etmi_a32 && el->isa != etmi_t32)
-		return 0;
-	err = cov_memo_hit(c, el, ptm, last_info);
-	if (err)
-		return err < 0 ? err : 0;
 	while (!err && i < el->ninsn && a < el->end) {
 		uint64_t was = a;
 
@@ -274,13 +269,31 @@ static int cov_range_insns(struct etm_cov *c, const struct cov_src *s,
 	/* counted entirely in one page: count it in the memo next time */
 	if (!err && npages == 1 && (i >= el->ninsn || a >= el->end) &&
 	    a > el->start && a - p->base <= (1u << COV_PAGE_SHIFT))
-		err = cov_memo_put(c, el, ptm, p, a, *last_info);
+		err = cov_memo_put(c, el, ptm, p, *last_info);
 	return err;
+}
+
+/* Count the instructions of range @el: through the memo, or walking them
+ * (out of line, so that the memo hit stays small); *@last_info gets the
+ * info byte of its last instruction (0 if the range stops early). */
+static inline int cov_range_insns(struct etm_cov *c, const struct cov_src *s,
+				  const struct etm_elem *el,
+				  uint8_t *last_info)
+{
+	int r;
+
+	*last_info = 0;
+	if (el->isa != etmi_a32 && el->isa != etmi_t32)
+		return 0;
+	r = cov_memo_hit(c, el, s->proto == etm_proto_ptm, last_info);
+	if (r)
+		return r < 0 ? r : 0;
+	return cov_range_walk(c, s, el, last_info);
 }
 
 /* Count the open run of @s and close it (in a part, the run the source's
  * first range began is not counted: it is kept for etm_cov_append()). */
-int cov_close_run(struct etm_cov *c, struct cov_src *s)
+static inline int cov_close(struct etm_cov *c, struct cov_src *s)
 {
 	int err = 0;
 
@@ -293,6 +306,11 @@ int cov_close_run(struct etm_cov *c, struct cov_src *s)
 	s->open = 0;
 	s->taken = 0;
 	return err;
+}
+
+int cov_close_run(struct etm_cov *c, struct cov_src *s)
+{
+	return cov_close(c, s);
 }
 
 static int cov_on_range(struct etm_cov *c, struct cov_src *s,
@@ -308,7 +326,7 @@ static int cov_on_range(struct etm_cov *c, struct cov_src *s,
 		if (s->taken)
 			err = cov_map_add(&c->branches, s->last, el->start, 1);
 		if (!err)
-			err = cov_close_run(c, s);
+			err = cov_close(c, s);
 	}
 	if (err)
 		return err;
@@ -401,7 +419,14 @@ int etm_cov_add_elems(struct etm_cov *c, const struct etm_elem *els, size_t n)
 	if (!c || (!els && n))
 		return -etme_invalid;
 	for (i = 0; i < n; i++) {
-		err = cov_add_elem(c, &els[i]);
+		const struct etm_elem *el = &els[i];
+
+		/* the common case first: a range of a declared source */
+		if (el->kind == etmk_range && !c->part && el->id < COV_MAX_ID &&
+		    c->src[el->id].proto)
+			err = cov_on_range(c, &c->src[el->id], el);
+		else
+			err = cov_add_elem(c, el);
 		if (err)
 			return err;
 	}

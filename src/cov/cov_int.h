@@ -12,7 +12,6 @@
 /* A page covers 4 KiB of code: one slot per halfword. */
 #define COV_PAGE_SHIFT 12
 #define COV_SLOTS (1u << (COV_PAGE_SHIFT - 1))
-#define COV_CHUNK_SHIFT 8
 
 /* Slot info byte: what the classifier said about the instruction that
  * starts at the slot (0 = nothing starts here / not yet classified). */
@@ -29,8 +28,8 @@ struct cov_page {
 	uint64_t *fail; /* allocated at the first failed condition */
 	uint64_t *unk;  /* ... at the first untold condition */
 	uint8_t info[COV_SLOTS];
-	/* per 256-byte chunk: bumped when an info byte changes (cov_memo.c) */
-	uint32_t gen[1u << (COV_PAGE_SHIFT - COV_CHUNK_SHIFT)];
+	/* bumped when an info byte of the page changes (cov_memo.c) */
+	uint32_t gen;
 };
 
 /* Open-addressing map (from, to) -> count; count 0 marks a free entry. */
@@ -66,11 +65,11 @@ enum { COV_HEAD_NONE,
 #define COV_MEMO_N (1u << COV_MEMO_BITS)
 struct cov_memo {
 	uint64_t start, end;
+	uint64_t key;            /* cov_memo_key() of the range */
 	struct cov_page *p;      /* NULL: free entry */
 	uint64_t n, nfail, nunk; /* pending executions, last-insn outcomes */
-	uint32_t ninsn;
-	uint32_t gen; /* sum of the gen of its chunks when counted */
-	uint8_t chunk0, chunk1, isa, ptm, last_info, queued;
+	uint32_t gen;            /* the page's gen when counted */
+	uint8_t last_info, queued;
 };
 struct cov_memos {
 	struct cov_memo e[COV_MEMO_N];
@@ -96,16 +95,74 @@ int cov_page_fail(struct cov_page *p);
 int cov_page_unk(struct cov_page *p);
 int cov_close_run(struct etm_cov *c, struct cov_src *s);
 /* cov_memo.c */
-int cov_memo_hit(struct etm_cov *c, const struct etm_elem *el, int ptm,
-		 uint8_t *last_info);
 int cov_memo_put(struct etm_cov *c, const struct etm_elem *el, int ptm,
-		 struct cov_page *p, uint64_t end, uint8_t last_info);
+		 struct cov_page *p, uint8_t last_info);
 void cov_memo_flush(const struct etm_cov *c);
 void cov_memo_drop(struct etm_cov *c);
-void cov_memo_reclassify(struct etm_cov *c, struct cov_page *p,
-			 uint64_t addr);
+void cov_memo_reclassify(struct etm_cov *c, struct cov_page *p);
+/* What else than its addresses identifies a range in the memo. */
+static inline uint64_t cov_memo_key(const struct etm_elem *el, int ptm)
+{
+	return (uint64_t)el->ninsn << 16 | (uint64_t)el->isa << 8 | (uint64_t)ptm;
+}
+
+static inline size_t cov_memo_hash(uint64_t start, uint64_t end)
+{
+	uint64_t h = ((start >> 1) ^ (end << 15)) * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h >> (64 - COV_MEMO_BITS));
+}
+
+int cov_memo_queue(struct etm_cov *c, struct cov_memo *m,
+		   const struct etm_elem *el);
+
+/* Range @el, if it is in the memo: its pending counts incremented and
+ * *@last_info set; returns 1, 0 (not in the memo) or -etme_nomem. */
+static inline int cov_memo_hit(struct etm_cov *c, const struct etm_elem *el,
+			       int ptm, uint8_t *last_info)
+{
+	struct cov_memo *m;
+
+	if (!c->memo)
+		return 0;
+	m = &c->memo->e[cov_memo_hash(el->start, el->end)];
+	if (!m->p || m->start != el->start || m->end != el->end ||
+	    m->key != cov_memo_key(el, ptm) || m->gen != m->p->gen)
+		return 0;
+	*last_info = m->last_info;
+	if (m->queued && el->last_atom && el->last_exec) {
+		m->n++; /* the common case: no condition outcome to add */
+		return 1;
+	}
+	return cov_memo_queue(c, m, el);
+}
+
 /* cov_map.c */
-int cov_map_add(struct cov_map *m, uint64_t from, uint64_t to, uint64_t n);
+int cov_map_insert(struct cov_map *m, uint64_t from, uint64_t to, uint64_t n);
+
+static inline size_t cov_hash(uint64_t from, uint64_t to)
+{
+	uint64_t h = (from * 0x9E3779B97F4A7C15ull) ^ to;
+
+	h *= 0xBF58476D1CE4E5B9ull;
+	return (size_t)(h ^ (h >> 32));
+}
+
+/* Add @n to the count of (@from, @to): where the pair is found at its
+ * first probe, here; else cov_map_insert(). Returns 0 or -etme_nomem. */
+static inline int cov_map_add(struct cov_map *m, uint64_t from, uint64_t to,
+			      uint64_t n)
+{
+	if (m->cap) {
+		struct etm_cov_pair *e = &m->e[cov_hash(from, to) & (m->cap - 1)];
+
+		if (e->count && e->from == from && e->to == to) {
+			e->count += n;
+			return 0;
+		}
+	}
+	return cov_map_insert(m, from, to, n);
+}
 void cov_map_fini(struct cov_map *m);
 
 #endif

@@ -8,15 +8,6 @@
 
 #include "cov/cov_int.h"
 
-static size_t cov_hash(uint64_t from, uint64_t to)
-{
-	uint64_t h = (from * 0x9E3779B97F4A7C15ull) ^ (to + 0x632BE59BD9B4E019ull);
-
-	h ^= h >> 29;
-	h *= 0xBF58476D1CE4E5B9ull;
-	return (size_t)(h ^ (h >> 32));
-}
-
 static int cov_map_grow(struct cov_map *m)
 {
 	size_t cap = m->cap ? 2 * m->cap : 256, i;
@@ -40,7 +31,8 @@ static int cov_map_grow(struct cov_map *m)
 	return 0;
 }
 
-int cov_map_add(struct cov_map *m, uint64_t from, uint64_t to, uint64_t n)
+int cov_map_insert(struct cov_map *m, uint64_t from, uint64_t to,
+		   uint64_t n)
 {
 	size_t j;
 

@@ -15,41 +15,13 @@
 
 #include "cov/cov_int.h"
 
-/* Sum of the generations of the chunks @c0..@c1 of @p: they only grow,
- * so the sum is unchanged only if none of them changed. */
-static uint32_t memo_gen(const struct cov_page *p, unsigned c0, unsigned c1)
-{
-	uint32_t g = 0;
-
-	for (; c0 <= c1; c0++)
-		g += p->gen[c0];
-	return g;
-}
-
-static size_t memo_hash(uint64_t start, uint64_t end)
-{
-	uint64_t h = ((start >> 1) ^ (end << 15)) * 0x9e3779b97f4a7c15ull;
-
-	return (size_t)(h >> (64 - COV_MEMO_BITS));
-}
-
-/* Range @el, if it is in the memo: its pending counts incremented and
- * *@last_info set; returns 1, 0 (not in the memo) or -etme_nomem. */
-int cov_memo_hit(struct etm_cov *c, const struct etm_elem *el, int ptm,
-		 uint8_t *last_info)
+/* A hit on @m that is not the common case (cov_memo_hit()): the first
+ * pending count since a flush, or a condition outcome to add. */
+int cov_memo_queue(struct etm_cov *c, struct cov_memo *m,
+		   const struct etm_elem *el)
 {
 	struct cov_memos *ms = c->memo;
-	struct cov_memo *m;
-	size_t i;
 
-	if (!ms)
-		return 0;
-	i = memo_hash(el->start, el->end);
-	m = &ms->e[i];
-	if (!m->p || m->start != el->start || m->end != el->end ||
-	    m->ninsn != el->ninsn || m->isa != el->isa || m->ptm != ptm ||
-	    m->gen != memo_gen(m->p, m->chunk0, m->chunk1))
-		return 0;
 	if (el->last_atom && !el->last_exec) {
 		if (cov_page_fail(m->p) < 0)
 			return -etme_nomem;
@@ -61,10 +33,9 @@ int cov_memo_hit(struct etm_cov *c, const struct etm_elem *el, int ptm,
 	}
 	if (!m->queued) {
 		m->queued = 1;
-		ms->dirty[ms->ndirty++] = (uint32_t)i;
+		ms->dirty[ms->ndirty++] = (uint32_t)(m - ms->e);
 	}
 	m->n++;
-	*last_info = m->last_info;
 	return 1;
 }
 
@@ -76,11 +47,12 @@ static void memo_apply(struct cov_memo *m)
 {
 	struct cov_page *p = m->p;
 	uint64_t x = m->start, n = m->n;
-	uint32_t k, last = m->ninsn - 1;
+	uint32_t k, ninsn = (uint32_t)(m->key >> 16), last = ninsn - 1;
+	int ptm = m->key & 1;
 
 	if (!n)
 		return;
-	for (k = 0; k < m->ninsn && x < m->end && x >= p->base &&
+	for (k = 0; k < ninsn && x < m->end && x >= p->base &&
 		    x - p->base < (1u << COV_PAGE_SHIFT);
 	     k++) {
 		unsigned slot = (unsigned)(x - p->base) >> 1;
@@ -91,7 +63,7 @@ static void memo_apply(struct cov_memo *m)
 				p->fail[slot] += m->nfail;
 			if (m->nunk)
 				p->unk[slot] += m->nunk;
-		} else if (m->ptm) {
+		} else if (ptm) {
 			p->unk[slot] += n;
 		}
 		x += p->info[slot] & CI_SIZE4 ? 4 : 2;
@@ -129,21 +101,17 @@ void cov_memo_drop(struct etm_cov *c)
 }
 
 /* The info byte of @addr in page @p is about to change: apply every
- * pending count, and forget the ranges counted in its chunk. */
-void cov_memo_reclassify(struct etm_cov *c, struct cov_page *p,
-			 uint64_t addr)
+ * pending count, and forget the ranges counted in its page. */
+void cov_memo_reclassify(struct etm_cov *c, struct cov_page *p)
 {
 	cov_memo_flush(c);
-	p->gen[(addr - p->base) >> COV_CHUNK_SHIFT]++;
+	p->gen++;
 }
 
-/* Remember range @el, just counted entirely in page @p, up to @end (the
- * address after its last instruction). */
+/* Remember range @el, just counted entirely in page @p. */
 int cov_memo_put(struct etm_cov *c, const struct etm_elem *el, int ptm,
-		 struct cov_page *p, uint64_t end, uint8_t last_info)
+		 struct cov_page *p, uint8_t last_info)
 {
-	unsigned c0 = (unsigned)(el->start - p->base) >> COV_CHUNK_SHIFT;
-	unsigned c1 = (unsigned)(end - 1 - p->base) >> COV_CHUNK_SHIFT;
 	struct cov_memo *m;
 
 	if (!c->memo) {
@@ -151,7 +119,7 @@ int cov_memo_put(struct etm_cov *c, const struct etm_elem *el, int ptm,
 		if (!c->memo)
 			return -etme_nomem;
 	}
-	m = &c->memo->e[memo_hash(el->start, el->end)];
+	m = &c->memo->e[cov_memo_hash(el->start, el->end)];
 	/* evicted with pending counts: apply them now (its index stays in
 	 * the dirty list, where it is found with n = 0) */
 	memo_apply(m);
@@ -160,12 +128,8 @@ int cov_memo_put(struct etm_cov *c, const struct etm_elem *el, int ptm,
 	m->p = p;
 	m->start = el->start;
 	m->end = el->end;
-	m->ninsn = el->ninsn;
-	m->isa = (uint8_t)el->isa;
-	m->ptm = (uint8_t)ptm;
+	m->key = cov_memo_key(el, ptm);
 	m->last_info = last_info;
-	m->chunk0 = (uint8_t)c0;
-	m->chunk1 = (uint8_t)c1;
-	m->gen = memo_gen(p, c0, c1);
+	m->gen = p->gen;
 	return 0;
 }

@@ -14,7 +14,10 @@ static size_t cct_slot(const struct etm_profile *p, uint32_t parent,
 {
 	uint64_t k = ((uint64_t)parent << 32 | func) * 0x9E3779B97F4A7C15ull;
 
-	return (size_t)(k >> 20) & (p->caphash - 1);
+	/* bits 32 and up of the product depend on the parent and the
+	 * function alike (the bits below it on the function alone: every
+	 * node of one function, e.g. the unknown one, would collide) */
+	return (size_t)(k >> 32) & (p->caphash - 1);
 }
 
 static int cct_rehash(struct etm_profile *p)

@@ -67,7 +67,10 @@ struct prof_src {
 	struct prof_stack *cur;
 	uint64_t tick; /* LRU clock of the stacks */
 	struct prof_rcache rc[PROF_RCACHE];
-	long last_fn; /* lookup memo */
+	/* lookup memo: every address in [fn_first, fn_first + fn_span] is
+	 * in function fn_id (a function's range, or a gap: unknown) */
+	uint64_t fn_first, fn_span;
+	uint32_t fn_id;
 	/* timeline */
 	double t, tbase; /* microseconds; time of the first timestamp */
 	uint64_t ts0;

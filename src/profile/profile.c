@@ -64,6 +64,27 @@ void etm_profile_free(struct etm_profile *p)
 	free(p);
 }
 
+static uint32_t prof_func_lookup(struct etm_profile *p, struct prof_src *s,
+				 uint64_t addr)
+{
+	uint64_t first, last;
+	long f = etm_symbols_find_span(p->syms, addr, &first, &last);
+
+	s->fn_first = first;
+	s->fn_span = last - first;
+	s->fn_id = f < 0 ? p->unknown : (uint32_t)f;
+	return s->fn_id;
+}
+
+/* The function id of @addr (p->unknown if no function has it). */
+static inline uint32_t prof_func_of(struct etm_profile *p, struct prof_src *s,
+				    uint64_t addr)
+{
+	if (addr - s->fn_first <= s->fn_span)
+		return s->fn_id;
+	return prof_func_lookup(p, s, addr);
+}
+
 static struct prof_src *prof_src_get(struct etm_profile *p, uint8_t id)
 {
 	struct prof_src *s = p->src[id];
@@ -73,7 +94,7 @@ static struct prof_src *prof_src_get(struct etm_profile *p, uint8_t id)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
-	s->last_fn = -1;
+	prof_func_lookup(p, s, 0);
 	p->src[id] = s;
 	return s;
 }
@@ -198,22 +219,6 @@ static int prof_resolve(struct etm_profile *p, uint8_t id, struct prof_src *s,
 		return 0;
 	k->pend = prof_pend_none;
 	return prof_return(p, id, s, k, addr);
-}
-
-static uint32_t prof_func_of(struct etm_profile *p, struct prof_src *s,
-			     uint64_t addr)
-{
-	struct etm_sym y;
-	long f = s->last_fn;
-
-	if (f >= 0 && etm_symbols_get(p->syms, (size_t)f, &y) == 0 &&
-	    addr >= y.start && addr < y.end)
-		return (uint32_t)f;
-	f = etm_symbols_find(p->syms, addr);
-	if (f < 0)
-		return p->unknown;
-	s->last_fn = f;
-	return (uint32_t)f;
 }
 
 /* The node function @f runs in next. After a call (no current function)
@@ -368,9 +373,21 @@ static int prof_range(struct etm_profile *p, uint8_t id, struct prof_src *s,
 	if (r < 0)
 		return r;
 	f = prof_func_of(p, s, el->start);
-	if (!p->lines && (f == p->unknown ?
-				  etm_symbols_find(p->syms, el->last_addr) < 0 :
-				  prof_func_of(p, s, el->last_addr) == f))
+	if (!p->lines && el->last_addr - s->fn_first <= s->fn_span &&
+	    k->cur && p->nodes[k->cur].func == f && !p->tl) {
+		/* the common case, prof_count() without a change of node:
+		 * the whole range in the function that is running */
+		struct prof_node *nd = &p->nodes[k->cur];
+
+		k->pend = prof_pend_none;
+		s->ninsn += el->ninsn;
+		nd->self += el->ninsn;
+		nd->self_cyc += el->has_cycles ? el->cycles : 0;
+		p->st.insns += el->ninsn;
+		r = 0;
+	} else if (!p->lines && (f == p->unknown ?
+					 etm_symbols_find(p->syms, el->last_addr) < 0 :
+					 prof_func_of(p, s, el->last_addr) == f))
 		r = prof_count(p, id, s, k, f, el->ninsn,
 			       el->has_cycles ? el->cycles : 0, el, el->start);
 	else

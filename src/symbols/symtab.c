@@ -234,6 +234,30 @@ long etm_symbols_find(const struct etm_symbols *s, uint64_t addr)
 	return (long)(lo - 1);
 }
 
+long etm_symbols_find_span(const struct etm_symbols *s, uint64_t addr,
+			   uint64_t *first, uint64_t *last)
+{
+	size_t lo;
+
+	*first = 0;
+	*last = UINT64_MAX;
+	if (!s || !s->nfn)
+		return -1;
+	/* the ranges are sorted and do not overlap (sym_index()): the answer
+	 * holds from the previous range's end (or 0) to the next start */
+	lo = sym_upper(s->fn, s->nfn, sizeof(*s->fn), addr);
+	if (lo && addr < s->fn[lo - 1].end) {
+		*first = s->fn[lo - 1].start;
+		*last = s->fn[lo - 1].end - 1;
+		return (long)(lo - 1);
+	}
+	if (lo)
+		*first = s->fn[lo - 1].end;
+	if (lo < s->nfn)
+		*last = s->fn[lo].start - 1;
+	return -1;
+}
+
 int etm_symbols_lookup(const struct etm_symbols *s, uint64_t addr,
 		       struct etm_sym *out)
 {

@@ -85,6 +85,49 @@ static void symfile_bad(void)
 	etm_symbols_free(s);
 }
 
+/* etm_symbols_find_span: hand-derived spans of two sized functions, the
+ * gaps around them and an empty table; and over every address near them,
+ * the same index as etm_symbols_find with the address inside its span,
+ * and the span's ends answering the same. */
+static void find_span(void)
+{
+	struct etm_symbols *s = etm_symbols_alloc();
+	uint64_t lo, hi, a;
+
+	ET_CHECK(s != NULL);
+	ET_EQ(etm_symbols_find_span(s, 0x1000, &lo, &hi), -1); /* empty */
+	ET_EQ(lo, 0);
+	ET_EQ(hi, UINT64_MAX);
+	ET_EQ(etm_symbols_find_span(NULL, 0x1000, &lo, &hi), -1);
+	ET_EQ(hi, UINT64_MAX);
+	ET_EQ(etm_symbols_add(s, 0x1000, 0x10, "a"), 0);
+	ET_EQ(etm_symbols_add(s, 0x1020, 0x20, "b"), 0);
+	ET_EQ(etm_symbols_find_span(s, 0x1008, &lo, &hi), 0);
+	ET_EQ(lo, 0x1000);
+	ET_EQ(hi, 0x100f);
+	ET_EQ(etm_symbols_find_span(s, 0x1018, &lo, &hi), -1); /* between */
+	ET_EQ(lo, 0x1010);
+	ET_EQ(hi, 0x101f);
+	ET_EQ(etm_symbols_find_span(s, 0x800, &lo, &hi), -1); /* below */
+	ET_EQ(lo, 0);
+	ET_EQ(hi, 0xfff);
+	ET_EQ(etm_symbols_find_span(s, 0x103f, &lo, &hi), 1);
+	ET_EQ(lo, 0x1020);
+	ET_EQ(hi, 0x103f);
+	ET_EQ(etm_symbols_find_span(s, 0x1040, &lo, &hi), -1); /* above */
+	ET_EQ(lo, 0x1040);
+	ET_EQ(hi, UINT64_MAX);
+	for (a = 0xff0; a < 0x1050; a++) {
+		long f = etm_symbols_find_span(s, a, &lo, &hi);
+
+		ET_EQ(f, etm_symbols_find(s, a));
+		ET_CHECK(lo <= a && a <= hi);
+		ET_EQ(etm_symbols_find(s, lo), f);
+		ET_EQ(etm_symbols_find(s, hi), f);
+	}
+	etm_symbols_free(s);
+}
+
 /* etm_image_is_elf: the ELF magic, nothing else. */
 static void is_elf(void)
 {
@@ -323,6 +366,7 @@ int main(void)
 {
 	ETEST(symfile_rules);
 	ETEST(symfile_bad);
+	ETEST(find_span);
 	ETEST(is_elf);
 	ETEST(elf_entries_vs_readelf);
 	ETEST(elf_lines_vs_addr2line);
