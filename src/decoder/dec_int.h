@@ -8,6 +8,8 @@
 #include <etmtrace/decoder.h>
 
 #define ETM_DEC_MAX_SOURCES 128
+/* The frame realignment a decoder starts with (doc/realign.md: why). */
+#define ETM_DEC_REALIGN_DEFAULT etm_realign_precise
 
 struct etm_dec_tape;
 struct dec_left;
@@ -88,7 +90,13 @@ struct etm_decoder {
 	 * to drain after a realignment */
 	uint8_t noted[ETM_DEC_MAX_SOURCES];
 	int noted_any;
+	/* the frame realignment's switch (etm_decoder_set_realign();
+	 * no_realign: it is off); in basic, hold_engaged: damage was
+	 * suspected, the hold is on until the input passes engaged_until */
+	enum etm_realign realign;
 	int no_realign;
+	int hold_engaged;
+	uint64_t engaged_until;
 	/* TPIU without FSYNC: frames from input offset frame_start (when
 	 * frame_set; etm_decoder_set_frame_start()) */
 	int frame_set;
@@ -134,6 +142,13 @@ void etm_dec_set_judge(struct etm_decoder *d);
  * may be lost; on the deformatter's fast path the decoder stops draining
  * (re_at) until etm_dec_rewind(). */
 void etm_dec_bad_packet(struct etm_decoder *d, const struct etm_packet *pkt);
+/* Damage suspected at input offset @off (a bad packet, a realignment): in
+ * etm_realign_basic, the hold engages (from the next call on) until the
+ * input is 2 * ETM_DFMT_REACH past the latest suspicion. */
+void etm_dec_suspect(struct etm_decoder *d, uint64_t off);
+/* In etm_realign_basic with the hold engaged and empty, nothing to withdraw
+ * and the input past engaged_until: the hold disengages (between calls). */
+void etm_dec_hold_idle(struct etm_decoder *d);
 /* After etm_dec_bad_packet() on the fast path: the source's packet decoder
  * forgets its unparsed bytes and the deformatter's byte path takes the
  * input from the frame of the bad packet, checking the alignment there.

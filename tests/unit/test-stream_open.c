@@ -128,7 +128,7 @@ static uint64_t stream_lag(const uint8_t *data, size_t n, const char *elf,
 	    etm_capture_buffer(cap, 0)->format != etm_fmt_coresight ||
 	    etm_capture_next(cap, &it, sizeof(it)) != -etme_invalid)
 		goto out;
-	etm_decoder_set_realign(d, realign);
+	etm_decoder_set_realign(d, (enum etm_realign)realign);
 	for (pos = 0; pos < n; pos += piece) {
 		seed = seed * 1103515245u + 12345u;
 		piece = 1 + (seed >> 16) % 97;
@@ -194,7 +194,7 @@ static void am243x_stream(void)
 	/* the stream, the same elements; the hold with the realignment off
 	 * (the flow's and the frames' own), and on (+ ETM_DFMT_REACH, 912) */
 	lag_off = stream_lag(data, n, elf, &ref, 0);
-	lag_on = stream_lag(data, n, elf, &ref, 1);
+	lag_on = stream_lag(data, n, elf, &ref, etm_realign_precise);
 	printf("  am243x: %zu elements; pushed in pieces of 1-97 bytes, the "
 	       "first element not yet out was at most %llu bytes behind the "
 	       "input (%llu with the frame realignment's hold)\n",
