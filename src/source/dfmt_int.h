@@ -4,6 +4,7 @@
 #ifndef ETM_SOURCE_DFMT_INT_H
 #define ETM_SOURCE_DFMT_INT_H
 
+#include "source/frame_rules.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -157,26 +158,6 @@ struct etm_dfmt {
 	 * (dfmt_retro.c), else NULL */
 	struct dfmt_retro *rt;
 };
-
-/* Trace IDs whose data is not trace: 0x00 (NULL padding), 0x7B (flush
- * response), 0x7D (trigger); 0x70-0x7A, 0x7C, 0x7E, 0x7F are reserved. */
-static inline int dfmt_id_is_data(int id)
-{
-	return id > 0 && id < 0x70;
-}
-
-static inline int dfmt_id_is_reserved(int id)
-{
-	return id >= 0x70 && id != 0x7b && id != 0x7d;
-}
-
-/* Frame @f has an ID in byte 14 and auxiliary bit 7 set, a reserved bit
- * there (../shared/docs/coresight-formatter.md section 3): impossible in
- * aligned frames. */
-static inline int dfmt_aux_reserved(const uint8_t *f)
-{
-	return (f[14] & 1) && (f[15] & 0x80);
-}
 
 /* The ID current after the @nf frames at @h, from @id: the last one an
  * ID byte names. */
