@@ -15,7 +15,7 @@ struct etm_dec_tape;
 struct dec_left;
 struct etm_sbuf;
 
-/* The element hold of the realignment (hold.c): elements [head, n) of the
+/* The element hold of the realignment (elem_hold.c): elements [head, n) of the
  * ring el (cap, a power of two) wait; [head, rdy) are ready (final): the
  * latest element's offset maxoff is ETM_DFMT_REACH bytes past theirs, or
  * the input ended. */
@@ -109,14 +109,14 @@ struct etm_decoder {
 	const struct etm_dec_tape *tape;
 	size_t tape_at;
 	/* CoreSight frames with the realignment on, elements only (no
-	 * packets): every element goes through the hold (hold.c) */
+	 * packets): every element goes through the hold (elem_hold.c) */
 	int hold_on;
 	struct dec_hold hold;
 	/* with the hold on, the source being drained between calls (cur is
 	 * NULL then: etm_decoder_next()'s common case does not apply) */
 	struct dec_source *hold_cur;
 	/* sources of the input not decoded, with their configurations
-	 * (etm_decoder_note_source(), retro.c); NULL: none */
+	 * (etm_decoder_note_source(), left_sources.c); NULL: none */
 	struct dec_left *left;
 	/* a circular buffer's pieces (pieces.c; NULL: off) */
 	struct dec_pieces *pc;
@@ -165,7 +165,7 @@ void etm_dec_lose_all(struct etm_decoder *d, uint64_t off);
 int etm_dec_next_direct(struct etm_decoder *d, struct etm_item *it);
 int etm_dec_next_elems_direct(struct etm_decoder *d,
 			      const struct etm_elem **els, size_t max);
-/* The same through the hold (hold.c): elements wait there until no
+/* The same through the hold (elem_hold.c): elements wait there until no
  * realignment can retract them. */
 int etm_dec_hold_next(struct etm_decoder *d, struct etm_item *it);
 int etm_dec_hold_next_elems(struct etm_decoder *d,
@@ -180,7 +180,7 @@ void etm_dec_hold_retract(struct etm_decoder *d, uint64_t cut);
  * (etm_dfmt_set_sign(); only where a realignment is decided). */
 uint64_t etm_dec_hold_sign(const struct dec_hold *h, uint64_t from);
 /* Whether element @e is such a sign (etm_dec_hold_sign(); the trial flow
- * of a source left out of the decode, retro.c). */
+ * of a source left out of the decode, left_sources.c). */
 int etm_dec_elem_trouble(const struct etm_elem *e);
 
 /* The hold's ready scan (hold_add(); its unit test): the index past the longest
@@ -188,7 +188,7 @@ int etm_dec_elem_trouble(const struct etm_elem *e);
  * offsets lie ETM_DFMT_REACH bytes or more before @mx. */
 size_t etm_dec_hold_ready(const struct etm_elem *el, size_t m, size_t r,
 			  size_t k, uint64_t mx);
-/* The sources not decoded (retro.c): the deformatter told of them, freed,
+/* The sources not decoded (left_sources.c): the deformatter told of them, freed,
  * copied to the clone @c of @d (0 or -etme_nomem). */
 void etm_dec_left_wire(struct etm_decoder *d);
 void etm_dec_left_free(struct etm_decoder *d);

@@ -1,5 +1,5 @@
 /* decoder/realign.c - the decoder's part of the CoreSight frame
- * realignment (issue 13 item 17): the IDs of the input for the
+ * realignment (doc/realign.md): its switch (off, basic, precise), the IDs of the input for the
  * deformatter, its judge (a trial parse through a source's packet
  * decoder), a bad packet on the fast path handed back to its byte path
  * from the frame of the packet, and every parser and flow losing sync
@@ -61,7 +61,7 @@ void etm_dec_set_judge(struct etm_decoder *d)
 				   d);
 		etm_dfmt_set_sign(d->dfmt, dec_sign);
 	}
-	/* what a realignment may retract waits (hold.c): always in
+	/* what a realignment may retract waits (elem_hold.c): always in
 	 * precise, from the first suspicion of damage on in basic; once
 	 * elements wait there, they come out through it */
 	d->hold_on = (d->dfmt && d->fmt == etm_fmt_coresight &&

@@ -155,7 +155,7 @@ struct etm_dfmt {
 	uint64_t tail_off;
 	/* with sources not decoded (etm_dfmt_set_scan()): the history of
 	 * the input where a late realignment looks for its damage
-	 * (dfmt_retro.c), else NULL */
+	 * (dfmt_damage_start.c), else NULL */
 	struct dfmt_retro *rt;
 };
 
@@ -207,7 +207,7 @@ void etm_dfmt_other_id(struct etm_dfmt *d, int id);
 int etm_dfmt_frame_suspect(const struct etm_dfmt *d, const uint8_t *f,
 			   uint64_t off);
 
-/* The history of a late realignment's damage (dfmt_retro.c): a new
+/* The history of a late realignment's damage (dfmt_damage_start.c): a new
  * input @buf (@n bytes at input offset @off), the current one consumed
  * (kept), the state after etm_dfmt_restart() (@rt kept), free, save. */
 struct dfmt_retro;

@@ -610,14 +610,14 @@ static void dfmt_shift(struct etm_dfmt *d, size_t best, size_t nf, int id0)
 			     pre ? d->pre_id : d->cur_id);
 		/* before it, among the data of sources not decoded: what
 		 * the frames before the cut give of the decoded ones still
-		 * waits, and goes with the error (decoder/hold.c) */
+		 * waits, and goes with the error (decoder/elem_hold.c) */
 		if (d->rt)
 			d->cut_retro = etm_dfmt_retro_at(d, w, d->cut_k,
 							 d->cut_at);
 		return;
 	}
 	at = d->hold_off[best & ~(size_t)(DFMT_FRAME - 1)];
-	/* before it, among the data of sources not decoded (dfmt_retro.c) */
+	/* before it, among the data of sources not decoded (dfmt_damage_start.c) */
 	if (d->rt)
 		at = etm_dfmt_retro_at(d, w, best % DFMT_FRAME, at);
 	etm_dfmt_event(d, etm_dfmt_error, etme_frame_align, at);

@@ -1,6 +1,7 @@
-/* decoder/hold.c - the element hold of the CoreSight frame realignment
- * (issue 13 item 17): with the realignment on, every element waits in one
- * queue, in the order the pipeline made it, until the input it came from
+/* decoder/elem_hold.c - the element hold of the CoreSight frame realignment
+ * (doc/realign.md): while it is on (always in etm_realign_precise, from
+ * the first suspicion of damage in etm_realign_basic), every element waits
+ * in one queue, in the order the pipeline made it, until the input it came from
  * lies ETM_DFMT_REACH bytes behind the latest element's, the farthest back
  * a realignment's cut can fall (source/dfmt_bulk.h); a realignment
  * retracts the waiting elements from two frames before its cut on, or
