@@ -231,9 +231,26 @@ static void stream_refusals(void)
 	ET_CHECK(strstr(err, "not from a stream") != NULL);
 }
 
+/* The realignment's switch takes its three modes, on any decoder, and
+ * nothing else. */
+static void realign_modes(void)
+{
+	struct etm_decoder *d = etm_decoder_alloc(etm_fmt_coresight,
+						  etm_dec_elements);
+
+	ET_CHECK(d != NULL);
+	ET_EQ(etm_decoder_set_realign(d, etm_realign_off), 0);
+	ET_EQ(etm_decoder_set_realign(d, etm_realign_basic), 0);
+	ET_EQ(etm_decoder_set_realign(d, etm_realign_precise), 0);
+	ET_EQ(etm_decoder_set_realign(d, (enum etm_realign)3), -etme_invalid);
+	ET_EQ(etm_decoder_set_realign(NULL, etm_realign_off), -etme_invalid);
+	etm_decoder_free(d);
+}
+
 int main(void)
 {
 	ETEST(am243x_stream);
 	ETEST(stream_refusals);
+	ETEST(realign_modes);
 	return etest_end();
 }
