@@ -67,7 +67,7 @@ static int is_value_opt(const char *a)
 {
 	static const char *const v[] = { "--id", "--protocol", "--input-format",
 					 "--etmcr", "--etmccer", "--etmidr", "--image", "--elf", "--jobs",
-					 "--chunk", "--pieces", "--start", "--stop", "--last", "--at",
+					 "--chunk", "--pieces", "--realign", "--start", "--stop", "--last", "--at",
 					 "--source-map", "--source-dir" };
 	size_t i;
 
@@ -420,7 +420,7 @@ static int cov_main(int argc, char **argv, int profile)
 	rest[n++] = (char *)(c.ninputs ? c.inputs[0] : ".");
 	r = opt_parse(&o, n, rest,
 		      "id,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
-		      "image,elf,no-cache,jobs,chunk,pieces,start,stop,last,at,"
+		      "image,elf,no-cache,jobs,chunk,pieces,realign,start,stop,last,at,"
 		      "source-map,source-dir");
 	if (!r)
 		r = cov_run(&c, &o, profile);

@@ -112,6 +112,10 @@ static const char decode_help[] =
 	"  --order time|file     pieces in time order (default) or as in the file\n"
 	"  --pieces on|off       on: also buffers over 256 KiB (default: up to\n"
 	"                        256 KiB); off: the buffer is one input\n"
+	"  --realign off|basic|precise  recovery of a lost frame alignment (bytes\n"
+	"                        lost or inserted): basic holds elements back only\n"
+	"                        once damage is suspected; precise (default) always\n"
+	"                        (doc/realign.md)\n"
 	"ETMv1 (trace file of samples: etmtrace binary or text, OpenOCD `etm dump`,\n"
 	"or an ETB RAM image; doc/etmv1.md; the binary file and the dump are\n"
 	"recognised, the others need --protocol etmv1 or --samples):\n"
@@ -340,7 +344,7 @@ int cmd_decode(int argc, char **argv)
 	r = opt_parse(&o, argc, argv,
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
 		      "image,elf,stats,run-stats,no-cache,jobs,chunk,verify,symbols,source,offsets,clock,fields,"
-		      "allow-outside,verbose,verify-drop,etmccr,samples,order,pieces,start,stop,last,at,"
+		      "allow-outside,verbose,verify-drop,etmccr,samples,order,pieces,realign,start,stop,last,at,"
 		      "source-map,source-dir,symfs,buildid-dir,ctx-images,probe-wait,data-only,data-range");
 	if (r) {
 		if (r > 0)

@@ -161,7 +161,7 @@ int cmd_profile(int argc, char **argv)
 
 	r = opt_parse(&o, argc, argv,
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
-		      "image,elf,symbols,clock,no-cache,jobs,chunk,pieces,start,stop,last,at");
+		      "image,elf,symbols,clock,no-cache,jobs,chunk,pieces,realign,start,stop,last,at");
 	if (r) {
 		if (r > 0)
 			fputs(profile_help, stdout);

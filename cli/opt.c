@@ -120,6 +120,7 @@ static int opt_register(struct opts *o, const char *name, const char *v)
 
 /* Returns 0, -1 (bad value, reported by the caller) or -2 (reported). */
 /* --order time|file, --pieces on|off: a circular buffer's pieces;
+ * --realign off|basic|precise: the frame realignment;
  * --symfs DIR, --buildid-dir DIR: where the files a perf.data maps are;
  * --ctx-images on|off: its images switched by the Context ID. */
 static int opt_pieces(struct opts *o, const char *name, const char *v)
@@ -134,6 +135,12 @@ static int opt_pieces(struct opts *o, const char *name, const char *v)
 		o->buildid_dir = v;
 	else if (!strcmp(name, "ctx-images") && (!strcmp(v, "on") || !strcmp(v, "off")))
 		o->no_ctx_images = !strcmp(v, "off");
+	else if (!strcmp(name, "realign") && !strcmp(v, "off"))
+		o->realign = 1;
+	else if (!strcmp(name, "realign") && !strcmp(v, "basic"))
+		o->realign = 2;
+	else if (!strcmp(name, "realign") && !strcmp(v, "precise"))
+		o->realign = 3;
 	else
 		return -1;
 	return 0;

@@ -41,6 +41,7 @@ struct opts {
 	int no_cache;
 	int order_file;    /* --order file: pieces of a circular buffer in file order */
 	int pieces;        /* --pieces: 0 auto (small buffers), 1 on, 2 off */
+	int realign;       /* --realign: 0 default, 1 off, 2 basic, 3 precise */
 	int allow_outside; /* snapshot files outside its directory */
 	int jobs;
 	int chunk;                           /* input chunk size (testing) */

@@ -56,7 +56,10 @@ static void open_opts(const struct opts *o, enum etm_decoder_mode mode,
 		    (o->order_file ? ETM_OPEN_FILE_ORDER : 0) |
 		    (o->pieces == 2 ? ETM_OPEN_NO_PIECES : 0) |
 		    (o->pieces == 1 ? ETM_OPEN_PIECES : 0) |
-		    (o->no_ctx_images ? ETM_OPEN_NO_CTX_IMAGES : 0);
+		    (o->no_ctx_images ? ETM_OPEN_NO_CTX_IMAGES : 0) |
+		    (o->realign == 1 ? ETM_OPEN_REALIGN_OFF : 0) |
+		    (o->realign == 2 ? ETM_OPEN_REALIGN_BASIC : 0) |
+		    (o->realign == 3 ? ETM_OPEN_REALIGN_PRECISE : 0);
 }
 
 /* The capture's decoded sources as the session's list. */

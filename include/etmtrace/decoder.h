@@ -150,6 +150,28 @@ int etm_decoder_next_elems(struct etm_decoder *d,
 /** Deliver packets as items too in element mode (default 0: elements only). */
 void etm_decoder_set_packets(struct etm_decoder *d, int on);
 
+/** Recovery of a lost CoreSight frame alignment (bytes lost or inserted in
+ * captured frames; doc/realign.md). */
+enum etm_realign {
+	/** The deformatter's own rules only: an ID change to a reserved ID
+	 * makes it look for the alignment again. */
+	etm_realign_off = 0,
+	/** Also when a source's packets stop parsing; the elements made from
+	 * frames a realignment finds damaged are withdrawn from the moment
+	 * damage is first suspected on (undamaged input costs nothing). */
+	etm_realign_basic = 1,
+	/** As basic, with every element held back until the input is some
+	 * 900 bytes past it, so that a realignment found late withdraws
+	 * everything the damage made (costs a few percent of decode time). */
+	etm_realign_precise = 2,
+};
+
+/** Frame realignment of CoreSight formatted input (default
+ * etm_realign_precise; no effect on other formats). Before the first push
+ * or at any time: it applies to the input not yet read. Returns 0, or
+ * -etme_invalid for a bad @mode. */
+int etm_decoder_set_realign(struct etm_decoder *d, enum etm_realign mode);
+
 /** Enable or disable the flow block cache (and ETMv3 walk memo) of every
  * source (default on). */
 void etm_decoder_set_cache(struct etm_decoder *d, int on);

@@ -62,6 +62,11 @@ struct etm_open_file {
  * context change on (etm_flow_set_ctx_images()); this flag turns that off
  * (each AUX piece is decoded with the image of its AUX record's process). */
 #define ETM_OPEN_NO_CTX_IMAGES 0x80u
+/** The frame realignment of every CoreSight decoder of the capture
+ * (etm_decoder_set_realign(); none of these: the decoder's default). */
+#define ETM_OPEN_REALIGN_OFF 0x100u
+#define ETM_OPEN_REALIGN_BASIC 0x200u
+#define ETM_OPEN_REALIGN_PRECISE 0x400u
 #define ETM_OPEN_PIECES_AUTO ((uint64_t)256 << 10)
 #define ETM_OPEN_PIECES_MAX ((uint64_t)64 << 20)
 

@@ -8,12 +8,14 @@
 #include <etmtrace/decoder.h>
 
 #define ETM_DEC_MAX_SOURCES 128
+/* The frame realignment a decoder starts with (doc/realign.md: why). */
+#define ETM_DEC_REALIGN_DEFAULT etm_realign_precise
 
 struct etm_dec_tape;
 struct dec_left;
 struct etm_sbuf;
 
-/* The element hold of the realignment (hold.c): elements [head, n) of the
+/* The element hold of the realignment (elem_hold.c): elements [head, n) of the
  * ring el (cap, a power of two) wait; [head, rdy) are ready (final): the
  * latest element's offset maxoff is ETM_DFMT_REACH bytes past theirs, or
  * the input ended. */
@@ -88,7 +90,13 @@ struct etm_decoder {
 	 * to drain after a realignment */
 	uint8_t noted[ETM_DEC_MAX_SOURCES];
 	int noted_any;
+	/* the frame realignment's switch (etm_decoder_set_realign();
+	 * no_realign: it is off); in basic, hold_engaged: damage was
+	 * suspected, the hold is on until the input passes engaged_until */
+	enum etm_realign realign;
 	int no_realign;
+	int hold_engaged;
+	uint64_t engaged_until;
 	/* TPIU without FSYNC: frames from input offset frame_start (when
 	 * frame_set; etm_decoder_set_frame_start()) */
 	int frame_set;
@@ -101,14 +109,14 @@ struct etm_decoder {
 	const struct etm_dec_tape *tape;
 	size_t tape_at;
 	/* CoreSight frames with the realignment on, elements only (no
-	 * packets): every element goes through the hold (hold.c) */
+	 * packets): every element goes through the hold (elem_hold.c) */
 	int hold_on;
 	struct dec_hold hold;
 	/* with the hold on, the source being drained between calls (cur is
 	 * NULL then: etm_decoder_next()'s common case does not apply) */
 	struct dec_source *hold_cur;
 	/* sources of the input not decoded, with their configurations
-	 * (etm_decoder_note_source(), retro.c); NULL: none */
+	 * (etm_decoder_note_source(), left_sources.c); NULL: none */
 	struct dec_left *left;
 	/* a circular buffer's pieces (pieces.c; NULL: off) */
 	struct dec_pieces *pc;
@@ -134,6 +142,13 @@ void etm_dec_set_judge(struct etm_decoder *d);
  * may be lost; on the deformatter's fast path the decoder stops draining
  * (re_at) until etm_dec_rewind(). */
 void etm_dec_bad_packet(struct etm_decoder *d, const struct etm_packet *pkt);
+/* Damage suspected at input offset @off (a bad packet, a realignment): in
+ * etm_realign_basic, the hold engages (from the next call on) until the
+ * input is 2 * ETM_DFMT_REACH past the latest suspicion. */
+void etm_dec_suspect(struct etm_decoder *d, uint64_t off);
+/* In etm_realign_basic with the hold engaged and empty, nothing to withdraw
+ * and the input past engaged_until: the hold disengages (between calls). */
+void etm_dec_hold_idle(struct etm_decoder *d);
 /* After etm_dec_bad_packet() on the fast path: the source's packet decoder
  * forgets its unparsed bytes and the deformatter's byte path takes the
  * input from the frame of the bad packet, checking the alignment there.
@@ -150,7 +165,7 @@ void etm_dec_lose_all(struct etm_decoder *d, uint64_t off);
 int etm_dec_next_direct(struct etm_decoder *d, struct etm_item *it);
 int etm_dec_next_elems_direct(struct etm_decoder *d,
 			      const struct etm_elem **els, size_t max);
-/* The same through the hold (hold.c): elements wait there until no
+/* The same through the hold (elem_hold.c): elements wait there until no
  * realignment can retract them. */
 int etm_dec_hold_next(struct etm_decoder *d, struct etm_item *it);
 int etm_dec_hold_next_elems(struct etm_decoder *d,
@@ -165,7 +180,7 @@ void etm_dec_hold_retract(struct etm_decoder *d, uint64_t cut);
  * (etm_dfmt_set_sign(); only where a realignment is decided). */
 uint64_t etm_dec_hold_sign(const struct dec_hold *h, uint64_t from);
 /* Whether element @e is such a sign (etm_dec_hold_sign(); the trial flow
- * of a source left out of the decode, retro.c). */
+ * of a source left out of the decode, left_sources.c). */
 int etm_dec_elem_trouble(const struct etm_elem *e);
 
 /* The hold's ready scan (hold_add(); its unit test): the index past the longest
@@ -173,7 +188,7 @@ int etm_dec_elem_trouble(const struct etm_elem *e);
  * offsets lie ETM_DFMT_REACH bytes or more before @mx. */
 size_t etm_dec_hold_ready(const struct etm_elem *el, size_t m, size_t r,
 			  size_t k, uint64_t mx);
-/* The sources not decoded (retro.c): the deformatter told of them, freed,
+/* The sources not decoded (left_sources.c): the deformatter told of them, freed,
  * copied to the clone @c of @d (0 or -etme_nomem). */
 void etm_dec_left_wire(struct etm_decoder *d);
 void etm_dec_left_free(struct etm_decoder *d);

@@ -47,6 +47,7 @@ struct etm_decoder *etm_decoder_alloc(enum etm_input_format fmt,
 	d->mode = mode;
 	d->want_packets = mode == etm_dec_packets;
 	d->lose_id = ETM_DEC_MAX_SOURCES;
+	d->realign = ETM_DEC_REALIGN_DEFAULT;
 	if (fmt != etm_fmt_raw) {
 		d->dfmt = etm_dfmt_alloc_bulk(fmt, 0);
 		if (!d->dfmt) {
@@ -375,6 +376,7 @@ static __attribute__((noinline)) int next_slow(struct etm_decoder *d, struct etm
 			return err;
 		if (x.kind == etm_dfmt_error) {
 			if (x.err == etme_frame_align) {
+				etm_dec_suspect(d, x.offset);
 				etm_dec_hold_retract(d, x.offset);
 				etm_dec_lose_all(d, x.offset);
 			}
@@ -601,6 +603,7 @@ struct etm_decoder *etm_decoder_clone(const struct etm_decoder *d,
 	memcpy(c->noted, d->noted, sizeof(c->noted));
 	c->noted_any = d->noted_any;
 	c->no_realign = d->no_realign;
+	c->realign = d->realign;
 	etm_dec_ids_changed(c);
 	etm_dec_set_judge(c);
 	if (etm_dec_left_clone(c, d) < 0)
@@ -644,8 +647,11 @@ void etm_decoder_save(const struct etm_decoder *d, struct etm_sbuf *s)
 		if (src->flow)
 			etm_flow_save(src->flow, s);
 	}
+	etm_sbuf_u8(s, (unsigned)d->hold_on);
 	if (d->hold_on)
 		etm_dec_hold_save(&d->hold, s);
+	if (d->hold_engaged)
+		etm_sbuf_u64(s, d->engaged_until);
 }
 
 uint64_t etm_decoder_packet_count(const struct etm_decoder *d)
@@ -684,6 +690,9 @@ void etm_decoder_restart(struct etm_decoder *d, uint64_t base)
 	d->re_at = 0;
 	d->lose_id = ETM_DEC_MAX_SOURCES;
 	etm_dec_hold_clear(&d->hold);
+	d->hold_engaged = 0;
+	d->engaged_until = 0;
+	etm_dec_set_judge(d);
 	d->offset = base;
 	d->finishing = 0;
 	d->fin_id = 0;

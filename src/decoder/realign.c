@@ -1,5 +1,5 @@
 /* decoder/realign.c - the decoder's part of the CoreSight frame
- * realignment (issue 13 item 17): the IDs of the input for the
+ * realignment (doc/realign.md): its switch (off, basic, precise), the IDs of the input for the
  * deformatter, its judge (a trial parse through a source's packet
  * decoder), a bad packet on the fast path handed back to its byte path
  * from the frame of the packet, and every parser and flow losing sync
@@ -61,22 +61,56 @@ void etm_dec_set_judge(struct etm_decoder *d)
 				   d);
 		etm_dfmt_set_sign(d->dfmt, dec_sign);
 	}
-	/* what a realignment may retract waits (hold.c); once elements
-	 * wait there, they come out through it */
+	/* what a realignment may retract waits (elem_hold.c): always in
+	 * precise, from the first suspicion of damage on in basic; once
+	 * elements wait there, they come out through it */
 	d->hold_on = (d->dfmt && d->fmt == etm_fmt_coresight &&
-		      !d->no_realign && !d->want_packets) ||
+		      !d->want_packets &&
+		      (d->realign == etm_realign_precise ||
+		       (d->realign == etm_realign_basic && d->hold_engaged))) ||
 		     d->hold.n > d->hold.head || d->hold_cur;
 	/* the sign sees every flow's elements as they are made */
 	if (d->dfmt && d->fmt == etm_fmt_coresight)
-		etm_dfmt_set_flow_trial(d->dfmt,
-					!d->no_realign && !d->want_packets);
+		etm_dfmt_set_flow_trial(d->dfmt, d->hold_on && !d->no_realign &&
+							 !d->want_packets);
 }
 
-void etm_decoder_set_realign(struct etm_decoder *d, int on)
+int etm_decoder_set_realign(struct etm_decoder *d, enum etm_realign mode)
 {
-	if (!d)
+	if (!d || (mode != etm_realign_off && mode != etm_realign_basic &&
+		   mode != etm_realign_precise))
+		return -etme_invalid;
+	d->realign = mode;
+	d->no_realign = mode == etm_realign_off;
+	if (mode != etm_realign_basic)
+		d->hold_engaged = 0;
+	etm_dec_set_judge(d);
+	return 0;
+}
+
+void etm_dec_suspect(struct etm_decoder *d, uint64_t off)
+{
+	if (d->realign != etm_realign_basic || d->want_packets ||
+	    d->fmt != etm_fmt_coresight)
 		return;
-	d->no_realign = !on;
+	if (off + 2 * ETM_DFMT_REACH > d->engaged_until)
+		d->engaged_until = off + 2 * ETM_DFMT_REACH;
+	if (d->hold_engaged)
+		return;
+	d->hold_engaged = 1;
+	etm_dec_set_judge(d);
+}
+
+void etm_dec_hold_idle(struct etm_decoder *d)
+{
+	const struct dec_hold *h = &d->hold;
+
+	if (!d->hold_engaged || h->head != h->n || h->losing || d->re_at ||
+	    h->maxoff < d->engaged_until)
+		return;
+	d->hold_engaged = 0;
+	d->cur = d->hold_cur;
+	d->hold_cur = NULL;
 	etm_dec_set_judge(d);
 }
 
@@ -84,6 +118,7 @@ void etm_dec_bad_packet(struct etm_decoder *d, const struct etm_packet *pkt)
 {
 	if (d->no_realign || d->fmt != etm_fmt_coresight || !d->dfmt)
 		return;
+	etm_dec_suspect(d, pkt->offset);
 	if (!etm_dfmt_fast(d->dfmt)) {
 		etm_dfmt_suspect(d->dfmt);
 	} else if (!d->finishing && !d->re_at) {

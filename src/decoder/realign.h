@@ -17,12 +17,4 @@ int etm_decoder_note_source_img(struct etm_decoder *d,
 				const struct etm_config *cfg,
 				const struct etm_image *img);
 
-/* CoreSight frames: look for a lost frame alignment when a source's
- * packets stop parsing (@on nonzero, the default), or only where a frame
- * names a reserved ID (@on 0: the deformatter's own rules). While on (and
- * elements, not packets, are wanted), an element comes out only once the
- * input read is some 900 bytes past it, or at the end: a realignment
- * withdraws those made from frames it finds damaged. */
-void etm_decoder_set_realign(struct etm_decoder *d, int on);
-
 #endif

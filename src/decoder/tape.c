@@ -155,7 +155,7 @@ struct etm_dec_tape *etm_dec_tape_record(enum etm_input_format fmt,
 		/* as etm_decoder_add_source() and set_realign(0) leave it */
 		d->sel[id] = 1;
 		etm_dec_ids_changed(d);
-		etm_decoder_set_realign(d, 0);
+		etm_decoder_set_realign(d, etm_realign_off);
 		err = etm_dfmt_push(d->dfmt, buf, n);
 	}
 	if (!err)

@@ -187,6 +187,7 @@ int cap_wire(struct cap_ctx *c, struct etm_capture_source *s)
 								  etm_dec_elements);
 	if (!b->dec)
 		return cap_err(c, -etme_nomem, "out of memory");
+	cap_realign(c, b->dec);
 	if (b->unmarked && !b->nsources)
 		etm_decoder_set_frame_start(b->dec, b->frame_start);
 	r = etm_decoder_add_source(b->dec, &s->cfg, s->img);
@@ -195,6 +196,18 @@ int cap_wire(struct cap_ctx *c, struct etm_capture_source *s)
 			       etm_errstr(r));
 	b->nsources++;
 	return 0;
+}
+
+void cap_realign(const struct cap_ctx *c, struct etm_decoder *dec)
+{
+	uint32_t f = c->o.flags;
+
+	if (f & ETM_OPEN_REALIGN_OFF)
+		etm_decoder_set_realign(dec, etm_realign_off);
+	else if (f & ETM_OPEN_REALIGN_BASIC)
+		etm_decoder_set_realign(dec, etm_realign_basic);
+	else if (f & ETM_OPEN_REALIGN_PRECISE)
+		etm_decoder_set_realign(dec, etm_realign_precise);
 }
 
 /* Every source of a buffer, decoded or not, is a trace ID its frames may

@@ -73,6 +73,9 @@ struct etm_capture_buffer *cap_add_buffer(struct etm_capture *cap);
 struct etm_image *cap_new_image(struct etm_capture *cap);
 int cap_user_images(struct cap_ctx *c, struct etm_image *img);
 int cap_selected(const struct cap_ctx *c, unsigned id);
+/* The frame realignment the options ask of decoder @dec (ETM_OPEN_REALIGN_*;
+ * none: the decoder's default). */
+void cap_realign(const struct cap_ctx *c, struct etm_decoder *dec);
 int cap_override(const struct cap_ctx *c, struct etm_config *cfg);
 int cap_wire(struct cap_ctx *c, struct etm_capture_source *s);
 int cap_check_ids(struct cap_ctx *c);

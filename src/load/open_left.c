@@ -1,6 +1,6 @@
 /* load/open_left.c - the program image of a snapshot source left out by
  * the selection (--id), for the frame realignment's trial flow over its
- * packets (etm_decoder_note_source_img(), decoder/retro.c): the image
+ * packets (etm_decoder_note_source_img(), decoder/left_sources.c): the image
  * already loaded for a decoded source whose core has the same memory
  * dumps; none is loaded for it (that is the start's main cost). */
 #include <string.h>

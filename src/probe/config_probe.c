@@ -101,7 +101,7 @@ static struct diag_fit diag_fit(const struct diag_input *in,
 		etm_decoder_set_packets(dec, 1);
 		/* a wrong configuration makes bad packets: that is what is
 		 * measured, not a lost frame alignment */
-		etm_decoder_set_realign(dec, 0);
+		etm_decoder_set_realign(dec, etm_realign_off);
 		if (!tape)
 			rc = etm_decoder_push(dec, in->buf, in->n);
 	}

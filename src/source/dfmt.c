@@ -117,7 +117,7 @@ static void dfmt_emit(struct etm_dfmt *d, uint8_t b, uint64_t off)
 {
 	struct dfmt_out *o = &d->out[d->nout++];
 
-	o->id = dfmt_id_is_data(d->cur_id) ? d->cur_id : DFMT_ID_UNKNOWN;
+	o->id = etm_frame_id_is_data(d->cur_id) ? d->cur_id : DFMT_ID_UNKNOWN;
 	o->b = b;
 	o->off = off;
 }
@@ -131,10 +131,10 @@ static void dfmt_set_id(struct etm_dfmt *d, int id, uint64_t off)
 	d->cur_id = id;
 	if (id < 0x70 && d->seen[id])
 		d->last_id = id;
-	if (dfmt_id_is_data(id) && !d->seen[id] && !d->other[id] &&
+	if (etm_frame_id_is_data(id) && !d->seen[id] && !d->other[id] &&
 	    d->ids_all && d->fmt == etm_fmt_coresight && d->judge)
 		d->realign = 1; /* an ID nobody announced: lost alignment? */
-	if (!dfmt_id_is_reserved(id))
+	if (!etm_frame_id_is_reserved(id))
 		return;
 	if (d->fmt == etm_fmt_coresight)
 		d->realign = 1; /* lost alignment? (etm_dfmt_realign()) */
@@ -145,38 +145,34 @@ static void dfmt_set_id(struct etm_dfmt *d, int id, uint64_t off)
 	e->pos = d->nout;
 }
 
-/* Decode the assembled frame into d->out (CoreSight formatter rules:
- * mixed bytes 0,2..14, data bytes 1,3..13, auxiliary byte 15). */
+/* Decode the assembled frame into d->out (the formatter's rules:
+ * source/frame_rules.h; applied in place, as etm_frame_ops() lists them:
+ * an array of operations costs the byte path a quarter more). */
 static void dfmt_decode_frame(struct etm_dfmt *d)
 {
 	const uint8_t *f = d->frame;
 	const uint64_t *o = d->frame_off;
-	uint8_t aux = f[15];
 	unsigned k;
 
 	d->nout = d->outpos = 0;
 	d->nfev = d->fevpos = 0;
 	for (k = 0; k < 8; k++) {
 		uint8_t m = f[2 * k];
-		unsigned a = (aux >> k) & 1;
+		int nid = m >> 1;
 
-		if (!(m & 1)) {
-			dfmt_emit(d, (uint8_t)((m & 0xfe) | a), o[2 * k]);
+		if (!etm_frame_is_id(m)) {
+			dfmt_emit(d, etm_frame_mixed_data(f, k), o[2 * k]);
 			if (k < 7)
 				dfmt_emit(d, f[2 * k + 1], o[2 * k + 1]);
 			continue;
 		}
 		if (k == 7) {
-			/* ID in byte 14: applies from the next frame. */
-			dfmt_set_id(d, m >> 1, o[14]);
-			continue;
-		}
-		if (a && (m >> 1) != d->cur_id) {
-			/* The following byte still belongs to the old ID. */
+			dfmt_set_id(d, nid, o[14]); /* from the next frame */
+		} else if (etm_frame_next_is_old(f, k, nid, d->cur_id)) {
 			dfmt_emit(d, f[2 * k + 1], o[2 * k + 1]);
-			dfmt_set_id(d, m >> 1, o[2 * k]);
+			dfmt_set_id(d, nid, o[2 * k]);
 		} else {
-			dfmt_set_id(d, m >> 1, o[2 * k]);
+			dfmt_set_id(d, nid, o[2 * k]);
 			dfmt_emit(d, f[2 * k + 1], o[2 * k + 1]);
 		}
 	}

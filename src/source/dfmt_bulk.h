@@ -74,7 +74,7 @@ struct etm_dfmt_stage {
  * fall, in bytes: a rewind reaches 512 bytes back (the tail kept of the
  * inputs before, etm_dfmt_rewind()), the cut 24 frames before that
  * (DFMT_PRE, the frames replayed), and one frame for the rounding. What
- * came from input before that is final (decoder/hold.c). */
+ * came from input before that is final (decoder/elem_hold.c). */
 #define ETM_DFMT_REACH (512 + 24 * 16 + 16)
 
 /* How far a rewind after a bad packet reaches before the frame of the
@@ -128,14 +128,14 @@ void etm_dfmt_set_sign(struct etm_dfmt *d, etm_dfmt_sign_fn fn);
  * (dfmt_realign.c, dfmt_cut_try()). */
 void etm_dfmt_set_flow_trial(struct etm_dfmt *d, int on);
 /* Where a late realignment's damage began, among the data of a source
- * the decoder does not decode (dfmt_retro.c): the index in @b[0..n) (ID
+ * the decoder does not decode (dfmt_damage_start.c): the index in @b[0..n) (ID
  * @id's data) of the first malformed packet after its first A-sync, else
  * SIZE_MAX; in *@bad, how many malformed packets the bytes make from any
  * packet boundary (etm_pkt_trial()); @ctx is the judge's. */
 typedef size_t (*etm_dfmt_scan_fn)(void *ctx, uint8_t id, const uint8_t *b,
 				   size_t n, int *bad);
 /* The input offset from which on nothing the decoder made from the input
- * has gone out (it may still be withdrawn: decoder/hold.c); @ctx is the
+ * has gone out (it may still be withdrawn: decoder/elem_hold.c); @ctx is the
  * judge's. */
 typedef uint64_t (*etm_dfmt_out_fn)(void *ctx);
 /* The IDs @ids[id] nonzero (0x80 entries) have such a scan @fn (NULL:

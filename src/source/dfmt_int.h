@@ -4,6 +4,7 @@
 #ifndef ETM_SOURCE_DFMT_INT_H
 #define ETM_SOURCE_DFMT_INT_H
 
+#include "source/frame_rules.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -154,29 +155,9 @@ struct etm_dfmt {
 	uint64_t tail_off;
 	/* with sources not decoded (etm_dfmt_set_scan()): the history of
 	 * the input where a late realignment looks for its damage
-	 * (dfmt_retro.c), else NULL */
+	 * (dfmt_damage_start.c), else NULL */
 	struct dfmt_retro *rt;
 };
-
-/* Trace IDs whose data is not trace: 0x00 (NULL padding), 0x7B (flush
- * response), 0x7D (trigger); 0x70-0x7A, 0x7C, 0x7E, 0x7F are reserved. */
-static inline int dfmt_id_is_data(int id)
-{
-	return id > 0 && id < 0x70;
-}
-
-static inline int dfmt_id_is_reserved(int id)
-{
-	return id >= 0x70 && id != 0x7b && id != 0x7d;
-}
-
-/* Frame @f has an ID in byte 14 and auxiliary bit 7 set, a reserved bit
- * there (../shared/docs/coresight-formatter.md section 3): impossible in
- * aligned frames. */
-static inline int dfmt_aux_reserved(const uint8_t *f)
-{
-	return (f[14] & 1) && (f[15] & 0x80);
-}
 
 /* The ID current after the @nf frames at @h, from @id: the last one an
  * ID byte names. */
@@ -226,7 +207,7 @@ void etm_dfmt_other_id(struct etm_dfmt *d, int id);
 int etm_dfmt_frame_suspect(const struct etm_dfmt *d, const uint8_t *f,
 			   uint64_t off);
 
-/* The history of a late realignment's damage (dfmt_retro.c): a new
+/* The history of a late realignment's damage (dfmt_damage_start.c): a new
  * input @buf (@n bytes at input offset @off), the current one consumed
  * (kept), the state after etm_dfmt_restart() (@rt kept), free, save. */
 struct dfmt_retro;

@@ -40,7 +40,7 @@ static int dfmt_fit_plain(const struct etm_dfmt *d, size_t k)
 
 			if (!(b & 1))
 				continue; /* data */
-			if (dfmt_id_is_reserved((int)id))
+			if (etm_frame_id_is_reserved((int)id))
 				return DFMT_UNFIT;
 			if (id && id != 0x7b && id != 0x7d)
 				score += d->seen[id];
@@ -91,14 +91,13 @@ int etm_dfmt_split(const uint8_t *f, size_t nf, int id, size_t tolerant,
 	for (i = 0; i < nf; i++, f += DFMT_FRAME) {
 		for (k = 0; k < 8; k++) {
 			uint8_t m = f[2 * k];
-			unsigned a = (f[15] >> k) & 1;
 			uint16_t at = (uint16_t)(i * DFMT_FRAME + 2 * k);
 
-			if (!(m & 1)) {
+			if (!etm_frame_is_id(m)) {
 				if (pos)
 					pos[n] = at;
 				ids[n] = (uint8_t)id;
-				bytes[n++] = (uint8_t)((m & 0xfe) | a);
+				bytes[n++] = etm_frame_mixed_data(f, k);
 				if (k == 7)
 					continue;
 				if (pos)
@@ -108,11 +107,11 @@ int etm_dfmt_split(const uint8_t *f, size_t nf, int id, size_t tolerant,
 				continue;
 			}
 			nid = m >> 1;
-			if (dfmt_id_is_reserved(nid) && i >= tolerant)
+			if (etm_frame_id_is_reserved(nid) && i >= tolerant)
 				return -1;
-			*nres += dfmt_id_is_reserved(nid);
+			*nres += etm_frame_id_is_reserved(nid);
 			/* the byte after it: still the old ID's, or the new */
-			late = k < 7 && !(a && nid != id);
+			late = k < 7 && !etm_frame_next_is_old(f, k, nid, id);
 			if (k < 7) {
 				if (pos)
 					pos[n] = at + 1;
@@ -148,7 +147,7 @@ static int dfmt_fit(const struct etm_dfmt *d, const uint8_t *h, size_t k,
 	size_t f, good;
 
 	/* starting from an ID nobody announced */
-	*bad = d->ids_all && dfmt_id_is_data(id0) && !d->seen[id0] &&
+	*bad = d->ids_all && etm_frame_id_is_data(id0) && !d->seen[id0] &&
 	       !d->other[id0];
 	if (n < 0)
 		return DFMT_UNFIT;
@@ -157,7 +156,7 @@ static int dfmt_fit(const struct etm_dfmt *d, const uint8_t *h, size_t k,
 	*bad += nres;
 	for (f = k; f < k + nf * DFMT_FRAME; f += 2) {
 		if (f % DFMT_FRAME == k % DFMT_FRAME && d->ids_all &&
-		    dfmt_aux_reserved(h + f))
+		    etm_frame_aux_reserved(h + f))
 			(*bad)++;
 		id = h[f] >> 1;
 		if (!(h[f] & 1) || !id || id == 0x7b || id == 0x7d)
@@ -419,7 +418,7 @@ static void dfmt_replay_pre(struct etm_dfmt *d, size_t c)
 /* Whether @id is an ID of the input (a source's or another known one). */
 static int dfmt_input_id(const struct etm_dfmt *d, int id)
 {
-	return dfmt_id_is_data(id) && (d->seen[id] || d->other[id]);
+	return etm_frame_id_is_data(id) && (d->seen[id] || d->other[id]);
 }
 
 /* The last ID of the input that the @nf frames at @h name at the old
@@ -611,14 +610,14 @@ static void dfmt_shift(struct etm_dfmt *d, size_t best, size_t nf, int id0)
 			     pre ? d->pre_id : d->cur_id);
 		/* before it, among the data of sources not decoded: what
 		 * the frames before the cut give of the decoded ones still
-		 * waits, and goes with the error (decoder/hold.c) */
+		 * waits, and goes with the error (decoder/elem_hold.c) */
 		if (d->rt)
 			d->cut_retro = etm_dfmt_retro_at(d, w, d->cut_k,
 							 d->cut_at);
 		return;
 	}
 	at = d->hold_off[best & ~(size_t)(DFMT_FRAME - 1)];
-	/* before it, among the data of sources not decoded (dfmt_retro.c) */
+	/* before it, among the data of sources not decoded (dfmt_damage_start.c) */
 	if (d->rt)
 		at = etm_dfmt_retro_at(d, w, best % DFMT_FRAME, at);
 	etm_dfmt_event(d, etm_dfmt_error, etme_frame_align, at);
@@ -680,7 +679,7 @@ void etm_dfmt_realign(struct etm_dfmt *d)
 	if (!best) {
 		/* an ID nobody announced: named by the damage, or a source
 		 * after all */
-		if (dfmt_id_is_data(d->cur_id) && !live && !d->other[d->cur_id]) {
+		if (etm_frame_id_is_data(d->cur_id) && !live && !d->other[d->cur_id]) {
 			if (keep)
 				etm_dfmt_other_id(d, d->cur_id);
 			else
@@ -703,13 +702,13 @@ int etm_dfmt_frame_suspect(const struct etm_dfmt *d, const uint8_t *f,
 	if (d->fmt != etm_fmt_coresight || !d->judge || d->realign ||
 	    d->judged_at == off + 1)
 		return 0;
-	if (d->ids_all && dfmt_aux_reserved(f))
+	if (d->ids_all && etm_frame_aux_reserved(f))
 		return 1;
 	for (k = 0; k < DFMT_FRAME; k += 2) {
 		id = f[k] >> 1;
 		if (!(f[k] & 1) || id == d->cur_id)
 			continue;
-		if (dfmt_id_is_data(id) && d->ids_all && !d->seen[id] &&
+		if (etm_frame_id_is_data(id) && d->ids_all && !d->seen[id] &&
 		    !d->other[id])
 			return 1;
 	}

@@ -87,17 +87,6 @@ void etm_frames_input(struct etm_frames *x, const uint8_t *buf, size_t n,
 	x->off = off;
 }
 
-/* IDs 0x01-0x6F carry trace; 0x70-0x7A, 0x7C, 0x7E, 0x7F are reserved. */
-static int id_is_data(int id)
-{
-	return id > 0 && id < 0x70;
-}
-
-static int id_is_reserved(int id)
-{
-	return id >= 0x70 && id != 0x7b && id != 0x7d;
-}
-
 /* Stage byte @b at input offset @o for the current ID. Returns 1 when the
  * staging buffer must be pushed first. */
 static int stage(struct etm_frames *x, const uint8_t *sel, uint8_t b,
@@ -106,7 +95,7 @@ static int stage(struct etm_frames *x, const uint8_t *sel, uint8_t b,
 	int id = x->cur_id;
 	int newseg;
 
-	if (!id_is_data(id) || !sel[id])
+	if (!etm_frame_id_is_data(id) || !sel[id])
 		return 0;
 	newseg = !x->nseg || x->seg[x->nseg - 1].off +
 					     (x->stg_n - x->seg[x->nseg - 1].pos) !=
@@ -124,47 +113,12 @@ static int stage(struct etm_frames *x, const uint8_t *sel, uint8_t b,
 	return 0;
 }
 
-static void op(struct etm_frames *x, int setid, uint8_t b, unsigned pos)
-{
-	struct etm_frop *o = &x->ops[x->nops++];
-
-	o->setid = (uint8_t)setid;
-	o->b = b;
-	o->pos = (uint8_t)pos;
-}
-
-/* Decode frame @f into operations (mixed bytes 0, 2, ..., 14: an ID when
- * bit 0 is set, else data whose bit 0 is in the auxiliary byte 15; data
- * bytes 1, 3, ..., 13). The ID an operation list starts from is tracked to
- * apply the "following byte still belongs to the old ID" rule. */
+/* Decode frame @f into operations (source/frame_rules.h). */
 static void decode_ops(struct etm_frames *x, const uint8_t *f, uint64_t off)
 {
-	int id = x->cur_id;
-	unsigned k;
-
-	x->nops = x->opi = 0;
+	x->opi = 0;
+	x->nops = etm_frame_ops(f, x->cur_id, x->ops);
 	x->ops_off = off;
-	for (k = 0; k < 8; k++) {
-		uint8_t m = f[2 * k];
-		unsigned a = (f[15] >> k) & 1;
-
-		if (!(m & 1)) {
-			op(x, 0, (uint8_t)((m & 0xfe) | a), 2 * k);
-			if (k < 7)
-				op(x, 0, f[2 * k + 1], 2 * k + 1);
-		} else if (k == 7) {
-			op(x, 1, m >> 1, 14); /* applies from the next frame */
-			id = m >> 1;
-		} else if (a && (m >> 1) != id) {
-			op(x, 0, f[2 * k + 1], 2 * k + 1);
-			op(x, 1, m >> 1, 2 * k);
-			id = m >> 1;
-		} else {
-			op(x, 1, m >> 1, 2 * k);
-			op(x, 0, f[2 * k + 1], 2 * k + 1);
-			id = m >> 1;
-		}
-	}
 }
 
 /* Apply pending operations. Returns etm_fr_again when all are applied. */
@@ -184,11 +138,11 @@ static enum etm_fr_res apply_ops(struct etm_frames *x, const uint8_t *sel)
 			x->opi++; /* periodic re-announcement */
 			continue;
 		}
-		if (id_is_reserved(o->b) && x->stg_n)
+		if (etm_frame_id_is_reserved(o->b) && x->stg_n)
 			return etm_fr_push; /* the error comes after */
 		x->opi++;
 		x->cur_id = o->b;
-		if (id_is_reserved(o->b)) {
+		if (etm_frame_id_is_reserved(o->b)) {
 			x->err = etme_bad_id;
 			x->err_off = at;
 			return etm_fr_error;
@@ -209,7 +163,7 @@ struct dstage {
 
 static int want_id(const uint8_t *sel, int id)
 {
-	return id_is_data(id) && sel[id];
+	return etm_frame_id_is_data(id) && sel[id];
 }
 
 /* One data byte of the current ID @id at offset @o: staged or dropped;
@@ -248,25 +202,23 @@ static int direct_frame(struct etm_frames *x, const uint8_t *sel,
 	d.want = want_id(sel, id);
 	for (k = 0; k < 8; k++) {
 		uint8_t m = f[2 * k];
-		unsigned a = (f[15] >> k) & 1;
 		int nid = m >> 1;
 
-		if (!(m & 1)) {
-			if (dput(&d, id, (uint8_t)((m & 0xfe) | a),
+		if (!etm_frame_is_id(m)) {
+			if (dput(&d, id, etm_frame_mixed_data(f, k),
 				 off + 2 * k) ||
 			    (k < 7 && dput(&d, id, f[2 * k + 1],
 					   off + 2 * k + 1)))
 				return 0;
 			continue;
 		}
-		if (nid != id && id_is_reserved(nid))
+		if (nid != id && etm_frame_id_is_reserved(nid))
 			return 0;
 		if (k == 7) {
 			id = nid; /* applies from the next frame */
 			continue;
 		}
-		if (a && nid != id) {
-			/* the following byte still belongs to the old ID */
+		if (etm_frame_next_is_old(f, k, nid, id)) {
 			if (dput(&d, id, f[2 * k + 1], off + 2 * k + 1))
 				return 0;
 			id = nid;
@@ -293,14 +245,14 @@ static int skip_frame(struct etm_frames *x, const uint8_t *sel,
 	int id = x->cur_id;
 	unsigned k;
 
-	if (id_is_data(id) && sel[id])
+	if (etm_frame_id_is_data(id) && sel[id])
 		return 0;
 	for (k = 0; k < 8; k++) {
 		int nid = f[2 * k] >> 1;
 
 		if (!(f[2 * k] & 1))
 			continue;
-		if ((id_is_data(nid) && sel[nid]) || id_is_reserved(nid))
+		if ((etm_frame_id_is_data(nid) && sel[nid]) || etm_frame_id_is_reserved(nid))
 			return 0;
 		id = nid;
 	}
@@ -318,7 +270,7 @@ static int fast_frame(struct etm_frames *x, const uint8_t *sel,
 
 	if ((f[0] | f[2] | f[4] | f[6] | f[8] | f[10] | f[12] | f[14]) & 1)
 		return 0;
-	if (!id_is_data(x->cur_id) || !sel[x->cur_id])
+	if (!etm_frame_id_is_data(x->cur_id) || !sel[x->cur_id])
 		return 1; /* nobody wants these bytes */
 	if (x->stg_n && (x->stg_id != x->cur_id ||
 			 x->stg_n + 15 > ETM_FR_STAGE ||

@@ -8,19 +8,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "source/frame_rules.h"
 #include "source/offseg.h"
 
 #define ETM_FR_STAGE (64u << 10)
 #define ETM_FR_SEGS (ETM_FR_STAGE / 15 + 8)
 #define ETM_FR_ID_UNKNOWN (-1)
 #define ETM_FR_KMANY 17u
-
-/* One operation of a decoded frame: a data byte or an ID change. */
-struct etm_frop {
-	uint8_t setid; /* 1: an ID change, 0: a data byte */
-	uint8_t b;     /* the data byte, or the new ID */
-	uint8_t pos;   /* byte index in the frame */
-};
 
 struct etm_frames {
 	int cur_id;

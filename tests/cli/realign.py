@@ -2,7 +2,9 @@
 or inserted at given offsets) and measure the recovery of every trace ID
 against the undamaged decode (doc/robustness.md, "Frame realignment").
 
-usage: realign.py ETMTRACE COMPARE_PY SNAPDIR TRACEFILE ID|all SEED OFFSET...
+usage: realign.py [--realign MODE] ETMTRACE COMPARE_PY SNAPDIR TRACEFILE ID|all
+                  SEED OFFSET...
+(MODE: off, basic, precise; default: the decoder's default)
 
 The undamaged decode is the reference (independent of the damage: the
 decoder sees clean frames there). Per damage of the frame F holding the
@@ -34,8 +36,12 @@ import subprocess
 import sys
 import tempfile
 
-etm, cmp_py, snap, tf, tid, seed = sys.argv[1:7]
-offsets = [int(x) for x in sys.argv[7:]]
+argv = sys.argv[1:]
+mode_args = []
+if argv[:1] == ['--realign']:
+    mode_args, argv = argv[:2], argv[2:]
+etm, cmp_py, snap, tf, tid, seed = argv[:6]
+offsets = [int(x) for x in argv[6:]]
 spec = importlib.util.spec_from_file_location('compare', cmp_py)
 compare = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(compare)
@@ -63,6 +69,7 @@ def decode(d):
     instruction: address, ISA, condition failed); and [(offset, error)] of
     the error and nosync elements."""
     a = [etm, 'decode', d, '--offsets', '--jobs', '1', '--pieces', 'off']
+    a += mode_args
     a += ['--id', tid] if tid != 'all' else []
     out = subprocess.run(a, capture_output=True, text=True).stdout
     insns = collections.defaultdict(list)

@@ -558,6 +558,72 @@ static void tc2_streams(void)
 		free(t.s[i]);
 }
 
+/* Frame realignment by the frame structure alone (no judge: the byte path
+ * of etm_dfmt_alloc(); source/dfmt_realign.c, dfmt_fit_plain()), derived by
+ * hand. Sixteen frames F = { 0x21 (ID 0x10), 0x02 x 14, aux 0xF1 }, bytes
+ * 69-71 lost (in frame 4). Undamaged, aux 0xF1 makes the data bytes 8, 10,
+ * 12, 14 of each frame 0x03 and names no ID (byte 14 is data).
+ * Damaged, frame 4 read at the old alignment (64-79) holds original bytes
+ * 64-68 and 72-82: original byte 79 (aux 0xF1) is at 76, an even byte with
+ * bit 0 set: ID 0x78, reserved -> etme_bad_id at 76, and the realignment
+ * looks at the frames from 80 on. A shift k (bytes dropped from 80):
+ * original frame starts (0x21) are at 77 + 16j, so at frame byte
+ * (13 - k) mod 16; the aux bytes 0xF1 at (12 - k) mod 16.
+ * - k even: 0xF1 at an even byte, ID 0x78 reserved: unfit;
+ * - k odd, not 13: 0x21 at an odd byte (data), the aux byte of each frame
+ *   is 0x02 (bit 0 clear): 0 (no live ID is known, none counts);
+ * - k = 13: every frame starts with 0x21, every aux is 0xF1 with bit 0 set
+ *   and ID 0x78 not live: the tie-break counts 64 per frame, the best.
+ * So (dfmt_realign_plain()): etme_bad_frame at 80 (the first byte
+ * dropped; the judged realignment says etme_frame_align), a sync at 93, and
+ * from there the frames are the original frames 6-15 shifted by -3. At 93
+ * the current ID is unknown (a realignment forgets it) and aux bit 0 is
+ * set with a new ID: byte 94 still belongs to the old (unknown) ID and is
+ * dropped; the other 139 data bytes of frames 6-15 come out as ID 0x10,
+ * each the original byte 3 further on. */
+static void realign_plain_lost_bytes(void)
+{
+	uint8_t orig[256], dmg[253];
+	struct res r;
+	size_t i, after = 0, nbad = 0, nfa = 0, nsync = 0;
+	int ok = 1;
+
+	for (i = 0; i < sizeof(orig); i++)
+		orig[i] = i % 16 == 0 ? 0x21 : i % 16 == 15 ? 0xf1 :
+							      0x02;
+	memcpy(dmg, orig, 69);
+	memcpy(dmg + 69, orig + 72, sizeof(orig) - 72);
+	ET_EQ(run(etm_fmt_coresight, dmg, sizeof(dmg), sizeof(dmg), &r), 0);
+	for (i = 0; i < r.n; i++) {
+		const struct ev *e = &r.ev[i];
+
+		if (e->kind == etm_dfmt_error && e->id == etme_bad_id) {
+			nbad++;
+			ET_EQ(e->off, 76);
+		} else if (e->kind == etm_dfmt_error) {
+			nfa++;
+			ET_EQ(e->id, etme_bad_frame);
+			ET_EQ(e->off, 80);
+		} else if (e->kind == etm_dfmt_sync) {
+			nsync++;
+			ET_EQ(e->off, 93);
+		} else if (e->off >= 93) {
+			after++;
+			/* original byte p = off + 3 of its frame: 0x03 at
+			 * the even bytes 8-14 (aux bits 4-7), else 0x02 */
+			size_t p = (e->off + 3) % 16;
+
+			ok &= e->id == 0x10 && e->off != 94 &&
+			      e->b == (p >= 8 && p % 2 == 0 ? 0x03 : 0x02);
+		}
+	}
+	ET_EQ(nbad, 1);
+	ET_EQ(nfa, 1);
+	ET_EQ(nsync, 1);
+	ET_EQ(after, 139);
+	ET_CHECK(ok);
+}
+
 int main(void)
 {
 	ETEST(frames_hand_built);
@@ -565,6 +631,7 @@ int main(void)
 	ETEST(frames_doc_example);
 	ETEST(frames_truncated);
 	ETEST(frames_barrier);
+	ETEST(realign_plain_lost_bytes);
 	ETEST(tpiu_syncs);
 	ETEST(tpiu_no_sync);
 	ETEST(api_misuse);

@@ -114,7 +114,7 @@ static size_t run_decoder(const uint8_t *in, size_t n, uint32_t *s,
 	int big = rng(s) % 4 == 0;
 
 	/* the deformatter's own rules (no realignment on bad packets) */
-	etm_decoder_set_realign(d, 0);
+	etm_decoder_set_realign(d, etm_realign_off);
 
 	cfg_for(&c, 0x10);
 	if (ids & 1)

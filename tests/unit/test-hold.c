@@ -1,5 +1,5 @@
-/* tests/unit/test-hold.c - the element hold of the frame realignment
- * (decoder/hold.c): its ready scan over the ring, by hand-derived cases; and on TC2 (CoreSight frames, realignment on) pushed in pieces,
+/* tests/unit/test-elem_hold.c - the element hold of the frame realignment
+ * (decoder/elem_hold.c): its ready scan over the ring, by hand-derived cases; and on TC2 (CoreSight frames, realignment on) pushed in pieces,
  * no element comes out before an element made after it lies
  * ETM_DFMT_REACH (912) bytes past it in the input pushed so far. */
 #include <stdlib.h>

@@ -128,7 +128,7 @@ static uint64_t stream_lag(const uint8_t *data, size_t n, const char *elf,
 	    etm_capture_buffer(cap, 0)->format != etm_fmt_coresight ||
 	    etm_capture_next(cap, &it, sizeof(it)) != -etme_invalid)
 		goto out;
-	etm_decoder_set_realign(d, realign);
+	etm_decoder_set_realign(d, (enum etm_realign)realign);
 	for (pos = 0; pos < n; pos += piece) {
 		seed = seed * 1103515245u + 12345u;
 		piece = 1 + (seed >> 16) % 97;
@@ -159,7 +159,7 @@ static void am243x_stream(void)
 	struct etm_capture *cap;
 	struct etm_decoder *d;
 	struct ref ref = { 0 };
-	uint64_t lag_on, lag_off;
+	uint64_t lag_on, lag_off, lag_basic;
 	size_t n, k = 0;
 	uint8_t *data;
 
@@ -194,13 +194,18 @@ static void am243x_stream(void)
 	/* the stream, the same elements; the hold with the realignment off
 	 * (the flow's and the frames' own), and on (+ ETM_DFMT_REACH, 912) */
 	lag_off = stream_lag(data, n, elf, &ref, 0);
-	lag_on = stream_lag(data, n, elf, &ref, 1);
+	lag_on = stream_lag(data, n, elf, &ref, etm_realign_precise);
+	lag_basic = stream_lag(data, n, elf, &ref, etm_realign_basic);
 	printf("  am243x: %zu elements; pushed in pieces of 1-97 bytes, the "
 	       "first element not yet out was at most %llu bytes behind the "
-	       "input (%llu with the frame realignment's hold)\n",
-	       ref.n, (unsigned long long)lag_off, (unsigned long long)lag_on);
+	       "input (%llu with the frame realignment's hold, %llu with the "
+	       "realignment basic)\n",
+	       ref.n, (unsigned long long)lag_off, (unsigned long long)lag_on,
+	       (unsigned long long)lag_basic);
 	ET_CHECK(lag_off <= HOLD_MAX);
 	ET_CHECK(lag_on <= REALIGN_HOLD + 2 * HOLD_MAX);
+	/* basic holds nothing back where no damage is suspected */
+	ET_CHECK(lag_basic <= HOLD_MAX);
 	free(ref.off);
 	free(ref.key);
 	free(data);
@@ -226,9 +231,26 @@ static void stream_refusals(void)
 	ET_CHECK(strstr(err, "not from a stream") != NULL);
 }
 
+/* The realignment's switch takes its three modes, on any decoder, and
+ * nothing else. */
+static void realign_modes(void)
+{
+	struct etm_decoder *d = etm_decoder_alloc(etm_fmt_coresight,
+						  etm_dec_elements);
+
+	ET_CHECK(d != NULL);
+	ET_EQ(etm_decoder_set_realign(d, etm_realign_off), 0);
+	ET_EQ(etm_decoder_set_realign(d, etm_realign_basic), 0);
+	ET_EQ(etm_decoder_set_realign(d, etm_realign_precise), 0);
+	ET_EQ(etm_decoder_set_realign(d, (enum etm_realign)3), -etme_invalid);
+	ET_EQ(etm_decoder_set_realign(NULL, etm_realign_off), -etme_invalid);
+	etm_decoder_free(d);
+}
+
 int main(void)
 {
 	ETEST(am243x_stream);
 	ETEST(stream_refusals);
+	ETEST(realign_modes);
 	return etest_end();
 }

@@ -1,8 +1,8 @@
-/* decoder/retro.c - the sources of the input the decoder does not decode
+/* decoder/left_sources.c - the sources of the input the decoder does not decode
  * (etm_decoder_note_source(): left out by a selection), for the frame
  * realignment only: a packet decoder of each parses their data where a
  * realignment decided late looks for where the damage began
- * (source/dfmt_retro.c), and with their image a trial flow runs over those
+ * (source/dfmt_damage_start.c), and with their image a trial flow runs over those
  * packets (its first contradiction with the image, as decoding the source
  * would see it); nothing of them is parsed otherwise. */
 #include <stdint.h>

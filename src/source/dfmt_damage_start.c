@@ -1,4 +1,4 @@
-/* source/dfmt_retro.c - where a frame realignment's damage began, when
+/* source/dfmt_damage_start.c - where a frame realignment's damage began, when
  * the input holds sources the decoder does not decode (a selection,
  * `--id`): their data is not parsed on the way (the single-ID fast path
  * skips it), so damage among it shows only when a decoded source's data
@@ -11,7 +11,7 @@
  * unshifted (a lost alignment, not damaged data) is where the error
  * goes - if no data of a decoded source whose elements may be out lies
  * from its frame on (offsets would go backwards in the listing; those
- * still waiting are withdrawn from there, decoder/hold.c). Undamaged
+ * still waiting are withdrawn from there, decoder/elem_hold.c). Undamaged
  * input pays one copy of each input's last bytes (doc/robustness.md,
  * "Frame realignment"; measured in
  * doc/measurements/2026-11-26-damage-start-with-id.md). */

@@ -1,6 +1,7 @@
-/* decoder/hold.c - the element hold of the CoreSight frame realignment
- * (issue 13 item 17): with the realignment on, every element waits in one
- * queue, in the order the pipeline made it, until the input it came from
+/* decoder/elem_hold.c - the element hold of the CoreSight frame realignment
+ * (doc/realign.md): while it is on (always in etm_realign_precise, from
+ * the first suspicion of damage in etm_realign_basic), every element waits
+ * in one queue, in the order the pipeline made it, until the input it came from
  * lies ETM_DFMT_REACH bytes behind the latest element's, the farthest back
  * a realignment's cut can fall (source/dfmt_bulk.h); a realignment
  * retracts the waiting elements from two frames before its cut on, or
@@ -204,11 +205,22 @@ void etm_dec_hold_retract(struct etm_decoder *d, uint64_t cut)
 	h->lose_from = from;
 }
 
+/* The hold just engaged (etm_dec_suspect()): the source being drained
+ * moves to hold_cur, as the hold keeps it between calls. */
+static void hold_engage(struct etm_decoder *d)
+{
+	if (d->cur && !d->hold_cur) {
+		d->hold_cur = d->cur;
+		d->cur = NULL;
+	}
+}
+
 int etm_dec_hold_next(struct etm_decoder *d, struct etm_item *it)
 {
 	struct dec_hold *h = &d->hold;
 	int err;
 
+	hold_engage(d);
 	for (;;) {
 		if (h->rdy > h->head) {
 			const struct dec_source *s;
@@ -219,6 +231,7 @@ int etm_dec_hold_next(struct etm_decoder *d, struct etm_item *it)
 			 * 0: none), as the item had it */
 			s = d->src[it->elem.id & 0x7f];
 			it->proto = s ? s->cfg.protocol : etm_proto_unknown;
+			etm_dec_hold_idle(d);
 			return 0;
 		}
 		err = etm_dec_next_direct(d, it);
@@ -244,6 +257,7 @@ int etm_dec_hold_next_elems(struct etm_decoder *d,
 	int n = 0;
 	size_t k, m;
 
+	hold_engage(d);
 	d->cur = d->hold_cur;
 	while (h->rdy - h->head < HOLD_BATCH) {
 		n = etm_dec_next_elems_direct(d, &in, max);
@@ -274,6 +288,7 @@ int etm_dec_hold_next_elems(struct etm_decoder *d,
 	k = k < m ? k : m;
 	*els = h->el + (h->head & (h->cap - 1));
 	h->head += k;
+	etm_dec_hold_idle(d);
 	return (int)k;
 }
 
