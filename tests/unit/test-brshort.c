@@ -42,29 +42,69 @@ static void t_examples(void)
 	static const struct br_case ex[] = {
 		/* 1: 4 bytes, Thumb, base 0xC002115C -> 0xC035BEB6 */
 		{ { 0xb7, 0xfd, 0xd6, 0x01, 0x00, 0x00, 0x00, 0x00 },
-		  8, 0xC002115Cu, etmi_t32, 4, 0xC035BEB6u, etmi_t32 },
+		  8,
+		  0xC002115Cu,
+		  etmi_t32,
+		  4,
+		  0xC035BEB6u,
+		  etmi_t32 },
 		/* 2: 5 bytes, 5th 0x0D: ARM, 0xB6C33AAC */
 		{ { 0xd7, 0xba, 0x86, 0xdb, 0x0d, 0x00, 0x00, 0x00 },
-		  8, 0xC002115Cu, etmi_t32, 5, 0xB6C33AACu, etmi_a32 },
+		  8,
+		  0xC002115Cu,
+		  etmi_t32,
+		  5,
+		  0xB6C33AACu,
+		  etmi_a32 },
 		/* 3: 5 bytes, 5th 0x1B: Thumb, 0xB69A4FF6 */
 		{ { 0xf7, 0x9f, 0xe9, 0xb4, 0x1b, 0x00, 0x00, 0x00 },
-		  8, 0x80000000u, etmi_a32, 5, 0xB69A4FF6u, etmi_t32 },
+		  8,
+		  0x80000000u,
+		  etmi_a32,
+		  5,
+		  0xB69A4FF6u,
+		  etmi_t32 },
 		/* one byte 0x03: field 1 = A[7:2] (A32): base's 7:0 -> 0x04 */
 		{ { 0x03, 0x00, 0x00, 0x00, 0x00 },
-		  5, 0x80001000u, etmi_a32, 1, 0x80001004u, etmi_a32 },
+		  5,
+		  0x80001000u,
+		  etmi_a32,
+		  1,
+		  0x80001004u,
+		  etmi_a32 },
 		/* the same byte in T32: A[6:1] = 1 -> 0x02 */
 		{ { 0x03, 0x00, 0x00, 0x00, 0x00 },
-		  5, 0x80001000u, etmi_t32, 1, 0x80001002u, etmi_t32 },
+		  5,
+		  0x80001000u,
+		  etmi_t32,
+		  1,
+		  0x80001002u,
+		  etmi_t32 },
 		/* two bytes 0x81 0x01: A[7:2] = 0, A[14:8] = 1 (A32); A[31:15]
 		 * from the base: 0x8000FFFC & ~0x7FFF = 0x80008000 */
 		{ { 0x81, 0x01, 0x00, 0x00, 0x00 },
-		  5, 0x8000FFFCu, etmi_a32, 2, 0x80008100u, etmi_a32 },
+		  5,
+		  0x8000FFFCu,
+		  etmi_a32,
+		  2,
+		  0x80008100u,
+		  etmi_a32 },
 		/* 5th byte b00001aaa, aaa = 001: A[31:29] = 1, the rest 0 */
 		{ { 0x81, 0x80, 0x80, 0x80, 0x09 },
-		  5, 0x12345678u, etmi_t32, 5, 0x20000000u, etmi_a32 },
+		  5,
+		  0x12345678u,
+		  etmi_t32,
+		  5,
+		  0x20000000u,
+		  etmi_a32 },
 		/* 5th byte b0001aaaa, aaaa = 0001: A[31:28] = 1 */
 		{ { 0x81, 0x80, 0x80, 0x80, 0x11 },
-		  5, 0x12345678u, etmi_a32, 5, 0x10000000u, etmi_t32 },
+		  5,
+		  0x12345678u,
+		  etmi_a32,
+		  5,
+		  0x10000000u,
+		  etmi_t32 },
 	};
 	size_t i;
 
@@ -95,12 +135,13 @@ static void t_against_general(void)
 		enum etm_isa isa = isas[k % 3], nisa = etmi_unknown;
 		int alt = (k / 3) % 2, std = !alt, r, r2;
 		uint32_t base = (uint32_t)rnd_byte(&seed) << 24 |
-				(uint32_t)rnd_byte(&seed) << 8, addr = 0;
+				(uint32_t)rnd_byte(&seed) << 8,
+			 addr = 0;
 		struct etm_br_short bs;
 
 		for (j = 0; j < sizeof(b); j++)
 			b[j] = rnd_byte(&seed);
-		b[0] |= 1; /* a branch header */
+		b[0] |= 1;      /* a branch header */
 		if (k % 5 == 0) /* a 5th byte of the A32 or T32 form */
 			b[4] = (uint8_t)(k % 2 ? 0x08 | (b[4] & 7) :
 						 0x10 | (b[4] & 15));
