@@ -129,15 +129,33 @@ static inline __attribute__((always_inline)) int etm_br_short(uint32_t base, enu
 	return 5;
 }
 
+/* etm_br_std()'s other forms (alternative encoding, an ISA byte other
+ * than A32/T32, exception information, or fewer than 5 bytes at hand):
+ * out of line, so that the common forms stay small where they are
+ * inlined. */
+static __attribute__((noinline, unused)) int
+etm_br_std_other(uint32_t base, enum etm_isa isa, const uint8_t *b, size_t n,
+		 int alt, uint32_t *addr, enum etm_isa *nisa)
+{
+	struct etm_br_short bs;
+	int r = etm_br_short(base, isa, b, n, alt, &bs);
+
+	if (r) {
+		*addr = bs.addr;
+		*nisa = bs.isa;
+	}
+	return r;
+}
+
 /* The ETMv3 plain loop's branch address packet at @b[0..n) against the address
  * @base and ISA @isa: etm_br_short() (same result), with the standard
  * encoding (@std: not the alternative one, and @isa A32, T32 or ThumbEE)
  * read inline from one word, the 1-4 byte forms through a mask table, the
  * 5-byte form with its ISA byte. Returns the size and sets @addr and
  * @nisa, or 0 (not of the short form, or cut). */
-static inline int etm_br_std(uint32_t base, enum etm_isa isa,
-			     const uint8_t *b, size_t n, int std, int alt,
-			     uint32_t *addr, enum etm_isa *nisa)
+static inline __attribute__((always_inline)) int
+etm_br_std(uint32_t base, enum etm_isa isa, const uint8_t *b, size_t n,
+	   int std, int alt, uint32_t *addr, enum etm_isa *nisa)
 {
 	/* address bits a packet of 1-4 bytes replaces in the standard
 	 * encoding (6, 13, 20 or 27 packet bits), for T32/ThumbEE and for
@@ -146,10 +164,8 @@ static inline int etm_br_std(uint32_t base, enum etm_isa isa,
 		{ 0x7fu, 0x3fffu, 0x1fffffu, 0xfffffffu },
 		{ 0xffu, 0x7fffu, 0x3fffffu, 0x1fffffffu },
 	};
-	struct etm_br_short bs;
 	uint32_t v, stop, m;
 	unsigned i, a32;
-	int r;
 
 	if (std && n >= 5) {
 		v = etm_br_word(b, &stop);
@@ -173,12 +189,7 @@ static inline int etm_br_std(uint32_t base, enum etm_isa isa,
 			return 5;
 		}
 	}
-	r = etm_br_short(base, isa, b, n, alt, &bs);
-	if (r) {
-		*addr = bs.addr;
-		*nisa = bs.isa;
-	}
-	return r;
+	return etm_br_std_other(base, isa, b, n, alt, addr, nisa);
 }
 
 /* The PTM cycle count field (IHI 0035B 4.7, ../shared/docs/ptm.md 7), as

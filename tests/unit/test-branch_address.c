@@ -1,0 +1,166 @@
+/* tests/unit/test-branch_address.c - the ETMv3 plain loop's branch address reader
+ * (etm_br_std(), packet/inline_fields.h: the standard forms inline, the others
+ * out of line) on the worked examples of shared/docs/etmv3.md section 6.7
+ * (TC2, checked against DS-5) and hand-derived ones from the byte table of
+ * section 6.2, then against the general reader etm_br_short() on random
+ * packets rich in continuation bits, for every available length, both
+ * encodings and every ISA it serves. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "etest.h"
+#include "packet/inline_fields.h"
+
+struct br_case {
+	uint8_t b[8];
+	size_t n;
+	uint32_t base;
+	enum etm_isa isa;
+	int size; /* expected return */
+	uint32_t addr;
+	enum etm_isa nisa;
+};
+
+static void check_case(const struct br_case *c)
+{
+	uint32_t addr = 0;
+	enum etm_isa nisa = etmi_unknown;
+	int r = etm_br_std(c->base, c->isa, c->b, c->n, 1, 0, &addr, &nisa);
+
+	ET_EQ(r, c->size);
+	if (r && r == c->size) {
+		ET_EQ(addr, c->addr);
+		ET_EQ(nisa, c->nisa);
+	}
+}
+
+/* Section 6.7 examples 1-3 (with 8 bytes at hand, as in the plain loop's
+ * buffer: the bytes after the packet are the next packets') and section
+ * 6.2 read by hand: byte 0 bits[6:1] = A[7:2] (A32) / A[6:1] (T32). */
+static void t_examples(void)
+{
+	static const struct br_case ex[] = {
+		/* 1: 4 bytes, Thumb, base 0xC002115C -> 0xC035BEB6 */
+		{ { 0xb7, 0xfd, 0xd6, 0x01, 0x00, 0x00, 0x00, 0x00 },
+		  8,
+		  0xC002115Cu,
+		  etmi_t32,
+		  4,
+		  0xC035BEB6u,
+		  etmi_t32 },
+		/* 2: 5 bytes, 5th 0x0D: ARM, 0xB6C33AAC */
+		{ { 0xd7, 0xba, 0x86, 0xdb, 0x0d, 0x00, 0x00, 0x00 },
+		  8,
+		  0xC002115Cu,
+		  etmi_t32,
+		  5,
+		  0xB6C33AACu,
+		  etmi_a32 },
+		/* 3: 5 bytes, 5th 0x1B: Thumb, 0xB69A4FF6 */
+		{ { 0xf7, 0x9f, 0xe9, 0xb4, 0x1b, 0x00, 0x00, 0x00 },
+		  8,
+		  0x80000000u,
+		  etmi_a32,
+		  5,
+		  0xB69A4FF6u,
+		  etmi_t32 },
+		/* one byte 0x03: field 1 = A[7:2] (A32): base's 7:0 -> 0x04 */
+		{ { 0x03, 0x00, 0x00, 0x00, 0x00 },
+		  5,
+		  0x80001000u,
+		  etmi_a32,
+		  1,
+		  0x80001004u,
+		  etmi_a32 },
+		/* the same byte in T32: A[6:1] = 1 -> 0x02 */
+		{ { 0x03, 0x00, 0x00, 0x00, 0x00 },
+		  5,
+		  0x80001000u,
+		  etmi_t32,
+		  1,
+		  0x80001002u,
+		  etmi_t32 },
+		/* two bytes 0x81 0x01: A[7:2] = 0, A[14:8] = 1 (A32); A[31:15]
+		 * from the base: 0x8000FFFC & ~0x7FFF = 0x80008000 */
+		{ { 0x81, 0x01, 0x00, 0x00, 0x00 },
+		  5,
+		  0x8000FFFCu,
+		  etmi_a32,
+		  2,
+		  0x80008100u,
+		  etmi_a32 },
+		/* 5th byte b00001aaa, aaa = 001: A[31:29] = 1, the rest 0 */
+		{ { 0x81, 0x80, 0x80, 0x80, 0x09 },
+		  5,
+		  0x12345678u,
+		  etmi_t32,
+		  5,
+		  0x20000000u,
+		  etmi_a32 },
+		/* 5th byte b0001aaaa, aaaa = 0001: A[31:28] = 1 */
+		{ { 0x81, 0x80, 0x80, 0x80, 0x11 },
+		  5,
+		  0x12345678u,
+		  etmi_a32,
+		  5,
+		  0x10000000u,
+		  etmi_t32 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(ex) / sizeof(ex[0]); i++)
+		check_case(&ex[i]);
+}
+
+/* A byte with the continuation bit set most of the time, so that every
+ * packet length comes up. */
+static uint8_t rnd_byte(unsigned *seed)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	uint8_t b = (uint8_t)(*seed >> 16);
+
+	return (*seed >> 28) < 11 ? (uint8_t)(b | 0x80) : b;
+}
+
+/* etm_br_std() gives what etm_br_short() gives (size, address, ISA), its
+ * definition, for every encoding, ISA and available length. */
+static void t_against_general(void)
+{
+	static const enum etm_isa isas[] = { etmi_a32, etmi_t32, etmi_tee };
+	unsigned seed = 1, k, mism = 0, n5 = 0, nshort = 0;
+
+	for (k = 0; k < 200000; k++) {
+		uint8_t b[8];
+		size_t n = 1 + k % 8, j;
+		enum etm_isa isa = isas[k % 3], nisa = etmi_unknown;
+		int alt = (k / 3) % 2, std = !alt, r, r2;
+		uint32_t base = (uint32_t)rnd_byte(&seed) << 24 |
+				(uint32_t)rnd_byte(&seed) << 8,
+			 addr = 0;
+		struct etm_br_short bs;
+
+		for (j = 0; j < sizeof(b); j++)
+			b[j] = rnd_byte(&seed);
+		b[0] |= 1;      /* a branch header */
+		if (k % 5 == 0) /* a 5th byte of the A32 or T32 form */
+			b[4] = (uint8_t)(k % 2 ? 0x08 | (b[4] & 7) :
+						 0x10 | (b[4] & 15));
+		r = etm_br_std(base, isa, b, n, std, alt, &addr, &nisa);
+		r2 = etm_br_short(base, isa, b, n, alt, &bs);
+		if (r != r2 || (r && (addr != bs.addr || nisa != bs.isa)))
+			mism++;
+		n5 += r == 5;
+		nshort += r > 0 && r < 5;
+	}
+	ET_EQ(mism, 0);
+	/* both kinds of packet came up */
+	ET_CHECK(n5 > 1000);
+	ET_CHECK(nshort > 1000);
+}
+
+int main(void)
+{
+	etest_run("examples", t_examples);
+	etest_run("against_general", t_against_general);
+	return etest_end();
+}
