@@ -278,6 +278,31 @@ int e1_insn_at(struct etm_e1 *d, struct etm_insn *in)
 	return 0;
 }
 
+/* The instruction at pc as e1_insn_at() classifies it, taken from a block
+ * that ends there when one is at hand (the current block, or the cached
+ * one-instruction block at pc: an indirect branch reached by a branch),
+ * which saves the image read and the decode on every BE/BD. */
+int e1_insn_cached(struct etm_e1 *d, struct etm_insn *in)
+{
+	const struct e1_st *s = &d->s;
+	const struct etm_block *b;
+
+	if (s->blk_ok && s->bidx < s->blk.ninsn && s->blk.isa == s->isa &&
+	    etm_block_addr(&s->blk, s->bidx) == s->pc) {
+		if (s->bidx + 1 != s->blk.ninsn)
+			return e1_insn_at(d, in); /* inside the block */
+		*in = s->blk.last;
+		return 0;
+	}
+	if (!d->bc || (s->isa != etmi_a32 && s->isa != etmi_t32) ||
+	    etm_bcache_lookup(d->bc, d->img, etm_space_any, s->pc, s->isa,
+			      &b) < 0 ||
+	    b->ninsn != 1)
+		return e1_insn_at(d, in);
+	*in = b->last;
+	return 0;
+}
+
 /* An IE/ID/IN status at @cycle. */
 static void e1_insn(struct etm_e1 *d, uint64_t cycle, unsigned ps)
 {

@@ -123,7 +123,7 @@ void e1_data(struct etm_e1 *d, uint64_t cycle)
 
 	if ((!d->o.daddr && !d->o.dval) || !s->dsync)
 		return;
-	if (e1_insn_at(d, &in) == 0)
+	if (e1_insn_cached(d, &in) == 0)
 		n = etm_e1_data_bytes(&in);
 	/* an instruction's bytes enter the FIFO in its own cycle: on
 	 * TRACEPKT from that cycle (latency 0) or the next (latency 1) */
@@ -187,9 +187,17 @@ static void e1_skipped(struct etm_e1 *d, uint64_t c)
 	if (!x || x < d->wbase)
 		return;
 	for (; x < c; x++) {
-		uint32_t w = e1_sample(d, x);
+		uint32_t w;
 
-		if (!(w & E1_SYNC) || (w & E1_NOPKT) || s->cc > x)
+		/* a sample before the cursor is passed (its bytes are read
+		 * or were instruction cycles): jump over them at once
+		 * instead of looking at every cycle since the last branch */
+		if (s->cc > x) {
+			x = s->cc - 1;
+			continue;
+		}
+		w = e1_sample(d, x);
+		if (!(w & E1_SYNC) || (w & E1_NOPKT))
 			continue;
 		s->cc = x;
 		s->lane = 0;
@@ -225,7 +233,7 @@ static void e1_branch_insn(struct etm_e1 *d, uint64_t p, uint32_t a,
 
 	if (s->isa == etmi_jazelle)
 		return;
-	if (e1_insn_at(d, &in) < 0) {
+	if (e1_insn_cached(d, &in) < 0) {
 		e1_close_range(d);
 		e1_push_elem(d, etmk_nomem, p)->addr = s->pc;
 		return;

@@ -140,6 +140,7 @@ struct etm_elem *e1_push_elem(struct etm_e1 *d, enum etm_elem_kind k,
 void e1_close_range(struct etm_e1 *d);
 void e1_error(struct etm_e1 *d, uint64_t cycle, int err);
 int e1_insn_at(struct etm_e1 *d, struct etm_insn *in);
+int e1_insn_cached(struct etm_e1 *d, struct etm_insn *in);
 /* etm1_br.c */
 void e1_branch(struct etm_e1 *d, uint64_t p, unsigned ps);
 void e1_data(struct etm_e1 *d, uint64_t cycle);
