@@ -58,6 +58,17 @@ static int e1_byte(struct etm_e1 *d, uint64_t from)
 	struct e1_st *s = &d->s;
 	uint32_t w, lo;
 
+	if (d->o.port == 8 && s->cc >= d->wbase && s->cc - d->wbase < d->wn &&
+	    s->cc <= from + E1_LOOKAHEAD) {
+		/* the common case: the cursor on a cycle in the window with
+		 * a byte (e1_cyc_tab), read from the raw record directly */
+		uint32_t raw = d->w[s->cc - d->wbase];
+
+		if (e1_cyc_tab[raw & 0x3f] & E1C_PKT) {
+			s->cc++;
+			return (int)(raw >> 8 & 0xff);
+		}
+	}
 	if (e1_skip(d, from, &w) < 0)
 		return -1;
 	if (d->o.port == 8) {
