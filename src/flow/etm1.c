@@ -452,6 +452,30 @@ static void e1_fast_open(struct etm_e1 *d, uint32_t pc, enum etm_isa isa)
 	s->rng_open = 1;
 }
 
+/* The fast loop's state back into d->s: next cycle @i, @pc in @isa, the
+ * last instruction at cycle @lc (UINT64_MAX: none), block @b at @bidx. */
+static inline void e1_fast_end(struct etm_e1 *d, uint64_t i, uint32_t pc,
+			       enum etm_isa isa, uint64_t lc,
+			       const struct etm_block *b, uint32_t bidx)
+{
+	struct e1_st *s = &d->s;
+
+	if (lc != UINT64_MAX) {
+		if (s->cc <= lc) { /* the cursor passes instruction cycles */
+			s->cc = lc + 1;
+			s->lane = 0;
+		}
+		s->last_cyc = lc;
+	}
+	s->i = i;
+	s->pc = pc;
+	s->isa = isa;
+	s->blk_ok = b != NULL;
+	if (b && b != &s->blk)
+		s->blk = *b;
+	s->bidx = bidx;
+}
+
 /* What a cycle is, by byte 0 of its raw record (PIPESTAT[3:0], TRACESYNC,
  * TRIGGER: 64 values), as e1_word() resolves it (IHI 0014Q Table 5.2): the
  * fast loop's action (E1C_ACT) and whether TRACEPKT carries a byte
@@ -564,18 +588,7 @@ static void e1_fast(struct etm_e1 *d, uint64_t end)
 		e1_fast_flush(d, n, pc - e1_size(b, bidx - 1),
 			      e1_size(b, bidx - 1), lc, 1,
 			      ca ? (uint32_t)(lc - lc0) : 0, b, 0);
-	if (any && s->cc <= lc) {
-		s->cc = lc + 1;
-		s->lane = 0;
-	}
-	s->i = i;
-	s->pc = pc;
-	s->isa = isa;
-	s->last_cyc = lc;
-	s->blk_ok = b != NULL;
-	if (b && b != &s->blk)
-		s->blk = *b;
-	s->bidx = bidx;
+	e1_fast_end(d, i, pc, isa, any ? lc : UINT64_MAX, b, bidx);
 }
 
 /* Decode cycles while the queue has room and samples are at hand.
