@@ -278,6 +278,31 @@ int e1_insn_at(struct etm_e1 *d, struct etm_insn *in)
 	return 0;
 }
 
+/* The instruction at pc as e1_insn_at() classifies it, taken from a block
+ * that ends there when one is at hand (the current block, or the cached
+ * one-instruction block at pc: an indirect branch reached by a branch),
+ * which saves the image read and the decode on every BE/BD. */
+int e1_insn_cached(struct etm_e1 *d, struct etm_insn *in)
+{
+	const struct e1_st *s = &d->s;
+	const struct etm_block *b;
+
+	if (s->blk_ok && s->bidx < s->blk.ninsn && s->blk.isa == s->isa &&
+	    etm_block_addr(&s->blk, s->bidx) == s->pc) {
+		if (s->bidx + 1 != s->blk.ninsn)
+			return e1_insn_at(d, in); /* inside the block */
+		*in = s->blk.last;
+		return 0;
+	}
+	if (!d->bc || (s->isa != etmi_a32 && s->isa != etmi_t32) ||
+	    etm_bcache_lookup(d->bc, d->img, etm_space_any, s->pc, s->isa,
+			      &b) < 0 ||
+	    b->ninsn != 1)
+		return e1_insn_at(d, in);
+	*in = b->last;
+	return 0;
+}
+
 /* An IE/ID/IN status at @cycle. */
 static void e1_insn(struct etm_e1 *d, uint64_t cycle, unsigned ps)
 {
@@ -427,34 +452,87 @@ static void e1_fast_open(struct etm_e1 *d, uint32_t pc, enum etm_isa isa)
 	s->rng_open = 1;
 }
 
+/* The fast loop's state back into d->s: next cycle @i, @pc in @isa, the
+ * last instruction at cycle @lc (UINT64_MAX: none), block @b at @bidx. */
+static inline void e1_fast_end(struct etm_e1 *d, uint64_t i, uint32_t pc,
+			       enum etm_isa isa, uint64_t lc,
+			       const struct etm_block *b, uint32_t bidx)
+{
+	struct e1_st *s = &d->s;
+
+	if (lc != UINT64_MAX) {
+		if (s->cc <= lc) { /* the cursor passes instruction cycles */
+			s->cc = lc + 1;
+			s->lane = 0;
+		}
+		s->last_cyc = lc;
+	}
+	s->i = i;
+	s->pc = pc;
+	s->isa = isa;
+	s->blk_ok = b != NULL;
+	if (b && b != &s->blk)
+		s->blk = *b;
+	s->bidx = bidx;
+}
+
+/* What a cycle is, by byte 0 of its raw record (PIPESTAT[3:0], TRACESYNC,
+ * TRIGGER: 64 values), as e1_word() resolves it (IHI 0014Q Table 5.2): the
+ * fast loop's action (E1C_ACT) and whether TRACEPKT carries a byte
+ * (E1C_PKT). A trigger, TR, BE/BD, ID and a 4-bit status go to the general
+ * step; TR and TD carry no byte, nor does a trigger cycle (a 4-bit status
+ * does: e1_word() leaves it to the loop, which reports it). */
+#define E1C_ROW(ps, t)                                                           \
+	(uint8_t)(((ps) < 8 && ((t) || (ps) == etm_e1_tr || (ps) == etm_e1_td) ? \
+			   0 :                                                   \
+			   E1C_PKT) |                                            \
+		  ((t) || (ps) > etm_e1_td                ? e1a_slow :           \
+		   (ps) == etm_e1_ie                      ? e1a_exec :           \
+		   (ps) == etm_e1_in                      ? e1a_nexec :          \
+		   (ps) == etm_e1_wt || (ps) == etm_e1_td ? e1a_pass :           \
+							    e1a_slow))
+#define E1C_SIXTEEN(t)                                                        \
+	E1C_ROW(0, t), E1C_ROW(1, t), E1C_ROW(2, t), E1C_ROW(3, t),           \
+		E1C_ROW(4, t), E1C_ROW(5, t), E1C_ROW(6, t), E1C_ROW(7, t),   \
+		E1C_ROW(8, t), E1C_ROW(9, t), E1C_ROW(10, t), E1C_ROW(11, t), \
+		E1C_ROW(12, t), E1C_ROW(13, t), E1C_ROW(14, t), E1C_ROW(15, t)
+/* index: PIPESTAT | TRACESYNC << 4 | TRIGGER << 5 (TRACESYNC: no matter) */
+const uint8_t e1_cyc_tab[64] = { E1C_SIXTEEN(0), E1C_SIXTEEN(0),
+				 E1C_SIXTEEN(1), E1C_SIXTEEN(1) };
+
 /* The plain case in one loop: while the PC is known, IE/IN step through
  * cached blocks (an IE on a block's last instruction, a direct branch, goes
  * to its target), extending the open range and closing it at taken
  * branches and IN; WT/TD pass. Anything else (BE/BD, ID, a trigger, an
  * indirect branch as IE, an unreadable opcode, the queue filling up) is left
  * to e1_cycle(). Needs no lookahead past the current sample. The same
- * elements as e1_cycle() one by one. */
+ * elements as e1_cycle() one by one. Each cycle is one look-up in
+ * e1_cyc_tab; an instruction inside a block costs a size bit and two adds
+ * (cycle counts and the byte cursor are settled per stretch: the sum of a
+ * stretch's cycle gaps is its last cycle minus the cycle before it). */
 static void e1_fast(struct etm_e1 *d, uint64_t end)
 {
 	struct e1_st *s = &d->s;
 	const uint32_t *w = d->w - d->wbase; /* raw records */
 	const struct etm_block *b = e1_fast_cur(s);
-	uint64_t i = s->i, cc = s->cc, lc = s->last_cyc;
-	uint32_t pc = s->pc, bidx = s->bidx, n = 0, cyc = 0, ninsn;
+	uint64_t i = s->i, lc = s->last_cyc, lc0 = lc, s4 = 0;
+	uint32_t pc = s->pc, bidx = s->bidx, n = 0, ninsn = 0;
 	enum etm_isa isa = s->isa;
-	int ca = d->o.cyc;
+	int ca = d->o.cyc, full = d->qn >= E1_QHIGH, any = 0;
 
 	if (!s->pc_valid || isa == etmi_jazelle || !d->bc)
 		return;
-	ninsn = b ? b->ninsn : 0;
-	for (; i < end && d->qn < E1_QHIGH; i++) {
-		uint32_t ps = w[i] & 0x2f; /* status, PSHI, TRIG */
-		unsigned size;
+	if (b) {
+		ninsn = b->ninsn;
+		s4 = b->isa == etmi_a32 ? ~0ull : b->size4;
+	}
+	for (; i < end && !full; i++) {
+		unsigned act = e1_cyc_tab[w[i] & 0x3f] & E1C_ACT, size;
 		int last;
 
-		if (ps == etm_e1_wt || ps == etm_e1_td)
+		if (act == e1a_pass)
 			continue;
-		if (ps != etm_e1_ie && ps != etm_e1_in)
+		if (act == e1a_slow)
 			break;
 		if (!b) {
 			b = e1_fast_block(d, pc, isa);
@@ -462,55 +540,55 @@ static void e1_fast(struct etm_e1 *d, uint64_t end)
 			if (!b)
 				break;
 			ninsn = b->ninsn;
+			s4 = b->isa == etmi_a32 ? ~0ull : b->size4;
 		}
 		last = bidx + 1 == ninsn;
-		if (last && ps == etm_e1_ie && b->stop &&
+		if (last && act == e1a_exec && b->stop &&
 		    b->last.cls != etmc_br_direct)
 			break; /* a mismatch: reported by e1_insn() */
-		size = e1_size(b, bidx);
+		size = 2 + (unsigned)(s4 >> bidx & 1) * 2;
 		if (!n && (!s->rng_open || s->rng.end != pc ||
-			   s->rng.isa != isa))
+			   s->rng.isa != isa)) {
 			e1_fast_open(d, pc, isa);
+			full = d->qn >= E1_QHIGH;
+		}
 		n++;
-		if (ca)
-			cyc += (uint32_t)(i - lc);
 		lc = i;
-		if (cc <= i)
-			cc = i + 1;
-		if (ps == etm_e1_in || last) {
-			e1_fast_flush(d, n, pc, size, i, ps == etm_e1_ie, cyc,
-				      b, last);
-			n = cyc = 0;
-			if (ps == etm_e1_ie && b->stop) {
-				/* a taken direct branch */
+		any = 1;
+		if (act == e1a_exec && !last) {
+			pc += size; /* the common case */
+			bidx++;
+			continue;
+		}
+		e1_fast_flush(d, n, pc, size, i, act == e1a_exec,
+			      ca ? (uint32_t)(i - lc0) : 0, b, last);
+		n = 0;
+		lc0 = i;
+		if (act == e1a_exec) {
+			/* a taken direct branch (the last of a block that
+			 * does not stop falls through to the next one) */
+			if (b->stop) {
 				e1_close_range_in(d);
+				full = d->qn >= E1_QHIGH;
 				pc = (uint32_t)b->last.target;
 				isa = b->last.target_isa;
-				b = NULL;
-				continue;
+			} else {
+				pc += size;
 			}
-			if (ps == etm_e1_in)
-				e1_close_range_in(d);
+			b = NULL;
+			continue;
 		}
+		e1_close_range_in(d); /* IN */
+		full = d->qn >= E1_QHIGH;
 		pc += size;
 		bidx += !last;
 		b = last ? NULL : b;
 	}
 	if (n) /* the stretch since the last flush ends before pc */
 		e1_fast_flush(d, n, pc - e1_size(b, bidx - 1),
-			      e1_size(b, bidx - 1), lc, 1, cyc, b, 0);
-	if (cc != s->cc) {
-		s->cc = cc;
-		s->lane = 0;
-	}
-	s->i = i;
-	s->pc = pc;
-	s->isa = isa;
-	s->last_cyc = lc;
-	s->blk_ok = b != NULL;
-	if (b && b != &s->blk)
-		s->blk = *b;
-	s->bidx = bidx;
+			      e1_size(b, bidx - 1), lc, 1,
+			      ca ? (uint32_t)(lc - lc0) : 0, b, 0);
+	e1_fast_end(d, i, pc, isa, any ? lc : UINT64_MAX, b, bidx);
 }
 
 /* Decode cycles while the queue has room and samples are at hand.

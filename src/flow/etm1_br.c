@@ -58,6 +58,17 @@ static int e1_byte(struct etm_e1 *d, uint64_t from)
 	struct e1_st *s = &d->s;
 	uint32_t w, lo;
 
+	if (d->o.port == 8 && s->cc >= d->wbase && s->cc - d->wbase < d->wn &&
+	    s->cc <= from + E1_LOOKAHEAD) {
+		/* the common case: the cursor on a cycle in the window with
+		 * a byte (e1_cyc_tab), read from the raw record directly */
+		uint32_t raw = d->w[s->cc - d->wbase];
+
+		if (e1_cyc_tab[raw & 0x3f] & E1C_PKT) {
+			s->cc++;
+			return (int)(raw >> 8 & 0xff);
+		}
+	}
 	if (e1_skip(d, from, &w) < 0)
 		return -1;
 	if (d->o.port == 8) {
@@ -123,7 +134,7 @@ void e1_data(struct etm_e1 *d, uint64_t cycle)
 
 	if ((!d->o.daddr && !d->o.dval) || !s->dsync)
 		return;
-	if (e1_insn_at(d, &in) == 0)
+	if (e1_insn_cached(d, &in) == 0)
 		n = etm_e1_data_bytes(&in);
 	/* an instruction's bytes enter the FIFO in its own cycle: on
 	 * TRACEPKT from that cycle (latency 0) or the next (latency 1) */
@@ -187,9 +198,17 @@ static void e1_skipped(struct etm_e1 *d, uint64_t c)
 	if (!x || x < d->wbase)
 		return;
 	for (; x < c; x++) {
-		uint32_t w = e1_sample(d, x);
+		uint32_t w;
 
-		if (!(w & E1_SYNC) || (w & E1_NOPKT) || s->cc > x)
+		/* a sample before the cursor is passed (its bytes are read
+		 * or were instruction cycles): jump over them at once
+		 * instead of looking at every cycle since the last branch */
+		if (s->cc > x) {
+			x = s->cc - 1;
+			continue;
+		}
+		w = e1_sample(d, x);
+		if (!(w & E1_SYNC) || (w & E1_NOPKT))
 			continue;
 		s->cc = x;
 		s->lane = 0;
@@ -225,7 +244,7 @@ static void e1_branch_insn(struct etm_e1 *d, uint64_t p, uint32_t a,
 
 	if (s->isa == etmi_jazelle)
 		return;
-	if (e1_insn_at(d, &in) < 0) {
+	if (e1_insn_cached(d, &in) < 0) {
 		e1_close_range(d);
 		e1_push_elem(d, etmk_nomem, p)->addr = s->pc;
 		return;

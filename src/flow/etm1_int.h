@@ -28,6 +28,15 @@
 #define E1_NOFULL 256     /* addresses without a full one: an error */
 #define E1_CHUNK 262144   /* samples taken from the pushed buffer at once */
 
+/* e1_cyc_tab[byte 0 of a raw record]: the fast loop's action ... */
+enum { e1a_pass,  /* WT, TD: no instruction */
+       e1a_exec,  /* IE */
+       e1a_nexec, /* IN */
+       e1a_slow /* anything else: the general step (e1_cycle()) */ };
+#define E1C_ACT 3u
+#define E1C_PKT 4u /* ... and whether TRACEPKT holds a byte this cycle */
+extern const uint8_t e1_cyc_tab[64];
+
 /* The decode state (restored when a step ran out of samples). */
 struct e1_st {
 	uint64_t i;         /* next cycle to decode */
@@ -140,6 +149,7 @@ struct etm_elem *e1_push_elem(struct etm_e1 *d, enum etm_elem_kind k,
 void e1_close_range(struct etm_e1 *d);
 void e1_error(struct etm_e1 *d, uint64_t cycle, int err);
 int e1_insn_at(struct etm_e1 *d, struct etm_insn *in);
+int e1_insn_cached(struct etm_e1 *d, struct etm_insn *in);
 /* etm1_br.c */
 void e1_branch(struct etm_e1 *d, uint64_t p, unsigned ps);
 void e1_data(struct etm_e1 *d, uint64_t cycle);
