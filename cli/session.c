@@ -12,6 +12,18 @@
 #include "output/diagset.h"
 #include "session.h"
 
+/* perf.data: the build-id cache perf keeps, ~/.debug (NULL: no HOME). */
+static const char *session_debug_dir(void)
+{
+	static char dir[4096];
+	const char *home = getenv("HOME");
+
+	if (!home || !*home || strlen(home) + 8 > sizeof(dir))
+		return NULL;
+	snprintf(dir, sizeof(dir), "%s/.debug", home);
+	return dir;
+}
+
 /* The options as etm_capture_open() takes them. */
 static void open_opts(const struct opts *o, enum etm_decoder_mode mode,
 		      int want_images, struct etm_open_opts *oo,
@@ -49,7 +61,7 @@ static void open_opts(const struct opts *o, enum etm_decoder_mode mode,
 	oo->elfs = elfs;
 	oo->nelfs = (size_t)o->nelfs;
 	oo->symfs = o->symfs;
-	oo->buildid_dir = o->buildid_dir;
+	oo->buildid_dir = o->buildid_dir ? o->buildid_dir : session_debug_dir();
 	oo->flags = (want_images ? 0 : ETM_OPEN_NO_IMAGES) |
 		    (o->list ? ETM_OPEN_LIST : 0) |
 		    (o->allow_outside ? ETM_OPEN_ALLOW_OUTSIDE : 0) |

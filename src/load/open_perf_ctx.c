@@ -87,7 +87,7 @@ static int pf_ctx_add(struct cap_ctx *c, struct pf *pf, struct cap_pctx *t,
 		if (t->p[k].pid == pid)
 			return 0;
 	t->p[t->n].pid = pid;
-	return pf_image(c, pf, pid, &t->p[t->n++].img);
+	return pf_image(c, pf, pid, 0, &t->p[t->n++].img);
 }
 
 int pf_ctx_images(struct cap_ctx *c, struct pf *pf)
