@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#define PERFCONV_MAX_PIDS 8
+#define PERFCONV_MAX_PIDS 32
 
 struct perfconv {
 	const char *snapshot; /* the snapshot directory */

@@ -268,13 +268,14 @@ int session_open(struct session *s, struct opts *o, enum etm_decoder_mode mode,
 static void session_images(struct session *s, size_t b)
 {
 	size_t i;
-	int k;
+	int k, changed = 0;
 
 	for (i = 0; i < etm_capture_nsources(s->cap); i++) {
 		const struct etm_capture_source *cs = etm_capture_source(s->cap, i);
 
 		for (k = 0; k < s->nsrc && !cs->skip && cs->buffer == b; k++)
 			if (s->src[k].id == cs->id) {
+				changed |= s->src[k].img != cs->img;
 				s->src[k].img = cs->img;
 				if (s->osrc)
 					s->osrc[k].img = cs->img;
@@ -282,6 +283,8 @@ static void session_images(struct session *s, size_t b)
 	}
 	if (s->osrc)
 		diagset_images(s->dw, s->osrc, s->nsrc);
+	if (changed && s->on_images)
+		s->on_images(s->on_images_ctx, s);
 }
 
 int session_select(struct session *s, size_t b)

@@ -56,6 +56,11 @@ struct session {
 	 * arrives, and @out, when set, is flushed after each read */
 	struct live live;
 	struct wbuf *out;
+	/* optional: called when session_select() changed a source's image
+	 * (a perf.data piece of another process): the analyses that hold
+	 * the sources' images take the new ones */
+	void (*on_images)(void *ctx, const struct session *s);
+	void *on_images_ctx;
 };
 
 /* Item handler: return 0 to go on, <0 to stop. */
