@@ -185,7 +185,7 @@ static int decode_buffers(struct session *s, struct decfmt *c,
 			continue;
 		/* several jobs on a regular file: formatted on the workers;
 		 * with a window, decoded there and formatted here in order */
-		r = s->jobs > 1 && !s->o->chunk && !s->mem && !s->skip &&
+		r = s->jobs > 1 && !s->o->chunk && !s->mem && (!s->skip || s->length) &&
 				    !decsym_sequential(ann) && !wr.w ?
 			    decpar_run(s, c, ann, rf) :
 			    -1;

@@ -39,7 +39,8 @@ struct dp_run {
 	struct decfmt *f; /* the calling thread's: totals, output */
 	const struct decsym_opts *ann;
 	int fd;
-	struct wpool blocks; /* text blocks */
+	struct session_range rg; /* the trace in fd */
+	struct wpool blocks;     /* text blocks */
 	pthread_mutex_t mu;
 	struct dp_seg *freeseg; /* empty diagnostics segments */
 };
@@ -383,20 +384,24 @@ int decpar_run(struct session *s, struct decfmt *f,
 		fprintf(stderr, "etmtrace: %s: %s\n", s->trace_path, strerror(errno));
 		return 2;
 	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    !session_range_size(s, (uint64_t)st.st_size)) {
 		close(fd);
 		return -1;
 	}
 	r.fd = fd;
+	r.rg.fd = fd;
+	r.rg.base = s->skip;
 	pthread_mutex_init(&r.mu, NULL);
 	wpool_init(&r.blocks, ops.budget / WBLK_SIZE);
 	runfig_prepare(&rs, th, RUNFIG_THREADS);
-	ret = etm_decoder_run_ops_stats(s->dec, session_fd_read, &r.fd,
-					(uint64_t)st.st_size, (unsigned)s->jobs,
+	ret = etm_decoder_run_ops_stats(s->dec, session_range_read, &r.rg,
+					session_range_size(s, (uint64_t)st.st_size),
+					(unsigned)s->jobs,
 					&ops, &r, &rs);
 	if (rf && ret >= 0)
 		runfig_add(rf, &rs);
-	s->input_bytes += (uint64_t)st.st_size;
+	s->input_bytes += session_range_size(s, (uint64_t)st.st_size);
 	while ((sg = r.freeseg)) {
 		r.freeseg = sg->next;
 		diagset_close(sg->dg);

@@ -493,7 +493,8 @@ static int drain(struct session *s, session_fn fn, void *ctx, int final)
 
 struct par_ctx {
 	int fd;
-	int stopped; /* the command's callback asked to stop */
+	uint64_t base; /* the trace's file offset (a perf.data AUX piece) */
+	int stopped;   /* the command's callback asked to stop */
 	session_fn fn;
 	void *ctx;
 };
@@ -519,11 +520,31 @@ size_t session_fd_read(void *fdp, uint64_t off, uint8_t *buf, size_t n)
 	return session_pread(*(int *)fdp, off, buf, n);
 }
 
+size_t session_range_read(void *range, uint64_t off, uint8_t *buf, size_t n)
+{
+	const struct session_range *r = range;
+
+	return session_pread(r->fd, r->base + off, buf, n);
+}
+
+uint64_t session_range_size(const struct session *s, uint64_t file_size)
+{
+	etm_ctx_image_fn fn;
+	void *arg;
+
+	/* images by Context ID: the runner's workers do not switch them */
+	if (s->skip > file_size || (s->cap && etm_capture_ctx_images(s->cap, &fn, &arg)))
+		return 0;
+	if (!s->length)
+		return s->skip ? 0 : file_size; /* an offset alone: read serially */
+	return s->length <= file_size - s->skip ? s->length : 0;
+}
+
 static size_t par_read(void *vctx, uint64_t off, uint8_t *buf, size_t n)
 {
 	struct par_ctx *p = vctx;
 
-	return session_pread(p->fd, off, buf, n);
+	return session_pread(p->fd, p->base + off, buf, n);
 }
 
 static int par_item(void *vctx, const struct etm_item *it)
@@ -537,11 +558,12 @@ static int par_item(void *vctx, const struct etm_item *it)
 	return 0;
 }
 
-/* Whole-file decode on s->jobs threads (the file is read with pread). */
+/* Whole-file decode on s->jobs threads (the file is read with pread);
+ * a piece of the file (s->skip, s->length: a perf.data AUX piece) too. */
 static int session_run_jobs(struct session *s, int fd, uint64_t size,
 			    session_fn fn, void *ctx)
 {
-	struct par_ctx p = { .fd = fd, .fn = fn, .ctx = ctx };
+	struct par_ctx p = { .fd = fd, .base = s->skip, .fn = fn, .ctx = ctx };
 	int r;
 
 	r = etm_decoder_run(s->dec, par_read, &p, size, (unsigned)s->jobs,
@@ -651,9 +673,10 @@ int session_run_buffer(struct session *s, session_fn fn, void *ctx)
 		close(fd);
 		return 2;
 	}
-	if (s->jobs > 1 && !s->skip && !s->o->chunk && fstat(fd, &st) == 0 &&
-	    S_ISREG(st.st_mode)) {
-		r = session_run_jobs(s, fd, (uint64_t)st.st_size, fn, ctx);
+	if (s->jobs > 1 && !s->o->chunk && fstat(fd, &st) == 0 &&
+	    S_ISREG(st.st_mode) && session_range_size(s, (uint64_t)st.st_size)) {
+		r = session_run_jobs(s, fd, session_range_size(s, (uint64_t)st.st_size),
+				     fn, ctx);
 		close(fd);
 		return r;
 	}

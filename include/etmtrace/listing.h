@@ -77,6 +77,13 @@ struct etm_listing_opts {
 	int offsets;                /* text: the input offset of each line
 				     * (1: decimal, 2: hex) */
 	double clock_hz;            /* > 0: times of timestamps and cycles */
+	/* per-process images (a perf.data file traced with Context IDs:
+	 * etm_capture_ctx_images()): each range is read from
+	 * ctx_img(ctx_img_arg, the Context ID in force) unless that is NULL,
+	 * else from its source's image. NULL: off. (Callers built before
+	 * this field pass a smaller size: off.) */
+	etm_ctx_image_fn ctx_img;
+	void *ctx_img_arg;
 };
 
 struct etm_listing;

@@ -2,6 +2,7 @@
  * decode formatter of output/listing.c on one thread, its text gathered in
  * memory blocks (output/wbuf.h) and handed to the caller's write callback
  * whenever a few blocks are full and at each flush. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,7 +37,8 @@ int etm_listing_alloc(struct etm_listing **out,
 	struct decsym_opts ann;
 
 	*out = NULL;
-	if (!o || o->size < sizeof(*o) || !o->write || (o->nsrc && !o->src) ||
+	if (!o || o->size < offsetof(struct etm_listing_opts, ctx_img) || !o->write ||
+	    (o->nsrc && !o->src) ||
 	    o->nsrc > 256 || (unsigned)o->format > etm_listing_jsonl)
 		return -etme_invalid;
 	l = calloc(1, sizeof(*l));
@@ -57,6 +59,10 @@ int etm_listing_alloc(struct etm_listing **out,
 	ann.source = o->source_lines;
 	ann.offsets = o->offsets;
 	ann.hz = o->clock_hz;
+	if (o->size >= sizeof(*o)) {
+		ann.ctx_img = o->ctx_img;
+		ann.ctx_img_arg = o->ctx_img_arg;
+	}
 	if (decfmt_init(&l->f, l->src, (int)o->nsrc, &l->w,
 			listing_fmt(o->format), &o->dis, NULL, &ann) < 0) {
 		etm_listing_free(l);
