@@ -194,9 +194,9 @@ static unsigned pf_trace_id(const struct pf *pf, size_t i)
 }
 
 /* Who buffer @b's trace is of: CPU @cpu, process and thread @w. */
-static int pf_who(struct cap_ctx *c, const struct pf *pf,
-		  const struct pf_who *w, uint32_t cpu,
-		  struct etm_capture_buffer *b)
+static int pf_buffer_who(struct cap_ctx *c, const struct pf *pf,
+			 const struct pf_who *w, uint32_t cpu,
+			 struct etm_capture_buffer *b)
 {
 	uint32_t tid = w->tid, pid = w->pid;
 	size_t k;
@@ -303,7 +303,7 @@ static int pf_piece(struct cap_ctx *c, struct pf *pf, const struct pf_atr *t,
 		 t->cpu == ETM_PERF_NO_CPU ? t->tid : t->cpu,
 		 (unsigned long long)b->skip, (unsigned long long)b->length);
 	b->name = cap_strdup(c->cap, name);
-	if (!b->name || cap_lazy(c->cap) || pf_who(c, pf, &w, cpu, b) < 0)
+	if (!b->name || cap_lazy(c->cap) || pf_buffer_who(c, pf, &w, cpu, b) < 0)
 		return cap_err(c, -etme_nomem, "out of memory");
 	return pf_sources(c, pf, &w, c->cap->nbuf - 1, cpu);
 }

@@ -44,10 +44,7 @@ static const char *list(uint32_t ctxid, size_t size, int with_fn)
 	static struct etm_config cfg;
 	struct etm_listing_source src = { 0x10, &cfg, ia };
 	struct etm_listing_opts o = { .size = size };
-	struct etm_elem el = { .kind = etmk_range, .id = 0x10, .isa = etmi_a32,
-			       .start = 0x8000, .end = 0x8004, .ninsn = 1,
-			       .last_addr = 0x8000, .last_atom = 1, .last_exec = 1,
-			       .has_ctxid = 1, .ctxid = ctxid };
+	struct etm_elem el = { .kind = etmk_range, .id = 0x10, .isa = etmi_a32, .start = 0x8000, .end = 0x8004, .ninsn = 1, .last_addr = 0x8000, .last_atom = 1, .last_exec = 1, .has_ctxid = 1, .ctxid = ctxid };
 	struct etm_listing *l = NULL;
 
 	etm_config_init(&cfg);
