@@ -26,6 +26,10 @@ static const char convert_help[] =
 	"  --per-thread           AUX trace per thread, not per CPU\n"
 	"  --raw                  AUX trace unformatted (no 16-byte frames)\n"
 	"  --big-endian           write the file big-endian\n"
+	"  --cpu-wide             every source's trace as CPU 0's, a buffer\n"
+	"                         each (process 1000 + k), switch records\n"
+	"                         between them (perf record -a --switch-events;\n"
+	"                         frames, header version 0 or 1)\n"
 	"  --id ID                only the source of this trace ID (hex)\n";
 
 /* --map-pids LIST: comma-separated pids. */
@@ -60,6 +64,8 @@ int perfconv_opt(struct perfconv *pc, int argc, char **argv, int *i)
 		pc->raw = 1;
 	else if (!strcmp(a, "--big-endian"))
 		pc->big_endian = 1;
+	else if (!strcmp(a, "--cpu-wide"))
+		pc->cpu_wide = 1;
 	else if (!strcmp(a, "--perf-version") && *i + 1 < argc) {
 		a = argv[++*i];
 		if (strlen(a) != 1 || a[0] < '0' || a[0] > '2') {

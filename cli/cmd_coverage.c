@@ -68,7 +68,8 @@ static int is_value_opt(const char *a)
 	static const char *const v[] = { "--id", "--protocol", "--input-format",
 					 "--etmcr", "--etmccer", "--etmidr", "--image", "--elf", "--jobs",
 					 "--chunk", "--pieces", "--realign", "--start", "--stop", "--last", "--at",
-					 "--source-map", "--source-dir" };
+					 "--source-map", "--source-dir", "--symfs", "--buildid-dir",
+					 "--vmlinux" };
 	size_t i;
 
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
@@ -141,6 +142,16 @@ static int cov_item(void *ctx, const struct etm_item *it)
 	return it->kind == etm_item_elem ? cov_elems(ctx, &it->elem, 1) : 0;
 }
 
+/* session on_images: a perf.data piece of another process. */
+static void cov_images(void *ctx, const struct session *s)
+{
+	int i;
+
+	for (i = 0; i < s->nsrc; i++)
+		etm_cov_set_source(ctx, s->src[i].id, s->src[i].cfg.protocol,
+				   s->src[i].img);
+}
+
 /* Decode one input into @cov; the session stays open (its image serves
  * the output) and is closed by the caller. Returns 0, 1 (the verdict:
  * the input's coverage is incomplete, reason printed) or 2. */
@@ -163,6 +174,8 @@ static int cov_decode(struct session *s, struct opts *o, struct etm_cov *cov,
 	for (i = 0; i < s->nsrc; i++)
 		etm_cov_set_source(cov, s->src[i].id, s->src[i].cfg.protocol,
 				   s->src[i].img);
+	s->on_images = cov_images; /* each process's own image */
+	s->on_images_ctx = cov;
 	s->jobs = o->jobs ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	r = winrun_open(&wr, s, o, cov_elems, &a);
 	s->elems = wr.w ? winrun_elems : cov_elems;
@@ -421,7 +434,7 @@ static int cov_main(int argc, char **argv, int profile)
 	r = opt_parse(&o, n, rest,
 		      "id,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
 		      "image,elf,no-cache,jobs,chunk,pieces,realign,start,stop,last,at,"
-		      "source-map,source-dir");
+		      "source-map,source-dir,symfs,buildid-dir,vmlinux");
 	if (!r)
 		r = cov_run(&c, &o, profile);
 	else

@@ -46,6 +46,10 @@ static const char decode_help[] =
 	"  --elf FILE[@BIAS]     executable segments of an ELF file, and its\n"
 	"                        symbols and lines: func+0xoff per instruction,\n"
 	"                        symbolized branch targets (repeatable)\n"
+	"  --vmlinux FILE        perf.data: the kernel's ELF (as --elf)\n"
+	"  --symfs DIR           perf.data: its mapped files under DIR\n"
+	"  --buildid-dir DIR     perf.data: mapped files by build id in DIR's\n"
+	"                        .build-id/ (default ~/.debug)\n"
 	"  --symbols FILE        functions from an 'nm -S' style file (repeatable)\n"
 	"  --source              the source line (and its text, when the file is\n"
 	"                        found) before the instructions that change it\n"
@@ -185,7 +189,7 @@ static int decode_buffers(struct session *s, struct decfmt *c,
 			continue;
 		/* several jobs on a regular file: formatted on the workers;
 		 * with a window, decoded there and formatted here in order */
-		r = s->jobs > 1 && !s->o->chunk && !s->mem && !s->skip &&
+		r = s->jobs > 1 && !s->o->chunk && !s->mem && (!s->skip || s->length) &&
 				    !line_annot_sequential(ann) && !wr.w ?
 			    par_listing_run(s, c, ann, rf) :
 			    -1;
@@ -345,7 +349,7 @@ int cmd_decode(int argc, char **argv)
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
 		      "image,elf,stats,run-stats,no-cache,jobs,chunk,verify,symbols,source,offsets,clock,fields,"
 		      "allow-outside,verbose,verify-drop,etmccr,samples,order,pieces,realign,start,stop,last,at,"
-		      "source-map,source-dir,symfs,buildid-dir,ctx-images,probe-wait,data-only,data-range");
+		      "source-map,source-dir,symfs,buildid-dir,vmlinux,ctx-images,probe-wait,data-only,data-range");
 	if (r) {
 		if (r > 0)
 			fputs(decode_help, stdout);

@@ -164,7 +164,7 @@ int cmd_info(int argc, char **argv)
 	int r;
 
 	r = opt_parse(&o, argc, argv, "id,allow-outside,image,elf,input-format,"
-				      "protocol,etmcr,etmccer,etmidr,m-profile,etmccr,samples,symfs,buildid-dir");
+				      "protocol,etmcr,etmccer,etmidr,m-profile,etmccr,samples,symfs,buildid-dir,vmlinux");
 	if (r) {
 		if (r > 0)
 			fputs(info_help, stdout);

@@ -87,9 +87,21 @@ static enum etm_prof_format prof_format(const char *f)
 	return etm_prof_invalid; /* perfetto: the timeline */
 }
 
+/* session on_images: a perf.data piece of another process. */
+static void profile_images(void *ctx, const struct session *s)
+{
+	int i;
+
+	for (i = 0; i < s->nsrc; i++)
+		etm_profile_add_source(ctx, (uint8_t)s->src[i].id, s->src[i].img,
+				       etm_cfg_m_profile(&s->src[i].cfg));
+}
+
 static int profile_setup(struct session *s, struct etm_profile *p,
 			 const char *format)
 {
+	etm_ctx_image_fn img_fn;
+	void *img_arg;
 	static int out_fd = STDOUT_FILENO;
 	int i;
 
@@ -101,6 +113,10 @@ static int profile_setup(struct session *s, struct etm_profile *p,
 		if (etm_profile_add_source(p, (uint8_t)s->src[i].id, s->src[i].img,
 					   etm_cfg_m_profile(&s->src[i].cfg)) < 0)
 			return -1;
+	s->on_images = profile_images; /* each process's own image */
+	s->on_images_ctx = p;
+	if (etm_capture_ctx_images(s->cap, &img_fn, &img_arg))
+		etm_profile_set_ctx_images(p, img_fn, img_arg);
 	if (format && !strcmp(format, "callgrind"))
 		etm_profile_set_lines(p, 1);
 	if (format && !strcmp(format, "perfetto"))
@@ -161,7 +177,8 @@ int cmd_profile(int argc, char **argv)
 
 	r = opt_parse(&o, argc, argv,
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
-		      "image,elf,symbols,clock,no-cache,jobs,chunk,pieces,realign,start,stop,last,at");
+		      "image,elf,symbols,clock,no-cache,jobs,chunk,pieces,realign,start,stop,last,at,"
+		      "symfs,buildid-dir,vmlinux,ctx-images");
 	if (r) {
 		if (r > 0)
 			fputs(profile_help, stdout);

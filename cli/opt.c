@@ -296,7 +296,7 @@ static int opt_value(struct opts *o, const char *name, char *v)
 		    opt_file_arg(o, name, &o->images[o->nimages], v, 1))
 			return -2;
 		o->nimages++;
-	} else if (!strcmp(name, "elf")) {
+	} else if (!strcmp(name, "elf") || !strcmp(name, "vmlinux")) {
 		if (opt_file_room(o, name, o->nelfs) ||
 		    opt_file_arg(o, name, &o->elfs[o->nelfs], v, 0))
 			return -2;

@@ -13,11 +13,14 @@
 #include "dis.h"
 #include "par_run.h"
 
-/* Open the chosen buffer's trace file into *@fd, its size in *@size.
+/* Open the chosen buffer's trace file into @rg (from its offset: a
+ * perf.data AUX piece), the trace's size in *@size.
  * Returns 0, 2 (message printed) or -1 (not a regular file). */
-static int par_open(const struct session *s, int *fd, uint64_t *size)
+static int par_open(const struct session *s, struct session_range *rg, uint64_t *size)
 {
 	struct stat st;
+
+	int *fd = &rg->fd;
 
 	*fd = open(s->trace_path, O_RDONLY);
 	if (*fd < 0) {
@@ -25,11 +28,13 @@ static int par_open(const struct session *s, int *fd, uint64_t *size)
 			strerror(errno));
 		return 2;
 	}
-	if (fstat(*fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+	if (fstat(*fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    !session_range_size(s, (uint64_t)st.st_size)) {
 		close(*fd);
 		return -1;
 	}
-	*size = (uint64_t)st.st_size;
+	rg->base = s->skip;
+	*size = session_range_size(s, (uint64_t)st.st_size);
 	return 0;
 }
 
@@ -59,22 +64,23 @@ int par_listing_run(struct session *s, struct decfmt *f,
 		.dis_close = par_dis_close,
 	};
 	uint64_t size;
-	int fd, ret = par_open(s, &fd, &size);
+	struct session_range rg;
+	int ret = par_open(s, &rg, &size);
 
 	if (ret)
 		return ret;
 	if (!p.src && s->nsrc) {
-		close(fd);
+		close(rg.fd);
 		fprintf(stderr, "etmtrace: out of memory\n");
 		return 2;
 	}
 	run_totals_prepare(&rs, th, RUN_TOTALS_THREADS);
-	ret = listing_par_run(&p, s->dec, session_fd_read, &fd, size,
+	ret = listing_par_run(&p, s->dec, session_range_read, &rg, size,
 			      (unsigned)s->jobs, &rs);
 	if (rf && ret >= 0)
 		run_totals_add(rf, &rs);
 	s->input_bytes += size;
-	close(fd);
+	close(rg.fd);
 	if (ret < 0) {
 		if (!f->w->err) /* else the output's error, reported later */
 			fprintf(stderr, "etmtrace: %s: decoder: %s\n",
@@ -148,14 +154,15 @@ int par_coverage_run(struct session *s, struct cov_acc *a)
 		.ctx = &c,
 	};
 	uint64_t size;
-	int fd, ret = par_open(s, &fd, &size);
+	struct session_range rg;
+	int ret = par_open(s, &rg, &size);
 
 	if (ret)
 		return ret;
-	ret = etm_cov_run(a->cov, s->dec, session_fd_read, &fd, size,
+	ret = etm_cov_run(a->cov, s->dec, session_range_read, &rg, size,
 			  (unsigned)s->jobs, &side);
 	s->input_bytes = size;
-	close(fd);
+	close(rg.fd);
 	if (ret < 0) {
 		fprintf(stderr, "etmtrace: %s: decoder: %s\n", s->trace_path,
 			etm_errstr(ret));

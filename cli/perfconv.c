@@ -186,7 +186,7 @@ static int pc_write(const struct perfconv *pc, const struct etm_snapshot *snap,
 		cfgs[k] = snap->sources[sel[k]].cfg;
 		r = pc_elf(pc, abs, (int)k, &snap->sources[sel[k]], maps, &nmaps, paths[k],
 			   sizeof(paths[k]));
-		bufs[k] = (struct etm_perfw_buf){ .cpu = (uint32_t)k,
+		bufs[k] = (struct etm_perfw_buf){ .cpu = pc->cpu_wide ? 0 : (uint32_t)k,
 						  .pid = 1000u + (unsigned)k,
 						  .tid = 1000u + (unsigned)k,
 						  .data = st[sel[k]].b,
@@ -204,6 +204,7 @@ static int pc_write(const struct perfconv *pc, const struct etm_snapshot *snap,
 	o.version = pc->version;
 	o.per_thread = pc->per_thread;
 	o.big_endian = pc->big_endian;
+	o.cpu_wide = pc->cpu_wide;
 	if (!r)
 		r = etm_perf_write(pc->out, &o, cfgs, n, maps, nmaps, bufs, n, err,
 				   sizeof(err));
@@ -244,6 +245,12 @@ int perfconv_run(const struct perfconv *pc)
 				"protocol)\n",
 			pc->snapshot, PC_MAX_CPUS, snap->nsources,
 			pc->id ? ", none with that trace ID" : "");
+		etm_snapshot_free(snap);
+		return 2;
+	}
+	if (pc->cpu_wide && (pc->raw || pc->per_thread || pc->version >= 2)) {
+		fprintf(stderr, "etmtrace: --cpu-wide writes 16-byte frames of "
+				"CPU 0 with header version 0 or 1\n");
 		etm_snapshot_free(snap);
 		return 2;
 	}

@@ -12,6 +12,18 @@
 #include "probe/diagset.h"
 #include "session.h"
 
+/* perf.data: the build-id cache perf keeps, ~/.debug (NULL: no HOME). */
+static const char *session_debug_dir(void)
+{
+	static char dir[4096];
+	const char *home = getenv("HOME");
+
+	if (!home || !*home || strlen(home) + 8 > sizeof(dir))
+		return NULL;
+	snprintf(dir, sizeof(dir), "%s/.debug", home);
+	return dir;
+}
+
 /* The options as etm_capture_open() takes them. */
 static void open_opts(const struct opts *o, enum etm_decoder_mode mode,
 		      int want_images, struct etm_open_opts *oo,
@@ -49,7 +61,7 @@ static void open_opts(const struct opts *o, enum etm_decoder_mode mode,
 	oo->elfs = elfs;
 	oo->nelfs = (size_t)o->nelfs;
 	oo->symfs = o->symfs;
-	oo->buildid_dir = o->buildid_dir;
+	oo->buildid_dir = o->buildid_dir ? o->buildid_dir : session_debug_dir();
 	oo->flags = (want_images ? 0 : ETM_OPEN_NO_IMAGES) |
 		    (o->list ? ETM_OPEN_LIST : 0) |
 		    (o->allow_outside ? ETM_OPEN_ALLOW_OUTSIDE : 0) |
@@ -259,13 +271,14 @@ int session_open(struct session *s, struct opts *o, enum etm_decoder_mode mode,
 static void session_images(struct session *s, size_t b)
 {
 	size_t i;
-	int k;
+	int k, changed = 0;
 
 	for (i = 0; i < etm_capture_nsources(s->cap); i++) {
 		const struct etm_capture_source *cs = etm_capture_source(s->cap, i);
 
 		for (k = 0; k < s->nsrc && !cs->skip && cs->buffer == b; k++)
 			if (s->src[k].id == cs->id) {
+				changed |= s->src[k].img != cs->img;
 				s->src[k].img = cs->img;
 				if (s->osrc)
 					s->osrc[k].img = cs->img;
@@ -273,6 +286,8 @@ static void session_images(struct session *s, size_t b)
 	}
 	if (s->osrc)
 		diagset_images(s->dw, s->osrc, s->nsrc);
+	if (changed && s->on_images)
+		s->on_images(s->on_images_ctx, s);
 }
 
 int session_select(struct session *s, size_t b)
@@ -439,6 +454,26 @@ size_t session_pread(int fd, uint64_t off, uint8_t *buf, size_t n)
 size_t session_fd_read(void *fdp, uint64_t off, uint8_t *buf, size_t n)
 {
 	return session_pread(*(int *)fdp, off, buf, n);
+}
+
+size_t session_range_read(void *range, uint64_t off, uint8_t *buf, size_t n)
+{
+	const struct session_range *r = range;
+
+	return session_pread(r->fd, r->base + off, buf, n);
+}
+
+uint64_t session_range_size(const struct session *s, uint64_t file_size)
+{
+	etm_ctx_image_fn fn;
+	void *arg;
+
+	/* images by Context ID: the runner's workers do not switch them */
+	if (s->skip > file_size || (s->cap && etm_capture_ctx_images(s->cap, &fn, &arg)))
+		return 0;
+	if (!s->length)
+		return s->skip ? 0 : file_size; /* an offset alone: read serially */
+	return s->length <= file_size - s->skip ? s->length : 0;
 }
 
 /* The command's callbacks as the library's run sink: the verify filter,

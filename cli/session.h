@@ -56,6 +56,11 @@ struct session {
 	 * arrives, and @out, when set, is flushed after each read */
 	struct live live;
 	struct wbuf *out;
+	/* optional: called when session_select() changed a source's image
+	 * (a perf.data piece of another process): the analyses that hold
+	 * the sources' images take the new ones */
+	void (*on_images)(void *ctx, const struct session *s);
+	void *on_images_ctx;
 };
 
 /* Item handler: return 0 to go on, <0 to stop. */
@@ -90,6 +95,16 @@ static inline int session_live(const struct session *s)
 size_t session_pread(int fd, uint64_t off, uint8_t *buf, size_t n);
 /* session_pread() as the runner's read callback: @fdp points to the fd. */
 size_t session_fd_read(void *fdp, uint64_t off, uint8_t *buf, size_t n);
+/* The chosen buffer's trace in file @fd as etm_decoder_run() reads it:
+ * from its offset (s->skip: a perf.data AUX piece), its length bytes. */
+struct session_range {
+	int fd;
+	uint64_t base;
+};
+size_t session_range_read(void *range, uint64_t off, uint8_t *buf, size_t n);
+/* Its size in a file of @file_size bytes (0: the range is not in it, or
+ * it is not for the parallel runner: images switched by Context ID). */
+uint64_t session_range_size(const struct session *s, uint64_t file_size);
 /* The sources as the output formatters take them (s->nsrc of them; NULL
  * on no memory), built on the first call. */
 const struct etm_listing_source *session_osrc(struct session *s);

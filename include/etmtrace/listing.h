@@ -84,6 +84,13 @@ struct etm_listing_opts {
 	struct etm_disasm_hook (*dis_open)(void *ctx);
 	void (*dis_close)(void *ctx, struct etm_disasm_hook *h);
 	void *dis_ctx;
+	/* per-process images (a perf.data file traced with Context IDs:
+	 * etm_capture_ctx_images()): each range is read from
+	 * ctx_img(ctx_img_arg, the Context ID in force) unless that is NULL,
+	 * else from its source's image. NULL: off. (Callers built before
+	 * these fields pass a smaller size: the fields after theirs are off.) */
+	etm_ctx_image_fn ctx_img;
+	void *ctx_img_arg;
 };
 
 struct etm_listing;

@@ -171,6 +171,12 @@ struct etm_perfw_opts {
 	int snapshot;      /**< snapshot (overwrite) mode flags */
 	uint32_t pmu_type; /**< the cs_etm PMU's type (0: 8) */
 	const char *comm;  /**< COMM of every process (NULL: "etmsynth") */
+	/** CPU-wide recording with switch events (perf record -a
+	 * --switch-events): no ITRACE_START; a SWITCH_CPU_WIDE out record
+	 * names a buffer's process when its CPU's process changes (the first
+	 * buffer of a CPU too), and the AUX records' sample id is the idle
+	 * task's (pid 0), so only the switches say whose trace it is. */
+	int cpu_wide;
 };
 
 /** Write perf.data file @path: header, one cs_etm attr, a COMM record per

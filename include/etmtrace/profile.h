@@ -70,6 +70,14 @@ void etm_profile_free(struct etm_profile *p);
 int etm_profile_add_source(struct etm_profile *p, uint8_t id,
 			   const struct etm_image *img, int m_profile);
 
+/** Images by Context ID (a perf.data file: etm_capture_ctx_images()):
+ * at each Context ID element of a source added with an image, that
+ * source's image becomes @fn(@ctx, Context ID) (NULL: kept), as the
+ * decoder switched it, so returns are told in each process's own code.
+ * @fn NULL: off (the default). Returns 0, -etme_invalid. */
+int etm_profile_set_ctx_images(struct etm_profile *p, etm_ctx_image_fn fn,
+			       void *ctx);
+
 /** Count instructions per source line too (needed by etm_prof_callgrind's
  * line positions; walks every instruction). Call before the first element. */
 void etm_profile_set_lines(struct etm_profile *p, int on);

@@ -2,6 +2,7 @@
  * decode formatter of listing/listing.c on one thread, its text gathered in
  * memory blocks (listing/wbuf.h) and handed to the caller's write callback
  * whenever a few blocks are full and at each flush. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,7 +42,8 @@ int etm_listing_alloc(struct etm_listing **out,
 	struct etm_listing *l;
 
 	*out = NULL;
-	if (!o || o->size < sizeof(*o) || !o->write || (o->nsrc && !o->src) ||
+	if (!o || o->size < offsetof(struct etm_listing_opts, dis_open) || !o->write ||
+	    (o->nsrc && !o->src) ||
 	    o->nsrc > 256 || (unsigned)o->format > etm_listing_jsonl)
 		return -etme_invalid;
 	l = calloc(1, sizeof(*l));
@@ -62,9 +64,15 @@ int etm_listing_alloc(struct etm_listing **out,
 	l->ann.source = o->source_lines;
 	l->ann.offsets = o->offsets;
 	l->ann.hz = o->clock_hz;
-	l->dis_open = o->dis_open;
-	l->dis_close = o->dis_close;
-	l->dis_ctx = o->dis_ctx;
+	if (o->size >= offsetof(struct etm_listing_opts, ctx_img)) {
+		l->dis_open = o->dis_open;
+		l->dis_close = o->dis_close;
+		l->dis_ctx = o->dis_ctx;
+	}
+	if (o->size >= sizeof(*o)) {
+		l->ann.ctx_img = o->ctx_img;
+		l->ann.ctx_img_arg = o->ctx_img_arg;
+	}
 	if (!l->dis_open || !l->dis_close)
 		l->dis_open = NULL;
 	if (decfmt_init(&l->f, l->src, (int)o->nsrc, &l->w,

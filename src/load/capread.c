@@ -44,6 +44,7 @@ static int open_file(struct cap_reader *r, const struct etm_capture_buffer *b,
 	}
 	r->bounded = b->length != 0;
 	r->left = b->length;
+	r->base = b->skip;
 	/* a regular file: its size now is what must be read (one that
 	 * shrinks while read is an error, not a shorter trace) */
 	if (fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode)) {
@@ -170,24 +171,21 @@ void cap_reader_close(struct cap_reader *r)
 	r->buf = NULL;
 }
 
-int64_t cap_reader_whole(const struct cap_reader *r)
+int64_t cap_reader_range(const struct cap_reader *r)
 {
-	struct stat st;
-
-	if (!r->own_fd || r->bounded || r->mem || r->read || r->total ||
-	    lseek(r->fd, 0, SEEK_CUR) != 0 || fstat(r->fd, &st) != 0 ||
-	    !S_ISREG(st.st_mode))
+	if (!r->own_fd || !r->sized || r->mem || r->read || r->total ||
+	    (r->base && !r->bounded))
 		return -1;
-	return (int64_t)st.st_size;
+	return (int64_t)r->expect;
 }
 
-size_t cap_pread(void *fdp, uint64_t off, uint8_t *buf, size_t n)
+size_t cap_pread(void *vr, uint64_t off, uint8_t *buf, size_t n)
 {
-	int fd = *(int *)fdp;
+	const struct cap_reader *r = vr;
 	size_t got = 0;
 
 	while (got < n) {
-		ssize_t k = pread(fd, buf + got, n - got, (off_t)(off + got));
+		ssize_t k = pread(r->fd, buf + got, n - got, (off_t)(r->base + off + got));
 
 		if (k < 0 && errno == EINTR)
 			continue;

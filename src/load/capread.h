@@ -21,6 +21,7 @@ struct cap_reader {
 	int bounded;
 	int sized; /* a regular file: @expect bytes must come */
 	uint64_t expect;
+	uint64_t base; /* the file offset of the buffer's first byte */
 	etm_stream_read_fn read; /* a stream, or NULL */
 	void *rctx;
 	const uint8_t *head; /* a stream's head, not yet handed out */
@@ -44,12 +45,13 @@ int cap_reader_open(struct cap_reader *r, const struct etm_capture_buffer *b,
  * in r->err, empty for a stream whose reader reported it). */
 int cap_reader_next(struct cap_reader *r, const uint8_t **p, size_t *n);
 void cap_reader_close(struct cap_reader *r);
-/* The size of a regular file read whole by @r (its own file, no offset,
- * no length, no memory, no stream), or -1: for the worker threads. */
-int64_t cap_reader_whole(const struct cap_reader *r);
-/* pread() of @n bytes at @off of the file descriptor *@fdp, as the
+/* The bytes of a regular file @r reads, for the worker threads: the whole
+ * file, or a part of it (an offset with a length: a perf.data AUX piece),
+ * not yet read; its size, or -1 (memory, a stream, an offset alone). */
+int64_t cap_reader_range(const struct cap_reader *r);
+/* pread() of @n bytes at @off of @r's buffer (from r->base), as the
  * parallel runner reads (any thread; EINTR and short reads retried). */
-size_t cap_pread(void *fdp, uint64_t off, uint8_t *buf, size_t n);
+size_t cap_pread(void *r, uint64_t off, uint8_t *buf, size_t n);
 /* A reason into r->err: "PATH: WHAT" (printf-style WHAT). */
 void cap_reader_fail(struct cap_reader *r, const char *what);
 

@@ -1,6 +1,6 @@
 /* load/caprun.c - etm_capture_run(): each trace buffer read (load/capread.c),
  * pushed into its decoder and drained into the caller's sink, on the
- * calling thread or, for a regular file read whole, on worker threads
+ * calling thread or, for a regular file (whole or a part of it), on worker threads
  * through etm_decoder_run(). */
 #include <stdio.h>
 #include <string.h>
@@ -76,7 +76,18 @@ static int seq_item(void *vctx, const struct etm_item *it)
 	return e;
 }
 
-/* The buffer's regular file on @jobs threads (etm_decoder_run()). */
+/* Whether the capture switches images by Context ID (a perf.data file):
+ * the runner's workers do not, so such a buffer is decoded in order. */
+static int ctx_images(const struct etm_capture *cap)
+{
+	etm_ctx_image_fn fn;
+	void *arg;
+
+	return etm_capture_ctx_images(cap, &fn, &arg) != 0;
+}
+
+/* The buffer's regular file (or its part) on @jobs threads
+ * (etm_decoder_run()). */
 static int run_jobs(struct etm_decoder *d, struct cap_reader *r, uint64_t size,
 		    unsigned jobs, const struct etm_capture_sink *sk, void *ctx)
 {
@@ -84,7 +95,7 @@ static int run_jobs(struct etm_decoder *d, struct cap_reader *r, uint64_t size,
 	int e;
 
 	r->total = size;
-	e = etm_decoder_run(d, cap_pread, &r->fd, size, jobs, seq_item, &s);
+	e = etm_decoder_run(d, cap_pread, r, size, jobs, seq_item, &s);
 	if (e < 0 && s.stopped)
 		return s.stopped;
 	if (e < 0)
@@ -139,7 +150,7 @@ int etm_capture_run_buffer(struct etm_capture *cap, size_t i,
 		return 1;
 	e = cap_reader_open(&r, b, cap->snap != NULL, &z);
 	if (e == 0) {
-		whole = z.jobs > 1 && !z.chunk ? cap_reader_whole(&r) : -1;
+		whole = z.jobs > 1 && !z.chunk && !ctx_images(cap) ? cap_reader_range(&r) : -1;
 		if (whole >= 0)
 			e = run_jobs(b->dec, &r, (uint64_t)whole, z.jobs, sk, ctx);
 		else
@@ -203,11 +214,11 @@ int etm_capture_run_ops(struct etm_capture *cap, size_t i,
 	if (etm_capture_load(cap, i) < 0 || !b->dec)
 		return 1;
 	e = cap_reader_open(&r, b, cap->snap != NULL, &z);
-	whole = e == 0 ? cap_reader_whole(&r) : -1;
+	whole = e == 0 && !ctx_images(cap) ? cap_reader_range(&r) : -1;
 	if (e == 0 && whole < 0)
 		e = 2;
 	if (e == 0) {
-		e = etm_decoder_run_ops_stats(b->dec, cap_pread, &r.fd,
+		e = etm_decoder_run_ops_stats(b->dec, cap_pread, &r,
 					      (uint64_t)whole, z.jobs, ops, ctx, st);
 		if (z.bytes)
 			*z.bytes += (uint64_t)whole;

@@ -6,6 +6,7 @@
  * program image of the process that ran, from its MMAP/MMAP2 records
  * (doc/perfdata.md). The file is read record by record; what is kept is a
  * few words per record of sideband, never the trace. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,46 +43,92 @@ static void *pf_grow(void **arr, size_t *n, size_t size)
 	return t + (*n)++ * size;
 }
 
-static int pf_record(struct pf *pf, const struct etm_perf_rec *r)
+static int pf_map_rec(struct pf *pf, const struct etm_perf_rec *r)
 {
-	if ((r->type == ETM_PERF_MMAP || r->type == ETM_PERF_MMAP2) &&
-	    r->u.mmap.prot & 4) {
-		struct pf_map *m = pf_grow((void **)&pf->maps, &pf->nmaps, sizeof(*m));
+	struct pf_map *m = pf_grow((void **)&pf->maps, &pf->nmaps, sizeof(*m));
 
-		if (!m || !(m->path = strdup(r->u.mmap.filename)))
-			return -etme_nomem;
-		m->pid = r->u.mmap.pid;
-		m->addr = r->u.mmap.addr;
-		m->len = r->u.mmap.len;
-		m->pgoff = r->u.mmap.pgoff;
-		m->bidlen = r->u.mmap.build_id_size;
-		memcpy(m->bid, r->u.mmap.build_id, sizeof(m->bid));
-	} else if (r->type == ETM_PERF_COMM || r->type == ETM_PERF_FORK) {
-		struct pf_task *t = pf_grow((void **)&pf->tasks, &pf->ntasks,
-					    sizeof(*t));
+	if (!m || !(m->path = strdup(r->u.mmap.filename)))
+		return -etme_nomem;
+	m->pid = r->u.mmap.pid;
+	m->addr = r->u.mmap.addr;
+	m->len = r->u.mmap.len;
+	m->pgoff = r->u.mmap.pgoff;
+	m->bidlen = r->u.mmap.build_id_size;
+	memcpy(m->bid, r->u.mmap.build_id, sizeof(m->bid));
+	m->ord = pf->nrec;
+	return 0;
+}
 
-		if (!t)
-			return -etme_nomem;
-		t->pid = r->type == ETM_PERF_COMM ? r->u.comm.pid : r->u.fork.pid;
-		t->tid = r->type == ETM_PERF_COMM ? r->u.comm.tid : r->u.fork.tid;
-		if (r->type == ETM_PERF_COMM)
-			snprintf(t->comm, sizeof(t->comm), "%s", r->u.comm.comm);
-	} else if (r->type == ETM_PERF_AUX || r->type == ETM_PERF_ITRACE_START) {
-		struct pf_aux *a = pf_grow((void **)&pf->aux, &pf->naux, sizeof(*a));
+static int pf_task_rec(struct pf *pf, const struct etm_perf_rec *r)
+{
+	struct pf_task *t = pf_grow((void **)&pf->tasks, &pf->ntasks, sizeof(*t));
 
-		if (!a)
-			return -etme_nomem;
-		a->start = r->type == ETM_PERF_ITRACE_START;
-		a->has_cpu = r->has_cpu;
-		a->cpu = r->cpu;
-		a->has_tid = r->has_tid || a->start;
-		a->pid = a->start ? r->u.itrace.pid : r->pid;
-		a->tid = a->start ? r->u.itrace.tid : r->tid;
+	if (!t)
+		return -etme_nomem;
+	t->kind = r->type == ETM_PERF_COMM ? PT_COMM :
+		  r->type == ETM_PERF_FORK ? PT_FORK :
+					     PT_EXIT;
+	t->pid = r->type == ETM_PERF_COMM ? r->u.comm.pid : r->u.fork.pid;
+	t->tid = r->type == ETM_PERF_COMM ? r->u.comm.tid : r->u.fork.tid;
+	t->ppid = r->type == ETM_PERF_COMM ? t->pid : r->u.fork.ppid;
+	t->ord = pf->nrec;
+	if (r->type == ETM_PERF_COMM)
+		snprintf(t->comm, sizeof(t->comm), "%s", r->u.comm.comm);
+	return 0;
+}
+
+/* AUX, ITRACE_START, SWITCH, SWITCH_CPU_WIDE: the process they name is
+ * the sample id's, but ITRACE_START's own and SWITCH_CPU_WIDE out's next
+ * (doc/perfdata.md). */
+static int pf_aux_rec(struct pf *pf, const struct etm_perf_rec *r)
+{
+	struct pf_aux *a = pf_grow((void **)&pf->aux, &pf->naux, sizeof(*a));
+
+	if (!a)
+		return -etme_nomem;
+	a->has_cpu = r->has_cpu;
+	a->cpu = r->cpu;
+	a->has_tid = r->has_tid;
+	a->pid = r->pid;
+	a->tid = r->tid;
+	a->ord = pf->nrec;
+	if (r->type == ETM_PERF_AUX) {
+		a->kind = PA_AUX;
 		a->off = r->u.aux.offset;
 		a->size = r->u.aux.size;
 		a->flags = r->u.aux.flags;
-		if (a->start)
-			a->off = a->size = a->flags = 0;
+	} else if (r->type == ETM_PERF_ITRACE_START) {
+		a->kind = PA_START;
+		a->has_tid = 1;
+		a->pid = r->u.itrace.pid;
+		a->tid = r->u.itrace.tid;
+	} else if (r->type == ETM_PERF_SWITCH) {
+		a->kind = r->u.sw.out ? PA_OUT : PA_IN;
+	} else {
+		a->kind = PA_IN;
+		if (r->u.sw.out) { /* the next process */
+			a->has_tid = 1;
+			a->pid = r->u.sw.pid;
+			a->tid = r->u.sw.tid;
+		}
+	}
+	return 0;
+}
+
+static int pf_record(struct pf *pf, const struct etm_perf_rec *r)
+{
+	int e = 0;
+
+	if ((r->type == ETM_PERF_MMAP || r->type == ETM_PERF_MMAP2) &&
+	    r->u.mmap.prot & 4) {
+		e = pf_map_rec(pf, r);
+	} else if (r->type == ETM_PERF_COMM || r->type == ETM_PERF_FORK ||
+		   r->type == ETM_PERF_EXIT) {
+		e = pf_task_rec(pf, r);
+	} else if (r->type == ETM_PERF_AUX || r->type == ETM_PERF_ITRACE_START ||
+		   r->type == ETM_PERF_SWITCH ||
+		   r->type == ETM_PERF_SWITCH_CPU_WIDE) {
+		e = pf_aux_rec(pf, r);
 	} else if (r->type == ETM_PERF_AUXTRACE) {
 		struct pf_atr *t = pf_grow((void **)&pf->atr, &pf->natr, sizeof(*t));
 
@@ -101,7 +148,8 @@ static int pf_record(struct pf *pf, const struct etm_perf_rec *r)
 		h->cpu = r->cpu;
 		h->id = (unsigned)(r->u.hw_id & 0xff);
 	}
-	return 0;
+	pf->nrec++;
+	return e;
 }
 
 static int pf_scan(struct cap_ctx *c, struct pf *pf)
@@ -145,42 +193,20 @@ static unsigned pf_trace_id(const struct pf *pf, size_t i)
 	return 0;
 }
 
-/* The process whose trace @t holds: its thread's (per-thread mode), else
- * the one the last AUX or ITRACE_START record of its CPU before it names. */
-uint32_t pf_pid(const struct pf *pf, const struct pf_atr *t, uint32_t *tid)
+/* Who buffer @b's trace is of: CPU @cpu, process and thread @w. */
+static int pf_buffer_who(struct cap_ctx *c, const struct pf *pf,
+			 const struct pf_who *w, uint32_t cpu,
+			 struct etm_capture_buffer *b)
 {
-	size_t k;
-
-	*tid = t->tid;
-	if (t->cpu == ETM_PERF_NO_CPU) {
-		for (k = 0; k < pf->ntasks; k++)
-			if (pf->tasks[k].tid == t->tid)
-				return pf->tasks[k].pid;
-		return t->tid;
-	}
-	for (k = t->seq; k-- > 0;)
-		if (pf->aux[k].has_cpu && pf->aux[k].cpu == t->cpu &&
-		    pf->aux[k].has_tid) {
-			*tid = pf->aux[k].tid;
-			return pf->aux[k].pid;
-		}
-	*tid = PF_NO_PID;
-	return PF_NO_PID;
-}
-
-/* Who buffer @b's trace is of: CPU @cpu, the process and thread of @t. */
-static int pf_who(struct cap_ctx *c, const struct pf *pf,
-		  const struct pf_atr *t, uint32_t cpu,
-		  struct etm_capture_buffer *b)
-{
-	uint32_t tid, pid = pf_pid(pf, t, &tid);
+	uint32_t tid = w->tid, pid = w->pid;
 	size_t k;
 
 	b->perf_cpu = cpu == ETM_PERF_NO_CPU ? -1 : (int)cpu;
 	b->perf_pid = pid == PF_NO_PID ? -1 : (int)pid;
 	b->perf_tid = tid == PF_NO_PID ? -1 : (int)tid;
 	for (k = pf->ntasks; k-- > 0;)
-		if (pf->tasks[k].pid == pid && pf->tasks[k].comm[0]) {
+		if (pf->tasks[k].kind == PT_COMM && pf->tasks[k].pid == pid &&
+		    pf->tasks[k].ord <= w->ord && pf->tasks[k].comm[0]) {
 			b->perf_comm = cap_strdup(c->cap, pf->tasks[k].comm);
 			return b->perf_comm ? 0 : -1;
 		}
@@ -248,10 +274,12 @@ int etm_capture_load(struct etm_capture *cap, size_t i)
 }
 
 /* Add the buffer piece [@lo, @hi) of @t's AUX space, written on CPU @cpu
- * (the AUX record's; raw trace is that CPU's source's). */
+ * (the AUX record's; raw trace is that CPU's source's), ended by AUX
+ * record @k (SIZE_MAX: none). */
 static int pf_piece(struct cap_ctx *c, struct pf *pf, const struct pf_atr *t,
-		    uint64_t lo, uint64_t hi, int raw, uint32_t cpu)
+		    uint64_t lo, uint64_t hi, int raw, uint32_t cpu, size_t k)
 {
+	struct pf_who w = pf_piece_who(pf, t, k);
 	struct etm_capture_buffer *b;
 	uint64_t tlo = t->off, thi = t->off + t->size;
 	char name[160];
@@ -275,9 +303,9 @@ static int pf_piece(struct cap_ctx *c, struct pf *pf, const struct pf_atr *t,
 		 t->cpu == ETM_PERF_NO_CPU ? t->tid : t->cpu,
 		 (unsigned long long)b->skip, (unsigned long long)b->length);
 	b->name = cap_strdup(c->cap, name);
-	if (!b->name || cap_lazy(c->cap) || pf_who(c, pf, t, cpu, b) < 0)
+	if (!b->name || cap_lazy(c->cap) || pf_buffer_who(c, pf, &w, cpu, b) < 0)
 		return cap_err(c, -etme_nomem, "out of memory");
-	return pf_sources(c, pf, t, c->cap->nbuf - 1, cpu);
+	return pf_sources(c, pf, &w, c->cap->nbuf - 1, cpu);
 }
 
 /* The AUX records of @t's CPU (or thread) cut its data; none: all of it. */
@@ -289,7 +317,7 @@ static int pf_buffers(struct cap_ctx *c, struct pf *pf, const struct pf_atr *t)
 	for (k = 0; k < pf->naux && !r; k++) {
 		const struct pf_aux *a = &pf->aux[k];
 
-		if (a->start || !a->size ||
+		if (a->kind != PA_AUX || !a->size ||
 		    (t->cpu != ETM_PERF_NO_CPU ? !a->has_cpu || a->cpu != t->cpu :
 						 !a->has_tid || a->tid != t->tid) ||
 		    a->off >= t->off + t->size || a->off + a->size <= t->off)
@@ -297,10 +325,11 @@ static int pf_buffers(struct cap_ctx *c, struct pf *pf, const struct pf_atr *t)
 		hit++;
 		r = pf_piece(c, pf, t, a->off, a->off + a->size,
 			     (a->flags & ETM_PERF_AUX_RAW) != 0,
-			     a->has_cpu ? a->cpu : t->cpu);
+			     a->has_cpu ? a->cpu : t->cpu, k);
 	}
 	if (!r && !hit)
-		r = pf_piece(c, pf, t, t->off, t->off + t->size, 0, t->cpu);
+		r = pf_piece(c, pf, t, t->off, t->off + t->size, 0, t->cpu,
+			     SIZE_MAX);
 	return r;
 }
 

@@ -78,16 +78,18 @@ static int pf_traces_ctxid(const struct pf *pf)
 	return 0;
 }
 
+/* The image of @pid, of the generation of its first mapping @m. */
 static int pf_ctx_add(struct cap_ctx *c, struct pf *pf, struct cap_pctx *t,
-		      uint32_t pid)
+		      const struct pf_map *m)
 {
+	uint32_t pid = m->pid;
 	size_t k;
 
 	for (k = 0; k < t->n; k++)
 		if (t->p[k].pid == pid)
 			return 0;
 	t->p[t->n].pid = pid;
-	return pf_image(c, pf, pid, &t->p[t->n++].img);
+	return pf_image(c, pf, pid, pf_gen(pf, pid, m->ord), &t->p[t->n++].img);
 }
 
 int pf_ctx_images(struct cap_ctx *c, struct pf *pf)
@@ -113,7 +115,7 @@ int pf_ctx_images(struct cap_ctx *c, struct pf *pf)
 	t->cap = c->cap;
 	c->cap->pctx = t;
 	for (k = 0; k < pf->nmaps && r >= 0; k++)
-		r = pf_ctx_add(c, pf, t, pf->maps[k].pid);
+		r = pf_ctx_add(c, pf, t, &pf->maps[k]);
 	if (r >= 0)
 		r = cap_user_images(c, none);
 	t->none = none;

@@ -19,17 +19,34 @@ struct pf_map { /* an executable mapping */
 	char *path;
 	uint8_t bid[20];
 	size_t bidlen;
+	size_t ord; /* its place among the file's records */
 };
 
-struct pf_task { /* COMM, FORK: thread to process (and its name) */
-	uint32_t pid, tid;
+enum pf_task_kind { PT_COMM,
+		    PT_FORK,
+		    PT_EXIT };
+
+struct pf_task { /* COMM, FORK: thread to process (and its name); EXIT */
+	enum pf_task_kind kind;
+	uint32_t pid, tid, ppid; /* ppid: FORK's parent */
+	size_t ord;              /* its place among the file's records */
 	char comm[16];
 };
 
-struct pf_aux { /* AUX (or ITRACE_START: @start) with its sample id */
-	int start, has_cpu, has_tid;
+/* The sideband that orders a CPU's trace: an AUX record, or who runs. */
+enum pf_aux_kind {
+	PA_AUX,   /* AUX: the CPU's trace up to @off + @size was written */
+	PA_START, /* ITRACE_START: @pid starts being traced on the CPU */
+	PA_IN,    /* SWITCH in, SWITCH_CPU_WIDE: @pid runs on the CPU now */
+	PA_OUT    /* SWITCH out (not CPU-wide): @pid stops; next not known */
+};
+
+struct pf_aux { /* with its sample id (pid, tid: the process named) */
+	enum pf_aux_kind kind;
+	int has_cpu, has_tid;
 	uint32_t cpu, pid, tid;
 	uint64_t off, size, flags;
+	size_t ord; /* its place among the file's records */
 };
 
 struct pf_atr { /* AUXTRACE */
@@ -45,6 +62,7 @@ struct pf_hw { /* AUX_OUTPUT_HW_ID */
 
 struct pf_img { /* a process's image */
 	uint32_t pid;
+	size_t gen; /* EXIT records of the pid before its trace */
 	const struct etm_image *img;
 };
 
@@ -63,18 +81,50 @@ struct pf {
 	struct pf_img *pimg;
 	size_t npimg;
 	unsigned *ids; /* trace ID of each metadata CPU (0: unknown) */
+	size_t nrec;   /* records read */
 };
 
 void pf_free(struct pf *pf);
-/* The process whose trace @t holds (PF_NO_PID: not known), and its
- * thread into *@tid (PF_NO_PID: not known). */
-uint32_t pf_pid(const struct pf *pf, const struct pf_atr *t, uint32_t *tid);
-/* The sources of buffer @bi, holding trace of @t written on CPU @cpu
+/* Who a piece of trace is of: process, thread (PF_NO_PID: not known),
+ * and the place among the file's records where it ran. */
+struct pf_who {
+	uint32_t pid, tid;
+	size_t ord;
+};
+
+/* Who the piece of @t that AUX record @k (SIZE_MAX: no AUX record, all
+ * of @t) ends holds (load/open_perf_who.c). */
+struct pf_who pf_piece_who(const struct pf *pf, const struct pf_atr *t, size_t k);
+/* The generation of @pid at record @ord: its EXIT records before it
+ * (load/open_perf_who.c). */
+size_t pf_gen(const struct pf *pf, uint32_t pid, size_t ord);
+/* Parents followed at most this deep (a FORK loop ends there). */
+#define PF_FORK_DEPTH 16
+
+/* A process and the parents it inherits mappings from: each a pid in a
+ * generation, its mappings before record @before (a child's FORK). */
+struct pf_lineage {
+	size_t n;
+	struct {
+		uint32_t pid;
+		size_t gen, before;
+	} p[PF_FORK_DEPTH];
+};
+
+/* Process @pid of generation @gen and the parents that forked it
+ * (load/open_perf_who.c). */
+int pf_lineage(const struct pf *pf, uint32_t pid, size_t gen,
+	       struct pf_lineage *l);
+/* Whether mapping @m is one of the lineage's. */
+int pf_map_in(const struct pf *pf, const struct pf_map *m,
+	      const struct pf_lineage *l);
+/* The sources of buffer @bi, holding trace of @w written on CPU @cpu
  * (load/open_perf_src.c). */
-int pf_sources(struct cap_ctx *c, struct pf *pf, const struct pf_atr *t,
+int pf_sources(struct cap_ctx *c, struct pf *pf, const struct pf_who *w,
 	       size_t bi, uint32_t cpu);
-/* The image of process @pid (made once; load/open_perf_src.c). */
-int pf_image(struct cap_ctx *c, struct pf *pf, uint32_t pid,
+/* The image of process @pid in generation @gen (made once;
+ * load/open_perf_src.c). */
+int pf_image(struct cap_ctx *c, struct pf *pf, uint32_t pid, size_t gen,
 	     const struct etm_image **out);
 /* The images of every process that has a mapping, selected by the Context
  * ID when the trace has one (load/open_perf_ctx.c). */

@@ -103,17 +103,18 @@ static int pf_add_map(struct cap_ctx *c, const struct pf *pf,
 	return 0;
 }
 
-/* The image of process @pid (made once). */
-int pf_image(struct cap_ctx *c, struct pf *pf, uint32_t pid,
+/* The image of process @pid in generation @gen (made once). */
+int pf_image(struct cap_ctx *c, struct pf *pf, uint32_t pid, size_t gen,
 	     const struct etm_image **out)
 {
+	struct pf_lineage l;
 	struct pf_img *t;
 	struct etm_image *img;
 	size_t k, used = 0;
 	int r = 0;
 
 	for (k = 0; k < pf->npimg; k++)
-		if (pf->pimg[k].pid == pid) {
+		if (pf->pimg[k].pid == pid && pf->pimg[k].gen == gen) {
 			*out = pf->pimg[k].img;
 			return 0;
 		}
@@ -122,8 +123,9 @@ int pf_image(struct cap_ctx *c, struct pf *pf, uint32_t pid,
 	if (!img || !t)
 		return cap_err(c, -etme_nomem, "out of memory");
 	pf->pimg = t;
+	pf_lineage(pf, pid, gen, &l);
 	for (k = 0; k < pf->nmaps && r >= 0; k++)
-		if (pf->maps[k].pid == pid) {
+		if (pf_map_in(pf, &pf->maps[k], &l)) {
 			r = pf_add_map(c, pf, &pf->maps[k], img);
 			used++;
 		}
@@ -139,6 +141,7 @@ int pf_image(struct cap_ctx *c, struct pf *pf, uint32_t pid,
 	if (r < 0)
 		return r;
 	pf->pimg[pf->npimg].pid = pid;
+	pf->pimg[pf->npimg].gen = gen;
 	pf->pimg[pf->npimg++].img = img;
 	*out = img;
 	return 0;
@@ -178,7 +181,7 @@ static struct etm_capture_source *pf_source(struct cap_ctx *c, struct pf *pf,
 	return s->name ? s : NULL;
 }
 
-int pf_sources(struct cap_ctx *c, struct pf *pf, const struct pf_atr *t,
+int pf_sources(struct cap_ctx *c, struct pf *pf, const struct pf_who *w,
 	       size_t bi, uint32_t cpu)
 {
 	const struct etm_perf_info *in = etm_perf_info(pf->p);
@@ -202,9 +205,7 @@ int pf_sources(struct cap_ctx *c, struct pf *pf, const struct pf_atr *t,
 		if (s->skip)
 			continue;
 		if (!img && !(c->o.flags & ETM_OPEN_NO_IMAGES)) {
-			uint32_t tid;
-
-			r = pf_image(c, pf, pf_pid(pf, t, &tid), &img);
+			r = pf_image(c, pf, w->pid, pf_gen(pf, w->pid, w->ord), &img);
 			if (r < 0)
 				return r;
 			s = &c->cap->src[c->cap->nsrc - 1];

@@ -5,6 +5,7 @@
  * ITRACE_START, an AUX_OUTPUT_HW_ID (header version 2), the AUX record and
  * the AUXTRACE record followed by its data padded to 8 bytes. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,29 +143,55 @@ static void pw_sideband(struct pw *w, const struct etm_perfw_opts *o,
 	}
 }
 
+/* Whether @o asks for CPU-wide recording (a field older callers lack). */
+static int pw_has_cpu_wide(const struct etm_perfw_opts *o)
+{
+	return o->size >= offsetof(struct etm_perfw_opts, cpu_wide) + sizeof(int) &&
+	       o->cpu_wide;
+}
+
+/* Who runs buffer @b: ITRACE_START, or (cpu_wide) a SWITCH_CPU_WIDE out
+ * from *@last, the CPU's process before (0: none), to @b's. */
+static void pw_who(struct pw *w, const struct etm_perfw_opts *o,
+		   const struct etm_perfw_buf *b, uint32_t *last)
+{
+	if (!pw_has_cpu_wide(o)) {
+		pw_begin(w, ETM_PERF_ITRACE_START, 0);
+		pw_put(w, b->pid, 4);
+		pw_put(w, b->tid, 4);
+		pw_end(w, 1, b->pid, b->tid, b->cpu);
+		return;
+	}
+	if (*last == b->pid + 1)
+		return;
+	pw_begin(w, ETM_PERF_SWITCH_CPU_WIDE, 0x2000); /* misc: SWITCH_OUT */
+	pw_put(w, b->pid, 4);
+	pw_put(w, b->tid, 4);
+	pw_end(w, 1, *last ? *last - 1 : 0, *last ? *last - 1 : 0, b->cpu);
+	*last = b->pid + 1;
+}
+
 static void pw_buf(struct pw *w, const struct etm_perfw_opts *o,
 		   const struct etm_perfw_buf *b, uint64_t aux_off,
-		   const struct etm_config *cfg)
+		   const struct etm_config *cfg, uint32_t *last)
 {
 	static const uint8_t zero[8];
 	size_t pad = (8 - b->n % 8) % 8;
-	uint32_t cpu = b->cpu;
+	uint32_t cpu = b->cpu, apid = pw_has_cpu_wide(o) ? 0 : b->pid,
+		 atid = pw_has_cpu_wide(o) ? 0 : b->tid;
 
-	pw_begin(w, ETM_PERF_ITRACE_START, 0);
-	pw_put(w, b->pid, 4);
-	pw_put(w, b->tid, 4);
-	pw_end(w, 1, b->pid, b->tid, cpu);
+	pw_who(w, o, b, last);
 	if (o->version >= 2 && cfg) {
 		pw_begin(w, ETM_PERF_AUX_OUTPUT_HW_ID, 0);
 		pw_put(w, cfg->traceid & 0x7f, 8);
-		pw_end(w, 1, b->pid, b->tid, cpu);
+		pw_end(w, 1, apid, atid, cpu);
 	}
 	pw_begin(w, ETM_PERF_AUX, 0);
 	pw_put(w, aux_off, 8);
 	pw_put(w, b->n, 8);
 	pw_put(w, (b->raw ? ETM_PERF_AUX_RAW : 0) | (o->snapshot ? ETM_PERF_AUX_OVERWRITE : 0),
 	       8);
-	pw_end(w, 1, b->pid, b->tid, cpu);
+	pw_end(w, 1, apid, atid, cpu);
 	w->idx[2 * w->nidx] = (uint64_t)ftell(w->f);
 	w->idx[2 * w->nidx++ + 1] = 48; /* the record, not its data */
 	pw_begin(w, ETM_PERF_AUXTRACE, 0);
@@ -262,6 +289,7 @@ int etm_perf_write(const char *path, const struct etm_perfw_opts *o,
 {
 	struct pw *w;
 	uint64_t *aux_off;
+	uint32_t *last;
 	long end;
 	size_t i;
 	int r = 0;
@@ -273,19 +301,21 @@ int etm_perf_write(const char *path, const struct etm_perfw_opts *o,
 	}
 	w = calloc(1, sizeof(*w));
 	aux_off = calloc(ncpus + 1, sizeof(*aux_off));
+	last = calloc(ncpus + 1, sizeof(*last));
 	if (w)
 		w->idx = calloc(2 * nbufs + 2, sizeof(*w->idx));
-	if (!w || !aux_off || !w->idx || !(w->f = fopen(path, "wb"))) {
+	if (!w || !aux_off || !last || !w->idx || !(w->f = fopen(path, "wb"))) {
+		int mem = w && aux_off && last && w->idx;
+
 		if (err && errlen)
 			snprintf(err, errlen, "%s: %s", path,
-				 w && aux_off && w->idx ? strerror(errno) :
-							  "out of memory");
-		r = w && aux_off && w->idx ? -etme_io : -etme_nomem;
+				 mem ? strerror(errno) : "out of memory");
 		if (w)
 			free(w->idx);
 		free(w);
 		free(aux_off);
-		return r;
+		free(last);
+		return mem ? -etme_io : -etme_nomem;
 	}
 	w->be = o->big_endian;
 	if (fseek(w->f, W_DATA, SEEK_SET) != 0)
@@ -295,7 +325,8 @@ int etm_perf_write(const char *path, const struct etm_perfw_opts *o,
 	for (i = 0; i < nbufs; i++) {
 		size_t k = bufs[i].cpu < ncpus ? bufs[i].cpu : ncpus;
 
-		pw_buf(w, o, &bufs[i], aux_off[k], pw_cfg(&bufs[i], cfgs, ncpus));
+		pw_buf(w, o, &bufs[i], aux_off[k], pw_cfg(&bufs[i], cfgs, ncpus),
+		       &last[k]);
 		aux_off[k] += bufs[i].n;
 	}
 	end = ftell(w->f);
@@ -312,6 +343,7 @@ int etm_perf_write(const char *path, const struct etm_perfw_opts *o,
 		r = -etme_io;
 	}
 	free(aux_off);
+	free(last);
 	free(w->idx);
 	free(w);
 	return r;

@@ -111,7 +111,9 @@ struct etm_profile {
 	struct prof_w *tl; /* NULL: off */
 	double ts_hz, cyc_hz;
 	int tl_first;
-	struct prof_w *ct; /* call trace (profile/prof_calls.c); NULL: off */
+	struct prof_w *ct;        /* call trace (profile/prof_calls.c); NULL: off */
+	etm_ctx_image_fn ctx_img; /* images by Context ID; NULL: off */
+	void *ctx_img_arg;
 };
 
 /* The empty node hash. Returns 0 or -1 (no memory). */

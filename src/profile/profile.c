@@ -118,6 +118,16 @@ int etm_profile_add_source(struct etm_profile *p, uint8_t id,
 	return 0;
 }
 
+int etm_profile_set_ctx_images(struct etm_profile *p, etm_ctx_image_fn fn,
+			       void *ctx)
+{
+	if (!p)
+		return -etme_invalid;
+	p->ctx_img = fn;
+	p->ctx_img_arg = ctx;
+	return 0;
+}
+
 void etm_profile_set_lines(struct etm_profile *p, int on)
 {
 	size_t n = etm_symbols_line_count(p ? p->syms : NULL);
@@ -458,6 +468,12 @@ static int prof_context(struct etm_profile *p, uint8_t id, struct prof_src *s,
 {
 	struct prof_stack *k;
 
+	if (el->has_ctxid && p->ctx_img && s->img) { /* a source with an image */
+		const struct etm_image *img = p->ctx_img(p->ctx_img_arg, el->ctxid);
+
+		if (img)
+			s->img = img;
+	}
 	if (!el->has_ctxid || (s->cur && s->cur->has_ctx && s->cur->ctxid == el->ctxid))
 		return 0;
 	k = prof_stack_for(s, 1, el->ctxid);
