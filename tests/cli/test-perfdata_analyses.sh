@@ -12,7 +12,7 @@
 #    profile takes each process's image at each Context ID element
 #    (etm_profile_set_ctx_images()) and equals the snapshot's (with the
 #    piece's image it told 149 returns of 210: seed 3).
-. "$ETM_SRCDIR/tests/cli/i13-lib.sh"
+. "$ETM_SRCDIR/tests/cli/lib.sh"
 
 d="$tmp/wide"
 "$ETMTRACE" synth "$d" --expect "$d.exp" --insns 600 --sources 2 --format coresight --seed 3 > /dev/null 2>&1

@@ -7,7 +7,7 @@
 # listing and the profile equal those of --jobs 1 (the runner's own
 # guarantee, checked here on pieces). 300 000 instructions of ETMv3 in
 # frames: a 175 KB piece, above the runner's 128 KB one-thread limit.
-. "$ETM_SRCDIR/tests/cli/i13-lib.sh"
+. "$ETM_SRCDIR/tests/cli/lib.sh"
 
 d="$tmp/big"
 "$ETMTRACE" synth "$d" --expect "$d.exp" --insns 300000 --seed 42 --protocol etmv3 \

@@ -10,7 +10,7 @@
 # --vmlinux FILE (perf's name for the kernel's ELF, = --elf): a perf.data
 # whose program is mapped in another process only (convert --map-pids 5)
 # decodes to gaps alone, with --vmlinux the program's ELF to the list.
-. "$ETM_SRCDIR/tests/cli/i13-lib.sh"
+. "$ETM_SRCDIR/tests/cli/lib.sh"
 
 # wide NAME "SYNTH ARGS" "CONVERT ARGS": every source equal to its list
 wide() {
