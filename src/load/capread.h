@@ -21,7 +21,7 @@ struct cap_reader {
 	int bounded;
 	int sized; /* a regular file: @expect bytes must come */
 	uint64_t expect;
-	uint64_t base; /* the file offset of the buffer's first byte */
+	uint64_t base;           /* the file offset of the buffer's first byte */
 	etm_stream_read_fn read; /* a stream, or NULL */
 	void *rctx;
 	const uint8_t *head; /* a stream's head, not yet handed out */
