@@ -17,23 +17,6 @@
 
 #include "etest.h"
 
-struct input {
-	const uint8_t *b;
-	uint64_t n;
-};
-
-static size_t rd(void *ctx, uint64_t off, uint8_t *buf, size_t n)
-{
-	const struct input *in = ctx;
-
-	if (off >= in->n)
-		return 0;
-	if (n > in->n - off)
-		n = (size_t)(in->n - off);
-	memcpy(buf, in->b + off, n);
-	return n;
-}
-
 /* Text collected from a write callback. */
 struct text {
 	char *s;
@@ -64,7 +47,7 @@ static int put(void *ctx, const char *s, size_t n)
 struct src {
 	struct etm_config cfg;
 	struct etm_image *img;
-	struct input in;
+	struct etest_mem in;
 };
 
 static struct etm_decoder *dec(const struct src *s)
@@ -117,7 +100,7 @@ static void check_listing(const struct src *s, enum etm_listing_format f)
 
 	ET_CHECK(l && d);
 	/* the reference: every item on this thread, in order */
-	ET_EQ(etm_decoder_run(d, rd, (void *)&s->in, s->in.n, 1, list_item, l),
+	ET_EQ(etm_decoder_run(d, etest_mem_read, (void *)&s->in, s->in.n, 1, list_item, l),
 	      0);
 	ET_EQ(etm_listing_flush(l), 0);
 	insns = etm_listing_insns(l);
@@ -130,7 +113,7 @@ static void check_listing(const struct src *s, enum etm_listing_format f)
 		l = listing(s, f, &t, &ls);
 		d = dec(s);
 		ET_CHECK(l && d);
-		ET_EQ(etm_listing_run(l, d, rd, (void *)&s->in, s->in.n,
+		ET_EQ(etm_listing_run(l, d, etest_mem_read, (void *)&s->in, s->in.n,
 				      jobs[j]),
 		      0);
 		ET_EQ(etm_listing_flush(l), 0);
@@ -146,7 +129,7 @@ static void check_listing(const struct src *s, enum etm_listing_format f)
 
 		l = listing(s, f, &t, &ls);
 		d = dec(s);
-		ET_EQ(etm_listing_run(l, d, rd, (void *)&s->in, s->in.n, 2),
+		ET_EQ(etm_listing_run(l, d, etest_mem_read, (void *)&s->in, s->in.n, 2),
 		      -5);
 		ET_CHECK(t.n < ref.n && memcmp(t.s, ref.s, t.n) == 0);
 		etm_listing_free(l);
@@ -242,7 +225,7 @@ static void check_cov(const struct src *s)
 	size_t j;
 
 	ET_CHECK(ref.cov && d);
-	ET_EQ(etm_decoder_run(d, rd, (void *)&s->in, s->in.n, 1, cov_item,
+	ET_EQ(etm_decoder_run(d, etest_mem_read, (void *)&s->in, s->in.n, 1, cov_item,
 			      &ref),
 	      0);
 	etm_decoder_free(d);
@@ -259,7 +242,7 @@ static void check_cov(const struct src *s)
 
 		d = dec(s);
 		ET_CHECK(c && d);
-		ET_EQ(etm_cov_run(c, d, rd, (void *)&s->in, s->in.n, jobs[j],
+		ET_EQ(etm_cov_run(c, d, etest_mem_read, (void *)&s->in, s->in.n, jobs[j],
 				  &side),
 		      0);
 		ET_EQ(etm_cov_end(c), 0);
