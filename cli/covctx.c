@@ -54,28 +54,31 @@ static int covctx_proc(struct covctx *c, uint32_t pid)
 	return (int)c->n++;
 }
 
-/* Element @el of a source whose last range was counted in process @cur:
- * where it is counted now (-1: @dflt). A switch of process ends the run
- * in the process left (a gap there: no branch joins two processes). */
-static int covctx_route(struct covctx *c, const struct etm_elem *el)
+/* Where element @el of its source is counted (-1: @dflt, the trace
+ * before any Context ID): a range with a Context ID in its process's
+ * coverage, other elements where the source's last range was. A switch
+ * ends the run where the source was (a gap there: no branch or run joins
+ * two processes). Returns the index, -1, or a negative error below -1. */
+static int covctx_route(struct covctx *c, struct etm_cov *dflt,
+			const struct etm_elem *el)
 {
-	int *cur = &c->cur[el->id], k;
+	struct etm_elem gap = { .kind = etmk_nosync, .id = el->id };
+	int *cur = &c->cur[el->id], k = -1, r;
 
-	if (!el->has_ctxid)
-		return el->kind == etmk_range ? (*cur = -1) : *cur;
-	if (*cur >= 0 && c->p[*cur].pid == el->ctxid)
-		return *cur;
 	if (el->kind != etmk_range)
-		return *cur; /* the switch is made at its first range */
-	k = covctx_proc(c, el->ctxid);
-	if (k >= 0 && *cur >= 0) {
-		struct etm_elem gap = { .kind = etmk_nosync, .id = el->id };
-		int r = etm_cov_add_elems(c->p[*cur].cov, &gap, 1);
-
+		return *cur;
+	if (el->has_ctxid && *cur >= 0 && c->p[*cur].pid == el->ctxid)
+		return *cur;
+	if (el->has_ctxid)
+		k = covctx_proc(c, el->ctxid);
+	if (k < -1)
+		return k;
+	if (k != *cur) {
+		r = etm_cov_add_elems(*cur >= 0 ? c->p[*cur].cov : dflt, &gap, 1);
 		if (r < 0)
-			return r;
+			return r < -1 ? r : -etme_nomem;
 	}
-	return k < 0 ? k : (*cur = k);
+	return *cur = k;
 }
 
 int covctx_elems(struct covctx *c, struct etm_cov *dflt,
@@ -85,7 +88,7 @@ int covctx_elems(struct covctx *c, struct etm_cov *dflt,
 	int r = 0;
 
 	for (i = 0; i < n && r >= 0; i++) {
-		int k = els[i].id < COVCTX_MAX_ID ? covctx_route(c, &els[i]) : -1;
+		int k = els[i].id < COVCTX_MAX_ID ? covctx_route(c, dflt, &els[i]) : -1;
 
 		if (k < -1)
 			return k;
