@@ -134,6 +134,8 @@ static int cov_elems(void *ctx, const struct etm_elem *els, size_t n)
 	struct cov_acc *a = ctx;
 
 	diagtally_elems(&a->t, a->dw, els, n);
+	if (a->ctx && a->ctx->fn)
+		return covctx_elems(a->ctx, a->cov, els, n) < 0 ? -1 : 0;
 	return etm_cov_add_elems(a->cov, els, n) < 0 ? -1 : 0;
 }
 
@@ -156,9 +158,9 @@ static void cov_images(void *ctx, const struct session *s)
  * the output) and is closed by the caller. Returns 0, 1 (the verdict:
  * the input's coverage is incomplete, reason printed) or 2. */
 static int cov_decode(struct session *s, struct opts *o, struct etm_cov *cov,
-		      int profile)
+		      struct covctx *ctx, int profile)
 {
-	struct cov_acc a = { .cov = cov };
+	struct cov_acc a = { .cov = cov, .ctx = ctx };
 	struct winrun wr;
 	int i, r;
 
@@ -174,6 +176,7 @@ static int cov_decode(struct session *s, struct opts *o, struct etm_cov *cov,
 	for (i = 0; i < s->nsrc; i++)
 		etm_cov_set_source(cov, s->src[i].id, s->src[i].cfg.protocol,
 				   s->src[i].img);
+	covctx_open(ctx, s);       /* with Context IDs: each process's coverage */
 	s->on_images = cov_images; /* each process's own image */
 	s->on_images_ctx = cov;
 	s->jobs = o->jobs ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
@@ -181,7 +184,7 @@ static int cov_decode(struct session *s, struct opts *o, struct etm_cov *cov,
 	s->elems = wr.w ? winrun_elems : cov_elems;
 	if (!r) /* a window: the decode on the workers, the window here */
 		r = s->jobs > 1 && !o->chunk && !s->mem && !s->skip && !wr.w &&
-				    !session_live(s) ?
+				    !session_live(s) && !ctx->fn ?
 			    par_coverage_run(s, &a) :
 			    -1;
 	if (r < 0)
@@ -190,7 +193,7 @@ static int cov_decode(struct session *s, struct opts *o, struct etm_cov *cov,
 	if (!r)
 		r = winrun_finish(&wr);
 	winrun_close(&wr);
-	if (!r && etm_cov_end(cov) < 0) {
+	if (!r && (etm_cov_end(cov) < 0 || covctx_end(ctx) < 0)) {
 		fprintf(stderr, "etmtrace: out of memory\n");
 		r = 2;
 	}
@@ -344,6 +347,43 @@ static int cov_output(struct covout *out, const struct covopts *c, int profile)
 	return cov_write_listing(out) < 0 ? 2 : 0;
 }
 
+/* Whether the report @c asks for is made per process (the lcov, save and
+ * profile forms describe one program: every process's counts added). */
+static int cov_per_process(const struct covopts *c, int profile)
+{
+	const char *f = c->format;
+
+	return !profile && (!f || !strcmp(f, "ranges") || !strcmp(f, "text") ||
+			    !strcmp(f, "insns"));
+}
+
+/* The report of each process of a perf.data traced with Context IDs, each
+ * from its own memory, after that of the trace before any Context ID. */
+static int cov_output_procs(struct covout *out, const struct covopts *c,
+			    const struct covctx *ctx)
+{
+	struct etm_cov *all = out->cov;
+	const struct etm_image *img = out->img;
+	struct etm_cov_totals t;
+	size_t k;
+	int r = 0;
+
+	etm_cov_totals(all, &t);
+	if (t.insns)
+		r = cov_output(out, c, 0);
+	for (k = 0; !r && k < ctx->n; k++) {
+		const struct covctx_proc *p = &ctx->p[k];
+
+		cov_printf(out, "process %u (Context ID %#x):\n", p->pid, p->pid);
+		out->cov = p->cov;
+		out->img = p->img;
+		r = out->err ? 2 : cov_output(out, c, 0);
+	}
+	out->cov = all;
+	out->img = img;
+	return r;
+}
+
 static int cov_check_format(const struct covopts *c, int profile)
 {
 	static const char *const cf[] = { "lcov", "text", "ranges", "insns", "save" };
@@ -368,16 +408,22 @@ static int cov_run(struct covopts *c, struct opts *o, int profile)
 	struct etm_image *uimg = NULL;
 	struct etm_symbols *sym = NULL;
 	struct etm_srcpath *sp = NULL;
+	struct covctx ctx = { 0 };
 	int i, r = 0, open = 0, errors = 0;
 
 	r = symload_srcpath(o, &sp);
 	out.srcpath = sp;
 	out.cov = etm_cov_alloc();
 	for (i = 0; out.cov && !r && i < c->ninputs; i++) {
+		if (open && covctx_merge(&ctx, out.cov) < 0)
+			r = 2; /* an earlier input: its processes added up */
 		if (open)
 			session_close(&s);
+		covctx_close(&ctx);
+		if (r)
+			break;
 		o->input = c->inputs[i];
-		r = cov_decode(&s, o, out.cov, profile);
+		r = cov_decode(&s, o, out.cov, &ctx, profile);
 		open = 1;
 		errors |= r == 1;
 		r = r == 1 ? 0 : r;
@@ -396,7 +442,12 @@ static int cov_run(struct covopts *c, struct opts *o, int profile)
 		r = 2;
 	if (!out.cov)
 		r = 2;
-	if (!r)
+	if (!r && ctx.n && !cov_per_process(c, profile) &&
+	    covctx_merge(&ctx, out.cov) < 0)
+		r = 2;
+	if (!r && ctx.n && cov_per_process(c, profile))
+		r = cov_output_procs(&out, c, &ctx);
+	else if (!r)
 		r = cov_output(&out, c, profile);
 	fflush(stdout);
 	cli_dis_close(&out.dis);
@@ -405,6 +456,7 @@ static int cov_run(struct covopts *c, struct opts *o, int profile)
 	etm_image_free(uimg);
 	if (open)
 		session_close(&s);
+	covctx_close(&ctx);
 	etm_cov_free(out.cov);
 	return r ? r : errors;
 }

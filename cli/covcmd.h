@@ -7,6 +7,7 @@
 
 #include "covout/covout.h"
 
+#include "covctx.h"
 #include "diagwarn.h"
 
 /* What a decode adds up: the coverage, and the diagnostics and counts of
@@ -15,6 +16,7 @@ struct cov_acc {
 	struct etm_cov *cov;
 	struct diagset *dw;
 	struct diagtally t;
+	struct covctx *ctx; /* per-process coverage (covctx.h); may be NULL */
 };
 
 struct session;

@@ -33,6 +33,15 @@ struct etm_bcache *etm_bcache_alloc(unsigned log2_entries, uint32_t stop_mask)
 	return bc;
 }
 
+/* Slot @slot holds a block: listed for etm_bcache_clear(). */
+static void bcache_dirty(struct etm_bcache *bc, size_t slot)
+{
+	if (bc->ndirty < ETM_BCACHE_DIRTY)
+		bc->dirty[bc->ndirty] = (uint32_t)slot;
+	if (bc->ndirty <= ETM_BCACHE_DIRTY)
+		bc->ndirty++;
+}
+
 /* Four times the size (at most the full size), the blocks kept moved to
  * their new slots; without memory the cache stays as it is. Blocks handed
  * out before are not valid after (as after any other lookup). */
@@ -42,6 +51,7 @@ static void bcache_grow(struct etm_bcache *bc)
 	size_t i;
 
 	bc->fills = 0;
+	bc->ndirty = 0; /* the blocks move: listed again below */
 	bc->log2 = bc->log2 + 2 < bc->log2_max ? bc->log2 + 2 : bc->log2_max;
 	bc->e = calloc((size_t)1 << bc->log2, sizeof(*bc->e));
 	if (!bc->e) {
@@ -52,9 +62,14 @@ static void bcache_grow(struct etm_bcache *bc)
 	for (i = 0; i < (size_t)1 << old.log2; i++) {
 		const struct etm_bcache_entry *o = &old.e[i];
 
-		if (o->valid)
-			bc->e[etm_bcache_slot(bc, o->blk.start, o->blk.isa,
-					      (enum etm_space)o->space)] = *o;
+		size_t slot;
+
+		if (!o->valid)
+			continue;
+		slot = etm_bcache_slot(bc, o->blk.start, o->blk.isa,
+				       (enum etm_space)o->space);
+		bc->e[slot] = *o;
+		bcache_dirty(bc, slot);
 	}
 	free(old.e);
 }
@@ -69,8 +84,16 @@ void etm_bcache_free(struct etm_bcache *bc)
 
 void etm_bcache_clear(struct etm_bcache *bc)
 {
-	if (bc)
+	size_t i;
+
+	if (!bc)
+		return;
+	if (bc->ndirty > ETM_BCACHE_DIRTY)
 		memset(bc->e, 0, ((size_t)1 << bc->log2) * sizeof(*bc->e));
+	else
+		for (i = 0; i < bc->ndirty; i++)
+			bc->e[bc->dirty[i]].valid = 0;
+	bc->ndirty = 0;
 }
 
 /* Bytes at @a for one instruction: from the zero-copy window [*p, *p+*avail)
@@ -145,13 +168,16 @@ int etm_bcache_fill(struct etm_bcache *bc, const struct etm_image *img,
 		    const struct etm_block **blk)
 {
 	struct etm_bcache_entry *e;
+	size_t slot;
 	int err;
 
 	if (!bc || !blk)
 		return -etme_invalid;
 	if (bc->log2 < bc->log2_max && ++bc->fills > ((size_t)1 << bc->log2))
 		bcache_grow(bc);
-	e = &bc->e[etm_bcache_slot(bc, addr, isa, space)];
+	slot = etm_bcache_slot(bc, addr, isa, space);
+	e = &bc->e[slot];
+	bcache_dirty(bc, slot);
 	e->valid = 0;
 	err = etm_block_build(&e->blk, img, space, addr, isa, bc->stop_mask);
 	if (err < 0)

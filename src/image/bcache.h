@@ -42,12 +42,20 @@ struct etm_bcache_entry {
 };
 
 /* The cache (defined here for the inline lookup; use the functions). */
+/* Slots filled since the last clear that etm_bcache_clear() zeroes one
+ * by one (more: the whole cache): a flow decoder that switches images at
+ * each Context ID change clears its cache each time, and a process that
+ * ran a few blocks must not cost a memset of the whole cache. */
+#define ETM_BCACHE_DIRTY 1024
+
 struct etm_bcache {
 	uint32_t stop_mask;
 	unsigned log2; /* 2^log2 entries now */
 	unsigned log2_max;
 	size_t fills; /* blocks built at this size */
 	struct etm_bcache_entry *e;
+	size_t ndirty; /* > ETM_BCACHE_DIRTY: too many (or moved) to list */
+	uint32_t dirty[ETM_BCACHE_DIRTY];
 };
 
 /* Allocate a cache of 2^@log2_entries entries (bounded memory) whose blocks

@@ -101,6 +101,8 @@ int cap_perf_nonempty(const struct etm_capture *cap);
 int cap_pctx_wire(struct etm_capture *cap, struct etm_decoder *dec,
 		  const struct etm_capture_source *s);
 void cap_pctx_free(struct etm_capture *cap);
+/* Buffer @bi is the piece decoded now (etm_capture_load()). */
+void cap_pctx_load(struct etm_capture *cap, size_t bi);
 int cap_open_file(struct cap_ctx *c);
 
 /* ETMv1 (load/open_e1.c): whether @p is ETMv1/ETMv2; a trace file of

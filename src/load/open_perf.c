@@ -249,6 +249,7 @@ int etm_capture_load(struct etm_capture *cap, size_t i)
 	if (!cap || i >= cap->nbuf)
 		return -etme_invalid;
 	b = &cap->buf[i];
+	cap_pctx_load(cap, i);
 	if (i >= cap->nlazy || !cap->lazy[i] || b->dec)
 		return 0;
 	if (cap->live) {
@@ -311,7 +312,7 @@ static int pf_piece(struct cap_ctx *c, struct pf *pf, const struct pf_atr *t,
 /* The AUX records of @t's CPU (or thread) cut its data; none: all of it. */
 static int pf_buffers(struct cap_ctx *c, struct pf *pf, const struct pf_atr *t)
 {
-	size_t k, hit = 0;
+	size_t k, hit = 0, start = 0, nb;
 	int r = 0;
 
 	for (k = 0; k < pf->naux && !r; k++) {
@@ -323,13 +324,20 @@ static int pf_buffers(struct cap_ctx *c, struct pf *pf, const struct pf_atr *t)
 		    a->off >= t->off + t->size || a->off + a->size <= t->off)
 			continue;
 		hit++;
+		nb = c->cap->nbuf;
 		r = pf_piece(c, pf, t, a->off, a->off + a->size,
 			     (a->flags & ETM_PERF_AUX_RAW) != 0,
 			     a->has_cpu ? a->cpu : t->cpu, k);
+		if (!r && c->cap->nbuf > nb)
+			r = pf_ctx_piece(c, c->cap->nbuf - 1, start, a->ord);
+		start = a->ord;
 	}
+	nb = c->cap->nbuf;
 	if (!r && !hit)
 		r = pf_piece(c, pf, t, t->off, t->off + t->size, 0, t->cpu,
 			     SIZE_MAX);
+	if (!r && c->cap->nbuf > nb) /* the whole recording */
+		r = pf_ctx_piece(c, c->cap->nbuf - 1, 0, SIZE_MAX);
 	return r;
 }
 

@@ -129,6 +129,11 @@ int pf_image(struct cap_ctx *c, struct pf *pf, uint32_t pid, size_t gen,
 /* The images of every process that has a mapping, selected by the Context
  * ID when the trace has one (load/open_perf_ctx.c). */
 int pf_ctx_images(struct cap_ctx *c, struct pf *pf);
+/* Buffer @bi's piece was written between records @start (the AUX record
+ * that ends its CPU's or thread's previous piece; 0: none) and @end (its
+ * own AUX record): its Context IDs are looked up in the generations in
+ * force there. */
+int pf_ctx_piece(struct cap_ctx *c, size_t bi, size_t start, size_t end);
 /* No AUX trace: the CPUs listed, with a placeholder buffer. */
 int pf_unsupported(struct cap_ctx *c, struct pf *pf);
 

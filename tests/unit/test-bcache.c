@@ -246,6 +246,50 @@ static void cache_keys(void)
 	etm_image_free(img);
 }
 
+/* Entries of @bc still valid. */
+static size_t valid_entries(const struct etm_bcache *bc)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < (size_t)1 << bc->log2; i++)
+		n += bc->e[i].valid;
+	return n;
+}
+
+/* etm_bcache_clear() drops every block whatever was filled before: a few
+ * (cleared slot by slot), more than it lists (the whole cache zeroed), and
+ * across the cache's growth (its blocks move to new slots). Blocks of
+ * A32 zero words (ANDEQ: no stop) at distinct addresses 4 apart. */
+static void clear_drops_all(void)
+{
+	static const size_t fills[] = { 1, 10, ETM_BCACHE_DIRTY, ETM_BCACHE_DIRTY + 1, 5000 };
+	static uint8_t zeros[1u << 16];
+	struct etm_image *img = etm_image_alloc();
+	struct etm_bcache *bc = etm_bcache_alloc(14, ETM_STOP_BRANCHES);
+	const struct etm_block *b;
+	size_t k, i;
+
+	ET_CHECK(img && bc);
+	if (!img || !bc)
+		return;
+	ET_EQ(etm_image_add_buffer(img, etm_space_any, 0x10000, zeros, sizeof(zeros)), 0);
+	for (k = 0; k < sizeof(fills) / sizeof(fills[0]); k++) {
+		for (i = 0; i < fills[k]; i++)
+			ET_EQ(etm_bcache_lookup(bc, img, etm_space_any, 0x10000 + 4 * (i % 16000),
+						etmi_a32, &b),
+			      0);
+		ET_CHECK(valid_entries(bc) > 0);
+		etm_bcache_clear(bc);
+		ET_EQ(valid_entries(bc), 0);
+		/* and the cache still works */
+		ET_EQ(etm_bcache_lookup(bc, img, etm_space_any, 0x10000, etmi_a32, &b), 0);
+		ET_EQ(b->ninsn, ETM_BLOCK_MAX);
+		etm_bcache_clear(bc);
+	}
+	etm_bcache_free(bc);
+	etm_image_free(img);
+}
+
 int main(void)
 {
 	ETEST(t32_block);
@@ -253,5 +297,6 @@ int main(void)
 	ETEST(long_run);
 	ETEST(kernel_equivalence);
 	ETEST(cache_keys);
+	ETEST(clear_drops_all);
 	return etest_end();
 }

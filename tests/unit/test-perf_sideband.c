@@ -37,11 +37,11 @@ static void put(struct fb *f, uint64_t v, int size)
 }
 
 /* Header, the attr (sample_type TID | CPU, sample_id_all) and an
- * AUXTRACE_INFO of version 1 with one ETMv3 CPU (trace ID 0x10, no
- * Context ID: ETMCR 0). */
-static void fb_begin(struct fb *f)
+ * AUXTRACE_INFO of version 1 with one ETMv3 CPU (trace ID 0x10, ETMCR
+ * @etmcr: 0 traces no Context ID, bits [15:14] = 1 one byte of it). */
+static void fb_begin(struct fb *f, uint64_t etmcr)
 {
-	static const uint64_t w[] = { V3, 0, 4, 0, 0x10, 0, 0x410cf250 };
+	const uint64_t w[] = { V3, 0, 4, etmcr, 0x10, 0, 0x410cf250 };
 	size_t i;
 
 	memset(f, 0, sizeof(*f));
@@ -188,7 +188,7 @@ static void t_switch_fork_exit(void)
 	write_file(fa, "AAAA", 4);
 	write_file(fb2, "BBBB", 4);
 	ET_CHECK(strlen(fa) < 32 && strlen(fb2) < 32);
-	fb_begin(&f);
+	fb_begin(&f, 0);
 	mmap2(&f, 10, fa);
 	mmap2(&f, 30, fb2);
 	task(&f, ETM_PERF_FORK, 20, 10);
@@ -238,6 +238,81 @@ static void t_switch_fork_exit(void)
 	etm_capture_free(cap);
 }
 
+/* The AUXTRACE record of CPU 0 holding @n bytes of padding. */
+static void auxtrace(struct fb *f, size_t n)
+{
+	size_t i;
+
+	put(f, ETM_PERF_AUXTRACE, 4);
+	put(f, 0, 2);
+	put(f, 48, 2);
+	put(f, n, 8);
+	put(f, 0, 8);
+	put(f, 0, 8);
+	for (i = 0; i < 4; i++)
+		put(f, 0, 4);
+	for (i = 0; i < n; i++)
+		put(f, i % 2 ? 0 : 0x01, 1); /* ID 0: padding */
+}
+
+/* With Context IDs, a pid reused after EXIT is looked up in the
+ * generation in force in the piece (written between the AUX record that
+ * ends the previous piece and its own): that where it starts, unless the
+ * pid EXITs inside it and a later generation maps something before its
+ * end (then which process is not known: no image). Records, and the image
+ * of Context ID 10 in each piece, by hand:
+ *   MMAP2 10 A; AUX (piece 0)          piece 0: generation 0: A
+ *   EXIT 10; MMAP2 10 B; AUX (piece 1) piece 1: generation 0 at its
+ *                                       start, 1 maps B inside: none
+ *   EXIT 10; AUX (piece 2)             piece 2: 1 at its start; 2 maps
+ *                                       nothing: generation 1: B
+ *   AUX (piece 3)                      piece 3: generation 2, which maps
+ *                                       nothing: no bytes
+ * Before the generations were kept, every piece read A. */
+static void t_ctx_reused_pid(void)
+{
+	static const char *img[4] = { "AAAA", NULL, "BBBB", NULL };
+	struct etm_capture *cap = NULL;
+	etm_ctx_image_fn fn;
+	void *arg;
+	struct fb f;
+	char err[256];
+	uint8_t got[4];
+	size_t i;
+
+	fb_begin(&f, 1u << 14);
+	mmap2(&f, 10, fa);
+	aux(&f, 0, 10);
+	task(&f, ETM_PERF_EXIT, 10, 1);
+	mmap2(&f, 10, fb2);
+	aux(&f, 16, 10);
+	task(&f, ETM_PERF_EXIT, 10, 1);
+	aux(&f, 32, 10);
+	aux(&f, 48, 10);
+	auxtrace(&f, 64);
+	fb_end(&f);
+	write_file(path, f.b, f.n);
+	ET_EQ(etm_capture_open(&cap, path, NULL, err, sizeof(err)), 0);
+	ET_EQ(etm_capture_nbuffers(cap), 4);
+	ET_CHECK(etm_capture_ctx_images(cap, &fn, &arg));
+	for (i = 0; i < 4 && fn && i < etm_capture_nbuffers(cap); i++) {
+		const struct etm_image *im;
+
+		ET_EQ(etm_capture_load(cap, i), 0);
+		im = fn(arg, 10);
+		ET_CHECK(im != NULL);
+		memset(got, 0, sizeof(got));
+		ET_EQ(im ? etm_image_read(im, etm_space_any, 0x8000, got, 4) : 99,
+		      img[i] ? 4 : 0);
+		if (img[i] && memcmp(got, img[i], 4))
+			fprintf(stderr, "piece %zu: read %.4s, want %s\n", i,
+				(const char *)got, img[i]);
+		if (img[i])
+			ET_CHECK(!memcmp(got, img[i], 4));
+	}
+	etm_capture_free(cap);
+}
+
 int main(void)
 {
 	char cmd[160];
@@ -248,6 +323,7 @@ int main(void)
 		return 1;
 	snprintf(path, sizeof(path), "%s/perf.data", dir);
 	ETEST(t_switch_fork_exit);
+	ETEST(t_ctx_reused_pid);
 	r = etest_end();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
