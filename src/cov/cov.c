@@ -42,6 +42,7 @@ int etm_cov_set_source(struct etm_cov *c, unsigned id,
 		return -etme_invalid;
 	c->src[id].proto = proto;
 	c->src[id].img = img;
+	c->src[id].fast = !c->part || c->src[id].head;
 	return 0;
 }
 
@@ -393,8 +394,10 @@ static int cov_add_elem(struct etm_cov *c, const struct etm_elem *el)
 	if (el->id >= COV_MAX_ID || !c->src[el->id].proto)
 		return 0;
 	s = &c->src[el->id];
-	if (c->part && !s->head)
+	if (c->part && !s->head) {
 		cov_head(s, el);
+		s->fast = s->head != 0;
+	}
 	switch (el->kind) {
 	case etmk_range:
 		return cov_on_range(c, s, el);
@@ -421,9 +424,10 @@ int etm_cov_add_elems(struct etm_cov *c, const struct etm_elem *els, size_t n)
 	for (i = 0; i < n; i++) {
 		const struct etm_elem *el = &els[i];
 
-		/* the common case first: a range of a declared source */
-		if (el->kind == etmk_range && !c->part && el->id < COV_MAX_ID &&
-		    c->src[el->id].proto)
+		/* the common case first: a range of a declared source (in a
+		 * part, once the source's first element is known) */
+		if (el->kind == etmk_range && el->id < COV_MAX_ID &&
+		    c->src[el->id].fast)
 			err = cov_on_range(c, &c->src[el->id], el);
 		else
 			err = cov_add_elem(c, el);

@@ -50,6 +50,9 @@ struct cov_src {
 	uint8_t head;      /* COV_HEAD_* */
 	uint8_t head_open; /* the head run is still the open run */
 	uint8_t head_has_ret;
+	/* declared, and (in a part) its head known: etm_cov_add_elems() can
+	 * take its ranges straight to the range path */
+	uint8_t fast;
 	uint64_t head_start, head_last, head_ret;
 };
 
@@ -74,6 +77,7 @@ struct cov_memo {
 struct cov_memos {
 	struct cov_memo e[COV_MEMO_N];
 	uint32_t dirty[COV_MEMO_N]; /* entries with pending counts */
+	uint32_t used[COV_MEMO_N];  /* entries in use (nmemo of them) */
 	size_t ndirty, nmemo;
 };
 
@@ -99,6 +103,7 @@ int cov_memo_put(struct etm_cov *c, const struct etm_elem *el, int ptm,
 		 struct cov_page *p, uint8_t last_info);
 void cov_memo_flush(const struct etm_cov *c);
 void cov_memo_drop(struct etm_cov *c);
+struct cov_memos *cov_memo_take(struct etm_cov *c);
 void cov_memo_reclassify(struct etm_cov *c, struct cov_page *p);
 /* What else than its addresses identifies a range in the memo. */
 static inline uint64_t cov_memo_key(const struct etm_elem *el, int ptm)

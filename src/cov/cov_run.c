@@ -24,6 +24,9 @@ struct cp_part {
 struct cp_state {
 	struct cp_run *r;
 	struct cp_part *part;
+	/* the memo of the worker's last part, emptied, for its next part:
+	 * a part is a few KiB of trace, a new memo 1 MiB to clear */
+	struct cov_memos *spare;
 };
 
 static void cp_part_free(const struct cp_run *r, struct cp_part *p)
@@ -93,16 +96,23 @@ static int cp_item(void *state, const struct etm_item *it)
 	return it->kind == etm_item_elem ? cp_elems(state, &it->elem, 1) : 0;
 }
 
+/* Hand out the worker's part (its memo applied and kept for the next
+ * part); its size is estimated from its pages and map entries, without
+ * reading the pages. */
 static int cp_cut(void *state, void **piece, size_t *bytes)
 {
 	struct cp_state *st = state;
-	struct etm_cov_totals t;
+	struct etm_cov *c = st->part->cov;
 
-	etm_cov_totals(st->part->cov, &t);
-	*bytes = (size_t)(t.pages * 20000 + (t.ranges + t.branches) * 48);
+	*bytes = c->npages * 20000 + (c->ranges.n + c->branches.n) * 48;
 	*piece = st->part;
+	st->spare = cov_memo_take(c);
 	st->part = cp_part(st->r);
-	return st->part ? 0 : -etme_nomem;
+	if (!st->part)
+		return -etme_nomem;
+	st->part->cov->memo = st->spare;
+	st->spare = NULL;
+	return 0;
 }
 
 static int cp_emit(void *ctx, void *piece)
@@ -131,6 +141,7 @@ static void cp_close(void *state)
 	struct cp_state *st = state;
 
 	cp_part_free(st->r, st->part);
+	free(st->spare);
 	free(st);
 }
 
