@@ -154,6 +154,32 @@ static uint8_t cov_classify(const struct etm_image *img,
 	return info;
 }
 
+/* cov_classify() of @addr in range @el of source @s, through the
+ * classification cache of @c if it has one. */
+static uint8_t cov_classify_at(const struct etm_cov *c, const struct cov_src *s,
+			       const struct etm_elem *el, uint64_t addr,
+			       unsigned *it_len)
+{
+	struct cov_cls_ent *e;
+	uint16_t tag = (uint16_t)(((unsigned)el->id << 2 | (el->ns ? 2u : 0u) |
+				   (el->isa == etmi_a32)) +
+				  1);
+
+	if (!c->cls)
+		return cov_classify(s->img, el, addr, it_len);
+	e = &c->cls->e[(addr >> 1) & ((1u << COV_CLS_BITS) - 1)];
+	if (e->tag != tag || e->addr != addr) {
+		unsigned it;
+
+		e->info = cov_classify(s->img, el, addr, &it);
+		e->it = (uint8_t)it;
+		e->addr = addr;
+		e->tag = tag;
+	}
+	*it_len = e->it;
+	return e->info;
+}
+
 /* The @n instructions after IT instruction @a are conditional: classify
  * them now (the classifier looks at one instruction and cannot know). A
  * branch into an IT block is UNPREDICTABLE, so the block is always
@@ -172,7 +198,7 @@ static void cov_mark_it(struct etm_cov *c, const struct cov_src *s,
 		slot = (unsigned)(a - p->base) >> 1;
 		if (!cov_info_matches(p->info[slot], el->isa)) {
 			cov_memo_reclassify(c, p);
-			p->info[slot] = cov_classify(s->img, el, a, &dummy) |
+			p->info[slot] = cov_classify_at(c, s, el, a, &dummy) |
 					(p->info[slot] & CI_COND);
 		}
 		p->info[slot] |= CI_COND;
@@ -227,7 +253,7 @@ static int cov_page_insns(struct etm_cov *c, const struct cov_src *s,
 			 * or hostile trace): the last ISA's classification,
 			 * "conditional" if it ever was, so that the result
 			 * does not depend on how the trace was cut */
-			p->info[slot] = cov_classify(s->img, el, x, &it) |
+			p->info[slot] = cov_classify_at(c, s, el, x, &it) |
 					(p->info[slot] & CI_COND);
 			if (it)
 				cov_mark_it(c, s, el, x, it);

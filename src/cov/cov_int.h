@@ -81,14 +81,31 @@ struct cov_memos {
 	size_t ndirty, nmemo;
 };
 
+/* Classifications of instructions (cov_classify() of an address, ISA and
+ * source: a function of the image), kept by a parallel worker for all its
+ * parts (cov_run.c), which would otherwise read and decode every
+ * instruction again in each part. Direct-mapped: a collision evicts. */
+#define COV_CLS_BITS 14
+struct cov_cls_ent {
+	uint64_t addr;
+	/* 0: free; else (source id << 2 | non-secure << 1 | A32) + 1: what
+	 * else than the address the classification depends on */
+	uint16_t tag;
+	uint8_t info, it;
+};
+struct cov_cls_cache {
+	struct cov_cls_ent e[1u << COV_CLS_BITS];
+};
+
 struct etm_cov {
 	struct cov_page **pages; /* sorted by base */
 	size_t npages, pcap;
 	struct cov_page *hot; /* last page used */
 	struct cov_map ranges, branches;
 	struct cov_src src[COV_MAX_ID];
-	int part;               /* etm_cov_set_part() */
-	struct cov_memos *memo; /* allocated at first use */
+	int part;                  /* etm_cov_set_part() */
+	struct cov_memos *memo;    /* allocated at first use */
+	struct cov_cls_cache *cls; /* NULL, or a worker's (not owned) */
 };
 
 /* cov.c */

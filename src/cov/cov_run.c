@@ -27,6 +27,8 @@ struct cp_state {
 	/* the memo of the worker's last part, emptied, for its next part:
 	 * a part is a few KiB of trace, a new memo 1 MiB to clear */
 	struct cov_memos *spare;
+	/* the classifications of all the worker's parts */
+	struct cov_cls_cache *cls;
 };
 
 static void cp_part_free(const struct cp_run *r, struct cp_part *p)
@@ -68,11 +70,15 @@ static void *cp_open(void *ctx)
 	if (st) {
 		st->r = ctx;
 		st->part = cp_part(ctx);
+		st->cls = calloc(1, sizeof(*st->cls));
 	}
-	if (st && !st->part) {
+	if (st && (!st->part || !st->cls)) {
+		cp_part_free(ctx, st->part);
+		free(st->cls);
 		free(st);
-		st = NULL;
+		return NULL;
 	}
+	st->part->cov->cls = st->cls;
 	return st;
 }
 
@@ -107,10 +113,12 @@ static int cp_cut(void *state, void **piece, size_t *bytes)
 	*bytes = c->npages * 20000 + (c->ranges.n + c->branches.n) * 48;
 	*piece = st->part;
 	st->spare = cov_memo_take(c);
+	c->cls = NULL; /* the worker's: the part leaves it */
 	st->part = cp_part(st->r);
 	if (!st->part)
 		return -etme_nomem;
 	st->part->cov->memo = st->spare;
+	st->part->cov->cls = st->cls;
 	st->spare = NULL;
 	return 0;
 }
@@ -142,6 +150,7 @@ static void cp_close(void *state)
 
 	cp_part_free(st->r, st->part);
 	free(st->spare);
+	free(st->cls);
 	free(st);
 }
 
