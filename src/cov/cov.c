@@ -196,6 +196,7 @@ static void cov_mark_it(struct etm_cov *c, const struct cov_src *s,
 		if (!p)
 			return;
 		slot = (unsigned)(a - p->base) >> 1;
+		cov_page_span(p, slot, slot + 1);
 		if (!cov_info_matches(p->info[slot], el->isa)) {
 			cov_memo_reclassify(c, p);
 			p->info[slot] = cov_classify_at(c, s, el, a, &dummy) |
@@ -267,6 +268,9 @@ static int cov_page_insns(struct etm_cov *c, const struct cov_src *s,
 			err = cov_condition(p, slot, 0, 1);
 		x += p->info[slot] & CI_SIZE4 ? 4 : 2;
 	}
+	if (k > *i) /* x - base: at most 4 past the page */
+		cov_page_span(p, (unsigned)(*a - p->base) >> 1,
+			      (unsigned)(x - p->base + 1) >> 1);
 	*i = k;
 	*a = x;
 	return err;

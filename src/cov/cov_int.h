@@ -30,7 +30,23 @@ struct cov_page {
 	uint8_t info[COV_SLOTS];
 	/* bumped when an info byte of the page changes (cov_memo.c) */
 	uint32_t gen;
+	/* slots [lo, hi) hold every info byte and count set (hi 0: none),
+	 * so that a merge reads only those (cov_page_span()) */
+	uint16_t lo, hi;
 };
+
+/* Slots [@lo, @hi) of @p are about to be set. */
+static inline void cov_page_span(struct cov_page *p, unsigned lo, unsigned hi)
+{
+	if (hi > COV_SLOTS)
+		hi = COV_SLOTS;
+	if (lo >= hi)
+		return;
+	if (!p->hi || lo < p->lo)
+		p->lo = (uint16_t)lo;
+	if (hi > p->hi)
+		p->hi = (uint16_t)hi;
+}
 
 /* Open-addressing map (from, to) -> count; count 0 marks a free entry. */
 struct cov_map {
