@@ -42,6 +42,7 @@ int etm_cov_set_source(struct etm_cov *c, unsigned id,
 		return -etme_invalid;
 	c->src[id].proto = proto;
 	c->src[id].img = img;
+	c->src[id].fast = !c->part || c->src[id].head;
 	return 0;
 }
 
@@ -153,6 +154,32 @@ static uint8_t cov_classify(const struct etm_image *img,
 	return info;
 }
 
+/* cov_classify() of @addr in range @el of source @s, through the
+ * classification cache of @c if it has one. */
+static uint8_t cov_classify_at(const struct etm_cov *c, const struct cov_src *s,
+			       const struct etm_elem *el, uint64_t addr,
+			       unsigned *it_len)
+{
+	struct cov_cls_ent *e;
+	uint16_t tag = (uint16_t)(((unsigned)el->id << 2 | (el->ns ? 2u : 0u) |
+				   (el->isa == etmi_a32)) +
+				  1);
+
+	if (!c->cls)
+		return cov_classify(s->img, el, addr, it_len);
+	e = &c->cls->e[(addr >> 1) & ((1u << COV_CLS_BITS) - 1)];
+	if (e->tag != tag || e->addr != addr) {
+		unsigned it;
+
+		e->info = cov_classify(s->img, el, addr, &it);
+		e->it = (uint8_t)it;
+		e->addr = addr;
+		e->tag = tag;
+	}
+	*it_len = e->it;
+	return e->info;
+}
+
 /* The @n instructions after IT instruction @a are conditional: classify
  * them now (the classifier looks at one instruction and cannot know). A
  * branch into an IT block is UNPREDICTABLE, so the block is always
@@ -169,9 +196,10 @@ static void cov_mark_it(struct etm_cov *c, const struct cov_src *s,
 		if (!p)
 			return;
 		slot = (unsigned)(a - p->base) >> 1;
+		cov_page_span(p, slot, slot + 1);
 		if (!cov_info_matches(p->info[slot], el->isa)) {
 			cov_memo_reclassify(c, p);
-			p->info[slot] = cov_classify(s->img, el, a, &dummy) |
+			p->info[slot] = cov_classify_at(c, s, el, a, &dummy) |
 					(p->info[slot] & CI_COND);
 		}
 		p->info[slot] |= CI_COND;
@@ -226,7 +254,7 @@ static int cov_page_insns(struct etm_cov *c, const struct cov_src *s,
 			 * or hostile trace): the last ISA's classification,
 			 * "conditional" if it ever was, so that the result
 			 * does not depend on how the trace was cut */
-			p->info[slot] = cov_classify(s->img, el, x, &it) |
+			p->info[slot] = cov_classify_at(c, s, el, x, &it) |
 					(p->info[slot] & CI_COND);
 			if (it)
 				cov_mark_it(c, s, el, x, it);
@@ -240,6 +268,9 @@ static int cov_page_insns(struct etm_cov *c, const struct cov_src *s,
 			err = cov_condition(p, slot, 0, 1);
 		x += p->info[slot] & CI_SIZE4 ? 4 : 2;
 	}
+	if (k > *i) /* x - base: at most 4 past the page */
+		cov_page_span(p, (unsigned)(*a - p->base) >> 1,
+			      (unsigned)(x - p->base + 1) >> 1);
 	*i = k;
 	*a = x;
 	return err;
@@ -393,8 +424,10 @@ static int cov_add_elem(struct etm_cov *c, const struct etm_elem *el)
 	if (el->id >= COV_MAX_ID || !c->src[el->id].proto)
 		return 0;
 	s = &c->src[el->id];
-	if (c->part && !s->head)
+	if (c->part && !s->head) {
 		cov_head(s, el);
+		s->fast = s->head != 0;
+	}
 	switch (el->kind) {
 	case etmk_range:
 		return cov_on_range(c, s, el);
@@ -421,9 +454,10 @@ int etm_cov_add_elems(struct etm_cov *c, const struct etm_elem *els, size_t n)
 	for (i = 0; i < n; i++) {
 		const struct etm_elem *el = &els[i];
 
-		/* the common case first: a range of a declared source */
-		if (el->kind == etmk_range && !c->part && el->id < COV_MAX_ID &&
-		    c->src[el->id].proto)
+		/* the common case first: a range of a declared source (in a
+		 * part, once the source's first element is known) */
+		if (el->kind == etmk_range && el->id < COV_MAX_ID &&
+		    c->src[el->id].fast)
 			err = cov_on_range(c, &c->src[el->id], el);
 		else
 			err = cov_add_elem(c, el);

@@ -30,7 +30,23 @@ struct cov_page {
 	uint8_t info[COV_SLOTS];
 	/* bumped when an info byte of the page changes (cov_memo.c) */
 	uint32_t gen;
+	/* slots [lo, hi) hold every info byte and count set (hi 0: none),
+	 * so that a merge reads only those (cov_page_span()) */
+	uint16_t lo, hi;
 };
+
+/* Slots [@lo, @hi) of @p are about to be set. */
+static inline void cov_page_span(struct cov_page *p, unsigned lo, unsigned hi)
+{
+	if (hi > COV_SLOTS)
+		hi = COV_SLOTS;
+	if (lo >= hi)
+		return;
+	if (!p->hi || lo < p->lo)
+		p->lo = (uint16_t)lo;
+	if (hi > p->hi)
+		p->hi = (uint16_t)hi;
+}
 
 /* Open-addressing map (from, to) -> count; count 0 marks a free entry. */
 struct cov_map {
@@ -50,6 +66,9 @@ struct cov_src {
 	uint8_t head;      /* COV_HEAD_* */
 	uint8_t head_open; /* the head run is still the open run */
 	uint8_t head_has_ret;
+	/* declared, and (in a part) its head known: etm_cov_add_elems() can
+	 * take its ranges straight to the range path */
+	uint8_t fast;
 	uint64_t head_start, head_last, head_ret;
 };
 
@@ -74,7 +93,24 @@ struct cov_memo {
 struct cov_memos {
 	struct cov_memo e[COV_MEMO_N];
 	uint32_t dirty[COV_MEMO_N]; /* entries with pending counts */
+	uint32_t used[COV_MEMO_N];  /* entries in use (nmemo of them) */
 	size_t ndirty, nmemo;
+};
+
+/* Classifications of instructions (cov_classify() of an address, ISA and
+ * source: a function of the image), kept by a parallel worker for all its
+ * parts (cov_run.c), which would otherwise read and decode every
+ * instruction again in each part. Direct-mapped: a collision evicts. */
+#define COV_CLS_BITS 14
+struct cov_cls_ent {
+	uint64_t addr;
+	/* 0: free; else (source id << 2 | non-secure << 1 | A32) + 1: what
+	 * else than the address the classification depends on */
+	uint16_t tag;
+	uint8_t info, it;
+};
+struct cov_cls_cache {
+	struct cov_cls_ent e[1u << COV_CLS_BITS];
 };
 
 struct etm_cov {
@@ -83,8 +119,9 @@ struct etm_cov {
 	struct cov_page *hot; /* last page used */
 	struct cov_map ranges, branches;
 	struct cov_src src[COV_MAX_ID];
-	int part;               /* etm_cov_set_part() */
-	struct cov_memos *memo; /* allocated at first use */
+	int part;                  /* etm_cov_set_part() */
+	struct cov_memos *memo;    /* allocated at first use */
+	struct cov_cls_cache *cls; /* NULL, or a worker's (not owned) */
 };
 
 /* cov.c */
@@ -99,6 +136,7 @@ int cov_memo_put(struct etm_cov *c, const struct etm_elem *el, int ptm,
 		 struct cov_page *p, uint8_t last_info);
 void cov_memo_flush(const struct etm_cov *c);
 void cov_memo_drop(struct etm_cov *c);
+struct cov_memos *cov_memo_take(struct etm_cov *c);
 void cov_memo_reclassify(struct etm_cov *c, struct cov_page *p);
 /* What else than its addresses identifies a range in the memo. */
 static inline uint64_t cov_memo_key(const struct etm_elem *el, int ptm)

@@ -147,6 +147,7 @@ static int cov_parse_line(struct etm_cov *c, const char *l)
 	if (!p || (f && cov_page_fail(p) < 0) || (u && cov_page_unk(p) < 0))
 		return -etme_nomem;
 	slot = (unsigned)(a - p->base) >> 1;
+	cov_page_span(p, slot, slot + 1);
 	p->info[slot] = (uint8_t)info;
 	p->exec[slot] += n;
 	if (f)

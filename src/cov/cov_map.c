@@ -97,7 +97,8 @@ static int cov_merge_page(struct etm_cov *dst, const struct cov_page *sp)
 	if (!dp || (sp->fail && cov_page_fail(dp) < 0) ||
 	    (sp->unk && cov_page_unk(dp) < 0))
 		return -etme_nomem;
-	for (i = 0; i < COV_SLOTS; i++) {
+	cov_page_span(dp, sp->lo, sp->hi);
+	for (i = sp->lo; i < sp->hi; i++) {
 		/* @src comes after @dst: its classification (the last ISA the
 		 * address ran in, or was marked in by an IT) wins, and the
 		 * address is conditional if it was in either */

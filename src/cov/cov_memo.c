@@ -90,14 +90,23 @@ void cov_memo_flush(const struct etm_cov *c)
 void cov_memo_drop(struct etm_cov *c)
 {
 	struct cov_memos *ms = c->memo;
-	size_t i;
 
 	cov_memo_flush(c);
-	if (ms && ms->nmemo) {
-		for (i = 0; i < COV_MEMO_N; i++)
-			ms->e[i].p = NULL;
-		ms->nmemo = 0;
-	}
+	while (ms && ms->nmemo)
+		ms->e[ms->used[--ms->nmemo]].p = NULL;
+}
+
+/* Apply every pending count and detach the memo of @c, emptied, for reuse
+ * by another coverage object (a parallel worker's next part: clearing
+ * only the entries in use is cheaper than a new 1 MiB memo). NULL if @c
+ * has none. */
+struct cov_memos *cov_memo_take(struct etm_cov *c)
+{
+	struct cov_memos *ms = c->memo;
+
+	cov_memo_drop(c);
+	c->memo = NULL;
+	return ms;
 }
 
 /* The info byte of @addr in page @p is about to change: apply every
@@ -113,18 +122,20 @@ int cov_memo_put(struct etm_cov *c, const struct etm_elem *el, int ptm,
 		 struct cov_page *p, uint8_t last_info)
 {
 	struct cov_memo *m;
+	size_t idx;
 
 	if (!c->memo) {
 		c->memo = calloc(1, sizeof(*c->memo));
 		if (!c->memo)
 			return -etme_nomem;
 	}
-	m = &c->memo->e[cov_memo_hash(el->start, el->end)];
+	idx = cov_memo_hash(el->start, el->end);
+	m = &c->memo->e[idx];
 	/* evicted with pending counts: apply them now (its index stays in
 	 * the dirty list, where it is found with n = 0) */
 	memo_apply(m);
 	if (!m->p)
-		c->memo->nmemo++;
+		c->memo->used[c->memo->nmemo++] = (uint32_t)idx;
 	m->p = p;
 	m->start = el->start;
 	m->end = el->end;

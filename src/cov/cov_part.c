@@ -8,9 +8,13 @@
 
 int etm_cov_set_part(struct etm_cov *c)
 {
+	unsigned id;
+
 	if (!c || c->npages || c->ranges.n || c->branches.n)
 		return -etme_invalid;
 	c->part = 1;
+	for (id = 0; id < COV_MAX_ID; id++)
+		c->src[id].fast = 0; /* until the source's head is known */
 	return 0;
 }
 

@@ -24,6 +24,11 @@ struct cp_part {
 struct cp_state {
 	struct cp_run *r;
 	struct cp_part *part;
+	/* the memo of the worker's last part, emptied, for its next part:
+	 * a part is a few KiB of trace, a new memo 1 MiB to clear */
+	struct cov_memos *spare;
+	/* the classifications of all the worker's parts */
+	struct cov_cls_cache *cls;
 };
 
 static void cp_part_free(const struct cp_run *r, struct cp_part *p)
@@ -65,11 +70,15 @@ static void *cp_open(void *ctx)
 	if (st) {
 		st->r = ctx;
 		st->part = cp_part(ctx);
+		st->cls = calloc(1, sizeof(*st->cls));
 	}
-	if (st && !st->part) {
+	if (st && (!st->part || !st->cls)) {
+		cp_part_free(ctx, st->part);
+		free(st->cls);
 		free(st);
-		st = NULL;
+		return NULL;
 	}
+	st->part->cov->cls = st->cls;
 	return st;
 }
 
@@ -93,16 +102,25 @@ static int cp_item(void *state, const struct etm_item *it)
 	return it->kind == etm_item_elem ? cp_elems(state, &it->elem, 1) : 0;
 }
 
+/* Hand out the worker's part (its memo applied and kept for the next
+ * part); its size is estimated from its pages and map entries, without
+ * reading the pages. */
 static int cp_cut(void *state, void **piece, size_t *bytes)
 {
 	struct cp_state *st = state;
-	struct etm_cov_totals t;
+	struct etm_cov *c = st->part->cov;
 
-	etm_cov_totals(st->part->cov, &t);
-	*bytes = (size_t)(t.pages * 20000 + (t.ranges + t.branches) * 48);
+	*bytes = c->npages * 20000 + (c->ranges.n + c->branches.n) * 48;
 	*piece = st->part;
+	st->spare = cov_memo_take(c);
+	c->cls = NULL; /* the worker's: the part leaves it */
 	st->part = cp_part(st->r);
-	return st->part ? 0 : -etme_nomem;
+	if (!st->part)
+		return -etme_nomem;
+	st->part->cov->memo = st->spare;
+	st->part->cov->cls = st->cls;
+	st->spare = NULL;
+	return 0;
 }
 
 static int cp_emit(void *ctx, void *piece)
@@ -131,6 +149,8 @@ static void cp_close(void *state)
 	struct cp_state *st = state;
 
 	cp_part_free(st->r, st->part);
+	free(st->spare);
+	free(st->cls);
 	free(st);
 }
 
