@@ -15,8 +15,8 @@
 /* The packed table entry of one-byte atom packet @a (see acd[]). */
 static uint64_t acd_entry(const struct etm_atomc *a, int ok)
 {
-	return a->n | (uint64_t)a->w_tail << 8 | (uint64_t)a->bits << 16 |
-	       (uint64_t)(a->n != 0) << 32 |
+	return a->n | (uint64_t)a->w_tail << 8 | (uint64_t)(a->n != 0) << 32 |
+	       (uint64_t)a->bits << 48 |
 	       (ok && a->n <= 8 ? ETM_ACD_RUN : 0);
 }
 
@@ -50,11 +50,40 @@ void etm_pktp_atom_table(struct etm_pktp *p, const struct etm_pkt_state *st0)
 	}
 }
 
+/* Cycle-accurate atoms per header at most (acd[]'s ETM_ACD_RUN). */
+#define CA_HDR_ATOMS 8
+
+/* One cycle-accurate header @h (table entry @d) at @pos into @r, without
+ * a branch on its kind (W-only and atom packets come in no predictable
+ * order): its slots in apk/ppos/w are written and kept only if it has
+ * atoms. The caller checked that its atoms fit. */
+static inline __attribute__((always_inline)) void
+ca_take(const struct etm_pktp *p, struct etm_atom_run *r, size_t pos,
+	uint8_t h, uint64_t d, unsigned *pn, unsigned *pnap, uint64_t *pbits,
+	uint32_t *pwacc)
+{
+	unsigned n = *pn, nap = *pnap;
+	unsigned an = (unsigned)d & 0xff, has = (unsigned)(d >> 32) & 1;
+	uint64_t rep = nap * 0x0101010101010101ull;
+
+	memcpy(&r->apk[n], &rep, 8);
+	memcpy(&r->w[n], p->ac[h].w, CA_HDR_ATOMS * sizeof(r->w[0]));
+	r->ppos[nap] = pos;
+	r->w[n] = (uint16_t)(r->w[n] + *pwacc);
+	*pbits |= (d >> 48) << (n & 63);
+	/* wacc = has ? w_tail : wacc + w_tail */
+	*pwacc = (*pwacc & (has - 1)) + (uint32_t)(d >> 8 & 0xff);
+	*pnap = nap + has;
+	*pn = n + an;
+}
+
 /* The cycle-accurate loop of etm_pkt_tok_atom_run(): packets from @pos
  * (before @end) while the table acd[] (etm_pktp_atom_table()) says they
  * are in it, each through one 8-byte table entry and a 16-byte copy of
- * its W counts; the run's state in and out through the pointers. Returns
- * the position after the last packet taken. */
+ * its W counts; the run's state in and out through the pointers. Headers
+ * are taken in stretches that surely fit in the run (at most
+ * CA_HDR_ATOMS atoms each), so the per-header room check is needed only
+ * near its end. Returns the position after the last packet taken. */
 static inline __attribute__((always_inline)) size_t
 run_ca(const struct etm_pktp *p, struct etm_atom_run *r, size_t pos,
        size_t end, unsigned *pn, unsigned *pnap, uint64_t *pbits,
@@ -63,29 +92,35 @@ run_ca(const struct etm_pktp *p, struct etm_atom_run *r, size_t pos,
 	const uint8_t *buf = p->buf;
 	const uint64_t *acd = p->acd;
 	unsigned n = *pn, nap = *pnap;
-	uint64_t bits = *pbits;
+	uint64_t bits = *pbits, d;
 	uint32_t wacc = *pwacc;
+	size_t lim;
+	uint8_t h;
 
-	while (pos < end && (acd[buf[pos]] & ETM_ACD_RUN)) {
-		uint8_t h = buf[pos];
-		uint64_t d = acd[h], rep = nap * 0x0101010101010101ull;
-		unsigned an = (unsigned)d & 0xff, has = (unsigned)(d >> 32) & 1;
-
-		if (n + an > ETM_ATOM_RUN_MAX)
+	for (;;) {
+		lim = pos + (ETM_ATOM_RUN_MAX - n) / CA_HDR_ATOMS;
+		if (lim > end)
+			lim = end;
+		if (lim == pos)
 			break;
-		/* cycle-accurate P-headers have at most 8 atoms (acd) */
-		memcpy(&r->apk[n], &rep, 8);
-		memcpy(&r->w[n], p->ac[h].w, 8 * sizeof(r->w[0]));
-		r->ppos[nap] = pos;
-		bits |= (d >> 16 & 0xffff) << (n & 63);
-		r->w[n] = (uint16_t)(r->w[n] + wacc);
-		/* wacc = has ? w_tail : wacc + w_tail, without a branch
-		 * (W-only and atom packets come in no predictable order) */
-		wacc = (wacc & (has - 1)) + (uint32_t)(d >> 8 & 0xff);
-		nap += has;
-		n += an;
+		do {
+			h = buf[pos];
+			d = acd[h];
+			if (!(d & ETM_ACD_RUN))
+				goto out;
+			ca_take(p, r, pos, h, d, &n, &nap, &bits, &wacc);
+		} while (++pos < lim);
+	}
+	/* near the end of the run: each header's atoms checked */
+	while (pos < end) {
+		h = buf[pos];
+		d = acd[h];
+		if (!(d & ETM_ACD_RUN) || n + ((unsigned)d & 0xff) > ETM_ATOM_RUN_MAX)
+			break;
+		ca_take(p, r, pos, h, d, &n, &nap, &bits, &wacc);
 		pos++;
 	}
+out:
 	*pn = n;
 	*pnap = nap;
 	*pbits = bits;
