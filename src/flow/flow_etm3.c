@@ -274,28 +274,17 @@ static uint32_t e3_erun(uint64_t bits, uint32_t n)
 	return r < n ? r : n;
 }
 
-/* The running sums of @n (>= 1) atoms' cycles into @cw[0..n] (see
- * struct e3_atoms): once per packet or run, so that a step's cycles are a
- * difference, not a loop over a varying number of atoms (mispredicted). */
-static void e3_wcum(const uint16_t *w, uint32_t w0, uint32_t n, uint64_t *cw)
-{
-	uint64_t s = w0;
-	uint32_t j;
-
-	cw[0] = 0;
-	cw[1] = s;
-	for (j = 1; j < n; j++) {
-		s += w[j];
-		cw[j + 1] = s;
-	}
-}
-
-/* Cycles of atoms @i..@i+@k-1 into *@sum, of the last one returned. */
+/* Cycles of atoms @i..@i+@k-1 into *@sum, of the last one returned: a
+ * difference of running sums, not a loop over a varying number of atoms
+ * (mispredicted); atom 0's own are w0. */
 static uint32_t e3_wsum(const struct e3_atoms *a, uint32_t i, uint32_t k,
 			uint64_t *sum)
 {
-	*sum = a->cw[i + k] - a->cw[i];
-	return i + k - 1 ? a->w[i + k - 1] : a->w0;
+	uint32_t j = i + k - 1;
+	uint64_t extra = i ? 0 : a->w0 - (uint32_t)a->cw[1];
+
+	*sum = (uint64_t)(uint32_t)(a->cw[i + k] - a->cw[i]) + extra;
+	return j ? (uint32_t)(a->cw[j + 1] - a->cw[j]) : a->w0;
 }
 
 /* The block the next atoms go through: the rest of the last block when
@@ -361,7 +350,7 @@ static inline __attribute__((always_inline)) int e3_walk_in(struct etm3_flow *e,
 		if (e3_block(e, &b, &i0) < 0)
 			return e3_nomem(e);
 		e3_plan(&st, b, i0, run, i + run < n, e->addr);
-		if (a->w)
+		if (a->cw)
 			st.lw = e3_wsum(a, i, st.k, &st.w);
 		err = e3_append(e, &st);
 		if (err < 0)
@@ -393,7 +382,7 @@ __attribute__((noinline)) int etm_e3_walk(struct etm3_flow *e, const struct e3_a
 /* Atoms of @pkt into @a (cycles into @w); W atoms of earlier packets
  * (the carry) belong to the first atom. */
 static void e3_cycles(struct etm3_flow *e, const struct etm_packet *pkt,
-		      struct e3_atoms *a, uint16_t *w, uint64_t *cw)
+		      struct e3_atoms *a, uint16_t *cw)
 {
 	uint32_t n = pkt->atom_count, j;
 
@@ -402,12 +391,11 @@ static void e3_cycles(struct etm3_flow *e, const struct etm_packet *pkt,
 	a->n = n;
 	a->bits = pkt->atom_bits;
 	if (e->ca && n) {
-		for (j = 0; j < n; j++)
-			w[j] = pkt->atom_w[j];
-		a->w = w;
-		a->w0 = e3_sat32(pkt->atom_w[0] + e->carry);
-		e3_wcum(w, a->w0, n, cw);
+		cw[0] = 0;
+		for (j = 0; j < n; j++) /* at most 16 x 255: no overflow */
+			cw[j + 1] = (uint16_t)(cw[j] + pkt->atom_w[j]);
 		a->cw = cw;
+		a->w0 = e3_sat32(pkt->atom_w[0] + e->carry);
 		e->carry = 0;
 	}
 	e->carry += e->ca ? pkt->w_tail : 0;
@@ -416,11 +404,10 @@ static void e3_cycles(struct etm3_flow *e, const struct etm_packet *pkt,
 /* P-header: every atom is one instruction, walked a block at a time. */
 int etm_e3_atoms(struct etm3_flow *e, const struct etm_packet *pkt)
 {
-	uint16_t w[ETM_PKT_MAX_ATOMS];
-	uint64_t cw[ETM_PKT_MAX_ATOMS + 1];
+	uint16_t cw[ETM_PKT_MAX_ATOMS + 1];
 	struct e3_atoms a = { 0 };
 
-	e3_cycles(e, pkt, &a, w, cw);
+	e3_cycles(e, pkt, &a, cw);
 	if (!e->synced || e->data_only) {
 		e->carry = 0;
 		return e->halted && a.n ? etm_e3_halt_skip(e) : 0;
@@ -434,7 +421,6 @@ int etm_e3_atoms(struct etm3_flow *e, const struct etm_packet *pkt)
 int etm_e3_run(struct etm3_flow *e, struct etm_atom_run *r)
 {
 	struct e3_atoms a = { .n = r->n, .bits = r->bits, .r = r };
-	uint64_t cw[ETM_ATOM_RUN_MAX + ETM_PKT_MAX_ATOMS + 1];
 
 	if (!e->synced || e->data_only) {
 		e->carry = 0;
@@ -445,10 +431,8 @@ int etm_e3_run(struct etm3_flow *e, struct etm_atom_run *r)
 		return 0;
 	}
 	if (e->ca) {
-		a.w = r->w;
-		a.w0 = e3_sat32((uint64_t)r->w[0] + e->carry);
-		e3_wcum(r->w, a.w0, r->n, cw);
-		a.cw = cw;
+		a.cw = r->cw;
+		a.w0 = e3_sat32((uint64_t)r->cw[1] + e->carry);
 		e->carry = r->w_tail;
 	}
 	return e3_walk_in(e, &a);

@@ -117,11 +117,10 @@ struct etm3_flow {
 struct e3_atoms {
 	uint32_t n;
 	uint64_t bits;
-	/* cycle-accurate: the W atoms of atom j in w[j] (of atom 0 in w0),
-	 * and of atoms 0..j-1 together in cw[j] (e3_wcum()) */
-	const uint16_t *w;
+	/* cycle-accurate: the W atoms of atoms 0..j-1 together in cw[j]
+	 * (struct etm_atom_run's), but of atom 0 w0 (the carry added) */
+	const uint16_t *cw;
 	uint32_t w0;
-	const uint64_t *cw;
 	struct etm_atom_run *r;
 };
 

@@ -118,9 +118,11 @@ struct etm_pktp {
 	uint8_t aok[256];
 	struct etm_atomc ac[256];
 	/* ... and packed for the cycle-accurate run loop: bits 0-7 atoms,
-	 * 8-15 W atoms after the last, 16-31 E/N bits, 32 any atom, and
-	 * ETM_ACD_RUN if the loop takes the packet (at most 8 atoms) */
+	 * 8-15 all its W atoms, 32 any atom, ETM_ACD_RUN if the loop takes
+	 * the packet (at most 8 atoms), 48-63 E/N bits (on top, so that one
+	 * shift gives them); acw[b][j]: W atoms of atoms 0..j together */
 	uint64_t acd[256];
+	uint16_t acw[256][8];
 	/* One-byte packets that neither read nor change the state, as
 	 * compact records by header byte (offset not set): the batch path
 	 * of etm_pktp_next_recs(). */

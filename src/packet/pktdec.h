@@ -149,17 +149,20 @@ int etm_pkt_tok_data(struct etm_pkt_decoder *pd, struct etm_packet *pkt);
 #define ETM_ATOM_RUN_MAX 64
 
 /* A batch of consecutive one-byte atom packets: their atoms oldest first,
- * and for cycle-accurate trace the W atoms of each. Packets without E/N
- * atoms (W only) add to the next atom's W count or to w_tail. */
+ * and for cycle-accurate trace the W atoms before each as running sums.
+ * Packets without E/N atoms (W only) add to the next atom's W count or to
+ * w_tail. */
 struct etm_atom_run {
 	unsigned n;      /* atoms */
 	unsigned npkt;   /* packets consumed */
 	unsigned nap;    /* packets with atoms */
 	uint64_t bits;   /* bit i = 1: atom i is N */
 	uint32_t w_tail; /* W atoms after the last atom */
-	/* W atoms since the previous atom of the run, its own included
-	 * (cycle-accurate only; room for a whole packet past the end) */
-	uint16_t w[ETM_ATOM_RUN_MAX + ETM_PKT_MAX_ATOMS];
+	/* cycle-accurate only: W atoms of the run up to atom j-1 included
+	 * (cw[0] = 0; atom j's own, since the previous atom, are
+	 * cw[j + 1] - cw[j]), room for a whole packet past the end; at most
+	 * 8 a packet and 256 packets a run, so they fit */
+	uint16_t cw[ETM_ATOM_RUN_MAX + ETM_PKT_MAX_ATOMS + 1];
 	/* atom i belongs to packet apk[i] (of those with atoms) */
 	uint8_t apk[ETM_ATOM_RUN_MAX + ETM_PKT_MAX_ATOMS];
 	/* position in the pushed buffer of packet j (and room for one more);

@@ -12,11 +12,19 @@
 
 #include <etmtrace/error.h>
 
-/* The packed table entry of one-byte atom packet @a (see acd[]). */
-static uint64_t acd_entry(const struct etm_atomc *a, int ok)
+/* The packed table entry of one-byte atom packet @a (see acd[]), and its
+ * running W sums into @cw. */
+static uint64_t acd_entry(const struct etm_atomc *a, int ok, uint16_t *cw)
 {
-	return a->n | (uint64_t)a->w_tail << 8 | (uint64_t)a->bits << 16 |
-	       (uint64_t)(a->n != 0) << 32 |
+	unsigned j, s = 0;
+
+	for (j = 0; j < 8; j++) {
+		s += j < a->n ? a->w[j] : 0;
+		cw[j] = (uint16_t)s;
+	}
+	s += a->w_tail;
+	return a->n | (uint64_t)(s & 0xff) << 8 | (uint64_t)(a->n != 0) << 32 |
+	       (uint64_t)a->bits << 48 |
 	       (ok && a->n <= 8 ? ETM_ACD_RUN : 0);
 }
 
@@ -46,50 +54,91 @@ void etm_pktp_atom_table(struct etm_pktp *p, const struct etm_pkt_state *st0)
 					   ((1u << pkt->atom_count) - 1));
 		for (k = 0; k < ETM_PKT_MAX_ATOMS; k++)
 			p->ac[b].w[k] = pkt->atom_w[k];
-		p->acd[b] = acd_entry(&p->ac[b], p->aok[b]);
+		p->acd[b] = acd_entry(&p->ac[b], p->aok[b], p->acw[b]);
 	}
+}
+
+/* Cycle-accurate atoms per header at most (acd[]'s ETM_ACD_RUN). */
+#define CA_HDR_ATOMS 8
+
+/* Eight running W sums at once (GCC/Clang vector extension: one add). */
+typedef uint16_t ca_v8u16 __attribute__((vector_size(16)));
+
+/* One cycle-accurate header @h (table entry @d) at @pos into @r, without
+ * a branch on its kind (W-only and atom packets come in no predictable
+ * order): its slots in apk/ppos/cw are written and kept only if it has
+ * atoms; @tot counts the run's W atoms. The caller checked that its atoms
+ * fit. */
+static inline __attribute__((always_inline)) void
+ca_take(const struct etm_pktp *p, struct etm_atom_run *r, size_t pos,
+	uint8_t h, uint64_t d, unsigned *pn, unsigned *pnap, uint64_t *pbits,
+	uint32_t *ptot)
+{
+	unsigned n = *pn, nap = *pnap;
+	unsigned an = (unsigned)d & 0xff, has = (unsigned)(d >> 32) & 1;
+	uint64_t rep = nap * 0x0101010101010101ull;
+	ca_v8u16 v;
+
+	memcpy(&v, p->acw[h], sizeof(v));
+	v += (uint16_t)*ptot;
+	memcpy(&r->apk[n], &rep, 8);
+	memcpy(&r->cw[n + 1], &v, sizeof(v));
+	r->ppos[nap] = pos;
+	*pbits |= (d >> 48) << (n & 63);
+	*ptot += (uint32_t)(d >> 8 & 0xff);
+	*pnap = nap + has;
+	*pn = n + an;
 }
 
 /* The cycle-accurate loop of etm_pkt_tok_atom_run(): packets from @pos
  * (before @end) while the table acd[] (etm_pktp_atom_table()) says they
- * are in it, each through one 8-byte table entry and a 16-byte copy of
- * its W counts; the run's state in and out through the pointers. Returns
- * the position after the last packet taken. */
+ * are in it, each through one 8-byte table entry and a 16-byte vector of
+ * its running W sums; the run's state in and out through the pointers.
+ * Headers are taken in stretches that surely fit in the run (at most
+ * CA_HDR_ATOMS atoms each), so the per-header room check is needed only
+ * near its end. Returns the position after the last packet taken. */
 static inline __attribute__((always_inline)) size_t
 run_ca(const struct etm_pktp *p, struct etm_atom_run *r, size_t pos,
        size_t end, unsigned *pn, unsigned *pnap, uint64_t *pbits,
-       uint32_t *pwacc)
+       uint32_t *ptot)
 {
 	const uint8_t *buf = p->buf;
 	const uint64_t *acd = p->acd;
 	unsigned n = *pn, nap = *pnap;
-	uint64_t bits = *pbits;
-	uint32_t wacc = *pwacc;
+	uint64_t bits = *pbits, d;
+	uint32_t tot = *ptot;
+	size_t lim;
+	uint8_t h;
 
-	while (pos < end && (acd[buf[pos]] & ETM_ACD_RUN)) {
-		uint8_t h = buf[pos];
-		uint64_t d = acd[h], rep = nap * 0x0101010101010101ull;
-		unsigned an = (unsigned)d & 0xff, has = (unsigned)(d >> 32) & 1;
-
-		if (n + an > ETM_ATOM_RUN_MAX)
+	for (;;) {
+		lim = pos + (ETM_ATOM_RUN_MAX - n) / CA_HDR_ATOMS;
+		if (lim > end)
+			lim = end;
+		if (lim == pos)
 			break;
-		/* cycle-accurate P-headers have at most 8 atoms (acd) */
-		memcpy(&r->apk[n], &rep, 8);
-		memcpy(&r->w[n], p->ac[h].w, 8 * sizeof(r->w[0]));
-		r->ppos[nap] = pos;
-		bits |= (d >> 16 & 0xffff) << (n & 63);
-		r->w[n] = (uint16_t)(r->w[n] + wacc);
-		/* wacc = has ? w_tail : wacc + w_tail, without a branch
-		 * (W-only and atom packets come in no predictable order) */
-		wacc = (wacc & (has - 1)) + (uint32_t)(d >> 8 & 0xff);
-		nap += has;
-		n += an;
+		do {
+			h = buf[pos];
+			d = acd[h];
+			if (!(d & ETM_ACD_RUN))
+				goto out;
+			ca_take(p, r, pos, h, d, &n, &nap, &bits, &tot);
+		} while (++pos < lim);
+	}
+	/* near the end of the run: each header's atoms checked */
+	while (pos < end) {
+		h = buf[pos];
+		d = acd[h];
+		if (!(d & ETM_ACD_RUN) ||
+		    n + ((unsigned)d & 0xff) > ETM_ATOM_RUN_MAX)
+			break;
+		ca_take(p, r, pos, h, d, &n, &nap, &bits, &tot);
 		pos++;
 	}
+out:
 	*pn = n;
 	*pnap = nap;
 	*pbits = bits;
-	*pwacc = wacc;
+	*ptot = tot;
 	return pos;
 }
 
@@ -124,7 +173,7 @@ unsigned etm_pkt_tok_atom_run(struct etm_pkt_decoder *pd,
 	r->rel_base = p->rel_base;
 	r->off0 = p->off;
 	if (maxpk > 0xffff / 8)
-		maxpk = 0xffff / 8; /* W counts fit in w[] */
+		maxpk = 0xffff / 8; /* W counts fit in cw[] */
 	end = len - pos > maxpk ? pos + maxpk : len;
 	if (!p->o.cycle_acc) {
 		do {
@@ -141,7 +190,9 @@ unsigned etm_pkt_tok_atom_run(struct etm_pkt_decoder *pd,
 			pos++;
 		} while (pos < end && p->aok[buf[pos]]);
 	} else {
+		r->cw[0] = 0;
 		pos = run_ca(p, r, pos, end, &n, &nap, &bits, &wacc);
+		wacc -= r->cw[n]; /* the W atoms after the last atom */
 	}
 	r->npkt = (unsigned)(pos - p->pos);
 	p->pos = pos;
