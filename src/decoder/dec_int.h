@@ -193,6 +193,9 @@ size_t etm_dec_hold_ready(const struct etm_elem *el, size_t m, size_t r,
 void etm_dec_left_wire(struct etm_decoder *d);
 void etm_dec_left_free(struct etm_decoder *d);
 int etm_dec_left_clone(struct etm_decoder *c, const struct etm_decoder *d);
+/* Before each etm_dfmt_next_bulk() with such sources: tell the deformatter
+ * from where on nothing made has gone out yet (etm_dfmt_set_out()). */
+void etm_dec_left_out(struct etm_decoder *d);
 /* Their configurations (trace ID in .traceid) into @cfg: how many. */
 size_t etm_dec_left_cfgs(const struct etm_decoder *d, struct etm_config *cfg,
 			 size_t max);

@@ -362,6 +362,8 @@ static __attribute__((noinline)) int next_slow(struct etm_decoder *d, struct etm
 				return -etme_again;
 			return drain_finish(d, it);
 		}
+		if (d->left && !d->tape)
+			etm_dec_left_out(d);
 		err = d->tape ? etm_dec_tape_next(d, &x, &st) :
 				etm_dfmt_next_bulk(d->dfmt, d->sel, &x, &st);
 		if (err == 1) {

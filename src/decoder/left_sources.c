@@ -101,24 +101,25 @@ static size_t left_scan(void *ctx, uint8_t id, const uint8_t *b, size_t n,
 	return at;
 }
 
-/* etm_dfmt_out_fn: what waits in the hold came from input after
- * maxoff - ETM_DFMT_REACH (it goes out only once the latest element is
- * that far past it); without the hold, everything made is out. */
-static uint64_t left_out(void *ctx)
+/* What waits in the hold came from input after maxoff - ETM_DFMT_REACH
+ * (it goes out only once the latest element is that far past it); without
+ * the hold, everything made is out. The deformatter's damage start among
+ * the left-out sources' data reads it (etm_dfmt_set_out()). */
+void etm_dec_left_out(struct etm_decoder *d)
 {
-	const struct etm_decoder *d = ctx;
+	uint64_t out = UINT64_MAX;
 
-	if (!d->hold_on)
-		return UINT64_MAX;
-	return d->hold.maxoff > ETM_DFMT_REACH ?
-		       d->hold.maxoff - ETM_DFMT_REACH + 1 :
-		       0;
+	if (d->hold_on)
+		out = d->hold.maxoff > ETM_DFMT_REACH ?
+			      d->hold.maxoff - ETM_DFMT_REACH + 1 :
+			      0;
+	etm_dfmt_set_out(d->dfmt, out);
 }
 
 void etm_dec_left_wire(struct etm_decoder *d)
 {
 	if (d->dfmt && d->fmt == etm_fmt_coresight && d->left)
-		etm_dfmt_set_scan(d->dfmt, left_scan, left_out, d->left->ids);
+		etm_dfmt_set_scan(d->dfmt, left_scan, d->left->ids);
 }
 
 int etm_decoder_note_source(struct etm_decoder *d,

@@ -115,6 +115,8 @@ static int tape_fill(struct etm_dec_tape *t, struct etm_decoder *d)
 	int err;
 
 	for (;;) {
+		if (d->left)
+			etm_dec_left_out(d);
 		err = etm_dfmt_next_bulk(d->dfmt, d->sel, &x, &st);
 		if (err == 1)
 			err = tape_stage_add(t, &st);

@@ -134,15 +134,16 @@ void etm_dfmt_set_flow_trial(struct etm_dfmt *d, int on);
  * packet boundary (etm_pkt_trial()); @ctx is the judge's. */
 typedef size_t (*etm_dfmt_scan_fn)(void *ctx, uint8_t id, const uint8_t *b,
 				   size_t n, int *bad);
-/* The input offset from which on nothing the decoder made from the input
- * has gone out (it may still be withdrawn: decoder/elem_hold.c); @ctx is the
- * judge's. */
-typedef uint64_t (*etm_dfmt_out_fn)(void *ctx);
 /* The IDs @ids[id] nonzero (0x80 entries) have such a scan @fn (NULL:
- * none), the decoder's output is bounded by @out; the deformatter then
- * keeps a history of its input. */
+ * none); the deformatter then keeps a history of its input. */
 void etm_dfmt_set_scan(struct etm_dfmt *d, etm_dfmt_scan_fn fn,
-		       etm_dfmt_out_fn out, const uint8_t *ids);
+		       const uint8_t *ids);
+/* The input offset @out from which on nothing the decoder made from the
+ * input has gone out (it may still be withdrawn: decoder/elem_hold.c),
+ * for the damage start among the scanned IDs' data (etm_dfmt_set_scan()):
+ * the decoder says it before each etm_dfmt_next_bulk() (the deformatter
+ * asks nothing of the decoder); UINT64_MAX until said. */
+void etm_dfmt_set_out(struct etm_dfmt *d, uint64_t out);
 /* Whether the fast path has the input (etm_dfmt_rewind() applies). */
 int etm_dfmt_fast(const struct etm_dfmt *d);
 /* A packet of ID @id ending at input offset @at did not parse on the fast

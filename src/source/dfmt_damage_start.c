@@ -36,7 +36,7 @@
 
 struct dfmt_retro {
 	etm_dfmt_scan_fn scan;
-	etm_dfmt_out_fn out;
+	uint64_t out;     /* etm_dfmt_set_out() */
 	uint8_t ids[128]; /* IDs the scan parses */
 	/* the last bytes of the inputs before the current one, ending where
 	 * it begins: hist[0..n) at input offset off */
@@ -50,7 +50,7 @@ struct dfmt_retro {
 };
 
 void etm_dfmt_set_scan(struct etm_dfmt *d, etm_dfmt_scan_fn fn,
-		       etm_dfmt_out_fn out, const uint8_t *ids)
+		       const uint8_t *ids)
 {
 	if (!d || !d->fr)
 		return;
@@ -64,10 +64,16 @@ void etm_dfmt_set_scan(struct etm_dfmt *d, etm_dfmt_scan_fn fn,
 		if (!d->rt)
 			return; /* no memory: the report stays where it was */
 		d->rt->off = d->rt->in_off = d->in_off;
+		d->rt->out = UINT64_MAX;
 	}
 	d->rt->scan = fn;
-	d->rt->out = out;
 	memcpy(d->rt->ids, ids, sizeof(d->rt->ids));
+}
+
+void etm_dfmt_set_out(struct etm_dfmt *d, uint64_t out)
+{
+	if (d && d->rt)
+		d->rt->out = out;
 }
 
 void etm_dfmt_retro_free(struct etm_dfmt *d)
@@ -257,7 +263,7 @@ uint64_t etm_dfmt_retro_at(const struct etm_dfmt *d, uint64_t w, size_t k,
 	r.id = DFMT_ID_UNKNOWN;
 	r.seen = d->seen;
 	/* the frames whose decoded data may be out already */
-	out = rt->out(d->judge_ctx);
+	out = rt->out;
 	r.lim = out <= lo ? 0 :
 			    (size_t)((out - lo + DFMT_FRAME - 1) / DFMT_FRAME);
 	r.live = &live;
