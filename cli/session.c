@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "load/e1file.h"
 #include "probe/diagset.h"
 #include "session.h"
 
