@@ -331,6 +331,12 @@ static int decode_calls(struct opts *o)
 	return r;
 }
 
+/* A live stream's output flushed after each read (@ctx: the wbuf). */
+static void decode_flush(void *ctx)
+{
+	wbuf_flush(ctx);
+}
+
 int cmd_decode(int argc, char **argv)
 {
 	static struct wbuf w;
@@ -377,7 +383,8 @@ int cmd_decode(int argc, char **argv)
 		return r;
 	}
 	wbuf_init(&w, STDOUT_FILENO);
-	s.out = &w;
+	s.flush = decode_flush;
+	s.flush_ctx = &w;
 	if (fmt == DF_TEXT)
 		dis = cli_dis_open();
 	if (decfmt_init(&c, session_osrc(&s), s.nsrc, &w, fmt, &dis, NULL,

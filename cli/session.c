@@ -524,8 +524,8 @@ static int run_pushed(void *vctx)
 {
 	struct run_ctx *c = vctx;
 
-	if (c->s->out)
-		wbuf_flush(c->s->out);
+	if (c->s->flush)
+		c->s->flush(c->s->flush_ctx);
 	return 0;
 }
 
