@@ -165,7 +165,7 @@ static int cov_decode(struct session *s, struct opts *o, struct etm_cov *cov,
 	r = session_open(s, o, etm_dec_elements, 1);
 	if (r)
 		return r;
-	a.dw = diagset_open(session_osrc(s), s->nsrc);
+	a.dw = etm_diagset_alloc(session_osrc(s), s->nsrc);
 	s->dw = a.dw;
 	if (!a.dw) {
 		fprintf(stderr, "etmtrace: out of memory\n");
@@ -199,7 +199,7 @@ static int cov_decode(struct session *s, struct opts *o, struct etm_cov *cov,
 				   NULL);
 	if (!r)
 		r = diagwarn_verdict(a.dw, s, &a.t, profile ? "profile" : "coverage");
-	diagset_close(a.dw);
+	etm_diagset_free(a.dw);
 	s->dw = NULL;
 	return r;
 }

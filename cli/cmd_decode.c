@@ -283,7 +283,7 @@ static int decode_run(struct session *s, const struct opts *o,
 	int r, v = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	c->dw = diagset_open(session_osrc(s), s->nsrc);
+	c->dw = etm_diagset_alloc(session_osrc(s), s->nsrc);
 	s->dw = c->dw;
 	r = decode_buffers(s, c, ann, &rf);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -299,7 +299,7 @@ static int decode_run(struct session *s, const struct opts *o,
 			(unsigned long long)s->vdropped);
 	if (!r)
 		v = decode_verdict(s, c);
-	diagset_close(c->dw);
+	etm_diagset_free(c->dw);
 	s->dw = NULL;
 	c->dw = NULL;
 	if (c->fmt == DF_STATS && !r)

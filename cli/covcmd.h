@@ -13,7 +13,7 @@
  * the verdict (diagwarn.h). */
 struct cov_acc {
 	struct etm_cov *cov;
-	struct diagset *dw;
+	struct etm_diagset *dw;
 	struct diagtally t;
 };
 

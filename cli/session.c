@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "probe/diagset.h"
+#include <etmtrace/diag.h>
 #include "session.h"
 
 /* perf.data: the build-id cache perf keeps, ~/.debug (NULL: no HOME). */
@@ -284,7 +284,7 @@ static void session_images(struct session *s, size_t b)
 			}
 	}
 	if (s->osrc)
-		diagset_images(s->dw, s->osrc, s->nsrc);
+		etm_diagset_images(s->dw, s->osrc, s->nsrc);
 	if (changed && s->on_images)
 		s->on_images(s->on_images_ctx, s);
 }

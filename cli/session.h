@@ -31,7 +31,7 @@ struct session {
 	struct session_src *src; /* the decoded sources (all buffers) */
 	int nsrc;
 	struct etm_listing_source *osrc; /* src as the formatters take it */
-	struct diagset *dw;              /* the command's diagnostics: told of each
+	struct etm_diagset *dw;          /* the command's diagnostics: told of each
 			     * buffer's images (session_select()) */
 	uint64_t input_bytes;
 	int jobs; /* worker threads for session_run (<= 1: none) */

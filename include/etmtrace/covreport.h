@@ -33,14 +33,14 @@ enum etm_cov_report {
 
 /** What a report is made from; pointers borrowed for the call. */
 struct etm_cov_report_opts {
-	size_t size;                   /**< sizeof(struct etm_cov_report_opts) */
-	const struct etm_image *img;   /**< for instructions never executed */
-	const struct etm_symbols *sym; /**< may be NULL (no symbol file) */
+	size_t size;                       /**< sizeof(struct etm_cov_report_opts) */
+	const struct etm_image *img;       /**< for instructions never executed */
+	const struct etm_symbols *sym;     /**< may be NULL (no symbol file) */
 	const struct etm_srcpath *srcpath; /**< lcov SF: where the source files
 					    * are (NULL: as DWARF names them) */
-	const char *test_name;         /**< lcov TN (NULL: empty) */
-	struct etm_disasm_hook dis;    /**< listing: insn NULL shows the class */
-	etm_write_fn write;            /**< the report's text goes here */
+	const char *test_name;             /**< lcov TN (NULL: empty) */
+	struct etm_disasm_hook dis;        /**< listing: insn NULL shows the class */
+	etm_write_fn write;                /**< the report's text goes here */
 	void *write_ctx;
 };
 
