@@ -167,7 +167,7 @@ static int cov_decode(struct session *s, struct opts *o, struct etm_cov *cov,
 	r = session_open(s, o, etm_dec_elements, 1);
 	if (r)
 		return r;
-	a.dw = diagset_open(session_osrc(s), s->nsrc);
+	a.dw = etm_diagset_alloc(session_osrc(s), s->nsrc);
 	s->dw = a.dw;
 	if (!a.dw) {
 		fprintf(stderr, "etmtrace: out of memory\n");
@@ -202,7 +202,7 @@ static int cov_decode(struct session *s, struct opts *o, struct etm_cov *cov,
 				   NULL);
 	if (!r)
 		r = diagwarn_verdict(a.dw, s, &a.t, profile ? "profile" : "coverage");
-	diagset_close(a.dw);
+	etm_diagset_free(a.dw);
 	s->dw = NULL;
 	return r;
 }
@@ -308,10 +308,16 @@ static uint64_t cov_image_base(const struct etm_image *img, uint64_t align)
 	return lo == UINT64_MAX ? 0 : lo & ~(align - 1);
 }
 
+/* A report's coverage and what it is made from. */
+struct cov_report {
+	struct etm_cov *cov;
+	struct etm_cov_report_opts ro;
+};
+
 /* The lcov report, or the reason there is none. */
-static int cov_lcov(struct covout *out)
+static int cov_lcov(struct cov_report *out)
 {
-	int r = cov_write_lcov(out);
+	int r = etm_cov_report(out->cov, etm_cov_report_lcov, &out->ro);
 
 	if (r == -etme_invalid)
 		fprintf(stderr, "etmtrace: --format lcov needs DWARF line information (--elf or --symbols)\n");
@@ -320,7 +326,7 @@ static int cov_lcov(struct covout *out)
 	return r < 0 ? 2 : 0;
 }
 
-static int cov_output(struct covout *out, const struct covopts *c, int profile)
+static int cov_output(struct cov_report *out, const struct covopts *c, int profile)
 {
 	const char *f = c->format;
 	uint64_t base = c->base;
@@ -329,22 +335,22 @@ static int cov_output(struct covout *out, const struct covopts *c, int profile)
 		int pg = f && !strcmp(f, "profgen");
 
 		if (!c->have_base)
-			base = pg ? 0 : cov_image_base(out->img, 1);
+			base = pg ? 0 : cov_image_base(out->ro.img, 1);
 		return etm_cov_write_profile(out->cov, pg ? etm_fdo_profgen : etm_fdo_autofdo, base, cov_fwrite,
-					     out->write_ctx) < 0 ?
+					     out->ro.write_ctx) < 0 ?
 			       2 :
 			       0;
 	}
 	if (!f || !strcmp(f, "ranges"))
-		return cov_write_ranges(out) < 0 ? 2 : 0;
+		return etm_cov_report(out->cov, etm_cov_report_ranges, &out->ro) < 0 ? 2 : 0;
 	if (!strcmp(f, "lcov"))
 		return cov_lcov(out);
 	if (!strcmp(f, "insns"))
-		return cov_write_insns(out) < 0 ? 2 : 0;
+		return etm_cov_report(out->cov, etm_cov_report_insns, &out->ro) < 0 ? 2 : 0;
 	if (!strcmp(f, "save"))
-		return etm_cov_save(out->cov, cov_fwrite, out->write_ctx) < 0 ? 2 : 0;
-	out->dis = cli_dis_open();
-	return cov_write_listing(out) < 0 ? 2 : 0;
+		return etm_cov_save(out->cov, cov_fwrite, out->ro.write_ctx) < 0 ? 2 : 0;
+	out->ro.dis = cli_dis_open();
+	return etm_cov_report(out->cov, etm_cov_report_listing, &out->ro) < 0 ? 2 : 0;
 }
 
 /* Whether the report @c asks for is made per process (the lcov, save and
@@ -401,9 +407,10 @@ static int cov_check_format(const struct covopts *c, int profile)
 
 static int cov_run(struct covopts *c, struct opts *o, int profile)
 {
-	struct covout out = { .write = cov_fwrite,
-			      .write_ctx = stdout,
-			      .test_name = c->test_name };
+	struct cov_report out = { .ro = { .size = sizeof(out.ro),
+					  .write = cov_fwrite,
+					  .write_ctx = stdout,
+					  .test_name = c->test_name } };
 	struct session s = { 0 };
 	struct etm_image *uimg = NULL;
 	struct etm_symbols *sym = NULL;
@@ -412,7 +419,7 @@ static int cov_run(struct covopts *c, struct opts *o, int profile)
 	int i, r = 0, open = 0, errors = 0;
 
 	r = symload_srcpath(o, &sp);
-	out.srcpath = sp;
+	out.ro.srcpath = sp;
 	out.cov = etm_cov_alloc();
 	for (i = 0; out.cov && !r && i < c->ninputs; i++) {
 		if (open && covctx_merge(&ctx, out.cov) < 0)
@@ -431,13 +438,13 @@ static int cov_run(struct covopts *c, struct opts *o, int profile)
 	for (i = 0; out.cov && !r && i < c->nmerge; i++)
 		r = cov_merge_file(out.cov, c->merge[i]);
 	if (!r && (o->nelfs || o->nimages || !open))
-		out.img = uimg = cov_user_image(o);
+		out.ro.img = uimg = cov_user_image(o);
 	else if (!r)
-		out.img = s.src[0].img;
-	if (!r && (c->symbols || o->nelfs) && !(out.sym = sym = cov_symbols(c, o)))
+		out.ro.img = s.src[0].img;
+	if (!r && (c->symbols || o->nelfs) && !(out.ro.sym = sym = cov_symbols(c, o)))
 		r = 2;
 	else if (!r && !sym && open && symload_open(&s, &sym) == 0)
-		out.sym = sym; /* ELF files the snapshot names as dumps */
+		out.ro.sym = sym; /* ELF files the snapshot names as dumps */
 	else if (!r && !sym && open)
 		r = 2;
 	if (!out.cov)
@@ -450,7 +457,7 @@ static int cov_run(struct covopts *c, struct opts *o, int profile)
 	else if (!r)
 		r = cov_output(&out, c, profile);
 	fflush(stdout);
-	cli_dis_close(&out.dis);
+	cli_dis_close(&out.ro.dis);
 	etm_symbols_free(sym);
 	etm_srcpath_free(sp);
 	etm_image_free(uimg);

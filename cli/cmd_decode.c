@@ -283,7 +283,7 @@ static int decode_run(struct session *s, const struct opts *o,
 	int r, v = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	c->dw = diagset_open(session_osrc(s), s->nsrc);
+	c->dw = etm_diagset_alloc(session_osrc(s), s->nsrc);
 	s->dw = c->dw;
 	r = decode_buffers(s, c, ann, &rf);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -299,7 +299,7 @@ static int decode_run(struct session *s, const struct opts *o,
 			(unsigned long long)s->vdropped);
 	if (!r)
 		v = decode_verdict(s, c);
-	diagset_close(c->dw);
+	etm_diagset_free(c->dw);
 	s->dw = NULL;
 	c->dw = NULL;
 	if (c->fmt == DF_STATS && !r)
@@ -329,6 +329,12 @@ static int decode_calls(struct opts *o)
 	etm_symbols_free(sy);
 	session_close(&s);
 	return r;
+}
+
+/* A live stream's output flushed after each read (@ctx: the wbuf). */
+static void decode_flush(void *ctx)
+{
+	wbuf_flush(ctx);
 }
 
 int cmd_decode(int argc, char **argv)
@@ -377,7 +383,8 @@ int cmd_decode(int argc, char **argv)
 		return r;
 	}
 	wbuf_init(&w, STDOUT_FILENO);
-	s.out = &w;
+	s.flush = decode_flush;
+	s.flush_ctx = &w;
 	if (fmt == DF_TEXT)
 		dis = cli_dis_open();
 	if (decfmt_init(&c, session_osrc(&s), s.nsrc, &w, fmt, &dis, NULL,

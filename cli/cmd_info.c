@@ -6,7 +6,6 @@
 
 #include "cmds.h"
 #include "etm1.h"
-#include "load/e1file.h"
 #include "session.h"
 
 static const char info_help[] =

@@ -1,12 +1,14 @@
 /* cli/cmd_packets.c - `etmtrace packets`: one line per trace packet, as
  * readable text or JSON lines. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <etmtrace/listing.h>
+
 #include "cmds.h"
 #include "session.h"
-#include "listing/pktlist.h"
 
 static const char packets_help[] =
 	"usage: etmtrace packets <snapshot-dir | trace-file> [options]\n"
@@ -33,13 +35,44 @@ static const char packets_help[] =
 	"input error. A packet cut by the end of the trace buffer (ERROR\n"
 	"truncated, the last of its source) is not counted as malformed.\n";
 
+/* The packet listing's text to standard output, whole (retrying partial
+ * writes). */
+static int packets_write(void *ctx, const char *p, size_t n)
+{
+	ssize_t r;
+
+	(void)ctx;
+	while (n) {
+		r = write(STDOUT_FILENO, p, n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+static int packets_item(void *ctx, const struct etm_item *it)
+{
+	return etm_packet_listing_item(ctx, it);
+}
+
+static void packets_flush(void *ctx)
+{
+	etm_packet_listing_flush(ctx);
+}
+
 int cmd_packets(int argc, char **argv)
 {
-	static struct wbuf w;
+	struct etm_packet_listing_opts lo = { .size = sizeof(lo),
+					      .write = packets_write };
+	struct etm_packet_listing *pl = NULL;
 	struct opts o = { .cmd = "packets" };
-	struct pktlist c = { .w = &w };
 	struct session s;
-	uint64_t s_bytes;
+	uint64_t s_bytes, packets = 0, errors = 0;
 	int r;
 
 	r = opt_parse(&o, argc, argv,
@@ -54,27 +87,35 @@ int cmd_packets(int argc, char **argv)
 		fprintf(stderr, "etmtrace packets: --format must be text or jsonl\n");
 		return 2;
 	}
-	c.jsonl = o.format && !strcmp(o.format, "jsonl");
-	c.hexoff = o.offsets == 2;
+	lo.format = o.format && !strcmp(o.format, "jsonl") ? etm_listing_jsonl :
+							     etm_listing_text;
+	lo.offsets = o.offsets;
 	r = session_open(&s, &o, etm_dec_packets, o.nimages || o.nelfs);
 	if (r) {
 		session_close(&s);
 		return r;
 	}
-	wbuf_init(&w, STDOUT_FILENO);
-	s.out = &w;
-	r = session_run(&s, pktlist_item, &c);
-	wbuf_flush(&w);
+	if (etm_packet_listing_alloc(&pl, &lo) < 0) {
+		fprintf(stderr, "etmtrace: out of memory\n");
+		session_close(&s);
+		return 2;
+	}
+	s.flush = packets_flush;
+	s.flush_ctx = pl;
+	r = session_run(&s, packets_item, pl);
+	etm_packet_listing_flush(pl);
+	etm_packet_listing_counts(pl, &packets, &errors);
+	etm_packet_listing_free(pl);
 	s_bytes = s.input_bytes;
 	session_close(&s);
 	if (r)
 		return r;
-	if (!c.packets)
+	if (!packets)
 		fprintf(stderr, "etmtrace: no packets (no synchronisation) in %llu "
 				"bytes of trace%s\n",
 			(unsigned long long)s_bytes, s_bytes ? "" : " (empty)");
-	else if (c.errors)
-		fprintf(stderr, "etmtrace: %lu malformed packets or frames\n",
-			c.errors);
-	return c.errors || !c.packets ? 1 : 0;
+	else if (errors)
+		fprintf(stderr, "etmtrace: %llu malformed packets or frames\n",
+			(unsigned long long)errors);
+	return errors || !packets ? 1 : 0;
 }

@@ -59,7 +59,7 @@ static int write_fd(void *ctx, const char *buf, size_t n)
 /* The profile being built, and what the verdict needs (diagwarn.h). */
 struct prof_run {
 	struct etm_profile *p;
-	struct diagset *dw;
+	struct etm_diagset *dw;
 	struct diagtally t;
 };
 
@@ -133,7 +133,7 @@ static int profile_run(struct session *s, struct opts *o, struct etm_symbols *sy
 	struct winrun wr;
 
 	if (!p || profile_setup(s, p, o->format) < 0 ||
-	    !(pr.dw = diagset_open(session_osrc(s), s->nsrc))) {
+	    !(pr.dw = etm_diagset_alloc(session_osrc(s), s->nsrc))) {
 		fprintf(stderr, "etmtrace profile: out of memory\n");
 		etm_profile_free(p);
 		return 2;
@@ -157,7 +157,7 @@ static int profile_run(struct session *s, struct opts *o, struct etm_symbols *sy
 	if (!r)
 		r = diagwarn_verdict(pr.dw, s, &pr.t,
 				     o->format && !strcmp(o->format, "calls") ? "call trace" : "profile");
-	diagset_close(pr.dw);
+	etm_diagset_free(pr.dw);
 	s->dw = NULL;
 	etm_profile_free(p);
 	return r;

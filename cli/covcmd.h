@@ -1,11 +1,11 @@
 /* cli/covcmd.h - the coverage decode driver of `etmtrace coverage` and
- * `etmtrace fdo` (the reports are src/covout/). */
+ * `etmtrace fdo` (the reports: etmtrace/covreport.h). */
 #ifndef ETM_CLI_COVCMD_H
 #define ETM_CLI_COVCMD_H
 
 #include <etmtrace/coverage.h>
 
-#include "covout/covout.h"
+#include <etmtrace/covreport.h>
 
 #include "covctx.h"
 #include "diagwarn.h"
@@ -14,7 +14,7 @@
  * the verdict (diagwarn.h). */
 struct cov_acc {
 	struct etm_cov *cov;
-	struct diagset *dw;
+	struct etm_diagset *dw;
 	struct diagtally t;
 	struct covctx *ctx; /* per-process coverage (covctx.h); may be NULL */
 };

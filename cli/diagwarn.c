@@ -126,14 +126,14 @@ static void diagwarn_probe(const struct session_src *src, int jobs,
 	free(data);
 }
 
-int diagwarn_report(const struct diagset *w, const struct session *s)
+int diagwarn_report(const struct etm_diagset *w, const struct session *s)
 {
 	char msg[400], better[320];
 	int i, printed = 0;
 
 	for (i = 0; i < s->nsrc; i++) {
 		const struct session_src *src = &s->src[i];
-		struct etm_diag *d = diagset_get(w, src->id);
+		struct etm_diag *d = etm_diagset_get(w, src->id);
 
 		if (!d || etm_diag_warning(d, msg, sizeof(msg)) <= 0)
 			continue;
@@ -151,12 +151,12 @@ int diagwarn_report(const struct diagset *w, const struct session *s)
 	return printed;
 }
 
-void diagtally_elems(struct diagtally *t, struct diagset *dw,
+void diagtally_elems(struct diagtally *t, struct etm_diagset *dw,
 		     const struct etm_elem *els, size_t n)
 {
 	size_t i;
 
-	diagset_elems(dw, els, n);
+	etm_diagset_elems(dw, els, n);
 	t->elems += n;
 	for (i = 0; i < n; i++) {
 		if (els[i].kind == etmk_range)
@@ -191,13 +191,13 @@ static void verdict_none(const struct session *s, const struct diagtally *t,
 /* A loss of sync alone (e.g. after a debug halt, until the next I-sync)
  * is not an error; a packet cut by the end of the buffer is a note
  * (etmk_buffer_end), not an error element. */
-int diagwarn_verdict(const struct diagset *dw, const struct session *s,
+int diagwarn_verdict(const struct etm_diagset *dw, const struct session *s,
 		     const struct diagtally *t, const char *what)
 {
 	struct etm_diag_counts d;
 	int i, image = 0, flow = 0, warned = diagwarn_report(dw, s);
 
-	diagset_sum(dw, &d);
+	etm_diagset_sum(dw, &d);
 	for (i = 0; i < s->nsrc; i++) {
 		image |= s->src[i].img && etm_image_count(s->src[i].img);
 		flow |= s->src[i].cfg.protocol != etm_proto_itm;

@@ -1,4 +1,4 @@
-/* cli/dis.h - the disassembler the listings get: capstone's (src/disasm/)
+/* cli/dis.h - the disassembler the listings get: capstone's (etmtrace/disasm.h)
  * when the build found it, else none (the listings show the instruction
  * class). One per formatting thread. */
 #ifndef ETM_CLI_DIS_H
@@ -7,18 +7,16 @@
 #include <etmtrace/listing.h>
 
 #ifdef ETM_HAVE_CAPSTONE
-#include "disasm/disasm.h"
+#include <etmtrace/disasm.h>
 
 static inline struct etm_disasm_hook cli_dis_open(void)
 {
-	return disasm_hook(disasm_open());
+	return etm_disasm_open();
 }
 
 static inline void cli_dis_close(struct etm_disasm_hook *h)
 {
-	disasm_close(h->ctx);
-	h->insn = NULL;
-	h->ctx = NULL;
+	etm_disasm_close(h);
 }
 #else
 static inline struct etm_disasm_hook cli_dis_open(void)

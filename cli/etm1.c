@@ -10,7 +10,6 @@
 #include <etmtrace/etmv1.h>
 
 #include "etm1.h"
-#include "load/e1file.h"
 
 void cli_e1_info(const struct etm_config *c)
 {
@@ -45,24 +44,14 @@ int cli_e1_info_file(struct opts *o)
 	struct etm_e1_capture c;
 	const char *why = NULL;
 	char err[256] = "";
-	uint8_t *buf;
-	size_t n;
 	enum etm_e1_format f;
 	int r;
 
-	if (etm_e1_slurp(o->input, &buf, &n) < 0) {
-		fprintf(stderr, "etmtrace: %s: %s\n", o->input, strerror(errno));
-		return 2;
-	}
 	f = etm_e1_format_named(o->samples);
-	if (f == etm_e1f_unknown)
-		f = etm_e1_sniff(buf, n);
 	memset(&c, 0, sizeof(c));
 	c.cfg.etmcr = o->etmcr;
 	c.cfg.etmccr = o->etmccr;
-	r = f == etm_e1f_unknown ? -etme_parse :
-				   etm_e1_read(&c, f, buf, n, err, sizeof(err));
-	free(buf);
+	r = etm_e1_read_file(&c, o->input, &f, err, sizeof(err));
 	if (r < 0) {
 		fprintf(stderr, "etmtrace: %s: %s\n", o->input,
 			err[0] ? err : "not a snapshot directory or sample file");

@@ -4,14 +4,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "common/digits.h"
-#include "common/file.h"
+#include <etmtrace/number.h>
+#include <etmtrace/open.h>
+
 #include "opt.h"
 
 int opt_uint(const char *cmd, const char *name, const char *s, int hex,
 	     uint64_t min, uint64_t max, uint64_t *v)
 {
-	if (etm_digits(s, hex ? ETM_DIGITS_HEX : ETM_DIGITS_STRICT, v) == 0 && *v >= min && *v <= max)
+	if (etm_parse_number(s, hex ? ETM_DIGITS_HEX : ETM_DIGITS_STRICT, v) == 0 && *v >= min && *v <= max)
 		return 0;
 	if (hex || max >= 0xffffffffu)
 		fprintf(stderr, "etmtrace %s: bad value for --%s: '%s' (expected 0x%llx-0x%llx%s)\n",
@@ -63,7 +64,7 @@ static int opt_file_arg(const struct opts *o, const char *name,
 	}
 	if (!need_addr && stat(arg, &st) == 0)
 		return 0; /* a file name with an '@' in it */
-	if (etm_digits(at + 1, ETM_DIGITS_STRICT, &v) != 0 || v > 0xffffffffu) {
+	if (etm_parse_number(at + 1, ETM_DIGITS_STRICT, &v) != 0 || v > 0xffffffffu) {
 		fprintf(stderr, "etmtrace %s: --%s %s: bad %s '%s' (expected "
 				"0x0-0xffffffff, decimal or 0x hex, in %s)\n",
 			o->cmd, name, arg, need_addr ? "address" : "bias", at + 1,

@@ -93,7 +93,7 @@ int par_listing_run(struct session *s, struct decfmt *f,
 /* etm_cov_run()'s side consumer: a part's diagnostics segment and the
  * counts of the verdict. */
 struct par_cov_part {
-	struct diagset *dg;
+	struct etm_diagset *dg;
 	struct diagtally t;
 };
 
@@ -107,7 +107,7 @@ static void par_cov_free(void *ctx, void *part)
 	struct par_cov_part *p = part;
 
 	(void)ctx;
-	diagset_close(p->dg);
+	etm_diagset_free(p->dg);
 	free(p);
 }
 
@@ -117,7 +117,7 @@ static void *par_cov_open(void *ctx)
 	struct par_cov_part *p = calloc(1, sizeof(*p));
 
 	if (p)
-		p->dg = diagset_open_segment(session_osrc(c->s), c->s->nsrc);
+		p->dg = etm_diagset_alloc_segment(session_osrc(c->s), c->s->nsrc);
 	if (p && !p->dg) {
 		free(p);
 		p = NULL;
@@ -138,7 +138,7 @@ static int par_cov_append(void *ctx, void *part)
 	struct par_cov *c = ctx;
 	struct par_cov_part *p = part;
 
-	diagset_append(c->total->dw, p->dg);
+	etm_diagset_append(c->total->dw, p->dg);
 	diagtally_add(&c->total->t, &p->t);
 	return 0;
 }

@@ -8,8 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "load/e1file.h"
-#include "probe/diagset.h"
+#include <etmtrace/diag.h>
 #include "session.h"
 
 /* perf.data: the build-id cache perf keeps, ~/.debug (NULL: no HOME). */
@@ -285,7 +284,7 @@ static void session_images(struct session *s, size_t b)
 			}
 	}
 	if (s->osrc)
-		diagset_images(s->dw, s->osrc, s->nsrc);
+		etm_diagset_images(s->dw, s->osrc, s->nsrc);
 	if (changed && s->on_images)
 		s->on_images(s->on_images_ctx, s);
 }
@@ -525,8 +524,8 @@ static int run_pushed(void *vctx)
 {
 	struct run_ctx *c = vctx;
 
-	if (c->s->out)
-		wbuf_flush(c->s->out);
+	if (c->s->flush)
+		c->s->flush(c->s->flush_ctx);
 	return 0;
 }
 

@@ -8,8 +8,6 @@
 
 #include "live.h"
 #include "opt.h"
-#include "listing/out_fmt.h"
-#include "listing/wbuf.h"
 
 struct session_src {
 	unsigned id;
@@ -33,7 +31,7 @@ struct session {
 	struct session_src *src; /* the decoded sources (all buffers) */
 	int nsrc;
 	struct etm_listing_source *osrc; /* src as the formatters take it */
-	struct diagset *dw;              /* the command's diagnostics: told of each
+	struct etm_diagset *dw;          /* the command's diagnostics: told of each
 			     * buffer's images (session_select()) */
 	uint64_t input_bytes;
 	int jobs; /* worker threads for session_run (<= 1: none) */
@@ -53,9 +51,11 @@ struct session {
 	uint64_t length; /* with skip: bytes to read (0: to the end) */
 	int e1;          /* an ETMv1 source is decoded (sample records) */
 	/* live input (cli/live.h; live.fd >= 0): the stream is decoded as it
-	 * arrives, and @out, when set, is flushed after each read */
+	 * arrives, and the output is flushed after each read: @flush(@flush_ctx),
+	 * when set */
 	struct live live;
-	struct wbuf *out;
+	void (*flush)(void *ctx);
+	void *flush_ctx;
 	/* optional: called when session_select() changed a source's image
 	 * (a perf.data piece of another process): the analyses that hold
 	 * the sources' images take the new ones */

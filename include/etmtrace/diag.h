@@ -10,6 +10,7 @@
 #include <etmtrace/config.h>
 #include <etmtrace/decoder.h>
 #include <etmtrace/image.h>
+#include <etmtrace/listing.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -144,6 +145,36 @@ int etm_diag_probe_rank(enum etm_input_format fmt, const struct etm_config *cfg,
  * "protocol ptm, cycle-accurate on" (snprintf style). */
 int etm_diag_config_diff(const struct etm_config *cfg,
 			 const struct etm_config *other, char *buf, size_t n);
+
+/** The diagnostics of every source of a decode, by trace ID: an etm_diag
+ * each, fed the decode's elements in order. */
+struct etm_diagset;
+
+/** Diagnostics for the @n sources @src (their configurations and images
+ * borrowed); NULL on no memory (then the other calls do nothing). The
+ * last of equal IDs wins. Freed with etm_diagset_free(). */
+struct etm_diagset *etm_diagset_alloc(const struct etm_listing_source *src,
+				      int n);
+/** Parallel decode: the diagnostics of a piece of the elements whose
+ * preceding elements were not seen, added to the whole with
+ * etm_diagset_append() in input order. */
+struct etm_diagset *
+etm_diagset_alloc_segment(const struct etm_listing_source *src, int n);
+/** Add segment @seg (the elements after those @w has seen) to @w. */
+void etm_diagset_append(struct etm_diagset *w, const struct etm_diagset *seg);
+/** Feed @n elements of the decode, in order. */
+void etm_diagset_elems(struct etm_diagset *w, const struct etm_elem *els,
+		       size_t n);
+/** The diagnostics of trace ID @id, or NULL. */
+struct etm_diag *etm_diagset_get(const struct etm_diagset *w, unsigned id);
+/** The images of the @n sources @src from now on (a perf.data file's
+ * buffers hold the trace of different processes). */
+void etm_diagset_images(struct etm_diagset *w,
+			const struct etm_listing_source *src, int n);
+/** The symptom counts of every source added up into *@sum. */
+void etm_diagset_sum(const struct etm_diagset *w,
+		     struct etm_diag_counts *sum);
+void etm_diagset_free(struct etm_diagset *w);
 
 #ifdef __cplusplus
 }

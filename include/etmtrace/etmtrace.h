@@ -29,5 +29,6 @@
 #include <etmtrace/caprun.h>
 #include <etmtrace/write.h>
 #include <etmtrace/window.h>
+#include <etmtrace/number.h>
 
 #endif

@@ -89,6 +89,29 @@ enum etm_e1_format etm_e1_sniff(const uint8_t *buf, size_t n);
 int etm_e1_read(struct etm_e1_capture *c, enum etm_e1_format fmt,
 		const uint8_t *buf, size_t n, char *errbuf, size_t errlen);
 
+/** The sample-file format named @name ("bin", "text", "openocd", "etb"):
+ * the names of the CLI's --samples; etm_e1f_unknown for NULL or any other
+ * name. */
+enum etm_e1_format etm_e1_format_named(const char *name);
+
+/** The sample-file format the file at @path shows by itself: etm_e1f_bin
+ * (the ETM1TRC magic) or etm_e1f_openocd (an OpenOCD `etm dump`: its depth
+ * word gives the file size, and the first samples' status and flags words
+ * are in range), else etm_e1f_unknown (text files and ETB images say too
+ * little by themselves), also for a path that is not a readable regular
+ * file. */
+enum etm_e1_format etm_e1_file_format(const char *path);
+
+/** etm_e1_read() of the whole file at @path. *@fmt is the format on entry
+ * (etm_e1f_unknown: guessed by etm_e1_sniff()) and the format read on
+ * return. @c->cfg is as etm_e1_read() wants it on entry. With @errbuf
+ * non-NULL a one-line reason is written there: the system's when the file
+ * cannot be read (-etme_io), none (empty) when its format is not
+ * recognised (-etme_parse, *@fmt etm_e1f_unknown).
+ * Returns 0 or as etm_e1_read(), -etme_io. */
+int etm_e1_read_file(struct etm_e1_capture *c, const char *path,
+		     enum etm_e1_format *fmt, char *errbuf, size_t errlen);
+
 /** Our binary format's 32-byte header at @b (@n bytes): the configuration
  * into @cfg (initialised here) and the sample count; the records follow at
  * offset 32 (a reader can stream them). Returns 0 or -etme_parse. */

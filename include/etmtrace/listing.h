@@ -127,6 +127,41 @@ int etm_listing_run(struct etm_listing *l, struct etm_decoder *dec,
 uint64_t etm_listing_insns(const struct etm_listing *l);
 void etm_listing_free(struct etm_listing *l);
 
+/* Packet listing (`etmtrace packets`): one line per packet of a decoder
+ * in packet mode (etm_dec_packets) - input offset, trace ID, raw bytes,
+ * type and decoded fields, as text or JSON lines - and one per
+ * deformatter error element or note of a frame cut by the end of the
+ * buffer. A compressed address before its source's first full one is
+ * marked as such. */
+struct etm_packet_listing_opts {
+	size_t size;                    /* sizeof(struct etm_packet_listing_opts) */
+	enum etm_listing_format format; /* etm_listing_text or _jsonl */
+	int offsets;                    /* text: input offsets in decimal
+					    * (0, 1) or hex (2) */
+	etm_write_fn write;
+	void *write_ctx;
+};
+
+struct etm_packet_listing;
+
+/* A packet listing as @o says. Returns 0 with *@out set, -etme_invalid
+ * or -etme_nomem. */
+int etm_packet_listing_alloc(struct etm_packet_listing **out,
+			     const struct etm_packet_listing_opts *o);
+/* List one item of a decoder in packet mode. Returns 0. */
+int etm_packet_listing_item(struct etm_packet_listing *l,
+			    const struct etm_item *it);
+/* Hand the text so far to the write callback (the text is buffered
+ * until then: call it at the end, or to bound a live stream's latency).
+ * Returns 0, or -etme_io once the write callback has failed. */
+int etm_packet_listing_flush(struct etm_packet_listing *l);
+/* The packets listed (not counting unsynchronised bytes) and the
+ * malformed packets and frame errors among the items (a packet cut by
+ * the end of the data is not malformed). */
+void etm_packet_listing_counts(const struct etm_packet_listing *l,
+			       uint64_t *packets, uint64_t *errors);
+void etm_packet_listing_free(struct etm_packet_listing *l);
+
 #ifdef __cplusplus
 }
 #endif

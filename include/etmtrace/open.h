@@ -234,6 +234,15 @@ int etm_capture_ctx_images(const struct etm_capture *cap, etm_ctx_image_fn *fn,
  * instead. */
 int etm_capture_next(struct etm_capture *cap, struct etm_item *it, size_t size);
 
+/** Why @path cannot be read as an input file of etm_capture_open() (a
+ * trace file, an image, an ELF file), as a one-line reason into @why (@n
+ * bytes): "no such file", "a directory, not a file", "not a regular
+ * file", "an empty file (0 bytes)" or "cannot be read: REASON". A
+ * directory (a snapshot) is accepted when @dir_ok. For a front end that
+ * checks its file options before opening anything. Returns 0 (it can be
+ * read: @why empty) or -1. */
+int etm_file_problem(const char *path, int dir_ok, char *why, size_t n);
+
 /** Recognise the input format of trace bytes @buf (the start of a buffer,
  * a few KiB or more): CoreSight 16-byte frames, TPIU frames (with or
  * without FSYNC), or raw single-source data. Writes a one-line reason to

@@ -7,11 +7,7 @@
 
 #include <stdint.h>
 
-enum {
-	ETM_DIGITS_HEX = 1,   /* hex digits without a "0x" prefix */
-	ETM_DIGITS_STRICT = 2 /* decimal without a leading zero ("010" is
-			       * neither octal nor ten: refused) */
-};
+#include <etmtrace/number.h> /* the flags; etm_parse_number() is this */
 
 /* 0 and the value in *@v, or -1 (NULL, empty, a digit outside the base,
  * or more than 64 bits); *@v is left as it was on -1. */

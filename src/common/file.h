@@ -10,10 +10,7 @@
  * be opened (errno set), or -2 if it is not a regular file. */
 int etm_open_regular(const char *path, struct stat *st);
 
-/* Why @path cannot be read as an input file, into @why (@n bytes): "no
- * such file", "a directory, not a file", "not a regular file", "an empty
- * file (0 bytes)" or "cannot be read: REASON". Returns 0 (it can: @why
- * empty) or -1. A directory is accepted when @dir_ok. */
-int etm_file_problem(const char *path, int dir_ok, char *why, size_t n);
+/* etm_file_problem() is declared in etmtrace/open.h. */
+#include <etmtrace/open.h>
 
 #endif

@@ -14,7 +14,7 @@
 #include <etmtrace/symbols.h>
 
 struct covout {
-	struct etm_cov *cov;
+	const struct etm_cov *cov;
 	const struct etm_image *img;   /* for instructions never executed */
 	const struct etm_symbols *sym; /* may be NULL (no symbol file) */
 	etm_write_fn write;            /* the report's text goes here */

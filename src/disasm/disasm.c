@@ -20,6 +20,8 @@
 
 #include <capstone/capstone.h>
 
+#include <etmtrace/disasm.h>
+
 #include "disasm/disasm.h"
 
 struct disasm {
@@ -235,4 +237,18 @@ struct etm_disasm_hook disasm_hook(struct disasm *d)
 	struct etm_disasm_hook h = { d ? hook_insn : NULL, d };
 
 	return h;
+}
+
+struct etm_disasm_hook etm_disasm_open(void)
+{
+	return disasm_hook(disasm_open());
+}
+
+void etm_disasm_close(struct etm_disasm_hook *h)
+{
+	if (!h)
+		return;
+	disasm_close(h->ctx);
+	h->insn = NULL;
+	h->ctx = NULL;
 }

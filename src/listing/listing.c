@@ -15,7 +15,7 @@
 
 int decfmt_init(struct decfmt *f, const struct etm_listing_source *src, int nsrc,
 		struct wbuf *w, enum dec_fmt fmt,
-		const struct etm_disasm_hook *dis, struct diagset *dw,
+		const struct etm_disasm_hook *dis, struct etm_diagset *dw,
 		const struct line_annot_opts *ann)
 {
 	int i;
@@ -393,7 +393,7 @@ int decfmt_elems(void *vctx, const struct etm_elem *els, size_t n)
 	struct decfmt *c = vctx;
 	size_t i;
 
-	diagset_elems(c->dw, els, n);
+	etm_diagset_elems(c->dw, els, n);
 	if (c->df.on) {
 		for (i = 0; i < n; i++)
 			elem_filtered(c, &els[i]);

@@ -47,7 +47,7 @@ struct decfmt {
 	enum dec_fmt fmt;
 	int multi;                  /* several IDs: prefix lines with the ID */
 	struct etm_disasm_hook dis; /* text: one disassembler per thread */
-	struct diagset *dw;         /* configuration-mismatch diagnostics */
+	struct etm_diagset *dw;     /* configuration-mismatch diagnostics */
 	struct line_annot *sym;     /* listing annotations (may be NULL) */
 	struct line_cache *lc;      /* text: formatted line parts */
 	/* text: the image each ID's cached lines came from; when one changes
@@ -73,7 +73,7 @@ struct decfmt {
  * asks for (NULL: none). Returns 0 or -etme_nomem. */
 int decfmt_init(struct decfmt *f, const struct etm_listing_source *src, int nsrc,
 		struct wbuf *w, enum dec_fmt fmt,
-		const struct etm_disasm_hook *dis, struct diagset *dw,
+		const struct etm_disasm_hook *dis, struct etm_diagset *dw,
 		const struct line_annot_opts *ann);
 /* Output and count one item (a session_fn); returns 0. */
 int decfmt_item(void *f, const struct etm_item *it);

@@ -27,7 +27,7 @@
 struct dp_piece {
 	struct wpiece text;
 	struct dec_counts n;
-	struct diagset *dg;        /* diagnostics segment (or NULL) */
+	struct etm_diagset *dg;    /* diagnostics segment (or NULL) */
 	struct dec_run head, tail; /* runs of diagnostics left to join */
 };
 
@@ -41,13 +41,13 @@ struct dp_run {
 
 struct dp_seg {
 	struct dp_seg *next;
-	struct diagset *dg;
+	struct etm_diagset *dg;
 };
 
 struct dp_worker {
 	struct dp_run *r;
 	struct decfmt f;
-	struct diagset *dg;     /* segment being filled (f.dw) */
+	struct etm_diagset *dg; /* segment being filled (f.dw) */
 	int used;               /* items since the last full cut */
 	int want;               /* the next cut is ours: text only */
 	int live;               /* delivering: text straight to the file */
@@ -59,10 +59,10 @@ struct dp_worker {
 	struct wbuf w;
 };
 
-static struct diagset *seg_get(struct dp_run *r)
+static struct etm_diagset *seg_get(struct dp_run *r)
 {
 	struct dp_seg *s;
-	struct diagset *dg;
+	struct etm_diagset *dg;
 
 	pthread_mutex_lock(&r->mu);
 	s = r->freeseg;
@@ -70,14 +70,14 @@ static struct diagset *seg_get(struct dp_run *r)
 		r->freeseg = s->next;
 	pthread_mutex_unlock(&r->mu);
 	if (!s)
-		return diagset_open_segment(r->p->src, r->p->nsrc);
+		return etm_diagset_alloc_segment(r->p->src, r->p->nsrc);
 	dg = s->dg;
 	free(s);
 	return dg;
 }
 
 /* Back to the free list, emptied. */
-static void seg_put(struct dp_run *r, struct diagset *dg)
+static void seg_put(struct dp_run *r, struct etm_diagset *dg)
 {
 	struct dp_seg *s;
 
@@ -85,7 +85,7 @@ static void seg_put(struct dp_run *r, struct diagset *dg)
 		return;
 	s = malloc(sizeof(*s));
 	if (!s) {
-		diagset_close(dg);
+		etm_diagset_free(dg);
 		return;
 	}
 	diagset_reset(dg);
@@ -305,7 +305,7 @@ static int dp_emit(void *ctx, void *piece)
 	decfmt_join_tail(r->f, &p->tail);
 	decfmt_add(&r->f->n, &p->n);
 	if (p->dg)
-		diagset_append(r->f->dw, p->dg);
+		etm_diagset_append(r->f->dw, p->dg);
 	piece_free(r, p);
 	return r->f->w->err ? -etme_io : 0;
 }
@@ -388,7 +388,7 @@ int listing_par_run(const struct listing_par *p, struct etm_decoder *dec,
 					st);
 	while ((sg = r.freeseg)) {
 		r.freeseg = sg->next;
-		diagset_close(sg->dg);
+		etm_diagset_free(sg->dg);
 		free(sg);
 	}
 	wpool_fini(&r.blocks);

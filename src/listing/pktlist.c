@@ -3,9 +3,11 @@
  * (etm_pkt_json_fields()), and where a compressed address cannot be
  * completed yet. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <etmtrace/error.h>
+#include <etmtrace/listing.h>
 #include <etmtrace/packet.h>
 
 #include "listing/pktlist.h"
@@ -124,4 +126,57 @@ int pktlist_item(void *vctx, const struct etm_item *it)
 	else
 		wbuf_printf(c->w, " %s\n", etm_pkt_type_name(p->type, it->proto));
 	return 0;
+}
+
+struct etm_packet_listing {
+	struct pktlist c;
+	struct wsink sink;
+	struct wbuf w;
+};
+
+int etm_packet_listing_alloc(struct etm_packet_listing **out,
+			     const struct etm_packet_listing_opts *o)
+{
+	struct etm_packet_listing *l;
+
+	if (!out || !o || o->size < sizeof(*o) || !o->write ||
+	    (o->format != etm_listing_text && o->format != etm_listing_jsonl))
+		return -etme_invalid;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return -etme_nomem;
+	l->sink.fn = o->write;
+	l->sink.ctx = o->write_ctx;
+	wbuf_init_sink(&l->w, &l->sink);
+	l->c.w = &l->w;
+	l->c.jsonl = o->format == etm_listing_jsonl;
+	l->c.hexoff = o->offsets == 2;
+	*out = l;
+	return 0;
+}
+
+int etm_packet_listing_item(struct etm_packet_listing *l,
+			    const struct etm_item *it)
+{
+	return pktlist_item(&l->c, it);
+}
+
+int etm_packet_listing_flush(struct etm_packet_listing *l)
+{
+	wbuf_flush(&l->w);
+	return l->w.err ? -etme_io : 0;
+}
+
+void etm_packet_listing_counts(const struct etm_packet_listing *l,
+			       uint64_t *packets, uint64_t *errors)
+{
+	if (packets)
+		*packets = l->c.packets;
+	if (errors)
+		*errors = l->c.errors;
+}
+
+void etm_packet_listing_free(struct etm_packet_listing *l)
+{
+	free(l);
 }

@@ -10,11 +10,11 @@
 
 #include <etmtrace/diag.h>
 #include <etmtrace/error.h>
+#include <etmtrace/etmv1.h>
 #include <etmtrace/open.h>
 
 #include "common/file.h"
 #include "decoder/realign.h"
-#include "load/e1file.h"
 #include "load/open_int.h"
 
 int cap_note(struct etm_capture *cap, const char *fmt, ...)

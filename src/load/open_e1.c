@@ -16,7 +16,6 @@
 #include <etmtrace/open.h>
 
 #include "common/grow.h"
-#include "load/e1file.h"
 #include "load/open_int.h"
 
 int cap_is_e1(enum etm_protocol p)
@@ -24,7 +23,9 @@ int cap_is_e1(enum etm_protocol p)
 	return p == etm_proto_etmv1 || p == etm_proto_etmv2;
 }
 
-int etm_e1_slurp(const char *path, uint8_t **buf, size_t *n)
+/* The whole of @path into a new buffer (*@buf, *@n bytes). Returns 0, or
+ * -1 with errno set. */
+static int e1_slurp(const char *path, uint8_t **buf, size_t *n)
 {
 	FILE *f = fopen(path, "rb");
 	size_t cap = 1 << 16, len = 0, k;
@@ -104,6 +105,31 @@ enum etm_e1_format etm_e1_format_named(const char *name)
 	return etm_e1f_unknown;
 }
 
+int etm_e1_read_file(struct etm_e1_capture *c, const char *path,
+		     enum etm_e1_format *fmt, char *errbuf, size_t errlen)
+{
+	uint8_t *buf;
+	size_t n;
+	int r;
+
+	if (errbuf && errlen)
+		errbuf[0] = 0;
+	if (!c || !path || !fmt)
+		return -etme_invalid;
+	if (e1_slurp(path, &buf, &n) < 0) {
+		if (errbuf && errlen)
+			snprintf(errbuf, errlen, "%s", strerror(errno));
+		return -etme_io;
+	}
+	if (*fmt == etm_e1f_unknown)
+		*fmt = etm_e1_sniff(buf, n);
+	r = *fmt == etm_e1f_unknown ?
+		    -etme_parse :
+		    etm_e1_read(c, *fmt, buf, n, errbuf, errlen);
+	free(buf);
+	return r;
+}
+
 /* Registers given by the snapshot or the options win over the file's. */
 static void e1_merge(struct etm_config *d, const struct etm_config *f)
 {
@@ -158,7 +184,7 @@ static int e1_load(struct cap_ctx *c, struct etm_capture_buffer *b,
 		if (r != 1)
 			return r;
 	}
-	if (etm_e1_slurp(b->path, &buf, &n) < 0)
+	if (e1_slurp(b->path, &buf, &n) < 0)
 		return cap_err(c, -etme_io, "%s: %s", b->path, strerror(errno));
 	if (f == etm_e1f_unknown)
 		f = etm_e1_sniff(buf, n);

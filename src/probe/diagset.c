@@ -6,16 +6,16 @@
 #include "probe/diag_int.h"
 #include "probe/diagset.h"
 
-struct diagset {
+struct etm_diagset {
 	struct etm_diag *d[128]; /* by trace ID */
-	int seg;                 /* segments (diagset_open_segment) */
+	int seg;                 /* segments (etm_diagset_alloc_segment()) */
 	int packed;              /* packed segments (etm_diag_pack_segment()) */
 };
 
-static struct diagset *open_diag(const struct etm_listing_source *src, int n,
-				 int seg)
+static struct etm_diagset *open_diag(const struct etm_listing_source *src, int n,
+				     int seg)
 {
-	struct diagset *w = calloc(1, sizeof(*w));
+	struct etm_diagset *w = calloc(1, sizeof(*w));
 	int i;
 
 	for (i = 0; w && i < n; i++) {
@@ -32,7 +32,7 @@ static struct diagset *open_diag(const struct etm_listing_source *src, int n,
 
 /* Segments of several sources are packed: decoded from interleaved
  * frames, their lookups come in no order a branch predictor learns. */
-static void pack_segments(struct diagset *w)
+static void pack_segments(struct etm_diagset *w)
 {
 	int i, n = 0;
 
@@ -46,8 +46,8 @@ static void pack_segments(struct diagset *w)
 	w->packed = 1;
 }
 
-void diagset_images(struct diagset *w, const struct etm_listing_source *src,
-		    int n)
+void etm_diagset_images(struct etm_diagset *w, const struct etm_listing_source *src,
+			int n)
 {
 	int i;
 
@@ -55,21 +55,21 @@ void diagset_images(struct diagset *w, const struct etm_listing_source *src,
 		etm_diag_set_image(w->d[src[i].id & 0x7f], src[i].img);
 }
 
-struct diagset *diagset_open(const struct etm_listing_source *src, int n)
+struct etm_diagset *etm_diagset_alloc(const struct etm_listing_source *src, int n)
 {
 	return open_diag(src, n, 0);
 }
 
-struct diagset *diagset_open_segment(const struct etm_listing_source *src, int n)
+struct etm_diagset *etm_diagset_alloc_segment(const struct etm_listing_source *src, int n)
 {
-	struct diagset *w = open_diag(src, n, 1);
+	struct etm_diagset *w = open_diag(src, n, 1);
 
 	if (w)
 		pack_segments(w);
 	return w;
 }
 
-void diagset_append(struct diagset *w, const struct diagset *seg)
+void etm_diagset_append(struct etm_diagset *w, const struct etm_diagset *seg)
 {
 	int i;
 
@@ -78,7 +78,7 @@ void diagset_append(struct diagset *w, const struct diagset *seg)
 			etm_diag_append(w->d[i], seg->d[i]);
 }
 
-void diagset_reset(struct diagset *seg)
+void diagset_reset(struct etm_diagset *seg)
 {
 	int i;
 
@@ -86,7 +86,7 @@ void diagset_reset(struct diagset *seg)
 		etm_diag_reset_segment(seg->d[i]);
 }
 
-void diagset_item(struct diagset *w, const struct etm_item *it)
+void diagset_item(struct etm_diagset *w, const struct etm_item *it)
 {
 	unsigned id;
 
@@ -97,13 +97,13 @@ void diagset_item(struct diagset *w, const struct etm_item *it)
 		etm_diag_item(w->d[id], it);
 }
 
-void diagset_elem(struct diagset *w, const struct etm_elem *el)
+void diagset_elem(struct etm_diagset *w, const struct etm_elem *el)
 {
 	if (w && w->d[el->id & 0x7f])
 		etm_diag_elem(w->d[el->id & 0x7f], el);
 }
 
-void diagset_elems(struct diagset *w, const struct etm_elem *els, size_t n)
+void etm_diagset_elems(struct etm_diagset *w, const struct etm_elem *els, size_t n)
 {
 	if (w && w->packed)
 		etm_diag_elems_packed(w->d, els, n);
@@ -111,12 +111,12 @@ void diagset_elems(struct diagset *w, const struct etm_elem *els, size_t n)
 		etm_diag_elems_byid(w->d, els, n);
 }
 
-struct etm_diag *diagset_get(const struct diagset *w, unsigned id)
+struct etm_diag *etm_diagset_get(const struct etm_diagset *w, unsigned id)
 {
 	return w ? w->d[id & 0x7f] : NULL;
 }
 
-void diagset_close(struct diagset *w)
+void etm_diagset_free(struct etm_diagset *w)
 {
 	int i;
 
@@ -125,7 +125,7 @@ void diagset_close(struct diagset *w)
 	free(w);
 }
 
-void diagset_sum(const struct diagset *w, struct etm_diag_counts *sum)
+void etm_diagset_sum(const struct etm_diagset *w, struct etm_diag_counts *sum)
 {
 	struct etm_diag_counts c;
 	int i;

@@ -142,6 +142,7 @@ static void t_untold_branches(void)
 	static struct etest_sink k;
 	uint8_t b[4 * NPROG];
 	struct covout o;
+	struct etm_cov *cov;
 	size_t i;
 	int r;
 
@@ -161,11 +162,12 @@ static void t_untold_branches(void)
 		b[i] = (uint8_t)(prog[i / 4].word >> (8 * (i % 4)));
 	ET_EQ(etm_image_add_buffer(img, etm_space_any, 0x8000, b, sizeof(b)), 0);
 	memset(&o, 0, sizeof(o));
-	o.cov = etm_cov_alloc();
-	ET_CHECK(o.cov);
-	ET_EQ(etm_cov_set_source(o.cov, 0x10, etm_proto_etmv3, img), 0);
-	ET_EQ(etm_cov_add_elems(o.cov, el, sizeof(el) / sizeof(el[0])), 0);
-	ET_EQ(etm_cov_end(o.cov), 0);
+	cov = etm_cov_alloc();
+	ET_CHECK(cov);
+	o.cov = cov;
+	ET_EQ(etm_cov_set_source(cov, 0x10, etm_proto_etmv3, img), 0);
+	ET_EQ(etm_cov_add_elems(cov, el, sizeof(el) / sizeof(el[0])), 0);
+	ET_EQ(etm_cov_end(cov), 0);
 	o.img = img;
 	o.sym = sy;
 	o.write = etest_sink_write;
@@ -174,7 +176,7 @@ static void t_untold_branches(void)
 	if (strcmp(k.buf, expect))
 		printf("expected:\n%sgot:\n%s", expect, k.buf);
 	ET_CHECK(!strcmp(k.buf, expect));
-	etm_cov_free(o.cov);
+	etm_cov_free(cov);
 out:
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))

@@ -47,6 +47,7 @@ static void t_long_line_and_error(void)
 	struct etm_image *img = etm_image_alloc();
 	static struct etest_sink k;
 	struct covout o;
+	struct etm_cov *cov;
 	uint8_t b[sizeof(prog)];
 	char name[701], line[800];
 	size_t i;
@@ -60,8 +61,9 @@ static void t_long_line_and_error(void)
 	ET_EQ(etm_image_add_buffer(img, etm_space_any, 0x1000, b, sizeof(b)), 0);
 	ET_EQ(etm_image_name_last(img, name), 0);
 	memset(&o, 0, sizeof(o));
-	o.cov = one_range(img);
-	ET_CHECK(o.cov);
+	cov = one_range(img);
+	ET_CHECK(cov);
+	o.cov = cov;
 	o.img = img;
 	o.write = etest_sink_write;
 	o.write_ctx = &k;
@@ -77,7 +79,7 @@ static void t_long_line_and_error(void)
 	memset(&o.err, 0, sizeof(o.err));
 	ET_EQ(cov_write_ranges(&o), -etme_io);
 	ET_EQ(k.calls, 2); /* nothing after the failed write */
-	etm_cov_free(o.cov);
+	etm_cov_free(cov);
 	etm_image_free(img);
 }
 
