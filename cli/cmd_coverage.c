@@ -365,11 +365,11 @@ static int cov_per_process(const struct covopts *c, int profile)
 
 /* The report of each process of a perf.data traced with Context IDs, each
  * from its own memory, after that of the trace before any Context ID. */
-static int cov_output_procs(struct covout *out, const struct covopts *c,
+static int cov_output_procs(struct cov_report *out, const struct covopts *c,
 			    const struct covctx *ctx)
 {
 	struct etm_cov *all = out->cov;
-	const struct etm_image *img = out->img;
+	const struct etm_image *img = out->ro.img;
 	struct etm_cov_totals t;
 	size_t k;
 	int r = 0;
@@ -379,14 +379,18 @@ static int cov_output_procs(struct covout *out, const struct covopts *c,
 		r = cov_output(out, c, 0);
 	for (k = 0; !r && k < ctx->n; k++) {
 		const struct covctx_proc *p = &ctx->p[k];
+		char head[64];
+		int n = snprintf(head, sizeof(head), "process %u (Context ID %#x):\n",
+				 p->pid, p->pid);
 
-		cov_printf(out, "process %u (Context ID %#x):\n", p->pid, p->pid);
+		if (out->ro.write(out->ro.write_ctx, head, (size_t)n) < 0)
+			r = 2;
 		out->cov = p->cov;
-		out->img = p->img;
-		r = out->err ? 2 : cov_output(out, c, 0);
+		out->ro.img = p->img;
+		r = r ? r : cov_output(out, c, 0);
 	}
 	out->cov = all;
-	out->img = img;
+	out->ro.img = img;
 	return r;
 }
 
