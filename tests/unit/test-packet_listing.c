@@ -31,7 +31,7 @@ static struct etm_item elem_item(enum etm_elem_kind kind, uint64_t off)
 /* A frame error at 5 and a note at 7 listed as @f and @offsets say, into
  * k.buf. */
 static void list_two(enum etm_listing_format f, int offsets,
-			  uint64_t *packets, uint64_t *errors)
+		     uint64_t *packets, uint64_t *errors)
 {
 	struct etm_packet_listing_opts o = { .size = sizeof(o),
 					     .format = f,
