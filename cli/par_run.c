@@ -16,7 +16,7 @@
 /* Open the chosen buffer's trace file into @rg (from its offset: a
  * perf.data AUX piece), the trace's size in *@size.
  * Returns 0, 2 (message printed) or -1 (not a regular file). */
-static int par_open(const struct session *s, struct session_range *rg, uint64_t *size)
+static int par_open(const struct session *s, struct etm_fd_range *rg, uint64_t *size)
 {
 	struct stat st;
 
@@ -64,7 +64,7 @@ int par_listing_run(struct session *s, struct decfmt *f,
 		.dis_close = par_dis_close,
 	};
 	uint64_t size;
-	struct session_range rg;
+	struct etm_fd_range rg;
 	int ret = par_open(s, &rg, &size);
 
 	if (ret)
@@ -75,7 +75,7 @@ int par_listing_run(struct session *s, struct decfmt *f,
 		return 2;
 	}
 	run_totals_prepare(&rs, th, RUN_TOTALS_THREADS);
-	ret = listing_par_run(&p, s->dec, session_range_read, &rg, size,
+	ret = listing_par_run(&p, s->dec, etm_fd_read, &rg, size,
 			      (unsigned)s->jobs, &rs);
 	if (rf && ret >= 0)
 		run_totals_add(rf, &rs);
@@ -154,12 +154,12 @@ int par_coverage_run(struct session *s, struct cov_acc *a)
 		.ctx = &c,
 	};
 	uint64_t size;
-	struct session_range rg;
+	struct etm_fd_range rg;
 	int ret = par_open(s, &rg, &size);
 
 	if (ret)
 		return ret;
-	ret = etm_cov_run(a->cov, s->dec, session_range_read, &rg, size,
+	ret = etm_cov_run(a->cov, s->dec, etm_fd_read, &rg, size,
 			  (unsigned)s->jobs, &side);
 	s->input_bytes = size;
 	close(rg.fd);

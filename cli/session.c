@@ -434,34 +434,6 @@ static int verify_item(struct session *s, const struct etm_item *it,
 	return verify_take(s, fn, ctx);
 }
 
-size_t session_pread(int fd, uint64_t off, uint8_t *buf, size_t n)
-{
-	size_t got = 0;
-
-	while (got < n) {
-		ssize_t k = pread(fd, buf + got, n - got, (off_t)(off + got));
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			break;
-		got += (size_t)k;
-	}
-	return got;
-}
-
-size_t session_fd_read(void *fdp, uint64_t off, uint8_t *buf, size_t n)
-{
-	return session_pread(*(int *)fdp, off, buf, n);
-}
-
-size_t session_range_read(void *range, uint64_t off, uint8_t *buf, size_t n)
-{
-	const struct session_range *r = range;
-
-	return session_pread(r->fd, r->base + off, buf, n);
-}
-
 uint64_t session_range_size(const struct session *s, uint64_t file_size)
 {
 	etm_ctx_image_fn fn;

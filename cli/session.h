@@ -90,20 +90,11 @@ static inline int session_live(const struct session *s)
 {
 	return s->live.fd >= 0;
 }
-/* Read up to @n bytes of @fd at @off (any thread; retries short reads and
- * EINTR); returns the bytes read. */
-size_t session_pread(int fd, uint64_t off, uint8_t *buf, size_t n);
-/* session_pread() as the runner's read callback: @fdp points to the fd. */
-size_t session_fd_read(void *fdp, uint64_t off, uint8_t *buf, size_t n);
-/* The chosen buffer's trace in file @fd as etm_decoder_run() reads it:
- * from its offset (s->skip: a perf.data AUX piece), its length bytes. */
-struct session_range {
-	int fd;
-	uint64_t base;
-};
-size_t session_range_read(void *range, uint64_t off, uint8_t *buf, size_t n);
-/* Its size in a file of @file_size bytes (0: the range is not in it, or
- * it is not for the parallel runner: images switched by Context ID). */
+/* The chosen buffer's trace in its file as etm_decoder_run() reads it
+ * (etm_fd_read() over a struct etm_fd_range from s->skip: a perf.data
+ * AUX piece): its size in a file of @file_size bytes (0: the range is not
+ * in it, or it is not for the parallel runner: images switched by Context
+ * ID). */
 uint64_t session_range_size(const struct session *s, uint64_t file_size);
 /* The sources as the output formatters take them (s->nsrc of them; NULL
  * on no memory), built on the first call. */

@@ -130,6 +130,20 @@ int etm_capture_run_ops(struct etm_capture *cap, size_t i,
 			const struct etm_run_ops *ops, void *ctx,
 			struct etm_run_stats *st);
 
+/** A part of a regular file as the parallel runs read it
+ * (etm_decoder_run(), etm_listing_run(), etm_cov_run()): the bytes from
+ * offset @base of file descriptor @fd. */
+struct etm_fd_range {
+	int fd;
+	uint64_t base;
+};
+
+/** The read callback over a struct etm_fd_range (@range): up to @n bytes
+ * at @off past its base into @buf (fewer at the end of the file, 0 past
+ * it; interrupted and short reads are retried). Safe on several threads
+ * at once. Returns the bytes read. */
+size_t etm_fd_read(void *range, uint64_t off, uint8_t *buf, size_t n);
+
 /** Pull form: the next batch of elements of the whole capture (each
  * buffer's own input in turn, as etm_capture_next()), for decoders in
  * element mode without packet items. *@els is set to up to @max

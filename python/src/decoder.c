@@ -37,25 +37,11 @@ struct epy_dec {
 
 PyObject *epy_decoder_type;
 
-static size_t pread_all(int fd, uint64_t off, uint8_t *buf, size_t n)
-{
-	size_t got = 0;
-
-	while (got < n) {
-		ssize_t r = pread(fd, buf + got, n - got, (off_t)(off + got));
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
-	return got;
-}
-
 size_t epy_read_fd(void *ctx, uint64_t off, uint8_t *buf, size_t n)
 {
-	return pread_all(*(int *)ctx, off, buf, n);
+	struct etm_fd_range g = { *(int *)ctx, 0 };
+
+	return etm_fd_read(&g, off, buf, n);
 }
 
 /* Up to @max records of the capture's next buffer(s) into @out (struct

@@ -179,13 +179,13 @@ int64_t cap_reader_range(const struct cap_reader *r)
 	return (int64_t)r->expect;
 }
 
-size_t cap_pread(void *vr, uint64_t off, uint8_t *buf, size_t n)
+size_t etm_fd_read(void *range, uint64_t off, uint8_t *buf, size_t n)
 {
-	const struct cap_reader *r = vr;
+	const struct etm_fd_range *g = range;
 	size_t got = 0;
 
 	while (got < n) {
-		ssize_t k = pread(r->fd, buf + got, n - got, (off_t)(r->base + off + got));
+		ssize_t k = pread(g->fd, buf + got, n - got, (off_t)(g->base + off + got));
 
 		if (k < 0 && errno == EINTR)
 			continue;
@@ -194,4 +194,12 @@ size_t cap_pread(void *vr, uint64_t off, uint8_t *buf, size_t n)
 		got += (size_t)k;
 	}
 	return got;
+}
+
+size_t cap_pread(void *vr, uint64_t off, uint8_t *buf, size_t n)
+{
+	const struct cap_reader *r = vr;
+	struct etm_fd_range g = { r->fd, r->base };
+
+	return etm_fd_read(&g, off, buf, n);
 }

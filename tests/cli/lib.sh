@@ -17,3 +17,25 @@ canon_eq() { diff -q <(grep -v '^GAP' "$1") <(grep -v '^GAP' "$2") > /dev/null; 
 images() {
 	awk -F= -v d="$1" '/^file=/{f=$2} /^address=/{printf " --image %s/%s@%s", d, f, $2}' "$1/cpu_0.ini"
 }
+
+# perf_ctx_snap DIR SYNTH-ARGS CONVERT-ARGS: a synthetic capture in DIR whose
+# Context ID changes at random (8-bit values; ground truth in DIR.exp and
+# DIR.ctx), converted to DIR/perf.data with the program mapped in the two
+# processes that ran the most instructions, whose Context IDs (hex,
+# comma-separated) are left in $ctx_keep, their pids (decimal, each
+# followed by a comma) in $ctx_pids. Returns 1 with the reason in
+# $ctx_err when synth or convert fails.
+perf_ctx_snap() {
+	local d=$1 sargs=$2 cargs=$3
+	ctx_err=
+	# shellcheck disable=SC2086
+	"$ETMTRACE" synth "$d" --expect "$d.exp" --expect-ctx "$d.ctx" --insns 3000 \
+		--features arm,thumb,ctx --ctxid-bytes 1 $sargs > /dev/null 2>&1 ||
+		{ ctx_err=synth; return 1; }
+	ctx_keep=$(awk '/^CTX/ { c = $2; next } !/^GAP/ { n[c]++ } END { for (c in n) print n[c], c }' "$d.ctx" |
+		sort -rn | head -2 | awk '{ print $2 }' | paste -sd,)
+	ctx_pids=$(for x in ${ctx_keep//,/ }; do printf '%d,' "0x$x"; done)
+	# shellcheck disable=SC2086
+	"$ETMTRACE" convert "$d" --perf-data "$d/perf.data" --map-pids "${ctx_pids%,}" $cargs 2> "$d.converr" ||
+		{ ctx_err="convert: $(cat "$d.converr")"; return 1; }
+}

@@ -57,17 +57,10 @@ PYEOF
 }
 
 cov_case() {
-	local name=$1 sargs=$2 cargs=$3 d="$tmp/$1" keep pids res total
-	# shellcheck disable=SC2086
-	"$ETMTRACE" synth "$d" --expect "$d.exp" --expect-ctx "$d.ctx" --insns 3000 \
-		--features arm,thumb,ctx --ctxid-bytes 1 $sargs > /dev/null 2>&1 ||
-		{ echo "FAIL: synth $name"; fail=$((fail + 1)); return; }
-	keep=$(awk '/^CTX/ { c = $2; next } !/^GAP/ { n[c]++ } END { for (c in n) print n[c], c }' "$d.ctx" |
-		sort -rn | head -2 | awk '{ print $2 }' | paste -sd,)
-	pids=$(for x in ${keep//,/ }; do printf '%d,' "0x$x"; done)
-	# shellcheck disable=SC2086
-	"$ETMTRACE" convert "$d" --perf-data "$d/perf.data" --map-pids "${pids%,}" $cargs 2> /dev/null ||
-		{ echo "FAIL: convert $name"; fail=$((fail + 1)); return; }
+	local name=$1 sargs=$2 cargs=$3 d="$tmp/$1" keep res total
+	perf_ctx_snap "$d" "$sargs" "$cargs" ||
+		{ echo "FAIL: $ctx_err $name"; fail=$((fail + 1)); return; }
+	keep=$ctx_keep
 	"$ETMTRACE" coverage "$d/perf.data" --format insns > "$d.cov" 2> /dev/null
 	res=$(with_truth "$d.ctx" "$d.cov" "$keep") || res="FAILED: $res"
 	echo "     $name: counted/executed per process: $res"

@@ -60,18 +60,10 @@ PYEOF
 }
 
 ctx_case() {
-	local name=$1 sargs=$2 cargs=$3 d="$tmp/$1" keep pids other res
-	# shellcheck disable=SC2086
-	"$ETMTRACE" synth "$d" --expect "$d.exp" --expect-ctx "$d.ctx" --insns 3000 \
-		--features arm,thumb,ctx --ctxid-bytes 1 $sargs > /dev/null 2>&1 ||
-		{ echo "FAIL: synth $name"; fail=$((fail + 1)); return; }
-	# the two processes that ran the most instructions map the program
-	keep=$(awk '/^CTX/ { c = $2; next } !/^GAP/ { n[c]++ } END { for (c in n) print n[c], c }' "$d.ctx" |
-		sort -rn | head -2 | awk '{ print $2 }' | paste -sd,)
-	pids=$(for x in ${keep//,/ }; do printf '%d,' "0x$x"; done)
-	# shellcheck disable=SC2086
-	"$ETMTRACE" convert "$d" --perf-data "$d/perf.data" --map-pids "${pids%,}" $cargs 2> "$tmp/err" ||
-		{ echo "FAIL: convert $name: $(cat "$tmp/err")"; fail=$((fail + 1)); return; }
+	local name=$1 sargs=$2 cargs=$3 d="$tmp/$1" keep other res
+	perf_ctx_snap "$d" "$sargs" "$cargs" ||
+		{ echo "FAIL: $ctx_err $name"; fail=$((fail + 1)); return; }
+	keep=$ctx_keep
 	"$ETMTRACE" decode "$d/perf.data" --format canon > "$d.got" 2> "$d.err"
 	res=$(runs "$d.ctx" "$d.got" "$keep")
 	echo "     $name: processes $keep: $res (decoded, of theirs)"
@@ -82,7 +74,7 @@ ctx_case() {
 	check '[ "$(grep -c "no image for pid $((0x$other)) (Context ID " "$d.err")" = 1 ]' \
 		"$name: pid $((0x$other)) without mapping noted once"
 	# shellcheck disable=SC2086
-	"$ETMTRACE" convert "$d" --perf-data "$d/off.data" --map-pids "1000,${pids%,}" $cargs 2> /dev/null
+	"$ETMTRACE" convert "$d" --perf-data "$d/off.data" --map-pids "1000,${ctx_pids%,}" $cargs 2> /dev/null
 	"$ETMTRACE" decode "$d/off.data" --format canon --ctx-images off > "$d.off" 2> /dev/null
 	check 'diff -q <(norm "$d.off") <(norm "$d.exp") > /dev/null' "$name: --ctx-images off: the whole list, as one process"
 }
