@@ -11,7 +11,7 @@
 /* The frame realignment a decoder starts with (doc/realign.md: why). */
 #define ETM_DEC_REALIGN_DEFAULT etm_realign_precise
 
-struct etm_dec_tape;
+struct etm_dec_replay;
 struct dec_left;
 struct etm_sbuf;
 
@@ -104,10 +104,10 @@ struct etm_decoder {
 	uint64_t re_at, re_end;
 	int re_id;
 	unsigned lose_id;
-	/* deformatter output replayed from a recording (decoder/tape.h)
+	/* deformatter output replayed from a recording (decoder/dfmt_replay.h)
 	 * instead of dfmt (NULL): the next event */
-	const struct etm_dec_tape *tape;
-	size_t tape_at;
+	const struct etm_dec_replay *replay;
+	size_t replay_at;
 	/* CoreSight frames with the realignment on, elements only (no
 	 * packets): every element goes through the hold (elem_hold.c) */
 	int hold_on;
@@ -123,10 +123,10 @@ struct etm_decoder {
 };
 
 struct etm_dfmt_stage;
-/* The next output of the recording @d replays (tape.c), as
+/* The next output of the recording @d replays (dfmt_replay.c), as
  * etm_dfmt_next_bulk() gave it: 1 staged data, 0 an item, or an error. */
-int etm_dec_tape_next(struct etm_decoder *d, struct etm_dfmt_item *x,
-		      struct etm_dfmt_stage *st);
+int etm_dec_replay_next(struct etm_decoder *d, struct etm_dfmt_item *x,
+			struct etm_dfmt_stage *st);
 
 /* ETMv1 source (decoder/dec_e1.c): @s (configured, owned from here on)
  * becomes the raw input's source of @d. Returns 0 or an error. */

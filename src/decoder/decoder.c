@@ -148,7 +148,7 @@ int etm_decoder_push(struct etm_decoder *d, const uint8_t *buf, size_t n)
 
 	if (!d || (!buf && n))
 		return -etme_invalid;
-	if (d->finishing || d->tape)
+	if (d->finishing || d->replay)
 		return -etme_invalid;
 	if (d->pc)
 		return etm_dec_pieces_push(d, buf, n);
@@ -362,10 +362,10 @@ static __attribute__((noinline)) int next_slow(struct etm_decoder *d, struct etm
 				return -etme_again;
 			return drain_finish(d, it);
 		}
-		if (d->left && !d->tape)
+		if (d->left && !d->replay)
 			etm_dec_left_out(d);
-		err = d->tape ? etm_dec_tape_next(d, &x, &st) :
-				etm_dfmt_next_bulk(d->dfmt, d->sel, &x, &st);
+		err = d->replay ? etm_dec_replay_next(d, &x, &st) :
+				  etm_dfmt_next_bulk(d->dfmt, d->sel, &x, &st);
 		if (err == 1) {
 			err = push_stage(d, &st);
 			if (err < 0)

@@ -38,7 +38,7 @@ static inline uint32_t e3_st_pack(enum etm_isa isa, int valid, int wait,
 static int e3_memo_get(struct etm3_flow *e)
 {
 	if (!e->memo)
-		e->memo = calloc((size_t)1 << ETM_WMEMO_LOG2, sizeof(*e->memo));
+		e->memo = calloc((size_t)1 << ETM_WALK_MEMO_LOG2, sizeof(*e->memo));
 	return e->memo != NULL;
 }
 
@@ -56,7 +56,7 @@ static inline int e3_memo_base(const struct etm3_flow *e, int merge)
 }
 
 /* After a walk: whether it may be kept, i.e. it made only ranges (no
- * unreadable opcode, no lost branch), at most ETM_WMEMO_RANGES of them,
+ * unreadable opcode, no lost branch), at most ETM_WALK_MEMO_RANGES of them,
  * the first at queue index @base (e3_memo_base()). */
 static int e3_memo_keepable(const struct etm3_flow *e, int base)
 {
@@ -64,7 +64,7 @@ static int e3_memo_keepable(const struct etm3_flow *e, int base)
 	unsigned end = f->qhead + f->qlen, j;
 
 	if (base < 0 || !e->pend_on || e->pend != &f->q[end] ||
-	    (unsigned)base > end || end - (unsigned)base >= ETM_WMEMO_RANGES ||
+	    (unsigned)base > end || end - (unsigned)base >= ETM_WALK_MEMO_RANGES ||
 	    e->nheld)
 		return 0;
 	for (j = (unsigned)base; j <= end; j++)
@@ -200,7 +200,7 @@ static inline int e3_ls_flush(struct etm3_flow *e, struct e3_ls *s)
  * elements queued with offset @off (all but the last are classified, so
  * each is queued by counting it), then its end state. The queue has the
  * room: the plain loop starts below a quarter of it and stops once past
- * half (ETM_FLOW_QMAX / 2 + ETM_WMEMO_RANGES + 1 < ETM_FLOW_QMAX). */
+ * half (ETM_FLOW_QMAX / 2 + ETM_WALK_MEMO_RANGES + 1 < ETM_FLOW_QMAX). */
 static inline int e3_ls_apply(struct etm3_flow *e, struct e3_ls *s,
 			      const struct etm_wm_entry *m, uint64_t off)
 {

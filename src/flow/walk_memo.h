@@ -12,8 +12,8 @@
 #include <etmtrace/flow.h>
 
 /* Entries (two-way sets) and most ranges one walk may make to be kept. */
-#define ETM_WMEMO_LOG2 10
-#define ETM_WMEMO_RANGES 5
+#define ETM_WALK_MEMO_LOG2 10
+#define ETM_WALK_MEMO_RANGES 5
 
 struct etm_wm_entry {
 	/* key: the walk started at addr; etm_wm_key() of the rest (0: the
@@ -31,7 +31,7 @@ struct etm_wm_entry {
 			  * plain loop's packed state, flow_etm3_plain.c) */
 	uint64_t end_addr;
 	uint64_t prev_addr; /* second-to-last instruction of the last */
-	struct etm_elem el[ETM_WMEMO_RANGES];
+	struct etm_elem el[ETM_WALK_MEMO_RANGES];
 };
 
 /* The key besides the address: template generation @tgen, ISA, memory
@@ -52,7 +52,7 @@ static inline struct etm_wm_entry *etm_wm_slot(struct etm_wm_entry *tab,
 {
 	uint64_t h = addr ^ ((uint64_t)hdr << 40);
 
-	return &tab[((h * 0x9E3779B97F4A7C15ull) >> (65 - ETM_WMEMO_LOG2))
+	return &tab[((h * 0x9E3779B97F4A7C15ull) >> (65 - ETM_WALK_MEMO_LOG2))
 		    << 1];
 }
 

@@ -1,7 +1,7 @@
 /* probe/config_probe.c - the configuration probe: decode the start of a
  * trace with the configuration and its variants (etm_diag_*() counting
  * the symptoms) and take the variant that fits best. Formatted input is
- * deformatted once for all of them (decoder/tape.h); on one thread a
+ * deformatted once for all of them (decoder/dfmt_replay.h); on one thread a
  * variant is decoded only while it can still be chosen. */
 #include <pthread.h>
 #include <stdlib.h>
@@ -12,7 +12,7 @@
 #include <etmtrace/error.h>
 
 #include "decoder/realign.h"
-#include "decoder/tape.h"
+#include "decoder/dfmt_replay.h"
 
 /* Symptom score and instruction count of decoding @buf with @cfg
  * (score -1 if it cannot be decoded at all). */
@@ -54,13 +54,13 @@ static int diag_over(const struct etm_diag_counts *c,
 }
 
 /* The input of the probe's decodes: formatted input deformatted once
- * (@tape, not NULL), for every configuration the same. */
+ * (@replay, not NULL), for every configuration the same. */
 struct diag_input {
 	enum etm_input_format fmt;
 	const uint8_t *buf;
 	size_t n;
-	struct etm_dec_tape *tape; /* for trace ID tape_id */
-	unsigned tape_id;
+	struct etm_dec_replay *replay; /* for trace ID replay_id */
+	unsigned replay_id;
 };
 
 /* Whether item @it shows the timestamp configuration may have mattered:
@@ -83,10 +83,10 @@ static struct diag_fit diag_fit(const struct diag_input *in,
 				const struct etm_image *img,
 				const struct diag_bound *bd)
 {
-	int tape = in->tape && etm_cfg_trace_id(cfg) == in->tape_id;
+	int replay = in->replay && etm_cfg_trace_id(cfg) == in->replay_id;
 	struct etm_decoder *dec =
-		tape ? etm_dec_tape_decoder(in->tape, etm_dec_elements) :
-		       etm_decoder_alloc(in->fmt, etm_dec_elements);
+		replay ? etm_dec_replay_decoder(in->replay, etm_dec_elements) :
+			 etm_decoder_alloc(in->fmt, etm_dec_elements);
 	struct etm_diag *d = etm_diag_alloc(cfg, img);
 	struct etm_item *it = malloc(sizeof(*it));
 	struct diag_fit fit = { -1, 0, 0, 0, 0, 0, 0 };
@@ -102,7 +102,7 @@ static struct diag_fit diag_fit(const struct diag_input *in,
 		/* a wrong configuration makes bad packets: that is what is
 		 * measured, not a lost frame alignment */
 		etm_decoder_set_realign(dec, etm_realign_off);
-		if (!tape)
+		if (!replay)
 			rc = etm_decoder_push(dec, in->buf, in->n);
 	}
 	while (!rc) {
@@ -439,13 +439,13 @@ static int diag_probe_run(enum etm_input_format fmt,
 	if (rk) /* the runner-up may fit worse than @cfg */
 		p->bd.on = 0;
 	p->next = 1;
-	p->in.tape_id = etm_cfg_trace_id(cfg);
+	p->in.replay_id = etm_cfg_trace_id(cfg);
 	if (fmt != etm_fmt_raw && p->nv > 1) /* deformatted once */
-		p->in.tape = etm_dec_tape_record(fmt, p->in.tape_id, buf, n);
+		p->in.replay = etm_dec_replay_record(fmt, p->in.replay_id, buf, n);
 	if (jobs > 1)
 		diag_probe_fits(p, jobs);
 	b = diag_probe_choose(p, keep, jobs, best, rk);
-	etm_dec_tape_free(p->in.tape);
+	etm_dec_replay_free(p->in.replay);
 out:
 	if (rk) {
 		rk->best = *best;

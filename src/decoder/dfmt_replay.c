@@ -1,4 +1,4 @@
-/* decoder/tape.c - the deformatter's output for one trace ID recorded once
+/* decoder/dfmt_replay.c - the deformatter's output for one trace ID recorded once
  * (data runs, staged data with its offset map, error items, where it
  * wanted more input) and replayed into decoders in place of their own
  * deformatter: what a decoder with the realignment off takes from the
@@ -12,29 +12,29 @@
 #include "common/grow.h"
 #include "decoder/dec_int.h"
 #include "decoder/realign.h"
-#include "decoder/tape.h"
+#include "decoder/dfmt_replay.h"
 #include "source/dfmt_bulk.h"
 
-enum tape_kind {
-	tape_stage, /* struct etm_dfmt_stage */
-	tape_item,  /* struct etm_dfmt_item (data run or error) */
-	tape_again, /* -etme_again: the input was finished here */
-	tape_end,   /* -etme_eos, or the error in err: stays there */
+enum replay_kind {
+	replay_stage, /* struct etm_dfmt_stage */
+	replay_item,  /* struct etm_dfmt_item (data run or error) */
+	replay_again, /* -etme_again: the input was finished here */
+	replay_end,   /* -etme_eos, or the error in err: stays there */
 };
 
-struct tape_ev {
-	enum tape_kind kind;
+struct replay_ev {
+	enum replay_kind kind;
 	int err;
-	struct etm_dfmt_item x; /* tape_item (run.data: see data) */
-	unsigned id;            /* tape_stage */
-	size_t data, n;         /* bytes at tape->data + data */
-	size_t seg, nseg;       /* tape_stage: map at tape->seg + seg */
+	struct etm_dfmt_item x; /* replay_item (run.data: see data) */
+	unsigned id;            /* replay_stage */
+	size_t data, n;         /* bytes at replay->data + data */
+	size_t seg, nseg;       /* replay_stage: map at replay->seg + seg */
 };
 
-struct etm_dec_tape {
+struct etm_dec_replay {
 	enum etm_input_format fmt;
 	unsigned id;
-	struct tape_ev *ev;
+	struct replay_ev *ev;
 	size_t nev, evcap;
 	uint8_t *data;
 	size_t ndata, datacap;
@@ -42,9 +42,9 @@ struct etm_dec_tape {
 	size_t nseg, segcap;
 };
 
-static struct tape_ev *tape_add(struct etm_dec_tape *t, enum tape_kind kind)
+static struct replay_ev *replay_add(struct etm_dec_replay *t, enum replay_kind kind)
 {
-	struct tape_ev *e = etm_grow(t->ev, &t->evcap, t->nev + 1, sizeof(*e), 16);
+	struct replay_ev *e = etm_grow(t->ev, &t->evcap, t->nev + 1, sizeof(*e), 16);
 
 	if (!e)
 		return NULL;
@@ -55,8 +55,8 @@ static struct tape_ev *tape_add(struct etm_dec_tape *t, enum tape_kind kind)
 	return e;
 }
 
-static int tape_bytes(struct etm_dec_tape *t, struct tape_ev *e,
-		      const uint8_t *b, size_t n)
+static int replay_bytes(struct etm_dec_replay *t, struct replay_ev *e,
+			const uint8_t *b, size_t n)
 {
 	uint8_t *data = etm_grow(t->data, &t->datacap, t->ndata + n, 1, 16);
 
@@ -71,13 +71,13 @@ static int tape_bytes(struct etm_dec_tape *t, struct tape_ev *e,
 	return 0;
 }
 
-static int tape_stage_add(struct etm_dec_tape *t,
-			  const struct etm_dfmt_stage *st)
+static int replay_stage_add(struct etm_dec_replay *t,
+			    const struct etm_dfmt_stage *st)
 {
-	struct tape_ev *e = tape_add(t, tape_stage);
+	struct replay_ev *e = replay_add(t, replay_stage);
 	void *seg;
 
-	if (!e || tape_bytes(t, e, st->data, st->n) < 0)
+	if (!e || replay_bytes(t, e, st->data, st->n) < 0)
 		return -etme_nomem;
 	seg = etm_grow(t->seg, &t->segcap, t->nseg + st->nseg,
 		       sizeof(*t->seg), 16);
@@ -92,9 +92,9 @@ static int tape_stage_add(struct etm_dec_tape *t,
 	return 0;
 }
 
-static int tape_item_add(struct etm_dec_tape *t, const struct etm_dfmt_item *x)
+static int replay_item_add(struct etm_dec_replay *t, const struct etm_dfmt_item *x)
 {
-	struct tape_ev *e = tape_add(t, tape_item);
+	struct replay_ev *e = replay_add(t, replay_item);
 
 	if (!e)
 		return -etme_nomem;
@@ -102,16 +102,16 @@ static int tape_item_add(struct etm_dec_tape *t, const struct etm_dfmt_item *x)
 	if (x->kind != etm_dfmt_data)
 		return 0;
 	e->x.run.data = NULL;
-	return tape_bytes(t, e, x->run.data, x->run.size);
+	return replay_bytes(t, e, x->run.data, x->run.size);
 }
 
 /* Pull everything from the deformatter of @d (its input pushed) onto @t,
  * finishing the input where it wants more. */
-static int tape_fill(struct etm_dec_tape *t, struct etm_decoder *d)
+static int replay_fill(struct etm_dec_replay *t, struct etm_decoder *d)
 {
 	struct etm_dfmt_stage st;
 	struct etm_dfmt_item x;
-	struct tape_ev *e;
+	struct replay_ev *e;
 	int err;
 
 	for (;;) {
@@ -119,15 +119,15 @@ static int tape_fill(struct etm_dec_tape *t, struct etm_decoder *d)
 			etm_dec_left_out(d);
 		err = etm_dfmt_next_bulk(d->dfmt, d->sel, &x, &st);
 		if (err == 1)
-			err = tape_stage_add(t, &st);
+			err = replay_stage_add(t, &st);
 		else if (err == 0)
-			err = tape_item_add(t, &x);
+			err = replay_item_add(t, &x);
 		else if (err == -etme_again && !d->finishing) {
-			err = tape_add(t, tape_again) ? 0 : -etme_nomem;
+			err = replay_add(t, replay_again) ? 0 : -etme_nomem;
 			etm_dfmt_finish(d->dfmt);
 			d->finishing = 1;
 		} else {
-			e = tape_add(t, tape_end);
+			e = replay_add(t, replay_end);
 			if (!e)
 				return -etme_nomem;
 			e->err = err;
@@ -138,11 +138,11 @@ static int tape_fill(struct etm_dec_tape *t, struct etm_decoder *d)
 	}
 }
 
-struct etm_dec_tape *etm_dec_tape_record(enum etm_input_format fmt,
-					 unsigned id, const uint8_t *buf,
-					 size_t n)
+struct etm_dec_replay *etm_dec_replay_record(enum etm_input_format fmt,
+					     unsigned id, const uint8_t *buf,
+					     size_t n)
 {
-	struct etm_dec_tape *t;
+	struct etm_dec_replay *t;
 	struct etm_decoder *d;
 	int err;
 
@@ -161,16 +161,16 @@ struct etm_dec_tape *etm_dec_tape_record(enum etm_input_format fmt,
 		err = etm_dfmt_push(d->dfmt, buf, n);
 	}
 	if (!err)
-		err = tape_fill(t, d);
+		err = replay_fill(t, d);
 	etm_decoder_free(d);
 	if (err < 0) {
-		etm_dec_tape_free(t);
+		etm_dec_replay_free(t);
 		return NULL;
 	}
 	return t;
 }
 
-void etm_dec_tape_free(struct etm_dec_tape *t)
+void etm_dec_replay_free(struct etm_dec_replay *t)
 {
 	if (!t)
 		return;
@@ -180,8 +180,8 @@ void etm_dec_tape_free(struct etm_dec_tape *t)
 	free(t);
 }
 
-struct etm_decoder *etm_dec_tape_decoder(const struct etm_dec_tape *t,
-					 enum etm_decoder_mode mode)
+struct etm_decoder *etm_dec_replay_decoder(const struct etm_dec_replay *t,
+					   enum etm_decoder_mode mode)
 {
 	struct etm_decoder *d;
 
@@ -191,37 +191,37 @@ struct etm_decoder *etm_dec_tape_decoder(const struct etm_dec_tape *t,
 	if (!d)
 		return NULL;
 	d->fmt = t->fmt;
-	d->tape = t;
+	d->replay = t;
 	d->no_realign = 1;
 	return d;
 }
 
-int etm_dec_tape_next(struct etm_decoder *d, struct etm_dfmt_item *x,
-		      struct etm_dfmt_stage *st)
+int etm_dec_replay_next(struct etm_decoder *d, struct etm_dfmt_item *x,
+			struct etm_dfmt_stage *st)
 {
-	const struct etm_dec_tape *t = d->tape;
-	const struct tape_ev *e = &t->ev[d->tape_at];
+	const struct etm_dec_replay *t = d->replay;
+	const struct replay_ev *e = &t->ev[d->replay_at];
 
 	switch (e->kind) {
-	case tape_stage:
+	case replay_stage:
 		st->id = e->id;
 		st->data = t->data + e->data;
 		st->n = e->n;
 		st->seg = t->seg + e->seg;
 		st->nseg = e->nseg;
-		d->tape_at++;
+		d->replay_at++;
 		return 1;
-	case tape_item:
+	case replay_item:
 		*x = e->x;
 		if (x->kind == etm_dfmt_data)
 			x->run.data = t->data + e->data;
-		d->tape_at++;
+		d->replay_at++;
 		return 0;
-	case tape_again:
+	case replay_again:
 		if (!d->finishing)
 			return -etme_again;
-		d->tape_at++;
-		return etm_dec_tape_next(d, x, st);
+		d->replay_at++;
+		return etm_dec_replay_next(d, x, st);
 	default:
 		return e->err;
 	}

@@ -1,4 +1,4 @@
-/* decoder/tape.h - the deformatter's output for one trace ID, recorded
+/* decoder/dfmt_replay.h - the deformatter's output for one trace ID, recorded
  * once and replayed into any number of decoders (the configuration probe,
  * probe/diag.c: every variant decodes the same frames, so they are split
  * once instead of once per variant). */
@@ -10,16 +10,16 @@
 
 #include <etmtrace/decoder.h>
 
-struct etm_dec_tape;
+struct etm_dec_replay;
 
 /* Record what a decoder of formatted input @fmt (not etm_fmt_raw) with one
  * source, of trace ID @id, and the realignment off, would take from its
  * deformatter for the @n bytes @buf pushed at once and then finished. NULL
  * on no memory or bad arguments. */
-struct etm_dec_tape *etm_dec_tape_record(enum etm_input_format fmt,
-					 unsigned id, const uint8_t *buf,
-					 size_t n);
-void etm_dec_tape_free(struct etm_dec_tape *t);
+struct etm_dec_replay *etm_dec_replay_record(enum etm_input_format fmt,
+					     unsigned id, const uint8_t *buf,
+					     size_t n);
+void etm_dec_replay_free(struct etm_dec_replay *t);
 
 /* A decoder in @mode reading @t (borrowed, kept until the decoder is
  * freed) instead of pushed input: add the one source of trace ID @id of
@@ -27,7 +27,7 @@ void etm_dec_tape_free(struct etm_dec_tape *t);
  * returns -etme_again until etm_decoder_finish()). The realignment stays
  * off; push is refused. The items are those of a decoder given the bytes
  * with etm_decoder_set_realign(d, 0). NULL on no memory. */
-struct etm_decoder *etm_dec_tape_decoder(const struct etm_dec_tape *t,
-					 enum etm_decoder_mode mode);
+struct etm_decoder *etm_dec_replay_decoder(const struct etm_dec_replay *t,
+					   enum etm_decoder_mode mode);
 
 #endif
