@@ -13,19 +13,23 @@
 #include <etmtrace/error.h>
 
 /* The packed table entry of one-byte atom packet @a (see acd[]), and its
- * running W sums into @cw. */
-static uint64_t acd_entry(const struct etm_atomc *a, int ok, uint16_t *cw)
+ * W atoms into @v. */
+static uint64_t acd_entry(const struct etm_atomc *a, int ok,
+			  struct etm_acv *v)
 {
 	unsigned j, s = 0;
 
 	for (j = 0; j < 8; j++) {
 		s += j < a->n ? a->w[j] : 0;
-		cw[j] = (uint16_t)s;
+		v->cw[j] = (uint16_t)s;
 	}
 	s += a->w_tail;
-	return a->n | (uint64_t)(s & 0xff) << 8 | (uint64_t)(a->n != 0) << 32 |
-	       (uint64_t)a->bits << 48 |
-	       (ok && a->n <= 8 ? ETM_ACD_RUN : 0);
+	for (j = 0; j < 8; j++)
+		v->wt[j] = (uint16_t)s;
+	/* a run's W atoms are summed in 16 bits (cw[]): at most 8 a
+	 * packet (etm_pkt_tok_atom_run()'s maxpk) */
+	return a->n | (uint64_t)(a->n != 0) << 8 | (uint64_t)a->bits << 48 |
+	       (ok && a->n <= 8 && s <= 8 ? ETM_ACD_RUN : 0);
 }
 
 /* Atom packets complete in one byte that leave the state alone. */
@@ -54,7 +58,7 @@ void etm_pktp_atom_table(struct etm_pktp *p, const struct etm_pkt_state *st0)
 					   ((1u << pkt->atom_count) - 1));
 		for (k = 0; k < ETM_PKT_MAX_ATOMS; k++)
 			p->ac[b].w[k] = pkt->atom_w[k];
-		p->acd[b] = acd_entry(&p->ac[b], p->aok[b], p->acw[b]);
+		p->acd[b] = acd_entry(&p->ac[b], p->aok[b], &p->acv[b]);
 	}
 }
 
@@ -67,36 +71,39 @@ typedef uint16_t ca_v8u16 __attribute__((vector_size(16)));
 /* One cycle-accurate header @h (table entry @d) at @pos into @r, without
  * a branch on its kind (W-only and atom packets come in no predictable
  * order): its slots in apk/ppos/cw are written and kept only if it has
- * atoms; @tot counts the run's W atoms. The caller checked that its atoms
- * fit. */
+ * atoms; @vtot is the run's W atoms so far in every lane (its running
+ * sums are its own plus those, and it adds its total: two vector adds from
+ * the table, no broadcast). The caller checked that its atoms fit. */
 static inline __attribute__((always_inline)) void
 ca_take(const struct etm_pktp *p, struct etm_atom_run *r, size_t pos,
 	uint8_t h, uint64_t d, unsigned *pn, unsigned *pnap, uint64_t *pbits,
-	uint32_t *ptot)
+	ca_v8u16 *vtot)
 {
 	unsigned n = *pn, nap = *pnap;
-	unsigned an = (unsigned)d & 0xff, has = (unsigned)(d >> 32) & 1;
+	const struct etm_acv *a = &p->acv[h];
 	uint64_t rep = nap * 0x0101010101010101ull;
-	ca_v8u16 v;
+	ca_v8u16 v, t;
 
-	memcpy(&v, p->acw[h], sizeof(v));
-	v += (uint16_t)*ptot;
+	memcpy(&v, a->cw, sizeof(v));
+	memcpy(&t, a->wt, sizeof(t));
+	v += *vtot;
+	*vtot += t;
 	memcpy(&r->apk[n], &rep, 8);
 	memcpy(&r->cw[n + 1], &v, sizeof(v));
 	r->ppos[nap] = pos;
 	*pbits |= (d >> 48) << (n & 63);
-	*ptot += (uint32_t)(d >> 8 & 0xff);
-	*pnap = nap + has;
-	*pn = n + an;
+	*pnap = nap + (unsigned)(d >> 8 & 0xff);
+	*pn = n + (unsigned)(d & 0xff);
 }
 
 /* The cycle-accurate loop of etm_pkt_tok_atom_run(): packets from @pos
  * (before @end) while the table acd[] (etm_pktp_atom_table()) says they
- * are in it, each through one 8-byte table entry and a 16-byte vector of
- * its running W sums; the run's state in and out through the pointers.
- * Headers are taken in stretches that surely fit in the run (at most
- * CA_HDR_ATOMS atoms each), so the per-header room check is needed only
- * near its end. Returns the position after the last packet taken. */
+ * are in it, each through one 8-byte table entry and two 16-byte vectors
+ * of its W atoms; the run's state in and out through the pointers (@ptot:
+ * its W atoms). Headers are taken in stretches that surely fit in the run
+ * (at most CA_HDR_ATOMS atoms each), so the per-header room check is
+ * needed only near its end. Returns the position after the last packet
+ * taken. */
 static inline __attribute__((always_inline)) size_t
 run_ca(const struct etm_pktp *p, struct etm_atom_run *r, size_t pos,
        size_t end, unsigned *pn, unsigned *pnap, uint64_t *pbits,
@@ -106,10 +113,11 @@ run_ca(const struct etm_pktp *p, struct etm_atom_run *r, size_t pos,
 	const uint64_t *acd = p->acd;
 	unsigned n = *pn, nap = *pnap;
 	uint64_t bits = *pbits, d;
-	uint32_t tot = *ptot;
+	ca_v8u16 vtot = { 0 };
 	size_t lim;
 	uint8_t h;
 
+	vtot += (uint16_t)*ptot;
 	for (;;) {
 		lim = pos + (ETM_ATOM_RUN_MAX - n) / CA_HDR_ATOMS;
 		if (lim > end)
@@ -121,7 +129,7 @@ run_ca(const struct etm_pktp *p, struct etm_atom_run *r, size_t pos,
 			d = acd[h];
 			if (!(d & ETM_ACD_RUN))
 				goto out;
-			ca_take(p, r, pos, h, d, &n, &nap, &bits, &tot);
+			ca_take(p, r, pos, h, d, &n, &nap, &bits, &vtot);
 		} while (++pos < lim);
 	}
 	/* near the end of the run: each header's atoms checked */
@@ -131,14 +139,14 @@ run_ca(const struct etm_pktp *p, struct etm_atom_run *r, size_t pos,
 		if (!(d & ETM_ACD_RUN) ||
 		    n + ((unsigned)d & 0xff) > ETM_ATOM_RUN_MAX)
 			break;
-		ca_take(p, r, pos, h, d, &n, &nap, &bits, &tot);
+		ca_take(p, r, pos, h, d, &n, &nap, &bits, &vtot);
 		pos++;
 	}
 out:
 	*pn = n;
 	*pnap = nap;
 	*pbits = bits;
-	*ptot = tot;
+	*ptot = vtot[0];
 	return pos;
 }
 
