@@ -155,7 +155,7 @@ struct e3_step {
 
 /* Append the instructions of step @st to the pending range, or start a new
  * one with them. */
-static inline int e3_append(struct etm3_flow *e, const struct e3_step *st)
+static inline __attribute__((always_inline)) int e3_append(struct etm3_flow *e, const struct e3_step *st)
 {
 	const struct etm_block *b = st->b;
 	uint64_t first = e->addr, prev;
@@ -277,8 +277,8 @@ static uint32_t e3_erun(uint64_t bits, uint32_t n)
 /* Cycles of atoms @i..@i+@k-1 into *@sum, of the last one returned: a
  * difference of running sums, not a loop over a varying number of atoms
  * (mispredicted); atom 0's own are w0. */
-static uint32_t e3_wsum(const struct e3_atoms *a, uint32_t i, uint32_t k,
-			uint64_t *sum)
+static inline __attribute__((always_inline)) uint32_t e3_wsum(const struct e3_atoms *a, uint32_t i, uint32_t k,
+							      uint64_t *sum)
 {
 	uint32_t j = i + k - 1;
 	uint64_t extra = i ? 0 : a->w0 - (uint32_t)a->cw[1];
