@@ -120,7 +120,7 @@ static unsigned e3_isize(const struct etm_block *b, uint32_t i)
 }
 
 /* Start a new pending range (flushing the old one) at @start. */
-static int e3_new_range(struct etm3_flow *e, uint64_t start, enum etm_isa isa)
+static inline __attribute__((always_inline)) int e3_new_range(struct etm3_flow *e, uint64_t start, enum etm_isa isa)
 {
 	struct etm_flow *f = e->f;
 	int err = e3_flush(e);
