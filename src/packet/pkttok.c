@@ -75,12 +75,12 @@ typedef uint16_t ca_v8u16 __attribute__((vector_size(16)));
  * sums are its own plus those, and it adds its total: two vector adds from
  * the table, no broadcast). The caller checked that its atoms fit. */
 static inline __attribute__((always_inline)) void
-ca_take(const struct etm_pktp *p, struct etm_atom_run *r, size_t pos,
-	uint8_t h, uint64_t d, unsigned *pn, unsigned *pnap, uint64_t *pbits,
+ca_take(const struct etm_acv *acv, struct etm_atom_run *r, size_t pos,
+	uint8_t h, uint64_t d, size_t *pn, size_t *pnap, uint64_t *pbits,
 	ca_v8u16 *vtot)
 {
-	unsigned n = *pn, nap = *pnap;
-	const struct etm_acv *a = &p->acv[h];
+	size_t n = *pn, nap = *pnap;
+	const struct etm_acv *a = &acv[h];
 	uint64_t rep = nap * 0x0101010101010101ull;
 	ca_v8u16 v, t;
 
@@ -92,8 +92,8 @@ ca_take(const struct etm_pktp *p, struct etm_atom_run *r, size_t pos,
 	memcpy(&r->cw[n + 1], &v, sizeof(v));
 	r->ppos[nap] = pos;
 	*pbits |= (d >> 48) << (n & 63);
-	*pnap = nap + (unsigned)(d >> 8 & 0xff);
-	*pn = n + (unsigned)(d & 0xff);
+	*pnap = nap + (d >> 8 & 0xff);
+	*pn = n + (d & 0xff);
 }
 
 /* The cycle-accurate loop of etm_pkt_tok_atom_run(): packets from @pos
@@ -111,7 +111,9 @@ run_ca(const struct etm_pktp *p, struct etm_atom_run *r, size_t pos,
 {
 	const uint8_t *buf = p->buf;
 	const uint64_t *acd = p->acd;
-	unsigned n = *pn, nap = *pnap;
+	const struct etm_acv *acv = p->acv;
+	/* (indices in full registers: no extension per header) */
+	size_t n = *pn, nap = *pnap;
 	uint64_t bits = *pbits, d;
 	ca_v8u16 vtot = { 0 };
 	size_t lim;
@@ -129,7 +131,7 @@ run_ca(const struct etm_pktp *p, struct etm_atom_run *r, size_t pos,
 			d = acd[h];
 			if (!(d & ETM_ACD_RUN))
 				goto out;
-			ca_take(p, r, pos, h, d, &n, &nap, &bits, &vtot);
+			ca_take(acv, r, pos, h, d, &n, &nap, &bits, &vtot);
 		} while (++pos < lim);
 	}
 	/* near the end of the run: each header's atoms checked */
@@ -139,12 +141,12 @@ run_ca(const struct etm_pktp *p, struct etm_atom_run *r, size_t pos,
 		if (!(d & ETM_ACD_RUN) ||
 		    n + ((unsigned)d & 0xff) > ETM_ATOM_RUN_MAX)
 			break;
-		ca_take(p, r, pos, h, d, &n, &nap, &bits, &vtot);
+		ca_take(acv, r, pos, h, d, &n, &nap, &bits, &vtot);
 		pos++;
 	}
 out:
-	*pn = n;
-	*pnap = nap;
+	*pn = (unsigned)n;
+	*pnap = (unsigned)nap;
 	*pbits = bits;
 	*ptot = vtot[0];
 	return pos;
