@@ -40,7 +40,8 @@ static uint8_t pheader(int ca)
 		return (uint8_t)(0x80 | (rnd() & 0x7e));
 	if (!ca)
 		return f % 2 ? (uint8_t)(0x80 | (f >> 8 & 0x7c)) /* 1NEEEE00 */
-			     : (uint8_t)(0x82 | (f >> 8 & 0x0c)); /* 1000FF10 */
+			       :
+			       (uint8_t)(0x82 | (f >> 8 & 0x0c)); /* 1000FF10 */
 	switch (f % 4) {
 	case 0: /* format 1 b1N0EEE00, not 0x80 */
 		return (uint8_t)(0x80 | (f >> 8 & 0x5c) | (f & 0x100 ? 0 : 4));
@@ -201,7 +202,7 @@ static void atom_runs_equal_general_path(void)
  * the fourth (10). */
 static void cycle_accurate_run_by_hand(void)
 {
-	static const uint8_t t[] = { 0,    0,    0,    0,    0,    0x80,
+	static const uint8_t t[] = { 0, 0, 0, 0, 0, 0x80,
 				     0xbc, 0xc8, 0x8a, 0xe8, 0x92, 0xbc };
 	static const uint16_t cw[] = { 0, 9, 10, 11, 12, 12, 15, 15 };
 	static const uint8_t apk[] = { 0, 0, 0, 1, 1, 2, 3 };
