@@ -34,7 +34,8 @@ struct pp_part {
 	struct pp_line *line;
 	size_t nline, capline;
 	uint64_t noline;
-	uint8_t seen[32]; /* sources with an element in the part */
+	uint8_t seen[32]; /* sources with a raw element in the part (an
+			   * element that only creates its source once) */
 	void *side;
 };
 
@@ -188,67 +189,73 @@ static int pp_walk(struct etm_profile *w, struct prof_src *s,
 	return n ? pp_run(pt, op, f, n, a0) : 0;
 }
 
-/* Op @b joins op @a, the one before it, when applying them one after
- * the other is applying their sum: both whole in one function of one
+/* The range joins op @a, the op before it, when applying them one after
+ * the other is applying their sum: both whole in function @f of one
  * source, @a neither calling nor returning (after @a's count the function
- * runs, nothing is pending: @b's count is an addition). Even at the
- * node or depth bound, where the function's node is not created, a
- * second entry changes nothing. Not with a timeline (per-range times). */
-static int pp_join(struct prof_op *a, const struct prof_op *b)
+ * runs and nothing is pending: the range's count is an addition). Even
+ * at the node or depth bound, where the function's node is not created,
+ * a second entry changes nothing. Not with a timeline (per-range times). */
+static int pp_join(struct prof_op *a, const struct etm_elem *el, uint32_t f,
+		   uint32_t cyc, uint8_t flags)
 {
-	if (a->f != b->f || a->f == PROF_NONE || a->id != b->id ||
+	if (a->f != f || a->id != el->id ||
 	    (a->flags & (PROF_OP_RAW | PROF_OP_CALL | PROF_OP_RET)) ||
-	    a->ninsn + b->ninsn < a->ninsn || a->cyc + b->cyc < a->cyc)
+	    a->ninsn + el->ninsn < a->ninsn || a->cyc + cyc < a->cyc)
 		return 0;
-	a->ninsn += b->ninsn;
-	a->cyc += b->cyc;
-	a->last = b->last;
-	a->size = b->size;
-	a->flags |= b->flags;
+	a->ninsn += el->ninsn;
+	a->cyc += cyc;
+	a->last = el->last_addr;
+	a->size = el->last_size;
+	a->flags |= flags;
 	return 1;
 }
 
-/* prof_range()'s lookups for @el into an op of the part (room reserved). */
+/* What the last instruction of @el does: PROF_OP_CALL, PROF_OP_RET, 0. */
+static uint8_t pp_last(struct prof_src *s, const struct etm_elem *el)
+{
+	if (!el->last_exec)
+		return 0;
+	if (el->last_link && (el->last_cls == etmc_br_direct ||
+			      el->last_cls == etmc_br_indirect))
+		return PROF_OP_CALL;
+	if (el->last_cls == etmc_br_indirect && prof_is_return(s, el))
+		return PROF_OP_RET;
+	return 0;
+}
+
+/* prof_range()'s lookups for @el into an op of the part (room reserved),
+ * or into the op before it (pp_join()). */
 static int pp_range(struct pp_state *st, const struct etm_elem *el)
 {
 	struct etm_profile *w = st->w;
 	struct prof_src *s = w->src[el->id];
 	struct pp_part *pt = st->part;
-	struct prof_op *op = &pt->op[pt->nop];
-	uint32_t f;
+	struct prof_op *op;
+	uint32_t f, cyc = el->has_cycles ? el->cycles : 0;
+	uint8_t flags;
+	int whole;
 
 	if (!s && !(s = prof_src_get(w, el->id)))
 		return -etme_nomem;
+	f = prof_func_of(w, s, el->start);
+	whole = !w->lines && (el->last_addr - s->fn_first <= s->fn_span ||
+			      (f == w->unknown ? etm_symbols_find(w->syms, el->last_addr) < 0 :
+						 prof_func_of(w, s, el->last_addr) == f));
+	flags = (uint8_t)(pp_last(s, el) | (el->has_cycles ? PROF_OP_CYC : 0));
+	if (whole && st->join && pt->nop &&
+	    pp_join(&pt->op[pt->nop - 1], el, f, cyc, flags))
+		return 0;
+	op = &pt->op[pt->nop++];
 	op->start = el->start;
 	op->last = el->last_addr;
 	op->ninsn = el->ninsn;
-	op->cyc = el->has_cycles ? el->cycles : 0;
+	op->cyc = cyc;
 	op->nrun = 0;
 	op->id = el->id;
 	op->size = el->last_size;
-	op->flags = el->has_cycles ? PROF_OP_CYC : 0;
-	f = prof_func_of(w, s, el->start);
-	if (!w->lines && (el->last_addr - s->fn_first <= s->fn_span ||
-			  (f == w->unknown ? etm_symbols_find(w->syms, el->last_addr) < 0 :
-					     prof_func_of(w, s, el->last_addr) == f))) {
-		op->f = f;
-	} else {
-		int r;
-
-		op->f = PROF_NONE;
-		r = pp_walk(w, s, pt, op, el);
-		if (r < 0)
-			return r;
-	}
-	if (el->last_exec && el->last_link && (el->last_cls == etmc_br_direct ||
-					       el->last_cls == etmc_br_indirect))
-		op->flags |= PROF_OP_CALL;
-	else if (el->last_exec && el->last_cls == etmc_br_indirect &&
-		 prof_is_return(s, el))
-		op->flags |= PROF_OP_RET;
-	if (!st->join || !pt->nop || !pp_join(&pt->op[pt->nop - 1], op))
-		pt->nop++;
-	return 0;
+	op->flags = flags;
+	op->f = whole ? f : PROF_NONE;
+	return whole ? 0 : pp_walk(w, s, pt, op, el);
 }
 
 /* Whether prof_elem() does anything with @el besides creating its source. */
@@ -292,15 +299,17 @@ static int pp_elems(void *state, const struct etm_elem *els, size_t n)
 		const struct etm_elem *el = &els[i];
 		uint8_t bit = (uint8_t)(1u << (el->id & 7));
 
-		if (el->kind == etmk_range && !st->raw_ranges)
+		if (el->kind == etmk_range && !st->raw_ranges) {
 			r = pp_range(st, el);
-		else if (pp_matters(st->c->total, el) || !(pt->seen[el->id >> 3] & bit))
+		} else if (pp_matters(st->c->total, el) ||
+			   !(pt->seen[el->id >> 3] & bit)) {
 			r = pp_raw(pt, el);
-		else
+			pt->seen[el->id >> 3] |= bit;
+		} else {
 			r = 0;
+		}
 		if (r < 0)
 			return r;
-		pt->seen[el->id >> 3] |= bit;
 	}
 	return 0;
 }

@@ -91,8 +91,8 @@ static void prog_image(struct prog *g)
 	uint32_t i;
 
 	for (i = 0; i < sizeof(g->mem); i += 4)
-		put32(g->mem, i, 0xe1a00000); /* NOP */
-	put32(g->mem, MAIN + 4, a32_b(0xeb000000, MAIN + 4, F0)); /* BL f0 */
+		put32(g->mem, i, 0xe1a00000);                       /* NOP */
+	put32(g->mem, MAIN + 4, a32_b(0xeb000000, MAIN + 4, F0));   /* BL f0 */
 	put32(g->mem, MAIN + 8, a32_b(0xea000000, MAIN + 8, MAIN)); /* B main */
 	for (i = 0; i < NF; i++) {
 		uint32_t f = F0 + 16 * i;
