@@ -198,15 +198,18 @@ static int pp_walk(struct etm_profile *w, struct prof_src *s,
 static int pp_join(struct prof_op *a, const struct etm_elem *el, uint32_t f,
 		   uint32_t cyc, uint8_t flags)
 {
-	if (a->f != f || a->id != el->id ||
-	    (a->flags & (PROF_OP_RAW | PROF_OP_CALL | PROF_OP_RET)) ||
-	    a->ninsn + el->ninsn < a->ninsn || a->cyc + cyc < a->cyc)
+	struct prof_op j = *a; /* one store back: no uint8_t stores to alias */
+
+	if (j.f != f || j.id != el->id ||
+	    (j.flags & (PROF_OP_RAW | PROF_OP_CALL | PROF_OP_RET)) ||
+	    j.ninsn + el->ninsn < j.ninsn || j.cyc + cyc < j.cyc)
 		return 0;
-	a->ninsn += el->ninsn;
-	a->cyc += cyc;
-	a->last = el->last_addr;
-	a->size = el->last_size;
-	a->flags |= flags;
+	j.ninsn += el->ninsn;
+	j.cyc += cyc;
+	j.last = el->last_addr;
+	j.size = el->last_size;
+	j.flags |= flags;
+	*a = j;
 	return 1;
 }
 
@@ -246,15 +249,14 @@ static int pp_range(struct pp_state *st, const struct etm_elem *el)
 	    pp_join(&pt->op[pt->nop - 1], el, f, cyc, flags))
 		return 0;
 	op = &pt->op[pt->nop++];
-	op->start = el->start;
-	op->last = el->last_addr;
-	op->ninsn = el->ninsn;
-	op->cyc = cyc;
-	op->nrun = 0;
-	op->id = el->id;
-	op->size = el->last_size;
-	op->flags = flags;
-	op->f = whole ? f : PROF_NONE;
+	*op = (struct prof_op){ .start = el->start,
+				.last = el->last_addr,
+				.ninsn = el->ninsn,
+				.cyc = cyc,
+				.f = whole ? f : PROF_NONE,
+				.id = el->id,
+				.flags = flags,
+				.size = el->last_size };
 	return whole ? 0 : pp_walk(w, s, pt, op, el);
 }
 
