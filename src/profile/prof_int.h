@@ -150,12 +150,13 @@ static inline int prof_is_return(struct prof_src *s, const struct etm_elem *el)
 	return c->ret;
 }
 
-/* A range element digested on a worker (profile/prof_part.c): what its
- * profiling needs that does not depend on the call stacks - the function
- * of the whole range, or its runs of one function (and line counts, kept
- * apart), and whether its last instruction calls or returns. The calling
- * thread applies it in input order with prof_range_op(), exactly as
- * prof_elem() of the range would. */
+/* A range element digested on a worker (profile/prof_part.c), or
+ * consecutive ranges whole in one function joined (the earlier ones
+ * neither calling nor returning): what their profiling needs that does
+ * not depend on the call stacks - the function of the whole range, or its
+ * runs of one function (line counts kept apart), and whether its last
+ * instruction calls or returns. The calling thread applies it in input
+ * order with prof_range_op(), exactly as prof_elem() of the ranges would. */
 #define PROF_OP_RAW 1  /* not a range: the part's next raw element */
 #define PROF_OP_CYC 2  /* the range has a cycle count (@cyc) */
 #define PROF_OP_CALL 4 /* its last instruction is a call (BL, BLX) */
