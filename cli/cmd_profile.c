@@ -10,6 +10,7 @@
 
 #include "cmds.h"
 #include "diagwarn.h"
+#include "par_run.h"
 #include "prof_sampled.h"
 #include "session.h"
 #include "symload.h"
@@ -142,7 +143,12 @@ static int profile_run(struct session *s, struct opts *o, struct etm_symbols *sy
 	s->dw = pr.dw;
 	r = winrun_open(&wr, s, o, prof_batch, &pr);
 	s->elems = wr.w ? winrun_elems : prof_batch;
-	if (!r)
+	if (!r) /* the lookups on the workers, the stacks here */
+		r = s->jobs > 1 && !o->chunk && !s->mem && !s->skip && !wr.w &&
+				    !session_live(s) ?
+			    par_profile_run(s, p, pr.dw, &pr.t) :
+			    -1;
+	if (r < 0)
 		r = wr.w ? session_run(s, winrun_item, &wr) :
 			   session_run(s, prof_item, &pr);
 	if (!r)

@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <etmtrace/profile.h>
+
 #include "covcmd.h"
 #include "dis.h"
 #include "par_run.h"
@@ -99,7 +101,8 @@ struct par_cov_part {
 
 struct par_cov {
 	struct session *s;
-	struct cov_acc *total;
+	struct etm_diagset *dw; /* the whole's */
+	struct diagtally *t;
 };
 
 static void par_cov_free(void *ctx, void *part)
@@ -138,14 +141,20 @@ static int par_cov_append(void *ctx, void *part)
 	struct par_cov *c = ctx;
 	struct par_cov_part *p = part;
 
-	etm_diagset_append(c->total->dw, p->dg);
-	diagtally_add(&c->total->t, &p->t);
+	etm_diagset_append(c->dw, p->dg);
+	diagtally_add(c->t, &p->t);
 	return 0;
 }
 
-int par_coverage_run(struct session *s, struct cov_acc *a)
+/* The session's trace file through @run (etm_cov_run() or
+ * etm_profile_run() on @acc) with the diagnostics side consumer. */
+typedef int (*par_side_fn)(void *acc, struct session *s, struct etm_fd_range *rg,
+			   uint64_t size, const struct etm_cov_run_side *side);
+
+static int par_side_run(struct session *s, struct etm_diagset *dw,
+			struct diagtally *t, par_side_fn run, void *acc)
 {
-	struct par_cov c = { s, a };
+	struct par_cov c = { s, dw, t };
 	const struct etm_cov_run_side side = {
 		.open = par_cov_open,
 		.elems = par_cov_elems,
@@ -159,8 +168,7 @@ int par_coverage_run(struct session *s, struct cov_acc *a)
 
 	if (ret)
 		return ret;
-	ret = etm_cov_run(a->cov, s->dec, etm_fd_read, &rg, size,
-			  (unsigned)s->jobs, &side);
+	ret = run(acc, s, &rg, size, &side);
 	s->input_bytes = size;
 	close(rg.fd);
 	if (ret < 0) {
@@ -169,4 +177,29 @@ int par_coverage_run(struct session *s, struct cov_acc *a)
 		return 2;
 	}
 	return 0;
+}
+
+static int par_cov_run(void *acc, struct session *s, struct etm_fd_range *rg,
+		       uint64_t size, const struct etm_cov_run_side *side)
+{
+	return etm_cov_run(acc, s->dec, etm_fd_read, rg, size,
+			   (unsigned)s->jobs, side);
+}
+
+int par_coverage_run(struct session *s, struct cov_acc *a)
+{
+	return par_side_run(s, a->dw, &a->t, par_cov_run, a->cov);
+}
+
+static int par_prof_run(void *acc, struct session *s, struct etm_fd_range *rg,
+			uint64_t size, const struct etm_cov_run_side *side)
+{
+	return etm_profile_run(acc, s->dec, etm_fd_read, rg, size,
+			       (unsigned)s->jobs, side);
+}
+
+int par_profile_run(struct session *s, struct etm_profile *p,
+		    struct etm_diagset *dw, struct diagtally *t)
+{
+	return par_side_run(s, dw, t, par_prof_run, p);
 }

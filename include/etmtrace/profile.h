@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <etmtrace/coverage.h>
+#include <etmtrace/decoder.h>
 #include <etmtrace/flow.h>
 #include <etmtrace/image.h>
 #include <etmtrace/symbols.h>
@@ -114,6 +116,24 @@ int etm_profile_set_calls(struct etm_profile *p, etm_write_fn fn, void *ctx);
  * Returns 0, a negative value of the timeline writer, -etme_nomem. */
 int etm_profile_elems(struct etm_profile *p, const struct etm_elem *els,
 		      size_t n);
+/** Feed @p (set up as for etm_profile_elems(): sources, lines, timeline,
+ * call trace) the elements of the @size input bytes read through @rd as
+ * decoded by @dec (as etm_decoder_run() takes it: configured, unused) on
+ * @jobs threads (0 or 1: the calling thread only). Each worker does the
+ * part of the work that does not depend on the call stacks (function
+ * lookups, walks of ranges that cross functions, line counts, telling
+ * calls and returns) for its stretch; the calling thread applies the
+ * stretches in input order, so the profile, its reports and its timeline
+ * or call trace output equal etm_profile_elems() of every element on one
+ * thread. With images by Context ID (etm_profile_set_ctx_images()) the
+ * ranges are profiled whole on the calling thread. @side (may be NULL) is
+ * fed the same elements, part by part, as etm_cov_run() feeds it.
+ * etm_profile_finish() @p after the last run. Returns 0, -etme_invalid,
+ * -etme_nomem, a negative value of @side or of the timeline or call trace
+ * writer, or an error of etm_decoder_run_ops(). */
+int etm_profile_run(struct etm_profile *p, struct etm_decoder *dec,
+		    etm_read_fn rd, void *rctx, uint64_t size, unsigned jobs,
+		    const struct etm_cov_run_side *side);
 /** End of trace: open activations end (timeline closed). Returns as
  * etm_profile_elems(). */
 int etm_profile_finish(struct etm_profile *p);

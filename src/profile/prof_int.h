@@ -116,6 +116,67 @@ struct etm_profile {
 	void *ctx_img_arg;
 };
 
+/* The function id of @addr (p->unknown if no function has it): the
+ * source's memo of the last span, else a lookup that sets it. */
+uint32_t prof_func_lookup(struct etm_profile *p, struct prof_src *s,
+			  uint64_t addr);
+static inline uint32_t prof_func_of(struct etm_profile *p, struct prof_src *s,
+				    uint64_t addr)
+{
+	if (addr - s->fn_first <= s->fn_span)
+		return s->fn_id;
+	return prof_func_lookup(p, s, addr);
+}
+/* The state of source @id (created if new); NULL on no memory. */
+struct prof_src *prof_src_get(struct etm_profile *p, uint8_t id);
+/* Whether the last instruction of range @el is a return (source @s's
+ * image; cached per address). */
+static inline int prof_is_return(struct prof_src *s, const struct etm_elem *el)
+{
+	struct prof_rcache *c = &s->rc[(el->last_addr >> 1) & (PROF_RCACHE - 1)];
+	struct etm_walk w;
+	struct etm_insn in;
+
+	if (c->valid && c->addr == el->last_addr && c->isa == el->isa)
+		return c->ret;
+	if (!s->img || etm_walk_init(&w, s->img, el) < 0)
+		return 0;
+	w.addr = el->last_addr;
+	w.left = 1;
+	c->addr = el->last_addr;
+	c->isa = (uint8_t)el->isa;
+	c->valid = 1;
+	c->ret = etm_walk_next(&w, &in) == 0 && (in.is_return || in.exc_return);
+	return c->ret;
+}
+
+/* A range element digested on a worker (profile/prof_part.c), or
+ * consecutive ranges whole in one function joined (the earlier ones
+ * neither calling nor returning): what their profiling needs that does
+ * not depend on the call stacks - the function of the whole range, or its
+ * runs of one function (line counts kept apart), and whether its last
+ * instruction calls or returns. The calling thread applies it in input
+ * order with prof_range_op(), exactly as prof_elem() of the ranges would. */
+#define PROF_OP_RAW 1  /* not a range: the part's next raw element */
+#define PROF_OP_CYC 2  /* the range has a cycle count (@cyc) */
+#define PROF_OP_CALL 4 /* its last instruction is a call (BL, BLX) */
+#define PROF_OP_RET 8  /* ... a return (pending until the next address) */
+struct prof_op {
+	uint64_t start, last; /* first and last instruction */
+	uint32_t ninsn, cyc;
+	uint32_t f; /* the function of every instruction; PROF_NONE:
+			* @nrun runs of the part's run array */
+	uint32_t nrun;
+	uint8_t id, flags, size; /* trace ID, PROF_OP_*, last's size */
+};
+/* Instructions @n in function @f from address @a0 (in range order). */
+struct prof_run {
+	uint64_t a0;
+	uint32_t f, n;
+};
+int prof_range_op(struct etm_profile *p, const struct prof_op *op,
+		  const struct prof_run *run);
+
 /* The empty node hash. Returns 0 or -1 (no memory). */
 int prof_cct_init(struct etm_profile *p);
 /* Child of @parent for function @func (created if new). At the node bound

@@ -64,8 +64,8 @@ void etm_profile_free(struct etm_profile *p)
 	free(p);
 }
 
-static uint32_t prof_func_lookup(struct etm_profile *p, struct prof_src *s,
-				 uint64_t addr)
+uint32_t prof_func_lookup(struct etm_profile *p, struct prof_src *s,
+			  uint64_t addr)
 {
 	uint64_t first, last;
 	long f = etm_symbols_find_span(p->syms, addr, &first, &last);
@@ -76,16 +76,7 @@ static uint32_t prof_func_lookup(struct etm_profile *p, struct prof_src *s,
 	return s->fn_id;
 }
 
-/* The function id of @addr (p->unknown if no function has it). */
-static inline uint32_t prof_func_of(struct etm_profile *p, struct prof_src *s,
-				    uint64_t addr)
-{
-	if (addr - s->fn_first <= s->fn_span)
-		return s->fn_id;
-	return prof_func_lookup(p, s, addr);
-}
-
-static struct prof_src *prof_src_get(struct etm_profile *p, uint8_t id)
+struct prof_src *prof_src_get(struct etm_profile *p, uint8_t id)
 {
 	struct prof_src *s = p->src[id];
 
@@ -272,7 +263,7 @@ static int prof_entered(struct etm_profile *p, uint8_t id, struct prof_src *s,
 /* @n instructions (and @cyc cycles) ran in function @f. */
 static int prof_count(struct etm_profile *p, uint8_t id, struct prof_src *s,
 		      struct prof_stack *k, uint32_t f, uint32_t n,
-		      uint32_t cyc, const struct etm_elem *el, uint64_t addr)
+		      uint32_t cyc, int has_cyc, uint64_t addr)
 {
 	struct prof_node *nd;
 
@@ -294,7 +285,7 @@ static int prof_count(struct etm_profile *p, uint8_t id, struct prof_src *s,
 
 		if (r < 0)
 			return r;
-		prof_tl_time(p, s, n, cyc, el->has_cycles);
+		prof_tl_time(p, s, n, cyc, has_cyc);
 	}
 	return 0;
 }
@@ -326,7 +317,7 @@ static int prof_walk(struct etm_profile *p, uint8_t id, struct prof_src *s,
 		}
 		if (g != f) {
 			if (n) {
-				r = prof_count(p, id, s, k, f, n, 0, el, a0);
+				r = prof_count(p, id, s, k, f, n, 0, el->has_cycles, a0);
 				if (r < 0)
 					return r;
 				done += n;
@@ -346,28 +337,8 @@ static int prof_walk(struct etm_profile *p, uint8_t id, struct prof_src *s,
 		n = el->ninsn - done;
 	}
 	return n ? prof_count(p, id, s, k, f, n, el->has_cycles ? el->cycles : 0,
-			      el, a0) :
+			      el->has_cycles, a0) :
 		   0;
-}
-
-/* Whether the last instruction of @el is a return (cached per address). */
-static int prof_is_return(struct prof_src *s, const struct etm_elem *el)
-{
-	struct prof_rcache *c = &s->rc[(el->last_addr >> 1) & (PROF_RCACHE - 1)];
-	struct etm_walk w;
-	struct etm_insn in;
-
-	if (c->valid && c->addr == el->last_addr && c->isa == el->isa)
-		return c->ret;
-	if (!s->img || etm_walk_init(&w, s->img, el) < 0)
-		return 0;
-	w.addr = el->last_addr;
-	w.left = 1;
-	c->addr = el->last_addr;
-	c->isa = (uint8_t)el->isa;
-	c->valid = 1;
-	c->ret = etm_walk_next(&w, &in) == 0 && (in.is_return || in.exc_return);
-	return c->ret;
 }
 
 static int prof_range(struct etm_profile *p, uint8_t id, struct prof_src *s,
@@ -399,7 +370,8 @@ static int prof_range(struct etm_profile *p, uint8_t id, struct prof_src *s,
 					 etm_symbols_find(p->syms, el->last_addr) < 0 :
 					 prof_func_of(p, s, el->last_addr) == f))
 		r = prof_count(p, id, s, k, f, el->ninsn,
-			       el->has_cycles ? el->cycles : 0, el, el->start);
+			       el->has_cycles ? el->cycles : 0, el->has_cycles,
+			       el->start);
 	else
 		r = prof_walk(p, id, s, k, el);
 	if (r < 0)
@@ -415,6 +387,56 @@ static int prof_range(struct etm_profile *p, uint8_t id, struct prof_src *s,
 		k->pend = prof_pend_call;
 		p->st.calls++;
 	} else if (el->last_cls == etmc_br_indirect && prof_is_return(s, el)) {
+		k->pend = prof_pend_ret;
+	}
+	return 0;
+}
+
+/* The range the worker digested into @op (and @run): prof_range()'s
+ * effect on the stacks and counts without its lookups. */
+int prof_range_op(struct etm_profile *p, const struct prof_op *op,
+		  const struct prof_run *run)
+{
+	uint8_t id = op->id;
+	struct prof_src *s = p->src[id];
+	struct prof_stack *k;
+	int has_cyc = (op->flags & PROF_OP_CYC) != 0, r;
+	uint32_t i;
+
+	if (!s && !(s = prof_src_get(p, id)))
+		return -etme_nomem;
+	k = s->cur;
+	if (!k && !(k = s->cur = prof_stack_for(s, 0, 0)))
+		return -etme_nomem;
+	r = prof_resolve(p, id, s, k, op->start);
+	if (r < 0)
+		return r;
+	if (op->f != PROF_NONE && k->cur && p->nodes[k->cur].func == op->f &&
+	    !p->tl) {
+		struct prof_node *nd = &p->nodes[k->cur];
+
+		k->pend = prof_pend_none;
+		s->ninsn += op->ninsn;
+		nd->self += op->ninsn;
+		nd->self_cyc += op->cyc;
+		p->st.insns += op->ninsn;
+	} else if (op->f != PROF_NONE) {
+		r = prof_count(p, id, s, k, op->f, op->ninsn, op->cyc, has_cyc,
+			       op->start);
+	}
+	for (i = 0; i < op->nrun && r >= 0; i++)
+		r = prof_count(p, id, s, k, run[i].f, run[i].n,
+			       i + 1 == op->nrun ? op->cyc : 0, has_cyc, run[i].a0);
+	if (r < 0)
+		return r;
+	k->call_addr = op->last;
+	if (op->flags & PROF_OP_CALL) {
+		prof_push(p, k, op->last + op->size, k->par, k->cur, 0);
+		k->par = k->cur;
+		k->cur = 0;
+		k->pend = prof_pend_call;
+		p->st.calls++;
+	} else if (op->flags & PROF_OP_RET) {
 		k->pend = prof_pend_ret;
 	}
 	return 0;

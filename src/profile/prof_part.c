@@ -1,0 +1,444 @@
+/* profile/prof_part.c - the profile of a parallel decode
+ * (etm_profile_run()): each worker digests its stretch of the trace into a
+ * part - per range, the function lookups, the walk of a range that
+ * crosses functions, the line counts and whether its last instruction
+ * calls or returns, none of which depends on the call stacks - and the
+ * calling thread applies the parts in input order to the profile
+ * (prof_range_op(); other elements as they are), so the call stacks, the
+ * calling-context tree (its node order too) and every report equal those
+ * of one thread. What stays serial per range is the stack and count
+ * update (doc/profile.md, "Parallel runs"). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <etmtrace/error.h>
+
+#include "common/grow.h"
+#include "profile/prof_int.h"
+
+/* A source line row's instructions (callgrind line positions). */
+struct pp_line {
+	uint32_t row, n;
+};
+
+/* A worker's stretch digested: ranges as ops (their runs apart), other
+ * elements kept whole (raw), line counts apart (they add up in any
+ * order), and the side consumer's part. */
+struct pp_part {
+	struct prof_op *op;
+	size_t nop, capop;
+	struct prof_run *run;
+	size_t nrun, caprun;
+	struct etm_elem *raw;
+	size_t nraw, capraw;
+	struct pp_line *line;
+	size_t nline, capline;
+	uint64_t noline;
+	uint8_t seen[32]; /* sources with a raw element in the part (an
+			   * element that only creates its source once) */
+	void *side;
+};
+
+struct pp_ctx {
+	struct etm_profile *total;
+	const struct etm_cov_run_side *side;
+};
+
+/* A worker: its part, and a profile of its own for the lookups (the
+ * sources' images, function memos and return classifications). */
+struct pp_state {
+	struct pp_ctx *c;
+	struct pp_part *part;
+	struct etm_profile *w;
+	int raw_ranges; /* images change by Context ID: ranges go whole */
+	int join;       /* ranges may join (pp_join()) */
+};
+
+static void pp_part_free(const struct pp_ctx *c, struct pp_part *pt)
+{
+	if (!pt)
+		return;
+	if (pt->side)
+		c->side->free(c->side->ctx, pt->side);
+	free(pt->op);
+	free(pt->run);
+	free(pt->raw);
+	free(pt->line);
+	free(pt);
+}
+
+static struct pp_part *pp_part_new(const struct pp_ctx *c)
+{
+	struct pp_part *pt = calloc(1, sizeof(*pt));
+
+	if (pt && c->side && !(pt->side = c->side->open(c->side->ctx))) {
+		free(pt);
+		return NULL;
+	}
+	return pt;
+}
+
+/* Room for @n more ops (each element makes at most one). */
+static int pp_reserve(struct pp_part *pt, size_t n)
+{
+	struct prof_op *op = etm_grow(pt->op, &pt->capop, pt->nop + n,
+				      sizeof(*op), 1024);
+
+	if (!op)
+		return -etme_nomem;
+	pt->op = op;
+	return 0;
+}
+
+static int pp_raw(struct pp_part *pt, const struct etm_elem *el)
+{
+	struct etm_elem *e = etm_grow(pt->raw, &pt->capraw, pt->nraw + 1,
+				      sizeof(*e), 64);
+	struct prof_op *op = &pt->op[pt->nop++];
+
+	if (!e)
+		return -etme_nomem;
+	pt->raw = e;
+	pt->raw[pt->nraw++] = *el;
+	memset(op, 0, sizeof(*op));
+	op->id = el->id;
+	op->flags = PROF_OP_RAW;
+	op->f = PROF_NONE;
+	return 0;
+}
+
+static int pp_run(struct pp_part *pt, struct prof_op *op, uint32_t f,
+		  uint32_t n, uint64_t a0)
+{
+	struct prof_run *r = etm_grow(pt->run, &pt->caprun, pt->nrun + 1,
+				      sizeof(*r), 256);
+
+	if (!r)
+		return -etme_nomem;
+	pt->run = r;
+	r = &pt->run[pt->nrun++];
+	r->a0 = a0;
+	r->f = f;
+	r->n = n;
+	op->nrun++;
+	return 0;
+}
+
+static int pp_line(struct pp_part *pt, uint32_t row)
+{
+	struct pp_line *l;
+
+	if (pt->nline && pt->line[pt->nline - 1].row == row) {
+		pt->line[pt->nline - 1].n++;
+		return 0;
+	}
+	l = etm_grow(pt->line, &pt->capline, pt->nline + 1, sizeof(*l), 256);
+	if (!l)
+		return -etme_nomem;
+	pt->line = l;
+	pt->line[pt->nline].row = row;
+	pt->line[pt->nline++].n = 1;
+	return 0;
+}
+
+/* prof_walk() without the counting: @el's runs of one function into
+ * @op's runs, its instructions' line rows into the part. */
+static int pp_walk(struct etm_profile *w, struct prof_src *s,
+		   struct pp_part *pt, struct prof_op *op,
+		   const struct etm_elem *el)
+{
+	struct etm_walk wk;
+	struct etm_insn in;
+	uint32_t f = PROF_NONE, n = 0, done = 0;
+	uint64_t a0 = el->start;
+	int r = 0;
+
+	if (etm_walk_init(&wk, s->img, el) < 0)
+		return 0;
+	while (r >= 0 && etm_walk_next(&wk, &in) == 0) {
+		uint32_t g = prof_func_of(w, s, in.addr);
+
+		if (w->lines) {
+			long row = etm_symbols_line_find(w->syms, in.addr);
+
+			if (row >= 0)
+				r = pp_line(pt, (uint32_t)row);
+			else
+				pt->noline++;
+		}
+		if (g != f) {
+			if (n && r >= 0)
+				r = pp_run(pt, op, f, n, a0);
+			done += n;
+			n = 0;
+			a0 = in.addr;
+		}
+		f = g;
+		n++;
+	}
+	if (r < 0)
+		return r;
+	if (done + n < el->ninsn) { /* opcodes not readable: by address */
+		if (f == PROF_NONE) {
+			f = prof_func_of(w, s, el->last_addr);
+			a0 = el->last_addr;
+		}
+		pt->noline += w->lines ? el->ninsn - done - n : 0;
+		n = el->ninsn - done;
+	}
+	return n ? pp_run(pt, op, f, n, a0) : 0;
+}
+
+/* The range joins op @a, the op before it, when applying them one after
+ * the other is applying their sum: both whole in function @f of one
+ * source, @a neither calling nor returning (after @a's count the function
+ * runs and nothing is pending: the range's count is an addition). Even
+ * at the node or depth bound, where the function's node is not created,
+ * a second entry changes nothing. Not with a timeline (per-range times). */
+static int pp_join(struct prof_op *a, const struct etm_elem *el, uint32_t f,
+		   uint32_t cyc, uint8_t flags)
+{
+	struct prof_op j = *a; /* one store back: no uint8_t stores to alias */
+
+	if (j.f != f || j.id != el->id ||
+	    (j.flags & (PROF_OP_RAW | PROF_OP_CALL | PROF_OP_RET)) ||
+	    j.ninsn + el->ninsn < j.ninsn || j.cyc + cyc < j.cyc)
+		return 0;
+	j.ninsn += el->ninsn;
+	j.cyc += cyc;
+	j.last = el->last_addr;
+	j.size = el->last_size;
+	j.flags |= flags;
+	*a = j;
+	return 1;
+}
+
+/* What the last instruction of @el does: PROF_OP_CALL, PROF_OP_RET, 0. */
+static uint8_t pp_last(struct prof_src *s, const struct etm_elem *el)
+{
+	if (!el->last_exec)
+		return 0;
+	if (el->last_link && (el->last_cls == etmc_br_direct ||
+			      el->last_cls == etmc_br_indirect))
+		return PROF_OP_CALL;
+	if (el->last_cls == etmc_br_indirect && prof_is_return(s, el))
+		return PROF_OP_RET;
+	return 0;
+}
+
+/* prof_range()'s lookups for @el into an op of the part (room reserved),
+ * or into the op before it (pp_join()). */
+static int pp_range(struct pp_state *st, const struct etm_elem *el)
+{
+	struct etm_profile *w = st->w;
+	struct prof_src *s = w->src[el->id];
+	struct pp_part *pt = st->part;
+	struct prof_op *op;
+	uint32_t f, cyc = el->has_cycles ? el->cycles : 0;
+	uint8_t flags;
+	int whole;
+
+	if (!s && !(s = prof_src_get(w, el->id)))
+		return -etme_nomem;
+	f = prof_func_of(w, s, el->start);
+	whole = !w->lines && (el->last_addr - s->fn_first <= s->fn_span ||
+			      (f == w->unknown ? etm_symbols_find(w->syms, el->last_addr) < 0 :
+						 prof_func_of(w, s, el->last_addr) == f));
+	flags = (uint8_t)(pp_last(s, el) | (el->has_cycles ? PROF_OP_CYC : 0));
+	if (whole && st->join && pt->nop &&
+	    pp_join(&pt->op[pt->nop - 1], el, f, cyc, flags))
+		return 0;
+	op = &pt->op[pt->nop++];
+	*op = (struct prof_op){ .start = el->start,
+				.last = el->last_addr,
+				.ninsn = el->ninsn,
+				.cyc = cyc,
+				.f = whole ? f : PROF_NONE,
+				.id = el->id,
+				.flags = flags,
+				.size = el->last_size };
+	return whole ? 0 : pp_walk(w, s, pt, op, el);
+}
+
+/* Whether prof_elem() does anything with @el besides creating its source. */
+static int pp_matters(const struct etm_profile *p, const struct etm_elem *el)
+{
+	switch (el->kind) {
+	case etmk_range:
+	case etmk_exception:
+	case etmk_exc_return:
+	case etmk_context:
+	case etmk_trace_on:
+	case etmk_nosync:
+	case etmk_nomem:
+	case etmk_error:
+	case etmk_piece:
+	case etmk_buffer_end:
+		return 1;
+	case etmk_timestamp:
+	case etmk_cycle_count:
+		return p->tl != NULL;
+	default:
+		return 0;
+	}
+}
+
+static int pp_elems(void *state, const struct etm_elem *els, size_t n)
+{
+	struct pp_state *st = state;
+	struct pp_part *pt = st->part;
+	size_t i;
+	int r;
+
+	if (pt->side) {
+		r = st->c->side->elems(pt->side, els, n);
+		if (r < 0)
+			return r;
+	}
+	if (pp_reserve(pt, n) < 0)
+		return -etme_nomem;
+	for (i = 0; i < n; i++) {
+		const struct etm_elem *el = &els[i];
+		uint8_t bit = (uint8_t)(1u << (el->id & 7));
+
+		if (el->kind == etmk_range && !st->raw_ranges) {
+			r = pp_range(st, el);
+		} else if (pp_matters(st->c->total, el) ||
+			   !(pt->seen[el->id >> 3] & bit)) {
+			r = pp_raw(pt, el);
+			pt->seen[el->id >> 3] |= bit;
+		} else {
+			r = 0;
+		}
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int pp_item(void *state, const struct etm_item *it)
+{
+	return it->kind == etm_item_elem ? pp_elems(state, &it->elem, 1) : 0;
+}
+
+static void pp_close(void *state)
+{
+	struct pp_state *st = state;
+
+	pp_part_free(st->c, st->part);
+	etm_profile_free(st->w);
+	free(st);
+}
+
+/* The worker's profile: the sources of the whole, with their images. */
+static struct etm_profile *pp_worker_profile(const struct etm_profile *t)
+{
+	struct etm_profile *w = etm_profile_alloc(t->syms);
+	unsigned id;
+
+	if (!w)
+		return NULL;
+	w->lines = t->lines;
+	for (id = 0; id < 256; id++)
+		if (t->src[id] && etm_profile_add_source(w, (uint8_t)id, t->src[id]->img,
+							 t->src[id]->m_profile) < 0) {
+			etm_profile_free(w);
+			return NULL;
+		}
+	return w;
+}
+
+static void *pp_open(void *ctx)
+{
+	struct pp_ctx *c = ctx;
+	struct pp_state *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return NULL;
+	st->c = c;
+	st->raw_ranges = c->total->ctx_img != NULL;
+	st->join = c->total->tl == NULL;
+	st->w = pp_worker_profile(c->total);
+	st->part = pp_part_new(c);
+	if (!st->w || !st->part) {
+		pp_close(st);
+		return NULL;
+	}
+	return st;
+}
+
+static int pp_cut(void *state, void **piece, size_t *bytes)
+{
+	struct pp_state *st = state;
+	struct pp_part *pt = st->part;
+
+	*bytes = pt->capop * sizeof(*pt->op) + pt->caprun * sizeof(*pt->run) +
+		 pt->capraw * sizeof(*pt->raw) + pt->capline * sizeof(*pt->line);
+	*piece = pt;
+	st->part = pp_part_new(st->c);
+	return st->part ? 0 : -etme_nomem;
+}
+
+/* The part, in input order, into the whole. */
+static int pp_apply(struct etm_profile *p, const struct pp_part *pt)
+{
+	size_t i, run = 0, raw = 0;
+
+	for (i = 0; i < pt->nop; i++) {
+		const struct prof_op *op = &pt->op[i];
+		int r = op->flags & PROF_OP_RAW ? etm_profile_elems(p, &pt->raw[raw++], 1) :
+						  prof_range_op(p, op, pt->run + run);
+
+		if (r < 0)
+			return r;
+		run += op->nrun;
+	}
+	if (p->lines) {
+		for (i = 0; i < pt->nline; i++)
+			p->line_self[pt->line[i].row] += pt->line[i].n;
+		p->noline += pt->noline;
+	}
+	return 0;
+}
+
+static int pp_emit(void *ctx, void *piece)
+{
+	struct pp_ctx *c = ctx;
+	struct pp_part *pt = piece;
+	int err = pp_apply(c->total, pt);
+
+	if (pt->side) {
+		int e = c->side->append(c->side->ctx, pt->side);
+
+		if (e < 0 && err >= 0)
+			err = e;
+	}
+	pp_part_free(c, pt);
+	return err < 0 ? err : 0;
+}
+
+static void pp_drop(void *ctx, void *piece)
+{
+	pp_part_free(ctx, piece);
+}
+
+int etm_profile_run(struct etm_profile *p, struct etm_decoder *dec,
+		    etm_read_fn rd, void *rctx, uint64_t size, unsigned jobs,
+		    const struct etm_cov_run_side *side)
+{
+	static const struct etm_run_ops ops = {
+		.open = pp_open,
+		.item = pp_item,
+		.cut = pp_cut,
+		.emit = pp_emit,
+		.drop = pp_drop,
+		.close = pp_close,
+		.elems = pp_elems,
+	};
+	struct pp_ctx c = { .total = p, .side = side };
+
+	if (!p || !dec || !rd ||
+	    (side && (!side->open || !side->elems || !side->append || !side->free)))
+		return -etme_invalid;
+	return etm_decoder_run_ops(dec, rd, rctx, size, jobs, &ops, &c);
+}
