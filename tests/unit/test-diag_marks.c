@@ -85,10 +85,18 @@ static const struct {
 	enum etm_isa isa;
 	unsigned want;
 } seq[] = {
-	{ A_MOV, etmi_a32, 1 },  { A_MOV, etmi_a32, 1 },  { A_COND, etmi_a32, 0 },
-	{ A_MOV, etmi_a32, 1 },  { A_FAR, etmi_a32, 0 },  { A_MOV, etmi_a32, 1 },
-	{ A_FAR, etmi_a32, 0 },  { A_NOP, etmi_t32, 1 },  { A_NOP, etmi_a32, 0 },
-	{ A_NOP, etmi_t32, 1 },  { A_NOP, etmi_a32, 0 },  { A_COND, etmi_a32, 0 },
+	{ A_MOV, etmi_a32, 1 },
+	{ A_MOV, etmi_a32, 1 },
+	{ A_COND, etmi_a32, 0 },
+	{ A_MOV, etmi_a32, 1 },
+	{ A_FAR, etmi_a32, 0 },
+	{ A_MOV, etmi_a32, 1 },
+	{ A_FAR, etmi_a32, 0 },
+	{ A_NOP, etmi_t32, 1 },
+	{ A_NOP, etmi_a32, 0 },
+	{ A_NOP, etmi_t32, 1 },
+	{ A_NOP, etmi_a32, 0 },
+	{ A_COND, etmi_a32, 0 },
 };
 #define NSEQ (sizeof(seq) / sizeof(seq[0]))
 #define NSEQ_UNCOND 6
