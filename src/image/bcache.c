@@ -198,10 +198,12 @@ int etm_bcache_fill(struct etm_bcache *bc, const struct etm_image *img,
 
 	if (!bc || !blk)
 		return -etme_invalid;
-	if (bcache_victim(bc, addr, isa, space, blk))
-		return 0;
+	/* a block found in the victim slot counts towards growing as a
+	 * build does: a cache that swaps two blocks in turn is too small */
 	if (bc->log2 < bc->log2_max && ++bc->fills > ((size_t)1 << bc->log2))
 		bcache_grow(bc);
+	if (bcache_victim(bc, addr, isa, space, blk))
+		return 0;
 	slot = etm_bcache_slot(bc, addr, isa, space);
 	e = &bc->e[slot];
 	bcache_dirty(bc, slot);

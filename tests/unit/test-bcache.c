@@ -348,6 +348,37 @@ static void victim_slot(void)
 	etm_image_free(img2);
 }
 
+/* Blocks found in the victim slot count towards growing as builds do: two
+ * blocks of one slot used in turn in a cache that can grow make it grow
+ * (once 2^ETM_BCACHE_LOG2_FIRST + 1 misses have been counted at the first
+ * size), instead of being swapped for ever. */
+static void swaps_grow(void)
+{
+	static uint8_t zeros[0x4000];
+	struct etm_image *img = etm_image_alloc();
+	struct etm_bcache *bc = etm_bcache_alloc(14, ETM_STOP_BRANCHES);
+	uint64_t a = 0x10000, b = 0;
+	size_t i;
+
+	ET_CHECK(img && bc);
+	ET_EQ(etm_image_add_buffer(img, etm_space_any, 0x10000, zeros,
+				   sizeof(zeros)),
+	      0);
+	ET_EQ(bc->log2, ETM_BCACHE_LOG2_FIRST);
+	for (i = 4; !b && i < 0x3e00; i += 4)
+		if (etm_bcache_slot(bc, a + i, etmi_a32, etm_space_any) ==
+		    etm_bcache_slot(bc, a, etmi_a32, etm_space_any))
+			b = a + i;
+	ET_CHECK(b);
+	for (i = 0; i < (1u << ETM_BCACHE_LOG2_FIRST) / 2 + 1; i++) {
+		ET_EQ(lookup_n(bc, img, a), ETM_BLOCK_MAX);
+		ET_EQ(lookup_n(bc, img, b), ETM_BLOCK_MAX);
+	}
+	ET_EQ(bc->log2, ETM_BCACHE_LOG2_FIRST + 2);
+	etm_bcache_free(bc);
+	etm_image_free(img);
+}
+
 /* Whatever the cache keeps, a lookup gives the block etm_block_build()
  * makes: random A32 and T32 addresses in random code, a cache of 16
  * entries (slots shared all the time) and one that grows. */
@@ -416,6 +447,7 @@ int main(void)
 	ETEST(cache_keys);
 	ETEST(clear_drops_all);
 	ETEST(victim_slot);
+	ETEST(swaps_grow);
 	ETEST(lookups_as_built);
 	return etest_end();
 }
