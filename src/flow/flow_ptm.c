@@ -661,9 +661,25 @@ static inline int ptm_drain_tok(struct etm_flow *f)
 	}
 }
 
+/* A packet other than a token (I-sync, timestamp, exception...) pulled
+ * and put as the decoder's general path would (etm_flow_pull()), so that
+ * the batch goes on after it: 0 when the next packet is an error (the
+ * decoder judges those) or input is needed. TC2 PTM: one packet in ten,
+ * each of which ended a batch of five elements. */
+static int ptm_drain_general(struct etm_flow *f)
+{
+	struct etm_packet pkt;
+
+	if (etm_pkt_next_ok(f->pd, &pkt) != 0)
+		return 0;
+	etm_flow_qstart(f);
+	return ptm_put(f, &pkt) == 0;
+}
+
 /* The fast path (the drain hook): the plain loop (flow_ptm_plain.c) while
  * the decoder is synchronised, single tokens decoded as if the packets
- * were put one by one for what it leaves. */
+ * were put one by one for what it leaves, and the other packets but
+ * errors put. */
 static int ptm_drain(struct etm_flow *f, uint64_t *np)
 {
 	struct ptm_flow *p = f->impl;
@@ -671,7 +687,7 @@ static int ptm_drain(struct etm_flow *f, uint64_t *np)
 	do {
 		if (p->synced && p->cur_valid && !etm_ptm_plain(p, np))
 			return 0;
-		if (!ptm_drain_tok(f))
+		if (!ptm_drain_tok(f) && !ptm_drain_general(f))
 			return 0;
 		(*np)++;
 	} while (etm_flow_qopen(f));

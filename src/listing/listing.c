@@ -388,12 +388,36 @@ int decfmt_item(void *vctx, const struct etm_item *it)
 	return 0;
 }
 
+/* elem_fmt() of a batch for --stats: the counts alone, in one loop
+ * without a branch on the kind (the switch per element cost 28
+ * instructions of 132 per decoded PTM instruction, TC2). */
+static void elems_stats(struct decfmt *c, const struct etm_elem *els, size_t n)
+{
+	unsigned long long insns = 0, errors = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		enum etm_elem_kind k = els[i].kind;
+
+		if (k < etmk_num_kinds)
+			c->n.elems[k]++;
+		errors += k == etmk_error;
+		insns += k == etmk_range ? els[i].ninsn : 0;
+	}
+	c->n.insns += insns;
+	c->n.errors += errors;
+}
+
 int decfmt_elems(void *vctx, const struct etm_elem *els, size_t n)
 {
 	struct decfmt *c = vctx;
 	size_t i;
 
 	etm_diagset_elems(c->dw, els, n);
+	if (c->fmt == DF_STATS && !c->df.on) {
+		elems_stats(c, els, n);
+		return 0;
+	}
 	if (c->df.on) {
 		for (i = 0; i < n; i++)
 			elem_filtered(c, &els[i]);

@@ -70,6 +70,25 @@ int etm_pkt_next(struct etm_pkt_decoder *pd, struct etm_packet *pkt,
 	return pd ? etm_pktp_next(&pd->core, pkt, size) : -etme_invalid;
 }
 
+int etm_pkt_next_ok(struct etm_pkt_decoder *pd, struct etm_packet *pkt)
+{
+	struct etm_pktp *p = &pd->core;
+	int err = etm_pktp_next(p, pkt, sizeof(*pkt));
+
+	if (err < 0 || pkt->type != etmp_error)
+		return err;
+	/* back where etm_pktp_next() takes it from: the queue slot it was
+	 * copied from (still holding it), or, decoded in place with the
+	 * queue empty, the queue's first slot */
+	if (p->qi) {
+		p->qi--;
+	} else {
+		p->q[0] = *pkt;
+		p->qn = 1;
+	}
+	return 1;
+}
+
 int etm_pkt_next_recs(struct etm_pkt_decoder *pd, struct etm_pkt_rec *recs,
 		      size_t max)
 {

@@ -48,6 +48,14 @@ uint64_t etm_pkt_err_end(const struct etm_pkt_decoder *pd);
 int etm_pkt_push_map(struct etm_pkt_decoder *pd, const uint8_t *buf,
 		     size_t n, const struct etm_offseg *map, size_t nmap);
 
+/* etm_pkt_next() but an error packet stays where it is (returns 1, *@pkt
+ * not set): the next etm_pkt_next() gives it, as if this call had not
+ * been made. The flow decoders' fast paths decode the packets that are
+ * not errors themselves and leave an error to the decoder, which judges
+ * it (realignment). Returns 0 with a packet, 1, or what etm_pkt_next()
+ * returns. */
+int etm_pkt_next_ok(struct etm_pkt_decoder *pd, struct etm_packet *pkt);
+
 /* The compact record of @pkt (struct etm_pkt_rec). */
 void etm_pkt_rec_from(struct etm_pkt_rec *r, const struct etm_packet *pkt);
 

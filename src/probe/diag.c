@@ -10,6 +10,7 @@
 #include <etmtrace/insn.h>
 
 #include "probe/diag_int.h"
+#include "probe/diag_marks.h"
 
 /* Recent 4-byte instruction addresses, direct-mapped: a branch target two
  * bytes into one of them is not an instruction boundary. */
@@ -48,6 +49,7 @@ struct etm_diag {
 	 * through a few values */
 	uint64_t alt[DIAG_WIDE][DIAG_ALT];
 	uint32_t altn[DIAG_WIDE][DIAG_ALT];
+	struct diag_nmemo nm; /* answers read from img */
 };
 
 /* In a segment, wide[] slots not written yet hold DIAG_UNKNOWN, or the value
@@ -332,52 +334,6 @@ static inline void pack_look(struct etm_diag *d, unsigned i, uint64_t v)
 		pack_slow(d, i, v);
 }
 
-/* Classify the instruction at @addr; 0 if it cannot be read. */
-static int diag_insn(const struct etm_image *img, uint64_t addr,
-		     enum etm_isa isa, struct etm_insn *in)
-{
-	uint8_t b[4];
-	size_t n;
-
-	if (!img)
-		return 0;
-	n = etm_image_read(img, etm_space_any, addr, b, sizeof(b));
-	return etm_insn_decode(in, isa, addr, b, n) > 0;
-}
-
-/* Whether a T32 instruction at @addr may sit in an IT block: an IT
- * instruction among the eight halfwords before it (an IT block holds up
- * to four instructions of up to four bytes; conservative). */
-static int diag_maybe_it(const struct etm_image *img, uint64_t addr)
-{
-	uint8_t b[16];
-	unsigned i;
-
-	if (addr < 16 || etm_image_read(img, etm_space_any, addr - 16, b,
-					16) != 16)
-		return 1;
-	for (i = 0; i < 16; i += 2)
-		if (b[i + 1] == 0xbf && (b[i] & 0x0f))
-			return 1;
-	return 0;
-}
-
-/* The etm_diag_mark bits of range @e. */
-static inline unsigned diag_marks(const struct etm_image *img,
-				  const struct etm_elem *e)
-{
-	struct etm_insn in;
-	unsigned m = 0;
-
-	if (e->last_cls == etmc_undefined)
-		m |= etm_mark_undef;
-	if (e->last_atom && !e->last_exec &&
-	    diag_insn(img, e->last_addr, e->isa, &in) && !in.cond &&
-	    (e->isa == etmi_a32 || !diag_maybe_it(img, e->last_addr)))
-		m |= etm_mark_n_uncond;
-	return m;
-}
-
 /* A segment's first range: its lookup depends on the state before. */
 static inline void diag_first(struct etm_diag *d, const struct etm_elem *e)
 {
@@ -389,7 +345,7 @@ static inline void diag_first(struct etm_diag *d, const struct etm_elem *e)
 static inline void diag_range_marks(struct etm_diag *d,
 				    const struct etm_elem *e)
 {
-	unsigned marks = diag_marks(d->img, e);
+	unsigned marks = diag_marks_memo(&d->nm, d->img, e);
 
 	if (marks & etm_mark_undef)
 		d->c.undef++;
@@ -401,8 +357,8 @@ static inline void diag_range_marks(struct etm_diag *d,
  * so the checks cost little next to decoding. A segment's lookups of a
  * slot's pending value go to @run (the slow paths, which move pn[], after
  * flushing it). */
-static inline void diag_range(struct etm_diag *d, const struct etm_elem *e,
-			      struct diag_run *run)
+static inline __attribute__((always_inline)) void diag_range(struct etm_diag *d, const struct etm_elem *e,
+							     struct diag_run *run)
 {
 	d->c.ranges++;
 	d->c.insns += e->ninsn;
@@ -463,14 +419,10 @@ static inline void pack_range(struct etm_diag *d, const struct etm_elem *e)
 
 void etm_diag_set_image(struct etm_diag *d, const struct etm_image *img)
 {
-	if (d)
+	if (d && d->img != img) {
 		d->img = img;
-}
-
-unsigned etm_diag_elem_marks(const struct etm_image *img,
-			     const struct etm_elem *e)
-{
-	return e->kind == etmk_range ? diag_marks(img, e) : 0;
+		diag_nmemo_clear(&d->nm);
+	}
 }
 
 static void diag_error(struct etm_diag *d, int err)

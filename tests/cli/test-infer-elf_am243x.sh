@@ -20,7 +20,7 @@ sed 's/^/     /' "$tmp/err"
 n=$(grep -vc '^GAP' "$tmp/snap")
 check 'grep -q "configuration inferred .*core, cortex-r5 (ARMv7-R).*: etmv3 ETMCR=0x$cr .*ETMIDR=0x$idr" "$tmp/err"' \
 	"inferred etmv3, ETMCR 0x$cr and ETMIDR 0x$idr (ETMv3.3) as device_6.ini says"
-check '! grep -q "ptm\|uncertain" "$tmp/err"' "never PTM, a clear choice"
+check '! sed "s#$A##g" "$tmp/err" | grep -q "ptm\\|uncertain"' "never PTM, a clear choice (the paths taken out: a checkout may be named ptm...)"
 check '[ $rc -eq 0 ] && [ "$n" -gt 250000 ] && cmp -s "$tmp/snap" "$tmp/file"' \
 	"$n instructions, the snapshot's (exit $rc)"
 finish

@@ -290,6 +290,154 @@ static void clear_drops_all(void)
 	etm_image_free(img);
 }
 
+/* A block @a of @bc, looked up with @img: its instruction count (-1 if
+ * the lookup fails). */
+static long lookup_n(struct etm_bcache *bc, const struct etm_image *img,
+		     uint64_t a)
+{
+	const struct etm_block *b;
+
+	if (etm_bcache_lookup(bc, img, etm_space_any, a, etmi_a32, &b) < 0)
+		return -1;
+	return b->ninsn;
+}
+
+/* A block displaced from its slot by another of the same slot is kept in
+ * the other slot of the pair and found there: two blocks used in turn are
+ * built once each. Seen through a second image the cache is not told
+ * about, where each address holds an SVC (a stop: blocks of 1): a block
+ * built again has 1 instruction, one found has ETM_BLOCK_MAX (A32 zero
+ * words, ANDEQ: no stop). A third block of the slot drops the older
+ * one. */
+static void victim_slot(void)
+{
+	static uint8_t zeros[0x4000], svcs[0x4000];
+	struct etm_image *img = etm_image_alloc(), *img2 = etm_image_alloc();
+	struct etm_bcache *bc = etm_bcache_alloc(4, ETM_STOP_BRANCHES);
+	uint64_t a = 0x10000, same[3];
+	size_t n = 0, i;
+
+	ET_CHECK(img && img2 && bc);
+	for (i = 0; i < sizeof(svcs); i += 4) {
+		svcs[i + 3] = 0xef; /* EF000000: SVC #0 */
+	}
+	ET_EQ(etm_image_add_buffer(img, etm_space_any, 0x10000, zeros,
+				   sizeof(zeros)),
+	      0);
+	ET_EQ(etm_image_add_buffer(img2, etm_space_any, 0x10000, svcs,
+				   sizeof(svcs)),
+	      0);
+	/* three addresses of one slot, not ending in the next block's range */
+	for (i = 4; n < 3 && i < 0x3e00; i += 4)
+		if (etm_bcache_slot(bc, a + i, etmi_a32, etm_space_any) ==
+		    etm_bcache_slot(bc, a, etmi_a32, etm_space_any))
+			same[n++] = a + i;
+	ET_EQ(n, 3);
+	ET_EQ(lookup_n(bc, img, same[0]), ETM_BLOCK_MAX);
+	ET_EQ(lookup_n(bc, img, same[1]), ETM_BLOCK_MAX);
+	for (i = 0; i < 4; i++) {
+		ET_EQ(lookup_n(bc, img2, same[0]), ETM_BLOCK_MAX);
+		ET_EQ(lookup_n(bc, img2, same[1]), ETM_BLOCK_MAX);
+	}
+	/* same[1] was found last: same[0] is dropped */
+	ET_EQ(lookup_n(bc, img2, same[2]), 1);
+	ET_EQ(lookup_n(bc, img2, same[1]), ETM_BLOCK_MAX);
+	ET_EQ(lookup_n(bc, img2, same[0]), 1);
+	etm_bcache_free(bc);
+	etm_image_free(img);
+	etm_image_free(img2);
+}
+
+/* Blocks found in the victim slot count towards growing as builds do: two
+ * blocks of one slot used in turn in a cache that can grow make it grow
+ * (once 2^ETM_BCACHE_LOG2_FIRST + 1 misses have been counted at the first
+ * size), instead of being swapped for ever. */
+static void swaps_grow(void)
+{
+	static uint8_t zeros[0x4000];
+	struct etm_image *img = etm_image_alloc();
+	struct etm_bcache *bc = etm_bcache_alloc(14, ETM_STOP_BRANCHES);
+	uint64_t a = 0x10000, b = 0;
+	size_t i;
+
+	ET_CHECK(img && bc);
+	ET_EQ(etm_image_add_buffer(img, etm_space_any, 0x10000, zeros,
+				   sizeof(zeros)),
+	      0);
+	ET_EQ(bc->log2, ETM_BCACHE_LOG2_FIRST);
+	for (i = 4; !b && i < 0x3e00; i += 4)
+		if (etm_bcache_slot(bc, a + i, etmi_a32, etm_space_any) ==
+		    etm_bcache_slot(bc, a, etmi_a32, etm_space_any))
+			b = a + i;
+	ET_CHECK(b);
+	for (i = 0; i < (1u << ETM_BCACHE_LOG2_FIRST) / 2 + 1; i++) {
+		ET_EQ(lookup_n(bc, img, a), ETM_BLOCK_MAX);
+		ET_EQ(lookup_n(bc, img, b), ETM_BLOCK_MAX);
+	}
+	ET_EQ(bc->log2, ETM_BCACHE_LOG2_FIRST + 2);
+	etm_bcache_free(bc);
+	etm_image_free(img);
+}
+
+/* Whatever the cache keeps, a lookup gives the block etm_block_build()
+ * makes: random A32 and T32 addresses in random code, a cache of 16
+ * entries (slots shared all the time) and one that grows. */
+static void lookups_as_built(void)
+{
+	static uint8_t code[0x1000];
+	struct etm_image *img = etm_image_alloc();
+	uint32_t s = 12345;
+	unsigned log2, k;
+	size_t i;
+
+	ET_CHECK(img);
+	for (i = 0; i < sizeof(code); i++) {
+		s ^= s << 13;
+		s ^= s >> 17;
+		s ^= s << 5;
+		code[i] = (uint8_t)s;
+	}
+	ET_EQ(etm_image_add_buffer(img, etm_space_any, 0x8000, code,
+				   sizeof(code)),
+	      0);
+	for (log2 = 1; log2 <= 12; log2 += 11) {
+		struct etm_bcache *bc = etm_bcache_alloc(log2, ETM_STOP_PTM);
+
+		ET_CHECK(bc);
+		for (k = 0; k < 20000; k++) {
+			const struct etm_block *b;
+			struct etm_block w;
+			enum etm_isa isa;
+			uint64_t a;
+			int r1, r2;
+
+			s ^= s << 13;
+			s ^= s >> 17;
+			s ^= s << 5;
+			isa = s & 1 ? etmi_t32 : etmi_a32;
+			/* few addresses: blocks come back */
+			a = 0x8000 + ((s >> 8) % 64) * 4 + (isa == etmi_t32 ? 2 * (s >> 20 & 1) : 0);
+			r1 = etm_bcache_lookup(bc, img, etm_space_any, a, isa, &b);
+			r2 = etm_block_build(&w, img, etm_space_any, a, isa, ETM_STOP_PTM);
+			ET_EQ(r1, r2);
+			if (r1 < 0)
+				continue;
+			ET_EQ(b->start, w.start);
+			ET_EQ(b->end, w.end);
+			ET_EQ(b->isa, w.isa);
+			ET_EQ(b->ninsn, w.ninsn);
+			ET_EQ(b->size4, w.size4);
+			ET_EQ(b->stop, w.stop);
+			ET_EQ(b->nomem, w.nomem);
+			ET_EQ(b->last.addr, w.last.addr);
+			ET_EQ(b->last.cls, w.last.cls);
+			ET_EQ(b->last.target, w.last.target);
+		}
+		etm_bcache_free(bc);
+	}
+	etm_image_free(img);
+}
+
 int main(void)
 {
 	ETEST(t32_block);
@@ -298,5 +446,8 @@ int main(void)
 	ETEST(kernel_equivalence);
 	ETEST(cache_keys);
 	ETEST(clear_drops_all);
+	ETEST(victim_slot);
+	ETEST(swaps_grow);
+	ETEST(lookups_as_built);
 	return etest_end();
 }

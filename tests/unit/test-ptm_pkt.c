@@ -9,6 +9,7 @@
 #define PKT_BASE 100 /* the input starts at offset 100 */
 
 #include "etest.h"
+#include "packet/pktdec.h"
 #include "pkttest.h"
 
 #define PFT11 0x411CF312u   /* ETMIDR: PFTv1.1 */
@@ -389,6 +390,88 @@ static void reserved_header_resync(void)
 	ET_EQ(pk[4].type, etmp_trigger);
 }
 
+/* etm_pkt_next_ok() (the flow decoders' fast paths) leaves an error packet
+ * where it is: asked again it says so again, and etm_pkt_next() then gives
+ * it; the packets come out as etm_pkt_next() alone gives them, whole
+ * chunks (packets decoded in place) or one byte at a time (through the
+ * queue), and for the packet cut by the end of the input (the queue). */
+static int next_ok_all(const struct etm_config *c, const uint8_t *b,
+		       size_t n, size_t chunk, struct etm_packet *out,
+		       int *nerr)
+{
+	struct etm_pkt_decoder *p = etm_pkt_alloc(c);
+	size_t off = 0;
+	int k = 0, r, fin = 0;
+
+	if (!p)
+		return -1;
+	for (;;) {
+		if (!fin && off < n) {
+			size_t m = n - off < chunk ? n - off : chunk;
+
+			etm_pkt_push(p, b + off, m, PKT_BASE + off);
+			off += m;
+		} else if (!fin) {
+			etm_pkt_finish(p);
+			fin = 1;
+		}
+		while (k < MAXP && (r = etm_pkt_next_ok(p, &out[k])) >= 0) {
+			if (r == 0) {
+				k++;
+				continue;
+			}
+			(*nerr)++;
+			if (etm_pkt_next_ok(p, &out[k]) != 1 ||
+			    etm_pkt_next(p, &out[k], sizeof(out[k])) != 0 ||
+			    out[k].type != etmp_error)
+				return -1;
+			k++;
+		}
+		if (r == -etme_eos)
+			break;
+		if (r != -etme_again || fin)
+			return -1;
+	}
+	etm_pkt_free(p);
+	return k;
+}
+
+static void next_ok_leaves_errors(void)
+{
+	/* 100 A-sync, 106 atom, 107 0x02 reserved (error, bad_opc), 108
+	 * notsync, 109 A-sync, 115 trigger, 116 I-sync header with 2 of its
+	 * 6 bytes when the input ends (error, truncated): 7 packets */
+	static const uint8_t t[] = { 0, 0, 0, 0, 0, 0x80, 0x84, 0x02,
+				     0x84, 0, 0, 0, 0, 0, 0x80, 0x0c,
+				     0x08, 0x11 };
+	static struct etm_packet ref[MAXP], got[MAXP];
+	struct etm_config c = cfgp(0, 0);
+	size_t chunk;
+	int nref, n, nerr, i;
+
+	nref = parse(&c, t, sizeof(t), sizeof(t), ref, MAXP);
+	ET_EQ(nref, 7);
+	ET_EQ(ref[2].type, etmp_error);
+	ET_EQ(ref[2].offset, 107);
+	ET_EQ(ref[3].type, etmp_notsync);
+	ET_EQ(ref[3].offset, 108);
+	ET_EQ(ref[6].type, etmp_error);
+	ET_EQ(ref[6].err, etme_truncated);
+	ET_EQ(ref[6].offset, 116);
+	for (chunk = 1; chunk <= sizeof(t); chunk += sizeof(t) - 1) {
+		nerr = 0;
+		n = next_ok_all(&c, t, sizeof(t), chunk, got, &nerr);
+		ET_EQ(n, nref);
+		ET_EQ(nerr, 2);
+		for (i = 0; i < n; i++) {
+			ET_EQ(got[i].type, ref[i].type);
+			ET_EQ(got[i].offset, ref[i].offset);
+			ET_EQ(got[i].size, ref[i].size);
+			ET_EQ(got[i].err, ref[i].err);
+		}
+	}
+}
+
 /* An A-sync inside what a corrupted header makes a packet (see
  * pktbuf.c read_pkt): with a 4-byte Context ID an I-sync is 10 bytes, so a
  * stray 0x08 before an A-sync swallows it. The packet is dropped from its
@@ -479,6 +562,7 @@ int main(void)
 	ETEST(empty_truncated_misuse);
 	ETEST(reserved_header_resync);
 	ETEST(async_inside_packet);
+	ETEST(next_ok_leaves_errors);
 	ETEST(random_bytes);
 	ETEST(every_single_byte_corruption);
 	return etest_end();
