@@ -97,6 +97,7 @@ struct cov_memo {
 	uint64_t n, nfail, nunk; /* pending executions, last-insn outcomes */
 	uint32_t gen;            /* the page's gen when counted */
 	uint8_t last_info, queued, pend;
+	uint8_t arrays; /* its page's fail (1) and unk (2) arrays exist */
 	/* second line: a taken branch and a straight-line run, with counts
 	 * not yet added to their maps (cov_memo_pairs()). Any pair may be
 	 * kept in any entry; the entry of a range keeps what followed it
@@ -220,8 +221,18 @@ static inline int cov_memo_hit(struct etm_cov *c, struct cov_src *s,
 		return 0;
 	*last_info = m->last_info;
 	s->pend = m;
-	if (m->queued && el->last_atom && el->last_exec) {
+	if (m->queued && el->last_atom) {
 		m->n++; /* the common case: no condition outcome to add */
+		if (el->last_exec)
+			return 1;
+		if (m->arrays & 1) {
+			m->nfail++;
+			return 1;
+		}
+		m->n--;
+	} else if (m->queued && (m->arrays & 2)) {
+		m->n++; /* the last instruction's outcome untold */
+		m->nunk++;
 		return 1;
 	}
 	return cov_memo_queue(c, m, el);

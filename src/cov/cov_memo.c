@@ -27,10 +27,12 @@ int cov_memo_queue(struct etm_cov *c, struct cov_memo *m,
 		if (cov_page_fail(m->p) < 0)
 			return -etme_nomem;
 		m->nfail++;
+		m->arrays |= 1;
 	} else if (!el->last_atom) {
 		if (cov_page_unk(m->p) < 0)
 			return -etme_nomem;
 		m->nunk++;
+		m->arrays |= 2;
 	}
 	if (!m->queued) {
 		m->queued = 1;
@@ -187,6 +189,7 @@ struct cov_memo *cov_memo_put(struct etm_cov *c, const struct etm_elem *el,
 	m->key = cov_memo_key(el, ptm);
 	m->last_info = last_info;
 	m->gen = p->gen;
+	m->arrays = (uint8_t)((p->fail ? 1 : 0) | (p->unk ? 2 : 0));
 	return m;
 }
 
