@@ -26,7 +26,7 @@ void etm_cov_free(struct etm_cov *c)
 		free(c->pages[i]);
 	}
 	free(c->pages);
-	free(c->memo);
+	cov_memo_free(c->memo);
 	cov_map_fini(&c->ranges);
 	cov_map_fini(&c->branches);
 	free(c);

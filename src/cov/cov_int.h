@@ -112,6 +112,7 @@ struct cov_memos {
 	uint32_t dirty[COV_MEMO_N]; /* entries with pending counts */
 	uint32_t used[COV_MEMO_N];  /* entries in use (nmemo of them) */
 	size_t ndirty, nmemo;
+	void *raw; /* the allocation (the entries start on a cache line) */
 };
 
 /* Classifications of instructions (cov_classify() of an address, ISA and
@@ -155,6 +156,7 @@ void cov_memo_flush(const struct etm_cov *c);
 void cov_memo_pairs(const struct etm_cov *c);
 void cov_memo_drop(struct etm_cov *c);
 struct cov_memos *cov_memo_take(struct etm_cov *c);
+void cov_memo_free(struct cov_memos *ms);
 void cov_memo_reclassify(struct etm_cov *c, struct cov_page *p);
 int cov_memo_branch(struct etm_cov *c, struct cov_src *s, uint64_t to);
 int cov_memo_run(struct etm_cov *c, struct cov_src *s);

@@ -10,11 +10,13 @@
  * first; the counter arrays the flush adds to are allocated when the count
  * is taken, so that a flush cannot fail. */
 #include <stdlib.h>
-#include <string.h>
 
 #include <etmtrace/error.h>
 
 #include "cov/cov_int.h"
+
+_Static_assert(sizeof(struct cov_memo) == 128,
+	       "a memo entry is two cache lines: the hit's, the pending pairs'");
 
 /* A hit on @m that is not the common case (cov_memo_hit()): the first
  * pending count since a flush, or a condition outcome to add. */
@@ -139,6 +141,12 @@ struct cov_memos *cov_memo_take(struct etm_cov *c)
 	return ms;
 }
 
+void cov_memo_free(struct cov_memos *ms)
+{
+	if (ms)
+		free(ms->raw);
+}
+
 /* The info byte of @addr in page @p is about to change: apply every
  * pending count, and forget the ranges counted in its page. */
 void cov_memo_reclassify(struct etm_cov *c, struct cov_page *p)
@@ -165,11 +173,14 @@ struct cov_memo *cov_memo_put(struct etm_cov *c, const struct etm_elem *el,
 	size_t idx;
 
 	if (!c->memo) {
-		/* entries on cache lines (the size a multiple of it) */
-		c->memo = aligned_alloc(64, (sizeof(*c->memo) + 63) & ~(size_t)63);
-		if (!c->memo)
+		/* entries on cache lines; calloc: only the entries used are
+		 * touched (aligned_alloc and memset would write 2 MiB) */
+		void *raw = calloc(1, sizeof(*c->memo) + 64);
+
+		if (!raw)
 			return NULL;
-		memset(c->memo, 0, sizeof(*c->memo));
+		c->memo = (struct cov_memos *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
+		c->memo->raw = raw;
 	}
 	h = cov_memo_hash(el->start, el->end);
 	idx = cov_memo_idx1(h);
