@@ -26,7 +26,7 @@ void etm_cov_free(struct etm_cov *c)
 		free(c->pages[i]);
 	}
 	free(c->pages);
-	free(c->memo);
+	cov_memo_free(c->memo);
 	cov_map_fini(&c->ranges);
 	cov_map_fini(&c->branches);
 	free(c);
@@ -279,7 +279,7 @@ static int cov_page_insns(struct etm_cov *c, const struct cov_src *s,
 /* Count the instructions of range @el by walking them, and remember it in
  * the memo if it lies in one page. */
 static __attribute__((noinline)) int
-cov_range_walk(struct etm_cov *c, const struct cov_src *s,
+cov_range_walk(struct etm_cov *c, struct cov_src *s,
 	       const struct etm_elem *el, uint8_t *last_info)
 {
 	uint64_t a = el->start;
@@ -299,15 +299,20 @@ cov_range_walk(struct etm_cov *c, const struct cov_src *s,
 	}
 	/* counted entirely in one page: count it in the memo next time */
 	if (!err && npages == 1 && (i >= el->ninsn || a >= el->end) &&
-	    a > el->start && a - p->base <= (1u << COV_PAGE_SHIFT))
-		err = cov_memo_put(c, el, ptm, p, *last_info);
+	    a > el->start && a - p->base <= (1u << COV_PAGE_SHIFT)) {
+		struct cov_memo *m = cov_memo_put(c, el, ptm, p, *last_info);
+
+		if (!m)
+			return -etme_nomem;
+		s->pend = m;
+	}
 	return err;
 }
 
 /* Count the instructions of range @el: through the memo, or walking them
  * (out of line, so that the memo hit stays small); *@last_info gets the
  * info byte of its last instruction (0 if the range stops early). */
-static inline int cov_range_insns(struct etm_cov *c, const struct cov_src *s,
+static inline int cov_range_insns(struct etm_cov *c, struct cov_src *s,
 				  const struct etm_elem *el,
 				  uint8_t *last_info)
 {
@@ -316,7 +321,7 @@ static inline int cov_range_insns(struct etm_cov *c, const struct cov_src *s,
 	*last_info = 0;
 	if (el->isa != etmi_a32 && el->isa != etmi_t32)
 		return 0;
-	r = cov_memo_hit(c, el, s->proto == etm_proto_ptm, last_info);
+	r = cov_memo_hit(c, s, el, s->proto == etm_proto_ptm, last_info);
 	if (r)
 		return r < 0 ? r : 0;
 	return cov_range_walk(c, s, el, last_info);
@@ -332,7 +337,7 @@ static inline int cov_close(struct etm_cov *c, struct cov_src *s)
 		s->head_last = s->last;
 		s->head_open = 0;
 	} else if (s->open) {
-		err = cov_map_add(&c->ranges, s->run_start, s->last, 1);
+		err = cov_run(c, s);
 	}
 	s->open = 0;
 	s->taken = 0;
@@ -355,7 +360,7 @@ static int cov_on_range(struct etm_cov *c, struct cov_src *s,
 		return 0;
 	if (s->open && (s->taken || el->start != s->next)) {
 		if (s->taken)
-			err = cov_map_add(&c->branches, s->last, el->start, 1);
+			err = cov_branch(c, s, el->start);
 		if (!err)
 			err = cov_close(c, s);
 	}
@@ -383,7 +388,7 @@ static int cov_on_exception(struct etm_cov *c, struct cov_src *s,
 	int err = 0;
 
 	if (s->open && s->taken && el->has_ret)
-		err = cov_map_add(&c->branches, s->last, el->ret_addr, 1);
+		err = cov_branch(c, s, el->ret_addr);
 	return err ? err : cov_close_run(c, s);
 }
 

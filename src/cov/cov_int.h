@@ -70,6 +70,9 @@ struct cov_src {
 	 * take its ranges straight to the range path */
 	uint8_t fast;
 	uint64_t head_start, head_last, head_ret;
+	/* memo entry of the source's last counted range (or NULL): where its
+	 * taken branch and run end are counted (cov_memo.pend) */
+	struct cov_memo *pend;
 };
 
 enum { COV_HEAD_NONE,
@@ -79,22 +82,37 @@ enum { COV_HEAD_NONE,
 
 #define COV_MAX_ID 128
 
-/* Range memo (cov_memo.c): a range counted once, entirely in one page. */
+/* Range memo (cov_memo.c): a range counted once, entirely in one page.
+ * Two-way skewed: a range is in one of two entries (cov_memo_idx1/2()). */
 #define COV_MEMO_BITS 14
 #define COV_MEMO_N (1u << COV_MEMO_BITS)
+/* cov_memo.pend: which pending pair below is set (its map entry exists) */
+#define COV_PEND_BR 1u
+#define COV_PEND_RUN 2u
 struct cov_memo {
+	/* first cache line: what a hit reads */
 	uint64_t start, end;
-	uint64_t key;            /* cov_memo_key() of the range */
-	struct cov_page *p;      /* NULL: free entry */
+	uint64_t key;            /* cov_memo_key() of the range; 0: free */
+	struct cov_page *p;      /* its page (valid while key != 0) */
 	uint64_t n, nfail, nunk; /* pending executions, last-insn outcomes */
 	uint32_t gen;            /* the page's gen when counted */
-	uint8_t last_info, queued;
+	uint8_t last_info, queued, pend;
+	uint8_t arrays; /* its page's fail (1) and unk (2) arrays exist */
+	/* second line: a taken branch and a straight-line run, with counts
+	 * not yet added to their maps (cov_memo_pairs()). Any pair may be
+	 * kept in any entry; the entry of a range keeps what followed it
+	 * (nearly always the same successor), so that counting it again is
+	 * an increment here instead of a hash lookup in the map. */
+	uint64_t br_from, br_to, nbr;
+	uint64_t run_from, run_to, nrun;
+	uint64_t pad_[2];
 };
 struct cov_memos {
 	struct cov_memo e[COV_MEMO_N];
 	uint32_t dirty[COV_MEMO_N]; /* entries with pending counts */
 	uint32_t used[COV_MEMO_N];  /* entries in use (nmemo of them) */
 	size_t ndirty, nmemo;
+	void *raw; /* the allocation (the entries start on a cache line) */
 };
 
 /* Classifications of instructions (cov_classify() of an address, ISA and
@@ -132,47 +150,120 @@ int cov_page_fail(struct cov_page *p);
 int cov_page_unk(struct cov_page *p);
 int cov_close_run(struct etm_cov *c, struct cov_src *s);
 /* cov_memo.c */
-int cov_memo_put(struct etm_cov *c, const struct etm_elem *el, int ptm,
-		 struct cov_page *p, uint8_t last_info);
+struct cov_memo *cov_memo_put(struct etm_cov *c, const struct etm_elem *el,
+			      int ptm, struct cov_page *p, uint8_t last_info);
 void cov_memo_flush(const struct etm_cov *c);
+void cov_memo_pairs(const struct etm_cov *c);
 void cov_memo_drop(struct etm_cov *c);
 struct cov_memos *cov_memo_take(struct etm_cov *c);
+void cov_memo_free(struct cov_memos *ms);
 void cov_memo_reclassify(struct etm_cov *c, struct cov_page *p);
-/* What else than its addresses identifies a range in the memo. */
+int cov_memo_branch(struct etm_cov *c, struct cov_src *s, uint64_t to);
+int cov_memo_run(struct etm_cov *c, struct cov_src *s);
+/* What else than its addresses identifies a range in the memo (never 0:
+ * a range has instructions). */
 static inline uint64_t cov_memo_key(const struct etm_elem *el, int ptm)
 {
 	return (uint64_t)el->ninsn << 16 | (uint64_t)el->isa << 8 | (uint64_t)ptm;
 }
 
-static inline size_t cov_memo_hash(uint64_t start, uint64_t end)
+/* The two entries a range may be in: different bits of one product, so
+ * that ranges with the same first entry mostly have different second ones
+ * (a few sets of three ranges run in turn would otherwise evict each
+ * other at every execution). */
+static inline uint64_t cov_memo_hash(uint64_t start, uint64_t end)
 {
-	uint64_t h = ((start >> 1) ^ (end << 15)) * 0x9e3779b97f4a7c15ull;
-
+	return ((start >> 1) ^ (end << 15)) * 0x9e3779b97f4a7c15ull;
+}
+static inline size_t cov_memo_idx1(uint64_t h)
+{
 	return (size_t)(h >> (64 - COV_MEMO_BITS));
+}
+static inline size_t cov_memo_idx2(uint64_t h)
+{
+	return (size_t)(h >> 24) & (COV_MEMO_N - 1);
 }
 
 int cov_memo_queue(struct etm_cov *c, struct cov_memo *m,
 		   const struct etm_elem *el);
 
-/* Range @el, if it is in the memo: its pending counts incremented and
- * *@last_info set; returns 1, 0 (not in the memo) or -etme_nomem. */
-static inline int cov_memo_hit(struct etm_cov *c, const struct etm_elem *el,
-			       int ptm, uint8_t *last_info)
+static inline int cov_memo_is(const struct cov_memo *m,
+			      const struct etm_elem *el, uint64_t key)
+{
+	return m->start == el->start && m->end == el->end && m->key == key &&
+	       m->gen == m->p->gen;
+}
+
+/* The entry of range @el in memo @ms, or NULL. */
+static inline struct cov_memo *cov_memo_find(struct cov_memos *ms,
+					     const struct etm_elem *el, int ptm)
+{
+	uint64_t h = cov_memo_hash(el->start, el->end), key = cov_memo_key(el, ptm);
+	struct cov_memo *m = &ms->e[cov_memo_idx1(h)];
+
+	if (cov_memo_is(m, el, key))
+		return m;
+	m = &ms->e[cov_memo_idx2(h)];
+	return cov_memo_is(m, el, key) ? m : NULL;
+}
+
+/* Range @el, if it is in the memo: its pending counts incremented,
+ * *@last_info set and the source's pend entry made its entry; returns 1,
+ * 0 (not in the memo) or -etme_nomem. */
+static inline int cov_memo_hit(struct etm_cov *c, struct cov_src *s,
+			       const struct etm_elem *el, int ptm,
+			       uint8_t *last_info)
 {
 	struct cov_memo *m;
 
 	if (!c->memo)
 		return 0;
-	m = &c->memo->e[cov_memo_hash(el->start, el->end)];
-	if (!m->p || m->start != el->start || m->end != el->end ||
-	    m->key != cov_memo_key(el, ptm) || m->gen != m->p->gen)
+	m = cov_memo_find(c->memo, el, ptm);
+	if (!m)
 		return 0;
 	*last_info = m->last_info;
-	if (m->queued && el->last_atom && el->last_exec) {
+	s->pend = m;
+	if (m->queued && el->last_atom) {
 		m->n++; /* the common case: no condition outcome to add */
+		if (el->last_exec)
+			return 1;
+		if (m->arrays & 1) {
+			m->nfail++;
+			return 1;
+		}
+		m->n--;
+	} else if (m->queued && (m->arrays & 2)) {
+		m->n++; /* the last instruction's outcome untold */
+		m->nunk++;
 		return 1;
 	}
 	return cov_memo_queue(c, m, el);
+}
+
+/* The taken branch from the last instruction of @s to @to. */
+static inline int cov_branch(struct etm_cov *c, struct cov_src *s, uint64_t to)
+{
+	struct cov_memo *q = s->pend;
+
+	if (q && (q->pend & COV_PEND_BR) && q->br_from == s->last &&
+	    q->br_to == to) {
+		q->nbr++;
+		return 0;
+	}
+	return cov_memo_branch(c, s, to);
+}
+
+/* The straight-line run of @s from its start to its last instruction. */
+static inline int cov_run(struct etm_cov *c, struct cov_src *s)
+{
+	struct cov_memo *q = s->pend;
+
+	if (q && (q->pend & COV_PEND_RUN) && q->run_from == s->run_start &&
+	    q->run_to == s->last) {
+		q->nrun++;
+		return 0;
+	}
+	return cov_memo_run(c, s);
 }
 
 /* cov_map.c */
@@ -201,6 +292,8 @@ static inline int cov_map_add(struct cov_map *m, uint64_t from, uint64_t to,
 	}
 	return cov_map_insert(m, from, to, n);
 }
+void cov_map_bump(const struct cov_map *m, uint64_t from, uint64_t to,
+		  uint64_t n);
 void cov_map_fini(struct cov_map *m);
 
 #endif

@@ -52,6 +52,22 @@ int cov_map_insert(struct cov_map *m, uint64_t from, uint64_t to,
 	return 0;
 }
 
+/* Add @n to the count of (@from, @to), which is in @m (the map entry
+ * itself changes, not @m). */
+void cov_map_bump(const struct cov_map *m, uint64_t from, uint64_t to,
+		  uint64_t n)
+{
+	size_t j;
+
+	if (!m->cap)
+		return;
+	j = cov_hash(from, to) & (m->cap - 1);
+	while (m->e[j].count && (m->e[j].from != from || m->e[j].to != to))
+		j = (j + 1) & (m->cap - 1);
+	if (m->e[j].count)
+		m->e[j].count += n;
+}
+
 void cov_map_fini(struct cov_map *m)
 {
 	free(m->e);
@@ -77,6 +93,7 @@ int etm_cov_pairs(const struct etm_cov *c, int branches,
 
 	if (!c || !out || !n)
 		return -etme_invalid;
+	cov_memo_pairs(c);
 	m = branches ? &c->branches : &c->ranges;
 	*out = malloc((m->n ? m->n : 1) * sizeof(**out));
 	if (!*out)
@@ -136,6 +153,7 @@ int etm_cov_merge(struct etm_cov *dst, const struct etm_cov *src)
 		return -etme_invalid;
 	cov_memo_drop(dst); /* slot info may change */
 	cov_memo_flush(src);
+	cov_memo_pairs(src);
 	for (i = 0; i < src->npages; i++) {
 		err = cov_merge_page(dst, src->pages[i]);
 		if (err)

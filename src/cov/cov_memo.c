@@ -15,6 +15,9 @@
 
 #include "cov/cov_int.h"
 
+_Static_assert(sizeof(struct cov_memo) == 128,
+	       "a memo entry is two cache lines: the hit's, the pending pairs'");
+
 /* A hit on @m that is not the common case (cov_memo_hit()): the first
  * pending count since a flush, or a condition outcome to add. */
 int cov_memo_queue(struct etm_cov *c, struct cov_memo *m,
@@ -26,10 +29,12 @@ int cov_memo_queue(struct etm_cov *c, struct cov_memo *m,
 		if (cov_page_fail(m->p) < 0)
 			return -etme_nomem;
 		m->nfail++;
+		m->arrays |= 1;
 	} else if (!el->last_atom) {
 		if (cov_page_unk(m->p) < 0)
 			return -etme_nomem;
 		m->nunk++;
+		m->arrays |= 2;
 	}
 	if (!m->queued) {
 		m->queued = 1;
@@ -85,15 +90,42 @@ void cov_memo_flush(const struct etm_cov *c)
 	}
 }
 
+/* Add the pending pair counts of every entry to the maps of @c: their map
+ * entries exist (cov_memo_branch(), cov_memo_run()), so that this cannot
+ * fail. Every call that reads the maps does this first. */
+void cov_memo_pairs(const struct etm_cov *c)
+{
+	struct cov_memos *ms = c->memo;
+	size_t i;
+
+	for (i = 0; ms && i < ms->nmemo; i++) {
+		struct cov_memo *m = &ms->e[ms->used[i]];
+
+		if (m->nbr)
+			cov_map_bump(&c->branches, m->br_from, m->br_to, m->nbr);
+		if (m->nrun)
+			cov_map_bump(&c->ranges, m->run_from, m->run_to, m->nrun);
+		m->nbr = m->nrun = 0;
+	}
+}
+
 /* Apply every pending count and forget every range (slot info is about to
- * change). */
+ * change, or the memo leaves @c). */
 void cov_memo_drop(struct etm_cov *c)
 {
 	struct cov_memos *ms = c->memo;
+	unsigned id;
 
 	cov_memo_flush(c);
-	while (ms && ms->nmemo)
-		ms->e[ms->used[--ms->nmemo]].p = NULL;
+	cov_memo_pairs(c);
+	while (ms && ms->nmemo) {
+		struct cov_memo *m = &ms->e[ms->used[--ms->nmemo]];
+
+		m->key = 0;
+		m->pend = 0;
+	}
+	for (id = 0; id < COV_MAX_ID; id++)
+		c->src[id].pend = NULL;
 }
 
 /* Apply every pending count and detach the memo of @c, emptied, for reuse
@@ -109,6 +141,12 @@ struct cov_memos *cov_memo_take(struct etm_cov *c)
 	return ms;
 }
 
+void cov_memo_free(struct cov_memos *ms)
+{
+	if (ms)
+		free(ms->raw);
+}
+
 /* The info byte of @addr in page @p is about to change: apply every
  * pending count, and forget the ranges counted in its page. */
 void cov_memo_reclassify(struct etm_cov *c, struct cov_page *p)
@@ -117,24 +155,44 @@ void cov_memo_reclassify(struct etm_cov *c, struct cov_page *p)
 	p->gen++;
 }
 
-/* Remember range @el, just counted entirely in page @p. */
-int cov_memo_put(struct etm_cov *c, const struct etm_elem *el, int ptm,
-		 struct cov_page *p, uint8_t last_info)
+/* @m is free, forgotten (its page reclassified since) or was @el's. */
+static int memo_spare(const struct cov_memo *m, const struct etm_elem *el)
+{
+	return !m->key || m->gen != m->p->gen ||
+	       (m->start == el->start && m->end == el->end);
+}
+
+/* Remember range @el, just counted entirely in page @p: in the one of its
+ * two entries that is free, forgotten or its own, else in the first.
+ * Returns the entry, or NULL. */
+struct cov_memo *cov_memo_put(struct etm_cov *c, const struct etm_elem *el,
+			      int ptm, struct cov_page *p, uint8_t last_info)
 {
 	struct cov_memo *m;
+	uint64_t h;
 	size_t idx;
 
 	if (!c->memo) {
-		c->memo = calloc(1, sizeof(*c->memo));
-		if (!c->memo)
-			return -etme_nomem;
+		/* entries on cache lines; calloc: only the entries used are
+		 * touched (aligned_alloc and memset would write 2 MiB) */
+		void *raw = calloc(1, sizeof(*c->memo) + 64);
+
+		if (!raw)
+			return NULL;
+		c->memo = (struct cov_memos *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
+		c->memo->raw = raw;
 	}
-	idx = cov_memo_hash(el->start, el->end);
+	h = cov_memo_hash(el->start, el->end);
+	idx = cov_memo_idx1(h);
+	if (!memo_spare(&c->memo->e[idx], el) &&
+	    memo_spare(&c->memo->e[cov_memo_idx2(h)], el))
+		idx = cov_memo_idx2(h);
 	m = &c->memo->e[idx];
 	/* evicted with pending counts: apply them now (its index stays in
-	 * the dirty list, where it is found with n = 0) */
+	 * the dirty list, where it is found with n = 0); its pending pairs
+	 * stay (they are not about the range) */
 	memo_apply(m);
-	if (!m->p)
+	if (!m->key)
 		c->memo->used[c->memo->nmemo++] = (uint32_t)idx;
 	m->p = p;
 	m->start = el->start;
@@ -142,5 +200,42 @@ int cov_memo_put(struct etm_cov *c, const struct etm_elem *el, int ptm,
 	m->key = cov_memo_key(el, ptm);
 	m->last_info = last_info;
 	m->gen = p->gen;
+	m->arrays = (uint8_t)((p->fail ? 1 : 0) | (p->unk ? 2 : 0));
+	return m;
+}
+
+/* The taken branch from the last instruction of @s to @to, not the one
+ * pending in the entry of @s (cov_branch()): counted in the map, and made
+ * the entry's pending branch (the one pending before added to the map). */
+int cov_memo_branch(struct etm_cov *c, struct cov_src *s, uint64_t to)
+{
+	struct cov_memo *q = s->pend;
+	int err = cov_map_add(&c->branches, s->last, to, 1);
+
+	if (err || !q)
+		return err;
+	if (q->nbr)
+		cov_map_bump(&c->branches, q->br_from, q->br_to, q->nbr);
+	q->br_from = s->last;
+	q->br_to = to;
+	q->nbr = 0;
+	q->pend |= COV_PEND_BR;
+	return 0;
+}
+
+/* The run of @s, as cov_memo_branch() the branch (cov_run()). */
+int cov_memo_run(struct etm_cov *c, struct cov_src *s)
+{
+	struct cov_memo *q = s->pend;
+	int err = cov_map_add(&c->ranges, s->run_start, s->last, 1);
+
+	if (err || !q)
+		return err;
+	if (q->nrun)
+		cov_map_bump(&c->ranges, q->run_from, q->run_to, q->nrun);
+	q->run_from = s->run_start;
+	q->run_to = s->last;
+	q->nrun = 0;
+	q->pend |= COV_PEND_RUN;
 	return 0;
 }

@@ -149,7 +149,7 @@ static void cp_close(void *state)
 	struct cp_state *st = state;
 
 	cp_part_free(st->r, st->part);
-	free(st->spare);
+	cov_memo_free(st->spare);
 	free(st->cls);
 	free(st);
 }

@@ -509,6 +509,76 @@ static void it_block_past_range(void)
 	etm_image_free(img);
 }
 
+/* The pair count (@from, @to) among @n pairs @p, 0 if absent. */
+static uint64_t pair_count(const struct etm_cov_pair *p, size_t n,
+			   uint64_t from, uint64_t to)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i].from == from && p[i].to == to)
+			return p[i].count;
+	return 0;
+}
+
+/* Successors that change (the counts kept pending in the range memo, read
+ * between calls, with the memo emptied by a merge in between). ETMv3,
+ * iteration i of 20: A A B C D X, A = [0x1000, 3 insns, bne taken], B =
+ * the same with bne not taken, C = bl taken, D = bx lr taken to X, X = E
+ * (b at 0x1010 taken) in blocks 0-3, 8-11, 16-19, else F = [0x1014, nop
+ * and bx lr taken]: 12 E, 8 F. By hand, branches: 0x1008->0x1000 twice an
+ * iteration (A->A, A->B), 0x100c->0x1018 once, 0x1018->0x1010 12 (D->E),
+ * 0x1018->0x1014 8 (D->F), 0x1010->0x1000 11 (the last E has no
+ * successor), 0x1018->0x1000 8 (F->A); runs: [0x1000,0x1008] 40,
+ * [0x1000,0x100c] 20 (B runs on into C), [0x1018,0x1018] 20, [0x1010,
+ * 0x1010] 12 (the last closed at the end), [0x1014,0x1018] 8. After
+ * iterations 0-9 (6 E, 4 F, the last E's run still open): 20, 10, 6, 4,
+ * 5, 4 and 20, 10, 10, 5, 4. */
+static void changing_successors(void)
+{
+	static const uint64_t br[6][2] = { { 0x1008, 0x1000 }, { 0x100c, 0x1018 }, { 0x1018, 0x1010 }, { 0x1018, 0x1014 }, { 0x1010, 0x1000 }, { 0x1018, 0x1000 } };
+	static const uint64_t run[5][2] = { { 0x1000, 0x1008 }, { 0x1000, 0x100c }, { 0x1018, 0x1018 }, { 0x1010, 0x1010 }, { 0x1014, 0x1018 } };
+	static const uint64_t half[2][6] = { { 20, 10, 6, 4, 5, 4 },
+					     { 20, 10, 10, 5, 4, 0 } };
+	static const uint64_t all[2][6] = { { 40, 20, 12, 8, 11, 8 },
+					    { 40, 20, 20, 12, 8, 0 } };
+	struct etm_image *img = prog_image();
+	struct etm_cov *c = etm_cov_alloc(), *empty = etm_cov_alloc();
+	struct etm_elem el[120];
+	struct etm_cov_pair *p;
+	size_t n, k = 0;
+	int i, h, b;
+
+	ET_CHECK(img && c && empty);
+	ET_EQ(etm_cov_set_source(c, 0x10, etm_proto_etmv3, img), 0);
+	for (i = 0; i < 20; i++) {
+		el[k++] = rng(0x1000, 3, 1);
+		el[k++] = rng(0x1000, 3, 1);
+		el[k++] = rng(0x1000, 3, 0);
+		el[k++] = rng(0x100c, 1, 1);
+		el[k++] = rng(0x1018, 1, 1);
+		el[k++] = (i / 4) % 2 ? rng(0x1014, 2, 1) : rng(0x1010, 1, 1);
+	}
+	for (h = 0; h < 2; h++) {
+		ET_EQ(etm_cov_add_elems(c, el + 60 * h, 60), 0);
+		if (h)
+			ET_EQ(etm_cov_end(c), 0);
+		for (b = 1; b >= 0; b--) {
+			const uint64_t(*pr)[2] = b ? br : run;
+
+			ET_EQ(etm_cov_pairs(c, b, &p, &n), 0);
+			for (i = 0; i < (b ? 6 : 5); i++)
+				ET_EQ(pair_count(p, n, pr[i][0], pr[i][1]),
+				      (h ? all : half)[!b][i]);
+			free(p);
+		}
+		ET_EQ(etm_cov_merge(c, empty), 0); /* empties the memo */
+	}
+	etm_cov_free(empty);
+	etm_cov_free(c);
+	etm_image_free(img);
+}
+
 int main(void)
 {
 	ETEST(add_etm3_counts);
@@ -521,5 +591,6 @@ int main(void)
 	ETEST(parts_append);
 	ETEST(repeated_ranges);
 	ETEST(it_block_past_range);
+	ETEST(changing_successors);
 	return etest_end();
 }
