@@ -49,6 +49,8 @@ struct wpool {
 
 void wpool_init(struct wpool *p, size_t max);
 void wpool_fini(struct wpool *p);
+/* Free the blocks kept for reuse (any thread; the pool stays usable). */
+void wpool_trim(struct wpool *p);
 
 /* A writer's destination other than a file descriptor: the text goes to
  * @fn (etm_listing_run(): the caller's write callback). */
