@@ -112,6 +112,11 @@ static void dp_close(void *state)
 		w->r->p->dis_close(w->r->p->dis_ctx, &w->f.dis);
 	decfmt_fini(&w->f);
 	wbuf_fini(&w->w);
+	/* the worker's input is done: the blocks kept for reuse are freed
+	 * here, on its thread (while the others finish their chunks), not
+	 * by the calling thread after the run (TC2 x512 text: 2-4 ms of its
+	 * 8-16 ms, its CPU being the run's serial share) */
+	wpool_trim(&w->r->blocks);
 	free(w);
 }
 

@@ -37,27 +37,35 @@ void text_arena_pin(struct text_arena *a, uint32_t blk)
 void text_arena_unpin(struct text_arena *a, uint32_t blk)
 {
 	/* release: the writer's reads of the block come before its reuse */
-	atomic_fetch_sub_explicit(&a->blk[blk].pins, 1, memory_order_release);
+	if (atomic_fetch_sub_explicit(&a->blk[blk].pins, 1, memory_order_release) == 1)
+		atomic_fetch_add_explicit(&a->freed, 1, memory_order_release);
 }
 
 /* The block to fill next: a new one while under the cap, else the oldest
  * that no staged piece pins (its contents become stale); -1 if none. */
 static int next_block(struct text_arena *a)
 {
-	unsigned k, i;
+	unsigned k, i, freed;
 
 	if (a->n < TEXT_ARENA_BLKS) {
 		a->blk[a->n].mem = malloc(TEXT_ARENA_BLK);
 		if (a->blk[a->n].mem)
 			return (int)a->n++;
 	}
-	for (k = 1; k <= a->n; k++) {
-		i = (a->cur + k) % a->n;
+	/* read before the pins: an unpin after this is seen next time */
+	freed = atomic_load_explicit(&a->freed, memory_order_acquire);
+	if (a->full && freed == a->full_at)
+		return -1; /* nothing unpinned since every block was pinned */
+	for (k = 1, i = a->cur; k <= a->n; k++) {
+		i = i + 1 < a->n ? i + 1 : 0;
 		if (!atomic_load_explicit(&a->blk[i].pins, memory_order_acquire)) {
 			a->blk[i].gen++;
+			a->full = 0;
 			return (int)i;
 		}
 	}
+	a->full = 1;
+	a->full_at = freed;
 	return -1;
 }
 

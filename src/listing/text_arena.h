@@ -28,6 +28,14 @@ struct text_arena {
 	atomic_uint refs; /* the owner and each staged piece with pins */
 	unsigned n, cur;  /* blocks allocated, being filled */
 	size_t used;      /* bytes of blk[cur] taken */
+	/* blocks unpinned to no pins so far (any thread), and its value at
+	 * the last search that found every block pinned (owner): until it
+	 * moves, every block is still pinned and no search is made (a
+	 * parallel decode's formatter ahead of its turn asks on every range
+	 * it caches, 12% of them with all 16 blocks pinned) */
+	atomic_uint freed;
+	unsigned full_at;
+	int full;
 	struct text_arena_blk blk[TEXT_ARENA_BLKS];
 };
 

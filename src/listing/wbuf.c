@@ -71,6 +71,21 @@ void wpool_fini(struct wpool *p)
 	pthread_mutex_destroy(&p->mu);
 }
 
+void wpool_trim(struct wpool *p)
+{
+	struct wblk *b, *n;
+
+	pthread_mutex_lock(&p->mu);
+	b = p->free;
+	p->free = NULL;
+	p->n = 0;
+	pthread_mutex_unlock(&p->mu);
+	for (; b; b = n) {
+		n = b->next;
+		free(b);
+	}
+}
+
 static struct wblk *blk_get(struct wpool *p)
 {
 	struct wblk *b = NULL;

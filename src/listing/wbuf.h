@@ -49,6 +49,8 @@ struct wpool {
 
 void wpool_init(struct wpool *p, size_t max);
 void wpool_fini(struct wpool *p);
+/* Free the blocks kept for reuse (any thread; the pool stays usable). */
+void wpool_trim(struct wpool *p);
 
 /* A writer's destination other than a file descriptor: the text goes to
  * @fn (etm_listing_run(): the caller's write callback). */
@@ -148,13 +150,21 @@ static inline void wbuf_ref(struct wbuf *w, const char *s, size_t n,
 
 	if (!w->refs || w->fd >= 0 || w->sink || n < WBUF_REF_MIN) {
 		wbuf_put(w, s, n);
-	} else if (t && t->len < WBLK_SEGS && w->kept + w->len == w->mark &&
-		   w->arena == a && (w->pins >> blk & 1)) {
-		/* the common case: right after a reference, into a pinned
-		 * block (contiguous with it: one segment) */
+	} else if (t && t->len + 2 <= WBLK_SEGS && w->arena == a &&
+		   (w->pins >> blk & 1)) {
+		/* the common case: into a block already pinned, after a
+		 * reference (contiguous with it: one segment) or after text
+		 * (TC2: the previous range's last line; its segment first) */
+		unsigned long long pos = w->kept + w->len;
 		struct iovec *v = &t->seg[t->len - 1];
 
-		if ((char *)v->iov_base + v->iov_len == s) {
+		if (pos != w->mark) {
+			t->seg[t->len].iov_base = NULL;
+			t->seg[t->len++].iov_len = (size_t)(pos - w->mark);
+			w->mark = pos;
+			t->seg[t->len].iov_base = (void *)s;
+			t->seg[t->len++].iov_len = n;
+		} else if ((char *)v->iov_base + v->iov_len == s) {
 			v->iov_len += n;
 		} else {
 			t->seg[t->len].iov_base = (void *)s;

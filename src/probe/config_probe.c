@@ -253,7 +253,10 @@ static void *diag_probe_worker(void *arg)
 	}
 }
 
-/* Fill p->f for p->v on @jobs threads (this one included). */
+/* Fill p->f for p->v on @jobs threads of their own; this one waits (it
+ * works only if none could be made): the calling thread's CPU time is a
+ * parallel decode's serial share (etmtrace/runstats.h), and the variants
+ * are not serial work. */
 static void diag_probe_fits(struct diag_probe *p, unsigned jobs)
 {
 	pthread_t th[16];
@@ -262,10 +265,11 @@ static void diag_probe_fits(struct diag_probe *p, unsigned jobs)
 	pthread_mutex_init(&p->mu, NULL);
 	if (jobs > 16)
 		jobs = 16;
-	for (i = 1; i < jobs && i < p->nv; i++)
+	for (i = 0; i < jobs && i + 1 < p->nv; i++)
 		if (pthread_create(&th[nth], NULL, diag_probe_worker, p) == 0)
 			nth++;
-	diag_probe_worker(p);
+	if (!nth)
+		diag_probe_worker(p);
 	for (i = 0; i < nth; i++)
 		pthread_join(th[i], NULL);
 	pthread_mutex_destroy(&p->mu);

@@ -1,7 +1,8 @@
 /* tests/unit/test-text_arena.c - output staged by reference (listing/text_arena.h,
  * wbuf_ref()): the arena's bounds (every block full and pinned: nothing
  * more is allocated; a block unpinned is reused and what was in it is
- * stale, the rest stays), and a staged piece of text and references,
+ * stale, the rest stays; with every block pinned again, refused until one
+ * is unpinned), and a staged piece of text and references,
  * written after the arena moved on, byte for byte what was put, against
  * the same bytes concatenated here. */
 #include <stdio.h>
@@ -54,8 +55,18 @@ static void arena_bounds(void)
 	ET_CHECK(p != NULL && again.blk == 3);
 	ET_CHECK(!text_arena_valid(a, in3) && text_arena_valid(a, again));
 	ET_CHECK(text_arena_valid(a, in4) && text_arena_valid(a, first));
+	/* block 3 pinned again and filled: every block pinned, refused (the
+	 * search not repeated until a block is unpinned); block 5 unpinned:
+	 * reused next */
+	text_arena_pin(a, 3);
+	ET_EQ(fill(a, 1024, 100000), TEXT_ARENA_BLK / 1024 - 1);
+	ET_CHECK(text_arena_alloc(a, 1024, &again) == NULL);
+	ET_CHECK(text_arena_alloc(a, 1024, &again) == NULL);
+	text_arena_unpin(a, 5);
+	p = text_arena_alloc(a, 1024, &again);
+	ET_CHECK(p != NULL && again.blk == 5);
 	for (b = 0; b < TEXT_ARENA_BLKS; b++)
-		if (b != 3)
+		if (b != 5)
 			text_arena_unpin(a, b);
 	text_arena_release(a);
 }
