@@ -33,8 +33,12 @@ static int hold_keeps(const struct etm_elem *e)
  * take its last atoms from it. */
 #define HOLD_BACK (2 * 16)
 
-/* Elements made ready at once before a batch goes out (fewer calls). */
+/* Elements made ready at once before a batch goes out (fewer calls):
+ * while the hold is engaged in etm_realign_basic (it disengages once it is
+ * empty), and otherwise (etm_realign_precise: the consumer's calls are
+ * fewer, up to etm_capture_run()'s 256 a call). */
 #define HOLD_BATCH 64
+#define HOLD_BATCH_ON 256
 
 void etm_dec_hold_free(struct dec_hold *h)
 {
@@ -92,32 +96,57 @@ static int hold_lost(struct dec_hold *h, const struct etm_elem *e)
 	return e->offset >= h->lose_from && !hold_keeps(e);
 }
 
+static inline size_t hold_ready(const struct etm_elem *el, size_t m, size_t r,
+				size_t k, uint64_t mx)
+{
+	if (mx < ETM_DFMT_REACH)
+		return r;
+	mx -= ETM_DFMT_REACH;
+	while (r != k && el[r & m].offset <= mx)
+		r++;
+	return r;
+}
+
 size_t etm_dec_hold_ready(const struct etm_elem *el, size_t m, size_t r,
 			  size_t k, uint64_t mx)
 {
-	while (r < k && el[r & m].offset + ETM_DFMT_REACH <= mx)
-		r++;
-	return r;
+	return hold_ready(el, m, r, k, mx);
 }
 
 /* Append the @n elements @e (room made) and move the ready mark. Whether
  * a realignment is losing elements is read once per batch (hold_lost()
  * keeps what is no longer lost). */
-static void hold_add(struct dec_hold *h, const struct etm_elem *e, size_t n)
+static inline __attribute__((always_inline)) void
+hold_add(struct dec_hold *h, const struct etm_elem *e, size_t n)
 {
-	struct etm_elem *el = h->el;
-	size_t i, m = h->cap - 1, k = h->n;
+	struct etm_elem *el = h->el, *to;
+	size_t i, m = h->cap - 1, k = h->n, c;
 	uint64_t mx = h->maxoff;
-	int losing = h->losing != 0;
 
-	for (i = 0; i < n; i++) {
-		if (__builtin_expect(losing, 0) && hold_lost(h, &e[i]))
-			continue;
-		memcpy(&el[k++ & m], &e[i], sizeof(e[i]));
-		mx = e[i].offset > mx ? e[i].offset : mx;
+	if (__builtin_expect(h->losing != 0, 0)) {
+		for (i = 0; i < n; i++) {
+			if (hold_lost(h, &e[i]))
+				continue;
+			el[k++ & m] = e[i];
+			mx = e[i].offset > mx ? e[i].offset : mx;
+		}
+	} else {
+		/* up to the ring's end, then from its start */
+		to = el + (k & m);
+		c = h->cap - (k & m);
+		c = n < c ? n : c;
+		for (i = 0; i < c; i++) {
+			to[i] = e[i];
+			mx = e[i].offset > mx ? e[i].offset : mx;
+		}
+		for (; i < n; i++) {
+			el[i - c] = e[i];
+			mx = e[i].offset > mx ? e[i].offset : mx;
+		}
+		k += n;
 	}
 	h->n = k;
-	h->rdy = etm_dec_hold_ready(el, m, h->rdy, k, mx);
+	h->rdy = hold_ready(el, m, h->rdy, k, mx);
 	h->maxoff = mx;
 }
 
@@ -255,11 +284,11 @@ int etm_dec_hold_next_elems(struct etm_decoder *d,
 	struct dec_hold *h = &d->hold;
 	const struct etm_elem *in;
 	int n = 0;
-	size_t k, m;
+	size_t k, m, want = d->hold_engaged ? HOLD_BATCH : HOLD_BATCH_ON;
 
 	hold_engage(d);
 	d->cur = d->hold_cur;
-	while (h->rdy - h->head < HOLD_BATCH) {
+	while (h->rdy - h->head < want) {
 		n = etm_dec_next_elems_direct(d, &in, max);
 		if (n == -etme_eos && h->rdy < h->n) {
 			h->rdy = h->n; /* the end: nothing can be retracted */
