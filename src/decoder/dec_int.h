@@ -15,7 +15,7 @@ struct etm_dec_replay;
 struct dec_left;
 struct etm_sbuf;
 
-/* The element hold of the realignment (elem_hold.c): elements [head, n) of the
+/* The element hold of the realignment (hold_ring.c): elements [head, n) of the
  * ring el (cap, a power of two) wait; [head, rdy) are ready (final): the
  * latest element's offset maxoff is ETM_DFMT_REACH bytes past theirs, or
  * the input ended. */

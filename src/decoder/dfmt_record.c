@@ -48,4 +48,3 @@ struct etm_decoder *etm_dec_replay_decoder(const struct etm_dec_replay *t,
 	d->no_realign = 1;
 	return d;
 }
-

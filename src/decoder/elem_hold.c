@@ -24,9 +24,16 @@
  * fewer, up to etm_capture_run()'s 256 a call). */
 #define HOLD_BATCH 64
 #define HOLD_BATCH_ON 256
+/* In etm_realign_precise, the ready mark moves only once this many more
+ * elements than a batch wait (the elements of the last ETM_DFMT_REACH
+ * bytes are not ready: fewer checks that fail), and before a batch goes
+ * out; the ready prefix is the same whenever it is found (it only grows
+ * with the latest offset), and whatever reads it (a retraction, the sign,
+ * a save) finds it first (hold_ring.c). */
+#define HOLD_LAZY 512
 
-/* Append the @n elements @e (room made) and move the ready mark; while a
- * realignment is losing elements, out of line. */
+/* Append the @n elements @e (room made); while a realignment is losing
+ * elements, out of line. The ready mark moves in hold_ready(). */
 static inline __attribute__((always_inline)) void
 hold_add(struct dec_hold *h, const struct etm_elem *e, size_t n)
 {
@@ -50,10 +57,15 @@ hold_add(struct dec_hold *h, const struct etm_elem *e, size_t n)
 		el[i - c] = e[i];
 		mx = e[i].offset > mx ? e[i].offset : mx;
 	}
-	k += n;
-	h->n = k;
-	h->rdy = etm_dec_hold_ready_at(el, m, h->rdy, k, mx);
+	h->n = k + n;
 	h->maxoff = mx;
+}
+
+/* Move the ready mark to the latest offset. */
+static inline void hold_ready(struct dec_hold *h)
+{
+	h->rdy = etm_dec_hold_ready_at(h->el, h->cap - 1, h->rdy, h->n,
+				       h->maxoff);
 }
 
 /* The hold just engaged (etm_dec_suspect()): the source being drained
@@ -93,6 +105,7 @@ int etm_dec_hold_next(struct etm_decoder *d, struct etm_item *it)
 			if (h->n - h->head + 1 > h->cap && etm_dec_hold_room(h, 1) < 0)
 				return -etme_nomem;
 			hold_add(h, &it->elem, 1);
+			hold_ready(h);
 			continue;
 		}
 		if (err == -etme_eos && h->head < h->n) {
@@ -108,9 +121,13 @@ int etm_dec_hold_next_elems(struct etm_decoder *d,
 {
 	struct dec_hold *h = &d->hold;
 	const struct etm_elem *in;
-	int n = 0;
-	size_t k, m, want = d->hold_engaged ? HOLD_BATCH : HOLD_BATCH_ON;
+	int n = 0, dirty = 0;
+	size_t k, m, want = HOLD_BATCH_ON, lazy = HOLD_LAZY;
 
+	if (d->hold_engaged) {
+		want = HOLD_BATCH;
+		lazy = 0;
+	}
 	hold_engage(d);
 	d->cur = d->hold_cur;
 	while (h->rdy - h->head < want) {
@@ -127,7 +144,14 @@ int etm_dec_hold_next_elems(struct etm_decoder *d,
 			break;
 		}
 		hold_add(h, in, (size_t)n);
+		dirty = 1;
+		if (h->n - h->head >= want + lazy) {
+			hold_ready(h);
+			dirty = 0;
+		}
 	}
+	if (dirty)
+		hold_ready(h);
 	d->hold_cur = d->cur;
 	d->cur = NULL;
 	if (n == -etme_nomem)

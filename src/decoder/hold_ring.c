@@ -30,6 +30,16 @@ static int hold_keeps(const struct etm_elem *e)
  * take its last atoms from it. */
 #define HOLD_BACK (2 * 16)
 
+/* The ready mark as of the latest offset (the hold's stage moves it only
+ * when a batch is about to go out: the ready prefix only grows with the
+ * latest offset, so this is where it would be had it moved after every
+ * append). */
+static size_t hold_rdy(const struct dec_hold *h)
+{
+	return etm_dec_hold_ready_at(h->el, h->cap - 1, h->rdy, h->n,
+				     h->maxoff);
+}
+
 void etm_dec_hold_free(struct dec_hold *h)
 {
 	free(h->el);
@@ -132,7 +142,7 @@ uint64_t etm_dec_hold_sign(const struct dec_hold *h, uint64_t from)
 	size_t i, m = h->cap - 1;
 	const struct etm_elem *e;
 
-	for (i = h->rdy; i < h->n; i++) {
+	for (i = hold_rdy(h); i < h->n; i++) {
 		e = &h->el[i & m];
 		if (e->offset >= from && e->offset < first &&
 		    etm_dec_elem_trouble(e))
@@ -160,9 +170,13 @@ static uint64_t hold_from(const struct dec_hold *h, uint64_t cut)
 void etm_dec_hold_retract(struct etm_decoder *d, uint64_t cut)
 {
 	struct dec_hold *h = &d->hold;
-	uint64_t from = hold_from(h, cut);
-	size_t i, k = h->rdy, m = h->cap - 1, last[ETM_DEC_MAX_SOURCES];
+	uint64_t from;
+	size_t i, k, m = h->cap - 1, last[ETM_DEC_MAX_SOURCES];
 	const struct etm_elem *e;
+
+	h->rdy = hold_rdy(h);
+	from = hold_from(h, cut);
+	k = h->rdy;
 
 	/* a source's last element before it, if a range: its offset is the
 	 * packet that began it, its last atoms may come from after it */
@@ -196,12 +210,12 @@ void etm_dec_hold_retract(struct etm_decoder *d, uint64_t cut)
 
 void etm_dec_hold_save(const struct dec_hold *h, struct etm_sbuf *s)
 {
-	size_t i;
+	size_t i, r = hold_rdy(h);
 
 	/* the ready ones go out whatever comes: not state */
-	etm_sbuf_u64(s, h->n - h->rdy);
+	etm_sbuf_u64(s, h->n - r);
 	etm_sbuf_u64(s, h->maxoff);
-	for (i = h->rdy; i < h->n; i++)
+	for (i = r; i < h->n; i++)
 		etm_elem_save(s, &h->el[i & (h->cap - 1)]);
 	etm_sbuf_u32(s, (uint32_t)h->losing);
 	if (h->losing) {

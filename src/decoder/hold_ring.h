@@ -17,11 +17,24 @@ static inline size_t etm_dec_hold_ready_at(const struct etm_elem *el,
 					   size_t m, size_t r, size_t k,
 					   uint64_t mx)
 {
+	const struct etm_elem *p, *end;
+	size_t c;
+
 	if (mx < ETM_DFMT_REACH)
 		return r;
 	mx -= ETM_DFMT_REACH;
-	while (r != k && el[r & m].offset <= mx)
-		r++;
+	/* up to the ring's end, then from its start */
+	while (r != k) {
+		p = el + (r & m);
+		c = m + 1 - (r & m);
+		end = p + (k - r < c ? k - r : c);
+		while (p != end && p->offset <= mx)
+			p++;
+		c = (size_t)(p - (el + (r & m)));
+		r += c;
+		if (p != end)
+			break;
+	}
 	return r;
 }
 
