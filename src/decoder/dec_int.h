@@ -15,7 +15,7 @@ struct etm_dec_replay;
 struct dec_left;
 struct etm_sbuf;
 
-/* The element hold of the realignment (elem_hold.c): elements [head, n) of the
+/* The element hold of the realignment (hold_ring.c): elements [head, n) of the
  * ring el (cap, a power of two) wait; [head, rdy) are ready (final): the
  * latest element's offset maxoff is ETM_DFMT_REACH bytes past theirs, or
  * the input ended. */
@@ -127,6 +127,13 @@ struct etm_dfmt_stage;
  * etm_dfmt_next_bulk() gave it: 1 staged data, 0 an item, or an error. */
 int etm_dec_replay_next(struct etm_decoder *d, struct etm_dfmt_item *x,
 			struct etm_dfmt_stage *st);
+/* A recording (dfmt_replay.c) of everything the deformatter of @d (its
+ * input pushed, of format @fmt, trace ID @id selected) gives, finishing the
+ * input where it wants more (dfmt_record.c); NULL on no memory. Its
+ * format. */
+struct etm_dec_replay *etm_dec_replay_fill(enum etm_input_format fmt,
+					   unsigned id, struct etm_decoder *d);
+enum etm_input_format etm_dec_replay_fmt(const struct etm_dec_replay *t);
 
 /* ETMv1 source (decoder/dec_e1.c): @s (configured, owned from here on)
  * becomes the raw input's source of @d. Returns 0 or an error. */
@@ -159,35 +166,28 @@ int etm_dec_rewind(struct etm_decoder *d);
  * loses sync there; their elements are drained next (lose_id). */
 void etm_dec_lose_all(struct etm_decoder *d, uint64_t off);
 
-/* etm_decoder_next() and etm_decoder_next_elems() without the hold
- * (decoder.c); the second with the source being drained in d->cur, where
- * the hold puts it back from d->hold_cur for a run of calls. */
-int etm_dec_next_direct(struct etm_decoder *d, struct etm_item *it);
-int etm_dec_next_elems_direct(struct etm_decoder *d,
-			      const struct etm_elem **els, size_t max);
-/* The same through the hold (elem_hold.c): elements wait there until no
- * realignment can retract them. */
+/* The pipeline (decoder.c), below the hold: the next item (an element
+ * already queued in the source being drained, else etm_dec_next_slow());
+ * the next elements in place, the queued ones of the source being drained
+ * first; an element already queued moved to @it (1, else 0). */
+int etm_dec_pipe_next(struct etm_decoder *d, struct etm_item *it);
+int etm_dec_next_slow(struct etm_decoder *d, struct etm_item *it);
+int etm_dec_pipe_next_elems(struct etm_decoder *d,
+			    const struct etm_elem **els, size_t max);
+int etm_dec_pipe_pop(struct etm_decoder *d, struct etm_item *it);
+/* etm_decoder_push() and etm_decoder_free() of the pipeline (no pieces). */
+int etm_dec_push(struct etm_decoder *d, const uint8_t *buf, size_t n);
+void etm_dec_free(struct etm_decoder *d);
+
+/* The element hold's stage (elem_hold.c), above the pipeline: its output
+ * through the hold while it is on (d->hold_on); elements wait there until
+ * no realignment can retract them. etm_dec_next(): through the hold if
+ * on, else the pipeline (what etm_decoder_next() does without pieces). */
 int etm_dec_hold_next(struct etm_decoder *d, struct etm_item *it);
 int etm_dec_hold_next_elems(struct etm_decoder *d,
 			    const struct etm_elem **els, size_t max);
-/* A realignment cut the frames at input offset @cut: the waiting elements
- * from two frames before it on are dropped. */
-void etm_dec_hold_retract(struct etm_decoder *d, uint64_t cut);
-/* The offset of the first waiting element at input offset >= @from that
- * says the trace was malformed there (a malformed packet, a contradiction
- * with the image, a loss of the trace, an address with no memory image),
- * else UINT64_MAX: where a late realignment's damage may have begun
- * (etm_dfmt_set_sign(); only where a realignment is decided). */
-uint64_t etm_dec_hold_sign(const struct dec_hold *h, uint64_t from);
-/* Whether element @e is such a sign (etm_dec_hold_sign(); the trial flow
- * of a source left out of the decode, left_sources.c). */
-int etm_dec_elem_trouble(const struct etm_elem *e);
+int etm_dec_next(struct etm_decoder *d, struct etm_item *it);
 
-/* The hold's ready scan (hold_add(); its unit test): the index past the longest
- * run of elements el[r & m], el[(r + 1) & m], ... before index @k whose
- * offsets lie ETM_DFMT_REACH bytes or more before @mx. */
-size_t etm_dec_hold_ready(const struct etm_elem *el, size_t m, size_t r,
-			  size_t k, uint64_t mx);
 /* The sources not decoded (left_sources.c): the deformatter told of them, freed,
  * copied to the clone @c of @d (0 or -etme_nomem). */
 void etm_dec_left_wire(struct etm_decoder *d);
@@ -210,11 +210,5 @@ int etm_dec_pieces_push(struct etm_decoder *d, const uint8_t *buf, size_t n);
 int etm_dec_pieces_next(struct etm_decoder *d, struct etm_item *it);
 int etm_dec_pieces_next_elems(struct etm_decoder *d,
 			      const struct etm_elem **els, size_t max);
-
-/* Empty the hold (a restart); free its memory. */
-void etm_dec_hold_clear(struct dec_hold *h);
-void etm_dec_hold_free(struct dec_hold *h);
-/* The waiting elements, as state that decides the future output. */
-void etm_dec_hold_save(const struct dec_hold *h, struct etm_sbuf *s);
 
 #endif

@@ -14,6 +14,7 @@
 #include "common/sbuf.h"
 #include "decoder/clone.h"
 #include "decoder/dec_int.h"
+#include "decoder/hold_ring.h"
 #include "flow/flow_pull.h"
 #include "packet/pktdec.h"
 #include "source/dfmt_bulk.h"
@@ -71,7 +72,7 @@ int etm_decoder_set_frame_start(struct etm_decoder *d, uint64_t off)
 	return r;
 }
 
-void etm_decoder_free(struct etm_decoder *d)
+void etm_dec_free(struct etm_decoder *d)
 {
 	unsigned i;
 
@@ -82,7 +83,6 @@ void etm_decoder_free(struct etm_decoder *d)
 	etm_dfmt_free(d->dfmt);
 	etm_dec_hold_free(&d->hold);
 	etm_dec_left_free(d);
-	etm_dec_pieces_free(d);
 	free(d);
 }
 
@@ -142,16 +142,10 @@ fail:
 	return -etme_nomem;
 }
 
-int etm_decoder_push(struct etm_decoder *d, const uint8_t *buf, size_t n)
+int etm_dec_push(struct etm_decoder *d, const uint8_t *buf, size_t n)
 {
 	int err;
 
-	if (!d || (!buf && n))
-		return -etme_invalid;
-	if (d->finishing || d->replay)
-		return -etme_invalid;
-	if (d->pc)
-		return etm_dec_pieces_push(d, buf, n);
 	if (d->fmt != etm_fmt_raw) {
 		err = etm_dfmt_push(d->dfmt, buf, n);
 		if (err < 0)
@@ -320,7 +314,8 @@ static int push_stage(struct etm_decoder *d, const struct etm_dfmt_stage *st)
 
 /* etm_decoder_next() but for an element already queued (kept out of line:
  * the common case needs no stack frame). */
-static __attribute__((noinline)) int next_slow(struct etm_decoder *d, struct etm_item *it)
+__attribute__((noinline)) int etm_dec_next_slow(struct etm_decoder *d,
+						struct etm_item *it)
 {
 	struct etm_dfmt_stage st;
 	struct etm_dfmt_item x;
@@ -396,119 +391,31 @@ static __attribute__((noinline)) int next_slow(struct etm_decoder *d, struct etm
 	}
 }
 
-/* The record of an item of etm_decoder_next() in packet mode: a packet,
- * or an error element of the deformatter. */
-static void rec_from_item(struct etm_pkt_rec *r, const struct etm_item *it)
+static inline int pipe_pop(struct etm_decoder *d, struct etm_item *it)
 {
-	if (it->kind != etm_item_elem) {
-		etm_pkt_rec_from(r, &it->pkt);
-		return;
-	}
-	memset(r, 0, sizeof(*r));
-	r->offset = it->elem.offset;
-	r->type = etmp_error;
-	r->value = (uint32_t)it->elem.err;
+	const struct etm_elem *el;
+
+	if (!d->cur || !d->cur->flow || !(el = etm_flow_pop(d->cur->flow)))
+		return 0;
+	it->elem = *el;
+	it->kind = etm_item_elem;
+	item_proto(it, d->cur);
+	return 1;
 }
 
-/* An error record of a batch: a bad packet, as drain_source() reports
- * one, so that the batch stops where etm_decoder_next() would. */
-static void rec_bad_packet(struct etm_decoder *d, const struct etm_pkt_rec *r)
+int etm_dec_pipe_pop(struct etm_decoder *d, struct etm_item *it)
 {
-	struct etm_packet pkt;
-
-	etm_zero(&pkt, sizeof(pkt));
-	pkt.offset = r->offset;
-	pkt.size = r->size;
-	pkt.id = r->id;
-	etm_dec_bad_packet(d, &pkt);
+	return pipe_pop(d, it);
 }
 
-int etm_decoder_next_packets(struct etm_decoder *d, struct etm_pkt_rec *recs,
-			     size_t max)
-{
-	struct etm_item it;
-	size_t n = 0;
-	int err;
-
-	if (!d || !recs || !max || d->mode != etm_dec_packets)
-		return -etme_invalid;
-	if (max > INT_MAX)
-		max = INT_MAX;
-	while (n < max) {
-		if (d->cur && !d->re_at) {
-			/* a batch from the source being drained */
-			err = etm_pkt_next_recs(d->cur->pd, recs + n,
-						max - n);
-			if (err > 0) {
-				n += (size_t)err;
-				d->npackets += (uint64_t)err;
-				if (recs[n - 1].type == etmp_error)
-					rec_bad_packet(d, &recs[n - 1]);
-				continue;
-			}
-			if (err != -etme_again && err != -etme_eos)
-				return n ? (int)n : err;
-			if (n)
-				break;
-		}
-		/* everything else (input, deformatter, end of input) as
-		 * etm_decoder_next() does it */
-		err = etm_decoder_next(d, &it, sizeof(it));
-		if (err < 0)
-			return n ? (int)n : err;
-		rec_from_item(&recs[n++], &it);
-	}
-	return (int)n;
-}
-
-/* etm_decoder_next() past its common case: through the hold when it is
- * on (which keeps the source being drained out of d->cur, so that the
- * common case never applies then: it costs nothing there). */
-static __attribute__((noinline)) int next_outer(struct etm_decoder *d,
-						struct etm_item *it)
-{
-	if (d->pc)
-		return etm_dec_pieces_next(d, it);
-	if (d->hold_on)
-		return etm_dec_hold_next(d, it);
-	return next_slow(d, it);
-}
-
-static inline int dec_next(struct etm_decoder *d, struct etm_item *it,
-			   int outer)
+int etm_dec_pipe_next(struct etm_decoder *d, struct etm_item *it)
 {
 	if (d->raw && d->raw->kind)
 		return kind_next(d, it);
-	if (d->cur && d->cur->flow) {
-		/* the common case: an element already queued */
-		const struct etm_elem *el = etm_flow_pop(d->cur->flow);
-
-		if (el) {
-			it->elem = *el;
-			it->kind = etm_item_elem;
-			item_proto(it, d->cur);
-			return 0;
-		}
-	}
-	return outer ? next_outer(d, it) : next_slow(d, it);
-}
-
-int etm_decoder_next(struct etm_decoder *d, struct etm_item *it, size_t size)
-{
-	if (!d || !it || size < sizeof(*it))
-		return -etme_invalid;
-	return dec_next(d, it, 1);
-}
-
-int etm_dec_next_direct(struct etm_decoder *d, struct etm_item *it)
-{
-	int err;
-
-	d->cur = d->hold_cur;
-	err = dec_next(d, it, 0);
-	d->hold_cur = d->cur;
-	d->cur = NULL;
-	return err;
+	/* the common case: an element already queued */
+	if (pipe_pop(d, it))
+		return 0;
+	return etm_dec_next_slow(d, it);
 }
 
 int etm_decoder_serial(const struct etm_decoder *d)
@@ -521,26 +428,8 @@ int etm_decoder_elems_ok(const struct etm_decoder *d)
 	return d->mode == etm_dec_elements && !d->want_packets;
 }
 
-static int next_elems(struct etm_decoder *d, const struct etm_elem **els,
-		      size_t max);
-
-int etm_decoder_next_elems(struct etm_decoder *d,
-			   const struct etm_elem **els, size_t max)
-{
-	if (!d || !els || !max || d->mode != etm_dec_elements ||
-	    d->want_packets)
-		return -etme_invalid;
-	if (max > INT_MAX)
-		max = INT_MAX;
-	if (d->pc)
-		return etm_dec_pieces_next_elems(d, els, max);
-	if (d->hold_on)
-		return etm_dec_hold_next_elems(d, els, max);
-	return next_elems(d, els, max);
-}
-
-static int next_elems(struct etm_decoder *d, const struct etm_elem **els,
-		      size_t max)
+int etm_dec_pipe_next_elems(struct etm_decoder *d, const struct etm_elem **els,
+			    size_t max)
 {
 	struct dec_source *s;
 	int err;
@@ -560,7 +449,7 @@ static int next_elems(struct etm_decoder *d, const struct etm_elem **els,
 	 * from the current source's queue comes with what that queued after
 	 * it, in place (the next call would give those first) */
 	d->popped = NULL;
-	err = next_slow(d, &d->xit);
+	err = etm_dec_next_slow(d, &d->xit);
 	if (err < 0)
 		return err;
 	s = d->cur;
@@ -571,12 +460,6 @@ static int next_elems(struct etm_decoder *d, const struct etm_elem **els,
 	}
 	*els = &d->xit.elem;
 	return 1;
-}
-
-int etm_dec_next_elems_direct(struct etm_decoder *d,
-			      const struct etm_elem **els, size_t max)
-{
-	return next_elems(d, els, max);
 }
 
 struct etm_decoder *etm_decoder_clone(const struct etm_decoder *d,
@@ -614,19 +497,8 @@ struct etm_decoder *etm_decoder_clone(const struct etm_decoder *d,
 		etm_decoder_set_cache(c, 0);
 	return c;
 fail:
-	etm_decoder_free(c);
+	etm_dec_free(c);
 	return NULL;
-}
-
-struct etm_decoder *etm_decoder_clone_whole(const struct etm_decoder *d)
-{
-	struct etm_decoder *c = etm_decoder_clone(d, 0);
-
-	if (c && d->pc && etm_dec_pieces_on(c, etm_dec_pieces_mode(d)) < 0) {
-		etm_decoder_free(c);
-		return NULL;
-	}
-	return c;
 }
 
 void etm_decoder_save(const struct etm_decoder *d, struct etm_sbuf *s)

@@ -11,7 +11,6 @@
 
 #include "common/grow.h"
 #include "decoder/dec_int.h"
-#include "decoder/realign.h"
 #include "decoder/dfmt_replay.h"
 #include "source/dfmt_bulk.h"
 
@@ -138,38 +137,6 @@ static int replay_fill(struct etm_dec_replay *t, struct etm_decoder *d)
 	}
 }
 
-struct etm_dec_replay *etm_dec_replay_record(enum etm_input_format fmt,
-					     unsigned id, const uint8_t *buf,
-					     size_t n)
-{
-	struct etm_dec_replay *t;
-	struct etm_decoder *d;
-	int err;
-
-	if (fmt == etm_fmt_raw || id >= ETM_DEC_MAX_SOURCES || (!buf && n))
-		return NULL;
-	d = etm_decoder_alloc(fmt, etm_dec_packets);
-	t = calloc(1, sizeof(*t));
-	err = d && t ? 0 : -etme_nomem;
-	if (!err) {
-		t->fmt = fmt;
-		t->id = id;
-		/* as etm_decoder_add_source() and set_realign(0) leave it */
-		d->sel[id] = 1;
-		etm_dec_ids_changed(d);
-		etm_decoder_set_realign(d, etm_realign_off);
-		err = etm_dfmt_push(d->dfmt, buf, n);
-	}
-	if (!err)
-		err = replay_fill(t, d);
-	etm_decoder_free(d);
-	if (err < 0) {
-		etm_dec_replay_free(t);
-		return NULL;
-	}
-	return t;
-}
-
 void etm_dec_replay_free(struct etm_dec_replay *t)
 {
 	if (!t)
@@ -180,20 +147,25 @@ void etm_dec_replay_free(struct etm_dec_replay *t)
 	free(t);
 }
 
-struct etm_decoder *etm_dec_replay_decoder(const struct etm_dec_replay *t,
-					   enum etm_decoder_mode mode)
+struct etm_dec_replay *etm_dec_replay_fill(enum etm_input_format fmt,
+					   unsigned id, struct etm_decoder *d)
 {
-	struct etm_decoder *d;
+	struct etm_dec_replay *t = calloc(1, sizeof(*t));
 
 	if (!t)
 		return NULL;
-	d = etm_decoder_alloc(etm_fmt_raw, mode); /* no deformatter */
-	if (!d)
+	t->fmt = fmt;
+	t->id = id;
+	if (replay_fill(t, d) < 0) {
+		etm_dec_replay_free(t);
 		return NULL;
-	d->fmt = t->fmt;
-	d->replay = t;
-	d->no_realign = 1;
-	return d;
+	}
+	return t;
+}
+
+enum etm_input_format etm_dec_replay_fmt(const struct etm_dec_replay *t)
+{
+	return t->fmt;
 }
 
 int etm_dec_replay_next(struct etm_decoder *d, struct etm_dfmt_item *x,

@@ -14,6 +14,7 @@
 #include <etmtrace/flow.h>
 
 #include "decoder/dec_int.h"
+#include "decoder/hold_ring.h"
 #include "decoder/realign.h"
 #include "packet/pktdec.h"
 #include "source/dfmt_bulk.h"

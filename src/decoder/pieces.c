@@ -75,7 +75,7 @@ void etm_dec_pieces_free(struct etm_decoder *d)
 {
 	if (!d->pc)
 		return;
-	etm_decoder_free(d->pc->inner);
+	etm_dec_free(d->pc->inner);
 	free(d->pc->buf);
 	free(d->pc);
 	d->pc = NULL;
@@ -200,12 +200,12 @@ static void pieces_header(struct dec_pieces *pc, struct etm_item *it)
  * empty hold to judge, and it never gets past a suspect first frame). */
 static int pieces_inner_next(struct dec_pieces *pc, struct etm_item *it)
 {
-	int r = etm_decoder_next(pc->inner, it, sizeof(*it));
+	int r = etm_dec_next(pc->inner, it);
 
 	if (r == -etme_again && !pc->inner_fin) {
 		etm_decoder_finish(pc->inner);
 		pc->inner_fin = 1;
-		r = etm_decoder_next(pc->inner, it, sizeof(*it));
+		r = etm_dec_next(pc->inner, it);
 	}
 	return r == -etme_again ? -etme_eos : r;
 }
@@ -220,8 +220,8 @@ static int pieces_begin(struct etm_decoder *d)
 	pc->inner = etm_decoder_clone(d, p->start); /* one input: no pieces */
 	if (!pc->inner)
 		return -etme_nomem;
-	r = etm_decoder_push(pc->inner, pc->buf + p->start,
-			     (size_t)(p->end - p->start));
+	r = etm_dec_push(pc->inner, pc->buf + p->start,
+			 (size_t)(p->end - p->start));
 	if (r < 0)
 		return r;
 	pc->inner_fin = 0;
@@ -288,7 +288,7 @@ int etm_dec_pieces_next(struct etm_decoder *d, struct etm_item *it)
 		}
 		if (r != -etme_eos)
 			return r;
-		etm_decoder_free(pc->inner);
+		etm_dec_free(pc->inner);
 		pc->inner = NULL;
 		pc->k++;
 	}

@@ -11,6 +11,7 @@
 
 #include "common/zero.h"
 #include "decoder/dec_int.h"
+#include "decoder/hold_ring.h"
 #include "decoder/realign.h"
 #include "packet/pktdec.h"
 #include "source/dfmt_bulk.h"

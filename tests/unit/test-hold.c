@@ -8,6 +8,7 @@
 #include <etmtrace/etmtrace.h>
 
 #include "decoder/dec_int.h"
+#include "decoder/hold_ring.h"
 #include "etest.h"
 
 #define REACH 912 /* ETM_DFMT_REACH: 512 + 24 * 16 + 16 */
