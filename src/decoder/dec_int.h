@@ -7,6 +7,8 @@
 
 #include <etmtrace/decoder.h>
 
+#include "source/dfmt_bulk.h"
+
 #define ETM_DEC_MAX_SOURCES 128
 /* The frame realignment a decoder starts with (doc/realign.md: why). */
 #define ETM_DEC_REALIGN_DEFAULT etm_realign_precise
@@ -136,8 +138,12 @@ int etm_dec_add_e1(struct etm_decoder *d, struct dec_source *s,
 /* The IDs of the input changed (a source added, an ID noted): the
  * deformatter is told. */
 void etm_dec_ids_changed(struct etm_decoder *d);
-/* The realignment's judge for a new deformatter of @d (none when off). */
+/* The realignment's switch for a new deformatter of @d (decided by
+ * src/realign/ unless off). */
 void etm_dec_set_judge(struct etm_decoder *d);
+/* The deformatter of @d asked for a realignment's decision
+ * (etm_dfmt_next_bulk() returned ETM_DFMT_ASK): decide it (realign.c). */
+void etm_dec_decide(struct etm_decoder *d);
 /* A packet of source @s did not parse (CoreSight frames): the alignment
  * may be lost; on the deformatter's fast path the decoder stops draining
  * (re_at) until etm_dec_rewind(). */

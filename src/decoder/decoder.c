@@ -374,8 +374,12 @@ static __attribute__((noinline)) int next_slow(struct etm_decoder *d, struct etm
 		}
 		if (err == -etme_eos)
 			return drain_finish(d, it);
-		if (err < 0)
-			return err;
+		if (err < 0) {
+			if (err != ETM_DFMT_ASK)
+				return err;
+			etm_dec_decide(d);
+			continue;
+		}
 		if (x.kind == etm_dfmt_error) {
 			if (x.err == etme_frame_align) {
 				etm_dec_suspect(d, x.offset);

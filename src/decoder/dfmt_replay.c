@@ -122,7 +122,10 @@ static int replay_fill(struct etm_dec_replay *t, struct etm_decoder *d)
 			err = replay_stage_add(t, &st);
 		else if (err == 0)
 			err = replay_item_add(t, &x);
-		else if (err == -etme_again && !d->finishing) {
+		else if (err == ETM_DFMT_ASK) {
+			etm_dec_decide(d);
+			err = 0;
+		} else if (err == -etme_again && !d->finishing) {
 			err = replay_add(t, replay_again) ? 0 : -etme_nomem;
 			etm_dfmt_finish(d->dfmt);
 			d->finishing = 1;

@@ -205,7 +205,7 @@ static int retro_bad(const struct etm_dfmt *d, const struct retro_rd *r,
 	int bad = 0;
 
 	if (m)
-		d->rt->scan(d->judge_ctx, (uint8_t)want, s, m, &bad);
+		d->rt->scan(d->sign_ctx, (uint8_t)want, s, m, &bad);
 	return bad;
 }
 
@@ -250,8 +250,8 @@ uint64_t etm_dfmt_retro_at(const struct etm_dfmt *d, uint64_t w, size_t k,
 	struct retro_rd r = { 0 };
 	int bad;
 
-	if (lo < d->pre_lo)
-		lo = d->pre_lo;
+	if (lo < d->w.pre_lo)
+		lo = d->w.pre_lo;
 	nf = (size_t)((at - lo) / DFMT_FRAME);
 	lo = at - nf * DFMT_FRAME;
 	if (!nf || at - lo > DFMT_RETRO_MAX || !retro_bytes(rt, lo, at, h))
@@ -261,17 +261,17 @@ uint64_t etm_dfmt_retro_at(const struct etm_dfmt *d, uint64_t w, size_t k,
 	r.h = h + f0 * DFMT_FRAME;
 	r.nf = nf - f0;
 	r.id = DFMT_ID_UNKNOWN;
-	r.seen = d->seen;
+	r.seen = d->w.seen;
 	/* the frames whose decoded data may be out already */
 	out = rt->out;
 	r.lim = out <= lo ? 0 :
 			    (size_t)((out - lo + DFMT_FRAME - 1) / DFMT_FRAME);
 	r.live = &live;
 	for (i = 1; i < 0x70; i++) {
-		if (!rt->ids[i] || d->seen[i])
+		if (!rt->ids[i] || d->w.seen[i])
 			continue;
 		m = retro_stream(&r, (int)i, s, pos);
-		first = m ? rt->scan(d->judge_ctx, (uint8_t)i, s, m, &bad) :
+		first = m ? rt->scan(d->sign_ctx, (uint8_t)i, s, m, &bad) :
 			    SIZE_MAX;
 		if (first >= m)
 			continue;
