@@ -14,7 +14,7 @@
 #define ETM_DEC_REALIGN_DEFAULT etm_realign_precise
 
 struct etm_dec_replay;
-struct dec_left;
+struct etm_realign_left;
 struct etm_sbuf;
 
 /* The element hold of the realignment (elem_hold.c): elements [head, n) of the
@@ -119,7 +119,7 @@ struct etm_decoder {
 	struct dec_source *hold_cur;
 	/* sources of the input not decoded, with their configurations
 	 * (etm_decoder_note_source(), left_sources.c); NULL: none */
-	struct dec_left *left;
+	struct etm_realign_left *left;
 	/* a circular buffer's pieces (pieces.c; NULL: off) */
 	struct dec_pieces *pc;
 };
@@ -183,11 +183,9 @@ void etm_dec_hold_retract(struct etm_decoder *d, uint64_t cut);
  * says the trace was malformed there (a malformed packet, a contradiction
  * with the image, a loss of the trace, an address with no memory image),
  * else UINT64_MAX: where a late realignment's damage may have begun
- * (etm_dfmt_set_sign(); only where a realignment is decided). */
+ * (etm_realign_in, etm_dfmt_set_sign(); only where a realignment is
+ * decided). */
 uint64_t etm_dec_hold_sign(const struct dec_hold *h, uint64_t from);
-/* Whether element @e is such a sign (etm_dec_hold_sign(); the trial flow
- * of a source left out of the decode, left_sources.c). */
-int etm_dec_elem_trouble(const struct etm_elem *e);
 
 /* The hold's ready scan (hold_add(); its unit test): the index past the longest
  * run of elements el[r & m], el[(r + 1) & m], ... before index @k whose
@@ -199,9 +197,10 @@ size_t etm_dec_hold_ready(const struct etm_elem *el, size_t m, size_t r,
 void etm_dec_left_wire(struct etm_decoder *d);
 void etm_dec_left_free(struct etm_decoder *d);
 int etm_dec_left_clone(struct etm_decoder *c, const struct etm_decoder *d);
-/* Before each etm_dfmt_next_bulk() with such sources: tell the deformatter
- * from where on nothing made has gone out yet (etm_dfmt_set_out()). */
-void etm_dec_left_out(struct etm_decoder *d);
+/* The input offset from which on nothing @d made has gone out yet (it may
+ * still be withdrawn; UINT64_MAX: all is out), for a decision
+ * (etm_realign_in). */
+uint64_t etm_dec_left_out(const struct etm_decoder *d);
 /* Their configurations (trace ID in .traceid) into @cfg: how many. */
 size_t etm_dec_left_cfgs(const struct etm_decoder *d, struct etm_config *cfg,
 			 size_t max);

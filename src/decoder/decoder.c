@@ -362,8 +362,6 @@ static __attribute__((noinline)) int next_slow(struct etm_decoder *d, struct etm
 				return -etme_again;
 			return drain_finish(d, it);
 		}
-		if (d->left && !d->replay)
-			etm_dec_left_out(d);
 		err = d->replay ? etm_dec_replay_next(d, &x, &st) :
 				  etm_dfmt_next_bulk(d->dfmt, d->sel, &x, &st);
 		if (err == 1) {

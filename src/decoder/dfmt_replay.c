@@ -115,8 +115,6 @@ static int replay_fill(struct etm_dec_replay *t, struct etm_decoder *d)
 	int err;
 
 	for (;;) {
-		if (d->left)
-			etm_dec_left_out(d);
 		err = etm_dfmt_next_bulk(d->dfmt, d->sel, &x, &st);
 		if (err == 1)
 			err = replay_stage_add(t, &st);

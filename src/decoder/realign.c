@@ -42,6 +42,8 @@ void etm_dec_decide(struct etm_decoder *d)
 		in.pd[i] = d->src[i] ? d->src[i]->pd : NULL;
 	in.sign = etm_dec_hold_sign(&d->hold,
 				    etm_realign_sign_from(d->dfmt));
+	in.left = d->left;
+	in.out = etm_dec_left_out(d);
 	etm_realign_decide(d->dfmt, &in);
 }
 

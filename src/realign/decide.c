@@ -13,12 +13,13 @@
 
 #include "packet/pktdec.h"
 #include "realign/realign.h"
+#include "realign/realign_int.h"
 #include "source/dfmt_window.h"
 #include "source/frame_rules.h"
 
 /* One decision: the deformatter asking, its window, what the decoder
  * gave (etm_realign_decide()), and whether the deformatter keeps a
- * history of the sources not decoded (etm_dfmt_retro_at()). */
+ * history of the sources not decoded (etm_realign_damage_start()). */
 struct rl {
 	struct etm_dfmt *df;
 	struct etm_dfmt_window *w;
@@ -480,14 +481,14 @@ static void dfmt_shift(const struct rl *d, size_t best, size_t nf, int id0)
 		 * the frames before the cut give of the decoded ones still
 		 * waits, and goes with the error (decoder/elem_hold.c) */
 		if (d->retro)
-			d->w->cut_retro = etm_dfmt_retro_at(d->df, w, d->w->cut_k,
-							 d->w->cut_at);
+			d->w->cut_retro = etm_realign_damage_start(d->df, d->in, w, d->w->cut_k,
+								   d->w->cut_at);
 		return;
 	}
 	at = d->w->hold_off[best & ~(size_t)(DFMT_FRAME - 1)];
 	/* before it, among the data of sources not decoded (dfmt_damage_start.c) */
 	if (d->retro)
-		at = etm_dfmt_retro_at(d->df, w, best % DFMT_FRAME, at);
+		at = etm_realign_damage_start(d->df, d->in, w, best % DFMT_FRAME, at);
 	etm_dfmt_event(d->df, etm_dfmt_error, etme_frame_align, at);
 	etm_dfmt_event(d->df, etm_dfmt_sync, 0, d->w->hold_off[best]);
 	etm_dfmt_drop_hold(d->df, best);
@@ -554,7 +555,6 @@ static void rl_decide(const struct rl *d)
 	dfmt_shift(d, best, nf, id0);
 	d->w->rewound = 0;
 }
-
 
 uint64_t etm_realign_sign_from(struct etm_dfmt *df)
 {

@@ -126,23 +126,10 @@ void etm_dfmt_set_sign(struct etm_dfmt *d, etm_dfmt_sign_fn fn, void *ctx);
  * among several fitting near as well is then tried at the old alignment
  * (dfmt_realign.c, dfmt_cut_try()). */
 void etm_dfmt_set_flow_trial(struct etm_dfmt *d, int on);
-/* Where a late realignment's damage began, among the data of a source
- * the decoder does not decode (dfmt_damage_start.c): the index in @b[0..n) (ID
- * @id's data) of the first malformed packet after its first A-sync, else
- * SIZE_MAX; in *@bad, how many malformed packets the bytes make from any
- * packet boundary (etm_pkt_trial()); @ctx is the sign's. */
-typedef size_t (*etm_dfmt_scan_fn)(void *ctx, uint8_t id, const uint8_t *b,
-				   size_t n, int *bad);
-/* The IDs @ids[id] nonzero (0x80 entries) have such a scan @fn (NULL:
- * none); the deformatter then keeps a history of its input. */
-void etm_dfmt_set_scan(struct etm_dfmt *d, etm_dfmt_scan_fn fn,
-		       const uint8_t *ids);
-/* The input offset @out from which on nothing the decoder made from the
- * input has gone out (it may still be withdrawn: decoder/elem_hold.c),
- * for the damage start among the scanned IDs' data (etm_dfmt_set_scan()):
- * the decoder says it before each etm_dfmt_next_bulk() (the deformatter
- * asks nothing of the decoder); UINT64_MAX until said. */
-void etm_dfmt_set_out(struct etm_dfmt *d, uint64_t out);
+/* Keep a history of the input (@on) for the damage start of a late
+ * realignment among the data of the sources not decoded
+ * (src/realign/damage_start.c, etm_dfmt_history()), or not (the default). */
+void etm_dfmt_keep_history(struct etm_dfmt *d, int on);
 /* Whether the fast path has the input (etm_dfmt_rewind() applies). */
 int etm_dfmt_fast(const struct etm_dfmt *d);
 /* A packet of ID @id ending at input offset @at did not parse on the fast

@@ -92,7 +92,7 @@ struct etm_dfmt {
 	uint8_t tail[1024];
 	size_t ntail;
 	uint64_t tail_off;
-	/* with sources not decoded (etm_dfmt_set_scan()): the history of
+	/* with sources not decoded (etm_dfmt_keep_history()): the history of
 	 * the input where a late realignment looks for its damage
 	 * (dfmt_damage_start.c), else NULL */
 	struct dfmt_retro *rt;

@@ -80,7 +80,7 @@ struct etm_dfmt_window {
 	size_t try_n;
 	uint64_t try_at[DFMT_WIN], cut_err;
 	/* where the damage began among the data of sources not decoded
-	 * (etm_dfmt_retro_at(); UINT64_MAX: not looked for), if before */
+	 * (etm_realign_damage_start(); UINT64_MAX: not looked for), if before */
 	uint64_t cut_retro;
 	int try_id[DFMT_WIN];
 };
@@ -121,15 +121,18 @@ void etm_dfmt_trim_pre(struct etm_dfmt *d);
 /* ID @id is in the input after all (a source the decoder does not have):
  * the fast path no longer suspects frames naming it (dfmt_bulk.c). */
 void etm_dfmt_other_id(struct etm_dfmt *d, int id);
-/* A realignment decided with its cut at the judged window, whose frames
- * (those kept before it included) begin at input offset @w on the old
- * grid, shift @k, its error at @at: where the damage began among the
- * data of the sources not decoded in the input before (<= @at; @at if
- * the deformatter keeps no history of them). */
-uint64_t etm_dfmt_retro_at(const struct etm_dfmt *d, uint64_t w, size_t k,
-			   uint64_t at);
-/* Whether the deformatter keeps the history etm_dfmt_retro_at() reads
- * (etm_dfmt_set_scan()). */
+/* How far before the judged window (its kept frames included) the damage
+ * of a late realignment is looked for among the data of the sources not
+ * decoded (src/realign/damage_start.c), in the history the deformatter
+ * keeps of its input (etm_dfmt_keep_history()); and the bytes of the frames
+ * before the cut, at most. */
+#define DFMT_RETRO_REACH 4096
+#define DFMT_RETRO_MAX (DFMT_RETRO_REACH + DFMT_PRE + DFMT_WIN * DFMT_FRAME)
+/* Whether the deformatter keeps that history. */
 int etm_dfmt_keeps_history(const struct etm_dfmt *d);
+/* The input at [@lo, @hi) into @b if at hand (the history and the current
+ * input): 1, else 0. */
+int etm_dfmt_history(const struct etm_dfmt *d, uint64_t lo, uint64_t hi,
+		     uint8_t *b);
 
 #endif
