@@ -47,21 +47,10 @@ void etm_dec_decide(struct etm_decoder *d)
 	etm_realign_decide(d->dfmt, &in);
 }
 
-/* Where a late realignment's cut tried at the old alignment is due
- * (etm_dfmt_set_sign()): the first sign of trouble among the elements
- * waiting in the hold. */
-static uint64_t dec_sign(void *ctx, uint64_t from)
-{
-	const struct etm_decoder *d = ctx;
-
-	return etm_dec_hold_sign(&d->hold, from);
-}
-
 void etm_dec_set_judge(struct etm_decoder *d)
 {
 	if (d->dfmt && d->fmt == etm_fmt_coresight) {
 		etm_dfmt_set_decide(d->dfmt, !d->no_realign);
-		etm_dfmt_set_sign(d->dfmt, dec_sign, d);
 	}
 	/* what a realignment may retract waits (elem_hold.c): always in
 	 * precise, from the first suspicion of damage on in basic; once

@@ -438,6 +438,7 @@ static void dfmt_cut_try(const struct rl *d, size_t k, size_t nf, int id0,
 	}
 	d->w->try_n = l - c + 1;
 	d->w->try_on = 1;
+	d->w->try_asked = 0;
 	d->w->cut_at = d->w->try_at[l - c];
 	d->w->cut_err = d->w->cut_at;
 	d->w->cut_id = d->w->try_id[l - c];
@@ -556,10 +557,32 @@ static void rl_decide(const struct rl *d)
 	d->w->rewound = 0;
 }
 
+/* The deformatter asks at a frame of the cut tried at the old alignment
+ * (cut_try(); it is next, at try_at[try_i]): after a sign of trouble from
+ * the frame before the best cut on (a packet begun there may take bytes
+ * of the damaged frame), the cut is due here, its error at the sign's
+ * frame (not before the best cut). */
+static void rl_tried(const struct rl *d)
+{
+	uint64_t o = d->w->hold_off[0], lo = d->w->try_at[0];
+	uint64_t t = d->in->sign;
+
+	if (t == UINT64_MAX || t >= o)
+		return;
+	t &= ~(uint64_t)(DFMT_FRAME - 1);
+	d->w->cut_at = o;
+	d->w->cut_id = d->w->try_id[d->w->try_i];
+	d->w->cut_err = t > lo ? t : lo;
+	d->w->try_on = 0;
+}
+
 uint64_t etm_realign_sign_from(struct etm_dfmt *df)
 {
 	const struct etm_dfmt_window *w = etm_dfmt_window(df);
 
+	if (w->try_ask)
+		return w->try_at[0] > DFMT_FRAME ? w->try_at[0] - DFMT_FRAME :
+						   0;
 	/* the frames kept before the window as the cut before it reads them
 	 * (etm_dfmt_trim_pre(): the last DFMT_PRE_NEAR bytes) */
 	return w->pre_off +
@@ -574,5 +597,10 @@ void etm_realign_decide(struct etm_dfmt *df, const struct etm_realign_in *in)
 	r.w = etm_dfmt_window(df);
 	r.in = in;
 	r.retro = etm_dfmt_keeps_history(df);
-	rl_decide(&r);
+	if (r.w->try_ask) {
+		r.w->try_ask = 0;
+		rl_tried(&r);
+	} else {
+		rl_decide(&r);
+	}
 }

@@ -282,8 +282,14 @@ static int dfmt_step_hold(struct etm_dfmt *d)
 	int sync_here = tpiu || d->flen == 0;
 
 	if (d->w.cut_on && d->flen == 0) {
-		if (etm_dfmt_cut_due(d))
+		int r = etm_dfmt_cut_due(d);
+
+		if (r > 0)
 			return 0;
+		if (r < 0) {
+			d->ask = 1; /* at a frame of the cut tried */
+			return 1;
+		}
 		d->realign = 0; /* judged already: the cut waits */
 	}
 	if (sync_here && d->w.nhold >= 4 && !memcmp(d->w.hold, fsync_pat, 4)) {
@@ -514,6 +520,9 @@ int etm_dfmt_next(struct etm_dfmt *d, struct etm_dfmt_item *item, size_t size)
 		if (!d->finished) {
 			d->buf = NULL;
 			d->n = d->pos = 0;
+			/* the caller's state moves on: a frame of the cut tried
+			 * is asked about again */
+			d->w.try_asked = 0;
 			return -etme_again;
 		}
 		dfmt_drain(d);

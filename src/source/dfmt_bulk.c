@@ -386,9 +386,7 @@ void etm_dfmt_restart(struct etm_dfmt *d, uint64_t base)
 {
 	struct etm_frames *fr = d->fr;
 	int decide = d->decide;
-	etm_dfmt_sign_fn sign = d->sign;
 	struct dfmt_retro *rt = d->rt;
-	void *sign_ctx = d->sign_ctx;
 	int ids_all = d->w.ids_all;
 	uint8_t other[128];
 
@@ -406,8 +404,6 @@ void etm_dfmt_restart(struct etm_dfmt *d, uint64_t base)
 	d->push_id = -1;
 	/* the IDs of the input and who decides stay (fr->known too) */
 	d->decide = decide;
-	d->sign = sign;
-	d->sign_ctx = sign_ctx;
 	d->w.ids_all = ids_all;
 	memcpy(d->w.other, other, sizeof(other));
 	etm_dfmt_retro_restart(d, rt);

@@ -113,18 +113,11 @@ void etm_dfmt_restart(struct etm_dfmt *d, uint64_t base);
  * in the input. */
 void etm_dfmt_note_ids(struct etm_dfmt *d, const uint8_t *sel,
 		       const uint8_t *noted);
-/* The first sign of trouble (a malformed packet, a contradiction with
- * the image, a loss of the trace, an address with no image) among the
- * elements a realignment may still retract, at input offset >= @from:
- * its offset, else UINT64_MAX. */
-typedef uint64_t (*etm_dfmt_sign_fn)(void *ctx, uint64_t from);
-/* Where a late realignment cuts before the judged window, the first sign
- * of trouble in the frames before it counts (dfmt_realign.c). */
-void etm_dfmt_set_sign(struct etm_dfmt *d, etm_dfmt_sign_fn fn, void *ctx);
-/* Whether the sign (etm_dfmt_set_sign()) sees the flows' elements as the
- * byte path's frames go out (the decoder's element hold is on): a cut
- * among several fitting near as well is then tried at the old alignment
- * (dfmt_realign.c, dfmt_cut_try()). */
+/* Whether the first sign of trouble the decoder gives a decision
+ * (etm_realign_in) sees the flows' elements as the byte path's frames go
+ * out (the decoder's element hold is on): a cut among several fitting
+ * near as well is then tried at the old alignment (realign/decide.c,
+ * cut_try()), the deformatter asking at each of its frames. */
 void etm_dfmt_set_flow_trial(struct etm_dfmt *d, int on);
 /* Keep a history of the input (@on) for the damage start of a late
  * realignment among the data of the sources not decoded

@@ -54,8 +54,6 @@ struct etm_dfmt {
 	/* the realignment is decided above (etm_dfmt_set_decide()): the
 	 * deformatter stops and asks (ask, ETM_DFMT_ASK) where it would */
 	int decide, ask;
-	etm_dfmt_sign_fn sign; /* where trouble began (etm_dfmt_set_sign()) */
-	void *sign_ctx;
 	uint64_t pre_floor; /* during a rewind, how far it may reach */
 
 	/* Frame being assembled. */
@@ -102,7 +100,8 @@ struct etm_dfmt {
  * before it that are still at hand (dfmt_bulk.c). */
 void etm_dfmt_keep_pre(struct etm_dfmt *d, uint64_t from);
 /* A realignment's cut waits at the held frame at input offset d->cut_at:
- * 1 if it was done there now (dfmt_realign.c). */
+ * 1 if it was done there now, -1 if the realignment is asked first (a
+ * frame of the cut tried; w.try_i), else 0 (dfmt_realign.c). */
 int etm_dfmt_cut_due(struct etm_dfmt *d);
 /* Where do the frames start again, by the frame structure alone
  * (dfmt_realign.c; without etm_dfmt_set_decide())? */

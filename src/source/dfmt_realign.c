@@ -123,35 +123,33 @@ int etm_dfmt_split(const uint8_t *f, size_t nf, int id, size_t tolerant,
 	return n;
 }
 
-/* A frame of the cut tried at the old alignment (dfmt_cut_try()) is
- * next: after a sign of trouble from the frame before the best cut on
- * (a packet begun there may take bytes of the damaged frame), the cut is
- * due here, its error at the sign's frame (not before the best cut). */
-static void dfmt_cut_tried(struct etm_dfmt *d)
+/* A frame of the cut tried at the old alignment (realign/, cut_try()) is
+ * next and the realignment has not seen it: it asks there (the first sign
+ * of trouble from the frame before the best cut on decides whether the
+ * cut is due here: rl_tried()). */
+static int dfmt_try_asks(struct etm_dfmt *d)
 {
-	uint64_t o = d->w.hold_off[0], lo = d->w.try_at[0], t;
+	uint64_t o = d->w.hold_off[0];
 	size_t i;
 
+	if (d->w.try_asked == o + 1)
+		return 0;
 	for (i = 1; i < d->w.try_n && d->w.try_at[i] != o; i++)
 		;
 	if (i >= d->w.try_n)
-		return;
-	t = d->sign(d->sign_ctx, lo > DFMT_FRAME ? lo - DFMT_FRAME : 0);
-	if (t == UINT64_MAX || t >= o)
-		return;
-	t &= ~(uint64_t)(DFMT_FRAME - 1);
-	d->w.cut_at = o;
-	d->w.cut_id = d->w.try_id[i];
-	d->w.cut_err = t > lo ? t : lo;
-	d->w.try_on = 0;
+		return 0;
+	d->w.try_asked = o + 1;
+	d->w.try_i = i;
+	d->w.try_ask = 1;
+	return 1;
 }
 
 int etm_dfmt_cut_due(struct etm_dfmt *d)
 {
 	size_t k = 0;
 
-	if (d->w.try_on && d->w.nhold)
-		dfmt_cut_tried(d);
+	if (d->w.try_on && d->w.nhold && dfmt_try_asks(d))
+		return -1;
 	if (!d->w.nhold || d->w.hold_off[0] < d->w.cut_at)
 		return 0;
 	while (k < d->w.nhold && d->w.hold_off[k] < d->w.cut_at + d->w.cut_k)
@@ -207,14 +205,6 @@ struct etm_dfmt_window *etm_dfmt_window(struct etm_dfmt *d)
 int etm_dfmt_keeps_history(const struct etm_dfmt *d)
 {
 	return d->rt != NULL;
-}
-
-void etm_dfmt_set_sign(struct etm_dfmt *d, etm_dfmt_sign_fn fn, void *ctx)
-{
-	if (d) {
-		d->sign = fn;
-		d->sign_ctx = ctx;
-	}
 }
 
 void etm_dfmt_set_flow_trial(struct etm_dfmt *d, int on)

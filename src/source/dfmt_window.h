@@ -83,6 +83,12 @@ struct etm_dfmt_window {
 	 * (etm_realign_damage_start(); UINT64_MAX: not looked for), if before */
 	uint64_t cut_retro;
 	int try_id[DFMT_WIN];
+	/* the question is about the frame of the cut tried next (try_ask,
+	 * etm_dfmt_cut_due()), the index of its try_at[]; the last frame
+	 * asked about (its offset + 1) */
+	int try_ask;
+	size_t try_i;
+	uint64_t try_asked;
 };
 
 /* The window of @d (a CoreSight deformatter that asked, ETM_DFMT_ASK). */
