@@ -7,12 +7,14 @@
 
 #include <etmtrace/decoder.h>
 
+#include "source/dfmt_bulk.h"
+
 #define ETM_DEC_MAX_SOURCES 128
 /* The frame realignment a decoder starts with (doc/realign.md: why). */
 #define ETM_DEC_REALIGN_DEFAULT etm_realign_precise
 
 struct etm_dec_replay;
-struct dec_left;
+struct etm_realign_left;
 struct etm_sbuf;
 
 /* The element hold of the realignment (hold_ring.c): elements [head, n) of the
@@ -117,7 +119,7 @@ struct etm_decoder {
 	struct dec_source *hold_cur;
 	/* sources of the input not decoded, with their configurations
 	 * (etm_decoder_note_source(), left_sources.c); NULL: none */
-	struct dec_left *left;
+	struct etm_realign_left *left;
 	/* a circular buffer's pieces (pieces.c; NULL: off) */
 	struct dec_pieces *pc;
 };
@@ -143,8 +145,12 @@ int etm_dec_add_e1(struct etm_decoder *d, struct dec_source *s,
 /* The IDs of the input changed (a source added, an ID noted): the
  * deformatter is told. */
 void etm_dec_ids_changed(struct etm_decoder *d);
-/* The realignment's judge for a new deformatter of @d (none when off). */
+/* The realignment's switch for a new deformatter of @d (decided by
+ * src/realign/ unless off). */
 void etm_dec_set_judge(struct etm_decoder *d);
+/* The deformatter of @d asked for a realignment's decision
+ * (etm_dfmt_next_bulk() returned ETM_DFMT_ASK): decide it (realign.c). */
+void etm_dec_decide(struct etm_decoder *d);
 /* A packet of source @s did not parse (CoreSight frames): the alignment
  * may be lost; on the deformatter's fast path the decoder stops draining
  * (re_at) until etm_dec_rewind(). */
@@ -193,9 +199,10 @@ int etm_dec_next(struct etm_decoder *d, struct etm_item *it);
 void etm_dec_left_wire(struct etm_decoder *d);
 void etm_dec_left_free(struct etm_decoder *d);
 int etm_dec_left_clone(struct etm_decoder *c, const struct etm_decoder *d);
-/* Before each etm_dfmt_next_bulk() with such sources: tell the deformatter
- * from where on nothing made has gone out yet (etm_dfmt_set_out()). */
-void etm_dec_left_out(struct etm_decoder *d);
+/* The input offset from which on nothing @d made has gone out yet (it may
+ * still be withdrawn; UINT64_MAX: all is out), for a decision
+ * (etm_realign_in). */
+uint64_t etm_dec_left_out(const struct etm_decoder *d);
 /* Their configurations (trace ID in .traceid) into @cfg: how many. */
 size_t etm_dec_left_cfgs(const struct etm_decoder *d, struct etm_config *cfg,
 			 size_t max);

@@ -357,8 +357,6 @@ __attribute__((noinline)) int etm_dec_next_slow(struct etm_decoder *d,
 				return -etme_again;
 			return drain_finish(d, it);
 		}
-		if (d->left && !d->replay)
-			etm_dec_left_out(d);
 		err = d->replay ? etm_dec_replay_next(d, &x, &st) :
 				  etm_dfmt_next_bulk(d->dfmt, d->sel, &x, &st);
 		if (err == 1) {
@@ -369,8 +367,12 @@ __attribute__((noinline)) int etm_dec_next_slow(struct etm_decoder *d,
 		}
 		if (err == -etme_eos)
 			return drain_finish(d, it);
-		if (err < 0)
-			return err;
+		if (err < 0) {
+			if (err != ETM_DFMT_ASK)
+				return err;
+			etm_dec_decide(d);
+			continue;
+		}
 		if (x.kind == etm_dfmt_error) {
 			if (x.err == etme_frame_align) {
 				etm_dec_suspect(d, x.offset);

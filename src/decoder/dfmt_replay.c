@@ -114,14 +114,15 @@ static int replay_fill(struct etm_dec_replay *t, struct etm_decoder *d)
 	int err;
 
 	for (;;) {
-		if (d->left)
-			etm_dec_left_out(d);
 		err = etm_dfmt_next_bulk(d->dfmt, d->sel, &x, &st);
 		if (err == 1)
 			err = replay_stage_add(t, &st);
 		else if (err == 0)
 			err = replay_item_add(t, &x);
-		else if (err == -etme_again && !d->finishing) {
+		else if (err == ETM_DFMT_ASK) {
+			etm_dec_decide(d);
+			err = 0;
+		} else if (err == -etme_again && !d->finishing) {
 			err = replay_add(t, replay_again) ? 0 : -etme_nomem;
 			etm_dfmt_finish(d->dfmt);
 			d->finishing = 1;

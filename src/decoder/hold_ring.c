@@ -16,6 +16,7 @@
 #include "decoder/dec_int.h"
 #include "decoder/hold_ring.h"
 #include "flow/flow_pull.h"
+#include "realign/realign.h"
 #include "source/dfmt_bulk.h"
 
 /* An error or a loss of sync stays: it says that something was wrong
@@ -120,22 +121,6 @@ void etm_dec_hold_add_losing(struct dec_hold *h, const struct etm_elem *e,
 	h->maxoff = mx;
 }
 
-/* Whether @e says that the trace was malformed there (a packet that did
- * not parse, a flow that contradicts the image or lost the trace): the
- * first sign of a damage that a realignment may find only frames later. */
-static int hold_sign(const struct etm_elem *e)
-{
-	return e->kind == etmk_nosync ||
-	       (e->kind == etmk_error &&
-		(e->err == etme_bad_opc || e->err == etme_bad_packet ||
-		 e->err == etme_bad_timestamp || e->err == etme_mismatch));
-}
-
-int etm_dec_elem_trouble(const struct etm_elem *e)
-{
-	return hold_sign(e) || e->kind == etmk_nomem;
-}
-
 uint64_t etm_dec_hold_sign(const struct dec_hold *h, uint64_t from)
 {
 	uint64_t first = UINT64_MAX;
@@ -145,7 +130,7 @@ uint64_t etm_dec_hold_sign(const struct dec_hold *h, uint64_t from)
 	for (i = hold_rdy(h); i < h->n; i++) {
 		e = &h->el[i & m];
 		if (e->offset >= from && e->offset < first &&
-		    etm_dec_elem_trouble(e))
+		    etm_realign_elem_trouble(e))
 			first = e->offset;
 	}
 	return first;
@@ -161,7 +146,7 @@ static uint64_t hold_from(const struct dec_hold *h, uint64_t cut)
 
 	for (i = h->rdy; i < h->n; i++) {
 		o = h->el[i & m].offset & ~(uint64_t)15;
-		if (hold_sign(&h->el[i & m]) && o < from + HOLD_BACK)
+		if (etm_realign_elem_sign(&h->el[i & m]) && o < from + HOLD_BACK)
 			from = o > HOLD_BACK ? o - HOLD_BACK : 0;
 	}
 	return from;

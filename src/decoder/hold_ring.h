@@ -57,11 +57,8 @@ void etm_dec_hold_retract(struct etm_decoder *d, uint64_t cut);
  * says the trace was malformed there (a malformed packet, a contradiction
  * with the image, a loss of the trace, an address with no memory image),
  * else UINT64_MAX: where a late realignment's damage may have begun
- * (etm_dfmt_set_sign(); only where a realignment is decided). */
+ * (etm_realign_in; only where a realignment is decided). */
 uint64_t etm_dec_hold_sign(const struct dec_hold *h, uint64_t from);
-/* Whether element @e is such a sign (etm_dec_hold_sign(); the trial flow
- * of a source left out of the decode, left_sources.c). */
-int etm_dec_elem_trouble(const struct etm_elem *e);
 /* Empty the hold (a restart); free its memory. */
 void etm_dec_hold_clear(struct dec_hold *h);
 void etm_dec_hold_free(struct dec_hold *h);

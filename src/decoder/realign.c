@@ -1,7 +1,7 @@
 /* decoder/realign.c - the decoder's part of the CoreSight frame
  * realignment (doc/realign.md): its switch (off, basic, precise), the IDs of the input for the
- * deformatter, its judge (a trial parse through a source's packet
- * decoder), a bad packet on the fast path handed back to its byte path
+ * deformatter, the answer where it asks for a decision (src/realign/, with
+ * the sources' packet decoders for its trial parses), a bad packet on the fast path handed back to its byte path
  * from the frame of the packet, and every parser and flow losing sync
  * where the frames were realigned. */
 #include <string.h>
@@ -14,6 +14,7 @@
 #include "decoder/hold_ring.h"
 #include "decoder/realign.h"
 #include "packet/pktdec.h"
+#include "realign/realign.h"
 #include "source/dfmt_bulk.h"
 
 void etm_dec_ids_changed(struct etm_decoder *d)
@@ -33,34 +34,24 @@ int etm_decoder_note_id(struct etm_decoder *d, unsigned id)
 	return 0;
 }
 
-/* Realignment judge (etm_dfmt_set_judge()): a trial parse of the bytes
- * through the packet decoder of the source of @id. */
-static int dec_judge(void *ctx, uint8_t id, const uint8_t *b, size_t n,
-		     size_t *good)
+void etm_dec_decide(struct etm_decoder *d)
 {
-	const struct etm_decoder *d = ctx;
-	const struct dec_source *s = id < ETM_DEC_MAX_SOURCES ? d->src[id] :
-								NULL;
+	struct etm_realign_in in;
+	unsigned i;
 
-	*good = 0;
-	return s && s->pd ? etm_pkt_trial(s->pd, b, n, good) : 0;
-}
-
-/* Where a late realignment may cut (etm_dfmt_set_sign()): the first sign
- * of trouble among the elements waiting in the hold. */
-static uint64_t dec_sign(void *ctx, uint64_t from)
-{
-	const struct etm_decoder *d = ctx;
-
-	return etm_dec_hold_sign(&d->hold, from);
+	for (i = 0; i < ETM_DEC_MAX_SOURCES; i++)
+		in.pd[i] = d->src[i] ? d->src[i]->pd : NULL;
+	in.sign = etm_dec_hold_sign(&d->hold,
+				    etm_realign_sign_from(d->dfmt));
+	in.left = d->left;
+	in.out = etm_dec_left_out(d);
+	etm_realign_decide(d->dfmt, &in);
 }
 
 void etm_dec_set_judge(struct etm_decoder *d)
 {
 	if (d->dfmt && d->fmt == etm_fmt_coresight) {
-		etm_dfmt_set_judge(d->dfmt, d->no_realign ? NULL : dec_judge,
-				   d);
-		etm_dfmt_set_sign(d->dfmt, dec_sign);
+		etm_dfmt_set_decide(d->dfmt, !d->no_realign);
 	}
 	/* what a realignment may retract waits (elem_hold.c): always in
 	 * precise, from the first suspicion of damage on in basic; once

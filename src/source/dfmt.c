@@ -29,8 +29,8 @@ struct etm_dfmt *etm_dfmt_alloc(enum etm_input_format fmt, uint64_t base_offset)
 		return NULL;
 	d->fmt = fmt == etm_fmt_tpiu_nofsync ? etm_fmt_tpiu : fmt;
 	d->aligned = fmt != etm_fmt_tpiu;
-	d->cur_id = DFMT_ID_UNKNOWN;
-	d->last_id = DFMT_ID_UNKNOWN;
+	d->w.cur_id = DFMT_ID_UNKNOWN;
+	d->w.last_id = DFMT_ID_UNKNOWN;
 	d->in_off = base_offset;
 	return d;
 }
@@ -117,7 +117,7 @@ static void dfmt_emit(struct etm_dfmt *d, uint8_t b, uint64_t off)
 {
 	struct dfmt_out *o = &d->out[d->nout++];
 
-	o->id = etm_frame_id_is_data(d->cur_id) ? d->cur_id : DFMT_ID_UNKNOWN;
+	o->id = etm_frame_id_is_data(d->w.cur_id) ? d->w.cur_id : DFMT_ID_UNKNOWN;
 	o->b = b;
 	o->off = off;
 }
@@ -126,13 +126,13 @@ static void dfmt_set_id(struct etm_dfmt *d, int id, uint64_t off)
 {
 	struct dfmt_ev *e;
 
-	if (id == d->cur_id)
+	if (id == d->w.cur_id)
 		return; /* periodic re-announcement */
-	d->cur_id = id;
-	if (id < 0x70 && d->seen[id])
-		d->last_id = id;
-	if (etm_frame_id_is_data(id) && !d->seen[id] && !d->other[id] &&
-	    d->ids_all && d->fmt == etm_fmt_coresight && d->judge)
+	d->w.cur_id = id;
+	if (id < 0x70 && d->w.seen[id])
+		d->w.last_id = id;
+	if (etm_frame_id_is_data(id) && !d->w.seen[id] && !d->w.other[id] &&
+	    d->w.ids_all && d->fmt == etm_fmt_coresight && d->decide)
 		d->realign = 1; /* an ID nobody announced: lost alignment? */
 	if (!etm_frame_id_is_reserved(id))
 		return;
@@ -168,7 +168,7 @@ static void dfmt_decode_frame(struct etm_dfmt *d)
 		}
 		if (k == 7) {
 			dfmt_set_id(d, nid, o[14]); /* from the next frame */
-		} else if (etm_frame_next_is_old(f, k, nid, d->cur_id)) {
+		} else if (etm_frame_next_is_old(f, k, nid, d->w.cur_id)) {
 			dfmt_emit(d, f[2 * k + 1], o[2 * k + 1]);
 			dfmt_set_id(d, nid, o[2 * k]);
 		} else {
@@ -187,7 +187,7 @@ static void dfmt_end_fsyncs(struct etm_dfmt *d)
 	if (!d->fsyncs)
 		return;
 	if (d->fmt == etm_fmt_coresight && d->fsyncs % 4 == 0) {
-		d->cur_id = DFMT_ID_UNKNOWN;
+		d->w.cur_id = DFMT_ID_UNKNOWN;
 		etm_dfmt_event(d, etm_dfmt_sync, 0, d->fsync_off);
 	}
 	d->fsyncs = 0;
@@ -195,22 +195,22 @@ static void dfmt_end_fsyncs(struct etm_dfmt *d)
 
 void etm_dfmt_drop_hold(struct etm_dfmt *d, size_t k)
 {
-	memmove(d->hold, d->hold + k, d->nhold - k);
-	memmove(d->hold_off, d->hold_off + k,
-		(d->nhold - k) * sizeof(d->hold_off[0]));
-	d->nhold -= k;
+	memmove(d->w.hold, d->w.hold + k, d->w.nhold - k);
+	memmove(d->w.hold_off, d->w.hold_off + k,
+		(d->w.nhold - k) * sizeof(d->w.hold_off[0]));
+	d->w.nhold -= k;
 }
 
 static void dfmt_on_fsync(struct etm_dfmt *d)
 {
-	uint64_t off = d->hold_off[0];
+	uint64_t off = d->w.hold_off[0];
 
 	etm_dfmt_drop_hold(d, 4);
 	if (d->flen) {
 		/* Sync inside a frame: the partial frame is lost. */
 		etm_dfmt_event(d, etm_dfmt_error, etme_bad_frame, d->frame_off[0]);
 		d->flen = 0;
-		d->cur_id = DFMT_ID_UNKNOWN;
+		d->w.cur_id = DFMT_ID_UNKNOWN;
 		etm_dfmt_event(d, etm_dfmt_sync, 0, off);
 	} else if (!d->aligned) {
 		etm_dfmt_event(d, etm_dfmt_sync, 0, off);
@@ -224,13 +224,13 @@ int etm_dfmt_idle(const struct etm_dfmt *d, const uint8_t **rest, size_t *n,
 		  uint64_t *off, int *cur_id)
 {
 	if (!d || d->fmt != etm_fmt_coresight || d->finished || !d->aligned ||
-	    d->realign || d->nhold || d->flen || d->fsyncs || dfmt_pending(d) ||
+	    d->realign || d->w.nhold || d->flen || d->fsyncs || dfmt_pending(d) ||
 	    d->fevpos < d->nfev)
 		return 0;
 	*rest = d->buf ? d->buf + d->pos : NULL;
 	*n = d->n - d->pos;
 	*off = d->in_off;
-	*cur_id = d->cur_id;
+	*cur_id = d->w.cur_id;
 	return 1;
 }
 
@@ -239,11 +239,11 @@ int etm_dfmt_hold_bytes(struct etm_dfmt *d, const uint8_t *b, size_t n,
 {
 	size_t i;
 
-	if (!d || d->nhold + n > DFMT_HOLD)
+	if (!d || d->w.nhold + n > DFMT_HOLD)
 		return -etme_invalid;
 	for (i = 0; i < n; i++) {
-		d->hold[d->nhold] = b[i];
-		d->hold_off[d->nhold++] = off + i;
+		d->w.hold[d->w.nhold] = b[i];
+		d->w.hold_off[d->w.nhold++] = off + i;
 	}
 	d->in_off = off + n;
 	return 0;
@@ -251,7 +251,7 @@ int etm_dfmt_hold_bytes(struct etm_dfmt *d, const uint8_t *b, size_t n,
 
 int etm_dfmt_set_start(struct etm_dfmt *d, uint64_t off)
 {
-	if (!d || d->fmt != etm_fmt_tpiu || d->aligned || d->nhold || d->buf ||
+	if (!d || d->fmt != etm_fmt_tpiu || d->aligned || d->w.nhold || d->buf ||
 	    off < d->in_off || off - d->in_off >= DFMT_FRAME)
 		return -etme_invalid;
 	if (off == d->in_off)
@@ -266,13 +266,13 @@ void etm_dfmt_seen_ids(struct etm_dfmt *d, const uint8_t *ids)
 	int i;
 
 	for (i = 1; d && ids && i < 0x70; i++)
-		d->seen[i] |= ids[i] != 0;
+		d->w.seen[i] |= ids[i] != 0;
 }
 
 /* Is hold[] a proper prefix of an FSYNC that may still complete? */
 static int dfmt_hold_is_prefix(const struct etm_dfmt *d)
 {
-	return d->nhold < 4 && !memcmp(d->hold, fsync_pat, d->nhold);
+	return d->w.nhold < 4 && !memcmp(d->w.hold, fsync_pat, d->w.nhold);
 }
 
 /* Process held bytes. Returns 1 when progress needs more input. */
@@ -281,60 +281,71 @@ static int dfmt_step_hold(struct etm_dfmt *d)
 	int tpiu = d->fmt == etm_fmt_tpiu;
 	int sync_here = tpiu || d->flen == 0;
 
-	if (d->cut_on && d->flen == 0) {
-		if (etm_dfmt_cut_due(d))
+	if (d->w.cut_on && d->flen == 0) {
+		int r = etm_dfmt_cut_due(d);
+
+		if (r > 0)
 			return 0;
+		if (r < 0) {
+			d->ask = 1; /* at a frame of the cut tried */
+			return 1;
+		}
 		d->realign = 0; /* judged already: the cut waits */
 	}
-	if (sync_here && d->nhold >= 4 && !memcmp(d->hold, fsync_pat, 4)) {
+	if (sync_here && d->w.nhold >= 4 && !memcmp(d->w.hold, fsync_pat, 4)) {
 		dfmt_on_fsync(d);
 		return 0;
 	}
 	if (d->realign && d->flen == 0) {
 		/* judged on a full hold, or on what is left at the end (input
 		 * pushed before finish() but not yet read in: read it first) */
-		if (d->nhold < (d->judge ? DFMT_HOLD : DFMT_PLAIN_HOLD) &&
+		if (d->w.nhold < (d->decide ? DFMT_HOLD : DFMT_PLAIN_HOLD) &&
 		    (!d->finished || d->pos < d->n))
 			return 1;
-		etm_dfmt_realign(d);
-		return 0;
-	}
-	if (!d->aligned) {
-		if (d->lead && d->nhold && d->hold_off[0] >= d->lead_end) {
-			d->aligned = 1; /* the frames start here */
-			d->lead = 0;
-			etm_dfmt_event(d, etm_dfmt_sync, 0, d->hold_off[0]);
+		d->realign = 0;
+		if (!d->decide) {
+			etm_dfmt_realign_plain(d);
 			return 0;
 		}
-		if (d->nhold < 4)
+		d->ask = 1; /* decided above (src/realign/): stop and ask */
+		return 1;
+	}
+	if (!d->aligned) {
+		if (d->lead && d->w.nhold && d->w.hold_off[0] >= d->lead_end) {
+			d->aligned = 1; /* the frames start here */
+			d->lead = 0;
+			etm_dfmt_event(d, etm_dfmt_sync, 0, d->w.hold_off[0]);
+			return 0;
+		}
+		if (d->w.nhold < 4)
 			return 1;
 		etm_dfmt_drop_hold(d, 1);
 		return 0;
 	}
-	if (sync_here && d->nhold && dfmt_hold_is_prefix(d) && !d->finished)
+	if (sync_here && d->w.nhold && dfmt_hold_is_prefix(d) && !d->finished)
 		return 1;
-	if (tpiu && d->flen % 2 == 0 && d->nhold >= 2 && d->hold[0] == 0xff &&
-	    d->hold[1] == 0x7f) {
+	if (tpiu && d->flen % 2 == 0 && d->w.nhold >= 2 && d->w.hold[0] == 0xff &&
+	    d->w.hold[1] == 0x7f) {
 		etm_dfmt_drop_hold(d, 2); /* HSYNC */
 		return 0;
 	}
-	if (!d->nhold)
+	if (!d->w.nhold)
 		return 1;
 	if (d->flen == 0)
 		dfmt_end_fsyncs(d);
-	d->frame[d->flen] = d->hold[0];
-	d->frame_off[d->flen++] = d->hold_off[0];
+	d->frame[d->flen] = d->w.hold[0];
+	d->frame_off[d->flen++] = d->w.hold_off[0];
 	etm_dfmt_drop_hold(d, 1);
-	if (d->flen == DFMT_FRAME && d->nhold + DFMT_FRAME <= DFMT_HOLD &&
-	    !d->cut_on &&
+	if (d->flen == DFMT_FRAME && d->w.nhold + DFMT_FRAME <= DFMT_HOLD &&
+	    !d->w.cut_on &&
 	    etm_dfmt_frame_suspect(d, d->frame, d->frame_off[0])) {
 		/* judged from this frame on, before its data goes out */
-		memmove(d->hold + DFMT_FRAME, d->hold, d->nhold);
-		memmove(d->hold_off + DFMT_FRAME, d->hold_off,
-			d->nhold * sizeof(d->hold_off[0]));
-		memcpy(d->hold, d->frame, DFMT_FRAME);
-		memcpy(d->hold_off, d->frame_off, sizeof(d->frame_off));
-		d->nhold += DFMT_FRAME;
+		memmove(d->w.hold + DFMT_FRAME, d->w.hold, d->w.nhold);
+		memmove(d->w.hold_off + DFMT_FRAME, d->w.hold_off,
+			d->w.nhold * sizeof(d->w.hold_off[0]));
+		memcpy(d->w.hold, d->frame, DFMT_FRAME);
+		memcpy(d->w.hold_off, d->frame_off, sizeof(d->frame_off));
+		d->w.nhold += DFMT_FRAME;
 		d->flen = 0;
 		d->realign = 1;
 		return 0;
@@ -350,7 +361,7 @@ static int dfmt_fast_frame(struct etm_dfmt *d)
 	const uint8_t *p;
 	unsigned i;
 
-	if (d->fmt != etm_fmt_coresight || d->nhold || d->flen || d->realign ||
+	if (d->fmt != etm_fmt_coresight || d->w.nhold || d->flen || d->realign ||
 	    d->n - d->pos < DFMT_FRAME)
 		return 0;
 	p = d->buf + d->pos;
@@ -386,7 +397,7 @@ static int dfmt_give_back(const struct etm_dfmt *d)
 	uint64_t off;
 	int id;
 
-	if (!d->fr || d->nhold || d->flen || d->realign || !d->buf)
+	if (!d->fr || d->w.nhold || d->flen || d->realign || !d->buf)
 		return 0; /* the common case on the byte path, cheaply */
 	return etm_dfmt_idle(d, &rest, &n, &off, &id) && off >= d->from + 16;
 }
@@ -403,19 +414,23 @@ static void dfmt_fill(struct etm_dfmt *d)
 			continue;
 		if (!dfmt_step_hold(d))
 			continue;
-		if (d->pos == d->n)
+		if (d->pos == d->n || d->ask)
 			return;
-		d->hold[d->nhold] = d->buf[d->pos++];
-		d->hold_off[d->nhold++] = d->in_off++;
+		d->w.hold[d->w.nhold] = d->buf[d->pos++];
+		d->w.hold_off[d->w.nhold++] = d->in_off++;
 	}
 }
 
 /* After finish(): flush held bytes, then report a partial frame. */
 static void dfmt_drain(struct etm_dfmt *d)
 {
-	while (!dfmt_pending(d) && d->nhold) {
-		if (dfmt_step_hold(d) && d->nhold && !d->aligned)
-			d->nhold = 0; /* unaligned leftovers: nothing to say */
+	while (!dfmt_pending(d) && d->w.nhold) {
+		if (!dfmt_step_hold(d))
+			continue;
+		if (d->ask)
+			return;
+		if (d->w.nhold && !d->aligned)
+			d->w.nhold = 0; /* unaligned leftovers: nothing to say */
 	}
 	if (dfmt_pending(d) || d->eos_done)
 		return;
@@ -494,6 +509,10 @@ int etm_dfmt_next(struct etm_dfmt *d, struct etm_dfmt_item *item, size_t size)
 		dfmt_fill(d);
 		if (dfmt_pending(d))
 			continue;
+		if (d->ask) {
+			d->ask = 0;
+			return ETM_DFMT_ASK;
+		}
 		if (d->give_back) {
 			d->give_back = 0;
 			return -etme_busy;
@@ -501,9 +520,16 @@ int etm_dfmt_next(struct etm_dfmt *d, struct etm_dfmt_item *item, size_t size)
 		if (!d->finished) {
 			d->buf = NULL;
 			d->n = d->pos = 0;
+			/* the caller's state moves on: a frame of the cut tried
+			 * is asked about again */
+			d->w.try_asked = 0;
 			return -etme_again;
 		}
 		dfmt_drain(d);
+		if (d->ask) {
+			d->ask = 0;
+			return ETM_DFMT_ASK;
+		}
 		if (!dfmt_pending(d))
 			return -etme_eos;
 	}

@@ -18,9 +18,9 @@
  * one too, as if a frame had named it). */
 static void dfmt_take_id(struct etm_dfmt *d, int id)
 {
-	d->cur_id = id;
-	if (id >= 0 && id < 0x70 && d->seen[id])
-		d->last_id = id;
+	d->w.cur_id = id;
+	if (id >= 0 && id < 0x70 && d->w.seen[id])
+		d->w.last_id = id;
 }
 
 /* The last bytes of the consumed input (however it was cut into pushes),
@@ -95,26 +95,26 @@ void etm_dfmt_keep_pre(struct etm_dfmt *d, uint64_t from)
 	uint8_t f[DFMT_FRAME];
 	int id = DFMT_ID_UNKNOWN;
 
-	d->npre = 0;
-	if (!d->judge || !d->fr || d->pre_lo > from)
+	d->w.npre = 0;
+	if (!d->decide || !d->fr || d->w.pre_lo > from)
 		return;
-	if (lo < d->pre_lo)
-		lo = from - ((from - d->pre_lo) & ~(uint64_t)15);
+	if (lo < d->w.pre_lo)
+		lo = from - ((from - d->w.pre_lo) & ~(uint64_t)15);
 	if (lo < d->pre_floor && d->pre_floor <= from)
 		lo = from - ((from - d->pre_floor) & ~(uint64_t)15);
 	for (o = lo; o + DFMT_FRAME <= from; o += DFMT_FRAME) {
 		if (!dfmt_frame_at(d, o, f)) {
 			id = DFMT_ID_UNKNOWN; /* from after it only */
-			d->npre = 0;
+			d->w.npre = 0;
 			continue;
 		}
 		if (o + DFMT_PRE >= from) {
-			if (!d->npre) {
-				d->pre_off = o;
-				d->pre_id = id;
+			if (!d->w.npre) {
+				d->w.pre_off = o;
+				d->w.pre_id = id;
 			}
-			memcpy(d->pre + d->npre, f, DFMT_FRAME);
-			d->npre += DFMT_FRAME;
+			memcpy(d->w.pre + d->w.npre, f, DFMT_FRAME);
+			d->w.npre += DFMT_FRAME;
 		}
 		id = dfmt_id_after(f, 1, id);
 	}
@@ -126,13 +126,13 @@ void etm_dfmt_trim_pre(struct etm_dfmt *d)
 {
 	size_t k;
 
-	if (d->npre <= DFMT_PRE_NEAR)
+	if (d->w.npre <= DFMT_PRE_NEAR)
 		return;
-	k = d->npre - DFMT_PRE_NEAR;
-	d->pre_id = dfmt_id_after(d->pre, k / DFMT_FRAME, d->pre_id);
-	memmove(d->pre, d->pre + k, DFMT_PRE_NEAR);
-	d->pre_off += k;
-	d->npre = DFMT_PRE_NEAR;
+	k = d->w.npre - DFMT_PRE_NEAR;
+	d->w.pre_id = dfmt_id_after(d->w.pre, k / DFMT_FRAME, d->w.pre_id);
+	memmove(d->w.pre, d->w.pre + k, DFMT_PRE_NEAR);
+	d->w.pre_off += k;
+	d->w.npre = DFMT_PRE_NEAR;
 }
 
 int etm_dfmt_fast(const struct etm_dfmt *d)
@@ -201,7 +201,7 @@ int etm_dfmt_rewind(struct etm_dfmt *d, const uint8_t *sel, uint64_t at,
 	d->in_off = b;
 	fr->pos = fr->n;
 	d->realign = 1;
-	d->rewound = 1;
+	d->w.rewound = 1;
 	return err;
 }
 
@@ -252,8 +252,8 @@ static void dfmt_leave_fast(struct etm_dfmt *d, const uint8_t *sel)
 	d->from = fr->npart ? fr->part_off : fr->off + fr->pos;
 	etm_dfmt_keep_pre(d, d->from);
 	for (i = 0; i < fr->npart; i++) {
-		d->hold[d->nhold] = fr->part[i];
-		d->hold_off[d->nhold++] = fr->part_off + i;
+		d->w.hold[d->w.nhold] = fr->part[i];
+		d->w.hold_off[d->w.nhold++] = fr->part_off + i;
 	}
 	fr->npart = 0;
 	d->buf = fr->buf ? fr->buf + fr->pos : NULL;
@@ -373,7 +373,7 @@ void etm_dfmt_save(const struct etm_dfmt *d, struct etm_sbuf *s)
 	dfmt_save_held(fr, s);
 	/* IDs a realignment found in the input after all (etm_dfmt_other_id())
 	 * are no longer suspect */
-	etm_sbuf_put(s, d->other, sizeof(d->other));
+	etm_sbuf_put(s, d->w.other, sizeof(d->w.other));
 	/* what a rewind after a bad packet may go back to */
 	etm_sbuf_u64(s, d->re_lo);
 	etm_sbuf_u32(s, (uint32_t)d->push_id);
@@ -385,38 +385,34 @@ void etm_dfmt_save(const struct etm_dfmt *d, struct etm_sbuf *s)
 void etm_dfmt_restart(struct etm_dfmt *d, uint64_t base)
 {
 	struct etm_frames *fr = d->fr;
-	etm_dfmt_judge_fn judge = d->judge;
-	etm_dfmt_sign_fn sign = d->sign;
+	int decide = d->decide;
 	struct dfmt_retro *rt = d->rt;
-	void *judge_ctx = d->judge_ctx;
-	int ids_all = d->ids_all;
+	int ids_all = d->w.ids_all;
 	uint8_t other[128];
 
 	if (!fr)
 		return;
-	memcpy(other, d->other, sizeof(other));
+	memcpy(other, d->w.other, sizeof(other));
 	memset(d, 0, sizeof(*d));
 	d->fmt = etm_fmt_coresight;
 	d->aligned = 1;
-	d->cur_id = DFMT_ID_UNKNOWN;
-	d->last_id = DFMT_ID_UNKNOWN;
+	d->w.cur_id = DFMT_ID_UNKNOWN;
+	d->w.last_id = DFMT_ID_UNKNOWN;
 	d->in_off = base;
 	d->fr = fr;
 	d->fast = 1;
 	d->push_id = -1;
-	/* the IDs of the input and the judge stay (fr->known too) */
-	d->judge = judge;
-	d->sign = sign;
-	d->judge_ctx = judge_ctx;
-	d->ids_all = ids_all;
-	memcpy(d->other, other, sizeof(other));
+	/* the IDs of the input and who decides stay (fr->known too) */
+	d->decide = decide;
+	d->w.ids_all = ids_all;
+	memcpy(d->w.other, other, sizeof(other));
 	etm_dfmt_retro_restart(d, rt);
 	etm_frames_init(fr);
 }
 
 void etm_dfmt_other_id(struct etm_dfmt *d, int id)
 {
-	d->other[id] = 1;
+	d->w.other[id] = 1;
 	if (d->fr) {
 		d->fr->known[id] = 1;
 		etm_frames_known_changed(d->fr);

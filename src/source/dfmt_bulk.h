@@ -21,16 +21,15 @@
  * (the decoder passes them when its frames fast path hands a buffer over). */
 void etm_dfmt_seen_ids(struct etm_dfmt *d, const uint8_t *ids);
 
-/* Judge of a candidate frame alignment: how many malformed packets @n
- * bytes make as the packet stream of trace ID @id (0: they parse), and in
- * *@good how many of the bytes are in well-formed packets. */
-typedef int (*etm_dfmt_judge_fn)(void *ctx, uint8_t id, const uint8_t *data,
-				 size_t n, size_t *good);
-
-/* Set the judge the realignment consults for each candidate shift (the
- * decoder passes a trial parse through each source's packet reader);
- * without one, only the frame structure counts. */
-void etm_dfmt_set_judge(struct etm_dfmt *d, etm_dfmt_judge_fn fn, void *ctx);
+/* Whether the realignment after a lost frame alignment is decided above
+ * (@on: by src/realign/, with trial parses of each live source's bytes;
+ * then etm_dfmt_next_bulk() returns ETM_DFMT_ASK where a decision is due,
+ * and the caller answers with etm_realign_decide() before it calls again)
+ * or here, by the frame structure only (@on 0, the default). */
+void etm_dfmt_set_decide(struct etm_dfmt *d, int on);
+/* etm_dfmt_next_bulk(): a realignment waits for its decision (negative,
+ * below every -etme_* code, so callers test it on their error path). */
+#define ETM_DFMT_ASK (-1000)
 
 /* CoreSight frames: the data delivered last did not parse as packets;
  * check the frame alignment at the next frame boundary (an etme_frame_align
@@ -39,7 +38,7 @@ void etm_dfmt_suspect(struct etm_dfmt *d);
 
 /* Trace IDs in the input that are not decoded (@ids[id] nonzero, @ids of
  * 0x70 entries). After this call the live and these IDs are taken as all
- * the IDs of the input: with a judge set, an ID change to another makes the
+ * the IDs of the input: with the decision above, an ID change to another makes the
  * deformatter check the frame alignment, and misaligned frames name such
  * IDs. */
 void etm_dfmt_known_ids(struct etm_dfmt *d, const uint8_t *ids);
@@ -93,7 +92,8 @@ struct etm_dfmt *etm_dfmt_alloc_bulk(enum etm_input_format fmt,
 				     uint64_t base_offset);
 /* Next output for the trace IDs @sel[id] nonzero (0x80 entries; others are
  * dropped by the fast path). Returns 1 with staged data in *@st, 0 with an
- * item in *@it (as etm_dfmt_next()), -etme_again, -etme_eos. */
+ * item in *@it (as etm_dfmt_next()), ETM_DFMT_ASK (etm_dfmt_set_decide()),
+ * -etme_again, -etme_eos. */
 int etm_dfmt_next_bulk(struct etm_dfmt *d, const uint8_t *sel,
 		       struct etm_dfmt_item *it, struct etm_dfmt_stage *st);
 
@@ -113,37 +113,16 @@ void etm_dfmt_restart(struct etm_dfmt *d, uint64_t base);
  * in the input. */
 void etm_dfmt_note_ids(struct etm_dfmt *d, const uint8_t *sel,
 		       const uint8_t *noted);
-/* The first sign of trouble (a malformed packet, a contradiction with
- * the image, a loss of the trace, an address with no image) among the
- * elements a realignment may still retract, at input offset >= @from:
- * its offset, else UINT64_MAX; @ctx is the judge's
- * (etm_dfmt_set_judge()). */
-typedef uint64_t (*etm_dfmt_sign_fn)(void *ctx, uint64_t from);
-/* Where a late realignment cuts before the judged window, the first sign
- * of trouble in the frames before it counts (dfmt_realign.c). */
-void etm_dfmt_set_sign(struct etm_dfmt *d, etm_dfmt_sign_fn fn);
-/* Whether the sign (etm_dfmt_set_sign()) sees the flows' elements as the
- * byte path's frames go out (the decoder's element hold is on): a cut
- * among several fitting near as well is then tried at the old alignment
- * (dfmt_realign.c, dfmt_cut_try()). */
+/* Whether the first sign of trouble the decoder gives a decision
+ * (etm_realign_in) sees the flows' elements as the byte path's frames go
+ * out (the decoder's element hold is on): a cut among several fitting
+ * near as well is then tried at the old alignment (realign/decide.c,
+ * cut_try()), the deformatter asking at each of its frames. */
 void etm_dfmt_set_flow_trial(struct etm_dfmt *d, int on);
-/* Where a late realignment's damage began, among the data of a source
- * the decoder does not decode (dfmt_damage_start.c): the index in @b[0..n) (ID
- * @id's data) of the first malformed packet after its first A-sync, else
- * SIZE_MAX; in *@bad, how many malformed packets the bytes make from any
- * packet boundary (etm_pkt_trial()); @ctx is the judge's. */
-typedef size_t (*etm_dfmt_scan_fn)(void *ctx, uint8_t id, const uint8_t *b,
-				   size_t n, int *bad);
-/* The IDs @ids[id] nonzero (0x80 entries) have such a scan @fn (NULL:
- * none); the deformatter then keeps a history of its input. */
-void etm_dfmt_set_scan(struct etm_dfmt *d, etm_dfmt_scan_fn fn,
-		       const uint8_t *ids);
-/* The input offset @out from which on nothing the decoder made from the
- * input has gone out (it may still be withdrawn: decoder/elem_hold.c),
- * for the damage start among the scanned IDs' data (etm_dfmt_set_scan()):
- * the decoder says it before each etm_dfmt_next_bulk() (the deformatter
- * asks nothing of the decoder); UINT64_MAX until said. */
-void etm_dfmt_set_out(struct etm_dfmt *d, uint64_t out);
+/* Keep a history of the input (@on) for the damage start of a late
+ * realignment among the data of the sources not decoded
+ * (src/realign/damage_start.c, etm_dfmt_history()), or not (the default). */
+void etm_dfmt_keep_history(struct etm_dfmt *d, int on);
 /* Whether the fast path has the input (etm_dfmt_rewind() applies). */
 int etm_dfmt_fast(const struct etm_dfmt *d);
 /* A packet of ID @id ending at input offset @at did not parse on the fast
