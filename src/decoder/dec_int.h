@@ -199,10 +199,6 @@ int etm_dec_next(struct etm_decoder *d, struct etm_item *it);
 void etm_dec_left_wire(struct etm_decoder *d);
 void etm_dec_left_free(struct etm_decoder *d);
 int etm_dec_left_clone(struct etm_decoder *c, const struct etm_decoder *d);
-/* The input offset from which on nothing @d made has gone out yet (it may
- * still be withdrawn; UINT64_MAX: all is out), for a decision
- * (etm_realign_in). */
-uint64_t etm_dec_left_out(const struct etm_decoder *d);
 /* Their configurations (trace ID in .traceid) into @cfg: how many. */
 size_t etm_dec_left_cfgs(const struct etm_decoder *d, struct etm_config *cfg,
 			 size_t max);

@@ -26,15 +26,6 @@ void etm_dec_left_wire(struct etm_decoder *d)
 		etm_dfmt_keep_history(d->dfmt, 1);
 }
 
-uint64_t etm_dec_left_out(const struct etm_decoder *d)
-{
-	if (!d->hold_on)
-		return UINT64_MAX;
-	return d->hold.maxoff > ETM_DFMT_REACH ?
-		       d->hold.maxoff - ETM_DFMT_REACH + 1 :
-		       0;
-}
-
 int etm_decoder_note_source(struct etm_decoder *d,
 			    const struct etm_config *cfg)
 {

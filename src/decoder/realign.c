@@ -34,6 +34,18 @@ int etm_decoder_note_id(struct etm_decoder *d, unsigned id)
 	return 0;
 }
 
+/* The input offset from which on nothing @d made has gone out yet (it may
+ * still be withdrawn; UINT64_MAX: all is out), for a decision
+ * (etm_realign_in). */
+static uint64_t dec_out_from(const struct etm_decoder *d)
+{
+	if (!d->hold_on)
+		return UINT64_MAX;
+	return d->hold.maxoff > ETM_DFMT_REACH ?
+		       d->hold.maxoff - ETM_DFMT_REACH + 1 :
+		       0;
+}
+
 void etm_dec_decide(struct etm_decoder *d)
 {
 	struct etm_realign_in in;
@@ -44,7 +56,7 @@ void etm_dec_decide(struct etm_decoder *d)
 	in.sign = etm_dec_hold_sign(&d->hold,
 				    etm_realign_sign_from(d->dfmt));
 	in.left = d->left;
-	in.out = etm_dec_left_out(d);
+	in.out = dec_out_from(d);
 	etm_realign_decide(d->dfmt, &in);
 }
 

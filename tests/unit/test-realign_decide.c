@@ -46,7 +46,8 @@ static size_t make(uint8_t *b, size_t f_lost, size_t lost)
 		for (j = 0; j < 16; j++) {
 			if (f == f_lost && j < lost)
 				continue;
-			b[n++] = j == 15 ? 0x00 : j % 2 ? 0x85 : 0x21;
+			b[n++] = j == 15 ? 0x00 : j % 2 ? 0x85 :
+							  0x21;
 		}
 	return n;
 }
