@@ -302,10 +302,13 @@ const struct etm_capture_buffer *epy_buffer_file(struct etm_capture *cap,
 						 struct etm_fd_range *rg,
 						 uint64_t *size)
 {
-	const struct etm_capture_buffer *b = idx < 0 ? NULL :
-						       etm_capture_buffer(cap, (size_t)idx);
+	const struct etm_capture_buffer *b = NULL;
 	int r;
 
+	/* a perf.data piece's decoder is made when it is loaded */
+	if (idx >= 0 && (size_t)idx < etm_capture_nbuffers(cap) &&
+	    etm_capture_load(cap, (size_t)idx) >= 0)
+		b = etm_capture_buffer(cap, (size_t)idx);
 	if (!b || !b->dec) {
 		PyErr_Format(PyExc_ValueError, "no decodable trace buffer %zd", idx);
 		return NULL;
