@@ -14,7 +14,6 @@
 
 struct etm_listing {
 	struct decfmt f;
-	struct wbuf w;
 	struct etm_listing_source *src;
 	int nsrc;
 	etm_write_fn write;
@@ -27,7 +26,19 @@ struct etm_listing {
 	struct etm_disasm_hook (*dis_open)(void *ctx);
 	void (*dis_close)(void *ctx, struct etm_disasm_hook *h);
 	void *dis_ctx;
+	struct wbuf w; /* last: its buffer is not cleared (listing_new()) */
 };
+
+/* A zeroed listing but for its writer's buffer (64 KiB, not read before
+ * it is written). */
+static struct etm_listing *listing_new(void)
+{
+	struct etm_listing *l = malloc(sizeof(*l));
+
+	if (l)
+		memset(l, 0, offsetof(struct etm_listing, w) + offsetof(struct wbuf, own));
+	return l;
+}
 
 static enum dec_fmt listing_fmt(enum etm_listing_format f)
 {
@@ -96,7 +107,7 @@ int etm_listing_alloc(struct etm_listing **out,
 	    (o->nsrc && !o->src) ||
 	    o->nsrc > 256 || (unsigned)o->format > etm_listing_count)
 		return -etme_invalid;
-	l = calloc(1, sizeof(*l));
+	l = listing_new();
 	if (!l)
 		return -etme_nomem;
 	l->src = malloc((o->nsrc ? o->nsrc : 1) * sizeof(*l->src));
@@ -159,10 +170,9 @@ int etm_listing_item(struct etm_listing *l, const struct etm_item *it)
 {
 	if (!l || !it)
 		return -etme_invalid;
-	if (l->err)
-		return l->err;
-	decfmt_item(&l->f, it);
-	return listing_status(l);
+	if (!l->err)
+		decfmt_item(&l->f, it);
+	return l->err;
 }
 
 int etm_listing_elems(struct etm_listing *l, const struct etm_elem *els,
@@ -170,10 +180,9 @@ int etm_listing_elems(struct etm_listing *l, const struct etm_elem *els,
 {
 	if (!l || (!els && n))
 		return -etme_invalid;
-	if (l->err)
-		return l->err;
-	decfmt_elems(&l->f, els, n);
-	return listing_status(l);
+	if (!l->err) /* the write callback's error, set by listing_sink() */
+		decfmt_elems(&l->f, els, n);
+	return l->err;
 }
 
 int etm_listing_flush(struct etm_listing *l)
