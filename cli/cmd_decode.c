@@ -1,16 +1,20 @@
 /* cli/cmd_decode.c - `etmtrace decode`: the executed instructions as a
  * readable listing, the canonical list (../shared/tools/canon.py format),
  * JSON lines of elements, or totals only (--stats). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <etmtrace/srcpath.h>
 
 #include "cmds.h"
 #include "par_run.h"
 #include "diagwarn.h"
 #include "dis.h"
 #include "perfscript.h"
+#include "run_totals.h"
 #include "symload.h"
 #include "winrun.h"
 
@@ -132,8 +136,51 @@ static const char decode_help[] =
 	"reason on stderr); 2 usage or input error. A packet cut by the end of\n"
 	"the trace buffer is a note, not an error (doc/robustness.md).\n";
 
-static void print_stats(const struct session *s, struct decfmt *c,
-			double secs)
+/* A decode's listing and what it writes to and counts into. */
+struct decode_out {
+	struct etm_listing *l;
+	struct etm_diagset *dw; /* configuration diagnostics */
+	enum etm_listing_format fmt;
+	int fd;  /* standard output */
+	int err; /* errno of the first failed write */
+	/* the worker threads' figures: of the last run, and summed */
+	struct etm_run_stats rs;
+	struct etm_run_thread th[RUN_TOTALS_THREADS];
+	struct run_totals rf;
+};
+
+/* The listing's write callback: the text to d->fd. */
+static int decode_write(void *ctx, const char *p, size_t n)
+{
+	struct decode_out *d = ctx;
+
+	while (n && !d->err) {
+		ssize_t k = write(d->fd, p, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			d->err = errno;
+		else {
+			p += k;
+			n -= (size_t)k;
+		}
+	}
+	return d->err ? -etme_io : 0;
+}
+
+static int listing_item_fn(void *l, const struct etm_item *it)
+{
+	return etm_listing_item(l, it);
+}
+
+static int listing_elems_fn(void *l, const struct etm_elem *els, size_t n)
+{
+	return etm_listing_elems(l, els, n);
+}
+
+static void print_stats(const struct session *s,
+			const struct etm_listing_counts *n, double secs)
 {
 	double mib = (double)s->input_bytes / (1024.0 * 1024.0);
 	int k;
@@ -141,14 +188,16 @@ static void print_stats(const struct session *s, struct decfmt *c,
 	printf("input bytes      %llu\n", (unsigned long long)s->input_bytes);
 	printf("packets          %llu\n",
 	       (unsigned long long)etm_decoder_packet_count(s->dec));
-	printf("instructions     %llu\n", c->n.insns);
+	printf("instructions     %llu\n", (unsigned long long)n->insns);
 	for (k = 1; k < etmk_num_kinds; k++)
-		if (c->n.elems[k])
+		if (n->elems[k])
 			printf("elements %-12s %llu\n",
-			       etm_elem_kind_name((enum etm_elem_kind)k), c->n.elems[k]);
-	printf("errors           %llu\n", c->n.errors);
-	printf("gaps             %llu\n", c->n.elems[etmk_trace_on] + c->n.elems[etmk_nomem] +
-						  c->n.elems[etmk_nosync] + c->n.elems[etmk_error]);
+			       etm_elem_kind_name((enum etm_elem_kind)k),
+			       (unsigned long long)n->elems[k]);
+	printf("errors           %llu\n", (unsigned long long)n->errors);
+	printf("gaps             %llu\n",
+	       (unsigned long long)(n->elems[etmk_trace_on] + n->elems[etmk_nomem] +
+				    n->elems[etmk_nosync] + n->elems[etmk_error]));
 	printf("elapsed          %.3f s\n", secs);
 	if (s->e1 && secs > 0) /* ETMv1: one sample per core cycle */
 		printf("samples (cycles) %llu, %.1f M cycles/s\n",
@@ -156,87 +205,96 @@ static void print_stats(const struct session *s, struct decfmt *c,
 		       (double)(s->input_bytes / ETM_E1_REC) / secs / 1e6);
 	if (secs > 0)
 		printf("throughput       %.1f MiB/s, %.1f M instructions/s\n",
-		       mib / secs, (double)c->n.insns / secs / 1e6);
+		       mib / secs, (double)n->insns / secs / 1e6);
 }
 
 /* The exit status rule (--help, README; diagwarn_verdict()). */
-static int decode_verdict(const struct session *s, const struct decfmt *c)
+static int decode_verdict(const struct session *s, const struct decode_out *d,
+			  const struct etm_listing_counts *n)
 {
-	struct diagtally t = { .insns = c->n.insns, .errors = c->n.errors };
+	struct diagtally t = { .insns = n->insns, .errors = n->errors };
 	int i;
 
 	for (i = 0; i < etmk_num_kinds; i++)
-		t.elems += c->n.elems[i];
+		t.elems += n->elems[i];
 	if (!t.insns && (s->o->win_start.kind || s->o->win_stop.kind)) {
 		fprintf(stderr, "etmtrace: no instructions in the window (--start "
 				"never came, or --stop came first)\n");
 		return 1;
 	}
-	return diagwarn_verdict(c->dw, s, &t, "listing");
+	return diagwarn_verdict(d->dw, s, &t, "listing");
+}
+
+/* The chosen buffer on worker threads (etm_listing_run()): 0, 1 if it is
+ * not read so, or 2 (error printed). */
+static int decode_par(struct session *s, struct decode_out *d)
+{
+	int r;
+
+	run_totals_prepare(&d->rs, d->th, RUN_TOTALS_THREADS);
+	d->rs.threads = 0;
+	r = par_listing_run(s, d->l);
+	if (r == 0)
+		run_totals_add(&d->rf, &d->rs);
+	if (r < 0 && !d->err) /* else the output's error, reported later */
+		fprintf(stderr, "etmtrace: %s: decoder: %s\n", s->trace_path,
+			etm_errstr(r));
+	return r < 0 ? 2 : r;
 }
 
 /* Every buffer of the capture in turn. */
-static int decode_buffers(struct session *s, struct decfmt *c,
-			  const struct line_annot_opts *ann, struct run_totals *rf)
+static int decode_buffers(struct session *s, struct decode_out *d)
 {
 	struct winrun wr;
 	size_t b;
 	int r;
 
-	r = winrun_open(&wr, s, s->o, decfmt_elems, c);
+	r = winrun_open(&wr, s, s->o, listing_elems_fn, d->l);
 	for (b = 0; b < session_nbuffers(s) && !r && !winrun_done(&wr); b++) {
 		if (session_select(s, b) < 0)
 			continue;
-		/* several jobs on a regular file: formatted on the workers;
+		/* several jobs on a file range: formatted on the workers;
 		 * with a window, decoded there and formatted here in order */
-		r = s->jobs > 1 && !s->o->chunk && !s->mem && (!s->skip || s->length) &&
-				    !line_annot_sequential(ann) && !wr.w ?
-			    par_listing_run(s, c, ann, rf) :
-			    -1;
-		s->elems = wr.w ? winrun_elems : decfmt_elems;
-		if (r < 0)
+		r = s->jobs > 1 && !s->o->chunk && !wr.w ? decode_par(s, d) : 1;
+		s->elems = wr.w ? winrun_elems : listing_elems_fn;
+		if (r == 1)
 			r = wr.w ? session_run_buffer(s, winrun_item, &wr) :
-				   session_run_buffer(s, decfmt_item, c);
-		decfmt_flush(c);
+				   session_run_buffer(s, listing_item_fn, d->l);
+		etm_listing_flush(d->l);
 	}
 	if (!r)
 		r = winrun_finish(&wr);
-	decfmt_flush(c);
+	etm_listing_flush(d->l);
 	winrun_close(&wr);
 	return r;
 }
 
-/* The listing annotations the options ask for: symbols (loaded into *@sy,
+/* The listing options that ask for annotations: symbols (loaded into *@sy,
  * NULL if none), source lines, offsets, the clock. Returns 0 or 2 (error
  * printed). */
 static int decode_annotations(const struct session *s, const struct opts *o,
 			      struct etm_symbols **sy, struct etm_srcpath **sp,
-			      struct line_annot_opts *ann, struct line_fields_spec *fs)
+			      struct etm_listing_opts *lo)
 {
-	char why[256];
-
-	memset(ann, 0, sizeof(*ann));
-	if (o->fields && line_fields_parse(o->fields, fs, why, sizeof(why)) < 0) {
-		fprintf(stderr, "etmtrace decode: --fields: %s\n", why);
-		return 2;
-	}
 	if (o->fields && o->format && strcmp(o->format, "text")) {
 		fprintf(stderr, "etmtrace decode: --fields is for the text listing (--format text)\n");
 		return 2;
 	}
-	fs->hex = o->offsets == 2;
-	ann->fields = o->fields ? fs : NULL;
-	ann->hz = o->clock_hz > 0 ? o->clock_hz : symload_ts_hz(s);
+	lo->fields = o->fields;
+	lo->clock_hz = o->clock_hz > 0 ? o->clock_hz : symload_ts_hz(s);
 	if (symload_srcpath(o, sp) || symload_open(s, sy))
 		return 2;
-	ann->srcpath = *sp;
-	etm_symbols_hook(*sy, &ann->sym);
-	ann->source = o->source;
-	ann->offsets = o->offsets;
-	etm_capture_ctx_images(s->cap, &ann->ctx_img, &ann->ctx_img_arg);
+	lo->srcpath = *sp;
+	etm_symbols_hook(*sy, &lo->sym);
+	lo->source_lines = o->source;
+	lo->offsets = o->offsets;
+	etm_capture_ctx_images(s->cap, &lo->ctx_img, &lo->ctx_img_arg);
+	lo->data_only = o->data_only;
+	lo->data_range = o->data_range;
+	lo->data_lo = o->data_lo;
+	lo->data_hi = o->data_hi;
 	return 0;
 }
-
 /* The sources with instructions (ITM/DWT has none: the canonical list
  * leaves it out). */
 static int session_flow_sources(const struct session *s)
@@ -251,9 +309,9 @@ static int session_flow_sources(const struct session *s)
 /* What the session and the options allow after the session is open;
  * 0 or 2 (error printed). */
 static int decode_check(struct session *s, const struct opts *o,
-			enum dec_fmt fmt)
+			enum etm_listing_format fmt)
 {
-	if (fmt == DF_CANON && session_flow_sources(s) != 1) {
+	if (fmt == etm_listing_canon && session_flow_sources(s) != 1) {
 		fprintf(stderr, "etmtrace decode: --format canon needs exactly one trace source (use --id)\n");
 		return 2;
 	}
@@ -273,39 +331,36 @@ static int decode_check(struct session *s, const struct opts *o,
 	return 0;
 }
 
-/* Decode with the formatter @c set up, print the verdict, the warnings
+/* Decode into the listing @d set up, print the verdict, the warnings
  * and the figures; returns the exit status. */
 static int decode_run(struct session *s, const struct opts *o,
-		      struct decfmt *c, const struct line_annot_opts *ann)
+		      struct decode_out *d)
 {
-	static struct run_totals rf;
+	struct etm_listing_counts n;
 	struct timespec t0, t1;
 	int r, v = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	c->dw = etm_diagset_alloc(session_osrc(s), s->nsrc);
-	s->dw = c->dw;
-	r = decode_buffers(s, c, ann, &rf);
+	s->dw = d->dw;
+	r = decode_buffers(s, d);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	wbuf_flush(c->w);
-	if (c->w->err) {
+	if (d->err) {
 		fprintf(stderr, "etmtrace: writing the output: %s\n",
-			strerror(c->w->err));
+			strerror(d->err));
 		r = 2;
 	}
 	if (!r && s->vdropped)
 		fprintf(stderr, "etmtrace: --verify-drop: %llu elements of rejected "
 				"trace left out\n",
 			(unsigned long long)s->vdropped);
+	etm_listing_counts(d->l, &n);
 	if (!r)
-		v = decode_verdict(s, c);
-	etm_diagset_free(c->dw);
+		v = decode_verdict(s, d, &n);
 	s->dw = NULL;
-	c->dw = NULL;
-	if (c->fmt == DF_STATS && !r)
-		print_stats(s, c, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-	if ((c->fmt == DF_STATS || o->run_stats) && !r)
-		run_totals_print(o->run_stats ? stderr : stdout, &rf);
+	if (d->fmt == etm_listing_count && !r)
+		print_stats(s, &n, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	if ((d->fmt == etm_listing_count || o->run_stats) && !r)
+		run_totals_print(o->run_stats ? stderr : stdout, &d->rf);
 	return r ? r : v;
 }
 
@@ -331,23 +386,76 @@ static int decode_calls(struct opts *o)
 	return r;
 }
 
-/* A live stream's output flushed after each read (@ctx: the wbuf). */
+/* A live stream's output written after each read (@ctx: the listing). */
 static void decode_flush(void *ctx)
 {
-	wbuf_flush(ctx);
+	etm_listing_write_out(ctx);
+}
+
+/* A perf.data piece of another process: the listing reads its images. */
+static void decode_images(void *ctx, const struct session *s)
+{
+	struct decode_out *d = ctx;
+
+	etm_listing_set_images(d->l, s->osrc, (size_t)s->nsrc);
+}
+
+static struct etm_disasm_hook decode_dis_open(void *ctx)
+{
+	(void)ctx;
+	return cli_dis_open();
+}
+
+static void decode_dis_close(void *ctx, struct etm_disasm_hook *h)
+{
+	(void)ctx;
+	cli_dis_close(h);
+}
+
+/* The listing and the diagnostics of @d as @lo says, for the session's
+ * sources, written to standard output; 0 or 2 (error printed). */
+static int decode_out_open(struct session *s, struct decode_out *d,
+			   struct etm_listing_opts *lo)
+{
+	char why[256] = "";
+	int r;
+
+	d->fd = STDOUT_FILENO;
+	lo->format = d->fmt;
+	lo->src = session_osrc(s);
+	lo->nsrc = (size_t)s->nsrc;
+	lo->write = decode_write;
+	lo->write_ctx = d;
+	lo->dis_open = decode_dis_open;
+	lo->dis_close = decode_dis_close;
+	lo->run_stats = &d->rs;
+	lo->err = why;
+	lo->errlen = sizeof(why);
+	d->dw = etm_diagset_alloc(lo->src, s->nsrc);
+	lo->diag = d->dw;
+	r = d->dw ? etm_listing_alloc(&d->l, lo) : -etme_nomem;
+	if (r == -etme_invalid && why[0]) {
+		fprintf(stderr, "etmtrace decode: --fields: %s\n", why);
+		return 2;
+	}
+	if (r < 0) {
+		fprintf(stderr, "etmtrace: out of memory\n");
+		return 2;
+	}
+	s->flush = decode_flush;
+	s->flush_ctx = d->l;
+	s->on_images = decode_images;
+	s->on_images_ctx = d;
+	return 0;
 }
 
 int cmd_decode(int argc, char **argv)
 {
-	static struct wbuf w;
-	static struct decfmt c;
+	static struct decode_out d;
 	struct opts o = { .cmd = "decode" };
-	struct etm_disasm_hook dis = { NULL, NULL };
+	struct etm_listing_opts lo = { .size = sizeof(lo) };
 	struct etm_symbols *sy = NULL;
 	struct etm_srcpath *sp = NULL;
-	struct line_annot_opts ann;
-	struct line_fields_spec fs;
-	enum dec_fmt fmt;
 	struct session s;
 	int r;
 
@@ -363,10 +471,10 @@ int cmd_decode(int argc, char **argv)
 	}
 	if (o.format && !strcmp(o.format, "calls"))
 		return decode_calls(&o);
-	fmt = o.stats ? DF_STATS : !o.format || !strcmp(o.format, "text") ? DF_TEXT :
-			   !strcmp(o.format, "canon")                     ? DF_CANON :
-			   !strcmp(o.format, "data")                      ? DF_DATA :
-									    DF_JSONL;
+	d.fmt = o.stats ? etm_listing_count : !o.format || !strcmp(o.format, "text") ? etm_listing_text :
+				      !strcmp(o.format, "canon")                     ? etm_listing_canon :
+				      !strcmp(o.format, "data")                      ? etm_listing_data :
+										       etm_listing_jsonl;
 	r = session_open(&s, &o, etm_dec_elements, 1);
 	if (!r && o.format && !strcmp(o.format, "perf-script")) {
 		r = perfscript_run(&s);
@@ -374,33 +482,18 @@ int cmd_decode(int argc, char **argv)
 		return r;
 	}
 	if (!r)
-		r = decode_check(&s, &o, fmt);
+		r = decode_check(&s, &o, d.fmt);
 	if (!r)
-		r = decode_annotations(&s, &o, &sy, &sp, &ann, &fs);
-	if (r) {
-		etm_srcpath_free(sp);
-		session_close(&s);
-		return r;
-	}
-	wbuf_init(&w, STDOUT_FILENO);
-	s.flush = decode_flush;
-	s.flush_ctx = &w;
-	if (fmt == DF_TEXT)
-		dis = cli_dis_open();
-	if (decfmt_init(&c, session_osrc(&s), s.nsrc, &w, fmt, &dis, NULL,
-			&ann) < 0) {
-		fprintf(stderr, "etmtrace: out of memory\n");
-		r = 2;
-	} else {
-		c.df.only = o.data_only;
-		c.df.range = o.data_range;
-		c.df.lo = o.data_lo;
-		c.df.hi = o.data_hi;
-		c.df.on = c.df.only || c.df.range;
-		r = decode_run(&s, &o, &c, &ann);
-	}
-	cli_dis_close(&c.dis);
-	decfmt_fini(&c);
+		r = decode_annotations(&s, &o, &sy, &sp, &lo);
+	if (!r && d.fmt == etm_listing_text)
+		lo.dis = cli_dis_open();
+	if (!r)
+		r = decode_out_open(&s, &d, &lo);
+	if (!r)
+		r = decode_run(&s, &o, &d);
+	etm_listing_free(d.l);
+	etm_diagset_free(d.dw);
+	cli_dis_close(&lo.dis);
 	etm_symbols_free(sy);
 	etm_srcpath_free(sp);
 	session_close(&s);

@@ -1,24 +1,21 @@
 /* cli/par_run.h - `etmtrace decode` and `coverage` / `fdo` with --jobs N:
- * the chosen buffer's trace file, when it is a regular file, decoded by
- * the library's parallel listing (listing/listing_par.h) or parallel
- * coverage (etm_cov_run(), etmtrace/coverage.h) or profile
- * (etm_profile_run(), etmtrace/profile.h) on s->jobs threads. */
+ * the chosen buffer's trace, when the library reads it as a file range
+ * (etm_capture_range()), decoded by the library's parallel listing
+ * (etm_listing_run(), etmtrace/listing.h), coverage (etm_cov_run(),
+ * etmtrace/coverage.h) or profile (etm_profile_run(), etmtrace/profile.h)
+ * on s->jobs threads. */
 #ifndef ETM_CLI_PAR_RUN_H
 #define ETM_CLI_PAR_RUN_H
 
+#include <etmtrace/listing.h>
+
 #include "diagwarn.h"
-#include "listing/listing_par.h"
-#include "listing/run_totals.h"
 #include "session.h"
 
-/* Decode the session's trace file on s->jobs threads, formatting like @f
- * (its format, counters and diagnostics, which get the totals; its writer
- * gets the output) with the annotations @ann (which must not be
- * line_annot_sequential()). Returns 0, 2 on an error (message printed), or -1
- * if the input is not a regular file (then use session_run()). The run's
- * figures are added to @rf if not NULL. */
-int par_listing_run(struct session *s, struct decfmt *f,
-		    const struct line_annot_opts *ann, struct run_totals *rf);
+/* List the session's chosen buffer into @l on s->jobs threads. Returns
+ * 0, 1 if the buffer is not read so (then use session_run_buffer()), or
+ * etm_listing_run()'s error (not printed). */
+int par_listing_run(struct session *s, struct etm_listing *l);
 
 /* `profile --jobs N`: the session's trace file on s->jobs threads into
  * @p (etm_profile_run()), the diagnostics into @dw and @t. Returns as

@@ -434,17 +434,20 @@ static int verify_item(struct session *s, const struct etm_item *it,
 	return verify_take(s, fn, ctx);
 }
 
-uint64_t session_range_size(const struct session *s, uint64_t file_size)
+/* The index of the buffer session_select() chose. */
+static size_t session_buffer(const struct session *s)
 {
-	etm_ctx_image_fn fn;
-	void *arg;
+	size_t b = 0;
 
-	/* images by Context ID: the runner's workers do not switch them */
-	if (s->skip > file_size || (s->cap && etm_capture_ctx_images(s->cap, &fn, &arg)))
-		return 0;
-	if (!s->length)
-		return s->skip ? 0 : file_size; /* an offset alone: read serially */
-	return s->length <= file_size - s->skip ? s->length : 0;
+	while (b < etm_capture_nbuffers(s->cap) &&
+	       etm_capture_buffer(s->cap, b)->dec != s->dec)
+		b++;
+	return b;
+}
+
+int session_range(struct session *s, struct etm_fd_range *rg, uint64_t *size)
+{
+	return etm_capture_range(s->cap, session_buffer(s), rg, size);
 }
 
 /* The command's callbacks as the library's run sink: the verify filter,
@@ -526,12 +529,9 @@ int session_run_buffer(struct session *s, session_fn fn, void *ctx)
 	struct etm_capture_sink sk = { .item = run_item, .end = run_end };
 	struct etm_capture_run_opts ro = { .size = sizeof(ro) };
 	char err[600];
-	size_t b = 0;
+	size_t b = session_buffer(s);
 	int r;
 
-	while (b < etm_capture_nbuffers(s->cap) &&
-	       etm_capture_buffer(s->cap, b)->dec != s->dec)
-		b++;
 	if (s->elems && !s->verify)
 		sk.elems = run_elems;
 	ro.jobs = s->jobs > 1 ? (unsigned)s->jobs : 1;

@@ -90,12 +90,10 @@ static inline int session_live(const struct session *s)
 {
 	return s->live.fd >= 0;
 }
-/* The chosen buffer's trace in its file as etm_decoder_run() reads it
- * (etm_fd_read() over a struct etm_fd_range from s->skip: a perf.data
- * AUX piece): its size in a file of @file_size bytes (0: the range is not
- * in it, or it is not for the parallel runner: images switched by Context
- * ID). */
-uint64_t session_range_size(const struct session *s, uint64_t file_size);
+/* The chosen buffer as the library's parallel runs read it: its file range
+ * opened into *@rg (close rg->fd), its size in *@size (etm_capture_range()).
+ * Returns 0, or nonzero if it is not read so (then session_run_buffer()). */
+int session_range(struct session *s, struct etm_fd_range *rg, uint64_t *size);
 /* The sources as the output formatters take them (s->nsrc of them; NULL
  * on no memory), built on the first call. */
 const struct etm_listing_source *session_osrc(struct session *s);

@@ -138,6 +138,18 @@ struct etm_fd_range {
 	uint64_t base;
 };
 
+/** Buffer @i of @cap as the parallel runs read it, for a caller that
+ * drives one itself (etm_listing_run(), etm_cov_run() with etm_fd_read()):
+ * its regular file (or the part of it that is the buffer: a perf.data AUX
+ * piece) opened into *@rg (the caller closes rg->fd), its size in *@size.
+ * The same rule as etm_capture_run_buffer() with several jobs: a buffer in
+ * memory, read from an offset to the end of its file, or of a capture
+ * that switches images by Context ID is not read so. Returns 0, 1 if it is
+ * not (nothing opened: use etm_capture_run_buffer()), -etme_invalid, or
+ * -etme_io (its file cannot be opened). */
+int etm_capture_range(struct etm_capture *cap, size_t i,
+		      struct etm_fd_range *rg, uint64_t *size);
+
 /** The read callback over a struct etm_fd_range (@range): up to @n bytes
  * at @off past its base into @buf (fewer at the end of the file, 0 past
  * it; interrupted and short reads are retried). Safe on several threads

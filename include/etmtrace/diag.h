@@ -147,7 +147,24 @@ int etm_diag_config_diff(const struct etm_config *cfg,
 			 const struct etm_config *other, char *buf, size_t n);
 
 /** The diagnostics of every source of a decode, by trace ID: an etm_diag
- * each, fed the decode's elements in order. */
+ * each, fed the decode's elements in order. For a front end that warns
+ * about a likely misconfiguration after decoding a capture, e.g.:
+ *
+ *     struct etm_diagset *dg = etm_diagset_alloc(src, nsrc);
+ *     while ((n = etm_capture_next_elems(cap, &els, 4096, NULL)) > 0)
+ *             etm_diagset_elems(dg, els, (size_t)n);   (and use them)
+ *     for (i = 0; i < nsrc; i++) {
+ *             struct etm_diag *d = etm_diagset_get(dg, src[i].id);
+ *             char why[256];
+ *             if (d && etm_diag_warning(d, why, sizeof(why)) > 0)
+ *                     fprintf(stderr, "0x%x: %s\n", src[i].id, why);
+ *     }
+ *     etm_diagset_free(dg);
+ *
+ * A listing feeds one as it lists (etm_listing_opts.diag), also on worker
+ * threads; a caller running its own consumers on worker threads
+ * (etm_decoder_run_ops()) gives each piece a segment and appends the
+ * segments in input order. */
 struct etm_diagset;
 
 /** Diagnostics for the @n sources @src (their configurations and images
@@ -174,6 +191,7 @@ void etm_diagset_images(struct etm_diagset *w,
 /** The symptom counts of every source added up into *@sum. */
 void etm_diagset_sum(const struct etm_diagset *w,
 		     struct etm_diag_counts *sum);
+/** Free; NULL is a no-op. */
 void etm_diagset_free(struct etm_diagset *w);
 
 #ifdef __cplusplus

@@ -61,7 +61,13 @@ enum etm_listing_format {
 	etm_listing_text,  /* the `etmtrace decode` listing */
 	etm_listing_canon, /* "ADDRESS A|T[ N]" per instruction, GAP lines */
 	etm_listing_jsonl, /* one JSON object per element */
+	etm_listing_data,  /* one line per data transfer (ETMv3 data trace) */
+	etm_listing_count, /* nothing written: etm_listing_counts() only */
 };
+
+struct etm_diagset;
+struct etm_run_stats;
+struct etm_srcpath;
 
 struct etm_listing_opts {
 	size_t size; /* sizeof(struct etm_listing_opts) */
@@ -91,6 +97,40 @@ struct etm_listing_opts {
 	 * these fields pass a smaller size: the fields after theirs are off.) */
 	etm_ctx_image_fn ctx_img;
 	void *ctx_img_arg;
+	/* text: the columns of instruction lines, comma-separated (offset,
+	 * id, addr, isa, opcode, insn, atom, sym, src, cycles, ts, ctx; a
+	 * name may repeat); NULL: the default lines. An unknown name makes
+	 * etm_listing_alloc() fail with the reason in @err. */
+	const char *fields;
+	/* text with @source_lines: where source files are found (borrowed;
+	 * NULL: where the debug information says) */
+	const struct etm_srcpath *srcpath;
+	/* configuration diagnostics (etmtrace/diag.h, borrowed): told of
+	 * every element listed, in input order also on several threads;
+	 * NULL: none */
+	struct etm_diagset *diag;
+	/* which elements are listed (ETMv3 data trace; errors always):
+	 * @data_only: data transfers alone; @data_range: only data
+	 * transfers at addresses in [@data_lo, @data_hi] */
+	int data_only;
+	int data_range;
+	uint64_t data_lo, data_hi;
+	/* out, if not NULL: the worker threads' figures of each
+	 * etm_listing_run() (etmtrace/runstats.h; its thread array is the
+	 * caller's); left alone when the items are formatted on the calling
+	 * thread */
+	struct etm_run_stats *run_stats;
+	/* out, if not NULL: why etm_listing_alloc() returned -etme_invalid
+	 * for @fields */
+	char *err;
+	size_t errlen;
+};
+
+/* What a listing counted so far. */
+struct etm_listing_counts {
+	uint64_t insns;                 /* instructions */
+	uint64_t errors;                /* error elements (trace lost) */
+	uint64_t elems[etmk_num_kinds]; /* elements by kind */
 };
 
 struct etm_listing;
@@ -100,6 +140,12 @@ struct etm_listing;
  * -etme_nomem. */
 int etm_listing_alloc(struct etm_listing **out,
 		      const struct etm_listing_opts *o);
+/* The sources' program images from now on: @src as given to
+ * etm_listing_alloc() (the same IDs in the same order) with other images
+ * (a perf.data file's buffers hold the trace of different processes).
+ * Returns 0 or -etme_invalid (other sources). */
+int etm_listing_set_images(struct etm_listing *l,
+			   const struct etm_listing_source *src, size_t nsrc);
 /* List one item (packets are not listed). Returns 0 or an error of the
  * write callback. */
 int etm_listing_item(struct etm_listing *l, const struct etm_item *it);
@@ -123,8 +169,16 @@ int etm_listing_flush(struct etm_listing *l);
  * of the write callback, or one of etm_decoder_run(). */
 int etm_listing_run(struct etm_listing *l, struct etm_decoder *dec,
 		    etm_read_fn rd, void *rctx, uint64_t size, unsigned jobs);
+/* Hand the text listed so far to the write callback without ending the
+ * buffer (lines held back stay held): a live stream's output after each
+ * read. Returns 0 or the write callback's error. */
+int etm_listing_write_out(struct etm_listing *l);
 /* Instructions listed so far. */
 uint64_t etm_listing_insns(const struct etm_listing *l);
+/* What @l counted so far (elements of every kind, also those its format
+ * or data filter leaves out of the text) into *@c. */
+void etm_listing_counts(const struct etm_listing *l,
+			struct etm_listing_counts *c);
 void etm_listing_free(struct etm_listing *l);
 
 /* Packet listing (`etmtrace packets`): one line per packet of a decoder

@@ -2,11 +2,9 @@
  * buffer in turn) or one chunk of a buffer, iterated in batches; decoding
  * runs with the GIL released. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "etmpy.h"
@@ -20,7 +18,7 @@ struct epy_dec {
 	PyObject_HEAD struct etm_capture *cap;
 	int packets;              /* packet batches (etm_dec_packets) */
 	size_t cur;               /* buffer of the last batch (the window's elements) */
-	int fd;                   /* chunk mode: the buffer's file */
+	struct etm_fd_range rg;   /* chunk mode: the buffer's file */
 	uint64_t size;            /* chunk mode: its size */
 	int done;                 /* every batch delivered */
 	int busy;                 /* a thread decodes (GIL released) */
@@ -36,13 +34,6 @@ struct epy_dec {
 };
 
 PyObject *epy_decoder_type;
-
-size_t epy_read_fd(void *ctx, uint64_t off, uint8_t *buf, size_t n)
-{
-	struct etm_fd_range g = { *(int *)ctx, 0 };
-
-	return etm_fd_read(&g, off, buf, n);
-}
 
 /* Up to @max records of the capture's next buffer(s) into @out (struct
  * epy_elem or struct etm_pkt_rec), read and decoded by the library
@@ -175,9 +166,9 @@ static PyObject *dec_iternext(PyObject *self)
 
 static void dec_release(struct epy_dec *d)
 {
-	if (d->fd >= 0)
-		close(d->fd);
-	d->fd = -1;
+	if (d->rg.fd >= 0)
+		close(d->rg.fd);
+	d->rg.fd = -1;
 	etm_chunk_dec_free(d->ch);
 	d->ch = NULL;
 	etm_window_free(d->win);
@@ -207,7 +198,7 @@ static struct epy_dec *dec_new(struct etm_capture *cap, int packets)
 		return NULL;
 	}
 	d->cap = cap;
-	d->fd = -1;
+	d->rg.fd = -1;
 	d->packets = packets;
 	d->batch = EPY_BATCH;
 	return d;
@@ -306,31 +297,34 @@ int epy_window_opts(PyObject *kw, struct etm_window_opts *wo)
 	return a || b || wo->last;
 }
 
-/* The buffer @idx of @cap with its file opened on d->fd. */
-const struct etm_capture_buffer *epy_buffer_file(const struct etm_capture *cap,
-						 Py_ssize_t idx, int *fd,
+const struct etm_capture_buffer *epy_buffer_file(struct etm_capture *cap,
+						 Py_ssize_t idx,
+						 struct etm_fd_range *rg,
 						 uint64_t *size)
 {
-	const struct etm_capture_buffer *b = idx < 0 ? NULL :
-						       etm_capture_buffer(cap, (size_t)idx);
-	struct stat st;
+	const struct etm_capture_buffer *b = NULL;
+	int r;
 
+	/* a perf.data piece's decoder is made when it is loaded */
+	if (idx >= 0 && (size_t)idx < etm_capture_nbuffers(cap) &&
+	    etm_capture_load(cap, (size_t)idx) >= 0)
+		b = etm_capture_buffer(cap, (size_t)idx);
 	if (!b || !b->dec) {
 		PyErr_Format(PyExc_ValueError, "no decodable trace buffer %zd", idx);
 		return NULL;
 	}
-	if (b->data || b->skip) {
-		PyErr_Format(PyExc_ValueError, "trace buffer %zd holds ETMv1 "
-					       "samples: decode it whole",
+	r = etm_capture_range(cap, (size_t)idx, rg, size);
+	if (r == -etme_io) {
+		PyErr_Format(PyExc_OSError, "%s: cannot be opened", b->path);
+		return NULL;
+	}
+	if (r) {
+		PyErr_Format(PyExc_ValueError, "trace buffer %zd is not a file "
+					       "range (ETMv1 samples, or images "
+					       "by Context ID): decode it whole",
 			     idx);
 		return NULL;
 	}
-	*fd = open(b->path, O_RDONLY | O_CLOEXEC);
-	if (*fd < 0 || fstat(*fd, &st) != 0) {
-		PyErr_SetFromErrnoWithFilename(PyExc_OSError, b->path);
-		return NULL;
-	}
-	*size = (uint64_t)st.st_size;
 	return b;
 }
 
@@ -351,14 +345,14 @@ PyObject *epy_chunk_decoder(PyObject *path, const struct epy_opts *po,
 	d = dec_new(cap, 0);
 	if (!d)
 		return NULL;
-	b = epy_buffer_file(d->cap, buffer, &d->fd, &d->size);
+	b = epy_buffer_file(d->cap, buffer, &d->rg, &d->size);
 	d->buffer = (size_t)buffer;
 	if (b && (offset > d->size || length > d->size - offset)) {
 		PyErr_SetString(PyExc_ValueError, "chunk beyond the end of input");
 		b = NULL;
 	}
 	if (b)
-		d->ch = etm_chunk_dec_alloc(b->dec, epy_read_fd, &d->fd, d->size,
+		d->ch = etm_chunk_dec_alloc(b->dec, etm_fd_read, &d->rg, d->size,
 					    target, offset, length);
 	if (b && !d->ch)
 		PyErr_SetString(PyExc_ValueError,

@@ -72,14 +72,13 @@ extern PyMethodDef epy_output_methods[];
 PyObject *epy_batch_new(void *data, Py_ssize_t n, Py_ssize_t itemsize,
 			const char *format, int packets);
 
-/* etm_read_fn over the file descriptor *(int *)@ctx (pread, retried). */
-size_t epy_read_fd(void *ctx, uint64_t off, uint8_t *buf, size_t n);
-
-/* Trace buffer @idx of @cap (one with a decoder) with its file opened on
- * *@fd and its size in *@size; NULL with an exception set if there is no
- * such buffer or the file cannot be opened (*@fd may then be open). */
-const struct etm_capture_buffer *epy_buffer_file(const struct etm_capture *cap,
-						 Py_ssize_t idx, int *fd,
+/* Trace buffer @idx of @cap (one with a decoder) as the library's parallel
+ * runs read it (etm_capture_range(): read with etm_fd_read() over *@rg,
+ * whose rg->fd the caller closes), its size in *@size; NULL with an
+ * exception set if there is no such buffer or it is not read so. */
+const struct etm_capture_buffer *epy_buffer_file(struct etm_capture *cap,
+						 Py_ssize_t idx,
+						 struct etm_fd_range *rg,
 						 uint64_t *size);
 
 /* Element @e as a record. */

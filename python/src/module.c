@@ -377,7 +377,8 @@ static PyObject *m_plan_chunks(PyObject *self, PyObject *args, PyObject *kw)
 	Py_ssize_t buffer;
 	uint64_t size = 0;
 	size_t n = 0;
-	int ids, fd = -1, r = 0;
+	struct etm_fd_range rg = { -1, 0 };
+	int ids, r = 0;
 
 	(void)self;
 	memset(&po, 0, sizeof(po));
@@ -392,18 +393,18 @@ static PyObject *m_plan_chunks(PyObject *self, PyObject *args, PyObject *kw)
 	}
 	if (epy_capture_open(&cap, PyBytes_AsString(path), &po) < 0)
 		goto out;
-	b = epy_buffer_file(cap, buffer, &fd, &size);
+	b = epy_buffer_file(cap, buffer, &rg, &size);
 	if (!b)
 		goto out;
 	Py_BEGIN_ALLOW_THREADS
-		r = etm_chunk_plan(b->dec, epy_read_fd, &fd, size, target,
+		r = etm_chunk_plan(b->dec, etm_fd_read, &rg, size, target,
 				   ids, &ch, &n);
 	Py_END_ALLOW_THREADS if (r < 0)
 		raise_msg(r, "plan_chunks");
 	else res = plan_list(cap, (size_t)buffer, ch, n);
 out:
-	if (fd >= 0)
-		close(fd);
+	if (rg.fd >= 0)
+		close(rg.fd);
 	free(ch);
 	etm_capture_free(cap);
 	epy_opts_free(&po);

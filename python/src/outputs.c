@@ -49,7 +49,7 @@ struct out_call {
 	struct epy_opts po;
 	struct etm_capture *cap;
 	const struct etm_capture_buffer *b;
-	int fd;
+	struct etm_fd_range rg; /* the buffer's file */
 	uint64_t size;
 	unsigned jobs;
 	const char *format;
@@ -63,7 +63,7 @@ static int out_open(struct out_call *c, PyObject *args, PyObject *kw,
 	int r = -1;
 
 	memset(c, 0, sizeof(*c));
-	c->fd = -1;
+	c->rg.fd = -1;
 	c->jobs = 1;
 	c->format = "text";
 	if (!PyArg_ParseTuple(args, name[0] == 'l' ? "O&:listing" : "O&:coverage",
@@ -81,7 +81,7 @@ static int out_open(struct out_call *c, PyObject *args, PyObject *kw,
 	if (epy_opts_parse(&c->po, kw, out_own) < 0 ||
 	    epy_capture_open(&c->cap, PyBytes_AsString(path), &c->po) < 0)
 		goto out;
-	c->b = epy_buffer_file(c->cap, buffer, &c->fd, &c->size);
+	c->b = epy_buffer_file(c->cap, buffer, &c->rg, &c->size);
 	r = c->b ? 0 : -1;
 out:
 	Py_XDECREF(path);
@@ -90,8 +90,8 @@ out:
 
 static void out_close(struct out_call *c)
 {
-	if (c->fd >= 0)
-		close(c->fd);
+	if (c->rg.fd >= 0)
+		close(c->rg.fd);
 	etm_capture_free(c->cap);
 	epy_opts_free(&c->po);
 }
@@ -154,7 +154,7 @@ static PyObject *m_listing(PyObject *self, PyObject *args, PyObject *kw)
 	r = o.src ? etm_listing_alloc(&l, &o) : -etme_nomem;
 	if (r >= 0) {
 		Py_BEGIN_ALLOW_THREADS
-			r = etm_listing_run(l, c.b->dec, epy_read_fd, &c.fd, c.size,
+			r = etm_listing_run(l, c.b->dec, etm_fd_read, &c.rg, c.size,
 					    c.jobs);
 		if (r >= 0)
 			r = etm_listing_flush(l);
@@ -194,7 +194,7 @@ static PyObject *m_coverage(PyObject *self, PyObject *args, PyObject *kw)
 	}
 	if (cov) {
 		Py_BEGIN_ALLOW_THREADS
-			r = etm_cov_run(cov, c.b->dec, epy_read_fd, &c.fd, c.size, c.jobs,
+			r = etm_cov_run(cov, c.b->dec, etm_fd_read, &c.rg, c.size, c.jobs,
 					NULL);
 		if (r >= 0)
 			r = etm_cov_end(cov);

@@ -1,7 +1,7 @@
 /* listing/listing_api.c - the public listing (etmtrace/listing.h): the
- * decode formatter of listing/listing.c on one thread, its text gathered in
- * memory blocks (listing/wbuf.h) and handed to the caller's write callback
- * whenever a few blocks are full and at each flush. */
+ * decode formatter of listing/listing.c, its text written through the
+ * caller's write callback whenever its buffer (listing/wbuf.h) is full and
+ * at each flush; on worker threads by listing/listing_par.c. */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,135 +12,44 @@
 #include "listing/listing.h"
 #include "listing/listing_par.h"
 
-/* Hand the text over once this much is held. */
-#define LISTING_HANDOVER (4u * WBLK_SIZE)
-
 struct etm_listing {
 	struct decfmt f;
-	struct wbuf w;
 	struct etm_listing_source *src;
 	int nsrc;
 	etm_write_fn write;
 	void *write_ctx;
-	int err; /* the first error of the write callback */
+	struct wsink sink; /* the write callback, as l->w writes */
+	int err;           /* the first error of the write callback */
 	struct line_annot_opts ann;
+	struct line_fields_spec fields;
+	struct etm_run_stats *run_stats;
 	struct etm_disasm_hook (*dis_open)(void *ctx);
 	void (*dis_close)(void *ctx, struct etm_disasm_hook *h);
 	void *dis_ctx;
+	struct wbuf w; /* last: its buffer is not cleared (listing_new()) */
 };
+
+/* A zeroed listing but for its writer's buffer (64 KiB, not read before
+ * it is written). */
+static struct etm_listing *listing_new(void)
+{
+	struct etm_listing *l = malloc(sizeof(*l));
+
+	if (l)
+		memset(l, 0, offsetof(struct etm_listing, w) + offsetof(struct wbuf, own));
+	return l;
+}
 
 static enum dec_fmt listing_fmt(enum etm_listing_format f)
 {
 	return f == etm_listing_canon ? DF_CANON :
 	       f == etm_listing_jsonl ? DF_JSONL :
+	       f == etm_listing_data  ? DF_DATA :
+	       f == etm_listing_count ? DF_STATS :
 					DF_TEXT;
 }
 
-int etm_listing_alloc(struct etm_listing **out,
-		      const struct etm_listing_opts *o)
-{
-	struct etm_listing *l;
-
-	*out = NULL;
-	if (!o || o->size < offsetof(struct etm_listing_opts, dis_open) || !o->write ||
-	    (o->nsrc && !o->src) ||
-	    o->nsrc > 256 || (unsigned)o->format > etm_listing_jsonl)
-		return -etme_invalid;
-	l = calloc(1, sizeof(*l));
-	if (!l)
-		return -etme_nomem;
-	l->src = malloc((o->nsrc ? o->nsrc : 1) * sizeof(*l->src));
-	if (!l->src || wbuf_init_mem(&l->w, NULL) < 0) {
-		free(l->src);
-		free(l);
-		return -etme_nomem;
-	}
-	if (o->nsrc)
-		memcpy(l->src, o->src, o->nsrc * sizeof(*l->src));
-	l->nsrc = (int)o->nsrc;
-	l->write = o->write;
-	l->write_ctx = o->write_ctx;
-	l->ann.sym = o->sym;
-	l->ann.source = o->source_lines;
-	l->ann.offsets = o->offsets;
-	l->ann.hz = o->clock_hz;
-	if (o->size >= offsetof(struct etm_listing_opts, ctx_img)) {
-		l->dis_open = o->dis_open;
-		l->dis_close = o->dis_close;
-		l->dis_ctx = o->dis_ctx;
-	}
-	if (o->size >= sizeof(*o)) {
-		l->ann.ctx_img = o->ctx_img;
-		l->ann.ctx_img_arg = o->ctx_img_arg;
-	}
-	if (!l->dis_open || !l->dis_close)
-		l->dis_open = NULL;
-	if (decfmt_init(&l->f, l->src, (int)o->nsrc, &l->w,
-			listing_fmt(o->format), &o->dis, NULL, &l->ann) < 0) {
-		etm_listing_free(l);
-		return -etme_nomem;
-	}
-	*out = l;
-	return 0;
-}
-
-/* The text held so far to the write callback. */
-static int hand_over(struct etm_listing *l)
-{
-	size_t bytes;
-	struct wblk *chain = wbuf_take(&l->w, &bytes), *b;
-
-	for (b = chain; b && !l->err; b = b->next) {
-		int r = b->len ? l->write(l->write_ctx, b->data, b->len) : 0;
-
-		if (r < 0)
-			l->err = r;
-	}
-	wbuf_free_chain(NULL, chain);
-	if (!l->err && l->w.err)
-		l->err = -etme_nomem;
-	return l->err < 0 ? l->err : 0;
-}
-
-static int maybe_hand_over(struct etm_listing *l)
-{
-	if (wbuf_held(&l->w) < LISTING_HANDOVER && !l->w.err)
-		return l->err;
-	return hand_over(l);
-}
-
-int etm_listing_item(struct etm_listing *l, const struct etm_item *it)
-{
-	if (!l || !it)
-		return -etme_invalid;
-	if (l->err)
-		return l->err;
-	decfmt_item(&l->f, it);
-	return maybe_hand_over(l);
-}
-
-int etm_listing_elems(struct etm_listing *l, const struct etm_elem *els,
-		      size_t n)
-{
-	if (!l || (!els && n))
-		return -etme_invalid;
-	if (l->err)
-		return l->err;
-	decfmt_elems(&l->f, els, n);
-	return maybe_hand_over(l);
-}
-
-int etm_listing_flush(struct etm_listing *l)
-{
-	if (!l)
-		return -etme_invalid;
-	if (l->err)
-		return l->err;
-	decfmt_flush(&l->f);
-	return hand_over(l);
-}
-
-/* The parallel listing's writer: the text to the write callback. */
+/* The write callback, as the writer's sink: its first error kept. */
 static int listing_sink(void *ctx, const char *s, size_t n)
 {
 	struct etm_listing *l = ctx;
@@ -151,6 +60,151 @@ static int listing_sink(void *ctx, const char *s, size_t n)
 	return r;
 }
 
+/* The options of @o after those of the first version (a shorter @o: off).
+ * Returns 0 or -etme_invalid (an unknown field). */
+static int listing_later_opts(struct etm_listing *l,
+			      const struct etm_listing_opts *o)
+{
+	if (o->size >= offsetof(struct etm_listing_opts, ctx_img)) {
+		l->dis_open = o->dis_open;
+		l->dis_close = o->dis_close;
+		l->dis_ctx = o->dis_ctx;
+	}
+	if (o->size >= offsetof(struct etm_listing_opts, fields)) {
+		l->ann.ctx_img = o->ctx_img;
+		l->ann.ctx_img_arg = o->ctx_img_arg;
+	}
+	if (!l->dis_open || !l->dis_close)
+		l->dis_open = NULL;
+	if (o->size < sizeof(*o))
+		return 0;
+	l->ann.srcpath = o->srcpath;
+	l->run_stats = o->run_stats;
+	l->f.df.only = o->data_only;
+	l->f.df.range = o->data_range;
+	l->f.df.lo = o->data_lo;
+	l->f.df.hi = o->data_hi;
+	l->f.df.on = o->data_only || o->data_range;
+	if (!o->fields)
+		return 0;
+	if (line_fields_parse(o->fields, &l->fields, o->err,
+			      o->err ? o->errlen : 0) < 0)
+		return -etme_invalid;
+	l->fields.hex = o->offsets == LINE_ANNOT_OFF_HEX;
+	l->ann.fields = &l->fields;
+	return 0;
+}
+
+int etm_listing_alloc(struct etm_listing **out,
+		      const struct etm_listing_opts *o)
+{
+	struct etm_listing *l;
+	struct dec_dfilter df;
+	int r;
+
+	*out = NULL;
+	if (!o || o->size < offsetof(struct etm_listing_opts, dis_open) || !o->write ||
+	    (o->nsrc && !o->src) ||
+	    o->nsrc > 256 || (unsigned)o->format > etm_listing_count)
+		return -etme_invalid;
+	l = listing_new();
+	if (!l)
+		return -etme_nomem;
+	l->src = malloc((o->nsrc ? o->nsrc : 1) * sizeof(*l->src));
+	if (!l->src) {
+		free(l);
+		return -etme_nomem;
+	}
+	if (o->nsrc)
+		memcpy(l->src, o->src, o->nsrc * sizeof(*l->src));
+	l->nsrc = (int)o->nsrc;
+	l->write = o->write;
+	l->write_ctx = o->write_ctx;
+	l->sink.fn = listing_sink;
+	l->sink.ctx = l;
+	wbuf_init_sink(&l->w, &l->sink);
+	l->ann.sym = o->sym;
+	l->ann.source = o->source_lines;
+	l->ann.offsets = o->offsets;
+	l->ann.hz = o->clock_hz;
+	r = listing_later_opts(l, o);
+	df = l->f.df; /* decfmt_init() clears the formatter */
+	if (!r && decfmt_init(&l->f, l->src, (int)o->nsrc, &l->w,
+			      listing_fmt(o->format), &o->dis,
+			      o->size >= sizeof(*o) ? o->diag : NULL, &l->ann) < 0)
+		r = -etme_nomem;
+	if (r) {
+		etm_listing_free(l);
+		return r;
+	}
+	l->f.df = df;
+	*out = l;
+	return 0;
+}
+
+int etm_listing_set_images(struct etm_listing *l,
+			   const struct etm_listing_source *src, size_t nsrc)
+{
+	size_t i;
+
+	if (!l || (nsrc && !src) || nsrc != (size_t)l->nsrc)
+		return -etme_invalid;
+	for (i = 0; i < nsrc; i++)
+		if (src[i].id != l->src[i].id)
+			return -etme_invalid;
+	for (i = 0; i < nsrc; i++)
+		l->src[i].img = src[i].img;
+	return 0;
+}
+
+/* The first error of the write callback (once it failed, the listing
+ * stops). */
+static int listing_status(struct etm_listing *l)
+{
+	if (!l->err && l->w.err)
+		l->err = -etme_io;
+	return l->err;
+}
+
+int etm_listing_item(struct etm_listing *l, const struct etm_item *it)
+{
+	if (!l || !it)
+		return -etme_invalid;
+	if (!l->err)
+		decfmt_item(&l->f, it);
+	return l->err;
+}
+
+int etm_listing_elems(struct etm_listing *l, const struct etm_elem *els,
+		      size_t n)
+{
+	if (!l || (!els && n))
+		return -etme_invalid;
+	if (!l->err) /* the write callback's error, set by listing_sink() */
+		decfmt_elems(&l->f, els, n);
+	return l->err;
+}
+
+int etm_listing_flush(struct etm_listing *l)
+{
+	if (!l)
+		return -etme_invalid;
+	if (l->err)
+		return l->err;
+	decfmt_flush(&l->f);
+	wbuf_flush(&l->w);
+	return listing_status(l);
+}
+
+int etm_listing_write_out(struct etm_listing *l)
+{
+	if (!l)
+		return -etme_invalid;
+	if (!l->err)
+		wbuf_flush(&l->w);
+	return listing_status(l);
+}
+
 static int listing_item_fn(void *ctx, const struct etm_item *it)
 {
 	return etm_listing_item(ctx, it);
@@ -159,7 +213,6 @@ static int listing_item_fn(void *ctx, const struct etm_item *it)
 int etm_listing_run(struct etm_listing *l, struct etm_decoder *dec,
 		    etm_read_fn rd, void *rctx, uint64_t size, unsigned jobs)
 {
-	const struct wsink sink = { listing_sink, l };
 	struct listing_par p = {
 		.f = NULL,
 		.ann = NULL,
@@ -167,17 +220,16 @@ int etm_listing_run(struct etm_listing *l, struct etm_decoder *dec,
 		.dis_close = NULL,
 		.dis_ctx = NULL,
 	};
-	struct wbuf out;
 	int r;
 
 	if (!l || !dec || !rd)
 		return -etme_invalid;
-	if (l->err || hand_over(l) < 0)
+	if (l->err)
 		return l->err;
 	if (line_annot_sequential(&l->ann)) {
 		r = etm_decoder_run(dec, rd, rctx, size, jobs, listing_item_fn,
 				    l);
-		return r < 0 ? r : maybe_hand_over(l);
+		return r < 0 && !l->err ? r : listing_status(l);
 	}
 	p.f = &l->f;
 	p.ann = &l->ann;
@@ -186,21 +238,32 @@ int etm_listing_run(struct etm_listing *l, struct etm_decoder *dec,
 	p.dis_open = l->dis_open;
 	p.dis_close = l->dis_close;
 	p.dis_ctx = l->dis_ctx;
-	wbuf_init_sink(&out, &sink);
-	l->f.w = &out;
-	r = listing_par_run(&p, dec, rd, rctx, size, jobs, NULL);
-	wbuf_flush(&out);
-	l->f.w = &l->w;
-	if (l->err)
+	wbuf_flush(&l->w); /* the text before, then the workers' */
+	r = l->err ? l->err :
+		     listing_par_run(&p, dec, rd, rctx, size, jobs, l->run_stats);
+	wbuf_flush(&l->w);
+	if (listing_status(l))
 		return l->err;
-	if (out.err)
-		return l->err = -etme_io;
 	return r < 0 ? r : 0;
 }
 
 uint64_t etm_listing_insns(const struct etm_listing *l)
 {
 	return l ? l->f.n.insns : 0;
+}
+
+void etm_listing_counts(const struct etm_listing *l,
+			struct etm_listing_counts *c)
+{
+	int k;
+
+	memset(c, 0, sizeof(*c));
+	if (!l)
+		return;
+	c->insns = l->f.n.insns;
+	c->errors = l->f.n.errors;
+	for (k = 0; k < etmk_num_kinds; k++)
+		c->elems[k] = l->f.n.elems[k];
 }
 
 void etm_listing_free(struct etm_listing *l)

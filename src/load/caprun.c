@@ -162,6 +162,31 @@ int etm_capture_run_buffer(struct etm_capture *cap, size_t i,
 	return e;
 }
 
+int etm_capture_range(struct etm_capture *cap, size_t i,
+		      struct etm_fd_range *rg, uint64_t *size)
+{
+	struct cap_reader r;
+	int64_t whole;
+	int e;
+
+	if (!cap || !rg || !size || i >= cap->nbuf)
+		return -etme_invalid;
+	if (cap->stream || ctx_images(cap) || etm_capture_load(cap, i) < 0)
+		return 1;
+	e = cap_reader_open(&r, &cap->buf[i], cap->snap != NULL, NULL);
+	if (e < 0)
+		return e;
+	whole = cap_reader_range(&r);
+	if (whole >= 0) {
+		rg->fd = r.fd;
+		rg->base = r.base;
+		*size = (uint64_t)whole;
+		r.own_fd = 0; /* the caller's now */
+	}
+	cap_reader_close(&r);
+	return whole >= 0 ? 0 : 1;
+}
+
 int etm_capture_run(struct etm_capture *cap,
 		    const struct etm_capture_run_opts *ro,
 		    const struct etm_capture_sink *sk, void *ctx)

@@ -7,6 +7,9 @@ fail=0
 check() { if ! eval "$1"; then echo "FAIL: $2"; fail=$((fail + 1)); else echo "ok   $2"; fi; }
 finish() { [ $fail -eq 0 ] && echo "all passed" || echo "$fail failed"; exit $((fail != 0)); }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# need_disasm: SKIP (exit 77) in a build without capstone (ETM_DISASM=0,
+# CMakeLists.txt), whose listings show the instruction class for its text
+need_disasm() { [ "${ETM_DISASM:-1}" != 0 ] || { echo "SKIP: built without capstone"; exit 77; }; }
 S="$ETM_SRCDIR/examples/sample"
 PY=/usr/bin/python3
 # synth_snap DIR ARGS...: a snapshot in DIR, expected canon in DIR.exp

@@ -14,6 +14,7 @@
 #  - the same lines with --jobs 1 and 2 (TC2); bad lists are usage errors
 #    that name the fields.
 . "$(dirname "$0")/lib.sh"
+need_disasm
 TC2=${ETM_SHARED:?}/snapshots/TC2
 [ -f "$TC2/cstrace.bin" ] || { echo "SKIP: $TC2 missing (tests/data unpacked at configure)"; exit 77; }
 

@@ -17,6 +17,7 @@
 #    `packets`.
 # Exit 77 (skip) when the cross compiler or objdump is missing.
 . "$(dirname "$0")/lib.sh"
+need_disasm
 cc=arm-linux-gnueabihf-gcc od=arm-linux-gnueabihf-objdump nm=arm-linux-gnueabihf-nm
 for t in $cc $od $nm; do
 	command -v $t > /dev/null || { echo "SKIP: $t missing (scripts/deps.sh)"; exit 77; }

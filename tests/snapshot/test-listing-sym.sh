@@ -9,6 +9,9 @@
 # TC2 x48 with a generated symbol file (func+0xoff: formatted on the
 # workers; --source, --clock: on one thread).
 . "$(dirname "$0")/symtest.sh"
+if [ "${ETM_DISASM:-1}" = 0 ]; then # branch targets are in the disassembly
+	echo "SKIP: built without capstone"; exit 77
+fi
 if [ ! -f "$elf" ] || [ ! -f "$tc2/cstrace.bin" ] || ! command -v addr2line > /dev/null; then
 	echo "skip: snapshots or addr2line missing"; exit 77
 fi

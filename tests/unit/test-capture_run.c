@@ -423,6 +423,27 @@ static void run_ops(void)
 	etm_capture_free(cap2);
 }
 
+/* The buffer as the parallel runs read it: the snapshot's trace file
+ * whole (its bytes are the copy made above). */
+static void file_range(void)
+{
+	struct etm_capture *cap = open_cap();
+	struct etm_fd_range rg = { -1, 0 };
+	uint8_t head[64];
+	uint64_t size = 0;
+
+	ET_CHECK(cap != NULL);
+	ET_EQ(etm_capture_range(cap, 0, &rg, &size), 0);
+	ET_EQ(size, ndata);
+	ET_EQ(rg.base, 0);
+	ET_EQ(etm_fd_read(&rg, 0, head, sizeof(head)), sizeof(head));
+	ET_CHECK(!memcmp(head, data, sizeof(head)));
+	ET_EQ(etm_fd_read(&rg, size - 8, head, sizeof(head)), 8); /* its end */
+	close(rg.fd);
+	ET_EQ(etm_capture_range(cap, 1, &rg, &size), -etme_invalid);
+	etm_capture_free(cap);
+}
+
 /* Freeing a capture while its decode thread waits for the consumer. */
 static void pull_abandoned(void)
 {
@@ -453,6 +474,7 @@ int main(void)
 	ETEST(pull_form);
 	ETEST(pull_abandoned);
 	ETEST(run_ops);
+	ETEST(file_range);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	r = system(cmd);
 	(void)r;

@@ -213,6 +213,106 @@ static void write_errors_and_bad_options(void)
 	ET_EQ(etm_listing_alloc(&l, &o), -etme_invalid);
 }
 
+/* Counts only: nothing written, every element counted (the --stats
+ * figures): the loop's 4 instructions, one error, one data transfer. */
+static void counts_only(void)
+{
+	struct etm_listing *l = open_listing(etm_listing_count, 0, 1);
+	struct etm_elem more[2] = { { .kind = etmk_error, .id = 0x10, .err = etme_bad_packet },
+				    { .kind = etmk_data, .id = 0x10 } };
+	struct etm_listing_counts n;
+
+	ET_CHECK(l != NULL);
+	ET_EQ(etm_listing_elems(l, &loop, 1), 0);
+	ET_EQ(etm_listing_elems(l, more, 2), 0);
+	ET_EQ(etm_listing_flush(l), 0);
+	ET_EQ(ngot, 0);
+	etm_listing_counts(l, &n);
+	ET_EQ(n.insns, 4);
+	ET_EQ(n.errors, 1);
+	ET_EQ(n.elems[etmk_range], 1);
+	ET_EQ(n.elems[etmk_error], 1);
+	ET_EQ(n.elems[etmk_data], 1);
+	ET_EQ(n.elems[etmk_nosync], 0);
+	etm_listing_free(l);
+}
+
+/* The options of the decode listing: --fields (an unknown name refused
+ * with its reason), --data-only (the range is counted, not listed). */
+static void fields_and_data_filter(void)
+{
+	struct etm_listing_opts o = { .size = sizeof(o), .src = src, .nsrc = 1, .write = collect };
+	struct etm_listing *l = NULL;
+	struct etm_listing_counts n;
+	char why[128] = "";
+
+	o.fields = "addr,bogus";
+	o.err = why;
+	o.errlen = sizeof(why);
+	ET_EQ(etm_listing_alloc(&l, &o), -etme_invalid);
+	ET_CHECK(l == NULL && !strncmp(why, "unknown field 'bogus' (fields: ", 31));
+	o.fields = NULL;
+	o.data_only = 1;
+	ngot = 0;
+	ET_EQ(etm_listing_alloc(&l, &o), 0);
+	ET_EQ(etm_listing_elems(l, &loop, 1), 0);
+	ET_EQ(etm_listing_flush(l), 0);
+	ET_EQ(ngot, 0);
+	etm_listing_counts(l, &n);
+	ET_EQ(n.insns, 4);
+	etm_listing_free(l);
+}
+
+/* A live stream's text written after each read: the lines so far, but a
+ * run of identical errors stays held until it ends or the buffer does. */
+static void write_out_keeps_runs(void)
+{
+	struct etm_listing *l = open_listing(etm_listing_text, 0, 1);
+	struct etm_elem err = { .kind = etmk_error, .id = 0x10, .offset = 42, .err = etme_bad_packet };
+	char want[2048];
+
+	ET_CHECK(l != NULL);
+	ET_EQ(etm_listing_elems(l, &loop, 1), 0);
+	ET_EQ(ngot, 0); /* buffered */
+	ET_EQ(etm_listing_elems(l, &err, 1), 0);
+	err.offset = 47;
+	ET_EQ(etm_listing_elems(l, &err, 1), 0);
+	ET_EQ(etm_listing_write_out(l), 0);
+	expect_loop(want, sizeof(want), "", 0);
+	ET_CHECK(!strcmp(got, want));
+	ET_EQ(etm_listing_flush(l), 0);
+	strcat(want, "-- error at offsets 42-47: malformed packet (2 times)\n");
+	ET_CHECK(!strcmp(got, want));
+	etm_listing_free(l);
+}
+
+/* A perf.data piece of another process: the same source, another image
+ * (its first word mov r1,#0, e3a01000), read from then on. */
+static void images_switched(void)
+{
+	struct etm_listing *l = open_listing(etm_listing_text, 0, 1);
+	struct etm_image *other = etm_image_alloc();
+	struct etm_listing_source s2 = src[0];
+	uint8_t prog2[sizeof(prog)];
+
+	ET_CHECK(l != NULL && other != NULL);
+	memcpy(prog2, prog, sizeof(prog));
+	prog2[1] = 0x10;
+	ET_EQ(etm_image_add_buffer(other, etm_space_any, 0x8000, prog2, sizeof(prog2)), 0);
+	ET_EQ(etm_listing_elems(l, &loop, 1), 0);
+	s2.img = other;
+	ET_EQ(etm_listing_set_images(l, &s2, 1), 0);
+	ET_EQ(etm_listing_elems(l, &loop, 1), 0);
+	ET_EQ(etm_listing_flush(l), 0);
+	ET_CHECK(strstr(got, "00008000  A32  e3a00000") != NULL);
+	ET_CHECK(strstr(got, "00008000  A32  e3a01000") > strstr(got, "00008000  A32  e3a00000"));
+	s2.id = 0x11; /* not its source */
+	ET_EQ(etm_listing_set_images(l, &s2, 1), -etme_invalid);
+	ET_EQ(etm_listing_set_images(l, src, 2), -etme_invalid);
+	etm_listing_free(l);
+	etm_image_free(other);
+}
+
 int main(void)
 {
 	if (setup() < 0)
@@ -221,6 +321,10 @@ int main(void)
 	ETEST(text_multi_and_runs);
 	ETEST(canon_and_jsonl);
 	ETEST(write_errors_and_bad_options);
+	ETEST(counts_only);
+	ETEST(fields_and_data_filter);
+	ETEST(write_out_keeps_runs);
+	ETEST(images_switched);
 	etm_image_free(img);
 	return etest_end();
 }

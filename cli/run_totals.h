@@ -1,8 +1,8 @@
-/* listing/run_totals.h - the parallel runner's figures (etmtrace/runstats.h)
+/* cli/run_totals.h - the parallel runner's figures (etmtrace/runstats.h)
  * summed over a decode's buffers, and their text (the CLI's `decode
- * --stats` / --run-stats). Library-internal. */
-#ifndef ETM_LISTING_RUN_TOTALS_H
-#define ETM_LISTING_RUN_TOTALS_H
+ * --stats` / --run-stats). */
+#ifndef ETM_CLI_RUN_TOTALS_H
+#define ETM_CLI_RUN_TOTALS_H
 
 #include <stdio.h>
 

@@ -1,10 +1,10 @@
-/* listing/run_totals.c - the parallel runner's figures of a command: CPU time
+/* cli/run_totals.c - the parallel runner's figures of a command: CPU time
  * per thread, the serial share (what the calling thread did, in the run
- * and around it), redundant decode and waiting (listing/run_totals.h). */
+ * and around it), redundant decode and waiting (run_totals.h). */
 #include <sys/resource.h>
 #include <time.h>
 
-#include "listing/run_totals.h"
+#include "run_totals.h"
 
 void run_totals_prepare(struct etm_run_stats *st,
 			struct etm_run_thread *scratch, unsigned cap)
