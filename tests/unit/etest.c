@@ -101,6 +101,26 @@ int etest_sink_write(void *ctx, const char *s, size_t n)
 	return 0;
 }
 
+int etest_text_put(void *ctx, const char *s, size_t n)
+{
+	struct etest_text *t = ctx;
+
+	if (t->fail_at && t->n + n >= t->fail_at)
+		return -5;
+	if (t->n + n > t->cap) {
+		size_t cap = (t->n + n) * 2;
+		char *p = realloc(t->s, cap);
+
+		if (!p)
+			return -1;
+		t->s = p;
+		t->cap = cap;
+	}
+	memcpy(t->s + t->n, s, n);
+	t->n += n;
+	return 0;
+}
+
 size_t etest_mem_read(void *ctx, uint64_t off, uint8_t *buf, size_t n)
 {
 	const struct etest_mem *in = ctx;

@@ -67,6 +67,17 @@ struct etest_sink {
 };
 int etest_sink_write(void *ctx, const char *s, size_t n);
 
+/* A growing text the library's writers append to: pass etest_text_put
+ * with a zeroed struct etest_text (free .s after). With @fail_at > 0 the
+ * write that would reach that many bytes fails with -5 (an error of the
+ * caller's own). Out of memory: -1. */
+struct etest_text {
+	char *s;
+	size_t n, cap;
+	size_t fail_at;
+};
+int etest_text_put(void *ctx, const char *s, size_t n);
+
 /* Bytes in memory read by the library's read callback (etmtrace/chunk.h,
  * etm_decoder_run()): pass etest_mem_read with a struct etest_mem as its
  * context. Reads past the end return what is left (0 at the end). */

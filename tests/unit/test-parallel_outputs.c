@@ -17,33 +17,6 @@
 
 #include "etest.h"
 
-/* Text collected from a write callback. */
-struct text {
-	char *s;
-	size_t n, cap;
-	size_t fail_at; /* > 0: fail once this many bytes were written */
-};
-
-static int put(void *ctx, const char *s, size_t n)
-{
-	struct text *t = ctx;
-
-	if (t->fail_at && t->n + n >= t->fail_at)
-		return -5;
-	if (t->n + n > t->cap) {
-		size_t cap = (t->n + n) * 2;
-		char *p = realloc(t->s, cap);
-
-		if (!p)
-			return -1;
-		t->s = p;
-		t->cap = cap;
-	}
-	memcpy(t->s + t->n, s, n);
-	t->n += n;
-	return 0;
-}
-
 struct src {
 	struct etm_config cfg;
 	struct etm_image *img;
@@ -62,7 +35,7 @@ static struct etm_decoder *dec(const struct src *s)
 }
 
 static struct etm_listing *listing(const struct src *s,
-				   enum etm_listing_format f, struct text *t,
+				   enum etm_listing_format f, struct etest_text *t,
 				   struct etm_listing_source *ls)
 {
 	struct etm_listing_opts o;
@@ -76,7 +49,7 @@ static struct etm_listing *listing(const struct src *s,
 	o.format = f;
 	o.src = ls;
 	o.nsrc = 1;
-	o.write = put;
+	o.write = etest_text_put;
 	o.write_ctx = t;
 	if (etm_listing_alloc(&l, &o) < 0)
 		return NULL;
@@ -92,7 +65,7 @@ static void check_listing(const struct src *s, enum etm_listing_format f)
 {
 	static const unsigned jobs[] = { 1, 2, 4 };
 	struct etm_listing_source ls;
-	struct text ref = { 0 };
+	struct etest_text ref = { 0 };
 	struct etm_listing *l = listing(s, f, &ref, &ls);
 	struct etm_decoder *d = dec(s);
 	uint64_t insns;
@@ -108,7 +81,7 @@ static void check_listing(const struct src *s, enum etm_listing_format f)
 	etm_listing_free(l);
 	etm_decoder_free(d);
 	for (j = 0; j < sizeof(jobs) / sizeof(jobs[0]); j++) {
-		struct text t = { 0 };
+		struct etest_text t = { 0 };
 
 		l = listing(s, f, &t, &ls);
 		d = dec(s);
@@ -125,7 +98,7 @@ static void check_listing(const struct src *s, enum etm_listing_format f)
 		free(t.s);
 	}
 	{ /* the write callback's error ends the run */
-		struct text t = { .fail_at = ref.n / 2 };
+		struct etest_text t = { .fail_at = ref.n / 2 };
 
 		l = listing(s, f, &t, &ls);
 		d = dec(s);
@@ -220,21 +193,21 @@ static struct etm_cov *cov_new(const struct src *s)
  * reference (@rs saved, @ref_n elements): the number of parts joined in
  * *@parts. */
 static void cov_run_checked(const struct src *s, unsigned jobs,
-			    const struct text *rs, uint64_t ref_n, uint64_t *parts)
+			    const struct etest_text *rs, uint64_t ref_n, uint64_t *parts)
 {
 	struct side_total tot = { 0 };
 	const struct etm_cov_run_side side = { side_open, side_elems, side_append,
 					       side_free, &tot };
 	struct etm_cov *c = cov_new(s);
 	struct etm_decoder *d = dec(s);
-	struct text t = { 0 };
+	struct etest_text t = { 0 };
 
 	ET_CHECK(c && d);
 	ET_EQ(etm_cov_run(c, d, etest_mem_read, (void *)&s->in, s->in.n, jobs,
 			  &side),
 	      0);
 	ET_EQ(etm_cov_end(c), 0);
-	ET_EQ(etm_cov_save(c, put, &t), 0);
+	ET_EQ(etm_cov_save(c, etest_text_put, &t), 0);
 	ET_CHECK(t.n == rs->n && memcmp(t.s, rs->s, t.n) == 0);
 	ET_EQ(tot.n, ref_n);
 	ET_EQ(tot.out_of_order, 0);
@@ -247,7 +220,7 @@ static void cov_run_checked(const struct src *s, unsigned jobs,
 static void check_cov(const struct src *s)
 {
 	struct cov_ref ref = { cov_new(s), 0 };
-	struct text rs = { 0 };
+	struct etest_text rs = { 0 };
 	struct etm_decoder *d = dec(s);
 	uint64_t parts = 0;
 	int tries;
@@ -258,7 +231,7 @@ static void check_cov(const struct src *s)
 	      0);
 	etm_decoder_free(d);
 	ET_EQ(etm_cov_end(ref.cov), 0);
-	ET_EQ(etm_cov_save(ref.cov, put, &rs), 0);
+	ET_EQ(etm_cov_save(ref.cov, etest_text_put, &rs), 0);
 	ET_CHECK(ref.n > 1000 && rs.n > 0);
 	cov_run_checked(s, 1, &rs, ref.n, &parts);
 	ET_EQ(parts, 1);
