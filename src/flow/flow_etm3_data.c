@@ -365,8 +365,9 @@ int etm_e3_data_walk(struct etm3_flow *e, const struct etm_packet *pkt)
 /* The drain hook with data trace on: runs of one-byte P-headers, branch
  * address packets and data packets as tokens, as etm_e3_drain() without
  * its plain loop, each run's walk scanned for the data instruction; the
- * rest (I-syncs, exception entries, timestamps, ...) take the general path
- * (etm_flow_pull()). The instruction-only fast path stays as it is. */
+ * rest (I-syncs, exception entries, timestamps, ...) put as the general
+ * path would (etm_e3_drain_general()) but errors, which end the batch.
+ * The instruction-only fast path stays as it is. */
 int etm_e3_drain_data(struct etm_flow *f, uint64_t *np)
 {
 	struct etm3_flow *e = f->impl;
@@ -413,7 +414,10 @@ int etm_e3_drain_data(struct etm_flow *f, uint64_t *np)
 		if (!etm_pkt_tok_branch(pd, &br)) {
 			if (k)
 				continue;
-			break;
+			err = etm_e3_drain_general(f, np);
+			if (err <= 0)
+				return err;
+			continue;
 		}
 		(*np)++;
 		etm_flow_qstart(f);

@@ -251,6 +251,13 @@ void etm_e3_data_save(const struct etm3_flow *e, struct etm_sbuf *s);
 /* The fast path (flow_etm3_plain.c, the flow decoder's drain hook):
  * compact tokens pulled from the packet decoder, see flow_int.h. */
 int etm_e3_drain(struct etm_flow *f, uint64_t *np);
+/* The fast paths' general packet (I-sync, timestamp, context ID, ...):
+ * the next packet of @f's packet decoder pulled and put as the general
+ * path would (etm_flow_pull()), so that the batch goes on after it.
+ * Returns 1 when it was put, 0 when the next packet is an error (left for
+ * the decoder, which judges it) or input is needed, or an error of the
+ * put. */
+int etm_e3_drain_general(struct etm_flow *f, uint64_t *np);
 
 /* The image changed (etm_flow_ctx_switch()): forget the current block and
  * the data-trace scan memo (flow_etm3_data.c). */

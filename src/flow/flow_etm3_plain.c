@@ -463,10 +463,26 @@ static int e3_plain_tok(struct etm3_flow *e, uint64_t *np)
 	return err;
 }
 
-/* The fast path (the drain hook): batches of one-byte P-headers and
- * branch address packets, alternating (a batch ends at a packet that is
- * not a one-byte atom, usually a branch address), pulled as tokens from
- * the packet decoder; the same elements as the packets put one by one. */
+int etm_e3_drain_general(struct etm_flow *f, uint64_t *np)
+{
+	struct etm_packet pkt;
+	int err;
+
+	/* at the end of the chunk the general path asks for input: asked
+	 * here too it would be asked twice */
+	if (!etm_pkt_has_bytes(f->pd) || etm_pkt_next_ok(f->pd, &pkt) != 0)
+		return 0;
+	(*np)++;
+	etm_flow_qstart(f);
+	err = f->put(f, &pkt);
+	return err < 0 ? err : 1;
+}
+
+/* The fast path (the drain hook): runs of one-byte P-headers and branch
+ * address packets, pulled as tokens from the packet decoder, and the
+ * other packets but errors (etm_e3_drain_general(): I-syncs, timestamps,
+ * ... each ended the batch before); the same elements as the packets put
+ * one by one. */
 int etm_e3_drain(struct etm_flow *f, uint64_t *np)
 {
 	struct etm3_flow *e = f->impl;
@@ -502,7 +518,13 @@ int etm_e3_drain(struct etm_flow *f, uint64_t *np)
 		if (!etm_pkt_tok_branch(pd, &br)) {
 			if (k)
 				continue;
-			break;
+			err = etm_e3_drain_general(f, np);
+			if (err <= 0)
+				return err;
+			/* the packet decoder may be mid-queue now */
+			plain = !e->ca && !e->data_only &&
+				etm_pkt_tok_ready(pd);
+			continue;
 		}
 		(*np)++;
 		etm_flow_qstart(f);

@@ -117,6 +117,11 @@ void etm_brc_from_pkt(struct etm_brc *br, const struct etm_packet *pkt);
  * queued (tokens may be read; bytes may still be needed). */
 int etm_pkt_tok_ready(const struct etm_pkt_decoder *pd);
 
+/* Whether a packet is queued or bytes of the pushed chunk are left to read:
+ * if not, etm_pkt_next() only says it needs input (or, after finish, gives
+ * what is held), which the fast paths leave to the general path. */
+int etm_pkt_has_bytes(const struct etm_pkt_decoder *pd);
+
 /* Token kinds. */
 enum etm_tok_kind {
 	etm_tk_none = 0, /* no token: the general path (etm_pkt_next()) */

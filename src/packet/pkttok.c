@@ -330,6 +330,13 @@ int etm_pkt_tok_ready(const struct etm_pkt_decoder *pd)
 	return tok_ready(&pd->core);
 }
 
+int etm_pkt_has_bytes(const struct etm_pkt_decoder *pd)
+{
+	const struct etm_pktp *p = &pd->core;
+
+	return p->qi < p->qn || p->pos < p->len;
+}
+
 int etm_pktp_branch_at(struct etm_pktp *p, const uint8_t *b, size_t n,
 		       struct etm_brc *br)
 {
