@@ -8,6 +8,7 @@
 #include <etmtrace/flow.h>
 
 #include "etest.h"
+#include "flow/flow_pull.h"
 
 /* ---- fixture ---- */
 
@@ -1004,6 +1005,65 @@ static void etmidr18_refused(void)
 	ET_EQ(etm_config_check(&cfg, &why), 0);
 }
 
+/* The fast path (the drain hook) goes on through the general packets: the
+ * bytes below pushed whole, and pulled as the decoder does (the drain
+ * while it gives elements, the general path etm_flow_pull() otherwise).
+ *   0  00 00 00 00 00 80  A-sync
+ *   6  08 01 00 10 00 00  I-sync 0x1000 A32, info 0x01 (periodic)
+ *  12  c8                 P-header format 1 "E E N" (b1NEEEE00, N=1 E=2)
+ *  13  42 05              timestamp (ETMCR[28]): Gray 0b101 (ETMCCER[28]
+ *                         = 0, ../shared/docs/etmv3.md §10), binary 6
+ *  15  84                 P-header "E"
+ *  16  72                 reserved header: an error packet
+ * The drain takes the A-sync, the I-sync and the timestamp itself (each
+ * ended its batch before): it gives the first five packets and leaves the
+ * error to etm_flow_pull(), the one packet pulled. Elements (as
+ * atoms_direct_indirect_arm): trace_on 0x1000, context, [1000,100c) 3 N,
+ * timestamp 6, [100c,1010) 1 taken (b 0x101c), released by the error
+ * packet, which is an error element at 16. */
+static void drain_through_general(void)
+{
+	static const uint8_t b[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x80,
+				     0x08, 0x01, 0x00, 0x10, 0x00, 0x00,
+				     0xc8, 0x42, 0x05, 0x84, 0x72 };
+	struct etm_packet pkt;
+	uint64_t np = 0, npull = 0;
+	int err, nerr = 0;
+
+	setup(1u << 28, 0, 1);
+	ET_CHECK(fx.f != NULL);
+	ET_EQ(etm_pkt_push(etm_flow_pkt(fx.f), b, sizeof(b), 0), 0);
+	for (;;) {
+		drain();
+		ET_EQ(etm_flow_drain(fx.f, &np), 0);
+		if (etm_flow_queued(fx.f))
+			continue;
+		err = etm_flow_pull(fx.f, &pkt, &npull);
+		if (err == -etme_again)
+			break;
+		ET_CHECK(err >= 0 && pkt.type == etmp_error);
+		ET_EQ(pkt.offset, 16);
+		nerr++;
+	}
+	ET_EQ(np, 5);
+	ET_EQ(npull, 1);
+	ET_EQ(nerr, 1);
+	finish();
+	ET_EQ(fx.rc, 0);
+	ET_CHECK(kind(0, etmk_trace_on));
+	ET_EQ(fx.el[0].addr, 0x1000);
+	ET_CHECK(kind(1, etmk_context));
+	ET_CHECK(is_range(2, 0x1000, 0x100c, 3, 0));
+	ET_CHECK(kind(3, etmk_timestamp));
+	ET_EQ(fx.el[3].timestamp, 6);
+	ET_EQ(fx.el[3].offset, 13);
+	ET_CHECK(is_range(4, 0x100c, 0x1010, 1, 1));
+	ET_CHECK(kind(5, etmk_error));
+	ET_EQ(fx.el[5].offset, 16);
+	ET_EQ(fx.n, 6);
+	teardown();
+}
+
 int main(void)
 {
 	ETEST(atoms_direct_indirect_arm);
@@ -1026,5 +1086,6 @@ int main(void)
 	ETEST(random_input);
 	ETEST(tc2_cycles_vs_ds5);
 	ETEST(etmidr18_refused);
+	ETEST(drain_through_general);
 	return etest_end();
 }
