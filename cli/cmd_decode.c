@@ -174,11 +174,6 @@ static int listing_item_fn(void *l, const struct etm_item *it)
 	return etm_listing_item(l, it);
 }
 
-static int listing_elems_fn(void *l, const struct etm_elem *els, size_t n)
-{
-	return etm_listing_elems(l, els, n);
-}
-
 static void print_stats(const struct session *s,
 			const struct etm_listing_counts *n, double secs)
 {
@@ -249,14 +244,14 @@ static int decode_buffers(struct session *s, struct decode_out *d)
 	size_t b;
 	int r;
 
-	r = winrun_open(&wr, s, s->o, listing_elems_fn, d->l);
+	r = winrun_open(&wr, s, s->o, etm_listing_sink_elems, d->l);
 	for (b = 0; b < session_nbuffers(s) && !r && !winrun_done(&wr); b++) {
 		if (session_select(s, b) < 0)
 			continue;
 		/* several jobs on a file range: formatted on the workers;
 		 * with a window, decoded there and formatted here in order */
 		r = s->jobs > 1 && !s->o->chunk && !wr.w ? decode_par(s, d) : 1;
-		s->elems = wr.w ? winrun_elems : listing_elems_fn;
+		s->elems = wr.w ? winrun_elems : etm_listing_sink_elems;
 		if (r == 1)
 			r = wr.w ? session_run_buffer(s, winrun_item, &wr) :
 				   session_run_buffer(s, listing_item_fn, d->l);

@@ -152,6 +152,12 @@ int etm_listing_item(struct etm_listing *l, const struct etm_item *it);
 /* List @n elements (as etm_decoder_next_elems() hands them out). */
 int etm_listing_elems(struct etm_listing *l, const struct etm_elem *els,
 		      size_t n);
+/* etm_listing_elems() as a sink's elems callback (etm_capture_sink,
+ * etm_decoder_run(); @l is the struct etm_listing), for the decode's hot
+ * path: no argument checks, one call less per batch. After an error of the
+ * write callback (returned) the elements are still counted, their text
+ * dropped. Returns 0 or that error. */
+int etm_listing_sink_elems(void *l, const struct etm_elem *els, size_t n);
 /* End of a trace buffer (or of the decode): the lines held back (a run of
  * identical error lines is printed as one) are listed and everything is
  * handed to the write callback. Returns 0 or its error. */

@@ -416,16 +416,16 @@ int decfmt_elems(void *vctx, const struct etm_elem *els, size_t n)
 	etm_diagset_elems(c->dw, els, n);
 	if (c->fmt == DF_STATS && !c->df.on) {
 		elems_stats(c, els, n);
-		return 0;
+		return c->werr;
 	}
 	if (c->df.on) {
 		for (i = 0; i < n; i++)
 			elem_filtered(c, &els[i]);
-		return 0;
+		return c->werr;
 	}
 	for (i = 0; i < n; i++)
 		elem_fmt(c, &els[i]);
-	return 0;
+	return c->werr;
 }
 
 /* The image range @el of @src was read from: its process's, when the

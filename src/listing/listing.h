@@ -66,6 +66,7 @@ struct decfmt {
 	struct dec_dfilter df;                      /* set after decfmt_init() */
 	etm_ctx_image_fn ctx_img;                   /* line_annot_opts: per-process images */
 	void *ctx_img_arg;
+	int werr; /* the owner's write error (0: none): decfmt_elems() returns it */
 };
 
 /* A formatter of @fmt into @w for the @nsrc sources @src (borrowed, as are
@@ -79,7 +80,7 @@ int decfmt_init(struct decfmt *f, const struct etm_listing_source *src, int nsrc
 int decfmt_item(void *f, const struct etm_item *it);
 /* Output and count one element; returns 0. */
 int decfmt_elem(struct decfmt *f, const struct etm_elem *el);
-/* decfmt_elem() of @n elements (a session_elems_fn); returns 0. */
+/* decfmt_elem() of @n elements (a session_elems_fn); returns f->werr. */
 int decfmt_elems(void *f, const struct etm_elem *els, size_t n);
 /* End of a buffer: output the run of diagnostic lines being collected,
  * forget losses of sync. */

@@ -56,7 +56,7 @@ static int listing_sink(void *ctx, const char *s, size_t n)
 	int r = l->write(l->write_ctx, s, n);
 
 	if (r < 0 && !l->err)
-		l->err = r;
+		l->f.werr = l->err = r;
 	return r;
 }
 
@@ -162,7 +162,7 @@ int etm_listing_set_images(struct etm_listing *l,
 static int listing_status(struct etm_listing *l)
 {
 	if (!l->err && l->w.err)
-		l->err = -etme_io;
+		l->f.werr = l->err = -etme_io;
 	return l->err;
 }
 
@@ -183,6 +183,14 @@ int etm_listing_elems(struct etm_listing *l, const struct etm_elem *els,
 	if (!l->err) /* the write callback's error, set by listing_sink() */
 		decfmt_elems(&l->f, els, n);
 	return l->err;
+}
+
+/* The formatter first (etm_listing_sink_elems() takes @l as it). */
+_Static_assert(offsetof(struct etm_listing, f) == 0, "formatter first");
+
+int etm_listing_sink_elems(void *l, const struct etm_elem *els, size_t n)
+{
+	return decfmt_elems(l, els, n);
 }
 
 int etm_listing_flush(struct etm_listing *l)
