@@ -10,6 +10,7 @@
  * first; the counter arrays the flush adds to are allocated when the count
  * is taken, so that a flush cannot fail. */
 #include <stdlib.h>
+#include <string.h>
 
 #include <etmtrace/error.h>
 
@@ -128,17 +129,69 @@ void cov_memo_drop(struct etm_cov *c)
 		c->src[id].pend = NULL;
 }
 
-/* Apply every pending count and detach the memo of @c, emptied, for reuse
- * by another coverage object (a parallel worker's next part: clearing
- * only the entries in use is cheaper than a new 1 MiB memo). NULL if @c
- * has none. */
-struct cov_memos *cov_memo_take(struct etm_cov *c)
+/* The page of @to for page @p of the worker's previous part: its info
+ * bytes copied and marked carried (a merge takes them only where @to
+ * executes them). NULL: out of memory. */
+static struct cov_page *memo_carry_page(struct etm_cov *to,
+					const struct cov_page *p)
 {
-	struct cov_memos *ms = c->memo;
+	size_t i;
+	struct cov_page *np = (struct cov_page *)cov_page_find(to, p->base, &i);
 
-	cov_memo_drop(c);
-	c->memo = NULL;
-	return ms;
+	if (np)
+		return np;
+	np = cov_page_get(to, p->base);
+	if (!np)
+		return NULL;
+	memcpy(np->info, p->info, sizeof(np->info));
+	memset(np->carried, 0xff, sizeof(np->carried));
+	return np;
+}
+
+/* Move the memo of part @from (its counts applied) to @to, the same
+ * worker's next part (fresh): the entries still valid point to pages of
+ * @to with the same info bytes, so that each distinct range is walked once
+ * per worker rather than once per part (an entry whose page could not be
+ * made is forgotten). Returns 0 or -etme_nomem. */
+int cov_memo_carry(struct etm_cov *from, struct etm_cov *to)
+{
+	struct cov_memos *ms = from->memo;
+	size_t i, k = 0;
+	unsigned id;
+	int err = 0;
+
+	cov_memo_flush(from);
+	cov_memo_pairs(from);
+	for (id = 0; id < COV_MAX_ID; id++)
+		from->src[id].pend = NULL;
+	from->memo = NULL;
+	for (i = 0; ms && i < ms->nmemo; i++) {
+		struct cov_memo *m = &ms->e[ms->used[i]];
+		struct cov_page *np =
+			m->gen == m->p->gen ? memo_carry_page(to, m->p) : NULL;
+
+		m->pend = 0;
+		m->nbr = m->nrun = 0;
+		if (np && m->key & 1 && cov_page_unk(np) < 0)
+			np = NULL; /* PTM: memo_apply() counts untold in unk */
+		if (!np) {
+			if (m->gen == m->p->gen)
+				err = -etme_nomem;
+			m->key = 0;
+			continue;
+		}
+		/* in the span: memo_apply() adds to those slots */
+		cov_page_span(np, (unsigned)(m->start - np->base) >> 1,
+			      (unsigned)(m->end - np->base + 1) >> 1);
+		m->p = np;
+		m->gen = np->gen;
+		m->arrays = (uint8_t)((np->fail ? 1 : 0) | (np->unk ? 2 : 0));
+		ms->used[k++] = ms->used[i];
+	}
+	if (ms)
+		ms->nmemo = k;
+	to->memo = ms;
+	return err;
 }
 
 void cov_memo_free(struct cov_memos *ms)
