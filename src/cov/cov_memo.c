@@ -26,6 +26,13 @@ int cov_memo_queue(struct etm_cov *c, struct cov_memo *m,
 {
 	struct cov_memos *ms = c->memo;
 
+	/* PTM: memo_apply() counts the untold outcomes of the range's other
+	 * instructions (an entry carried to a new part has no array yet) */
+	if ((m->key & 1) && !(m->arrays & 2)) {
+		if (cov_page_unk(m->p) < 0)
+			return -etme_nomem;
+		m->arrays |= 2;
+	}
 	if (el->last_atom && !el->last_exec) {
 		if (cov_page_fail(m->p) < 0)
 			return -etme_nomem;
@@ -48,7 +55,7 @@ int cov_memo_queue(struct etm_cov *c, struct cov_memo *m,
 /* Add the pending counts of @m to its page, as cov_page_insns() would have
  * added them one execution at a time (its counter arrays exist: fail and
  * unk were allocated when the counts were taken, PTM's unk when the range
- * was first counted). */
+ * was first counted or, carried to a new part, first queued). */
 static void memo_apply(struct cov_memo *m)
 {
 	struct cov_page *p = m->p;
@@ -172,8 +179,6 @@ int cov_memo_carry(struct etm_cov *from, struct etm_cov *to)
 
 		m->pend = 0;
 		m->nbr = m->nrun = 0;
-		if (np && m->key & 1 && cov_page_unk(np) < 0)
-			np = NULL; /* PTM: memo_apply() counts untold in unk */
 		if (!np) {
 			if (m->gen == m->p->gen)
 				err = -etme_nomem;
