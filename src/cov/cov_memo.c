@@ -65,6 +65,10 @@ static void memo_apply(struct cov_memo *m)
 
 	if (!n)
 		return;
+	/* an entry carried to a new part (cov_memo_carry()) may be the first
+	 * to count in its page */
+	cov_page_span(p, (unsigned)(x - p->base) >> 1,
+		      (unsigned)(m->end - p->base + 1) >> 1);
 	for (k = 0; k < ninsn && x < m->end && x >= p->base &&
 		    x - p->base < (1u << COV_PAGE_SHIFT);
 	     k++) {
@@ -174,20 +178,19 @@ int cov_memo_carry(struct etm_cov *from, struct etm_cov *to)
 	from->memo = NULL;
 	for (i = 0; ms && i < ms->nmemo; i++) {
 		struct cov_memo *m = &ms->e[ms->used[i]];
-		struct cov_page *np =
-			m->gen == m->p->gen ? memo_carry_page(to, m->p) : NULL;
+		/* only the pages the part counted in (the next part likely
+		 * counts in them too; a new page is 18 KiB to clear) */
+		int keep = m->gen == m->p->gen && m->p->hi;
+		struct cov_page *np = keep ? memo_carry_page(to, m->p) : NULL;
 
 		m->pend = 0;
 		m->nbr = m->nrun = 0;
 		if (!np) {
-			if (m->gen == m->p->gen)
+			if (keep)
 				err = -etme_nomem;
 			m->key = 0;
 			continue;
 		}
-		/* in the span: memo_apply() adds to those slots */
-		cov_page_span(np, (unsigned)(m->start - np->base) >> 1,
-			      (unsigned)(m->end - np->base + 1) >> 1);
 		m->p = np;
 		m->gen = np->gen;
 		m->arrays = (uint8_t)((np->fail ? 1 : 0) | (np->unk ? 2 : 0));
