@@ -197,6 +197,7 @@ static void cov_mark_it(struct etm_cov *c, const struct cov_src *s,
 			return;
 		slot = (unsigned)(a - p->base) >> 1;
 		cov_page_span(p, slot, slot + 1);
+		cov_uncarry(p, slot);
 		if (!cov_info_matches(p->info[slot], el->isa)) {
 			cov_memo_reclassify(c, p);
 			p->info[slot] = cov_classify_at(c, s, el, a, &dummy) |
@@ -250,6 +251,7 @@ static int cov_page_insns(struct etm_cov *c, const struct cov_src *s,
 
 		if (!cov_info_matches(p->info[slot], el->isa)) {
 			cov_memo_reclassify(c, p);
+			cov_uncarry(p, slot);
 			/* an address executed in both ISAs (only in damaged
 			 * or hostile trace): the last ISA's classification,
 			 * "conditional" if it ever was, so that the result

@@ -28,6 +28,11 @@ struct cov_page {
 	uint64_t *fail; /* allocated at the first failed condition */
 	uint64_t *unk;  /* ... at the first untold condition */
 	uint8_t info[COV_SLOTS];
+	/* in a parallel worker's part: the info bytes copied from the
+	 * worker's previous part (cov_memo_carry()), one bit a slot, cleared
+	 * when this part classifies the slot; a merge takes a carried info
+	 * byte only where the part executed the slot */
+	uint64_t carried[COV_SLOTS / 64];
 	/* bumped when an info byte of the page changes (cov_memo.c) */
 	uint32_t gen;
 	/* slots [lo, hi) hold every info byte and count set (hi 0: none),
@@ -46,6 +51,15 @@ static inline void cov_page_span(struct cov_page *p, unsigned lo, unsigned hi)
 		p->lo = (uint16_t)lo;
 	if (hi > p->hi)
 		p->hi = (uint16_t)hi;
+}
+
+static inline int cov_carried(const struct cov_page *p, unsigned slot)
+{
+	return (int)(p->carried[slot >> 6] >> (slot & 63) & 1);
+}
+static inline void cov_uncarry(struct cov_page *p, unsigned slot)
+{
+	p->carried[slot >> 6] &= ~(1ull << (slot & 63));
 }
 
 /* Open-addressing map (from, to) -> count; count 0 marks a free entry. */
@@ -155,7 +169,7 @@ struct cov_memo *cov_memo_put(struct etm_cov *c, const struct etm_elem *el,
 void cov_memo_flush(const struct etm_cov *c);
 void cov_memo_pairs(const struct etm_cov *c);
 void cov_memo_drop(struct etm_cov *c);
-struct cov_memos *cov_memo_take(struct etm_cov *c);
+int cov_memo_carry(struct etm_cov *from, struct etm_cov *to);
 void cov_memo_free(struct cov_memos *ms);
 void cov_memo_reclassify(struct etm_cov *c, struct cov_page *p);
 int cov_memo_branch(struct etm_cov *c, struct cov_src *s, uint64_t to);

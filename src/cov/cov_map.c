@@ -118,8 +118,11 @@ static int cov_merge_page(struct etm_cov *dst, const struct cov_page *sp)
 	for (i = sp->lo; i < sp->hi; i++) {
 		/* @src comes after @dst: its classification (the last ISA the
 		 * address ran in, or was marked in by an IT) wins, and the
-		 * address is conditional if it was in either */
-		if (sp->info[i] & CI_VALID)
+		 * address is conditional if it was in either; an info byte
+		 * carried from the worker's earlier part only where @src
+		 * executed it (cov_memo_carry()) */
+		if ((sp->info[i] & CI_VALID) &&
+		    (sp->exec[i] || !cov_carried(sp, i)))
 			dp->info[i] = sp->info[i] | (dp->info[i] & CI_COND);
 		if (!sp->exec[i])
 			continue;

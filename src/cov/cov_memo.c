@@ -10,6 +10,7 @@
  * first; the counter arrays the flush adds to are allocated when the count
  * is taken, so that a flush cannot fail. */
 #include <stdlib.h>
+#include <string.h>
 
 #include <etmtrace/error.h>
 
@@ -25,6 +26,13 @@ int cov_memo_queue(struct etm_cov *c, struct cov_memo *m,
 {
 	struct cov_memos *ms = c->memo;
 
+	/* PTM: memo_apply() counts the untold outcomes of the range's other
+	 * instructions (an entry carried to a new part has no array yet) */
+	if ((m->key & 1) && !(m->arrays & 2)) {
+		if (cov_page_unk(m->p) < 0)
+			return -etme_nomem;
+		m->arrays |= 2;
+	}
 	if (el->last_atom && !el->last_exec) {
 		if (cov_page_fail(m->p) < 0)
 			return -etme_nomem;
@@ -47,7 +55,7 @@ int cov_memo_queue(struct etm_cov *c, struct cov_memo *m,
 /* Add the pending counts of @m to its page, as cov_page_insns() would have
  * added them one execution at a time (its counter arrays exist: fail and
  * unk were allocated when the counts were taken, PTM's unk when the range
- * was first counted). */
+ * was first counted or, carried to a new part, first queued). */
 static void memo_apply(struct cov_memo *m)
 {
 	struct cov_page *p = m->p;
@@ -57,6 +65,10 @@ static void memo_apply(struct cov_memo *m)
 
 	if (!n)
 		return;
+	/* an entry carried to a new part (cov_memo_carry()) may be the first
+	 * to count in its page */
+	cov_page_span(p, (unsigned)(x - p->base) >> 1,
+		      (unsigned)(m->end - p->base + 1) >> 1);
 	for (k = 0; k < ninsn && x < m->end && x >= p->base &&
 		    x - p->base < (1u << COV_PAGE_SHIFT);
 	     k++) {
@@ -128,17 +140,66 @@ void cov_memo_drop(struct etm_cov *c)
 		c->src[id].pend = NULL;
 }
 
-/* Apply every pending count and detach the memo of @c, emptied, for reuse
- * by another coverage object (a parallel worker's next part: clearing
- * only the entries in use is cheaper than a new 1 MiB memo). NULL if @c
- * has none. */
-struct cov_memos *cov_memo_take(struct etm_cov *c)
+/* The page of @to for page @p of the worker's previous part: its info
+ * bytes copied and marked carried (a merge takes them only where @to
+ * executes them). NULL: out of memory. */
+static struct cov_page *memo_carry_page(struct etm_cov *to,
+					const struct cov_page *p)
 {
-	struct cov_memos *ms = c->memo;
+	size_t i;
+	struct cov_page *np = (struct cov_page *)cov_page_find(to, p->base, &i);
 
-	cov_memo_drop(c);
-	c->memo = NULL;
-	return ms;
+	if (np)
+		return np;
+	np = cov_page_get(to, p->base);
+	if (!np)
+		return NULL;
+	memcpy(np->info, p->info, sizeof(np->info));
+	memset(np->carried, 0xff, sizeof(np->carried));
+	return np;
+}
+
+/* Move the memo of part @from (its counts applied) to @to, the same
+ * worker's next part (fresh): the entries still valid point to pages of
+ * @to with the same info bytes, so that each distinct range is walked once
+ * per worker rather than once per part (an entry whose page could not be
+ * made is forgotten). Returns 0 or -etme_nomem. */
+int cov_memo_carry(struct etm_cov *from, struct etm_cov *to)
+{
+	struct cov_memos *ms = from->memo;
+	size_t i, k = 0;
+	unsigned id;
+	int err = 0;
+
+	cov_memo_flush(from);
+	cov_memo_pairs(from);
+	for (id = 0; id < COV_MAX_ID; id++)
+		from->src[id].pend = NULL;
+	from->memo = NULL;
+	for (i = 0; ms && i < ms->nmemo; i++) {
+		struct cov_memo *m = &ms->e[ms->used[i]];
+		/* only the pages the part counted in (the next part likely
+		 * counts in them too; a new page is 18 KiB to clear) */
+		int keep = m->gen == m->p->gen && m->p->hi;
+		struct cov_page *np = keep ? memo_carry_page(to, m->p) : NULL;
+
+		m->pend = 0;
+		m->nbr = m->nrun = 0;
+		if (!np) {
+			if (keep)
+				err = -etme_nomem;
+			m->key = 0;
+			continue;
+		}
+		m->p = np;
+		m->gen = np->gen;
+		m->arrays = (uint8_t)((np->fail ? 1 : 0) | (np->unk ? 2 : 0));
+		ms->used[k++] = ms->used[i];
+	}
+	if (ms)
+		ms->nmemo = k;
+	to->memo = ms;
+	return err;
 }
 
 void cov_memo_free(struct cov_memos *ms)

@@ -24,9 +24,6 @@ struct cp_part {
 struct cp_state {
 	struct cp_run *r;
 	struct cp_part *part;
-	/* the memo of the worker's last part, emptied, for its next part:
-	 * a part is a few KiB of trace, a new memo 1 MiB to clear */
-	struct cov_memos *spare;
 	/* the classifications of all the worker's parts */
 	struct cov_cls_cache *cls;
 };
@@ -102,8 +99,10 @@ static int cp_item(void *state, const struct etm_item *it)
 	return it->kind == etm_item_elem ? cp_elems(state, &it->elem, 1) : 0;
 }
 
-/* Hand out the worker's part (its memo applied and kept for the next
- * part); its size is estimated from its pages and map entries, without
+/* Hand out the worker's part; its memo (counts applied) goes on in the
+ * worker's next part, with the pages its entries refer to (a part is a
+ * few KiB of trace: with an empty memo, every distinct range would be
+ * walked again in each part). Its size is estimated from its pages and map entries, without
  * reading the pages. */
 static int cp_cut(void *state, void **piece, size_t *bytes)
 {
@@ -112,15 +111,12 @@ static int cp_cut(void *state, void **piece, size_t *bytes)
 
 	*bytes = c->npages * 20000 + (c->ranges.n + c->branches.n) * 48;
 	*piece = st->part;
-	st->spare = cov_memo_take(c);
 	c->cls = NULL; /* the worker's: the part leaves it */
 	st->part = cp_part(st->r);
 	if (!st->part)
 		return -etme_nomem;
-	st->part->cov->memo = st->spare;
 	st->part->cov->cls = st->cls;
-	st->spare = NULL;
-	return 0;
+	return cov_memo_carry(c, st->part->cov);
 }
 
 static int cp_emit(void *ctx, void *piece)
@@ -149,7 +145,6 @@ static void cp_close(void *state)
 	struct cp_state *st = state;
 
 	cp_part_free(st->r, st->part);
-	cov_memo_free(st->spare);
 	free(st->cls);
 	free(st);
 }

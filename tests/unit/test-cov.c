@@ -9,6 +9,7 @@
 #include <etmtrace/encode.h>
 #include <etmtrace/error.h>
 
+#include "cov/cov_int.h"
 #include "etest.h"
 
 /* 0x1000 cmp r0, #0 / 0x1004 moveq r0, #1 / 0x1008 bne 0x1000 /
@@ -579,6 +580,73 @@ static void changing_successors(void)
 	etm_image_free(img);
 }
 
+/* A parallel worker's memo carried from its part to its next part
+ * (cov_memo_carry(), as cov_run.c does at a cut), with another worker's
+ * part between them running 0x1000 as T32. Worker A, part 1: 5 x
+ * ([0x1000, 3 insns], [0x1004, 2 insns]); worker B, part 2: T32 [0x1000,
+ * 1 insn]; worker A, part 3 (memo carried): 4 x [0x1004, 2 insns]. By
+ * hand: 0x1000 exec 5 + 1, T32 (part 2 ran it last: part 3's copy of part
+ * 1's A32 info byte, never executed in part 3, must not win the merge);
+ * 0x1004 and 0x1008 exec 10 + 4. Joined, the parts equal one object fed
+ * everything (the counts, runs and branches saved). */
+static void memo_carried_across_parts(void)
+{
+	struct etm_image *img = prog_image();
+	struct etm_elem a[10], t, b[4];
+	struct etm_cov *all = etm_cov_alloc(), *d = etm_cov_alloc(), *p[3];
+	struct etm_cov_insn ci;
+	struct sbuf whole, got;
+	int i, r = 0;
+
+	ET_CHECK(img && all && d);
+	for (i = 0; i < 5; i++) {
+		a[2 * i] = rng(0x1000, 3, 1);
+		a[2 * i + 1] = rng(0x1004, 2, 1);
+	}
+	t = rng(0x1000, 1, 1);
+	t.isa = etmi_t32;
+	t.end = 0x1002;
+	t.last_addr = 0x1000;
+	for (i = 0; i < 4; i++)
+		b[i] = rng(0x1004, 2, 1);
+	r |= etm_cov_set_source(all, 0x10, etm_proto_etmv3, img);
+	r |= etm_cov_add_elems(all, a, 10);
+	r |= etm_cov_add_elems(all, &t, 1);
+	r |= etm_cov_add_elems(all, b, 4);
+	r |= etm_cov_end(all);
+	r |= etm_cov_set_source(d, 0x10, etm_proto_etmv3, img);
+	for (i = 0; i < 3; i++) {
+		p[i] = etm_cov_alloc();
+		ET_CHECK(p[i]);
+		r |= etm_cov_set_part(p[i]);
+		r |= etm_cov_set_source(p[i], 0x10, etm_proto_etmv3, img);
+	}
+	r |= etm_cov_add_elems(p[0], a, 10);
+	r |= etm_cov_add_elems(p[1], &t, 1);
+	r |= cov_memo_carry(p[0], p[2]);
+	r |= etm_cov_add_elems(p[2], b, 4);
+	for (i = 0; i < 3; i++) {
+		r |= etm_cov_append(d, p[i]);
+		etm_cov_free(p[i]);
+	}
+	r |= etm_cov_end(d);
+	ET_EQ(r, 0);
+	ET_EQ(etm_cov_insn_at(d, 0x1000, &ci), 0);
+	ET_EQ(ci.isa, etmi_t32);
+	ET_EQ(ci.exec, 6);
+	ET_EQ(exec_at(d, 0x1004, NULL), 14);
+	ET_EQ(exec_at(d, 0x1008, NULL), 14);
+	ET_EQ(saved(all, &whole), 0);
+	ET_EQ(saved(d, &got), 0);
+	ET_EQ(got.n, whole.n);
+	ET_CHECK(!memcmp(got.b, whole.b, got.n));
+	free(got.b);
+	free(whole.b);
+	etm_cov_free(d);
+	etm_cov_free(all);
+	etm_image_free(img);
+}
+
 int main(void)
 {
 	ETEST(add_etm3_counts);
@@ -592,5 +660,6 @@ int main(void)
 	ETEST(repeated_ranges);
 	ETEST(it_block_past_range);
 	ETEST(changing_successors);
+	ETEST(memo_carried_across_parts);
 	return etest_end();
 }
