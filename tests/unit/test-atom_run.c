@@ -17,6 +17,7 @@
 #include <etmtrace/packet.h>
 
 #include "etest.h"
+#include "etest_lockstep.h"
 #include "packet/pktdec.h"
 
 #define CA 0x1000u /* ETMCR[12] cycle accurate */
@@ -120,10 +121,20 @@ static int run_matches(struct etm_atom_run *r, unsigned k,
 	       (!ca || (r->cw[0] == 0 && r->w_tail == w - r->cw[n]));
 }
 
-/* Both decoders through the pushed bytes; counts runs and their atoms. */
+/* What lockstep() is told and counts. */
+struct run_counts {
+	int ca; /* cycle-accurate */
+	unsigned long nrun, natoms;
+};
+
+/* Both decoders through the pushed bytes (etest_lockstep_fn, @ctx a
+ * struct run_counts); counts runs and their atoms. */
 static int lockstep(struct etm_pkt_decoder *t, struct etm_pkt_decoder *g,
-		    int ca, unsigned long *nrun, unsigned long *natoms)
+		    void *ctx)
 {
+	struct run_counts *rc = ctx;
+	int ca = rc->ca;
+	unsigned long *nrun = &rc->nrun, *natoms = &rc->natoms;
 	struct etm_atom_run r;
 	struct etm_packet a, b;
 	unsigned k;
@@ -153,38 +164,26 @@ static int lockstep(struct etm_pkt_decoder *t, struct etm_pkt_decoder *g,
 static void atom_runs_equal_general_path(void)
 {
 	static uint8_t buf[4096];
-	unsigned long nrun = 0, natoms = 0, seed;
+	struct run_counts rc = { 0 };
+	unsigned long seed;
 
 	for (seed = 1; seed <= 600; seed++) {
-		int ca = seed % 2 == 0;
 		struct etm_pkt_decoder *t, *g;
-		size_t n, off = 0;
+		size_t n;
 
+		rc.ca = seed % 2 == 0;
 		rng_state = seed;
 		n = 64 + rnd() % (sizeof(buf) - 64);
-		stream(buf, n, ca);
-		t = decoder(ca ? CA : 0);
-		g = decoder(ca ? CA : 0);
+		stream(buf, n, rc.ca);
+		t = decoder(rc.ca ? CA : 0);
+		g = decoder(rc.ca ? CA : 0);
 		ET_CHECK(t && g);
-		while (off < n) {
-			size_t m = 1 + rnd() % 700;
-
-			if (m > n - off)
-				m = n - off;
-			ET_EQ(etm_pkt_push(t, buf + off, m, off), 0);
-			ET_EQ(etm_pkt_push(g, buf + off, m, off), 0);
-			ET_EQ(lockstep(t, g, ca, &nrun, &natoms), -etme_again);
-			off += m;
-		}
-		etm_pkt_finish(t);
-		etm_pkt_finish(g);
-		ET_EQ(lockstep(t, g, ca, &nrun, &natoms), -etme_eos);
-		etm_pkt_free(t);
-		etm_pkt_free(g);
+		if (t && g)
+			etest_lockstep(t, g, buf, n, rnd, lockstep, &rc);
 	}
-	printf("%lu runs, %lu atoms\n", nrun, natoms);
+	printf("%lu runs, %lu atoms\n", rc.nrun, rc.natoms);
 	/* runs are taken (not everything left to the general path) */
-	ET_CHECK(nrun > 10000);
+	ET_CHECK(rc.nrun > 10000);
 }
 
 /* Hand-derived, cycle-accurate (IHI 0014Q §7.3.1 Table 7-3, etmv3.md

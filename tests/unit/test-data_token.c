@@ -19,6 +19,7 @@
 #include <etmtrace/packet.h>
 
 #include "etest.h"
+#include "etest_lockstep.h"
 #include "packet/pktdec.h"
 
 static uint64_t rng_state;
@@ -98,10 +99,12 @@ static int same_packet(const struct etm_packet *a, const struct etm_packet *b)
 	       a->dvalue_size == b->dvalue_size;
 }
 
-/* Both decoders through the pushed bytes; counts the tokens taken. */
+/* Both decoders through the pushed bytes (etest_lockstep_fn, @ctx an
+ * unsigned long); counts the tokens taken. */
 static int lockstep(struct etm_pkt_decoder *t, struct etm_pkt_decoder *g,
-		    unsigned long *ntok)
+		    void *ctx)
 {
+	unsigned long *ntok = ctx;
 	struct etm_packet tok, a, b;
 	int ra, rb;
 
@@ -132,7 +135,7 @@ static void data_token_equals_general_path(void)
 	for (seed = 1; seed <= 2000; seed++) {
 		struct etm_config c;
 		struct etm_pkt_decoder *t, *g;
-		size_t n, off = 0;
+		size_t n;
 
 		rng_state = seed;
 		etm_config_init(&c);
@@ -144,21 +147,8 @@ static void data_token_equals_general_path(void)
 		t = etm_pkt_alloc(&c);
 		g = etm_pkt_alloc(&c);
 		ET_CHECK(t && g);
-		while (off < n) {
-			size_t m = 1 + rnd() % 700;
-
-			if (m > n - off)
-				m = n - off;
-			ET_EQ(etm_pkt_push(t, buf + off, m, off), 0);
-			ET_EQ(etm_pkt_push(g, buf + off, m, off), 0);
-			ET_EQ(lockstep(t, g, &ntok), -etme_again);
-			off += m;
-		}
-		etm_pkt_finish(t);
-		etm_pkt_finish(g);
-		ET_EQ(lockstep(t, g, &ntok), -etme_eos);
-		etm_pkt_free(t);
-		etm_pkt_free(g);
+		if (t && g)
+			etest_lockstep(t, g, buf, n, rnd, lockstep, &ntok);
 	}
 	printf("%lu data tokens\n", ntok);
 	/* the tokens are taken (not everything left to the general path) */
