@@ -7,6 +7,8 @@
 
 #include <etmtrace/decoder.h>
 
+#include "realign/elem_hold.h"
+#include "realign/realign.h"
 #include "source/dfmt_bulk.h"
 
 #define ETM_DEC_MAX_SOURCES 128
@@ -17,21 +19,10 @@ struct etm_dec_replay;
 struct etm_realign_left;
 struct etm_sbuf;
 
-/* The element hold of the realignment (hold_ring.c): elements [head, n) of the
- * ring el (cap, a power of two) wait; [head, rdy) are ready (final): the
- * latest element's offset maxoff is ETM_DFMT_REACH bytes past theirs, or
- * the input ended. */
-struct dec_hold {
-	struct etm_elem *el;
-	size_t head, rdy, n, cap;
-	uint64_t maxoff;
-	/* after a realignment: the elements of ID i from lose_from on are
-	 * dropped until its flow's frame_align error (lose[i]; losing, how
-	 * many IDs) */
-	int losing;
-	uint8_t lose[ETM_DEC_MAX_SOURCES];
-	uint64_t lose_from;
-};
+/* The hold and the left-out sources tell the decoder's sources apart. */
+_Static_assert(ETM_DEC_MAX_SOURCES == ETM_REALIGN_HOLD_IDS &&
+		       ETM_DEC_MAX_SOURCES == ETM_REALIGN_LEFT_IDS,
+	       "one trace ID space");
 
 struct dec_source {
 	struct etm_config cfg;
@@ -93,12 +84,10 @@ struct etm_decoder {
 	uint8_t noted[ETM_DEC_MAX_SOURCES];
 	int noted_any;
 	/* the frame realignment's switch (etm_decoder_set_realign();
-	 * no_realign: it is off); in basic, hold_engaged: damage was
-	 * suspected, the hold is on until the input passes engaged_until */
+	 * no_realign: it is off; in basic, whether the hold is engaged is the
+	 * hold's own: realign/elem_hold_rule.c) */
 	enum etm_realign realign;
 	int no_realign;
-	int hold_engaged;
-	uint64_t engaged_until;
 	/* TPIU without FSYNC: frames from input offset frame_start (when
 	 * frame_set; etm_decoder_set_frame_start()) */
 	int frame_set;
@@ -111,9 +100,10 @@ struct etm_decoder {
 	const struct etm_dec_replay *replay;
 	size_t replay_at;
 	/* CoreSight frames with the realignment on, elements only (no
-	 * packets): every element goes through the hold (elem_hold.c) */
+	 * packets): every element goes through the hold (its stage
+	 * elem_hold.c, its ring and rules realign/elem_hold.h) */
 	int hold_on;
-	struct dec_hold hold;
+	struct etm_realign_hold hold;
 	/* with the hold on, the source being drained between calls (cur is
 	 * NULL then: etm_decoder_next()'s common case does not apply) */
 	struct dec_source *hold_cur;
@@ -167,6 +157,10 @@ void etm_dec_hold_idle(struct etm_decoder *d);
  * input from the frame of the bad packet, checking the alignment there.
  * Returns 0 or an error. */
 int etm_dec_rewind(struct etm_decoder *d);
+/* The deformatter realigned the frames at offset @off (etme_frame_align):
+ * the hold withdraws what the damaged frames made (the flows' elements
+ * still queued as they come: etm_realign_hold_retract()). */
+void etm_dec_retract(struct etm_decoder *d, uint64_t cut);
 /* The deformatter realigned the frames at offset @off (etme_frame_align):
  * every packet decoder searches for a sync again and every flow decoder
  * loses sync there; their elements are drained next (lose_id). */

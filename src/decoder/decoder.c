@@ -14,7 +14,6 @@
 #include "common/sbuf.h"
 #include "decoder/clone.h"
 #include "decoder/dec_int.h"
-#include "decoder/hold_ring.h"
 #include "flow/flow_pull.h"
 #include "packet/pktdec.h"
 #include "source/dfmt_bulk.h"
@@ -81,7 +80,7 @@ void etm_dec_free(struct etm_decoder *d)
 	for (i = 0; i < ETM_DEC_MAX_SOURCES; i++)
 		src_free(d->src[i]);
 	etm_dfmt_free(d->dfmt);
-	etm_dec_hold_free(&d->hold);
+	etm_realign_hold_free(&d->hold);
 	etm_dec_left_free(d);
 	free(d);
 }
@@ -376,7 +375,7 @@ __attribute__((noinline)) int etm_dec_next_slow(struct etm_decoder *d,
 		if (x.kind == etm_dfmt_error) {
 			if (x.err == etme_frame_align) {
 				etm_dec_suspect(d, x.offset);
-				etm_dec_hold_retract(d, x.offset);
+				etm_dec_retract(d, x.offset);
 				etm_dec_lose_all(d, x.offset);
 			}
 			dfmt_error_item(it, &x);
@@ -524,10 +523,7 @@ void etm_decoder_save(const struct etm_decoder *d, struct etm_sbuf *s)
 			etm_flow_save(src->flow, s);
 	}
 	etm_sbuf_u8(s, (unsigned)d->hold_on);
-	if (d->hold_on)
-		etm_dec_hold_save(&d->hold, s);
-	if (d->hold_engaged)
-		etm_sbuf_u64(s, d->engaged_until);
+	etm_realign_hold_save(&d->hold, d->hold_on, s);
 }
 
 uint64_t etm_decoder_packet_count(const struct etm_decoder *d)
@@ -565,9 +561,7 @@ void etm_decoder_restart(struct etm_decoder *d, uint64_t base)
 	d->raw_len = 0;
 	d->re_at = 0;
 	d->lose_id = ETM_DEC_MAX_SOURCES;
-	etm_dec_hold_clear(&d->hold);
-	d->hold_engaged = 0;
-	d->engaged_until = 0;
+	etm_realign_hold_clear(&d->hold);
 	etm_dec_set_judge(d);
 	d->offset = base;
 	d->finishing = 0;

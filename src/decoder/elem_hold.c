@@ -2,13 +2,16 @@
  * the CoreSight frame realignment (doc/realign.md): while it is on (always
  * in etm_realign_precise, from the first suspicion of damage in
  * etm_realign_basic), every element the pipeline (decoder.c) makes waits
- * in the hold's ring (hold_ring.c), in the order it was made, until the
- * input it came from lies ETM_DFMT_REACH bytes behind the latest element's,
- * the farthest back a realignment's cut can fall (source/dfmt_bulk.h); a
+ * in the hold's ring (realign/elem_hold_ring.c), in the order it was
+ * made, until the input it came from lies ETM_DFMT_REACH bytes behind the
+ * latest element's, the farthest back a realignment's cut can fall
+ * (source/dfmt_bulk.h); a
  * realignment retracts the waiting elements from two frames before its
  * cut on. The order of the elements is unchanged, so undamaged input
- * decodes the same. The stage above the pipeline: it calls down into
- * decoder.c, hold_ring.c and realign.c, and none of them calls it. */
+ * decodes the same. Only the stage is here, above the pipeline: it pumps
+ * the pipeline's elements into the ring and hands out the ready ones,
+ * calling down into decoder.c and realign.c (and the ring and its rules,
+ * src/realign/elem_hold.h), none of which calls it. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -16,7 +19,6 @@
 #include <etmtrace/error.h>
 
 #include "decoder/dec_int.h"
-#include "decoder/hold_ring.h"
 
 /* Elements made ready at once before a batch goes out (fewer calls):
  * while the hold is engaged in etm_realign_basic (it disengages once it is
@@ -29,44 +31,8 @@
  * bytes are not ready: fewer checks that fail), and before a batch goes
  * out; the ready prefix is the same whenever it is found (it only grows
  * with the latest offset), and whatever reads it (a retraction, the sign,
- * a save) finds it first (hold_ring.c). */
+ * a save) finds it first (realign/elem_hold_ring.c). */
 #define HOLD_LAZY 512
-
-/* Append the @n elements @e (room made); while a realignment is losing
- * elements, out of line. The ready mark moves in hold_ready(). */
-static inline __attribute__((always_inline)) void
-hold_add(struct dec_hold *h, const struct etm_elem *e, size_t n)
-{
-	struct etm_elem *el = h->el, *to;
-	size_t i, m = h->cap - 1, k = h->n, c;
-	uint64_t mx = h->maxoff;
-
-	if (__builtin_expect(h->losing != 0, 0)) {
-		etm_dec_hold_add_losing(h, e, n);
-		return;
-	}
-	/* up to the ring's end, then from its start */
-	to = el + (k & m);
-	c = h->cap - (k & m);
-	c = n < c ? n : c;
-	for (i = 0; i < c; i++) {
-		to[i] = e[i];
-		mx = e[i].offset > mx ? e[i].offset : mx;
-	}
-	for (; i < n; i++) {
-		el[i - c] = e[i];
-		mx = e[i].offset > mx ? e[i].offset : mx;
-	}
-	h->n = k + n;
-	h->maxoff = mx;
-}
-
-/* Move the ready mark to the latest offset. */
-static inline void hold_ready(struct dec_hold *h)
-{
-	h->rdy = etm_dec_hold_ready_at(h->el, h->cap - 1, h->rdy, h->n,
-				       h->maxoff);
-}
 
 /* The hold just engaged (etm_dec_suspect()): the source being drained
  * moves to hold_cur, as the hold keeps it between calls. */
@@ -80,7 +46,7 @@ static void hold_engage(struct etm_decoder *d)
 
 int etm_dec_hold_next(struct etm_decoder *d, struct etm_item *it)
 {
-	struct dec_hold *h = &d->hold;
+	struct etm_realign_hold *h = &d->hold;
 	int err;
 
 	hold_engage(d);
@@ -102,10 +68,10 @@ int etm_dec_hold_next(struct etm_decoder *d, struct etm_item *it)
 		d->hold_cur = d->cur;
 		d->cur = NULL;
 		if (err == 0 && it->kind == etm_item_elem) {
-			if (h->n - h->head + 1 > h->cap && etm_dec_hold_room(h, 1) < 0)
+			if (h->n - h->head + 1 > h->cap && etm_realign_hold_room(h, 1) < 0)
 				return -etme_nomem;
-			hold_add(h, &it->elem, 1);
-			hold_ready(h);
+			etm_realign_hold_add(h, &it->elem, 1);
+			etm_realign_hold_mark(h);
 			continue;
 		}
 		if (err == -etme_eos && h->head < h->n) {
@@ -119,12 +85,12 @@ int etm_dec_hold_next(struct etm_decoder *d, struct etm_item *it)
 int etm_dec_hold_next_elems(struct etm_decoder *d,
 			    const struct etm_elem **els, size_t max)
 {
-	struct dec_hold *h = &d->hold;
+	struct etm_realign_hold *h = &d->hold;
 	const struct etm_elem *in;
 	int n = 0, dirty = 0;
 	size_t k, m, want = HOLD_BATCH_ON, lazy = HOLD_LAZY;
 
-	if (d->hold_engaged) {
+	if (d->hold.engaged) {
 		want = HOLD_BATCH;
 		lazy = 0;
 	}
@@ -139,19 +105,19 @@ int etm_dec_hold_next_elems(struct etm_decoder *d,
 		if (n < 0)
 			break;
 		if (h->n - h->head + (size_t)n > h->cap &&
-		    etm_dec_hold_room(h, (size_t)n) < 0) {
+		    etm_realign_hold_room(h, (size_t)n) < 0) {
 			n = -etme_nomem;
 			break;
 		}
-		hold_add(h, in, (size_t)n);
+		etm_realign_hold_add(h, in, (size_t)n);
 		dirty = 1;
 		if (h->n - h->head >= want + lazy) {
-			hold_ready(h);
+			etm_realign_hold_mark(h);
 			dirty = 0;
 		}
 	}
 	if (dirty)
-		hold_ready(h);
+		etm_realign_hold_mark(h);
 	d->hold_cur = d->cur;
 	d->cur = NULL;
 	if (n == -etme_nomem)

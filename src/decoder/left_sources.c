@@ -1,24 +1,16 @@
-/* decoder/left_sources.c - the sources of the input the decoder does not decode
- * (etm_decoder_note_source(): left out by a selection), for the frame
- * realignment only: a packet decoder of each parses their data where a
- * realignment decided late looks for where the damage began
- * (realign/damage_start.c), and with their image a trial flow runs over those
- * packets (its first contradiction with the image, as decoding the source
- * would see it); nothing of them is parsed otherwise. */
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
+/* decoder/left_sources.c - the sources of the input the decoder does not
+ * decode (etm_decoder_note_source(): left out by a selection), noted for
+ * the frame realignment: the decoder checks and notes their IDs, owns the
+ * set (realign/left_sources.c: a packet decoder of each, and their image
+ * for a trial flow) and copies it to a clone. */
+#include <stddef.h>
 
 #include <etmtrace/decoder.h>
 #include <etmtrace/error.h>
-#include <etmtrace/flow.h>
 
 #include "decoder/dec_int.h"
-#include "decoder/hold_ring.h"
 #include "decoder/realign.h"
-#include "packet/pktdec.h"
 #include "realign/realign.h"
-#include "source/dfmt_bulk.h"
 
 void etm_dec_left_wire(struct etm_decoder *d)
 {
@@ -50,28 +42,14 @@ int etm_decoder_note_source_img(struct etm_decoder *d,
 		return -etme_bad_config;
 	if (!d->dfmt || d->fmt != etm_fmt_coresight || d->src[id])
 		return 0; /* nothing to look for, or decoded */
-	if (!d->left && !(d->left = calloc(1, sizeof(*d->left))))
-		return -etme_nomem;
-	etm_pkt_free(d->left->pd[id]);
-	etm_flow_free(d->left->fl[id]);
-	d->left->fl[id] = NULL;
-	d->left->img[id] = img;
-	etm_config_from_user(&d->left->cfg[id], cfg, cfg->size);
-	d->left->pd[id] = etm_pkt_alloc(&d->left->cfg[id]);
-	d->left->ids[id] = d->left->pd[id] != NULL;
+	r = etm_realign_left_add(&d->left, id, cfg, img);
 	etm_dec_left_wire(d);
-	return d->left->pd[id] ? 0 : -etme_nomem;
+	return r;
 }
 
 void etm_dec_left_free(struct etm_decoder *d)
 {
-	unsigned i;
-
-	for (i = 0; d->left && i < ETM_DEC_MAX_SOURCES; i++) {
-		etm_pkt_free(d->left->pd[i]);
-		etm_flow_free(d->left->fl[i]);
-	}
-	free(d->left);
+	etm_realign_left_free(d->left);
 	d->left = NULL;
 }
 
@@ -90,12 +68,5 @@ int etm_dec_left_clone(struct etm_decoder *c, const struct etm_decoder *d)
 size_t etm_dec_left_cfgs(const struct etm_decoder *d, struct etm_config *cfg,
 			 size_t max)
 {
-	size_t n = 0;
-
-	for (unsigned i = 0; d->left && i < ETM_DEC_MAX_SOURCES && n < max; i++)
-		if (d->left->ids[i]) {
-			cfg[n] = d->left->cfg[i];
-			cfg[n++].traceid = i;
-		}
-	return n;
+	return etm_realign_left_cfgs(d->left, cfg, max);
 }

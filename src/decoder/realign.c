@@ -1,9 +1,12 @@
 /* decoder/realign.c - the decoder's part of the CoreSight frame
- * realignment (doc/realign.md): its switch (off, basic, precise), the IDs of the input for the
- * deformatter, the answer where it asks for a decision (src/realign/, with
- * the sources' packet decoders for its trial parses), a bad packet on the fast path handed back to its byte path
- * from the frame of the packet, and every parser and flow losing sync
- * where the frames were realigned. */
+ * realignment (doc/realign.md), what moves the decoder's own state: its
+ * switch (off, basic, precise) and the hold's with it (the rules are
+ * src/realign/elem_hold_rule.c), the IDs of the input for the
+ * deformatter, the answer where it asks for a decision (src/realign/,
+ * given the sources' packet decoders for its trial parses), a bad packet
+ * on the fast path handed back to its byte path from the frame of the
+ * packet, and every parser and flow losing sync where the frames were
+ * realigned (what the hold withdraws there: src/realign/elem_hold_ring.c). */
 #include <string.h>
 
 #include <etmtrace/decoder.h>
@@ -11,7 +14,6 @@
 
 #include "common/zero.h"
 #include "decoder/dec_int.h"
-#include "decoder/hold_ring.h"
 #include "decoder/realign.h"
 #include "packet/pktdec.h"
 #include "realign/realign.h"
@@ -34,18 +36,6 @@ int etm_decoder_note_id(struct etm_decoder *d, unsigned id)
 	return 0;
 }
 
-/* The input offset from which on nothing @d made has gone out yet (it may
- * still be withdrawn; UINT64_MAX: all is out), for a decision
- * (etm_realign_in). */
-static uint64_t dec_out_from(const struct etm_decoder *d)
-{
-	if (!d->hold_on)
-		return UINT64_MAX;
-	return d->hold.maxoff > ETM_DFMT_REACH ?
-		       d->hold.maxoff - ETM_DFMT_REACH + 1 :
-		       0;
-}
-
 void etm_dec_decide(struct etm_decoder *d)
 {
 	struct etm_realign_in in;
@@ -53,10 +43,10 @@ void etm_dec_decide(struct etm_decoder *d)
 
 	for (i = 0; i < ETM_DEC_MAX_SOURCES; i++)
 		in.pd[i] = d->src[i] ? d->src[i]->pd : NULL;
-	in.sign = etm_dec_hold_sign(&d->hold,
-				    etm_realign_sign_from(d->dfmt));
+	in.sign = etm_realign_hold_sign(&d->hold,
+					etm_realign_sign_from(d->dfmt));
 	in.left = d->left;
-	in.out = dec_out_from(d);
+	in.out = etm_realign_hold_out_from(&d->hold, d->hold_on);
 	etm_realign_decide(d->dfmt, &in);
 }
 
@@ -68,11 +58,10 @@ void etm_dec_set_judge(struct etm_decoder *d)
 	/* what a realignment may retract waits (elem_hold.c): always in
 	 * precise, from the first suspicion of damage on in basic; once
 	 * elements wait there, they come out through it */
-	d->hold_on = (d->dfmt && d->fmt == etm_fmt_coresight &&
-		      !d->want_packets &&
-		      (d->realign == etm_realign_precise ||
-		       (d->realign == etm_realign_basic && d->hold_engaged))) ||
-		     d->hold.n > d->hold.head || d->hold_cur;
+	d->hold_on = etm_realign_hold_on(&d->hold, d->realign,
+					 d->dfmt && d->fmt == etm_fmt_coresight &&
+						 !d->want_packets) ||
+		     d->hold_cur;
 	/* the sign sees every flow's elements as they are made */
 	if (d->dfmt && d->fmt == etm_fmt_coresight)
 		etm_dfmt_set_flow_trial(d->dfmt, d->hold_on && !d->no_realign &&
@@ -86,33 +75,23 @@ int etm_decoder_set_realign(struct etm_decoder *d, enum etm_realign mode)
 		return -etme_invalid;
 	d->realign = mode;
 	d->no_realign = mode == etm_realign_off;
-	if (mode != etm_realign_basic)
-		d->hold_engaged = 0;
+	etm_realign_hold_set_mode(&d->hold, mode);
 	etm_dec_set_judge(d);
 	return 0;
 }
 
 void etm_dec_suspect(struct etm_decoder *d, uint64_t off)
 {
-	if (d->realign != etm_realign_basic || d->want_packets ||
-	    d->fmt != etm_fmt_coresight)
+	if (d->want_packets || d->fmt != etm_fmt_coresight)
 		return;
-	if (off + 2 * ETM_DFMT_REACH > d->engaged_until)
-		d->engaged_until = off + 2 * ETM_DFMT_REACH;
-	if (d->hold_engaged)
-		return;
-	d->hold_engaged = 1;
-	etm_dec_set_judge(d);
+	if (etm_realign_hold_suspect(&d->hold, d->realign, off))
+		etm_dec_set_judge(d);
 }
 
 void etm_dec_hold_idle(struct etm_decoder *d)
 {
-	const struct dec_hold *h = &d->hold;
-
-	if (!d->hold_engaged || h->head != h->n || h->losing || d->re_at ||
-	    h->maxoff < d->engaged_until)
+	if (!etm_realign_hold_release(&d->hold, d->re_at != 0))
 		return;
-	d->hold_engaged = 0;
 	d->cur = d->hold_cur;
 	d->hold_cur = NULL;
 	etm_dec_set_judge(d);
@@ -146,6 +125,16 @@ int etm_dec_rewind(struct etm_decoder *d)
 	if (!etm_dfmt_fast(d->dfmt))
 		return 0;
 	return etm_dfmt_rewind(d->dfmt, d->sel, at, d->re_end, d->re_id);
+}
+
+void etm_dec_retract(struct etm_decoder *d, uint64_t cut)
+{
+	uint8_t live[ETM_DEC_MAX_SOURCES];
+	unsigned i;
+
+	for (i = 0; i < ETM_DEC_MAX_SOURCES; i++)
+		live[i] = d->src[i] && d->src[i]->flow;
+	etm_realign_hold_retract(&d->hold, cut, live);
 }
 
 void etm_dec_lose_all(struct etm_decoder *d, uint64_t off)

@@ -7,6 +7,7 @@
 #ifndef ETM_REALIGN_REALIGN_H
 #define ETM_REALIGN_REALIGN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <etmtrace/config.h>
@@ -17,18 +18,36 @@ struct etm_flow;
 struct etm_image;
 struct etm_pkt_decoder;
 
+/* The trace IDs of the sources not decoded. */
+#define ETM_REALIGN_LEFT_IDS 128
+
 /* The sources of the input the decoder does not decode (a selection),
  * for the damage start of a late realignment (damage_start.c): the packet
  * decoder of each (@pd[id], there where @ids[id]), its configuration, its
  * program image (NULL: none) and a trial flow over it, made at its first
- * use. The decoder owns them (decoder/left_sources.c). */
+ * use (left_sources.c). The decoder owns the set (decoder/left_sources.c
+ * notes them). */
 struct etm_realign_left {
-	struct etm_pkt_decoder *pd[128];
-	struct etm_config cfg[128];
-	uint8_t ids[128];
-	const struct etm_image *img[128];
-	struct etm_flow *fl[128];
+	struct etm_pkt_decoder *pd[ETM_REALIGN_LEFT_IDS];
+	struct etm_config cfg[ETM_REALIGN_LEFT_IDS];
+	uint8_t ids[ETM_REALIGN_LEFT_IDS];
+	const struct etm_image *img[ETM_REALIGN_LEFT_IDS];
+	struct etm_flow *fl[ETM_REALIGN_LEFT_IDS];
 };
+
+/* Source @id (< 0x70, valid: etm_config_check()) of configuration @cfg
+ * (copied) and program image @img (borrowed; NULL: none) is not decoded:
+ * the set *@lp (made at its first source) gets a packet decoder of it,
+ * replacing what it had for @id. Returns 0 or -etme_nomem. */
+int etm_realign_left_add(struct etm_realign_left **lp, unsigned id,
+			 const struct etm_config *cfg,
+			 const struct etm_image *img);
+/* Free the set @l (NULL: nothing) with its decoders and flows. */
+void etm_realign_left_free(struct etm_realign_left *l);
+/* The configurations of the sources of @l (NULL: none), each with its
+ * trace ID, into @cfg (up to @max); returns how many. */
+size_t etm_realign_left_cfgs(const struct etm_realign_left *l,
+			     struct etm_config *cfg, size_t max);
 
 /* What the decoder gives a decision: the packet decoder of each live trace
  * ID (@pd[id], NULL: none; for trial parses, etm_pkt_trial()), and the

@@ -1,5 +1,5 @@
 /* tests/unit/test-elem_hold.c - the element hold of the frame realignment
- * (decoder/elem_hold.c): its ready scan over the ring, by hand-derived cases; and on TC2 (CoreSight frames, realignment on) pushed in pieces,
+ * (realign/elem_hold_ring.c, decoder/elem_hold.c): its ready scan over the ring, by hand-derived cases; and on TC2 (CoreSight frames, realignment on) pushed in pieces,
  * no element comes out before an element made after it lies
  * ETM_DFMT_REACH (912) bytes past it in the input pushed so far. */
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 #include <etmtrace/etmtrace.h>
 
 #include "decoder/dec_int.h"
-#include "decoder/hold_ring.h"
+#include "realign/elem_hold.h"
 #include "etest.h"
 
 #define REACH 912 /* ETM_DFMT_REACH: 512 + 24 * 16 + 16 */
@@ -34,15 +34,15 @@ static void ready_prefix(void)
 
 	/* latest 956: 0, 10 and 44 (44 + 912 = 956) are; 45 is not, and 5
 	 * after it waits behind it */
-	ET_EQ(etm_dec_hold_ready(off, 7, 0, 5, 956), 3);
-	ET_EQ(etm_dec_hold_ready(off, 7, 1, 5, 956), 3);
+	ET_EQ(etm_realign_hold_ready(off, 7, 0, 5, 956), 3);
+	ET_EQ(etm_realign_hold_ready(off, 7, 1, 5, 956), 3);
 	/* below 912 nothing can be; at 912 only offset 0 */
-	ET_EQ(etm_dec_hold_ready(off, 7, 0, 5, 911), 0);
-	ET_EQ(etm_dec_hold_ready(off, 7, 0, 5, 912), 1);
+	ET_EQ(etm_realign_hold_ready(off, 7, 0, 5, 911), 0);
+	ET_EQ(etm_realign_hold_ready(off, 7, 0, 5, 912), 1);
 	/* nothing waiting */
-	ET_EQ(etm_dec_hold_ready(off, 7, 5, 5, 10000), 5);
+	ET_EQ(etm_realign_hold_ready(off, 7, 5, 5, 10000), 5);
 	/* everything far enough: all five */
-	ET_EQ(etm_dec_hold_ready(off, 7, 0, 5, 45 + REACH), 5);
+	ET_EQ(etm_realign_hold_ready(off, 7, 0, 5, 45 + REACH), 5);
 }
 
 /* Longer runs: offsets 0..19. */
@@ -55,18 +55,18 @@ static void ready_long_runs(void)
 	for (i = 0; i < 20; i++)
 		o[i] = i;
 	ring(off, 32, o);
-	ET_EQ(etm_dec_hold_ready(off, 31, 0, 20, REACH + 19), 20);
+	ET_EQ(etm_realign_hold_ready(off, 31, 0, 20, REACH + 19), 20);
 	/* 0..8 */
-	ET_EQ(etm_dec_hold_ready(off, 31, 0, 20, REACH + 8), 9);
+	ET_EQ(etm_realign_hold_ready(off, 31, 0, 20, REACH + 8), 9);
 	/* 0..7 */
-	ET_EQ(etm_dec_hold_ready(off, 31, 0, 20, REACH + 7), 8);
+	ET_EQ(etm_realign_hold_ready(off, 31, 0, 20, REACH + 7), 8);
 	/* from 3: 3..7 */
-	ET_EQ(etm_dec_hold_ready(off, 31, 3, 20, REACH + 7), 8);
+	ET_EQ(etm_realign_hold_ready(off, 31, 3, 20, REACH + 7), 8);
 	/* one far offset stops it there, whatever follows */
 	off[3].offset = 900;
-	ET_EQ(etm_dec_hold_ready(off, 31, 0, 20, REACH + 10), 3);
+	ET_EQ(etm_realign_hold_ready(off, 31, 0, 20, REACH + 10), 3);
 	/* and with only five waiting */
-	ET_EQ(etm_dec_hold_ready(off, 31, 0, 5, REACH + 10), 3);
+	ET_EQ(etm_realign_hold_ready(off, 31, 0, 5, REACH + 10), 3);
 }
 
 /* Indices past the ring's end wrap: a ring of 16, indices 12..23 in slots
@@ -81,9 +81,9 @@ static void ready_wraps(void)
 		o[i & 15] = 10 * i;
 	ring(off, 16, o);
 	/* latest 912 + 185: offsets up to 185, indices 12..18 */
-	ET_EQ(etm_dec_hold_ready(off, 15, 12, 24, REACH + 185), 19);
-	ET_EQ(etm_dec_hold_ready(off, 15, 12, 24, REACH + 230), 24);
-	ET_EQ(etm_dec_hold_ready(off, 15, 12, 24, REACH + 119), 12);
+	ET_EQ(etm_realign_hold_ready(off, 15, 12, 24, REACH + 185), 19);
+	ET_EQ(etm_realign_hold_ready(off, 15, 12, 24, REACH + 230), 24);
+	ET_EQ(etm_realign_hold_ready(off, 15, 12, 24, REACH + 119), 12);
 }
 
 struct seen {

@@ -1,10 +1,9 @@
-/* decoder/hold_ring.c - the element hold's ring (doc/realign.md,
+/* realign/elem_hold_ring.c - the element hold's ring (doc/realign.md,
  * "Element hold"): the elements waiting until no realignment can retract
  * them, their release ETM_DFMT_REACH bytes of input later, the retraction
  * of those a realignment's cut makes wrong, and the first sign of trouble
  * among them. A data structure only: the hold's place in the decoder's
- * output is elem_hold.c, which calls the pipeline (decoder.c); this file
- * calls neither. */
+ * output is decoder/elem_hold.c, which pumps the pipeline into it. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +12,8 @@
 #include <etmtrace/error.h>
 
 #include "common/sbuf.h"
-#include "decoder/dec_int.h"
-#include "decoder/hold_ring.h"
 #include "flow/flow_pull.h"
+#include "realign/elem_hold.h"
 #include "realign/realign.h"
 #include "source/dfmt_bulk.h"
 
@@ -35,29 +33,31 @@ static int hold_keeps(const struct etm_elem *e)
  * when a batch is about to go out: the ready prefix only grows with the
  * latest offset, so this is where it would be had it moved after every
  * append). */
-static size_t hold_rdy(const struct dec_hold *h)
+static size_t hold_rdy(const struct etm_realign_hold *h)
 {
-	return etm_dec_hold_ready_at(h->el, h->cap - 1, h->rdy, h->n,
-				     h->maxoff);
+	return etm_realign_hold_ready_at(h->el, h->cap - 1, h->rdy, h->n,
+					 h->maxoff);
 }
 
-void etm_dec_hold_free(struct dec_hold *h)
+void etm_realign_hold_free(struct etm_realign_hold *h)
 {
 	free(h->el);
 	memset(h, 0, sizeof(*h));
 }
 
-void etm_dec_hold_clear(struct dec_hold *h)
+void etm_realign_hold_clear(struct etm_realign_hold *h)
 {
 	h->head = h->rdy = h->n = 0;
 	h->maxoff = 0;
 	h->losing = 0;
 	memset(h->lose, 0, sizeof(h->lose));
+	h->engaged = 0;
+	h->engaged_until = 0;
 }
 
 /* Room for @k more elements (0 or -etme_nomem): the ring grows to a
  * power of two, its waiting elements moved to the start. */
-int etm_dec_hold_room(struct dec_hold *h, size_t k)
+int etm_realign_hold_room(struct etm_realign_hold *h, size_t k)
 {
 	size_t live = h->n - h->head, cap = 256, i;
 	struct etm_elem *el;
@@ -85,7 +85,7 @@ int etm_dec_hold_room(struct dec_hold *h, size_t k)
 
 /* After a realignment: whether @e was made before its flow lost sync at
  * the cut (then it goes, unless it is an error or a loss of sync). */
-static int hold_lost(struct dec_hold *h, const struct etm_elem *e)
+static int hold_lost(struct etm_realign_hold *h, const struct etm_elem *e)
 {
 	if (e->id >= sizeof(h->lose) || !h->lose[e->id])
 		return 0;
@@ -97,14 +97,14 @@ static int hold_lost(struct dec_hold *h, const struct etm_elem *e)
 	return e->offset >= h->lose_from && !hold_keeps(e);
 }
 
-size_t etm_dec_hold_ready(const struct etm_elem *el, size_t m, size_t r,
-			  size_t k, uint64_t mx)
+size_t etm_realign_hold_ready(const struct etm_elem *el, size_t m, size_t r,
+			      size_t k, uint64_t mx)
 {
-	return etm_dec_hold_ready_at(el, m, r, k, mx);
+	return etm_realign_hold_ready_at(el, m, r, k, mx);
 }
 
-void etm_dec_hold_add_losing(struct dec_hold *h, const struct etm_elem *e,
-			     size_t n)
+void etm_realign_hold_add_losing(struct etm_realign_hold *h, const struct etm_elem *e,
+				 size_t n)
 {
 	struct etm_elem *el = h->el;
 	size_t i, m = h->cap - 1, k = h->n;
@@ -117,11 +117,11 @@ void etm_dec_hold_add_losing(struct dec_hold *h, const struct etm_elem *e,
 		mx = e[i].offset > mx ? e[i].offset : mx;
 	}
 	h->n = k;
-	h->rdy = etm_dec_hold_ready_at(el, m, h->rdy, k, mx);
+	h->rdy = etm_realign_hold_ready_at(el, m, h->rdy, k, mx);
 	h->maxoff = mx;
 }
 
-uint64_t etm_dec_hold_sign(const struct dec_hold *h, uint64_t from)
+uint64_t etm_realign_hold_sign(const struct etm_realign_hold *h, uint64_t from)
 {
 	uint64_t first = UINT64_MAX;
 	size_t i, m = h->cap - 1;
@@ -139,7 +139,7 @@ uint64_t etm_dec_hold_sign(const struct dec_hold *h, uint64_t from)
 /* The first waiting element of the retraction: two frames before the cut
  * @cut, or before the first sign of trouble still waiting if earlier (the
  * cut may come late). */
-static uint64_t hold_from(const struct dec_hold *h, uint64_t cut)
+static uint64_t hold_from(const struct etm_realign_hold *h, uint64_t cut)
 {
 	uint64_t from = cut > HOLD_BACK ? cut - HOLD_BACK : 0, o;
 	size_t i, m = h->cap - 1;
@@ -152,11 +152,11 @@ static uint64_t hold_from(const struct dec_hold *h, uint64_t cut)
 	return from;
 }
 
-void etm_dec_hold_retract(struct etm_decoder *d, uint64_t cut)
+void etm_realign_hold_retract(struct etm_realign_hold *h, uint64_t cut,
+			      const uint8_t live[ETM_REALIGN_HOLD_IDS])
 {
-	struct dec_hold *h = &d->hold;
 	uint64_t from;
-	size_t i, k, m = h->cap - 1, last[ETM_DEC_MAX_SOURCES];
+	size_t i, k, m = h->cap - 1, last[ETM_REALIGN_HOLD_IDS];
 	const struct etm_elem *e;
 
 	h->rdy = hold_rdy(h);
@@ -165,7 +165,7 @@ void etm_dec_hold_retract(struct etm_decoder *d, uint64_t cut)
 
 	/* a source's last element before it, if a range: its offset is the
 	 * packet that began it, its last atoms may come from after it */
-	for (i = 0; i < ETM_DEC_MAX_SOURCES; i++)
+	for (i = 0; i < ETM_REALIGN_HOLD_IDS; i++)
 		last[i] = SIZE_MAX;
 	for (i = h->rdy; i < h->n; i++) {
 		e = &h->el[i & m];
@@ -184,20 +184,22 @@ void etm_dec_hold_retract(struct etm_decoder *d, uint64_t cut)
 	}
 	h->n = k;
 	/* and those still queued in the flows, which come before each flow's
-	 * own frame_align error (etm_dec_lose_all()) */
+	 * own frame_align error (decoder/realign.c, etm_dec_lose_all()) */
 	h->losing = 0;
-	for (i = 0; i < ETM_DEC_MAX_SOURCES; i++) {
-		h->lose[i] = d->src[i] && d->src[i]->flow;
+	for (i = 0; i < ETM_REALIGN_HOLD_IDS; i++) {
+		h->lose[i] = live[i] != 0;
 		h->losing += h->lose[i];
 	}
 	h->lose_from = from;
 }
 
-void etm_dec_hold_save(const struct dec_hold *h, struct etm_sbuf *s)
+/* The waiting elements (not the ready ones: they go out whatever comes)
+ * and the losing state. */
+static void hold_save_waiting(const struct etm_realign_hold *h,
+			      struct etm_sbuf *s)
 {
 	size_t i, r = hold_rdy(h);
 
-	/* the ready ones go out whatever comes: not state */
 	etm_sbuf_u64(s, h->n - r);
 	etm_sbuf_u64(s, h->maxoff);
 	for (i = r; i < h->n; i++)
@@ -207,4 +209,13 @@ void etm_dec_hold_save(const struct dec_hold *h, struct etm_sbuf *s)
 		etm_sbuf_put(s, h->lose, sizeof(h->lose));
 		etm_sbuf_u64(s, h->lose_from);
 	}
+}
+
+void etm_realign_hold_save(const struct etm_realign_hold *h, int on,
+			   struct etm_sbuf *s)
+{
+	if (on)
+		hold_save_waiting(h, s);
+	if (h->engaged)
+		etm_sbuf_u64(s, h->engaged_until);
 }
