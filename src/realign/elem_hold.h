@@ -142,12 +142,32 @@ void etm_realign_hold_free(struct etm_realign_hold *h);
 void etm_realign_hold_save(const struct etm_realign_hold *h, int on,
 			   struct etm_sbuf *s);
 
-/* The hold's switch (elem_hold_rule.c). Whether the hold is on in @mode
- * for a decoder of elements from CoreSight frames (@frames; else never,
- * unless elements still wait in it: they come out through it): always in
- * etm_realign_precise, while engaged in etm_realign_basic. */
-int etm_realign_hold_on(const struct etm_realign_hold *h,
-			enum etm_realign mode, int frames);
+/* The hold's switch (elem_hold_rule.c; the two asked on the element path
+ * inline here). Whether the hold is on in @mode for a decoder of elements
+ * from CoreSight frames (@frames; else never, unless elements still wait
+ * in it: they come out through it): always in etm_realign_precise, while
+ * engaged in etm_realign_basic. */
+static inline int etm_realign_hold_on(const struct etm_realign_hold *h,
+				      enum etm_realign mode, int frames)
+{
+	return (frames && (mode == etm_realign_precise ||
+			   (mode == etm_realign_basic && h->engaged))) ||
+	       h->n > h->head;
+}
+
+/* An engaged hold lets go when it is empty, nothing is to be withdrawn
+ * (no loss pending; @pending: no rewind pending either) and the input is
+ * past engaged_until. Returns 1 if it let go now, else 0 (asked after
+ * every batch that goes out). */
+static inline int etm_realign_hold_release(struct etm_realign_hold *h,
+					   int pending)
+{
+	if (!h->engaged || h->head != h->n || h->losing || pending ||
+	    h->maxoff < h->engaged_until)
+		return 0;
+	h->engaged = 0;
+	return 1;
+}
 /* The realignment was switched to @mode: the hold disengages unless it
  * is etm_realign_basic. */
 void etm_realign_hold_set_mode(struct etm_realign_hold *h,
@@ -158,10 +178,6 @@ void etm_realign_hold_set_mode(struct etm_realign_hold *h,
  * suspicion. Returns 1 if it engaged now (the switch changes), else 0. */
 int etm_realign_hold_suspect(struct etm_realign_hold *h,
 			     enum etm_realign mode, uint64_t off);
-/* An engaged hold lets go when it is empty, nothing is to be withdrawn
- * (no loss pending; @pending: no rewind pending either) and the input is
- * past engaged_until. Returns 1 if it let go now, else 0. */
-int etm_realign_hold_release(struct etm_realign_hold *h, int pending);
 /* The input offset from which on nothing the decoder made has gone out
  * (it may still be withdrawn) with the hold on (@on), for a decision
  * (etm_realign_in.out; UINT64_MAX: all is out). */

@@ -3,22 +3,15 @@
  * etm_realign_basic it engages at the first suspicion of damage and lets
  * go once it is empty, nothing is to be withdrawn and the input is
  * 2 * ETM_DFMT_REACH past the latest suspicion; elements still waiting
- * keep it on in any mode. Rules over the hold's state only: the decoder
- * asks them and moves its own state (decoder/realign.c). */
+ * keep it on in any mode (those two rules inline in elem_hold.h). Rules
+ * over the hold's state only: the decoder asks them and moves its own
+ * state (decoder/realign.c). */
 #include <stdint.h>
 
 #include <etmtrace/decoder.h>
 
 #include "realign/elem_hold.h"
 #include "source/dfmt_bulk.h"
-
-int etm_realign_hold_on(const struct etm_realign_hold *h,
-			enum etm_realign mode, int frames)
-{
-	return (frames && (mode == etm_realign_precise ||
-			   (mode == etm_realign_basic && h->engaged))) ||
-	       h->n > h->head;
-}
 
 void etm_realign_hold_set_mode(struct etm_realign_hold *h,
 			       enum etm_realign mode)
@@ -37,15 +30,6 @@ int etm_realign_hold_suspect(struct etm_realign_hold *h,
 	if (h->engaged)
 		return 0;
 	h->engaged = 1;
-	return 1;
-}
-
-int etm_realign_hold_release(struct etm_realign_hold *h, int pending)
-{
-	if (!h->engaged || h->head != h->n || h->losing || pending ||
-	    h->maxoff < h->engaged_until)
-		return 0;
-	h->engaged = 0;
 	return 1;
 }
 
