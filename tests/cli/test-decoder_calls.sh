@@ -2,7 +2,8 @@
 # tests/cli/test-decoder_calls.sh - the files of src/decoder call each other
 # in no cycle: the decoder's stages (stages.c: pieces.c, elem_hold.c, then
 # the pipeline decoder.c) each call only those below them
-# (scripts/file-calls.py over the layer's library, by nm). And the check
+# (scripts/file-calls.py over the layer's library, by nm); nor do those of
+# src/realign. And the check
 # itself finds a cycle where there is one: two objects made here that call
 # each other.
 . "$(dirname "$0")/lib.sh"
@@ -17,6 +18,15 @@ grep '^cycle' "$tmp/calls"
 # the stages call down only
 check '! grep -q "^decoder.c -> \(stages\|elem_hold\|pieces\)" "$tmp/calls"' 'the pipeline calls no stage above it'
 check 'grep -q "^stages.c -> elem_hold.c" "$tmp/calls" && grep -q "^elem_hold.c -> decoder.c" "$tmp/calls"' 'stages -> hold -> pipeline'
+
+# the realignment's module (src/realign/: the decision, the element hold's
+# ring and switch, the left-out sources) has no cycle either
+rlib=$ETM_BUILD/libetm_realign.a
+[ -f "$rlib" ] || { echo "no $rlib"; exit 77; }
+$PY "$calls" "$rlib" > "$tmp/rcalls" 2>&1
+rc=$?
+check '[ $rc = 0 ]' "src/realign: no cycle ($(grep -c -- ' -> ' "$tmp/rcalls") calls between files)"
+grep '^cycle' "$tmp/rcalls"
 
 # a cycle of two files is found
 printf 'int b(int);\nint a(int x) { return x ? b(x - 1) : 0; }\n' > "$tmp/a.c"
