@@ -147,10 +147,13 @@ void etm_dec_decide(struct etm_decoder *d);
 void etm_dec_bad_packet(struct etm_decoder *d, const struct etm_packet *pkt);
 /* Damage suspected at input offset @off (a bad packet, a realignment): in
  * etm_realign_basic, the hold engages (from the next call on) until the
- * input is 2 * ETM_DFMT_REACH past the latest suspicion. */
+ * input is 2 * ETM_DFMT_REACH past the latest suspicion (the rule:
+ * etm_realign_hold_suspect()). */
 void etm_dec_suspect(struct etm_decoder *d, uint64_t off);
 /* In etm_realign_basic with the hold engaged and empty, nothing to withdraw
- * and the input past engaged_until: the hold disengages (between calls). */
+ * and the input past its engagement (etm_realign_hold_release()): the
+ * hold disengages and the source being drained goes back to cur (between
+ * calls). */
 void etm_dec_hold_idle(struct etm_decoder *d);
 /* After etm_dec_bad_packet() on the fast path: the source's packet decoder
  * forgets its unparsed bytes and the deformatter's byte path takes the
