@@ -5,13 +5,12 @@
  * in the hold's ring (realign/elem_hold_ring.c), in the order it was
  * made, until the input it came from lies ETM_DFMT_REACH bytes behind the
  * latest element's, the farthest back a realignment's cut can fall
- * (source/dfmt_bulk.h); a
- * realignment retracts the waiting elements from two frames before its
- * cut on. The order of the elements is unchanged, so undamaged input
- * decodes the same. Only the stage is here, above the pipeline: it pumps
- * the pipeline's elements into the ring and hands out the ready ones,
- * calling down into decoder.c and realign.c (and the ring and its rules,
- * src/realign/elem_hold.h), none of which calls it. */
+ * (source/dfmt_bulk.h); a realignment retracts the waiting elements from
+ * two frames before its cut on. The order of the elements is unchanged,
+ * so undamaged input decodes the same. Only the stage is here, above the
+ * pipeline: it pumps the pipeline's elements into the ring and hands out
+ * the ready ones, calling down into decoder.c and realign.c (and the ring
+ * and its rules, src/realign/elem_hold.h), none of which calls it. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -90,7 +89,7 @@ int etm_dec_hold_next_elems(struct etm_decoder *d,
 	int n = 0, dirty = 0;
 	size_t k, m, want = HOLD_BATCH_ON, lazy = HOLD_LAZY;
 
-	if (d->hold.engaged) {
+	if (h->engaged) {
 		want = HOLD_BATCH;
 		lazy = 0;
 	}
