@@ -160,8 +160,7 @@ int run_parts(struct etm_decoder *dec, etm_read_fn rd, void *rctx,
 	      struct etm_run_stats *st)
 {
 	struct rp_run r = { .po = po, .ctx = ctx, .side = side };
-	struct etm_run_ops ops = { .open = rp_open, .emit = rp_emit,
-				   .drop = rp_drop };
+	struct etm_run_ops ops = { .open = rp_open, .emit = rp_emit, .drop = rp_drop };
 
 	if (!po || !po->open || !po->close || !po->item || !po->cut ||
 	    !po->apply || !po->free ||
