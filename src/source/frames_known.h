@@ -91,8 +91,8 @@ static inline int ids_known(const struct etm_frames *x, const uint8_t *f,
 /* ids_known() in the bulk loop, the runs of known IDs in registers
  * (BULK_KRUNS(x, k) declares and loads them). */
 #ifdef __SSE2__
-#define BULK_KRUNS(x, k)   \
-	struct kruns k; \
+#define BULK_KRUNS(x, k) \
+	struct kruns k;  \
 	kruns_load((x), &k)
 static inline __attribute__((always_inline)) int
 known_in_bulk(const struct etm_frames *x, const struct kruns *k,
