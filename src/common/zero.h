@@ -18,8 +18,11 @@ static inline void etm_zero32(char **c, size_t *n)
 }
 
 /* Straight-line code, no loop: gcc -O3 turns a loop of small memsets back
- * into one memset ("rep stos") where the size is known. */
-static inline void etm_zero(void *p, size_t n)
+ * into one memset ("rep stos") where the size is known. Always inlined:
+ * with the size known it folds to a few vector stores, while an out-of-line
+ * copy (gcc's choice in large loops such as the PTM plain loop's) tests
+ * each 32-byte step (29 instructions per element against 9). */
+static inline __attribute__((always_inline)) void etm_zero(void *p, size_t n)
 {
 	char *c = p;
 

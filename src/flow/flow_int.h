@@ -80,9 +80,10 @@ static inline int etm_flow_qopen(const struct etm_flow *f)
 
 /* Append a zeroed element of @kind produced by the packet at @offset; fills
  * id from the config. Returns NULL only if the queue is full (a bug). */
-static inline struct etm_elem *etm_flow_emit(struct etm_flow *f,
-					     enum etm_elem_kind kind,
-					     uint64_t offset)
+static inline __attribute__((always_inline)) struct etm_elem *
+etm_flow_emit(struct etm_flow *f,
+	      enum etm_elem_kind kind,
+	      uint64_t offset)
 {
 	struct etm_elem *el;
 

@@ -15,6 +15,7 @@
 #include <etmtrace/error.h>
 
 #include "source/frames.h"
+#include "source/frames_known.h"
 
 /* the arrays etm_frames_alloc() leaves unset lie together */
 _Static_assert(offsetof(struct etm_frames, seg) ==
@@ -60,22 +61,6 @@ void etm_frames_drop(struct etm_frames *x)
 	x->nops = x->opi = 0;
 	x->npart = 0;
 	x->suspect = 0;
-}
-
-void etm_frames_known_changed(struct etm_frames *x)
-{
-	unsigned id, n = 0;
-
-	for (id = 0; id < 0x70; id++)
-		n += x->known[id] != 0;
-	if (n == 0x70) {
-		x->nkvec = 0; /* every ID: nothing to check */
-		return;
-	}
-	x->nkvec = n < ETM_FR_KMANY ? n : ETM_FR_KMANY;
-	for (id = 0, n = 0; id < 0x70 && x->nkvec < ETM_FR_KMANY; id++)
-		if (x->known[id])
-			memset(x->kvec[n++], (int)(2 * id + 1), 16);
 }
 
 void etm_frames_input(struct etm_frames *x, const uint8_t *buf, size_t n,
@@ -376,38 +361,6 @@ static inline __attribute__((always_inline)) void bulk_mixed(struct etm_frames *
 	*pns = ns;
 }
 
-/* Whether the ID bytes of frame @f (bit 2k of @idm: byte 2k) name known
- * IDs only, and byte 14 (if in @idm) does not have the reserved auxiliary
- * bit 7 (aux_reserved()): compared with each known one at once where there are few
- * (no branch on the frame's contents: a loop over the ID bytes, of
- * varying length, is mispredicted - measured with callgrind
- * --branch-sim), else looked up one by one. */
-static inline int ids_known(const struct etm_frames *x, const uint8_t *f,
-			    unsigned idm)
-{
-	/* an ID in byte 14 with auxiliary bit 7 set (aux_reserved()) */
-	unsigned aux14 = (unsigned)(f[15] & 0x80) << 7;
-
-#ifdef __SSE2__
-	if (x->nkvec < ETM_FR_KMANY) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)f);
-		__m128i m = _mm_setzero_si128();
-		unsigned i;
-
-		for (i = 0; i < x->nkvec; i++)
-			m = _mm_or_si128(
-				m, _mm_cmpeq_epi8(v, _mm_loadu_si128((const __m128i *)(const void *)x->kvec[i])));
-		return !(idm & (~(unsigned)_mm_movemask_epi8(m) | aux14));
-	}
-#endif
-	if (idm & aux14)
-		return 0;
-	for (; idm; idm &= idm - 1)
-		if (!x->known[f[__builtin_ctz(idm)] >> 1])
-			return 0;
-	return 1;
-}
-
 static void bulk_frames(struct etm_frames *x)
 {
 	const uint8_t *buf = x->buf, *f, *fend;
@@ -415,6 +368,7 @@ static void bulk_frames(struct etm_frames *x)
 	int id = x->cur_id, t = x->single;
 	uint64_t off;           /* input offset of frame f */
 	uint8_t fx[32] = { 0 }; /* the fixed frame, room to copy from 14 */
+	BULK_KRUNS(x, kr);
 
 	/* no whole frame (and no pointer arithmetic on a NULL buffer) */
 	if (x->n - x->pos < 16 || (n && x->stg_id != t))
@@ -446,8 +400,7 @@ static void bulk_frames(struct etm_frames *x)
 		/* an FSYNC, an ID of 0x70 or above (reserved, or 0x7b /
 		 * 0x7d), or one not known (the selected ID is): the general
 		 * path */
-		if (rm ||
-		    (x->nkvec && !ids_known(x, f, (idm & ~vm) | (idm & 0x4000))))
+		if (rm || (x->nkvec && !known_in_bulk(x, &kr, f, (idm & ~vm) | (idm & 0x4000))))
 			break;
 		s0 = id == t;
 		if (!(vm | s0)) {

@@ -15,6 +15,9 @@
 #define ETM_FR_SEGS (ETM_FR_STAGE / 15 + 8)
 #define ETM_FR_ID_UNKNOWN (-1)
 #define ETM_FR_KMANY 17u
+/* Runs of consecutive known IDs the bulk path compares with at a fixed
+ * cost (TC2: ID 0x00 and the sources 0x10-0x14, two). */
+#define ETM_FR_KRUNS 3u
 
 struct etm_frames {
 	int cur_id;
@@ -57,6 +60,13 @@ struct etm_frames {
 	uint8_t known[128];
 	uint8_t kvec[16][16];
 	unsigned nkvec;
+	/* the same known IDs as at most ETM_FR_KRUNS runs of consecutive
+	 * IDs (krun 0: more), for a test of fixed cost: the ID byte b is of
+	 * a known ID when (uint8_t)(b - klo[r]) <= kspan[r] for some r (its
+	 * bit 0 set: the byte of an ID in the run); unused runs repeat run 0
+	 * (etm_frames_ids_known()) */
+	uint8_t klo[ETM_FR_KRUNS][16], kspan[ETM_FR_KRUNS][16];
+	unsigned nkrun;
 	/* error item to deliver */
 	int err;
 	uint64_t err_off;
@@ -97,6 +107,12 @@ void etm_frames_input(struct etm_frames *x, const uint8_t *buf, size_t n,
 		      uint64_t off);
 /* known[] was changed. */
 void etm_frames_known_changed(struct etm_frames *x);
+
+/* Whether the ID bytes of 16-byte frame @f (bit 2k of @idm: byte 2k is
+ * one) name IDs known to @x only, and an ID in byte 14 has no reserved
+ * auxiliary bit 7: the bulk path's test (for tests). */
+int etm_frames_ids_known(const struct etm_frames *x, const uint8_t *f,
+			 unsigned idm);
 /* Consume frames; @sel[id] is nonzero for the IDs with a source. */
 enum etm_fr_res etm_frames_step(struct etm_frames *x, const uint8_t *sel);
 /* The staged data was pushed: forget it. */

@@ -3,7 +3,9 @@
  * packets the deformatter's byte path gives:
  * random frames with ID changes (aux-bit rule included), reserved IDs,
  * FSYNCs and partial frames, pushed in random chunk sizes, are compared with
- * the deformatter feeding the packet parsers directly. */
+ * the deformatter feeding the packet parsers directly; and the bulk path's
+ * test of the IDs a frame names (runs of known IDs, one comparison per
+ * known ID) against the table of known IDs, ID by ID. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +14,7 @@
 #include "decoder/realign.h"
 #include "etest.h"
 #include "source/dfmt_bulk.h"
+#include "source/frames.h"
 
 #define MAXIT 800000
 
@@ -240,8 +243,90 @@ static void t_frames_equal_dfmt(void)
 	}
 }
 
+/* The frame names known IDs only, from the table, ID byte by ID byte (IDs
+ * of 0x70 and above are judged before the test: not known here), and an
+ * ID in byte 14 has no auxiliary bit 7. */
+static int known_by_table(const struct etm_frames *x, const uint8_t *f,
+			  unsigned idm)
+{
+	unsigned k;
+
+	if ((idm & 0x4000) && (f[15] & 0x80))
+		return 0;
+	for (k = 0; k < 16; k += 2)
+		if ((idm >> k & 1) && (f[k] >> 1 >= 0x70 || !x->known[f[k] >> 1]))
+			return 0;
+	return 1;
+}
+
+/* Known sets of 1 to 6 runs (the runs test takes up to three, the
+ * comparisons up to 16 IDs, the table the rest), random frames whose ID
+ * bytes are mostly near the known IDs: each test answers as the table. */
+static void t_ids_known_runs(void)
+{
+	struct etm_frames *x = etm_frames_alloc();
+	uint32_t s = 777;
+	unsigned round, i, nruns[7] = { 0 }, ntrue = 0, nfalse = 0;
+
+	ET_CHECK(x != NULL);
+	for (round = 0; round < 3000; round++) {
+		unsigned nr = 1 + round % 6, r, id;
+		uint8_t f[16];
+
+		etm_frames_init(x);
+		memset(x->known, 0, sizeof(x->known));
+		for (r = 0; r < nr; r++) {
+			unsigned a = rng(&s) % 0x70,
+				 len = 1 + rng(&s) % (round % 2 ? 3 : 12);
+
+			for (id = a; id < a + len && id < 0x70; id++)
+				x->known[id] = 1;
+		}
+		x->known[0x7b] = x->known[0x7d] = 1;
+		etm_frames_known_changed(x);
+		nruns[x->nkrun]++;
+		for (i = 0; i < 200; i++) {
+			unsigned k, idm = 0, want, got;
+
+			for (k = 0; k < 16; k++)
+				f[k] = (uint8_t)rng(&s);
+			for (k = 0; k < 16; k += 2) {
+				if (rng(&s) % 3)
+					continue;
+				/* an ID byte: a known ID, one next to it, any */
+				id = rng(&s) % 0x70;
+				if (rng(&s) % 2)
+					while (!x->known[id])
+						id = (id + 1) % 0x70;
+				if (rng(&s) % 4 == 0)
+					id = (id + (rng(&s) % 2 ? 1 : 0x6f)) % 0x70;
+				f[k] = (uint8_t)(2 * id + 1);
+				idm |= 1u << k;
+			}
+			want = (unsigned)known_by_table(x, f, idm);
+			got = (unsigned)etm_frames_ids_known(x, f, idm);
+			ET_EQ(got, want);
+			ntrue += want;
+			nfalse += !want;
+			if (x->nkrun && x->nkvec < ETM_FR_KMANY) {
+				/* the same frame by the comparisons */
+				unsigned keep = x->nkrun;
+
+				x->nkrun = 0;
+				ET_EQ((unsigned)etm_frames_ids_known(x, f, idm), want);
+				x->nkrun = keep;
+			}
+		}
+	}
+	/* every path was taken, both answers given */
+	ET_CHECK(nruns[0] > 0 && nruns[1] > 0 && nruns[2] > 0 && nruns[3] > 0);
+	ET_CHECK(ntrue > 10000 && nfalse > 10000);
+	free(x);
+}
+
 int main(void)
 {
 	ETEST(t_frames_equal_dfmt);
+	ETEST(t_ids_known_runs);
 	return etest_end();
 }
