@@ -31,6 +31,17 @@ int etm_run_defer_pays(const struct prun *r, const struct pchunk *c)
 				     c->head_end - c->start);
 }
 
+size_t etm_run_defer_max(const struct prun *r)
+{
+	size_t m = r->chunk_limit / 4;
+
+	if (m > PAR_RAW_HEAD)
+		m = PAR_RAW_HEAD;
+	if (!r->nconv && m > PAR_RAW_BLIND)
+		m = PAR_RAW_BLIND;
+	return m;
+}
+
 /* Pieces of output in order, and the bytes they hold. */
 struct plist {
 	struct ppiece *h, *t;

@@ -29,6 +29,13 @@ struct etm_sbuf;
  * copied and page-faulted in before the first convergence for nothing
  * where they converge within 1 KiB. */
 #define PAR_RAW_HEAD (4u << 20)
+/* ... and at most this many before any chunk has converged (the runner
+ * does not know yet how far into a head that happens): the chunk started
+ * blind (the second) had its whole 64 KiB head copied raw, 3.4 MB of
+ * elements on the synthetic ETMv3 branch trace, page-faulted in, where the
+ * predecessor converges within 1 KiB; TC2's chunks converge at most 34 KiB
+ * into theirs, ~0.75 MiB of elements. */
+#define PAR_RAW_BLIND (1u << 20)
 
 /* A queued piece of consumer output, or (raw) the elements of a stretch
  * of a chunk's head, not consumed yet (run/defer.c). */
@@ -69,8 +76,9 @@ struct pchunk {
 	struct pckpt *ck;
 	size_t nck, ckcap;
 	int head_done;
-	int defer; /* its head is kept raw (run/defer.c) */
-	int turn;  /* it is the head chunk (atomic: read without the lock) */
+	int defer;      /* its head is kept raw (run/defer.c) */
+	size_t raw_max; /* element bytes at most (run/defer.c) */
+	int turn;       /* it is the head chunk (atomic: read without the lock) */
 };
 
 struct prun {
@@ -233,6 +241,9 @@ void etm_run_live_end(struct pwork *w);
  * the chunks so far converged far enough into their heads that the
  * consumption saved is worth the copy. Caller holds the lock. */
 int etm_run_defer_pays(const struct prun *r, const struct pchunk *c);
+/* The most element bytes a chunk's head, started now, keeps raw (caller
+ * holds the lock). */
+size_t etm_run_defer_max(const struct prun *r);
 /* Keep @n elements raw. Returns 0 or -etme_nomem. */
 int etm_run_defer_add(struct pwork *w, const struct etm_elem *els, size_t n);
 /* Queue the raw elements since the last checkpoint on w->out as a piece

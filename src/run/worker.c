@@ -265,12 +265,10 @@ static void checkpoint(struct pwork *w, uint64_t pos)
  * the input up to the convergence is decoded twice). */
 static int run_head(struct pwork *w, struct pchunk *c, uint64_t *pos)
 {
-	size_t raw_max = w->r->chunk_limit / 4;
+	size_t raw_max = c->raw_max;
 	unsigned i;
 	int ret = 0;
 
-	if (raw_max > PAR_RAW_HEAD)
-		raw_max = PAR_RAW_HEAD;
 	w->head = 1;
 	w->raw_bytes = 0;
 	while (*pos < c->head_end && !ret) {
@@ -478,6 +476,7 @@ void *etm_run_worker(void *arg)
 		if (c) {
 			c->taken = 1;
 			c->defer = etm_run_defer_pays(r, c);
+			c->raw_max = etm_run_defer_max(r);
 			pthread_mutex_unlock(&r->mu);
 			work_chunk(w, c);
 			pthread_mutex_lock(&r->mu);
