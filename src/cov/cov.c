@@ -451,6 +451,77 @@ static int cov_add_elem(struct etm_cov *c, const struct etm_elem *el)
 	}
 }
 
+/* The count of the taken branch (@from, @to) pending in @q (the entry of
+ * the source's last range), or NULL (cov_branch()). */
+static inline uint64_t *cov_pend_br(struct cov_memo *q, uint64_t from,
+				    uint64_t to)
+{
+	if (!(q->pend & COV_PEND_BR) || q->br_from != from)
+		return NULL;
+	if (q->br_to == to)
+		return &q->nbr;
+	return (q->pend & COV_PEND_BR2) && q->br_to2 == to ? &q->nbr2 : NULL;
+}
+/* The run end pending in @q is the one to count now (cov_run()). */
+static inline int cov_pend_run(const struct cov_memo *q, uint64_t from,
+			       uint64_t to)
+{
+	return (q->pend & COV_PEND_RUN) && q->run_from == from &&
+	       q->run_to == to;
+}
+
+/* The common range, counted in the loop without a call: a range of a
+ * declared source found in the memo with its counts queued and its last
+ * instruction's outcome from an atom, following the source's last range
+ * straight on or through the taken branch and run end pending in that
+ * range's entry. Exactly what cov_on_range() does for it; returns 1, or 0
+ * (nothing changed: cov_on_range() takes it). */
+static inline int cov_range_fast(struct etm_cov *c, const struct etm_elem *el)
+{
+	struct cov_memos *ms = c->memo;
+	struct cov_src *s;
+	struct cov_memo *m, *q;
+	uint64_t start = el->start;
+	uint8_t exec = el->last_exec;
+	unsigned cls;
+
+	if (el->kind != etmk_range || el->id >= COV_MAX_ID || !ms ||
+	    !el->last_atom)
+		return 0;
+	s = &c->src[el->id];
+	if (!s->fast)
+		return 0;
+	/* a key match: ninsn > 0 and an ISA with instructions */
+	m = cov_memo_find(ms, el, s->proto == etm_proto_ptm);
+	if (!m || !m->queued || (!exec && !(m->arrays & 1)))
+		return 0;
+	if (!s->open) {
+		s->open = 1;
+		s->run_start = start;
+	} else if (s->taken || start != s->next) {
+		uint64_t *nbr = NULL;
+
+		q = s->pend;
+		if (!q || s->head_open || !cov_pend_run(q, s->run_start, s->last) ||
+		    (s->taken && !(nbr = cov_pend_br(q, s->last, start))))
+			return 0;
+		if (nbr)
+			(*nbr)++;
+		q->nrun++;
+		s->run_start = start;
+	}
+	m->n++;
+	if (!exec)
+		m->nfail++;
+	s->pend = m;
+	cls = (unsigned)(m->last_info >> CI_CLS_SHIFT) - etmc_br_direct;
+	s->last = el->last_addr;
+	s->next = el->end;
+	/* etmc_br_direct or etmc_br_indirect */
+	s->taken = exec && cls <= etmc_br_indirect - etmc_br_direct;
+	return 1;
+}
+
 int etm_cov_add_elems(struct etm_cov *c, const struct etm_elem *els, size_t n)
 {
 	size_t i;
@@ -461,6 +532,8 @@ int etm_cov_add_elems(struct etm_cov *c, const struct etm_elem *els, size_t n)
 	for (i = 0; i < n; i++) {
 		const struct etm_elem *el = &els[i];
 
+		if (cov_range_fast(c, el))
+			continue;
 		/* the common case first: a range of a declared source (in a
 		 * part, once the source's first element is known) */
 		if (el->kind == etmk_range && el->id < COV_MAX_ID &&

@@ -87,6 +87,8 @@ struct cov_src {
 	/* memo entry of the source's last counted range (or NULL): where its
 	 * taken branch and run end are counted (cov_memo.pend) */
 	struct cov_memo *pend;
+	/* 128 bytes: the loop finds a source by a shift (cov_range_fast()) */
+	uint64_t pad_[5];
 };
 
 enum { COV_HEAD_NONE,
@@ -103,6 +105,7 @@ enum { COV_HEAD_NONE,
 /* cov_memo.pend: which pending pair below is set (its map entry exists) */
 #define COV_PEND_BR 1u
 #define COV_PEND_RUN 2u
+#define COV_PEND_BR2 4u /* a second taken branch from br_from */
 struct cov_memo {
 	/* first cache line: what a hit reads */
 	uint64_t start, end;
@@ -116,10 +119,12 @@ struct cov_memo {
 	 * not yet added to their maps (cov_memo_pairs()). Any pair may be
 	 * kept in any entry; the entry of a range keeps what followed it
 	 * (nearly always the same successor), so that counting it again is
-	 * an increment here instead of a hash lookup in the map. */
+	 * an increment here instead of a hash lookup in the map. A second
+	 * branch from the same instruction (br_to2: a return to two callers
+	 * in turn) is kept too. */
 	uint64_t br_from, br_to, nbr;
 	uint64_t run_from, run_to, nrun;
-	uint64_t pad_[2];
+	uint64_t br_to2, nbr2;
 };
 struct cov_memos {
 	struct cov_memo e[COV_MEMO_N];
@@ -259,10 +264,15 @@ static inline int cov_branch(struct etm_cov *c, struct cov_src *s, uint64_t to)
 {
 	struct cov_memo *q = s->pend;
 
-	if (q && (q->pend & COV_PEND_BR) && q->br_from == s->last &&
-	    q->br_to == to) {
-		q->nbr++;
-		return 0;
+	if (q && (q->pend & COV_PEND_BR) && q->br_from == s->last) {
+		if (q->br_to == to) {
+			q->nbr++;
+			return 0;
+		}
+		if ((q->pend & COV_PEND_BR2) && q->br_to2 == to) {
+			q->nbr2++;
+			return 0;
+		}
 	}
 	return cov_memo_branch(c, s, to);
 }
