@@ -80,10 +80,16 @@ struct cov_page *cov_page_get(struct etm_cov *c, uint64_t addr)
 	if (!np)
 		return NULL;
 	c->pages = np;
-	p = calloc(1, sizeof(*p));
+	/* the counts are cleared as the span grows (cov_page_span()) */
+	p = malloc(sizeof(*p));
 	if (!p)
 		return NULL;
 	p->base = base;
+	p->fail = p->unk = NULL;
+	memset(p->info, 0, sizeof(p->info));
+	memset(p->carried, 0, sizeof(p->carried));
+	p->gen = 0;
+	p->lo = p->hi = 0;
 	memmove(c->pages + i + 1, c->pages + i,
 		(c->npages - i) * sizeof(*c->pages));
 	c->pages[i] = p;
@@ -91,17 +97,28 @@ struct cov_page *cov_page_get(struct etm_cov *c, uint64_t addr)
 	return c->hot = p;
 }
 
+/* A counter array for @p, its span cleared (the rest is cleared as the
+ * span grows). */
+static uint64_t *cov_page_array(const struct cov_page *p)
+{
+	uint64_t *a = malloc(COV_SLOTS * sizeof(uint64_t));
+
+	if (a && p->hi)
+		memset(a + p->lo, 0, (size_t)(p->hi - p->lo) * sizeof(*a));
+	return a;
+}
+
 int cov_page_fail(struct cov_page *p)
 {
 	if (!p->fail)
-		p->fail = calloc(COV_SLOTS, sizeof(uint64_t));
+		p->fail = cov_page_array(p);
 	return p->fail ? 0 : -etme_nomem;
 }
 
 int cov_page_unk(struct cov_page *p)
 {
 	if (!p->unk)
-		p->unk = calloc(COV_SLOTS, sizeof(uint64_t));
+		p->unk = cov_page_array(p);
 	return p->unk ? 0 : -etme_nomem;
 }
 
@@ -261,6 +278,7 @@ static int cov_page_insns(struct etm_cov *c, const struct cov_src *s,
 			if (it)
 				cov_mark_it(c, s, el, x, it);
 		}
+		cov_page_span(p, slot, slot + (p->info[slot] & CI_SIZE4 ? 2 : 1));
 		p->exec[slot]++;
 		if (k + 1 == el->ninsn) {
 			err = cov_condition(p, slot, el->last_atom && !el->last_exec,

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <etmtrace/coverage.h>
 
@@ -24,6 +25,9 @@
 
 struct cov_page {
 	uint64_t base; /* address of the page */
+	/* exec, fail and unk hold counts in slots [lo, hi) only: the rest is
+	 * not initialised (cleared when the span grows, cov_page_span()), so
+	 * that a part's page costs what it counts, not 16 KiB a page */
 	uint64_t exec[COV_SLOTS];
 	uint64_t *fail; /* allocated at the first failed condition */
 	uint64_t *unk;  /* ... at the first untold condition */
@@ -40,17 +44,40 @@ struct cov_page {
 	uint16_t lo, hi;
 };
 
-/* Slots [@lo, @hi) of @p are about to be set. */
+/* Clear the counts of slots [@lo, @hi) of @p. */
+static inline void cov_page_clear(struct cov_page *p, unsigned lo, unsigned hi)
+{
+	size_t n = (hi - lo) * sizeof(uint64_t);
+
+	memset(p->exec + lo, 0, n);
+	if (p->fail)
+		memset(p->fail + lo, 0, n);
+	if (p->unk)
+		memset(p->unk + lo, 0, n);
+}
+
+/* Slots [@lo, @hi) of @p are about to be set: the span grows to hold
+ * them, its new slots' counts cleared. */
 static inline void cov_page_span(struct cov_page *p, unsigned lo, unsigned hi)
 {
 	if (hi > COV_SLOTS)
 		hi = COV_SLOTS;
 	if (lo >= hi)
 		return;
-	if (!p->hi || lo < p->lo)
+	if (!p->hi) {
+		cov_page_clear(p, lo, hi);
 		p->lo = (uint16_t)lo;
-	if (hi > p->hi)
 		p->hi = (uint16_t)hi;
+		return;
+	}
+	if (lo < p->lo) {
+		cov_page_clear(p, lo, p->lo);
+		p->lo = (uint16_t)lo;
+	}
+	if (hi > p->hi) {
+		cov_page_clear(p, p->hi, hi);
+		p->hi = (uint16_t)hi;
+	}
 }
 
 static inline int cov_carried(const struct cov_page *p, unsigned slot)
