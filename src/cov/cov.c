@@ -80,10 +80,16 @@ struct cov_page *cov_page_get(struct etm_cov *c, uint64_t addr)
 	if (!np)
 		return NULL;
 	c->pages = np;
-	p = calloc(1, sizeof(*p));
+	/* the counts are cleared as the span grows (cov_page_span()) */
+	p = malloc(sizeof(*p));
 	if (!p)
 		return NULL;
 	p->base = base;
+	p->fail = p->unk = NULL;
+	memset(p->info, 0, sizeof(p->info));
+	memset(p->carried, 0, sizeof(p->carried));
+	p->gen = 0;
+	p->lo = p->hi = 0;
 	memmove(c->pages + i + 1, c->pages + i,
 		(c->npages - i) * sizeof(*c->pages));
 	c->pages[i] = p;
@@ -91,17 +97,28 @@ struct cov_page *cov_page_get(struct etm_cov *c, uint64_t addr)
 	return c->hot = p;
 }
 
+/* A counter array for @p, its span cleared (the rest is cleared as the
+ * span grows). */
+static uint64_t *cov_page_array(const struct cov_page *p)
+{
+	uint64_t *a = malloc(COV_SLOTS * sizeof(uint64_t));
+
+	if (a && p->hi)
+		memset(a + p->lo, 0, (size_t)(p->hi - p->lo) * sizeof(*a));
+	return a;
+}
+
 int cov_page_fail(struct cov_page *p)
 {
 	if (!p->fail)
-		p->fail = calloc(COV_SLOTS, sizeof(uint64_t));
+		p->fail = cov_page_array(p);
 	return p->fail ? 0 : -etme_nomem;
 }
 
 int cov_page_unk(struct cov_page *p)
 {
 	if (!p->unk)
-		p->unk = calloc(COV_SLOTS, sizeof(uint64_t));
+		p->unk = cov_page_array(p);
 	return p->unk ? 0 : -etme_nomem;
 }
 
@@ -261,6 +278,7 @@ static int cov_page_insns(struct etm_cov *c, const struct cov_src *s,
 			if (it)
 				cov_mark_it(c, s, el, x, it);
 		}
+		cov_page_span(p, slot, slot + (p->info[slot] & CI_SIZE4 ? 2 : 1));
 		p->exec[slot]++;
 		if (k + 1 == el->ninsn) {
 			err = cov_condition(p, slot, el->last_atom && !el->last_exec,
@@ -451,6 +469,77 @@ static int cov_add_elem(struct etm_cov *c, const struct etm_elem *el)
 	}
 }
 
+/* The count of the taken branch (@from, @to) pending in @q (the entry of
+ * the source's last range), or NULL (cov_branch()). */
+static inline uint64_t *cov_pend_br(struct cov_memo *q, uint64_t from,
+				    uint64_t to)
+{
+	if (!(q->pend & COV_PEND_BR) || q->br_from != from)
+		return NULL;
+	if (q->br_to == to)
+		return &q->nbr;
+	return (q->pend & COV_PEND_BR2) && q->br_to2 == to ? &q->nbr2 : NULL;
+}
+/* The run end pending in @q is the one to count now (cov_run()). */
+static inline int cov_pend_run(const struct cov_memo *q, uint64_t from,
+			       uint64_t to)
+{
+	return (q->pend & COV_PEND_RUN) && q->run_from == from &&
+	       q->run_to == to;
+}
+
+/* The common range, counted in the loop without a call: a range of a
+ * declared source found in the memo with its counts queued and its last
+ * instruction's outcome from an atom, following the source's last range
+ * straight on or through the taken branch and run end pending in that
+ * range's entry. Exactly what cov_on_range() does for it; returns 1, or 0
+ * (nothing changed: cov_on_range() takes it). */
+static inline int cov_range_fast(struct etm_cov *c, const struct etm_elem *el)
+{
+	struct cov_memos *ms = c->memo;
+	struct cov_src *s;
+	struct cov_memo *m, *q;
+	uint64_t start = el->start;
+	uint8_t exec = el->last_exec;
+	unsigned cls;
+
+	if (el->kind != etmk_range || el->id >= COV_MAX_ID || !ms ||
+	    !el->last_atom)
+		return 0;
+	s = &c->src[el->id];
+	if (!s->fast)
+		return 0;
+	/* a key match: ninsn > 0 and an ISA with instructions */
+	m = cov_memo_find(ms, el, s->proto == etm_proto_ptm);
+	if (!m || !m->queued || (!exec && !(m->arrays & 1)))
+		return 0;
+	if (!s->open) {
+		s->open = 1;
+		s->run_start = start;
+	} else if (s->taken || start != s->next) {
+		uint64_t *nbr = NULL;
+
+		q = s->pend;
+		if (!q || s->head_open || !cov_pend_run(q, s->run_start, s->last) ||
+		    (s->taken && !(nbr = cov_pend_br(q, s->last, start))))
+			return 0;
+		if (nbr)
+			(*nbr)++;
+		q->nrun++;
+		s->run_start = start;
+	}
+	m->n++;
+	if (!exec)
+		m->nfail++;
+	s->pend = m;
+	cls = (unsigned)(m->last_info >> CI_CLS_SHIFT) - etmc_br_direct;
+	s->last = el->last_addr;
+	s->next = el->end;
+	/* etmc_br_direct or etmc_br_indirect */
+	s->taken = exec && cls <= etmc_br_indirect - etmc_br_direct;
+	return 1;
+}
+
 int etm_cov_add_elems(struct etm_cov *c, const struct etm_elem *els, size_t n)
 {
 	size_t i;
@@ -461,6 +550,8 @@ int etm_cov_add_elems(struct etm_cov *c, const struct etm_elem *els, size_t n)
 	for (i = 0; i < n; i++) {
 		const struct etm_elem *el = &els[i];
 
+		if (cov_range_fast(c, el))
+			continue;
 		/* the common case first: a range of a declared source (in a
 		 * part, once the source's first element is known) */
 		if (el->kind == etmk_range && el->id < COV_MAX_ID &&

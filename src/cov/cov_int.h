@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <etmtrace/coverage.h>
 
@@ -24,6 +25,9 @@
 
 struct cov_page {
 	uint64_t base; /* address of the page */
+	/* exec, fail and unk hold counts in slots [lo, hi) only: the rest is
+	 * not initialised (cleared when the span grows, cov_page_span()), so
+	 * that a part's page costs what it counts, not 16 KiB a page */
 	uint64_t exec[COV_SLOTS];
 	uint64_t *fail; /* allocated at the first failed condition */
 	uint64_t *unk;  /* ... at the first untold condition */
@@ -40,17 +44,40 @@ struct cov_page {
 	uint16_t lo, hi;
 };
 
-/* Slots [@lo, @hi) of @p are about to be set. */
+/* Clear the counts of slots [@lo, @hi) of @p. */
+static inline void cov_page_clear(struct cov_page *p, unsigned lo, unsigned hi)
+{
+	size_t n = (hi - lo) * sizeof(uint64_t);
+
+	memset(p->exec + lo, 0, n);
+	if (p->fail)
+		memset(p->fail + lo, 0, n);
+	if (p->unk)
+		memset(p->unk + lo, 0, n);
+}
+
+/* Slots [@lo, @hi) of @p are about to be set: the span grows to hold
+ * them, its new slots' counts cleared. */
 static inline void cov_page_span(struct cov_page *p, unsigned lo, unsigned hi)
 {
 	if (hi > COV_SLOTS)
 		hi = COV_SLOTS;
 	if (lo >= hi)
 		return;
-	if (!p->hi || lo < p->lo)
+	if (!p->hi) {
+		cov_page_clear(p, lo, hi);
 		p->lo = (uint16_t)lo;
-	if (hi > p->hi)
 		p->hi = (uint16_t)hi;
+		return;
+	}
+	if (lo < p->lo) {
+		cov_page_clear(p, lo, p->lo);
+		p->lo = (uint16_t)lo;
+	}
+	if (hi > p->hi) {
+		cov_page_clear(p, p->hi, hi);
+		p->hi = (uint16_t)hi;
+	}
 }
 
 static inline int cov_carried(const struct cov_page *p, unsigned slot)
@@ -87,6 +114,8 @@ struct cov_src {
 	/* memo entry of the source's last counted range (or NULL): where its
 	 * taken branch and run end are counted (cov_memo.pend) */
 	struct cov_memo *pend;
+	/* 128 bytes: the loop finds a source by a shift (cov_range_fast()) */
+	uint64_t pad_[5];
 };
 
 enum { COV_HEAD_NONE,
@@ -103,6 +132,7 @@ enum { COV_HEAD_NONE,
 /* cov_memo.pend: which pending pair below is set (its map entry exists) */
 #define COV_PEND_BR 1u
 #define COV_PEND_RUN 2u
+#define COV_PEND_BR2 4u /* a second taken branch from br_from */
 struct cov_memo {
 	/* first cache line: what a hit reads */
 	uint64_t start, end;
@@ -116,10 +146,12 @@ struct cov_memo {
 	 * not yet added to their maps (cov_memo_pairs()). Any pair may be
 	 * kept in any entry; the entry of a range keeps what followed it
 	 * (nearly always the same successor), so that counting it again is
-	 * an increment here instead of a hash lookup in the map. */
+	 * an increment here instead of a hash lookup in the map. A second
+	 * branch from the same instruction (br_to2: a return to two callers
+	 * in turn) is kept too. */
 	uint64_t br_from, br_to, nbr;
 	uint64_t run_from, run_to, nrun;
-	uint64_t pad_[2];
+	uint64_t br_to2, nbr2;
 };
 struct cov_memos {
 	struct cov_memo e[COV_MEMO_N];
@@ -259,10 +291,15 @@ static inline int cov_branch(struct etm_cov *c, struct cov_src *s, uint64_t to)
 {
 	struct cov_memo *q = s->pend;
 
-	if (q && (q->pend & COV_PEND_BR) && q->br_from == s->last &&
-	    q->br_to == to) {
-		q->nbr++;
-		return 0;
+	if (q && (q->pend & COV_PEND_BR) && q->br_from == s->last) {
+		if (q->br_to == to) {
+			q->nbr++;
+			return 0;
+		}
+		if ((q->pend & COV_PEND_BR2) && q->br_to2 == to) {
+			q->nbr2++;
+			return 0;
+		}
 	}
 	return cov_memo_branch(c, s, to);
 }

@@ -25,11 +25,55 @@ static int cov_count(etm_write_fn fn, void *ctx, size_t n)
 	return cov_line(fn, ctx, "%" PRIu64 "\n", (uint64_t)n, 0, 0);
 }
 
-/* The ranges or branches, one @fmt line each with the addresses reduced
+/* Text of @v at @b, hex digits (at least @width) or decimal (@hex 0), as
+ * printf's %x / %0Nx / %u would write it; returns the end. */
+static char *cov_put(char *b, uint64_t v, int hex, int width)
+{
+	static const char dig[] = "0123456789abcdef";
+	char t[24];
+	int n = 0;
+
+	do {
+		t[n++] = dig[hex ? v & 15 : v % 10];
+		v = hex ? v >> 4 : v / 10;
+	} while (v);
+	while (n < width)
+		t[n++] = '0';
+	while (n)
+		*b++ = t[--n];
+	return b;
+}
+
+/* One "@pre@a@mid@b@post@n\n" line: @a and @b hex, @n decimal. */
+static int cov_pair_line(etm_write_fn fn, void *ctx, const char *pre,
+			 uint64_t a, const char *mid, uint64_t b,
+			 const char *post, uint64_t n)
+{
+	char buf[128], *e = buf;
+
+	while (*pre)
+		*e++ = *pre++;
+	e = cov_put(e, a, 1, 1);
+	while (*mid)
+		*e++ = *mid++;
+	e = cov_put(e, b, 1, 1);
+	while (*post)
+		*e++ = *post++;
+	e = cov_put(e, n, 0, 1);
+	*e++ = '\n';
+	return fn(ctx, buf, (size_t)(e - buf));
+}
+
+/* How a line of ranges or branches is written (cov_pair_line()). */
+struct cov_pair_fmt {
+	const char *pre, *mid, *post;
+};
+
+/* The ranges or branches, one @f line each with the addresses reduced
  * by @base; preceded by their number if @counted. */
 static int cov_write_pairs(const struct etm_cov *c, int branches,
-			   uint64_t base, const char *fmt, int counted,
-			   etm_write_fn fn, void *ctx)
+			   uint64_t base, const struct cov_pair_fmt *f,
+			   int counted, etm_write_fn fn, void *ctx)
 {
 	struct etm_cov_pair *p;
 	size_t n, i;
@@ -41,14 +85,16 @@ static int cov_write_pairs(const struct etm_cov *c, int branches,
 	if (counted)
 		err = cov_count(fn, ctx, n);
 	for (i = 0; i < n && !err; i++)
-		err = cov_line(fn, ctx, fmt, p[i].from - base, p[i].to - base,
-			       p[i].count);
+		err = cov_pair_line(fn, ctx, f->pre, p[i].from - base, f->mid,
+				    p[i].to - base, f->post, p[i].count);
 	free(p);
 	return err;
 }
 
-static const char range_fmt[] = "%" PRIx64 "-%" PRIx64 ":%" PRIu64 "\n";
-static const char branch_fmt[] = "%" PRIx64 "->%" PRIx64 ":%" PRIu64 "\n";
+static const struct cov_pair_fmt range_fmt = { "", "-", ":" };
+static const struct cov_pair_fmt branch_fmt = { "", "->", ":" };
+static const struct cov_pair_fmt save_range_fmt = { "r ", " ", " " };
+static const struct cov_pair_fmt save_branch_fmt = { "b ", " ", " " };
 
 /* AutoFDO's middle section: the executed count of every instruction. */
 static int cov_write_addrs(const struct etm_cov *c, uint64_t base,
@@ -62,8 +108,12 @@ static int cov_write_addrs(const struct etm_cov *c, uint64_t base,
 	etm_cov_totals(c, &t);
 	err = cov_count(fn, ctx, (size_t)t.addrs);
 	while (!err && etm_cov_next_insn(c, a, &ci) == 0) {
-		err = cov_line(fn, ctx, "%" PRIx64 ":%" PRIu64 "\n",
-			       ci.addr - base, ci.exec, 0);
+		char buf[48], *e = cov_put(buf, ci.addr - base, 1, 1);
+
+		*e++ = ':';
+		e = cov_put(e, ci.exec, 0, 1);
+		*e++ = '\n';
+		err = fn(ctx, buf, (size_t)(e - buf));
 		a = ci.addr + 2;
 	}
 	return err;
@@ -77,10 +127,10 @@ int etm_cov_write_profile(const struct etm_cov *c, enum etm_fdo_format f,
 	if (!c || !fn || (f != etm_fdo_autofdo && f != etm_fdo_profgen))
 		return -etme_invalid;
 	cov_memo_flush(c);
-	err = cov_write_pairs(c, 0, base, range_fmt, 1, fn, ctx);
+	err = cov_write_pairs(c, 0, base, &range_fmt, 1, fn, ctx);
 	if (!err && f == etm_fdo_autofdo)
 		err = cov_write_addrs(c, base, fn, ctx);
-	return err ? err : cov_write_pairs(c, 1, base, branch_fmt, 1, fn, ctx);
+	return err ? err : cov_write_pairs(c, 1, base, &branch_fmt, 1, fn, ctx);
 }
 
 static int cov_save_insns(const struct etm_cov *c, etm_write_fn fn,
@@ -88,19 +138,29 @@ static int cov_save_insns(const struct etm_cov *c, etm_write_fn fn,
 {
 	struct etm_cov_insn ci;
 	uint64_t a = 0;
-	char buf[192];
-	int err = 0, k;
+	char buf[128];
+	int err = 0;
 
 	while (!err && etm_cov_next_insn(c, a, &ci) == 0) {
 		const struct cov_page *p;
+		char *e = buf;
 		size_t i;
 
+		/* "i ADDR INFO EXEC FAIL UNKNOWN" (hex, %02x, decimal) */
 		p = cov_page_find(c, ci.addr, &i);
-		k = snprintf(buf, sizeof(buf),
-			     "i %" PRIx64 " %02x %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
-			     ci.addr, p->info[(ci.addr - p->base) >> 1], ci.exec,
-			     ci.fail, ci.unknown);
-		err = fn(ctx, buf, (size_t)k);
+		*e++ = 'i';
+		*e++ = ' ';
+		e = cov_put(e, ci.addr, 1, 1);
+		*e++ = ' ';
+		e = cov_put(e, p->info[(ci.addr - p->base) >> 1], 1, 2);
+		*e++ = ' ';
+		e = cov_put(e, ci.exec, 0, 1);
+		*e++ = ' ';
+		e = cov_put(e, ci.fail, 0, 1);
+		*e++ = ' ';
+		e = cov_put(e, ci.unknown, 0, 1);
+		*e++ = '\n';
+		err = fn(ctx, buf, (size_t)(e - buf));
 		a = ci.addr + 2;
 	}
 	return err;
@@ -118,11 +178,9 @@ int etm_cov_save(const struct etm_cov *c, etm_write_fn fn, void *ctx)
 	if (!err)
 		err = cov_save_insns(c, fn, ctx);
 	if (!err)
-		err = cov_write_pairs(c, 0, 0, "r %" PRIx64 " %" PRIx64 " %" PRIu64 "\n",
-				      0, fn, ctx);
+		err = cov_write_pairs(c, 0, 0, &save_range_fmt, 0, fn, ctx);
 	if (!err)
-		err = cov_write_pairs(c, 1, 0, "b %" PRIx64 " %" PRIx64 " %" PRIu64 "\n",
-				      0, fn, ctx);
+		err = cov_write_pairs(c, 1, 0, &save_branch_fmt, 0, fn, ctx);
 	return err ? err : fn(ctx, "end\n", 4);
 }
 

@@ -16,6 +16,8 @@
 
 #include "cov/cov_int.h"
 
+_Static_assert(sizeof(struct cov_src) == 128,
+	       "a source is found by a shift of its id (cov_range_fast())");
 _Static_assert(sizeof(struct cov_memo) == 128,
 	       "a memo entry is two cache lines: the hit's, the pending pairs'");
 
@@ -115,9 +117,11 @@ void cov_memo_pairs(const struct etm_cov *c)
 
 		if (m->nbr)
 			cov_map_bump(&c->branches, m->br_from, m->br_to, m->nbr);
+		if (m->nbr2)
+			cov_map_bump(&c->branches, m->br_from, m->br_to2, m->nbr2);
 		if (m->nrun)
 			cov_map_bump(&c->ranges, m->run_from, m->run_to, m->nrun);
-		m->nbr = m->nrun = 0;
+		m->nbr = m->nbr2 = m->nrun = 0;
 	}
 }
 
@@ -184,7 +188,7 @@ int cov_memo_carry(struct etm_cov *from, struct etm_cov *to)
 		struct cov_page *np = keep ? memo_carry_page(to, m->p) : NULL;
 
 		m->pend = 0;
-		m->nbr = m->nrun = 0;
+		m->nbr = m->nbr2 = m->nrun = 0;
 		if (!np) {
 			if (keep)
 				err = -etme_nomem;
@@ -265,9 +269,11 @@ struct cov_memo *cov_memo_put(struct etm_cov *c, const struct etm_elem *el,
 	return m;
 }
 
-/* The taken branch from the last instruction of @s to @to, not the one
+/* The taken branch from the last instruction of @s to @to, none of those
  * pending in the entry of @s (cov_branch()): counted in the map, and made
- * the entry's pending branch (the one pending before added to the map). */
+ * the entry's second pending branch if the first is from the same
+ * instruction, else its first (the ones pending before added to the
+ * map). */
 int cov_memo_branch(struct etm_cov *c, struct cov_src *s, uint64_t to)
 {
 	struct cov_memo *q = s->pend;
@@ -275,12 +281,20 @@ int cov_memo_branch(struct etm_cov *c, struct cov_src *s, uint64_t to)
 
 	if (err || !q)
 		return err;
+	if (q->nbr2)
+		cov_map_bump(&c->branches, q->br_from, q->br_to2, q->nbr2);
+	q->nbr2 = 0;
+	if ((q->pend & COV_PEND_BR) && q->br_from == s->last) {
+		q->br_to2 = to;
+		q->pend |= COV_PEND_BR2;
+		return 0;
+	}
 	if (q->nbr)
 		cov_map_bump(&c->branches, q->br_from, q->br_to, q->nbr);
 	q->br_from = s->last;
 	q->br_to = to;
 	q->nbr = 0;
-	q->pend |= COV_PEND_BR;
+	q->pend = (uint8_t)((q->pend & ~COV_PEND_BR2) | COV_PEND_BR);
 	return 0;
 }
 

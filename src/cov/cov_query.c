@@ -35,7 +35,9 @@ int etm_cov_next_insn(const struct etm_cov *c, uint64_t addr,
 		const struct cov_page *p = c->pages[i];
 
 		slot = addr > p->base ? (unsigned)(addr - p->base) >> 1 : 0;
-		for (; slot < COV_SLOTS; slot++)
+		if (slot < p->lo)
+			slot = p->lo; /* counts only in the span */
+		for (; slot < p->hi; slot++)
 			if (p->exec[slot]) {
 				cov_fill(p, slot, ci);
 				return 0;
@@ -56,7 +58,7 @@ int etm_cov_insn_at(const struct etm_cov *c, uint64_t addr,
 	cov_memo_flush(c);
 	p = cov_page_find(c, addr, &i);
 	slot = p ? (unsigned)(addr - p->base) >> 1 : 0;
-	if (!p || (addr & 1) || !p->exec[slot])
+	if (!p || (addr & 1) || slot < p->lo || slot >= p->hi || !p->exec[slot])
 		return -etme_nomap;
 	cov_fill(p, slot, ci);
 	return 0;
@@ -73,7 +75,7 @@ void etm_cov_totals(const struct etm_cov *c, struct etm_cov_totals *t)
 	t->ranges = c->ranges.n;
 	t->branches = c->branches.n;
 	for (i = 0; i < c->npages; i++)
-		for (s = 0; s < COV_SLOTS; s++)
+		for (s = c->pages[i]->lo; s < c->pages[i]->hi; s++)
 			if (c->pages[i]->exec[s]) {
 				t->insns += c->pages[i]->exec[s];
 				t->addrs++;

@@ -580,6 +580,70 @@ static void changing_successors(void)
 	etm_image_free(img);
 }
 
+/* Returns to several callers in turn (a second pending branch target per
+ * memo entry). ETMv3, iteration i of 30: C D X, C = [0x100c bl, taken], D
+ * = [0x1018 bx lr, taken], X = E [0x1010 b, taken] for even i < 20, F
+ * [0x1014 nop, 0x1018 bx lr, taken] for odd i < 20, then G [0x1000 3
+ * insns, bne not taken, running on into the next C], E, F by i % 3 = 2,
+ * 0, 1. E 13 times (i = 0, 2..18, 21, 24, 27), F 13, G 4 (20, 23, 26,
+ * 29). By hand, branches: 0x100c->0x1018 30; 0x1018->0x1010 13,
+ * ->0x1014 13, ->0x1000 4 (D to X), ->0x100c 13 (F to the next C);
+ * 0x1010->0x100c 13. Runs: [0x100c,0x100c] 27, [0x1000,0x100c] 3 (G into
+ * C), [0x1018,0x1018] 30, [0x1010,0x1010] 13, [0x1014,0x1018] 13,
+ * [0x1000,0x1008] 1 (the last G, closed at the end). Executions: 0x100c
+ * 30, 0x1018 43, 0x1010 13, 0x1014 13, 0x1000-0x1008 4 (0x1008 failed 4).
+ * Fed in uneven calls, the memo emptied by a merge after 15 iterations. */
+static void alternating_returns(void)
+{
+	static const uint64_t br[6][3] = { { 0x100c, 0x1018, 30 }, { 0x1018, 0x1010, 13 }, { 0x1018, 0x1014, 13 }, { 0x1018, 0x1000, 4 }, { 0x1018, 0x100c, 13 }, { 0x1010, 0x100c, 13 } };
+	static const uint64_t run[6][3] = { { 0x100c, 0x100c, 27 }, { 0x1000, 0x100c, 3 }, { 0x1018, 0x1018, 30 }, { 0x1010, 0x1010, 13 }, { 0x1014, 0x1018, 13 }, { 0x1000, 0x1008, 1 } };
+	static const uint64_t execs[7][3] = { { 0x1000, 4, 0 }, { 0x1004, 4, 0 }, { 0x1008, 4, 4 }, { 0x100c, 30, 0 }, { 0x1010, 13, 0 }, { 0x1014, 13, 0 }, { 0x1018, 43, 0 } };
+	struct etm_image *img = prog_image();
+	struct etm_cov *c = etm_cov_alloc(), *empty = etm_cov_alloc();
+	struct etm_elem el[90], x[3];
+	struct etm_cov_pair *p;
+	size_t n, k = 0, at = 0, step = 1;
+	uint64_t fail = 0;
+	int i, b;
+
+	ET_CHECK(img && c && empty);
+	ET_EQ(etm_cov_set_source(c, 0x10, etm_proto_etmv3, img), 0);
+	x[0] = rng(0x1000, 3, 0); /* G */
+	x[1] = rng(0x1010, 1, 1); /* E */
+	x[2] = rng(0x1014, 2, 1); /* F */
+	for (i = 0; i < 30; i++) {
+		el[k++] = rng(0x100c, 1, 1);
+		el[k++] = rng(0x1018, 1, 1);
+		el[k++] = i < 20 ? x[1 + i % 2] : x[(i + 1) % 3];
+	}
+	while (at < k) { /* calls of 1, 2, 3, ... elements */
+		size_t m = step < k - at ? step : k - at;
+
+		ET_EQ(etm_cov_add_elems(c, el + at, m), 0);
+		at += m;
+		step++;
+		if (at == 45) /* after 15 iterations exactly: 1+..+9 = 45 */
+			ET_EQ(etm_cov_merge(c, empty), 0);
+	}
+	ET_EQ(etm_cov_end(c), 0);
+	for (b = 1; b >= 0; b--) {
+		const uint64_t(*pr)[3] = b ? br : run;
+
+		ET_EQ(etm_cov_pairs(c, b, &p, &n), 0);
+		ET_EQ(n, 6);
+		for (i = 0; i < 6; i++)
+			ET_EQ(pair_count(p, n, pr[i][0], pr[i][1]), pr[i][2]);
+		free(p);
+	}
+	for (i = 0; i < 7; i++) {
+		ET_EQ(exec_at(c, execs[i][0], &fail), execs[i][1]);
+		ET_EQ(fail, execs[i][2]);
+	}
+	etm_cov_free(empty);
+	etm_cov_free(c);
+	etm_image_free(img);
+}
+
 /* A parallel worker's memo carried from its part to its next part
  * (cov_memo_carry(), as cov_run.c does at a cut), with another worker's
  * part between them running 0x1000 as T32. Worker A, part 1: 5 x
@@ -660,6 +724,7 @@ int main(void)
 	ETEST(repeated_ranges);
 	ETEST(it_block_past_range);
 	ETEST(changing_successors);
+	ETEST(alternating_returns);
 	ETEST(memo_carried_across_parts);
 	return etest_end();
 }
