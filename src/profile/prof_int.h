@@ -23,6 +23,9 @@ struct prof_node {
 	uint64_t self, self_cyc, calls;
 	uint64_t incl, incl_cyc; /* computed by prof_totals() */
 	uint64_t call_addr;      /* first call site (UINT64_MAX: none) */
+	/* memo of prof_child(): the child for function memo_func
+	 * (PROF_NONE: none yet) is node memo_child */
+	uint32_t memo_func, memo_child;
 };
 
 /* A frame: where the caller resumes (@ret_addr, UINT64_MAX: unknown), the
