@@ -580,6 +580,59 @@ static int prof_elem(struct etm_profile *p, const struct etm_elem *el)
 	return 0;
 }
 
+/* prof_elem() of non-range @el without a timeline or a call trace, when
+ * it changes nothing but a counter (done here): 1, else 0. */
+static inline int prof_quiet(struct etm_profile *p, const struct etm_elem *el)
+{
+	switch (el->kind) {
+	case etmk_trace_on:
+	case etmk_nosync:
+	case etmk_nomem:
+	case etmk_error:
+		if (p->ct)
+			return 0;
+		p->st.gaps++;
+		return 1;
+	case etmk_timestamp:
+	case etmk_cycle_count:
+	case etmk_buffer_end:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* prof_return() when the top frame is the one returned to and no call
+ * trace is on (done here): 1, else 0. */
+static inline int prof_return_top(struct etm_profile *p, struct prof_stack *k,
+				  uint64_t addr)
+{
+	if (p->ct || !k->depth || k->fr[k->depth - 1].ret_addr != addr)
+		return 0;
+	p->st.returns++;
+	k->depth--;
+	k->cur = k->fr[k->depth].ret;
+	k->par = p->nodes[k->cur].parent;
+	return 1;
+}
+
+/* prof_enter() of function @f after a call (no current node): the
+ * parent's memo of its last child asked for, else prof_child(). */
+static inline uint32_t prof_enter_callee(struct etm_profile *p,
+					 struct prof_stack *k, uint32_t f)
+{
+	const struct prof_node *par = &p->nodes[k->par];
+	uint32_t n = par->memo_func == f ? par->memo_child :
+					   prof_child(p, k->par, f);
+
+	if (n != k->par && p->nodes[n].parent) {
+		p->nodes[n].calls++;
+		if (p->nodes[n].call_addr == UINT64_MAX)
+			p->nodes[n].call_addr = k->call_addr;
+	}
+	return n;
+}
+
 /* Ranges after @els[*i] (range @el just counted on stack @k of source
  * @s in node @nd, nothing pending) while they are whole in the same
  * function and of the same source: their counts summed, then added once
@@ -650,15 +703,15 @@ static int prof_elems_fast(struct etm_profile *p, const struct etm_elem *els,
 		if (!s || !(k = s->cur))
 			goto slow;
 		if (el->kind != etmk_range) {
-			if (el->kind == etmk_timestamp || el->kind == etmk_cycle_count) {
-				i++;
-				continue;
-			}
-			goto slow;
+			if (!prof_quiet(p, el))
+				goto slow;
+			i++;
+			continue;
 		}
 		if (k->pend == prof_pend_ret) {
 			k->pend = prof_pend_none;
-			r = prof_return(p, el->id, s, k, el->start);
+			r = prof_return_top(p, k, el->start) ? 0 :
+							       prof_return(p, el->id, s, k, el->start);
 			if (r < 0)
 				return r;
 		}
@@ -668,7 +721,7 @@ static int prof_elems_fast(struct etm_profile *p, const struct etm_elem *els,
 		if (!k->cur) {
 			if (p->ct)
 				goto slow;
-			k->cur = prof_enter(p, k, s->fn_id);
+			k->cur = prof_enter_callee(p, k, s->fn_id);
 		} else if (p->nodes[k->cur].func != s->fn_id) {
 			goto slow;
 		}
