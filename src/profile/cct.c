@@ -56,19 +56,26 @@ static uint32_t cct_new(struct etm_profile *p, uint32_t parent, uint32_t func)
 	n->depth = p->nodes[parent].depth + 1;
 	n->self = n->self_cyc = n->calls = n->incl = n->incl_cyc = 0;
 	n->call_addr = UINT64_MAX;
+	n->memo_func = PROF_NONE;
 	return (uint32_t)p->nnodes++;
 }
 
 uint32_t prof_child(struct etm_profile *p, uint32_t parent, uint32_t func)
 {
-	size_t j = cct_slot(p, parent, func);
+	size_t j;
 	uint32_t i;
 
+	if (p->nodes[parent].memo_func == func) /* the last child asked for */
+		return p->nodes[parent].memo_child;
+	j = cct_slot(p, parent, func);
 	while ((i = p->hash[j]) != 0) {
 		const struct prof_node *n = &p->nodes[i - 1];
 
-		if (n->parent == parent && n->func == func)
+		if (n->parent == parent && n->func == func) {
+			p->nodes[parent].memo_func = func;
+			p->nodes[parent].memo_child = i - 1;
 			return i - 1;
+		}
 		j = (j + 1) & (p->caphash - 1);
 	}
 	if (p->nnodes >= PROF_MAX_NODES ||
@@ -81,6 +88,8 @@ uint32_t prof_child(struct etm_profile *p, uint32_t parent, uint32_t func)
 	while (p->hash[j])
 		j = (j + 1) & (p->caphash - 1);
 	p->hash[j] = i + 1;
+	p->nodes[parent].memo_func = func;
+	p->nodes[parent].memo_child = i;
 	return i;
 }
 

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <etmtrace/profile.h>
 
@@ -23,6 +24,9 @@ struct prof_node {
 	uint64_t self, self_cyc, calls;
 	uint64_t incl, incl_cyc; /* computed by prof_totals() */
 	uint64_t call_addr;      /* first call site (UINT64_MAX: none) */
+	/* memo of prof_child(): the child for function memo_func
+	 * (PROF_NONE: none yet) is node memo_child */
+	uint32_t memo_func, memo_child;
 };
 
 /* A frame: where the caller resumes (@ret_addr, UINT64_MAX: unknown), the
@@ -182,6 +186,80 @@ int prof_cct_init(struct etm_profile *p);
 /* Child of @parent for function @func (created if new). At the node bound
  * or the depth bound the parent itself is returned. */
 uint32_t prof_child(struct etm_profile *p, uint32_t parent, uint32_t func);
+/* Push a frame on @k (the oldest dropped at the depth bound). */
+static inline void prof_push(struct etm_profile *p, struct prof_stack *k,
+			     uint64_t ret_addr, uint32_t parent, uint32_t ret,
+			     uint32_t exc)
+{
+	if (k->depth == PROF_MAX_DEPTH) { /* drop the oldest frame */
+		memmove(k->fr, k->fr + 1, (PROF_MAX_DEPTH - 1) * sizeof(k->fr[0]));
+		k->depth--;
+		p->st.truncated++;
+	}
+	k->fr[k->depth].ret_addr = ret_addr;
+	k->fr[k->depth].parent = parent;
+	k->fr[k->depth].ret = ret;
+	k->fr[k->depth].exc = exc;
+	k->depth++;
+}
+
+/* A return was executed and @addr runs next: pop to the frame it returns
+ * to, or restart from an unknown root (profile/profile.c). */
+int prof_return(struct etm_profile *p, uint8_t id, struct prof_src *s,
+		struct prof_stack *k, uint64_t addr);
+/* prof_return() when the top frame is the one returned to and no call
+ * trace is on (done here): 1, else 0. */
+static inline int prof_return_top(struct etm_profile *p, struct prof_stack *k,
+				  uint64_t addr)
+{
+	if (p->ct || !k->depth || k->fr[k->depth - 1].ret_addr != addr)
+		return 0;
+	p->st.returns++;
+	k->depth--;
+	k->cur = k->fr[k->depth].ret;
+	k->par = p->nodes[k->cur].parent;
+	return 1;
+}
+
+/* prof_enter() of function @f after a call (no current node): the
+ * parent's memo of its last child asked for, else prof_child(). */
+static inline uint32_t prof_enter_callee(struct etm_profile *p,
+					 struct prof_stack *k, uint32_t f)
+{
+	const struct prof_node *par = &p->nodes[k->par];
+	uint32_t n = par->memo_func == f ? par->memo_child :
+					   prof_child(p, k->par, f);
+
+	if (n != k->par && p->nodes[n].parent) {
+		p->nodes[n].calls++;
+		if (p->nodes[n].call_addr == UINT64_MAX)
+			p->nodes[n].call_addr = k->call_addr;
+	}
+	return n;
+}
+
+/* prof_elem() of non-range @el without a timeline or a call trace, when
+ * it changes nothing but a counter (done here): 1, else 0. */
+static inline int prof_quiet(struct etm_profile *p, const struct etm_elem *el)
+{
+	switch (el->kind) {
+	case etmk_trace_on:
+	case etmk_nosync:
+	case etmk_nomem:
+	case etmk_error:
+		if (p->ct)
+			return 0;
+		p->st.gaps++;
+		return 1;
+	case etmk_timestamp:
+	case etmk_cycle_count:
+	case etmk_buffer_end:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* Name of function id @f. */
 const char *prof_func_name(const struct etm_profile *p, uint32_t f);
 /* (Re)form the names of the pseudo functions. */

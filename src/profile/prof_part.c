@@ -373,16 +373,73 @@ static int pp_cut(void *state, void **piece, size_t *bytes)
 	return 0;
 }
 
+/* prof_range_op() of @op when it is whole in one function and, once a
+ * pending return is resolved (at the top frame: here), that function runs
+ * or is entered after a call (no timeline, no call trace: the caller
+ * checks the timeline). Returns 1 when applied, 0 (nothing changed but
+ * the resolved return: prof_range_op() does the rest), <0 on error. */
+static inline int pp_op_fast(struct etm_profile *p, const struct prof_op *op)
+{
+	struct prof_src *s = p->src[op->id];
+	struct prof_stack *k;
+	struct prof_node *nd;
+
+	if (op->f == PROF_NONE || !s || !(k = s->cur))
+		return 0;
+	if (k->pend == prof_pend_ret) {
+		int r;
+
+		k->pend = prof_pend_none;
+		r = prof_return_top(p, k, op->start) ? 0 :
+						       prof_return(p, op->id, s, k, op->start);
+		if (r < 0)
+			return r;
+	}
+	if (!k->cur) {
+		if (p->ct)
+			return 0;
+		k->cur = prof_enter_callee(p, k, op->f);
+	} else if (p->nodes[k->cur].func != op->f) {
+		return 0;
+	}
+	nd = &p->nodes[k->cur];
+	k->pend = prof_pend_none;
+	s->ninsn += op->ninsn;
+	nd->self += op->ninsn;
+	nd->self_cyc += op->cyc;
+	p->st.insns += op->ninsn;
+	k->call_addr = op->last;
+	if (op->flags & PROF_OP_CALL) {
+		prof_push(p, k, op->last + op->size, k->par, k->cur, 0);
+		k->par = k->cur;
+		k->cur = 0;
+		k->pend = prof_pend_call;
+		p->st.calls++;
+	} else if (op->flags & PROF_OP_RET) {
+		k->pend = prof_pend_ret;
+	}
+	return 1;
+}
+
 /* The part, in input order, into the whole. */
 static int pp_apply(struct etm_profile *p, const struct pp_part *pt)
 {
 	size_t i, run = 0, raw = 0;
+	int fast = !p->tl;
 
 	for (i = 0; i < pt->nop; i++) {
 		const struct prof_op *op = &pt->op[i];
-		int r = op->flags & PROF_OP_RAW ? etm_profile_elems(p, &pt->raw[raw++], 1) :
-						  prof_range_op(p, op, pt->run + run);
+		int r = 0;
 
+		if (op->flags & PROF_OP_RAW) {
+			const struct etm_elem *el = &pt->raw[raw++];
+			const struct prof_src *s = p->src[el->id];
+
+			if (!fast || !s || !s->cur || !prof_quiet(p, el))
+				r = etm_profile_elems(p, el, 1);
+		} else if (!fast || (r = pp_op_fast(p, op)) == 0) {
+			r = prof_range_op(p, op, pt->run + run);
+		}
 		if (r < 0)
 			return r;
 		run += op->nrun;

@@ -157,6 +157,73 @@ static void calls_and_irq(void)
 	fix_fini(&f);
 }
 
+/* main calls f (BL at 0x100c), f returns (BX LR at 0x110c) to 0x1010;
+ * main calls g (BL at 0x1014), g returns (0x120c) to 0x1018; main calls f
+ * again (BL at 0x101c: main's last callee was g, so f's node is found
+ * again, not made anew nor taken for g's), f returns to 0x1020 after a
+ * gap; a timestamp and a cycle count between ranges change nothing.
+ * Expected (self instructions): main 2+2+2+2+3 = 11, main;f 4+4 = 8,
+ * main;g 4; 3 calls, 3 returns, 1 gap, 23 instructions. */
+static void callee_again(void)
+{
+	struct fix f;
+	struct etm_prof_stats st;
+	struct etm_elem e[11];
+
+	ET_CHECK(fix_init(&f) == 0);
+	e[0] = rng(0x1000, 2, 0);
+	e[0].last_cls = etmc_other;
+	e[1] = other(etmk_timestamp);
+	e[2] = rng(0x1008, 2, 1);
+	e[3] = rng(0x1100, 4, 0);
+	e[4] = rng(0x1010, 2, 1);
+	e[5] = rng(0x1200, 4, 0);
+	e[6] = other(etmk_cycle_count);
+	e[7] = rng(0x1018, 2, 1);
+	e[8] = rng(0x1100, 4, 0);
+	e[9] = other(etmk_trace_on);
+	e[10] = rng(0x1020, 3, 0);
+	e[10].last_cls = etmc_other;
+	ET_EQ(etm_profile_elems(f.p, e, 11), 0);
+	ET_EQ(etm_profile_finish(f.p), 0);
+	ET_EQ(folded(&f), 0);
+	ET_CHECK(!strcmp(f.out.buf, "main 11\nmain;f 8\nmain;g 4\n"));
+	etm_profile_stats(f.p, &st);
+	ET_EQ(st.insns, 23);
+	ET_EQ(st.calls, 3);
+	ET_EQ(st.returns, 3);
+	ET_EQ(st.gaps, 1);
+	ET_EQ(st.resets + st.unwound, 0);
+	fix_fini(&f);
+}
+
+/* main calls g (BL at 0x1004), g returns (0x120c) to 0x1008, main calls
+ * itself (BL at 0x100c; main's last callee was g): the recursive call is
+ * a new node main;main, not g's. Expected: main 2+2 = 4, main;g 4,
+ * main;main 3 (node order: creation); 2 calls, 1 return. */
+static void recursion_after_callee(void)
+{
+	struct fix f;
+	struct etm_prof_stats st;
+	struct etm_elem e[4];
+
+	ET_CHECK(fix_init(&f) == 0);
+	e[0] = rng(0x1000, 2, 1);
+	e[1] = rng(0x1200, 4, 0);
+	e[2] = rng(0x1008, 2, 1);
+	e[3] = rng(0x1000, 3, 0);
+	e[3].last_cls = etmc_other;
+	ET_EQ(etm_profile_elems(f.p, e, 4), 0);
+	ET_EQ(etm_profile_finish(f.p), 0);
+	ET_EQ(folded(&f), 0);
+	ET_CHECK(!strcmp(f.out.buf, "main 4\nmain;g 4\nmain;main 3\n"));
+	etm_profile_stats(f.p, &st);
+	ET_EQ(st.insns, 11);
+	ET_EQ(st.calls, 2);
+	ET_EQ(st.returns, 1);
+	fix_fini(&f);
+}
+
 /* The call trace of calls_and_irq's elements, line by line by hand: the
  * instructions so far (4 of main before f is called, 2 of f, 2 of g, 3 of
  * the handler, 2 of g, 2 of f, 1 of main), the frames open (a call's or
@@ -330,6 +397,8 @@ static void writers(void)
 int main(void)
 {
 	ETEST(calls_and_irq);
+	ETEST(callee_again);
+	ETEST(recursion_after_callee);
 	ETEST(call_trace);
 	ETEST(gap_longjmp_reset);
 	ETEST(context_switch);
