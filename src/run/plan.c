@@ -13,6 +13,9 @@
  * lock. */
 static uint64_t find_start(struct prun *r, uint8_t *buf, uint64_t from)
 {
+	if (r->cut_align)
+		return etm_cut_find_record(r->tmpl, r->cut_align, r->rd, r->rctx,
+					   r->size, buf, from);
 	return etm_cut_find_start(r->frames, r->rd, r->rctx, r->size, buf, from);
 }
 

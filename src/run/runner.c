@@ -297,6 +297,7 @@ int etm_run_decode(struct etm_decoder *d, etm_read_fn rd, void *rctx,
 	r.octx = octx;
 	r.size = size;
 	r.frames = etm_decoder_format(d) == etm_fmt_coresight;
+	r.cut_align = etm_decoder_cut_align(d);
 	r.batch = ops && ops->elems && etm_decoder_elems_ok(d);
 	if (jobs > 1 && etm_decoder_format(d) != etm_fmt_tpiu &&
 	    !etm_decoder_serial(d) &&

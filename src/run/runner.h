@@ -84,8 +84,10 @@ struct prun {
 	const struct etm_run_ops *ops;
 	void *octx;
 	uint64_t size;
-	int frames; /* CoreSight frame-formatted input */
-	int batch;  /* elements in batches (ops->elems) */
+	int frames;         /* CoreSight frame-formatted input */
+	unsigned cut_align; /* records cut by the source kind's finder
+			     * (etm_decoder_cut_align(); 0: A-sync/frames) */
+	int batch;          /* elements in batches (ops->elems) */
 	unsigned jobs;
 	size_t chunk_limit; /* queued piece bytes per chunk */
 	struct pchunk *head, *tail;
