@@ -50,6 +50,21 @@ static uint64_t chunk_len(const struct prun *r)
 	return len;
 }
 
+int etm_run_can_cut(struct prun *r)
+{
+	uint8_t *buf;
+	uint64_t at;
+
+	if (!r->cut_align)
+		return 1;
+	buf = malloc(ETM_CUT_SEARCH);
+	if (!buf)
+		return 0;
+	at = find_start(r, buf, PAR_MIN_CHUNK);
+	free(buf);
+	return at < r->size;
+}
+
 void etm_run_converged(struct prun *r, uint64_t dist)
 {
 	r->nconv++;

@@ -168,6 +168,10 @@ void etm_run_chunk_free(struct prun *r, struct pchunk *c);
 /* Append the next chunk of the input (run/plan.c). Caller holds the lock.
  * NULL on no memory. */
 struct pchunk *etm_run_chunk_create(struct prun *r, uint8_t *buf);
+/* Whether the input has a cut point past its first PAR_MIN_CHUNK bytes
+ * (records cut by a source kind's finder, r->cut_align, may have none:
+ * ETMv1 samples without a usable BE/BD; then one thread decodes it). */
+int etm_run_can_cut(struct prun *r);
 
 /* A predecessor's decoder converged @dist bytes into its successor
  * chunk (run/plan.c keeps the figures). Caller holds the lock. */
