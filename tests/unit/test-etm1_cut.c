@@ -13,7 +13,14 @@
 #include "etest.h"
 #include "flow/etm1_run.h"
 
-enum { IE = 0, ID = 1, IN = 2, WT = 3, BE = 4, BD = 5, TR = 6, TD = 7 };
+enum { IE = 0,
+       ID = 1,
+       IN = 2,
+       WT = 3,
+       BE = 4,
+       BD = 5,
+       TR = 6,
+       TD = 7 };
 
 /* Records of statuses @ps (@n of them) into @buf; returns the bytes. */
 static size_t recs(uint8_t *buf, const uint8_t *ps, size_t n)
