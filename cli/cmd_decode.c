@@ -250,6 +250,7 @@ static int decode_buffers(struct session *s, struct decode_out *d)
 		/* several jobs on a file range: formatted on the workers;
 		 * with a window, decoded there and formatted here in order */
 		r = s->jobs > 1 && !s->o->chunk && !wr.w ? decode_par(s, d) : 1;
+		d->rf.serial += r == 1 && s->jobs > 1 && !s->o->chunk && !wr.w;
 		s->elems = wr.w ? winrun_elems : ls.elems;
 		if (r == 1)
 			r = wr.w ? session_run_buffer(s, winrun_item, &wr) :
@@ -353,6 +354,8 @@ static int decode_run(struct session *s, const struct opts *o,
 	s->dw = NULL;
 	if (d->fmt == etm_listing_count && !r)
 		print_stats(s, &n, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	if (!o->run_stats) /* the one-thread line: --run-stats only */
+		d->rf.serial = 0;
 	if ((d->fmt == etm_listing_count || o->run_stats) && !r)
 		run_totals_print(o->run_stats ? stderr : stdout, &d->rf);
 	return r ? r : v;

@@ -67,8 +67,9 @@ static const char synth_help[] =
 	"                         (etmtrace convert; its --perf-version,\n"
 	"                         --per-thread, --raw, --big-endian apply)\n"
 
-	"  --data-trace addr|value|both  ETMv3 data trace (ETMCR[3:2]): the program\n"
-	"                         gets loads and stores of every class\n"
+	"  --data-trace addr|value|both  ETMv3 or ETMv1 data trace (ETMCR[3:2]):\n"
+	"                         the program gets loads and stores of every\n"
+	"                         class (ETMv1: data packets, counted)\n"
 	"  --data-only            ETMv3 data-only mode (ETMCR[20]; needs\n"
 	"                         --data-trace): no instruction trace\n"
 	"  --expect-data FILE     write the data transfers the trace gives, one a\n"
@@ -329,7 +330,9 @@ static int synth_check(const struct synth *o)
 		      "timestamps, return stack or alternative branches";
 	else if (o->proto != etm_proto_etmv1 && (o->port || o->e1minor))
 		why = "--port and --etm-version 1.x need --protocol etmv1";
-	else if ((o->dtrace || o->donly || o->expect_data) &&
+	else if (o->dtrace && o->proto == etm_proto_ptm)
+		why = "--data-trace needs --protocol etmv3 or etmv1";
+	else if ((o->donly || o->expect_data) &&
 		 (o->proto != etm_proto_etmv3 || !o->dtrace))
 		why = "--data-only and --expect-data need --data-trace, which "
 		      "needs --protocol etmv3";

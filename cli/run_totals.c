@@ -18,8 +18,10 @@ void run_totals_add(struct run_totals *f, const struct etm_run_stats *st)
 	struct etm_run_stats *s = &f->sum;
 	unsigned i, n;
 
-	if (!st->threads)
+	if (!st->threads) {
+		f->serial++; /* the runner found no way to cut it */
 		return;
+	}
 	f->runs++;
 	if (st->threads > s->threads)
 		s->threads = st->threads;
@@ -81,6 +83,12 @@ void run_totals_print(FILE *out, const struct run_totals *f)
 	double other = all - s->worker_cpu - caller;
 	unsigned i, n = s->threads < RUN_TOTALS_THREADS ? s->threads : RUN_TOTALS_THREADS;
 
+	if (f->serial)
+		fprintf(out, "parallel none    %d buffer(s) on one thread: "
+			     "small, TPIU, a circular buffer's pieces, a "
+			     "stream, samples converted in memory or no cut "
+			     "point (ETMv1: no usable BE/BD)\n",
+			f->serial);
 	if (!f->runs)
 		return;
 	fprintf(out, "parallel threads %u, chunks %llu (%llu void, %llu "

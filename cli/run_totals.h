@@ -14,7 +14,8 @@
 struct run_totals {
 	struct etm_run_stats sum;
 	struct etm_run_thread thread[RUN_TOTALS_THREADS];
-	int runs; /* parallel runs summed */
+	int runs;   /* parallel runs summed */
+	int serial; /* buffers decoded on one thread although jobs > 1 */
 };
 
 /* Point @st's per-thread array at scratch for one run. */
@@ -25,7 +26,8 @@ void run_totals_prepare(struct etm_run_stats *st,
 void run_totals_add(struct run_totals *f, const struct etm_run_stats *st);
 
 /* Print the sums to @out (nothing if no run used worker threads), with
- * the process's CPU time so far for the whole command's serial share. */
+ * the process's CPU time so far for the whole command's serial share, and
+ * a line for the buffers decoded on one thread (f->serial). */
 void run_totals_print(FILE *out, const struct run_totals *f);
 
 #endif

@@ -41,8 +41,18 @@ void etm_decoder_set_packet_count(struct etm_decoder *d, uint64_t n);
 /* Whether etm_decoder_next_elems() may be used on @d (element mode, no
  * packet items). */
 int etm_decoder_elems_ok(const struct etm_decoder *d);
-/* Whether the input can only be decoded on one thread (ETMv1 samples). */
+/* Whether the input can only be decoded on one thread (a circular
+ * buffer's pieces, a source kind without cut decode). */
 int etm_decoder_serial(const struct etm_decoder *d);
+
+/* Record size of an input cut by its source kind's own finder (ETMv1
+ * samples: 4, flow/etm1_run.h), 0 for A-sync / frame cuts (run/cut.h). */
+unsigned etm_decoder_cut_align(const struct etm_decoder *d);
+/* That finder (only if etm_decoder_cut_align() is not 0): the index in
+ * the @n bytes @buf (starting at a multiple of the alignment) of the first
+ * record a chunk may start at, @n rounded down to the alignment if none. */
+size_t etm_decoder_cut_find(const struct etm_decoder *d, const uint8_t *buf,
+			    size_t n);
 
 /* Input format of @d. */
 enum etm_input_format etm_decoder_format(const struct etm_decoder *d);

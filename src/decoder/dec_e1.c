@@ -9,6 +9,7 @@
 #include <etmtrace/etmv1.h>
 
 #include "decoder/dec_int.h"
+#include "flow/etm1_run.h"
 
 /* The pushed records go to the ETMv1 decoder. */
 static int e1_next_elems(struct etm_decoder *d, const struct etm_elem **els,
@@ -45,11 +46,26 @@ static void e1_free(void *kstate)
 	etm_e1_free(kstate);
 }
 
+/* Cut decode (flow/etm1_run.h): the input offset of record k is 4k. */
+static void e1_restart(void *kstate, uint64_t base)
+{
+	etm_e1_restart(kstate, base / ETM_E1_REC);
+}
+
+static void e1_save(const void *kstate, struct etm_sbuf *s)
+{
+	etm_e1_save(kstate, s);
+}
+
 static const struct dec_kind e1_kind = {
 	.proto = etm_proto_etmv1,
 	.next_elems = e1_next_elems,
 	.set_cache = e1_set_cache,
 	.free = e1_free,
+	.cut_find = etm_e1_cut_find,
+	.cut_align = ETM_E1_REC,
+	.restart = e1_restart,
+	.save = e1_save,
 };
 
 int etm_dec_add_e1(struct etm_decoder *d, struct dec_source *s,

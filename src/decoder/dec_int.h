@@ -49,6 +49,16 @@ struct dec_kind {
 			  size_t max);
 	void (*set_cache)(void *kstate, int on);
 	void (*free)(void *kstate);
+	/* cut decode (NULL: the input is decoded on one thread only): the
+	 * kind's input may start at a sync point found by cut_find in the @n
+	 * bytes @buf (which start at a multiple of cut_align: the index, @n
+	 * if none); restart for input from offset @base (a multiple of
+	 * cut_align), nothing pushed; save writes the state that decides
+	 * the future output */
+	size_t (*cut_find)(const uint8_t *buf, size_t n);
+	unsigned cut_align;
+	void (*restart)(void *kstate, uint64_t base);
+	void (*save)(const void *kstate, struct etm_sbuf *s);
 };
 
 struct etm_decoder {

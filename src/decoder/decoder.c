@@ -421,7 +421,20 @@ int etm_dec_pipe_next(struct etm_decoder *d, struct etm_item *it)
 
 int etm_decoder_serial(const struct etm_decoder *d)
 {
-	return (d->raw && d->raw->kind) || d->pc;
+	return (d->raw && d->raw->kind && !d->raw->kind->restart) || d->pc;
+}
+
+size_t etm_decoder_cut_find(const struct etm_decoder *d, const uint8_t *buf,
+			    size_t n)
+{
+	return d->raw->kind->cut_find(buf, n);
+}
+
+unsigned etm_decoder_cut_align(const struct etm_decoder *d)
+{
+	return d->raw && d->raw->kind && d->raw->kind->cut_find ?
+		       d->raw->kind->cut_align :
+		       0;
 }
 
 int etm_decoder_elems_ok(const struct etm_decoder *d)
@@ -496,6 +509,8 @@ struct etm_decoder *etm_decoder_clone(const struct etm_decoder *d,
 		goto fail;
 	if (d->cache_off)
 		etm_decoder_set_cache(c, 0);
+	if (c->raw && c->raw->kind && c->raw->kind->restart && base)
+		c->raw->kind->restart(c->raw->kstate, base);
 	return c;
 fail:
 	etm_dec_free(c);
@@ -518,6 +533,11 @@ void etm_decoder_save(const struct etm_decoder *d, struct etm_sbuf *s)
 			continue;
 		etm_sbuf_u8(s, i);
 		etm_sbuf_u8(s, (unsigned)src->finished);
+		if (src->kind) {
+			if (src->kind->save)
+				src->kind->save(src->kstate, s);
+			continue;
+		}
 		etm_pkt_save(src->pd, s);
 		if (src->flow)
 			etm_flow_save(src->flow, s);
@@ -550,9 +570,14 @@ void etm_decoder_restart(struct etm_decoder *d, uint64_t base)
 
 		if (!s)
 			continue;
+		s->finished = 0;
+		if (s->kind) {
+			if (s->kind->restart)
+				s->kind->restart(s->kstate, base);
+			continue;
+		}
 		etm_pkt_reset(s->pd);
 		etm_flow_reset(s->flow);
-		s->finished = 0;
 	}
 	if (d->dfmt)
 		etm_dfmt_restart(d->dfmt, base);

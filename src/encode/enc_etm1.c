@@ -13,8 +13,9 @@
 #include "common/e1cfg.h"
 #include "encode/enc_int.h"
 
-#define E1E_FIFO 1024 /* bytes; more would be an overflow */
-#define E1E_STALL 512 /* drain before a new instruction beyond */
+#define E1E_FIFO 1024        /* bytes; more would be an overflow */
+#define E1E_FULL_PERIOD 1024 /* cycles between full branch addresses */
+#define E1E_STALL 512        /* drain before a new instruction beyond */
 
 struct e1e_byte {
 	uint8_t b, sync;
@@ -30,8 +31,9 @@ struct enc_e1 {
 	unsigned nsync;  /* sync starts not yet begun */
 	int half;        /* 4-bit: low nibble of fifo head out */
 	uint32_t br_base, da_base;
-	int da_full; /* next data address in 5 bytes */
-	int have;    /* an instruction is pending */
+	uint64_t last_full; /* cycle of the last full branch address */
+	int da_full;        /* next data address in 5 bytes */
+	int have;           /* an instruction is pending */
 	struct etm_ev pend;
 	struct etm_insn pin;
 	int on, sync_reason; /* sync BE due before the next insn */
@@ -147,6 +149,10 @@ static void e1e_addr(struct etm_enc *e, struct enc_e1 *x, uint32_t a,
 	uint32_t d = a ^ *base;
 	int k = 1, i;
 
+	/* a full branch address at least every E1E_FULL_PERIOD cycles
+	 * (IHI 0014Q §5.6.2; here at the first branch after that) */
+	if (sync && reason < 0 && x->cyc - x->last_full >= E1E_FULL_PERIOD)
+		reason = 0;
 	if (reason >= 0)
 		k = 5;
 	else if (d)
@@ -159,6 +165,8 @@ static void e1e_addr(struct etm_enc *e, struct enc_e1 *x, uint32_t a,
 			 sync && !i);
 	if (k == 5)
 		e1e_push(e, x, (uint8_t)(reason << 4 | (a >> 28)), 0);
+	if (k == 5 && sync)
+		x->last_full = x->cyc;
 	*base = a;
 }
 

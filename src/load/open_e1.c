@@ -165,6 +165,9 @@ static int e1_stream_bin(struct cap_ctx *c, struct etm_capture_buffer *b,
 			       b->path, cnt);
 	e1_merge(cfg, &fc);
 	b->skip = 32;
+	/* bounded: the records are a file range the parallel runner may
+	 * read at any offset (load/capread.h) */
+	b->length = (uint64_t)cnt * ETM_E1_REC;
 	return 0;
 }
 

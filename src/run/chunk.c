@@ -57,12 +57,17 @@ static int whole_only(const struct etm_decoder *d)
 	return is_tpiu(etm_decoder_format(d)) || etm_decoder_in_pieces(d);
 }
 
-static uint64_t chunk_end(int tpiu, int frames, etm_read_fn rd, void *rctx,
-			  uint64_t size, uint64_t target, uint8_t *buf,
-			  uint64_t start)
+static uint64_t chunk_end(const struct etm_decoder *d, int tpiu, int frames,
+			  etm_read_fn rd, void *rctx, uint64_t size,
+			  uint64_t target, uint8_t *buf, uint64_t start)
 {
+	unsigned align = etm_decoder_cut_align(d);
+
 	if (tpiu || size - start <= target)
 		return size;
+	if (align) /* records (ETMv1 samples), as in parallel decode */
+		return etm_cut_find_record(d, align, rd, rctx, size, buf,
+					   start + target);
 	return etm_cut_find_start(frames, rd, rctx, size, buf, start + target);
 }
 
@@ -110,7 +115,7 @@ int etm_chunk_plan(const struct etm_decoder *d, etm_read_fn rd, void *rctx,
 	if (!target)
 		target = ETM_CHUNK_TARGET;
 	for (; s < size && !err; s = e) {
-		e = chunk_end(whole_only(d), frames, rd, rctx, size,
+		e = chunk_end(d, whole_only(d), frames, rd, rctx, size,
 			      target, buf, s);
 		nv = etm_grow(v, &cap, cnt + 1, sizeof(*v), 16);
 		if (!nv) {
@@ -205,7 +210,7 @@ static int runon_start(struct etm_chunk_dec *c, uint64_t s)
 		return etm_decoder_finish(c->f);
 	}
 	c->s = s;
-	c->s_end = chunk_end(0, c->frames, c->rd, c->rctx, c->size, c->target,
+	c->s_end = chunk_end(c->tmpl, 0, c->frames, c->rd, c->rctx, c->size, c->target,
 			     c->buf, s);
 	c->s_head = s + etm_cut_head_len(c->s_end - s);
 	etm_decoder_free(c->g);

@@ -1,6 +1,7 @@
 /* run/cut.c - sync points where an input may be cut, chunk heads and
  * checkpoint positions (run/cut.h), shared by parallel decode and chunk
  * decode. A-syncs are found by the packet layer's search (packet/async.h). */
+#include "decoder/clone.h"
 #include "packet/async.h"
 #include "run/cut.h"
 
@@ -53,6 +54,31 @@ uint64_t etm_cut_find_start(int frames, etm_read_fn rd, void *rctx,
 {
 	return frames ? find_frame(rd, rctx, size, buf, from) :
 			find_async(rd, rctx, size, buf, from);
+}
+
+uint64_t etm_cut_find_record(const struct etm_decoder *d, unsigned align,
+			     etm_read_fn rd, void *rctx, uint64_t size,
+			     uint8_t *buf, uint64_t from)
+{
+	uint64_t pos = (from + align - 1) / align * align;
+
+	while (pos < size) {
+		size_t n = size - pos > ETM_CUT_SEARCH ? ETM_CUT_SEARCH :
+							 (size_t)(size - pos);
+		size_t k;
+
+		n -= n % align;
+		if (!n || rd(rctx, pos, buf, n) != n)
+			return size;
+		k = etm_decoder_cut_find(d, buf, n);
+		if (k < n && (k + ETM_CUT_REC_LOOK <= n || pos + n >= size))
+			return pos + k;
+		if (pos + n >= size || n <= ETM_CUT_REC_LOOK)
+			return size;
+		/* the records near the end again, with what follows them */
+		pos += n - ETM_CUT_REC_LOOK;
+	}
+	return size;
 }
 
 uint64_t etm_cut_head_len(uint64_t len)

@@ -25,6 +25,15 @@
 uint64_t etm_cut_find_start(int frames, etm_read_fn rd, void *rctx,
 			    uint64_t size, uint8_t *buf, uint64_t from);
 
+/* The same for an input of records cut by its source kind's own finder
+ * (etm_decoder_cut_find() of @d, records of @align bytes from offset 0:
+ * ETMv1 samples): the first record at or after @from that it accepts. The
+ * finder looks at most ETM_CUT_REC_LOOK bytes past a record. */
+#define ETM_CUT_REC_LOOK 64u
+uint64_t etm_cut_find_record(const struct etm_decoder *d, unsigned align,
+			     etm_read_fn rd, void *rctx, uint64_t size,
+			     uint8_t *buf, uint64_t from);
+
 /* Head length of a chunk of @len bytes: a quarter of it (the predecessor's
  * decoder delivers the head's items), at least ETM_CUT_DENSE, at most
  * ETM_CUT_HEAD; a frame multiple; at most @len. */

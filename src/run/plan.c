@@ -13,6 +13,9 @@
  * lock. */
 static uint64_t find_start(struct prun *r, uint8_t *buf, uint64_t from)
 {
+	if (r->cut_align)
+		return etm_cut_find_record(r->tmpl, r->cut_align, r->rd, r->rctx,
+					   r->size, buf, from);
 	return etm_cut_find_start(r->frames, r->rd, r->rctx, r->size, buf, from);
 }
 
@@ -45,6 +48,21 @@ static uint64_t chunk_len(const struct prun *r)
 	if (r->nchunks < r->jobs)
 		len = len * (r->nchunks + 1) / r->jobs;
 	return len;
+}
+
+int etm_run_can_cut(struct prun *r)
+{
+	uint8_t *buf;
+	uint64_t at;
+
+	if (!r->cut_align)
+		return 1;
+	buf = malloc(ETM_CUT_SEARCH);
+	if (!buf)
+		return 0;
+	at = find_start(r, buf, PAR_MIN_CHUNK);
+	free(buf);
+	return at < r->size;
 }
 
 void etm_run_converged(struct prun *r, uint64_t dist)

@@ -297,11 +297,12 @@ int etm_run_decode(struct etm_decoder *d, etm_read_fn rd, void *rctx,
 	r.octx = octx;
 	r.size = size;
 	r.frames = etm_decoder_format(d) == etm_fmt_coresight;
+	r.cut_align = etm_decoder_cut_align(d);
 	r.batch = ops && ops->elems && etm_decoder_elems_ok(d);
 	if (jobs > 1 && etm_decoder_format(d) != etm_fmt_tpiu &&
 	    !etm_decoder_serial(d) &&
 	    etm_decoder_format(d) != etm_fmt_tpiu_nofsync &&
-	    size > PAR_MIN_INPUT) {
+	    size > PAR_MIN_INPUT && etm_run_can_cut(&r)) {
 		r.jobs = jobs;
 		/* the head chunk's queue is drained as it fills: about one
 		 * queue per job is full at a time */

@@ -92,8 +92,10 @@ struct prun {
 	const struct etm_run_ops *ops;
 	void *octx;
 	uint64_t size;
-	int frames; /* CoreSight frame-formatted input */
-	int batch;  /* elements in batches (ops->elems) */
+	int frames;         /* CoreSight frame-formatted input */
+	unsigned cut_align; /* records cut by the source kind's finder
+			     * (etm_decoder_cut_align(); 0: A-sync/frames) */
+	int batch;          /* elements in batches (ops->elems) */
 	unsigned jobs;
 	size_t chunk_limit; /* queued piece bytes per chunk */
 	struct pchunk *head, *tail;
@@ -174,6 +176,10 @@ void etm_run_chunk_free(struct prun *r, struct pchunk *c);
 /* Append the next chunk of the input (run/plan.c). Caller holds the lock.
  * NULL on no memory. */
 struct pchunk *etm_run_chunk_create(struct prun *r, uint8_t *buf);
+/* Whether the input has a cut point past its first PAR_MIN_CHUNK bytes
+ * (records cut by a source kind's finder, r->cut_align, may have none:
+ * ETMv1 samples without a usable BE/BD; then one thread decodes it). */
+int etm_run_can_cut(struct prun *r);
 
 /* A predecessor's decoder converged @dist bytes into its successor
  * chunk (run/plan.c keeps the figures). Caller holds the lock. */
