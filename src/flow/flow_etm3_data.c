@@ -38,6 +38,7 @@ void etm_e3_img_changed(struct etm_flow *f)
 	struct etm3_flow *e = f->impl;
 
 	e->cb = NULL;
+	memset(e->cmemo, 0, sizeof(e->cmemo));
 	if (e->d.smemo)
 		memset(e->d.smemo, 0, E3_SMEMO * sizeof(*e->d.smemo));
 }

@@ -46,6 +46,20 @@ struct e3_data {
 
 #define E3_SMEMO 1024
 
+/* The classes of instructions that ended ranges inside a block
+ * (etm_e3_classify_last()), direct-mapped by address: E3_CMEMO entries,
+ * with the block cache only (an image memo like it), cleared when the
+ * image changes. */
+#define E3_CMEMO_LOG2 8
+struct e3_cmemo {
+	uint64_t addr;
+	uint8_t tag;  /* 0: empty; else e3_cmemo_tag() */
+	uint8_t size; /* and last_size: the key */
+	uint8_t ok;   /* the opcode was read and decoded: cls and link */
+	uint8_t cls;
+	uint8_t link;
+};
+
 /* Where a walk starts in the queue (etm_e3_data_mark()). */
 struct e3_dmark {
 	unsigned q0;      /* queue index of the pending range / new elements */
@@ -109,6 +123,8 @@ struct etm3_flow {
 	uint32_t tgen; /* generation of rtmpl (a memo key) */
 
 	struct e3_data d; /* data trace (off: untouched) */
+
+	struct e3_cmemo cmemo[1u << E3_CMEMO_LOG2];
 };
 
 /* Atoms to walk: bit i of @bits is 1 for N. Cycle-accurate: @w[i] cycles
@@ -226,7 +242,7 @@ int etm_e3_atoms(struct etm3_flow *e, const struct etm_packet *pkt);
 /* Walk atoms @a (e3_walk_in(), out of line). Returns 0 or an error. */
 int etm_e3_walk(struct etm3_flow *e, const struct e3_atoms *a);
 /* Classify the last instruction of range @el if the walk did not. */
-void etm_e3_classify_last(const struct etm3_flow *e, struct etm_elem *el);
+void etm_e3_classify_last(struct etm3_flow *e, struct etm_elem *el);
 
 /* flow_etm3_data.c: data trace. */
 /* Before a walk (data trace on): where its instructions will be. */

@@ -516,7 +516,10 @@ int etm_e3_drain(struct etm_flow *f, uint64_t *np)
 				break;
 		}
 		if (!etm_pkt_tok_branch(pd, &br)) {
-			if (k)
+			/* a run stops at a packet that is not in its table,
+			 * or at its limits (then more atoms may follow) */
+			if (k && (r.npkt == 256 ||
+				  r.n + ETM_PKT_MAX_ATOMS > ETM_ATOM_RUN_MAX))
 				continue;
 			err = etm_e3_drain_general(f, np);
 			if (err <= 0)

@@ -167,8 +167,7 @@ int etm_pkt_tok_data(struct etm_pkt_decoder *pd, struct etm_packet *pkt);
  * w_tail. */
 struct etm_atom_run {
 	unsigned n;      /* atoms */
-	unsigned npkt;   /* packets consumed */
-	unsigned nap;    /* packets with atoms */
+	unsigned npkt;   /* packets consumed (at most 256) */
 	uint64_t bits;   /* bit i = 1: atom i is N */
 	uint32_t w_tail; /* W atoms after the last atom */
 	/* cycle-accurate only: W atoms of the run up to atom j-1 included
@@ -176,11 +175,12 @@ struct etm_atom_run {
 	 * cw[j + 1] - cw[j]), room for a whole packet past the end; at most
 	 * 8 a packet and 256 packets a run, so they fit */
 	uint16_t cw[ETM_ATOM_RUN_MAX + ETM_PKT_MAX_ATOMS + 1];
-	/* atom i belongs to packet apk[i] (of those with atoms) */
+	/* atom i belongs to packet apk[i] of the run (W-only packets
+	 * counted: packet j is the byte at pos0 + j) */
 	uint8_t apk[ETM_ATOM_RUN_MAX + ETM_PKT_MAX_ATOMS];
-	/* position in the pushed buffer of packet j (and room for one more);
-	 * etm_atom_run_off() gives its input offset */
-	size_t ppos[ETM_ATOM_RUN_MAX + 1];
+	/* position in the pushed buffer of packet 0; etm_atom_run_off()
+	 * gives a packet's input offset */
+	size_t pos0;
 	/* the offset map of the pushed buffer (see struct etm_offseg) */
 	const struct etm_offseg *map;
 	size_t nmap, mapi;
@@ -189,13 +189,13 @@ struct etm_atom_run {
 	uint64_t off0; /* offset of position 0, no map */
 };
 
-/* Input offset of packet @j of @r (of those with atoms); for increasing
- * @j only (a cursor moves forwards through the map). Offsets are needed
- * for elements only, far fewer than packets, so they are found here. */
+/* Input offset of packet @j of @r (apk[]); for increasing @j only (a
+ * cursor moves forwards through the map). Offsets are needed for elements
+ * only, far fewer than packets, so they are found here. */
 static inline uint64_t etm_atom_run_off(struct etm_atom_run *r, unsigned j)
 {
 	const struct etm_offseg *m = r->map;
-	size_t pos = r->ppos[j];
+	size_t pos = r->pos0 + j;
 
 	if (!m)
 		return r->off0 + pos;

@@ -68,20 +68,22 @@ void etm_pktp_atom_table(struct etm_pktp *p, const struct etm_pkt_state *st0)
 /* Eight running W sums at once (GCC/Clang vector extension: one add). */
 typedef uint16_t ca_v8u16 __attribute__((vector_size(16)));
 
-/* One cycle-accurate header @h (table entry @d) at @pos into @r, without
- * a branch on its kind (W-only and atom packets come in no predictable
- * order): its slots in apk/ppos/cw are written and kept only if it has
- * atoms; @vtot is the run's W atoms so far in every lane (its running
- * sums are its own plus those, and it adds its total: two vector adds from
- * the table, no broadcast). The caller checked that its atoms fit. */
+/* One in every byte: the packet index of apk[] per header, added. */
+#define APK_ONE 0x0101010101010101ull
+
+/* One cycle-accurate header @h (table entry @d) into @r, without a branch
+ * on its kind (W-only and atom packets come in no predictable order): its
+ * slots in apk/cw are written and kept only if it has atoms; @rep is its
+ * packet index in every byte; @vtot is the run's W atoms so far in every
+ * lane (its running sums are its own plus those, and it adds its total:
+ * two vector adds from the table, no broadcast). The caller checked that
+ * its atoms fit. */
 static inline __attribute__((always_inline)) void
-ca_take(const struct etm_acv *acv, struct etm_atom_run *r, size_t pos,
-	uint8_t h, uint64_t d, size_t *pn, size_t *pnap, uint64_t *pbits,
-	ca_v8u16 *vtot)
+ca_take(const struct etm_acv *acv, struct etm_atom_run *r, uint64_t rep,
+	uint8_t h, uint64_t d, size_t *pn, uint64_t *pbits, ca_v8u16 *vtot)
 {
-	size_t n = *pn, nap = *pnap;
+	size_t n = *pn;
 	const struct etm_acv *a = &acv[h];
-	uint64_t rep = nap * 0x0101010101010101ull;
 	ca_v8u16 v, t;
 
 	memcpy(&v, a->cw, sizeof(v));
@@ -90,9 +92,7 @@ ca_take(const struct etm_acv *acv, struct etm_atom_run *r, size_t pos,
 	*vtot += t;
 	memcpy(&r->apk[n], &rep, 8);
 	memcpy(&r->cw[n + 1], &v, sizeof(v));
-	r->ppos[nap] = pos;
 	*pbits |= (d >> 48) << (n & 63);
-	*pnap = nap + (d >> 8 & 0xff);
 	*pn = n + (d & 0xff);
 }
 
@@ -106,15 +106,14 @@ ca_take(const struct etm_acv *acv, struct etm_atom_run *r, size_t pos,
  * taken. */
 static inline __attribute__((always_inline)) size_t
 run_ca(const struct etm_pktp *p, struct etm_atom_run *r, size_t pos,
-       size_t end, unsigned *pn, unsigned *pnap, uint64_t *pbits,
-       uint32_t *ptot)
+       size_t end, unsigned *pn, uint64_t *pbits, uint32_t *ptot)
 {
 	const uint8_t *buf = p->buf;
 	const uint64_t *acd = p->acd;
 	const struct etm_acv *acv = p->acv;
 	/* (indices in full registers: no extension per header) */
-	size_t n = *pn, nap = *pnap;
-	uint64_t bits = *pbits, d;
+	size_t n = *pn;
+	uint64_t bits = *pbits, d, rep = (pos - r->pos0) * APK_ONE;
 	ca_v8u16 vtot = { 0 };
 	size_t lim;
 	uint8_t h;
@@ -131,7 +130,8 @@ run_ca(const struct etm_pktp *p, struct etm_atom_run *r, size_t pos,
 			d = acd[h];
 			if (!(d & ETM_ACD_RUN))
 				goto out;
-			ca_take(acv, r, pos, h, d, &n, &nap, &bits, &vtot);
+			ca_take(acv, r, rep, h, d, &n, &bits, &vtot);
+			rep += APK_ONE;
 		} while (++pos < lim);
 	}
 	/* near the end of the run: each header's atoms checked */
@@ -141,12 +141,12 @@ run_ca(const struct etm_pktp *p, struct etm_atom_run *r, size_t pos,
 		if (!(d & ETM_ACD_RUN) ||
 		    n + ((unsigned)d & 0xff) > ETM_ATOM_RUN_MAX)
 			break;
-		ca_take(acv, r, pos, h, d, &n, &nap, &bits, &vtot);
+		ca_take(acv, r, rep, h, d, &n, &bits, &vtot);
+		rep += APK_ONE;
 		pos++;
 	}
 out:
 	*pn = (unsigned)n;
-	*pnap = (unsigned)nap;
 	*pbits = bits;
 	*ptot = vtot[0];
 	return pos;
@@ -154,7 +154,7 @@ out:
 
 /* The packets of a run are added without branches on their kind (W-only
  * packets are as common as atom packets and in no predictable order):
- * every packet's slot in apk/ppos/w is written, and kept only if it has
+ * every packet's slot in apk/w is written, and kept only if it has
  * atoms. The cycle-accurate and the other loop are separate, and the
  * usual reason not to start (the next byte is not an atom packet) is
  * checked first. */
@@ -164,7 +164,7 @@ unsigned etm_pkt_tok_atom_run(struct etm_pkt_decoder *pd,
 	struct etm_pktp *p = &pd->core;
 	const uint8_t *buf = p->buf;
 	size_t pos = p->pos, len = p->len, end;
-	unsigned n = 0, nap = 0;
+	unsigned n = 0;
 	uint32_t wacc = 0;
 	uint64_t bits = 0;
 
@@ -182,8 +182,10 @@ unsigned etm_pkt_tok_atom_run(struct etm_pkt_decoder *pd,
 	r->rel = p->rel;
 	r->rel_base = p->rel_base;
 	r->off0 = p->off;
-	if (maxpk > 0xffff / 8)
-		maxpk = 0xffff / 8; /* W counts fit in cw[] */
+	r->pos0 = pos;
+	if (maxpk > 256)
+		maxpk = 256; /* packet indices fit in apk[] (and W counts in
+			      * cw[]) */
 	end = len - pos > maxpk ? pos + maxpk : len;
 	if (!p->o.cycle_acc) {
 		do {
@@ -191,23 +193,21 @@ unsigned etm_pkt_tok_atom_run(struct etm_pkt_decoder *pd,
 
 			if (n + a->n > ETM_ATOM_RUN_MAX)
 				break;
-			memset(&r->apk[n], (int)nap, ETM_PKT_MAX_ATOMS);
-			r->ppos[nap] = pos;
+			memset(&r->apk[n], (int)(pos - r->pos0),
+			       ETM_PKT_MAX_ATOMS);
 			/* n = 64 only before a W-only packet (bits 0) */
 			bits |= (uint64_t)a->bits << (n & 63);
-			nap += a->n != 0;
 			n += a->n;
 			pos++;
 		} while (pos < end && p->aok[buf[pos]]);
 	} else {
 		r->cw[0] = 0;
-		pos = run_ca(p, r, pos, end, &n, &nap, &bits, &wacc);
+		pos = run_ca(p, r, pos, end, &n, &bits, &wacc);
 		wacc -= r->cw[n]; /* the W atoms after the last atom */
 	}
 	r->npkt = (unsigned)(pos - p->pos);
 	p->pos = pos;
 	r->n = n;
-	r->nap = nap;
 	r->bits = bits;
 	r->w_tail = wacc;
 	return r->npkt;

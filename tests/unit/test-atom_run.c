@@ -95,7 +95,7 @@ static int run_matches(struct etm_atom_run *r, unsigned k,
 		       struct etm_pkt_decoder *g, int ca)
 {
 	struct etm_packet b;
-	unsigned j, i, n = 0, nap = 0;
+	unsigned j, i, n = 0;
 	uint64_t bits = 0;
 	uint32_t w = 0;
 
@@ -104,20 +104,19 @@ static int run_matches(struct etm_atom_run *r, unsigned k,
 	for (j = 0; j < k; j++) {
 		if (etm_pkt_next(g, &b, sizeof(b)) != 0 || b.type != etmp_atom)
 			return 0;
-		if (b.atom_count && etm_atom_run_off(r, nap) != b.offset)
+		if (b.atom_count && etm_atom_run_off(r, j) != b.offset)
 			return 0;
 		for (i = 0; i < b.atom_count; i++, n++) {
-			if (n >= ETM_ATOM_RUN_MAX || r->apk[n] != nap)
+			if (n >= ETM_ATOM_RUN_MAX || r->apk[n] != j)
 				return 0;
 			bits |= (uint64_t)(b.atom_bits >> i & 1) << n;
 			w += b.atom_w[i];
 			if (ca && r->cw[n + 1] != w)
 				return 0;
 		}
-		nap += b.atom_count != 0;
 		w += b.w_tail;
 	}
-	return r->n == n && r->nap == nap && r->bits == bits &&
+	return r->n == n && r->bits == bits &&
 	       (!ca || (r->cw[0] == 0 && r->w_tail == w - r->cw[n]));
 }
 
@@ -196,15 +195,15 @@ static void atom_runs_equal_general_path(void)
  *   0xBC 8 W again.
  * Atoms E E N N E E E: bits (1 = N) 0b0001100. W before each atom since
  * the run began: 8+1 = 9, 10, 11, 12, 12 (E of format 2: no W of its
- * own), 15, 15; 8 W after the last. Atoms 0-2 are of the first packet
- * with atoms (offset 7), 3-4 of the second (8), 5 of the third (9), 6 of
- * the fourth (10). */
+ * own), 15, 15; 8 W after the last. Atoms 0-2 are of the run's packet 1
+ * (offset 7; packet 0 is the W-only 0xBC at 6), 3-4 of packet 2 (8), 5 of
+ * packet 3 (9), 6 of packet 4 (10). */
 static void cycle_accurate_run_by_hand(void)
 {
 	static const uint8_t t[] = { 0, 0, 0, 0, 0, 0x80,
 				     0xbc, 0xc8, 0x8a, 0xe8, 0x92, 0xbc };
 	static const uint16_t cw[] = { 0, 9, 10, 11, 12, 12, 15, 15 };
-	static const uint8_t apk[] = { 0, 0, 0, 1, 1, 2, 3 };
+	static const uint8_t apk[] = { 1, 1, 1, 2, 2, 3, 4 };
 	struct etm_pkt_decoder *d = decoder(CA);
 	struct etm_atom_run r;
 	struct etm_packet p;
@@ -217,15 +216,14 @@ static void cycle_accurate_run_by_hand(void)
 	ET_EQ(etm_pkt_tok_atom_run(d, &r, 256), 6);
 	ET_EQ(r.npkt, 6);
 	ET_EQ(r.n, 7);
-	ET_EQ(r.nap, 4);
 	ET_EQ(r.bits, 0x0c);
 	ET_EQ(r.w_tail, 8);
 	for (i = 0; i < 8; i++)
 		ET_EQ(r.cw[i], cw[i]);
 	for (i = 0; i < 7; i++)
 		ET_EQ(r.apk[i], apk[i]);
-	for (i = 0; i < 4; i++)
-		ET_EQ(etm_atom_run_off(&r, i), 7 + i);
+	for (i = 0; i < 6; i++)
+		ET_EQ(etm_atom_run_off(&r, i), 6 + i);
 	etm_pkt_tok_run_done(d, &r);
 	etm_pkt_finish(d);
 	ET_EQ(etm_pkt_next(d, &p, sizeof(p)), -etme_eos);

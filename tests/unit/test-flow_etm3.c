@@ -777,6 +777,95 @@ static void context_vmid(void)
 	teardown();
 }
 
+/* The class of a range's last instruction when the range ends inside a
+ * block (looked up in the image at its flush, through the decoder's class
+ * memo with the cache on) follows the image of the current context: the
+ * memo forgets what it learnt when the context's image changes.
+ * Image A (context 0x42) at 0x5000: mov r0, #1 (e3a00001); isb (f57ff06f,
+ * ARM ARM A8.8.79: a barrier, not a branch, so the block goes on); bx lr.
+ * Image B (context 0x43): the same with nop (e1a00000) for the isb. Each
+ * "EE" from 0x5000 makes [0x5000, 0x5008), 2 instructions, its last at
+ * 0x5004 passed (atoms end inside the block), released by the next
+ * trace-on I-sync: under A an ISB twice (a miss, then a hit), under B
+ * "other". */
+static const uint32_t arm5000a[] = { 0xe3a00001, 0xf57ff06f, 0xe12fff1e };
+static const uint32_t arm5000b[] = { 0xe3a00001, 0xe1a00000, 0xe12fff1e };
+static struct etm_image *img_b;
+
+static const struct etm_image *ctx_img(void *ctx, uint32_t ctxid)
+{
+	(void)ctx;
+	return ctxid == 0x43 ? img_b : ctxid == 0x42 ? fx.img :
+						       NULL;
+}
+
+static void isync_ctx(uint32_t ctxid)
+{
+	struct etm_packet p = pk(etmp_isync);
+
+	p.addr = 0x5000;
+	p.isa = etmi_a32;
+	p.reason = etm_isync_trace_on;
+	p.has_state = 1;
+	p.has_ctxid = 1;
+	p.ctxid = ctxid;
+	put(&p);
+}
+
+static void class_memo_run(int cache)
+{
+	static const uint32_t ctx[] = { 0x42, 0x42, 0x43 };
+	static const enum etm_insn_class want[] = { etmc_isb, etmc_isb,
+						    etmc_other };
+	int i, r = 0;
+
+	setup(3u << 14, 0, 0);
+	ET_CHECK(fx.f != NULL);
+	add32(0x5000, arm5000a, 3);
+	img_b = etm_image_alloc();
+	{
+		uint8_t b[12];
+		unsigned k;
+
+		for (k = 0; k < 12; k++)
+			b[k] = (uint8_t)(arm5000b[k / 4] >> (8 * (k % 4)));
+		etm_image_add_buffer(img_b, etm_space_any, 0x5000, b, 12);
+	}
+	etm_flow_set_cache(fx.f, cache);
+	etm_flow_set_ctx_images(fx.f, ctx_img, NULL);
+	for (i = 0; i < 3; i++) {
+		isync_ctx(ctx[i]);
+		atoms("EE");
+	}
+	finish();
+	ET_EQ(fx.rc, 0);
+	for (i = 0; i < fx.n; i++) {
+		if (fx.el[i].kind != etmk_range)
+			continue;
+		ET_CHECK(r < 3);
+		if (r >= 3)
+			break;
+		ET_CHECK(is_range(i, 0x5000, 0x5008, 2, 1));
+		ET_EQ(fx.el[i].last_addr, 0x5004);
+		ET_EQ(fx.el[i].last_cls, want[r]);
+		ET_EQ(fx.el[i].ctxid, ctx[r]);
+		r++;
+	}
+	ET_EQ(r, 3);
+	teardown();
+	etm_image_free(img_b);
+}
+
+static void class_memo_cached(void)
+{
+	class_memo_run(1);
+}
+
+static void class_memo_uncached(void)
+{
+	class_memo_run(0);
+}
+
 /* Random image bytes and random packets: never crash, queue never
  * overflows, every range is non-empty and consistent. */
 static uint32_t lcg(uint32_t *s)
@@ -1083,6 +1172,8 @@ int main(void)
 	ETEST(missing_memory);
 	ETEST(error_and_jazelle);
 	ETEST(context_vmid);
+	ETEST(class_memo_cached);
+	ETEST(class_memo_uncached);
 	ETEST(random_input);
 	ETEST(tc2_cycles_vs_ds5);
 	ETEST(etmidr18_refused);
