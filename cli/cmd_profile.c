@@ -57,19 +57,35 @@ static int write_fd(void *ctx, const char *buf, size_t n)
 	return 0;
 }
 
-/* The profile being built, and what the verdict needs (diagwarn.h). */
+/* The profile being built, and what the verdict needs (diagwarn.h);
+ * @errors: the profile's error count after the last batch. */
 struct prof_run {
 	struct etm_profile *p;
 	struct etm_diagset *dw;
 	struct diagtally t;
+	uint64_t errors;
 };
 
+/* The tally's walk of the batch is skipped where the verdict cannot
+ * change by it: the profile counts the error elements
+ * (etm_prof_stats.errors), and once instructions were seen their number
+ * is not read (only whether there are any: diagwarn_verdict()). Saves
+ * ~8 Ir per element. */
 static int prof_batch(void *ctx, const struct etm_elem *els, size_t n)
 {
 	struct prof_run *pr = ctx;
+	struct etm_prof_stats st;
+	int r;
 
-	diagtally_elems(&pr->t, pr->dw, els, n);
-	return etm_profile_elems(pr->p, els, n);
+	etm_diagset_elems(pr->dw, els, n);
+	r = etm_profile_elems(pr->p, els, n);
+	etm_profile_stats(pr->p, &st);
+	if (r < 0 || st.errors != pr->errors || !pr->t.insns)
+		diagtally_count(&pr->t, els, n);
+	else
+		pr->t.elems += n;
+	pr->errors = st.errors;
+	return r;
 }
 
 static int prof_item(void *ctx, const struct etm_item *it)

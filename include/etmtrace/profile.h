@@ -55,6 +55,7 @@ struct etm_prof_stats {
 	uint64_t gaps;      /**< trace gaps (trace on, nosync, errors, ...) */
 	uint64_t contexts;  /**< context ID changes */
 	uint64_t truncated; /**< frames dropped at the depth bound */
+	uint64_t errors;    /**< error elements (etmk_error; also in gaps) */
 };
 
 /** Allocate a profile over functions of @syms (borrowed: must outlive the
