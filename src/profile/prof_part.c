@@ -463,6 +463,14 @@ int etm_profile_run(struct etm_profile *p, struct etm_decoder *dec,
 		    etm_read_fn rd, void *rctx, uint64_t size, unsigned jobs,
 		    const struct etm_cov_run_side *side)
 {
+	return etm_profile_run_stats(p, dec, rd, rctx, size, jobs, side, NULL);
+}
+
+int etm_profile_run_stats(struct etm_profile *p, struct etm_decoder *dec,
+			  etm_read_fn rd, void *rctx, uint64_t size,
+			  unsigned jobs, const struct etm_cov_run_side *side,
+			  struct etm_run_stats *st)
+{
 	static const struct run_parts_ops ops = {
 		.open = pp_open,
 		.close = pp_close,
@@ -476,5 +484,5 @@ int etm_profile_run(struct etm_profile *p, struct etm_decoder *dec,
 
 	if (!p || !dec || !rd)
 		return -etme_invalid;
-	return run_parts(dec, rd, rctx, size, jobs, &ops, &c, side, NULL);
+	return run_parts(dec, rd, rctx, size, jobs, &ops, &c, side, st);
 }
