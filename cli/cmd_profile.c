@@ -3,6 +3,7 @@
  * stacks or a Perfetto (Chrome trace-event) timeline. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include "diagwarn.h"
 #include "par_run.h"
 #include "prof_sampled.h"
+#include "run_totals.h"
 #include "session.h"
 #include "symload.h"
 #include "winrun.h"
@@ -35,6 +37,9 @@ static const char profile_help[] =
 	"  --input-format, --etmcr, --etmccer, --etmidr, --m-profile, --pieces,\n"
 	"  --start, --stop, --last, --at: as decode (a window: the profile of\n"
 	"  its instructions)\n"
+	"  --run-stats           with --jobs N: the parallel run's figures on\n"
+	"                        stderr, as decode's (the calling thread's\n"
+	"                        share: the ordered apply, the serial part)\n"
 	"A capture with ITM/DWT trace only (no ETM/PTM) gives a sampled flat\n"
 	"profile of the DWT's periodic PC samples by function, as orbtop does.\n"
 	"Exit status, warnings: as decode (1: the profile is incomplete).\n";
@@ -57,19 +62,35 @@ static int write_fd(void *ctx, const char *buf, size_t n)
 	return 0;
 }
 
-/* The profile being built, and what the verdict needs (diagwarn.h). */
+/* The profile being built, and what the verdict needs (diagwarn.h);
+ * @errors: the profile's error count after the last batch. */
 struct prof_run {
 	struct etm_profile *p;
 	struct etm_diagset *dw;
 	struct diagtally t;
+	uint64_t errors;
 };
 
+/* The tally's walk of the batch is skipped where the verdict cannot
+ * change by it: the profile counts the error elements
+ * (etm_prof_stats.errors), and once instructions were seen their number
+ * is not read (only whether there are any: diagwarn_verdict()). Saves
+ * ~8 Ir per element. */
 static int prof_batch(void *ctx, const struct etm_elem *els, size_t n)
 {
 	struct prof_run *pr = ctx;
+	struct etm_prof_stats st;
+	int r;
 
-	diagtally_elems(&pr->t, pr->dw, els, n);
-	return etm_profile_elems(pr->p, els, n);
+	etm_diagset_elems(pr->dw, els, n);
+	r = etm_profile_elems(pr->p, els, n);
+	etm_profile_stats(pr->p, &st);
+	if (r < 0 || st.errors != pr->errors || !pr->t.insns)
+		diagtally_count(&pr->t, els, n);
+	else
+		pr->t.elems += n;
+	pr->errors = st.errors;
+	return r;
 }
 
 static int prof_item(void *ctx, const struct etm_item *it)
@@ -126,6 +147,32 @@ static int profile_setup(struct session *s, struct etm_profile *p,
 	return 0;
 }
 
+/* The run's figures of --run-stats: of the run, and summed. */
+struct prof_rstats {
+	struct etm_run_stats rs;
+	struct etm_run_thread th[RUN_TOTALS_THREADS];
+	struct run_totals rf;
+};
+
+/* par_profile_run() (-1: not read so), with --run-stats its figures on
+ * stderr. */
+static int profile_par(struct session *s, struct etm_profile *p,
+		       struct prof_run *pr)
+{
+	struct prof_rstats *f = s->o->run_stats ? calloc(1, sizeof(*f)) : NULL;
+	int r;
+
+	if (f)
+		run_totals_prepare(&f->rs, f->th, RUN_TOTALS_THREADS);
+	r = par_profile_run(s, p, pr->dw, &pr->t, f ? &f->rs : NULL);
+	if (f && !r) {
+		run_totals_add(&f->rf, &f->rs);
+		run_totals_print(stderr, &f->rf);
+	}
+	free(f);
+	return r;
+}
+
 static int profile_run(struct session *s, struct opts *o, struct etm_symbols *sy)
 {
 	struct etm_profile *p = etm_profile_alloc(sy);
@@ -146,7 +193,7 @@ static int profile_run(struct session *s, struct opts *o, struct etm_symbols *sy
 	if (!r) /* the lookups on the workers, the stacks here */
 		r = s->jobs > 1 && !o->chunk && !s->mem && !s->skip && !wr.w &&
 				    !session_live(s) ?
-			    par_profile_run(s, p, pr.dw, &pr.t) :
+			    profile_par(s, p, &pr) :
 			    -1;
 	if (r < 0)
 		r = wr.w ? session_run(s, winrun_item, &wr) :
@@ -184,7 +231,7 @@ int cmd_profile(int argc, char **argv)
 	r = opt_parse(&o, argc, argv,
 		      "id,format,protocol,input-format,etmcr,etmccer,etmidr,m-profile,"
 		      "image,elf,symbols,clock,no-cache,jobs,chunk,pieces,realign,start,stop,last,at,"
-		      "symfs,buildid-dir,vmlinux,ctx-images");
+		      "symfs,buildid-dir,vmlinux,ctx-images,run-stats");
 	if (r) {
 		if (r > 0)
 			fputs(profile_help, stdout);

@@ -155,9 +155,14 @@ int diagwarn_report(const struct etm_diagset *w, const struct session *s)
 void diagtally_elems(struct diagtally *t, struct etm_diagset *dw,
 		     const struct etm_elem *els, size_t n)
 {
+	etm_diagset_elems(dw, els, n);
+	diagtally_count(t, els, n);
+}
+
+void diagtally_count(struct diagtally *t, const struct etm_elem *els, size_t n)
+{
 	size_t i;
 
-	etm_diagset_elems(dw, els, n);
 	t->elems += n;
 	for (i = 0; i < n; i++) {
 		if (els[i].kind == etmk_range)

@@ -14,7 +14,9 @@
 int diagwarn_report(const struct etm_diagset *w, const struct session *s);
 
 /* What the exit status rule needs of the elements a command consumed:
- * instructions, error elements, elements of any kind. */
+ * instructions, error elements, elements of any kind. The rule reads
+ * only whether @insns and @elems are 0 (`profile` stops adding to @insns
+ * once it is not), and the number of @errors. */
 struct diagtally {
 	unsigned long long insns, errors, elems;
 };
@@ -22,6 +24,8 @@ struct diagtally {
 /* Count @n elements into @t and feed them to @dw (may be NULL). */
 void diagtally_elems(struct diagtally *t, struct etm_diagset *dw,
 		     const struct etm_elem *els, size_t n);
+/* Count @n elements into @t only (no diagnostics). */
+void diagtally_count(struct diagtally *t, const struct etm_elem *els, size_t n);
 void diagtally_add(struct diagtally *to, const struct diagtally *from);
 
 /* The exit status rule (README "Exit status"): print the warnings of @dw,

@@ -124,15 +124,26 @@ int par_coverage_run(struct session *s, struct cov_acc *a)
 	return par_side_run(s, a->dw, &a->t, par_cov_run, a->cov);
 }
 
+/* The profile of a parallel run and where its figures go (may be NULL). */
+struct par_prof {
+	struct etm_profile *p;
+	struct etm_run_stats *st;
+};
+
 static int par_prof_run(void *acc, struct session *s, struct etm_fd_range *rg,
 			uint64_t size, const struct etm_cov_run_side *side)
 {
-	return etm_profile_run(acc, s->dec, etm_fd_read, rg, size,
-			       (unsigned)s->jobs, side);
+	struct par_prof *pp = acc;
+
+	return etm_profile_run_stats(pp->p, s->dec, etm_fd_read, rg, size,
+				     (unsigned)s->jobs, side, pp->st);
 }
 
 int par_profile_run(struct session *s, struct etm_profile *p,
-		    struct etm_diagset *dw, struct diagtally *t)
+		    struct etm_diagset *dw, struct diagtally *t,
+		    struct etm_run_stats *st)
 {
-	return par_side_run(s, dw, t, par_prof_run, p);
+	struct par_prof pp = { p, st };
+
+	return par_side_run(s, dw, t, par_prof_run, &pp);
 }

@@ -18,10 +18,13 @@
 int par_listing_run(struct session *s, struct etm_listing *l);
 
 /* `profile --jobs N`: the session's trace file on s->jobs threads into
- * @p (etm_profile_run()), the diagnostics into @dw and @t. Returns as
- * par_coverage_run() (covcmd.h). */
+ * @p (etm_profile_run_stats()), the diagnostics into @dw and @t, the
+ * run's figures into *@st (may be NULL). Returns as par_coverage_run()
+ * (covcmd.h). */
 struct etm_profile;
+struct etm_run_stats;
 int par_profile_run(struct session *s, struct etm_profile *p,
-		    struct etm_diagset *dw, struct diagtally *t);
+		    struct etm_diagset *dw, struct diagtally *t,
+		    struct etm_run_stats *st);
 
 #endif

@@ -55,6 +55,7 @@ struct etm_prof_stats {
 	uint64_t gaps;      /**< trace gaps (trace on, nosync, errors, ...) */
 	uint64_t contexts;  /**< context ID changes */
 	uint64_t truncated; /**< frames dropped at the depth bound */
+	uint64_t errors;    /**< error elements (etmk_error; also in gaps) */
 };
 
 /** Allocate a profile over functions of @syms (borrowed: must outlive the
@@ -134,6 +135,15 @@ int etm_profile_elems(struct etm_profile *p, const struct etm_elem *els,
 int etm_profile_run(struct etm_profile *p, struct etm_decoder *dec,
 		    etm_read_fn rd, void *rctx, uint64_t size, unsigned jobs,
 		    const struct etm_cov_run_side *side);
+struct etm_run_stats;
+/** etm_profile_run() that also fills *@st (if not NULL) with the run's
+ * figures as etm_decoder_run_ops_stats() does (etmtrace/runstats.h; its
+ * thread and threads_cap fields are the caller's): the calling thread's
+ * CPU time is the ordered apply of the stretches, the run's serial part. */
+int etm_profile_run_stats(struct etm_profile *p, struct etm_decoder *dec,
+			  etm_read_fn rd, void *rctx, uint64_t size,
+			  unsigned jobs, const struct etm_cov_run_side *side,
+			  struct etm_run_stats *st);
 /** End of trace: open activations end (timeline closed). Returns as
  * etm_profile_elems(). */
 int etm_profile_finish(struct etm_profile *p);

@@ -250,6 +250,7 @@ static inline int prof_quiet(struct etm_profile *p, const struct etm_elem *el)
 		if (p->ct)
 			return 0;
 		p->st.gaps++;
+		p->st.errors += el->kind == etmk_error;
 		return 1;
 	case etmk_timestamp:
 	case etmk_cycle_count:

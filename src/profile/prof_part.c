@@ -35,7 +35,8 @@ struct pp_part {
 	struct pp_line *line;
 	size_t nline, capline;
 	uint64_t noline;
-	uint8_t seen[32]; /* sources with a raw element in the part (an
+	uint64_t gaps, errors; /* of the elements that only count (pp_fold()) */
+	uint8_t seen[32];      /* sources with a raw element in the part (an
 			   * element that only creates its source once) */
 };
 
@@ -51,6 +52,7 @@ struct pp_state {
 	struct etm_profile *w;
 	int raw_ranges; /* images change by Context ID: ranges go whole */
 	int join;       /* ranges may join (pp_join()) */
+	int fold;       /* gaps only count (pp_fold()) */
 };
 
 static void pp_part_free(void *ctx, void *part)
@@ -277,6 +279,27 @@ static int pp_matters(const struct etm_profile *p, const struct etm_elem *el)
 	}
 }
 
+/* Whether @el, of a source the part has seen, only counts without a
+ * call trace or a timeline (prof_quiet(), prof_gap(): a gap adds to the
+ * gap and error counts, an end of buffer does nothing): then it is
+ * counted in the part, not kept, and its counts added in any order. */
+static int pp_fold(struct pp_part *pt, const struct etm_elem *el)
+{
+	switch (el->kind) {
+	case etmk_trace_on:
+	case etmk_nosync:
+	case etmk_nomem:
+	case etmk_error:
+		pt->gaps++;
+		pt->errors += el->kind == etmk_error;
+		return 1;
+	case etmk_buffer_end:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static int pp_elems(void *state, const struct etm_elem *els, size_t n)
 {
 	struct pp_state *st = state;
@@ -292,6 +315,9 @@ static int pp_elems(void *state, const struct etm_elem *els, size_t n)
 
 		if (el->kind == etmk_range && !st->raw_ranges) {
 			r = pp_range(st, el);
+		} else if (st->fold && (pt->seen[el->id >> 3] & bit) &&
+			   pp_fold(pt, el)) {
+			r = 0;
 		} else if (pp_matters(st->c->total, el) ||
 			   !(pt->seen[el->id >> 3] & bit)) {
 			r = pp_raw(pt, el);
@@ -347,6 +373,7 @@ static void *pp_open(void *ctx)
 	st->c = c;
 	st->raw_ranges = c->total->ctx_img != NULL;
 	st->join = c->total->tl == NULL;
+	st->fold = !c->total->tl && !c->total->ct;
 	st->w = pp_worker_profile(c->total);
 	st->part = pp_part_new();
 	if (!st->w || !st->part) {
@@ -444,6 +471,8 @@ static int pp_apply(struct etm_profile *p, const struct pp_part *pt)
 			return r;
 		run += op->nrun;
 	}
+	p->st.gaps += pt->gaps;
+	p->st.errors += pt->errors;
 	if (p->lines) {
 		for (i = 0; i < pt->nline; i++)
 			p->line_self[pt->line[i].row] += pt->line[i].n;
@@ -463,6 +492,14 @@ int etm_profile_run(struct etm_profile *p, struct etm_decoder *dec,
 		    etm_read_fn rd, void *rctx, uint64_t size, unsigned jobs,
 		    const struct etm_cov_run_side *side)
 {
+	return etm_profile_run_stats(p, dec, rd, rctx, size, jobs, side, NULL);
+}
+
+int etm_profile_run_stats(struct etm_profile *p, struct etm_decoder *dec,
+			  etm_read_fn rd, void *rctx, uint64_t size,
+			  unsigned jobs, const struct etm_cov_run_side *side,
+			  struct etm_run_stats *st)
+{
 	static const struct run_parts_ops ops = {
 		.open = pp_open,
 		.close = pp_close,
@@ -476,5 +513,5 @@ int etm_profile_run(struct etm_profile *p, struct etm_decoder *dec,
 
 	if (!p || !dec || !rd)
 		return -etme_invalid;
-	return run_parts(dec, rd, rctx, size, jobs, &ops, &c, side, NULL);
+	return run_parts(dec, rd, rctx, size, jobs, &ops, &c, side, st);
 }

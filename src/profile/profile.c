@@ -516,6 +516,7 @@ static int prof_gap(struct etm_profile *p, uint8_t id, struct prof_src *s,
 
 	if (el->kind != etmk_piece)
 		p->st.gaps++;
+	p->st.errors += el->kind == etmk_error;
 	if (p->ct && prof_ct_event(p, id, s, s->cur, prof_ev_gap, UINT64_MAX,
 				   UINT64_MAX, (uint64_t)el->kind) < 0)
 		return p->ct->err;

@@ -394,6 +394,42 @@ static void writers(void)
 	fix_fini(&f);
 }
 
+/* Error elements are counted apart from the other gaps (what the CLI's
+ * exit status reads), by the batch loop and by the per-element path
+ * (line counts on): an error before any range (no stack yet), main's
+ * range, an error, a trace-on gap, a nosync gap, a piece start (not a
+ * gap), an error, main's range. Expected by hand: 3 errors; 5 gaps (3
+ * errors, trace on, nosync); 4 instructions. */
+static void error_count(void)
+{
+	struct etm_prof_stats st;
+	struct etm_elem e[8];
+	struct fix f;
+	int lines;
+
+	for (lines = 0; lines < 2; lines++) {
+		ET_CHECK(fix_init(&f) == 0);
+		etm_profile_set_lines(f.p, lines);
+		e[0] = other(etmk_error);
+		e[1] = rng(0x1000, 2, 0);
+		e[1].last_cls = etmc_other;
+		e[2] = other(etmk_error);
+		e[3] = other(etmk_trace_on);
+		e[4] = other(etmk_nosync);
+		e[5] = other(etmk_piece);
+		e[6] = other(etmk_error);
+		e[7] = rng(0x1008, 2, 0);
+		e[7].last_cls = etmc_other;
+		ET_EQ(etm_profile_elems(f.p, e, 8), 0);
+		ET_EQ(etm_profile_finish(f.p), 0);
+		etm_profile_stats(f.p, &st);
+		ET_EQ(st.errors, 3);
+		ET_EQ(st.gaps, 5);
+		ET_EQ(st.insns, 4);
+		fix_fini(&f);
+	}
+}
+
 int main(void)
 {
 	ETEST(calls_and_irq);
@@ -403,5 +439,6 @@ int main(void)
 	ETEST(gap_longjmp_reset);
 	ETEST(context_switch);
 	ETEST(writers);
+	ETEST(error_count);
 	return etest_end();
 }
