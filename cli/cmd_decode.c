@@ -169,11 +169,6 @@ static int decode_write(void *ctx, const char *p, size_t n)
 	return d->err ? -etme_io : 0;
 }
 
-static int listing_item_fn(void *l, const struct etm_item *it)
-{
-	return etm_listing_item(l, it);
-}
-
 static void print_stats(const struct session *s,
 			const struct etm_listing_counts *n, double secs)
 {
@@ -240,21 +235,25 @@ static int decode_par(struct session *s, struct decode_out *d)
 /* Every buffer of the capture in turn. */
 static int decode_buffers(struct session *s, struct decode_out *d)
 {
+	struct etm_capture_sink ls;
 	struct winrun wr;
+	void *lctx;
 	size_t b;
 	int r;
 
-	r = winrun_open(&wr, s, s->o, etm_listing_sink_elems, d->l);
+	if (etm_listing_capture_sink(d->l, &ls, &lctx) < 0)
+		return 2;
+	r = winrun_open(&wr, s, s->o, ls.elems, lctx);
 	for (b = 0; b < session_nbuffers(s) && !r && !winrun_done(&wr); b++) {
 		if (session_select(s, b) < 0)
 			continue;
 		/* several jobs on a file range: formatted on the workers;
 		 * with a window, decoded there and formatted here in order */
 		r = s->jobs > 1 && !s->o->chunk && !wr.w ? decode_par(s, d) : 1;
-		s->elems = wr.w ? winrun_elems : etm_listing_sink_elems;
+		s->elems = wr.w ? winrun_elems : ls.elems;
 		if (r == 1)
 			r = wr.w ? session_run_buffer(s, winrun_item, &wr) :
-				   session_run_buffer(s, listing_item_fn, d->l);
+				   session_run_buffer(s, ls.item, lctx);
 		etm_listing_flush(d->l);
 	}
 	if (!r)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <etmtrace/core.h>
+#include <etmtrace/detect.h>
 #include <etmtrace/diag.h>
 #include <etmtrace/error.h>
 #include <etmtrace/open.h>

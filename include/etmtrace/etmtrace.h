@@ -10,6 +10,7 @@
 #include <etmtrace/error.h>
 #include <etmtrace/config.h>
 #include <etmtrace/source.h>
+#include <etmtrace/detect.h>
 #include <etmtrace/packet.h>
 #include <etmtrace/image.h>
 #include <etmtrace/insn.h>

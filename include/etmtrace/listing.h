@@ -65,6 +65,7 @@ enum etm_listing_format {
 	etm_listing_count, /* nothing written: etm_listing_counts() only */
 };
 
+struct etm_capture_sink;
 struct etm_diagset;
 struct etm_run_stats;
 struct etm_srcpath;
@@ -152,12 +153,16 @@ int etm_listing_item(struct etm_listing *l, const struct etm_item *it);
 /* List @n elements (as etm_decoder_next_elems() hands them out). */
 int etm_listing_elems(struct etm_listing *l, const struct etm_elem *els,
 		      size_t n);
-/* etm_listing_elems() as a sink's elems callback (etm_capture_sink,
- * etm_decoder_run(); @l is the struct etm_listing), for the decode's hot
- * path: no argument checks, one call less per batch. After an error of the
- * write callback (returned) the elements are still counted, their text
- * dropped. Returns 0 or that error. */
-int etm_listing_sink_elems(void *l, const struct etm_elem *els, size_t n);
+/* A capture sink (etmtrace/caprun.h) that lists into @l: @out is filled
+ * (its other callbacks NULL) and *@ctx is the context to run it with
+ * (etm_capture_run(cap, ro, out, *ctx)). item() is etm_listing_item();
+ * elems() is etm_listing_elems() without its argument checks (the decode's
+ * hot path: one call per batch; after an error of the write callback the
+ * elements are still counted, their text dropped, and the error is
+ * returned); end() is etm_listing_flush(). The sink and the context are
+ * valid while @l is. Returns 0 or -etme_invalid. */
+int etm_listing_capture_sink(struct etm_listing *l,
+			     struct etm_capture_sink *out, void **ctx);
 /* End of a trace buffer (or of the decode): the lines held back (a run of
  * identical error lines is printed as one) are listed and everything is
  * handed to the write callback. Returns 0 or its error. */

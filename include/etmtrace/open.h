@@ -2,7 +2,7 @@
  * a CoreSight snapshot directory, or a trace file with options, becomes a
  * struct etm_capture holding a decoder per trace buffer with every selected
  * source, its configuration and its program image added. The input format
- * of a trace file is detected from its bytes, and with no registers given
+ * of a trace file is detected from its bytes (etmtrace/detect.h), and with no registers given
  * its configuration is inferred by probing the trace against the image. */
 #ifndef ETM_ETMTRACE_OPEN_H
 #define ETM_ETMTRACE_OPEN_H
@@ -242,26 +242,6 @@ int etm_capture_next(struct etm_capture *cap, struct etm_item *it, size_t size);
  * checks its file options before opening anything. Returns 0 (it can be
  * read: @why empty) or -1. */
 int etm_file_problem(const char *path, int dir_ok, char *why, size_t n);
-
-/** Recognise the input format of trace bytes @buf (the start of a buffer,
- * a few KiB or more): CoreSight 16-byte frames, TPIU frames (with or
- * without FSYNC), or raw single-source data. Writes a one-line reason to
- * @why (if non-NULL). Returns the format, or etm_fmt_unknown for no bytes. */
-enum etm_input_format etm_detect_format(const uint8_t *buf, size_t n,
-					char *why, size_t whylen);
-/** Where the 16-byte frames of a TPIU capture without FSYNC (an SWO
- * capture, maybe begun mid-frame) start in @buf: the offset 0-15 whose
- * frames fit the formatter protocol best (trace IDs named, the auxiliary
- * byte's reserved bit; etm_detect_format() says how clearly). Returns -1
- * if @buf has an FSYNC (the deformatter finds the frames by it) or no
- * alignment fits. */
-int etm_detect_frame_start(const uint8_t *buf, size_t n);
-/** Whether the @n bytes of one trace source @buf are ITM/DWT trace (the
- * ARMv7-M instrumentation and data-watchpoint packets) rather than
- * ETM/PTM: they parse by the ITM packet grammar with hardly a malformed
- * packet, mostly source packets (a heuristic: doc/itm.md). Writes the
- * counts to @why (if non-NULL). Returns 1 or 0. */
-int etm_detect_itm(const uint8_t *buf, size_t n, char *why, size_t whylen);
 
 #ifdef __cplusplus
 }

@@ -9,16 +9,15 @@
 #include <etmtrace/error.h>
 
 #include "cov/cov_int.h"
+#include "run/parts.h"
 
 struct cp_run {
 	struct etm_cov *total;
-	const struct etm_cov_run_side *side;
 };
 
-/* A worker's part: the coverage and the side consumer's state. */
+/* A worker's part: its coverage (run/parts.h adds the side consumer's). */
 struct cp_part {
 	struct etm_cov *cov;
-	void *side;
 };
 
 struct cp_state {
@@ -28,12 +27,13 @@ struct cp_state {
 	struct cov_cls_cache *cls;
 };
 
-static void cp_part_free(const struct cp_run *r, struct cp_part *p)
+static void cp_part_free(void *ctx, void *part)
 {
+	struct cp_part *p = part;
+
+	(void)ctx;
 	if (p) {
 		etm_cov_free(p->cov);
-		if (p->side)
-			r->side->free(r->side->ctx, p->side);
 		free(p);
 	}
 }
@@ -43,14 +43,10 @@ static struct cp_part *cp_part(const struct cp_run *r)
 	struct cp_part *p = calloc(1, sizeof(*p));
 	unsigned id;
 
-	if (p) {
+	if (p)
 		p->cov = etm_cov_alloc();
-		if (r->side)
-			p->side = r->side->open(r->side->ctx);
-	}
-	if (!p || !p->cov || (r->side && !p->side) ||
-	    etm_cov_set_part(p->cov) < 0) {
-		cp_part_free(r, p);
+	if (!p || !p->cov || etm_cov_set_part(p->cov) < 0) {
+		cp_part_free(NULL, p);
 		return NULL;
 	}
 	for (id = 0; id < COV_MAX_ID; id++) /* the sources of the whole */
@@ -70,7 +66,7 @@ static void *cp_open(void *ctx)
 		st->cls = calloc(1, sizeof(*st->cls));
 	}
 	if (st && (!st->part || !st->cls)) {
-		cp_part_free(ctx, st->part);
+		cp_part_free(NULL, st->part);
 		free(st->cls);
 		free(st);
 		return NULL;
@@ -83,14 +79,8 @@ static int cp_elems(void *state, const struct etm_elem *els, size_t n)
 {
 	struct cp_state *st = state;
 	struct cp_part *p = st->part;
-	int r;
+	int r = etm_cov_add_elems(p->cov, els, n);
 
-	if (p->side) {
-		r = st->r->side->elems(p->side, els, n);
-		if (r < 0)
-			return r;
-	}
-	r = etm_cov_add_elems(p->cov, els, n);
 	return r < 0 ? r : 0;
 }
 
@@ -107,44 +97,40 @@ static int cp_item(void *state, const struct etm_item *it)
 static int cp_cut(void *state, void **piece, size_t *bytes)
 {
 	struct cp_state *st = state;
-	struct etm_cov *c = st->part->cov;
+	struct cp_part *p = st->part;
+	struct etm_cov *c = p->cov;
+	int err;
 
 	*bytes = c->npages * 20000 + (c->ranges.n + c->branches.n) * 48;
-	*piece = st->part;
 	c->cls = NULL; /* the worker's: the part leaves it */
 	st->part = cp_part(st->r);
-	if (!st->part)
+	if (!st->part) {
+		st->part = p; /* freed by cp_close() */
 		return -etme_nomem;
+	}
 	st->part->cov->cls = st->cls;
-	return cov_memo_carry(c, st->part->cov);
+	err = cov_memo_carry(c, st->part->cov);
+	if (err < 0) {
+		cp_part_free(NULL, p);
+		return err;
+	}
+	*piece = p;
+	return 0;
 }
 
-static int cp_emit(void *ctx, void *piece)
+static int cp_apply(void *ctx, void *piece)
 {
 	struct cp_run *r = ctx;
 	struct cp_part *p = piece;
-	int err = etm_cov_append(r->total, p->cov);
 
-	if (p->side) {
-		int e = r->side->append(r->side->ctx, p->side);
-
-		if (e < 0 && err >= 0)
-			err = e;
-	}
-	cp_part_free(r, p);
-	return err < 0 ? err : 0;
-}
-
-static void cp_drop(void *ctx, void *piece)
-{
-	cp_part_free(ctx, piece);
+	return etm_cov_append(r->total, p->cov);
 }
 
 static void cp_close(void *state)
 {
 	struct cp_state *st = state;
 
-	cp_part_free(st->r, st->part);
+	cp_part_free(NULL, st->part);
 	free(st->cls);
 	free(st);
 }
@@ -153,20 +139,18 @@ int etm_cov_run(struct etm_cov *cov, struct etm_decoder *dec, etm_read_fn rd,
 		void *rctx, uint64_t size, unsigned jobs,
 		const struct etm_cov_run_side *side)
 {
-	static const struct etm_run_ops ops = {
+	static const struct run_parts_ops ops = {
 		.open = cp_open,
-		.item = cp_item,
-		.cut = cp_cut,
-		.emit = cp_emit,
-		.drop = cp_drop,
 		.close = cp_close,
+		.item = cp_item,
 		.elems = cp_elems,
+		.cut = cp_cut,
+		.apply = cp_apply,
+		.free = cp_part_free,
 	};
-	struct cp_run r = { .total = cov, .side = side };
+	struct cp_run r = { .total = cov };
 
-	if (!cov || cov->part || !dec || !rd ||
-	    (side && (!side->open || !side->elems || !side->append ||
-		      !side->free)))
+	if (!cov || cov->part || !dec || !rd)
 		return -etme_invalid;
-	return etm_decoder_run_ops(dec, rd, rctx, size, jobs, &ops, &r);
+	return run_parts(dec, rd, rctx, size, jobs, &ops, &r, side, NULL);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <etmtrace/caprun.h>
 #include <etmtrace/error.h>
 #include <etmtrace/listing.h>
 
@@ -185,12 +186,32 @@ int etm_listing_elems(struct etm_listing *l, const struct etm_elem *els,
 	return l->err;
 }
 
-/* The formatter first (etm_listing_sink_elems() takes @l as it). */
+/* The capture sink's callbacks. The formatter comes first, so that the
+ * sink's context, @l, is the formatter's: elems() goes to the formatter
+ * at once (it returns the write callback's first error itself). */
 _Static_assert(offsetof(struct etm_listing, f) == 0, "formatter first");
 
-int etm_listing_sink_elems(void *l, const struct etm_elem *els, size_t n)
+static int listing_sink_item(void *l, const struct etm_item *it)
 {
-	return decfmt_elems(l, els, n);
+	return etm_listing_item(l, it);
+}
+
+static int listing_sink_end(void *l)
+{
+	return etm_listing_flush(l);
+}
+
+int etm_listing_capture_sink(struct etm_listing *l,
+			     struct etm_capture_sink *out, void **ctx)
+{
+	if (!l || !out || !ctx)
+		return -etme_invalid;
+	memset(out, 0, sizeof(*out));
+	out->item = listing_sink_item;
+	out->elems = decfmt_elems;
+	out->end = listing_sink_end;
+	*ctx = l;
+	return 0;
 }
 
 int etm_listing_flush(struct etm_listing *l)

@@ -13,6 +13,7 @@
 #include <etmtrace/error.h>
 
 #include "listing/listing_par.h"
+#include "run/parts.h"
 
 #define LISTING_PAR_PIECE (4u << 20) /* formatted bytes per piece */
 /* Pieces buffered per job: chunk lengths follow it (a chunk's output
@@ -96,8 +97,11 @@ static void seg_put(struct dp_run *r, struct etm_diagset *dg)
 	pthread_mutex_unlock(&r->mu);
 }
 
-static void piece_free(struct dp_run *r, struct dp_piece *p)
+static void piece_free(void *ctx, void *piece)
 {
+	struct dp_run *r = ctx;
+	struct dp_piece *p = piece;
+
 	wbuf_free_piece(&r->blocks, &p->text);
 	seg_put(r, p->dg);
 	free(p);
@@ -298,7 +302,7 @@ static int dp_cut(void *state, void **piece, size_t *bytes)
 	return 0;
 }
 
-static int dp_emit(void *ctx, void *piece)
+static int dp_apply(void *ctx, void *piece)
 {
 	struct dp_run *r = ctx;
 	struct dp_piece *p = piece;
@@ -311,7 +315,6 @@ static int dp_emit(void *ctx, void *piece)
 	decfmt_add(&r->f->n, &p->n);
 	if (p->dg)
 		etm_diagset_append(r->f->dw, p->dg);
-	piece_free(r, p);
 	return r->f->w->err ? -etme_io : 0;
 }
 
@@ -363,25 +366,20 @@ static int dp_live(void *state, int on)
 	return w->w.err ? -etme_io : 0;
 }
 
-static void dp_drop(void *ctx, void *piece)
-{
-	piece_free(ctx, piece);
-}
-
 int listing_par_run(const struct listing_par *p, struct etm_decoder *dec,
 		    etm_read_fn rd, void *rctx, uint64_t size, unsigned jobs,
 		    struct etm_run_stats *st)
 {
-	const struct etm_run_ops ops = {
+	const struct run_parts_ops ops = {
 		.open = dp_open,
-		.item = dp_item,
-		.cut = dp_cut,
-		.emit = dp_emit,
-		.drop = dp_drop,
 		.close = dp_close,
-		.budget = (size_t)LISTING_PAR_BUDGET * (jobs ? jobs : 1),
+		.item = dp_item,
 		.elems = dp_elems,
 		.live = dp_live,
+		.cut = dp_cut,
+		.apply = dp_apply,
+		.free = piece_free,
+		.budget = (size_t)LISTING_PAR_BUDGET * (jobs ? jobs : 1),
 	};
 	struct dp_run r = { .p = p, .f = p->f };
 	struct dp_seg *sg;
@@ -389,8 +387,7 @@ int listing_par_run(const struct listing_par *p, struct etm_decoder *dec,
 
 	pthread_mutex_init(&r.mu, NULL);
 	wpool_init(&r.blocks, ops.budget / WBLK_SIZE);
-	ret = etm_decoder_run_ops_stats(dec, rd, rctx, size, jobs, &ops, &r,
-					st);
+	ret = run_parts(dec, rd, rctx, size, jobs, &ops, &r, NULL, st);
 	while ((sg = r.freeseg)) {
 		r.freeseg = sg->next;
 		etm_diagset_free(sg->dg);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <etmtrace/detect.h>
 #include <etmtrace/error.h>
 #include <etmtrace/open.h>
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <etmtrace/detect.h>
 #include <etmtrace/diag.h>
 #include <etmtrace/error.h>
 #include <etmtrace/open.h>

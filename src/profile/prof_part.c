@@ -15,6 +15,7 @@
 
 #include "common/grow.h"
 #include "profile/prof_int.h"
+#include "run/parts.h"
 
 /* A source line row's instructions (callgrind line positions). */
 struct pp_line {
@@ -23,7 +24,7 @@ struct pp_line {
 
 /* A worker's stretch digested: ranges as ops (their runs apart), other
  * elements kept whole (raw), line counts apart (they add up in any
- * order), and the side consumer's part. */
+ * order); run/parts.h adds the side consumer's part. */
 struct pp_part {
 	struct prof_op *op;
 	size_t nop, capop;
@@ -36,12 +37,10 @@ struct pp_part {
 	uint64_t noline;
 	uint8_t seen[32]; /* sources with a raw element in the part (an
 			   * element that only creates its source once) */
-	void *side;
 };
 
 struct pp_ctx {
 	struct etm_profile *total;
-	const struct etm_cov_run_side *side;
 };
 
 /* A worker: its part, and a profile of its own for the lookups (the
@@ -54,12 +53,13 @@ struct pp_state {
 	int join;       /* ranges may join (pp_join()) */
 };
 
-static void pp_part_free(const struct pp_ctx *c, struct pp_part *pt)
+static void pp_part_free(void *ctx, void *part)
 {
+	struct pp_part *pt = part;
+
+	(void)ctx;
 	if (!pt)
 		return;
-	if (pt->side)
-		c->side->free(c->side->ctx, pt->side);
 	free(pt->op);
 	free(pt->run);
 	free(pt->raw);
@@ -67,15 +67,9 @@ static void pp_part_free(const struct pp_ctx *c, struct pp_part *pt)
 	free(pt);
 }
 
-static struct pp_part *pp_part_new(const struct pp_ctx *c)
+static struct pp_part *pp_part_new(void)
 {
-	struct pp_part *pt = calloc(1, sizeof(*pt));
-
-	if (pt && c->side && !(pt->side = c->side->open(c->side->ctx))) {
-		free(pt);
-		return NULL;
-	}
-	return pt;
+	return calloc(1, sizeof(struct pp_part));
 }
 
 /* Room for @n more ops (each element makes at most one). */
@@ -290,11 +284,6 @@ static int pp_elems(void *state, const struct etm_elem *els, size_t n)
 	size_t i;
 	int r;
 
-	if (pt->side) {
-		r = st->c->side->elems(pt->side, els, n);
-		if (r < 0)
-			return r;
-	}
 	if (pp_reserve(pt, n) < 0)
 		return -etme_nomem;
 	for (i = 0; i < n; i++) {
@@ -359,7 +348,7 @@ static void *pp_open(void *ctx)
 	st->raw_ranges = c->total->ctx_img != NULL;
 	st->join = c->total->tl == NULL;
 	st->w = pp_worker_profile(c->total);
-	st->part = pp_part_new(c);
+	st->part = pp_part_new();
 	if (!st->w || !st->part) {
 		pp_close(st);
 		return NULL;
@@ -375,8 +364,13 @@ static int pp_cut(void *state, void **piece, size_t *bytes)
 	*bytes = pt->capop * sizeof(*pt->op) + pt->caprun * sizeof(*pt->run) +
 		 pt->capraw * sizeof(*pt->raw) + pt->capline * sizeof(*pt->line);
 	*piece = pt;
-	st->part = pp_part_new(st->c);
-	return st->part ? 0 : -etme_nomem;
+	st->part = pp_part_new();
+	if (!st->part) {
+		st->part = pt; /* freed by pp_close() */
+		*piece = NULL;
+		return -etme_nomem;
+	}
+	return 0;
 }
 
 /* The part, in input order, into the whole. */
@@ -404,41 +398,26 @@ static int pp_apply(struct etm_profile *p, const struct pp_part *pt)
 static int pp_emit(void *ctx, void *piece)
 {
 	struct pp_ctx *c = ctx;
-	struct pp_part *pt = piece;
-	int err = pp_apply(c->total, pt);
 
-	if (pt->side) {
-		int e = c->side->append(c->side->ctx, pt->side);
-
-		if (e < 0 && err >= 0)
-			err = e;
-	}
-	pp_part_free(c, pt);
-	return err < 0 ? err : 0;
-}
-
-static void pp_drop(void *ctx, void *piece)
-{
-	pp_part_free(ctx, piece);
+	return pp_apply(c->total, piece);
 }
 
 int etm_profile_run(struct etm_profile *p, struct etm_decoder *dec,
 		    etm_read_fn rd, void *rctx, uint64_t size, unsigned jobs,
 		    const struct etm_cov_run_side *side)
 {
-	static const struct etm_run_ops ops = {
+	static const struct run_parts_ops ops = {
 		.open = pp_open,
-		.item = pp_item,
-		.cut = pp_cut,
-		.emit = pp_emit,
-		.drop = pp_drop,
 		.close = pp_close,
+		.item = pp_item,
 		.elems = pp_elems,
+		.cut = pp_cut,
+		.apply = pp_emit,
+		.free = pp_part_free,
 	};
-	struct pp_ctx c = { .total = p, .side = side };
+	struct pp_ctx c = { .total = p };
 
-	if (!p || !dec || !rd ||
-	    (side && (!side->open || !side->elems || !side->append || !side->free)))
+	if (!p || !dec || !rd)
 		return -etme_invalid;
-	return etm_decoder_run_ops(dec, rd, rctx, size, jobs, &ops, &c);
+	return run_parts(dec, rd, rctx, size, jobs, &ops, &c, side, NULL);
 }

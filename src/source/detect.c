@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <etmtrace/open.h>
+#include <etmtrace/detect.h>
 
 #define DET_FRAMES 4096
 

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <etmtrace/open.h>
+#include <etmtrace/detect.h>
 
 /* Reserved: 0x80, 0x90, 0xA0, 0xB0 (0b10xx0000), 0bxxxx0100 other than
  * the global timestamps 0x94 and 0xB4, hardware discriminators 3-7 and

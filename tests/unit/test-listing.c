@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <etmtrace/caprun.h>
 #include <etmtrace/error.h>
 #include <etmtrace/listing.h>
 
@@ -313,29 +314,36 @@ static void images_switched(void)
 	etm_image_free(other);
 }
 
-/* The sink form (a decoder sink's elems callback): the text and counts
- * of etm_listing_elems(), the write callback's error returned by the
- * next batch once it failed (the run stops there). Canon of the loop:
- * its four A32 addresses, then the gap. */
+/* The capture sink form: its elems() gives the text and counts of
+ * etm_listing_elems(), the write callback's error returned by the next
+ * batch once it failed (the run stops there); its end() flushes. Canon of
+ * the loop: its four A32 addresses, then the gap. */
 static void sink_callback(void)
 {
 	struct etm_listing *l = open_listing(etm_listing_canon, 0, 1);
 	struct etm_elem gap = { .kind = etmk_nosync, .id = 0x10 };
 	struct etm_listing_counts n;
+	struct etm_capture_sink sk;
+	void *ctx = NULL;
 
 	ET_CHECK(l != NULL);
-	ET_EQ(etm_listing_sink_elems(l, &loop, 1), 0);
-	ET_EQ(etm_listing_sink_elems(l, &gap, 1), 0);
-	ET_EQ(etm_listing_flush(l), 0);
+	ET_EQ(etm_listing_capture_sink(NULL, &sk, &ctx), -etme_invalid);
+	ET_EQ(etm_listing_capture_sink(l, NULL, &ctx), -etme_invalid);
+	ET_EQ(etm_listing_capture_sink(l, &sk, NULL), -etme_invalid);
+	ET_EQ(etm_listing_capture_sink(l, &sk, &ctx), 0);
+	ET_CHECK(sk.item && sk.elems && sk.end && !sk.pushed && !sk.input_end);
+	ET_EQ(sk.elems(ctx, &loop, 1), 0);
+	ET_EQ(sk.elems(ctx, &gap, 1), 0);
+	ET_EQ(sk.end(ctx), 0);
 	ET_CHECK(!strcmp(got, "00008000 A\n00008004 A\n00008008 A\n0000800C A\nGAP\n"));
 	etm_listing_counts(l, &n);
 	ET_EQ(n.insns, 4);
 	ET_EQ(n.elems[etmk_range], 1);
 	ET_EQ(n.elems[etmk_nosync], 1);
 	fail_write = 1;
-	ET_EQ(etm_listing_sink_elems(l, &loop, 1), 0); /* held, not yet written */
+	ET_EQ(sk.elems(ctx, &loop, 1), 0); /* held, not yet written */
 	ET_EQ(etm_listing_write_out(l), -etme_io);
-	ET_EQ(etm_listing_sink_elems(l, &loop, 1), -etme_io);
+	ET_EQ(sk.elems(ctx, &loop, 1), -etme_io);
 	fail_write = 0;
 	etm_listing_free(l);
 }

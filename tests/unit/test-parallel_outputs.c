@@ -217,6 +217,34 @@ static void cov_run_checked(const struct src *s, unsigned jobs,
 	*parts = tot.parts;
 }
 
+/* Without a side consumer, on 3 threads: the reference's saved coverage
+ * too; a side consumer lacking a callback is refused before anything
+ * runs. */
+static void cov_run_plain(const struct src *s, const struct etest_text *rs)
+{
+	struct side_total tot = { 0 };
+	const struct etm_cov_run_side half = { side_open, side_elems, NULL,
+					       side_free, &tot };
+	struct etm_cov *c = cov_new(s);
+	struct etm_decoder *d = dec(s);
+	struct etest_text t = { 0 };
+
+	ET_CHECK(c && d);
+	ET_EQ(etm_cov_run(c, d, etest_mem_read, (void *)&s->in, s->in.n, 3,
+			  &half),
+	      -etme_invalid);
+	ET_EQ(tot.n, 0);
+	ET_EQ(etm_cov_run(c, d, etest_mem_read, (void *)&s->in, s->in.n, 3,
+			  NULL),
+	      0);
+	ET_EQ(etm_cov_end(c), 0);
+	ET_EQ(etm_cov_save(c, etest_text_put, &t), 0);
+	ET_CHECK(t.n == rs->n && memcmp(t.s, rs->s, t.n) == 0);
+	etm_decoder_free(d);
+	etm_cov_free(c);
+	free(t.s);
+}
+
 static void check_cov(const struct src *s)
 {
 	struct cov_ref ref = { cov_new(s), 0 };
@@ -245,6 +273,7 @@ static void check_cov(const struct src *s)
 	for (tries = 0; tries < 8 && parts < 2; tries++)
 		cov_run_checked(s, 3, &rs, ref.n, &parts);
 	ET_CHECK(parts > 1); /* the input was cut */
+	cov_run_plain(s, &rs);
 	free(rs.s);
 	etm_cov_free(ref.cov);
 }
