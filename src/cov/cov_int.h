@@ -42,6 +42,8 @@ struct cov_page {
 	/* slots [lo, hi) hold every info byte and count set (hi 0: none),
 	 * so that a merge reads only those (cov_page_span()) */
 	uint16_t lo, hi;
+	/* cov_memo_carry(): a memo entry refers to this uncounted page */
+	uint8_t keep;
 };
 
 /* Clear the counts of slots [@lo, @hi) of @p. */

@@ -163,11 +163,47 @@ static struct cov_page *memo_carry_page(struct etm_cov *to,
 	return np;
 }
 
+/* The pages of @from that nothing was counted in but a memo entry refers
+ * to, moved to @to (fresh, no pages yet: they stay sorted): a merge
+ * would take nothing from them (cov_merge_page()), their counter arrays
+ * are cleared as their span grows, and their info bytes are the worker's
+ * latest, so that the entries keep them (page and gen) as they are. */
+static void memo_move_pages(struct cov_memos *ms, struct etm_cov *from,
+			    struct etm_cov *to)
+{
+	size_t i, k = 0, n = 0;
+
+	for (i = 0; i < ms->nmemo; i++) {
+		struct cov_memo *m = &ms->e[ms->used[i]];
+
+		if (m->gen == m->p->gen && !m->p->hi && !m->p->keep) {
+			m->p->keep = 1;
+			n++;
+		}
+	}
+	if (!n || !(to->pages = malloc(n * sizeof(*to->pages))))
+		n = 0; /* no memory: those entries are forgotten */
+	for (i = 0; i < from->npages; i++) {
+		struct cov_page *p = from->pages[i];
+
+		if (p->keep && n)
+			to->pages[to->npages++] = p;
+		else
+			from->pages[k++] = p;
+		p->keep = 0;
+	}
+	to->pcap = n;
+	from->npages = k;
+	from->hot = NULL;
+}
+
 /* Move the memo of part @from (its counts applied) to @to, the same
  * worker's next part (fresh): the entries still valid point to pages of
- * @to with the same info bytes, so that each distinct range is walked once
- * per worker rather than once per part (an entry whose page could not be
- * made is forgotten). Returns 0 or -etme_nomem. */
+ * @to with the same info bytes (a copy of a page @from counted in, or
+ * the page itself if it counted nothing there: memo_move_pages()), so
+ * that each distinct range is walked once per worker rather than once per
+ * part (an entry whose page could not be made is forgotten). Returns 0
+ * or -etme_nomem. */
 int cov_memo_carry(struct etm_cov *from, struct etm_cov *to)
 {
 	struct cov_memos *ms = from->memo;
@@ -180,18 +216,26 @@ int cov_memo_carry(struct etm_cov *from, struct etm_cov *to)
 	for (id = 0; id < COV_MAX_ID; id++)
 		from->src[id].pend = NULL;
 	from->memo = NULL;
+	if (ms)
+		memo_move_pages(ms, from, to);
 	for (i = 0; ms && i < ms->nmemo; i++) {
 		struct cov_memo *m = &ms->e[ms->used[i]];
-		/* only the pages the part counted in (the next part likely
-		 * counts in them too; a new page is 18 KiB to clear) */
-		int keep = m->gen == m->p->gen && m->p->hi;
-		struct cov_page *np = keep ? memo_carry_page(to, m->p) : NULL;
+		int valid = m->gen == m->p->gen;
+		struct cov_page *np = NULL;
 
 		m->pend = 0;
 		m->nbr = m->nbr2 = m->nrun = 0;
-		if (!np) {
-			if (keep)
+		if (valid && !m->p->hi) { /* moved, unless out of memory */
+			size_t at;
+
+			np = (struct cov_page *)cov_page_find(to, m->p->base, &at);
+			valid = np == m->p;
+		} else if (valid) {
+			np = memo_carry_page(to, m->p);
+			if (!np)
 				err = -etme_nomem;
+		}
+		if (!valid || !np) {
 			m->key = 0;
 			continue;
 		}
