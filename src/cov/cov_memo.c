@@ -150,12 +150,8 @@ void cov_memo_drop(struct etm_cov *c)
 static struct cov_page *memo_carry_page(struct etm_cov *to,
 					const struct cov_page *p)
 {
-	size_t i;
-	struct cov_page *np = (struct cov_page *)cov_page_find(to, p->base, &i);
+	struct cov_page *np = cov_page_get(to, p->base);
 
-	if (np)
-		return np;
-	np = cov_page_get(to, p->base);
 	if (!np)
 		return NULL;
 	memcpy(np->info, p->info, sizeof(np->info));
@@ -167,34 +163,36 @@ static struct cov_page *memo_carry_page(struct etm_cov *to,
  * to, moved to @to (fresh, no pages yet: they stay sorted): a merge
  * would take nothing from them (cov_merge_page()), their counter arrays
  * are cleared as their span grows, and their info bytes are the worker's
- * latest, so that the entries keep them (page and gen) as they are. */
-static void memo_move_pages(struct cov_memos *ms, struct etm_cov *from,
-			    struct etm_cov *to)
+ * latest, so that the entries keep them (page and gen) as they are.
+ * Returns 1, or 0 if none could be moved (no memory). */
+static int memo_move_pages(struct cov_memos *ms, struct etm_cov *from,
+			   struct etm_cov *to)
 {
 	size_t i, k = 0, n = 0;
 
 	for (i = 0; i < ms->nmemo; i++) {
-		struct cov_memo *m = &ms->e[ms->used[i]];
+		struct cov_page *p = ms->e[ms->used[i]].p;
 
-		if (m->gen == m->p->gen && !m->p->hi && !m->p->keep) {
-			m->p->keep = 1;
+		if (ms->e[ms->used[i]].gen == p->gen && !p->hi && !p->next) {
+			p->next = p;
 			n++;
 		}
 	}
-	if (!n || !(to->pages = malloc(n * sizeof(*to->pages))))
-		n = 0; /* no memory: those entries are forgotten */
+	if (n && !(to->pages = malloc(n * sizeof(*to->pages))))
+		n = 0;
 	for (i = 0; i < from->npages; i++) {
 		struct cov_page *p = from->pages[i];
 
-		if (p->keep && n)
+		if (p->next == p && n)
 			to->pages[to->npages++] = p;
 		else
 			from->pages[k++] = p;
-		p->keep = 0;
+		p->next = NULL;
 	}
 	to->pcap = n;
 	from->npages = k;
 	from->hot = NULL;
+	return n != 0;
 }
 
 /* Move the memo of part @from (its counts applied) to @to, the same
@@ -209,33 +207,32 @@ int cov_memo_carry(struct etm_cov *from, struct etm_cov *to)
 	struct cov_memos *ms = from->memo;
 	size_t i, k = 0;
 	unsigned id;
-	int err = 0;
+	int err = 0, moved;
 
 	cov_memo_flush(from);
 	cov_memo_pairs(from);
 	for (id = 0; id < COV_MAX_ID; id++)
 		from->src[id].pend = NULL;
 	from->memo = NULL;
-	if (ms)
-		memo_move_pages(ms, from, to);
-	for (i = 0; ms && i < ms->nmemo; i++) {
+	if (!ms)
+		return 0;
+	moved = memo_move_pages(ms, from, to);
+	for (i = 0; i < ms->nmemo; i++) {
 		struct cov_memo *m = &ms->e[ms->used[i]];
-		int valid = m->gen == m->p->gen;
 		struct cov_page *np = NULL;
 
 		m->pend = 0;
 		m->nbr = m->nbr2 = m->nrun = 0;
-		if (valid && !m->p->hi) { /* moved, unless out of memory */
-			size_t at;
-
-			np = (struct cov_page *)cov_page_find(to, m->p->base, &at);
-			valid = np == m->p;
-		} else if (valid) {
-			np = memo_carry_page(to, m->p);
-			if (!np)
+		if (m->gen != m->p->gen) {
+			np = NULL;
+		} else if (!m->p->hi) {
+			np = moved ? m->p : NULL;
+		} else {
+			if (!m->p->next && !(m->p->next = memo_carry_page(to, m->p)))
 				err = -etme_nomem;
+			np = m->p->next;
 		}
-		if (!valid || !np) {
+		if (!np) {
 			m->key = 0;
 			continue;
 		}
@@ -244,8 +241,7 @@ int cov_memo_carry(struct etm_cov *from, struct etm_cov *to)
 		m->arrays = (uint8_t)((np->fail ? 1 : 0) | (np->unk ? 2 : 0));
 		ms->used[k++] = ms->used[i];
 	}
-	if (ms)
-		ms->nmemo = k;
+	ms->nmemo = k;
 	to->memo = ms;
 	return err;
 }
