@@ -90,6 +90,7 @@ struct cov_page *cov_page_get(struct etm_cov *c, uint64_t addr)
 	memset(p->carried, 0, sizeof(p->carried));
 	p->gen = 0;
 	p->lo = p->hi = 0;
+	p->next = NULL;
 	memmove(c->pages + i + 1, c->pages + i,
 		(c->npages - i) * sizeof(*c->pages));
 	c->pages[i] = p;

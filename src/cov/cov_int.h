@@ -42,6 +42,9 @@ struct cov_page {
 	/* slots [lo, hi) hold every info byte and count set (hi 0: none),
 	 * so that a merge reads only those (cov_page_span()) */
 	uint16_t lo, hi;
+	/* during cov_memo_carry(): the page in the worker's next part that
+	 * the memo entries of this one go to (NULL: none yet) */
+	struct cov_page *next;
 };
 
 /* Clear the counts of slots [@lo, @hi) of @p. */

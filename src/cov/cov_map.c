@@ -108,9 +108,14 @@ int etm_cov_pairs(const struct etm_cov *c, int branches,
 
 static int cov_merge_page(struct etm_cov *dst, const struct cov_page *sp)
 {
-	struct cov_page *dp = cov_page_get(dst, sp->base);
+	struct cov_page *dp;
 	unsigned i;
 
+	/* nothing counted nor classified in it (e.g. a page a worker's part
+	 * holds for its memo, cov_memo_carry()) */
+	if (!sp->hi)
+		return 0;
+	dp = cov_page_get(dst, sp->base);
 	if (!dp || (sp->fail && cov_page_fail(dp) < 0) ||
 	    (sp->unk && cov_page_unk(dp) < 0))
 		return -etme_nomem;

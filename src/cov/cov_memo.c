@@ -107,22 +107,25 @@ void cov_memo_flush(const struct etm_cov *c)
 /* Add the pending pair counts of every entry to the maps of @c: their map
  * entries exist (cov_memo_branch(), cov_memo_run()), so that this cannot
  * fail. Every call that reads the maps does this first. */
+/* The pending pair counts of @m into the maps of @c. */
+static void memo_pairs_one(const struct etm_cov *c, struct cov_memo *m)
+{
+	if (m->nbr)
+		cov_map_bump(&c->branches, m->br_from, m->br_to, m->nbr);
+	if (m->nbr2)
+		cov_map_bump(&c->branches, m->br_from, m->br_to2, m->nbr2);
+	if (m->nrun)
+		cov_map_bump(&c->ranges, m->run_from, m->run_to, m->nrun);
+	m->nbr = m->nbr2 = m->nrun = 0;
+}
+
 void cov_memo_pairs(const struct etm_cov *c)
 {
 	struct cov_memos *ms = c->memo;
 	size_t i;
 
-	for (i = 0; ms && i < ms->nmemo; i++) {
-		struct cov_memo *m = &ms->e[ms->used[i]];
-
-		if (m->nbr)
-			cov_map_bump(&c->branches, m->br_from, m->br_to, m->nbr);
-		if (m->nbr2)
-			cov_map_bump(&c->branches, m->br_from, m->br_to2, m->nbr2);
-		if (m->nrun)
-			cov_map_bump(&c->ranges, m->run_from, m->run_to, m->nrun);
-		m->nbr = m->nbr2 = m->nrun = 0;
-	}
+	for (i = 0; ms && i < ms->nmemo; i++)
+		memo_pairs_one(c, &ms->e[ms->used[i]]);
 }
 
 /* Apply every pending count and forget every range (slot info is about to
@@ -150,12 +153,8 @@ void cov_memo_drop(struct etm_cov *c)
 static struct cov_page *memo_carry_page(struct etm_cov *to,
 					const struct cov_page *p)
 {
-	size_t i;
-	struct cov_page *np = (struct cov_page *)cov_page_find(to, p->base, &i);
+	struct cov_page *np = cov_page_get(to, p->base);
 
-	if (np)
-		return np;
-	np = cov_page_get(to, p->base);
 	if (!np)
 		return NULL;
 	memcpy(np->info, p->info, sizeof(np->info));
@@ -163,34 +162,91 @@ static struct cov_page *memo_carry_page(struct etm_cov *to,
 	return np;
 }
 
+/* The pages of @from marked to move (next == itself, memo_carry_page())
+ * joined in order with the pages of @to into @arr (room for all the
+ * pages of @from: each gives @to at most one), which @to takes; the rest
+ * stay in @from. Every page's mark is cleared. */
+static void memo_move_pages(struct etm_cov *from, struct etm_cov *to,
+			    struct cov_page **arr)
+{
+	size_t i, j = 0, k = 0, n = 0;
+
+	for (i = 0; i < from->npages; i++) {
+		struct cov_page *p = from->pages[i];
+
+		if (p->next != p) {
+			p->next = NULL;
+			from->pages[k++] = p;
+			continue;
+		}
+		p->next = NULL;
+		while (j < to->npages && to->pages[j]->base < p->base)
+			arr[n++] = to->pages[j++];
+		arr[n++] = p;
+	}
+	while (j < to->npages)
+		arr[n++] = to->pages[j++];
+	free(to->pages);
+	to->pages = arr;
+	to->pcap = from->npages;
+	to->npages = n;
+	from->npages = k;
+	from->hot = NULL;
+}
+
+/* The page in @to for the memo entry @m (valid) of the worker's previous
+ * part: a copy of its page if that part counted in it, else the page
+ * itself, marked to move (if @arr, the room for the moved pages, could be
+ * made). NULL: none (no memory). */
+static struct cov_page *memo_next_page(struct etm_cov *to,
+				       const struct cov_memo *m, void *arr)
+{
+	struct cov_page *p = m->p;
+
+	if (!p->hi) {
+		if (!arr)
+			return NULL;
+		p->next = p;
+	} else if (!p->next) {
+		p->next = memo_carry_page(to, p);
+	}
+	return p->next;
+}
+
 /* Move the memo of part @from (its counts applied) to @to, the same
  * worker's next part (fresh): the entries still valid point to pages of
- * @to with the same info bytes, so that each distinct range is walked once
- * per worker rather than once per part (an entry whose page could not be
- * made is forgotten). Returns 0 or -etme_nomem. */
+ * @to with the same info bytes (a copy of a page @from counted in, or
+ * the page itself if it counted nothing there: a merge would take nothing
+ * from it, its counter arrays are cleared as its span grows), so that
+ * each distinct range is walked once per worker rather than once per part
+ * (an entry whose page could not be made is forgotten). One pass over the
+ * entries. Returns 0 or -etme_nomem. */
 int cov_memo_carry(struct etm_cov *from, struct etm_cov *to)
 {
 	struct cov_memos *ms = from->memo;
+	struct cov_page **arr;
 	size_t i, k = 0;
 	unsigned id;
 	int err = 0;
 
+	if (to->npages || to->memo)
+		return -etme_invalid;
 	cov_memo_flush(from);
-	cov_memo_pairs(from);
 	for (id = 0; id < COV_MAX_ID; id++)
 		from->src[id].pend = NULL;
 	from->memo = NULL;
-	for (i = 0; ms && i < ms->nmemo; i++) {
+	if (!ms)
+		return 0;
+	arr = malloc((from->npages ? from->npages : 1) * sizeof(*arr));
+	for (i = 0; i < ms->nmemo; i++) {
 		struct cov_memo *m = &ms->e[ms->used[i]];
-		/* only the pages the part counted in (the next part likely
-		 * counts in them too; a new page is 18 KiB to clear) */
-		int keep = m->gen == m->p->gen && m->p->hi;
-		struct cov_page *np = keep ? memo_carry_page(to, m->p) : NULL;
+		struct cov_page *np;
 
+		memo_pairs_one(from, m);
 		m->pend = 0;
-		m->nbr = m->nbr2 = m->nrun = 0;
+		np = m->gen == m->p->gen ? memo_next_page(to, m, arr) : NULL;
 		if (!np) {
-			if (keep)
+			if (m->gen == m->p->gen)
 				err = -etme_nomem;
 			m->key = 0;
 			continue;
@@ -200,9 +256,10 @@ int cov_memo_carry(struct etm_cov *from, struct etm_cov *to)
 		m->arrays = (uint8_t)((np->fail ? 1 : 0) | (np->unk ? 2 : 0));
 		ms->used[k++] = ms->used[i];
 	}
-	if (ms)
-		ms->nmemo = k;
+	ms->nmemo = k;
 	to->memo = ms;
+	if (arr)
+		memo_move_pages(from, to, arr);
 	return err;
 }
 

@@ -92,8 +92,9 @@ static int cp_item(void *state, const struct etm_item *it)
 /* Hand out the worker's part; its memo (counts applied) goes on in the
  * worker's next part, with the pages its entries refer to (a part is a
  * few KiB of trace: with an empty memo, every distinct range would be
- * walked again in each part). Its size is estimated from its pages and map entries, without
- * reading the pages. */
+ * walked again in each part): a copy of those it counted in, the page
+ * itself if it counted nothing there. Its size is estimated from the
+ * pages it keeps and its map entries, without reading the pages. */
 static int cp_cut(void *state, void **piece, size_t *bytes)
 {
 	struct cp_state *st = state;
@@ -101,7 +102,6 @@ static int cp_cut(void *state, void **piece, size_t *bytes)
 	struct etm_cov *c = p->cov;
 	int err;
 
-	*bytes = c->npages * 20000 + (c->ranges.n + c->branches.n) * 48;
 	c->cls = NULL; /* the worker's: the part leaves it */
 	st->part = cp_part(st->r);
 	if (!st->part) {
@@ -114,6 +114,8 @@ static int cp_cut(void *state, void **piece, size_t *bytes)
 		cp_part_free(NULL, p);
 		return err;
 	}
+	/* the pages that went on to the next part are not this one's */
+	*bytes = c->npages * 20000 + (c->ranges.n + c->branches.n) * 48;
 	*piece = p;
 	return 0;
 }

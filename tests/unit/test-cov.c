@@ -711,6 +711,77 @@ static void memo_carried_across_parts(void)
 	etm_image_free(img);
 }
 
+/* A worker's part that counts nothing in a page its memo refers to
+ * (cov_memo_carry()): the page goes on to the next part with the memo's
+ * entries, so that their ranges are not walked again, and the merge of
+ * that part adds no page. Worker parts: p0 5 x ([0x1000, 3 insns],
+ * [0x1004, 2 insns]), dropped (as a stretch its predecessor decoded
+ * again); p1 a trace-on only; p2 3 x [0x1000, 3 insns]. By hand, p1 and
+ * p2 joined: 0x1000, 0x1004 and 0x1008 exec 3 each (none of p0's 5), no
+ * page after p1 alone, one after p2; equal to one object fed p1's and
+ * p2's elements. */
+static void memo_kept_for_uncounted_pages(void)
+{
+	struct etm_image *img = prog_image();
+	struct etm_elem a[10], on, b[3];
+	struct etm_cov *all = etm_cov_alloc(), *d = etm_cov_alloc(), *p[3];
+	struct etm_cov_totals t;
+	struct sbuf whole, got;
+	int i, r = 0;
+
+	ET_CHECK(img && all && d);
+	for (i = 0; i < 5; i++) {
+		a[2 * i] = rng(0x1000, 3, 1);
+		a[2 * i + 1] = rng(0x1004, 2, 1);
+	}
+	memset(&on, 0, sizeof(on));
+	on.kind = etmk_trace_on;
+	on.id = 0x10;
+	for (i = 0; i < 3; i++)
+		b[i] = rng(0x1000, 3, 1);
+	r |= etm_cov_set_source(all, 0x10, etm_proto_etmv3, img);
+	r |= etm_cov_add_elems(all, &on, 1);
+	r |= etm_cov_add_elems(all, b, 3);
+	r |= etm_cov_end(all);
+	r |= etm_cov_set_source(d, 0x10, etm_proto_etmv3, img);
+	for (i = 0; i < 3; i++) {
+		p[i] = etm_cov_alloc();
+		ET_CHECK(p[i]);
+		r |= etm_cov_set_part(p[i]);
+		r |= etm_cov_set_source(p[i], 0x10, etm_proto_etmv3, img);
+	}
+	r |= etm_cov_add_elems(p[0], a, 10);
+	r |= cov_memo_carry(p[0], p[1]);
+	r |= etm_cov_add_elems(p[1], &on, 1);
+	r |= cov_memo_carry(p[1], p[2]);
+	ET_EQ(r, 0);
+	/* the range p0 walked is still known in p2 */
+	ET_CHECK(p[2]->memo && cov_memo_find(p[2]->memo, &b[0], 0));
+	r |= etm_cov_add_elems(p[2], b, 3);
+	r |= etm_cov_append(d, p[1]);
+	etm_cov_totals(d, &t);
+	ET_EQ(t.pages, 0);
+	r |= etm_cov_append(d, p[2]);
+	r |= etm_cov_end(d);
+	ET_EQ(r, 0);
+	etm_cov_totals(d, &t);
+	ET_EQ(t.pages, 1);
+	ET_EQ(exec_at(d, 0x1000, NULL), 3);
+	ET_EQ(exec_at(d, 0x1004, NULL), 3);
+	ET_EQ(exec_at(d, 0x1008, NULL), 3);
+	ET_EQ(saved(all, &whole), 0);
+	ET_EQ(saved(d, &got), 0);
+	ET_EQ(got.n, whole.n);
+	ET_CHECK(!memcmp(got.b, whole.b, got.n));
+	free(got.b);
+	free(whole.b);
+	for (i = 0; i < 3; i++)
+		etm_cov_free(p[i]);
+	etm_cov_free(d);
+	etm_cov_free(all);
+	etm_image_free(img);
+}
+
 int main(void)
 {
 	ETEST(add_etm3_counts);
@@ -726,5 +797,6 @@ int main(void)
 	ETEST(changing_successors);
 	ETEST(alternating_returns);
 	ETEST(memo_carried_across_parts);
+	ETEST(memo_kept_for_uncounted_pages);
 	return etest_end();
 }
