@@ -304,8 +304,9 @@ int etm_e3_data(struct etm3_flow *e, const struct etm_packet *pkt)
 	}
 }
 
-int etm_e3_data_gap(struct etm3_flow *e)
+int etm_e3_data_gap(struct etm3_flow *e, int at_end)
 {
+	uint64_t off = e->off;
 	unsigned t;
 	int err;
 
@@ -315,10 +316,16 @@ int etm_e3_data_gap(struct etm3_flow *e)
 	for (t = 1; t < 4; t++) {
 		if (!(e->d.ooo_used & (1u << t)))
 			continue;
+		/* at the end of the trace no packet ends the wait: the
+		 * transfer and its error stay at the placeholder's offset
+		 * (the last packet's is not known on the fast path) */
+		if (at_end)
+			e->off = e->d.ooo[t].offset;
 		err = e3_ooo_drop(e, t);
 		if (err < 0)
 			return err;
 	}
+	e->off = off;
 	return 0;
 }
 
@@ -352,7 +359,7 @@ int etm_e3_data_walk(struct etm3_flow *e, const struct etm_packet *pkt)
 
 	if (pkt->type == etmp_isync &&
 	    (!e->synced || pkt->reason != etm_isync_periodic || pkt->lsip)) {
-		err = etm_e3_data_gap(e); /* a gap: nothing carries over */
+		err = etm_e3_data_gap(e, 0); /* a gap: nothing carries over */
 		if (err < 0)
 			return err;
 	}

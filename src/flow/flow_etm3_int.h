@@ -233,6 +233,9 @@ int etm_e3_br_disagrees(struct etm3_flow *e, const struct etm_brc *br);
 /* A packet that would decode instructions while halted: report the gap
  * once. Returns 0 or an error. */
 int etm_e3_halt_skip(struct etm3_flow *e);
+/* The same for run @r of the fast path (atoms in it), at the offset of its
+ * first packet with atoms, as packet by packet. */
+int etm_e3_halt_run(struct etm3_flow *e, struct etm_atom_run *r);
 /* Synchronised again after a halt: by I-sync (@br NULL) or by branch
  * address @br, complete on its own (a trace-on element, reason resync). */
 int etm_e3_unhalt(struct etm3_flow *e, const struct etm_brc *br);
@@ -253,8 +256,9 @@ void etm_e3_data_scan(struct etm3_flow *e, const struct e3_dmark *m);
  * suppressed, store failed) or the exception entry marker. */
 int etm_e3_data(struct etm3_flow *e, const struct etm_packet *pkt);
 /* Forget the data instruction; out-of-order transfers never matched are
- * reported (trace gap, end of trace). */
-int etm_e3_data_gap(struct etm3_flow *e);
+ * reported: at the current packet (a trace gap), or at the end of the
+ * trace (@at_end) each at its placeholder's offset. */
+int etm_e3_data_gap(struct etm3_flow *e, int at_end);
 /* An atom packet or I-sync with data trace on: walked (etm_e3_atoms(),
  * etm_e3_isync()) between etm_e3_data_mark() and etm_e3_data_scan(). */
 int etm_e3_data_walk(struct etm3_flow *e, const struct etm_packet *pkt);
