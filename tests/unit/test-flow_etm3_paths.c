@@ -44,7 +44,7 @@ static void decode(const uint8_t *b, size_t n, uint32_t etmcr, int packets,
 	cfg.etmidr = 0x410CF250;
 	cfg.traceid = 0x10;
 	ET_CHECK(img && etm_image_add_buffer(img, etm_space_any, 0x1000, code,
-						  sizeof(code)) == 0);
+					     sizeof(code)) == 0);
 	d = etm_decoder_alloc(etm_fmt_raw, etm_dec_elements);
 	ET_CHECK(d != NULL);
 	ET_EQ(etm_decoder_add_source(d, &cfg, img), 0);
