@@ -676,7 +676,7 @@ static int e3_put_pkt(struct etm_flow *f, const struct etm_packet *pkt)
 static int e3_finish(struct etm_flow *f)
 {
 	struct etm3_flow *e = f->impl;
-	int err = e->d.ooo_used ? etm_e3_data_gap(e, 1) : 0;
+	int err = e->d.ooo_used ? etm_e3_data_gap(e) : 0;
 
 	return err < 0 ? err : e3_flush(e);
 }

@@ -304,9 +304,8 @@ int etm_e3_data(struct etm3_flow *e, const struct etm_packet *pkt)
 	}
 }
 
-int etm_e3_data_gap(struct etm3_flow *e, int at_end)
+int etm_e3_data_gap(struct etm3_flow *e)
 {
-	uint64_t off = e->off;
 	unsigned t;
 	int err;
 
@@ -316,16 +315,10 @@ int etm_e3_data_gap(struct etm3_flow *e, int at_end)
 	for (t = 1; t < 4; t++) {
 		if (!(e->d.ooo_used & (1u << t)))
 			continue;
-		/* at the end of the trace no packet ends the wait: the
-		 * transfer and its error stay at the placeholder's offset
-		 * (the last packet's is not known on the fast path) */
-		if (at_end)
-			e->off = e->d.ooo[t].offset;
 		err = e3_ooo_drop(e, t);
 		if (err < 0)
 			return err;
 	}
-	e->off = off;
 	return 0;
 }
 
@@ -359,7 +352,7 @@ int etm_e3_data_walk(struct etm3_flow *e, const struct etm_packet *pkt)
 
 	if (pkt->type == etmp_isync &&
 	    (!e->synced || pkt->reason != etm_isync_periodic || pkt->lsip)) {
-		err = etm_e3_data_gap(e, 0); /* a gap: nothing carries over */
+		err = etm_e3_data_gap(e); /* a gap: nothing carries over */
 		if (err < 0)
 			return err;
 	}
@@ -396,6 +389,11 @@ int etm_e3_drain_data(struct etm_flow *f, uint64_t *np)
 			err = etm_e3_run(e, &r);
 			if (err < 0)
 				return err;
+			/* a placeholder unmatched at the end of the trace is
+			 * given at the last packet's offset, as on the general
+			 * path (only a walk looked offsets up) */
+			if (e->d.ooo_used)
+				e->off = etm_atom_run_off(&r, r.npkt - 1);
 			etm_e3_data_scan(e, &m);
 			etm_pkt_tok_run_done(pd, &r);
 			if (!etm_flow_qopen(f))

@@ -256,9 +256,8 @@ void etm_e3_data_scan(struct etm3_flow *e, const struct e3_dmark *m);
  * suppressed, store failed) or the exception entry marker. */
 int etm_e3_data(struct etm3_flow *e, const struct etm_packet *pkt);
 /* Forget the data instruction; out-of-order transfers never matched are
- * reported: at the current packet (a trace gap), or at the end of the
- * trace (@at_end) each at its placeholder's offset. */
-int etm_e3_data_gap(struct etm3_flow *e, int at_end);
+ * reported (trace gap, end of trace). */
+int etm_e3_data_gap(struct etm3_flow *e);
 /* An atom packet or I-sync with data trace on: walked (etm_e3_atoms(),
  * etm_e3_isync()) between etm_e3_data_mark() and etm_e3_data_scan(). */
 int etm_e3_data_walk(struct etm3_flow *e, const struct etm_packet *pkt);
