@@ -457,7 +457,7 @@ int etm_e3_run(struct etm3_flow *e, struct etm_atom_run *r)
 
 	if (!e->synced || e->data_only) {
 		e->carry = 0;
-		return e->halted && r->n ? etm_e3_halt_skip(e) : 0;
+		return e->halted && r->n ? etm_e3_halt_run(e, r) : 0;
 	}
 	if (e->ca && !r->n) {
 		e->carry += r->w_tail;

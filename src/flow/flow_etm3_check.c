@@ -61,6 +61,13 @@ int etm_e3_halt_skip(struct etm3_flow *e)
 	return e3_put(e, &el);
 }
 
+/* etm_e3_halt_skip() for a run of the fast path (flow_etm3_int.h). */
+int etm_e3_halt_run(struct etm3_flow *e, struct etm_atom_run *r)
+{
+	e->off = etm_atom_run_off(r, r->apk[0]);
+	return etm_e3_halt_skip(e);
+}
+
 /* Synchronised again after a halt: by I-sync (@br NULL) or by a branch
  * address complete on its own (a trace-on element, reason resync). */
 int etm_e3_unhalt(struct etm3_flow *e, const struct etm_brc *br)

@@ -389,6 +389,11 @@ int etm_e3_drain_data(struct etm_flow *f, uint64_t *np)
 			err = etm_e3_run(e, &r);
 			if (err < 0)
 				return err;
+			/* a placeholder unmatched at the end of the trace is
+			 * given at the last packet's offset, as on the general
+			 * path (only a walk looked offsets up) */
+			if (e->d.ooo_used)
+				e->off = etm_atom_run_off(&r, r.npkt - 1);
 			etm_e3_data_scan(e, &m);
 			etm_pkt_tok_run_done(pd, &r);
 			if (!etm_flow_qopen(f))

@@ -233,6 +233,9 @@ int etm_e3_br_disagrees(struct etm3_flow *e, const struct etm_brc *br);
 /* A packet that would decode instructions while halted: report the gap
  * once. Returns 0 or an error. */
 int etm_e3_halt_skip(struct etm3_flow *e);
+/* The same for run @r of the fast path (atoms in it), at the offset of its
+ * first packet with atoms, as packet by packet. */
+int etm_e3_halt_run(struct etm3_flow *e, struct etm_atom_run *r);
 /* Synchronised again after a halt: by I-sync (@br NULL) or by branch
  * address @br, complete on its own (a trace-on element, reason resync). */
 int etm_e3_unhalt(struct etm3_flow *e, const struct etm_brc *br);
