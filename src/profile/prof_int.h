@@ -203,6 +203,24 @@ static inline void prof_push(struct etm_profile *p, struct prof_stack *k,
 	k->depth++;
 }
 
+/* The end of a range op (profile.c, prof_part.c): the branch it ends on
+ * is remembered, and a call pushes the caller's frame (its callee known at
+ * the next range), a return waits for the address it returns to. */
+static inline void prof_op_end(struct etm_profile *p, struct prof_stack *k,
+			       const struct prof_op *op)
+{
+	k->call_addr = op->last;
+	if (op->flags & PROF_OP_CALL) {
+		prof_push(p, k, op->last + op->size, k->par, k->cur, 0);
+		k->par = k->cur;
+		k->cur = 0;
+		k->pend = prof_pend_call;
+		p->st.calls++;
+	} else if (op->flags & PROF_OP_RET) {
+		k->pend = prof_pend_ret;
+	}
+}
+
 /* A return was executed and @addr runs next: pop to the frame it returns
  * to, or restart from an unknown root (profile/profile.c). */
 int prof_return(struct etm_profile *p, uint8_t id, struct prof_src *s,

@@ -435,16 +435,7 @@ static inline int pp_op_fast(struct etm_profile *p, const struct prof_op *op)
 	nd->self += op->ninsn;
 	nd->self_cyc += op->cyc;
 	p->st.insns += op->ninsn;
-	k->call_addr = op->last;
-	if (op->flags & PROF_OP_CALL) {
-		prof_push(p, k, op->last + op->size, k->par, k->cur, 0);
-		k->par = k->cur;
-		k->cur = 0;
-		k->pend = prof_pend_call;
-		p->st.calls++;
-	} else if (op->flags & PROF_OP_RET) {
-		k->pend = prof_pend_ret;
-	}
+	prof_op_end(p, k, op);
 	return 1;
 }
 

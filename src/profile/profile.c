@@ -422,16 +422,7 @@ int prof_range_op(struct etm_profile *p, const struct prof_op *op,
 			       i + 1 == op->nrun ? op->cyc : 0, has_cyc, run[i].a0);
 	if (r < 0)
 		return r;
-	k->call_addr = op->last;
-	if (op->flags & PROF_OP_CALL) {
-		prof_push(p, k, op->last + op->size, k->par, k->cur, 0);
-		k->par = k->cur;
-		k->cur = 0;
-		k->pend = prof_pend_call;
-		p->st.calls++;
-	} else if (op->flags & PROF_OP_RET) {
-		k->pend = prof_pend_ret;
-	}
+	prof_op_end(p, k, op);
 	return 0;
 }
 

@@ -4,7 +4,7 @@
 # IDs, ETMv1.0 and 1.2) decode with --jobs 2 and 3 to the same canon and
 # jsonl as with --jobs 1, which is the generator's own instruction list
 # (synth --expect); --run-stats shows that the input was cut into chunks
-# that converged (no void chunk). A sample file without any BE/BD has no cut
+# that converged (at least one after the first). A sample file without any BE/BD has no cut
 # point: one thread decodes it, and --run-stats says so.
 . "$(dirname "$0")/lib.sh"
 
@@ -26,8 +26,12 @@ while read -r cfg; do
 	check "canon_eq $d.c1 $d.exp" "[$cfg] --jobs 1 decodes to the generated list"
 	check "cmp -s $d.c1 $d.c2 && cmp -s $d.c1 $d.c3" "[$cfg] canon: --jobs 2 and 3 as --jobs 1"
 	check "cmp -s $d.j1 $d.j2" "[$cfg] jsonl: --jobs 2 as --jobs 1"
-	check "grep -Eq 'chunks ([2-9]|[1-9][0-9]+) \\(0 void' $d.rs" \
-		"[$cfg] --jobs 2 cut it into chunks, none void: $(cat "$d.rs")"
+	# how many chunks end void (decoded by their predecessor because it
+	# reached them before converging) depends on the threads' timing;
+	# at least one chunk after the first must have converged
+	check "sed -En 's/.*chunks ([0-9]+) \\(([0-9]+) void.*/\\1 \\2/p' $d.rs |
+		awk '{ ok = \$1 >= 2 && \$2 < \$1 - 1 } END { exit !ok }'" \
+		"[$cfg] --jobs 2 cut it into chunks that converged: $(cat "$d.rs")"
 done <<'CFGS'
 --port 8
 --port 4 --cycle-accurate
