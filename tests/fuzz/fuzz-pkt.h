@@ -23,27 +23,27 @@ struct fz_parser {
 
 /* The packet decoder of etmtrace/packet.h as an fz_parser (each target
  * that includes this header fuzzes it for one protocol). */
-static void *fz_pkt_alloc(const struct etm_config *c)
+static inline void *fz_pkt_alloc(const struct etm_config *c)
 {
 	return etm_pkt_alloc(c);
 }
-static void fz_pkt_free(void *p)
+static inline void fz_pkt_free(void *p)
 {
 	etm_pkt_free(p);
 }
-static int fz_pkt_push(void *p, const uint8_t *b, size_t n, uint64_t o)
+static inline int fz_pkt_push(void *p, const uint8_t *b, size_t n, uint64_t o)
 {
 	return etm_pkt_push(p, b, n, o);
 }
-static int fz_pkt_finish(void *p)
+static inline int fz_pkt_finish(void *p)
 {
 	return etm_pkt_finish(p);
 }
-static int fz_pkt_next(void *p, struct etm_packet *k, size_t n)
+static inline int fz_pkt_next(void *p, struct etm_packet *k, size_t n)
 {
 	return etm_pkt_next(p, k, n);
 }
-static void fz_pkt_reset(void *p)
+static inline void fz_pkt_reset(void *p)
 {
 	etm_pkt_reset(p);
 }
@@ -60,7 +60,7 @@ struct pkt_sum {
 	size_t npkt, bytes;
 };
 
-static uint64_t pkt_hash(uint64_t h, const struct etm_packet *p)
+static inline uint64_t pkt_hash(uint64_t h, const struct etm_packet *p)
 {
 #define H(f) (h = fz_mix(h, (uint64_t)p->f))
 	H(offset);
@@ -113,8 +113,8 @@ static uint64_t pkt_hash(uint64_t h, const struct etm_packet *p)
 	return h;
 }
 
-static void pkt_check(const struct fz_parser *fp, const struct etm_packet *p,
-		      const uint8_t *in, size_t n, struct pkt_sum *s)
+static inline void pkt_check(const struct fz_parser *fp, const struct etm_packet *p,
+			     const uint8_t *in, size_t n, struct pkt_sum *s)
 {
 	char small[8], big[512];
 	int r;
@@ -148,8 +148,8 @@ static void pkt_check(const struct fz_parser *fp, const struct etm_packet *p,
 	FZ_ASSERT(etm_pkt_type_name(p->type, fp->proto));
 }
 
-static void pkt_drain(const struct fz_parser *fp, void *prs, const uint8_t *in,
-		      size_t n, struct pkt_sum *s, int final)
+static inline void pkt_drain(const struct fz_parser *fp, void *prs, const uint8_t *in,
+			     size_t n, struct pkt_sum *s, int final)
 {
 	struct etm_packet p;
 	int rc;
@@ -168,9 +168,9 @@ static void pkt_drain(const struct fz_parser *fp, void *prs, const uint8_t *in,
 	}
 }
 
-static struct pkt_sum pkt_run(const struct fz_parser *fp, void *prs,
-			      const uint8_t *in, size_t n, uint8_t sel,
-			      int describe)
+static inline struct pkt_sum pkt_run(const struct fz_parser *fp, void *prs,
+				     const uint8_t *in, size_t n, uint8_t sel,
+				     int describe)
 {
 	struct pkt_sum s = { describe, FZ_HASH_INIT, 0, 0, 0 };
 	size_t pos = 0;
@@ -192,8 +192,8 @@ static struct pkt_sum pkt_run(const struct fz_parser *fp, void *prs,
 /* Input: config header, chunk selector, trace bytes. Run A decodes in one
  * chunk; run B, on the same parser after a reset, in the chunks chosen by
  * the selector: both must give the same packets. */
-static int pkt_fuzz(const struct fz_parser *fp, const uint8_t *data,
-		    size_t size)
+static inline int pkt_fuzz(const struct fz_parser *fp, const uint8_t *data,
+			   size_t size)
 {
 	struct fz_in in = { data, size };
 	struct etm_config cfg;

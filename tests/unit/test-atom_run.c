@@ -18,6 +18,7 @@
 
 #include "etest.h"
 #include "etest_lockstep.h"
+#include "etest_pktcmp.h"
 #include "packet/pktdec.h"
 
 #define CA 0x1000u /* ETMCR[12] cycle accurate */
@@ -90,36 +91,6 @@ static struct etm_pkt_decoder *decoder(uint32_t etmcr)
 	return etm_pkt_alloc(&c);
 }
 
-/* Run @r (@k packets) against the next @k packets of @g. */
-static int run_matches(struct etm_atom_run *r, unsigned k,
-		       struct etm_pkt_decoder *g, int ca)
-{
-	struct etm_packet b;
-	unsigned j, i, n = 0;
-	uint64_t bits = 0;
-	uint32_t w = 0;
-
-	if (r->npkt != k)
-		return 0;
-	for (j = 0; j < k; j++) {
-		if (etm_pkt_next(g, &b, sizeof(b)) != 0 || b.type != etmp_atom)
-			return 0;
-		if (b.atom_count && etm_atom_run_off(r, j) != b.offset)
-			return 0;
-		for (i = 0; i < b.atom_count; i++, n++) {
-			if (n >= ETM_ATOM_RUN_MAX || r->apk[n] != j)
-				return 0;
-			bits |= (uint64_t)(b.atom_bits >> i & 1) << n;
-			w += b.atom_w[i];
-			if (ca && r->cw[n + 1] != w)
-				return 0;
-		}
-		w += b.w_tail;
-	}
-	return r->n == n && r->bits == bits &&
-	       (!ca || (r->cw[0] == 0 && r->w_tail == w - r->cw[n]));
-}
-
 /* What lockstep() is told and counts. */
 struct run_counts {
 	int ca; /* cycle-accurate */
@@ -142,7 +113,7 @@ static int lockstep(struct etm_pkt_decoder *t, struct etm_pkt_decoder *g,
 	for (;;) {
 		k = etm_pkt_tok_atom_run(t, &r, 1 + rnd() % 300);
 		if (k) {
-			if (!run_matches(&r, k, g, ca))
+			if (!etest_run_matches(&r, k, g, ca))
 				return -1;
 			etm_pkt_tok_run_done(t, &r);
 			(*nrun)++;

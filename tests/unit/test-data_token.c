@@ -20,6 +20,7 @@
 
 #include "etest.h"
 #include "etest_lockstep.h"
+#include "etest_pktcmp.h"
 #include "packet/pktdec.h"
 
 static uint64_t rng_state;
@@ -90,15 +91,6 @@ static size_t stream(uint8_t *b, size_t max)
 	return n;
 }
 
-static int same_packet(const struct etm_packet *a, const struct etm_packet *b)
-{
-	return a->type == b->type && a->offset == b->offset &&
-	       a->size == b->size && a->id == b->id && a->dtag == b->dtag &&
-	       a->has_daddr == b->has_daddr && a->daddr == b->daddr &&
-	       a->has_dvalue == b->has_dvalue && a->dvalue == b->dvalue &&
-	       a->dvalue_size == b->dvalue_size;
-}
-
 /* Both decoders through the pushed bytes (etest_lockstep_fn, @ctx an
  * unsigned long); counts the tokens taken. */
 static int lockstep(struct etm_pkt_decoder *t, struct etm_pkt_decoder *g,
@@ -113,13 +105,13 @@ static int lockstep(struct etm_pkt_decoder *t, struct etm_pkt_decoder *g,
 		if (etm_pkt_tok_data(t, &tok)) {
 			(*ntok)++;
 			if (etm_pkt_next(g, &b, sizeof(b)) != 0 ||
-			    !same_packet(&tok, &b))
+			    !etest_same_data(&tok, &b))
 				return -1;
 			continue;
 		}
 		ra = etm_pkt_next(t, &a, sizeof(a));
 		rb = etm_pkt_next(g, &b, sizeof(b));
-		if (ra != rb || (ra == 0 && !same_packet(&a, &b)))
+		if (ra != rb || (ra == 0 && !etest_same_data(&a, &b)))
 			return -1;
 		if (ra)
 			return ra;

@@ -1,0 +1,9 @@
+/* tests/fuzz/fuzz-etm3_pkt_paths.c - differential fuzz target for the
+ * ETMv3 packet decoder's token and general paths (see fuzz-pkt_paths.h;
+ * replays the etm3_pkt corpus). */
+#include "fuzz-pkt_paths.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	return pkt_paths_fuzz(etm_proto_etmv3, data, size);
+}
