@@ -119,7 +119,7 @@ static inline void paths_drain(struct paths_run *s, int final)
 }
 
 static inline int pkt_paths_fuzz(enum etm_protocol proto, const uint8_t *data,
-			  size_t size)
+				 size_t size)
 {
 	struct fz_in in = { data, size };
 	struct paths_run s;
