@@ -357,6 +357,47 @@ static int saved(const struct etm_cov *c, struct sbuf *sb)
 	return etm_cov_save(c, sbuf_write, sb);
 }
 
+/* @got saves the same coverage as @want (both printed after @what if
+ * not). */
+static void same_saved(const struct etm_cov *got, const struct etm_cov *want,
+		       const char *what)
+{
+	struct sbuf g, w;
+
+	ET_EQ(saved(got, &g), 0);
+	ET_EQ(saved(want, &w), 0);
+	if (g.n != w.n || memcmp(g.b, w.b, g.n))
+		printf("%s:\n%s---\n%s", what, g.b, w.b);
+	ET_EQ(g.n, w.n);
+	ET_CHECK(!memcmp(g.b, w.b, g.n));
+	free(g.b);
+	free(w.b);
+}
+
+/* A parallel worker's part (etm_cov_set_part()) of ETMv3 source 0x10 over
+ * @img, or NULL; *@r gets the errors of its set-up or'ed in. */
+static struct etm_cov *part_new(struct etm_image *img, int *r)
+{
+	struct etm_cov *p = etm_cov_alloc();
+
+	if (p) {
+		*r |= etm_cov_set_part(p);
+		*r |= etm_cov_set_source(p, 0x10, etm_proto_etmv3, img);
+	}
+	return p;
+}
+
+/* @a[0..2n): n x ([0x1000, 3 insns], [0x1004, 2 insns]), executed. */
+static void loop_pairs(struct etm_elem *a, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		a[2 * i] = rng(0x1000, 3, 1);
+		a[2 * i + 1] = rng(0x1004, 2, 1);
+	}
+}
+
 /* Parts: the elements (ETMv3 example, and the PTM exception case) cut at
  * every pair of positions into three parts, each accumulated on its own
  * and appended in order, give the same saved coverage as all at once. */
@@ -364,7 +405,6 @@ static void parts_append(void)
 {
 	struct etm_image *img = prog_image();
 	struct etm_elem el[9];
-	struct sbuf whole, got;
 	size_t n = 9, i, j, k;
 	struct etm_cov *all = etm_cov_alloc();
 
@@ -379,35 +419,28 @@ static void parts_append(void)
 	etm_cov_set_source(all, 0x10, etm_proto_etmv3, img);
 	ET_EQ(etm_cov_add_elems(all, el, n), 0);
 	ET_EQ(etm_cov_end(all), 0);
-	ET_EQ(saved(all, &whole), 0);
 	for (i = 0; i <= n; i++)
 		for (j = i; j <= n; j++) {
 			struct etm_cov *d = etm_cov_alloc(), *p[3];
 			size_t cut[4] = { 0, i, j, n };
+			char what[32];
 			int r = 0;
 
 			ET_CHECK(d);
 			etm_cov_set_source(d, 0x10, etm_proto_etmv3, img);
 			for (k = 0; k < 3; k++) {
-				p[k] = etm_cov_alloc();
+				p[k] = part_new(img, &r);
 				ET_CHECK(p[k]);
-				r |= etm_cov_set_part(p[k]);
-				r |= etm_cov_set_source(p[k], 0x10, etm_proto_etmv3, img);
 				r |= etm_cov_add_elems(p[k], el + cut[k], cut[k + 1] - cut[k]);
 				r |= etm_cov_append(d, p[k]);
 				etm_cov_free(p[k]);
 			}
 			ET_EQ(r, 0);
 			ET_EQ(etm_cov_end(d), 0);
-			ET_EQ(saved(d, &got), 0);
-			if (got.n != whole.n || memcmp(got.b, whole.b, got.n))
-				printf("cuts %zu %zu:\n%s---\n%s", i, j, got.b, whole.b);
-			ET_EQ(got.n, whole.n);
-			ET_CHECK(!memcmp(got.b, whole.b, got.n));
-			free(got.b);
+			snprintf(what, sizeof(what), "cuts %zu %zu", i, j);
+			same_saved(d, all, what);
 			etm_cov_free(d);
 		}
-	free(whole.b);
 	etm_cov_free(all);
 	etm_image_free(img);
 }
@@ -659,14 +692,10 @@ static void memo_carried_across_parts(void)
 	struct etm_elem a[10], t, b[4];
 	struct etm_cov *all = etm_cov_alloc(), *d = etm_cov_alloc(), *p[3];
 	struct etm_cov_insn ci;
-	struct sbuf whole, got;
 	int i, r = 0;
 
 	ET_CHECK(img && all && d);
-	for (i = 0; i < 5; i++) {
-		a[2 * i] = rng(0x1000, 3, 1);
-		a[2 * i + 1] = rng(0x1004, 2, 1);
-	}
+	loop_pairs(a, 5);
 	t = rng(0x1000, 1, 1);
 	t.isa = etmi_t32;
 	t.end = 0x1002;
@@ -680,10 +709,8 @@ static void memo_carried_across_parts(void)
 	r |= etm_cov_end(all);
 	r |= etm_cov_set_source(d, 0x10, etm_proto_etmv3, img);
 	for (i = 0; i < 3; i++) {
-		p[i] = etm_cov_alloc();
+		p[i] = part_new(img, &r);
 		ET_CHECK(p[i]);
-		r |= etm_cov_set_part(p[i]);
-		r |= etm_cov_set_source(p[i], 0x10, etm_proto_etmv3, img);
 	}
 	r |= etm_cov_add_elems(p[0], a, 10);
 	r |= etm_cov_add_elems(p[1], &t, 1);
@@ -700,12 +727,7 @@ static void memo_carried_across_parts(void)
 	ET_EQ(ci.exec, 6);
 	ET_EQ(exec_at(d, 0x1004, NULL), 14);
 	ET_EQ(exec_at(d, 0x1008, NULL), 14);
-	ET_EQ(saved(all, &whole), 0);
-	ET_EQ(saved(d, &got), 0);
-	ET_EQ(got.n, whole.n);
-	ET_CHECK(!memcmp(got.b, whole.b, got.n));
-	free(got.b);
-	free(whole.b);
+	same_saved(d, all, "parts joined");
 	etm_cov_free(d);
 	etm_cov_free(all);
 	etm_image_free(img);
@@ -726,14 +748,10 @@ static void memo_kept_for_uncounted_pages(void)
 	struct etm_elem a[10], on, b[3];
 	struct etm_cov *all = etm_cov_alloc(), *d = etm_cov_alloc(), *p[3];
 	struct etm_cov_totals t;
-	struct sbuf whole, got;
 	int i, r = 0;
 
 	ET_CHECK(img && all && d);
-	for (i = 0; i < 5; i++) {
-		a[2 * i] = rng(0x1000, 3, 1);
-		a[2 * i + 1] = rng(0x1004, 2, 1);
-	}
+	loop_pairs(a, 5);
 	memset(&on, 0, sizeof(on));
 	on.kind = etmk_trace_on;
 	on.id = 0x10;
@@ -745,10 +763,8 @@ static void memo_kept_for_uncounted_pages(void)
 	r |= etm_cov_end(all);
 	r |= etm_cov_set_source(d, 0x10, etm_proto_etmv3, img);
 	for (i = 0; i < 3; i++) {
-		p[i] = etm_cov_alloc();
+		p[i] = part_new(img, &r);
 		ET_CHECK(p[i]);
-		r |= etm_cov_set_part(p[i]);
-		r |= etm_cov_set_source(p[i], 0x10, etm_proto_etmv3, img);
 	}
 	r |= etm_cov_add_elems(p[0], a, 10);
 	r |= cov_memo_carry(p[0], p[1]);
@@ -769,12 +785,7 @@ static void memo_kept_for_uncounted_pages(void)
 	ET_EQ(exec_at(d, 0x1000, NULL), 3);
 	ET_EQ(exec_at(d, 0x1004, NULL), 3);
 	ET_EQ(exec_at(d, 0x1008, NULL), 3);
-	ET_EQ(saved(all, &whole), 0);
-	ET_EQ(saved(d, &got), 0);
-	ET_EQ(got.n, whole.n);
-	ET_CHECK(!memcmp(got.b, whole.b, got.n));
-	free(got.b);
-	free(whole.b);
+	same_saved(d, all, "parts joined");
 	for (i = 0; i < 3; i++)
 		etm_cov_free(p[i]);
 	etm_cov_free(d);
