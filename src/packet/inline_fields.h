@@ -192,6 +192,55 @@ etm_br_std(uint32_t base, enum etm_isa isa, const uint8_t *b, size_t n,
 	return etm_br_std_other(base, isa, b, n, alt, addr, nisa);
 }
 
+/* etm_br_std() for the alternative encoding (PTM, and ETMv3 with
+ * ETMCR[29]): the last of 2-4 address bytes has 6 address bits and, in bit
+ * 6, the exception flag, so a packet of 1-4 bytes replaces 6, 12, 19 or
+ * 26 packet bits. With 5 bytes at hand and @isa A32, T32 or ThumbEE the
+ * 1-4 byte forms without exception information are read inline from one
+ * word (the exception bit of the last byte is 0 there, so the word's
+ * address bits past the packet's are masked off with the bytes after it)
+ * and the 5-byte form with an A32 or T32 ISA byte; anything else goes to
+ * etm_br_std_other(). Same result as etm_br_short() with @alt set. */
+static inline __attribute__((always_inline)) int
+etm_br_alt(uint32_t base, enum etm_isa isa, const uint8_t *b, size_t n,
+	   uint32_t *addr, enum etm_isa *nisa)
+{
+	/* 6, 12, 19, 26 packet bits, shifted by 1 (T32, ThumbEE) and 2
+	 * (A32) */
+	static const uint32_t mask[2][4] = {
+		{ 0x7fu, 0x1fffu, 0xfffffu, 0x7ffffffu },
+		{ 0xffu, 0x3fffu, 0x1fffffu, 0xfffffffu },
+	};
+	uint32_t v, stop, m;
+	unsigned i, a32;
+
+	if (n >= 5 && (isa == etmi_a32 || isa == etmi_t32 || isa == etmi_tee)) {
+		v = etm_br_word(b, &stop);
+		if (stop) {
+			i = (unsigned)__builtin_ctz(stop) >> 3;
+			if (i && (b[i] & 0x40))
+				return 0; /* exception information */
+			a32 = isa == etmi_a32;
+			m = mask[a32][i];
+			*addr = (base & ~m) | ((v << (1 + a32)) & m);
+			*nisa = isa;
+			return (int)i + 1;
+		}
+		/* the 5th byte: b0001aaaa T32, b00001aaa A32 (E = 0) */
+		if ((b[4] & 0xf0) == 0x10) {
+			*addr = (v | (uint32_t)(b[4] & 0x0f) << 27) << 1;
+			*nisa = etmi_t32;
+			return 5;
+		}
+		if ((b[4] & 0xf8) == 0x08) {
+			*addr = (v | (uint32_t)(b[4] & 0x07) << 27) << 2;
+			*nisa = etmi_a32;
+			return 5;
+		}
+	}
+	return etm_br_std_other(base, isa, b, n, 1, addr, nisa);
+}
+
 /* The PTM cycle count field (IHI 0035B 4.7, ../shared/docs/ptm.md 7), as
  * ptm_pkt.c reads it: after a branch address in cycle-accurate trace, and
  * from the header of a cycle-accurate atom packet on: bits [5:2] of the

@@ -1,10 +1,12 @@
-/* tests/unit/test-branch_address.c - the ETMv3 plain loop's branch address reader
- * (etm_br_std(), packet/inline_fields.h: the standard forms inline, the others
- * out of line) on the worked examples of shared/docs/etmv3.md section 6.7
- * (TC2, checked against DS-5) and hand-derived ones from the byte table of
- * section 6.2, then against the general reader etm_br_short() on random
- * packets rich in continuation bits, for every available length, both
- * encodings and every ISA it serves. */
+/* tests/unit/test-branch_address.c - the plain loops' branch address readers
+ * (packet/inline_fields.h: etm_br_std() for ETMv3, etm_br_alt() for the
+ * alternative encoding of PTM; the common forms inline, the others out of
+ * line) on the worked examples of shared/docs/etmv3.md section 6.7 and
+ * ptm.md section 6.4 (TC2, checked against DS-5) and hand-derived ones
+ * from the byte tables (etmv3.md 6.2, ptm.md 6.1), then against the
+ * general reader etm_br_short() on random packets rich in continuation
+ * bits, for every available length, both encodings and every ISA it
+ * serves. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,6 +114,47 @@ static void t_examples(void)
 		check_case(&ex[i]);
 }
 
+/* ptm.md section 6.4's examples (the bytes after the packet are its cycle
+ * count, then filler: 5 bytes at hand, the inline path) and hand-derived
+ * ones from the byte table of section 6.1. */
+static void t_alt_examples(void)
+{
+	static const struct br_case ex[] = {
+		/* a3 0b: T32, A[6:1] = 0x11, A[12:7] = 0x0b (E = 0): low
+		 * 13 bits 0x5a2 */
+		{ { 0xa3, 0x0b, 0x68, 0x17, 0x00 }, 5, 0xc0018dae, etmi_t32, 2, 0xc00185a2, etmi_t32 },
+		/* bb b6 bd 01: T32, low 27 bits 0x2f5b3a */
+		{ { 0xbb, 0xb6, 0xbd, 0x01, 0x04 }, 5, 0xc0018dae, etmi_t32, 4, 0xc02f5b3a, etmi_t32 },
+		/* 2f: A32, A[7:2] = 0x17 */
+		{ { 0x2f, 0x00, 0x00, 0x00, 0x00 }, 5, 0x80000504, etmi_a32, 1, 0x8000055c, etmi_a32 },
+		/* 81 80 80 80 48: E = 1 in the 5th byte: not a short form */
+		{ { 0x81, 0x80, 0x80, 0x80, 0x48, 0x02 }, 6, 0, etmi_a32, 0, 0, etmi_a32 },
+		/* a3 4b: E = 1 in the last of two bytes: not a short form */
+		{ { 0xa3, 0x4b, 0x00, 0x00, 0x00 }, 5, 0xc0018dae, etmi_t32, 0, 0, etmi_t32 },
+		/* ff ff ff ff 1f: T32 from A32, A[31:1] all ones */
+		{ { 0xff, 0xff, 0xff, 0xff, 0x1f }, 5, 0, etmi_a32, 5, 0xfffffffe, etmi_t32 },
+		/* 85 81 81 41 ..: A32, 4 bytes, last 0x41 has E = 1 */
+		{ { 0x85, 0x81, 0x81, 0x41, 0x00 }, 5, 0, etmi_a32, 0, 0, etmi_a32 },
+		/* 85 81 81 01: A32, A[7:2] = 2, A[14:8] = 1, A[21:15] = 1,
+		 * A[27:22] = 1 */
+		{ { 0x85, 0x81, 0x81, 0x01, 0x00 }, 5, 0xf0000000, etmi_a32, 4, 0xf0408108, etmi_a32 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(ex) / sizeof(ex[0]); i++) {
+		const struct br_case *c = &ex[i];
+		uint32_t addr = 0;
+		enum etm_isa nisa = etmi_unknown;
+		int r = etm_br_alt(c->base, c->isa, c->b, c->n, &addr, &nisa);
+
+		ET_EQ(r, c->size);
+		if (r && r == c->size) {
+			ET_EQ(addr, c->addr);
+			ET_EQ(nisa, c->nisa);
+		}
+	}
+}
+
 /* A byte with the continuation bit set most of the time, so that every
  * packet length comes up. */
 static uint8_t rnd_byte(unsigned *seed)
@@ -122,7 +165,7 @@ static uint8_t rnd_byte(unsigned *seed)
 	return (*seed >> 28) < 11 ? (uint8_t)(b | 0x80) : b;
 }
 
-/* etm_br_std() gives what etm_br_short() gives (size, address, ISA), its
+/* etm_br_std() and etm_br_alt() give what etm_br_short() gives (size, address, ISA), its
  * definition, for every encoding, ISA and available length. */
 static void t_against_general(void)
 {
@@ -137,7 +180,7 @@ static void t_against_general(void)
 		uint32_t base = (uint32_t)rnd_byte(&seed) << 24 |
 				(uint32_t)rnd_byte(&seed) << 8,
 			 addr = 0;
-		struct etm_br_short bs;
+		struct etm_br_short bs = { 0 };
 
 		for (j = 0; j < sizeof(b); j++)
 			b[j] = rnd_byte(&seed);
@@ -149,6 +192,12 @@ static void t_against_general(void)
 		r2 = etm_br_short(base, isa, b, n, alt, &bs);
 		if (r != r2 || (r && (addr != bs.addr || nisa != bs.isa)))
 			mism++;
+		if (alt) {
+			r = etm_br_alt(base, isa, b, n, &addr, &nisa);
+			if (r != r2 ||
+			    (r && (addr != bs.addr || nisa != bs.isa)))
+				mism++;
+		}
 		n5 += r == 5;
 		nshort += r > 0 && r < 5;
 	}
@@ -161,6 +210,7 @@ static void t_against_general(void)
 int main(void)
 {
 	etest_run("examples", t_examples);
+	etest_run("alt_examples", t_alt_examples);
 	etest_run("against_general", t_against_general);
 	return etest_end();
 }
