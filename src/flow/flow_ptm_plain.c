@@ -4,9 +4,11 @@
  * alternative encoding) read straight from the packet decoder's
  * buffer through its token reader (packet/pktdec.h), and each walk that
  * is one cached block ending at a waypoint (the usual case) decoded
- * inline; anything else goes to the general functions of flow_ptm.c, or
- * ends the loop. Cycle-accurate trace has a loop of its own, so that the
- * other pays nothing for it. */
+ * inline; the other packets (I-sync, timestamp: TC2 has one in ten) are
+ * read by the general reader in place (etm_pkt_tok_packet()) and put by
+ * the general functions of flow_ptm.c without leaving the loop; an error,
+ * an A-sync or a packet cut by the chunk's end ends it. Cycle-accurate
+ * trace has a loop of its own, so that the other pays nothing for it. */
 #include "flow/flow_ptm_int.h"
 
 /* The loops' hot state, in locals (an element's byte stores may alias
@@ -245,6 +247,27 @@ static inline void plain_ca_atom(struct ptm_flow *p, struct plain_st *s,
 		etm_retstack_push(&p->rs, next, isa, p->ns);
 }
 
+/* A packet other than the loop's tokens (I-sync, timestamp, context,
+ * exception branch...) read whole by the general reader and put as
+ * ptm_drain_general() would, at @pos of @t: its size, or 0 (an error, an
+ * A-sync or a cut packet: the loop ends and the drain decides). */
+static __attribute__((noinline)) int plain_other(struct ptm_flow *p,
+						 struct plain_st *s,
+						 struct etm_tok_reader *t,
+						 size_t pos, int ca)
+{
+	struct etm_packet pkt;
+	int r = etm_pkt_tok_packet(p->f->pd, t, pos, &pkt);
+
+	if (r <= 0)
+		return 0;
+	plain_put(p, s);
+	(void)p->f->put(p->f, &pkt); /* ptm_put(): always 0 */
+	plain_get(p, s, ca);
+	s->gen = 1;
+	return r;
+}
+
 /* Whether the loop goes on after a packet: not if a general function ran
  * and left the decoder unsynchronised or without an address. */
 static inline int plain_still(const struct ptm_flow *p, struct plain_st *s)
@@ -286,6 +309,8 @@ static int plain_loop(struct ptm_flow *p, struct plain_st *s,
 			t->addr = baddr; /* the compression state */
 			t->isa = bisa;
 			pos += (size_t)r;
+		} else if ((r = plain_other(p, s, t, pos, 0)) > 0) {
+			pos += (size_t)r;
 		} else {
 			break;
 		}
@@ -320,7 +345,7 @@ static inline int plain_ca_packet(struct ptm_flow *p, struct plain_st *s,
 	    (r = etm_br_alt(t->addr, t->isa, t->buf + pos, t->len - pos,
 			    &baddr, &bisa)) <= 0 ||
 	    (c = etm_tok_br_cc(t, pos + (size_t)r, &cc)) <= 0)
-		return 0;
+		return plain_other(p, s, t, pos, 1);
 	plain_branch(p, s, t, pos, baddr, bisa, etm_tok_off(t, pos), cc, 1);
 	t->addr = baddr; /* the compression state */
 	t->isa = bisa;

@@ -257,6 +257,16 @@ int etm_pkt_tok_open(struct etm_pkt_decoder *pd, struct etm_tok_reader *r);
 void etm_pkt_tok_close(struct etm_pkt_decoder *pd,
 		       const struct etm_tok_reader *r);
 
+/* The packet at @pos of @r's chunk read by the general reader, when it is
+ * whole there, not an error and not an A-sync: into @pkt (all fields, as
+ * etm_pkt_next() would give it), the reader's compression state and the
+ * decoder's other packet state (timestamp base) advanced; its size. Else
+ * 0 and nothing changed: the packet is etm_pkt_next()'s to give. For the
+ * plain loops' packets other than their tokens (PTM: I-sync, timestamp),
+ * so that the loop goes on after them; the caller moves past it. */
+int etm_pkt_tok_packet(struct etm_pkt_decoder *pd, struct etm_tok_reader *r,
+		       size_t pos, struct etm_packet *pkt);
+
 /* Input offset of byte @pos of the chunk. */
 static inline uint64_t etm_tok_off(struct etm_tok_reader *r, size_t pos)
 {

@@ -513,3 +513,34 @@ void etm_pkt_tok_close(struct etm_pkt_decoder *pd,
 	p->st.addr = r->addr;
 	p->st.isa = r->isa;
 }
+
+int etm_pkt_tok_packet(struct etm_pkt_decoder *pd, struct etm_tok_reader *r,
+		       size_t pos, struct etm_packet *pkt)
+{
+	struct etm_pktp *p = &pd->core;
+	const uint8_t *b = r->buf + pos;
+	size_t n = r->len - pos;
+	struct etm_pkt_state st = p->st;
+	int k;
+
+	/* a zero byte begins an A-sync's run (step_fresh()'s zero run) */
+	if (pos >= r->len || b[0] == 0x00)
+		return 0;
+	st.addr = r->addr;
+	st.isa = r->isa;
+	etm_zero(pkt, sizeof(*pkt));
+	k = etm_pktp_read(p, b, n, pkt, &st);
+	if (k <= 0 || pkt->type == etmp_error)
+		return 0;
+	/* complete(): the state, the packet's place and bytes */
+	p->st = st;
+	r->addr = st.addr;
+	r->isa = st.isa;
+	pkt->id = p->o.id;
+	pkt->offset = etm_tok_off(r, pos);
+	pkt->size = (uint32_t)k;
+	pkt->raw_len = (size_t)k > ETM_PKT_MAX_RAW ? ETM_PKT_MAX_RAW :
+						     (uint8_t)k;
+	memcpy(pkt->raw, b, pkt->raw_len);
+	return k;
+}
