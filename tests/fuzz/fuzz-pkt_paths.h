@@ -2,7 +2,9 @@
  * the packet decoder's two paths: the token path the flow decoder's fast
  * path reads (src/packet/pktdec.h: etm_pkt_tok_atom_run() runs of ETMv3
  * one-byte atom packets, etm_pkt_tok_next() PTM atom and branch tokens,
- * etm_pkt_tok_branch(), etm_pkt_tok_data() ETMv3 data tokens) and the
+ * etm_pkt_tok_branch(), etm_pkt_tok_data() ETMv3 data tokens, and
+ * etm_pkt_tok_packet() through the token reader: any packet read whole in
+ * place, as the PTM plain loop reads I-syncs and timestamps) and the
  * general path (etm_pkt_next()). Two decoders of the same configuration
  * get the input in the same pieces; one takes a token wherever the call
  * chosen for that step gives one, else a packet, the other only packets.
@@ -45,6 +47,28 @@ static inline void paths_general(struct paths_run *s, struct etm_packet *b)
 	FZ_ASSERT(etm_pkt_next(s->g, b, sizeof(*b)) == 0);
 }
 
+/* A packet read in place through the token reader (etm_pkt_tok_packet()),
+ * checked against the general path's in every field: 1, or 0 when it
+ * gave none (nothing consumed). */
+static inline int paths_in_place(struct paths_run *s)
+{
+	struct etm_tok_reader rd;
+	struct etm_packet a, b;
+	int k;
+
+	if (!etm_pkt_tok_open(s->t, &rd))
+		return 0;
+	k = etm_pkt_tok_packet(s->t, &rd, rd.pos, &a);
+	if (k > 0)
+		rd.pos += (size_t)k;
+	etm_pkt_tok_close(s->t, &rd);
+	if (k <= 0)
+		return 0;
+	paths_general(s, &b);
+	FZ_ASSERT(pkt_hash(FZ_HASH_INIT, &a) == pkt_hash(FZ_HASH_INIT, &b));
+	return 1;
+}
+
 /* One token of the call chosen for this step, checked: 1, or 0 when that
  * call gave none (nothing consumed). */
 static inline int paths_token(struct paths_run *s)
@@ -55,7 +79,9 @@ static inline int paths_token(struct paths_run *s)
 	struct etm_brc br;
 	unsigned k;
 
-	switch (paths_rnd(s) % 4) {
+	switch (paths_rnd(s) % 5) {
+	case 4:
+		return paths_in_place(s);
 	case 0:
 		k = etm_pkt_tok_atom_run(s->t, &r, 1 + paths_rnd(s) % 300);
 		if (!k)
