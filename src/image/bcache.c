@@ -200,7 +200,7 @@ int etm_bcache_fill(struct etm_bcache *bc, const struct etm_image *img,
 		return -etme_invalid;
 	/* a block found in the victim slot counts towards growing as a
 	 * build does: a cache that swaps two blocks in turn is too small */
-	if (bc->log2 < bc->log2_max && ++bc->fills > ((size_t)1 << bc->log2))
+	if (bc->log2 < bc->log2_max && ++bc->fills > ((size_t)1 << bc->log2) / 4)
 		bcache_grow(bc);
 	if (bcache_victim(bc, addr, isa, space, blk))
 		return 0;

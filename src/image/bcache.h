@@ -61,8 +61,11 @@ struct etm_bcache {
 /* Allocate a cache of 2^@log2_entries entries (bounded memory) whose blocks
  * end at instructions whose class is in @stop_mask. It starts with at most
  * 2^ETM_BCACHE_LOG2_FIRST entries and grows fourfold (keeping its blocks)
- * each time it has built as many blocks as it has entries, up to its full
- * size: a short trace does not pay for zeroing the whole cache. NULL on no
+ * each time it has built a quarter as many blocks as it has entries, up to
+ * its full size: a short trace does not pay for zeroing the whole cache,
+ * and a program's blocks do not evict each other for long in a
+ * direct-mapped cache filled far past a quarter (TC2 ETMv3 0x10: 756
+ * blocks, at a full fill count 1,309 rebuilds in 32 passes). NULL on no
  * memory. */
 #define ETM_BCACHE_LOG2_FIRST 6
 struct etm_bcache *etm_bcache_alloc(unsigned log2_entries, uint32_t stop_mask);

@@ -350,8 +350,9 @@ static void victim_slot(void)
 
 /* Blocks found in the victim slot count towards growing as builds do: two
  * blocks of one slot used in turn in a cache that can grow make it grow
- * (once 2^ETM_BCACHE_LOG2_FIRST + 1 misses have been counted at the first
- * size), instead of being swapped for ever. */
+ * (once 2^ETM_BCACHE_LOG2_FIRST / 4 + 1 = 17 misses have been counted at
+ * the first size), instead of being swapped for ever: 16 misses (eight
+ * rounds of the two) leave it at its first size, the 17th grows it. */
 static void swaps_grow(void)
 {
 	static uint8_t zeros[0x4000];
@@ -370,10 +371,13 @@ static void swaps_grow(void)
 		    etm_bcache_slot(bc, a, etmi_a32, etm_space_any))
 			b = a + i;
 	ET_CHECK(b);
-	for (i = 0; i < (1u << ETM_BCACHE_LOG2_FIRST) / 2 + 1; i++) {
+	for (i = 0; i < (1u << ETM_BCACHE_LOG2_FIRST) / 8; i++) {
 		ET_EQ(lookup_n(bc, img, a), ETM_BLOCK_MAX);
 		ET_EQ(lookup_n(bc, img, b), ETM_BLOCK_MAX);
 	}
+	ET_EQ(bc->log2, ETM_BCACHE_LOG2_FIRST);
+	ET_EQ(lookup_n(bc, img, a), ETM_BLOCK_MAX);
+	ET_EQ(lookup_n(bc, img, b), ETM_BLOCK_MAX);
 	ET_EQ(bc->log2, ETM_BCACHE_LOG2_FIRST + 2);
 	etm_bcache_free(bc);
 	etm_image_free(img);
