@@ -35,7 +35,7 @@ struct cap_reader {
 
 /* Bytes read and pushed at once by default: a buffer that stays in the
  * core's L2 cache, which read() writes and the deformatter reads back
- * (1 MiB, more than the L2 of the 2-core EPYC VM: the kernel's copy took
+ * (1 MiB, twice the 512 KiB L2 of the EPYC VM: the kernel's copy took
  * 11-14% of `decode --id 13 --stats` on TC2 x4096 in CPU samples, 128 KiB
  * 3-4%; 256 KiB as 1 MiB; doc/measurements/2026-12-07-read-chunk.md). */
 #define CAP_CHUNK ((size_t)1 << 17)
