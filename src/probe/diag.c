@@ -523,28 +523,33 @@ static size_t whole_run(struct etm_diag *d, const struct etm_elem *e, size_t n)
 	const uint32_t id = d->id;
 	size_t k;
 
+	_Static_assert(etm_mark_n_uncond == 1 && etm_mark_undef == 2, "bits");
 	for (k = 0; k < n && e[k].id == id; k++) {
 		const struct etm_elem *r = &e[k];
-		unsigned marks;
+		uint64_t *to = NULL;
+		unsigned m;
 
 		if (r->kind != etmk_range) {
 			diag_other(d, r);
 			continue;
 		}
-		if (r->last_size == 4 && r->last_addr >= DIAG_TAG - 1) {
-			d->wtag = 1;
-			break;
+		if (r->last_size == 4) {
+			if (r->last_addr >= DIAG_TAG - 1) {
+				d->wtag = 1;
+				break;
+			}
+			to = &wide[diag_slot_idx(r->last_addr)];
 		}
 		ranges++;
 		insns += r->ninsn;
 		if (r->start != end && r->start >= 2)
 			mid += wide[diag_slot_idx(r->start - 2)] == r->start - 2 + 1;
 		end = r->end;
-		if (r->last_size == 4)
-			wide[diag_slot_idx(r->last_addr)] = r->last_addr + 1;
-		marks = diag_marks_memo(&d->nm, d->img, r);
-		undef += (marks & etm_mark_undef) != 0;
-		nunc += (marks & etm_mark_n_uncond) != 0;
+		if (to)
+			*to = r->last_addr + 1;
+		m = diag_marks_memo(&d->nm, d->img, r);
+		undef += m >> 1;
+		nunc += m & 1;
 	}
 	d->last_end = end;
 	d->c.ranges += ranges;
@@ -562,7 +567,7 @@ elems_loop(struct etm_diag *const *byid, const struct etm_elem *els, size_t n,
 	   int packed)
 {
 	struct diag_run run = { NULL, 0 };
-	size_t k;
+	size_t k, t;
 
 	for (k = 0; k < n; k++) {
 		const struct etm_elem *e = &els[k];
@@ -570,13 +575,9 @@ elems_loop(struct etm_diag *const *byid, const struct etm_elem *els, size_t n,
 
 		if (!d || e->id != d->id)
 			continue;
-		if (!packed && !d->seg && !d->wtag) {
-			size_t t = whole_run(d, e, n - k);
-
-			if (t) {
-				k += t - 1;
-				continue;
-			}
+		if (!packed && !d->seg && !d->wtag && (t = whole_run(d, e, n - k))) {
+			k += t - 1;
+			continue;
 		}
 		if (e->kind == etmk_range && packed)
 			pack_range(d, e);
