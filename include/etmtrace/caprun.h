@@ -49,7 +49,7 @@ struct etm_capture_run_opts {
 	unsigned jobs; /**< worker threads (0, 1: the calling thread). Used
 			* for a regular file read whole (no @chunk, no
 			* offset): etm_decoder_run() */
-	size_t chunk;  /**< bytes read and pushed at once (0: 1 MiB); given:
+	size_t chunk;  /**< bytes read and pushed at once (0: 128 KiB); given:
 			* one thread */
 	/** Input instead of the buffer's own, one of: @nmem bytes at @mem;
 	 * file descriptor @fd read to its end (with @use_fd; standard input

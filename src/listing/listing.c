@@ -393,7 +393,7 @@ int decfmt_item(void *vctx, const struct etm_item *it)
  * instructions of 132 per decoded PTM instruction, TC2). */
 static void elems_stats(struct decfmt *c, const struct etm_elem *els, size_t n)
 {
-	unsigned long long insns = 0, errors = 0;
+	unsigned long long insns = 0, errors = c->n.elems[etmk_error];
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -401,11 +401,10 @@ static void elems_stats(struct decfmt *c, const struct etm_elem *els, size_t n)
 
 		if (k < etmk_num_kinds)
 			c->n.elems[k]++;
-		errors += k == etmk_error;
 		insns += k == etmk_range ? els[i].ninsn : 0;
 	}
 	c->n.insns += insns;
-	c->n.errors += errors;
+	c->n.errors += c->n.elems[etmk_error] - errors; /* the batch's */
 }
 
 int decfmt_elems(void *vctx, const struct etm_elem *els, size_t n)

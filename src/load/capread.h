@@ -33,8 +33,12 @@ struct cap_reader {
 	size_t errlen;
 };
 
-/* Bytes read and pushed at once by default. */
-#define CAP_CHUNK ((size_t)1 << 20)
+/* Bytes read and pushed at once by default: a buffer that stays in the
+ * core's L2 cache, which read() writes and the deformatter reads back
+ * (1 MiB, twice the 512 KiB L2 of the EPYC VM: the kernel's copy took
+ * 11-14% of `decode --id 13 --stats` on TC2 x4096 in CPU samples, 128 KiB
+ * 3-4%; 256 KiB as 1 MiB; doc/measurements/2026-12-07-read-chunk.md). */
+#define CAP_CHUNK ((size_t)1 << 17)
 
 /* Set @r up to read buffer @b (@snap: a snapshot's buffer, which must be
  * a regular file) or the input @ro names instead. Returns 0, -etme_io

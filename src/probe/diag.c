@@ -33,6 +33,7 @@ struct etm_diag {
 	int seg;
 	int packed;                /* segment: counts in wide[] (below) */
 	int sync_known, end_known; /* synced / last_end are known */
+	int wtag;                  /* whole: a tagged value written */
 	int pend_sync;             /* first nosync before synced was known */
 	uint64_t pend_pkterr;      /* pkt_errors counted before a packet */
 	int pend_first;            /* first range, start first_start */
@@ -499,6 +500,9 @@ void etm_diag_elem(struct etm_diag *d, const struct etm_elem *e)
 
 	if (!d || !e || e->id != d->id)
 		return;
+	if (e->kind == etmk_range && e->last_size == 4 &&
+	    e->last_addr >= DIAG_TAG - 1)
+		d->wtag = 1; /* whole: whole_run() no more */
 	if (e->kind != etmk_range)
 		diag_other(d, e);
 	else if (d->packed)
@@ -508,6 +512,54 @@ void etm_diag_elem(struct etm_diag *d, const struct etm_elem *e)
 	run_flush(&run);
 }
 
+/* The elements from @e (up to @n) of whole @d's ID: diag_range() and
+ * diag_other() with the counts and last end in registers. A whole's slot
+ * holds no tagged value (an address of 2^63 or more) until one is written
+ * (d->wtag: diag_range() then); the run stops before. Returns its length. */
+static size_t whole_run(struct etm_diag *d, const struct etm_elem *e, size_t n)
+{
+	uint64_t ranges = 0, insns = 0, mid = 0, undef = 0, nunc = 0;
+	uint64_t end = d->last_end, *wide = d->wide;
+	const uint32_t id = d->id;
+	size_t k;
+
+	_Static_assert(etm_mark_n_uncond == 1 && etm_mark_undef == 2, "bits");
+	for (k = 0; k < n && e[k].id == id; k++) {
+		const struct etm_elem *r = &e[k];
+		uint64_t *to = NULL;
+		unsigned m;
+
+		if (r->kind != etmk_range) {
+			diag_other(d, r);
+			continue;
+		}
+		if (r->last_size == 4) {
+			if (r->last_addr >= DIAG_TAG - 1) {
+				d->wtag = 1;
+				break;
+			}
+			to = &wide[diag_slot_idx(r->last_addr)];
+		}
+		ranges++;
+		insns += r->ninsn;
+		if (r->start != end && r->start >= 2)
+			mid += wide[diag_slot_idx(r->start - 2)] == r->start - 2 + 1;
+		end = r->end;
+		if (to)
+			*to = r->last_addr + 1;
+		m = diag_marks_memo(&d->nm, d->img, r);
+		undef += m >> 1;
+		nunc += m & 1;
+	}
+	d->last_end = end;
+	d->c.ranges += ranges;
+	d->c.insns += insns;
+	d->c.mid_insn += mid;
+	d->c.undef += undef;
+	d->c.n_uncond += nunc;
+	return k;
+}
+
 /* The loop of etm_diag_elems_byid() (@packed 0) and of
  * etm_diag_elems_packed() (1), each compiled for its kind of objects. */
 static inline __attribute__((always_inline)) void
@@ -515,7 +567,7 @@ elems_loop(struct etm_diag *const *byid, const struct etm_elem *els, size_t n,
 	   int packed)
 {
 	struct diag_run run = { NULL, 0 };
-	size_t k;
+	size_t k, t;
 
 	for (k = 0; k < n; k++) {
 		const struct etm_elem *e = &els[k];
@@ -523,6 +575,10 @@ elems_loop(struct etm_diag *const *byid, const struct etm_elem *els, size_t n,
 
 		if (!d || e->id != d->id)
 			continue;
+		if (!packed && !d->seg && !d->wtag && (t = whole_run(d, e, n - k))) {
+			k += t - 1;
+			continue;
+		}
 		if (e->kind == etmk_range && packed)
 			pack_range(d, e);
 		else if (e->kind == etmk_range)
@@ -633,6 +689,7 @@ int etm_diag_append(struct etm_diag *d, const struct etm_diag *s)
 			size_t k = i * 64 + (unsigned)__builtin_ctzll(m);
 
 			d->wide[k] = s->wide[k];
+			d->wtag |= s->wide[k] >= DIAG_TAG;
 		}
 	d->c.pkt_errors += c->pkt_errors - (d->saw_packets ? s->pend_pkterr : 0);
 	d->saw_packets |= s->saw_packets;

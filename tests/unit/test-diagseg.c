@@ -7,7 +7,8 @@
  * as the listing formatter gives them), to segments and to a whole; all of
  * it again with packed segments (etm_diag_pack_segment(), counts kept in
  * the slot words: parallel decode of several sources), also with addresses
- * above 2^32 (kept in the table); and counts past what a packed slot holds
+ * above 2^32 (kept in the table); a whole fed in batches against one fed
+ * item by item with addresses above 2^63 (tagged slot values); and counts past what a packed slot holds
  * (moved to the table), against a count derived by hand. */
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,9 @@ static uint32_t rng(uint32_t *s)
  * segment keeps per slot: the rest go to its table). */
 static unsigned span = 4096;
 static uint64_t loop_to = 0x100;
-/* branch targets also 2^32 higher (values a packed slot cannot hold) */
+/* branch targets also 2^32 higher (1: values a packed slot cannot hold)
+ * or 2^63 higher (2: values a whole's slot holds tagged, which turn its
+ * batch fast path off) */
 static int high;
 /* branches into an instruction counted over all seeds */
 static uint64_t mid_total;
@@ -54,7 +57,7 @@ static void gen(struct etm_item *it, uint32_t *s, uint64_t *pc)
 		if (rng(s) % 3) /* a branch, half of them back (a loop) */
 			*pc = rng(s) % 2 ? loop_to : (loop_to = (rng(s) % span) * 2);
 		if (high && rng(s) % 4 == 0)
-			*pc += (uint64_t)1 << 32;
+			*pc += (uint64_t)1 << (high == 2 ? 63 : 32);
 		e->kind = etmk_range;
 		e->start = *pc;
 		e->last_size = rng(s) % 2 ? 4 : 2;
@@ -220,6 +223,44 @@ static void test_segments(void)
 	ET_CHECK(mid_total > 0); /* the stream has what segments keep pending */
 }
 
+/* Branch targets also 2^63 higher (slot values with the tag bit, which a
+ * segment cannot tell from its pending ones; a whole fed in batches leaves
+ * its fast path for them): a whole fed item by item and one fed in batches
+ * give the same counts. */
+static void test_whole_tagged(void)
+{
+	struct etm_config cfg;
+	struct etm_diag *whole;
+	struct batch bw = { .n = 0 };
+	struct etm_item it;
+	uint32_t seed, s, bsr;
+	uint64_t pc;
+	unsigned i;
+
+	etm_config_init(&cfg);
+	cfg.protocol = etm_proto_etmv3;
+	cfg.etmidr = 0x410CF250;
+	cfg.traceid = 0x10;
+	high = 2;
+	for (seed = 1; seed <= 8; seed++) {
+		whole = etm_diag_alloc(&cfg, NULL);
+		bw.byid[0x10] = etm_diag_alloc(&cfg, NULL);
+		ET_CHECK(whole && bw.byid[0x10]);
+		s = bsr = seed * 2654435761u;
+		pc = 0x100;
+		for (i = 0; i < NITEMS; i++) {
+			gen(&it, &s, &pc);
+			etm_diag_item(whole, &it);
+			batch_item(&bw, &it, &bsr);
+		}
+		batch_flush(&bw);
+		ET_CHECK(same_counts(whole, bw.byid[0x10]));
+		etm_diag_free(whole);
+		etm_diag_free(bw.byid[0x10]);
+	}
+	high = 0;
+}
+
 /* A range of ID 0x10 from @start over @n 2-byte instructions ending in one
  * of @last_size bytes. */
 static struct etm_elem range(uint64_t start, unsigned n, unsigned last_size)
@@ -311,5 +352,6 @@ int main(void)
 {
 	etest_run("diag segments appended = whole", test_segments);
 	etest_run("diag counts past a packed slot's", test_full_counts);
+	etest_run("diag whole in batches, tagged addresses", test_whole_tagged);
 	return etest_end();
 }
