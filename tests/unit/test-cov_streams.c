@@ -1,0 +1,268 @@
+/* tests/unit/test-cov_streams.c - the range memo's counting (the memo hit,
+ * cov_range_fast() with its pending run and branch, cov_on_range()) on
+ * element streams that repeat: counts derived by hand on a
+ * seven-instruction A32 program, and the same elements counted with the
+ * memo emptied after every element (each range walked) must save the
+ * same coverage; likewise for pseudo-random element streams. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <etmtrace/coverage.h>
+#include <etmtrace/error.h>
+
+#include "etest.h"
+
+/* 0x1000 cmp r0, #0 / 0x1004 moveq r0, #1 / 0x1008 bne 0x1000 /
+ * 0x100c bl 0x1018 / 0x1010 b 0x1000 / 0x1014 nop / 0x1018 bx lr */
+static const uint32_t prog[] = { 0xe3500000, 0x03a00001, 0x1afffffc,
+				 0xeb000001, 0xeafffffa, 0xe320f000, 0xe12fff1e };
+
+static struct etm_image *prog_image(void)
+{
+	struct etm_image *img = etm_image_alloc();
+	uint8_t b[sizeof(prog)];
+	size_t i;
+
+	for (i = 0; i < sizeof(b); i++)
+		b[i] = (uint8_t)(prog[i / 4] >> (8 * (i % 4)));
+	if (img && etm_image_add_buffer(img, etm_space_any, 0x1000, b, sizeof(b)))
+		return NULL;
+	return img;
+}
+
+static struct etm_elem rng(unsigned id, uint64_t start, uint32_t n, int exec)
+{
+	struct etm_elem e;
+
+	memset(&e, 0, sizeof(e));
+	e.kind = etmk_range;
+	e.id = (uint8_t)id;
+	e.isa = etmi_a32;
+	e.start = start;
+	e.end = start + 4 * n;
+	e.ninsn = n;
+	e.last_addr = e.end - 4;
+	e.last_exec = (uint8_t)exec;
+	e.last_atom = 1;
+	return e;
+}
+
+struct sbuf {
+	char *b;
+	size_t n;
+};
+
+static int sbuf_write(void *ctx, const char *s, size_t n)
+{
+	struct sbuf *sb = ctx;
+	char *p = realloc(sb->b, sb->n + n + 1);
+
+	if (!p)
+		return -etme_nomem;
+	memcpy(p + sb->n, s, n);
+	sb->n += n;
+	p[sb->n] = 0;
+	sb->b = p;
+	return 0;
+}
+
+/* The saved form of @c (malloc'ed, NUL-terminated; NULL on failure). */
+static char *saved(const struct etm_cov *c)
+{
+	struct sbuf sb = { NULL, 0 };
+
+	if (etm_cov_save(c, sbuf_write, &sb) < 0) {
+		free(sb.b);
+		return NULL;
+	}
+	return sb.b;
+}
+
+/* How @els are fed (all protocols set on sources 0x10 ETMv3, 0x11 PTM). */
+enum feed { FEED_MEMO,
+	    FEED_WALK };
+
+/* @els counted into a new coverage fed as @how says, in calls of 1, 2, 3,
+ * ... elements (FEED_WALK: one at a time, the memo emptied by a merge of
+ * an empty coverage after each); its saved form, or NULL. */
+static char *count(struct etm_image *img, const struct etm_elem *els,
+		   size_t n, enum feed how)
+{
+	struct etm_cov *c = etm_cov_alloc(), *empty = etm_cov_alloc();
+	size_t at = 0, step = 1;
+	char *s = NULL;
+	int err = !c || !empty;
+
+	if (!err) {
+		err = etm_cov_set_source(c, 0x10, etm_proto_etmv3, img) ||
+		      etm_cov_set_source(c, 0x11, etm_proto_ptm, img);
+	}
+	while (!err && at < n) {
+		size_t k = how == FEED_WALK ? 1 : step < n - at ? step :
+								  n - at;
+
+		err = etm_cov_add_elems(c, els + at, k) < 0;
+		if (!err && how == FEED_WALK)
+			err = etm_cov_merge(c, empty) < 0;
+		at += k;
+		step = step % 7 + 1;
+	}
+	if (!err && etm_cov_end(c) == 0)
+		s = saved(c);
+	etm_cov_free(c);
+	etm_cov_free(empty);
+	return s;
+}
+
+/* The two feeds of @els save the same coverage; returns 1 if so. */
+static int feeds_agree(struct etm_image *img, const struct etm_elem *els,
+		       size_t n)
+{
+	char *a = count(img, els, n, FEED_MEMO);
+	char *w = count(img, els, n, FEED_WALK);
+	int same = a && w && !strcmp(a, w);
+
+	if (!same)
+		printf("memo:\n%s---\nwalked:\n%s", a ? a : "(null)",
+		       w ? w : "(null)");
+	free(a);
+	free(w);
+	return same;
+}
+
+static uint64_t pair_count(const struct etm_cov_pair *p, size_t n,
+			   uint64_t from, uint64_t to)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i].from == from && p[i].to == to)
+			return p[i].count;
+	return 0;
+}
+
+/* ETMv3 source 0x10, 9 iterations i: A A B C G E, and for i % 3 == 2
+ * (i = 2, 5, 8) A A B C G H G E. A = [0x1000, 3 insns, bne taken], B =
+ * the same with bne not taken (runs on into C), C = [0x100c bl, taken],
+ * G = [0x1018 bx lr, taken], H = [0x1014 nop] (runs on into G), E =
+ * [0x1010 b, taken]. Transitions: A->A and A->B (taken: A's successor
+ * changes at every A), B->C (straight on), C->G, G->E, E->A (taken),
+ * G->H, H->G; G->E after H->G ends the run from 0x1014, not the run
+ * pending in G's memo entry (from 0x1018). By hand: executions 0x1000, 0x1004,
+ * 0x1008 27 (3 an iteration; 0x1008 fails 9: B), 0x100c 9, 0x1018 12,
+ * 0x1014 3, 0x1010 9. Branches: 0x1008->0x1000 18 (A->A, A->B),
+ * 0x100c->0x1018 9, 0x1018->0x1010 9, 0x1018->0x1014 3, 0x1010->0x1000
+ * 8 (the last E has no successor). Runs: [0x1000,0x1008] 18,
+ * [0x1000,0x100c] 9, [0x1018,0x1018] 9, [0x1014,0x1018] 3,
+ * [0x1010,0x1010] 9 (the last closed at the end). */
+static void loop_by_hand(void)
+{
+	static const uint64_t br[5][3] = { { 0x1008, 0x1000, 18 }, { 0x100c, 0x1018, 9 }, { 0x1018, 0x1010, 9 }, { 0x1018, 0x1014, 3 }, { 0x1010, 0x1000, 8 } };
+	static const uint64_t run[5][3] = { { 0x1000, 0x1008, 18 }, { 0x1000, 0x100c, 9 }, { 0x1018, 0x1018, 9 }, { 0x1014, 0x1018, 3 }, { 0x1010, 0x1010, 9 } };
+	static const uint64_t execs[7][3] = { { 0x1000, 27, 0 }, { 0x1004, 27, 0 }, { 0x1008, 27, 9 }, { 0x100c, 9, 0 }, { 0x1010, 9, 0 }, { 0x1014, 3, 0 }, { 0x1018, 12, 0 } };
+	struct etm_image *img = prog_image();
+	struct etm_cov *c = etm_cov_alloc();
+	struct etm_elem el[80];
+	struct etm_cov_insn ci;
+	struct etm_cov_pair *p;
+	size_t n, k = 0;
+	int i, b;
+
+	ET_CHECK(img && c);
+	for (i = 0; i < 9; i++) {
+		el[k++] = rng(0x10, 0x1000, 3, 1);
+		el[k++] = rng(0x10, 0x1000, 3, 1);
+		el[k++] = rng(0x10, 0x1000, 3, 0);
+		el[k++] = rng(0x10, 0x100c, 1, 1);
+		el[k++] = rng(0x10, 0x1018, 1, 1);
+		if (i % 3 == 2) {
+			el[k++] = rng(0x10, 0x1014, 1, 1);
+			el[k++] = rng(0x10, 0x1018, 1, 1);
+		}
+		el[k++] = rng(0x10, 0x1010, 1, 1);
+	}
+	ET_EQ(etm_cov_set_source(c, 0x10, etm_proto_etmv3, img), 0);
+	ET_EQ(etm_cov_add_elems(c, el, k), 0);
+	ET_EQ(etm_cov_end(c), 0);
+	for (b = 1; b >= 0; b--) {
+		const uint64_t(*pr)[3] = b ? br : run;
+
+		ET_EQ(etm_cov_pairs(c, b, &p, &n), 0);
+		ET_EQ(n, 5);
+		for (i = 0; i < 5; i++)
+			ET_EQ(pair_count(p, n, pr[i][0], pr[i][1]), pr[i][2]);
+		free(p);
+	}
+	for (i = 0; i < 7; i++) {
+		ET_EQ(etm_cov_insn_at(c, execs[i][0], &ci), 0);
+		ET_EQ(ci.exec, execs[i][1]);
+		ET_EQ(ci.fail, execs[i][2]);
+	}
+	ET_CHECK(feeds_agree(img, el, k));
+	etm_cov_free(c);
+	etm_image_free(img);
+}
+
+/* Pseudo-random streams over the program: ranges of ETMv3 source 0x10
+ * and PTM source 0x11 interleaved, from a few fixed ranges (so that most
+ * follow a range they followed before) with random outcomes, a range
+ * with no atom, exceptions, trace-on gaps, elements of an undeclared
+ * source. The memo and walked feeds must agree. */
+static void random_streams(void)
+{
+	static const uint32_t ranges[][2] = { { 0x1000, 3 }, { 0x1000, 2 }, { 0x1008, 1 }, { 0x100c, 1 }, { 0x1010, 1 }, { 0x1014, 2 }, { 0x1018, 1 }, { 0x1004, 3 } };
+	struct etm_image *img = prog_image();
+	struct etm_elem *el = calloc(3000, sizeof(*el));
+	uint64_t x = 0x2545f4914f6cdd1dull;
+	int round;
+
+	ET_CHECK(img && el);
+	for (round = 0; round < 6; round++) {
+		size_t k;
+
+		for (k = 0; k < 3000; k++) {
+			unsigned r, id;
+
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			r = (unsigned)(x >> 32);
+			/* round 0-1: one source; later rounds interleave */
+			id = round < 2 ? 0x10 + (unsigned)round : 0x10 + (r >> 20) % 2;
+			if (r % 61 == 0) { /* an exception */
+				memset(&el[k], 0, sizeof(el[k]));
+				el[k].kind = etmk_exception;
+				el[k].id = (uint8_t)id;
+				el[k].has_ret = (r >> 8) & 1;
+				el[k].ret_addr = 0x1010;
+				continue;
+			}
+			if (r % 89 == 0) { /* a gap */
+				memset(&el[k], 0, sizeof(el[k]));
+				el[k].kind = etmk_trace_on;
+				el[k].id = (uint8_t)id;
+				continue;
+			}
+			/* mostly a loop: 0x1000 x3, 0x100c, 0x1018, 0x1010 */
+			if ((r >> 4) % 4)
+				r = (unsigned)(k % 4 == 0 ? 0 : k % 4 == 1 ? 3 :
+							k % 4 == 2         ? 6 :
+									     4) |
+				    (r & ~7u);
+			el[k] = rng(r % 97 == 1 ? 0x12 : id, ranges[r & 7][0],
+				    ranges[r & 7][1], (r >> 9) % 5 != 0);
+			if (r % 53 == 0)
+				el[k].last_atom = 0;
+		}
+		ET_CHECK(feeds_agree(img, el, 3000));
+	}
+	free(el);
+	etm_image_free(img);
+}
+
+int main(void)
+{
+	ETEST(loop_by_hand);
+	ETEST(random_streams);
+	return etest_end();
+}
