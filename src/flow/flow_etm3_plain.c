@@ -320,7 +320,8 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 	/* bytes of the branch packets read but their first: the packets
 	 * are the bytes read less these (no count per P-header) */
 	size_t brx = 0;
-	int err = 0, ret = 1;
+	/* err is set only when the loop stops (a store per packet else) */
+	int err = 0, ret = 1, r;
 	/* the memo key but ISA, header and merge (constant here) */
 	uint64_t key0 = etm_wm_key(e->tgen, 0, e->space, 0, 0);
 	/* half the queue: fewer batches (the fast path's entry and the
@@ -332,6 +333,13 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 	enum etm_isa tisa = t->isa;
 	int std = !t->alt && (tisa == etmi_a32 || tisa == etmi_t32 ||
 			      tisa == etmi_tee);
+	/* pos < lim5: the standard encoding and 5 bytes at hand */
+	size_t lim5 = std && t->len >= 5 ? t->len - 4 : 0;
+	/* the reader's bytes and tables in locals (stores to elements could
+	 * alias the reader: it would be read again per packet) */
+	const uint8_t *buf = t->buf, *aok = t->aok, *hdr = t->hdr;
+	const size_t len = t->len;
+	const uint8_t br_hdr = t->br_hdr;
 	struct e3_ls s;
 
 	/* Nothing here changes the context, holds elements back, loses
@@ -339,59 +347,76 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 	 * e->synced set, f->qhead as it is (below a quarter of the queue:
 	 * etm_flow_qstart()). */
 	e3_ls_get(e, &s);
-	while (pos < t->len) {
-		uint8_t h = t->buf[pos];
+	while (pos < len) {
+		uint8_t h = buf[pos];
 
-		if (e3_tok_is_atom(t, h)) {
+		if (aok[h]) {
 			/* without the memo, a run of P-headers is walked as
 			 * one (an E run may go on across them); with it,
 			 * walked one by one, only until an address is known
 			 * again (atoms are lost till then) */
-			if (!memo && pos + 1 < t->len &&
-			    e3_tok_is_atom(t, t->buf[pos + 1]))
+			if (!memo && pos + 1 < len && aok[buf[pos + 1]])
 				break;
-			err = e3_plain_atoms(e, t, &s, h, pos, key0, memo);
+			r = e3_plain_atoms(e, t, &s, h, pos, key0, memo);
 			pos++;
-			if (err < 0)
+			if (r < 0) {
+				err = r;
 				break;
+			}
 			/* etm_flow_qopen() (a branch packet adds at most
 			 * one element: the queue has the room) */
 			if (s.qe >= qlim) {
 				ret = 0;
 				break;
 			}
-		} else if (etm_tok_is_branch(t, h)) {
-			/* wait_branch in place */
-			uint32_t baddr, wb = s.st & 3u << E3_ST_WAIT_SHIFT;
-			enum etm_isa bisa;
-			int r = etm_br_std(taddr, tisa, t->buf + pos,
-					   t->len - pos, std, t->alt, &baddr,
-					   &bisa);
+		} else if (hdr[h] == br_hdr) { /* etm_tok_is_branch() */
+			/* the common forms inline when 5 bytes are at hand,
+			 * the others out of line (etm_brp_other()) */
+			uint32_t baddr = 0;
+			enum etm_isa bisa = etmi_unknown;
+			size_t n = pos < lim5 ? etm_br_std5(taddr, tisa,
+							    buf + pos,
+							    &baddr, &bisa) :
+						0;
 
+			if (!n) {
+				uint64_t bp = etm_brp_other(taddr, tisa,
+							    buf + pos,
+							    len - pos,
+							    t->alt);
+
+				baddr = ETM_BRP_ADDR(bp);
+				bisa = ETM_BRP_ISA(bp);
+				n = ETM_BRP_SIZE(bp);
+			}
 			/* only after an indirect branch, or after a BLX imm
 			 * the address it was walked to: the rest is
 			 * etm_e3_branch()'s (etm_e3_br_disagrees()). After an
 			 * indirect branch the walked ISA is the trace's (a
 			 * walk changes it only at a BLX imm, which waits
 			 * with E3_WAIT_ISA): a short address agrees. */
-			if (!r || (wb != E3_WAIT_BRANCH << E3_ST_WAIT_SHIFT &&
-				   (wb != E3_WAIT_ISA << E3_ST_WAIT_SHIFT ||
+			if (!n || ((s.st & 3u << E3_ST_WAIT_SHIFT) !=
+					   E3_WAIT_BRANCH << E3_ST_WAIT_SHIFT &&
+				   ((s.st & 3u << E3_ST_WAIT_SHIFT) !=
+					    E3_WAIT_ISA << E3_ST_WAIT_SHIFT ||
 				    baddr != s.addr ||
 				    bisa != (enum etm_isa)(s.st & E3_ST_ISA))))
 				break;
 			/* etm_e3_branch() of a plain branch address (short
 			 * addresses are of A32, T32 or ThumbEE); no
 			 * element takes this packet's offset */
-			err = e3_ls_flush(e, &s);
+			r = e3_ls_flush(e, &s);
 			s.addr = baddr;
 			s.st = (s.st & (E3_ST_PEND_ON | E3_ST_PEND_OPEN)) |
 			       (uint32_t)bisa | E3_ST_VALID;
 			taddr = baddr; /* the compression state */
 			tisa = bisa;
-			pos += (size_t)r;
-			brx += (size_t)r - 1;
-			if (err < 0)
+			pos += n;
+			brx += n - 1;
+			if (r < 0) {
+				err = r;
 				break;
+			}
 		} else {
 			break;
 		}
