@@ -201,8 +201,9 @@ static inline int e3_ls_flush(struct etm3_flow *e, struct e3_ls *s)
  * each is queued by counting it), then its end state. The queue has the
  * room: the plain loop starts below a quarter of it and stops once past
  * half (ETM_FLOW_QMAX / 2 + ETM_WALK_MEMO_RANGES + 1 < ETM_FLOW_QMAX). */
-static inline int e3_ls_apply(struct etm3_flow *e, struct e3_ls *s,
-			      const struct etm_wm_entry *m, uint64_t off)
+static inline __attribute__((always_inline)) int
+e3_ls_apply(struct etm3_flow *e, struct e3_ls *s,
+	    const struct etm_wm_entry *m, uint64_t off)
 {
 	const struct etm_elem *r = m->el;
 	struct etm_elem *pe;
@@ -265,11 +266,12 @@ static inline int e3_tok_is_atom(const struct etm_tok_reader *t, uint8_t h)
 	return t->aok[h] != 0;
 }
 
-/* A one-byte P-header (byte @h at @pos) in the plain loop: through the
- * memo (@memo: it is on), else walked. */
-static inline int e3_plain_atoms(struct etm3_flow *e, struct etm_tok_reader *t,
-				 struct e3_ls *s, uint8_t h, size_t pos,
-				 uint64_t key0, int memo)
+/* A one-byte P-header (byte @h at input offset @off) in the plain loop:
+ * through the memo (@memo: it is on), else walked. */
+static inline __attribute__((always_inline)) int
+e3_plain_atoms(struct etm3_flow *e, struct etm_tok_reader *t,
+	       struct e3_ls *s, uint8_t h, uint64_t off,
+	       uint64_t key0, int memo)
 {
 	struct etm_wm_entry *set;
 	const struct etm_wm_entry *m;
@@ -281,7 +283,7 @@ static inline int e3_plain_atoms(struct etm3_flow *e, struct etm_tok_reader *t,
 		struct e3_atoms a = { .n = c->n, .bits = c->bits };
 
 		e3_ls_put(e, s);
-		e->off = etm_tok_off(t, pos);
+		e->off = off;
 		err = etm_e3_walk(e, &a);
 		e3_ls_get(e, s);
 		return err;
@@ -291,9 +293,9 @@ static inline int e3_plain_atoms(struct etm3_flow *e, struct etm_tok_reader *t,
 	set = etm_wm_slot(e->memo, s->addr, h);
 	m = e3_memo_find(set, s, key);
 	if (m)
-		return e3_ls_apply(e, s, m, etm_tok_off(t, pos));
+		return e3_ls_apply(e, s, m, off);
 	e3_ls_put(e, s);
-	e->off = etm_tok_off(t, pos);
+	e->off = off;
 	err = e3_memo_miss(e, etm_tok_atom(t, h), set, key, merge);
 	e3_ls_get(e, s);
 	return err;
@@ -310,11 +312,13 @@ static inline int e3_plain_atoms(struct etm3_flow *e, struct etm_tok_reader *t,
  * e3_ls). The same elements as etm_e3_drain()'s general loop: a
  * one-packet run is walked the same way, with that packet's offset.
  * Returns 1 when the next packet needs the general loop, 0 when the queue
- * is full enough, or an error. Compiled twice, with the memo (@memo) and
+ * is full enough, or an error. Compiled three times, with the memo (@memo)
+ * on input without an offset map (@raw: a byte's offset is the chunk's
+ * plus its position, no test of the map per P-header) or with one, and
  * without: no test of it per packet. */
 static inline __attribute__((always_inline)) int
 e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
-	      int memo)
+	      int memo, int raw)
 {
 	size_t pos = t->pos;
 	/* bytes of the branch packets read but their first: the packets
@@ -333,13 +337,16 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 	enum etm_isa tisa = t->isa;
 	int std = !t->alt && (tisa == etmi_a32 || tisa == etmi_t32 ||
 			      tisa == etmi_tee);
-	/* pos < lim5: the standard encoding and 5 bytes at hand */
-	size_t lim5 = std && t->len >= 5 ? t->len - 4 : 0;
 	/* the reader's bytes and tables in locals (stores to elements could
-	 * alias the reader: it would be read again per packet) */
+	 * alias the reader: it would be read again per packet); the bytes
+	 * by pointer, @b at position pos */
 	const uint8_t *buf = t->buf, *aok = t->aok, *hdr = t->hdr;
-	const size_t len = t->len;
+	const uint8_t *b = buf + pos, *end = buf + t->len;
+	/* b < lim5: the standard encoding and 5 bytes at hand */
+	const uint8_t *lim5 = std && t->len >= 5 ? end - 4 : buf;
 	const uint8_t br_hdr = t->br_hdr;
+	/* @raw: the offset of the byte at b is offb + b (etm_tok_off()) */
+	const uint64_t offb = t->off - (uint64_t)(uintptr_t)buf;
 	struct e3_ls s;
 
 	/* Nothing here changes the context, holds elements back, loses
@@ -347,18 +354,22 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 	 * e->synced set, f->qhead as it is (below a quarter of the queue:
 	 * etm_flow_qstart()). */
 	e3_ls_get(e, &s);
-	while (pos < len) {
-		uint8_t h = buf[pos];
+	while (b < end) {
+		uint8_t h = *b;
 
 		if (aok[h]) {
 			/* without the memo, a run of P-headers is walked as
 			 * one (an E run may go on across them); with it,
 			 * walked one by one, only until an address is known
 			 * again (atoms are lost till then) */
-			if (!memo && pos + 1 < len && aok[buf[pos + 1]])
+			if (!memo && b + 1 < end && aok[b[1]])
 				break;
-			r = e3_plain_atoms(e, t, &s, h, pos, key0, memo);
-			pos++;
+			r = e3_plain_atoms(
+				e, t, &s, h,
+				raw ? offb + (uint64_t)(uintptr_t)b :
+				      etm_tok_off(t, (size_t)(b - buf)),
+				key0, memo);
+			b++;
 			if (r < 0) {
 				err = r;
 				break;
@@ -374,16 +385,14 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 			 * the others out of line (etm_brp_other()) */
 			uint32_t baddr = 0;
 			enum etm_isa bisa = etmi_unknown;
-			size_t n = pos < lim5 ? etm_br_std5(taddr, tisa,
-							    buf + pos,
-							    &baddr, &bisa) :
-						0;
+			size_t n = b < lim5 ? etm_br_std5(taddr, tisa, b,
+							  &baddr, &bisa) :
+					      0;
 
 			if (!n) {
-				uint64_t bp = etm_brp_other(taddr, tisa,
-							    buf + pos,
-							    len - pos,
-							    t->alt);
+				uint64_t bp = etm_brp_other(
+					taddr, tisa, b, (size_t)(end - b),
+					t->alt);
 
 				baddr = ETM_BRP_ADDR(bp);
 				bisa = ETM_BRP_ISA(bp);
@@ -411,7 +420,7 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 			       (uint32_t)bisa | E3_ST_VALID;
 			taddr = baddr; /* the compression state */
 			tisa = bisa;
-			pos += n;
+			b += n;
 			brx += n - 1;
 			if (r < 0) {
 				err = r;
@@ -422,6 +431,7 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 		}
 	}
 	e3_ls_put(e, &s);
+	pos = (size_t)(b - buf);
 	*np += pos - t->pos - brx;
 	t->pos = pos;
 	t->addr = taddr;
@@ -433,7 +443,15 @@ static __attribute__((noinline)) int e3_plain_memo(struct etm3_flow *e,
 						   struct etm_tok_reader *t,
 						   uint64_t *np)
 {
-	return e3_plain_loop(e, t, np, 1);
+	return e3_plain_loop(e, t, np, 1, 0);
+}
+
+/* With the memo, on input without an offset map (raw bytes: the bench's
+ * synthetic traces, a single source's own file). */
+static __attribute__((noinline)) int e3_plain_memo_raw(
+	struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np)
+{
+	return e3_plain_loop(e, t, np, 1, 1);
 }
 
 /* Without the memo (block cache off, or no memory for it) every P-header
@@ -442,7 +460,7 @@ static __attribute__((noinline)) int e3_plain_nomemo(struct etm3_flow *e,
 						     struct etm_tok_reader *t,
 						     uint64_t *np)
 {
-	return e3_plain_loop(e, t, np, 0);
+	return e3_plain_loop(e, t, np, 0, 0);
 }
 
 /* e3_plain_loop() with the memo if the block cache is on. */
@@ -450,7 +468,8 @@ static int e3_plain(struct etm3_flow *e, struct etm_tok_reader *t,
 		    uint64_t *np)
 {
 	if (e->f->cache_on && e3_memo_get(e))
-		return e3_plain_memo(e, t, np);
+		return t->map ? e3_plain_memo(e, t, np) :
+				e3_plain_memo_raw(e, t, np);
 	return e3_plain_nomemo(e, t, np);
 }
 

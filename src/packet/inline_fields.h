@@ -72,9 +72,15 @@ etm_br_word(const uint8_t *b, uint32_t *stop)
 	uint32_t w = (uint32_t)b[0] | (uint32_t)b[1] << 8 |
 		     (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
 
+	uint32_t v;
+
 	*stop = ~w & 0x80808080u;
-	return ((w >> 1) & 0x3fu) | ((w >> 2) & (0x7fu << 6)) |
-	       ((w >> 3) & (0x7fu << 13)) | ((w >> 4) & (0x7fu << 20));
+	/* the 7-bit groups closed up in two steps (pairs of bytes, then
+	 * pairs of pairs: 11 instructions against 14 shifting each byte),
+	 * then the header's bit 0 dropped */
+	v = (w & 0x007f007fu) | ((w >> 1) & 0x3f803f80u);
+	v = (v & 0x3fffu) | ((v >> 2) & 0x0fffc000u);
+	return v >> 1;
 }
 
 /* The common branch address packet at @b[0..n) (b[0] a branch header):
