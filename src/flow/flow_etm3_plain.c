@@ -4,7 +4,9 @@
  * loop reads lone P-headers and short branch addresses through the token
  * reader, each P-header walked through a memo of walks (walk_memo.h), the hot
  * state in locals. */
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <etmtrace/error.h>
 
@@ -201,6 +203,22 @@ static inline int e3_ls_flush(struct etm3_flow *e, struct e3_ls *s)
  * each is queued by counting it), then its end state. The queue has the
  * room: the plain loop starts below a quarter of it and stops once past
  * half (ETM_FLOW_QMAX / 2 + ETM_WALK_MEMO_RANGES + 1 < ETM_FLOW_QMAX). */
+_Static_assert(offsetof(struct etm_wm_entry, merge) ==
+		       offsetof(struct etm_wm_entry, nr) + 1,
+	       "e3_wm_one_new() reads nr and merge as one");
+
+/* Whether the walk of @m makes one new range and does not merge (the
+ * common walk after a branch): nr 1 and merge 0 read as one 16-bit word. */
+static inline int e3_wm_one_new(const struct etm_wm_entry *m)
+{
+	static const uint8_t one_new[2] = { 1, 0 };
+	uint16_t w, c;
+
+	memcpy(&w, &m->nr, sizeof(w));
+	memcpy(&c, one_new, sizeof(c));
+	return w == c;
+}
+
 static inline __attribute__((always_inline)) int
 e3_ls_apply(struct etm3_flow *e, struct e3_ls *s,
 	    const struct etm_wm_entry *m, uint64_t off)
@@ -211,6 +229,20 @@ e3_ls_apply(struct etm3_flow *e, struct e3_ls *s,
 	unsigned n = m->nr, j;
 	int err;
 
+	if (e3_wm_one_new(m)) {
+		/* the general case below with merge 0 and n 1 */
+		err = e3_ls_flush(e, s);
+		if (err < 0)
+			return err;
+		pe = s->qe;
+		etm_copy(pe, r, sizeof(*pe));
+		pe->offset = off;
+		s->pend = pe;
+		s->st = E3_ST_PEND_ON | m->end_st;
+		s->addr = m->end_addr;
+		e->prev_addr = prev;
+		return 0;
+	}
 	if (m->merge) {
 		pe = s->pend;
 		if (m->prev_pending)
