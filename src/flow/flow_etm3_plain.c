@@ -4,7 +4,9 @@
  * loop reads lone P-headers and short branch addresses through the token
  * reader, each P-header walked through a memo of walks (walk_memo.h), the hot
  * state in locals. */
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <etmtrace/error.h>
 
@@ -201,8 +203,25 @@ static inline int e3_ls_flush(struct etm3_flow *e, struct e3_ls *s)
  * each is queued by counting it), then its end state. The queue has the
  * room: the plain loop starts below a quarter of it and stops once past
  * half (ETM_FLOW_QMAX / 2 + ETM_WALK_MEMO_RANGES + 1 < ETM_FLOW_QMAX). */
-static inline int e3_ls_apply(struct etm3_flow *e, struct e3_ls *s,
-			      const struct etm_wm_entry *m, uint64_t off)
+_Static_assert(offsetof(struct etm_wm_entry, merge) ==
+		       offsetof(struct etm_wm_entry, nr) + 1,
+	       "e3_wm_one_new() reads nr and merge as one");
+
+/* Whether the walk of @m makes one new range and does not merge (the
+ * common walk after a branch): nr 1 and merge 0 read as one 16-bit word. */
+static inline int e3_wm_one_new(const struct etm_wm_entry *m)
+{
+	static const uint8_t one_new[2] = { 1, 0 };
+	uint16_t w, c;
+
+	memcpy(&w, &m->nr, sizeof(w));
+	memcpy(&c, one_new, sizeof(c));
+	return w == c;
+}
+
+static inline __attribute__((always_inline)) int
+e3_ls_apply(struct etm3_flow *e, struct e3_ls *s,
+	    const struct etm_wm_entry *m, uint64_t off)
 {
 	const struct etm_elem *r = m->el;
 	struct etm_elem *pe;
@@ -210,6 +229,20 @@ static inline int e3_ls_apply(struct etm3_flow *e, struct e3_ls *s,
 	unsigned n = m->nr, j;
 	int err;
 
+	if (e3_wm_one_new(m)) {
+		/* the general case below with merge 0 and n 1 */
+		err = e3_ls_flush(e, s);
+		if (err < 0)
+			return err;
+		pe = s->qe;
+		etm_copy(pe, r, sizeof(*pe));
+		pe->offset = off;
+		s->pend = pe;
+		s->st = E3_ST_PEND_ON | m->end_st;
+		s->addr = m->end_addr;
+		e->prev_addr = prev;
+		return 0;
+	}
 	if (m->merge) {
 		pe = s->pend;
 		if (m->prev_pending)
@@ -265,11 +298,12 @@ static inline int e3_tok_is_atom(const struct etm_tok_reader *t, uint8_t h)
 	return t->aok[h] != 0;
 }
 
-/* A one-byte P-header (byte @h at @pos) in the plain loop: through the
- * memo (@memo: it is on), else walked. */
-static inline int e3_plain_atoms(struct etm3_flow *e, struct etm_tok_reader *t,
-				 struct e3_ls *s, uint8_t h, size_t pos,
-				 uint64_t key0, int memo)
+/* A one-byte P-header (byte @h at input offset @off) in the plain loop:
+ * through the memo (@memo: it is on), else walked. */
+static inline __attribute__((always_inline)) int
+e3_plain_atoms(struct etm3_flow *e, struct etm_tok_reader *t,
+	       struct e3_ls *s, uint8_t h, uint64_t off,
+	       uint64_t key0, int memo)
 {
 	struct etm_wm_entry *set;
 	const struct etm_wm_entry *m;
@@ -281,7 +315,7 @@ static inline int e3_plain_atoms(struct etm3_flow *e, struct etm_tok_reader *t,
 		struct e3_atoms a = { .n = c->n, .bits = c->bits };
 
 		e3_ls_put(e, s);
-		e->off = etm_tok_off(t, pos);
+		e->off = off;
 		err = etm_e3_walk(e, &a);
 		e3_ls_get(e, s);
 		return err;
@@ -291,9 +325,9 @@ static inline int e3_plain_atoms(struct etm3_flow *e, struct etm_tok_reader *t,
 	set = etm_wm_slot(e->memo, s->addr, h);
 	m = e3_memo_find(set, s, key);
 	if (m)
-		return e3_ls_apply(e, s, m, etm_tok_off(t, pos));
+		return e3_ls_apply(e, s, m, off);
 	e3_ls_put(e, s);
-	e->off = etm_tok_off(t, pos);
+	e->off = off;
 	err = e3_memo_miss(e, etm_tok_atom(t, h), set, key, merge);
 	e3_ls_get(e, s);
 	return err;
@@ -310,17 +344,20 @@ static inline int e3_plain_atoms(struct etm3_flow *e, struct etm_tok_reader *t,
  * e3_ls). The same elements as etm_e3_drain()'s general loop: a
  * one-packet run is walked the same way, with that packet's offset.
  * Returns 1 when the next packet needs the general loop, 0 when the queue
- * is full enough, or an error. Compiled twice, with the memo (@memo) and
+ * is full enough, or an error. Compiled three times, with the memo (@memo)
+ * on input without an offset map (@raw: a byte's offset is the chunk's
+ * plus its position, no test of the map per P-header) or with one, and
  * without: no test of it per packet. */
 static inline __attribute__((always_inline)) int
 e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
-	      int memo)
+	      int memo, int raw)
 {
 	size_t pos = t->pos;
 	/* bytes of the branch packets read but their first: the packets
 	 * are the bytes read less these (no count per P-header) */
 	size_t brx = 0;
-	int err = 0, ret = 1;
+	/* err is set only when the loop stops (a store per packet else) */
+	int err = 0, ret = 1, r;
 	/* the memo key but ISA, header and merge (constant here) */
 	uint64_t key0 = etm_wm_key(e->tgen, 0, e->space, 0, 0);
 	/* half the queue: fewer batches (the fast path's entry and the
@@ -332,6 +369,16 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 	enum etm_isa tisa = t->isa;
 	int std = !t->alt && (tisa == etmi_a32 || tisa == etmi_t32 ||
 			      tisa == etmi_tee);
+	/* the reader's bytes and tables in locals (stores to elements could
+	 * alias the reader: it would be read again per packet); the bytes
+	 * by pointer, @b at position pos */
+	const uint8_t *buf = t->buf, *aok = t->aok, *hdr = t->hdr;
+	const uint8_t *b = buf + pos, *end = buf + t->len;
+	/* b < lim5: the standard encoding and 5 bytes at hand */
+	const uint8_t *lim5 = std && t->len >= 5 ? end - 4 : buf;
+	const uint8_t br_hdr = t->br_hdr;
+	/* @raw: the offset of the byte at b is offb + b (etm_tok_off()) */
+	const uint64_t offb = t->off - (uint64_t)(uintptr_t)buf;
 	struct e3_ls s;
 
 	/* Nothing here changes the context, holds elements back, loses
@@ -339,64 +386,84 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 	 * e->synced set, f->qhead as it is (below a quarter of the queue:
 	 * etm_flow_qstart()). */
 	e3_ls_get(e, &s);
-	while (pos < t->len) {
-		uint8_t h = t->buf[pos];
+	while (b < end) {
+		uint8_t h = *b;
 
-		if (e3_tok_is_atom(t, h)) {
+		if (aok[h]) {
 			/* without the memo, a run of P-headers is walked as
 			 * one (an E run may go on across them); with it,
 			 * walked one by one, only until an address is known
 			 * again (atoms are lost till then) */
-			if (!memo && pos + 1 < t->len &&
-			    e3_tok_is_atom(t, t->buf[pos + 1]))
+			if (!memo && b + 1 < end && aok[b[1]])
 				break;
-			err = e3_plain_atoms(e, t, &s, h, pos, key0, memo);
-			pos++;
-			if (err < 0)
+			r = e3_plain_atoms(
+				e, t, &s, h,
+				raw ? offb + (uint64_t)(uintptr_t)b :
+				      etm_tok_off(t, (size_t)(b - buf)),
+				key0, memo);
+			b++;
+			if (r < 0) {
+				err = r;
 				break;
+			}
 			/* etm_flow_qopen() (a branch packet adds at most
 			 * one element: the queue has the room) */
 			if (s.qe >= qlim) {
 				ret = 0;
 				break;
 			}
-		} else if (etm_tok_is_branch(t, h)) {
-			/* wait_branch in place */
-			uint32_t baddr, wb = s.st & 3u << E3_ST_WAIT_SHIFT;
-			enum etm_isa bisa;
-			int r = etm_br_std(taddr, tisa, t->buf + pos,
-					   t->len - pos, std, t->alt, &baddr,
-					   &bisa);
+		} else if (hdr[h] == br_hdr) { /* etm_tok_is_branch() */
+			/* the common forms inline when 5 bytes are at hand,
+			 * the others out of line (etm_brp_other()) */
+			uint32_t baddr = 0;
+			enum etm_isa bisa = etmi_unknown;
+			size_t n = b < lim5 ? etm_br_std5(taddr, tisa, b,
+							  &baddr, &bisa) :
+					      0;
 
+			if (!n) {
+				uint64_t bp = etm_brp_other(
+					taddr, tisa, b, (size_t)(end - b),
+					t->alt);
+
+				baddr = ETM_BRP_ADDR(bp);
+				bisa = ETM_BRP_ISA(bp);
+				n = ETM_BRP_SIZE(bp);
+			}
 			/* only after an indirect branch, or after a BLX imm
 			 * the address it was walked to: the rest is
 			 * etm_e3_branch()'s (etm_e3_br_disagrees()). After an
 			 * indirect branch the walked ISA is the trace's (a
 			 * walk changes it only at a BLX imm, which waits
 			 * with E3_WAIT_ISA): a short address agrees. */
-			if (!r || (wb != E3_WAIT_BRANCH << E3_ST_WAIT_SHIFT &&
-				   (wb != E3_WAIT_ISA << E3_ST_WAIT_SHIFT ||
+			if (!n || ((s.st & 3u << E3_ST_WAIT_SHIFT) !=
+					   E3_WAIT_BRANCH << E3_ST_WAIT_SHIFT &&
+				   ((s.st & 3u << E3_ST_WAIT_SHIFT) !=
+					    E3_WAIT_ISA << E3_ST_WAIT_SHIFT ||
 				    baddr != s.addr ||
 				    bisa != (enum etm_isa)(s.st & E3_ST_ISA))))
 				break;
 			/* etm_e3_branch() of a plain branch address (short
 			 * addresses are of A32, T32 or ThumbEE); no
 			 * element takes this packet's offset */
-			err = e3_ls_flush(e, &s);
+			r = e3_ls_flush(e, &s);
 			s.addr = baddr;
 			s.st = (s.st & (E3_ST_PEND_ON | E3_ST_PEND_OPEN)) |
 			       (uint32_t)bisa | E3_ST_VALID;
 			taddr = baddr; /* the compression state */
 			tisa = bisa;
-			pos += (size_t)r;
-			brx += (size_t)r - 1;
-			if (err < 0)
+			b += n;
+			brx += n - 1;
+			if (r < 0) {
+				err = r;
 				break;
+			}
 		} else {
 			break;
 		}
 	}
 	e3_ls_put(e, &s);
+	pos = (size_t)(b - buf);
 	*np += pos - t->pos - brx;
 	t->pos = pos;
 	t->addr = taddr;
@@ -408,7 +475,15 @@ static __attribute__((noinline)) int e3_plain_memo(struct etm3_flow *e,
 						   struct etm_tok_reader *t,
 						   uint64_t *np)
 {
-	return e3_plain_loop(e, t, np, 1);
+	return e3_plain_loop(e, t, np, 1, 0);
+}
+
+/* With the memo, on input without an offset map (raw bytes: the bench's
+ * synthetic traces, a single source's own file). */
+static __attribute__((noinline)) int e3_plain_memo_raw(
+	struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np)
+{
+	return e3_plain_loop(e, t, np, 1, 1);
 }
 
 /* Without the memo (block cache off, or no memory for it) every P-header
@@ -417,7 +492,7 @@ static __attribute__((noinline)) int e3_plain_nomemo(struct etm3_flow *e,
 						     struct etm_tok_reader *t,
 						     uint64_t *np)
 {
-	return e3_plain_loop(e, t, np, 0);
+	return e3_plain_loop(e, t, np, 0, 0);
 }
 
 /* e3_plain_loop() with the memo if the block cache is on. */
@@ -425,7 +500,8 @@ static int e3_plain(struct etm3_flow *e, struct etm_tok_reader *t,
 		    uint64_t *np)
 {
 	if (e->f->cache_on && e3_memo_get(e))
-		return e3_plain_memo(e, t, np);
+		return t->map ? e3_plain_memo(e, t, np) :
+				e3_plain_memo_raw(e, t, np);
 	return e3_plain_nomemo(e, t, np);
 }
 

@@ -72,9 +72,15 @@ etm_br_word(const uint8_t *b, uint32_t *stop)
 	uint32_t w = (uint32_t)b[0] | (uint32_t)b[1] << 8 |
 		     (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
 
+	uint32_t v;
+
 	*stop = ~w & 0x80808080u;
-	return ((w >> 1) & 0x3fu) | ((w >> 2) & (0x7fu << 6)) |
-	       ((w >> 3) & (0x7fu << 13)) | ((w >> 4) & (0x7fu << 20));
+	/* the 7-bit groups closed up in two steps (pairs of bytes, then
+	 * pairs of pairs: 11 instructions against 14 shifting each byte),
+	 * then the header's bit 0 dropped */
+	v = (w & 0x007f007fu) | ((w >> 1) & 0x3f803f80u);
+	v = (v & 0x3fffu) | ((v >> 2) & 0x0fffc000u);
+	return v >> 1;
 }
 
 /* The common branch address packet at @b[0..n) (b[0] a branch header):
@@ -147,15 +153,38 @@ etm_br_std_other(uint32_t base, enum etm_isa isa, const uint8_t *b, size_t n,
 	return r;
 }
 
-/* The ETMv3 plain loop's branch address packet at @b[0..n) against the address
- * @base and ISA @isa: etm_br_short() (same result), with the standard
- * encoding (@std: not the alternative one, and @isa A32, T32 or ThumbEE)
- * read inline from one word, the 1-4 byte forms through a mask table, the
- * 5-byte form with its ISA byte. Returns the size and sets @addr and
- * @nisa, or 0 (not of the short form, or cut). */
-static inline __attribute__((always_inline)) int
-etm_br_std(uint32_t base, enum etm_isa isa, const uint8_t *b, size_t n,
-	   int std, int alt, uint32_t *addr, enum etm_isa *nisa)
+/* A branch address packet's size, address and ISA in one word (no
+ * pointer outputs: the plain loop keeps them in registers): the address in
+ * bits 0-31, the ISA in 32-39, the size in 40-47; 0 for no packet. */
+#define ETM_BRP_ADDR(p) ((uint32_t)(p))
+#define ETM_BRP_ISA(p) ((enum etm_isa)((p) >> 32 & 0xff))
+#define ETM_BRP_SIZE(p) ((size_t)((p) >> 40))
+
+static inline uint64_t etm_brp(uint32_t addr, enum etm_isa isa, unsigned size)
+{
+	return (uint64_t)size << 40 | (uint64_t)(isa & 0xff) << 32 | addr;
+}
+
+/* etm_br_std_other() packed (etm_brp()). */
+static __attribute__((noinline, unused)) uint64_t
+etm_brp_other(uint32_t base, enum etm_isa isa, const uint8_t *b, size_t n,
+	      int alt)
+{
+	uint32_t addr = 0;
+	enum etm_isa nisa = etmi_unknown;
+	int r = etm_br_std_other(base, isa, b, n, alt, &addr, &nisa);
+
+	return r ? etm_brp(addr, nisa, (unsigned)r) : 0;
+}
+
+/* The standard encoding's common forms of the branch address packet at @b,
+ * with at least 5 bytes at hand, against the address @base and ISA @isa
+ * (A32, T32 or ThumbEE): 1-4 address bytes through a mask table, or 5 with
+ * an A32/T32 ISA byte. Returns the size and sets @addr and @nisa, or 0 for
+ * the other forms (etm_brp_other()). */
+static inline __attribute__((always_inline)) unsigned
+etm_br_std5(uint32_t base, enum etm_isa isa, const uint8_t *b, uint32_t *addr,
+	    enum etm_isa *nisa)
 {
 	/* address bits a packet of 1-4 bytes replaces in the standard
 	 * encoding (6, 13, 20 or 27 packet bits), for T32/ThumbEE and for
@@ -166,30 +195,46 @@ etm_br_std(uint32_t base, enum etm_isa isa, const uint8_t *b, size_t n,
 	};
 	uint32_t v, stop, m;
 	unsigned i, a32;
+	uint8_t c;
 
-	if (std && n >= 5) {
-		v = etm_br_word(b, &stop);
-		if (stop) {
-			i = (unsigned)__builtin_ctz(stop) >> 3;
-			a32 = isa == etmi_a32;
-			m = mask[a32][i];
-			*addr = (base & ~m) | ((v << (1 + a32)) & m);
-			*nisa = isa;
-			return (int)i + 1;
-		}
-		/* the 5th byte: b0001aaaa T32, b00001aaa A32 */
-		if ((b[4] & 0xf0) == 0x10) {
-			*addr = (v | (uint32_t)(b[4] & 0x0f) << 27) << 1;
-			*nisa = etmi_t32;
-			return 5;
-		}
-		if ((b[4] & 0xf8) == 0x08) {
-			*addr = (v | (uint32_t)(b[4] & 0x07) << 27) << 2;
-			*nisa = etmi_a32;
-			return 5;
-		}
+	v = etm_br_word(b, &stop);
+	if (stop) {
+		i = (unsigned)__builtin_ctz(stop) >> 3;
+		a32 = isa == etmi_a32;
+		m = mask[a32][i];
+		*addr = (base & ~m) | ((v << (1 + a32)) & m);
+		*nisa = isa;
+		return i + 1;
 	}
-	return etm_br_std_other(base, isa, b, n, alt, addr, nisa);
+	/* the 5th byte: b0001aaaa T32, b00001aaa A32 */
+	c = b[4];
+	if ((c & 0xf0) == 0x10) {
+		*addr = (v | (uint32_t)(c & 0x0f) << 27) << 1;
+		*nisa = etmi_t32;
+		return 5;
+	}
+	if ((c & 0xf8) == 0x08) {
+		*addr = (v | (uint32_t)(c & 0x07) << 27) << 2;
+		*nisa = etmi_a32;
+		return 5;
+	}
+	return 0;
+}
+
+/* The ETMv3 plain loop's branch address packet at @b[0..n) against the address
+ * @base and ISA @isa: etm_br_short() (same result), with the standard
+ * encoding (@std: not the alternative one, and @isa A32, T32 or ThumbEE)
+ * read inline from one word (etm_br_std5()). Returns the size and sets
+ * @addr and @nisa, or 0 (not of the short form, or cut). */
+static inline __attribute__((always_inline)) int
+etm_br_std(uint32_t base, enum etm_isa isa, const uint8_t *b, size_t n,
+	   int std, int alt, uint32_t *addr, enum etm_isa *nisa)
+{
+	unsigned r = std && n >= 5 ? etm_br_std5(base, isa, b, addr, nisa) : 0;
+
+	if (!r)
+		return etm_br_std_other(base, isa, b, n, alt, addr, nisa);
+	return (int)r;
 }
 
 /* etm_br_std() for the alternative encoding (PTM, and ETMv3 with

@@ -6,7 +6,10 @@
  * from the byte tables (etmv3.md 6.2, ptm.md 6.1), then against the
  * general reader etm_br_short() on random packets rich in continuation
  * bits, for every available length, both encodings and every ISA it
- * serves. */
+ * serves; the ETMv3 inline part (etm_br_std5(), etm_br_word()) against a
+ * byte-at-a-time reader written here from the byte table of etmv3.md
+ * section 6.2, and the packed out-of-line part (etm_brp_other()) against
+ * the general reader. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -207,10 +210,127 @@ static void t_against_general(void)
 	ET_CHECK(nshort > 1000);
 }
 
+/* The standard encoding read one byte at a time from the byte table of
+ * shared/docs/etmv3.md 6.2, written here: byte 0 bits[6:1] and bytes 1-3
+ * bits[6:0] are address bits while bit 7 (continuation) is set; after four
+ * bytes with it set, byte 4 is b0001aaaa (T32, 4 more bits) or b00001aaa
+ * (A32, 3 more bits). Packet bits are A[n:1] (T32/ThumbEE) or A[n:2] (A32);
+ * the address bits the packet does not carry come from @base. Returns the
+ * size, 0 for another 5th byte. */
+static int ref_std(uint32_t base, enum etm_isa isa, const uint8_t *b,
+		   uint32_t *addr, enum etm_isa *nisa)
+{
+	uint64_t v = (b[0] >> 1) & 0x3f;
+	unsigned bits = 6, i, shift;
+
+	for (i = 1; i < 5 && (b[i - 1] & 0x80); i++) {
+		if (i == 4) {
+			if ((b[4] & 0xf0) == 0x10) {
+				*nisa = etmi_t32;
+				*addr = (uint32_t)((v | (uint64_t)(b[4] & 15)
+								<< bits)
+						   << 1);
+			} else if ((b[4] & 0xf8) == 0x08) {
+				*nisa = etmi_a32;
+				*addr = (uint32_t)((v | (uint64_t)(b[4] & 7)
+								<< bits)
+						   << 2);
+			} else {
+				return 0;
+			}
+			return 5;
+		}
+		v |= (uint64_t)(b[i] & 0x7f) << bits;
+		bits += 7;
+	}
+	shift = isa == etmi_a32 ? 2 : 1;
+	*nisa = isa;
+	*addr = (uint32_t)((base & ~((1ull << (bits + shift)) - 1)) |
+			   (v << shift));
+	return (int)i;
+}
+
+/* etm_br_std5() (5 bytes at hand, standard encoding) gives what the
+ * byte-at-a-time reader gives; etm_br_word()'s stop bits are the bytes
+ * without a continuation bit. */
+static void t_std5_against_bytes(void)
+{
+	static const enum etm_isa isas[] = { etmi_a32, etmi_t32, etmi_tee };
+	unsigned seed = 7, k, mism = 0, stops = 0, n5 = 0, nother = 0;
+
+	for (k = 0; k < 200000; k++) {
+		uint8_t b[8];
+		size_t j;
+		enum etm_isa isa = isas[k % 3], nisa = etmi_unknown,
+			     risa = etmi_unknown;
+		uint32_t base = (uint32_t)rnd_byte(&seed) << 24 |
+				(uint32_t)rnd_byte(&seed) << 12 | 0x5a5,
+			 addr = 0, raddr = 0, stop;
+		unsigned r;
+		int rr;
+
+		for (j = 0; j < sizeof(b); j++)
+			b[j] = rnd_byte(&seed);
+		b[0] |= 1;
+		if (k % 4 == 0)
+			b[4] = (uint8_t)(k % 8 ? 0x08 | (b[4] & 7) :
+						 0x10 | (b[4] & 15));
+		r = etm_br_std5(base, isa, b, &addr, &nisa);
+		rr = ref_std(base, isa, b, &raddr, &risa);
+		if ((int)r != rr || (r && (addr != raddr || nisa != risa)))
+			mism++;
+		(void)etm_br_word(b, &stop);
+		for (j = 0; j < 4; j++)
+			if (!!(stop & 0x80u << (8 * j)) != !(b[j] & 0x80))
+				stops++;
+		n5 += r == 5;
+		nother += r == 0;
+	}
+	ET_EQ(mism, 0);
+	ET_EQ(stops, 0);
+	ET_CHECK(n5 > 1000);
+	ET_CHECK(nother > 1000);
+}
+
+/* etm_brp_other() packs what etm_br_short() gives (or 0 when it gives
+ * nothing), for the forms the inline part leaves to it: the alternative
+ * encoding, fewer than 5 bytes at hand, other 5th bytes. */
+static void t_packed_other(void)
+{
+	static const enum etm_isa isas[] = { etmi_a32, etmi_t32, etmi_tee };
+	unsigned seed = 11, k, mism = 0, some = 0;
+
+	for (k = 0; k < 100000; k++) {
+		uint8_t b[8];
+		size_t n = 1 + k % 8, j;
+		enum etm_isa isa = isas[k % 3];
+		int alt = (k / 3) % 2, r;
+		uint32_t base = (uint32_t)rnd_byte(&seed) << 24 |
+				(uint32_t)rnd_byte(&seed) << 8;
+		struct etm_br_short bs;
+		uint64_t p;
+
+		for (j = 0; j < sizeof(b); j++)
+			b[j] = rnd_byte(&seed);
+		b[0] |= 1;
+		p = etm_brp_other(base, isa, b, n, alt);
+		r = etm_br_short(base, isa, b, n, alt, &bs);
+		if ((int)ETM_BRP_SIZE(p) != r ||
+		    (r && (ETM_BRP_ADDR(p) != bs.addr ||
+			   ETM_BRP_ISA(p) != bs.isa)))
+			mism++;
+		some += r > 0;
+	}
+	ET_EQ(mism, 0);
+	ET_CHECK(some > 1000);
+}
+
 int main(void)
 {
 	etest_run("examples", t_examples);
 	etest_run("alt_examples", t_alt_examples);
 	etest_run("against_general", t_against_general);
+	etest_run("std5_against_bytes", t_std5_against_bytes);
+	etest_run("packed_other", t_packed_other);
 	return etest_end();
 }
