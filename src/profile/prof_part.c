@@ -6,8 +6,10 @@
  * calling thread applies the parts in input order to the profile
  * (prof_range_op(); other elements as they are), so the call stacks, the
  * calling-context tree (its node order too) and every report equal those
- * of one thread. What stays serial per range is the stack and count
- * update (doc/profile.md, "Parallel runs"). */
+ * of one thread. The worker also runs the call stacks of its ops from an
+ * unknown start (prof_seg.c): stretches that need no frame below it are
+ * spliced onto the running stack at once (doc/profile.md, "Parallel
+ * runs"). */
 #include <stdlib.h>
 #include <string.h>
 

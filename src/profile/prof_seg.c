@@ -195,15 +195,7 @@ static int pseg_close(struct pseg_src *b, uint8_t id, struct prof_op *ops,
 		return -etme_nomem;
 	o->fr = m;
 	g = &o->seg[o->nseg++];
-	*g = (struct pseg){ .op0 = b->op0, .op1 = b->op1,
-			    .node0 = (uint32_t)o->nnode, .nnode = b->nnode,
-			    .fr0 = (uint32_t)o->nfr, .nfr = b->depth,
-			    .cur = b->cur, .par = b->par,
-			    .maxdepth = b->maxdepth, .maxnd = b->maxnd,
-			    .id = id, .pend = b->pend, .mixed = b->mixed,
-			    .insns = b->insns, .calls = b->calls,
-			    .returns = b->returns, .unwound = b->unwound,
-			    .call_addr = b->call_addr };
+	*g = (struct pseg){ .op0 = b->op0, .op1 = b->op1, .node0 = (uint32_t)o->nnode, .nnode = b->nnode, .fr0 = (uint32_t)o->nfr, .nfr = b->depth, .cur = b->cur, .par = b->par, .maxdepth = b->maxdepth, .maxnd = b->maxnd, .id = id, .pend = b->pend, .mixed = b->mixed, .insns = b->insns, .calls = b->calls, .returns = b->returns, .unwound = b->unwound, .call_addr = b->call_addr };
 	memcpy(o->node + o->nnode, b->node, b->nnode * sizeof(*b->node));
 	o->nnode += b->nnode;
 	memcpy(o->fr + o->nfr, b->fr, b->depth * sizeof(*b->fr));
@@ -253,7 +245,7 @@ static int pseg_pass(struct pseg_builder *bb, struct prof_op *ops, size_t n,
 			r = pseg_close(b, op->id, ops, o);
 		if (!(op->flags & PROF_OP_RAW))
 			pseg_maybe_open(bb, b, op, i);
-next:
+	next:
 		b->seen = 1;
 		b->prevf = op->f;
 		b->prevflags = op->flags;
@@ -284,7 +276,11 @@ int pseg_build(struct pseg_builder *bb, struct prof_op *ops, size_t n,
 		o->nseg = 0;
 		return r;
 	}
-	qsort(o->seg, o->nseg, sizeof(*o->seg), pseg_cmp);
+	for (i = 1; i < o->nseg; i++) /* closed in order with one source */
+		if (o->seg[i].op0 < o->seg[i - 1].op0) {
+			qsort(o->seg, o->nseg, sizeof(*o->seg), pseg_cmp);
+			break;
+		}
 	return 0;
 }
 

@@ -36,11 +36,11 @@ struct pseg_frame {
  * PROF_OP_SEG; its nodes and open frames in the part's arrays. */
 struct pseg {
 	uint32_t op0, op1, node0, nnode, fr0, nfr;
-	uint32_t cur, par;  /* local; cur PROF_NONE: a call is pending */
-	uint32_t maxdepth;  /* most frames of its own on the stack */
-	uint32_t maxnd;     /* deepest node below the root */
-	uint8_t id, pend;   /* source, the pending state at its end */
-	uint8_t mixed;      /* ops of other sources between its ops */
+	uint32_t cur, par; /* local; cur PROF_NONE: a call is pending */
+	uint32_t maxdepth; /* most frames of its own on the stack */
+	uint32_t maxnd;    /* deepest node below the root */
+	uint8_t id, pend;  /* source, the pending state at its end */
+	uint8_t mixed;     /* ops of other sources between its ops */
 	uint64_t insns, calls, returns, unwound, call_addr;
 };
 
