@@ -15,12 +15,7 @@
 #include "common/grow.h"
 #include "profile/prof_seg.h"
 
-#define PSEG_HCAP 4096 /* node hash per source */
 #define PSEG_MAXN 1024 /* nodes per segment (then it ends) */
-
-struct pseg_hent {
-	uint32_t parent, func, idx, gen;
-};
 
 /* The segment a source has open (or had last) in the part being built. */
 struct pseg_src {
@@ -29,17 +24,18 @@ struct pseg_src {
 	uint32_t prevf;    /* function of the source's last op */
 	uint8_t prevflags; /* and its flags */
 	uint8_t pend, mixed;
-	uint32_t depth, maxdepth, maxnd, cur, par, gen;
+	uint32_t depth, maxdepth, maxnd, cur, par;
 	uint64_t insns, calls, returns, unwound, call_addr;
 	struct pseg_frame fr[PROF_MAX_DEPTH];
 	struct pseg_node node[PSEG_MAXN];
 	uint32_t nnode;
-	struct pseg_hent h[PSEG_HCAP];
+	/* per node: its depth below the root, the last child asked for
+	 * (memo_f: its function, PROF_NONE: none) */
+	uint32_t ndepth[PSEG_MAXN], memo_f[PSEG_MAXN], memo_c[PSEG_MAXN];
 };
 
 struct pseg_builder {
 	struct pseg_src *src[256];
-	uint32_t gen;
 };
 
 struct pseg_builder *pseg_builder_new(void)
@@ -72,32 +68,30 @@ size_t pseg_out_bytes(const struct pseg_out *o)
 	       o->capfr * sizeof(*o->fr);
 }
 
-/* The local child of @parent for @func, created if new (PROF_NONE: the
- * segment is full). */
+/* The local child of @parent for @func: the parent's last child asked
+ * for, else a new node (PROF_NONE: the segment is full). A parent that
+ * calls two functions in turn gets several nodes of one function: they
+ * map to the same node of the whole (their counts add, the first sets
+ * the call site), so no lookup table is kept. */
 static uint32_t pseg_child(struct pseg_src *b, uint32_t parent, uint32_t func)
 {
-	uint32_t j = ((parent * 0x9E3779B1u) ^ (func * 0x85EBCA6Bu)) >> 20;
-	struct pseg_node *n;
+	uint32_t n = b->nnode;
 
-	for (;; j = (j + 1) & (PSEG_HCAP - 1)) {
-		struct pseg_hent *e = &b->h[j];
-
-		if (e->gen != b->gen)
-			break;
-		if (e->parent == parent && e->func == func)
-			return e->idx;
-	}
-	if (b->nnode == PSEG_MAXN)
+	if (b->memo_f[parent] == func)
+		return b->memo_c[parent];
+	if (n == PSEG_MAXN)
 		return PROF_NONE;
-	n = &b->node[b->nnode];
-	*n = (struct pseg_node){ .parent = parent,
-				 .func = func,
-				 .depth = b->node[parent].depth + 1,
-				 .call_addr = UINT64_MAX };
-	if (n->depth > b->maxnd)
-		b->maxnd = n->depth;
-	b->h[j] = (struct pseg_hent){ parent, func, b->nnode, b->gen };
-	return b->nnode++;
+	b->node[n] = (struct pseg_node){ .parent = parent,
+					 .func = func,
+					 .call_addr = UINT64_MAX };
+	b->ndepth[n] = b->ndepth[parent] + 1;
+	if (b->ndepth[n] > b->maxnd)
+		b->maxnd = b->ndepth[n];
+	b->memo_f[n] = PROF_NONE;
+	b->memo_f[parent] = func;
+	b->memo_c[parent] = n;
+	b->nnode = n + 1;
+	return n;
 }
 
 /* Op @i of the open segment: 1 taken in, 0 the segment ends before it. */
@@ -156,15 +150,15 @@ pseg_step(struct pseg_src *b, const struct prof_op *op, uint32_t i)
 	return 1;
 }
 
-static void pseg_open(struct pseg_builder *bb, struct pseg_src *b,
-		      const struct prof_op *op, uint32_t i)
+static void pseg_open(struct pseg_src *b, const struct prof_op *op, uint32_t i)
 {
 	b->open = 1;
 	b->op0 = b->op1 = i;
-	b->gen = ++bb->gen ? bb->gen : ++bb->gen; /* 0: an empty entry */
 	b->node[0] = (struct pseg_node){ .parent = PROF_NONE, .func = PROF_NONE };
 	b->node[1] = (struct pseg_node){ .func = op->f, .call_addr = UINT64_MAX };
 	b->nnode = 2;
+	b->ndepth[0] = b->ndepth[1] = 0;
+	b->memo_f[0] = b->memo_f[1] = PROF_NONE;
 	b->depth = b->maxdepth = b->maxnd = 0;
 	b->cur = 1;
 	b->par = 0;
@@ -212,8 +206,8 @@ static int pseg_cmp(const void *a, const void *b)
 }
 
 /* Op @i of source @b, no segment open or the open one ended before it. */
-static void pseg_maybe_open(struct pseg_builder *bb, struct pseg_src *b,
-			    const struct prof_op *op, uint32_t i)
+static void pseg_maybe_open(struct pseg_src *b, const struct prof_op *op,
+			    uint32_t i)
 {
 	/* after a whole op that neither called nor returned, another
 	 * function is a jump: the apply would not splice */
@@ -221,7 +215,7 @@ static void pseg_maybe_open(struct pseg_builder *bb, struct pseg_src *b,
 	    (b->seen && !(b->prevflags & (PROF_OP_RAW | PROF_OP_CALL | PROF_OP_RET)) &&
 	     b->prevf != PROF_NONE && b->prevf != op->f))
 		return;
-	pseg_open(bb, b, op, i);
+	pseg_open(b, op, i);
 	pseg_step(b, op, i);
 }
 
@@ -244,7 +238,7 @@ static int pseg_pass(struct pseg_builder *bb, struct prof_op *ops, size_t n,
 		if (b->open)
 			r = pseg_close(b, op->id, ops, o);
 		if (!(op->flags & PROF_OP_RAW))
-			pseg_maybe_open(bb, b, op, i);
+			pseg_maybe_open(b, op, i);
 	next:
 		b->seen = 1;
 		b->prevf = op->f;

@@ -19,8 +19,8 @@
  * root), 2.. the contexts entered after calls, in the order they were
  * first entered; @parent is a local index. */
 struct pseg_node {
-	uint32_t parent, func, depth; /* depth below the root */
-	uint32_t ncalls;              /* entries after a call */
+	uint32_t parent, func;
+	uint32_t ncalls; /* entries after a call */
 	uint64_t self, cyc;
 	uint64_t call_addr; /* site of the first entry after a call */
 	uint32_t map;       /* the apply's node of it */
