@@ -60,6 +60,25 @@ static uint32_t cct_new(struct etm_profile *p, uint32_t parent, uint32_t func)
 	return (uint32_t)p->nnodes++;
 }
 
+uint32_t prof_child_find(const struct etm_profile *p, uint32_t parent,
+			 uint32_t func)
+{
+	size_t j;
+	uint32_t i;
+
+	if (p->nodes[parent].memo_func == func)
+		return p->nodes[parent].memo_child;
+	j = cct_slot(p, parent, func);
+	while ((i = p->hash[j]) != 0) {
+		const struct prof_node *n = &p->nodes[i - 1];
+
+		if (n->parent == parent && n->func == func)
+			return i - 1;
+		j = (j + 1) & (p->caphash - 1);
+	}
+	return PROF_NONE;
+}
+
 uint32_t prof_child(struct etm_profile *p, uint32_t parent, uint32_t func)
 {
 	size_t j;

@@ -106,6 +106,7 @@ struct etm_profile {
 	size_t caphash;
 	struct prof_src *src[256];
 	int lines, m_profile;
+	int splice;          /* parallel runs: segments spliced (prof_seg.h); 1 */
 	uint64_t *line_self; /* per line row (lines on) */
 	uint64_t noline;
 	struct etm_prof_stats st;
@@ -165,6 +166,7 @@ static inline int prof_is_return(struct prof_src *s, const struct etm_elem *el)
 #define PROF_OP_CYC 2  /* the range has a cycle count (@cyc) */
 #define PROF_OP_CALL 4 /* its last instruction is a call (BL, BLX) */
 #define PROF_OP_RET 8  /* ... a return (pending until the next address) */
+#define PROF_OP_SEG 16 /* the first op of a segment (profile/prof_seg.h) */
 struct prof_op {
 	uint64_t start, last; /* first and last instruction */
 	uint32_t ninsn, cyc;
@@ -186,6 +188,9 @@ int prof_cct_init(struct etm_profile *p);
 /* Child of @parent for function @func (created if new). At the node bound
  * or the depth bound the parent itself is returned. */
 uint32_t prof_child(struct etm_profile *p, uint32_t parent, uint32_t func);
+/* The child of @parent for function @func if it exists (PROF_NONE: not). */
+uint32_t prof_child_find(const struct etm_profile *p, uint32_t parent,
+			 uint32_t func);
 /* Push a frame on @k (the oldest dropped at the depth bound). */
 static inline void prof_push(struct etm_profile *p, struct prof_stack *k,
 			     uint64_t ret_addr, uint32_t parent, uint32_t ret,

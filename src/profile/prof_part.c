@@ -6,8 +6,10 @@
  * calling thread applies the parts in input order to the profile
  * (prof_range_op(); other elements as they are), so the call stacks, the
  * calling-context tree (its node order too) and every report equal those
- * of one thread. What stays serial per range is the stack and count
- * update (doc/profile.md, "Parallel runs"). */
+ * of one thread. The worker also runs the call stacks of its ops from an
+ * unknown start (prof_seg.c): stretches that need no frame below it are
+ * spliced onto the running stack at once (doc/profile.md, "Parallel
+ * runs"). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +17,7 @@
 
 #include "common/grow.h"
 #include "profile/prof_int.h"
+#include "profile/prof_seg.h"
 #include "run/parts.h"
 
 /* A source line row's instructions (callgrind line positions). */
@@ -38,6 +41,7 @@ struct pp_part {
 	uint64_t gaps, errors; /* of the elements that only count (pp_fold()) */
 	uint8_t seen[32];      /* sources with a raw element in the part (an
 			   * element that only creates its source once) */
+	struct pseg_out seg;   /* stretches of the ops spliced whole */
 };
 
 struct pp_ctx {
@@ -50,9 +54,10 @@ struct pp_state {
 	struct pp_ctx *c;
 	struct pp_part *part;
 	struct etm_profile *w;
-	int raw_ranges; /* images change by Context ID: ranges go whole */
-	int join;       /* ranges may join (pp_join()) */
-	int fold;       /* gaps only count (pp_fold()) */
+	int raw_ranges;          /* images change by Context ID: ranges go whole */
+	int join;                /* ranges may join (pp_join()) */
+	int fold;                /* gaps only count (pp_fold()) */
+	struct pseg_builder *sb; /* the ops' segments (NULL: none) */
 };
 
 static void pp_part_free(void *ctx, void *part)
@@ -66,6 +71,7 @@ static void pp_part_free(void *ctx, void *part)
 	free(pt->run);
 	free(pt->raw);
 	free(pt->line);
+	pseg_out_free(&pt->seg);
 	free(pt);
 }
 
@@ -342,6 +348,7 @@ static void pp_close(void *state)
 
 	pp_part_free(st->c, st->part);
 	etm_profile_free(st->w);
+	pseg_builder_free(st->sb);
 	free(st);
 }
 
@@ -376,6 +383,8 @@ static void *pp_open(void *ctx)
 	st->fold = !c->total->tl && !c->total->ct;
 	st->w = pp_worker_profile(c->total);
 	st->part = pp_part_new();
+	if (st->fold && !st->raw_ranges && !c->total->lines && c->total->splice)
+		st->sb = pseg_builder_new();
 	if (!st->w || !st->part) {
 		pp_close(st);
 		return NULL;
@@ -388,7 +397,9 @@ static int pp_cut(void *state, void **piece, size_t *bytes)
 	struct pp_state *st = state;
 	struct pp_part *pt = st->part;
 
-	*bytes = pt->capop * sizeof(*pt->op) + pt->caprun * sizeof(*pt->run) +
+	if (st->sb) /* optional: without segments the ops are applied */
+		(void)pseg_build(st->sb, pt->op, pt->nop, &pt->seg);
+	*bytes = pseg_out_bytes(&pt->seg) + pt->capop * sizeof(*pt->op) + pt->caprun * sizeof(*pt->run) +
 		 pt->capraw * sizeof(*pt->raw) + pt->capline * sizeof(*pt->line);
 	*piece = pt;
 	st->part = pp_part_new();
@@ -439,16 +450,36 @@ static inline int pp_op_fast(struct etm_profile *p, const struct prof_op *op)
 	return 1;
 }
 
-/* The part, in input order, into the whole. */
-static int pp_apply(struct etm_profile *p, const struct pp_part *pt)
+/* The part, in input order, into the whole: a segment's ops spliced at
+ * once where it can be (the source's later ops in it skipped), the others
+ * one by one. */
+static int pp_apply(struct etm_profile *p, struct pp_part *pt)
 {
-	size_t i, run = 0, raw = 0;
+	size_t i, run = 0, raw = 0, seg = 0;
 	int fast = !p->tl;
+	uint32_t skip[256];
 
+	memset(skip, 0, sizeof(skip));
 	for (i = 0; i < pt->nop; i++) {
 		const struct prof_op *op = &pt->op[i];
 		int r = 0;
 
+		if (op->flags & PROF_OP_SEG) {
+			const struct pseg *g = &pt->seg.seg[seg++];
+
+			r = fast ? pseg_apply(p, &pt->seg, g, op->start) : 0;
+			if (r < 0)
+				return r;
+			if (r > 0) { /* alone in its ops: past them at once */
+				if (g->mixed)
+					skip[op->id] = g->op1;
+				else
+					i = g->op1 - 1;
+				continue;
+			}
+		} else if (i < skip[op->id]) {
+			continue;
+		}
 		if (op->flags & PROF_OP_RAW) {
 			const struct etm_elem *el = &pt->raw[raw++];
 			const struct prof_src *s = p->src[el->id];

@@ -39,6 +39,7 @@ struct etm_profile *etm_profile_alloc(const struct etm_symbols *syms)
 	p->nodes[0].call_addr = UINT64_MAX;
 	p->nodes[0].memo_func = PROF_NONE;
 	p->nnodes = 1;
+	p->splice = 1;
 	return p;
 }
 
