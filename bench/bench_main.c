@@ -174,15 +174,20 @@ static void print_row(const char *who, const struct best *b)
 /* The parallel run's figures (etmtrace/runstats.h) and what they predict
  * (doc/performance.md, scaling model): serial share s = the calling
  * thread's CPU / all CPU; overhead o = CPU of --jobs N / CPU of one job
- * - 1 (redundant decode, checkpoints, queues); on n cores
+ * - 1, the least of each one's runs (redundant decode, checkpoints,
+ * queues; and what two busy cores cost, see --together); on n cores
  * S(n) = 1 / (s + (1 - s) (1 + o) / n), in CPU time (so a loaded
  * machine's wall times do not enter). */
-static void print_figures(const struct bench_result *one,
-			  const struct bench_result *par, int jobs)
+static void print_figures(const struct best *one, const struct best *bpar,
+			  int jobs)
 {
 	static const int cores[] = { 2, 4, 8, 16, 64 };
+	const struct bench_result *par = &bpar->r;
 	double s = par->cpu > 0 ? par->caller_cpu / par->cpu : 0;
-	double o = one->cpu > 0 ? par->cpu / one->cpu - 1 : 0;
+	/* the least CPU time of each one's runs (not of its fastest run:
+	 * on a shared machine the fastest is the one least preempted, and
+	 * with two threads that is a different run from one's) */
+	double o = one->min_cpu > 0 ? bpar->min_cpu / one->min_cpu - 1 : 0;
 	unsigned i;
 
 	printf("  figures --jobs %d: serial %.2f%% (%.3f of %.3f s CPU), "
@@ -299,7 +304,7 @@ static int run_case(struct bench_case *c, const struct opts *o, int peer)
 		printf("  speed-up --jobs %d: %.2fx\n", o->jobs,
 		       be.r.secs / bj.r.secs);
 	if (be.have && bj.have && bj.r.chunks)
-		print_figures(&be.r, &bj.r, o->jobs);
+		print_figures(&be, &bj, o->jobs);
 	if (be.have && bj.have && tog > 0)
 		print_together(be.min_cpu, tog, bj.min_cpu, o->jobs);
 	fflush(stdout);
