@@ -19,10 +19,12 @@ static void count_elem(struct bench_result *r, const struct etm_elem *el)
 }
 
 /* A batch of elements, counted in locals (the counters in memory would
- * make every element wait for the previous one's store). */
-static void count_elems(struct bench_result *r, const struct etm_elem *els,
-			size_t n)
+ * make every element wait for the previous one's store). Also the
+ * workers' consumer (etm_run_ops.elems, @state a struct bench_result):
+ * one call per batch on both paths, as ITM's batches are one element. */
+static int count_elems(void *state, const struct etm_elem *els, size_t n)
 {
+	struct bench_result *r = state;
 	uint64_t insns = 0, errors = 0;
 	size_t i;
 
@@ -36,6 +38,7 @@ static void count_elems(struct bench_result *r, const struct etm_elem *els,
 	r->elems += n;
 	r->insns += insns;
 	r->errors += errors;
+	return 0;
 }
 
 static void count_item(struct bench_result *r, const struct etm_item *it)
@@ -134,12 +137,6 @@ static int ops_item(void *state, const struct etm_item *it)
 	return 0;
 }
 
-static int ops_elems(void *state, const struct etm_elem *els, size_t n)
-{
-	count_elems(state, els, n);
-	return 0;
-}
-
 static int ops_cut(void *state, void **piece, size_t *bytes)
 {
 	struct bench_result *p = malloc(sizeof(*p));
@@ -172,7 +169,7 @@ static void ops_drop(void *ctx, void *piece)
 }
 
 static const struct etm_run_ops count_ops = {
-	.open = ops_open, .item = ops_item, .cut = ops_cut, .emit = ops_emit, .drop = ops_drop, .close = free, .elems = ops_elems
+	.open = ops_open, .item = ops_item, .cut = ops_cut, .emit = ops_emit, .drop = ops_drop, .close = free, .elems = count_elems
 };
 
 static int run_parallel(struct etm_decoder *d, int fd,

@@ -25,26 +25,28 @@ struct opts {
 	int runs;            /* alternated runs per decoder */
 	int jobs;            /* extra etmtrace --jobs run (0 = none) */
 	int run_items;       /* --jobs runs through etm_decoder_run() */
+	int together;        /* also --jobs one-job decodes at once */
 	const char *only;    /* run cases whose name contains this */
 	int no_peer;
 	int no_synth;
 	int generate; /* only write the inputs */
 };
 
-/* Run one decoder in a child process; its peak RSS comes from wait4(). */
-static int run_child(const struct bench_case *c, int peer,
-		     struct bench_result *r)
+/* Start one decoder in a child process; its result comes through *@fd.
+ * Returns the child's pid, or -1. */
+static pid_t start_child(const struct bench_case *c, int peer, int *fd)
 {
-	struct rusage ru;
-	int pfd[2], st;
+	int pfd[2];
 	pid_t pid;
 
-	memset(r, 0, sizeof(*r));
 	if (pipe(pfd) < 0)
 		return -1;
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
 		return -1;
+	}
 	if (pid == 0) {
 		struct bench_result cr;
 
@@ -59,17 +61,67 @@ static int run_child(const struct bench_case *c, int peer,
 		_exit(0);
 	}
 	close(pfd[1]);
-	if (read(pfd[0], r, sizeof(*r)) != (ssize_t)sizeof(*r)) {
+	*fd = pfd[0];
+	return pid;
+}
+
+/* The result of child @pid (started by start_child()); its peak RSS and
+ * CPU time come from wait4(). */
+static int finish_child(pid_t pid, int fd, struct bench_result *r)
+{
+	struct rusage ru;
+	int st;
+
+	memset(r, 0, sizeof(*r));
+	if (pid < 0) {
+		snprintf(r->msg, sizeof(r->msg), "fork failed");
+		return -1;
+	}
+	if (read(fd, r, sizeof(*r)) != (ssize_t)sizeof(*r)) {
 		memset(r, 0, sizeof(*r));
 		snprintf(r->msg, sizeof(r->msg), "child failed");
 	}
-	close(pfd[0]);
+	close(fd);
 	while (wait4(pid, &st, 0, &ru) < 0 && errno == EINTR)
 		;
 	r->maxrss_kb = ru.ru_maxrss;
 	r->cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
 		 (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 	return r->ok ? 0 : -1;
+}
+
+/* Run one decoder in a child process. */
+static int run_child(const struct bench_case *c, int peer,
+		     struct bench_result *r)
+{
+	int fd = -1;
+	pid_t pid = start_child(c, peer, &fd);
+
+	return finish_child(pid, fd, r);
+}
+
+/* The control for --jobs N (--together): N one-job decodes of the case
+ * at once, each in its own process (no runner, nothing shared): what
+ * keeping N cores busy at once costs each decode on this machine (shared
+ * caches, memory, clock, the host). Their mean CPU time to *@cpu. Returns
+ * 0, or -1 if one failed. */
+static int run_together(const struct bench_case *c, int n, double *cpu)
+{
+	pid_t *pid = calloc((size_t)n, sizeof(*pid));
+	int *fd = calloc((size_t)n, sizeof(*fd));
+	struct bench_result r;
+	int i, bad = !pid || !fd;
+
+	*cpu = 0;
+	for (i = 0; !bad && i < n; i++)
+		pid[i] = start_child(c, 0, &fd[i]);
+	for (i = 0; pid && fd && i < n; i++) {
+		bad |= finish_child(pid[i], fd[i], &r) < 0;
+		*cpu += r.cpu / n;
+	}
+	free(pid);
+	free(fd);
+	return bad ? -1 : 0;
 }
 
 /* Best (shortest) of @runs alternated runs of etmtrace and the peer. */
@@ -122,15 +174,20 @@ static void print_row(const char *who, const struct best *b)
 /* The parallel run's figures (etmtrace/runstats.h) and what they predict
  * (doc/performance.md, scaling model): serial share s = the calling
  * thread's CPU / all CPU; overhead o = CPU of --jobs N / CPU of one job
- * - 1 (redundant decode, checkpoints, queues); on n cores
+ * - 1, the least of each one's runs (redundant decode, checkpoints,
+ * queues; and what two busy cores cost, see --together); on n cores
  * S(n) = 1 / (s + (1 - s) (1 + o) / n), in CPU time (so a loaded
  * machine's wall times do not enter). */
-static void print_figures(const struct bench_result *one,
-			  const struct bench_result *par, int jobs)
+static void print_figures(const struct best *one, const struct best *bpar,
+			  int jobs)
 {
 	static const int cores[] = { 2, 4, 8, 16, 64 };
+	const struct bench_result *par = &bpar->r;
 	double s = par->cpu > 0 ? par->caller_cpu / par->cpu : 0;
-	double o = one->cpu > 0 ? par->cpu / one->cpu - 1 : 0;
+	/* the least CPU time of each one's runs (not of its fastest run:
+	 * on a shared machine the fastest is the one least preempted, and
+	 * with two threads that is a different run from one's) */
+	double o = one->min_cpu > 0 ? bpar->min_cpu / one->min_cpu - 1 : 0;
 	unsigned i;
 
 	printf("  figures --jobs %d: serial %.2f%% (%.3f of %.3f s CPU), "
@@ -149,38 +206,67 @@ static void print_figures(const struct bench_result *one,
 		       i + 1 < sizeof(cores) / sizeof(cores[0]) ? "," : "\n");
 }
 
+/* The --together control's figures: the least mean CPU time @tog of
+ * N one-job decodes at once against one alone (@one) and the --jobs N
+ * run's (@par, the least of its runs). */
+static void print_together(double one, double tog, double par, int jobs)
+{
+	double z = tog / one - 1, o = par / one - 1;
+
+	printf("  control: %d one-job decodes at once: CPU %+.1f%% each over "
+	       "one alone; --jobs %d CPU %+.1f%% over one job, %+.1f%% over "
+	       "the control (the runner's own); speed-up at most %.2fx by "
+	       "CPU\n",
+	       jobs, 100 * z, jobs, 100 * o, 100 * ((1 + o) / (1 + z) - 1),
+	       jobs / (1 + (z > 0 ? z : 0)));
+}
+
+/* One round of the case's alternated runs: etmtrace, the peer, etmtrace
+ * with --jobs, and the --together control (least mean CPU to *@tog). */
+static void run_round(struct bench_case *c, const struct opts *o, int peer,
+		      struct best *be, struct best *bo, struct best *bj,
+		      double *tog)
+{
+	struct bench_result r;
+	double t;
+
+	c->jobs = 1;
+	run_child(c, 0, &r);
+	if (!r.ok)
+		be->r = r;
+	keep_best(be, &r);
+	if (peer) {
+		run_child(c, 1, &r);
+		if (!r.ok)
+			bo->r = r;
+		keep_best(bo, &r);
+	}
+	if (o->jobs > 1 && c->full) {
+		c->jobs = o->jobs;
+		c->run_items = o->run_items;
+		run_child(c, 0, &r);
+		if (!r.ok)
+			bj->r = r;
+		keep_best(bj, &r);
+		c->jobs = 1;
+		if (o->together && run_together(c, o->jobs, &t) == 0 &&
+		    (*tog == 0 || t < *tog))
+			*tog = t;
+	}
+}
+
 /* Runs one case; returns 1 if it failed (decoders disagree). */
 static int run_case(struct bench_case *c, const struct opts *o, int peer)
 {
 	struct best be = { 0 }, bo = { 0 }, bj = { 0 };
-	struct bench_result r;
+	double tog = 0;
 	int i, fail = 0;
 
 	printf("%s (%s, %s)\n", c->name, etm_protocol_name(c->cfg.protocol),
 	       c->full ? "full decode" : "packets only");
 	fflush(stdout);
-	for (i = 0; i < o->runs; i++) {
-		c->jobs = 1;
-		run_child(c, 0, &r);
-		if (!r.ok)
-			be.r = r;
-		keep_best(&be, &r);
-		if (peer) {
-			run_child(c, 1, &r);
-			if (!r.ok)
-				bo.r = r;
-			keep_best(&bo, &r);
-		}
-		if (o->jobs > 1 && c->full) {
-			c->jobs = o->jobs;
-			c->run_items = o->run_items;
-			run_child(c, 0, &r);
-			if (!r.ok)
-				bj.r = r;
-			keep_best(&bj, &r);
-			c->jobs = 1;
-		}
-	}
+	for (i = 0; i < o->runs; i++)
+		run_round(c, o, peer, &be, &bo, &bj, &tog);
 	print_row("etmtrace", &be);
 	if (o->jobs > 1 && c->full)
 		print_row("etm -j", &bj);
@@ -218,7 +304,9 @@ static int run_case(struct bench_case *c, const struct opts *o, int peer)
 		printf("  speed-up --jobs %d: %.2fx\n", o->jobs,
 		       be.r.secs / bj.r.secs);
 	if (be.have && bj.have && bj.r.chunks)
-		print_figures(&be.r, &bj.r, o->jobs);
+		print_figures(&be, &bj, o->jobs);
+	if (be.have && bj.have && tog > 0)
+		print_together(be.min_cpu, tog, bj.min_cpu, o->jobs);
 	fflush(stdout);
 	return fail;
 }
@@ -301,6 +389,10 @@ static void usage(void)
 	     "                   the workers: etm_decoder_run_ops)\n"
 	     "  --run-items      --jobs through etm_decoder_run() instead (every\n"
 	     "                   item copied to the calling thread)\n"
+	     "  --together       with --jobs N: also N one-job decodes at\n"
+	     "                   once (the control: what N busy cores cost\n"
+	     "                   each decode on this machine, without the\n"
+	     "                   runner)\n"
 	     "  --only STR       cases whose name contains STR\n"
 	     "  --no-peer        etmtrace only\n"
 	     "  --no-synth       TC2 cases only\n"
@@ -325,6 +417,10 @@ static int parse(struct opts *o, int argc, char **argv)
 		}
 		if (!strcmp(a, "--generate")) {
 			o->generate = 1;
+			continue;
+		}
+		if (!strcmp(a, "--together")) {
+			o->together = 1;
 			continue;
 		}
 		if (!strcmp(a, "--run-items")) {

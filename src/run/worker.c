@@ -147,10 +147,21 @@ static int drain_items(struct pwork *w)
 	}
 }
 
+/* The turn flag of w's output chunk if the worker is to watch it (it may
+ * start delivering when the flag is set: etm_run_live_due()), else NULL.
+ * Only the worker itself changes what this depends on (w->live, w->rawp,
+ * w->out), so it holds until its next cut. */
+static const int *live_watch(const struct pwork *w)
+{
+	return w->r->ops->live && !w->live && !w->rawp ? &w->out->turn : NULL;
+}
+
 /* Drain the decoder into the consumer (elements in batches where
  * r->batch; in the head phase perhaps kept raw, run/defer.c). Returns 0
  * or -1 to stop. The loop runs per batch of a few elements (TC2's five
- * interleaved sources: about two), so what it reads is held in locals. */
+ * interleaved sources: about two; ITM: one), so what it reads is held in
+ * locals: per batch, beyond the decoder and the consumer, one load of
+ * the chunk's turn flag, and none while the worker delivers. */
 static int drain(struct pwork *w)
 {
 	const struct etm_elem *els = NULL;
@@ -158,6 +169,7 @@ static int drain(struct pwork *w)
 	int (*elems)(void *, const struct etm_elem *, size_t);
 	int raw = w->head && w->rawp, n, err;
 	void *cs = w->cs;
+	const int *turn = live_watch(w);
 
 	if (!w->r->batch)
 		return drain_items(w);
@@ -173,7 +185,8 @@ static int drain(struct pwork *w)
 		err = raw ? etm_run_defer_add(w, els, (size_t)n) :
 			    elems(cs, els, (size_t)n);
 		/* cut where the consumer asks, and to start delivering */
-		if (!err && !etm_run_live_due(w))
+		if (!err && (!turn || !__atomic_load_n(turn, __ATOMIC_ACQUIRE) ||
+			     !etm_run_live_due(w)))
 			continue;
 		if (err < 0) {
 			etm_run_fail_locked(w->r, err);
@@ -181,6 +194,7 @@ static int drain(struct pwork *w)
 		}
 		if (flush_piece(w, 0) < 0)
 			return -1;
+		turn = live_watch(w);
 	}
 }
 
