@@ -11,40 +11,12 @@
 
 #include "cov/cov_int.h"
 #include "etest.h"
+#include "etest_cov.h"
 
-/* 0x1000 cmp r0, #0 / 0x1004 moveq r0, #1 / 0x1008 bne 0x1000 /
- * 0x100c bl 0x1018 / 0x1010 b 0x1000 / 0x1014 nop / 0x1018 bx lr */
-static const uint32_t prog[] = { 0xe3500000, 0x03a00001, 0x1afffffc,
-				 0xeb000001, 0xeafffffa, 0xe320f000, 0xe12fff1e };
-
-static struct etm_image *prog_image(void)
-{
-	struct etm_image *img = etm_image_alloc();
-	uint8_t b[sizeof(prog)];
-	size_t i;
-
-	for (i = 0; i < sizeof(b); i++)
-		b[i] = (uint8_t)(prog[i / 4] >> (8 * (i % 4)));
-	if (img && etm_image_add_buffer(img, etm_space_any, 0x1000, b, sizeof(b)))
-		return NULL;
-	return img;
-}
-
+/* An A32 range of ETMv3 source 0x10 (etest_cov_range()). */
 static struct etm_elem rng(uint64_t start, uint32_t n, int exec)
 {
-	struct etm_elem e;
-
-	memset(&e, 0, sizeof(e));
-	e.kind = etmk_range;
-	e.id = 0x10;
-	e.isa = etmi_a32;
-	e.start = start;
-	e.end = start + 4 * n;
-	e.ninsn = n;
-	e.last_addr = e.end - 4;
-	e.last_exec = (uint8_t)exec;
-	e.last_atom = 1;
-	return e;
+	return etest_cov_range(0x10, start, n, exec);
 }
 
 /* ETMv3: bne taken; moveq fails (N ends the range); bne not taken; bl
@@ -89,7 +61,7 @@ static uint64_t exec_at(const struct etm_cov *c, uint64_t a, uint64_t *fail)
 
 static void add_etm3_counts(void)
 {
-	struct etm_image *img = prog_image();
+	struct etm_image *img = etest_cov_image();
 	struct etm_cov *c = etm3_cov(img);
 	struct etm_cov_insn ci;
 	uint64_t f = 9;
@@ -132,7 +104,7 @@ static int pair_is(const struct etm_cov_pair *p, uint64_t from, uint64_t to,
  * its target never traced: no branch). Branches: bne, bl, bx lr. */
 static void ranges_and_branches(void)
 {
-	struct etm_image *img = prog_image();
+	struct etm_image *img = etest_cov_image();
 	struct etm_cov *c = etm3_cov(img);
 	struct etm_cov_pair *p;
 	size_t n;
@@ -161,7 +133,7 @@ static void ranges_and_branches(void)
  * exception entry is not a branch. */
 static void ptm_untold_and_exception(void)
 {
-	struct etm_image *img = prog_image();
+	struct etm_image *img = etest_cov_image();
 	struct etm_cov *c = etm_cov_alloc();
 	struct etm_elem el[3];
 	struct etm_cov_insn ci;
@@ -199,40 +171,21 @@ static void ptm_untold_and_exception(void)
 	etm_image_free(img);
 }
 
-struct sbuf {
-	char *b;
-	size_t n;
-};
-
-static int sbuf_write(void *ctx, const char *s, size_t n)
-{
-	struct sbuf *sb = ctx;
-	char *p = realloc(sb->b, sb->n + n + 1);
-
-	if (!p)
-		return -etme_nomem;
-	memcpy(p + sb->n, s, n);
-	sb->n += n;
-	p[sb->n] = 0;
-	sb->b = p;
-	return 0;
-}
-
 /* save -> load -> save is the identity; merging a coverage into one that
  * holds the same doubles every count; a malformed file adds nothing. */
 static void save_load_merge(void)
 {
-	struct etm_image *img = prog_image();
+	struct etm_image *img = etest_cov_image();
 	struct etm_cov *c = etm3_cov(img), *d = etm_cov_alloc();
-	struct sbuf s1 = { 0 }, s2 = { 0 };
+	struct etest_sbuf s1 = { 0 }, s2 = { 0 };
 	static const char bad[] = "etmtrace-coverage 1\ni 1000 41 2 0 0\nr 1 2\nend\n";
 	size_t line = 0;
 	uint64_t f;
 
 	ET_CHECK(c && d);
-	ET_EQ(etm_cov_save(c, sbuf_write, &s1), 0);
+	ET_EQ(etm_cov_save(c, etest_sbuf_write, &s1), 0);
 	ET_EQ(etm_cov_load(d, s1.b, s1.n, NULL), 0);
-	ET_EQ(etm_cov_save(d, sbuf_write, &s2), 0);
+	ET_EQ(etm_cov_save(d, etest_sbuf_write, &s2), 0);
 	ET_EQ(s1.n, s2.n);
 	ET_CHECK(!memcmp(s1.b, s2.b, s1.n));
 	ET_EQ(etm_cov_merge(d, c), 0);
@@ -254,20 +207,20 @@ static void save_load_merge(void)
  * llvm-profgen two; addresses are reduced by the base. */
 static void profile_text(void)
 {
-	struct etm_image *img = prog_image();
+	struct etm_image *img = etest_cov_image();
 	struct etm_cov *c = etm3_cov(img);
-	struct sbuf s = { 0 };
+	struct etest_sbuf s = { 0 };
 
 	ET_CHECK(c);
-	ET_EQ(etm_cov_write_profile(c, etm_fdo_profgen, 0x1000, sbuf_write, &s), 0);
+	ET_EQ(etm_cov_write_profile(c, etm_fdo_profgen, 0x1000, etest_sbuf_write, &s), 0);
 	ET_CHECK(!strcmp(s.b, "4\n0-8:1\n0-c:1\n10-10:1\n18-18:1\n"
 			      "3\n8->0:1\nc->18:1\n18->10:1\n"));
 	free(s.b);
 	s.b = NULL;
 	s.n = 0;
-	ET_EQ(etm_cov_write_profile(c, etm_fdo_autofdo, 0, sbuf_write, &s), 0);
+	ET_EQ(etm_cov_write_profile(c, etm_fdo_autofdo, 0, etest_sbuf_write, &s), 0);
 	ET_CHECK(strstr(s.b, "\n6\n1000:2\n1004:2\n1008:2\n100c:1\n1010:1\n1018:1\n3\n"));
-	ET_EQ(etm_cov_write_profile(c, etm_fdo_invalid, 0, sbuf_write, &s),
+	ET_EQ(etm_cov_write_profile(c, etm_fdo_invalid, 0, etest_sbuf_write, &s),
 	      -etme_invalid);
 	free(s.b);
 	etm_cov_free(c);
@@ -280,7 +233,7 @@ static void profile_text(void)
  * previous one leads. */
 static void gen_over_image(void)
 {
-	struct etm_image *img = prog_image();
+	struct etm_image *img = etest_cov_image();
 	struct etm_gen_img_opts o = { .size = sizeof(o), .seed = 7, .proto = etm_proto_etmv3, .entry = 0x1000, .isa = etmi_a32, .ninsn = 200 };
 	struct etm_gen *g = etm_gen_alloc_image(&o, sizeof(o), img);
 	const struct etm_ev *ev;
@@ -350,11 +303,11 @@ static void hostile_input(void)
 	etm_cov_free(c);
 }
 
-static int saved(const struct etm_cov *c, struct sbuf *sb)
+static int saved(const struct etm_cov *c, struct etest_sbuf *sb)
 {
 	sb->b = NULL;
 	sb->n = 0;
-	return etm_cov_save(c, sbuf_write, sb);
+	return etm_cov_save(c, etest_sbuf_write, sb);
 }
 
 /* @got saves the same coverage as @want (both printed after @what if
@@ -362,7 +315,7 @@ static int saved(const struct etm_cov *c, struct sbuf *sb)
 static void same_saved(const struct etm_cov *got, const struct etm_cov *want,
 		       const char *what)
 {
-	struct sbuf g, w;
+	struct etest_sbuf g, w;
 
 	ET_EQ(saved(got, &g), 0);
 	ET_EQ(saved(want, &w), 0);
@@ -403,7 +356,7 @@ static void loop_pairs(struct etm_elem *a, int n)
  * and appended in order, give the same saved coverage as all at once. */
 static void parts_append(void)
 {
-	struct etm_image *img = prog_image();
+	struct etm_image *img = etest_cov_image();
 	struct etm_elem el[9];
 	size_t n = 9, i, j, k;
 	struct etm_cov *all = etm_cov_alloc();
@@ -455,7 +408,7 @@ static void parts_append(void)
  * 200, failed 50, untold 0; 0x1000 is A32 again (the last ISA). */
 static void repeated_ranges(void)
 {
-	struct etm_image *img = prog_image();
+	struct etm_image *img = etest_cov_image();
 	struct etm_cov *c = etm_cov_alloc();
 	struct etm_elem el[50], t;
 	struct etm_cov_insn ci;
@@ -543,18 +496,6 @@ static void it_block_past_range(void)
 	etm_image_free(img);
 }
 
-/* The pair count (@from, @to) among @n pairs @p, 0 if absent. */
-static uint64_t pair_count(const struct etm_cov_pair *p, size_t n,
-			   uint64_t from, uint64_t to)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (p[i].from == from && p[i].to == to)
-			return p[i].count;
-	return 0;
-}
-
 /* Successors that change (the counts kept pending in the range memo, read
  * between calls, with the memo emptied by a merge in between). ETMv3,
  * iteration i of 20: A A B C D X, A = [0x1000, 3 insns, bne taken], B =
@@ -576,7 +517,7 @@ static void changing_successors(void)
 					     { 20, 10, 10, 5, 4, 0 } };
 	static const uint64_t all[2][6] = { { 40, 20, 12, 8, 11, 8 },
 					    { 40, 20, 20, 12, 8, 0 } };
-	struct etm_image *img = prog_image();
+	struct etm_image *img = etest_cov_image();
 	struct etm_cov *c = etm_cov_alloc(), *empty = etm_cov_alloc();
 	struct etm_elem el[120];
 	struct etm_cov_pair *p;
@@ -602,7 +543,7 @@ static void changing_successors(void)
 
 			ET_EQ(etm_cov_pairs(c, b, &p, &n), 0);
 			for (i = 0; i < (b ? 6 : 5); i++)
-				ET_EQ(pair_count(p, n, pr[i][0], pr[i][1]),
+				ET_EQ(etest_cov_pair_count(p, n, pr[i][0], pr[i][1]),
 				      (h ? all : half)[!b][i]);
 			free(p);
 		}
@@ -631,7 +572,7 @@ static void alternating_returns(void)
 	static const uint64_t br[6][3] = { { 0x100c, 0x1018, 30 }, { 0x1018, 0x1010, 13 }, { 0x1018, 0x1014, 13 }, { 0x1018, 0x1000, 4 }, { 0x1018, 0x100c, 13 }, { 0x1010, 0x100c, 13 } };
 	static const uint64_t run[6][3] = { { 0x100c, 0x100c, 27 }, { 0x1000, 0x100c, 3 }, { 0x1018, 0x1018, 30 }, { 0x1010, 0x1010, 13 }, { 0x1014, 0x1018, 13 }, { 0x1000, 0x1008, 1 } };
 	static const uint64_t execs[7][3] = { { 0x1000, 4, 0 }, { 0x1004, 4, 0 }, { 0x1008, 4, 4 }, { 0x100c, 30, 0 }, { 0x1010, 13, 0 }, { 0x1014, 13, 0 }, { 0x1018, 43, 0 } };
-	struct etm_image *img = prog_image();
+	struct etm_image *img = etest_cov_image();
 	struct etm_cov *c = etm_cov_alloc(), *empty = etm_cov_alloc();
 	struct etm_elem el[90], x[3];
 	struct etm_cov_pair *p;
@@ -665,7 +606,7 @@ static void alternating_returns(void)
 		ET_EQ(etm_cov_pairs(c, b, &p, &n), 0);
 		ET_EQ(n, 6);
 		for (i = 0; i < 6; i++)
-			ET_EQ(pair_count(p, n, pr[i][0], pr[i][1]), pr[i][2]);
+			ET_EQ(etest_cov_pair_count(p, n, pr[i][0], pr[i][1]), pr[i][2]);
 		free(p);
 	}
 	for (i = 0; i < 7; i++) {
@@ -688,7 +629,7 @@ static void alternating_returns(void)
  * everything (the counts, runs and branches saved). */
 static void memo_carried_across_parts(void)
 {
-	struct etm_image *img = prog_image();
+	struct etm_image *img = etest_cov_image();
 	struct etm_elem a[10], t, b[4];
 	struct etm_cov *all = etm_cov_alloc(), *d = etm_cov_alloc(), *p[3];
 	struct etm_cov_insn ci;
@@ -744,7 +685,7 @@ static void memo_carried_across_parts(void)
  * p2's elements. */
 static void memo_kept_for_uncounted_pages(void)
 {
-	struct etm_image *img = prog_image();
+	struct etm_image *img = etest_cov_image();
 	struct etm_elem a[10], on, b[3];
 	struct etm_cov *all = etm_cov_alloc(), *d = etm_cov_alloc(), *p[3];
 	struct etm_cov_totals t;

@@ -11,67 +11,14 @@
 #include <etmtrace/error.h>
 
 #include "etest.h"
-
-/* 0x1000 cmp r0, #0 / 0x1004 moveq r0, #1 / 0x1008 bne 0x1000 /
- * 0x100c bl 0x1018 / 0x1010 b 0x1000 / 0x1014 nop / 0x1018 bx lr */
-static const uint32_t prog[] = { 0xe3500000, 0x03a00001, 0x1afffffc,
-				 0xeb000001, 0xeafffffa, 0xe320f000, 0xe12fff1e };
-
-static struct etm_image *prog_image(void)
-{
-	struct etm_image *img = etm_image_alloc();
-	uint8_t b[sizeof(prog)];
-	size_t i;
-
-	for (i = 0; i < sizeof(b); i++)
-		b[i] = (uint8_t)(prog[i / 4] >> (8 * (i % 4)));
-	if (img && etm_image_add_buffer(img, etm_space_any, 0x1000, b, sizeof(b)))
-		return NULL;
-	return img;
-}
-
-static struct etm_elem rng(unsigned id, uint64_t start, uint32_t n, int exec)
-{
-	struct etm_elem e;
-
-	memset(&e, 0, sizeof(e));
-	e.kind = etmk_range;
-	e.id = (uint8_t)id;
-	e.isa = etmi_a32;
-	e.start = start;
-	e.end = start + 4 * n;
-	e.ninsn = n;
-	e.last_addr = e.end - 4;
-	e.last_exec = (uint8_t)exec;
-	e.last_atom = 1;
-	return e;
-}
-
-struct sbuf {
-	char *b;
-	size_t n;
-};
-
-static int sbuf_write(void *ctx, const char *s, size_t n)
-{
-	struct sbuf *sb = ctx;
-	char *p = realloc(sb->b, sb->n + n + 1);
-
-	if (!p)
-		return -etme_nomem;
-	memcpy(p + sb->n, s, n);
-	sb->n += n;
-	p[sb->n] = 0;
-	sb->b = p;
-	return 0;
-}
+#include "etest_cov.h"
 
 /* The saved form of @c (malloc'ed, NUL-terminated; NULL on failure). */
 static char *saved(const struct etm_cov *c)
 {
-	struct sbuf sb = { NULL, 0 };
+	struct etest_sbuf sb = { NULL, 0 };
 
-	if (etm_cov_save(c, sbuf_write, &sb) < 0) {
+	if (etm_cov_save(c, etest_sbuf_write, &sb) < 0) {
 		free(sb.b);
 		return NULL;
 	}
@@ -130,17 +77,6 @@ static int feeds_agree(struct etm_image *img, const struct etm_elem *els,
 	return same;
 }
 
-static uint64_t pair_count(const struct etm_cov_pair *p, size_t n,
-			   uint64_t from, uint64_t to)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (p[i].from == from && p[i].to == to)
-			return p[i].count;
-	return 0;
-}
-
 /* ETMv3 source 0x10, 9 iterations i: A A B C G E, and for i % 3 == 2
  * (i = 2, 5, 8) A A B C G H G E. A = [0x1000, 3 insns, bne taken], B =
  * the same with bne not taken (runs on into C), C = [0x100c bl, taken],
@@ -160,7 +96,7 @@ static void loop_by_hand(void)
 	static const uint64_t br[5][3] = { { 0x1008, 0x1000, 18 }, { 0x100c, 0x1018, 9 }, { 0x1018, 0x1010, 9 }, { 0x1018, 0x1014, 3 }, { 0x1010, 0x1000, 8 } };
 	static const uint64_t run[5][3] = { { 0x1000, 0x1008, 18 }, { 0x1000, 0x100c, 9 }, { 0x1018, 0x1018, 9 }, { 0x1014, 0x1018, 3 }, { 0x1010, 0x1010, 9 } };
 	static const uint64_t execs[7][3] = { { 0x1000, 27, 0 }, { 0x1004, 27, 0 }, { 0x1008, 27, 9 }, { 0x100c, 9, 0 }, { 0x1010, 9, 0 }, { 0x1014, 3, 0 }, { 0x1018, 12, 0 } };
-	struct etm_image *img = prog_image();
+	struct etm_image *img = etest_cov_image();
 	struct etm_cov *c = etm_cov_alloc();
 	struct etm_elem el[80];
 	struct etm_cov_insn ci;
@@ -170,16 +106,16 @@ static void loop_by_hand(void)
 
 	ET_CHECK(img && c);
 	for (i = 0; i < 9; i++) {
-		el[k++] = rng(0x10, 0x1000, 3, 1);
-		el[k++] = rng(0x10, 0x1000, 3, 1);
-		el[k++] = rng(0x10, 0x1000, 3, 0);
-		el[k++] = rng(0x10, 0x100c, 1, 1);
-		el[k++] = rng(0x10, 0x1018, 1, 1);
+		el[k++] = etest_cov_range(0x10, 0x1000, 3, 1);
+		el[k++] = etest_cov_range(0x10, 0x1000, 3, 1);
+		el[k++] = etest_cov_range(0x10, 0x1000, 3, 0);
+		el[k++] = etest_cov_range(0x10, 0x100c, 1, 1);
+		el[k++] = etest_cov_range(0x10, 0x1018, 1, 1);
 		if (i % 3 == 2) {
-			el[k++] = rng(0x10, 0x1014, 1, 1);
-			el[k++] = rng(0x10, 0x1018, 1, 1);
+			el[k++] = etest_cov_range(0x10, 0x1014, 1, 1);
+			el[k++] = etest_cov_range(0x10, 0x1018, 1, 1);
 		}
-		el[k++] = rng(0x10, 0x1010, 1, 1);
+		el[k++] = etest_cov_range(0x10, 0x1010, 1, 1);
 	}
 	ET_EQ(etm_cov_set_source(c, 0x10, etm_proto_etmv3, img), 0);
 	ET_EQ(etm_cov_add_elems(c, el, k), 0);
@@ -190,7 +126,7 @@ static void loop_by_hand(void)
 		ET_EQ(etm_cov_pairs(c, b, &p, &n), 0);
 		ET_EQ(n, 5);
 		for (i = 0; i < 5; i++)
-			ET_EQ(pair_count(p, n, pr[i][0], pr[i][1]), pr[i][2]);
+			ET_EQ(etest_cov_pair_count(p, n, pr[i][0], pr[i][1]), pr[i][2]);
 		free(p);
 	}
 	for (i = 0; i < 7; i++) {
@@ -211,7 +147,7 @@ static void loop_by_hand(void)
 static void random_streams(void)
 {
 	static const uint32_t ranges[][2] = { { 0x1000, 3 }, { 0x1000, 2 }, { 0x1008, 1 }, { 0x100c, 1 }, { 0x1010, 1 }, { 0x1014, 2 }, { 0x1018, 1 }, { 0x1004, 3 } };
-	struct etm_image *img = prog_image();
+	struct etm_image *img = etest_cov_image();
 	struct etm_elem *el = calloc(3000, sizeof(*el));
 	uint64_t x = 0x2545f4914f6cdd1dull;
 	int round;
@@ -249,8 +185,8 @@ static void random_streams(void)
 							k % 4 == 2         ? 6 :
 									     4) |
 				    (r & ~7u);
-			el[k] = rng(r % 97 == 1 ? 0x12 : id, ranges[r & 7][0],
-				    ranges[r & 7][1], (r >> 9) % 5 != 0);
+			el[k] = etest_cov_range(r % 97 == 1 ? 0x12 : id, ranges[r & 7][0],
+						ranges[r & 7][1], (r >> 9) % 5 != 0);
 			if (r % 53 == 0)
 				el[k].last_atom = 0;
 		}
