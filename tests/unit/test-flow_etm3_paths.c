@@ -14,58 +14,33 @@
 #include <etmtrace/flow.h>
 
 #include "etest.h"
-
-#define MAXEL 64
-
-struct run {
-	struct etm_elem el[MAXEL];
-	int n;
-};
+#include "etest_elems.h"
 
 /* ETMv3.5 (ETMIDR 0x410CF250, as TC2), trace ID 0x10, ETMCR @etmcr; A32
  * code at 0x1000: mov r0, #1; nop; nop; nop. The bytes pushed whole,
  * every element kept. */
 static void decode(const uint8_t *b, size_t n, uint32_t etmcr, int packets,
-		   struct run *r)
+		   struct etest_run *r)
 {
 	static const uint8_t code[] = { 0x01, 0x00, 0xa0, 0xe3, 0x00, 0x00,
 					0xa0, 0xe1, 0x00, 0x00, 0xa0, 0xe1,
 					0x00, 0x00, 0xa0, 0xe1 };
-	struct etm_image *img = etm_image_alloc();
-	struct etm_decoder *d;
 	struct etm_config cfg;
-	struct etm_item it;
-	int rc;
 
-	memset(r, 0, sizeof(*r));
 	etm_config_init(&cfg);
 	cfg.protocol = etm_proto_etmv3;
 	cfg.etmcr = etmcr;
 	cfg.etmidr = 0x410CF250;
 	cfg.traceid = 0x10;
-	ET_CHECK(img && etm_image_add_buffer(img, etm_space_any, 0x1000, code,
-					     sizeof(code)) == 0);
-	d = etm_decoder_alloc(etm_fmt_raw, etm_dec_elements);
-	ET_CHECK(d != NULL);
-	ET_EQ(etm_decoder_add_source(d, &cfg, img), 0);
-	etm_decoder_set_packets(d, packets);
-	ET_EQ(etm_decoder_push(d, b, n), 0);
-	ET_EQ(etm_decoder_finish(d), 0);
-	while ((rc = etm_decoder_next(d, &it, sizeof(it))) == 0) {
-		if (it.kind == etm_item_elem && r->n < MAXEL)
-			r->el[r->n++] = it.elem;
-	}
-	ET_EQ(rc, -etme_eos);
-	etm_decoder_free(d);
-	etm_image_free(img);
+	etest_decode_elems(&cfg, code, sizeof(code), b, n, packets, r);
 }
 
 /* Both paths: the same kinds at the same offsets. *@at: the index of the
  * first element of kind @k (general path), or -1. */
 static void both_paths(const uint8_t *b, size_t n, uint32_t etmcr,
-		       enum etm_elem_kind k, struct run *g, int *at)
+		       enum etm_elem_kind k, struct etest_run *g, int *at)
 {
-	static struct run f;
+	static struct etest_run f;
 	int i;
 
 	*at = -1;
@@ -99,7 +74,7 @@ static void halt_gap_offset(void)
 				     0x08, 0x01, 0x00, 0x10, 0x00, 0x00,
 				     0x81, 0x90, 0x80, 0x80, 0x48, 0x02,
 				     0x84, 0x84 };
-	static struct run g;
+	static struct etest_run g;
 	int i, n = 0, at;
 
 	both_paths(b, sizeof(b), 0, etmk_nosync, &g, &at);
@@ -132,7 +107,7 @@ static void unmatched_placeholder_offset(void)
 	static const uint8_t b[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x80,
 				     0x08, 0x01, 0x00, 0x10, 0x00, 0x00,
 				     0x84, 0x54, 0x84, 0x84 };
-	static struct run g;
+	static struct etest_run g;
 	int at;
 
 	both_paths(b, sizeof(b), 1u << 2, etmk_data, &g, &at);

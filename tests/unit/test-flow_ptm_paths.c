@@ -12,49 +12,24 @@
 #include <etmtrace/flow.h>
 
 #include "etest.h"
-
-#define MAXEL 64
-
-struct run {
-	struct etm_elem el[MAXEL];
-	int n;
-};
+#include "etest_elems.h"
 
 /* PFTv1.1 (ETMIDR 0x411CF312), trace ID 0x13, ETMCCER[28] = 1 (binary
  * timestamps), not cycle-accurate; A32 code at 0x1000: mov r0, #1;
  * b 0x1000 (0xeafffffd: offset -3 words from 0x1004 + 8). The bytes
  * pushed whole, every element kept. */
-static void decode(const uint8_t *b, size_t n, int packets, struct run *r)
+static void decode(const uint8_t *b, size_t n, int packets, struct etest_run *r)
 {
 	static const uint8_t code[] = { 0x01, 0x00, 0xa0, 0xe3,
 					0xfd, 0xff, 0xff, 0xea };
-	struct etm_image *img = etm_image_alloc();
-	struct etm_decoder *d;
 	struct etm_config cfg;
-	struct etm_item it;
-	int rc;
 
-	memset(r, 0, sizeof(*r));
 	etm_config_init(&cfg);
 	cfg.protocol = etm_proto_ptm;
 	cfg.etmidr = 0x411CF312;
 	cfg.etmccer = 1u << 28;
 	cfg.traceid = 0x13;
-	ET_CHECK(img && etm_image_add_buffer(img, etm_space_any, 0x1000, code,
-					     sizeof(code)) == 0);
-	d = etm_decoder_alloc(etm_fmt_raw, etm_dec_elements);
-	ET_CHECK(d != NULL);
-	ET_EQ(etm_decoder_add_source(d, &cfg, img), 0);
-	etm_decoder_set_packets(d, packets);
-	ET_EQ(etm_decoder_push(d, b, n), 0);
-	ET_EQ(etm_decoder_finish(d), 0);
-	while ((rc = etm_decoder_next(d, &it, sizeof(it))) == 0) {
-		if (it.kind == etm_item_elem && r->n < MAXEL)
-			r->el[r->n++] = it.elem;
-	}
-	ET_EQ(rc, -etme_eos);
-	etm_decoder_free(d);
-	etm_image_free(img);
+	etest_decode_elems(&cfg, code, sizeof(code), b, n, packets, r);
 }
 
 /* An element expected: kind, offset, and for a range its start, end and
@@ -68,7 +43,7 @@ struct want {
 	uint64_t timestamp; /* timestamp */
 };
 
-static void check(const struct run *r, const struct want *w, int nw)
+static void check(const struct etest_run *r, const struct want *w, int nw)
 {
 	int i;
 
@@ -126,7 +101,7 @@ static void isync_timestamp_in_loop(void)
 		{ etmk_timestamp, 24, 0, 0, 0, 0, 7 },
 		{ etmk_range, 26, 0x1000, 0x1008, 2, 0, 0 },
 	};
-	static struct run g, f;
+	static struct etest_run g, f;
 
 	decode(b, sizeof(b), 1, &g);
 	decode(b, sizeof(b), 0, &f);
