@@ -143,6 +143,33 @@ static int same(const struct run *a, const struct run *b, const char *want)
 	       !memcmp(&a->st, &b->st, sizeof(a->st));
 }
 
+/* What a splice run must give besides its folded report. */
+struct want {
+	int spliced;
+	uint64_t insns, calls, returns, exceptions;
+};
+
+/* @ops cut at @cut (@raw: the element of a raw op) applied without the
+ * splice and with it give the same reports and counters, the folded
+ * report @folded, and with the splice the figures @w (no reset, unwind
+ * or truncation). */
+static void check_both(const struct etm_symbols *sy, const struct prof_op *ops, size_t n,
+		       size_t cut, const struct etm_elem *raw, const char *folded,
+		       const struct want *w)
+{
+	struct run r[2];
+
+	ET_EQ(run(sy, ops, n, cut, raw, 0, &r[0]), 0);
+	ET_EQ(run(sy, ops, n, cut, raw, 1, &r[1]), 0);
+	ET_CHECK(same(&r[0], &r[1], folded));
+	ET_EQ(r[1].spliced, w->spliced);
+	ET_EQ(r[1].st.insns, w->insns);
+	ET_EQ(r[1].st.calls, w->calls);
+	ET_EQ(r[1].st.returns, w->returns);
+	ET_EQ(r[1].st.exceptions, w->exceptions);
+	ET_EQ(r[1].st.resets + r[1].st.unwound + r[1].st.truncated, 0);
+}
+
 /* First part: main calls f (BL 0x1004, back at 0x1008), f calls g (BL
  * 0x1108, back at 0x110c), g runs. The second part (ops 3-8) starts in g
  * with both frames below it: g calls f (BL 0x1208, back at 0x120c: f
@@ -156,7 +183,6 @@ static int same(const struct run *a, const struct run *b, const char *want)
 static void returns_below_start(void)
 {
 	struct etm_symbols *sy = syms();
-	struct run r[2];
 	struct prof_op ops[9];
 
 	ET_CHECK(sy != NULL);
@@ -169,14 +195,8 @@ static void returns_below_start(void)
 	ops[6] = op(sy, 0x110c, 1, RET);
 	ops[7] = op(sy, 0x1008, 2, CALL);
 	ops[8] = op(sy, 0x1200, 3, 0);
-	ET_EQ(run(sy, ops, 9, 3, NULL, 0, &r[0]), 0);
-	ET_EQ(run(sy, ops, 9, 3, NULL, 1, &r[1]), 0);
-	ET_CHECK(same(&r[0], &r[1], "main 4\nmain;f 4\nmain;f;g 4\nmain;f;g;f 4\nmain;g 3\n"));
-	ET_EQ(r[1].spliced, 2);
-	ET_EQ(r[1].st.insns, 19);
-	ET_EQ(r[1].st.calls, 4);
-	ET_EQ(r[1].st.returns, 3);
-	ET_EQ(r[1].st.resets + r[1].st.unwound + r[1].st.truncated, 0);
+	check_both(sy, ops, 9, 3, NULL, "main 4\nmain;f 4\nmain;f;g 4\nmain;f;g;f 4\nmain;g 3\n",
+		   &(struct want){ .spliced = 2, .insns = 19, .calls = 4, .returns = 3 });
 	etm_symbols_free(sy);
 }
 
@@ -191,7 +211,6 @@ static void returns_below_start(void)
 static void recursion_across_cut(void)
 {
 	struct etm_symbols *sy = syms();
-	struct run r[2];
 	struct prof_op ops[9];
 
 	ET_CHECK(sy != NULL);
@@ -204,15 +223,9 @@ static void recursion_across_cut(void)
 	ops[6] = op(sy, 0x110c, 1, RET);
 	ops[7] = op(sy, 0x110c, 1, RET);
 	ops[8] = op(sy, 0x1008, 1, 0);
-	ET_EQ(run(sy, ops, 9, 3, NULL, 0, &r[0]), 0);
-	ET_EQ(run(sy, ops, 9, 3, NULL, 1, &r[1]), 0);
-	ET_CHECK(same(&r[0], &r[1],
-		      "main 3\nmain;f 4\nmain;f;f 4\nmain;f;f;f 4\nmain;f;f;f;f 4\n"));
-	ET_EQ(r[1].spliced, 1);
-	ET_EQ(r[1].st.insns, 19);
-	ET_EQ(r[1].st.calls, 4);
-	ET_EQ(r[1].st.returns, 4);
-	ET_EQ(r[1].st.resets + r[1].st.unwound + r[1].st.truncated, 0);
+	check_both(sy, ops, 9, 3, NULL,
+		   "main 3\nmain;f 4\nmain;f;f 4\nmain;f;f;f 4\nmain;f;f;f;f 4\n",
+		   &(struct want){ .spliced = 1, .insns = 19, .calls = 4, .returns = 4 });
 	etm_symbols_free(sy);
 }
 
@@ -229,7 +242,6 @@ static void recursion_across_cut(void)
 static void exception_in_part(void)
 {
 	struct etm_symbols *sy = syms();
-	struct run r[2];
 	struct prof_op ops[11];
 	struct etm_elem exc;
 
@@ -252,17 +264,10 @@ static void exception_in_part(void)
 	ops[8] = op(sy, 0x1208, 2, RET);
 	ops[9] = op(sy, 0x1108, 2, RET);
 	ops[10] = op(sy, 0x1008, 1, 0);
-	ET_EQ(run(sy, ops, 11, 2, &exc, 0, &r[0]), 0);
-	ET_EQ(run(sy, ops, 11, 2, &exc, 1, &r[1]), 0);
-	ET_CHECK(same(&r[0], &r[1],
-		      "main 3\nmain;f 4\nmain;f;g 4\nmain;f;g;[exception IRQ];irq 3\n"
-		      "main;f;g;[exception IRQ];irq;f 4\n"));
-	ET_EQ(r[1].spliced, 2);
-	ET_EQ(r[1].st.insns, 18);
-	ET_EQ(r[1].st.calls, 3);
-	ET_EQ(r[1].st.returns, 4);
-	ET_EQ(r[1].st.exceptions, 1);
-	ET_EQ(r[1].st.resets + r[1].st.unwound + r[1].st.truncated, 0);
+	check_both(sy, ops, 11, 2, &exc,
+		   "main 3\nmain;f 4\nmain;f;g 4\nmain;f;g;[exception IRQ];irq 3\n"
+		   "main;f;g;[exception IRQ];irq;f 4\n",
+		   &(struct want){ .spliced = 2, .insns = 18, .calls = 3, .returns = 4, .exceptions = 1 });
 	etm_symbols_free(sy);
 }
 
