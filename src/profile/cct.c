@@ -60,15 +60,12 @@ static uint32_t cct_new(struct etm_profile *p, uint32_t parent, uint32_t func)
 	return (uint32_t)p->nnodes++;
 }
 
-uint32_t prof_child_find(const struct etm_profile *p, uint32_t parent,
-			 uint32_t func)
+/* The node of @func under @parent in the hash table, or PROF_NONE. */
+static inline uint32_t cct_lookup(const struct etm_profile *p, uint32_t parent, uint32_t func)
 {
-	size_t j;
+	size_t j = cct_slot(p, parent, func);
 	uint32_t i;
 
-	if (p->nodes[parent].memo_func == func)
-		return p->nodes[parent].memo_child;
-	j = cct_slot(p, parent, func);
 	while ((i = p->hash[j]) != 0) {
 		const struct prof_node *n = &p->nodes[i - 1];
 
@@ -79,6 +76,14 @@ uint32_t prof_child_find(const struct etm_profile *p, uint32_t parent,
 	return PROF_NONE;
 }
 
+uint32_t prof_child_find(const struct etm_profile *p, uint32_t parent,
+			 uint32_t func)
+{
+	if (p->nodes[parent].memo_func == func)
+		return p->nodes[parent].memo_child;
+	return cct_lookup(p, parent, func);
+}
+
 uint32_t prof_child(struct etm_profile *p, uint32_t parent, uint32_t func)
 {
 	size_t j;
@@ -86,16 +91,11 @@ uint32_t prof_child(struct etm_profile *p, uint32_t parent, uint32_t func)
 
 	if (p->nodes[parent].memo_func == func) /* the last child asked for */
 		return p->nodes[parent].memo_child;
-	j = cct_slot(p, parent, func);
-	while ((i = p->hash[j]) != 0) {
-		const struct prof_node *n = &p->nodes[i - 1];
-
-		if (n->parent == parent && n->func == func) {
-			p->nodes[parent].memo_func = func;
-			p->nodes[parent].memo_child = i - 1;
-			return i - 1;
-		}
-		j = (j + 1) & (p->caphash - 1);
+	i = cct_lookup(p, parent, func);
+	if (i != PROF_NONE) {
+		p->nodes[parent].memo_func = func;
+		p->nodes[parent].memo_child = i;
+		return i;
 	}
 	if (p->nnodes >= PROF_MAX_NODES ||
 	    p->nodes[parent].depth >= PROF_MAX_DEPTH + 4)
