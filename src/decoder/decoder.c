@@ -305,8 +305,11 @@ static int push_stage(struct etm_decoder *d, const struct etm_dfmt_stage *st)
 	struct dec_source *s = d->src[st->id];
 	int err;
 
-	err = etm_pkt_push_map_rel(s->pd, st->data, st->n, st->seg, st->nseg,
-				   d->replay ? d->replay_rel : NULL);
+	if (__builtin_expect(d->replay != NULL, 0))
+		err = etm_pkt_push_map_rel(s->pd, st->data, st->n, st->seg,
+					   st->nseg, d->replay_rel);
+	else
+		err = etm_pkt_push_map(s->pd, st->data, st->n, st->seg, st->nseg);
 	if (err < 0)
 		return err;
 	d->cur = s;
