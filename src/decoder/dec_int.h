@@ -109,6 +109,9 @@ struct etm_decoder {
 	 * instead of dfmt (NULL): the next event */
 	const struct etm_dec_replay *replay;
 	size_t replay_at;
+	/* the per-byte offset table of the stage the recording handed out
+	 * last (NULL: none, the packet decoder makes it if it needs it) */
+	const uint32_t *replay_rel;
 	/* CoreSight frames with the realignment on, elements only (no
 	 * packets): every element goes through the hold (its stage
 	 * elem_hold.c, its ring and rules realign/elem_hold.h) */

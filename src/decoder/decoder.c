@@ -297,14 +297,19 @@ static void dfmt_error_item(struct etm_item *it, const struct etm_dfmt_item *x)
 
 /* Staged data of one source from the deformatter's fast path, with its
  * offset map (segments, the one form of offsets the source layer hands
- * up; how the packet decoder reads them is its own business). The bytes
- * stay in place until the source is drained. */
+ * up; how the packet decoder reads them is its own business; a recording
+ * also hands its per-byte table, made once for all its decoders). The
+ * bytes stay in place until the source is drained. */
 static int push_stage(struct etm_decoder *d, const struct etm_dfmt_stage *st)
 {
 	struct dec_source *s = d->src[st->id];
 	int err;
 
-	err = etm_pkt_push_map(s->pd, st->data, st->n, st->seg, st->nseg);
+	if (__builtin_expect(d->replay != NULL, 0))
+		err = etm_pkt_push_map_rel(s->pd, st->data, st->n, st->seg,
+					   st->nseg, d->replay_rel);
+	else
+		err = etm_pkt_push_map(s->pd, st->data, st->n, st->seg, st->nseg);
 	if (err < 0)
 		return err;
 	d->cur = s;

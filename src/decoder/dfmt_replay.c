@@ -12,6 +12,7 @@
 #include "common/grow.h"
 #include "decoder/dec_int.h"
 #include "decoder/dfmt_replay.h"
+#include "packet/pktdec.h"
 #include "source/dfmt_bulk.h"
 
 enum replay_kind {
@@ -28,6 +29,7 @@ struct replay_ev {
 	unsigned id;            /* replay_stage */
 	size_t data, n;         /* bytes at replay->data + data */
 	size_t seg, nseg;       /* replay_stage: map at replay->seg + seg */
+	int has_rel;            /* replay_stage: its table is in rel */
 };
 
 struct etm_dec_replay {
@@ -39,6 +41,9 @@ struct etm_dec_replay {
 	size_t ndata, datacap;
 	struct etm_offseg *seg;
 	size_t nseg, segcap;
+	/* the per-byte offset tables of the stages, each at the place of its
+	 * bytes in data (rel + data; made once, replay_rels()) */
+	uint32_t *rel;
 };
 
 static struct replay_ev *replay_add(struct etm_dec_replay *t, enum replay_kind kind)
@@ -138,10 +143,31 @@ static int replay_fill(struct etm_dec_replay *t, struct etm_decoder *d)
 	}
 }
 
+/* The per-byte offset table of every stage (each decoder that replays
+ * @t would make its own, etm_pktp_build_rel(): as costly as decoding the
+ * few hundred packets a probe's variant that is stopped early reads).
+ * Made in order: the slack a stage's table overwrites past its end is
+ * then that of the next one's bytes, written after. No memory: none (the
+ * packet decoders make theirs). */
+static void replay_rels(struct etm_dec_replay *t)
+{
+	size_t i;
+
+	t->rel = malloc((t->ndata + 16) * sizeof(*t->rel));
+	for (i = 0; t->rel && i < t->nev; i++) {
+		struct replay_ev *e = &t->ev[i];
+
+		if (e->kind == replay_stage && e->nseg)
+			e->has_rel = etm_offseg_rel(t->seg + e->seg, e->nseg, e->n,
+						    t->rel + e->data) == 0;
+	}
+}
+
 void etm_dec_replay_free(struct etm_dec_replay *t)
 {
 	if (!t)
 		return;
+	free(t->rel);
 	free(t->ev);
 	free(t->data);
 	free(t->seg);
@@ -161,6 +187,7 @@ struct etm_dec_replay *etm_dec_replay_fill(enum etm_input_format fmt,
 		etm_dec_replay_free(t);
 		return NULL;
 	}
+	replay_rels(t);
 	return t;
 }
 
@@ -182,6 +209,7 @@ int etm_dec_replay_next(struct etm_decoder *d, struct etm_dfmt_item *x,
 		st->n = e->n;
 		st->seg = t->seg + e->seg;
 		st->nseg = e->nseg;
+		d->replay_rel = e->has_rel ? t->rel + e->data : NULL;
 		d->replay_at++;
 		return 1;
 	case replay_item:

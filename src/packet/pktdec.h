@@ -48,6 +48,21 @@ uint64_t etm_pkt_err_end(const struct etm_pkt_decoder *pd);
 int etm_pkt_push_map(struct etm_pkt_decoder *pd, const uint8_t *buf,
 		     size_t n, const struct etm_offseg *map, size_t nmap);
 
+/* etm_pkt_push_map() with the per-byte offset table of @map already made
+ * (etm_offseg_rel(); @rel borrowed like @buf, NULL: made when needed):
+ * one table for decoders that push the same staged data (the
+ * configuration probe's variants, decoder/dfmt_replay.c). */
+int etm_pkt_push_map_rel(struct etm_pkt_decoder *pd, const uint8_t *buf,
+			 size_t n, const struct etm_offseg *map, size_t nmap,
+			 const uint32_t *rel);
+
+/* The per-byte offset table of @len bytes with offset map @map: @rel[pos]
+ * = offset of byte pos less @map[0].off, into @rel[0..@len + 16) (the
+ * last 16 are slack it may overwrite). -1 if the map spans 4 GiB (no
+ * table: the segments serve). */
+int etm_offseg_rel(const struct etm_offseg *map, size_t nmap, size_t len,
+		   uint32_t *rel);
+
 /* etm_pkt_next() but an error packet stays where it is (returns 1, *@pkt
  * not set): the next etm_pkt_next() gives it, as if this call had not
  * been made. The flow decoders' fast paths decode the packets that are

@@ -71,11 +71,46 @@ static int flush_zeros(struct etm_pktp *p)
 	return 0;
 }
 
+/* Out of sync, no zeros pending: the bytes before the next 0x00 (none of
+ * them can end an A-sync) go to the notsync packet at once, as the loop
+ * of etm_sync_search() would take them one by one. Returns 1 if the
+ * packet filled up (queued). */
+static int take_nonzero(struct etm_pktp *p)
+{
+	size_t room = ETM_PKT_MAX_RAW - p->ns.raw_len, k = p->len - p->pos;
+	const uint8_t *b = p->buf + p->pos, *z;
+
+	if (k > room)
+		k = room;
+	z = memchr(b, 0, k);
+	if (z)
+		k = (size_t)(z - b);
+	if (!k)
+		return 0;
+	if (p->ns.size == 0)
+		p->ns.offset = etm_pktp_off(p, p->pos);
+	memcpy(p->ns.raw + p->ns.raw_len, b, k);
+	p->ns.raw_len += (uint8_t)k;
+	p->ns.size += (uint32_t)k;
+	p->pos += k;
+	if (p->ns.raw_len < ETM_PKT_MAX_RAW)
+		return 0;
+	queue_notsync(p);
+	return 1;
+}
+
 int etm_sync_search(struct etm_pktp *p)
 {
 	while (p->pos < p->len) {
-		uint8_t b = p->buf[p->pos];
+		uint8_t b;
 
+		if (!p->zrun) {
+			if (take_nonzero(p))
+				return 1;
+			if (p->pos == p->len)
+				break;
+		}
+		b = p->buf[p->pos];
 		if (b == 0x00) {
 			if (p->zrun++ == 0)
 				p->zrun_off = etm_pktp_off(p, p->pos);

@@ -430,6 +430,10 @@ static int diag_probe_run(enum etm_input_format fmt,
 	*p = (struct diag_probe){ .in = { fmt, buf, n, NULL, 0 }, .img = img };
 	*best = *cfg;
 	p->v[p->nv++] = *cfg;
+	/* formatted input deformatted once, for @cfg and the variants */
+	p->in.replay_id = etm_cfg_trace_id(cfg);
+	if (fmt != etm_fmt_raw)
+		p->in.replay = etm_dec_replay_record(fmt, p->in.replay_id, buf, n);
 	p->f[0] = b = diag_fit(&p->in, cfg, img, NULL);
 	/* The A-sync search does not depend on the configuration: without
 	 * one, every ETMv3 or PTM variant decodes what @cfg did (bytes out
@@ -443,14 +447,11 @@ static int diag_probe_run(enum etm_input_format fmt,
 	if (rk) /* the runner-up may fit worse than @cfg */
 		p->bd.on = 0;
 	p->next = 1;
-	p->in.replay_id = etm_cfg_trace_id(cfg);
-	if (fmt != etm_fmt_raw && p->nv > 1) /* deformatted once */
-		p->in.replay = etm_dec_replay_record(fmt, p->in.replay_id, buf, n);
 	if (jobs > 1)
 		diag_probe_fits(p, jobs);
 	b = diag_probe_choose(p, keep, jobs, best, rk);
-	etm_dec_replay_free(p->in.replay);
 out:
+	etm_dec_replay_free(p->in.replay);
 	if (rk) {
 		rk->best = *best;
 		rk->best_errors = b.score < 0 ? UINT64_MAX : b.errors;

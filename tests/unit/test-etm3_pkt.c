@@ -582,6 +582,47 @@ static void long_async(void)
 	ET_EQ(pk[0].raw[31], 0x80);
 }
 
+/* Out of sync, the bytes up to the next A-sync are notsync packets of at
+ * most 32 bytes (ETM_PKT_MAX_RAW), whatever the chunks. Hand derivation
+ * for 70 x 0x11 (0x80 at 10: no zeros before it; four zeros at 20..23,
+ * then 0x80 at 24: too few for an A-sync), 3 zeros, 10 x 0x22, 5 zeros,
+ * 0x80 (89 bytes): notsync 0..31, notsync 32..63, notsync 64..82 (19:
+ * six 0x11, the three zeros, ten 0x22), A-sync 83..88. */
+static void notsync_runs(void)
+{
+	static const size_t chunks[] = { 1, 2, 3, 7, 31, 32, 33, 89 };
+	uint8_t t[89];
+	struct etm_config c = cfg3(0, V35, 0);
+	size_t k;
+	int i;
+
+	memset(t, 0x11, 70);
+	t[10] = 0x80;
+	memset(t + 20, 0, 4);
+	t[24] = 0x80;
+	memset(t + 70, 0, 3);
+	memset(t + 73, 0x22, 10);
+	memset(t + 83, 0, 5);
+	t[88] = 0x80;
+	for (k = 0; k < sizeof(chunks) / sizeof(chunks[0]); k++) {
+		ET_EQ(parse(&c, t, sizeof(t), chunks[k], pk, MAXP), 4);
+		for (i = 0; i < 3; i++) {
+			ET_EQ(pk[i].type, etmp_notsync);
+			ET_EQ(pk[i].offset, 32 * i);
+			ET_EQ(pk[i].size, i < 2 ? 32 : 19);
+			ET_EQ(pk[i].raw_len, i < 2 ? 32 : 19);
+			ET_CHECK(!memcmp(pk[i].raw, t + 32 * i, pk[i].raw_len));
+		}
+		ET_EQ(pk[0].raw[10], 0x80);
+		ET_EQ(pk[0].raw[23], 0x00);
+		ET_EQ(pk[2].raw[6], 0x00);
+		ET_EQ(pk[2].raw[9], 0x22);
+		ET_EQ(pk[3].type, etmp_async);
+		ET_EQ(pk[3].offset, 83);
+		ET_EQ(pk[3].size, 6);
+	}
+}
+
 /* Up to -etme_again, the packets of @p into @out; returns how many. */
 static int drain_pkts(struct etm_pkt_decoder *p, struct etm_packet *out, int max)
 {
@@ -876,5 +917,6 @@ int main(void)
 	ETEST(random_bytes);
 	ETEST(every_single_byte_corruption);
 	ETEST(exc_names);
+	ETEST(notsync_runs);
 	return etest_end();
 }
