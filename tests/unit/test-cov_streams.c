@@ -3,7 +3,8 @@
  * element streams that repeat: counts derived by hand on a
  * seven-instruction A32 program, and the same elements counted with the
  * memo emptied after every element (each range walked) must save the
- * same coverage; likewise for pseudo-random element streams. */
+ * same coverage; likewise for pseudo-random element streams, and for
+ * streams with elements coverage ignores or gaps of every kind. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -196,9 +197,93 @@ static void random_streams(void)
 	etm_image_free(img);
 }
 
+/* Element kinds coverage takes no note of (doc/coverage.md): a stream
+ * with them added between its elements saves what it saves without them. */
+static const enum etm_elem_kind ignored_kinds[] = { etmk_context, etmk_timestamp, etmk_cycle_count, etmk_exc_return, etmk_event };
+/* Element kinds that end a run as a trace-on gap does. */
+static const enum etm_elem_kind gap_kinds[] = { etmk_trace_on, etmk_nosync, etmk_nomem, etmk_error, etmk_buffer_end };
+
+/* The loop stream of random_streams() over two sources, with trace-on
+ * gaps, into @el (room for @n): element k is a range for k % 4 != 3. */
+static void loop_stream(struct etm_elem *el, size_t n, uint64_t x)
+{
+	static const uint32_t ranges[4][2] = { { 0x1000, 3 }, { 0x100c, 1 }, { 0x1018, 1 }, { 0x1010, 1 } };
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		unsigned r;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		r = (unsigned)(x >> 32);
+		if (r % 29 == 0) {
+			memset(&el[k], 0, sizeof(el[k]));
+			el[k].kind = etmk_trace_on;
+			el[k].id = (uint8_t)(0x10 + (r >> 9) % 2);
+			continue;
+		}
+		el[k] = etest_cov_range(0x10 + (r >> 9) % 2, ranges[k % 4][0], ranges[k % 4][1],
+					(r >> 3) % 4 != 0);
+	}
+}
+
+/* Elements coverage ignores, of any source (also an undeclared one and
+ * one past the ids), inserted between the elements of a stream change
+ * nothing; a gap of any kind ends a run as a trace-on gap does. Each
+ * variant is counted through the memo and walked, and all save the same
+ * coverage as the plain stream walked. */
+static void kinds_between_ranges(void)
+{
+	enum { N = 2000 };
+	struct etm_image *img = etest_cov_image();
+	struct etm_elem *el = calloc(N, sizeof(*el)), *mix = calloc(3 * N, sizeof(*mix));
+	char *plain;
+	size_t k, m = 0;
+
+	ET_CHECK(img && el && mix);
+	loop_stream(el, N, 0x9e3779b97f4a7c15ull);
+	plain = count(img, el, N, FEED_WALK);
+	ET_CHECK(plain != NULL);
+	/* ignored elements: none, one or two before each element */
+	for (k = 0; k < N; k++) {
+		size_t j;
+
+		for (j = 0; j < k % 3; j++) {
+			memset(&mix[m], 0, sizeof(mix[m]));
+			mix[m].kind = ignored_kinds[(k + j) % 5];
+			mix[m].id = (uint8_t)(k % 7 == 0 ? 0x12 : k % 11 == 0 ? 200 :
+										0x10 + (k + j) % 2);
+			m++;
+		}
+		mix[m++] = el[k];
+	}
+	for (k = 0; k < 2; k++) {
+		char *s = count(img, mix, m, k ? FEED_WALK : FEED_MEMO);
+
+		ET_CHECK(s && plain && !strcmp(s, plain));
+		free(s);
+	}
+	/* every gap kind in turn instead of the trace-on gaps */
+	for (k = 0; k < N; k++)
+		if (el[k].kind == etmk_trace_on)
+			el[k].kind = gap_kinds[k % 5];
+	for (k = 0; k < 2; k++) {
+		char *s = count(img, el, N, k ? FEED_WALK : FEED_MEMO);
+
+		ET_CHECK(s && plain && !strcmp(s, plain));
+		free(s);
+	}
+	free(plain);
+	free(mix);
+	free(el);
+	etm_image_free(img);
+}
+
 int main(void)
 {
 	ETEST(loop_by_hand);
 	ETEST(random_streams);
+	ETEST(kinds_between_ranges);
 	return etest_end();
 }
