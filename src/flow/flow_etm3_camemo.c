@@ -1,0 +1,256 @@
+/* flow/flow_etm3_camemo.c - cycle-accurate ETMv3 atom runs through the walk
+ * memo (walk_memo.h). The ranges a walk makes depend only on where it
+ * starts (address, ISA, memory space, context template, whether it goes on
+ * in the pending range) and on the E/N pattern of its atoms, not on the W
+ * atoms: the cycles of a range are the W atoms of its atoms, taken from
+ * the run's running sums (struct etm_atom_run's cw[]) when it is replayed.
+ * So a walk of k atoms is kept under its start and its k E/N bits, and
+ * replayed whenever the next k atoms of a run have the same bits. */
+#include <stddef.h>
+#include <stdlib.h>
+
+#include <etmtrace/error.h>
+
+#include "common/copy.h"
+#include "flow/flow_etm3_int.h"
+#include "flow/walk_memo.h"
+
+/* Atoms one missed lookup walks and keeps (at most): a longer walk covers
+ * more per lookup, a shorter one is found again more often. */
+#define E3_CAMEMO_ATOMS 16
+
+/* The end state of a kept walk in etm_wm_entry's end_st: ISA in the low
+ * byte, then addr_valid, wait_branch (E3_WAIT_*), pend_open (the layout of
+ * flow_etm3_plain.c's packed state). */
+#define E3_CA_ISA 0xffu
+#define E3_CA_VALID 0x100u
+#define E3_CA_WAIT_SHIFT 9
+#define E3_CA_OPEN 0x1000u
+
+/* Cycles of atoms @i..@j of @a (e3_wsum()'s sums: atom 0's own are w0,
+ * the carry added). */
+static inline uint64_t e3_ca_w(const struct e3_atoms *a, uint32_t i,
+			       uint32_t j)
+{
+	uint64_t extra = i ? 0 : a->w0 - (uint32_t)a->cw[1];
+
+	return (uint64_t)(uint32_t)(a->cw[j + 1] - a->cw[i]) + extra;
+}
+
+/* Cycles of atom @j alone. */
+static inline uint32_t e3_ca_lw(const struct e3_atoms *a, uint32_t j)
+{
+	return j ? (uint32_t)(a->cw[j + 1] - a->cw[j]) : a->w0;
+}
+
+/* Whether the next walk goes on in the pending range (e3_append()'s test
+ * for its first step, nothing held). */
+static inline int e3_ca_merges(const struct etm3_flow *e)
+{
+	return e->pend_on && e->pend_open && e->pend->end == e->addr &&
+	       e->pend->isa == e->isa;
+}
+
+/* The entry of set @m for a walk from @addr under @key whose atoms, from
+ * the next one, are @bits (@avail of them), or NULL. */
+static inline const struct etm_wm_entry *
+e3_ca_find(const struct etm_wm_entry *m, uint64_t addr, uint64_t key,
+	   uint64_t bits, uint32_t avail)
+{
+	int w;
+
+	for (w = 0; w < 2; w++, m++)
+		if (m->addr == addr && m->key == key && m->k <= avail &&
+		    (bits & ((2ull << (m->k - 1)) - 1)) == m->pat)
+			return m;
+	return NULL;
+}
+
+/* Replay entry @m at atom @i of @a: the pending range extended (a merging
+ * walk), the new ranges queued with their first atom's offset and their
+ * atoms' cycles, the last pending; then the end state. Returns 0, 1 when
+ * the queue has no room (the walk reports that), or an error. */
+static int e3_ca_apply(struct etm3_flow *e, const struct e3_atoms *a,
+		       uint32_t i, const struct etm_wm_entry *m)
+{
+	struct etm_flow *f = e->f;
+	const struct etm_elem *r = m->el;
+	struct etm_elem *pe;
+	uint64_t prev = m->prev_addr;
+	unsigned n = m->nr, j = 0;
+	uint32_t st = m->end_st;
+	int err;
+
+	if (f->qhead + f->qlen + n + 1 >= ETM_FLOW_QMAX)
+		return 1;
+	if (m->merge) {
+		pe = e->pend;
+		if (m->prev_pending)
+			prev = pe->last_addr;
+		pe->ninsn += m->d_ninsn;
+		pe->end = r->end;
+		pe->last_addr = r->last_addr;
+		pe->last_size = r->last_size;
+		pe->last_cls = r->last_cls;
+		pe->last_link = r->last_link;
+		pe->last_exec = r->last_exec;
+		pe->cycles = e3_sat32(
+			pe->cycles +
+			e3_ca_w(a, i, i + (n > 1 ? m->a0[1] : m->k) - 1));
+		j = 1;
+	}
+	if (j < n) {
+		err = e3_flush(e);
+		if (err < 0)
+			return err;
+		pe = &f->q[f->qhead + f->qlen];
+		for (; j < n; j++, pe++) {
+			uint32_t b = i + m->a0[j];
+			uint32_t l = j + 1 < n ? i + m->a0[j + 1] : i + m->k;
+
+			etm_copy(pe, &r[j], sizeof(*pe));
+			pe->offset = etm_atom_run_off(a->r, a->r->apk[b]);
+			pe->cycles = e3_sat32(e3_ca_w(a, b, l - 1));
+			if (j + 1 < n)
+				f->qlen++;
+		}
+		e->pend = pe - 1;
+		e->pend_on = 1;
+	}
+	e->prev_addr = prev;
+	e->last_w = e3_ca_lw(a, i + m->k - 1);
+	e->addr = m->end_addr;
+	e->isa = (enum etm_isa)(st & E3_CA_ISA);
+	e->addr_valid = !!(st & E3_CA_VALID);
+	e->wait_branch = (int)(st >> E3_CA_WAIT_SHIFT & 3);
+	e->pend_open = !!(st & E3_CA_OPEN);
+	e->cb = NULL;
+	return 0;
+}
+
+/* After a walk of @k atoms whose first range was at queue index @base (a
+ * merging walk: the pending range, then of @old_n instructions): keep it
+ * in @m under @addr and @key if it made only ranges, at most
+ * ETM_WALK_MEMO_RANGES, all but the last classified, one instruction an
+ * atom. */
+static void e3_ca_keep(struct etm3_flow *e, struct etm_wm_entry *m,
+		       uint64_t addr, uint64_t key, uint64_t pat, uint32_t k,
+		       unsigned base, int merge, uint32_t old_n)
+{
+	struct etm_flow *f = e->f;
+	unsigned end = f->qhead + f->qlen, j, nr;
+	uint8_t a0[ETM_WALK_MEMO_RANGES];
+	uint32_t at = 0;
+
+	if (!e->pend_on || e->pend != &f->q[end] || base > end ||
+	    end - base >= ETM_WALK_MEMO_RANGES || e->nheld)
+		return;
+	nr = end - base + 1;
+	for (j = base; j <= end; j++) {
+		const struct etm_elem *q = &f->q[j];
+		uint32_t ni = j == base && merge ? q->ninsn - old_n : q->ninsn;
+
+		if (q->kind != etmk_range ||
+		    (j < end && q->last_cls == etmc_unknown))
+			return;
+		a0[j - base] = (uint8_t)at;
+		at += ni;
+	}
+	if (at != k)
+		return;
+	m[1] = m[0];
+	for (j = 0; j < nr; j++) {
+		m[0].a0[j] = a0[j];
+		m[0].el[j] = f->q[base + j];
+		m[0].el[j].cycles = 0;
+	}
+	m[0].nr = (uint8_t)nr;
+	etm_e3_classify_last(e, &m[0].el[nr - 1]);
+	m[0].merge = (uint8_t)merge;
+	m[0].d_ninsn = merge ? f->q[base].ninsn - old_n : 0;
+	m[0].prev_pending = (uint8_t)(merge && nr == 1 && m[0].d_ninsn == 1);
+	m[0].addr = addr;
+	m[0].key = key;
+	m[0].pat = pat;
+	m[0].k = (uint8_t)k;
+	m[0].end_st = ((uint32_t)e->isa & E3_CA_ISA) |
+		      (e->addr_valid ? E3_CA_VALID : 0) |
+		      ((uint32_t)e->wait_branch & 3) << E3_CA_WAIT_SHIFT |
+		      (e->pend_open ? E3_CA_OPEN : 0);
+	m[0].end_addr = e->addr;
+	m[0].prev_addr = m[0].prev_pending ? 0 : e->prev_addr;
+}
+
+/* A miss at atom a->first: walk the next @k atoms and keep the walk in set
+ * @m under @key. */
+static __attribute__((noinline)) int e3_ca_miss(struct etm3_flow *e,
+						const struct e3_atoms *a,
+						struct etm_wm_entry *m,
+						uint64_t key, uint32_t k,
+						int merge)
+{
+	struct etm_flow *f = e->f;
+	struct e3_atoms s = *a;
+	uint64_t addr = e->addr;
+	uint32_t old_n = merge ? e->pend->ninsn : 0;
+	unsigned at = f->qhead + f->qlen;
+	int base = merge ? (e->pend == &f->q[at] ? (int)at : -1) :
+			   (int)at + (e->pend_on ? 1 : 0);
+	int err;
+
+	s.n = a->first + k;
+	err = etm_e3_walk(e, &s);
+	if (err >= 0 && base >= 0)
+		e3_ca_keep(e, m, addr, key,
+			   (a->bits >> a->first) & ((2ull << (k - 1)) - 1), k,
+			   (unsigned)base, merge, old_n);
+	return err;
+}
+
+/* The cycle-accurate walk memo, allocated at first use (0 without
+ * memory: runs are then walked). */
+static int e3_ca_memo(struct etm3_flow *e)
+{
+	if (!e->camemo)
+		e->camemo = calloc((size_t)1 << E3_CAMEMO_LOG2,
+				   sizeof(*e->camemo));
+	return e->camemo != NULL;
+}
+
+int etm_e3_camemo_run(struct etm3_flow *e, struct e3_atoms *a)
+{
+	uint32_t n = a->n;
+	int err;
+
+	if (!e3_ca_memo(e))
+		return etm_e3_walk(e, a);
+	while (a->first < n && e->addr_valid && !e->nheld) {
+		uint32_t i = a->first, avail = n - i;
+		int merge = e3_ca_merges(e);
+		uint64_t key = etm_wm_key(e->tgen, e->isa, e->space, 0xca,
+					  merge);
+		struct etm_wm_entry *set = etm_wm_slot_in(
+			e->camemo, e->addr, (uint8_t)merge, E3_CAMEMO_LOG2);
+		const struct etm_wm_entry *m =
+			e3_ca_find(set, e->addr, key, a->bits >> i, avail);
+
+		if (m) {
+			err = e3_ca_apply(e, a, i, m);
+			if (err < 0)
+				return err;
+			if (err)
+				break;
+			a->first = i + m->k;
+			continue;
+		}
+		err = e3_ca_miss(e, a, set, key,
+				 avail < E3_CAMEMO_ATOMS ? avail :
+							   E3_CAMEMO_ATOMS,
+				 merge);
+		if (err < 0)
+			return err;
+		a->first = i + (avail < E3_CAMEMO_ATOMS ? avail :
+							  E3_CAMEMO_ATOMS);
+	}
+	return etm_e3_walk(e, a);
+}
