@@ -27,22 +27,6 @@
 #define E3_CA_WAIT_SHIFT 9
 #define E3_CA_OPEN 0x1000u
 
-/* Cycles of atoms @i..@j of @a (e3_wsum()'s sums: atom 0's own are w0,
- * the carry added). */
-static inline uint64_t e3_ca_w(const struct e3_atoms *a, uint32_t i,
-			       uint32_t j)
-{
-	uint64_t extra = i ? 0 : a->w0 - (uint32_t)a->cw[1];
-
-	return (uint64_t)(uint32_t)(a->cw[j + 1] - a->cw[i]) + extra;
-}
-
-/* Cycles of atom @j alone. */
-static inline uint32_t e3_ca_lw(const struct e3_atoms *a, uint32_t j)
-{
-	return j ? (uint32_t)(a->cw[j + 1] - a->cw[j]) : a->w0;
-}
-
 /* Whether the next walk goes on in the pending range (e3_append()'s test
  * for its first step, nothing held). */
 static inline int e3_ca_merges(const struct etm3_flow *e)
@@ -51,19 +35,29 @@ static inline int e3_ca_merges(const struct etm3_flow *e)
 	       e->pend->isa == e->isa;
 }
 
+/* Whether entry @m is a walk from @addr under @key whose atoms are the
+ * next ones, @bits (@avail of them). */
+static inline int e3_ca_fits(const struct etm_wm_entry *m, uint64_t addr,
+			     uint64_t key, uint64_t bits, uint32_t avail)
+{
+	return m->addr == addr && m->key == key && m->k <= avail &&
+	       (bits & ((2ull << (m->k - 1)) - 1)) == m->pat;
+}
+
 /* The entry of set @m for a walk from @addr under @key whose atoms, from
- * the next one, are @bits (@avail of them), or NULL. */
+ * the next one, are @bits (@avail of them), the longer if both are; or
+ * NULL. */
 static inline const struct etm_wm_entry *
 e3_ca_find(const struct etm_wm_entry *m, uint64_t addr, uint64_t key,
 	   uint64_t bits, uint32_t avail)
 {
-	int w;
+	int f0 = e3_ca_fits(&m[0], addr, key, bits, avail);
+	int f1 = e3_ca_fits(&m[1], addr, key, bits, avail);
 
-	for (w = 0; w < 2; w++, m++)
-		if (m->addr == addr && m->key == key && m->k <= avail &&
-		    (bits & ((2ull << (m->k - 1)) - 1)) == m->pat)
-			return m;
-	return NULL;
+	if (f0 && f1)
+		return m[1].k > m[0].k ? &m[1] : &m[0];
+	return f0 ? &m[0] : f1 ? &m[1] :
+				 NULL;
 }
 
 /* Replay entry @m at atom @i of @a: the pending range extended (a merging
@@ -76,14 +70,20 @@ static int e3_ca_apply(struct etm3_flow *e, const struct e3_atoms *a,
 	struct etm_flow *f = e->f;
 	const struct etm_elem *r = m->el;
 	struct etm_elem *pe;
+	struct etm_atom_run *ar = a->r;
+	/* in locals: the stores to elements could alias them */
+	const uint16_t *cw = a->cw;
+	uint32_t x0 = a->w0 - (uint32_t)cw[1]; /* atom 0's carry */
 	uint64_t prev = m->prev_addr;
 	unsigned n = m->nr, j = 0;
-	uint32_t st = m->end_st;
+	uint32_t st = m->end_st, k = m->k;
 	int err;
 
 	if (f->qhead + f->qlen + n + 1 >= ETM_FLOW_QMAX)
 		return 1;
 	if (m->merge) {
+		uint32_t l = i + (n > 1 ? m->a0[1] : k);
+
 		pe = e->pend;
 		if (m->prev_pending)
 			prev = pe->last_addr;
@@ -94,31 +94,36 @@ static int e3_ca_apply(struct etm3_flow *e, const struct e3_atoms *a,
 		pe->last_cls = r->last_cls;
 		pe->last_link = r->last_link;
 		pe->last_exec = r->last_exec;
-		pe->cycles = e3_sat32(
-			pe->cycles +
-			e3_ca_w(a, i, i + (n > 1 ? m->a0[1] : m->k) - 1));
+		pe->cycles = e3_sat32((uint64_t)pe->cycles +
+				      (uint32_t)(cw[l] - cw[i]) +
+				      (i ? 0 : x0));
 		j = 1;
 	}
 	if (j < n) {
+		struct etm_elem *q;
+
 		err = e3_flush(e);
 		if (err < 0)
 			return err;
-		pe = &f->q[f->qhead + f->qlen];
+		q = &f->q[f->qhead + f->qlen];
+		pe = q;
 		for (; j < n; j++, pe++) {
 			uint32_t b = i + m->a0[j];
-			uint32_t l = j + 1 < n ? i + m->a0[j + 1] : i + m->k;
+			uint32_t l = j + 1 < n ? i + m->a0[j + 1] : i + k;
 
 			etm_copy(pe, &r[j], sizeof(*pe));
-			pe->offset = etm_atom_run_off(a->r, a->r->apk[b]);
-			pe->cycles = e3_sat32(e3_ca_w(a, b, l - 1));
-			if (j + 1 < n)
-				f->qlen++;
+			pe->offset = etm_atom_run_off(ar, ar->apk[b]);
+			pe->cycles = e3_sat32((uint64_t)(uint32_t)(cw[l] -
+								   cw[b]) +
+					      (b ? 0 : x0));
 		}
+		f->qlen += (unsigned)(pe - q) - 1;
 		e->pend = pe - 1;
 		e->pend_on = 1;
 	}
 	e->prev_addr = prev;
-	e->last_w = e3_ca_lw(a, i + m->k - 1);
+	e->last_w = i + k - 1 ? (uint32_t)(cw[i + k] - cw[i + k - 1]) :
+				a->w0;
 	e->addr = m->end_addr;
 	e->isa = (enum etm_isa)(st & E3_CA_ISA);
 	e->addr_valid = !!(st & E3_CA_VALID);
