@@ -682,7 +682,8 @@ static void e3_reset(struct etm_flow *f)
 {
 	struct etm3_flow *e = f->impl;
 	int ever = e->ever_synced;
-	struct etm_wm_entry *memo = e->memo, *camemo = e->camemo;
+	struct etm_wm_entry *memo = e->memo;
+	struct e3_caentry *camemo = e->camemo;
 	struct e3_smemo *smemo = e->d.smemo;
 	uint32_t tgen = e->tgen;
 

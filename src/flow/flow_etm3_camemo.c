@@ -15,11 +15,21 @@
 #include "flow/flow_etm3_int.h"
 #include "flow/walk_memo.h"
 
+/* An entry: a walk of the plain memo's form (its cycles 0), and k atoms
+ * with E/N bits pat (bit i: atom i is N), range j beginning at atom
+ * a0[j]. */
+struct e3_caentry {
+	struct etm_wm_entry w;
+	uint64_t pat;
+	uint8_t k;
+	uint8_t a0[ETM_WALK_MEMO_RANGES];
+};
+
 /* Atoms one missed lookup walks and keeps (at most): a longer walk covers
  * more per lookup, a shorter one is found again more often. */
 #define E3_CAMEMO_ATOMS 16
 
-/* The end state of a kept walk in etm_wm_entry's end_st: ISA in the low
+/* The end state of a kept walk in its end_st: ISA in the low
  * byte, then addr_valid, wait_branch (E3_WAIT_*), pend_open (the layout of
  * flow_etm3_plain.c's packed state). */
 #define E3_CA_ISA 0xffu
@@ -37,18 +47,18 @@ static inline int e3_ca_merges(const struct etm3_flow *e)
 
 /* Whether entry @m is a walk from @addr under @key whose atoms are the
  * next ones, @bits (@avail of them). */
-static inline int e3_ca_fits(const struct etm_wm_entry *m, uint64_t addr,
+static inline int e3_ca_fits(const struct e3_caentry *m, uint64_t addr,
 			     uint64_t key, uint64_t bits, uint32_t avail)
 {
-	return m->addr == addr && m->key == key && m->k <= avail &&
+	return m->w.addr == addr && m->w.key == key && m->k <= avail &&
 	       (bits & ((2ull << (m->k - 1)) - 1)) == m->pat;
 }
 
 /* The entry of set @m for a walk from @addr under @key whose atoms, from
  * the next one, are @bits (@avail of them), the longer if both are; or
  * NULL. */
-static inline const struct etm_wm_entry *
-e3_ca_find(const struct etm_wm_entry *m, uint64_t addr, uint64_t key,
+static inline const struct e3_caentry *
+e3_ca_find(const struct e3_caentry *m, uint64_t addr, uint64_t key,
 	   uint64_t bits, uint32_t avail)
 {
 	int f0 = e3_ca_fits(&m[0], addr, key, bits, avail);
@@ -65,29 +75,29 @@ e3_ca_find(const struct etm_wm_entry *m, uint64_t addr, uint64_t key,
  * atoms' cycles, the last pending; then the end state. Returns 0, 1 when
  * the queue has no room (the walk reports that), or an error. */
 static int e3_ca_apply(struct etm3_flow *e, const struct e3_atoms *a,
-		       uint32_t i, const struct etm_wm_entry *m)
+		       uint32_t i, const struct e3_caentry *m)
 {
 	struct etm_flow *f = e->f;
-	const struct etm_elem *r = m->el;
+	const struct etm_elem *r = m->w.el;
 	struct etm_elem *pe;
 	struct etm_atom_run *ar = a->r;
 	/* in locals: the stores to elements could alias them */
 	const uint16_t *cw = a->cw;
 	uint32_t x0 = a->w0 - (uint32_t)cw[1]; /* atom 0's carry */
-	uint64_t prev = m->prev_addr;
-	unsigned n = m->nr, j = 0;
-	uint32_t st = m->end_st, k = m->k;
+	uint64_t prev = m->w.prev_addr;
+	unsigned n = m->w.nr, j = 0;
+	uint32_t st = m->w.end_st, k = m->k;
 	int err;
 
 	if (f->qhead + f->qlen + n + 1 >= ETM_FLOW_QMAX)
 		return 1;
-	if (m->merge) {
+	if (m->w.merge) {
 		uint32_t l = i + (n > 1 ? m->a0[1] : k);
 
 		pe = e->pend;
-		if (m->prev_pending)
+		if (m->w.prev_pending)
 			prev = pe->last_addr;
-		pe->ninsn += m->d_ninsn;
+		pe->ninsn += m->w.d_ninsn;
 		pe->end = r->end;
 		pe->last_addr = r->last_addr;
 		pe->last_size = r->last_size;
@@ -124,7 +134,7 @@ static int e3_ca_apply(struct etm3_flow *e, const struct e3_atoms *a,
 	e->prev_addr = prev;
 	e->last_w = i + k - 1 ? (uint32_t)(cw[i + k] - cw[i + k - 1]) :
 				a->w0;
-	e->addr = m->end_addr;
+	e->addr = m->w.end_addr;
 	e->isa = (enum etm_isa)(st & E3_CA_ISA);
 	e->addr_valid = !!(st & E3_CA_VALID);
 	e->wait_branch = (int)(st >> E3_CA_WAIT_SHIFT & 3);
@@ -138,7 +148,7 @@ static int e3_ca_apply(struct etm3_flow *e, const struct e3_atoms *a,
  * in @m under @addr and @key if it made only ranges, at most
  * ETM_WALK_MEMO_RANGES, all but the last classified, one instruction an
  * atom. */
-static void e3_ca_keep(struct etm3_flow *e, struct etm_wm_entry *m,
+static void e3_ca_keep(struct etm3_flow *e, struct e3_caentry *m,
 		       uint64_t addr, uint64_t key, uint64_t pat, uint32_t k,
 		       unsigned base, int merge, uint32_t old_n)
 {
@@ -166,31 +176,31 @@ static void e3_ca_keep(struct etm3_flow *e, struct etm_wm_entry *m,
 	m[1] = m[0];
 	for (j = 0; j < nr; j++) {
 		m[0].a0[j] = a0[j];
-		m[0].el[j] = f->q[base + j];
-		m[0].el[j].cycles = 0;
+		m[0].w.el[j] = f->q[base + j];
+		m[0].w.el[j].cycles = 0;
 	}
-	m[0].nr = (uint8_t)nr;
-	etm_e3_classify_last(e, &m[0].el[nr - 1]);
-	m[0].merge = (uint8_t)merge;
-	m[0].d_ninsn = merge ? f->q[base].ninsn - old_n : 0;
-	m[0].prev_pending = (uint8_t)(merge && nr == 1 && m[0].d_ninsn == 1);
-	m[0].addr = addr;
-	m[0].key = key;
+	m[0].w.nr = (uint8_t)nr;
+	etm_e3_classify_last(e, &m[0].w.el[nr - 1]);
+	m[0].w.merge = (uint8_t)merge;
+	m[0].w.d_ninsn = merge ? f->q[base].ninsn - old_n : 0;
+	m[0].w.prev_pending = (uint8_t)(merge && nr == 1 && m[0].w.d_ninsn == 1);
+	m[0].w.addr = addr;
+	m[0].w.key = key;
 	m[0].pat = pat;
 	m[0].k = (uint8_t)k;
-	m[0].end_st = ((uint32_t)e->isa & E3_CA_ISA) |
-		      (e->addr_valid ? E3_CA_VALID : 0) |
-		      ((uint32_t)e->wait_branch & 3) << E3_CA_WAIT_SHIFT |
-		      (e->pend_open ? E3_CA_OPEN : 0);
-	m[0].end_addr = e->addr;
-	m[0].prev_addr = m[0].prev_pending ? 0 : e->prev_addr;
+	m[0].w.end_st = ((uint32_t)e->isa & E3_CA_ISA) |
+			(e->addr_valid ? E3_CA_VALID : 0) |
+			((uint32_t)e->wait_branch & 3) << E3_CA_WAIT_SHIFT |
+			(e->pend_open ? E3_CA_OPEN : 0);
+	m[0].w.end_addr = e->addr;
+	m[0].w.prev_addr = m[0].w.prev_pending ? 0 : e->prev_addr;
 }
 
 /* A miss at atom a->first: walk the next @k atoms and keep the walk in set
  * @m under @key. */
 static __attribute__((noinline)) int e3_ca_miss(struct etm3_flow *e,
 						const struct e3_atoms *a,
-						struct etm_wm_entry *m,
+						struct e3_caentry *m,
 						uint64_t key, uint32_t k,
 						int merge)
 {
@@ -234,9 +244,9 @@ int etm_e3_camemo_run(struct etm3_flow *e, struct e3_atoms *a)
 		int merge = e3_ca_merges(e);
 		uint64_t key = etm_wm_key(e->tgen, e->isa, e->space, 0xca,
 					  merge);
-		struct etm_wm_entry *set = etm_wm_slot_in(
-			e->camemo, e->addr, (uint8_t)merge, E3_CAMEMO_LOG2);
-		const struct etm_wm_entry *m =
+		struct e3_caentry *set = &e->camemo[etm_wm_set(e->addr, (uint8_t)merge,
+							       E3_CAMEMO_LOG2)];
+		const struct e3_caentry *m =
 			e3_ca_find(set, e->addr, key, a->bits >> i, avail);
 
 		if (m) {
@@ -258,4 +268,15 @@ int etm_e3_camemo_run(struct etm3_flow *e, struct e3_atoms *a)
 							  E3_CAMEMO_ATOMS);
 	}
 	return etm_e3_walk(e, a);
+}
+
+unsigned etm_e3_camemo_count(const struct etm3_flow *e, uint64_t addr,
+			     int merge, unsigned k)
+{
+	unsigned i, c = 0;
+
+	for (i = 0; e->camemo && i < 1u << E3_CAMEMO_LOG2; i++)
+		c += e->camemo[i].w.addr == addr && e->camemo[i].w.key &&
+		     e->camemo[i].w.merge == !!merge && e->camemo[i].k == k;
+	return c;
 }

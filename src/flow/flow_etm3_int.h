@@ -9,6 +9,7 @@
 #include "flow/flow_int.h"
 
 struct etm_wm_entry;
+struct e3_caentry;
 
 /* Elements that may follow the pending range while its last instruction can
  * still be cancelled (timestamps, context, exception return, ...). */
@@ -128,7 +129,7 @@ struct etm3_flow {
 	uint32_t tgen; /* generation of rtmpl (a memo key) */
 	/* the same for cycle-accurate runs (flow_etm3_camemo.c,
 	 * 2^E3_CAMEMO_LOG2 entries) */
-	struct etm_wm_entry *camemo;
+	struct e3_caentry *camemo;
 
 	struct e3_data d; /* data trace (off: untouched) */
 
@@ -232,6 +233,10 @@ int etm_e3_run(struct etm3_flow *e, struct etm_atom_run *r);
  * a->first) walked through the walk memo, the cache on and nothing held;
  * the same elements as etm_e3_walk(). */
 int etm_e3_camemo_run(struct etm3_flow *e, struct e3_atoms *a);
+/* The walks of @k atoms from @addr kept there, going on in the pending
+ * range (@merge) or not (for tests). */
+unsigned etm_e3_camemo_count(const struct etm3_flow *e, uint64_t addr,
+			     int merge, unsigned k);
 
 /* flow_etm3_sync.c: I-sync, gap cycles, bad trace. */
 int etm_e3_isync(struct etm3_flow *e, const struct etm_packet *pkt);

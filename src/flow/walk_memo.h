@@ -7,6 +7,7 @@
 #ifndef ETM_FLOW_WALK_MEMO_H
 #define ETM_FLOW_WALK_MEMO_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <etmtrace/flow.h>
@@ -31,12 +32,6 @@ struct etm_wm_entry {
 			  * plain loop's packed state, flow_etm3_plain.c) */
 	uint64_t end_addr;
 	uint64_t prev_addr; /* second-to-last instruction of the last */
-	/* cycle-accurate walks (flow_etm3_camemo.c): k atoms with E/N bits
-	 * pat (bit i: atom i is N); range j begins at atom a0[j]; the ranges'
-	 * cycles are 0 here, filled from the atoms' W sums when replayed */
-	uint64_t pat;
-	uint8_t k;
-	uint8_t a0[ETM_WALK_MEMO_RANGES];
 	struct etm_elem el[ETM_WALK_MEMO_RANGES];
 };
 
@@ -51,22 +46,25 @@ static inline uint64_t etm_wm_key(uint32_t tgen, unsigned isa,
 	       (merge ? 2u : 0u) | 1u;
 }
 
-/* The set of a walk from @addr with header byte @hdr in a table of
- * 2^@log2 entries: two entries (two ways, the newest first). */
-static inline struct etm_wm_entry *etm_wm_slot_in(struct etm_wm_entry *tab,
-						  uint64_t addr, uint8_t hdr,
-						  unsigned log2)
-{
-	uint64_t h = addr ^ ((uint64_t)hdr << 40);
-
-	return &tab[((h * 0x9E3779B97F4A7C15ull) >> (65 - log2)) << 1];
-}
-
-/* The same in the plain loop's table (ETM_WALK_MEMO_LOG2). */
+/* The set of a walk from @addr with header byte @hdr: two entries (two
+ * ways, the newest first). */
 static inline struct etm_wm_entry *etm_wm_slot(struct etm_wm_entry *tab,
 					       uint64_t addr, uint8_t hdr)
 {
-	return etm_wm_slot_in(tab, addr, hdr, ETM_WALK_MEMO_LOG2);
+	uint64_t h = addr ^ ((uint64_t)hdr << 40);
+
+	return &tab[((h * 0x9E3779B97F4A7C15ull) >> (65 - ETM_WALK_MEMO_LOG2))
+		    << 1];
+}
+
+/* The set index (its first entry) of a walk from @addr with @hdr in a
+ * table of 2^@log2 entries of two ways (the cycle-accurate memo's,
+ * flow_etm3_camemo.c; the same hash as etm_wm_slot()). */
+static inline size_t etm_wm_set(uint64_t addr, uint8_t hdr, unsigned log2)
+{
+	uint64_t h = addr ^ ((uint64_t)hdr << 40);
+
+	return (size_t)((h * 0x9E3779B97F4A7C15ull) >> (65 - log2)) << 1;
 }
 
 #endif

@@ -13,7 +13,6 @@
 
 #include "etest.h"
 #include "flow/flow_etm3_int.h"
-#include "flow/walk_memo.h"
 #include "packet/pktdec.h"
 
 /* A32 at 0x1000: mov r0, #1; nop; nop; b 0x1000 (imm24 = (0x1000 -
@@ -140,7 +139,6 @@ static void decode(int cache, struct ranges *out)
 	struct etm_image *img = etm_image_alloc();
 	struct etm_flow *f;
 	struct etm3_flow *e;
-	int i, merged = 0;
 
 	memset(out, 0, sizeof(*out));
 	etm_config_init(&cfg);
@@ -177,15 +175,10 @@ static void decode(int cache, struct ranges *out)
 	ET_EQ(e->last_w, 1);
 	/* the memo was used: the walk going on in the pending range at
 	 * 0x1008 (R6) was kept */
-	if (cache) {
-		ET_CHECK(e->camemo != NULL);
-		for (i = 0; e->camemo && i < 1 << E3_CAMEMO_LOG2; i++)
-			merged += e->camemo[i].addr == 0x1008 &&
-				  e->camemo[i].merge && e->camemo[i].k == 2;
-		ET_EQ(merged, 1);
-	} else {
+	if (cache)
+		ET_EQ(etm_e3_camemo_count(e, 0x1008, 1, 2), 1);
+	else
 		ET_CHECK(e->camemo == NULL);
-	}
 	ET_EQ(etm_flow_finish(f), 0);
 	take(f, out);
 	etm_flow_free(f);
