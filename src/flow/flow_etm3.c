@@ -10,11 +10,6 @@
 #include "flow/flow_etm3_int.h"
 #include "flow/walk_memo.h"
 
-static enum etm_space e3_space(const struct etm3_flow *e)
-{
-	return e->space;
-}
-
 /* Change the security state: the memory space of the next blocks (the
  * block the last atoms ended in was of the other space). */
 static void e3_set_ns(struct etm3_flow *e, uint8_t ns)
@@ -333,7 +328,7 @@ static inline int e3_block(struct etm3_flow *e, const struct etm_block **b,
 	}
 	*i0 = 0;
 	e->cb = NULL;
-	return etm_flow_block(e->f, e3_space(e), e->addr, e->isa, &e->tmp, b);
+	return etm_flow_block(e->f, e->space, e->addr, e->isa, &e->tmp, b);
 }
 
 /* The step for @run E atoms (then an N atom if @n_follows) from index
@@ -370,7 +365,7 @@ static inline void e3_plan(struct e3_step *st, const struct etm_block *b,
 static inline __attribute__((always_inline)) int e3_walk_in(struct etm3_flow *e, const struct e3_atoms *a)
 {
 	const struct etm_block *b;
-	uint32_t i = 0, i0, n = a->n, run;
+	uint32_t i = a->first, i0, n = a->n, run;
 	struct e3_step st;
 	int err;
 
@@ -467,6 +462,8 @@ int etm_e3_run(struct etm3_flow *e, struct etm_atom_run *r)
 		a.cw = r->cw;
 		a.w0 = e3_sat32((uint64_t)r->cw[1] + e->carry);
 		e->carry = r->w_tail;
+		if (e->f->cache_on && !e->nheld && !e->d.on)
+			return etm_e3_camemo_run(e, &a);
 	}
 	return e3_walk_in(e, &a);
 }
@@ -686,12 +683,14 @@ static void e3_reset(struct etm_flow *f)
 	struct etm3_flow *e = f->impl;
 	int ever = e->ever_synced;
 	struct etm_wm_entry *memo = e->memo;
+	struct e3_caentry *camemo = e->camemo;
 	struct e3_smemo *smemo = e->d.smemo;
 	uint32_t tgen = e->tgen;
 
 	memset(e, 0, sizeof(*e));
 	e->f = f;
 	e->memo = memo;
+	e->camemo = camemo;
 	e->d.smemo = smemo;
 	e->tgen = tgen + 1;
 	e->ca = etm_cfg_cycle_acc(&f->cfg);
@@ -762,6 +761,7 @@ static void e3_free(struct etm_flow *f)
 
 	if (e) {
 		free(e->memo);
+		free(e->camemo);
 		free(e->d.smemo);
 	}
 	free(f->impl);

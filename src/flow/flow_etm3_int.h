@@ -9,6 +9,7 @@
 #include "flow/flow_int.h"
 
 struct etm_wm_entry;
+struct e3_caentry;
 
 /* Elements that may follow the pending range while its last instruction can
  * still be cancelled (timestamps, context, exception return, ...). */
@@ -45,6 +46,11 @@ struct e3_data {
 };
 
 #define E3_SMEMO 1024
+
+/* Entries (two-way sets) of the cycle-accurate walk memo: a walk is kept
+ * per start and E/N pattern, so it holds more walks than the plain loop's
+ * (TC2 0x10: ~640 walks a pass thrashed 1,024 entries). */
+#define E3_CAMEMO_LOG2 12
 
 /* The classes of instructions that ended ranges inside a block
  * (etm_e3_classify_last()), direct-mapped by address: E3_CMEMO entries,
@@ -121,6 +127,9 @@ struct etm3_flow {
 	 * until the first one (with the cache on) or without memory */
 	struct etm_wm_entry *memo;
 	uint32_t tgen; /* generation of rtmpl (a memo key) */
+	/* the same for cycle-accurate runs (flow_etm3_camemo.c,
+	 * 2^E3_CAMEMO_LOG2 entries) */
+	struct e3_caentry *camemo;
 
 	struct e3_data d; /* data trace (off: untouched) */
 
@@ -138,6 +147,7 @@ struct e3_atoms {
 	const uint16_t *cw;
 	uint32_t w0;
 	struct etm_atom_run *r;
+	uint32_t first; /* the atom the walk starts at (those before: done) */
 };
 
 /* Copy @el to the output queue. */
@@ -218,6 +228,15 @@ int etm_e3_branch(struct etm3_flow *e, const struct etm_brc *br,
 /* A run of one-byte P-headers walked as one, each element with its
  * packet's offset. */
 int etm_e3_run(struct etm3_flow *e, struct etm_atom_run *r);
+
+/* flow_etm3_camemo.c: run @a of cycle-accurate atoms (of an atom run, from
+ * a->first) walked through the walk memo, the cache on and nothing held;
+ * the same elements as etm_e3_walk(). */
+int etm_e3_camemo_run(struct etm3_flow *e, struct e3_atoms *a);
+/* The walks of @k atoms from @addr kept there, going on in the pending
+ * range (@merge) or not (for tests). */
+unsigned etm_e3_camemo_count(const struct etm3_flow *e, uint64_t addr,
+			     int merge, unsigned k);
 
 /* flow_etm3_sync.c: I-sync, gap cycles, bad trace. */
 int etm_e3_isync(struct etm3_flow *e, const struct etm_packet *pkt);

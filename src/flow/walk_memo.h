@@ -7,6 +7,7 @@
 #ifndef ETM_FLOW_WALK_MEMO_H
 #define ETM_FLOW_WALK_MEMO_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <etmtrace/flow.h>
@@ -54,6 +55,16 @@ static inline struct etm_wm_entry *etm_wm_slot(struct etm_wm_entry *tab,
 
 	return &tab[((h * 0x9E3779B97F4A7C15ull) >> (65 - ETM_WALK_MEMO_LOG2))
 		    << 1];
+}
+
+/* The set index (its first entry) of a walk from @addr with @hdr in a
+ * table of 2^@log2 entries of two ways (the cycle-accurate memo's,
+ * flow_etm3_camemo.c; the same hash as etm_wm_slot()). */
+static inline size_t etm_wm_set(uint64_t addr, uint8_t hdr, unsigned log2)
+{
+	uint64_t h = addr ^ ((uint64_t)hdr << 40);
+
+	return (size_t)((h * 0x9E3779B97F4A7C15ull) >> (65 - log2)) << 1;
 }
 
 #endif

@@ -1,0 +1,282 @@
+/* flow/flow_etm3_camemo.c - cycle-accurate ETMv3 atom runs through the walk
+ * memo (walk_memo.h). The ranges a walk makes depend only on where it
+ * starts (address, ISA, memory space, context template, whether it goes on
+ * in the pending range) and on the E/N pattern of its atoms, not on the W
+ * atoms: the cycles of a range are the W atoms of its atoms, taken from
+ * the run's running sums (struct etm_atom_run's cw[]) when it is replayed.
+ * So a walk of k atoms is kept under its start and its k E/N bits, and
+ * replayed whenever the next k atoms of a run have the same bits. */
+#include <stddef.h>
+#include <stdlib.h>
+
+#include <etmtrace/error.h>
+
+#include "common/copy.h"
+#include "flow/flow_etm3_int.h"
+#include "flow/walk_memo.h"
+
+/* An entry: a walk of the plain memo's form (its cycles 0), and k atoms
+ * with E/N bits pat (bit i: atom i is N), range j beginning at atom
+ * a0[j]. */
+struct e3_caentry {
+	struct etm_wm_entry w;
+	uint64_t pat;
+	uint8_t k;
+	uint8_t a0[ETM_WALK_MEMO_RANGES];
+};
+
+/* Atoms one missed lookup walks and keeps (at most): a longer walk covers
+ * more per lookup, a shorter one is found again more often. */
+#define E3_CAMEMO_ATOMS 16
+
+/* The end state of a kept walk in its end_st: ISA in the low
+ * byte, then addr_valid, wait_branch (E3_WAIT_*), pend_open (the layout of
+ * flow_etm3_plain.c's packed state). */
+#define E3_CA_ISA 0xffu
+#define E3_CA_VALID 0x100u
+#define E3_CA_WAIT_SHIFT 9
+#define E3_CA_OPEN 0x1000u
+
+/* Whether the next walk goes on in the pending range (e3_append()'s test
+ * for its first step, nothing held). */
+static inline int e3_ca_merges(const struct etm3_flow *e)
+{
+	return e->pend_on && e->pend_open && e->pend->end == e->addr &&
+	       e->pend->isa == e->isa;
+}
+
+/* Whether entry @m is a walk from @addr under @key whose atoms are the
+ * next ones, @bits (@avail of them). */
+static inline int e3_ca_fits(const struct e3_caentry *m, uint64_t addr,
+			     uint64_t key, uint64_t bits, uint32_t avail)
+{
+	return m->w.addr == addr && m->w.key == key && m->k <= avail &&
+	       (bits & ((2ull << (m->k - 1)) - 1)) == m->pat;
+}
+
+/* The entry of set @m for a walk from @addr under @key whose atoms, from
+ * the next one, are @bits (@avail of them), the longer if both are; or
+ * NULL. */
+static inline const struct e3_caentry *
+e3_ca_find(const struct e3_caentry *m, uint64_t addr, uint64_t key,
+	   uint64_t bits, uint32_t avail)
+{
+	int f0 = e3_ca_fits(&m[0], addr, key, bits, avail);
+	int f1 = e3_ca_fits(&m[1], addr, key, bits, avail);
+
+	if (f0 && f1)
+		return m[1].k > m[0].k ? &m[1] : &m[0];
+	return f0 ? &m[0] : f1 ? &m[1] :
+				 NULL;
+}
+
+/* Replay entry @m at atom @i of @a: the pending range extended (a merging
+ * walk), the new ranges queued with their first atom's offset and their
+ * atoms' cycles, the last pending; then the end state. Returns 0, 1 when
+ * the queue has no room (the walk reports that), or an error. */
+static int e3_ca_apply(struct etm3_flow *e, const struct e3_atoms *a,
+		       uint32_t i, const struct e3_caentry *m)
+{
+	struct etm_flow *f = e->f;
+	const struct etm_elem *r = m->w.el;
+	struct etm_elem *pe;
+	struct etm_atom_run *ar = a->r;
+	/* in locals: the stores to elements could alias them */
+	const uint16_t *cw = a->cw;
+	uint32_t x0 = a->w0 - (uint32_t)cw[1]; /* atom 0's carry */
+	uint64_t prev = m->w.prev_addr;
+	unsigned n = m->w.nr, j = 0;
+	uint32_t st = m->w.end_st, k = m->k;
+	int err;
+
+	if (f->qhead + f->qlen + n + 1 >= ETM_FLOW_QMAX)
+		return 1;
+	if (m->w.merge) {
+		uint32_t l = i + (n > 1 ? m->a0[1] : k);
+
+		pe = e->pend;
+		if (m->w.prev_pending)
+			prev = pe->last_addr;
+		pe->ninsn += m->w.d_ninsn;
+		pe->end = r->end;
+		pe->last_addr = r->last_addr;
+		pe->last_size = r->last_size;
+		pe->last_cls = r->last_cls;
+		pe->last_link = r->last_link;
+		pe->last_exec = r->last_exec;
+		pe->cycles = e3_sat32((uint64_t)pe->cycles +
+				      (uint32_t)(cw[l] - cw[i]) +
+				      (i ? 0 : x0));
+		j = 1;
+	}
+	if (j < n) {
+		struct etm_elem *q;
+
+		err = e3_flush(e);
+		if (err < 0)
+			return err;
+		q = &f->q[f->qhead + f->qlen];
+		pe = q;
+		for (; j < n; j++, pe++) {
+			uint32_t b = i + m->a0[j];
+			uint32_t l = j + 1 < n ? i + m->a0[j + 1] : i + k;
+
+			etm_copy(pe, &r[j], sizeof(*pe));
+			pe->offset = etm_atom_run_off(ar, ar->apk[b]);
+			pe->cycles = e3_sat32((uint64_t)(uint32_t)(cw[l] -
+								   cw[b]) +
+					      (b ? 0 : x0));
+		}
+		f->qlen += (unsigned)(pe - q) - 1;
+		e->pend = pe - 1;
+		e->pend_on = 1;
+	}
+	e->prev_addr = prev;
+	e->last_w = i + k - 1 ? (uint32_t)(cw[i + k] - cw[i + k - 1]) :
+				a->w0;
+	e->addr = m->w.end_addr;
+	e->isa = (enum etm_isa)(st & E3_CA_ISA);
+	e->addr_valid = !!(st & E3_CA_VALID);
+	e->wait_branch = (int)(st >> E3_CA_WAIT_SHIFT & 3);
+	e->pend_open = !!(st & E3_CA_OPEN);
+	e->cb = NULL;
+	return 0;
+}
+
+/* After a walk of @k atoms whose first range was at queue index @base (a
+ * merging walk: the pending range, then of @old_n instructions): keep it
+ * in @m under @addr and @key if it made only ranges, at most
+ * ETM_WALK_MEMO_RANGES, all but the last classified, one instruction an
+ * atom. */
+static void e3_ca_keep(struct etm3_flow *e, struct e3_caentry *m,
+		       uint64_t addr, uint64_t key, uint64_t pat, uint32_t k,
+		       unsigned base, int merge, uint32_t old_n)
+{
+	struct etm_flow *f = e->f;
+	unsigned end = f->qhead + f->qlen, j, nr;
+	uint8_t a0[ETM_WALK_MEMO_RANGES];
+	uint32_t at = 0;
+
+	if (!e->pend_on || e->pend != &f->q[end] || base > end ||
+	    end - base >= ETM_WALK_MEMO_RANGES || e->nheld)
+		return;
+	nr = end - base + 1;
+	for (j = base; j <= end; j++) {
+		const struct etm_elem *q = &f->q[j];
+		uint32_t ni = j == base && merge ? q->ninsn - old_n : q->ninsn;
+
+		if (q->kind != etmk_range ||
+		    (j < end && q->last_cls == etmc_unknown))
+			return;
+		a0[j - base] = (uint8_t)at;
+		at += ni;
+	}
+	if (at != k)
+		return;
+	m[1] = m[0];
+	for (j = 0; j < nr; j++) {
+		m[0].a0[j] = a0[j];
+		m[0].w.el[j] = f->q[base + j];
+		m[0].w.el[j].cycles = 0;
+	}
+	m[0].w.nr = (uint8_t)nr;
+	etm_e3_classify_last(e, &m[0].w.el[nr - 1]);
+	m[0].w.merge = (uint8_t)merge;
+	m[0].w.d_ninsn = merge ? f->q[base].ninsn - old_n : 0;
+	m[0].w.prev_pending = (uint8_t)(merge && nr == 1 && m[0].w.d_ninsn == 1);
+	m[0].w.addr = addr;
+	m[0].w.key = key;
+	m[0].pat = pat;
+	m[0].k = (uint8_t)k;
+	m[0].w.end_st = ((uint32_t)e->isa & E3_CA_ISA) |
+			(e->addr_valid ? E3_CA_VALID : 0) |
+			((uint32_t)e->wait_branch & 3) << E3_CA_WAIT_SHIFT |
+			(e->pend_open ? E3_CA_OPEN : 0);
+	m[0].w.end_addr = e->addr;
+	m[0].w.prev_addr = m[0].w.prev_pending ? 0 : e->prev_addr;
+}
+
+/* A miss at atom a->first: walk the next @k atoms and keep the walk in set
+ * @m under @key. */
+static __attribute__((noinline)) int e3_ca_miss(struct etm3_flow *e,
+						const struct e3_atoms *a,
+						struct e3_caentry *m,
+						uint64_t key, uint32_t k,
+						int merge)
+{
+	struct etm_flow *f = e->f;
+	struct e3_atoms s = *a;
+	uint64_t addr = e->addr;
+	uint32_t old_n = merge ? e->pend->ninsn : 0;
+	unsigned at = f->qhead + f->qlen;
+	int base = merge ? (e->pend == &f->q[at] ? (int)at : -1) :
+			   (int)at + (e->pend_on ? 1 : 0);
+	int err;
+
+	s.n = a->first + k;
+	err = etm_e3_walk(e, &s);
+	if (err >= 0 && base >= 0)
+		e3_ca_keep(e, m, addr, key,
+			   (a->bits >> a->first) & ((2ull << (k - 1)) - 1), k,
+			   (unsigned)base, merge, old_n);
+	return err;
+}
+
+/* The cycle-accurate walk memo, allocated at first use (0 without
+ * memory: runs are then walked). */
+static int e3_ca_memo(struct etm3_flow *e)
+{
+	if (!e->camemo)
+		e->camemo = calloc((size_t)1 << E3_CAMEMO_LOG2,
+				   sizeof(*e->camemo));
+	return e->camemo != NULL;
+}
+
+int etm_e3_camemo_run(struct etm3_flow *e, struct e3_atoms *a)
+{
+	uint32_t n = a->n;
+	int err;
+
+	if (!e3_ca_memo(e))
+		return etm_e3_walk(e, a);
+	while (a->first < n && e->addr_valid && !e->nheld) {
+		uint32_t i = a->first, avail = n - i;
+		int merge = e3_ca_merges(e);
+		uint64_t key = etm_wm_key(e->tgen, e->isa, e->space, 0xca,
+					  merge);
+		struct e3_caentry *set = &e->camemo[etm_wm_set(e->addr, (uint8_t)merge,
+							       E3_CAMEMO_LOG2)];
+		const struct e3_caentry *m =
+			e3_ca_find(set, e->addr, key, a->bits >> i, avail);
+
+		if (m) {
+			err = e3_ca_apply(e, a, i, m);
+			if (err < 0)
+				return err;
+			if (err)
+				break;
+			a->first = i + m->k;
+			continue;
+		}
+		err = e3_ca_miss(e, a, set, key,
+				 avail < E3_CAMEMO_ATOMS ? avail :
+							   E3_CAMEMO_ATOMS,
+				 merge);
+		if (err < 0)
+			return err;
+		a->first = i + (avail < E3_CAMEMO_ATOMS ? avail :
+							  E3_CAMEMO_ATOMS);
+	}
+	return etm_e3_walk(e, a);
+}
+
+unsigned etm_e3_camemo_count(const struct etm3_flow *e, uint64_t addr,
+			     int merge, unsigned k)
+{
+	unsigned i, c = 0;
+
+	for (i = 0; e->camemo && i < 1u << E3_CAMEMO_LOG2; i++)
+		c += e->camemo[i].w.addr == addr && e->camemo[i].w.key &&
+		     e->camemo[i].w.merge == !!merge && e->camemo[i].k == k;
+	return c;
+}
