@@ -415,9 +415,13 @@ e3_plain_atoms(struct etm3_flow *e, struct etm_tok_reader *t,
  * one-packet run is walked the same way, with that packet's offset.
  * Returns 1 when the next packet needs the general loop, 0 when the queue
  * is full enough, or an error. Compiled three times, with the memo (@memo)
- * on input without an offset map (@raw: a byte's offset is the chunk's
- * plus its position, no test of the map per P-header) or with one, and
- * without: no test of it per packet. */
+ * on input without an offset map in the standard branch encoding with an
+ * A32, T32 or ThumbEE address base and 5 bytes at hand (@raw: a byte's
+ * offset is the chunk's plus its position, no test of the map per
+ * P-header; the loop stops 4 bytes before the chunk's end, so that each
+ * branch packet has 5 bytes at hand, no test of it per packet: the
+ * general loop takes the last packets) or else, and without: no test of
+ * it per packet. */
 static inline __attribute__((always_inline)) int
 e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 	      int memo, int raw)
@@ -444,7 +448,8 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 	 * by pointer, @b at position pos */
 	const uint8_t *buf = t->buf, *aok = t->aok;
 	const uint8_t *b = buf + pos, *end = buf + t->len;
-	/* b < lim5: the standard encoding and 5 bytes at hand */
+	/* b < lim5: the standard encoding and 5 bytes at hand (@raw: b <
+	 * end, which stops 4 bytes early) */
 	const uint8_t *lim5 = std && t->len >= 5 ? end - 4 : buf;
 	/* @raw: the offset of the byte at b is offb + b (etm_tok_off()) */
 	const uint64_t offb = t->off - (uint64_t)(uintptr_t)buf;
@@ -454,8 +459,11 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 	 * synchronisation or moves the queue head: e->nheld stays 0,
 	 * e->synced set, f->qhead as it is (below a quarter of the queue:
 	 * etm_flow_qstart()). */
+	/* where the loop stops */
+	const uint8_t *stop = raw ? lim5 : end;
+
 	e3_ls_get(e, &s);
-	while (b < end) {
+	while (b < stop) {
 		uint8_t h = *b;
 
 		if (aok[h]) {
@@ -489,9 +497,10 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 			 * the others out of line (etm_brp_other()) */
 			uint32_t baddr = 0;
 			enum etm_isa bisa = etmi_unknown;
-			size_t n = b < lim5 ? etm_br_std5(taddr, tisa, b,
-							  &baddr, &bisa) :
-					      0;
+			size_t n = raw || b < lim5 ?
+					   etm_br_std5(taddr, tisa, b, &baddr,
+						       &bisa) :
+					   0;
 
 			if (!n) {
 				uint64_t bp = etm_brp_other(
@@ -556,7 +565,8 @@ static __attribute__((noinline)) int e3_plain_memo(struct etm3_flow *e,
 }
 
 /* With the memo, on input without an offset map (raw bytes: the bench's
- * synthetic traces, a single source's own file). */
+ * synthetic traces, a single source's own file) in the standard branch
+ * encoding, more than 4 bytes to go. */
 static __attribute__((noinline)) int e3_plain_memo_raw(
 	struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np)
 {
@@ -577,8 +587,12 @@ static int e3_plain(struct etm3_flow *e, struct etm_tok_reader *t,
 		    uint64_t *np)
 {
 	if (e->f->cache_on && e3_memo_get(e))
-		return t->map ? e3_plain_memo(e, t, np) :
-				e3_plain_memo_raw(e, t, np);
+		return !t->map && !t->alt && t->len - t->pos > 4 &&
+				       (t->isa == etmi_a32 ||
+					t->isa == etmi_t32 ||
+					t->isa == etmi_tee) ?
+			       e3_plain_memo_raw(e, t, np) :
+			       e3_plain_memo(e, t, np);
 	return e3_plain_nomemo(e, t, np);
 }
 
