@@ -59,8 +59,7 @@ static inline uint64_t etm_wm_ctx(uint32_t dgen, unsigned space)
 static inline uint64_t etm_wm_key(uint32_t addr, uint8_t hdr, uint32_t st6,
 				  uint64_t ctx)
 {
-	return (uint64_t)addr | (uint64_t)hdr << 32 |
-	       (uint64_t)(st6 & 0x3f) << 40 | ctx;
+	return (uint64_t)((st6 & 0x3f) << 8 | hdr) << 32 | addr | ctx;
 }
 
 /* The set of the walk of key @key: two entries (two ways, the newest
