@@ -33,6 +33,11 @@
 #define E3_ST_PEND_ON 0x100u
 #define E3_ST_PEND_OPEN 0x200u
 #define E3_ST_PEND_CLS 0x400u
+/* wait_branch is 0, E3_WAIT_BRANCH or E3_WAIT_ISA: each a bit of its own */
+#define E3_ST_WAIT_BRANCH ((uint32_t)E3_WAIT_BRANCH << E3_ST_WAIT_SHIFT)
+#define E3_ST_WAIT_ISA ((uint32_t)E3_WAIT_ISA << E3_ST_WAIT_SHIFT)
+_Static_assert(E3_WAIT_BRANCH == 1 && E3_WAIT_ISA == 2,
+	       "wait_branch's values are bits of their own");
 
 _Static_assert(etmi_jazelle <= E3_ST_ISA, "an ISA fits E3_ST_ISA");
 
@@ -256,6 +261,19 @@ e3_ls_flush(struct etm3_flow *e, struct e3_ls *s)
 	err = etm_e3_flush_slow(e);
 	e3_ls_get(e, s);
 	return err < 0 ? err : 1;
+}
+
+/* e3_ls_flush() testing E3_ST_PEND_CLS first (set only with
+ * E3_ST_PEND_ON): for a flush that usually finds it. */
+static inline __attribute__((always_inline)) int
+e3_ls_flush_cls(struct etm3_flow *e, struct e3_ls *s)
+{
+	if (s->st & E3_ST_PEND_CLS) {
+		s->qe++;
+		s->st &= ~(E3_ST_PEND_ON | E3_ST_PEND_CLS | E3_ST_MERGE);
+		return 0;
+	}
+	return e3_ls_flush(e, s);
 }
 
 /* The walk of memo entry @m, as e3_new_range() and e3_append() would have
@@ -517,17 +535,16 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 			 * indirect branch the walked ISA is the trace's (a
 			 * walk changes it only at a BLX imm, which waits
 			 * with E3_WAIT_ISA): a short address agrees. */
-			if (!n || ((s.st & 3u << E3_ST_WAIT_SHIFT) !=
-					   E3_WAIT_BRANCH << E3_ST_WAIT_SHIFT &&
-				   ((s.st & 3u << E3_ST_WAIT_SHIFT) !=
-					    E3_WAIT_ISA << E3_ST_WAIT_SHIFT ||
-				    baddr != s.addr ||
+			if (!n || (!(s.st & E3_ST_WAIT_BRANCH) &&
+				   (!(s.st & E3_ST_WAIT_ISA) || baddr != s.addr ||
 				    bisa != (enum etm_isa)(s.st & E3_ST_ISA))))
 				break;
 			/* etm_e3_branch() of a plain branch address (short
 			 * addresses are of A32, T32 or ThumbEE); no
-			 * element takes this packet's offset */
-			r = e3_ls_flush(e, &s);
+			 * element takes this packet's offset; the flush's
+			 * common case first (after a memoised walk:
+			 * E3_ST_PEND_CLS, which implies E3_ST_PEND_ON) */
+			r = e3_ls_flush_cls(e, &s);
 			s.addr = baddr;
 			s.st = (s.st & (E3_ST_PEND_ON | E3_ST_PEND_OPEN)) |
 			       (uint32_t)bisa | E3_ST_VALID | E3_ST_ADDR32;
