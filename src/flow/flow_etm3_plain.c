@@ -15,16 +15,55 @@
 #include "flow/walk_memo.h"
 
 /* The ISA and flags of the plain loop's state in one word (fewer values
- * live in the loop): ISA in the low byte, then addr_valid, wait_branch
- * (E3_WAIT_*), pend_on, pend_open; E3_ST_PEND_CLS (the loop's own, never
- * in the decoder): the pending range is at the queue's end and classified,
- * so e3_flush() would queue it by counting it. */
-#define E3_ST_ISA 0xffu
-#define E3_ST_VALID 0x100u
-#define E3_ST_WAIT_SHIFT 9
-#define E3_ST_PEND_ON 0x800u
-#define E3_ST_PEND_OPEN 0x1000u
-#define E3_ST_PEND_CLS 0x2000u
+ * live in the loop): ISA in the low 3 bits, then addr_valid, E3_ST_ADDR32,
+ * E3_ST_MERGE, wait_branch (E3_WAIT_*), pend_on, pend_open. E3_ST_ADDR32,
+ * E3_ST_MERGE and E3_ST_PEND_CLS are the loop's own, never in the decoder:
+ * the address fits 32 bits (a walk from it may be memoised: etm_wm_key());
+ * the next walk goes on in the pending range (e3_merges(): kept with the
+ * state, so that a memoised walk gives it with its end state and a branch
+ * clears it, with no test per P-header); the pending range is at the
+ * queue's end and classified, so e3_flush() would queue it by counting it.
+ * The low 6 bits are the state part of the memo key (E3_ST_KEY). */
+#define E3_ST_ISA 0x7u
+#define E3_ST_VALID 0x8u
+#define E3_ST_ADDR32 0x10u
+#define E3_ST_MERGE 0x20u
+#define E3_ST_KEY (E3_ST_ISA | E3_ST_VALID | E3_ST_ADDR32 | E3_ST_MERGE)
+#define E3_ST_WAIT_SHIFT 6
+#define E3_ST_PEND_ON 0x100u
+#define E3_ST_PEND_OPEN 0x200u
+#define E3_ST_PEND_CLS 0x400u
+/* wait_branch is 0, E3_WAIT_BRANCH or E3_WAIT_ISA: each a bit of its own */
+#define E3_ST_WAIT_BRANCH ((uint32_t)E3_WAIT_BRANCH << E3_ST_WAIT_SHIFT)
+#define E3_ST_WAIT_ISA ((uint32_t)E3_WAIT_ISA << E3_ST_WAIT_SHIFT)
+_Static_assert(E3_WAIT_BRANCH == 1 && E3_WAIT_ISA == 2,
+	       "wait_branch's values are bits of their own");
+
+_Static_assert(etmi_jazelle <= E3_ST_ISA, "an ISA fits E3_ST_ISA");
+
+/* E3_ST_ADDR32 for address @addr. */
+static inline uint32_t e3_st_addr32(uint64_t addr)
+{
+	return addr >> 32 ? 0 : E3_ST_ADDR32;
+}
+
+/* Whether the walk of the next P-header goes on in the pending range
+ * (e3_append()'s test for its first step, nothing held): the memo keeps
+ * such walks apart from those that start a new range. */
+static inline int e3_merges(int pend_on, int pend_open,
+			    const struct etm_elem *pend, uint64_t addr,
+			    enum etm_isa isa)
+{
+	return pend_on && pend_open && pend->end == addr && pend->isa == isa;
+}
+
+/* E3_ST_MERGE for the decoder's state. */
+static inline uint32_t e3_st_merge(const struct etm3_flow *e)
+{
+	return e3_merges(e->pend_on, e->pend_open, e->pend, e->addr, e->isa) ?
+		       E3_ST_MERGE :
+		       0;
+}
 
 static inline uint32_t e3_st_pack(enum etm_isa isa, int valid, int wait,
 				  int pend_on, int pend_open)
@@ -36,12 +75,37 @@ static inline uint32_t e3_st_pack(enum etm_isa isa, int valid, int wait,
 }
 
 /* The walk memo, allocated at first use (0 without memory: walks are then
- * not memoised). */
+ * not memoised); e->memo is its first entry (struct etm_wm_tab). */
 static int e3_memo_get(struct etm3_flow *e)
 {
-	if (!e->memo)
-		e->memo = calloc((size_t)1 << ETM_WALK_MEMO_LOG2, sizeof(*e->memo));
-	return e->memo != NULL;
+	if (!e->memo) {
+		struct etm_wm_tab *w = calloc(1, sizeof(*w));
+
+		if (!w)
+			return 0;
+		w->tbase = e->tgen;
+		e->memo = w->e;
+	}
+	return 1;
+}
+
+/* The context part of the memo keys for the decoder's template generation
+ * and memory space (etm_wm_ctx()); the memo is emptied when the
+ * generation is ETM_WALK_MEMO_GENS or more past the one its keys count
+ * from (every kept key has a generation in [tbase, tbase + GENS)). */
+static uint64_t e3_memo_ctx(struct etm3_flow *e)
+{
+	struct etm_wm_tab *w = (struct etm_wm_tab *)(void *)e->memo;
+	uint32_t d = e->tgen - w->tbase;
+	size_t i;
+
+	if (d >= ETM_WALK_MEMO_GENS) {
+		for (i = 0; i < (size_t)1 << ETM_WALK_MEMO_LOG2; i++)
+			w->e[i].key = 0;
+		w->tbase = e->tgen;
+		d = 0;
+	}
+	return etm_wm_ctx(d, e->space);
 }
 
 /* Queue index of the first range a walk makes or extends, or -1 when the
@@ -76,11 +140,10 @@ static int e3_memo_keepable(const struct etm3_flow *e, int base)
 	return 1;
 }
 
-/* Keep the walk e3_memo_keepable() accepted in @m: from @addr with key
- * @key; a merging walk went on in the pending range of @old_n
- * instructions. */
+/* Keep the walk e3_memo_keepable() accepted in @m under key @key; a
+ * merging walk went on in the pending range of @old_n instructions. */
 static void e3_memo_keep(struct etm3_flow *e, struct etm_wm_entry *m,
-			 uint64_t addr, uint64_t key, unsigned base,
+			 uint64_t key, unsigned base,
 			 int merge, uint32_t old_n)
 {
 	struct etm_flow *f = e->f;
@@ -96,10 +159,11 @@ static void e3_memo_keep(struct etm3_flow *e, struct etm_wm_entry *m,
 	/* a merging walk of one instruction: e3_append() took the second
 	 * to last from the pending range */
 	m->prev_pending = (uint8_t)(merge && m->nr == 1 && m->d_ninsn == 1);
-	m->addr = addr;
 	m->key = key;
+	/* the walk leaves its last range pending (e3_memo_keepable()) */
 	m->end_st = e3_st_pack(e->isa, e->addr_valid, e->wait_branch, 0,
-			       e->pend_open);
+			       e->pend_open) |
+		    e3_st_addr32(e->addr) | e3_st_merge(e);
 	/* the pending range a walk that is not merging leaves at the
 	 * queue's end (e3_ls_apply()) */
 	if (!merge && m->el[m->nr - 1].last_cls != etmc_unknown)
@@ -114,14 +178,13 @@ static __attribute__((noinline)) int e3_memo_miss(struct etm3_flow *e, const str
 						  struct etm_wm_entry *m, uint64_t key, int merge)
 {
 	struct e3_atoms a = { .n = ac->n, .bits = ac->bits };
-	uint64_t addr = e->addr;
 	uint32_t old_n = merge ? e->pend->ninsn : 0;
 	int base = e3_memo_base(e, merge), err;
 
 	err = etm_e3_walk(e, &a);
 	if (err >= 0 && e3_memo_keepable(e, base)) {
 		m[1] = m[0];
-		e3_memo_keep(e, &m[0], addr, key, (unsigned)base, merge,
+		e3_memo_keep(e, &m[0], key, (unsigned)base, merge,
 			     old_n);
 	}
 	return err;
@@ -145,7 +208,8 @@ static inline void e3_ls_get(const struct etm3_flow *e, struct e3_ls *s)
 	s->pend = e->pend;
 	s->qe = &e->f->q[e->f->qhead + e->f->qlen];
 	s->st = e3_st_pack(e->isa, e->addr_valid, e->wait_branch, e->pend_on,
-			   e->pend_open);
+			   e->pend_open) |
+		e3_st_addr32(e->addr) | e3_st_merge(e);
 }
 
 /* Write the state back. The block the last walk ended in is forgotten (a
@@ -163,19 +227,21 @@ static inline void e3_ls_put(struct etm3_flow *e, const struct e3_ls *s)
 	e->cb = NULL;
 }
 
-/* Whether the walk of the next P-header goes on in the pending range
- * (e3_append()'s test for its first step, nothing held): the memo keeps
- * such walks apart from those that start a new range. */
-static inline int e3_ls_merges(const struct e3_ls *s)
+/* E3_ST_MERGE for the local state. */
+static inline uint32_t e3_ls_merge(const struct e3_ls *s)
 {
-	return (s->st & (E3_ST_PEND_ON | E3_ST_PEND_OPEN)) ==
-		       (E3_ST_PEND_ON | E3_ST_PEND_OPEN) &&
-	       s->pend->end == s->addr &&
-	       s->pend->isa == (enum etm_isa)(s->st & E3_ST_ISA);
+	return e3_merges(!!(s->st & E3_ST_PEND_ON),
+			 !!(s->st & E3_ST_PEND_OPEN), s->pend, s->addr,
+			 (enum etm_isa)(s->st & E3_ST_ISA)) ?
+		       E3_ST_MERGE :
+		       0;
 }
 
-/* e3_flush() on the local state (nothing is held). */
-static inline int e3_ls_flush(struct etm3_flow *e, struct e3_ls *s)
+/* e3_flush() on the local state (nothing is held): 0, or 1 when it went
+ * out of line (the pending range may still be on), or an error. Without
+ * E3_ST_PEND_ON, E3_ST_MERGE is clear. */
+static inline __attribute__((always_inline)) int
+e3_ls_flush(struct etm3_flow *e, struct e3_ls *s)
 {
 	int err;
 
@@ -183,18 +249,31 @@ static inline int e3_ls_flush(struct etm3_flow *e, struct e3_ls *s)
 		return 0;
 	if (s->st & E3_ST_PEND_CLS) {
 		s->qe++;
-		s->st &= ~(E3_ST_PEND_ON | E3_ST_PEND_CLS);
+		s->st &= ~(E3_ST_PEND_ON | E3_ST_PEND_CLS | E3_ST_MERGE);
 		return 0;
 	}
 	if (s->pend == s->qe && s->pend->last_cls != etmc_unknown) {
 		s->qe++;
-		s->st &= ~E3_ST_PEND_ON;
+		s->st &= ~(E3_ST_PEND_ON | E3_ST_MERGE);
 		return 0;
 	}
 	e3_ls_put(e, s);
 	err = etm_e3_flush_slow(e);
 	e3_ls_get(e, s);
-	return err;
+	return err < 0 ? err : 1;
+}
+
+/* e3_ls_flush() testing E3_ST_PEND_CLS first (set only with
+ * E3_ST_PEND_ON): for a flush that usually finds it. */
+static inline __attribute__((always_inline)) int
+e3_ls_flush_cls(struct etm3_flow *e, struct e3_ls *s)
+{
+	if (s->st & E3_ST_PEND_CLS) {
+		s->qe++;
+		s->st &= ~(E3_ST_PEND_ON | E3_ST_PEND_CLS | E3_ST_MERGE);
+		return 0;
+	}
+	return e3_ls_flush(e, s);
 }
 
 /* The walk of memo entry @m, as e3_new_range() and e3_append() would have
@@ -205,17 +284,18 @@ static inline int e3_ls_flush(struct etm3_flow *e, struct e3_ls *s)
  * half (ETM_FLOW_QMAX / 2 + ETM_WALK_MEMO_RANGES + 1 < ETM_FLOW_QMAX). */
 _Static_assert(offsetof(struct etm_wm_entry, merge) ==
 		       offsetof(struct etm_wm_entry, nr) + 1,
-	       "e3_wm_one_new() reads nr and merge as one");
+	       "e3_wm_new() reads nr and merge as one");
 
-/* Whether the walk of @m makes one new range and does not merge (the
- * common walk after a branch): nr 1 and merge 0 read as one 16-bit word. */
-static inline int e3_wm_one_new(const struct etm_wm_entry *m)
+/* Whether the walk of @m makes @n new ranges and does not merge (the
+ * common walks after a branch: 1 or 2): nr and merge read as one 16-bit
+ * word. */
+static inline int e3_wm_new(const struct etm_wm_entry *m, uint8_t n)
 {
-	static const uint8_t one_new[2] = { 1, 0 };
+	const uint8_t v[2] = { n, 0 };
 	uint16_t w, c;
 
 	memcpy(&w, &m->nr, sizeof(w));
-	memcpy(&c, one_new, sizeof(c));
+	memcpy(&c, v, sizeof(c));
 	return w == c;
 }
 
@@ -229,7 +309,7 @@ e3_ls_apply(struct etm3_flow *e, struct e3_ls *s,
 	unsigned n = m->nr, j;
 	int err;
 
-	if (e3_wm_one_new(m)) {
+	if (e3_wm_new(m, 1)) {
 		/* the general case below with merge 0 and n 1 */
 		err = e3_ls_flush(e, s);
 		if (err < 0)
@@ -278,15 +358,13 @@ e3_ls_apply(struct etm3_flow *e, struct e3_ls *s,
 	return 0;
 }
 
-/* The set of the walk of header @h from the state @s (key @key) if it is
- * memoised there, else NULL. */
+/* The entry of set @m with key @key, else NULL. */
 static inline const struct etm_wm_entry *
-e3_memo_find(const struct etm_wm_entry *m, const struct e3_ls *s,
-	     uint64_t key)
+e3_memo_find(const struct etm_wm_entry *m, uint64_t key)
 {
-	if (m[0].addr == s->addr && m[0].key == key)
+	if (m[0].key == key)
 		return m;
-	if (m[1].addr == s->addr && m[1].key == key)
+	if (m[1].key == key)
 		return m + 1;
 	return NULL;
 }
@@ -303,14 +381,35 @@ static inline int e3_tok_is_atom(const struct etm_tok_reader *t, uint8_t h)
 static inline __attribute__((always_inline)) int
 e3_plain_atoms(struct etm3_flow *e, struct etm_tok_reader *t,
 	       struct e3_ls *s, uint8_t h, uint64_t off,
-	       uint64_t key0, int memo)
+	       uint64_t kctx, int memo)
 {
 	struct etm_wm_entry *set;
 	const struct etm_wm_entry *m;
 	uint64_t key;
 	int merge, err;
 
-	if (!memo || !(s->st & E3_ST_VALID)) {
+	if (memo) {
+		/* without an address (E3_ST_VALID clear) or with one wider
+		 * than 32 bits (E3_ST_ADDR32 clear) the key is that of no
+		 * kept walk: the lookup misses */
+		merge = !!(s->st & E3_ST_MERGE);
+		key = etm_wm_key((uint32_t)s->addr, h, s->st & E3_ST_KEY,
+				 kctx);
+		set = etm_wm_slot(e->memo, key);
+		m = e3_memo_find(set, key);
+		if (m)
+			return e3_ls_apply(e, s, m, off);
+		if ((s->st & (E3_ST_VALID | E3_ST_ADDR32)) ==
+		    (E3_ST_VALID | E3_ST_ADDR32)) {
+			e3_ls_put(e, s);
+			e->off = off;
+			err = e3_memo_miss(e, etm_tok_atom(t, h), set, key,
+					   merge);
+			e3_ls_get(e, s);
+			return err;
+		}
+	}
+	{
 		const struct etm_atomc *c = etm_tok_atom(t, h);
 		struct e3_atoms a = { .n = c->n, .bits = c->bits };
 
@@ -320,17 +419,6 @@ e3_plain_atoms(struct etm3_flow *e, struct etm_tok_reader *t,
 		e3_ls_get(e, s);
 		return err;
 	}
-	merge = e3_ls_merges(s);
-	key = key0 | etm_wm_key(0, s->st & E3_ST_ISA, 0, h, merge);
-	set = etm_wm_slot(e->memo, s->addr, h);
-	m = e3_memo_find(set, s, key);
-	if (m)
-		return e3_ls_apply(e, s, m, off);
-	e3_ls_put(e, s);
-	e->off = off;
-	err = e3_memo_miss(e, etm_tok_atom(t, h), set, key, merge);
-	e3_ls_get(e, s);
-	return err;
 }
 
 /* The plain case of the fast path in one loop: non-cycle-accurate trace,
@@ -345,9 +433,13 @@ e3_plain_atoms(struct etm3_flow *e, struct etm_tok_reader *t,
  * one-packet run is walked the same way, with that packet's offset.
  * Returns 1 when the next packet needs the general loop, 0 when the queue
  * is full enough, or an error. Compiled three times, with the memo (@memo)
- * on input without an offset map (@raw: a byte's offset is the chunk's
- * plus its position, no test of the map per P-header) or with one, and
- * without: no test of it per packet. */
+ * on input without an offset map in the standard branch encoding with an
+ * A32, T32 or ThumbEE address base and 5 bytes at hand (@raw: a byte's
+ * offset is the chunk's plus its position, no test of the map per
+ * P-header; the loop stops 4 bytes before the chunk's end, so that each
+ * branch packet has 5 bytes at hand, no test of it per packet: the
+ * general loop takes the last packets) or else, and without: no test of
+ * it per packet. */
 static inline __attribute__((always_inline)) int
 e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 	      int memo, int raw)
@@ -358,8 +450,8 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 	size_t brx = 0;
 	/* err is set only when the loop stops (a store per packet else) */
 	int err = 0, ret = 1, r;
-	/* the memo key but ISA, header and merge (constant here) */
-	uint64_t key0 = etm_wm_key(e->tgen, 0, e->space, 0, 0);
+	/* the memo key's context part (constant here) */
+	uint64_t kctx = memo ? e3_memo_ctx(e) : 0;
 	/* half the queue: fewer batches (the fast path's entry and the
 	 * delivery) than etm_flow_qopen()'s quarter */
 	const struct etm_elem *qlim = &e->f->q[ETM_FLOW_QMAX / 2];
@@ -372,11 +464,11 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 	/* the reader's bytes and tables in locals (stores to elements could
 	 * alias the reader: it would be read again per packet); the bytes
 	 * by pointer, @b at position pos */
-	const uint8_t *buf = t->buf, *aok = t->aok, *hdr = t->hdr;
+	const uint8_t *buf = t->buf, *aok = t->aok;
 	const uint8_t *b = buf + pos, *end = buf + t->len;
-	/* b < lim5: the standard encoding and 5 bytes at hand */
+	/* b < lim5: the standard encoding and 5 bytes at hand (@raw: b <
+	 * end, which stops 4 bytes early) */
 	const uint8_t *lim5 = std && t->len >= 5 ? end - 4 : buf;
-	const uint8_t br_hdr = t->br_hdr;
 	/* @raw: the offset of the byte at b is offb + b (etm_tok_off()) */
 	const uint64_t offb = t->off - (uint64_t)(uintptr_t)buf;
 	struct e3_ls s;
@@ -385,8 +477,11 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 	 * synchronisation or moves the queue head: e->nheld stays 0,
 	 * e->synced set, f->qhead as it is (below a quarter of the queue:
 	 * etm_flow_qstart()). */
+	/* where the loop stops */
+	const uint8_t *stop = raw ? lim5 : end;
+
 	e3_ls_get(e, &s);
-	while (b < end) {
+	while (b < stop) {
 		uint8_t h = *b;
 
 		if (aok[h]) {
@@ -400,7 +495,7 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 				e, t, &s, h,
 				raw ? offb + (uint64_t)(uintptr_t)b :
 				      etm_tok_off(t, (size_t)(b - buf)),
-				key0, memo);
+				kctx, memo);
 			b++;
 			if (r < 0) {
 				err = r;
@@ -412,14 +507,18 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 				ret = 0;
 				break;
 			}
-		} else if (hdr[h] == br_hdr) { /* etm_tok_is_branch() */
+		} else if (h & 1) {
+			/* etm_tok_is_branch(): ETMv3's branch address
+			 * headers are those with bit 0 set (etmv3.md 2.3,
+			 * etm_pktp_hdr_common()) */
 			/* the common forms inline when 5 bytes are at hand,
 			 * the others out of line (etm_brp_other()) */
 			uint32_t baddr = 0;
 			enum etm_isa bisa = etmi_unknown;
-			size_t n = b < lim5 ? etm_br_std5(taddr, tisa, b,
-							  &baddr, &bisa) :
-					      0;
+			size_t n = raw || b < lim5 ?
+					   etm_br_std5(taddr, tisa, b, &baddr,
+						       &bisa) :
+					   0;
 
 			if (!n) {
 				uint64_t bp = etm_brp_other(
@@ -436,27 +535,31 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 			 * indirect branch the walked ISA is the trace's (a
 			 * walk changes it only at a BLX imm, which waits
 			 * with E3_WAIT_ISA): a short address agrees. */
-			if (!n || ((s.st & 3u << E3_ST_WAIT_SHIFT) !=
-					   E3_WAIT_BRANCH << E3_ST_WAIT_SHIFT &&
-				   ((s.st & 3u << E3_ST_WAIT_SHIFT) !=
-					    E3_WAIT_ISA << E3_ST_WAIT_SHIFT ||
-				    baddr != s.addr ||
+			if (!n || (!(s.st & E3_ST_WAIT_BRANCH) &&
+				   (!(s.st & E3_ST_WAIT_ISA) || baddr != s.addr ||
 				    bisa != (enum etm_isa)(s.st & E3_ST_ISA))))
 				break;
 			/* etm_e3_branch() of a plain branch address (short
 			 * addresses are of A32, T32 or ThumbEE); no
-			 * element takes this packet's offset */
-			r = e3_ls_flush(e, &s);
+			 * element takes this packet's offset; the flush's
+			 * common case first (after a memoised walk:
+			 * E3_ST_PEND_CLS, which implies E3_ST_PEND_ON) */
+			r = e3_ls_flush_cls(e, &s);
 			s.addr = baddr;
 			s.st = (s.st & (E3_ST_PEND_ON | E3_ST_PEND_OPEN)) |
-			       (uint32_t)bisa | E3_ST_VALID;
+			       (uint32_t)bisa | E3_ST_VALID | E3_ST_ADDR32;
 			taddr = baddr; /* the compression state */
 			tisa = bisa;
 			b += n;
 			brx += n - 1;
-			if (r < 0) {
-				err = r;
-				break;
+			if (r) {
+				if (r < 0) {
+					err = r;
+					break;
+				}
+				/* the flush went out of line: the range may
+				 * still be pending (else no merge) */
+				s.st |= e3_ls_merge(&s);
 			}
 		} else {
 			break;
@@ -479,7 +582,8 @@ static __attribute__((noinline)) int e3_plain_memo(struct etm3_flow *e,
 }
 
 /* With the memo, on input without an offset map (raw bytes: the bench's
- * synthetic traces, a single source's own file). */
+ * synthetic traces, a single source's own file) in the standard branch
+ * encoding, more than 4 bytes to go. */
 static __attribute__((noinline)) int e3_plain_memo_raw(
 	struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np)
 {
@@ -500,8 +604,12 @@ static int e3_plain(struct etm3_flow *e, struct etm_tok_reader *t,
 		    uint64_t *np)
 {
 	if (e->f->cache_on && e3_memo_get(e))
-		return t->map ? e3_plain_memo(e, t, np) :
-				e3_plain_memo_raw(e, t, np);
+		return !t->map && !t->alt && t->len - t->pos > 4 &&
+				       (t->isa == etmi_a32 ||
+					t->isa == etmi_t32 ||
+					t->isa == etmi_tee) ?
+			       e3_plain_memo_raw(e, t, np) :
+			       e3_plain_memo(e, t, np);
 	return e3_plain_nomemo(e, t, np);
 }
 

@@ -17,9 +17,7 @@
 #define ETM_WALK_MEMO_RANGES 5
 
 struct etm_wm_entry {
-	/* key: the walk started at addr; etm_wm_key() of the rest (0: the
-	 * entry is empty) */
-	uint64_t addr;
+	/* key: etm_wm_key() of the walk's start (0: the entry is empty) */
 	uint64_t key;
 	/* result: nr range elements (offset not set; the last stays
 	 * pending; with merge, the first is the pending range the walk went
@@ -35,25 +33,42 @@ struct etm_wm_entry {
 	struct etm_elem el[ETM_WALK_MEMO_RANGES];
 };
 
-/* The key besides the address: template generation @tgen, ISA, memory
- * space, header byte and whether the walk goes on in the pending range
- * (@merge); never 0: bit 0 is set. */
-static inline uint64_t etm_wm_key(uint32_t tgen, unsigned isa,
-				  unsigned space, uint8_t hdr, int merge)
+/* The memo: its entries, then the template generation its keys count
+ * from (the memo's pointer is that of its first entry). */
+struct etm_wm_tab {
+	struct etm_wm_entry e[1u << ETM_WALK_MEMO_LOG2];
+	uint32_t tbase;
+};
+
+/* Generations one memo tells apart (16 key bits): past them it is
+ * emptied and counts from the new one. */
+#define ETM_WALK_MEMO_GENS 0x10000u
+
+/* The key's context part: template generation @dgen (less the memo's
+ * tbase, below ETM_WALK_MEMO_GENS) and memory space @space (0-2). */
+static inline uint64_t etm_wm_ctx(uint32_t dgen, unsigned space)
 {
-	return (uint64_t)tgen << 32 | (uint64_t)(isa & 0xff) << 24 |
-	       (uint64_t)(space & 0xff) << 16 | (uint64_t)hdr << 8 |
-	       (merge ? 2u : 0u) | 1u;
+	return (uint64_t)dgen << 48 | (uint64_t)(space & 3) << 46;
 }
 
-/* The set of a walk from @addr with header byte @hdr: two entries (two
- * ways, the newest first). */
-static inline struct etm_wm_entry *etm_wm_slot(struct etm_wm_entry *tab,
-					       uint64_t addr, uint8_t hdr)
+/* The key of a walk, in one word: the start address @addr (32 bits: the
+ * caller keeps no walk from a wider one), the header byte @hdr, 6 bits of
+ * the walk's state @st6 (ISA and flags, among them whether the walk goes
+ * on in the pending range; the caller's) and the context part @ctx
+ * (etm_wm_ctx()). Distinct walks have distinct keys; a key with a flag of
+ * @st6 set is never 0. */
+static inline uint64_t etm_wm_key(uint32_t addr, uint8_t hdr, uint32_t st6,
+				  uint64_t ctx)
 {
-	uint64_t h = addr ^ ((uint64_t)hdr << 40);
+	return (uint64_t)((st6 & 0x3f) << 8 | hdr) << 32 | addr | ctx;
+}
 
-	return &tab[((h * 0x9E3779B97F4A7C15ull) >> (65 - ETM_WALK_MEMO_LOG2))
+/* The set of the walk of key @key: two entries (two ways, the newest
+ * first). */
+static inline struct etm_wm_entry *etm_wm_slot(struct etm_wm_entry *tab,
+					       uint64_t key)
+{
+	return &tab[((key * 0x9E3779B97F4A7C15ull) >> (65 - ETM_WALK_MEMO_LOG2))
 		    << 1];
 }
 
