@@ -20,6 +20,7 @@
  * a0[j]. */
 struct e3_caentry {
 	struct etm_wm_entry w;
+	uint64_t addr;
 	uint64_t pat;
 	uint8_t k;
 	uint8_t a0[ETM_WALK_MEMO_RANGES];
@@ -45,12 +46,22 @@ static inline int e3_ca_merges(const struct etm3_flow *e)
 	       e->pend->isa == e->isa;
 }
 
+/* The key of a walk besides its start address: template generation
+ * @tgen, ISA, memory space and whether the walk goes on in the pending
+ * range (@merge); never 0 (bit 0 is set: 0 marks an empty entry). */
+static inline uint64_t e3_ca_key(uint32_t tgen, unsigned isa, unsigned space,
+				 int merge)
+{
+	return (uint64_t)tgen << 32 | (uint64_t)(isa & 0xff) << 24 |
+	       (uint64_t)(space & 0xff) << 16 | (merge ? 2u : 0u) | 1u;
+}
+
 /* Whether entry @m is a walk from @addr under @key whose atoms are the
  * next ones, @bits (@avail of them). */
 static inline int e3_ca_fits(const struct e3_caentry *m, uint64_t addr,
 			     uint64_t key, uint64_t bits, uint32_t avail)
 {
-	return m->w.addr == addr && m->w.key == key && m->k <= avail &&
+	return m->addr == addr && m->w.key == key && m->k <= avail &&
 	       (bits & ((2ull << (m->k - 1)) - 1)) == m->pat;
 }
 
@@ -184,7 +195,7 @@ static void e3_ca_keep(struct etm3_flow *e, struct e3_caentry *m,
 	m[0].w.merge = (uint8_t)merge;
 	m[0].w.d_ninsn = merge ? f->q[base].ninsn - old_n : 0;
 	m[0].w.prev_pending = (uint8_t)(merge && nr == 1 && m[0].w.d_ninsn == 1);
-	m[0].w.addr = addr;
+	m[0].addr = addr;
 	m[0].w.key = key;
 	m[0].pat = pat;
 	m[0].k = (uint8_t)k;
@@ -242,8 +253,7 @@ int etm_e3_camemo_run(struct etm3_flow *e, struct e3_atoms *a)
 	while (a->first < n && e->addr_valid && !e->nheld) {
 		uint32_t i = a->first, avail = n - i;
 		int merge = e3_ca_merges(e);
-		uint64_t key = etm_wm_key(e->tgen, e->isa, e->space, 0xca,
-					  merge);
+		uint64_t key = e3_ca_key(e->tgen, e->isa, e->space, merge);
 		struct e3_caentry *set = &e->camemo[etm_wm_set(e->addr, (uint8_t)merge,
 							       E3_CAMEMO_LOG2)];
 		const struct e3_caentry *m =
@@ -276,7 +286,7 @@ unsigned etm_e3_camemo_count(const struct etm3_flow *e, uint64_t addr,
 	unsigned i, c = 0;
 
 	for (i = 0; e->camemo && i < 1u << E3_CAMEMO_LOG2; i++)
-		c += e->camemo[i].w.addr == addr && e->camemo[i].w.key &&
+		c += e->camemo[i].addr == addr && e->camemo[i].w.key &&
 		     e->camemo[i].w.merge == !!merge && e->camemo[i].k == k;
 	return c;
 }
