@@ -56,5 +56,13 @@ size_t etm_decoder_cut_find(const struct etm_decoder *d, const uint8_t *buf,
 
 /* Input format of @d. */
 enum etm_input_format etm_decoder_format(const struct etm_decoder *d);
+/* Whether @d's CoreSight frames have all been read on the deformatter's
+ * fast path since it was made (etm_decoder_clone()) or restarted: then no
+ * frame on the grid of its first input offset began with 0xFF (maybe an
+ * FSYNC, which leaves state that etm_decoder_save() does not show), and its
+ * states can be compared (run/worker.c). Told by the deformatter, which
+ * hands such frames over anyway, so the input need not be scanned for
+ * them. 1 for input without frames. */
+int etm_decoder_frames_fast(const struct etm_decoder *d);
 
 #endif

@@ -566,6 +566,14 @@ enum etm_input_format etm_decoder_format(const struct etm_decoder *d)
 	return d->fmt;
 }
 
+int etm_decoder_frames_fast(const struct etm_decoder *d)
+{
+	if (d->fmt != etm_fmt_coresight)
+		return 1;
+	/* replaying a recording: its frames are not known here */
+	return d->dfmt && !d->replay && etm_dfmt_stayed_fast(d->dfmt);
+}
+
 void etm_decoder_restart(struct etm_decoder *d, uint64_t base)
 {
 	unsigned i;

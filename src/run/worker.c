@@ -198,10 +198,14 @@ static int drain(struct pwork *w)
 	}
 }
 
-/* A frame starting with 0xFF may be an FSYNC (run/cut.h). */
-static void check_frames(struct pwork *w, uint64_t off, size_t n)
+/* A frame starting with 0xFF may be an FSYNC (run/cut.h): the decoder's
+ * deformatter tells whether it met one since the chunk start (it hands
+ * them to its byte path), so the input is not scanned for them. Asked
+ * where states are compared (a checkpoint, a convergence test), after the
+ * decoder took all the input pushed. */
+static void check_frames(struct pwork *w)
 {
-	if (w->r->frames && !w->dirty && etm_cut_has_fsync(w->buf, off, n))
+	if (w->r->frames && !w->dirty && !etm_decoder_frames_fast(w->d))
 		w->dirty = 1;
 }
 
@@ -216,7 +220,6 @@ static int feed(struct pwork *w, uint64_t *pos, uint64_t to)
 			etm_run_fail_locked(w->r, -etme_io);
 			return -1;
 		}
-		check_frames(w, *pos, n);
 		w->st.decoded += n;
 		etm_decoder_push(w->d, w->buf, n);
 		*pos += n;
@@ -246,6 +249,7 @@ static void checkpoint(struct pwork *w, uint64_t pos)
 	struct pckpt *k;
 	uint8_t *st;
 
+	check_frames(w);
 	etm_sbuf_reset(w->sb);
 	etm_decoder_save(w->d, w->sb);
 	if (w->sb->over)
@@ -344,6 +348,7 @@ static int try_converge(struct pwork *w, struct pchunk *s, uint64_t *pos)
 	while (*pos < s->head_end) {
 		if (feed(w, pos, next_piece(s, *pos)) < 0)
 			return -1;
+		check_frames(w);
 		etm_sbuf_reset(w->sb);
 		etm_decoder_save(w->d, w->sb);
 		pthread_mutex_lock(&r->mu);

@@ -140,6 +140,11 @@ int etm_dfmt_fast(const struct etm_dfmt *d)
 	return d && d->fast;
 }
 
+int etm_dfmt_stayed_fast(const struct etm_dfmt *d)
+{
+	return d && d->fast && !d->left_fast;
+}
+
 /* The start of the frame of the grid the fast path reads holding input
  * offset @o. */
 static uint64_t dfmt_frame_of(const struct etm_frames *fr, uint64_t o)
@@ -185,6 +190,7 @@ int etm_dfmt_rewind(struct etm_dfmt *d, const uint8_t *sel, uint64_t at,
 	if (fr->pushed_end > b)
 		fr->pushed_end = b;
 	d->fast = 0;
+	d->left_fast = 1;
 	etm_dfmt_seen_ids(d, sel);
 	dfmt_take_id(d, id);
 	d->from = b;
@@ -243,6 +249,7 @@ static void dfmt_leave_fast(struct etm_dfmt *d, const uint8_t *sel)
 	size_t i;
 
 	d->fast = 0;
+	d->left_fast = 1;
 	etm_dfmt_seen_ids(d, sel);
 	if (fr->cur_id != ETM_FR_ID_UNKNOWN)
 		dfmt_take_id(d, fr->cur_id);

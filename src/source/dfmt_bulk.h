@@ -125,6 +125,12 @@ void etm_dfmt_set_flow_trial(struct etm_dfmt *d, int on);
 void etm_dfmt_keep_history(struct etm_dfmt *d, int on);
 /* Whether the fast path has the input (etm_dfmt_rewind() applies). */
 int etm_dfmt_fast(const struct etm_dfmt *d);
+/* Whether the fast path has read all the input since the start (or
+ * etm_dfmt_restart()): it leaves every frame that begins with 0xFF (maybe
+ * an FSYNC, whose state etm_dfmt_save() does not show) to the byte path,
+ * so then none of the frames read so far, all on the grid of the start,
+ * began with 0xFF. 0 without the fast path. */
+int etm_dfmt_stayed_fast(const struct etm_dfmt *d);
 /* A packet of ID @id ending at input offset @at did not parse on the fast
  * path, its parser having looked at the input up to @end (>= @at): the
  * byte path takes the input again from the frame of @at (not before the

@@ -76,6 +76,10 @@ struct etm_dfmt {
 	 * byte path only), and whether it has the input */
 	struct etm_frames *fr;
 	int fast;
+	/* the byte path took the input since the start (etm_dfmt_restart()):
+	 * a frame maybe an FSYNC, a suspect one, or a rewind
+	 * (etm_dfmt_stayed_fast()) */
+	int left_fast;
 	/* the byte path stopped where the fast path takes the input again
 	 * (etm_dfmt_next() returns -etme_busy once) */
 	int give_back;
