@@ -399,10 +399,10 @@ static void *pp_open(void *ctx)
 /* The ops the apply reads when every segment is spliced - those outside
  * the segments - copied in order into one dense array, so that the apply
  * reads one stream instead of an op here and there in the part (each a
- * cache miss: the part was written on this core long before the calling
- * thread applies it). Only when no segment is mixed (each is then ops
- * [op0, op1) of its source alone); optional: without it the apply reads
- * the ops where they are. */
+ * cache miss: a worker wrote the part on its core long before the apply
+ * reads it). At most as many ops again as the part has. Only when no
+ * segment is mixed (each is then ops [op0, op1) of its source alone);
+ * optional: without it the apply reads the ops where they are. */
 static void pp_dense(struct pp_part *pt)
 {
 	size_t j, i = 0, n = 0, cov = 0;
