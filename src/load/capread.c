@@ -93,7 +93,10 @@ int cap_reader_open(struct cap_reader *r, const struct etm_capture_buffer *b,
 		if (e < 0)
 			return e;
 	}
-	r->buf = malloc(r->chunk);
+	r->alloc = malloc(r->chunk + CAP_PAGE);
+	r->buf = r->alloc ? (uint8_t *)r->alloc +
+				    ((CAP_PAGE_SKEW - (uintptr_t)r->alloc) & (CAP_PAGE - 1)) :
+			    NULL;
 	if (!r->buf) {
 		if (r->err && r->errlen)
 			snprintf(r->err, r->errlen, "out of memory");
@@ -167,7 +170,8 @@ void cap_reader_close(struct cap_reader *r)
 		close(r->fd);
 	r->fd = -1;
 	r->own_fd = 0;
-	free(r->buf);
+	free(r->alloc);
+	r->alloc = NULL;
 	r->buf = NULL;
 }
 

@@ -42,6 +42,9 @@ struct pp_part {
 	uint8_t seen[32];      /* sources with a raw element in the part (an
 			   * element that only creates its source once) */
 	struct pseg_out seg;   /* stretches of the ops spliced whole */
+	struct prof_op *vop;   /* the ops outside the segments, in order
+				* (pp_dense()); NULL: none made */
+	size_t nvop;
 };
 
 struct pp_ctx {
@@ -72,6 +75,7 @@ static void pp_part_free(void *ctx, void *part)
 	free(pt->raw);
 	free(pt->line);
 	pseg_out_free(&pt->seg);
+	free(pt->vop);
 	free(pt);
 }
 
@@ -392,14 +396,43 @@ static void *pp_open(void *ctx)
 	return st;
 }
 
+/* The ops the apply reads when every segment is spliced - those outside
+ * the segments - copied in order into one dense array, so that the apply
+ * reads one stream instead of an op here and there in the part (each a
+ * cache miss: a worker wrote the part on its core long before the apply
+ * reads it). At most as many ops again as the part has. Only when no
+ * segment is mixed (each is then ops [op0, op1) of its source alone);
+ * optional: without it the apply reads the ops where they are. */
+static void pp_dense(struct pp_part *pt)
+{
+	size_t j, i = 0, n = 0, cov = 0;
+
+	for (j = 0; j < pt->seg.nseg; j++) {
+		if (pt->seg.seg[j].mixed)
+			return;
+		cov += pt->seg.seg[j].op1 - pt->seg.seg[j].op0;
+	}
+	if (!pt->seg.nseg || !(pt->vop = malloc((pt->nop - cov + 1) * sizeof(*pt->vop))))
+		return;
+	for (j = 0; j <= pt->seg.nseg; j++) {
+		size_t to = j < pt->seg.nseg ? pt->seg.seg[j].op0 : pt->nop;
+
+		memcpy(pt->vop + n, pt->op + i, (to - i) * sizeof(*pt->op));
+		n += to - i;
+		i = j < pt->seg.nseg ? pt->seg.seg[j].op1 : pt->nop;
+	}
+	pt->nvop = n;
+}
+
 static int pp_cut(void *state, void **piece, size_t *bytes)
 {
 	struct pp_state *st = state;
 	struct pp_part *pt = st->part;
 
-	if (st->sb) /* optional: without segments the ops are applied */
-		(void)pseg_build(st->sb, pt->op, pt->nop, &pt->seg);
+	if (st->sb && pseg_build(st->sb, pt->op, pt->nop, &pt->seg) == 0)
+		pp_dense(pt); /* optional: without segments the ops are applied */
 	*bytes = pseg_out_bytes(&pt->seg) + pt->capop * sizeof(*pt->op) + pt->caprun * sizeof(*pt->run) +
+		 (pt->vop ? (pt->nvop + 1) * sizeof(*pt->vop) : 0) +
 		 pt->capraw * sizeof(*pt->raw) + pt->capline * sizeof(*pt->line);
 	*piece = pt;
 	st->part = pp_part_new();
@@ -450,49 +483,105 @@ static inline int pp_op_fast(struct etm_profile *p, const struct prof_op *op)
 	return 1;
 }
 
+/* Op @op of the part (not a segment's start) into @p: a kept element
+ * (the part's next raw one, *@raw), else a range op; *@run moves past its
+ * runs. */
+static inline int pp_op(struct etm_profile *p, const struct pp_part *pt,
+			const struct prof_op *op, size_t *run, size_t *raw)
+{
+	int fast = !p->tl, r = 0;
+
+	if (op->flags & PROF_OP_RAW) {
+		const struct etm_elem *el = &pt->raw[(*raw)++];
+		const struct prof_src *s = p->src[el->id];
+
+		if (!fast || !s || !s->cur || !prof_quiet(p, el))
+			r = etm_profile_elems(p, el, 1);
+	} else if (!fast || (r = pp_op_fast(p, op)) == 0) {
+		r = prof_range_op(p, op, pt->run + *run);
+	}
+	*run += op->nrun;
+	return r < 0 ? r : 0;
+}
+
+/* pp_apply() of a part with its dense ops (pp_dense(), no timeline): the
+ * ops between the segments from pt->vop; a segment that cannot be
+ * spliced has its ops (whole in their function: no runs, none kept)
+ * applied one by one from where they are. */
+static int pp_apply_dense(struct etm_profile *p, struct pp_part *pt)
+{
+	size_t i = 0, v = 0, run = 0, raw = 0, seg = 0, j;
+	size_t next = pt->seg.seg[0].op0;
+	int r;
+
+	while (i < pt->nop) {
+		const struct pseg *g;
+
+		if (i != next) {
+			r = pp_op(p, pt, &pt->vop[v++], &run, &raw);
+			if (r < 0)
+				return r;
+			i++;
+			continue;
+		}
+		g = &pt->seg.seg[seg++];
+		next = seg < pt->seg.nseg ? pt->seg.seg[seg].op0 : SIZE_MAX;
+		r = pseg_apply(p, &pt->seg, g, g->start);
+		for (j = g->op0; r == 0 && j < g->op1; j++)
+			r = pp_op(p, pt, &pt->op[j], &run, &raw);
+		if (r < 0)
+			return r;
+		i = g->op1;
+	}
+	return 0;
+}
+
 /* The part, in input order, into the whole: a segment's ops spliced at
  * once where it can be (the source's later ops in it skipped), the others
- * one by one. */
+ * one by one. A segment is found by its first op's index, not by reading
+ * the op: the worker wrote the ops on another core long before, and a
+ * read of each segment's first op missed the cache (~90% of the apply's
+ * CPU samples on TC2 x4096 --jobs 2). */
 static int pp_apply(struct etm_profile *p, struct pp_part *pt)
 {
 	size_t i, run = 0, raw = 0, seg = 0;
-	int fast = !p->tl;
+	size_t next = pt->seg.nseg ? pt->seg.seg[0].op0 : SIZE_MAX;
+	int fast = !p->tl, r;
 	uint32_t skip[256];
 
+	if (pt->vop && fast) {
+		r = pp_apply_dense(p, pt);
+		goto counts;
+	}
 	memset(skip, 0, sizeof(skip));
 	for (i = 0; i < pt->nop; i++) {
-		const struct prof_op *op = &pt->op[i];
-		int r = 0;
+		const struct prof_op *op;
 
-		if (op->flags & PROF_OP_SEG) {
+		if (i == next) { /* the op flagged PROF_OP_SEG */
 			const struct pseg *g = &pt->seg.seg[seg++];
 
-			r = fast ? pseg_apply(p, &pt->seg, g, op->start) : 0;
+			next = seg < pt->seg.nseg ? pt->seg.seg[seg].op0 : SIZE_MAX;
+			r = fast ? pseg_apply(p, &pt->seg, g, g->start) : 0;
 			if (r < 0)
 				return r;
 			if (r > 0) { /* alone in its ops: past them at once */
 				if (g->mixed)
-					skip[op->id] = g->op1;
+					skip[g->id] = g->op1;
 				else
 					i = g->op1 - 1;
 				continue;
 			}
-		} else if (i < skip[op->id]) {
+			op = &pt->op[i];
+		} else if (i < skip[(op = &pt->op[i])->id]) {
 			continue;
 		}
-		if (op->flags & PROF_OP_RAW) {
-			const struct etm_elem *el = &pt->raw[raw++];
-			const struct prof_src *s = p->src[el->id];
-
-			if (!fast || !s || !s->cur || !prof_quiet(p, el))
-				r = etm_profile_elems(p, el, 1);
-		} else if (!fast || (r = pp_op_fast(p, op)) == 0) {
-			r = prof_range_op(p, op, pt->run + run);
-		}
-		if (r < 0)
+		if ((r = pp_op(p, pt, op, &run, &raw)) < 0)
 			return r;
-		run += op->nrun;
 	}
+	r = 0;
+counts:
+	if (r < 0)
+		return r;
 	p->st.gaps += pt->gaps;
 	p->st.errors += pt->errors;
 	if (p->lines) {

@@ -189,7 +189,7 @@ static int pseg_close(struct pseg_src *b, uint8_t id, struct prof_op *ops,
 		return -etme_nomem;
 	o->fr = m;
 	g = &o->seg[o->nseg++];
-	*g = (struct pseg){ .op0 = b->op0, .op1 = b->op1, .node0 = (uint32_t)o->nnode, .nnode = b->nnode, .fr0 = (uint32_t)o->nfr, .nfr = b->depth, .cur = b->cur, .par = b->par, .maxdepth = b->maxdepth, .maxnd = b->maxnd, .id = id, .pend = b->pend, .mixed = b->mixed, .insns = b->insns, .calls = b->calls, .returns = b->returns, .unwound = b->unwound, .call_addr = b->call_addr };
+	*g = (struct pseg){ .op0 = b->op0, .op1 = b->op1, .node0 = (uint32_t)o->nnode, .nnode = b->nnode, .fr0 = (uint32_t)o->nfr, .nfr = b->depth, .cur = b->cur, .par = b->par, .maxdepth = b->maxdepth, .maxnd = b->maxnd, .id = id, .pend = b->pend, .mixed = b->mixed, .insns = b->insns, .calls = b->calls, .returns = b->returns, .unwound = b->unwound, .call_addr = b->call_addr, .start = ops[b->op0].start };
 	memcpy(o->node + o->nnode, b->node, b->nnode * sizeof(*b->node));
 	o->nnode += b->nnode;
 	memcpy(o->fr + o->nfr, b->fr, b->depth * sizeof(*b->fr));

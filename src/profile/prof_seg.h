@@ -42,6 +42,8 @@ struct pseg {
 	uint8_t id, pend;  /* source, the pending state at its end */
 	uint8_t mixed;     /* ops of other sources between its ops */
 	uint64_t insns, calls, returns, unwound, call_addr;
+	uint64_t start; /* op @op0's first instruction (the apply reads no op
+			 * of a segment it splices) */
 };
 
 /* The segments of a part. */

@@ -67,7 +67,8 @@ static struct prof_op raw_op(void)
 /* Ops @ops[0..n) into @p as the apply does; with @splice the segments of
  * the ops from @cut on (the second part) are built and spliced. Raw ops
  * take the elements of @raw in turn. Returns the segments spliced, or
- * -1 on an error. */
+ * -1 on an error or when a segment's first op or start is not the op
+ * flagged PROF_OP_SEG's. */
 static int apply(struct etm_profile *p, struct prof_op *ops, size_t n,
 		 size_t cut, const struct etm_elem *raw, int splice)
 {
@@ -85,7 +86,13 @@ static int apply(struct etm_profile *p, struct prof_op *ops, size_t n,
 		if (i >= cut && (x->flags & PROF_OP_SEG)) {
 			const struct pseg *g = &o.seg[seg++];
 
-			r = pseg_apply(p, &o, g, x->start);
+			/* the apply takes the segment's start from the
+			 * segment, not from its first op (prof_part.c) */
+			if (g->op0 + cut != i || g->start != x->start) {
+				r = -1;
+				break;
+			}
+			r = pseg_apply(p, &o, g, g->start);
 			if (r > 0) {
 				spliced++;
 				i = cut + g->op1 - 1;
