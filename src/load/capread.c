@@ -11,6 +11,7 @@
 
 #include <etmtrace/error.h>
 
+#include "common/pagebuf.h"
 #include "load/capread.h"
 
 void cap_reader_fail(struct cap_reader *r, const char *what)
@@ -93,10 +94,7 @@ int cap_reader_open(struct cap_reader *r, const struct etm_capture_buffer *b,
 		if (e < 0)
 			return e;
 	}
-	r->alloc = malloc(r->chunk + CAP_PAGE);
-	r->buf = r->alloc ? (uint8_t *)r->alloc +
-				    ((CAP_PAGE_SKEW - (uintptr_t)r->alloc) & (CAP_PAGE - 1)) :
-			    NULL;
+	r->buf = etm_skewed_alloc(r->chunk);
 	if (!r->buf) {
 		if (r->err && r->errlen)
 			snprintf(r->err, r->errlen, "out of memory");
@@ -170,8 +168,7 @@ void cap_reader_close(struct cap_reader *r)
 		close(r->fd);
 	r->fd = -1;
 	r->own_fd = 0;
-	free(r->alloc);
-	r->alloc = NULL;
+	etm_skewed_free(r->buf);
 	r->buf = NULL;
 }
 

@@ -26,8 +26,7 @@ struct cap_reader {
 	void *rctx;
 	const uint8_t *head; /* a stream's head, not yet handed out */
 	size_t nhead;
-	uint8_t *buf; /* @chunk bytes in @alloc (CAP_PAGE_SKEW) */
-	void *alloc;  /* owned */
+	uint8_t *buf; /* @chunk bytes, owned (etm_skewed_alloc()) */
 	size_t chunk;
 	uint64_t total; /* bytes handed out */
 	char *err;      /* the caller's reason buffer (may be NULL) */
@@ -41,16 +40,10 @@ struct cap_reader {
  * 3-4%; 256 KiB as 1 MiB; doc/measurements/2026-12-07-read-chunk.md). */
 #define CAP_CHUNK ((size_t)1 << 17)
 
-/* Where the chunk buffer starts in its page: half a page away from the
- * page-aligned file pages read() copies from. A destination a few bytes
- * past a page start (where malloc() puts a buffer it maps, as 128 KiB
- * is at its default threshold) makes each load of the kernel's forward
- * copy alias the store just before it in the low 12 address bits (4K
- * aliasing): `profile --id 13` on TC2 x4096 spent 48-79 ms of system time
- * where `decode`, whose buffer the heap had put 0x930 into a page, spent
- * 16 ms (doc/measurements/2026-12-07-profile-read-skew.md). */
-#define CAP_PAGE 4096u
-#define CAP_PAGE_SKEW 2048u
+/* The chunk buffer starts half a page into its page (common/pagebuf.h):
+ * `profile --id 13` on TC2 x4096 spent 48-79 ms of system time in read()
+ * with a buffer 16 bytes past a page start, 16 ms with one 0x930 into it
+ * (doc/measurements/2026-12-07-profile-read-skew.md). */
 
 /* Set @r up to read buffer @b (@snap: a snapshot's buffer, which must be
  * a regular file) or the input @ro names instead. Returns 0, -etme_io

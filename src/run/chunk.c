@@ -9,6 +9,7 @@
 #include <etmtrace/error.h>
 
 #include "common/grow.h"
+#include "common/pagebuf.h"
 #include "common/sbuf.h"
 #include "run/cut.h"
 #include "decoder/clone.h"
@@ -37,7 +38,6 @@ struct etm_chunk_dec {
 	uint64_t to;               /* where the phase (or piece) ends */
 	uint64_t end;              /* the chunk's end */
 	uint64_t s, s_end, s_head; /* successor: start, end, head end */
-	int fdirty, gdirty;        /* a frame that may be an FSYNC was fed */
 	enum ch_phase ph;
 	uint64_t next; /* etm_chunk_dec_next_chunk() */
 	uint8_t *buf;
@@ -166,7 +166,7 @@ struct etm_chunk_dec *etm_chunk_dec_alloc(const struct etm_decoder *d,
 	c->to = offset ? offset + etm_cut_head_len(length) : c->end;
 	c->f = whole_only(d) ? etm_decoder_clone_whole(d) :
 			       etm_decoder_clone(d, offset);
-	c->buf = malloc(CH_READ);
+	c->buf = etm_skewed_alloc(CH_READ);
 	c->sf = malloc(sizeof(*c->sf));
 	c->sg = malloc(sizeof(*c->sg));
 	if (!c->f || !c->buf || !c->sf || !c->sg) {
@@ -182,7 +182,7 @@ void etm_chunk_dec_free(struct etm_chunk_dec *c)
 		return;
 	etm_decoder_free(c->f);
 	etm_decoder_free(c->g);
-	free(c->buf);
+	etm_skewed_free(c->buf);
 	free(c->sf);
 	free(c->sg);
 	free(c);
@@ -190,14 +190,12 @@ void etm_chunk_dec_free(struct etm_chunk_dec *c)
 
 /* Push up to CH_READ bytes of [*pos, to) to @d. */
 static int push(struct etm_chunk_dec *c, struct etm_decoder *d, uint64_t *pos,
-		uint64_t to, int *dirty)
+		uint64_t to)
 {
 	size_t n = to - *pos > CH_READ ? CH_READ : (size_t)(to - *pos);
 
 	if (c->rd(c->rctx, *pos, c->buf, n) != n)
 		return -etme_io;
-	if (c->frames && etm_cut_has_fsync(c->buf, *pos, n))
-		*dirty = 1;
 	*pos += n;
 	return etm_decoder_push(d, c->buf, n);
 }
@@ -218,7 +216,6 @@ static int runon_start(struct etm_chunk_dec *c, uint64_t s)
 	if (!c->g)
 		return -etme_nomem;
 	c->gpos = s;
-	c->gdirty = 0;
 	c->ph = ch_runon;
 	c->to = etm_cut_next_piece(s, c->s_head, c->pos);
 	return 0;
@@ -232,7 +229,7 @@ static int converged(struct etm_chunk_dec *c)
 	int err = 0;
 
 	while (c->gpos < c->pos && err >= 0) {
-		err = push(c, c->g, &c->gpos, c->pos, &c->gdirty);
+		err = push(c, c->g, &c->gpos, c->pos);
 		while (err >= 0)
 			err = etm_decoder_next_elems(c->g, &els, 4096);
 		if (err == -etme_again)
@@ -244,7 +241,12 @@ static int converged(struct etm_chunk_dec *c)
 	etm_sbuf_reset(c->sg);
 	etm_decoder_save(c->f, c->sf);
 	etm_decoder_save(c->g, c->sg);
-	return !c->fdirty && !c->gdirty && !c->sf->over && !c->sg->over &&
+	/* a frame starting with 0xFF may be an FSYNC (run/cut.h): the
+	 * deformatters tell whether they met one since their start */
+	if (c->frames && (!etm_decoder_frames_fast(c->f) ||
+			  !etm_decoder_frames_fast(c->g)))
+		return 0;
+	return !c->sf->over && !c->sg->over &&
 	       c->sf->len == c->sg->len && !memcmp(c->sf->b, c->sg->b, c->sf->len);
 }
 
@@ -254,7 +256,7 @@ static int advance(struct etm_chunk_dec *c)
 	int eq;
 
 	if (c->pos < c->to)
-		return push(c, c->f, &c->pos, c->to, &c->fdirty);
+		return push(c, c->f, &c->pos, c->to);
 	switch (c->ph) {
 	case ch_head:
 		c->ph = ch_own;

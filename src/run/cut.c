@@ -103,13 +103,3 @@ uint64_t etm_cut_next_piece(uint64_t start, uint64_t head_end, uint64_t pos)
 		p = (pos / ETM_CUT_PIECE + 1) * ETM_CUT_PIECE;
 	return p < head_end ? p : head_end;
 }
-
-int etm_cut_has_fsync(const uint8_t *buf, uint64_t off, size_t n)
-{
-	size_t i = (size_t)((16 - (off & 15)) & 15);
-
-	for (; i < n; i += 16)
-		if (buf[i] == 0xff)
-			return 1;
-	return 0;
-}

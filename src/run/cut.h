@@ -45,9 +45,9 @@ uint64_t etm_cut_head_len(uint64_t len);
  * most @head_end. */
 uint64_t etm_cut_next_piece(uint64_t start, uint64_t head_end, uint64_t pos);
 
-/* Whether the @n framed input bytes @buf at input offset @off hold a frame
- * starting with 0xFF (possibly an FSYNC: the deformatter then holds state
- * that etm_decoder_save() does not show, so states cannot be compared). */
-int etm_cut_has_fsync(const uint8_t *buf, uint64_t off, size_t n);
+/* A framed input's frame starting with 0xFF may be an FSYNC: the
+ * deformatter then holds state that etm_decoder_save() does not show, so
+ * states cannot be compared; etm_decoder_frames_fast() (decoder/clone.h)
+ * tells whether a decoder's deformatter met one since its start. */
 
 #endif

@@ -14,6 +14,7 @@
 #include <etmtrace/decoder.h>
 #include <etmtrace/error.h>
 
+#include "common/pagebuf.h"
 #include "common/sbuf.h"
 #include "decoder/clone.h"
 #include "run/cut.h"
@@ -186,7 +187,7 @@ static void run_free(struct prun *r, struct pwork *w, unsigned nw)
 	while (r->head)
 		chunk_remove(r, r->head);
 	for (i = 0; w && i < nw; i++) {
-		free(w[i].buf);
+		etm_skewed_free(w[i].buf);
 		free(w[i].sb);
 		free(w[i].raw);
 		etm_decoder_free(w[i].d);
@@ -243,7 +244,8 @@ static int run_parallel(struct prun *r, struct etm_decoder *d,
 	pthread_cond_init(&r->cv_caller, NULL);
 	for (i = 0; i < r->jobs; i++) {
 		w[i].r = r;
-		w[i].buf = malloc(PAR_READ > ETM_CUT_SEARCH ? PAR_READ : ETM_CUT_SEARCH);
+		w[i].buf = etm_skewed_alloc(PAR_READ > ETM_CUT_SEARCH ? PAR_READ :
+									ETM_CUT_SEARCH);
 		w[i].sb = malloc(sizeof(*w[i].sb));
 		if (!w[i].buf || !w[i].sb ||
 		    pthread_create(&th[i], NULL, etm_run_worker, &w[i]) != 0) {

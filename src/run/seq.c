@@ -7,13 +7,14 @@
 #include <etmtrace/decoder.h>
 #include <etmtrace/error.h>
 
+#include "common/pagebuf.h"
 #include "decoder/clone.h"
 #include "run/runner.h"
 
 int etm_run_seq(struct prun *r, etm_item_fn fn, void *ctx)
 {
 	struct etm_decoder *d = etm_decoder_clone_whole(r->tmpl);
-	uint8_t *buf = malloc(PAR_READ);
+	uint8_t *buf = etm_skewed_alloc(PAR_READ);
 	void *cs = r->ops ? r->ops->open(r->octx) : NULL, *p;
 	const struct etm_elem *els;
 	struct etm_item it;
@@ -82,7 +83,7 @@ out:
 		}
 		r->ops->close(cs);
 	}
-	free(buf);
+	etm_skewed_free(buf);
 	etm_decoder_free(d);
 	return err;
 }

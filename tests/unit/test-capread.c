@@ -1,5 +1,5 @@
 /* tests/unit/test-capread.c - the capture reader's chunk buffer
- * (load/capread.h): it starts CAP_PAGE_SKEW bytes into a page whatever
+ * (load/capread.h): it starts ETM_PAGE_SKEW bytes into a page whatever
  * address malloc() gives (the kernel's copy from the page-aligned file
  * pages must not write a few bytes behind what it reads in the low 12
  * address bits), for the default chunk (128 KiB: malloc() maps it, at a
@@ -15,6 +15,7 @@
 #include <etmtrace/etmtrace.h>
 
 #include "etest.h"
+#include "common/pagebuf.h"
 #include "load/capread.h"
 
 #define FILE_BYTES (300u * 1024u + 77u)
@@ -41,7 +42,7 @@ static int write_file(void)
 }
 
 /* Read the file from @skip with chunk @chunk (0: the default): each
- * chunk's buffer CAP_PAGE_SKEW into its page, every byte as written. */
+ * chunk's buffer ETM_PAGE_SKEW into its page, every byte as written. */
 static void read_all(size_t chunk, uint64_t skip)
 {
 	struct etm_capture_buffer b = { .path = path, .skip = skip };
@@ -52,7 +53,7 @@ static void read_all(size_t chunk, uint64_t skip)
 	size_t n, i;
 
 	ET_EQ(cap_reader_open(&r, &b, 1, &ro), 0);
-	ET_EQ((uintptr_t)r.buf % CAP_PAGE, CAP_PAGE_SKEW);
+	ET_EQ((uintptr_t)r.buf % ETM_PAGE, ETM_PAGE_SKEW);
 	for (;;) {
 		ET_EQ(cap_reader_next(&r, &p, &n), 0);
 		if (!n)
@@ -80,7 +81,7 @@ static void odd_chunks(void)
 	read_all(4099, 0);
 	read_all(CAP_CHUNK + 1, 0);
 	read_all(7, FILE_BYTES - 3000);
-	read_all(CAP_PAGE, 5);
+	read_all(ETM_PAGE, 5);
 }
 
 static void from_offset(void)
