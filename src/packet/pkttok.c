@@ -64,7 +64,7 @@ void etm_pktp_atom_table(struct etm_pktp *p, const struct etm_pkt_state *st0)
 	}
 }
 
-/* Cycle-accurate atoms per header at most (acd[]'s ETM_ACD_RUN). */
+/* Cycle-accurate atoms per header at most (struct etm_acv's run). */
 #define CA_HDR_ATOMS 8
 
 /* Eight running W sums at once (GCC/Clang vector extension: one add). */
