@@ -71,10 +71,6 @@ struct etm_pkt_opts {
 	uint8_t id;
 };
 
-/* struct etm_pktp's acd[]: the run loop takes the packet (a bit an
- * immediate test reaches). */
-#define ETM_ACD_RUN (1ull << 30)
-
 enum etm_pkt_mode {
 	etm_pm_search = 0, /* looking for A-sync; bytes become notsync packets */
 	etm_pm_sync,       /* at a packet boundary (or assembling one) */
@@ -118,16 +114,17 @@ struct etm_pktp {
 	 * atom tokens of the fast paths. */
 	uint8_t aok[256];
 	struct etm_atomc ac[256];
-	/* ... and packed for the cycle-accurate run loop: bits 0-7 atoms,
-	 * 8-15 1 if any atom, ETM_ACD_RUN if the loop takes the packet (at
-	 * most 8 atoms), 48-63 E/N bits (on top, so that one shift gives
-	 * them); acv[b]: its W atoms as vectors for that loop */
-	uint64_t acd[256];
+	/* ... and packed for the cycle-accurate run loop, one 64-byte entry a
+	 * header (one shift indexes it, every field a displacement off it) */
 	struct etm_acv {
 		/* W atoms of atoms 0..j together (running sums) */
 		uint16_t cw[8];
 		/* all its W atoms, in every lane */
 		uint16_t wt[8];
+		uint8_t run;  /* 1: the loop takes the packet (<= 8 atoms) */
+		uint8_t n;    /* atoms */
+		uint8_t bits; /* E/N bits of its atoms */
+		uint8_t pad[29];
 	} acv[256];
 	/* One-byte packets that neither read nor change the state, as
 	 * compact records by header byte (offset not set): the batch path

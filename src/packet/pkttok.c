@@ -12,13 +12,13 @@
 
 #include <etmtrace/error.h>
 
-/* The packed table entry of one-byte atom packet @a (see acd[]), and its
- * W atoms into @v. */
-static uint64_t acd_entry(const struct etm_atomc *a, int ok,
-			  struct etm_acv *v)
+/* The cycle-accurate run loop's entry of one-byte atom packet @a (see
+ * acv[]) into @v. */
+static void acv_entry(const struct etm_atomc *a, int ok, struct etm_acv *v)
 {
 	unsigned j, s = 0;
 
+	_Static_assert(sizeof(*v) == 64, "etm_acv: one shift indexes it");
 	for (j = 0; j < 8; j++) {
 		s += j < a->n ? a->w[j] : 0;
 		v->cw[j] = (uint16_t)s;
@@ -28,8 +28,9 @@ static uint64_t acd_entry(const struct etm_atomc *a, int ok,
 		v->wt[j] = (uint16_t)s;
 	/* a run's W atoms are summed in 16 bits (cw[]): at most 8 a
 	 * packet (etm_pkt_tok_atom_run()'s maxpk) */
-	return a->n | (uint64_t)(a->n != 0) << 8 | (uint64_t)a->bits << 48 |
-	       (ok && a->n <= 8 && s <= 8 ? ETM_ACD_RUN : 0);
+	v->run = ok && a->n <= 8 && s <= 8;
+	v->n = (uint8_t)(v->run ? a->n : 0);
+	v->bits = (uint8_t)(v->run ? a->bits : 0);
 }
 
 /* Atom packets complete in one byte that leave the state alone. */
@@ -38,6 +39,7 @@ void etm_pktp_atom_table(struct etm_pktp *p, const struct etm_pkt_state *st0)
 	struct etm_packet tmp, *pkt = &tmp;
 	unsigned b, k;
 
+	etm_zero(p->acv, sizeof(p->acv));
 	for (b = 1; b < 256; b++) {
 		struct etm_pkt_state st = *st0;
 		uint8_t byte = (uint8_t)b;
@@ -58,11 +60,11 @@ void etm_pktp_atom_table(struct etm_pktp *p, const struct etm_pkt_state *st0)
 					   ((1u << pkt->atom_count) - 1));
 		for (k = 0; k < ETM_PKT_MAX_ATOMS; k++)
 			p->ac[b].w[k] = pkt->atom_w[k];
-		p->acd[b] = acd_entry(&p->ac[b], p->aok[b], &p->acv[b]);
+		acv_entry(&p->ac[b], p->aok[b], &p->acv[b]);
 	}
 }
 
-/* Cycle-accurate atoms per header at most (acd[]'s ETM_ACD_RUN). */
+/* Cycle-accurate atoms per header at most (struct etm_acv's run). */
 #define CA_HDR_ATOMS 8
 
 /* Eight running W sums at once (GCC/Clang vector extension: one add). */
@@ -71,7 +73,7 @@ typedef uint16_t ca_v8u16 __attribute__((vector_size(16)));
 /* One in every byte: the packet index of apk[] per header, added. */
 #define APK_ONE 0x0101010101010101ull
 
-/* One cycle-accurate header @h (table entry @d) into @r, without a branch
+/* One cycle-accurate header (table entry @a) into @r, without a branch
  * on its kind (W-only and atom packets come in no predictable order): its
  * slots in apk/cw are written and kept only if it has atoms; @rep is its
  * packet index in every byte; @vtot is the run's W atoms so far in every
@@ -79,11 +81,10 @@ typedef uint16_t ca_v8u16 __attribute__((vector_size(16)));
  * two vector adds from the table, no broadcast). The caller checked that
  * its atoms fit. */
 static inline __attribute__((always_inline)) void
-ca_take(const struct etm_acv *acv, struct etm_atom_run *r, uint64_t rep,
-	uint8_t h, uint64_t d, size_t *pn, uint64_t *pbits, ca_v8u16 *vtot)
+ca_take(const struct etm_acv *a, struct etm_atom_run *r, uint64_t rep,
+	size_t *pn, uint64_t *pbits, ca_v8u16 *vtot)
 {
 	size_t n = *pn;
-	const struct etm_acv *a = &acv[h];
 	ca_v8u16 v, t;
 
 	memcpy(&v, a->cw, sizeof(v));
@@ -92,31 +93,29 @@ ca_take(const struct etm_acv *acv, struct etm_atom_run *r, uint64_t rep,
 	*vtot += t;
 	memcpy(&r->apk[n], &rep, 8);
 	memcpy(&r->cw[n + 1], &v, sizeof(v));
-	*pbits |= (d >> 48) << (n & 63);
-	*pn = n + (d & 0xff);
+	*pbits |= (uint64_t)a->bits << (n & 63);
+	*pn = n + a->n;
 }
 
 /* The cycle-accurate loop of etm_pkt_tok_atom_run(): packets from @pos
- * (before @end) while the table acd[] (etm_pktp_atom_table()) says they
- * are in it, each through one 8-byte table entry and two 16-byte vectors
- * of its W atoms; the run's state in and out through the pointers (@ptot:
- * its W atoms). Headers are taken in stretches that surely fit in the run
- * (at most CA_HDR_ATOMS atoms each), so the per-header room check is
- * needed only near its end. Returns the position after the last packet
- * taken. */
+ * (before @end) while the table acv[] (etm_pktp_atom_table()) says they
+ * are in it, each through one 64-byte entry (its atoms, E/N bits and two
+ * 16-byte vectors of its W atoms); the run's state in and out through the
+ * pointers (@ptot: its W atoms). Headers are taken in stretches that
+ * surely fit in the run (at most CA_HDR_ATOMS atoms each), so the
+ * per-header room check is needed only near its end. Returns the position
+ * after the last packet taken. */
 static inline __attribute__((always_inline)) size_t
 run_ca(const struct etm_pktp *p, struct etm_atom_run *r, size_t pos,
        size_t end, unsigned *pn, uint64_t *pbits, uint32_t *ptot)
 {
 	const uint8_t *buf = p->buf;
-	const uint64_t *acd = p->acd;
-	const struct etm_acv *acv = p->acv;
+	const struct etm_acv *acv = p->acv, *a;
 	/* (indices in full registers: no extension per header) */
 	size_t n = *pn;
-	uint64_t bits = *pbits, d, rep = (pos - r->pos0) * APK_ONE;
+	uint64_t bits = *pbits, rep = (pos - r->pos0) * APK_ONE;
 	ca_v8u16 vtot = { 0 };
-	size_t lim;
-	uint8_t h;
+	size_t lim, lim1;
 
 	vtot += (uint16_t)*ptot;
 	for (;;) {
@@ -125,23 +124,35 @@ run_ca(const struct etm_pktp *p, struct etm_atom_run *r, size_t pos,
 			lim = end;
 		if (lim == pos)
 			break;
-		do {
-			h = buf[pos];
-			d = acd[h];
-			if (!(d & ETM_ACD_RUN))
+		/* two headers a turn: half the loop tests (lim > pos) */
+		for (lim1 = lim - 1; pos < lim1; pos += 2) {
+			a = &acv[buf[pos]];
+			if (!a->run)
 				goto out;
-			ca_take(acv, r, rep, h, d, &n, &bits, &vtot);
+			ca_take(a, r, rep, &n, &bits, &vtot);
+			a = &acv[buf[pos + 1]];
+			if (!a->run) {
+				pos++;
+				goto out;
+			}
+			ca_take(a, r, rep + APK_ONE, &n, &bits, &vtot);
+			rep += 2 * APK_ONE;
+		}
+		if (pos < lim) {
+			a = &acv[buf[pos]];
+			if (!a->run)
+				goto out;
+			ca_take(a, r, rep, &n, &bits, &vtot);
 			rep += APK_ONE;
-		} while (++pos < lim);
+			pos++;
+		}
 	}
 	/* near the end of the run: each header's atoms checked */
 	while (pos < end) {
-		h = buf[pos];
-		d = acd[h];
-		if (!(d & ETM_ACD_RUN) ||
-		    n + ((unsigned)d & 0xff) > ETM_ATOM_RUN_MAX)
+		a = &acv[buf[pos]];
+		if (!a->run || n + a->n > ETM_ATOM_RUN_MAX)
 			break;
-		ca_take(acv, r, rep, h, d, &n, &bits, &vtot);
+		ca_take(a, r, rep, &n, &bits, &vtot);
 		rep += APK_ONE;
 		pos++;
 	}
