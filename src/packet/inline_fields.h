@@ -187,22 +187,26 @@ etm_br_std5(uint32_t base, enum etm_isa isa, const uint8_t *b, uint32_t *addr,
 	    enum etm_isa *nisa)
 {
 	/* address bits a packet of 1-4 bytes replaces in the standard
-	 * encoding (6, 13, 20 or 27 packet bits), for T32/ThumbEE and for
-	 * A32 (shifted by 1 and 2) */
-	static const uint32_t mask[2][4] = {
-		{ 0x7fu, 0x3fffu, 0x1fffffu, 0xfffffffu },
-		{ 0xffu, 0x7fffu, 0x3fffffu, 0x1fffffffu },
+	 * encoding (6, 13, 20 or 27 packet bits) and their shift, per ISA
+	 * (indexed by it, no test of it: T32/ThumbEE by 1, A32 by 2; the
+	 * rows of the others are never read) */
+	static const uint32_t mask[etmi_jazelle + 1][4] = {
+		[etmi_a32] = { 0xffu, 0x7fffu, 0x3fffffu, 0x1fffffffu },
+		[etmi_t32] = { 0x7fu, 0x3fffu, 0x1fffffu, 0xfffffffu },
+		[etmi_tee] = { 0x7fu, 0x3fffu, 0x1fffffu, 0xfffffffu },
+	};
+	static const uint8_t shift[etmi_jazelle + 1] = {
+		[etmi_a32] = 2, [etmi_t32] = 1, [etmi_tee] = 1
 	};
 	uint32_t v, stop, m;
-	unsigned i, a32;
+	unsigned i;
 	uint8_t c;
 
 	v = etm_br_word(b, &stop);
 	if (stop) {
 		i = (unsigned)__builtin_ctz(stop) >> 3;
-		a32 = isa == etmi_a32;
-		m = mask[a32][i];
-		*addr = (base & ~m) | ((v << (1 + a32)) & m);
+		m = mask[isa][i];
+		*addr = (base & ~m) | ((v << shift[isa]) & m);
 		*nisa = isa;
 		return i + 1;
 	}
