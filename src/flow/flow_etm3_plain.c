@@ -525,8 +525,8 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 			uint32_t baddr = 0;
 			enum etm_isa bisa = etmi_unknown;
 			size_t n = raw || b < lim5 ?
-					   etm_br_std5(taddr, tisa, b, &baddr,
-						       &bisa) :
+					   etm_br_std5x(taddr, tisa, b, &baddr,
+							&bisa, &brx) :
 					   0;
 
 			if (!n) {
@@ -537,6 +537,7 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 				baddr = ETM_BRP_ADDR(bp);
 				bisa = ETM_BRP_ISA(bp);
 				n = ETM_BRP_SIZE(bp);
+				brx += n ? n - 1 : 0;
 			}
 			/* only after an indirect branch, or after a BLX imm
 			 * the address it was walked to: the rest is
@@ -546,8 +547,11 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 			 * with E3_WAIT_ISA): a short address agrees. */
 			if (!n || (!(s.st & E3_ST_WAIT_BRANCH) &&
 				   (!(s.st & E3_ST_WAIT_ISA) || baddr != s.addr ||
-				    bisa != (enum etm_isa)(s.st & E3_ST_ISA))))
+				    bisa != (enum etm_isa)(s.st & E3_ST_ISA)))) {
+				/* the packet is not taken */
+				brx -= n ? n - 1 : 0;
 				break;
+			}
 			/* etm_e3_branch() of a plain branch address (short
 			 * addresses are of A32, T32 or ThumbEE); no
 			 * element takes this packet's offset; the flush's
@@ -560,7 +564,6 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 			taddr = baddr; /* the compression state */
 			tisa = bisa;
 			b += n;
-			brx += n - 1;
 			if (r) {
 				if (r < 0) {
 					err = r;

@@ -183,8 +183,8 @@ etm_brp_other(uint32_t base, enum etm_isa isa, const uint8_t *b, size_t n,
  * an A32/T32 ISA byte. Returns the size and sets @addr and @nisa, or 0 for
  * the other forms (etm_brp_other()). */
 static inline __attribute__((always_inline)) unsigned
-etm_br_std5(uint32_t base, enum etm_isa isa, const uint8_t *b, uint32_t *addr,
-	    enum etm_isa *nisa)
+etm_br_std5x(uint32_t base, enum etm_isa isa, const uint8_t *b,
+	     uint32_t *addr, enum etm_isa *nisa, size_t *ext)
 {
 	/* address bits a packet of 1-4 bytes replaces in the standard
 	 * encoding (6, 13, 20 or 27 packet bits) and their shift, per ISA
@@ -208,6 +208,7 @@ etm_br_std5(uint32_t base, enum etm_isa isa, const uint8_t *b, uint32_t *addr,
 		m = mask[isa][i];
 		*addr = (base & ~m) | ((v << shift[isa]) & m);
 		*nisa = isa;
+		*ext += i;
 		return i + 1;
 	}
 	/* the 5th byte: b0001aaaa T32, b00001aaa A32 */
@@ -215,14 +216,26 @@ etm_br_std5(uint32_t base, enum etm_isa isa, const uint8_t *b, uint32_t *addr,
 	if ((c & 0xf0) == 0x10) {
 		*addr = (v | (uint32_t)(c & 0x0f) << 27) << 1;
 		*nisa = etmi_t32;
+		*ext += 4;
 		return 5;
 	}
 	if ((c & 0xf8) == 0x08) {
 		*addr = (v | (uint32_t)(c & 0x07) << 27) << 2;
 		*nisa = etmi_a32;
+		*ext += 4;
 		return 5;
 	}
 	return 0;
+}
+
+/* etm_br_std5x() without the count of extra bytes. */
+static inline __attribute__((always_inline)) unsigned
+etm_br_std5(uint32_t base, enum etm_isa isa, const uint8_t *b, uint32_t *addr,
+	    enum etm_isa *nisa)
+{
+	size_t ext = 0;
+
+	return etm_br_std5x(base, isa, b, addr, nisa, &ext);
 }
 
 /* The ETMv3 plain loop's branch address packet at @b[0..n) against the address
