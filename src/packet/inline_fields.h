@@ -180,8 +180,10 @@ etm_brp_other(uint32_t base, enum etm_isa isa, const uint8_t *b, size_t n,
 /* The standard encoding's common forms of the branch address packet at @b,
  * with at least 5 bytes at hand, against the address @base and ISA @isa
  * (A32, T32 or ThumbEE): 1-4 address bytes through a mask table, or 5 with
- * an A32/T32 ISA byte. Returns the size and sets @addr and @nisa, or 0 for
- * the other forms (etm_brp_other()). */
+ * an A32/T32 ISA byte. Returns the size and sets @addr and @nisa, and adds
+ * the packet's bytes past its first to *@ext (the ETMv3 plain loop's
+ * packet count: an add per form, where the size is a constant or at hand),
+ * or returns 0 for the other forms (etm_brp_other()), *@ext untouched. */
 static inline __attribute__((always_inline)) unsigned
 etm_br_std5x(uint32_t base, enum etm_isa isa, const uint8_t *b,
 	     uint32_t *addr, enum etm_isa *nisa, size_t *ext)
