@@ -194,12 +194,16 @@ static __attribute__((noinline)) int e3_memo_miss(struct etm3_flow *e, const str
  * before anything out of line runs, read again (e3_ls_get()) after it.
  * As few values as possible, so that they stay in registers: the queue's
  * end as a pointer (the head does not move here), ISA and flags in one
- * word; prev_addr is written straight to the decoder. */
+ * word. prev_addr is that of memo entry @pm when it is set (written to
+ * the decoder by e3_ls_put(): no copy per memoised walk; the entry stays
+ * as it is until a miss, which runs after e3_ls_put()), else the
+ * decoder's. */
 struct e3_ls {
 	uint64_t addr;
 	struct etm_elem *pend;
 	struct etm_elem *qe; /* &q[qhead + qlen] */
-	uint32_t st;         /* ISA and flags, e3_st_pack() */
+	const struct etm_wm_entry *pm;
+	uint32_t st; /* ISA and flags, e3_st_pack() */
 };
 
 static inline void e3_ls_get(const struct etm3_flow *e, struct e3_ls *s)
@@ -207,6 +211,7 @@ static inline void e3_ls_get(const struct etm3_flow *e, struct e3_ls *s)
 	s->addr = e->addr;
 	s->pend = e->pend;
 	s->qe = &e->f->q[e->f->qhead + e->f->qlen];
+	s->pm = NULL;
 	s->st = e3_st_pack(e->isa, e->addr_valid, e->wait_branch, e->pend_on,
 			   e->pend_open) |
 		e3_st_addr32(e->addr) | e3_st_merge(e);
@@ -224,6 +229,8 @@ static inline void e3_ls_put(struct etm3_flow *e, const struct e3_ls *s)
 	e->wait_branch = (int)(s->st >> E3_ST_WAIT_SHIFT & 3);
 	e->pend_on = !!(s->st & E3_ST_PEND_ON);
 	e->pend_open = !!(s->st & E3_ST_PEND_OPEN);
+	if (s->pm)
+		e->prev_addr = s->pm->prev_addr;
 	e->cb = NULL;
 }
 
@@ -300,12 +307,11 @@ static inline int e3_wm_new(const struct etm_wm_entry *m, uint8_t n)
 }
 
 static inline __attribute__((always_inline)) int
-e3_ls_apply(struct etm3_flow *e, struct e3_ls *s,
-	    const struct etm_wm_entry *m, uint64_t off)
+e3_ls_apply(struct etm3_flow *e, struct e3_ls *s, struct etm_wm_entry *m,
+	    uint64_t off)
 {
 	const struct etm_elem *r = m->el;
 	struct etm_elem *pe;
-	uint64_t prev = m->prev_addr;
 	unsigned n = m->nr, j;
 	int err;
 
@@ -320,13 +326,16 @@ e3_ls_apply(struct etm3_flow *e, struct e3_ls *s,
 		s->pend = pe;
 		s->st = E3_ST_PEND_ON | m->end_st;
 		s->addr = m->end_addr;
-		e->prev_addr = prev;
+		s->pm = m;
 		return 0;
 	}
 	if (m->merge) {
 		pe = s->pend;
+		/* the entry's prev_addr is free then: it takes the
+		 * pending range's last for e3_ls_put() (no range
+		 * follows: nothing runs out of line before) */
 		if (m->prev_pending)
-			prev = pe->last_addr;
+			m->prev_addr = pe->last_addr;
 		pe->ninsn += m->d_ninsn;
 		pe->end = r->end;
 		pe->last_addr = r->last_addr;
@@ -354,13 +363,13 @@ e3_ls_apply(struct etm3_flow *e, struct e3_ls *s,
 	}
 	s->st = (s->st & E3_ST_PEND_ON) | m->end_st;
 	s->addr = m->end_addr;
-	e->prev_addr = prev;
+	s->pm = m;
 	return 0;
 }
 
 /* The entry of set @m with key @key, else NULL. */
-static inline const struct etm_wm_entry *
-e3_memo_find(const struct etm_wm_entry *m, uint64_t key)
+static inline struct etm_wm_entry *
+e3_memo_find(struct etm_wm_entry *m, uint64_t key)
 {
 	if (m[0].key == key)
 		return m;
@@ -384,7 +393,7 @@ e3_plain_atoms(struct etm3_flow *e, struct etm_tok_reader *t,
 	       uint64_t kctx, int memo)
 {
 	struct etm_wm_entry *set;
-	const struct etm_wm_entry *m;
+	struct etm_wm_entry *m;
 	uint64_t key;
 	int merge, err;
 
@@ -516,8 +525,8 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 			uint32_t baddr = 0;
 			enum etm_isa bisa = etmi_unknown;
 			size_t n = raw || b < lim5 ?
-					   etm_br_std5(taddr, tisa, b, &baddr,
-						       &bisa) :
+					   etm_br_std5x(taddr, tisa, b, &baddr,
+							&bisa, &brx) :
 					   0;
 
 			if (!n) {
@@ -528,6 +537,7 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 				baddr = ETM_BRP_ADDR(bp);
 				bisa = ETM_BRP_ISA(bp);
 				n = ETM_BRP_SIZE(bp);
+				brx += n ? n - 1 : 0;
 			}
 			/* only after an indirect branch, or after a BLX imm
 			 * the address it was walked to: the rest is
@@ -537,8 +547,11 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 			 * with E3_WAIT_ISA): a short address agrees. */
 			if (!n || (!(s.st & E3_ST_WAIT_BRANCH) &&
 				   (!(s.st & E3_ST_WAIT_ISA) || baddr != s.addr ||
-				    bisa != (enum etm_isa)(s.st & E3_ST_ISA))))
+				    bisa != (enum etm_isa)(s.st & E3_ST_ISA)))) {
+				/* the packet is not taken */
+				brx -= n ? n - 1 : 0;
 				break;
+			}
 			/* etm_e3_branch() of a plain branch address (short
 			 * addresses are of A32, T32 or ThumbEE); no
 			 * element takes this packet's offset; the flush's
@@ -551,7 +564,6 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 			taddr = baddr; /* the compression state */
 			tisa = bisa;
 			b += n;
-			brx += n - 1;
 			if (r) {
 				if (r < 0) {
 					err = r;

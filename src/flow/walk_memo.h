@@ -24,7 +24,8 @@ struct etm_wm_entry {
 	 * on in, d_ninsn instructions longer), then the state */
 	uint8_t nr;
 	uint8_t merge;
-	uint8_t prev_pending; /* prev_addr: the pending range's last */
+	uint8_t prev_pending; /* prev_addr: the pending range's last (then
+			      * prev_addr is the hit's scratch) */
 	uint32_t d_ninsn;
 	uint32_t end_st; /* ISA, addr_valid, wait_branch, pend_open (the
 			  * plain loop's packed state, flow_etm3_plain.c) */

@@ -180,30 +180,37 @@ etm_brp_other(uint32_t base, enum etm_isa isa, const uint8_t *b, size_t n,
 /* The standard encoding's common forms of the branch address packet at @b,
  * with at least 5 bytes at hand, against the address @base and ISA @isa
  * (A32, T32 or ThumbEE): 1-4 address bytes through a mask table, or 5 with
- * an A32/T32 ISA byte. Returns the size and sets @addr and @nisa, or 0 for
- * the other forms (etm_brp_other()). */
+ * an A32/T32 ISA byte. Returns the size and sets @addr and @nisa, and adds
+ * the packet's bytes past its first to *@ext (the ETMv3 plain loop's
+ * packet count: an add per form, where the size is a constant or at hand),
+ * or returns 0 for the other forms (etm_brp_other()), *@ext untouched. */
 static inline __attribute__((always_inline)) unsigned
-etm_br_std5(uint32_t base, enum etm_isa isa, const uint8_t *b, uint32_t *addr,
-	    enum etm_isa *nisa)
+etm_br_std5x(uint32_t base, enum etm_isa isa, const uint8_t *b,
+	     uint32_t *addr, enum etm_isa *nisa, size_t *ext)
 {
 	/* address bits a packet of 1-4 bytes replaces in the standard
-	 * encoding (6, 13, 20 or 27 packet bits), for T32/ThumbEE and for
-	 * A32 (shifted by 1 and 2) */
-	static const uint32_t mask[2][4] = {
-		{ 0x7fu, 0x3fffu, 0x1fffffu, 0xfffffffu },
-		{ 0xffu, 0x7fffu, 0x3fffffu, 0x1fffffffu },
+	 * encoding (6, 13, 20 or 27 packet bits) and their shift, per ISA
+	 * (indexed by it, no test of it: T32/ThumbEE by 1, A32 by 2; the
+	 * rows of the others are never read) */
+	static const uint32_t mask[etmi_jazelle + 1][4] = {
+		[etmi_a32] = { 0xffu, 0x7fffu, 0x3fffffu, 0x1fffffffu },
+		[etmi_t32] = { 0x7fu, 0x3fffu, 0x1fffffu, 0xfffffffu },
+		[etmi_tee] = { 0x7fu, 0x3fffu, 0x1fffffu, 0xfffffffu },
+	};
+	static const uint8_t shift[etmi_jazelle + 1] = {
+		[etmi_a32] = 2, [etmi_t32] = 1, [etmi_tee] = 1
 	};
 	uint32_t v, stop, m;
-	unsigned i, a32;
+	unsigned i;
 	uint8_t c;
 
 	v = etm_br_word(b, &stop);
 	if (stop) {
 		i = (unsigned)__builtin_ctz(stop) >> 3;
-		a32 = isa == etmi_a32;
-		m = mask[a32][i];
-		*addr = (base & ~m) | ((v << (1 + a32)) & m);
+		m = mask[isa][i];
+		*addr = (base & ~m) | ((v << shift[isa]) & m);
 		*nisa = isa;
+		*ext += i;
 		return i + 1;
 	}
 	/* the 5th byte: b0001aaaa T32, b00001aaa A32 */
@@ -211,14 +218,26 @@ etm_br_std5(uint32_t base, enum etm_isa isa, const uint8_t *b, uint32_t *addr,
 	if ((c & 0xf0) == 0x10) {
 		*addr = (v | (uint32_t)(c & 0x0f) << 27) << 1;
 		*nisa = etmi_t32;
+		*ext += 4;
 		return 5;
 	}
 	if ((c & 0xf8) == 0x08) {
 		*addr = (v | (uint32_t)(c & 0x07) << 27) << 2;
 		*nisa = etmi_a32;
+		*ext += 4;
 		return 5;
 	}
 	return 0;
+}
+
+/* etm_br_std5x() without the count of extra bytes. */
+static inline __attribute__((always_inline)) unsigned
+etm_br_std5(uint32_t base, enum etm_isa isa, const uint8_t *b, uint32_t *addr,
+	    enum etm_isa *nisa)
+{
+	size_t ext = 0;
+
+	return etm_br_std5x(base, isa, b, addr, nisa, &ext);
 }
 
 /* The ETMv3 plain loop's branch address packet at @b[0..n) against the address
