@@ -108,13 +108,7 @@ static int e3_ca_apply(struct etm3_flow *e, const struct e3_atoms *a,
 		pe = e->pend;
 		if (m->w.prev_pending)
 			prev = pe->last_addr;
-		pe->ninsn += m->w.d_ninsn;
-		pe->end = r->end;
-		pe->last_addr = r->last_addr;
-		pe->last_size = r->last_size;
-		pe->last_cls = r->last_cls;
-		pe->last_link = r->last_link;
-		pe->last_exec = r->last_exec;
+		etm_wm_extend(pe, &m->w, r);
 		pe->cycles = e3_sat32((uint64_t)pe->cycles +
 				      (uint32_t)(cw[l] - cw[i]) +
 				      (i ? 0 : x0));

@@ -336,13 +336,7 @@ e3_ls_apply(struct etm3_flow *e, struct e3_ls *s, struct etm_wm_entry *m,
 		 * follows: nothing runs out of line before) */
 		if (m->prev_pending)
 			m->prev_addr = pe->last_addr;
-		pe->ninsn += m->d_ninsn;
-		pe->end = r->end;
-		pe->last_addr = r->last_addr;
-		pe->last_size = r->last_size;
-		pe->last_cls = r->last_cls;
-		pe->last_link = r->last_link;
-		pe->last_exec = r->last_exec;
+		etm_wm_extend(pe, m, r);
 		r++;
 		n--;
 	}

@@ -83,4 +83,20 @@ static inline size_t etm_wm_set(uint64_t addr, uint8_t hdr, unsigned log2)
 	return (size_t)((h * 0x9E3779B97F4A7C15ull) >> (65 - log2)) << 1;
 }
 
+/* Applying a memoised walk @m that goes on in the pending range @pe: @pe
+ * takes @m's instructions in it and its first range @r's end and last
+ * instruction. */
+static inline void etm_wm_extend(struct etm_elem *pe,
+				 const struct etm_wm_entry *m,
+				 const struct etm_elem *r)
+{
+	pe->ninsn += m->d_ninsn;
+	pe->end = r->end;
+	pe->last_addr = r->last_addr;
+	pe->last_size = r->last_size;
+	pe->last_cls = r->last_cls;
+	pe->last_link = r->last_link;
+	pe->last_exec = r->last_exec;
+}
+
 #endif
