@@ -30,21 +30,13 @@ struct e3_caentry {
  * more per lookup, a shorter one is found again more often. */
 #define E3_CAMEMO_ATOMS 16
 
-/* The end state of a kept walk in its end_st: ISA in the low
- * byte, then addr_valid, wait_branch (E3_WAIT_*), pend_open (the layout of
- * flow_etm3_plain.c's packed state). */
+/* The end state of a kept walk in its end_st (this memo's own layout):
+ * ISA in the low byte, then addr_valid, wait_branch (E3_WAIT_*),
+ * pend_open. */
 #define E3_CA_ISA 0xffu
 #define E3_CA_VALID 0x100u
 #define E3_CA_WAIT_SHIFT 9
 #define E3_CA_OPEN 0x1000u
-
-/* Whether the next walk goes on in the pending range (e3_append()'s test
- * for its first step, nothing held). */
-static inline int e3_ca_merges(const struct etm3_flow *e)
-{
-	return e->pend_on && e->pend_open && e->pend->end == e->addr &&
-	       e->pend->isa == e->isa;
-}
 
 /* The key of a walk besides its start address: template generation
  * @tgen, ISA, memory space and whether the walk goes on in the pending
@@ -148,57 +140,40 @@ static int e3_ca_apply(struct etm3_flow *e, const struct e3_atoms *a,
 	return 0;
 }
 
-/* After a walk of @k atoms whose first range was at queue index @base (a
- * merging walk: the pending range, then of @old_n instructions): keep it
- * in @m under @addr and @key if it made only ranges, at most
- * ETM_WALK_MEMO_RANGES, all but the last classified, one instruction an
- * atom. */
+/* Keep in @m, under @addr and @key, the walk of @k atoms with E/N bits
+ * @pat that etm_e3_memo_keepable() accepted (its first range at queue
+ * index @base; a merging walk: the pending range, then of @old_n
+ * instructions), if it took one instruction an atom. */
 static void e3_ca_keep(struct etm3_flow *e, struct e3_caentry *m,
 		       uint64_t addr, uint64_t key, uint64_t pat, uint32_t k,
 		       unsigned base, int merge, uint32_t old_n)
 {
 	struct etm_flow *f = e->f;
-	unsigned end = f->qhead + f->qlen, j, nr;
+	unsigned end = f->qhead + f->qlen, j;
 	uint8_t a0[ETM_WALK_MEMO_RANGES];
 	uint32_t at = 0;
 
-	if (!e->pend_on || e->pend != &f->q[end] || base > end ||
-	    end - base >= ETM_WALK_MEMO_RANGES || e->nheld)
-		return;
-	nr = end - base + 1;
 	for (j = base; j <= end; j++) {
 		const struct etm_elem *q = &f->q[j];
-		uint32_t ni = j == base && merge ? q->ninsn - old_n : q->ninsn;
 
-		if (q->kind != etmk_range ||
-		    (j < end && q->last_cls == etmc_unknown))
-			return;
 		a0[j - base] = (uint8_t)at;
-		at += ni;
+		at += j == base && merge ? q->ninsn - old_n : q->ninsn;
 	}
 	if (at != k)
 		return;
 	m[1] = m[0];
-	for (j = 0; j < nr; j++) {
+	etm_e3_memo_fill(e, &m[0].w, key, base, merge, old_n);
+	for (j = 0; j < m[0].w.nr; j++) {
 		m[0].a0[j] = a0[j];
-		m[0].w.el[j] = f->q[base + j];
 		m[0].w.el[j].cycles = 0;
 	}
-	m[0].w.nr = (uint8_t)nr;
-	etm_e3_classify_last(e, &m[0].w.el[nr - 1]);
-	m[0].w.merge = (uint8_t)merge;
-	m[0].w.d_ninsn = merge ? f->q[base].ninsn - old_n : 0;
-	m[0].w.prev_pending = (uint8_t)(merge && nr == 1 && m[0].w.d_ninsn == 1);
 	m[0].addr = addr;
-	m[0].w.key = key;
 	m[0].pat = pat;
 	m[0].k = (uint8_t)k;
 	m[0].w.end_st = ((uint32_t)e->isa & E3_CA_ISA) |
 			(e->addr_valid ? E3_CA_VALID : 0) |
 			((uint32_t)e->wait_branch & 3) << E3_CA_WAIT_SHIFT |
 			(e->pend_open ? E3_CA_OPEN : 0);
-	m[0].w.end_addr = e->addr;
-	m[0].w.prev_addr = m[0].w.prev_pending ? 0 : e->prev_addr;
 }
 
 /* A miss at atom a->first: walk the next @k atoms and keep the walk in set
@@ -209,18 +184,14 @@ static __attribute__((noinline)) int e3_ca_miss(struct etm3_flow *e,
 						uint64_t key, uint32_t k,
 						int merge)
 {
-	struct etm_flow *f = e->f;
 	struct e3_atoms s = *a;
 	uint64_t addr = e->addr;
 	uint32_t old_n = merge ? e->pend->ninsn : 0;
-	unsigned at = f->qhead + f->qlen;
-	int base = merge ? (e->pend == &f->q[at] ? (int)at : -1) :
-			   (int)at + (e->pend_on ? 1 : 0);
-	int err;
+	int base = etm_e3_memo_base(e, merge), err;
 
 	s.n = a->first + k;
 	err = etm_e3_walk(e, &s);
-	if (err >= 0 && base >= 0)
+	if (err >= 0 && etm_e3_memo_keepable(e, base))
 		e3_ca_keep(e, m, addr, key,
 			   (a->bits >> a->first) & ((2ull << (k - 1)) - 1), k,
 			   (unsigned)base, merge, old_n);
@@ -246,7 +217,8 @@ int etm_e3_camemo_run(struct etm3_flow *e, struct e3_atoms *a)
 		return etm_e3_walk(e, a);
 	while (a->first < n && e->addr_valid && !e->nheld) {
 		uint32_t i = a->first, avail = n - i;
-		int merge = e3_ca_merges(e);
+		int merge = e3_merges(e->pend_on, e->pend_open, e->pend,
+				      e->addr, e->isa);
 		uint64_t key = e3_ca_key(e->tgen, e->isa, e->space, merge);
 		struct e3_caentry *set = &e->camemo[etm_wm_set(e->addr, (uint8_t)merge,
 							       E3_CAMEMO_LOG2)];

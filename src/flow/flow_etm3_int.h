@@ -229,6 +229,34 @@ int etm_e3_branch(struct etm3_flow *e, const struct etm_brc *br,
  * packet's offset. */
 int etm_e3_run(struct etm3_flow *e, struct etm_atom_run *r);
 
+/* Whether the next walk goes on in the pending range (e3_append()'s test
+ * for its first step, nothing held), from the state's parts: the walk
+ * memos keep such walks apart from those that start a new range. */
+static inline int e3_merges(int pend_on, int pend_open,
+			    const struct etm_elem *pend, uint64_t addr,
+			    enum etm_isa isa)
+{
+	return pend_on && pend_open && pend->end == addr && pend->isa == isa;
+}
+
+/* flow_etm3_plain.c: what the two walk memos (the plain loop's and the
+ * cycle-accurate one, flow_etm3_camemo.c) share about keeping a walk. */
+/* Queue index of the first range a walk makes or extends, or -1 when the
+ * walk is not to be kept: a merging walk extends the pending range (built
+ * in place), any other starts one after it. */
+int etm_e3_memo_base(const struct etm3_flow *e, int merge);
+/* After a walk: whether it may be kept, i.e. it made only ranges (no
+ * unreadable opcode, no lost branch), at most ETM_WALK_MEMO_RANGES of them,
+ * the first at queue index @base (etm_e3_memo_base()), all but the last
+ * classified, the last pending. */
+int etm_e3_memo_keepable(const struct etm3_flow *e, int base);
+/* The walk etm_e3_memo_keepable() accepted into @m under key @key, but
+ * for its end state (end_st: each memo's own): its ranges, the last
+ * classified, whether it merges (into the pending range of @old_n
+ * instructions), its end address and prev_addr. */
+void etm_e3_memo_fill(struct etm3_flow *e, struct etm_wm_entry *m,
+		      uint64_t key, unsigned base, int merge, uint32_t old_n);
+
 /* flow_etm3_camemo.c: run @a of cycle-accurate atoms (of an atom run, from
  * a->first) walked through the walk memo, the cache on and nothing held;
  * the same elements as etm_e3_walk(). */

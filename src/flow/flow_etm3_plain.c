@@ -47,16 +47,6 @@ static inline uint32_t e3_st_addr32(uint64_t addr)
 	return addr >> 32 ? 0 : E3_ST_ADDR32;
 }
 
-/* Whether the walk of the next P-header goes on in the pending range
- * (e3_append()'s test for its first step, nothing held): the memo keeps
- * such walks apart from those that start a new range. */
-static inline int e3_merges(int pend_on, int pend_open,
-			    const struct etm_elem *pend, uint64_t addr,
-			    enum etm_isa isa)
-{
-	return pend_on && pend_open && pend->end == addr && pend->isa == isa;
-}
-
 /* E3_ST_MERGE for the decoder's state. */
 static inline uint32_t e3_st_merge(const struct etm3_flow *e)
 {
@@ -108,10 +98,7 @@ static uint64_t e3_memo_ctx(struct etm3_flow *e)
 	return etm_wm_ctx(d, e->space);
 }
 
-/* Queue index of the first range a walk makes or extends, or -1 when the
- * walk is not to be kept: a merging walk extends the pending range (built
- * in place), any other starts one after it. */
-static inline int e3_memo_base(const struct etm3_flow *e, int merge)
+int etm_e3_memo_base(const struct etm3_flow *e, int merge)
 {
 	const struct etm_flow *f = e->f;
 	unsigned at = f->qhead + f->qlen;
@@ -121,10 +108,7 @@ static inline int e3_memo_base(const struct etm3_flow *e, int merge)
 	return (int)at + (e->pend_on ? 1 : 0);
 }
 
-/* After a walk: whether it may be kept, i.e. it made only ranges (no
- * unreadable opcode, no lost branch), at most ETM_WALK_MEMO_RANGES of them,
- * the first at queue index @base (e3_memo_base()). */
-static int e3_memo_keepable(const struct etm3_flow *e, int base)
+int etm_e3_memo_keepable(const struct etm3_flow *e, int base)
 {
 	const struct etm_flow *f = e->f;
 	unsigned end = f->qhead + f->qlen, j;
@@ -140,11 +124,8 @@ static int e3_memo_keepable(const struct etm3_flow *e, int base)
 	return 1;
 }
 
-/* Keep the walk e3_memo_keepable() accepted in @m under key @key; a
- * merging walk went on in the pending range of @old_n instructions. */
-static void e3_memo_keep(struct etm3_flow *e, struct etm_wm_entry *m,
-			 uint64_t key, unsigned base,
-			 int merge, uint32_t old_n)
+void etm_e3_memo_fill(struct etm3_flow *e, struct etm_wm_entry *m,
+		      uint64_t key, unsigned base, int merge, uint32_t old_n)
 {
 	struct etm_flow *f = e->f;
 	unsigned end = f->qhead + f->qlen, j;
@@ -160,7 +141,18 @@ static void e3_memo_keep(struct etm3_flow *e, struct etm_wm_entry *m,
 	 * to last from the pending range */
 	m->prev_pending = (uint8_t)(merge && m->nr == 1 && m->d_ninsn == 1);
 	m->key = key;
-	/* the walk leaves its last range pending (e3_memo_keepable()) */
+	m->end_addr = e->addr;
+	m->prev_addr = m->prev_pending ? 0 : e->prev_addr;
+}
+
+/* Keep the walk etm_e3_memo_keepable() accepted in @m under key @key; a
+ * merging walk went on in the pending range of @old_n instructions. */
+static void e3_memo_keep(struct etm3_flow *e, struct etm_wm_entry *m,
+			 uint64_t key, unsigned base,
+			 int merge, uint32_t old_n)
+{
+	etm_e3_memo_fill(e, m, key, base, merge, old_n);
+	/* the walk leaves its last range pending (etm_e3_memo_keepable()) */
 	m->end_st = e3_st_pack(e->isa, e->addr_valid, e->wait_branch, 0,
 			       e->pend_open) |
 		    e3_st_addr32(e->addr) | e3_st_merge(e);
@@ -168,8 +160,6 @@ static void e3_memo_keep(struct etm3_flow *e, struct etm_wm_entry *m,
 	 * queue's end (e3_ls_apply()) */
 	if (!merge && m->el[m->nr - 1].last_cls != etmc_unknown)
 		m->end_st |= E3_ST_PEND_CLS;
-	m->end_addr = e->addr;
-	m->prev_addr = m->prev_pending ? 0 : e->prev_addr;
 }
 
 /* A memo miss: walk @ac and keep the walk in the set @m under @key if it
@@ -179,10 +169,10 @@ static __attribute__((noinline)) int e3_memo_miss(struct etm3_flow *e, const str
 {
 	struct e3_atoms a = { .n = ac->n, .bits = ac->bits };
 	uint32_t old_n = merge ? e->pend->ninsn : 0;
-	int base = e3_memo_base(e, merge), err;
+	int base = etm_e3_memo_base(e, merge), err;
 
 	err = etm_e3_walk(e, &a);
-	if (err >= 0 && e3_memo_keepable(e, base)) {
+	if (err >= 0 && etm_e3_memo_keepable(e, base)) {
 		m[1] = m[0];
 		e3_memo_keep(e, &m[0], key, (unsigned)base, merge,
 			     old_n);
