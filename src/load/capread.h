@@ -26,7 +26,7 @@ struct cap_reader {
 	void *rctx;
 	const uint8_t *head; /* a stream's head, not yet handed out */
 	size_t nhead;
-	uint8_t *buf; /* @chunk bytes, owned (etm_skewed_alloc()) */
+	uint8_t *buf; /* @chunk bytes, owned (etm_skewed_alloc(): half a page in) */
 	size_t chunk;
 	uint64_t total; /* bytes handed out */
 	char *err;      /* the caller's reason buffer (may be NULL) */
@@ -39,11 +39,6 @@ struct cap_reader {
  * 11-14% of `decode --id 13 --stats` on TC2 x4096 in CPU samples, 128 KiB
  * 3-4%; 256 KiB as 1 MiB; doc/measurements/2026-12-07-read-chunk.md). */
 #define CAP_CHUNK ((size_t)1 << 17)
-
-/* The chunk buffer starts half a page into its page (common/pagebuf.h):
- * `profile --id 13` on TC2 x4096 spent 48-79 ms of system time in read()
- * with a buffer 16 bytes past a page start, 16 ms with one 0x930 into it
- * (doc/measurements/2026-12-07-profile-read-skew.md). */
 
 /* Set @r up to read buffer @b (@snap: a snapshot's buffer, which must be
  * a regular file) or the input @ro names instead. Returns 0, -etme_io
