@@ -361,11 +361,16 @@ static inline __attribute__((always_inline)) void bulk_mixed(struct etm_frames *
 	*pns = ns;
 }
 
-static void bulk_frames(struct etm_frames *x)
+/* The bulk loop; @runs (a constant: compiled once each way): the known
+ * IDs are runs (x->nkrun), tested with the compare that finds the ID
+ * changes to the single ID (runs_bad()). */
+static inline __attribute__((always_inline)) void bulk_loop(struct etm_frames *x,
+							    int runs)
 {
-	const uint8_t *buf = x->buf, *f, *fend;
+	const uint8_t *buf = x->buf, *f, *flast;
 	size_t n = x->stg_n, ns = x->nseg;
 	int id = x->cur_id, t = x->single;
+	const unsigned nkvec = x->nkvec;
 	uint64_t off;           /* input offset of frame f */
 	uint8_t fx[32] = { 0 }; /* the fixed frame, room to copy from 14 */
 	BULK_KRUNS(x, kr);
@@ -374,13 +379,19 @@ static void bulk_frames(struct etm_frames *x)
 	if (x->n - x->pos < 16 || (n && x->stg_id != t))
 		return;
 	f = buf + x->pos;
-	fend = buf + x->n;
+	flast = buf + x->n - 16; /* the last frame that fits */
 	off = x->off + x->pos;
-	for (; fend - f >= 16; f += 16, off += 16) {
+	for (; f <= flast; f += 16, off += 16) {
 		uint64_t lo = ld64(f), hi = ld64(f + 8);
 		unsigned idm, vm, rm, a = f[15], s0;
 
+#ifdef __SSE2__
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)f);
+
+		idm = (unsigned)_mm_movemask_epi8(_mm_slli_epi16(v, 7)) & 0x5555;
+#else
 		fr_masks(f, &idm, &vm, &rm, t);
+#endif
 		if (!idm) {
 			/* data only: all or nothing */
 			if (id != t)
@@ -400,8 +411,19 @@ static void bulk_frames(struct etm_frames *x)
 		/* an FSYNC, an ID of 0x70 or above (reserved, or 0x7b /
 		 * 0x7d), or one not known (the selected ID is): the general
 		 * path */
-		if (rm || (x->nkvec && !known_in_bulk(x, &kr, f, (idm & ~vm) | (idm & 0x4000))))
+#ifdef __SSE2__
+		if (runs) {
+			if (runs_bad(&kr, v, f, idm, &vm, t))
+				break;
+		} else {
+			fr_masks(f, &idm, &vm, &rm, t);
+			if (rm || (nkvec && !ids_known(x, f, (idm & ~vm) | (idm & 0x4000))))
+				break;
+		}
+#else
+		if (rm || (nkvec && !ids_known(x, f, (idm & ~vm) | (idm & 0x4000))))
 			break;
+#endif
 		s0 = id == t;
 		if (!(vm | s0)) {
 			/* nothing for the selected ID: the last ID change
@@ -420,6 +442,17 @@ static void bulk_frames(struct etm_frames *x)
 	x->nseg = ns;
 	if (n)
 		x->stg_id = t;
+}
+
+static __attribute__((noinline)) void bulk_frames(struct etm_frames *x)
+{
+#ifdef __SSE2__
+	if (x->nkrun && x->nkvec) {
+		bulk_loop(x, 1);
+		return;
+	}
+#endif
+	bulk_loop(x, 0);
 }
 #endif
 

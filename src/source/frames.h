@@ -113,6 +113,11 @@ void etm_frames_known_changed(struct etm_frames *x);
  * auxiliary bit 7: the bulk path's test (for tests). */
 int etm_frames_ids_known(const struct etm_frames *x, const uint8_t *f,
 			 unsigned idm);
+/* The bulk loop's test where the known IDs are runs (x->nkrun; for
+ * tests): nonzero where frame @f, whose ID changes @idm are not 0, goes to
+ * the general path; *@vm: its ID changes to ID @t. -1 without SSE2. */
+int etm_frames_runs_bad(const struct etm_frames *x, const uint8_t *f,
+			unsigned idm, int t, unsigned *vm);
 /* Consume frames; @sel[id] is nonzero for the IDs with a source. */
 enum etm_fr_res etm_frames_step(struct etm_frames *x, const uint8_t *sel);
 /* The staged data was pushed: forget it. */

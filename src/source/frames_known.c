@@ -58,3 +58,18 @@ int etm_frames_ids_known(const struct etm_frames *x, const uint8_t *f,
 {
 	return ids_known(x, f, idm);
 }
+
+int etm_frames_runs_bad(const struct etm_frames *x, const uint8_t *f,
+			unsigned idm, int t, unsigned *vm)
+{
+#ifdef __SSE2__
+	struct kruns k;
+
+	kruns_load(x, &k);
+	return runs_bad(&k, _mm_loadu_si128((const __m128i *)(const void *)f),
+			f, idm, vm, t) != 0;
+#else
+	(void)x, (void)f, (void)idm, (void)t, (void)vm;
+	return -1;
+#endif
+}

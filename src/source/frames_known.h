@@ -45,6 +45,34 @@ runs_known(const struct kruns *k, const uint8_t *f, unsigned idm)
 	m0 = _mm_or_si128(m0, _mm_or_si128(m1, m2));
 	return !(idm & (~(unsigned)_mm_movemask_epi8(m0) | aux14));
 }
+
+/* The bulk loop's test of the IDs frame @f (loaded in @v) names, where
+ * the known IDs are runs (@k), with its mask of the ID changes to ID @t
+ * (*@vm bit 2k: byte 2k is one) from the same compare: nonzero where the
+ * frame needs the general path, as an ID of 0x70 or above or
+ * runs_known() failing on (idm & ~vm) | (idm & 0x4000) did (@idm: the ID
+ * changes, not 0). The runs hold IDs below 0x70 only, so one of 0x70 or
+ * above fails them; byte 14 is tested even where it names @t. */
+static inline __attribute__((always_inline)) unsigned
+runs_bad(const struct kruns *k, __m128i v, const uint8_t *f, unsigned idm,
+	 unsigned *vm, int t)
+{
+	_Static_assert(ETM_FR_KRUNS == 3, "three range tests below");
+	__m128i z = _mm_setzero_si128();
+	__m128i eq = _mm_cmpeq_epi8(v, _mm_set1_epi8((char)(2 * t + 1)));
+	__m128i no14 = _mm_set_epi8(-1, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+				    -1, -1, -1, -1, -1);
+	__m128i m0 = _mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(v, k->lo[0]), k->sp[0]), z);
+	__m128i m1 = _mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(v, k->lo[1]), k->sp[1]), z);
+	__m128i m2 = _mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(v, k->lo[2]), k->sp[2]), z);
+	unsigned aux14 = (unsigned)(f[15] & 0x80) << 7, ok;
+
+	m0 = _mm_or_si128(_mm_or_si128(m0, _mm_and_si128(eq, no14)),
+			  _mm_or_si128(m1, m2));
+	ok = (unsigned)_mm_movemask_epi8(m0);
+	*vm = (unsigned)_mm_movemask_epi8(eq) & 0x5555;
+	return idm & (~ok | aux14);
+}
 #endif
 
 /* Whether the ID bytes of frame @f (bit 2k of @idm: byte 2k) name known
@@ -88,21 +116,14 @@ static inline int ids_known(const struct etm_frames *x, const uint8_t *f,
 	return 1;
 }
 
-/* ids_known() in the bulk loop, the runs of known IDs in registers
- * (BULK_KRUNS(x, k) declares and loads them). */
+/* The runs of known IDs in registers for the bulk loop (runs_bad()):
+ * BULK_KRUNS(x, k) declares and loads them. */
 #ifdef __SSE2__
 #define BULK_KRUNS(x, k) \
 	struct kruns k;  \
 	kruns_load((x), &k)
-static inline __attribute__((always_inline)) int
-known_in_bulk(const struct etm_frames *x, const struct kruns *k,
-	      const uint8_t *f, unsigned idm)
-{
-	return x->nkrun ? runs_known(k, f, idm) : ids_known(x, f, idm);
-}
 #else
-#define BULK_KRUNS(x, k) const int k = 0
-#define known_in_bulk(x, k, f, idm) ((void)(k), ids_known(x, f, idm))
+#define BULK_KRUNS(x, k)
 #endif
 
 #endif

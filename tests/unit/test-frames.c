@@ -5,7 +5,8 @@
  * FSYNCs and partial frames, pushed in random chunk sizes, are compared with
  * the deformatter feeding the packet parsers directly; and the bulk path's
  * test of the IDs a frame names (runs of known IDs, one comparison per
- * known ID) against the table of known IDs, ID by ID. */
+ * known ID) against the table of known IDs, ID by ID, and the bulk
+ * loop's decision where the known IDs are runs against its rule, ID by ID. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -324,9 +325,102 @@ static void t_ids_known_runs(void)
 	free(x);
 }
 
+/* The bulk loop's rule for a frame with ID changes, byte by byte (the
+ * general path where any ID byte names an ID of 0x70 or above, or one
+ * not known but for ID @t outside byte 14, or byte 14 is an ID with
+ * auxiliary bit 7), and its ID changes to @t. */
+static int bad_by_table(const struct etm_frames *x, const uint8_t *f,
+			unsigned idm, int t, unsigned *vm)
+{
+	unsigned k;
+	int bad = (idm & 0x4000) && (f[15] & 0x80);
+
+	*vm = 0;
+	for (k = 0; k < 16; k += 2) {
+		unsigned id = f[k] >> 1;
+
+		if (!(idm >> k & 1))
+			continue;
+		*vm |= (unsigned)(id == (unsigned)t) << k;
+		if (id >= 0x70 || (!x->known[id] && (id != (unsigned)t || k == 14)))
+			bad = 1;
+	}
+	return bad;
+}
+
+/* runs_bad() (known IDs as one to three runs, the single ID known or
+ * not, frames naming it, known IDs, IDs next to them, IDs of 0x70 and
+ * above, auxiliary bit 7) decides as the rule ID by ID. */
+static void t_runs_bad(void)
+{
+	struct etm_frames *x = etm_frames_alloc();
+	uint32_t s = 4242;
+	unsigned round, i, nbad = 0, ngood = 0, nvm = 0;
+
+	ET_CHECK(x != NULL);
+	for (round = 0; round < 3000; round++) {
+		unsigned nr = 1 + round % 3, r, id;
+		int t = 1 + (int)(rng(&s) % 0x6f);
+		uint8_t f[16];
+
+		etm_frames_init(x);
+		memset(x->known, 0, sizeof(x->known));
+		for (r = 0; r < nr; r++) {
+			unsigned a = rng(&s) % 0x70, len = 1 + rng(&s) % 4;
+
+			for (id = a; id < a + len && id < 0x70; id++)
+				x->known[id] = 1;
+		}
+		if (round % 4)
+			x->known[t] = 1;
+		x->known[0x7b] = x->known[0x7d] = 1;
+		etm_frames_known_changed(x);
+		if (!x->nkrun || !x->nkvec)
+			continue;
+		for (i = 0; i < 200; i++) {
+			unsigned k, idm = 0, vm, want_vm;
+			int want, got;
+
+			for (k = 0; k < 16; k++)
+				f[k] = (uint8_t)(rng(&s) & ~1u);
+			f[15] = (uint8_t)rng(&s);
+			for (k = 0; k < 16; k += 2) {
+				unsigned c = rng(&s) % 8;
+
+				if (c < 3)
+					continue;
+				id = rng(&s) % 0x70;
+				if (c < 6)
+					while (!x->known[id])
+						id = (id + 1) % 0x70;
+				if (c == 6)
+					id = (unsigned)t;
+				if (c == 7 && rng(&s) % 2)
+					id = 0x70 + rng(&s) % 0x10;
+				f[k] = (uint8_t)(2 * id + 1);
+				idm |= 1u << k;
+			}
+			if (!idm)
+				continue;
+			want = bad_by_table(x, f, idm, t, &want_vm);
+			got = etm_frames_runs_bad(x, f, idm, t, &vm);
+			if (got < 0)
+				return; /* no SSE2: no such test */
+			ET_EQ(got, want);
+			ET_EQ(vm, want_vm);
+			nbad += (unsigned)want;
+			ngood += (unsigned)!want;
+			nvm += want_vm != 0;
+		}
+	}
+	ET_CHECK(nbad > 10000 && ngood > 10000 && nvm > 10000);
+	free(x);
+}
+
 int main(void)
 {
 	ETEST(t_frames_equal_dfmt);
 	ETEST(t_ids_known_runs);
+	ETEST(t_runs_bad);
 	return etest_end();
 }
