@@ -95,19 +95,20 @@ struct diag_fit etm_probe_fit(const struct diag_input *in,
 
 	while (!rc) {
 		rc = etm_decoder_next(dec, it, sizeof(*it));
-		if (rc == -etme_again)
+		if (rc == -etme_again) {
 			rc = etm_decoder_finish(dec);
-		else if (!rc) {
-			etm_diag_item(d, it);
-			if (bd && bd->on && etm_diag_counts(d, &c, sizeof(c)) == 0 &&
-			    diag_over(&c, bd))
-				break; /* rc 0: score -1 */
+			continue; /* no item: *it is not read */
 		}
-		if (!rc && it->kind != etm_item_elem && it->pkt.id == id &&
+		if (rc)
+			break;
+		etm_diag_item(d, it);
+		if (bd && bd->on && etm_diag_counts(d, &c, sizeof(c)) == 0 &&
+		    diag_over(&c, bd))
+			break; /* rc 0: score -1 */
+		if (it->kind != etm_item_elem && it->pkt.id == id &&
 		    it->pkt.type == etmp_async)
 			fit.async = 1;
-		if (!rc)
-			ts_seen |= diag_ts_touched(it);
+		ts_seen |= diag_ts_touched(it);
 	}
 	if (rc == -etme_eos && etm_diag_counts(d, &c, sizeof(c)) == 0) {
 		fit_from(&fit, &c);
