@@ -386,6 +386,7 @@ int etm_ptm_plain(struct ptm_flow *p, uint64_t *np)
 		return 1;
 	etm_flow_qstart(p->f);
 	plain_get(p, &s, p->ca);
+	s.gen = 0;
 	ret = p->ca ? plain_loop_ca(p, &s, &t, np) : plain_loop(p, &s, &t, np);
 	plain_put(p, &s);
 	etm_pkt_tok_close(pd, &t);

@@ -11,129 +11,8 @@
 #include <etmtrace/diag.h>
 #include <etmtrace/error.h>
 
-#include "decoder/realign.h"
 #include "decoder/dfmt_replay.h"
-
-/* Symptom score and instruction count of decoding @buf with @cfg
- * (score -1 if it cannot be decoded at all). */
-struct diag_fit {
-	int64_t score;
-	uint64_t insns;
-	uint64_t parse_bad, packets; /* packet-level symptoms, packets */
-	int async;                   /* an A-sync of the source was seen */
-	/* decoded to the end, and no packet began with a timestamp header
-	 * (or an unknown byte) and no frame realignment reset the parser:
-	 * the timestamp configuration did not matter (diag_probe_same()) */
-	int ts_free;
-	/* the symptoms that are errors: the score less the traced
-	 * addresses outside the image (etm_probe_rank) */
-	uint64_t errors;
-};
-
-/* What a variant must stay within to still be chosen (the probe on one
- * thread, diag_probe_bound()): past it the decode stops. The counts only
- * grow, so a variant over the bound part-way is over it at the end. */
-struct diag_bound {
-	int on;       /* 1: symptom score, 2: packet-level symptoms */
-	uint64_t max; /* the largest value that may still win */
-};
-
-static uint64_t diag_score(const struct etm_diag_counts *c)
-{
-	return c->pkt_errors + c->sync_lost + c->mismatch + c->n_uncond +
-	       c->undef + c->mid_insn + c->nomem / 4;
-}
-
-/* Whether the counts so far @c put the variant past @bd. */
-static int diag_over(const struct etm_diag_counts *c,
-		     const struct diag_bound *bd)
-{
-	if (bd->on == 1)
-		return diag_score(c) > bd->max;
-	return bd->on == 2 && c->pkt_errors + c->sync_lost > bd->max;
-}
-
-/* The input of the probe's decodes: formatted input deformatted once
- * (@replay, not NULL), for every configuration the same. */
-struct diag_input {
-	enum etm_input_format fmt;
-	const uint8_t *buf;
-	size_t n;
-	struct etm_dec_replay *replay; /* for trace ID replay_id */
-	unsigned replay_id;
-};
-
-/* Whether item @it shows the timestamp configuration may have mattered:
- * a packet whose first byte is a timestamp header (b01000R10, the only
- * one ETMv3 and PTM readers consult ETMCR[28] / ETMCCER[29:28] for), or
- * not known, or a realignment that resets the parsers (their unfinished
- * packets are dropped unseen). */
-static int diag_ts_touched(const struct etm_item *it)
-{
-	if (it->kind == etm_item_elem)
-		return it->elem.kind == etmk_error &&
-		       it->elem.err == etme_frame_align;
-	return !it->pkt.raw_len || (it->pkt.raw[0] & 0xfb) == 0x42;
-}
-
-/* The fit of @cfg; with @bd, a variant that cannot be chosen stops early
- * with score -1 (diag_better() and diag_fewer() never take it). */
-static struct diag_fit diag_fit(const struct diag_input *in,
-				const struct etm_config *cfg,
-				const struct etm_image *img,
-				const struct diag_bound *bd)
-{
-	int replay = in->replay && etm_cfg_trace_id(cfg) == in->replay_id;
-	struct etm_decoder *dec =
-		replay ? etm_dec_replay_decoder(in->replay, etm_dec_elements) :
-			 etm_decoder_alloc(in->fmt, etm_dec_elements);
-	struct etm_diag *d = etm_diag_alloc(cfg, img);
-	struct etm_item *it = malloc(sizeof(*it));
-	struct diag_fit fit = { -1, 0, 0, 0, 0, 0, 0 };
-	int ts_seen = 0;
-	struct etm_diag_counts c;
-	unsigned id = etm_cfg_trace_id(cfg);
-	int rc = -etme_nomem;
-
-	if (dec && d && it)
-		rc = etm_decoder_add_source(dec, cfg, img);
-	if (!rc) {
-		etm_decoder_set_packets(dec, 1);
-		/* a wrong configuration makes bad packets: that is what is
-		 * measured, not a lost frame alignment */
-		etm_decoder_set_realign(dec, etm_realign_off);
-		if (!replay)
-			rc = etm_decoder_push(dec, in->buf, in->n);
-	}
-	while (!rc) {
-		rc = etm_decoder_next(dec, it, sizeof(*it));
-		if (rc == -etme_again)
-			rc = etm_decoder_finish(dec);
-		else if (!rc) {
-			etm_diag_item(d, it);
-			if (bd && bd->on && etm_diag_counts(d, &c, sizeof(c)) == 0 &&
-			    diag_over(&c, bd))
-				break; /* rc 0: score -1 */
-		}
-		if (!rc && it->kind != etm_item_elem && it->pkt.id == id &&
-		    it->pkt.type == etmp_async)
-			fit.async = 1;
-		if (!rc)
-			ts_seen |= diag_ts_touched(it);
-	}
-	if (rc == -etme_eos && etm_diag_counts(d, &c, sizeof(c)) == 0) {
-		fit.score = (int64_t)diag_score(&c);
-		fit.errors = diag_score(&c) - c.nomem / 4;
-		fit.insns = c.insns;
-		fit.parse_bad = c.pkt_errors + c.sync_lost;
-		fit.packets = c.packets;
-		fit.ts_free = !ts_seen;
-	}
-	free(it);
-	etm_diag_free(d);
-	etm_decoder_free(dec);
-	return fit;
-}
+#include "probe/probe_fit.h"
 
 /* Whether @v fits clearly better than the configured @o and than the best
  * variant so far @b: far fewer symptoms, not far fewer instructions. */
@@ -249,7 +128,7 @@ static void *diag_probe_worker(void *arg)
 		pthread_mutex_unlock(&p->mu);
 		if (i >= p->nv)
 			return NULL;
-		p->f[i] = diag_fit(&p->in, &p->v[i], p->img, &p->bd);
+		p->f[i] = etm_probe_fit(&p->in, &p->v[i], p->img, &p->bd);
 	}
 }
 
@@ -397,7 +276,7 @@ static struct diag_fit diag_probe_choose(struct diag_probe *p, unsigned keep,
 			    !rk)
 				break;
 			p->f[i] = same >= 0 ? p->f[same] :
-					      diag_fit(&p->in, &p->v[i], p->img, &bd);
+					      etm_probe_fit(&p->in, &p->v[i], p->img, &bd);
 		}
 		if ((keep & ETM_PROBE_GUESS) ? diag_fewer(p->f[i], b) :
 					       diag_better(p->f[i], p->f[0], b)) {
@@ -434,7 +313,12 @@ static int diag_probe_run(enum etm_input_format fmt,
 	p->in.replay_id = etm_cfg_trace_id(cfg);
 	if (fmt != etm_fmt_raw)
 		p->in.replay = etm_dec_replay_record(fmt, p->in.replay_id, buf, n);
-	p->f[0] = b = diag_fit(&p->in, cfg, img, NULL);
+	/* as configured: on the calling thread while the variants' threads
+	 * wait for its bound, so in batches when there are threads (one
+	 * thread reads ts_free, which only the item path tells) */
+	p->f[0] = b = jobs > 1 && etm_probe_fit_batchable(cfg) ?
+			      etm_probe_fit_batch(&p->in, cfg, img) :
+			      etm_probe_fit(&p->in, cfg, img, NULL);
 	/* The A-sync search does not depend on the configuration: without
 	 * one, every ETMv3 or PTM variant decodes what @cfg did (bytes out
 	 * of sync, nothing else), and none can fit better. */

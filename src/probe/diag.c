@@ -1,7 +1,6 @@
 /* probe/diag.c - configuration-mismatch diagnostics: per-source symptom
- * counts from decoded items, a one-line warning naming the likely cause,
- * and the configuration differences the probe (diagprobe.c) names. */
-#include <stdio.h>
+ * counts from decoded items (the one-line warning naming the likely cause
+ * and the configuration differences the probe names: diag_text.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -560,6 +559,66 @@ static size_t whole_run(struct etm_diag *d, const struct etm_elem *e, size_t n)
 	return k;
 }
 
+/* whole_run() for segment @d (not packed, its first range seen): a lookup
+ * of a slot's pending value is counted in pn[] in the loop; one that
+ * would make a new pending value, and a write of a slot not written in
+ * the segment yet, stop the run before the element (diag_range() takes
+ * it). Returns the run's length. */
+static size_t seg_run(struct etm_diag *d, const struct etm_elem *e, size_t n)
+{
+	uint64_t ranges = 0, insns = 0, mid = 0, undef = 0, nunc = 0;
+	uint64_t end = d->last_end, *wide = d->wide;
+	uint32_t *pn = d->pn;
+	const uint32_t id = d->id;
+	size_t k;
+
+	for (k = 0; k < n && e[k].id == id; k++) {
+		const struct etm_elem *r = &e[k];
+		uint64_t *to = NULL, *at = NULL, v = 0;
+		unsigned m;
+
+		if (r->kind != etmk_range) {
+			diag_other(d, r);
+			continue;
+		}
+		if (r->start != end && r->start >= 2) {
+			v = r->start - 2 + 1;
+			at = &wide[diag_slot_idx(r->start - 2)];
+			if (*at != v && *at != (v | DIAG_TAG) && *at >= DIAG_TAG &&
+			    d->alt[at - wide][0] != v && d->alt[at - wide][1] != v)
+				break; /* a new pending value */
+		}
+		if (r->last_size == 4) {
+			if (r->last_addr >= DIAG_TAG - 1)
+				break;
+			to = &wide[diag_slot_idx(r->last_addr)];
+			if (*to >= DIAG_TAG)
+				break; /* its pending lookups go to the table */
+		}
+		if (at && *at == v)
+			mid++;
+		else if (at && *at == (v | DIAG_TAG))
+			pn[at - wide]++;
+		else if (at && *at >= DIAG_TAG)
+			d->altn[at - wide][d->alt[at - wide][0] == v ? 0 : 1]++;
+		ranges++;
+		insns += r->ninsn;
+		end = r->end;
+		if (to)
+			*to = r->last_addr + 1;
+		m = diag_marks_memo(&d->nm, d->img, r);
+		undef += m >> 1;
+		nunc += m & 1;
+	}
+	d->last_end = end;
+	d->c.ranges += ranges;
+	d->c.insns += insns;
+	d->c.mid_insn += mid;
+	d->c.undef += undef;
+	d->c.n_uncond += nunc;
+	return k;
+}
+
 /* The loop of etm_diag_elems_byid() (@packed 0) and of
  * etm_diag_elems_packed() (1), each compiled for its kind of objects. */
 static inline __attribute__((always_inline)) void
@@ -578,6 +637,13 @@ elems_loop(struct etm_diag *const *byid, const struct etm_elem *els, size_t n,
 		if (!packed && !d->seg && !d->wtag && (t = whole_run(d, e, n - k))) {
 			k += t - 1;
 			continue;
+		}
+		if (!packed && d->seg && d->end_known) {
+			run_flush(&run);
+			if ((t = seg_run(d, e, n - k))) {
+				k += t - 1;
+				continue;
+			}
 		}
 		if (e->kind == etmk_range && packed)
 			pack_range(d, e);
@@ -717,83 +783,7 @@ int etm_diag_counts(const struct etm_diag *d, struct etm_diag_counts *c,
 	return 0;
 }
 
-int etm_diag_warning(const struct etm_diag *d, char *buf, size_t n)
+const struct etm_config *etm_diag_cfg(const struct etm_diag *d)
 {
-	const struct etm_diag_counts *c = &d->c;
-	uint64_t bad = c->pkt_errors + c->sync_lost;
-	uint64_t img = c->mismatch + c->n_uncond + c->undef + c->mid_insn;
-
-	/* (a trace that decodes next to nothing before it fails: fewer than
-	 * 16 instructions a failure) */
-	/* the branch encoding is a choice from ETMv3.4 on only */
-	int alt = d->cfg.protocol == etm_proto_etmv3 &&
-		  etm_cfg_arch_major(&d->cfg) == 2 &&
-		  etm_cfg_arch_minor(&d->cfg) >= 4;
-
-	if (bad && (bad >= 4 || c->insns < 16 * bad))
-		return snprintf(buf, n, "%llu malformed packets, %llu losses "
-					"of sync: wrong protocol or ETMCR/ETMIDR "
-					"(cycle-accurate, Context ID size%s)?",
-				(unsigned long long)c->pkt_errors,
-				(unsigned long long)c->sync_lost,
-				alt ? ", branch encoding" : "");
-	if (img)
-		return snprintf(buf, n, "trace disagrees with the image (%llu "
-					"flow mismatches, %llu N atoms on "
-					"unconditional instructions, %llu undefined "
-					"instructions, %llu branches into an "
-					"instruction): wrong image or load address?",
-				(unsigned long long)c->mismatch,
-				(unsigned long long)c->n_uncond,
-				(unsigned long long)c->undef,
-				(unsigned long long)c->mid_insn);
-	if (c->nomem && c->nomem * 10 >= c->ranges)
-		return snprintf(buf, n, "%llu traced addresses are not in the "
-					"image: image missing or at the wrong "
-					"address?",
-				(unsigned long long)c->nomem);
-	if (n)
-		buf[0] = 0;
-	return 0;
-}
-
-int etm_diag_config_diff(const struct etm_config *cfg,
-			 const struct etm_config *o, char *buf, size_t n)
-{
-	size_t len = 0;
-	int r;
-
-#define DIFF(cond, ...)                                                     \
-	do {                                                                \
-		if (!(cond))                                                \
-			break;                                              \
-		r = snprintf(buf + (len < n ? len : n),                     \
-			     len < n ? n - len : 0, "%s", len ? ", " : ""); \
-		len += (size_t)r;                                           \
-		r = snprintf(buf + (len < n ? len : n),                     \
-			     len < n ? n - len : 0, __VA_ARGS__);           \
-		len += (size_t)r;                                           \
-	} while (0)
-	if (n)
-		buf[0] = 0;
-	DIFF(cfg->protocol != o->protocol, "protocol %s",
-	     etm_protocol_name(o->protocol));
-	DIFF(etm_cfg_cycle_acc(cfg) != etm_cfg_cycle_acc(o),
-	     "cycle-accurate %s", etm_cfg_cycle_acc(o) ? "on" : "off");
-	DIFF(etm_cfg_ctxid_bytes(cfg) != etm_cfg_ctxid_bytes(o),
-	     "%d-byte Context ID", etm_cfg_ctxid_bytes(o));
-	DIFF(o->protocol == etm_proto_etmv3 &&
-		     etm_cfg_alt_branch(cfg) != etm_cfg_alt_branch(o),
-	     "%s branch encoding",
-	     etm_cfg_alt_branch(o) ? "alternative" : "original");
-	DIFF(etm_cfg_timestamps(cfg) != etm_cfg_timestamps(o) ||
-		     (etm_cfg_timestamps(o) &&
-		      (etm_cfg_ts_64bit(cfg) != etm_cfg_ts_64bit(o) ||
-		       etm_cfg_ts_binary(cfg) != etm_cfg_ts_binary(o))),
-	     "timestamps %s", !etm_cfg_timestamps(o) ? "off" : etm_cfg_ts_64bit(o) ? "on (64-bit binary)" :
-										     "on (48-bit Gray)");
-	DIFF(etm_cfg_ret_stack(cfg) != etm_cfg_ret_stack(o),
-	     "return stack %s", etm_cfg_ret_stack(o) ? "on" : "off");
-#undef DIFF
-	return (int)len;
+	return &d->cfg;
 }

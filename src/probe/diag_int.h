@@ -27,4 +27,7 @@ void etm_diag_elems_packed(struct etm_diag *const *byid,
  * process: the counts go on). */
 void etm_diag_set_image(struct etm_diag *d, const struct etm_image *img);
 
+/* The configuration @d was made for. */
+const struct etm_config *etm_diag_cfg(const struct etm_diag *d);
+
 #endif
