@@ -86,7 +86,7 @@ static int e3_ca_apply(struct etm3_flow *e, const struct e3_atoms *a,
 	struct etm_atom_run *ar = a->r;
 	/* in locals: the stores to elements could alias them */
 	const uint16_t *cw = a->cw;
-	uint32_t x0 = a->w0 - (uint32_t)cw[1]; /* atom 0's carry */
+	uint32_t x0 = a->w0 - (cw[1] & ETM_ATOM_RUN_WMASK); /* atom 0's carry */
 	uint64_t prev = m->w.prev_addr;
 	unsigned n = m->w.nr, j = 0;
 	uint32_t st = m->w.end_st, k = m->k;
@@ -102,7 +102,7 @@ static int e3_ca_apply(struct etm3_flow *e, const struct e3_atoms *a,
 			prev = pe->last_addr;
 		etm_wm_extend(pe, &m->w, r);
 		pe->cycles = e3_sat32((uint64_t)pe->cycles +
-				      (uint32_t)(cw[l] - cw[i]) +
+				      etm_atom_run_w(cw[l], cw[i]) +
 				      (i ? 0 : x0));
 		j = 1;
 	}
@@ -119,9 +119,10 @@ static int e3_ca_apply(struct etm3_flow *e, const struct e3_atoms *a,
 			uint32_t l = j + 1 < n ? i + m->a0[j + 1] : i + k;
 
 			etm_copy(pe, &r[j], sizeof(*pe));
-			pe->offset = etm_atom_run_off(ar, ar->apk[b]);
-			pe->cycles = e3_sat32((uint64_t)(uint32_t)(cw[l] -
-								   cw[b]) +
+			pe->offset = etm_atom_run_off(ar, (unsigned)cw[b + 1] >>
+								  ETM_ATOM_RUN_WBITS);
+			pe->cycles = e3_sat32((uint64_t)etm_atom_run_w(cw[l],
+								       cw[b]) +
 					      (b ? 0 : x0));
 		}
 		f->qlen += (unsigned)(pe - q) - 1;
@@ -129,7 +130,7 @@ static int e3_ca_apply(struct etm3_flow *e, const struct e3_atoms *a,
 		e->pend_on = 1;
 	}
 	e->prev_addr = prev;
-	e->last_w = i + k - 1 ? (uint32_t)(cw[i + k] - cw[i + k - 1]) :
+	e->last_w = i + k - 1 ? etm_atom_run_w(cw[i + k], cw[i + k - 1]) :
 				a->w0;
 	e->addr = m->w.end_addr;
 	e->isa = (enum etm_isa)(st & E3_CA_ISA);

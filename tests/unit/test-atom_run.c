@@ -189,10 +189,11 @@ static void cycle_accurate_run_by_hand(void)
 	ET_EQ(r.n, 7);
 	ET_EQ(r.bits, 0x0c);
 	ET_EQ(r.w_tail, 8);
+	ET_EQ(r.cw[0], 0);
 	for (i = 0; i < 8; i++)
-		ET_EQ(r.cw[i], cw[i]);
+		ET_EQ(etm_atom_run_w(r.cw[i], r.cw[0]), cw[i]);
 	for (i = 0; i < 7; i++)
-		ET_EQ(r.apk[i], apk[i]);
+		ET_EQ(etm_atom_run_pkt(&r, i), apk[i]);
 	for (i = 0; i < 6; i++)
 		ET_EQ(etm_atom_run_off(&r, i), 6 + i);
 	etm_pkt_tok_run_done(d, &r);
