@@ -176,12 +176,15 @@ int etm_pkt_tok_data(struct etm_pkt_decoder *pd, struct etm_packet *pkt);
 /* Most atoms in one etm_atom_run. */
 #define ETM_ATOM_RUN_MAX 64
 
-/* Most packets in one etm_atom_run, and how a slot of its cw[] holds both
- * an atom's packet index and the run's W sum (see cw[]): the index in the
- * top 6 bits, the sum in the low 10 (at most 8 W atoms a packet: 512). */
-#define ETM_ATOM_RUN_PKTS 64
+/* Most packets in one etm_atom_run, and how a slot of its cw[] holds an
+ * atom's packet index, whether it is N and the run's W sum (see cw[]):
+ * the index in the top 6 bits (from ETM_ATOM_RUN_WBITS), the N flag in
+ * bit ETM_ATOM_RUN_NBIT (cycle-accurate only), the sum in the low 9 bits
+ * (at most 8 W atoms a packet: 504). */
+#define ETM_ATOM_RUN_PKTS 63
 #define ETM_ATOM_RUN_WBITS 10
-#define ETM_ATOM_RUN_WMASK ((1u << ETM_ATOM_RUN_WBITS) - 1)
+#define ETM_ATOM_RUN_NBIT 9
+#define ETM_ATOM_RUN_WMASK ((1u << ETM_ATOM_RUN_NBIT) - 1)
 
 /* A batch of consecutive one-byte atom packets: their atoms oldest first,
  * each with its packet and, for cycle-accurate trace, the W atoms before
@@ -195,9 +198,10 @@ struct etm_atom_run {
 	/* slot j + 1 is atom j's: the index in the run of its packet (W-only
 	 * packets counted: packet p is the byte at pos0 + p) shifted left by
 	 * ETM_ATOM_RUN_WBITS (etm_atom_run_pkt()), plus, cycle-accurate only,
-	 * the W atoms of the run up to atom j included; cw[0] = 0. One slot
-	 * per atom, written by one vector store per packet with the packet's
-	 * running sums: no separate per-atom packet index. The W atoms of
+	 * whether it is N (bit ETM_ATOM_RUN_NBIT, as in bits) and the W atoms
+	 * of the run up to atom j included; cw[0] = 0. One slot per atom,
+	 * written by one vector store per packet with the packet's running
+	 * sums: no separate per-atom packet index or E/N bit. The W atoms of
 	 * atoms i..l-1 are etm_atom_run_w(cw[l], cw[i]) (atom j's own:
 	 * etm_atom_run_w(cw[j + 1], cw[j])). Room for a whole packet past the
 	 * end. */
@@ -221,7 +225,8 @@ static inline unsigned etm_atom_run_pkt(const struct etm_atom_run *r,
 }
 
 /* The W atoms between two slots of a run's cw[], @hi's (the later) and
- * @lo's: the packet indices they also hold cancel out. */
+ * @lo's: the packet indices and N flags they also hold fall out of the
+ * mask (a run's W atoms fit in it). */
 static inline uint32_t etm_atom_run_w(uint16_t hi, uint16_t lo)
 {
 	return (uint16_t)(hi - lo) & ETM_ATOM_RUN_WMASK;

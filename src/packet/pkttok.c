@@ -4,6 +4,9 @@
  * reader the ETMv3 flow decoder's plain loop reads bytes through. */
 #include <stdint.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "common/zero.h"
 #include "packet/async.h"
@@ -21,14 +24,16 @@ static void acv_entry(const struct etm_atomc *a, int ok, struct etm_acv *v)
 	_Static_assert(sizeof(*v) == 64, "etm_acv: one shift indexes it");
 	for (j = 0; j < 8; j++) {
 		s += j < a->n ? a->w[j] : 0;
-		v->cw[j] = (uint16_t)s;
+		/* and the N flag of its atom (none past its atoms) */
+		v->cw[j] = (uint16_t)(s | (j < a->n ? (a->bits >> j & 1u) : 0)
+						  << ETM_ATOM_RUN_NBIT);
 	}
 	s += a->w_tail;
 	/* and one packet more (the packet index in the slots' top bits) */
 	for (j = 0; j < 8; j++)
 		v->wt[j] = (uint16_t)(s + (1u << ETM_ATOM_RUN_WBITS));
-	/* a run's W atoms are summed in 16 bits (cw[]): at most 8 a
-	 * packet (etm_pkt_tok_atom_run()'s maxpk) */
+	/* a run's W atoms are summed in 9 bits of cw[]: at most 8 a packet
+	 * (ETM_ATOM_RUN_PKTS of them) */
 	v->run = ok && a->n <= 8 && s <= 8;
 	v->n = (uint8_t)(v->run ? a->n : 0);
 	v->bits = (uint8_t)(v->run ? a->bits : 0);
@@ -80,7 +85,7 @@ typedef uint16_t ca_v8u16 __attribute__((vector_size(16)));
  * atoms fit. */
 static inline __attribute__((always_inline)) void
 ca_take(const struct etm_acv *a, struct etm_atom_run *r, size_t *pn,
-	uint64_t *pbits, ca_v8u16 *vtot)
+	ca_v8u16 *vtot)
 {
 	size_t n = *pn;
 	ca_v8u16 v, t;
@@ -90,15 +95,44 @@ ca_take(const struct etm_acv *a, struct etm_atom_run *r, size_t *pn,
 	v += *vtot;
 	*vtot += t;
 	memcpy(&r->cw[n + 1], &v, sizeof(v));
-	*pbits |= (uint64_t)a->bits << (n & 63);
 	*pn = n + a->n;
+}
+
+/* The E/N bits of the @n atoms of a cycle-accurate run from the N flags
+ * in their slots of @cw (struct etm_atom_run's): once a run rather than a
+ * shift and an or a header; 16 slots at a time with SSE2. */
+static inline uint64_t ca_nbits(const uint16_t *cw, unsigned n)
+{
+	uint64_t bits = 0;
+	unsigned j;
+
+#ifdef __SSE2__
+	/* the flags to the slots' sign bits, packed to bytes (signed
+	 * saturation keeps the sign), a byte mask of them: slots past @n
+	 * (read within the array) are masked off */
+	for (j = 0; j < n; j += 16) {
+		__m128i lo = _mm_loadu_si128((const __m128i *)&cw[j + 1]);
+		__m128i hi = _mm_loadu_si128((const __m128i *)&cw[j + 9]);
+
+		lo = _mm_slli_epi16(lo, 15 - ETM_ATOM_RUN_NBIT);
+		hi = _mm_slli_epi16(hi, 15 - ETM_ATOM_RUN_NBIT);
+		bits |= (uint64_t)(uint32_t)_mm_movemask_epi8(
+				_mm_packs_epi16(lo, hi))
+			<< j;
+	}
+#else
+	for (j = 0; j < n; j++)
+		bits |= (uint64_t)(cw[j + 1] >> ETM_ATOM_RUN_NBIT & 1) << j;
+#endif
+	return n < 64 ? bits & ((1ull << n) - 1) : bits;
 }
 
 /* The cycle-accurate loop of etm_pkt_tok_atom_run(): packets from @pos
  * (the run's first) to before @end (at most ETM_ATOM_RUN_PKTS of them)
  * while the table acv[] (etm_pktp_atom_table()) says they are in it, each
- * through one 64-byte entry (its atoms, E/N bits and two 16-byte vectors
- * of its W atoms); the run's state out through the pointers (@ptot: its
+ * through one 64-byte entry (its atoms and two 16-byte vectors: its
+ * atoms' W sums and N flags, its W total); the run's state out through
+ * the pointers (@pbits: the E/N bits, from the flags; @ptot: its
  * packets and W atoms, as a slot of cw[]). Two headers a turn while both
  * surely fit in the run (at most CA_HDR_ATOMS atoms each), so the
  * per-header room check is needed only near its end. Returns the
@@ -111,20 +145,19 @@ run_ca(const struct etm_pktp *p, struct etm_atom_run *r, size_t pos,
 	const struct etm_acv *acv = p->acv, *a;
 	/* (indices in full registers: no extension per header) */
 	size_t n = 0, end1 = end - 1;
-	uint64_t bits = 0;
 	ca_v8u16 vtot = { 0 };
 
 	while (pos < end1 && n <= ETM_ATOM_RUN_MAX - 2 * CA_HDR_ATOMS) {
 		a = &acv[buf[pos]];
 		if (!a->run)
 			goto out;
-		ca_take(a, r, &n, &bits, &vtot);
+		ca_take(a, r, &n, &vtot);
 		a = &acv[buf[pos + 1]];
 		if (!a->run) {
 			pos++;
 			goto out;
 		}
-		ca_take(a, r, &n, &bits, &vtot);
+		ca_take(a, r, &n, &vtot);
 		pos += 2;
 	}
 	/* near the end of the run: each header's atoms checked */
@@ -132,12 +165,12 @@ run_ca(const struct etm_pktp *p, struct etm_atom_run *r, size_t pos,
 		a = &acv[buf[pos]];
 		if (!a->run || n + a->n > ETM_ATOM_RUN_MAX)
 			break;
-		ca_take(a, r, &n, &bits, &vtot);
+		ca_take(a, r, &n, &vtot);
 		pos++;
 	}
 out:
 	*pn = (unsigned)n;
-	*pbits = bits;
+	*pbits = ca_nbits(r->cw, (unsigned)n);
 	*ptot = vtot[0];
 	return pos;
 }
