@@ -244,6 +244,10 @@ int etm_e3_camemo_run(struct etm3_flow *e, struct e3_atoms *a)
 		a->first = i + (avail < E3_CAMEMO_ATOMS ? avail :
 							  E3_CAMEMO_ATOMS);
 	}
+	/* the usual end: every atom replayed, nothing for the walk (a
+	 * call that would only return) */
+	if (a->first >= n)
+		return 0;
 	return etm_e3_walk(e, a);
 }
 
