@@ -294,11 +294,8 @@ static int e3_lost(struct etm3_flow *e)
 /* Number of consecutive E atoms (0 bits) from bit 0 of @bits, at most @n. */
 static uint32_t e3_erun(uint64_t bits, uint32_t n)
 {
-	uint32_t r;
+	uint32_t r = bits ? (uint32_t)__builtin_ctzll(bits) : n;
 
-	if (!bits)
-		return n;
-	r = (uint32_t)__builtin_ctzll(bits);
 	return r < n ? r : n;
 }
 
@@ -308,11 +305,11 @@ static uint32_t e3_erun(uint64_t bits, uint32_t n)
 static inline __attribute__((always_inline)) uint32_t e3_wsum(const struct e3_atoms *a, uint32_t i, uint32_t k,
 							      uint64_t *sum)
 {
-	uint32_t j = i + k - 1;
-	uint64_t extra = i ? 0 : a->w0 - (uint32_t)a->cw[1];
+	uint32_t j = i + k - 1, m = a->wmask;
+	uint64_t extra = i ? 0 : a->w0 - (a->cw[1] & m);
 
-	*sum = (uint64_t)(uint32_t)(a->cw[i + k] - a->cw[i]) + extra;
-	return j ? (uint32_t)(a->cw[j + 1] - a->cw[j]) : a->w0;
+	*sum = (uint64_t)((uint16_t)(a->cw[i + k] - a->cw[i]) & m) + extra;
+	return j ? (uint16_t)(a->cw[j + 1] - a->cw[j]) & m : a->w0;
 }
 
 /* The block the next atoms go through: the rest of the last block when
@@ -374,7 +371,7 @@ static inline __attribute__((always_inline)) int e3_walk_in(struct etm3_flow *e,
 	while (i < n && e->addr_valid) {
 		run = e3_erun(a->bits >> i, n - i);
 		if (a->r)
-			e->off = etm_atom_run_off(a->r, a->r->apk[i]);
+			e->off = etm_atom_run_aoff(a->r, i);
 		if (e3_block(e, &b, &i0) < 0)
 			return e3_nomem(e);
 		e3_plan(&st, b, i0, run, i + run < n, e->addr);
@@ -394,7 +391,7 @@ static inline __attribute__((always_inline)) int e3_walk_in(struct etm3_flow *e,
 	}
 	if (i < n && e->wait_branch) {
 		if (a->r)
-			e->off = etm_atom_run_off(a->r, a->r->apk[i]);
+			e->off = etm_atom_run_aoff(a->r, i);
 		return e3_lost(e);
 	}
 	return 0;
@@ -423,6 +420,7 @@ static void e3_cycles(struct etm3_flow *e, const struct etm_packet *pkt,
 		for (j = 0; j < n; j++) /* at most 16 x 255: no overflow */
 			cw[j + 1] = (uint16_t)(cw[j] + pkt->atom_w[j]);
 		a->cw = cw;
+		a->wmask = 0xffff; /* no packet index in cw[] */
 		a->w0 = e3_sat32(pkt->atom_w[0] + e->carry);
 		e->carry = 0;
 	}
@@ -460,7 +458,8 @@ int etm_e3_run(struct etm3_flow *e, struct etm_atom_run *r)
 	}
 	if (e->ca) {
 		a.cw = r->cw;
-		a.w0 = e3_sat32((uint64_t)r->cw[1] + e->carry);
+		a.wmask = ETM_ATOM_RUN_WMASK;
+		a.w0 = e3_sat32((uint64_t)(r->cw[1] & a.wmask) + e->carry);
 		e->carry = r->w_tail;
 		if (e->f->cache_on && !e->nheld && !e->d.on)
 			return etm_e3_camemo_run(e, &a);

@@ -15,28 +15,22 @@
 #include "flow/flow_etm3_int.h"
 #include "flow/walk_memo.h"
 
-/* An entry: a walk of the plain memo's form (its cycles 0), and k atoms
- * with E/N bits pat (bit i: atom i is N), range j beginning at atom
- * a0[j]. */
+/* An entry: a walk of the plain memo's form (its cycles 0, its end_st
+ * unused), and k atoms with E/N bits pat (bit i: atom i is N), range j
+ * of atoms a0[j] to a0[j + 1] - 1 (a0[nr] = k); the end state in bytes,
+ * ready to store: ISA, addr_valid, wait_branch (E3_WAIT_*), pend_open. */
 struct e3_caentry {
 	struct etm_wm_entry w;
 	uint64_t addr;
 	uint64_t pat;
 	uint8_t k;
-	uint8_t a0[ETM_WALK_MEMO_RANGES];
+	uint8_t a0[ETM_WALK_MEMO_RANGES + 1];
+	uint8_t isa, valid, wait, open;
 };
 
 /* Atoms one missed lookup walks and keeps (at most): a longer walk covers
  * more per lookup, a shorter one is found again more often. */
 #define E3_CAMEMO_ATOMS 16
-
-/* The end state of a kept walk in its end_st (this memo's own layout):
- * ISA in the low byte, then addr_valid, wait_branch (E3_WAIT_*),
- * pend_open. */
-#define E3_CA_ISA 0xffu
-#define E3_CA_VALID 0x100u
-#define E3_CA_WAIT_SHIFT 9
-#define E3_CA_OPEN 0x1000u
 
 /* The key of a walk besides its start address: template generation
  * @tgen, ISA, memory space and whether the walk goes on in the pending
@@ -86,56 +80,61 @@ static int e3_ca_apply(struct etm3_flow *e, const struct e3_atoms *a,
 	struct etm_atom_run *ar = a->r;
 	/* in locals: the stores to elements could alias them */
 	const uint16_t *cw = a->cw;
-	uint32_t x0 = a->w0 - (uint32_t)cw[1]; /* atom 0's carry */
+	uint32_t x0 = a->w0 - (cw[1] & ETM_ATOM_RUN_WMASK); /* atom 0's carry */
 	uint64_t prev = m->w.prev_addr;
 	unsigned n = m->w.nr, j = 0;
-	uint32_t st = m->w.end_st, k = m->k;
+	uint32_t k = m->k;
 	int err;
 
 	if (f->qhead + f->qlen + n + 1 >= ETM_FLOW_QMAX)
 		return 1;
 	if (m->w.merge) {
-		uint32_t l = i + (n > 1 ? m->a0[1] : k);
-
 		pe = e->pend;
 		if (m->w.prev_pending)
 			prev = pe->last_addr;
 		etm_wm_extend(pe, &m->w, r);
 		pe->cycles = e3_sat32((uint64_t)pe->cycles +
-				      (uint32_t)(cw[l] - cw[i]) +
+				      etm_atom_run_w(cw[i + m->a0[1]], cw[i]) +
 				      (i ? 0 : x0));
 		j = 1;
 	}
 	if (j < n) {
 		struct etm_elem *q;
+		/* the offset map's common form (per-byte offsets) hoisted */
+		const uint32_t *rel = ar->map ? ar->rel : NULL;
+		uint64_t rb = ar->rel_base;
 
 		err = e3_flush(e);
 		if (err < 0)
 			return err;
 		q = &f->q[f->qhead + f->qlen];
 		pe = q;
+		if (rel)
+			rel += ar->pos0;
 		for (; j < n; j++, pe++) {
-			uint32_t b = i + m->a0[j];
-			uint32_t l = j + 1 < n ? i + m->a0[j + 1] : i + k;
+			uint32_t b = i + m->a0[j], l = i + m->a0[j + 1];
+			unsigned pk = (unsigned)cw[b + 1] >> ETM_ATOM_RUN_WBITS;
 
 			etm_copy(pe, &r[j], sizeof(*pe));
-			pe->offset = etm_atom_run_off(ar, ar->apk[b]);
-			pe->cycles = e3_sat32((uint64_t)(uint32_t)(cw[l] -
-								   cw[b]) +
-					      (b ? 0 : x0));
+			pe->offset = rel ? rb + rel[pk] :
+					   etm_atom_run_off(ar, pk);
+			pe->cycles = etm_atom_run_w(cw[l], cw[b]);
 		}
+		/* the carry into atom 0, if a new range begins there */
+		if (!i && !m->w.merge)
+			q->cycles = e3_sat32((uint64_t)q->cycles + x0);
 		f->qlen += (unsigned)(pe - q) - 1;
 		e->pend = pe - 1;
 		e->pend_on = 1;
 	}
 	e->prev_addr = prev;
-	e->last_w = i + k - 1 ? (uint32_t)(cw[i + k] - cw[i + k - 1]) :
+	e->last_w = i + k - 1 ? etm_atom_run_w(cw[i + k], cw[i + k - 1]) :
 				a->w0;
 	e->addr = m->w.end_addr;
-	e->isa = (enum etm_isa)(st & E3_CA_ISA);
-	e->addr_valid = !!(st & E3_CA_VALID);
-	e->wait_branch = (int)(st >> E3_CA_WAIT_SHIFT & 3);
-	e->pend_open = !!(st & E3_CA_OPEN);
+	e->isa = (enum etm_isa)m->isa;
+	e->addr_valid = m->valid;
+	e->wait_branch = m->wait;
+	e->pend_open = m->open;
 	e->cb = NULL;
 	return 0;
 }
@@ -150,7 +149,7 @@ static void e3_ca_keep(struct etm3_flow *e, struct e3_caentry *m,
 {
 	struct etm_flow *f = e->f;
 	unsigned end = f->qhead + f->qlen, j;
-	uint8_t a0[ETM_WALK_MEMO_RANGES];
+	uint8_t a0[ETM_WALK_MEMO_RANGES + 1];
 	uint32_t at = 0;
 
 	for (j = base; j <= end; j++) {
@@ -167,13 +166,15 @@ static void e3_ca_keep(struct etm3_flow *e, struct e3_caentry *m,
 		m[0].a0[j] = a0[j];
 		m[0].w.el[j].cycles = 0;
 	}
+	m[0].a0[j] = (uint8_t)k;
 	m[0].addr = addr;
 	m[0].pat = pat;
 	m[0].k = (uint8_t)k;
-	m[0].w.end_st = ((uint32_t)e->isa & E3_CA_ISA) |
-			(e->addr_valid ? E3_CA_VALID : 0) |
-			((uint32_t)e->wait_branch & 3) << E3_CA_WAIT_SHIFT |
-			(e->pend_open ? E3_CA_OPEN : 0);
+	m[0].w.end_st = 0;
+	m[0].isa = (uint8_t)e->isa;
+	m[0].valid = !!e->addr_valid;
+	m[0].wait = (uint8_t)(e->wait_branch & 3);
+	m[0].open = !!e->pend_open;
 }
 
 /* A miss at atom a->first: walk the next @k atoms and keep the walk in set
@@ -243,6 +244,10 @@ int etm_e3_camemo_run(struct etm3_flow *e, struct e3_atoms *a)
 		a->first = i + (avail < E3_CAMEMO_ATOMS ? avail :
 							  E3_CAMEMO_ATOMS);
 	}
+	/* the usual end: every atom replayed, nothing for the walk (a
+	 * call that would only return) */
+	if (a->first >= n)
+		return 0;
 	return etm_e3_walk(e, a);
 }
 

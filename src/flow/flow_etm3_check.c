@@ -64,7 +64,7 @@ int etm_e3_halt_skip(struct etm3_flow *e)
 /* etm_e3_halt_skip() for a run of the fast path (flow_etm3_int.h). */
 int etm_e3_halt_run(struct etm3_flow *e, struct etm_atom_run *r)
 {
-	e->off = etm_atom_run_off(r, r->apk[0]);
+	e->off = etm_atom_run_aoff(r, 0);
 	return etm_e3_halt_skip(e);
 }
 

@@ -381,7 +381,7 @@ int etm_e3_drain_data(struct etm_flow *f, uint64_t *np)
 	int err, d = 0;
 
 	do {
-		k = etm_pkt_tok_atom_run(pd, &r, 256);
+		k = etm_pkt_tok_atom_run(pd, &r, ETM_ATOM_RUN_PKTS);
 		if (k) {
 			*np += k;
 			etm_flow_qstart(f);

@@ -143,8 +143,10 @@ struct e3_atoms {
 	uint32_t n;
 	uint64_t bits;
 	/* cycle-accurate: the W atoms of atoms 0..j-1 together in cw[j]
-	 * (struct etm_atom_run's), but of atom 0 w0 (the carry added) */
+	 * & wmask (struct etm_atom_run's: its packet indices in the top
+	 * bits), but of atom 0 w0 (the carry added) */
 	const uint16_t *cw;
+	uint16_t wmask;
 	uint32_t w0;
 	struct etm_atom_run *r;
 	uint32_t first; /* the atom the walk starts at (those before: done) */

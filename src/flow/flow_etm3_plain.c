@@ -684,7 +684,7 @@ int etm_e3_drain(struct etm_flow *f, uint64_t *np)
 			if (!etm_flow_qopen(f))
 				return 0;
 		}
-		k = etm_pkt_tok_atom_run(pd, &r, 256);
+		k = etm_pkt_tok_atom_run(pd, &r, ETM_ATOM_RUN_PKTS);
 		if (k) {
 			*np += k;
 			etm_flow_qstart(f);
@@ -698,7 +698,7 @@ int etm_e3_drain(struct etm_flow *f, uint64_t *np)
 		if (!etm_pkt_tok_branch(pd, &br)) {
 			/* a run stops at a packet that is not in its table,
 			 * or at its limits (then more atoms may follow) */
-			if (k && (r.npkt == 256 ||
+			if (k && (r.npkt == ETM_ATOM_RUN_PKTS ||
 				  r.n + ETM_PKT_MAX_ATOMS > ETM_ATOM_RUN_MAX))
 				continue;
 			err = etm_e3_drain_general(f, np);

@@ -176,23 +176,36 @@ int etm_pkt_tok_data(struct etm_pkt_decoder *pd, struct etm_packet *pkt);
 /* Most atoms in one etm_atom_run. */
 #define ETM_ATOM_RUN_MAX 64
 
+/* Most packets in one etm_atom_run, and how a slot of its cw[] holds an
+ * atom's packet index, whether it is N and the run's W sum (see cw[]):
+ * the index in the top 6 bits (from ETM_ATOM_RUN_WBITS), the N flag in
+ * bit ETM_ATOM_RUN_NBIT (cycle-accurate only), the sum in the low 9 bits
+ * (at most 8 W atoms a packet: 504). */
+#define ETM_ATOM_RUN_PKTS 63
+#define ETM_ATOM_RUN_WBITS 10
+#define ETM_ATOM_RUN_NBIT 9
+#define ETM_ATOM_RUN_WMASK ((1u << ETM_ATOM_RUN_NBIT) - 1)
+
 /* A batch of consecutive one-byte atom packets: their atoms oldest first,
- * and for cycle-accurate trace the W atoms before each as running sums.
- * Packets without E/N atoms (W only) add to the next atom's W count or to
- * w_tail. */
+ * each with its packet and, for cycle-accurate trace, the W atoms before
+ * it as running sums. Packets without E/N atoms (W only) add to the next
+ * atom's W count or to w_tail. */
 struct etm_atom_run {
 	unsigned n;      /* atoms */
-	unsigned npkt;   /* packets consumed (at most 256) */
+	unsigned npkt;   /* packets consumed (at most ETM_ATOM_RUN_PKTS) */
 	uint64_t bits;   /* bit i = 1: atom i is N */
 	uint32_t w_tail; /* W atoms after the last atom */
-	/* cycle-accurate only: W atoms of the run up to atom j-1 included
-	 * (cw[0] = 0; atom j's own, since the previous atom, are
-	 * cw[j + 1] - cw[j]), room for a whole packet past the end; at most
-	 * 8 a packet and 256 packets a run, so they fit */
+	/* slot j + 1 is atom j's: the index in the run of its packet (W-only
+	 * packets counted: packet p is the byte at pos0 + p) shifted left by
+	 * ETM_ATOM_RUN_WBITS (etm_atom_run_pkt()), plus, cycle-accurate only,
+	 * whether it is N (bit ETM_ATOM_RUN_NBIT, as in bits) and the W atoms
+	 * of the run up to atom j included; cw[0] = 0. One slot per atom,
+	 * written by one vector store per packet with the packet's running
+	 * sums: no separate per-atom packet index or E/N bit. The W atoms of
+	 * atoms i..l-1 are etm_atom_run_w(cw[l], cw[i]) (atom j's own:
+	 * etm_atom_run_w(cw[j + 1], cw[j])). Room for a whole packet past the
+	 * end. */
 	uint16_t cw[ETM_ATOM_RUN_MAX + ETM_PKT_MAX_ATOMS + 1];
-	/* atom i belongs to packet apk[i] of the run (W-only packets
-	 * counted: packet j is the byte at pos0 + j) */
-	uint8_t apk[ETM_ATOM_RUN_MAX + ETM_PKT_MAX_ATOMS];
 	/* position in the pushed buffer of packet 0; etm_atom_run_off()
 	 * gives a packet's input offset */
 	size_t pos0;
@@ -204,9 +217,24 @@ struct etm_atom_run {
 	uint64_t off0; /* offset of position 0, no map */
 };
 
-/* Input offset of packet @j of @r (apk[]); for increasing @j only (a
- * cursor moves forwards through the map). Offsets are needed for elements
- * only, far fewer than packets, so they are found here. */
+/* The index in run @r of the packet of atom @i (< r->n). */
+static inline unsigned etm_atom_run_pkt(const struct etm_atom_run *r,
+					unsigned i)
+{
+	return (unsigned)r->cw[i + 1] >> ETM_ATOM_RUN_WBITS;
+}
+
+/* The W atoms between two slots of a run's cw[], @hi's (the later) and
+ * @lo's: the packet indices and N flags they also hold fall out of the
+ * mask (a run's W atoms fit in it). */
+static inline uint32_t etm_atom_run_w(uint16_t hi, uint16_t lo)
+{
+	return (uint16_t)(hi - lo) & ETM_ATOM_RUN_WMASK;
+}
+
+/* Input offset of packet @j of @r (etm_atom_run_pkt()); for increasing @j
+ * only (a cursor moves forwards through the map). Offsets are needed for
+ * elements only, far fewer than packets, so they are found here. */
 static inline uint64_t etm_atom_run_off(struct etm_atom_run *r, unsigned j)
 {
 	const struct etm_offseg *m = r->map;
@@ -221,9 +249,15 @@ static inline uint64_t etm_atom_run_off(struct etm_atom_run *r, unsigned j)
 	return m[r->mapi].off + (pos - m[r->mapi].pos);
 }
 
+/* Input offset of the packet of atom @i of @r; as etm_atom_run_off(). */
+static inline uint64_t etm_atom_run_aoff(struct etm_atom_run *r, unsigned i)
+{
+	return etm_atom_run_off(r, etm_atom_run_pkt(r, i));
+}
+
 /* If the decoder is synchronised at a packet boundary, consume up to
  * @maxpk (>= 1) consecutive one-byte atom packets (at most
- * ETM_ATOM_RUN_MAX atoms) into @r. Returns the packets consumed (r->npkt;
+ * ETM_ATOM_RUN_PKTS packets and ETM_ATOM_RUN_MAX atoms) into @r. Returns the packets consumed (r->npkt;
  * when 0, @r is left alone). */
 unsigned etm_pkt_tok_atom_run(struct etm_pkt_decoder *pd,
 			      struct etm_atom_run *r, unsigned maxpk);

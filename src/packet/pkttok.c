@@ -4,6 +4,9 @@
  * reader the ETMv3 flow decoder's plain loop reads bytes through. */
 #include <stdint.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "common/zero.h"
 #include "packet/async.h"
@@ -21,13 +24,16 @@ static void acv_entry(const struct etm_atomc *a, int ok, struct etm_acv *v)
 	_Static_assert(sizeof(*v) == 64, "etm_acv: one shift indexes it");
 	for (j = 0; j < 8; j++) {
 		s += j < a->n ? a->w[j] : 0;
-		v->cw[j] = (uint16_t)s;
+		/* and the N flag of its atom (none past its atoms) */
+		v->cw[j] = (uint16_t)(s | (j < a->n ? (a->bits >> j & 1u) : 0)
+						  << ETM_ATOM_RUN_NBIT);
 	}
 	s += a->w_tail;
+	/* and one packet more (the packet index in the slots' top bits) */
 	for (j = 0; j < 8; j++)
-		v->wt[j] = (uint16_t)s;
-	/* a run's W atoms are summed in 16 bits (cw[]): at most 8 a
-	 * packet (etm_pkt_tok_atom_run()'s maxpk) */
+		v->wt[j] = (uint16_t)(s + (1u << ETM_ATOM_RUN_WBITS));
+	/* a run's W atoms are summed in 9 bits of cw[]: at most 8 a packet
+	 * (ETM_ATOM_RUN_PKTS of them) */
 	v->run = ok && a->n <= 8 && s <= 8;
 	v->n = (uint8_t)(v->run ? a->n : 0);
 	v->bits = (uint8_t)(v->run ? a->bits : 0);
@@ -70,19 +76,16 @@ void etm_pktp_atom_table(struct etm_pktp *p, const struct etm_pkt_state *st0)
 /* Eight running W sums at once (GCC/Clang vector extension: one add). */
 typedef uint16_t ca_v8u16 __attribute__((vector_size(16)));
 
-/* One in every byte: the packet index of apk[] per header, added. */
-#define APK_ONE 0x0101010101010101ull
-
 /* One cycle-accurate header (table entry @a) into @r, without a branch
  * on its kind (W-only and atom packets come in no predictable order): its
- * slots in apk/cw are written and kept only if it has atoms; @rep is its
- * packet index in every byte; @vtot is the run's W atoms so far in every
- * lane (its running sums are its own plus those, and it adds its total:
- * two vector adds from the table, no broadcast). The caller checked that
- * its atoms fit. */
+ * slots in cw are written and kept only if it has atoms; @vtot is the
+ * run's packet index and W atoms so far in every lane (its slots are its
+ * own running sums plus those, and it adds its total and one packet: two
+ * vector adds from the table, no broadcast). The caller checked that its
+ * atoms fit. */
 static inline __attribute__((always_inline)) void
-ca_take(const struct etm_acv *a, struct etm_atom_run *r, uint64_t rep,
-	size_t *pn, uint64_t *pbits, ca_v8u16 *vtot)
+ca_take(const struct etm_acv *a, struct etm_atom_run *r, size_t *pn,
+	ca_v8u16 *vtot)
 {
 	size_t n = *pn;
 	ca_v8u16 v, t;
@@ -91,20 +94,49 @@ ca_take(const struct etm_acv *a, struct etm_atom_run *r, uint64_t rep,
 	memcpy(&t, a->wt, sizeof(t));
 	v += *vtot;
 	*vtot += t;
-	memcpy(&r->apk[n], &rep, 8);
 	memcpy(&r->cw[n + 1], &v, sizeof(v));
-	*pbits |= (uint64_t)a->bits << (n & 63);
 	*pn = n + a->n;
 }
 
+/* The E/N bits of the @n atoms of a cycle-accurate run from the N flags
+ * in their slots of @cw (struct etm_atom_run's): once a run rather than a
+ * shift and an or a header; 16 slots at a time with SSE2. */
+static inline uint64_t ca_nbits(const uint16_t *cw, unsigned n)
+{
+	uint64_t bits = 0;
+	unsigned j;
+
+#ifdef __SSE2__
+	/* the flags to the slots' sign bits, packed to bytes (signed
+	 * saturation keeps the sign), a byte mask of them: slots past @n
+	 * (read within the array) are masked off */
+	for (j = 0; j < n; j += 16) {
+		__m128i lo = _mm_loadu_si128((const __m128i *)&cw[j + 1]);
+		__m128i hi = _mm_loadu_si128((const __m128i *)&cw[j + 9]);
+
+		lo = _mm_slli_epi16(lo, 15 - ETM_ATOM_RUN_NBIT);
+		hi = _mm_slli_epi16(hi, 15 - ETM_ATOM_RUN_NBIT);
+		bits |= (uint64_t)(uint32_t)_mm_movemask_epi8(
+				_mm_packs_epi16(lo, hi))
+			<< j;
+	}
+#else
+	for (j = 0; j < n; j++)
+		bits |= (uint64_t)(cw[j + 1] >> ETM_ATOM_RUN_NBIT & 1) << j;
+#endif
+	return n < 64 ? bits & ((1ull << n) - 1) : bits;
+}
+
 /* The cycle-accurate loop of etm_pkt_tok_atom_run(): packets from @pos
- * (before @end) while the table acv[] (etm_pktp_atom_table()) says they
- * are in it, each through one 64-byte entry (its atoms, E/N bits and two
- * 16-byte vectors of its W atoms); the run's state in and out through the
- * pointers (@ptot: its W atoms). Headers are taken in stretches that
+ * (the run's first) to before @end (at most ETM_ATOM_RUN_PKTS of them)
+ * while the table acv[] (etm_pktp_atom_table()) says they are in it, each
+ * through one 64-byte entry (its atoms and two 16-byte vectors: its
+ * atoms' W sums and N flags, its W total); the run's state out through
+ * the pointers (@pbits: the E/N bits, from the flags; @ptot: its
+ * packets and W atoms, as a slot of cw[]). Two headers a turn while both
  * surely fit in the run (at most CA_HDR_ATOMS atoms each), so the
- * per-header room check is needed only near its end. Returns the position
- * after the last packet taken. */
+ * per-header room check is needed only near its end. Returns the
+ * position after the last packet taken. */
 static inline __attribute__((always_inline)) size_t
 run_ca(const struct etm_pktp *p, struct etm_atom_run *r, size_t pos,
        size_t end, unsigned *pn, uint64_t *pbits, uint32_t *ptot)
@@ -112,60 +144,40 @@ run_ca(const struct etm_pktp *p, struct etm_atom_run *r, size_t pos,
 	const uint8_t *buf = p->buf;
 	const struct etm_acv *acv = p->acv, *a;
 	/* (indices in full registers: no extension per header) */
-	size_t n = *pn;
-	uint64_t bits = *pbits, rep = (pos - r->pos0) * APK_ONE;
+	size_t n = 0, end1 = end - 1;
 	ca_v8u16 vtot = { 0 };
-	size_t lim, lim1;
 
-	vtot += (uint16_t)*ptot;
-	for (;;) {
-		lim = pos + (ETM_ATOM_RUN_MAX - n) / CA_HDR_ATOMS;
-		if (lim > end)
-			lim = end;
-		if (lim == pos)
-			break;
-		/* two headers a turn: half the loop tests (lim > pos) */
-		for (lim1 = lim - 1; pos < lim1; pos += 2) {
-			a = &acv[buf[pos]];
-			if (!a->run)
-				goto out;
-			ca_take(a, r, rep, &n, &bits, &vtot);
-			a = &acv[buf[pos + 1]];
-			if (!a->run) {
-				pos++;
-				goto out;
-			}
-			ca_take(a, r, rep + APK_ONE, &n, &bits, &vtot);
-			rep += 2 * APK_ONE;
-		}
-		if (pos < lim) {
-			a = &acv[buf[pos]];
-			if (!a->run)
-				goto out;
-			ca_take(a, r, rep, &n, &bits, &vtot);
-			rep += APK_ONE;
+	while (pos < end1 && n <= ETM_ATOM_RUN_MAX - 2 * CA_HDR_ATOMS) {
+		a = &acv[buf[pos]];
+		if (!a->run)
+			goto out;
+		ca_take(a, r, &n, &vtot);
+		a = &acv[buf[pos + 1]];
+		if (!a->run) {
 			pos++;
+			goto out;
 		}
+		ca_take(a, r, &n, &vtot);
+		pos += 2;
 	}
 	/* near the end of the run: each header's atoms checked */
 	while (pos < end) {
 		a = &acv[buf[pos]];
 		if (!a->run || n + a->n > ETM_ATOM_RUN_MAX)
 			break;
-		ca_take(a, r, rep, &n, &bits, &vtot);
-		rep += APK_ONE;
+		ca_take(a, r, &n, &vtot);
 		pos++;
 	}
 out:
 	*pn = (unsigned)n;
-	*pbits = bits;
+	*pbits = ca_nbits(r->cw, (unsigned)n);
 	*ptot = vtot[0];
 	return pos;
 }
 
 /* The packets of a run are added without branches on their kind (W-only
  * packets are as common as atom packets and in no predictable order):
- * every packet's slot in apk/w is written, and kept only if it has
+ * every packet's slots in cw are written, and kept only if it has
  * atoms. The cycle-accurate and the other loop are separate, and the
  * usual reason not to start (the next byte is not an atom packet) is
  * checked first. */
@@ -194,27 +206,34 @@ unsigned etm_pkt_tok_atom_run(struct etm_pkt_decoder *pd,
 	r->rel_base = p->rel_base;
 	r->off0 = p->off;
 	r->pos0 = pos;
-	if (maxpk > 256)
-		maxpk = 256; /* packet indices fit in apk[] (and W counts in
-			      * cw[]) */
+	if (maxpk > ETM_ATOM_RUN_PKTS)
+		maxpk = ETM_ATOM_RUN_PKTS; /* packet indices and W counts fit
+					    * in cw[] */
 	end = len - pos > maxpk ? pos + maxpk : len;
+	r->cw[0] = 0;
 	if (!p->o.cycle_acc) {
+		ca_v8u16 pk = { 0 };
+		const ca_v8u16 one = pk + (1u << ETM_ATOM_RUN_WBITS);
+
+		_Static_assert(ETM_PKT_MAX_ATOMS == 16, "two stores a packet");
 		do {
 			const struct etm_atomc *a = &p->ac[buf[pos]];
 
 			if (n + a->n > ETM_ATOM_RUN_MAX)
 				break;
-			memset(&r->apk[n], (int)(pos - r->pos0),
-			       ETM_PKT_MAX_ATOMS);
+			/* the packet index in its atoms' slots, no W */
+			memcpy(&r->cw[n + 1], &pk, sizeof(pk));
+			memcpy(&r->cw[n + 9], &pk, sizeof(pk));
+			pk += one;
 			/* n = 64 only before a W-only packet (bits 0) */
 			bits |= (uint64_t)a->bits << (n & 63);
 			n += a->n;
 			pos++;
 		} while (pos < end && p->aok[buf[pos]]);
 	} else {
-		r->cw[0] = 0;
 		pos = run_ca(p, r, pos, end, &n, &bits, &wacc);
-		wacc -= r->cw[n]; /* the W atoms after the last atom */
+		/* the W atoms after the last atom */
+		wacc = etm_atom_run_w((uint16_t)wacc, r->cw[n]);
 	}
 	r->npkt = (unsigned)(pos - p->pos);
 	p->pos = pos;

@@ -22,7 +22,7 @@ static inline int etest_run_matches(struct etm_atom_run *r, unsigned k,
 	uint64_t bits = 0;
 	uint32_t w = 0;
 
-	if (r->npkt != k)
+	if (r->npkt != k || k > ETM_ATOM_RUN_PKTS)
 		return 0;
 	for (j = 0; j < k; j++) {
 		if (etm_pkt_next(g, &b, sizeof(b)) != 0 || b.type != etmp_atom)
@@ -30,17 +30,18 @@ static inline int etest_run_matches(struct etm_atom_run *r, unsigned k,
 		if (b.atom_count && etm_atom_run_off(r, j) != b.offset)
 			return 0;
 		for (i = 0; i < b.atom_count; i++, n++) {
-			if (n >= ETM_ATOM_RUN_MAX || r->apk[n] != j)
+			if (n >= ETM_ATOM_RUN_MAX || etm_atom_run_pkt(r, n) != j)
 				return 0;
 			bits |= (uint64_t)(b.atom_bits >> i & 1) << n;
 			w += b.atom_w[i];
-			if (ca && r->cw[n + 1] != w)
+			if (ca && etm_atom_run_w(r->cw[n + 1], r->cw[0]) != w)
 				return 0;
 		}
 		w += b.w_tail;
 	}
 	return r->n == n && r->bits == bits &&
-	       (!ca || (r->cw[0] == 0 && r->w_tail == w - r->cw[n]));
+	       (!ca || (r->cw[0] == 0 &&
+			r->w_tail == w - etm_atom_run_w(r->cw[n], r->cw[0])));
 }
 
 /* The fields a data packet token has (etm_pkt_tok_data()). */

@@ -189,10 +189,11 @@ static void cycle_accurate_run_by_hand(void)
 	ET_EQ(r.n, 7);
 	ET_EQ(r.bits, 0x0c);
 	ET_EQ(r.w_tail, 8);
+	ET_EQ(r.cw[0], 0);
 	for (i = 0; i < 8; i++)
-		ET_EQ(r.cw[i], cw[i]);
+		ET_EQ(etm_atom_run_w(r.cw[i], r.cw[0]), cw[i]);
 	for (i = 0; i < 7; i++)
-		ET_EQ(r.apk[i], apk[i]);
+		ET_EQ(etm_atom_run_pkt(&r, i), apk[i]);
 	for (i = 0; i < 6; i++)
 		ET_EQ(etm_atom_run_off(&r, i), 6 + i);
 	etm_pkt_tok_run_done(d, &r);
@@ -201,9 +202,53 @@ static void cycle_accurate_run_by_hand(void)
 	etm_pkt_free(d);
 }
 
+/* The most W atoms a run holds (pktdec.h: 9 bits of each slot), by hand
+ * (IHI 0014Q Table 7-3, etmv3.md §5.2): after the A-sync (offsets 0-5),
+ * 64 x 0xFC b11111100, format 3 with E: WWW = 7 -> 8 W, then E; then
+ * 3 x 0xC0 b11000000, format 1: EEE = 0, N -> W N. A run takes at most 63
+ * packets, so the first is the 63 0xFC: atom j (E) of packet j at offset
+ * 6 + j, 8 (j + 1) W atoms up to it (504 in all, none after). The second
+ * run: the 64th 0xFC (8 W, E), then W N three times: bits 0b1110, W sums
+ * 8, 9, 10, 11, packets 0-3 (offsets 69-72). */
+static void cycle_accurate_run_w_limit(void)
+{
+	static uint8_t t[6 + 67] = { 0, 0, 0, 0, 0, 0x80 };
+	struct etm_pkt_decoder *d = decoder(CA);
+	struct etm_atom_run r;
+	struct etm_packet p;
+	unsigned i;
+
+	memset(t + 6, 0xfc, 64);
+	memset(t + 70, 0xc0, 3);
+	ET_CHECK(d);
+	ET_EQ(etm_pkt_push(d, t, sizeof(t), 0), 0);
+	ET_EQ(etm_pkt_next(d, &p, sizeof(p)), 0);
+	ET_EQ(etm_pkt_tok_atom_run(d, &r, 256), 63);
+	ET_EQ(r.n, 63);
+	ET_EQ(r.bits, 0);
+	ET_EQ(r.w_tail, 0);
+	for (i = 0; i < 63; i++) {
+		ET_EQ(etm_atom_run_w(r.cw[i + 1], r.cw[0]), 8 * (i + 1));
+		ET_EQ(etm_atom_run_w(r.cw[i + 1], r.cw[i]), 8);
+		ET_EQ(etm_atom_run_aoff(&r, i), 6 + i);
+	}
+	etm_pkt_tok_run_done(d, &r);
+	ET_EQ(etm_pkt_tok_atom_run(d, &r, 256), 4);
+	ET_EQ(r.n, 4);
+	ET_EQ(r.bits, 0x0e);
+	ET_EQ(r.w_tail, 0);
+	for (i = 0; i < 4; i++) {
+		ET_EQ(etm_atom_run_w(r.cw[i + 1], r.cw[0]), 8 + i);
+		ET_EQ(etm_atom_run_aoff(&r, i), 69 + i);
+	}
+	etm_pkt_tok_run_done(d, &r);
+	etm_pkt_free(d);
+}
+
 int main(void)
 {
 	ETEST(atom_runs_equal_general_path);
 	ETEST(cycle_accurate_run_by_hand);
+	ETEST(cycle_accurate_run_w_limit);
 	return etest_end();
 }

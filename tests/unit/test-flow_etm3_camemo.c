@@ -46,16 +46,17 @@ static void run(struct etm_flow *f, struct ranges *out, unsigned n,
 {
 	static struct etm_atom_run r;
 	struct etm3_flow *e = f->impl;
-	unsigned j;
+	unsigned j, s = 0;
 
 	memset(&r, 0, sizeof(r));
 	r.n = n;
 	r.npkt = n;
 	r.bits = bits;
 	r.w_tail = tail;
+	/* slot j + 1: atom j's packet (j) over the W sum (pktdec.h) */
 	for (j = 0; j < n; j++) {
-		r.cw[j + 1] = (uint16_t)(r.cw[j] + w[j]);
-		r.apk[j] = (uint8_t)j;
+		s += w[j];
+		r.cw[j + 1] = (uint16_t)(j << ETM_ATOM_RUN_WBITS | s);
 	}
 	r.off0 = off0;
 	etm_flow_qstart(f);
