@@ -95,6 +95,13 @@ _Static_assert(offsetof(struct etm_elem, end) == offsetof(struct etm_elem, start
 		       offsetof(struct etm_elem, last_addr) == offsetof(struct etm_elem, ninsn) + 4 &&
 		       offsetof(struct etm_elem, last_size) == offsetof(struct etm_elem, last_addr) + 8,
 	       "plain_range() sets every byte from start to last_size");
+#define PLAIN_BLK_HEAD (offsetof(struct etm_elem, last_addr) - offsetof(struct etm_elem, start))
+_Static_assert(offsetof(struct etm_block, end) - offsetof(struct etm_block, start) == 8 &&
+		       offsetof(struct etm_block, isa) - offsetof(struct etm_block, start) == 16 &&
+		       offsetof(struct etm_block, ninsn) - offsetof(struct etm_block, start) == 20 &&
+		       sizeof(((struct etm_block *)0)->isa) == sizeof(enum etm_isa) &&
+		       PLAIN_BLK_HEAD == 24,
+	       "struct etm_block starts as the element's start, end, isa, ninsn");
 
 /* ptm_emit_range() of the walk of block @b (atom: the last instruction's
  * E/N is known), with cycle count @cc in cycle-accurate trace (@ca). */
@@ -111,10 +118,10 @@ plain_range(struct ptm_flow *p, struct plain_st *s, const struct etm_block *b,
 	memcpy(&el->kind, &s->tpl.kind, PLAIN_TPL_HEAD);
 	memcpy(&el->last_size, &s->tpl.last_size, PLAIN_TPL_TAIL);
 	el->offset = off;
-	el->start = s->cur;
-	el->end = b->end;
-	el->isa = s->isa;
-	el->ninsn = b->ninsn;
+	/* start (s->cur), end, ISA (s->isa) and ninsn: the block's first
+	 * 24 bytes, laid out as the element's (the block is s->cur's in
+	 * s->isa) */
+	memcpy(&el->start, &b->start, PLAIN_BLK_HEAD);
 	el->last_addr = b->last.addr;
 	el->last_size = b->last.size;
 	el->last_cls = b->last.cls;

@@ -22,7 +22,8 @@ static inline int prof_passes(struct etm_profile *p, const struct etm_elem *el,
  * GCC keeps four counters in registers over the loop, and its own state
  * spills to the stack. */
 #if defined(__GNUC__)
-#define PROF_KEEP_COUNTS_IN_LOCALS() __asm__ volatile("" ::: "memory")
+#define PROF_KEEP_COUNTS_IN_LOCALS() __asm__ volatile("" :: \
+							      : "memory")
 #define PROF_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define PROF_KEEP_COUNTS_IN_LOCALS() ((void)0)

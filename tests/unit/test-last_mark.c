@@ -39,7 +39,7 @@ struct mcase {
 
 /* A32 */
 static const struct mcase a32[] = {
-	{ "bl +8", 0xEB000000u, 4, K | CALL },           /* direct, link */
+	{ "bl +8", 0xEB000000u, 4, K | CALL },            /* direct, link */
 	{ "blx r3", 0xE12FFF33u, 4, K | CALL | IND },     /* indirect, link */
 	{ "bx lr", 0xE12FFF1Eu, 4, K | RET | IND },       /* return */
 	{ "pop {r4,pc}", 0xE8BD8010u, 4, K | RET | IND }, /* LDMIA sp!: return */
