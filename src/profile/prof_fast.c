@@ -3,7 +3,7 @@
  * a tight loop with the counts in locals, the calls and returns between
  * them (the decoder's last_mark, struct etm_elem) followed in place; the
  * rest through prof_elem(). Exactly prof_elem()'s effect, element by
- * element (doc/profile.md "The fast loop"). */
+ * element (doc/profile.md "Call stacks"). */
 #include <etmtrace/error.h>
 
 #include "profile/prof_int.h"
