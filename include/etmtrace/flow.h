@@ -110,6 +110,16 @@ struct etm_elem {
 	uint16_t itm_chan;  /**< ITM/DWT: stimulus port 0-255, DWT comparator 0-3 */
 	uint64_t ret_addr;  /**< preferred return address (valid if has_ret) */
 	uint8_t has_ret;
+	/** etmk_range: what the last instruction is, as the decoder found it
+	 * when it walked the range (ETM_LAST_* bits below), so that a
+	 * consumer following calls and returns (the profile) need not read
+	 * the image again. 0 = not told: the consumer classifies the last
+	 * instruction itself from last_cls, last_link and the image. A
+	 * decoder that fills it sets ETM_LAST_KNOWN and then the other bits
+	 * are the whole truth (ETM_LAST_KNOWN alone: not a branch, or a
+	 * direct branch without link). It describes the instruction, not its
+	 * outcome: whether it executed is last_exec. */
+	uint8_t last_mark;
 	uint64_t addr; /**< exception: vector address; nomem: unreadable address;
 				 *   trace_on: first instruction address */
 
@@ -185,6 +195,12 @@ struct etm_elem {
 	 * grow (it is copied on the decode's hot paths). */
 };
 
+/* etm_elem.last_mark (etmk_range) */
+#define ETM_LAST_KNOWN 0x01u    /**< the byte is filled (else 0: not told) */
+#define ETM_LAST_CALL 0x02u     /**< a branch with link: BL, BLX imm, BLX reg */
+#define ETM_LAST_RETURN 0x04u   /**< a return: BX lr, POP/LDM {..pc}, LDR pc,[sp],
+				  *   MOV pc,lr, or an exception return */
+#define ETM_LAST_INDIRECT 0x08u /**< an indirect branch (returns among them) */
 /* etm_elem.itm_flags */
 #define ETM_ITM_GLOBAL 0x01u    /**< itm_ts: a global timestamp (else local: the delta) */
 #define ETM_ITM_SLEEPING 0x02u  /**< dwt_pc: the processor was sleeping (no pc) */

@@ -146,6 +146,7 @@ static int cut_range(const struct etm_window *w, const struct etm_elem *el,
 	head->last_size = in.size;
 	head->last_cls = in.cls;
 	head->last_link = in.link;
+	head->last_mark = 0; /* not told: its consumers classify it */
 	head->last_exec = 1; /* the range goes on past it: it passed */
 	head->last_atom = 0;
 	head->has_cycles = 0; /* the cycles come with the last instruction */

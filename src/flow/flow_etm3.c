@@ -206,13 +206,10 @@ static inline __attribute__((always_inline)) int e3_append(struct etm3_flow *e, 
 	p->last_addr = st->la;
 	p->last_size = (uint8_t)st->lsz;
 	p->end = st->la + st->lsz;
-	if (st->full) {
-		p->last_cls = b->last.cls;
-		p->last_link = b->last.link;
-	} else {
-		p->last_cls = etmc_unknown; /* classified at flush */
-		p->last_link = 0;
-	}
+	/* ending inside the block: not a branch, classified at flush */
+	p->last_cls = st->full ? b->last.cls : etmc_unknown;
+	p->last_link = st->full ? b->last.link : 0;
+	p->last_mark = st->full ? b->last_mark : ETM_LAST_KNOWN;
 	p->last_exec = (uint8_t)st->exec;
 	p->last_atom = 1;
 	if (e->ca)
@@ -492,6 +489,7 @@ static int e3_cancel_last(struct etm3_flow *e, uint64_t *at)
 	e->pend->last_size = (uint8_t)(la - e->prev_addr);
 	e->pend->last_cls = etmc_unknown;
 	e->pend->last_link = 0;
+	e->pend->last_mark = 0; /* not told: its consumers classify it */
 	e->pend->last_exec = 1;
 	e->pend->last_atom = 1;
 	e->pend_open = 0;

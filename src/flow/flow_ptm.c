@@ -99,6 +99,7 @@ static void ptm_emit_range(struct ptm_flow *p, uint64_t off,
 	el->last_size = r->last->size;
 	el->last_cls = r->last->cls;
 	el->last_link = r->last->link;
+	el->last_mark = etm_insn_last_mark(r->last);
 	el->last_exec = (uint8_t)exec;
 	el->last_atom = (uint8_t)atom;
 	if (p->ca) {

@@ -9,6 +9,9 @@
  * the general functions of flow_ptm.c without leaving the loop; an error,
  * an A-sync or a packet cut by the chunk's end ends it. Cycle-accurate
  * trace has a loop of its own, so that the other pays nothing for it. */
+#include <stddef.h>
+#include <string.h>
+
 #include "flow/flow_ptm_int.h"
 
 /* The loops' hot state, in locals (an element's byte stores may alias
@@ -80,6 +83,26 @@ static inline const struct etm_block *plain_block(struct plain_st *s)
 	return b;
 }
 
+/* The template's bytes plain_range() copies: from the kind to the
+ * start, and from last_size to the end of the element. */
+#define PLAIN_TPL_HEAD \
+	(offsetof(struct etm_elem, start) - offsetof(struct etm_elem, kind))
+#define PLAIN_TPL_TAIL \
+	(sizeof(struct etm_elem) - offsetof(struct etm_elem, last_size))
+_Static_assert(offsetof(struct etm_elem, end) == offsetof(struct etm_elem, start) + 8 &&
+		       offsetof(struct etm_elem, isa) == offsetof(struct etm_elem, end) + 8 &&
+		       offsetof(struct etm_elem, ninsn) == offsetof(struct etm_elem, isa) + 4 &&
+		       offsetof(struct etm_elem, last_addr) == offsetof(struct etm_elem, ninsn) + 4 &&
+		       offsetof(struct etm_elem, last_size) == offsetof(struct etm_elem, last_addr) + 8,
+	       "plain_range() sets every byte from start to last_size");
+#define PLAIN_BLK_HEAD (offsetof(struct etm_elem, last_addr) - offsetof(struct etm_elem, start))
+_Static_assert(offsetof(struct etm_block, end) - offsetof(struct etm_block, start) == 8 &&
+		       offsetof(struct etm_block, isa) - offsetof(struct etm_block, start) == 16 &&
+		       offsetof(struct etm_block, ninsn) - offsetof(struct etm_block, start) == 20 &&
+		       sizeof(((struct etm_block *)0)->isa) == sizeof(enum etm_isa) &&
+		       PLAIN_BLK_HEAD == 24,
+	       "struct etm_block starts as the element's start, end, isa, ninsn");
+
 /* ptm_emit_range() of the walk of block @b (atom: the last instruction's
  * E/N is known), with cycle count @cc in cycle-accurate trace (@ca). */
 static inline __attribute__((always_inline)) void
@@ -90,16 +113,20 @@ plain_range(struct ptm_flow *p, struct plain_st *s, const struct etm_block *b,
 
 	/* cannot be full: the loop stops at a quarter of the queue */
 	el = s->qn < ETM_FLOW_QMAX ? &s->q[s->qn++] : &p->scratch;
-	*el = s->tpl;
+	/* the template but the fields set below from offset to last_addr
+	 * (the kind and ID between them): 88 bytes copied, not 128 */
+	memcpy(&el->kind, &s->tpl.kind, PLAIN_TPL_HEAD);
+	memcpy(&el->last_size, &s->tpl.last_size, PLAIN_TPL_TAIL);
 	el->offset = off;
-	el->start = s->cur;
-	el->end = b->end;
-	el->isa = s->isa;
-	el->ninsn = b->ninsn;
+	/* start (s->cur), end, ISA (s->isa) and ninsn: the block's first
+	 * 24 bytes, laid out as the element's (the block is s->cur's in
+	 * s->isa) */
+	memcpy(&el->start, &b->start, PLAIN_BLK_HEAD);
 	el->last_addr = b->last.addr;
 	el->last_size = b->last.size;
 	el->last_cls = b->last.cls;
 	el->last_link = b->last.link;
+	el->last_mark = b->last_mark;
 	el->last_exec = (uint8_t)exec;
 	if (ca)
 		el->cycles = cc;

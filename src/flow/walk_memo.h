@@ -96,6 +96,7 @@ static inline void etm_wm_extend(struct etm_elem *pe,
 	pe->last_size = r->last_size;
 	pe->last_cls = r->last_cls;
 	pe->last_link = r->last_link;
+	pe->last_mark = r->last_mark;
 	pe->last_exec = r->last_exec;
 }
 

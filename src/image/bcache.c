@@ -149,6 +149,7 @@ int etm_block_build(struct etm_block *blk, const struct etm_image *img,
 			blk->size4 |= 1ull << blk->ninsn;
 		blk->ninsn++;
 		blk->last = insn;
+		blk->last_mark = etm_insn_last_mark(&insn);
 		a += (unsigned)sz;
 		if (avail) {
 			p += sz;

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <etmtrace/flow.h>
 #include <etmtrace/image.h>
 #include <etmtrace/insn.h>
 
@@ -25,7 +26,22 @@ struct etm_block {
 	struct etm_insn last; /* the last instruction, fully classified */
 	uint8_t stop;         /* 1: last is a stop instruction (see below) */
 	uint8_t nomem;        /* 1: the block ends because memory at end is unreadable */
+	uint8_t last_mark;    /* etm_insn_last_mark() of last */
 };
+
+/* The struct etm_elem last_mark of a range ending in classified
+ * instruction @in (ETM_LAST_KNOWN and what it is). */
+static inline uint8_t etm_insn_last_mark(const struct etm_insn *in)
+{
+	unsigned m = ETM_LAST_KNOWN;
+
+	if (in->link && (in->cls == etmc_br_direct || in->cls == etmc_br_indirect))
+		m |= ETM_LAST_CALL;
+	if (in->cls == etmc_br_indirect)
+		m |= ETM_LAST_INDIRECT |
+		     (in->is_return || in->exc_return ? ETM_LAST_RETURN : 0);
+	return (uint8_t)m;
+}
 
 /* Which classes end a block: bit (1u << enum etm_insn_class). */
 #define ETM_STOP_BRANCHES ((1u << etmc_br_direct) | (1u << etmc_br_indirect) | \

@@ -155,6 +155,14 @@ static inline int prof_is_return(struct prof_src *s, const struct etm_elem *el)
 	return c->ret;
 }
 
+/* What the last instruction of range @el does, when it executed:
+ * PROF_OP_CALL (BL, BLX), PROF_OP_RET (a return: pending until the next
+ * address), 0 (neither, or it failed its condition). From the decoder's
+ * last_mark when it filled it (ETM_LAST_KNOWN), else classified here from
+ * last_cls, last_link and source @s's image (prof_is_return()). */
+static inline uint8_t prof_last_of(struct prof_src *s,
+				   const struct etm_elem *el);
+
 /* A range element digested on a worker (profile/prof_part.c), or
  * consecutive ranges whole in one function joined (the earlier ones
  * neither calling nor returning): what their profiling needs that does
@@ -182,6 +190,32 @@ struct prof_run {
 };
 int prof_range_op(struct etm_profile *p, const struct prof_op *op,
 		  const struct prof_run *run);
+
+static inline uint8_t prof_last_of(struct prof_src *s,
+				   const struct etm_elem *el)
+{
+	unsigned m = el->last_mark;
+
+	if (!el->last_exec)
+		return 0;
+	if (m & ETM_LAST_KNOWN)
+		return m & ETM_LAST_CALL   ? PROF_OP_CALL :
+		       m & ETM_LAST_RETURN ? PROF_OP_RET :
+					     0;
+	if (el->last_link && (el->last_cls == etmc_br_direct ||
+			      el->last_cls == etmc_br_indirect))
+		return PROF_OP_CALL;
+	if (el->last_cls == etmc_br_indirect && prof_is_return(s, el))
+		return PROF_OP_RET;
+	return 0;
+}
+
+/* prof_elem() of each element: the general path (profile/profile.c). */
+int prof_elem(struct etm_profile *p, const struct etm_elem *el);
+/* prof_elem() of each of @els[0..@n) without lines, a timeline: the
+ * fast loop (profile/prof_fast.c). */
+int prof_elems_fast(struct etm_profile *p, const struct etm_elem *els,
+		    size_t n);
 
 /* The empty node hash. Returns 0 or -1 (no memory). */
 int prof_cct_init(struct etm_profile *p);

@@ -219,19 +219,6 @@ static int pp_join(struct prof_op *a, const struct etm_elem *el, uint32_t f,
 	return 1;
 }
 
-/* What the last instruction of @el does: PROF_OP_CALL, PROF_OP_RET, 0. */
-static uint8_t pp_last(struct prof_src *s, const struct etm_elem *el)
-{
-	if (!el->last_exec)
-		return 0;
-	if (el->last_link && (el->last_cls == etmc_br_direct ||
-			      el->last_cls == etmc_br_indirect))
-		return PROF_OP_CALL;
-	if (el->last_cls == etmc_br_indirect && prof_is_return(s, el))
-		return PROF_OP_RET;
-	return 0;
-}
-
 /* prof_range()'s lookups for @el into an op of the part (room reserved),
  * or into the op before it (pp_join()). */
 static int pp_range(struct pp_state *st, const struct etm_elem *el)
@@ -250,7 +237,7 @@ static int pp_range(struct pp_state *st, const struct etm_elem *el)
 	whole = !w->lines && (el->last_addr - s->fn_first <= s->fn_span ||
 			      (f == w->unknown ? etm_symbols_find(w->syms, el->last_addr) < 0 :
 						 prof_func_of(w, s, el->last_addr) == f));
-	flags = (uint8_t)(pp_last(s, el) | (el->has_cycles ? PROF_OP_CYC : 0));
+	flags = (uint8_t)(prof_last_of(s, el) | (el->has_cycles ? PROF_OP_CYC : 0));
 	if (whole && st->join && pt->nop &&
 	    pp_join(&pt->op[pt->nop - 1], el, f, cyc, flags))
 		return 0;

@@ -327,20 +327,22 @@ static int prof_walk(struct etm_profile *p, uint8_t id, struct prof_src *s,
 		   0;
 }
 
-/* The last instruction of range @el (counted on stack @k of source @s)
- * calls or returns: push the frame, or leave the return pending. */
+/* After range @el (counted on stack @k of source @s): if its last
+ * instruction executed and calls or returns (prof_last_of()), push the
+ * frame, or leave the return pending. */
 static inline __attribute__((always_inline)) void
 prof_range_end(struct etm_profile *p, struct prof_src *s,
 	       struct prof_stack *k, const struct etm_elem *el)
 {
-	if (el->last_link && (el->last_cls == etmc_br_direct ||
-			      el->last_cls == etmc_br_indirect)) {
+	uint8_t last = prof_last_of(s, el);
+
+	if (last == PROF_OP_CALL) {
 		prof_push(p, k, el->last_addr + el->last_size, k->par, k->cur, 0);
 		k->par = k->cur;
 		k->cur = 0;
 		k->pend = prof_pend_call;
 		p->st.calls++;
-	} else if (el->last_cls == etmc_br_indirect && prof_is_return(s, el)) {
+	} else if (last == PROF_OP_RET) {
 		k->pend = prof_pend_ret;
 	}
 }
@@ -381,8 +383,7 @@ static int prof_range(struct etm_profile *p, uint8_t id, struct prof_src *s,
 	if (r < 0)
 		return r;
 	k->call_addr = el->last_addr; /* the site of what enters next */
-	if (el->last_exec)
-		prof_range_end(p, s, k, el);
+	prof_range_end(p, s, k, el);
 	return 0;
 }
 
@@ -515,7 +516,7 @@ static int prof_gap(struct etm_profile *p, uint8_t id, struct prof_src *s,
 	return el->kind == etmk_piece ? 0 : prof_tl_instant(p, id, s, what);
 }
 
-static int prof_elem(struct etm_profile *p, const struct etm_elem *el)
+int prof_elem(struct etm_profile *p, const struct etm_elem *el)
 {
 	uint8_t id = el->id;
 	struct prof_src *s = p->src[id];
@@ -553,122 +554,6 @@ static int prof_elem(struct etm_profile *p, const struct etm_elem *el)
 	case etmk_invalid:
 	case etmk_num_kinds:
 		break;
-	}
-	return 0;
-}
-
-/* Ranges after @els[*i] (range @el just counted on stack @k of source
- * @s in node @nd, nothing pending) while they are whole in the same
- * function and of the same source: their counts summed, then added once
- * (what adding them one by one does); clock elements of the source pass.
- * Stops after a range that ends in a branch (prof_range_end()) or before
- * any other element, with *@i at the next element. */
-static void prof_run_on(struct etm_profile *p, struct prof_src *s,
-			struct prof_stack *k, struct prof_node *nd,
-			const struct etm_elem *els, size_t n, size_t *i)
-{
-	const struct etm_elem *el = &els[*i], *end = NULL;
-	uint64_t first = s->fn_first, span = s->fn_span, last = el->last_addr;
-	uint64_t ninsn = 0, cyc = 0;
-	uint8_t id = el->id;
-	size_t j;
-
-	for (j = *i + 1; j < n; j++) {
-		el = &els[j];
-		if (el->id != id)
-			break;
-		if (el->kind != etmk_range) {
-			if (el->kind == etmk_timestamp || el->kind == etmk_cycle_count)
-				continue;
-			break;
-		}
-		if (el->start - first > span || el->last_addr - first > span)
-			break;
-		ninsn += el->ninsn;
-		cyc += el->has_cycles ? el->cycles : 0;
-		last = el->last_addr;
-		if (el->last_exec && (el->last_cls == etmc_br_indirect ||
-				      (el->last_link && el->last_cls == etmc_br_direct))) {
-			end = el;
-			j++;
-			break;
-		}
-	}
-	*i = j;
-	s->ninsn += ninsn;
-	nd->self += ninsn;
-	nd->self_cyc += cyc;
-	p->st.insns += ninsn;
-	k->call_addr = last;
-	if (end)
-		prof_range_end(p, s, k, end);
-}
-
-/* prof_elem() without lines or a timeline (the caller checks): a range
- * whole in one function (the source's span memo) is counted here, with
- * the pending return resolved and the callee's node entered in place,
- * and the ranges after it in the same function summed (prof_run_on());
- * clock elements do nothing; the rest goes through prof_elem(). Exactly
- * prof_range()'s effect: its other paths are taken when the range leaves
- * the memo's span or another function than the callee runs (or a call
- * trace is on). */
-static int prof_elems_fast(struct etm_profile *p, const struct etm_elem *els,
-			   size_t n)
-{
-	size_t i = 0;
-	int r;
-
-	while (i < n) {
-		const struct etm_elem *el = &els[i];
-		struct prof_src *s = p->src[el->id];
-		struct prof_stack *k;
-		struct prof_node *nd;
-
-		if (!s || !(k = s->cur))
-			goto slow;
-		if (el->kind != etmk_range) {
-			if (!prof_quiet(p, el))
-				goto slow;
-			i++;
-			continue;
-		}
-		if (k->pend == prof_pend_ret) {
-			k->pend = prof_pend_none;
-			r = prof_return_top(p, k, el->start) ? 0 :
-							       prof_return(p, el->id, s, k, el->start);
-			if (r < 0)
-				return r;
-		}
-		if (el->start - s->fn_first > s->fn_span ||
-		    el->last_addr - s->fn_first > s->fn_span)
-			goto slow;
-		if (!k->cur) {
-			if (p->ct)
-				goto slow;
-			k->cur = prof_enter_callee(p, k, s->fn_id);
-		} else if (p->nodes[k->cur].func != s->fn_id) {
-			goto slow;
-		}
-		nd = &p->nodes[k->cur];
-		k->pend = prof_pend_none;
-		s->ninsn += el->ninsn;
-		nd->self += el->ninsn;
-		nd->self_cyc += el->has_cycles ? el->cycles : 0;
-		p->st.insns += el->ninsn;
-		k->call_addr = el->last_addr;
-		if (el->last_exec && (el->last_cls == etmc_br_indirect ||
-				      (el->last_link && el->last_cls == etmc_br_direct))) {
-			prof_range_end(p, s, k, el);
-			i++;
-		} else {
-			prof_run_on(p, s, k, nd, els, n, &i);
-		}
-		continue;
-	slow:
-		r = prof_elem(p, el);
-		if (r < 0)
-			return r;
-		i++;
 	}
 	return 0;
 }
