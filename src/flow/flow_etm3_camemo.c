@@ -8,6 +8,7 @@
  * replayed whenever the next k atoms of a run have the same bits. */
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <etmtrace/error.h>
 
@@ -17,14 +18,29 @@
 
 /* An entry: a walk of the plain memo's form (its cycles 0), and k atoms
  * with E/N bits pat (bit i: atom i is N), range j beginning at atom
- * a0[j]. */
+ * a0[j]. What a lookup tests (addr, pat, k, then the walk's key) and the
+ * walk's state come first, in the entry's first cache line, and its range
+ * elements start the next: the table starts on a line (e3_ca_tab()) and
+ * an entry is a whole number of lines, so a lookup reads one line per
+ * way and a hit one more per 64 bytes of the ranges it copies (with the
+ * key fields last, a lookup read two lines per way: 1.28 M of the one-job
+ * decode's misses of a 512 KiB cache on TC2 x256 ETMv3 were 0.56 M in this
+ * memo; doc/measurements/2026-12-07-jobs2-memory.md). */
 struct e3_caentry {
-	struct etm_wm_entry w;
 	uint64_t addr;
 	uint64_t pat;
 	uint8_t k;
 	uint8_t a0[ETM_WALK_MEMO_RANGES];
+	struct etm_wm_entry w;
 };
+
+/* A cache line. */
+#define E3_CA_LINE 64u
+
+_Static_assert(offsetof(struct e3_caentry, w.el) == E3_CA_LINE &&
+		       sizeof(struct e3_caentry) % E3_CA_LINE == 0,
+	       "a cycle-accurate memo entry: its tests and state in one line, "
+	       "its ranges from the next");
 
 /* Atoms one missed lookup walks and keeps (at most): a longer walk covers
  * more per lookup, a shorter one is found again more often. */
@@ -161,7 +177,10 @@ static void e3_ca_keep(struct etm3_flow *e, struct e3_caentry *m,
 	}
 	if (at != k)
 		return;
-	m[1] = m[0];
+	/* the older way: the lines its walk uses, not the whole entry */
+	memcpy(&m[1], &m[0],
+	       offsetof(struct e3_caentry, w.el) +
+		       m[0].w.nr * sizeof(m[0].w.el[0]));
 	etm_e3_memo_fill(e, &m[0].w, key, base, merge, old_n);
 	for (j = 0; j < m[0].w.nr; j++) {
 		m[0].a0[j] = a0[j];
@@ -199,13 +218,24 @@ static __attribute__((noinline)) int e3_ca_miss(struct etm3_flow *e,
 }
 
 /* The cycle-accurate walk memo, allocated at first use (0 without
- * memory: runs are then walked). */
+ * memory: runs are then walked): one entry more than the table, which
+ * starts at the first cache line of the block (e3_ca_tab(); calloc()
+ * promises no line: a block this large starts 16 bytes past a page). */
 static int e3_ca_memo(struct etm3_flow *e)
 {
 	if (!e->camemo)
-		e->camemo = calloc((size_t)1 << E3_CAMEMO_LOG2,
+		e->camemo = calloc(((size_t)1 << E3_CAMEMO_LOG2) + 1,
 				   sizeof(*e->camemo));
 	return e->camemo != NULL;
+}
+
+/* The memo's table: its block's first byte on a cache line. */
+static inline struct e3_caentry *e3_ca_tab(const struct etm3_flow *e)
+{
+	char *p = (char *)e->camemo;
+
+	return (struct e3_caentry *)(void *)(p + (-(uintptr_t)p &
+						  (E3_CA_LINE - 1)));
 }
 
 int etm_e3_camemo_run(struct etm3_flow *e, struct e3_atoms *a)
@@ -220,8 +250,8 @@ int etm_e3_camemo_run(struct etm3_flow *e, struct e3_atoms *a)
 		int merge = e3_merges(e->pend_on, e->pend_open, e->pend,
 				      e->addr, e->isa);
 		uint64_t key = e3_ca_key(e->tgen, e->isa, e->space, merge);
-		struct e3_caentry *set = &e->camemo[etm_wm_set(e->addr, (uint8_t)merge,
-							       E3_CAMEMO_LOG2)];
+		struct e3_caentry *set = &e3_ca_tab(e)[etm_wm_set(e->addr, (uint8_t)merge,
+								  E3_CAMEMO_LOG2)];
 		const struct e3_caentry *m =
 			e3_ca_find(set, e->addr, key, a->bits >> i, avail);
 
@@ -249,10 +279,11 @@ int etm_e3_camemo_run(struct etm3_flow *e, struct e3_atoms *a)
 unsigned etm_e3_camemo_count(const struct etm3_flow *e, uint64_t addr,
 			     int merge, unsigned k)
 {
+	const struct e3_caentry *t = e->camemo ? e3_ca_tab(e) : NULL;
 	unsigned i, c = 0;
 
-	for (i = 0; e->camemo && i < 1u << E3_CAMEMO_LOG2; i++)
-		c += e->camemo[i].addr == addr && e->camemo[i].w.key &&
-		     e->camemo[i].w.merge == !!merge && e->camemo[i].k == k;
+	for (i = 0; t && i < 1u << E3_CAMEMO_LOG2; i++)
+		c += t[i].addr == addr && t[i].w.key &&
+		     t[i].w.merge == !!merge && t[i].k == k;
 	return c;
 }
