@@ -13,6 +13,7 @@
 #include <etmtrace/error.h>
 
 #include "common/copy.h"
+#include "common/pagebuf.h"
 #include "flow/flow_etm3_int.h"
 #include "flow/walk_memo.h"
 
@@ -20,8 +21,8 @@
  * with E/N bits pat (bit i: atom i is N), range j beginning at atom
  * a0[j]. What a lookup tests (addr, pat, k, then the walk's key) and the
  * walk's state come first, in the entry's first cache line, and its range
- * elements start the next: the table starts on a line (e3_ca_tab()) and
- * an entry is a whole number of lines, so a lookup reads one line per
+ * elements start the next: the table starts on a line (etm_line_calloc())
+ * and an entry is a whole number of lines, so a lookup reads one line per
  * way and a hit one more per 64 bytes of the ranges it copies (with the
  * key fields last, a lookup read two lines per way: 1.28 M of the one-job
  * decode's misses of a 512 KiB cache on TC2 x256 ETMv3 were 0.56 M in this
@@ -34,11 +35,8 @@ struct e3_caentry {
 	struct etm_wm_entry w;
 };
 
-/* A cache line. */
-#define E3_CA_LINE 64u
-
-_Static_assert(offsetof(struct e3_caentry, w.el) == E3_CA_LINE &&
-		       sizeof(struct e3_caentry) % E3_CA_LINE == 0,
+_Static_assert(offsetof(struct e3_caentry, w.el) == ETM_LINE &&
+		       sizeof(struct e3_caentry) % ETM_LINE == 0,
 	       "a cycle-accurate memo entry: its tests and state in one line, "
 	       "its ranges from the next");
 
@@ -218,24 +216,19 @@ static __attribute__((noinline)) int e3_ca_miss(struct etm3_flow *e,
 }
 
 /* The cycle-accurate walk memo, allocated at first use (0 without
- * memory: runs are then walked): one entry more than the table, which
- * starts at the first cache line of the block (e3_ca_tab(); calloc()
- * promises no line: a block this large starts 16 bytes past a page). */
+ * memory: runs are then walked), starting on a cache line. */
 static int e3_ca_memo(struct etm3_flow *e)
 {
 	if (!e->camemo)
-		e->camemo = calloc(((size_t)1 << E3_CAMEMO_LOG2) + 1,
-				   sizeof(*e->camemo));
+		e->camemo = etm_line_calloc((size_t)1 << E3_CAMEMO_LOG2,
+					    sizeof(*e->camemo));
 	return e->camemo != NULL;
 }
 
-/* The memo's table: its block's first byte on a cache line. */
-static inline struct e3_caentry *e3_ca_tab(const struct etm3_flow *e)
+void etm_e3_camemo_free(struct etm3_flow *e)
 {
-	char *p = (char *)e->camemo;
-
-	return (struct e3_caentry *)(void *)(p + (-(uintptr_t)p &
-						  (E3_CA_LINE - 1)));
+	etm_line_free(e->camemo);
+	e->camemo = NULL;
 }
 
 int etm_e3_camemo_run(struct etm3_flow *e, struct e3_atoms *a)
@@ -250,8 +243,8 @@ int etm_e3_camemo_run(struct etm3_flow *e, struct e3_atoms *a)
 		int merge = e3_merges(e->pend_on, e->pend_open, e->pend,
 				      e->addr, e->isa);
 		uint64_t key = e3_ca_key(e->tgen, e->isa, e->space, merge);
-		struct e3_caentry *set = &e3_ca_tab(e)[etm_wm_set(e->addr, (uint8_t)merge,
-								  E3_CAMEMO_LOG2)];
+		struct e3_caentry *set = &e->camemo[etm_wm_set(e->addr, (uint8_t)merge,
+							       E3_CAMEMO_LOG2)];
 		const struct e3_caentry *m =
 			e3_ca_find(set, e->addr, key, a->bits >> i, avail);
 
@@ -279,7 +272,7 @@ int etm_e3_camemo_run(struct etm3_flow *e, struct e3_atoms *a)
 unsigned etm_e3_camemo_count(const struct etm3_flow *e, uint64_t addr,
 			     int merge, unsigned k)
 {
-	const struct e3_caentry *t = e->camemo ? e3_ca_tab(e) : NULL;
+	const struct e3_caentry *t = e->camemo;
 	unsigned i, c = 0;
 
 	for (i = 0; t && i < 1u << E3_CAMEMO_LOG2; i++)
