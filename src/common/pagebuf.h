@@ -1,4 +1,5 @@
-/* common/pagebuf.h - a read buffer that starts half a page into its page.
+/* common/pagebuf.h - a read buffer that starts half a page into its page;
+ * a zeroed table that starts on a cache line.
  *
  * The kernel's read() copy into a buffer whose start sits a few bytes past
  * a page start ran 2-3x slower in system time (likely 4K aliasing between
@@ -20,5 +21,20 @@ void *etm_skewed_alloc(size_t n);
 
 /* Release a buffer from etm_skewed_alloc(); NULL is allowed. */
 void etm_skewed_free(void *p);
+
+/* A cache line, the unit a table's layout is planned in. */
+#define ETM_LINE 64u
+
+/* @n objects of @size bytes, zeroed (by calloc(): a large table's pages
+ * are mapped when first touched), starting on a cache line: a table whose
+ * entries are laid out so that a lookup reads one line (the cycle-accurate
+ * walk memo, flow/flow_etm3_camemo.c) keeps that only if its first entry
+ * starts a line, which malloc() does not promise (a large block starts 16
+ * bytes past a page). NULL when out of memory or on overflow. Release
+ * with etm_line_free(). */
+void *etm_line_calloc(size_t n, size_t size);
+
+/* Release a table from etm_line_calloc(); NULL is allowed. */
+void etm_line_free(void *p);
 
 #endif

@@ -758,7 +758,7 @@ static void e3_free(struct etm_flow *f)
 
 	if (e) {
 		free(e->memo);
-		free(e->camemo);
+		etm_e3_camemo_free(e);
 		free(e->d.smemo);
 	}
 	free(f->impl);

@@ -8,29 +8,47 @@
  * replayed whenever the next k atoms of a run have the same bits. */
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <etmtrace/error.h>
 
 #include "common/copy.h"
+#include "common/pagebuf.h"
 #include "flow/flow_etm3_int.h"
 #include "flow/walk_memo.h"
 
 /* An entry: a walk of the plain memo's form (its cycles 0, its end_st
  * unused), and k atoms with E/N bits pat (bit i: atom i is N), range j
  * of atoms a0[j] to a0[j + 1] - 1 (a0[nr] = k); the end state in bytes,
- * ready to store: ISA, addr_valid, wait_branch (E3_WAIT_*), pend_open. */
+ * ready to store: ISA, addr_valid, wait_branch (E3_WAIT_*), pend_open.
+ * What a lookup tests (addr, pat, k, then the walk's key) and the walk's
+ * state come first, in the entry's first cache line, and its range
+ * elements start the next: the table starts on a line (etm_line_calloc())
+ * and an entry is a whole number of lines, so a lookup reads one line per
+ * way and a hit one more per 64 bytes of the ranges it copies (with the
+ * key fields last, a lookup read two lines per way: 1.28 M of the one-job
+ * decode's misses of a 512 KiB cache on TC2 x256 ETMv3 were 0.56 M in this
+ * memo; doc/measurements/2026-12-07-jobs2-memory.md). pat holds at most
+ * E3_CAMEMO_ATOMS bits (below), so 32 bits leave the first line room for
+ * the end state bytes. */
 struct e3_caentry {
-	struct etm_wm_entry w;
 	uint64_t addr;
-	uint64_t pat;
+	uint32_t pat;
 	uint8_t k;
 	uint8_t a0[ETM_WALK_MEMO_RANGES + 1];
 	uint8_t isa, valid, wait, open;
+	struct etm_wm_entry w;
 };
+
+_Static_assert(offsetof(struct e3_caentry, w.el) == ETM_LINE &&
+		       sizeof(struct e3_caentry) % ETM_LINE == 0,
+	       "a cycle-accurate memo entry: its tests and state in one line, "
+	       "its ranges from the next");
 
 /* Atoms one missed lookup walks and keeps (at most): a longer walk covers
  * more per lookup, a shorter one is found again more often. */
 #define E3_CAMEMO_ATOMS 16
+_Static_assert(E3_CAMEMO_ATOMS <= 32, "an entry's pat holds its E/N bits");
 
 /* The key of a walk besides its start address: template generation
  * @tgen, ISA, memory space and whether the walk goes on in the pending
@@ -160,7 +178,10 @@ static void e3_ca_keep(struct etm3_flow *e, struct e3_caentry *m,
 	}
 	if (at != k)
 		return;
-	m[1] = m[0];
+	/* the older way: the lines its walk uses, not the whole entry */
+	memcpy(&m[1], &m[0],
+	       offsetof(struct e3_caentry, w.el) +
+		       m[0].w.nr * sizeof(m[0].w.el[0]));
 	etm_e3_memo_fill(e, &m[0].w, key, base, merge, old_n);
 	for (j = 0; j < m[0].w.nr; j++) {
 		m[0].a0[j] = a0[j];
@@ -168,7 +189,7 @@ static void e3_ca_keep(struct etm3_flow *e, struct e3_caentry *m,
 	}
 	m[0].a0[j] = (uint8_t)k;
 	m[0].addr = addr;
-	m[0].pat = pat;
+	m[0].pat = (uint32_t)pat;
 	m[0].k = (uint8_t)k;
 	m[0].w.end_st = 0;
 	m[0].isa = (uint8_t)e->isa;
@@ -200,13 +221,19 @@ static __attribute__((noinline)) int e3_ca_miss(struct etm3_flow *e,
 }
 
 /* The cycle-accurate walk memo, allocated at first use (0 without
- * memory: runs are then walked). */
+ * memory: runs are then walked), starting on a cache line. */
 static int e3_ca_memo(struct etm3_flow *e)
 {
 	if (!e->camemo)
-		e->camemo = calloc((size_t)1 << E3_CAMEMO_LOG2,
-				   sizeof(*e->camemo));
+		e->camemo = etm_line_calloc((size_t)1 << E3_CAMEMO_LOG2,
+					    sizeof(*e->camemo));
 	return e->camemo != NULL;
+}
+
+void etm_e3_camemo_free(struct etm3_flow *e)
+{
+	etm_line_free(e->camemo);
+	e->camemo = NULL;
 }
 
 int etm_e3_camemo_run(struct etm3_flow *e, struct e3_atoms *a)
@@ -254,10 +281,11 @@ int etm_e3_camemo_run(struct etm3_flow *e, struct e3_atoms *a)
 unsigned etm_e3_camemo_count(const struct etm3_flow *e, uint64_t addr,
 			     int merge, unsigned k)
 {
+	const struct e3_caentry *t = e->camemo;
 	unsigned i, c = 0;
 
-	for (i = 0; e->camemo && i < 1u << E3_CAMEMO_LOG2; i++)
-		c += e->camemo[i].addr == addr && e->camemo[i].w.key &&
-		     e->camemo[i].w.merge == !!merge && e->camemo[i].k == k;
+	for (i = 0; t && i < 1u << E3_CAMEMO_LOG2; i++)
+		c += t[i].addr == addr && t[i].w.key &&
+		     t[i].w.merge == !!merge && t[i].k == k;
 	return c;
 }

@@ -263,6 +263,8 @@ void etm_e3_memo_fill(struct etm3_flow *e, struct etm_wm_entry *m,
  * a->first) walked through the walk memo, the cache on and nothing held;
  * the same elements as etm_e3_walk(). */
 int etm_e3_camemo_run(struct etm3_flow *e, struct e3_atoms *a);
+/* flow_etm3_camemo.c: release the cycle-accurate memo (if any). */
+void etm_e3_camemo_free(struct etm3_flow *e);
 /* The walks of @k atoms from @addr kept there, going on in the pending
  * range (@merge) or not (for tests). */
 unsigned etm_e3_camemo_count(const struct etm3_flow *e, uint64_t addr,
