@@ -555,6 +555,22 @@ static int tok_has_async(const uint8_t *b, size_t r, size_t n)
 	return etm_async_find(b + 1, r - 1, &z) < r - 1;
 }
 
+/* The A-sync at @b (@n bytes of the chunk): five or more 0x00 then 0x80,
+ * all in the chunk, into @pkt as the zero run's reader (packet/sync.c)
+ * gives it: its size, or 0 (a run the chunk cuts, or a broken one). */
+static int tok_async(const uint8_t *b, size_t n, struct etm_packet *pkt)
+{
+	size_t k = 1;
+
+	while (k < n && b[k] == 0x00)
+		k++;
+	if (k >= n || b[k] != 0x80 || k < ETM_ASYNC_ZEROS ||
+	    k >= ETM_PKT_ASM_MAX)
+		return 0;
+	pkt->type = etmp_async;
+	return (int)k + 1;
+}
+
 /* The packet at @b of header class @h read into @pkt: its size, or 0. */
 static int tok_sync_read(const struct etm_pktp *p, unsigned h,
 			 const uint8_t *b, size_t n, struct etm_packet *pkt,
@@ -600,8 +616,12 @@ int etm_pkt_tok_sync(struct etm_pkt_decoder *pd, struct etm_packet *pkt)
 	n = p->len - p->pos;
 	st = p->st;
 	etm_zero(pkt, sizeof(*pkt));
-	r = tok_sync_read(p, p->hdr[b[0]], b, n, pkt, &st);
-	if (r <= 0 || tok_has_async(b, (size_t)r, n))
+	if (b[0] == 0x00)
+		r = tok_async(b, n, pkt);
+	else if ((r = tok_sync_read(p, p->hdr[b[0]], b, n, pkt, &st)) > 0 &&
+		 tok_has_async(b, (size_t)r, n))
+		r = 0;
+	if (r <= 0)
 		return 0;
 	/* complete(): the state and the packet's place (not its bytes) */
 	p->st = st;

@@ -1,6 +1,6 @@
 /* tests/unit/test-sync_token.c - the ETMv3 sync token (etm_pkt_tok_sync():
  * I-syncs, timestamps and the other packets between atom runs and branch
- * addresses, read in place by the flow decoder's fast path) against the
+ * addresses, A-syncs, read in place by the flow decoder's fast path) against the
  * general path (etm_pkt_next()), which reads every packet with the spec's
  * reader and checks for A-sync: two packet decoders over the same bytes,
  * one taking these packets as tokens wherever it can and the other packet
@@ -8,7 +8,7 @@
  * the same order. The bytes are random streams of I-syncs (0x08, 0x70 with
  * cycle counts of 1-5 bytes, Context IDs, LSiP fields), timestamps, cycle
  * count, Context ID and VMID packets, one-byte packets, P-headers, random
- * bytes and A-syncs, payloads full of zero bytes (A-sync patterns inside
+ * bytes and runs of 3-9 zeros ended by 0x80 (A-syncs or broken), payloads full of zero bytes (A-sync patterns inside
  * packets), pushed in random chunks, under ETMCR settings of every Context
  * ID size, cycle-accurate or not, timestamps on or off, data-only, and
  * ETMv3.5 / v3.3 / v3.0 IDs. Then hand-derived packets and a hand-built
@@ -102,6 +102,7 @@ static size_t stream(uint8_t *b, size_t max)
 {
 	static const uint8_t async[6] = { 0, 0, 0, 0, 0, 0x80 };
 	size_t n = 0;
+	unsigned z;
 
 	memcpy(b, async, sizeof(async));
 	n = sizeof(async);
@@ -112,9 +113,11 @@ static size_t stream(uint8_t *b, size_t max)
 			n += sync_packet(b + n);
 		} else if (c < 23) {
 			b[n++] = (uint8_t)rnd();
-		} else if (n + sizeof(async) < max) {
-			memcpy(b + n, async, sizeof(async));
-			n += sizeof(async);
+		} else {
+			/* 3-9 zeros, then 0x80: A-syncs and broken ones */
+			for (z = 3 + rnd() % 7; z; z--)
+				b[n++] = 0;
+			b[n++] = 0x80;
 		}
 	}
 	return n;
@@ -200,7 +203,8 @@ static void sync_token_equals_general_path(void)
 
 /* Hand-derived (../shared/docs/etmv3.md §4 examples; TC2 0x10, ETMCR
  * 0x10001860: cycle-accurate, timestamps, no Context ID):
- *   0  00 00 00 00 00 80     A-sync (not a token)
+ *   0  00 00 00 00 00 80     A-sync (the decoder is not in sync yet: no
+ *                            token)
  *   6  08 01 5d 11 02 c0     I-sync: info 0x01, reason 00 periodic, NS 0;
  *                            address 0xc002115d: bit 0 set, T32,
  *                            0xc002115c
@@ -210,14 +214,16 @@ static void sync_token_equals_general_path(void)
  *  20  42 df 1e              timestamp: 0x5f | 0x1e << 7 = 0xf5f, two
  *                            value bytes (14 bits)
  *  23  76                    exception return
- *  24  08 81 ...             I-sync with LSiP (info bit 7): not a token */
+ *  24  00 x 6, 80            A-sync, six zeros: size 7
+ *  31  08 81 ...             I-sync with LSiP (info bit 7): not a token */
 static void tc2_packets_as_tokens(void)
 {
 	static const uint8_t b[] = { 0, 0, 0, 0, 0, 0x80,
 				     0x08, 0x01, 0x5d, 0x11, 0x02, 0xc0,
 				     0x70, 0x8f, 0x3c, 0x21, 0x99, 0xf6,
 				     0x04, 0xc0, 0x42, 0xdf, 0x1e, 0x76,
-				     0x08, 0x81, 0x5d, 0x11, 0x02, 0xc0,
+				     0, 0, 0, 0, 0, 0,
+				     0x80, 0x08, 0x81, 0x5d, 0x11, 0x02, 0xc0,
 				     0x01 };
 	struct etm_config c;
 	struct etm_pkt_decoder *t;
@@ -233,7 +239,7 @@ static void tc2_packets_as_tokens(void)
 	if (!t)
 		return;
 	ET_EQ(etm_pkt_push(t, b, sizeof(b), 0), 0);
-	ET_EQ(etm_pkt_tok_sync(t, &tok), 0); /* the A-sync */
+	ET_EQ(etm_pkt_tok_sync(t, &tok), 0);
 	ET_EQ(etm_pkt_next(t, &tok, sizeof(tok)), 0);
 	ET_EQ(tok.type, etmp_async);
 	ET_EQ(etm_pkt_tok_sync(t, &tok), 1);
@@ -260,11 +266,15 @@ static void tc2_packets_as_tokens(void)
 	ET_EQ(etm_pkt_tok_sync(t, &tok), 1);
 	ET_EQ(tok.type, etmp_exc_return);
 	ET_EQ(tok.offset, 23);
+	ET_EQ(etm_pkt_tok_sync(t, &tok), 1);
+	ET_EQ(tok.type, etmp_async);
+	ET_EQ(tok.offset, 24);
+	ET_EQ(tok.size, 7);
 	ET_EQ(etm_pkt_tok_sync(t, &tok), 0); /* LSiP */
 	ET_EQ(etm_pkt_next(t, &tok, sizeof(tok)), 0);
 	ET_EQ(tok.type, etmp_isync);
 	ET_EQ(tok.lsip, 1);
-	ET_EQ(tok.offset, 24);
+	ET_EQ(tok.offset, 31);
 	etm_pkt_free(t);
 }
 
