@@ -649,8 +649,10 @@ int etm_e3_drain_general(struct etm_flow *f, uint64_t *np)
 	int err;
 
 	/* at the end of the chunk the general path asks for input: asked
-	 * here too it would be asked twice */
-	if (!etm_pkt_has_bytes(f->pd) || etm_pkt_next_ok(f->pd, &pkt) != 0)
+	 * here too it would be asked twice; the usual packets (I-sync,
+	 * timestamp) are read in place, the rest through the queue */
+	if (!etm_pkt_tok_sync(f->pd, &pkt) &&
+	    (!etm_pkt_has_bytes(f->pd) || etm_pkt_next_ok(f->pd, &pkt) != 0))
 		return 0;
 	(*np)++;
 	etm_flow_qstart(f);

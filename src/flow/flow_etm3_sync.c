@@ -58,7 +58,7 @@ static int e3_isync_check(struct etm3_flow *e, const struct etm_packet *pkt)
 int etm_e3_isync(struct etm3_flow *e, const struct etm_packet *pkt)
 {
 	int first, gap = 0, err;
-	struct etm_elem el;
+	struct etm_elem *el;
 
 	if (e->halted) {
 		/* as if in sync (nothing was walked); trace restarts here
@@ -80,30 +80,33 @@ int etm_e3_isync(struct etm3_flow *e, const struct etm_packet *pkt)
 	err = e3_flush(e);
 	if (err < 0)
 		return err;
+	/* nothing pending or held now: the elements go to the queue as
+	 * etm_e3_out() would put them, built in place */
 	if (first)
 		e->carry = 0; /* W atoms before sync are not counted */
 	if (pkt->reason != etm_isync_periodic) {
-		if (pkt->has_cc) {
-			err = etm_e3_gap_cycles(e, pkt->cycle_count);
-			if (err < 0)
-				return err;
+		if (pkt->has_cc) { /* etm_e3_gap_cycles() */
+			el = etm_flow_emit(e->f, etmk_cycle_count, e->off);
+			if (!el)
+				return -etme_internal;
+			el->has_cycles = 1;
+			el->cycles = e3_sat32(e->carry + pkt->cycle_count);
 		}
 		e->carry = 0;
 	}
 	if (first || gap || pkt->reason != etm_isync_periodic) {
-		e3_init_elem(e, &el, etmk_trace_on);
-		el.reason = e3_on_reason(pkt->reason);
+		el = etm_flow_emit(e->f, etmk_trace_on, e->off);
+		if (!el)
+			return -etme_internal;
+		el->reason = e3_on_reason(pkt->reason);
 		if (gap && pkt->reason == etm_isync_periodic)
-			el.reason = etm_on_resync;
+			el->reason = etm_on_resync;
 		if (first)
-			el.reason = e->ever_synced ? etm_on_resync :
-						     etm_on_start;
-		el.isync_reason = pkt->reason;
-		el.addr = pkt->addr;
-		el.isa = pkt->isa;
-		err = e3_put(e, &el);
-		if (err < 0)
-			return err;
+			el->reason = e->ever_synced ? etm_on_resync :
+						      etm_on_start;
+		el->isync_reason = pkt->reason;
+		el->addr = pkt->addr;
+		el->isa = pkt->isa;
 	}
 	e->synced = 1;
 	e->ever_synced = 1;

@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/zero.h"
 #include "packet/addr.h"
+#include "packet/async.h"
 #include "packet/field.h"
 #include "packet/pktbuf.h"
 
@@ -489,3 +491,143 @@ const struct etm_pkt_proto etm_etm3_proto = {
 	.read_data = etm3_read_data,
 	/* atoms: the one-byte P-headers; no cycle count after addresses */
 };
+
+/* ---- the sync token (etm_pkt_tok_sync()) ---------------------------------
+ * The packets between the runs of P-headers and branch addresses - on TC2
+ * the periodic and trace-on I-syncs, timestamps, exception returns - read
+ * in place from the chunk, without the general path's queue, packet copy
+ * and generic field readers: the packet etm_pkt_next() would give, or
+ * nothing (that path then gives it). */
+
+/* The I-sync at @b (@n bytes of the chunk) in its common form - no LSiP
+ * field, instruction trace - into @pkt (zeroed) as etm3_isync() reads it,
+ * with the compression state into @st: its size, or 0 (cut by the end of
+ * the chunk, or another form). */
+static int tok_isync(const struct etm_pktp *p, const uint8_t *b, size_t n,
+		     struct etm_packet *pkt, struct etm_pkt_state *st)
+{
+	size_t i = 1, cid = p->o.ctxid_bytes, k;
+	uint32_t addr, ctxid = 0;
+	uint8_t info;
+	int r;
+
+	if (b[0] == 0x70) {
+		r = etm3_cc(b + 1, n - 1, &pkt->cycle_count);
+		if (r < 0)
+			return 0;
+		pkt->has_cc = 1;
+		i += (size_t)r;
+	}
+	if (n < i + cid + 5)
+		return 0;
+	for (k = 0; k < cid; k++)
+		ctxid |= (uint32_t)b[i + k] << (8 * k);
+	pkt->has_ctxid = cid != 0;
+	pkt->ctxid = ctxid;
+	i += cid;
+	info = b[i];
+	if (info & 0x80)
+		return 0; /* LSiP */
+	etm_field_isync_info(info, pkt);
+	addr = (uint32_t)b[i + 1] | (uint32_t)b[i + 2] << 8 |
+	       (uint32_t)b[i + 3] << 16 | (uint32_t)b[i + 4] << 24;
+	pkt->jazelle = (info >> 4) & 1;
+	pkt->altisa = p->o.arch_minor >= 3 ? (info >> 2) & 1 : 0;
+	pkt->isa = isync_isa(p, info, &addr);
+	pkt->isa_changed = 1;
+	pkt->addr = addr;
+	pkt->addr_bits = 32;
+	st->addr = addr;
+	st->isa = pkt->isa;
+	return (int)(i + 5);
+}
+
+/* Whether an A-sync completes inside the @r bytes of the packet at @b (@n
+ * readable): the packet is then bad (etm_pktp_read()'s rule). */
+static int tok_has_async(const uint8_t *b, size_t r, size_t n)
+{
+	uint64_t z = 0;
+
+	if (r < ETM_ASYNC_ZEROS + 2)
+		return 0;
+	if (n >= ETM_ASYNC_WIN)
+		return etm_async_end32(b, r) != 0;
+	return etm_async_find(b + 1, r - 1, &z) < r - 1;
+}
+
+/* The A-sync at @b (@n bytes of the chunk): five or more 0x00 then 0x80,
+ * all in the chunk, into @pkt as the zero run's reader (packet/sync.c)
+ * gives it: its size, or 0 (a run the chunk cuts, or a broken one). */
+static int tok_async(const uint8_t *b, size_t n, struct etm_packet *pkt)
+{
+	size_t k = 1;
+
+	while (k < n && b[k] == 0x00)
+		k++;
+	if (k >= n || b[k] != 0x80 || k < ETM_ASYNC_ZEROS ||
+	    k >= ETM_PKT_ASM_MAX)
+		return 0;
+	pkt->type = etmp_async;
+	return (int)k + 1;
+}
+
+/* The packet at @b of header class @h read into @pkt: its size, or 0. */
+static int tok_sync_read(const struct etm_pktp *p, unsigned h,
+			 const uint8_t *b, size_t n, struct etm_packet *pkt,
+			 struct etm_pkt_state *st)
+{
+	int r;
+
+	switch (h) {
+	case etmh_isync:
+	case etmh_isync_cc:
+		return p->o.data_only ? 0 : tok_isync(p, b, n, pkt, st);
+	case etmh_timestamp:
+		r = etm3_timestamp(p, b, n, pkt, st);
+		break;
+	case etmh_trigger:
+	case etmh_exc_return:
+	case etmh_exc_entry:
+	case etmh_ignore:
+	case etmh_vmid:
+	case etmh_ctxid:
+	case etmh_cycle_count:
+		r = etm3_simple(p, (enum etm_hdr)h, b, n, pkt);
+		break;
+	default:
+		return 0;
+	}
+	return r > 0 ? r : 0;
+}
+
+int etm_pkt_tok_sync(struct etm_pkt_decoder *pd, struct etm_packet *pkt)
+{
+	struct etm_pktp *p = &pd->core;
+	struct etm_pkt_state st;
+	const uint8_t *b;
+	size_t n;
+	int r;
+
+	/* (etm_pkt_tok_ready()) */
+	if (p->pos >= p->len || p->mode != etm_pm_sync || p->asm_len ||
+	    p->qi < p->qn || p->ops != &etm_etm3_proto)
+		return 0;
+	b = p->buf + p->pos;
+	n = p->len - p->pos;
+	st = p->st;
+	etm_zero(pkt, sizeof(*pkt));
+	if (b[0] == 0x00)
+		r = tok_async(b, n, pkt);
+	else if ((r = tok_sync_read(p, p->hdr[b[0]], b, n, pkt, &st)) > 0 &&
+		 tok_has_async(b, (size_t)r, n))
+		r = 0;
+	if (r <= 0)
+		return 0;
+	/* complete(): the state and the packet's place (not its bytes) */
+	p->st = st;
+	pkt->id = p->o.id;
+	pkt->offset = etm_pktp_off(p, p->pos);
+	pkt->size = (uint32_t)r;
+	p->pos += (size_t)r;
+	return 1;
+}

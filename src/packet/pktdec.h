@@ -173,6 +173,17 @@ int etm_pkt_tok_branch(struct etm_pkt_decoder *pd, struct etm_brc *br);
  * data packets off the general path. */
 int etm_pkt_tok_data(struct etm_pkt_decoder *pd, struct etm_packet *pkt);
 
+/* Only an ETMv3 packet of the kinds between atom runs and branch addresses
+ * - A-sync (fewer than 32 zeros), I-sync without LSiP (instruction
+ * trace), timestamp, cycle count, Context ID, VMID, trigger, exception
+ * return and entry, ignore - whole in the chunk, into @pkt, consumed: 1,
+ * and @pkt is what etm_pkt_next() would give but for the raw bytes
+ * (raw_len 0). Else 0, nothing consumed (@pkt scribbled): any other
+ * packet, an error, a packet cut by the end of the chunk, not ready
+ * (etm_pkt_tok_ready()) or not ETMv3; etm_pkt_next() gives it. The ETMv3
+ * fast paths' general packet without the queue. */
+int etm_pkt_tok_sync(struct etm_pkt_decoder *pd, struct etm_packet *pkt);
+
 /* Most atoms in one etm_atom_run. */
 #define ETM_ATOM_RUN_MAX 64
 

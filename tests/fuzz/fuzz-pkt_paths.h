@@ -2,7 +2,8 @@
  * the packet decoder's two paths: the token path the flow decoder's fast
  * path reads (src/packet/pktdec.h: etm_pkt_tok_atom_run() runs of ETMv3
  * one-byte atom packets, etm_pkt_tok_next() PTM atom and branch tokens,
- * etm_pkt_tok_branch(), etm_pkt_tok_data() ETMv3 data tokens, and
+ * etm_pkt_tok_branch(), etm_pkt_tok_data() ETMv3 data tokens,
+ * etm_pkt_tok_sync() ETMv3 I-sync, timestamp, A-sync and other tokens, and
  * etm_pkt_tok_packet() through the token reader: any packet read whole in
  * place, as the PTM plain loop reads I-syncs and timestamps) and the
  * general path (etm_pkt_next()). Two decoders of the same configuration
@@ -79,7 +80,15 @@ static inline int paths_token(struct paths_run *s)
 	struct etm_brc br;
 	unsigned k;
 
-	switch (paths_rnd(s) % 5) {
+	switch (paths_rnd(s) % 6) {
+	case 5: /* ETMv3 sync token: the packet but its raw bytes */
+		if (!etm_pkt_tok_sync(s->t, &tok))
+			return 0;
+		paths_general(s, &b);
+		b.raw_len = 0;
+		FZ_ASSERT(pkt_hash(FZ_HASH_INIT, &tok) ==
+			  pkt_hash(FZ_HASH_INIT, &b));
+		return 1;
 	case 4:
 		return paths_in_place(s);
 	case 0:
