@@ -9,6 +9,9 @@
 #include "common/grow.h"
 #include "cov/cov_int.h"
 
+_Static_assert(sizeof(((struct etm_elem *)0)->id) == 1,
+	       "etm_cov.src has an entry for every trace ID an element has");
+
 struct etm_cov *etm_cov_alloc(void)
 {
 	return calloc(1, sizeof(struct etm_cov));
@@ -41,6 +44,7 @@ int etm_cov_set_source(struct etm_cov *c, unsigned id,
 					     * instruction has a status */
 		return -etme_invalid;
 	c->src[id].proto = proto;
+	c->src[id].ptm = proto == etm_proto_ptm;
 	c->src[id].img = img;
 	c->src[id].fast = !c->part || c->src[id].head;
 	return 0;
@@ -342,7 +346,7 @@ static inline int cov_range_insns(struct etm_cov *c, struct cov_src *s,
 	*last_info = 0;
 	if (el->isa != etmi_a32 && el->isa != etmi_t32)
 		return 0;
-	r = cov_memo_hit(c, s, el, s->proto == etm_proto_ptm, last_info);
+	r = cov_memo_hit(c, s, el, s->ptm, last_info);
 	if (r)
 		return r < 0 ? r : 0;
 	return cov_range_walk(c, s, el, last_info);
@@ -502,16 +506,15 @@ static inline int cov_range_fast(struct etm_cov *c, const struct etm_elem *el)
 	struct cov_memo *m, *q;
 	uint64_t start = el->start;
 	uint8_t exec = el->last_exec;
-	unsigned cls;
 
-	if (el->kind != etmk_range || el->id >= COV_MAX_ID || !ms ||
+	if (el->kind != etmk_range || !ms ||
 	    !el->last_atom)
 		return 0;
 	s = &c->src[el->id];
 	if (!s->fast)
 		return 0;
 	/* a key match: ninsn > 0 and an ISA with instructions */
-	m = cov_memo_find(ms, el, s->proto == etm_proto_ptm);
+	m = cov_memo_find(ms, el, s->ptm);
 	if (!m || !m->queued || (!exec && !(m->arrays & 1)))
 		return 0;
 	if (!s->open) {
@@ -533,11 +536,9 @@ static inline int cov_range_fast(struct etm_cov *c, const struct etm_elem *el)
 	if (!exec)
 		m->nfail++;
 	s->pend = m;
-	cls = (unsigned)(m->last_info >> CI_CLS_SHIFT) - etmc_br_direct;
 	s->last = el->last_addr;
 	s->next = el->end;
-	/* etmc_br_direct or etmc_br_indirect */
-	s->taken = exec && cls <= etmc_br_indirect - etmc_br_direct;
+	s->taken = exec && (m->arrays & COV_LAST_BR);
 	return 1;
 }
 
@@ -555,8 +556,7 @@ int etm_cov_add_elems(struct etm_cov *c, const struct etm_elem *els, size_t n)
 			continue;
 		/* the common case first: a range of a declared source (in a
 		 * part, once the source's first element is known) */
-		if (el->kind == etmk_range && el->id < COV_MAX_ID &&
-		    c->src[el->id].fast)
+		if (el->kind == etmk_range && c->src[el->id].fast)
 			err = cov_on_range(c, &c->src[el->id], el);
 		else
 			err = cov_add_elem(c, el);

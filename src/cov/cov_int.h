@@ -113,6 +113,7 @@ struct cov_src {
 	/* declared, and (in a part) its head known: etm_cov_add_elems() can
 	 * take its ranges straight to the range path */
 	uint8_t fast;
+	uint8_t ptm; /* proto is etm_proto_ptm (the memo key's bit) */
 	uint64_t head_start, head_last, head_ret;
 	/* memo entry of the source's last counted range (or NULL): where its
 	 * taken branch and run end are counted (cov_memo.pend) */
@@ -136,6 +137,7 @@ enum { COV_HEAD_NONE,
 #define COV_PEND_BR 1u
 #define COV_PEND_RUN 2u
 #define COV_PEND_BR2 4u /* a second taken branch from br_from */
+#define COV_LAST_BR 4u  /* cov_memo.arrays */
 struct cov_memo {
 	/* first cache line: what a hit reads */
 	uint64_t start, end;
@@ -144,7 +146,10 @@ struct cov_memo {
 	uint64_t n, nfail, nunk; /* pending executions, last-insn outcomes */
 	uint32_t gen;            /* the page's gen when counted */
 	uint8_t last_info, queued, pend;
-	uint8_t arrays; /* its page's fail (1) and unk (2) arrays exist */
+	/* its page's fail (1) and unk (2) arrays exist; COV_LAST_BR (4):
+	 * its last instruction is a branch (etmc_br_direct or
+	 * etmc_br_indirect: taken if it executes) */
+	uint8_t arrays;
 	/* second line: a taken branch and a straight-line run, with counts
 	 * not yet added to their maps (cov_memo_pairs()). Any pair may be
 	 * kept in any entry; the entry of a range keeps what followed it
@@ -185,7 +190,10 @@ struct etm_cov {
 	size_t npages, pcap;
 	struct cov_page *hot; /* last page used */
 	struct cov_map ranges, branches;
-	struct cov_src src[COV_MAX_ID];
+	/* by trace ID: one for every value of struct etm_elem.id, so that
+	 * the element loop needs no bound test; those from COV_MAX_ID on
+	 * are never declared (zero: not fast, no protocol) */
+	struct cov_src src[256];
 	int part;                  /* etm_cov_set_part() */
 	struct cov_memos *memo;    /* allocated at first use */
 	struct cov_cls_cache *cls; /* NULL, or a worker's (not owned) */

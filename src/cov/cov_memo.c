@@ -253,7 +253,8 @@ int cov_memo_carry(struct etm_cov *from, struct etm_cov *to)
 		}
 		m->p = np;
 		m->gen = np->gen;
-		m->arrays = (uint8_t)((np->fail ? 1 : 0) | (np->unk ? 2 : 0));
+		m->arrays = (uint8_t)((m->arrays & COV_LAST_BR) | (np->fail ? 1 : 0) |
+				      (np->unk ? 2 : 0));
 		ms->used[k++] = ms->used[i];
 	}
 	ms->nmemo = k;
@@ -293,6 +294,7 @@ struct cov_memo *cov_memo_put(struct etm_cov *c, const struct etm_elem *el,
 	struct cov_memo *m;
 	uint64_t h;
 	size_t idx;
+	unsigned cls;
 
 	if (!c->memo) {
 		/* entries on cache lines; calloc: only the entries used are
@@ -322,7 +324,11 @@ struct cov_memo *cov_memo_put(struct etm_cov *c, const struct etm_elem *el,
 	m->key = cov_memo_key(el, ptm);
 	m->last_info = last_info;
 	m->gen = p->gen;
-	m->arrays = (uint8_t)((p->fail ? 1 : 0) | (p->unk ? 2 : 0));
+	cls = (unsigned)last_info >> CI_CLS_SHIFT;
+	m->arrays = (uint8_t)((p->fail ? 1 : 0) | (p->unk ? 2 : 0) |
+			      (cls == etmc_br_direct || cls == etmc_br_indirect ?
+				       COV_LAST_BR :
+				       0));
 	return m;
 }
 
