@@ -216,6 +216,22 @@ static enum etm_isa isync_isa(const struct etm_pktp *p, uint8_t info,
 	return etmi_t32;
 }
 
+/* The I-sync's instruction address @addr (its 4 bytes) and state from
+ * information byte @info, into @pkt and the compression state @st. */
+static inline void isync_addr(const struct etm_pktp *p, uint8_t info,
+			      uint32_t addr, struct etm_packet *pkt,
+			      struct etm_pkt_state *st)
+{
+	pkt->jazelle = (info >> 4) & 1;
+	pkt->altisa = p->o.arch_minor >= 3 ? (info >> 2) & 1 : 0;
+	pkt->isa = isync_isa(p, info, &addr);
+	pkt->isa_changed = 1;
+	pkt->addr = addr;
+	pkt->addr_bits = 32;
+	st->addr = addr;
+	st->isa = pkt->isa;
+}
+
 /* LSiP current-address field: a branch-style field merged against the
  * data-instruction address (§4.1). */
 static int isync_lsip(const struct etm_pktp *p, const uint8_t *b, size_t n,
@@ -270,14 +286,7 @@ static int etm3_isync(const struct etm_pktp *p, const uint8_t *b, size_t n,
 		return -etme_again;
 	addr = etm_field_le(b + i, 4);
 	i += 4;
-	pkt->jazelle = (info >> 4) & 1;
-	pkt->altisa = p->o.arch_minor >= 3 ? (info >> 2) & 1 : 0;
-	pkt->isa = isync_isa(p, info, &addr);
-	pkt->isa_changed = 1;
-	pkt->addr = addr;
-	pkt->addr_bits = 32;
-	st->addr = addr;
-	st->isa = pkt->isa;
+	isync_addr(p, info, addr, pkt, st);
 	if (!(info & 0x80))
 		return (int)i;
 	r = isync_lsip(p, b + i, n - i, pkt, st);
@@ -531,14 +540,7 @@ static int tok_isync(const struct etm_pktp *p, const uint8_t *b, size_t n,
 	etm_field_isync_info(info, pkt);
 	addr = (uint32_t)b[i + 1] | (uint32_t)b[i + 2] << 8 |
 	       (uint32_t)b[i + 3] << 16 | (uint32_t)b[i + 4] << 24;
-	pkt->jazelle = (info >> 4) & 1;
-	pkt->altisa = p->o.arch_minor >= 3 ? (info >> 2) & 1 : 0;
-	pkt->isa = isync_isa(p, info, &addr);
-	pkt->isa_changed = 1;
-	pkt->addr = addr;
-	pkt->addr_bits = 32;
-	st->addr = addr;
-	st->isa = pkt->isa;
+	isync_addr(p, info, addr, pkt, st);
 	return (int)(i + 5);
 }
 
