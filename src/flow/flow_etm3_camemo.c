@@ -18,7 +18,8 @@
 #include "flow/walk_memo.h"
 
 /* An entry: a walk of the plain memo's form (its cycles 0, its end_st
- * unused), and k atoms with E/N bits pat (bit i: atom i is N), range j
+ * unused), and k atoms with E/N bits pat (bit i: atom i is N) under mask
+ * (its k low bits set, kept so a lookup does not make it), range j
  * of atoms a0[j] to a0[j + 1] - 1 (a0[nr] = k); the end state in bytes,
  * ready to store: ISA, addr_valid, wait_branch (E3_WAIT_*), pend_open.
  * What a lookup tests (addr, pat, k, then the walk's key) and the walk's
@@ -29,11 +30,11 @@
  * key fields last, a lookup read two lines per way: 1.28 M of the one-job
  * decode's misses of a 512 KiB cache on TC2 x256 ETMv3 were 0.56 M in this
  * memo; doc/measurements/2026-12-07-jobs2-memory.md). pat holds at most
- * E3_CAMEMO_ATOMS bits (below), so 32 bits leave the first line room for
- * the end state bytes. */
+ * E3_CAMEMO_ATOMS bits (below), so 16 bits each for pat and mask leave
+ * the first line room for the end state bytes. */
 struct e3_caentry {
 	uint64_t addr;
-	uint32_t pat;
+	uint16_t pat, mask;
 	uint8_t k;
 	uint8_t a0[ETM_WALK_MEMO_RANGES + 1];
 	uint8_t isa, valid, wait, open;
@@ -48,16 +49,21 @@ _Static_assert(offsetof(struct e3_caentry, w.el) == ETM_LINE &&
 /* Atoms one missed lookup walks and keeps (at most): a longer walk covers
  * more per lookup, a shorter one is found again more often. */
 #define E3_CAMEMO_ATOMS 16
-_Static_assert(E3_CAMEMO_ATOMS <= 32, "an entry's pat holds its E/N bits");
+_Static_assert(E3_CAMEMO_ATOMS <= 16, "an entry's pat holds its E/N bits");
 
 /* The key of a walk besides its start address: template generation
  * @tgen, ISA, memory space and whether the walk goes on in the pending
- * range (@merge); never 0 (bit 0 is set: 0 marks an empty entry). */
-static inline uint64_t e3_ca_key(uint32_t tgen, unsigned isa, unsigned space,
-				 int merge)
+ * range (@merge); never 0 (bit 0 is set: 0 marks an empty entry). Made
+ * of e3_ca_key_base(), which a run's hits do not change (only a walk can:
+ * it is made again after one), and e3_ca_key(). */
+static inline uint64_t e3_ca_key_base(uint32_t tgen, unsigned space)
 {
-	return (uint64_t)tgen << 32 | (uint64_t)(isa & 0xff) << 24 |
-	       (uint64_t)(space & 0xff) << 16 | (merge ? 2u : 0u) | 1u;
+	return (uint64_t)tgen << 32 | (uint64_t)(space & 0xff) << 16 | 1u;
+}
+
+static inline uint64_t e3_ca_key(uint64_t base, unsigned isa, int merge)
+{
+	return base | (uint64_t)(isa & 0xff) << 24 | (merge ? 2u : 0u);
 }
 
 /* Whether entry @m is a walk from @addr under @key whose atoms are the
@@ -66,7 +72,7 @@ static inline int e3_ca_fits(const struct e3_caentry *m, uint64_t addr,
 			     uint64_t key, uint64_t bits, uint32_t avail)
 {
 	return m->addr == addr && m->w.key == key && m->k <= avail &&
-	       (bits & ((2ull << (m->k - 1)) - 1)) == m->pat;
+	       (bits & m->mask) == m->pat;
 }
 
 /* The entry of set @m for a walk from @addr under @key whose atoms, from
@@ -189,7 +195,8 @@ static void e3_ca_keep(struct etm3_flow *e, struct e3_caentry *m,
 	}
 	m[0].a0[j] = (uint8_t)k;
 	m[0].addr = addr;
-	m[0].pat = (uint32_t)pat;
+	m[0].pat = (uint16_t)pat;
+	m[0].mask = (uint16_t)((2u << (k - 1)) - 1);
 	m[0].k = (uint8_t)k;
 	m[0].w.end_st = 0;
 	m[0].isa = (uint8_t)e->isa;
@@ -239,6 +246,7 @@ void etm_e3_camemo_free(struct etm3_flow *e)
 int etm_e3_camemo_run(struct etm3_flow *e, struct e3_atoms *a)
 {
 	uint32_t n = a->n;
+	uint64_t kb = e3_ca_key_base(e->tgen, e->space);
 	int err;
 
 	if (!e3_ca_memo(e))
@@ -247,7 +255,7 @@ int etm_e3_camemo_run(struct etm3_flow *e, struct e3_atoms *a)
 		uint32_t i = a->first, avail = n - i;
 		int merge = e3_merges(e->pend_on, e->pend_open, e->pend,
 				      e->addr, e->isa);
-		uint64_t key = e3_ca_key(e->tgen, e->isa, e->space, merge);
+		uint64_t key = e3_ca_key(kb, e->isa, merge);
 		struct e3_caentry *set = &e->camemo[etm_wm_set(e->addr, (uint8_t)merge,
 							       E3_CAMEMO_LOG2)];
 		const struct e3_caentry *m =
@@ -268,6 +276,7 @@ int etm_e3_camemo_run(struct etm3_flow *e, struct e3_atoms *a)
 				 merge);
 		if (err < 0)
 			return err;
+		kb = e3_ca_key_base(e->tgen, e->space);
 		a->first = i + (avail < E3_CAMEMO_ATOMS ? avail :
 							  E3_CAMEMO_ATOMS);
 	}
