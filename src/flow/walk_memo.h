@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <etmtrace/flow.h>
 
@@ -83,21 +84,32 @@ static inline size_t etm_wm_set(uint64_t addr, uint8_t hdr, unsigned log2)
 	return (size_t)((h * 0x9E3779B97F4A7C15ull) >> (65 - log2)) << 1;
 }
 
+/* etm_wm_extend() copies last_addr, last_size and last_cls (with the
+ * padding between them) as one block of bytes, and last_link with
+ * last_exec as another: fewer loads and stores than one per field. */
+#define ETM_WM_LAST_HEAD \
+	(offsetof(struct etm_elem, last_link) - offsetof(struct etm_elem, last_addr))
+_Static_assert(offsetof(struct etm_elem, last_size) == offsetof(struct etm_elem, last_addr) + 8 &&
+		       offsetof(struct etm_elem, last_cls) > offsetof(struct etm_elem, last_size) &&
+		       offsetof(struct etm_elem, last_cls) + sizeof(enum etm_insn_class) ==
+			       offsetof(struct etm_elem, last_link) &&
+		       ETM_WM_LAST_HEAD == 16 &&
+		       offsetof(struct etm_elem, last_exec) == offsetof(struct etm_elem, last_link) + 1,
+	       "last_addr to last_cls end where last_link starts; last_exec follows it");
+
 /* Applying a memoised walk @m that goes on in the pending range @pe: @pe
  * takes @m's instructions in it and its first range @r's end and last
- * instruction. */
+ * instruction (last_addr to last_exec and last_mark; last_atom is 1 in
+ * both, has_cycles the template's). */
 static inline void etm_wm_extend(struct etm_elem *pe,
 				 const struct etm_wm_entry *m,
 				 const struct etm_elem *r)
 {
 	pe->ninsn += m->d_ninsn;
 	pe->end = r->end;
-	pe->last_addr = r->last_addr;
-	pe->last_size = r->last_size;
-	pe->last_cls = r->last_cls;
-	pe->last_link = r->last_link;
+	memcpy(&pe->last_addr, &r->last_addr, ETM_WM_LAST_HEAD);
+	memcpy(&pe->last_link, &r->last_link, 2);
 	pe->last_mark = r->last_mark;
-	pe->last_exec = r->last_exec;
 }
 
 #endif
