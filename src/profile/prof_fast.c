@@ -129,36 +129,32 @@ static const struct etm_elem *prof_run(struct etm_profile *p,
 				  k->cur, 0);
 			k->par = k->cur;
 			k->cur = 0;
-			k->pend = prof_pend_call;
 			p->st.calls++;
-		} else {
-			k->pend = prof_pend_ret;
 		}
+		/* k->pend stays prof_pend_none while the run follows the call
+		 * or return (@what); set as prof_op_end() would when it stops
+		 * before the range the call or return goes to */
 		seg = ++el;
 		if (p->ct)
-			goto done;
+			goto pend;
 		while (el < end && prof_passes(p, el, id))
 			el++;
 		if (el == end || !prof_is_range_of(el, key))
-			goto done;
+			goto pend;
 		/* the range the call or return goes to */
-		if (k->pend == prof_pend_ret) {
-			k->pend = prof_pend_none;
-			if (!prof_return_top(p, k, el->start)) {
-				*err = prof_return(p, id, s, k, el->start);
-				if (*err < 0) {
-					el = NULL;
-					goto done;
-				}
+		if (what == PROF_OP_RET && !prof_return_top(p, k, el->start)) {
+			*err = prof_return(p, id, s, k, el->start);
+			if (*err < 0) {
+				el = NULL;
+				goto done;
 			}
 		}
 		if (el->start - first > span || el->last_addr - first > span)
-			goto done;
+			goto call_pend;
 		if (!k->cur)
 			k->cur = prof_enter_callee(p, k, fid);
 		else if (p->nodes[k->cur].func != fid)
 			goto done;
-		k->pend = prof_pend_none;
 		nd = &p->nodes[k->cur];
 		seg = el;
 		goto count;
@@ -171,6 +167,15 @@ out:
 		prof_flush(k, nd, ni, cy, seg[n - 1].last_addr);
 		tot += ni;
 	}
+	goto done;
+pend:
+	if (what != PROF_OP_CALL) {
+		k->pend = prof_pend_ret;
+		goto done;
+	}
+call_pend:
+	if (what == PROF_OP_CALL)
+		k->pend = prof_pend_call;
 done:
 	s->ninsn += tot;
 	p->st.insns += tot;
