@@ -137,10 +137,14 @@ static const struct etm_elem *prof_run(struct etm_profile *p,
 		seg = ++el;
 		if (p->ct)
 			goto pend;
-		while (el < end && prof_passes(p, el, id))
-			el++;
-		if (el == end || !prof_is_range_of(el, key))
-			goto pend;
+		for (;; el++) { /* to the source's next range */
+			if (el == end)
+				goto pend;
+			if (prof_is_range_of(el, key))
+				break;
+			if (!prof_passes(p, el, id))
+				goto pend;
+		}
 		/* the range the call or return goes to */
 		if (what == PROF_OP_RET && !prof_return_top(p, k, el->start)) {
 			*err = prof_return(p, id, s, k, el->start);
