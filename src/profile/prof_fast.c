@@ -4,9 +4,42 @@
  * them (the decoder's last_mark, struct etm_elem) followed in place; the
  * rest through prof_elem(). Exactly prof_elem()'s effect, element by
  * element (doc/profile.md "Call stacks"). */
+#include <stddef.h>
+#include <string.h>
+
 #include <etmtrace/error.h>
 
 #include "profile/prof_int.h"
+
+/* Whether @el is a range of source @id: its kind and trace ID read as one
+ * 64-bit word (the 4-byte kind, then the ID byte) and compared with
+ * @key = prof_range_key(@id); one load and one compare an element. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+_Static_assert(sizeof(enum etm_elem_kind) == 4 &&
+		       offsetof(struct etm_elem, id) ==
+			       offsetof(struct etm_elem, kind) + 4,
+	       "kind and id adjacent");
+static inline uint64_t prof_range_key(uint8_t id)
+{
+	return (uint64_t)id << 32 | (uint64_t)etmk_range;
+}
+static inline int prof_is_range_of(const struct etm_elem *el, uint64_t key)
+{
+	uint64_t w;
+
+	memcpy(&w, &el->kind, sizeof(w));
+	return (w & 0xffffffffffull) == key;
+}
+#else
+static inline uint64_t prof_range_key(uint8_t id)
+{
+	return id;
+}
+static inline int prof_is_range_of(const struct etm_elem *el, uint64_t key)
+{
+	return el->kind == etmk_range && el->id == (uint8_t)key;
+}
+#endif
 
 /* Whether @el, not a range, passes a run of source @id: an element of
  * @id that changes nothing but a counter (prof_quiet(): a clock element,
@@ -31,16 +64,14 @@ static inline int prof_passes(struct etm_profile *p, const struct etm_elem *el,
 #endif
 
 /* The counts of a run of ranges (@ni instructions, @cy cycles) added to
- * node @nd of stack @k of source @s; @last: the last range's last
- * instruction (the site of what enters next). */
-static inline void prof_flush(struct etm_profile *p, struct prof_src *s,
-			      struct prof_stack *k, struct prof_node *nd,
+ * node @nd of stack @k; @last: the last range's last instruction (the
+ * site of what enters next). The source's and the profile's instruction
+ * totals are added by prof_run() once, when it returns. */
+static inline void prof_flush(struct prof_stack *k, struct prof_node *nd,
 			      uint64_t ni, uint64_t cy, uint64_t last)
 {
-	s->ninsn += ni;
 	nd->self += ni;
 	nd->self_cyc += cy;
-	p->st.insns += ni;
 	k->call_addr = last;
 }
 
@@ -60,17 +91,18 @@ static const struct etm_elem *prof_run(struct etm_profile *p,
 				       const struct etm_elem *end, int *err)
 {
 	const uint8_t id = el->id;
+	const uint64_t key = prof_range_key(id);
 	const uint64_t first = s->fn_first, span = s->fn_span;
 	const uint32_t fid = s->fn_id;
 	const struct etm_elem *seg = el; /* counted from here */
 	struct prof_node *nd = &p->nodes[k->cur];
-	uint64_t ni = 0, cy = 0;
+	uint64_t ni = 0, cy = 0, tot = 0; /* tot: instructions flushed */
 	uint8_t what = 0;
 	long n;
 
 	for (;;) {
 		for (; el < end; el++) {
-			if (PROF_UNLIKELY(el->kind != etmk_range || el->id != id)) {
+			if (PROF_UNLIKELY(!prof_is_range_of(el, key))) {
 				if (prof_passes(p, el, id))
 					continue;
 				goto out;
@@ -89,41 +121,44 @@ static const struct etm_elem *prof_run(struct etm_profile *p,
 		if (el == end)
 			goto out;
 		/* @el calls or returns: the counts go to its node first */
-		prof_flush(p, s, k, nd, ni, cy, el->last_addr);
+		prof_flush(k, nd, ni, cy, el->last_addr);
+		tot += ni;
 		ni = cy = 0;
 		if (what == PROF_OP_CALL) {
 			prof_push(p, k, el->last_addr + el->last_size, k->par,
 				  k->cur, 0);
 			k->par = k->cur;
 			k->cur = 0;
-			k->pend = prof_pend_call;
 			p->st.calls++;
-		} else {
-			k->pend = prof_pend_ret;
 		}
+		/* k->pend stays prof_pend_none while the run follows the call
+		 * or return (@what); set as prof_op_end() would when it stops
+		 * before the range the call or return goes to */
 		seg = ++el;
 		if (p->ct)
-			return el;
-		while (el < end && prof_passes(p, el, id))
-			el++;
-		if (el == end || el->kind != etmk_range || el->id != id)
-			return el;
+			goto pend;
+		for (;; el++) { /* to the source's next range */
+			if (el == end)
+				goto pend;
+			if (prof_is_range_of(el, key))
+				break;
+			if (!prof_passes(p, el, id))
+				goto pend;
+		}
 		/* the range the call or return goes to */
-		if (k->pend == prof_pend_ret) {
-			k->pend = prof_pend_none;
-			if (!prof_return_top(p, k, el->start)) {
-				*err = prof_return(p, id, s, k, el->start);
-				if (*err < 0)
-					return NULL;
+		if (what == PROF_OP_RET && !prof_return_top(p, k, el->start)) {
+			*err = prof_return(p, id, s, k, el->start);
+			if (*err < 0) {
+				el = NULL;
+				goto done;
 			}
 		}
 		if (el->start - first > span || el->last_addr - first > span)
-			return el;
+			goto call_pend;
 		if (!k->cur)
 			k->cur = prof_enter_callee(p, k, fid);
 		else if (p->nodes[k->cur].func != fid)
-			return el;
-		k->pend = prof_pend_none;
+			goto done;
 		nd = &p->nodes[k->cur];
 		seg = el;
 		goto count;
@@ -132,8 +167,22 @@ out:
 	/* the last range counted (the rest since @seg passed) */
 	for (n = el - seg; n > 0 && seg[n - 1].kind != etmk_range; n--)
 		;
-	if (n > 0)
-		prof_flush(p, s, k, nd, ni, cy, seg[n - 1].last_addr);
+	if (n > 0) {
+		prof_flush(k, nd, ni, cy, seg[n - 1].last_addr);
+		tot += ni;
+	}
+	goto done;
+pend:
+	if (what != PROF_OP_CALL) {
+		k->pend = prof_pend_ret;
+		goto done;
+	}
+call_pend:
+	if (what == PROF_OP_CALL)
+		k->pend = prof_pend_call;
+done:
+	s->ninsn += tot;
+	p->st.insns += tot;
 	return el;
 }
 
