@@ -625,11 +625,5 @@ int etm_pkt_tok_sync(struct etm_pkt_decoder *pd, struct etm_packet *pkt)
 		r = 0;
 	if (r <= 0)
 		return 0;
-	/* complete(): the state and the packet's place (not its bytes) */
-	p->st = st;
-	pkt->id = p->o.id;
-	pkt->offset = etm_pktp_off(p, p->pos);
-	pkt->size = (uint32_t)r;
-	p->pos += (size_t)r;
-	return 1;
+	return etm_pktp_tok_take(p, &st, pkt, r);
 }

@@ -295,6 +295,22 @@ static inline uint64_t etm_pktp_off(struct etm_pktp *p, size_t pos)
 	return etm_offseg_off(p->map, p->nmap, &p->mapi, pos);
 }
 
+/* A packet a token read in place (@r bytes at p->pos, into @pkt, with
+ * the compression state after it in @st) taken: the state kept, the
+ * packet's ID, offset and size set (not its bytes), the position moved
+ * past it. Returns 1. */
+static inline int etm_pktp_tok_take(struct etm_pktp *p,
+				    const struct etm_pkt_state *st,
+				    struct etm_packet *pkt, int r)
+{
+	p->st = *st;
+	pkt->id = p->o.id;
+	pkt->offset = etm_pktp_off(p, p->pos);
+	pkt->size = (uint32_t)r;
+	p->pos += (size_t)r;
+	return 1;
+}
+
 /* The packet decoder object of etmtrace/packet.h: its state. */
 struct etm_pkt_decoder {
 	struct etm_pktp core;

@@ -449,12 +449,7 @@ static __attribute__((noinline)) int tok_data(struct etm_pktp *p,
 	 * its zero bytes: one without any holds none */
 	if ((size_t)r >= ETM_ASYNC_ZEROS + 2 && memchr(b + 1, 0, (size_t)r - 1))
 		return 0;
-	p->st = st;
-	pkt->id = p->o.id;
-	pkt->offset = etm_pktp_off(p, p->pos);
-	pkt->size = (uint32_t)r;
-	p->pos += (size_t)r;
-	return 1;
+	return etm_pktp_tok_take(p, &st, pkt, r);
 }
 
 int etm_pkt_tok_data(struct etm_pkt_decoder *pd, struct etm_packet *pkt)
