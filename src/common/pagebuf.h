@@ -30,8 +30,15 @@ void etm_skewed_free(void *p);
  * entries are laid out so that a lookup reads one line (the cycle-accurate
  * walk memo, flow/flow_etm3_camemo.c) keeps that only if its first entry
  * starts a line, which malloc() does not promise (a large block starts 16
- * bytes past a page). NULL when out of memory or on overflow. Release
- * with etm_line_free(). */
+ * bytes past a page). A table of ETM_HUGE_MIN bytes or more is mapped in
+ * whole huge pages (Linux, MADV_HUGEPAGE; unless the environment sets
+ * ETM_NO_HUGE_TABLES to other than "0"): a table hashed into is touched
+ * on nearly every 4 KiB page, a page fault each, where one huge page's
+ * fault costs about what 20-30 small ones do (doc/performance.md,
+ * "Memory"). NULL when out of memory or on overflow. Release with
+ * etm_line_free(). */
+#define ETM_HUGE_PAGE (2u << 20)
+#define ETM_HUGE_MIN (256u << 10)
 void *etm_line_calloc(size_t n, size_t size);
 
 /* Release a table from etm_line_calloc(); NULL is allowed. */

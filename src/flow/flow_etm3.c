@@ -5,6 +5,7 @@
 
 #include <etmtrace/error.h>
 
+#include "common/pagebuf.h"
 #include "common/zero.h"
 #include "common/sbuf.h"
 #include "flow/flow_etm3_int.h"
@@ -757,7 +758,7 @@ static void e3_free(struct etm_flow *f)
 	struct etm3_flow *e = f->impl;
 
 	if (e) {
-		free(e->memo);
+		etm_line_free(e->memo);
 		etm_e3_camemo_free(e);
 		free(e->d.smemo);
 	}

@@ -11,6 +11,7 @@
 #include <etmtrace/error.h>
 
 #include "common/copy.h"
+#include "common/pagebuf.h"
 #include "flow/flow_etm3_int.h"
 #include "flow/walk_memo.h"
 
@@ -69,7 +70,7 @@ static inline uint32_t e3_st_pack(enum etm_isa isa, int valid, int wait,
 static int e3_memo_get(struct etm3_flow *e)
 {
 	if (!e->memo) {
-		struct etm_wm_tab *w = calloc(1, sizeof(*w));
+		struct etm_wm_tab *w = etm_line_calloc(1, sizeof(*w));
 
 		if (!w)
 			return 0;

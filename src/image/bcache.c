@@ -6,6 +6,7 @@
 #include <etmtrace/error.h>
 
 #include "common/bits.h"
+#include "common/pagebuf.h"
 #include "image/bcache.h"
 #include "image/image_int.h"
 
@@ -24,7 +25,7 @@ struct etm_bcache *etm_bcache_alloc(unsigned log2_entries, uint32_t stop_mask)
 	bc->log2_max = log2_entries;
 	bc->log2 = log2_entries < ETM_BCACHE_LOG2_FIRST ? log2_entries :
 							  ETM_BCACHE_LOG2_FIRST;
-	bc->e = calloc((size_t)1 << bc->log2, sizeof(*bc->e));
+	bc->e = etm_line_calloc((size_t)1 << bc->log2, sizeof(*bc->e));
 	if (!bc->e) {
 		free(bc);
 		return NULL;
@@ -53,7 +54,7 @@ static void bcache_grow(struct etm_bcache *bc)
 	bc->fills = 0;
 	bc->ndirty = 0; /* the blocks move: listed again below */
 	bc->log2 = bc->log2 + 2 < bc->log2_max ? bc->log2 + 2 : bc->log2_max;
-	bc->e = calloc((size_t)1 << bc->log2, sizeof(*bc->e));
+	bc->e = etm_line_calloc((size_t)1 << bc->log2, sizeof(*bc->e));
 	if (!bc->e) {
 		*bc = old;
 		bc->fills = 0;
@@ -71,14 +72,14 @@ static void bcache_grow(struct etm_bcache *bc)
 		bc->e[slot] = *o;
 		bcache_dirty(bc, slot);
 	}
-	free(old.e);
+	etm_line_free(old.e);
 }
 
 void etm_bcache_free(struct etm_bcache *bc)
 {
 	if (!bc)
 		return;
-	free(bc->e);
+	etm_line_free(bc->e);
 	free(bc);
 }
 
