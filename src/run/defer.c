@@ -61,6 +61,46 @@ int etm_run_defer_add(struct pwork *w, const struct etm_elem *els, size_t n)
 	return 0;
 }
 
+struct etm_elem *etm_run_spare_take(struct pwork *w, size_t *cap)
+{
+	unsigned i, best = 0;
+	struct etm_elem *x;
+
+	if (!w->nspare)
+		return malloc(*cap * sizeof(*x));
+	for (i = 1; i < w->nspare; i++)
+		if (w->spare_cap[i] > w->spare_cap[best])
+			best = i;
+	x = w->spare[best];
+	*cap = w->spare_cap[best];
+	w->spare_elems -= *cap;
+	w->nspare--;
+	w->spare[best] = w->spare[w->nspare];
+	w->spare_cap[best] = w->spare_cap[w->nspare];
+	return x;
+}
+
+void etm_run_spare_put(struct pwork *w, struct etm_elem *x, size_t cap)
+{
+	if (!x)
+		return;
+	if (w->nspare == PAR_RAW_SPARE ||
+	    cap > PAR_RAW_HEAD / sizeof(*x) - w->spare_elems) {
+		free(x);
+		return;
+	}
+	w->spare[w->nspare] = x;
+	w->spare_cap[w->nspare++] = cap;
+	w->spare_elems += cap;
+}
+
+void etm_run_defer_free(struct pwork *w)
+{
+	while (w->nspare)
+		free(w->spare[--w->nspare]);
+	w->spare_elems = 0;
+}
+
 int etm_run_defer_flush(struct pwork *w)
 {
 	struct prun *r = w->r;
@@ -78,10 +118,11 @@ int etm_run_defer_flush(struct pwork *w)
 	n->raw = raw;
 	n->nraw = w->nraw;
 	n->end = w->piece_end;
+	n->rawcap = w->rawcap;
 	n->bytes = sizeof(*n) + w->rawcap * sizeof(*raw);
 	w->raw_bytes += w->nraw * sizeof(*raw);
 	w->nraw = 0;
-	w->raw = malloc(w->rawcap * sizeof(*raw));
+	w->raw = etm_run_spare_take(w, &w->rawcap);
 	if (!w->raw)
 		w->rawcap = 0;
 	pthread_mutex_lock(&r->mu);
@@ -176,6 +217,10 @@ int etm_run_defer_consume(struct pwork *w, struct pchunk *s, uint64_t pos)
 	for (n = raw; n && !ret; n = n->next)
 		if (n->end > pos)
 			ret = consume_raw(w, n, &l);
+	for (n = raw; n; n = n->next) { /* their buffers kept as spares */
+		etm_run_spare_put(w, n->raw, n->rawcap);
+		n->raw = NULL;
+	}
 	etm_run_list_free(r, raw);
 	pthread_mutex_lock(&r->mu);
 	if (ret < 0 || r->stop || s->vd) {

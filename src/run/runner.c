@@ -190,6 +190,7 @@ static void run_free(struct prun *r, struct pwork *w, unsigned nw)
 		etm_skewed_free(w[i].buf);
 		free(w[i].sb);
 		free(w[i].raw);
+		etm_run_defer_free(&w[i]);
 		etm_decoder_free(w[i].d);
 	}
 	free(w);

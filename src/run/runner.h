@@ -36,6 +36,13 @@ struct etm_sbuf;
  * predecessor converges within 1 KiB; TC2's chunks converge at most 34 KiB
  * into theirs, ~0.75 MiB of elements. */
 #define PAR_RAW_BLIND (1u << 20)
+/* Raw element buffers a worker keeps for its next raw pieces once their
+ * elements are consumed (run/defer.c), at most (and at most PAR_RAW_HEAD
+ * bytes of them): a buffer freed and a new one allocated for the next
+ * piece had its pages faulted in again (glibc returns large blocks to the
+ * system), a fault a 4 KiB page, and each of TC2's heads goes through ~1
+ * MiB of raw elements in 22 pieces. */
+#define PAR_RAW_SPARE 32
 
 /* A queued piece of consumer output, or (raw) the elements of a stretch
  * of a chunk's head, not consumed yet (run/defer.c). */
@@ -47,7 +54,7 @@ struct ppiece {
 				   * (a checkpoint of the chunk's head), or
 				   * UINT64_MAX after the head */
 	struct etm_elem *raw; /* raw: the elements (p is NULL) */
-	size_t nraw;
+	size_t nraw, rawcap;  /* ... of a buffer of rawcap */
 };
 
 /* A chunk decoder's state at input offset pos. */
@@ -139,9 +146,14 @@ struct pwork {
 	 * checkpoint, kept raw (run/defer.c) */
 	struct etm_elem *raw;
 	size_t nraw, rawcap;
-	int rawp;         /* the piece being filled is kept raw */
-	size_t raw_bytes; /* element bytes kept raw in this head */
-	int live;         /* this worker delivers (r->live), its consumer
+	int rawp; /* the piece being filled is kept raw */
+	/* raw buffers consumed, kept for the next raw pieces (run/defer.c) */
+	struct etm_elem *spare[PAR_RAW_SPARE];
+	size_t spare_cap[PAR_RAW_SPARE];
+	unsigned nspare;
+	size_t spare_elems; /* their capacity in all */
+	size_t raw_bytes;   /* element bytes kept raw in this head */
+	int live;           /* this worker delivers (r->live), its consumer
 			   * told so (ops->live) once cs_live */
 	int cs_live;
 	uint64_t emitted; /* piece bytes it emitted (figures) */
@@ -257,6 +269,17 @@ int etm_run_defer_add(struct pwork *w, const struct etm_elem *els, size_t n);
 int etm_run_defer_flush(struct pwork *w);
 /* Forget the raw elements not queued. */
 void etm_run_defer_discard(struct pwork *w);
+/* A buffer for the next raw piece, of *@cap elements (the worker's
+ * capacity so far): the largest spare one if there is one (*@cap set to
+ * its capacity; its contents are old elements, none of them counted in
+ * nraw), else a new one. NULL on no memory. */
+struct etm_elem *etm_run_spare_take(struct pwork *w, size_t *cap);
+/* Keep raw buffer @x (NULL: nothing) of @cap elements as a spare, or
+ * free it if the worker keeps PAR_RAW_SPARE or PAR_RAW_HEAD bytes of
+ * them already. */
+void etm_run_spare_put(struct pwork *w, struct etm_elem *x, size_t cap);
+/* Free the worker's spare raw buffers. */
+void etm_run_defer_free(struct pwork *w);
 /* Successor chunk @s converged at @pos: wait for its head, consume its
  * raw pieces after @pos into pieces in their place. Returns 0 or -1 to
  * stop. */
