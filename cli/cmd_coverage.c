@@ -349,7 +349,8 @@ static int cov_output(struct cov_report *out, const struct covopts *c, int profi
 		return etm_cov_report(out->cov, etm_cov_report_insns, &out->ro) < 0 ? 2 : 0;
 	if (!strcmp(f, "save"))
 		return etm_cov_save(out->cov, cov_fwrite, out->ro.write_ctx) < 0 ? 2 : 0;
-	out->ro.dis = cli_dis_open();
+	if (cli_dis_first(&out->ro.dis))
+		return 2;
 	return etm_cov_report(out->cov, etm_cov_report_listing, &out->ro) < 0 ? 2 : 0;
 }
 

@@ -483,7 +483,7 @@ int cmd_decode(int argc, char **argv)
 	if (!r)
 		r = decode_annotations(&s, &o, &sy, &sp, &lo);
 	if (!r && d.fmt == etm_listing_text)
-		lo.dis = cli_dis_open();
+		r = cli_dis_first(&lo.dis);
 	if (!r)
 		r = decode_out_open(&s, &d, &lo);
 	if (!r)

@@ -13,7 +13,16 @@
  * instruction (IT included) goes to a handle that never holds IT state.
  * The text is thus a function of the address and the image only - the
  * same with any number of jobs, and right after exceptions or branches
- * into a block, where the executed path does not show the IT. */
+ * into a block, where the executed path does not show the IT.
+ *
+ * Capstone is not linked: each disassembler dlopen()s it by its SONAME
+ * (ETM_CAPSTONE_SONAME, from the build) and takes the five functions it
+ * calls. Linked, its relocations cost every run of a program that links
+ * libetmtrace_symbols ~375 page faults at start-up, disassembling or not.
+ * RTLD_NODELETE keeps it mapped once loaded, so a disassembler per
+ * formatting thread and per buffer loads it once; the handle is the
+ * disassembler's own (no global state). */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,11 +33,43 @@
 
 #include "disasm/disasm.h"
 
+/* The capstone functions used, from the dlopen()ed library. */
+struct cs_fns {
+	cs_err (*open)(cs_arch arch, cs_mode mode, csh *handle);
+	cs_err (*close)(csh *handle);
+	cs_insn *(*insn_alloc)(csh handle);
+	void (*insn_free)(cs_insn *insn, size_t count);
+	bool (*iter)(csh handle, const uint8_t **code, size_t *size,
+		     uint64_t *address, cs_insn *insn);
+};
+
 struct disasm {
+	void *lib; /* dlopen() handle of capstone */
+	struct cs_fns cs;
 	csh arm, thumb, it; /* it: the scratch handle for IT blocks */
 	int ok_arm, ok_thumb, ok_it;
 	cs_insn *insn;
 };
+
+/* Load capstone into d->lib and d->cs; 0, or -1 (nothing held). */
+static int cs_load(struct disasm *d)
+{
+	d->lib = dlopen(ETM_CAPSTONE_SONAME, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+	if (!d->lib)
+		return -1;
+	d->cs.open = (cs_err(*)(cs_arch, cs_mode, csh *))dlsym(d->lib, "cs_open");
+	d->cs.close = (cs_err(*)(csh *))dlsym(d->lib, "cs_close");
+	d->cs.insn_alloc = (cs_insn * (*)(csh)) dlsym(d->lib, "cs_malloc");
+	d->cs.insn_free = (void (*)(cs_insn *, size_t))dlsym(d->lib, "cs_free");
+	d->cs.iter = (bool (*)(csh, const uint8_t **, size_t *, uint64_t *,
+			       cs_insn *))dlsym(d->lib, "cs_disasm_iter");
+	if (d->cs.open && d->cs.close && d->cs.insn_alloc && d->cs.insn_free &&
+	    d->cs.iter)
+		return 0;
+	dlclose(d->lib);
+	d->lib = NULL;
+	return -1;
+}
 
 struct disasm *disasm_open(void)
 {
@@ -36,11 +77,15 @@ struct disasm *disasm_open(void)
 
 	if (!d)
 		return NULL;
-	d->ok_arm = cs_open(CS_ARCH_ARM, CS_MODE_ARM, &d->arm) == CS_ERR_OK;
-	d->ok_thumb = cs_open(CS_ARCH_ARM, CS_MODE_THUMB, &d->thumb) == CS_ERR_OK;
-	d->ok_it = cs_open(CS_ARCH_ARM, CS_MODE_THUMB, &d->it) == CS_ERR_OK;
+	if (cs_load(d) < 0) {
+		free(d);
+		return NULL;
+	}
+	d->ok_arm = d->cs.open(CS_ARCH_ARM, CS_MODE_ARM, &d->arm) == CS_ERR_OK;
+	d->ok_thumb = d->cs.open(CS_ARCH_ARM, CS_MODE_THUMB, &d->thumb) == CS_ERR_OK;
+	d->ok_it = d->cs.open(CS_ARCH_ARM, CS_MODE_THUMB, &d->it) == CS_ERR_OK;
 	if (d->ok_arm)
-		d->insn = cs_malloc(d->arm);
+		d->insn = d->cs.insn_alloc(d->arm);
 	return d;
 }
 
@@ -49,13 +94,14 @@ void disasm_close(struct disasm *d)
 	if (!d)
 		return;
 	if (d->insn)
-		cs_free(d->insn, 1);
+		d->cs.insn_free(d->insn, 1);
 	if (d->ok_arm)
-		cs_close(&d->arm);
+		d->cs.close(&d->arm);
 	if (d->ok_thumb)
-		cs_close(&d->thumb);
+		d->cs.close(&d->thumb);
 	if (d->ok_it)
-		cs_close(&d->it);
+		d->cs.close(&d->it);
+	dlclose(d->lib);
 	free(d);
 }
 
@@ -75,7 +121,7 @@ static unsigned t32_size(unsigned hw)
 static int one(struct disasm *d, csh h, const uint8_t *p, size_t sz,
 	       uint64_t addr)
 {
-	return (int)cs_disasm_iter(h, &p, &sz, &addr, d->insn);
+	return (int)d->cs.iter(h, &p, &sz, &addr, d->insn);
 }
 
 /* Instruction boundaries in the @n bytes @m before a T32 instruction: T32
@@ -218,7 +264,7 @@ void disasm_insn(struct disasm *d, const struct etm_image *img,
 		if (ok)
 			return;
 	} else if (d && d->insn && !thumb && d->ok_arm &&
-		   cs_disasm_iter(d->arm, &p, &sz, &addr, d->insn)) {
+		   d->cs.iter(d->arm, &p, &sz, &addr, d->insn)) {
 		text(d, in, buf, n);
 		return;
 	}

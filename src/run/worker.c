@@ -10,6 +10,7 @@
 #include <etmtrace/decoder.h>
 #include <etmtrace/error.h>
 
+#include "common/pagebuf.h"
 #include "common/sbuf.h"
 #include "decoder/clone.h"
 #include "run/cut.h"
@@ -515,6 +516,17 @@ void *etm_run_worker(void *arg)
 	if (w->cs)
 		r->ops->close(w->cs);
 	w->cs = NULL;
+	/* its decoder and buffers freed here, by the workers at once, not
+	 * one after the other by the calling thread after the join (its
+	 * serial share; run_free() frees those of a worker that never ran) */
+	etm_decoder_free(w->d);
+	etm_skewed_free(w->buf);
+	free(w->sb);
+	free(w->raw);
+	w->d = NULL;
+	w->buf = NULL;
+	w->sb = NULL;
+	w->raw = NULL;
 	w->st.cpu = etm_run_cpu();
 	w->t_end = etm_run_now();
 	return NULL;
