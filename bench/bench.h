@@ -50,8 +50,13 @@ struct bench_result {
 	char msg[128];
 };
 
-/* Read size for both decoders: input is streamed, never loaded whole. */
-#define BENCH_CHUNK (1u << 20)
+/* Read size for both decoders: input is streamed, never loaded whole.
+ * 128 KiB, as the CLI reads (CAP_CHUNK, src/load/capread.h): read()
+ * writes the chunk through this core's L2 (1 MiB here) and the decoder
+ * reads it back; a 1 MiB chunk is evicted before it is read, so every
+ * input line went through the shared L3 three times more
+ * (doc/measurements/2026-12-07-read-footprint.md). */
+#define BENCH_CHUNK (1u << 17)
 
 /* etmtrace through its public API. Returns 0 or -1 (msg set). */
 int bench_etm_run(const struct bench_case *c, struct bench_result *r);
