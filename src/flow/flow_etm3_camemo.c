@@ -163,13 +163,28 @@ static int e3_ca_apply(struct etm3_flow *e, const struct e3_atoms *a,
 	return 0;
 }
 
-/* Keep in @m, under @addr and @key, the walk of @k atoms with E/N bits
- * @pat that etm_e3_memo_keepable() accepted (its first range at queue
- * index @base; a merging walk: the pending range, then of @old_n
- * instructions), if it took one instruction an atom. */
+/* Entry @from copied to @to: the lines its walk uses, not the whole
+ * entry. */
+static void e3_ca_move(struct e3_caentry *to, const struct e3_caentry *from)
+{
+	memcpy(to, from,
+	       offsetof(struct e3_caentry, w.el) +
+		       from->w.nr * sizeof(from->w.el[0]));
+}
+
+/* Keep in set @m, under @addr and @key, the walk of @k atoms with E/N
+ * bits @pat that etm_e3_memo_keepable() accepted (its first range at
+ * queue index @base; a merging walk: the pending range, then of @old_n
+ * instructions), if it took one instruction an atom: in its newer way,
+ * the newer walk moved to its older one, the older to the older way of
+ * the neighbour set @alt (e3_ca_alt()), whose lookups come after those
+ * of @m. Three walks whose starts share a set (or three E/N patterns from
+ * one start) are thus all kept, rather than each evicting the next one
+ * needed when they come in turn. */
 static void e3_ca_keep(struct etm3_flow *e, struct e3_caentry *m,
-		       uint64_t addr, uint64_t key, uint64_t pat, uint32_t k,
-		       unsigned base, int merge, uint32_t old_n)
+		       struct e3_caentry *alt, uint64_t addr, uint64_t key,
+		       uint64_t pat, uint32_t k, unsigned base, int merge,
+		       uint32_t old_n)
 {
 	struct etm_flow *f = e->f;
 	unsigned end = f->qhead + f->qlen, j;
@@ -184,10 +199,11 @@ static void e3_ca_keep(struct etm3_flow *e, struct e3_caentry *m,
 	}
 	if (at != k)
 		return;
-	/* the older way: the lines its walk uses, not the whole entry */
-	memcpy(&m[1], &m[0],
-	       offsetof(struct e3_caentry, w.el) +
-		       m[0].w.nr * sizeof(m[0].w.el[0]));
+	/* the older way: the lines its walk uses, not the whole entry;
+	 * what it held to the neighbour set's older way (below) */
+	if (m[1].w.key)
+		e3_ca_move(&alt[1], &m[1]);
+	e3_ca_move(&m[1], &m[0]);
 	etm_e3_memo_fill(e, &m[0].w, key, base, merge, old_n);
 	for (j = 0; j < m[0].w.nr; j++) {
 		m[0].a0[j] = a0[j];
@@ -206,10 +222,11 @@ static void e3_ca_keep(struct etm3_flow *e, struct e3_caentry *m,
 }
 
 /* A miss at atom a->first: walk the next @k atoms and keep the walk in set
- * @m under @key. */
+ * @m (neighbour set @alt) under @key. */
 static __attribute__((noinline)) int e3_ca_miss(struct etm3_flow *e,
 						const struct e3_atoms *a,
 						struct e3_caentry *m,
+						struct e3_caentry *alt,
 						uint64_t key, uint32_t k,
 						int merge)
 {
@@ -221,10 +238,17 @@ static __attribute__((noinline)) int e3_ca_miss(struct etm3_flow *e,
 	s.n = a->first + k;
 	err = etm_e3_walk(e, &s);
 	if (err >= 0 && etm_e3_memo_keepable(e, base))
-		e3_ca_keep(e, m, addr, key,
+		e3_ca_keep(e, m, alt, addr, key,
 			   (a->bits >> a->first) & ((2ull << (k - 1)) - 1), k,
 			   (unsigned)base, merge, old_n);
 	return err;
+}
+
+/* The neighbour of the set at index @si (etm_wm_set(): even), where the
+ * walks its misses evict go (e3_ca_keep()). */
+static inline struct e3_caentry *e3_ca_alt(struct etm3_flow *e, size_t si)
+{
+	return &e->camemo[si ^ 2];
 }
 
 /* The cycle-accurate walk memo, allocated at first use (0 without
@@ -256,10 +280,14 @@ int etm_e3_camemo_run(struct etm3_flow *e, struct e3_atoms *a)
 		int merge = e3_merges(e->pend_on, e->pend_open, e->pend,
 				      e->addr, e->isa);
 		uint64_t key = e3_ca_key(kb, e->isa, merge);
-		struct e3_caentry *set = &e->camemo[etm_wm_set(e->addr, (uint8_t)merge,
-							       E3_CAMEMO_LOG2)];
+		size_t si = etm_wm_set(e->addr, (uint8_t)merge, E3_CAMEMO_LOG2);
+		struct e3_caentry *set = &e->camemo[si];
 		const struct e3_caentry *m =
 			e3_ca_find(set, e->addr, key, a->bits >> i, avail);
+
+		if (!m)
+			m = e3_ca_find(e3_ca_alt(e, si), e->addr, key,
+				       a->bits >> i, avail);
 
 		if (m) {
 			err = e3_ca_apply(e, a, i, m);
@@ -270,7 +298,7 @@ int etm_e3_camemo_run(struct etm3_flow *e, struct e3_atoms *a)
 			a->first = i + m->k;
 			continue;
 		}
-		err = e3_ca_miss(e, a, set, key,
+		err = e3_ca_miss(e, a, set, e3_ca_alt(e, si), key,
 				 avail < E3_CAMEMO_ATOMS ? avail :
 							   E3_CAMEMO_ATOMS,
 				 merge);
