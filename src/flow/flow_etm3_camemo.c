@@ -315,13 +315,15 @@ void etm_e3_camemo_free(struct etm3_flow *e)
 	e->camemo = NULL;
 }
 
-int etm_e3_camemo_run(struct etm3_flow *e, struct e3_atoms *a)
+int etm_e3_camemo_run(struct etm3_flow *e, struct etm_atom_run *r)
 {
-	uint32_t n = a->n, i = a->first;
+	struct e3_atoms as = { .n = r->n, .bits = r->bits, .r = r }, *a = &as;
+	uint32_t n = r->n, i = 0;
 	uint64_t kb = e3_ca_key_base(e->tgen, e->space);
 	uint32_t next;
 	int err;
 
+	etm_e3_ca_atoms(e, r, a);
 	if (!e3_ca_memo(e))
 		return etm_e3_walk(e, a);
 	next = e3_ca_next(e);
