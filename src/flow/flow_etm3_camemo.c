@@ -137,6 +137,13 @@ static inline struct etm_elem *e3_ca_ranges(struct etm_elem *pe,
 	return pe;
 }
 
+/* The carry into atom 0 of @a (W atoms of earlier runs): its W atoms
+ * less those of its own slot. */
+static inline uint32_t e3_ca_carry(const struct e3_atoms *a)
+{
+	return a->w0 - (a->cw[1] & ETM_ATOM_RUN_WMASK);
+}
+
 /* Replay entry @m at atom @i of @a: the pending range extended (a merging
  * walk), the new ranges queued with their first atom's offset and their
  * atoms' cycles, the last pending; then the end state. Returns 0, 1 when
@@ -150,7 +157,6 @@ static int e3_ca_apply(struct etm3_flow *e, const struct e3_atoms *a,
 	struct etm_atom_run *ar = a->r;
 	/* in locals: the stores to elements could alias them */
 	const uint16_t *cw = a->cw;
-	uint32_t x0 = a->w0 - (cw[1] & ETM_ATOM_RUN_WMASK); /* atom 0's carry */
 	uint64_t prev = m->w.prev_addr;
 	unsigned n = m->w.nr, j = 0;
 	uint32_t k = m->k;
@@ -165,7 +171,7 @@ static int e3_ca_apply(struct etm3_flow *e, const struct e3_atoms *a,
 		etm_wm_extend(pe, &m->w, r);
 		pe->cycles = e3_sat32((uint64_t)pe->cycles +
 				      etm_atom_run_w(cw[i + m->a0[1]], cw[i]) +
-				      (i ? 0 : x0));
+				      (i ? 0 : e3_ca_carry(a)));
 		j = 1;
 	}
 	if (j < n) {
@@ -178,7 +184,8 @@ static int e3_ca_apply(struct etm3_flow *e, const struct e3_atoms *a,
 		pe = e3_ca_ranges(q, m, j, cw + i, ar);
 		/* the carry into atom 0, if a new range begins there */
 		if (!i && !m->w.merge)
-			q->cycles = e3_sat32((uint64_t)q->cycles + x0);
+			q->cycles = e3_sat32((uint64_t)q->cycles +
+					     e3_ca_carry(a));
 		f->qlen += (unsigned)(pe - q) - 1;
 		e->pend = pe - 1;
 		e->pend_on = 1;
