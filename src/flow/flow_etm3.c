@@ -439,10 +439,8 @@ int etm_e3_atoms(struct etm3_flow *e, const struct etm_packet *pkt)
 	return etm_e3_walk(e, &a);
 }
 
-/* A run of one-byte P-headers (decoder fast path) walked as one: the
- * same elements as packet by packet, each with its packet's offset. W
- * atoms of earlier packets (the carry) belong to the first atom. */
-int etm_e3_run(struct etm3_flow *e, struct etm_atom_run *r)
+/* etm_e3_run() but for the memo's case: walked here. */
+int etm_e3_run_walk(struct etm3_flow *e, struct etm_atom_run *r)
 {
 	struct e3_atoms a = { .n = r->n, .bits = r->bits, .r = r };
 
@@ -454,14 +452,8 @@ int etm_e3_run(struct etm3_flow *e, struct etm_atom_run *r)
 		e->carry += r->w_tail;
 		return 0;
 	}
-	if (e->ca) {
-		a.cw = r->cw;
-		a.wmask = ETM_ATOM_RUN_WMASK;
-		a.w0 = e3_sat32((uint64_t)(r->cw[1] & a.wmask) + e->carry);
-		e->carry = r->w_tail;
-		if (e->f->cache_on && !e->nheld && !e->d.on)
-			return etm_e3_camemo_run(e, &a);
-	}
+	if (e->ca)
+		etm_e3_ca_atoms(e, r, &a);
 	return e3_walk_in(e, &a);
 }
 

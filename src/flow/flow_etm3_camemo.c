@@ -18,7 +18,7 @@
 #include "flow/walk_memo.h"
 
 /* An entry: a walk of the plain memo's form (its cycles 0, its end_st
- * unused), and k atoms with E/N bits pat (bit i: atom i is N) under mask
+ * the next lookup's set and merge flag, e3_ca_next()), and k atoms with E/N bits pat (bit i: atom i is N) under mask
  * (its k low bits set, kept so a lookup does not make it), range j
  * of atoms a0[j] to a0[j + 1] - 1 (a0[nr] = k); the end state in bytes,
  * ready to store: ISA, addr_valid, wait_branch (E3_WAIT_*), pend_open.
@@ -91,6 +91,59 @@ e3_ca_find(const struct e3_caentry *m, uint64_t addr, uint64_t key,
 				 NULL;
 }
 
+/* The ranges @j.. of entry @m to the queue from @pe, replayed at the atom
+ * whose slot of the run's cw[] is @c[0] (struct etm_atom_run): each with
+ * the offset of its first atom's packet and the W atoms of its atoms.
+ * Range j's atoms start at slot a0[j]: its W atoms are the difference of
+ * its end slot and its start slot, which is the end slot of range j - 1
+ * (carried in a local, not read twice). Returns the element after the
+ * last. */
+static inline struct etm_elem *e3_ca_ranges(struct etm_elem *pe,
+					    const struct e3_caentry *m,
+					    unsigned j, const uint16_t *c,
+					    struct etm_atom_run *ar)
+{
+	const struct etm_elem *r = m->w.el;
+	unsigned n = m->w.nr;
+	uint16_t lo = c[m->a0[j]];
+
+	if (ar->map && ar->rel) {
+		/* the offset map's common form (per-byte offsets): its
+		 * base and table in locals */
+		const uint32_t *rel = ar->rel + ar->pos0;
+		uint64_t rb = ar->rel_base;
+
+		for (; j < n; j++, pe++) {
+			uint16_t hi = c[m->a0[j + 1]];
+			unsigned pk = (unsigned)c[m->a0[j] + 1] >>
+				      ETM_ATOM_RUN_WBITS;
+
+			etm_copy(pe, &r[j], sizeof(*pe));
+			pe->offset = rb + rel[pk];
+			pe->cycles = etm_atom_run_w(hi, lo);
+			lo = hi;
+		}
+		return pe;
+	}
+	for (; j < n; j++, pe++) {
+		uint16_t hi = c[m->a0[j + 1]];
+		unsigned pk = (unsigned)c[m->a0[j] + 1] >> ETM_ATOM_RUN_WBITS;
+
+		etm_copy(pe, &r[j], sizeof(*pe));
+		pe->offset = etm_atom_run_off(ar, pk);
+		pe->cycles = etm_atom_run_w(hi, lo);
+		lo = hi;
+	}
+	return pe;
+}
+
+/* The carry into atom 0 of @a (W atoms of earlier runs): its W atoms
+ * less those of its own slot. */
+static inline uint32_t e3_ca_carry(const struct e3_atoms *a)
+{
+	return a->w0 - (a->cw[1] & ETM_ATOM_RUN_WMASK);
+}
+
 /* Replay entry @m at atom @i of @a: the pending range extended (a merging
  * walk), the new ranges queued with their first atom's offset and their
  * atoms' cycles, the last pending; then the end state. Returns 0, 1 when
@@ -104,7 +157,6 @@ static int e3_ca_apply(struct etm3_flow *e, const struct e3_atoms *a,
 	struct etm_atom_run *ar = a->r;
 	/* in locals: the stores to elements could alias them */
 	const uint16_t *cw = a->cw;
-	uint32_t x0 = a->w0 - (cw[1] & ETM_ATOM_RUN_WMASK); /* atom 0's carry */
 	uint64_t prev = m->w.prev_addr;
 	unsigned n = m->w.nr, j = 0;
 	uint32_t k = m->k;
@@ -119,34 +171,21 @@ static int e3_ca_apply(struct etm3_flow *e, const struct e3_atoms *a,
 		etm_wm_extend(pe, &m->w, r);
 		pe->cycles = e3_sat32((uint64_t)pe->cycles +
 				      etm_atom_run_w(cw[i + m->a0[1]], cw[i]) +
-				      (i ? 0 : x0));
+				      (i ? 0 : e3_ca_carry(a)));
 		j = 1;
 	}
 	if (j < n) {
 		struct etm_elem *q;
-		/* the offset map's common form (per-byte offsets) hoisted */
-		const uint32_t *rel = ar->map ? ar->rel : NULL;
-		uint64_t rb = ar->rel_base;
 
 		err = e3_flush(e);
 		if (err < 0)
 			return err;
 		q = &f->q[f->qhead + f->qlen];
-		pe = q;
-		if (rel)
-			rel += ar->pos0;
-		for (; j < n; j++, pe++) {
-			uint32_t b = i + m->a0[j], l = i + m->a0[j + 1];
-			unsigned pk = (unsigned)cw[b + 1] >> ETM_ATOM_RUN_WBITS;
-
-			etm_copy(pe, &r[j], sizeof(*pe));
-			pe->offset = rel ? rb + rel[pk] :
-					   etm_atom_run_off(ar, pk);
-			pe->cycles = etm_atom_run_w(cw[l], cw[b]);
-		}
+		pe = e3_ca_ranges(q, m, j, cw + i, ar);
 		/* the carry into atom 0, if a new range begins there */
 		if (!i && !m->w.merge)
-			q->cycles = e3_sat32((uint64_t)q->cycles + x0);
+			q->cycles = e3_sat32((uint64_t)q->cycles +
+					     e3_ca_carry(a));
 		f->qlen += (unsigned)(pe - q) - 1;
 		e->pend = pe - 1;
 		e->pend_on = 1;
@@ -163,13 +202,44 @@ static int e3_ca_apply(struct etm3_flow *e, const struct e3_atoms *a,
 	return 0;
 }
 
-/* Keep in @m, under @addr and @key, the walk of @k atoms with E/N bits
- * @pat that etm_e3_memo_keepable() accepted (its first range at queue
- * index @base; a merging walk: the pending range, then of @old_n
- * instructions), if it took one instruction an atom. */
+/* Where the next lookup goes from the current state: the set index
+ * (etm_wm_set()) shifted left by one over whether the walk from there
+ * goes on in the pending range (e3_merges()). A walk's is kept in its
+ * entry (w.end_st, which the plain loop's packed state uses but this
+ * memo does not): a hit leaves the state its walk left, so the lookup
+ * after it needs neither the test nor the hash. */
+static inline uint32_t e3_ca_next(const struct etm3_flow *e)
+{
+	int merge = e3_merges(e->pend_on, e->pend_open, e->pend, e->addr,
+			      e->isa);
+
+	return (uint32_t)etm_wm_set(e->addr, (uint8_t)merge, E3_CAMEMO_LOG2)
+		       << 1 |
+	       (uint32_t)merge;
+}
+
+/* Entry @from copied to @to: the lines its walk uses, not the whole
+ * entry. */
+static void e3_ca_move(struct e3_caentry *to, const struct e3_caentry *from)
+{
+	memcpy(to, from,
+	       offsetof(struct e3_caentry, w.el) +
+		       from->w.nr * sizeof(from->w.el[0]));
+}
+
+/* Keep in set @m, under @addr and @key, the walk of @k atoms with E/N
+ * bits @pat that etm_e3_memo_keepable() accepted (its first range at
+ * queue index @base; a merging walk: the pending range, then of @old_n
+ * instructions), if it took one instruction an atom: in its newer way,
+ * the newer walk moved to its older one, the older to the older way of
+ * the neighbour set @alt (e3_ca_alt()), whose lookups come after those
+ * of @m. Three walks whose starts share a set (or three E/N patterns from
+ * one start) are thus all kept, rather than each evicting the next one
+ * needed when they come in turn. */
 static void e3_ca_keep(struct etm3_flow *e, struct e3_caentry *m,
-		       uint64_t addr, uint64_t key, uint64_t pat, uint32_t k,
-		       unsigned base, int merge, uint32_t old_n)
+		       struct e3_caentry *alt, uint64_t addr, uint64_t key,
+		       uint64_t pat, uint32_t k, unsigned base, int merge,
+		       uint32_t old_n)
 {
 	struct etm_flow *f = e->f;
 	unsigned end = f->qhead + f->qlen, j;
@@ -184,10 +254,11 @@ static void e3_ca_keep(struct etm3_flow *e, struct e3_caentry *m,
 	}
 	if (at != k)
 		return;
-	/* the older way: the lines its walk uses, not the whole entry */
-	memcpy(&m[1], &m[0],
-	       offsetof(struct e3_caentry, w.el) +
-		       m[0].w.nr * sizeof(m[0].w.el[0]));
+	/* the older way: the lines its walk uses, not the whole entry;
+	 * what it held to the neighbour set's older way (below) */
+	if (m[1].w.key)
+		e3_ca_move(&alt[1], &m[1]);
+	e3_ca_move(&m[1], &m[0]);
 	etm_e3_memo_fill(e, &m[0].w, key, base, merge, old_n);
 	for (j = 0; j < m[0].w.nr; j++) {
 		m[0].a0[j] = a0[j];
@@ -198,7 +269,7 @@ static void e3_ca_keep(struct etm3_flow *e, struct e3_caentry *m,
 	m[0].pat = (uint16_t)pat;
 	m[0].mask = (uint16_t)((2u << (k - 1)) - 1);
 	m[0].k = (uint8_t)k;
-	m[0].w.end_st = 0;
+	m[0].w.end_st = e3_ca_next(e);
 	m[0].isa = (uint8_t)e->isa;
 	m[0].valid = !!e->addr_valid;
 	m[0].wait = (uint8_t)(e->wait_branch & 3);
@@ -206,10 +277,11 @@ static void e3_ca_keep(struct etm3_flow *e, struct e3_caentry *m,
 }
 
 /* A miss at atom a->first: walk the next @k atoms and keep the walk in set
- * @m under @key. */
+ * @m (neighbour set @alt) under @key. */
 static __attribute__((noinline)) int e3_ca_miss(struct etm3_flow *e,
 						const struct e3_atoms *a,
 						struct e3_caentry *m,
+						struct e3_caentry *alt,
 						uint64_t key, uint32_t k,
 						int merge)
 {
@@ -221,10 +293,17 @@ static __attribute__((noinline)) int e3_ca_miss(struct etm3_flow *e,
 	s.n = a->first + k;
 	err = etm_e3_walk(e, &s);
 	if (err >= 0 && etm_e3_memo_keepable(e, base))
-		e3_ca_keep(e, m, addr, key,
+		e3_ca_keep(e, m, alt, addr, key,
 			   (a->bits >> a->first) & ((2ull << (k - 1)) - 1), k,
 			   (unsigned)base, merge, old_n);
 	return err;
+}
+
+/* The neighbour of the set at index @si (etm_wm_set(): even), where the
+ * walks its misses evict go (e3_ca_keep()). */
+static inline struct e3_caentry *e3_ca_alt(struct etm3_flow *e, size_t si)
+{
+	return &e->camemo[si ^ 2];
 }
 
 /* The cycle-accurate walk memo, allocated at first use (0 without
@@ -243,46 +322,54 @@ void etm_e3_camemo_free(struct etm3_flow *e)
 	e->camemo = NULL;
 }
 
-int etm_e3_camemo_run(struct etm3_flow *e, struct e3_atoms *a)
+int etm_e3_camemo_run(struct etm3_flow *e, struct etm_atom_run *r)
 {
-	uint32_t n = a->n;
+	struct e3_atoms as = { .n = r->n, .bits = r->bits, .r = r }, *a = &as;
+	uint32_t n = r->n, i = 0;
 	uint64_t kb = e3_ca_key_base(e->tgen, e->space);
+	uint32_t next;
 	int err;
 
+	etm_e3_ca_atoms(e, r, a);
 	if (!e3_ca_memo(e))
 		return etm_e3_walk(e, a);
-	while (a->first < n && e->addr_valid && !e->nheld) {
-		uint32_t i = a->first, avail = n - i;
-		int merge = e3_merges(e->pend_on, e->pend_open, e->pend,
-				      e->addr, e->isa);
+	next = e3_ca_next(e);
+	while (i < n && e->addr_valid && !e->nheld) {
+		uint32_t avail = n - i, k;
+		int merge = (int)(next & 1);
 		uint64_t key = e3_ca_key(kb, e->isa, merge);
-		struct e3_caentry *set = &e->camemo[etm_wm_set(e->addr, (uint8_t)merge,
-							       E3_CAMEMO_LOG2)];
+		size_t si = next >> 1;
+		struct e3_caentry *set = &e->camemo[si];
 		const struct e3_caentry *m =
 			e3_ca_find(set, e->addr, key, a->bits >> i, avail);
 
+		if (!m)
+			m = e3_ca_find(e3_ca_alt(e, si), e->addr, key,
+				       a->bits >> i, avail);
 		if (m) {
 			err = e3_ca_apply(e, a, i, m);
 			if (err < 0)
 				return err;
 			if (err)
 				break;
-			a->first = i + m->k;
+			i += m->k;
+			/* the state the hit left, as the walk left it */
+			next = m->w.end_st;
 			continue;
 		}
-		err = e3_ca_miss(e, a, set, key,
-				 avail < E3_CAMEMO_ATOMS ? avail :
-							   E3_CAMEMO_ATOMS,
-				 merge);
+		k = avail < E3_CAMEMO_ATOMS ? avail : E3_CAMEMO_ATOMS;
+		a->first = i;
+		err = e3_ca_miss(e, a, set, e3_ca_alt(e, si), key, k, merge);
 		if (err < 0)
 			return err;
 		kb = e3_ca_key_base(e->tgen, e->space);
-		a->first = i + (avail < E3_CAMEMO_ATOMS ? avail :
-							  E3_CAMEMO_ATOMS);
+		next = e3_ca_next(e);
+		i += k;
 	}
+	a->first = i;
 	/* the usual end: every atom replayed, nothing for the walk (a
 	 * call that would only return) */
-	if (a->first >= n)
+	if (i >= n)
 		return 0;
 	return etm_e3_walk(e, a);
 }

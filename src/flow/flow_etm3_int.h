@@ -227,9 +227,6 @@ int etm_e3_state(struct etm3_flow *e, const struct etm_packet *pkt,
  * packet @pkt it came from, or NULL (the fast path: no context ID). */
 int etm_e3_branch(struct etm3_flow *e, const struct etm_brc *br,
 		  const struct etm_packet *pkt);
-/* A run of one-byte P-headers walked as one, each element with its
- * packet's offset. */
-int etm_e3_run(struct etm3_flow *e, struct etm_atom_run *r);
 
 /* Whether the next walk goes on in the pending range (e3_append()'s test
  * for its first step, nothing held), from the state's parts: the walk
@@ -259,10 +256,40 @@ int etm_e3_memo_keepable(const struct etm3_flow *e, int base);
 void etm_e3_memo_fill(struct etm3_flow *e, struct etm_wm_entry *m,
 		      uint64_t key, unsigned base, int merge, uint32_t old_n);
 
-/* flow_etm3_camemo.c: run @a of cycle-accurate atoms (of an atom run, from
- * a->first) walked through the walk memo, the cache on and nothing held;
- * the same elements as etm_e3_walk(). */
-int etm_e3_camemo_run(struct etm3_flow *e, struct e3_atoms *a);
+/* Atoms @a of cycle-accurate run @r (n, bits and r set): its W sums, and
+ * the carry (W atoms of earlier runs) into atom 0's, which takes the
+ * run's tail for the next. */
+static inline void etm_e3_ca_atoms(struct etm3_flow *e,
+				   const struct etm_atom_run *r,
+				   struct e3_atoms *a)
+{
+	a->cw = r->cw;
+	a->wmask = ETM_ATOM_RUN_WMASK;
+	a->w0 = e3_sat32((uint64_t)(r->cw[1] & ETM_ATOM_RUN_WMASK) + e->carry);
+	e->carry = r->w_tail;
+}
+
+/* flow_etm3_camemo.c: cycle-accurate atom run @r (atoms in it) walked
+ * through the walk memo, the cache on and nothing held; the same elements
+ * as etm_e3_walk() of its atoms (etm_e3_ca_atoms()). */
+int etm_e3_camemo_run(struct etm3_flow *e, struct etm_atom_run *r);
+/* flow_etm3.c: etm_e3_run() of any run but the memo's. */
+int etm_e3_run_walk(struct etm3_flow *e, struct etm_atom_run *r);
+
+/* A run of one-byte P-headers (decoder fast path) walked as one: the
+ * same elements as packet by packet, each with its packet's offset. W
+ * atoms of earlier packets (the carry) belong to the first atom. The
+ * usual case is tested first, before any set-up (cycle-accurate atoms,
+ * synchronised, the cache on, nothing held, no data trace): the memo's
+ * (etm_e3_camemo_run()); the others etm_e3_run_walk(). */
+static inline int etm_e3_run(struct etm3_flow *e, struct etm_atom_run *r)
+{
+	if (e->ca && r->n && e->synced && !e->data_only && e->f->cache_on &&
+	    !e->nheld && !e->d.on)
+		return etm_e3_camemo_run(e, r);
+	return etm_e3_run_walk(e, r);
+}
+
 /* flow_etm3_camemo.c: release the cycle-accurate memo (if any). */
 void etm_e3_camemo_free(struct etm3_flow *e);
 /* The walks of @k atoms from @addr kept there, going on in the pending

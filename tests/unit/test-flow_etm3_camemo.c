@@ -3,7 +3,7 @@
  * gives, with their cycles taken from the atoms' W counts (before, between
  * and after E/N atoms, the carry from earlier runs, saturation) and their
  * offsets, derived by hand below; the same with the memo off (the cache
- * off: every run walked). */
+ * off: every run walked); three walks under one set all kept. */
 #include <stdint.h>
 #include <string.h>
 
@@ -220,9 +220,96 @@ static void walk_cycles(void)
 	check(&g);
 }
 
+/* Three E/N patterns of 16 atoms from 0x1000 (not going on in a pending
+ * range: each run ends after a taken branch), so three walks under one
+ * start, in one set of the memo, in turn twice: A all E; B the nop at
+ * 0x1008 failed in the first pass (atom 2 N); C the same in the second
+ * pass (atom 6 N). A failed instruction ends its range, so A gives 4
+ * ranges of 4, B 0x1000 3 (the last failed), 0x100c 1, then 3 of 4, C
+ * one of 4, 0x1000 3, 0x100c 1, two of 4; one W atom an atom (no carry):
+ * cycles = instructions. The third walk's miss moves the first one to
+ * the neighbour set, so all three are kept (with two ways only, each
+ * miss would evict the walk needed next) and the second turn replays
+ * them. */
+static const struct {
+	uint64_t start;
+	uint32_t ninsn;
+} conflict_want[3][5] = {
+	{ { 0x1000, 4 }, { 0x1000, 4 }, { 0x1000, 4 }, { 0x1000, 4 } },
+	{ { 0x1000, 3 }, { 0x100c, 1 }, { 0x1000, 4 }, { 0x1000, 4 }, { 0x1000, 4 } },
+	{ { 0x1000, 4 }, { 0x1000, 3 }, { 0x100c, 1 }, { 0x1000, 4 }, { 0x1000, 4 } },
+};
+
+static void decode_conflict(int cache, struct ranges *out)
+{
+	static const uint64_t pat[3] = { 0, 1u << 2, 1u << 6 };
+	struct etm_config cfg;
+	struct etm_image *img = etm_image_alloc();
+	struct etm_flow *f;
+	struct etm3_flow *e;
+	unsigned t;
+
+	memset(out, 0, sizeof(*out));
+	etm_config_init(&cfg);
+	cfg.protocol = etm_proto_etmv3;
+	cfg.etmcr = 1u << 12; /* cycle-accurate */
+	cfg.etmidr = 0x410CF250;
+	cfg.traceid = 0x10;
+	ET_CHECK(img && etm_image_add_buffer(img, etm_space_any, 0x1000, code,
+					     sizeof(code)) == 0);
+	f = etm_flow_alloc(&cfg, img);
+	ET_CHECK(f != NULL);
+	if (!f)
+		return;
+	etm_flow_set_cache(f, cache);
+	e = f->impl;
+	e->synced = e->ever_synced = 1;
+	etm_e3_set_addr(e, 0x1000, etmi_a32);
+	for (t = 0; t < 6; t++)
+		run(f, out, 16, pat[t % 3], ones, 0, 1000 * (t + 1));
+	if (cache)
+		ET_EQ(etm_e3_camemo_count(e, 0x1000, 0, 16), 3);
+	ET_EQ(etm_flow_finish(f), 0);
+	take(f, out);
+	etm_flow_free(f);
+	etm_image_free(img);
+}
+
+static void check_conflict(const struct ranges *g)
+{
+	unsigned t, j, n = 0, at;
+
+	ET_EQ(g->n, 28);
+	for (t = 0; t < 6; t++) {
+		at = 0;
+		for (j = 0; j < 5 && conflict_want[t % 3][j].ninsn; j++, n++) {
+			const struct etm_elem *r = &g->r[n];
+
+			if ((int)n >= g->n)
+				return;
+			ET_EQ(r->start, conflict_want[t % 3][j].start);
+			ET_EQ(r->ninsn, conflict_want[t % 3][j].ninsn);
+			ET_EQ(r->cycles, r->ninsn);
+			ET_EQ(r->offset, 1000 * (t + 1) + at);
+			at += r->ninsn;
+		}
+	}
+}
+
+static void memo_conflict(void)
+{
+	static struct ranges g, w;
+
+	decode_conflict(1, &g);
+	check_conflict(&g);
+	decode_conflict(0, &w);
+	check_conflict(&w);
+}
+
 int main(void)
 {
 	ETEST(memo_cycles);
 	ETEST(walk_cycles);
+	ETEST(memo_conflict);
 	return etest_end();
 }
