@@ -3,10 +3,13 @@
  * counted again by adding 1 to its entry (plus its last instruction's
  * condition outcome). The pending counts are added to the page slots by
  * cov_memo_flush(): one walk per distinct range instead of one per
- * execution. The walk follows the slot info bytes, which change only when
- * an instruction is classified or pages are merged: the memo is emptied
- * (its counts applied) before either, so the counts equal those of counting
- * each range as it comes. Every call that reads instruction counts flushes
+ * execution. The walk follows the slot info bytes of the instructions it
+ * counted, all classified for its ISA when it was first walked; they change
+ * only when an address classified in one ISA runs in the other (damaged
+ * trace) or pages are merged: the memo is emptied (its counts applied)
+ * before either, so the counts equal those of counting each range as it
+ * comes. Classifying an address for the first time changes no entry's walk
+ * (no entry walked it). Every call that reads instruction counts flushes
  * first; the counter arrays the flush adds to are allocated when the count
  * is taken, so that a flush cannot fail. */
 #include <stdlib.h>
@@ -30,7 +33,7 @@ int cov_memo_queue(struct etm_cov *c, struct cov_memo *m,
 
 	/* PTM: memo_apply() counts the untold outcomes of the range's other
 	 * instructions (an entry carried to a new part has no array yet) */
-	if ((m->key & 1) && !(m->arrays & 2)) {
+	if ((m->arrays & COV_PTM_RANGE) && !(m->arrays & 2)) {
 		if (cov_page_unk(m->p) < 0)
 			return -etme_nomem;
 		m->arrays |= 2;
@@ -62,8 +65,8 @@ static void memo_apply(struct cov_memo *m)
 {
 	struct cov_page *p = m->p;
 	uint64_t x = m->start, n = m->n;
-	uint32_t k, ninsn = (uint32_t)(m->key >> 16), last = ninsn - 1;
-	int ptm = m->key & 1;
+	uint32_t k, ninsn = m->ninsn, last = ninsn - 1;
+	int ptm = (m->arrays & COV_PTM_RANGE) != 0;
 
 	if (!n)
 		return;
@@ -244,16 +247,15 @@ int cov_memo_carry(struct etm_cov *from, struct etm_cov *to)
 
 		memo_pairs_one(from, m);
 		m->pend = 0;
-		np = m->gen == m->p->gen ? memo_next_page(to, m, arr) : NULL;
+		np = memo_next_page(to, m, arr);
 		if (!np) {
-			if (m->gen == m->p->gen)
-				err = -etme_nomem;
+			err = -etme_nomem;
 			m->key = 0;
 			continue;
 		}
 		m->p = np;
-		m->gen = np->gen;
-		m->arrays = (uint8_t)((m->arrays & COV_LAST_BR) | (np->fail ? 1 : 0) |
+		m->arrays = (uint8_t)((m->arrays & (COV_LAST_BR | COV_PTM_RANGE)) |
+				      (np->fail ? 1 : 0) |
 				      (np->unk ? 2 : 0));
 		ms->used[k++] = ms->used[i];
 	}
@@ -270,26 +272,27 @@ void cov_memo_free(struct cov_memos *ms)
 		free(ms->raw);
 }
 
-/* The info byte of @addr in page @p is about to change: apply every
- * pending count, and forget the ranges counted in its page. */
-void cov_memo_reclassify(struct etm_cov *c, struct cov_page *p)
+/* An address classified in one ISA is about to be classified in the other
+ * (only in damaged or hostile trace): its info byte may change the walk of
+ * an entry, so apply every pending count and forget every range. The cost
+ * is that of the entries made since the last time: each is forgotten once. */
+void cov_memo_reclassify(struct etm_cov *c)
 {
-	cov_memo_flush(c);
-	p->gen++;
+	cov_memo_drop(c);
 }
 
-/* @m is free, forgotten (its page reclassified since) or was @el's. */
+/* @m is free or was @el's. */
 static int memo_spare(const struct cov_memo *m, const struct etm_elem *el)
 {
-	return !m->key || m->gen != m->p->gen ||
-	       (m->start == el->start && m->end == el->end);
+	return !m->key || (m->start == el->start && m->end == el->end);
 }
 
 /* Remember range @el, just counted entirely in page @p: in the one of its
  * two entries that is free, forgotten or its own, else in the first.
  * Returns the entry, or NULL. */
 struct cov_memo *cov_memo_put(struct etm_cov *c, const struct etm_elem *el,
-			      int ptm, struct cov_page *p, uint8_t last_info)
+			      const struct cov_src *s, struct cov_page *p,
+			      uint8_t last_info)
 {
 	struct cov_memo *m;
 	uint64_t h;
@@ -321,14 +324,15 @@ struct cov_memo *cov_memo_put(struct etm_cov *c, const struct etm_elem *el,
 	m->p = p;
 	m->start = el->start;
 	m->end = el->end;
-	m->key = cov_memo_key(el, ptm);
+	m->key = cov_memo_key(el, s->memo_proto);
+	m->ninsn = el->ninsn;
 	m->last_info = last_info;
-	m->gen = p->gen;
 	cls = (unsigned)last_info >> CI_CLS_SHIFT;
 	m->arrays = (uint8_t)((p->fail ? 1 : 0) | (p->unk ? 2 : 0) |
 			      (cls == etmc_br_direct || cls == etmc_br_indirect ?
 				       COV_LAST_BR :
-				       0));
+				       0) |
+			      (s->ptm ? COV_PTM_RANGE : 0));
 	return m;
 }
 
