@@ -304,30 +304,35 @@ static int cov_page_insns(struct etm_cov *c, const struct cov_src *s,
 }
 
 /* Count the instructions of range @el by walking them, and remember it in
- * the memo if it lies in one page. */
+ * the memo if it lies in one page or two consecutive ones. */
 static __attribute__((noinline)) int
 cov_range_walk(struct etm_cov *c, struct cov_src *s,
 	       const struct etm_elem *el, uint8_t *last_info)
 {
 	uint64_t a = el->start;
 	uint32_t i = 0;
-	struct cov_page *p = NULL;
+	struct cov_page *p = NULL, *first = NULL;
 	int err = 0, npages = 0;
 
 	while (!err && i < el->ninsn && a < el->end) {
 		uint64_t was = a;
 
 		p = cov_page_get(c, a);
-		npages++;
+		if (!npages++)
+			first = p;
 		err = p ? cov_page_insns(c, s, el, p, &i, &a, last_info) :
 			  -etme_nomem;
 		if (a <= was) /* wrapped past the top of the address space */
 			break;
 	}
-	/* counted entirely in one page: count it in the memo next time */
-	if (!err && npages == 1 && (i >= el->ninsn || a >= el->end) &&
-	    a > el->start && a - p->base <= (1u << COV_PAGE_SHIFT)) {
-		struct cov_memo *m = cov_memo_put(c, el, s, p, *last_info);
+	/* counted entirely in one page, or in two consecutive ones (the
+	 * second begins where the first ends: no wrap): count it in the memo
+	 * next time */
+	if (!err && (npages == 1 || (npages == 2 && p->base > first->base && p->base - first->base == 1u << COV_PAGE_SHIFT)) &&
+	    (i >= el->ninsn || a >= el->end) && a > el->start &&
+	    a - p->base <= (1u << COV_PAGE_SHIFT)) {
+		struct cov_memo *m = cov_memo_put(c, el, s, first,
+						  npages == 2 ? p : NULL, *last_info);
 
 		if (!m)
 			return -etme_nomem;

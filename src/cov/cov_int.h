@@ -128,7 +128,8 @@ enum { COV_HEAD_NONE,
 
 #define COV_MAX_ID 128
 
-/* Range memo (cov_memo.c): a range counted once, entirely in one page.
+/* Range memo (cov_memo.c): a range counted once, entirely in one page or
+ * two consecutive ones.
  * Two-way skewed: a range is in one of two entries (cov_memo_idx1/2()). */
 #define COV_MEMO_BITS 14
 #define COV_MEMO_N (1u << COV_MEMO_BITS)
@@ -138,6 +139,9 @@ enum { COV_HEAD_NONE,
 #define COV_PEND_BR2 4u  /* a second taken branch from br_from */
 #define COV_LAST_BR 4u   /* cov_memo.arrays */
 #define COV_PTM_RANGE 8u /* cov_memo.arrays: a range of a PTM source */
+/* cov_memo.arrays: the range goes on into the page after its own (the
+ * arrays bits 1 and 2 then say both pages have the array) */
+#define COV_TWO_PAGES 16u
 /* cov_src.memo_proto of a PTM source: a bit no ISA value has */
 #define COV_MEMO_PTM (1ull << 31)
 struct cov_memo {
@@ -211,7 +215,7 @@ int cov_close_run(struct etm_cov *c, struct cov_src *s);
 /* cov_memo.c */
 struct cov_memo *cov_memo_put(struct etm_cov *c, const struct etm_elem *el,
 			      const struct cov_src *s, struct cov_page *p,
-			      uint8_t last_info);
+			      const struct cov_page *p2, uint8_t last_info);
 void cov_memo_flush(const struct etm_cov *c);
 void cov_memo_pairs(const struct etm_cov *c);
 void cov_memo_drop(struct etm_cov *c);
