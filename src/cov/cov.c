@@ -45,6 +45,7 @@ int etm_cov_set_source(struct etm_cov *c, unsigned id,
 		return -etme_invalid;
 	c->src[id].proto = proto;
 	c->src[id].ptm = proto == etm_proto_ptm;
+	c->src[id].memo_proto = proto == etm_proto_ptm ? COV_MEMO_PTM : 0;
 	c->src[id].img = img;
 	c->src[id].fast = !c->part || c->src[id].head;
 	return 0;
@@ -92,7 +93,6 @@ struct cov_page *cov_page_get(struct etm_cov *c, uint64_t addr)
 	p->fail = p->unk = NULL;
 	memset(p->info, 0, sizeof(p->info));
 	memset(p->carried, 0, sizeof(p->carried));
-	p->gen = 0;
 	p->lo = p->hi = 0;
 	p->next = NULL;
 	memmove(c->pages + i + 1, c->pages + i,
@@ -221,7 +221,8 @@ static void cov_mark_it(struct etm_cov *c, const struct cov_src *s,
 		cov_page_span(p, slot, slot + 1);
 		cov_uncarry(p, slot);
 		if (!cov_info_matches(p->info[slot], el->isa)) {
-			cov_memo_reclassify(c, p);
+			if (p->info[slot] & CI_VALID)
+				cov_memo_reclassify(c);
 			p->info[slot] = cov_classify_at(c, s, el, a, &dummy) |
 					(p->info[slot] & CI_COND);
 		}
@@ -272,7 +273,8 @@ static int cov_page_insns(struct etm_cov *c, const struct cov_src *s,
 		unsigned slot = (unsigned)(x - p->base) >> 1;
 
 		if (!cov_info_matches(p->info[slot], el->isa)) {
-			cov_memo_reclassify(c, p);
+			if (p->info[slot] & CI_VALID)
+				cov_memo_reclassify(c);
 			cov_uncarry(p, slot);
 			/* an address executed in both ISAs (only in damaged
 			 * or hostile trace): the last ISA's classification,
@@ -302,30 +304,35 @@ static int cov_page_insns(struct etm_cov *c, const struct cov_src *s,
 }
 
 /* Count the instructions of range @el by walking them, and remember it in
- * the memo if it lies in one page. */
+ * the memo if it lies in one page or two consecutive ones. */
 static __attribute__((noinline)) int
 cov_range_walk(struct etm_cov *c, struct cov_src *s,
 	       const struct etm_elem *el, uint8_t *last_info)
 {
 	uint64_t a = el->start;
 	uint32_t i = 0;
-	struct cov_page *p = NULL;
-	int err = 0, ptm = s->proto == etm_proto_ptm, npages = 0;
+	struct cov_page *p = NULL, *first = NULL;
+	int err = 0, npages = 0;
 
 	while (!err && i < el->ninsn && a < el->end) {
 		uint64_t was = a;
 
 		p = cov_page_get(c, a);
-		npages++;
+		if (!npages++)
+			first = p;
 		err = p ? cov_page_insns(c, s, el, p, &i, &a, last_info) :
 			  -etme_nomem;
 		if (a <= was) /* wrapped past the top of the address space */
 			break;
 	}
-	/* counted entirely in one page: count it in the memo next time */
-	if (!err && npages == 1 && (i >= el->ninsn || a >= el->end) &&
-	    a > el->start && a - p->base <= (1u << COV_PAGE_SHIFT)) {
-		struct cov_memo *m = cov_memo_put(c, el, ptm, p, *last_info);
+	/* counted entirely in one page, or in two consecutive ones (the
+	 * second begins where the first ends: no wrap): count it in the memo
+	 * next time */
+	if (!err && (npages == 1 || (npages == 2 && p->base > first->base && p->base - first->base == 1u << COV_PAGE_SHIFT)) &&
+	    (i >= el->ninsn || a >= el->end) && a > el->start &&
+	    a - p->base <= (1u << COV_PAGE_SHIFT)) {
+		struct cov_memo *m = cov_memo_put(c, el, s, first,
+						  npages == 2 ? p : NULL, *last_info);
 
 		if (!m)
 			return -etme_nomem;
@@ -346,7 +353,7 @@ static inline int cov_range_insns(struct etm_cov *c, struct cov_src *s,
 	*last_info = 0;
 	if (el->isa != etmi_a32 && el->isa != etmi_t32)
 		return 0;
-	r = cov_memo_hit(c, s, el, s->ptm, last_info);
+	r = cov_memo_hit(c, s, el, last_info);
 	if (r)
 		return r < 0 ? r : 0;
 	return cov_range_walk(c, s, el, last_info);
@@ -514,7 +521,7 @@ static inline int cov_range_fast(struct etm_cov *c, const struct etm_elem *el)
 	if (!s->fast)
 		return 0;
 	/* a key match: ninsn > 0 and an ISA with instructions */
-	m = cov_memo_find(ms, el, s->ptm);
+	m = cov_memo_find(ms, el, s->memo_proto);
 	if (!m || !m->queued || (!exec && !(m->arrays & 1)))
 		return 0;
 	if (!s->open) {

@@ -37,8 +37,6 @@ struct cov_page {
 	 * when this part classifies the slot; a merge takes a carried info
 	 * byte only where the part executed the slot */
 	uint64_t carried[COV_SLOTS / 64];
-	/* bumped when an info byte of the page changes (cov_memo.c) */
-	uint32_t gen;
 	/* slots [lo, hi) hold every info byte and count set (hi 0: none),
 	 * so that a merge reads only those (cov_page_span()) */
 	uint16_t lo, hi;
@@ -113,13 +111,14 @@ struct cov_src {
 	/* declared, and (in a part) its head known: etm_cov_add_elems() can
 	 * take its ranges straight to the range path */
 	uint8_t fast;
-	uint8_t ptm; /* proto is etm_proto_ptm (the memo key's bit) */
+	uint8_t ptm; /* proto is etm_proto_ptm */
 	uint64_t head_start, head_last, head_ret;
 	/* memo entry of the source's last counted range (or NULL): where its
 	 * taken branch and run end are counted (cov_memo.pend) */
 	struct cov_memo *pend;
+	uint64_t memo_proto; /* its bits of the memo key (cov_memo_key()) */
 	/* 128 bytes: the loop finds a source by a shift (cov_range_fast()) */
-	uint64_t pad_[5];
+	uint64_t pad_[4];
 };
 
 enum { COV_HEAD_NONE,
@@ -129,26 +128,33 @@ enum { COV_HEAD_NONE,
 
 #define COV_MAX_ID 128
 
-/* Range memo (cov_memo.c): a range counted once, entirely in one page.
+/* Range memo (cov_memo.c): a range counted once, entirely in one page or
+ * two consecutive ones.
  * Two-way skewed: a range is in one of two entries (cov_memo_idx1/2()). */
 #define COV_MEMO_BITS 14
 #define COV_MEMO_N (1u << COV_MEMO_BITS)
 /* cov_memo.pend: which pending pair below is set (its map entry exists) */
 #define COV_PEND_BR 1u
 #define COV_PEND_RUN 2u
-#define COV_PEND_BR2 4u /* a second taken branch from br_from */
-#define COV_LAST_BR 4u  /* cov_memo.arrays */
+#define COV_PEND_BR2 4u  /* a second taken branch from br_from */
+#define COV_LAST_BR 4u   /* cov_memo.arrays */
+#define COV_PTM_RANGE 8u /* cov_memo.arrays: a range of a PTM source */
+/* cov_memo.arrays: the range goes on into the page after its own (the
+ * arrays bits 1 and 2 then say both pages have the array) */
+#define COV_TWO_PAGES 16u
+/* cov_src.memo_proto of a PTM source: a bit no ISA value has */
+#define COV_MEMO_PTM (1ull << 31)
 struct cov_memo {
 	/* first cache line: what a hit reads */
 	uint64_t start, end;
 	uint64_t key;            /* cov_memo_key() of the range; 0: free */
 	struct cov_page *p;      /* its page (valid while key != 0) */
 	uint64_t n, nfail, nunk; /* pending executions, last-insn outcomes */
-	uint32_t gen;            /* the page's gen when counted */
+	uint32_t ninsn;          /* its instruction count */
 	uint8_t last_info, queued, pend;
 	/* its page's fail (1) and unk (2) arrays exist; COV_LAST_BR (4):
 	 * its last instruction is a branch (etmc_br_direct or
-	 * etmc_br_indirect: taken if it executes) */
+	 * etmc_br_indirect: taken if it executes); COV_PTM_RANGE (8) */
 	uint8_t arrays;
 	/* second line: a taken branch and a straight-line run, with counts
 	 * not yet added to their maps (cov_memo_pairs()). Any pair may be
@@ -208,20 +214,32 @@ int cov_page_unk(struct cov_page *p);
 int cov_close_run(struct etm_cov *c, struct cov_src *s);
 /* cov_memo.c */
 struct cov_memo *cov_memo_put(struct etm_cov *c, const struct etm_elem *el,
-			      int ptm, struct cov_page *p, uint8_t last_info);
+			      const struct cov_src *s, struct cov_page *p,
+			      const struct cov_page *p2, uint8_t last_info);
 void cov_memo_flush(const struct etm_cov *c);
 void cov_memo_pairs(const struct etm_cov *c);
 void cov_memo_drop(struct etm_cov *c);
 int cov_memo_carry(struct etm_cov *from, struct etm_cov *to);
 void cov_memo_free(struct cov_memos *ms);
-void cov_memo_reclassify(struct etm_cov *c, struct cov_page *p);
+void cov_memo_reclassify(struct etm_cov *c);
 int cov_memo_branch(struct etm_cov *c, struct cov_src *s, uint64_t to);
 int cov_memo_run(struct etm_cov *c, struct cov_src *s);
-/* What else than its addresses identifies a range in the memo (never 0:
- * a range has instructions). */
-static inline uint64_t cov_memo_key(const struct etm_elem *el, int ptm)
+/* What else than its addresses identifies a range in the memo: its ISA and
+ * instruction count, adjacent in struct etm_elem and read as one word (an
+ * equality key: the byte order does not matter), and its source's
+ * protocol (@memo_proto: COV_MEMO_PTM or 0, a bit no ISA value has).
+ * Never 0 for a range with instructions. */
+_Static_assert(sizeof(enum etm_isa) == 4 &&
+		       offsetof(struct etm_elem, ninsn) ==
+			       offsetof(struct etm_elem, isa) + 4,
+	       "cov_memo_key() reads the ISA and the count as one word");
+static inline uint64_t cov_memo_key(const struct etm_elem *el,
+				    uint64_t memo_proto)
 {
-	return (uint64_t)el->ninsn << 16 | (uint64_t)el->isa << 8 | (uint64_t)ptm;
+	uint64_t w;
+
+	memcpy(&w, &el->isa, sizeof(w));
+	return w ^ memo_proto;
 }
 
 /* The two entries a range may be in: different bits of one product, so
@@ -247,15 +265,16 @@ int cov_memo_queue(struct etm_cov *c, struct cov_memo *m,
 static inline int cov_memo_is(const struct cov_memo *m,
 			      const struct etm_elem *el, uint64_t key)
 {
-	return m->start == el->start && m->end == el->end && m->key == key &&
-	       m->gen == m->p->gen;
+	return m->start == el->start && m->end == el->end && m->key == key;
 }
 
 /* The entry of range @el in memo @ms, or NULL. */
 static inline struct cov_memo *cov_memo_find(struct cov_memos *ms,
-					     const struct etm_elem *el, int ptm)
+					     const struct etm_elem *el,
+					     uint64_t memo_proto)
 {
-	uint64_t h = cov_memo_hash(el->start, el->end), key = cov_memo_key(el, ptm);
+	uint64_t h = cov_memo_hash(el->start, el->end);
+	uint64_t key = cov_memo_key(el, memo_proto);
 	struct cov_memo *m = &ms->e[cov_memo_idx1(h)];
 
 	if (cov_memo_is(m, el, key))
@@ -268,14 +287,13 @@ static inline struct cov_memo *cov_memo_find(struct cov_memos *ms,
  * *@last_info set and the source's pend entry made its entry; returns 1,
  * 0 (not in the memo) or -etme_nomem. */
 static inline int cov_memo_hit(struct etm_cov *c, struct cov_src *s,
-			       const struct etm_elem *el, int ptm,
-			       uint8_t *last_info)
+			       const struct etm_elem *el, uint8_t *last_info)
 {
 	struct cov_memo *m;
 
 	if (!c->memo)
 		return 0;
-	m = cov_memo_find(c->memo, el, ptm);
+	m = cov_memo_find(c->memo, el, s->memo_proto);
 	if (!m)
 		return 0;
 	*last_info = m->last_info;

@@ -3,10 +3,13 @@
  * counted again by adding 1 to its entry (plus its last instruction's
  * condition outcome). The pending counts are added to the page slots by
  * cov_memo_flush(): one walk per distinct range instead of one per
- * execution. The walk follows the slot info bytes, which change only when
- * an instruction is classified or pages are merged: the memo is emptied
- * (its counts applied) before either, so the counts equal those of counting
- * each range as it comes. Every call that reads instruction counts flushes
+ * execution. The walk follows the slot info bytes of the instructions it
+ * counted, all classified for its ISA when it was first walked; they change
+ * only when an address classified in one ISA runs in the other (damaged
+ * trace) or pages are merged: the memo is emptied (its counts applied)
+ * before either, so the counts equal those of counting each range as it
+ * comes. Classifying an address for the first time changes no entry's walk
+ * (no entry walked it). Every call that reads instruction counts flushes
  * first; the counter arrays the flush adds to are allocated when the count
  * is taken, so that a flush cannot fail. */
 #include <stdlib.h>
@@ -21,6 +24,33 @@ _Static_assert(sizeof(struct cov_src) == 128,
 _Static_assert(sizeof(struct cov_memo) == 128,
 	       "a memo entry is two cache lines: the hit's, the pending pairs'");
 
+/* The page after @p, where the range of a COV_TWO_PAGES entry ends (it
+ * exists: an instruction of the range starts in it). */
+static struct cov_page *memo_page2(const struct etm_cov *c,
+				   const struct cov_page *p)
+{
+	size_t i;
+
+	return (struct cov_page *)cov_page_find(c, p->base + (1u << COV_PAGE_SHIFT),
+						&i);
+}
+
+/* The fail (@unk 0) or unk array of every page of entry @m exists: 0, or
+ * -etme_nomem. */
+static int memo_array(struct etm_cov *c, struct cov_memo *m, int unk)
+{
+	struct cov_page *p2;
+
+	if ((unk ? cov_page_unk(m->p) : cov_page_fail(m->p)) < 0)
+		return -etme_nomem;
+	if (!(m->arrays & COV_TWO_PAGES))
+		return 0;
+	p2 = memo_page2(c, m->p);
+	if (!p2 || (unk ? cov_page_unk(p2) : cov_page_fail(p2)) < 0)
+		return -etme_nomem;
+	return 0;
+}
+
 /* A hit on @m that is not the common case (cov_memo_hit()): the first
  * pending count since a flush, or a condition outcome to add. */
 int cov_memo_queue(struct etm_cov *c, struct cov_memo *m,
@@ -30,18 +60,18 @@ int cov_memo_queue(struct etm_cov *c, struct cov_memo *m,
 
 	/* PTM: memo_apply() counts the untold outcomes of the range's other
 	 * instructions (an entry carried to a new part has no array yet) */
-	if ((m->key & 1) && !(m->arrays & 2)) {
-		if (cov_page_unk(m->p) < 0)
+	if ((m->arrays & COV_PTM_RANGE) && !(m->arrays & 2)) {
+		if (memo_array(c, m, 1) < 0)
 			return -etme_nomem;
 		m->arrays |= 2;
 	}
 	if (el->last_atom && !el->last_exec) {
-		if (cov_page_fail(m->p) < 0)
+		if (memo_array(c, m, 0) < 0)
 			return -etme_nomem;
 		m->nfail++;
 		m->arrays |= 1;
 	} else if (!el->last_atom) {
-		if (cov_page_unk(m->p) < 0)
+		if (memo_array(c, m, 1) < 0)
 			return -etme_nomem;
 		m->nunk++;
 		m->arrays |= 2;
@@ -54,16 +84,17 @@ int cov_memo_queue(struct etm_cov *c, struct cov_memo *m,
 	return 1;
 }
 
-/* Add the pending counts of @m to its page, as cov_page_insns() would have
- * added them one execution at a time (its counter arrays exist: fail and
- * unk were allocated when the counts were taken, PTM's unk when the range
- * was first counted or, carried to a new part, first queued). */
-static void memo_apply(struct cov_memo *m)
+/* Add the pending counts of @m to its page (or pages), as
+ * cov_page_insns() would have added them one execution at a time (its
+ * counter arrays exist: fail and unk were allocated when the counts were
+ * taken, PTM's unk when the range was first counted or, carried to a new
+ * part, first queued). */
+static void memo_apply(const struct etm_cov *c, struct cov_memo *m)
 {
 	struct cov_page *p = m->p;
 	uint64_t x = m->start, n = m->n;
-	uint32_t k, ninsn = (uint32_t)(m->key >> 16), last = ninsn - 1;
-	int ptm = m->key & 1;
+	uint32_t k, ninsn = m->ninsn, last = ninsn - 1;
+	int ptm = (m->arrays & COV_PTM_RANGE) != 0;
 
 	if (!n)
 		return;
@@ -71,10 +102,19 @@ static void memo_apply(struct cov_memo *m)
 	 * to count in its page */
 	cov_page_span(p, (unsigned)(x - p->base) >> 1,
 		      (unsigned)(m->end - p->base + 1) >> 1);
-	for (k = 0; k < ninsn && x < m->end && x >= p->base &&
-		    x - p->base < (1u << COV_PAGE_SHIFT);
-	     k++) {
-		unsigned slot = (unsigned)(x - p->base) >> 1;
+	for (k = 0; k < ninsn && x < m->end; k++) {
+		unsigned slot;
+
+		if (x < p->base || x - p->base >= (1u << COV_PAGE_SHIFT)) {
+			if (!(m->arrays & COV_TWO_PAGES) || p != m->p)
+				break;
+			p = memo_page2(c, p); /* the range goes on there */
+			if (!p || x < p->base || x - p->base >= (1u << COV_PAGE_SHIFT))
+				break;
+			cov_page_span(p, (unsigned)(x - p->base) >> 1,
+				      (unsigned)(m->end - p->base + 1) >> 1);
+		}
+		slot = (unsigned)(x - p->base) >> 1;
 
 		p->exec[slot] += n;
 		if (k == last) {
@@ -99,7 +139,7 @@ void cov_memo_flush(const struct etm_cov *c)
 	while (ms && ms->ndirty) {
 		struct cov_memo *m = &ms->e[ms->dirty[--ms->ndirty]];
 
-		memo_apply(m);
+		memo_apply(c, m);
 		m->queued = 0;
 	}
 }
@@ -244,16 +284,19 @@ int cov_memo_carry(struct etm_cov *from, struct etm_cov *to)
 
 		memo_pairs_one(from, m);
 		m->pend = 0;
-		np = m->gen == m->p->gen ? memo_next_page(to, m, arr) : NULL;
+		if (m->arrays & COV_TWO_PAGES) { /* walked again in @to */
+			m->key = 0;
+			continue;
+		}
+		np = memo_next_page(to, m, arr);
 		if (!np) {
-			if (m->gen == m->p->gen)
-				err = -etme_nomem;
+			err = -etme_nomem;
 			m->key = 0;
 			continue;
 		}
 		m->p = np;
-		m->gen = np->gen;
-		m->arrays = (uint8_t)((m->arrays & COV_LAST_BR) | (np->fail ? 1 : 0) |
+		m->arrays = (uint8_t)((m->arrays & (COV_LAST_BR | COV_PTM_RANGE)) |
+				      (np->fail ? 1 : 0) |
 				      (np->unk ? 2 : 0));
 		ms->used[k++] = ms->used[i];
 	}
@@ -270,29 +313,33 @@ void cov_memo_free(struct cov_memos *ms)
 		free(ms->raw);
 }
 
-/* The info byte of @addr in page @p is about to change: apply every
- * pending count, and forget the ranges counted in its page. */
-void cov_memo_reclassify(struct etm_cov *c, struct cov_page *p)
+/* An address classified in one ISA is about to be classified in the other
+ * (only in damaged or hostile trace): its info byte may change the walk of
+ * an entry, so apply every pending count and forget every range. The cost
+ * is that of the entries made since the last time: each is forgotten once. */
+void cov_memo_reclassify(struct etm_cov *c)
 {
-	cov_memo_flush(c);
-	p->gen++;
+	cov_memo_drop(c);
 }
 
-/* @m is free, forgotten (its page reclassified since) or was @el's. */
-static int memo_spare(const struct cov_memo *m, const struct etm_elem *el)
+/* @m is free or was @el's (the same addresses and key: the same range of
+ * a source of the other protocol takes the other entry). */
+static int memo_spare(const struct cov_memo *m, const struct etm_elem *el,
+		      uint64_t key)
 {
-	return !m->key || m->gen != m->p->gen ||
-	       (m->start == el->start && m->end == el->end);
+	return !m->key ||
+	       (m->start == el->start && m->end == el->end && m->key == key);
 }
 
-/* Remember range @el, just counted entirely in page @p: in the one of its
- * two entries that is free, forgotten or its own, else in the first.
- * Returns the entry, or NULL. */
+/* Remember range @el, just counted entirely in page @p and, if @p2, the
+ * page after it: in the one of its two entries that is free or its own,
+ * else in the first. Returns the entry, or NULL. */
 struct cov_memo *cov_memo_put(struct etm_cov *c, const struct etm_elem *el,
-			      int ptm, struct cov_page *p, uint8_t last_info)
+			      const struct cov_src *s, struct cov_page *p,
+			      const struct cov_page *p2, uint8_t last_info)
 {
 	struct cov_memo *m;
-	uint64_t h;
+	uint64_t h, key;
 	size_t idx;
 	unsigned cls;
 
@@ -307,28 +354,32 @@ struct cov_memo *cov_memo_put(struct etm_cov *c, const struct etm_elem *el,
 		c->memo->raw = raw;
 	}
 	h = cov_memo_hash(el->start, el->end);
+	key = cov_memo_key(el, s->memo_proto);
 	idx = cov_memo_idx1(h);
-	if (!memo_spare(&c->memo->e[idx], el) &&
-	    memo_spare(&c->memo->e[cov_memo_idx2(h)], el))
+	if (!memo_spare(&c->memo->e[idx], el, key) &&
+	    memo_spare(&c->memo->e[cov_memo_idx2(h)], el, key))
 		idx = cov_memo_idx2(h);
 	m = &c->memo->e[idx];
 	/* evicted with pending counts: apply them now (its index stays in
 	 * the dirty list, where it is found with n = 0); its pending pairs
 	 * stay (they are not about the range) */
-	memo_apply(m);
+	memo_apply(c, m);
 	if (!m->key)
 		c->memo->used[c->memo->nmemo++] = (uint32_t)idx;
 	m->p = p;
 	m->start = el->start;
 	m->end = el->end;
-	m->key = cov_memo_key(el, ptm);
+	m->key = key;
+	m->ninsn = el->ninsn;
 	m->last_info = last_info;
-	m->gen = p->gen;
 	cls = (unsigned)last_info >> CI_CLS_SHIFT;
-	m->arrays = (uint8_t)((p->fail ? 1 : 0) | (p->unk ? 2 : 0) |
+	m->arrays = (uint8_t)((p->fail && (!p2 || p2->fail) ? 1 : 0) |
+			      (p->unk && (!p2 || p2->unk) ? 2 : 0) |
+			      (p2 ? COV_TWO_PAGES : 0) |
 			      (cls == etmc_br_direct || cls == etmc_br_indirect ?
 				       COV_LAST_BR :
-				       0));
+				       0) |
+			      (s->ptm ? COV_PTM_RANGE : 0));
 	return m;
 }
 

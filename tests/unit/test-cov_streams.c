@@ -11,6 +11,7 @@
 #include <etmtrace/coverage.h>
 #include <etmtrace/error.h>
 
+#include "cov/cov_int.h"
 #include "etest.h"
 #include "etest_cov.h"
 
@@ -280,10 +281,70 @@ static void kinds_between_ranges(void)
 	etm_image_free(img);
 }
 
+/* A range across a page boundary is counted through the memo like one
+ * inside a page (cov_range_walk() keeps ranges of two consecutive pages).
+ * The program of etest_cov_prog placed at 0x1ff8: 0x1ff8 cmp, 0x1ffc
+ * moveq (page 0x1000), 0x2000 bne 0x1ff8 (page 0x2000). Stream: 12
+ * iterations i of an ETMv3 range (source 0x10) then a PTM range (0x11),
+ * each [0x1ff8, 3 insns], bne taken, failed when i % 4 == 3; then one
+ * PTM range whose bne has no atom. By hand: 0x1ff8 and 0x1ffc run 25
+ * times (12 + 13), untold 13 (PTM: every instruction but a waypoint);
+ * 0x2000 runs 25, fails 6 (3 per source), untold 1. After the first 6
+ * elements (3 iterations, none failed): 6, 6 with 3 untold, 6 and no
+ * failure. The memo feed and the walked one save the same coverage. */
+static void across_pages(void)
+{
+	struct etm_image *img = etm_image_alloc();
+	struct etm_cov *c = etm_cov_alloc();
+	struct etm_elem el[25];
+	struct etm_cov_insn ci;
+	uint8_t b[sizeof(etest_cov_prog)];
+	size_t i, k = 0;
+
+	ET_CHECK(img && c);
+	for (i = 0; i < sizeof(b); i++)
+		b[i] = (uint8_t)(etest_cov_prog[i / 4] >> (8 * (i % 4)));
+	ET_EQ(etm_image_add_buffer(img, etm_space_any, 0x1ff8, b, sizeof(b)), 0);
+	for (i = 0; i < 12; i++) {
+		el[k++] = etest_cov_range(0x10, 0x1ff8, 3, i % 4 != 3);
+		el[k++] = etest_cov_range(0x11, 0x1ff8, 3, i % 4 != 3);
+	}
+	el[k] = etest_cov_range(0x11, 0x1ff8, 3, 1);
+	el[k++].last_atom = 0;
+	ET_EQ(etm_cov_set_source(c, 0x10, etm_proto_etmv3, img), 0);
+	ET_EQ(etm_cov_set_source(c, 0x11, etm_proto_ptm, img), 0);
+	ET_EQ(etm_cov_add_elems(c, el, 6), 0);
+	/* both ranges were kept in the memo: the rest is counted there */
+	ET_CHECK(c->memo && cov_memo_find(c->memo, &el[0], 0) &&
+		 cov_memo_find(c->memo, &el[1], COV_MEMO_PTM));
+	ET_EQ(etm_cov_insn_at(c, 0x1ffc, &ci), 0);
+	ET_EQ(ci.exec, 6);
+	ET_EQ(ci.unknown, 3);
+	ET_EQ(etm_cov_insn_at(c, 0x2000, &ci), 0);
+	ET_EQ(ci.exec, 6);
+	ET_EQ(ci.fail, 0);
+	ET_EQ(etm_cov_add_elems(c, el + 6, k - 6), 0);
+	ET_EQ(etm_cov_end(c), 0);
+	for (i = 0; i < 2; i++) {
+		ET_EQ(etm_cov_insn_at(c, 0x1ff8 + 4 * i, &ci), 0);
+		ET_EQ(ci.exec, 25);
+		ET_EQ(ci.fail, 0);
+		ET_EQ(ci.unknown, 13);
+	}
+	ET_EQ(etm_cov_insn_at(c, 0x2000, &ci), 0);
+	ET_EQ(ci.exec, 25);
+	ET_EQ(ci.fail, 6);
+	ET_EQ(ci.unknown, 1);
+	ET_CHECK(feeds_agree(img, el, k));
+	etm_cov_free(c);
+	etm_image_free(img);
+}
+
 int main(void)
 {
 	ETEST(loop_by_hand);
 	ETEST(random_streams);
 	ETEST(kinds_between_ranges);
+	ETEST(across_pages);
 	return etest_end();
 }
