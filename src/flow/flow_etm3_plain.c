@@ -329,6 +329,21 @@ e3_ls_apply(struct etm3_flow *e, struct e3_ls *s, struct etm_wm_entry *m,
 		etm_wm_extend(pe, m, r);
 		r++;
 		n--;
+	} else if (n == 2) {
+		/* the general case below with merge 0 and n 2 (a walk
+		 * through a taken branch to the next one) */
+		err = e3_ls_flush(e, s);
+		if (err < 0)
+			return err;
+		pe = s->qe;
+		etm_copy(pe, r, 2 * sizeof(*pe));
+		pe[0].offset = off;
+		pe[1].offset = off;
+		s->pend = s->qe = pe + 1;
+		s->st = E3_ST_PEND_ON | m->end_st;
+		s->addr = m->end_addr;
+		s->pm = m;
+		return 0;
 	}
 	if (n) {
 		err = e3_ls_flush(e, s);
