@@ -242,7 +242,7 @@ e3_ls_flush(struct etm3_flow *e, struct e3_ls *s)
 {
 	int err;
 
-	if (!(s->st & E3_ST_PEND_ON))
+	if (__builtin_expect(!(s->st & E3_ST_PEND_ON), 1))
 		return 0;
 	if (s->st & E3_ST_PEND_CLS) {
 		s->qe++;
@@ -405,7 +405,7 @@ e3_plain_atoms(struct etm3_flow *e, struct etm_tok_reader *t,
 				 kctx);
 		set = etm_wm_slot(e->memo, key);
 		m = e3_memo_find(set, key);
-		if (m)
+		if (__builtin_expect(m != NULL, 1))
 			return e3_ls_apply(e, s, m, off);
 		if ((s->st & (E3_ST_VALID | E3_ST_ADDR32)) ==
 		    (E3_ST_VALID | E3_ST_ADDR32)) {
