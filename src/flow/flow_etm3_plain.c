@@ -511,7 +511,7 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 			}
 			/* etm_flow_qopen() (a branch packet adds at most
 			 * one element: the queue has the room) */
-			if (s.qe >= qlim) {
+			if (__builtin_expect(s.qe >= qlim, 0)) {
 				ret = 0;
 				break;
 			}
