@@ -192,13 +192,19 @@ etm_br_std5x(uint32_t base, enum etm_isa isa, const uint8_t *b,
 	 * encoding (6, 13, 20 or 27 packet bits) and their shift, per ISA
 	 * (indexed by it, no test of it: T32/ThumbEE by 1, A32 by 2; the
 	 * rows of the others are never read) */
-	static const uint32_t mask[etmi_jazelle + 1][4] = {
-		[etmi_a32] = { 0xffu, 0x7fffu, 0x3fffffu, 0x1fffffffu },
-		[etmi_t32] = { 0x7fu, 0x3fffu, 0x1fffffu, 0xfffffffu },
-		[etmi_tee] = { 0x7fu, 0x3fffu, 0x1fffffu, 0xfffffffu },
-	};
-	static const uint8_t shift[etmi_jazelle + 1] = {
-		[etmi_a32] = 2, [etmi_t32] = 1, [etmi_tee] = 1
+	/* the shift as a multiplier (one multiply by a table entry, not a
+	 * load of the count and a shift by it); both tables in one, at one
+	 * base address */
+	static const struct {
+		uint32_t mask[etmi_jazelle + 1][4];
+		uint32_t mul[etmi_jazelle + 1];
+	} tab = {
+		.mask = {
+			[etmi_a32] = { 0xffu, 0x7fffu, 0x3fffffu, 0x1fffffffu },
+			[etmi_t32] = { 0x7fu, 0x3fffu, 0x1fffffu, 0xfffffffu },
+			[etmi_tee] = { 0x7fu, 0x3fffu, 0x1fffffu, 0xfffffffu },
+		},
+		.mul = { [etmi_a32] = 4, [etmi_t32] = 2, [etmi_tee] = 2 },
 	};
 	uint32_t v, stop, m;
 	unsigned i;
@@ -207,8 +213,8 @@ etm_br_std5x(uint32_t base, enum etm_isa isa, const uint8_t *b,
 	v = etm_br_word(b, &stop);
 	if (stop) {
 		i = (unsigned)__builtin_ctz(stop) >> 3;
-		m = mask[isa][i];
-		*addr = (base & ~m) | ((v << shift[isa]) & m);
+		m = tab.mask[isa][i];
+		*addr = (base & ~m) | ((v * tab.mul[isa]) & m);
 		*nisa = isa;
 		*ext += i;
 		return i + 1;
