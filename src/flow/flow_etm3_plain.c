@@ -265,7 +265,7 @@ e3_ls_flush(struct etm3_flow *e, struct e3_ls *s)
 static inline __attribute__((always_inline)) int
 e3_ls_flush_cls(struct etm3_flow *e, struct e3_ls *s)
 {
-	if (s->st & E3_ST_PEND_CLS) {
+	if (__builtin_expect(!!(s->st & E3_ST_PEND_CLS), 1)) {
 		s->qe++;
 		s->st &= ~(E3_ST_PEND_ON | E3_ST_PEND_CLS | E3_ST_MERGE);
 		return 0;
