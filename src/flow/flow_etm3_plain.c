@@ -300,9 +300,9 @@ static inline __attribute__((always_inline)) int
 e3_ls_apply(struct etm3_flow *e, struct e3_ls *s, struct etm_wm_entry *m,
 	    uint64_t off)
 {
-	const struct etm_elem *r = m->el;
+	const struct etm_elem *r;
 	struct etm_elem *pe;
-	unsigned n = m->nr, j;
+	unsigned n, j;
 	int err;
 
 	if (e3_wm_new(m, 1)) {
@@ -311,7 +311,7 @@ e3_ls_apply(struct etm3_flow *e, struct e3_ls *s, struct etm_wm_entry *m,
 		if (err < 0)
 			return err;
 		pe = s->qe;
-		etm_copy(pe, r, sizeof(*pe));
+		etm_copy(pe, m->el, sizeof(*pe));
 		pe->offset = off;
 		s->pend = pe;
 		s->st = E3_ST_PEND_ON | m->end_st;
@@ -319,6 +319,11 @@ e3_ls_apply(struct etm3_flow *e, struct e3_ls *s, struct etm_wm_entry *m,
 		s->pm = m;
 		return 0;
 	}
+	/* m made opaque: the loads of the cases below stay below (not
+	 * hoisted into the common case above) */
+	__asm__("" : "+r"(m));
+	r = m->el;
+	n = m->nr;
 	if (m->merge) {
 		pe = s->pend;
 		/* the entry's prev_addr is free then: it takes the
