@@ -321,7 +321,8 @@ e3_ls_apply(struct etm3_flow *e, struct e3_ls *s, struct etm_wm_entry *m,
 	}
 	/* m made opaque: the loads of the cases below stay below (not
 	 * hoisted into the common case above) */
-	__asm__("" : "+r"(m));
+	__asm__(""
+		: "+r"(m));
 	r = m->el;
 	n = m->nr;
 	if (m->merge) {
@@ -549,7 +550,7 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 			 * indirect branch the walked ISA is the trace's (a
 			 * walk changes it only at a BLX imm, which waits
 			 * with E3_WAIT_ISA): a short address agrees. */
-			if (!n || (!(s.st & E3_ST_WAIT_BRANCH) &&
+			if (!n || (__builtin_expect(!(s.st & E3_ST_WAIT_BRANCH), 0) &&
 				   (!(s.st & E3_ST_WAIT_ISA) || baddr != s.addr ||
 				    bisa != (enum etm_isa)(s.st & E3_ST_ISA)))) {
 				/* the packet is not taken */
