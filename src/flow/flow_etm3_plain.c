@@ -498,33 +498,13 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 	while (b < stop) {
 		uint8_t h = *b;
 
-		if (aok[h]) {
-			/* without the memo, a run of P-headers is walked as
-			 * one (an E run may go on across them); with it,
-			 * walked one by one, only until an address is known
-			 * again (atoms are lost till then) */
-			if (!memo && b + 1 < end && aok[b[1]])
-				break;
-			r = e3_plain_atoms(
-				e, t, &s, h,
-				raw ? offb + (uint64_t)(uintptr_t)b :
-				      etm_tok_off(t, (size_t)(b - buf)),
-				kctx, memo);
-			b++;
-			if (r < 0) {
-				err = r;
-				break;
-			}
-			/* etm_flow_qopen() (a branch packet adds at most
-			 * one element: the queue has the room) */
-			if (__builtin_expect(s.qe >= qlim, 0)) {
-				ret = 0;
-				break;
-			}
-		} else if (h & 1) {
+		if (h & 1) {
 			/* etm_tok_is_branch(): ETMv3's branch address
 			 * headers are those with bit 0 set (etmv3.md 2.3,
-			 * etm_pktp_hdr_common()) */
+			 * etm_pktp_hdr_common()), tested first: no such
+			 * byte is a P-header (aok[h] is 0: the atom table
+			 * takes only etmh_atom headers), and a branch packet
+			 * is found with two instructions, not five */
 			/* the common forms inline when 5 bytes are at hand,
 			 * the others out of line (etm_brp_other()) */
 			uint32_t baddr = 0;
@@ -577,6 +557,29 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 				/* the flush went out of line: the range may
 				 * still be pending (else no merge) */
 				s.st |= e3_ls_merge(&s);
+			}
+		} else if (aok[h]) {
+			/* without the memo, a run of P-headers is walked as
+			 * one (an E run may go on across them); with it,
+			 * walked one by one, only until an address is known
+			 * again (atoms are lost till then) */
+			if (!memo && b + 1 < end && aok[b[1]])
+				break;
+			r = e3_plain_atoms(
+				e, t, &s, h,
+				raw ? offb + (uint64_t)(uintptr_t)b :
+				      etm_tok_off(t, (size_t)(b - buf)),
+				kctx, memo);
+			b++;
+			if (r < 0) {
+				err = r;
+				break;
+			}
+			/* etm_flow_qopen() (a branch packet adds at most
+			 * one element: the queue has the room) */
+			if (__builtin_expect(s.qe >= qlim, 0)) {
+				ret = 0;
+				break;
 			}
 		} else {
 			break;
