@@ -152,8 +152,10 @@ static void e3_memo_keep(struct etm3_flow *e, struct etm_wm_entry *m,
 			 int merge, uint32_t old_n)
 {
 	etm_e3_memo_fill(e, m, key, base, merge, old_n);
-	/* the walk leaves its last range pending (etm_e3_memo_keepable()) */
-	m->end_st = e3_st_pack(e->isa, e->addr_valid, e->wait_branch, 0,
+	/* the walk leaves its last range pending (etm_e3_memo_keepable()):
+	 * E3_ST_PEND_ON is part of the end state (a hit sets the state to
+	 * it with no OR) */
+	m->end_st = e3_st_pack(e->isa, e->addr_valid, e->wait_branch, 1,
 			       e->pend_open) |
 		    e3_st_addr32(e->addr) | e3_st_merge(e);
 	/* the pending range a walk that is not merging leaves at the
@@ -314,7 +316,7 @@ e3_ls_apply(struct etm3_flow *e, struct e3_ls *s, struct etm_wm_entry *m,
 		etm_copy(pe, m->el, sizeof(*pe));
 		pe->offset = off;
 		s->pend = pe;
-		s->st = E3_ST_PEND_ON | m->end_st;
+		s->st = m->end_st;
 		s->addr = m->end_addr;
 		s->pm = m;
 		return 0;
@@ -346,7 +348,7 @@ e3_ls_apply(struct etm3_flow *e, struct e3_ls *s, struct etm_wm_entry *m,
 		pe[0].offset = off;
 		pe[1].offset = off;
 		s->pend = s->qe = pe + 1;
-		s->st = E3_ST_PEND_ON | m->end_st;
+		s->st = m->end_st;
 		s->addr = m->end_addr;
 		s->pm = m;
 		return 0;
@@ -364,9 +366,10 @@ e3_ls_apply(struct etm3_flow *e, struct e3_ls *s, struct etm_wm_entry *m,
 			pe[j].offset = off;
 		}
 		s->pend = s->qe = pe + n - 1;
-		s->st |= E3_ST_PEND_ON;
 	}
-	s->st = (s->st & E3_ST_PEND_ON) | m->end_st;
+	/* a merging walk had the pending range on (E3_ST_MERGE): every
+	 * hit leaves it on, with the walk's last range */
+	s->st = m->end_st;
 	s->addr = m->end_addr;
 	s->pm = m;
 	return 0;
