@@ -153,8 +153,10 @@ static void e3_memo_keep(struct etm3_flow *e, struct etm_wm_entry *m,
 			 int merge, uint32_t old_n)
 {
 	etm_e3_memo_fill(e, m, key, base, merge, old_n);
-	/* the walk leaves its last range pending (etm_e3_memo_keepable()) */
-	m->end_st = e3_st_pack(e->isa, e->addr_valid, e->wait_branch, 0,
+	/* the walk leaves its last range pending (etm_e3_memo_keepable()):
+	 * E3_ST_PEND_ON is part of the end state (a hit sets the state to
+	 * it with no OR) */
+	m->end_st = e3_st_pack(e->isa, e->addr_valid, e->wait_branch, 1,
 			       e->pend_open) |
 		    e3_st_addr32(e->addr) | e3_st_merge(e);
 	/* the pending range a walk that is not merging leaves at the
@@ -243,7 +245,7 @@ e3_ls_flush(struct etm3_flow *e, struct e3_ls *s)
 {
 	int err;
 
-	if (!(s->st & E3_ST_PEND_ON))
+	if (__builtin_expect(!(s->st & E3_ST_PEND_ON), 1))
 		return 0;
 	if (s->st & E3_ST_PEND_CLS) {
 		s->qe++;
@@ -266,7 +268,7 @@ e3_ls_flush(struct etm3_flow *e, struct e3_ls *s)
 static inline __attribute__((always_inline)) int
 e3_ls_flush_cls(struct etm3_flow *e, struct e3_ls *s)
 {
-	if (s->st & E3_ST_PEND_CLS) {
+	if (__builtin_expect(!!(s->st & E3_ST_PEND_CLS), 1)) {
 		s->qe++;
 		s->st &= ~(E3_ST_PEND_ON | E3_ST_PEND_CLS | E3_ST_MERGE);
 		return 0;
@@ -301,9 +303,9 @@ static inline __attribute__((always_inline)) int
 e3_ls_apply(struct etm3_flow *e, struct e3_ls *s, struct etm_wm_entry *m,
 	    uint64_t off)
 {
-	const struct etm_elem *r = m->el;
+	const struct etm_elem *r;
 	struct etm_elem *pe;
-	unsigned n = m->nr, j;
+	unsigned n, j;
 	int err;
 
 	if (e3_wm_new(m, 1)) {
@@ -312,14 +314,20 @@ e3_ls_apply(struct etm3_flow *e, struct e3_ls *s, struct etm_wm_entry *m,
 		if (err < 0)
 			return err;
 		pe = s->qe;
-		etm_copy(pe, r, sizeof(*pe));
+		etm_copy(pe, m->el, sizeof(*pe));
 		pe->offset = off;
 		s->pend = pe;
-		s->st = E3_ST_PEND_ON | m->end_st;
+		s->st = m->end_st;
 		s->addr = m->end_addr;
 		s->pm = m;
 		return 0;
 	}
+	/* m made opaque: the loads of the cases below stay below (not
+	 * hoisted into the common case above) */
+	__asm__(""
+		: "+r"(m));
+	r = m->el;
+	n = m->nr;
 	if (m->merge) {
 		pe = s->pend;
 		/* the entry's prev_addr is free then: it takes the
@@ -330,6 +338,21 @@ e3_ls_apply(struct etm3_flow *e, struct e3_ls *s, struct etm_wm_entry *m,
 		etm_wm_extend(pe, m, r);
 		r++;
 		n--;
+	} else if (n == 2) {
+		/* the general case below with merge 0 and n 2 (a walk
+		 * through a taken branch to the next one) */
+		err = e3_ls_flush(e, s);
+		if (err < 0)
+			return err;
+		pe = s->qe;
+		etm_copy(pe, r, 2 * sizeof(*pe));
+		pe[0].offset = off;
+		pe[1].offset = off;
+		s->pend = s->qe = pe + 1;
+		s->st = m->end_st;
+		s->addr = m->end_addr;
+		s->pm = m;
+		return 0;
 	}
 	if (n) {
 		err = e3_ls_flush(e, s);
@@ -344,9 +367,10 @@ e3_ls_apply(struct etm3_flow *e, struct e3_ls *s, struct etm_wm_entry *m,
 			pe[j].offset = off;
 		}
 		s->pend = s->qe = pe + n - 1;
-		s->st |= E3_ST_PEND_ON;
 	}
-	s->st = (s->st & E3_ST_PEND_ON) | m->end_st;
+	/* a merging walk had the pending range on (E3_ST_MERGE): every
+	 * hit leaves it on, with the walk's last range */
+	s->st = m->end_st;
 	s->addr = m->end_addr;
 	s->pm = m;
 	return 0;
@@ -391,7 +415,7 @@ e3_plain_atoms(struct etm3_flow *e, struct etm_tok_reader *t,
 				 kctx);
 		set = etm_wm_slot(e->memo, key);
 		m = e3_memo_find(set, key);
-		if (m)
+		if (__builtin_expect(m != NULL, 1))
 			return e3_ls_apply(e, s, m, off);
 		if ((s->st & (E3_ST_VALID | E3_ST_ADDR32)) ==
 		    (E3_ST_VALID | E3_ST_ADDR32)) {
@@ -478,33 +502,13 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 	while (b < stop) {
 		uint8_t h = *b;
 
-		if (aok[h]) {
-			/* without the memo, a run of P-headers is walked as
-			 * one (an E run may go on across them); with it,
-			 * walked one by one, only until an address is known
-			 * again (atoms are lost till then) */
-			if (!memo && b + 1 < end && aok[b[1]])
-				break;
-			r = e3_plain_atoms(
-				e, t, &s, h,
-				raw ? offb + (uint64_t)(uintptr_t)b :
-				      etm_tok_off(t, (size_t)(b - buf)),
-				kctx, memo);
-			b++;
-			if (r < 0) {
-				err = r;
-				break;
-			}
-			/* etm_flow_qopen() (a branch packet adds at most
-			 * one element: the queue has the room) */
-			if (s.qe >= qlim) {
-				ret = 0;
-				break;
-			}
-		} else if (h & 1) {
+		if (h & 1) {
 			/* etm_tok_is_branch(): ETMv3's branch address
 			 * headers are those with bit 0 set (etmv3.md 2.3,
-			 * etm_pktp_hdr_common()) */
+			 * etm_pktp_hdr_common()), tested first: no such
+			 * byte is a P-header (aok[h] is 0: the atom table
+			 * takes only etmh_atom headers), and a branch packet
+			 * is found with two instructions, not five */
 			/* the common forms inline when 5 bytes are at hand,
 			 * the others out of line (etm_brp_other()) */
 			uint32_t baddr = 0;
@@ -530,7 +534,7 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 			 * indirect branch the walked ISA is the trace's (a
 			 * walk changes it only at a BLX imm, which waits
 			 * with E3_WAIT_ISA): a short address agrees. */
-			if (!n || (!(s.st & E3_ST_WAIT_BRANCH) &&
+			if (!n || (__builtin_expect(!(s.st & E3_ST_WAIT_BRANCH), 0) &&
 				   (!(s.st & E3_ST_WAIT_ISA) || baddr != s.addr ||
 				    bisa != (enum etm_isa)(s.st & E3_ST_ISA)))) {
 				/* the packet is not taken */
@@ -557,6 +561,29 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 				/* the flush went out of line: the range may
 				 * still be pending (else no merge) */
 				s.st |= e3_ls_merge(&s);
+			}
+		} else if (aok[h]) {
+			/* without the memo, a run of P-headers is walked as
+			 * one (an E run may go on across them); with it,
+			 * walked one by one, only until an address is known
+			 * again (atoms are lost till then) */
+			if (!memo && b + 1 < end && aok[b[1]])
+				break;
+			r = e3_plain_atoms(
+				e, t, &s, h,
+				raw ? offb + (uint64_t)(uintptr_t)b :
+				      etm_tok_off(t, (size_t)(b - buf)),
+				kctx, memo);
+			b++;
+			if (r < 0) {
+				err = r;
+				break;
+			}
+			/* etm_flow_qopen() (a branch packet adds at most
+			 * one element: the queue has the room) */
+			if (__builtin_expect(s.qe >= qlim, 0)) {
+				ret = 0;
+				break;
 			}
 		} else {
 			break;

@@ -83,6 +83,22 @@ etm_br_word(const uint8_t *b, uint32_t *stop)
 	return v >> 1;
 }
 
+/* etm_br_word() shifted left by one (the header's bit 0 cleared, not
+ * shifted out): a T32 address's bits as they stand, half an A32
+ * address's; one instruction fewer where the caller shifts it anyway. */
+static inline __attribute__((always_inline)) uint32_t
+etm_br_word_x2(const uint8_t *b, uint32_t *stop)
+{
+	uint32_t w = (uint32_t)b[0] | (uint32_t)b[1] << 8 |
+		     (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+
+	uint32_t v;
+
+	*stop = ~w & 0x80808080u;
+	v = (w & 0x007f007eu) | ((w >> 1) & 0x3f803f80u);
+	return (v & 0x3fffu) | ((v >> 2) & 0x0fffc000u);
+}
+
 /* The common branch address packet at @b[0..n) (b[0] a branch header):
  * 1-4 address bytes and the ISA unchanged (A32, T32 or ThumbEE), or 5
  * bytes with an A32 or T32 ISA byte, without exception information;
@@ -189,26 +205,31 @@ etm_br_std5x(uint32_t base, enum etm_isa isa, const uint8_t *b,
 	     uint32_t *addr, enum etm_isa *nisa, size_t *ext)
 {
 	/* address bits a packet of 1-4 bytes replaces in the standard
-	 * encoding (6, 13, 20 or 27 packet bits) and their shift, per ISA
-	 * (indexed by it, no test of it: T32/ThumbEE by 1, A32 by 2; the
-	 * rows of the others are never read) */
-	static const uint32_t mask[etmi_jazelle + 1][4] = {
-		[etmi_a32] = { 0xffu, 0x7fffu, 0x3fffffu, 0x1fffffffu },
-		[etmi_t32] = { 0x7fu, 0x3fffu, 0x1fffffu, 0xfffffffu },
-		[etmi_tee] = { 0x7fu, 0x3fffu, 0x1fffffu, 0xfffffffu },
-	};
-	static const uint8_t shift[etmi_jazelle + 1] = {
-		[etmi_a32] = 2, [etmi_t32] = 1, [etmi_tee] = 1
+	 * encoding (6, 13, 20 or 27 packet bits) and the multiplier that
+	 * shifts etm_br_word_x2()'s bits into place, per ISA (indexed by
+	 * it, no test of it: T32/ThumbEE by 1, A32 by 2; the rows of the
+	 * others are never read); a multiply by a table entry, not a load
+	 * of a count and a shift by it, and both tables at one base */
+	static const struct {
+		uint32_t mask[etmi_jazelle + 1][4];
+		uint32_t mul[etmi_jazelle + 1];
+	} tab = {
+		.mask = {
+			[etmi_a32] = { 0xffu, 0x7fffu, 0x3fffffu, 0x1fffffffu },
+			[etmi_t32] = { 0x7fu, 0x3fffu, 0x1fffffu, 0xfffffffu },
+			[etmi_tee] = { 0x7fu, 0x3fffu, 0x1fffffu, 0xfffffffu },
+		},
+		.mul = { [etmi_a32] = 2, [etmi_t32] = 1, [etmi_tee] = 1 },
 	};
 	uint32_t v, stop, m;
 	unsigned i;
 	uint8_t c;
 
-	v = etm_br_word(b, &stop);
+	v = etm_br_word_x2(b, &stop);
 	if (stop) {
 		i = (unsigned)__builtin_ctz(stop) >> 3;
-		m = mask[isa][i];
-		*addr = (base & ~m) | ((v << shift[isa]) & m);
+		m = tab.mask[isa][i];
+		*addr = (base & ~m) | ((v * tab.mul[isa]) & m);
 		*nisa = isa;
 		*ext += i;
 		return i + 1;
@@ -216,13 +237,13 @@ etm_br_std5x(uint32_t base, enum etm_isa isa, const uint8_t *b,
 	/* the 5th byte: b0001aaaa T32, b00001aaa A32 */
 	c = b[4];
 	if ((c & 0xf0) == 0x10) {
-		*addr = (v | (uint32_t)(c & 0x0f) << 27) << 1;
+		*addr = v | (uint32_t)(c & 0x0f) << 28;
 		*nisa = etmi_t32;
 		*ext += 4;
 		return 5;
 	}
 	if ((c & 0xf8) == 0x08) {
-		*addr = (v | (uint32_t)(c & 0x07) << 27) << 2;
+		*addr = (v | (uint32_t)(c & 0x07) << 28) << 1;
 		*nisa = etmi_a32;
 		*ext += 4;
 		return 5;
