@@ -64,28 +64,9 @@ static inline int etm_br_short_cut(uint32_t base, enum etm_isa isa,
 
 /* The first four bytes of a branch address packet at @b taken as one
  * word: their address bits (7, 7, 7, 7 from bit 1 of the first byte; the
- * size decides how many count) and in @stop the bytes without a
- * continuation bit (the first one ends the address). */
-static inline __attribute__((always_inline)) uint32_t
-etm_br_word(const uint8_t *b, uint32_t *stop)
-{
-	uint32_t w = (uint32_t)b[0] | (uint32_t)b[1] << 8 |
-		     (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-
-	uint32_t v;
-
-	*stop = ~w & 0x80808080u;
-	/* the 7-bit groups closed up in two steps (pairs of bytes, then
-	 * pairs of pairs: 11 instructions against 14 shifting each byte),
-	 * then the header's bit 0 dropped */
-	v = (w & 0x007f007fu) | ((w >> 1) & 0x3f803f80u);
-	v = (v & 0x3fffu) | ((v >> 2) & 0x0fffc000u);
-	return v >> 1;
-}
-
-/* etm_br_word() shifted left by one (the header's bit 0 cleared, not
- * shifted out): a T32 address's bits as they stand, half an A32
- * address's; one instruction fewer where the caller shifts it anyway. */
+ * size decides how many count) shifted left by one, bit 0 clear - a T32
+ * address's bits as they stand, half an A32 address's - and in @stop the
+ * bytes without a continuation bit (the first one ends the address). */
 static inline __attribute__((always_inline)) uint32_t
 etm_br_word_x2(const uint8_t *b, uint32_t *stop)
 {
@@ -95,8 +76,18 @@ etm_br_word_x2(const uint8_t *b, uint32_t *stop)
 	uint32_t v;
 
 	*stop = ~w & 0x80808080u;
+	/* the 7-bit groups closed up in two steps (pairs of bytes, then
+	 * pairs of pairs: 11 instructions against 14 shifting each byte),
+	 * the header's bit 0 cleared */
 	v = (w & 0x007f007eu) | ((w >> 1) & 0x3f803f80u);
 	return (v & 0x3fffu) | ((v >> 2) & 0x0fffc000u);
+}
+
+/* etm_br_word_x2() shifted right by one: the address bits from bit 0 */
+static inline __attribute__((always_inline)) uint32_t
+etm_br_word(const uint8_t *b, uint32_t *stop)
+{
+	return etm_br_word_x2(b, stop) >> 1;
 }
 
 /* The common branch address packet at @b[0..n) (b[0] a branch header):

@@ -133,15 +133,17 @@ static const struct {
 	{ 0x1000, 4, 4, 1, 10012 },
 };
 
-static void decode(int cache, struct ranges *out)
+/* A cycle-accurate ETMv3 flow over @code at 0x1000 in @img, with the memo
+ * on or off (@cache), synchronised at 0x1000 in A32 (as an I-sync would
+ * leave it), into *@fp (NULL: a check failed). */
+static void ca_flow(struct etm_image *img, int cache, struct etm_flow **fp)
 {
-	static const uint16_t w7[2] = { 3, 0 }, w8[2] = { 0, 5 };
 	struct etm_config cfg;
-	struct etm_image *img = etm_image_alloc();
 	struct etm_flow *f;
 	struct etm3_flow *e;
 
-	memset(out, 0, sizeof(*out));
+	*fp = NULL;
+
 	etm_config_init(&cfg);
 	cfg.protocol = etm_proto_etmv3;
 	cfg.etmcr = 1u << 12; /* cycle-accurate */
@@ -153,12 +155,26 @@ static void decode(int cache, struct ranges *out)
 	ET_CHECK(f != NULL);
 	if (!f)
 		return;
+	*fp = f;
 	etm_flow_set_cache(f, cache);
 	e = f->impl;
 	ET_EQ(e->ca, 1);
-	/* synchronised at 0x1000 (as an I-sync would leave it) */
 	e->synced = e->ever_synced = 1;
 	etm_e3_set_addr(e, 0x1000, etmi_a32);
+}
+
+static void decode(int cache, struct ranges *out)
+{
+	static const uint16_t w7[2] = { 3, 0 }, w8[2] = { 0, 5 };
+	struct etm_image *img = etm_image_alloc();
+	struct etm_flow *f;
+	struct etm3_flow *e;
+
+	memset(out, 0, sizeof(*out));
+	ca_flow(img, cache, &f);
+	if (!f)
+		return;
+	e = f->impl;
 	e->carry = 5;
 	run(f, out, 32, 0, w1, 7, 1000);
 	ET_EQ(e->carry, 7);
@@ -243,28 +259,16 @@ static const struct {
 static void decode_conflict(int cache, struct ranges *out)
 {
 	static const uint64_t pat[3] = { 0, 1u << 2, 1u << 6 };
-	struct etm_config cfg;
 	struct etm_image *img = etm_image_alloc();
 	struct etm_flow *f;
 	struct etm3_flow *e;
 	unsigned t;
 
 	memset(out, 0, sizeof(*out));
-	etm_config_init(&cfg);
-	cfg.protocol = etm_proto_etmv3;
-	cfg.etmcr = 1u << 12; /* cycle-accurate */
-	cfg.etmidr = 0x410CF250;
-	cfg.traceid = 0x10;
-	ET_CHECK(img && etm_image_add_buffer(img, etm_space_any, 0x1000, code,
-					     sizeof(code)) == 0);
-	f = etm_flow_alloc(&cfg, img);
-	ET_CHECK(f != NULL);
+	ca_flow(img, cache, &f);
 	if (!f)
 		return;
-	etm_flow_set_cache(f, cache);
 	e = f->impl;
-	e->synced = e->ever_synced = 1;
-	etm_e3_set_addr(e, 0x1000, etmi_a32);
 	for (t = 0; t < 6; t++)
 		run(f, out, 16, pat[t % 3], ones, 0, 1000 * (t + 1));
 	if (cache)
