@@ -394,8 +394,15 @@ static inline int e3_tok_is_atom(const struct etm_tok_reader *t, uint8_t h)
 	return t->aok[h] != 0;
 }
 
+/* e3_plain_atoms()'s answer for a byte that is no one-byte P-header. */
+#define E3_NOT_ATOM 1
+
 /* A one-byte P-header (byte @h at input offset @off) in the plain loop:
- * through the memo (@memo: it is on), else walked. */
+ * through the memo (@memo: it is on), else walked; 0 or an error. With the
+ * memo, @h may be any byte but a branch header: the lookup comes first
+ * (a kept key's header byte is a one-byte P-header: only those are kept,
+ * and the packet decoder's table of them is built once), a byte that is
+ * none misses and gives E3_NOT_ATOM: no test of the table per hit. */
 static inline __attribute__((always_inline)) int
 e3_plain_atoms(struct etm3_flow *e, struct etm_tok_reader *t,
 	       struct e3_ls *s, uint8_t h, uint64_t off,
@@ -417,6 +424,8 @@ e3_plain_atoms(struct etm3_flow *e, struct etm_tok_reader *t,
 		m = e3_memo_find(set, key);
 		if (__builtin_expect(m != NULL, 1))
 			return e3_ls_apply(e, s, m, off);
+		if (!e3_tok_is_atom(t, h))
+			return E3_NOT_ATOM;
 		if ((s->st & (E3_ST_VALID | E3_ST_ADDR32)) ==
 		    (E3_ST_VALID | E3_ST_ADDR32)) {
 			e3_ls_put(e, s);
@@ -424,7 +433,7 @@ e3_plain_atoms(struct etm3_flow *e, struct etm_tok_reader *t,
 			err = e3_memo_miss(e, etm_tok_atom(t, h), set, key,
 					   merge);
 			e3_ls_get(e, s);
-			return err;
+			return err < 0 ? err : 0;
 		}
 	}
 	{
@@ -435,7 +444,7 @@ e3_plain_atoms(struct etm3_flow *e, struct etm_tok_reader *t,
 		e->off = off;
 		err = etm_e3_walk(e, &a);
 		e3_ls_get(e, s);
-		return err;
+		return err < 0 ? err : 0;
 	}
 }
 
@@ -562,11 +571,12 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 				 * still be pending (else no merge) */
 				s.st |= e3_ls_merge(&s);
 			}
-		} else if (aok[h]) {
+		} else if (memo || aok[h]) {
 			/* without the memo, a run of P-headers is walked as
 			 * one (an E run may go on across them); with it,
 			 * walked one by one, only until an address is known
-			 * again (atoms are lost till then) */
+			 * again (atoms are lost till then), the byte looked
+			 * up before it is known to be a P-header */
 			if (!memo && b + 1 < end && aok[b[1]])
 				break;
 			r = e3_plain_atoms(
@@ -574,6 +584,8 @@ e3_plain_loop(struct etm3_flow *e, struct etm_tok_reader *t, uint64_t *np,
 				raw ? offb + (uint64_t)(uintptr_t)b :
 				      etm_tok_off(t, (size_t)(b - buf)),
 				kctx, memo);
+			if (r == E3_NOT_ATOM)
+				break; /* the byte stays unread */
 			b++;
 			if (r < 0) {
 				err = r;

@@ -47,10 +47,13 @@ struct etm_wm_tab {
 #define ETM_WALK_MEMO_GENS 0x10000u
 
 /* The key's context part: template generation @dgen (less the memo's
- * tbase, below ETM_WALK_MEMO_GENS) and memory space @space (0-2). */
+ * tbase, below ETM_WALK_MEMO_GENS) and memory space @space (0-2), the
+ * space's bits inverted: never 0, so no key is 0 (an empty entry's), even
+ * one the plain loop looks up for a byte before it knows it is a
+ * P-header (flow_etm3_plain.c). */
 static inline uint64_t etm_wm_ctx(uint32_t dgen, unsigned space)
 {
-	return (uint64_t)dgen << 48 | (uint64_t)(space & 3) << 46;
+	return (uint64_t)dgen << 48 | (uint64_t)((space & 3) ^ 3) << 46;
 }
 
 /* The key of a walk, in one word: the start address @addr (32 bits: the

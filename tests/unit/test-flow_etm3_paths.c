@@ -121,9 +121,45 @@ static void unmatched_placeholder_offset(void)
 	ET_EQ(g.el[at + 1].offset, 15);
 }
 
+/* A byte that is no P-header after memoised walks (the fast path looks a
+ * byte up in the walk memo before it knows it is a P-header):
+ *   0  00 00 00 00 00 80  A-sync
+ *   6  08 01 00 10 00 00  I-sync 0x1000 A32
+ *  12  84                 P-header "E": mov at 0x1000 (walked, memoised)
+ *  13  01                 branch address 0x1000 (one byte, bits [7:2] 0)
+ *  14  84                 "E": mov at 0x1000
+ *  15  01                 branch address 0x1000
+ *  16  84                 "E": mov at 0x1000 (a memo hit)
+ *  17  66                 Ignore: no P-header, no branch
+ *  18  84                 "E": nop at 0x1004
+ *  19  01                 branch address 0x1000
+ *  20  84                 "E": mov at 0x1000
+ *  21  66 66 66 66 66     Ignore x5
+ * Five E atoms: five instructions in the ranges, the same elements at the
+ * same offsets on both paths. */
+static void ignore_after_memo_hit(void)
+{
+	static const uint8_t b[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x80,
+				     0x08, 0x01, 0x00, 0x10, 0x00, 0x00,
+				     0x84, 0x01, 0x84, 0x01, 0x84, 0x66,
+				     0x84, 0x01, 0x84, 0x66, 0x66, 0x66,
+				     0x66, 0x66 };
+	static struct etest_run g;
+	uint32_t ninsn = 0;
+	int i, at;
+
+	both_paths(b, sizeof(b), 0, etmk_range, &g, &at);
+	ET_CHECK(at >= 0);
+	for (i = 0; i < g.n; i++)
+		if (g.el[i].kind == etmk_range)
+			ninsn += g.el[i].ninsn;
+	ET_EQ(ninsn, 5);
+}
+
 int main(void)
 {
 	ETEST(halt_gap_offset);
 	ETEST(unmatched_placeholder_offset);
+	ETEST(ignore_after_memo_hit);
 	return etest_end();
 }
