@@ -187,11 +187,8 @@ static void run_free(struct prun *r, struct pwork *w, unsigned nw)
 	while (r->head)
 		chunk_remove(r, r->head);
 	for (i = 0; w && i < nw; i++) {
-		etm_skewed_free(w[i].buf);
-		free(w[i].sb);
-		free(w[i].raw);
 		etm_run_defer_free(&w[i]);
-		etm_decoder_free(w[i].d);
+		etm_run_work_free(&w[i]);
 	}
 	free(w);
 }

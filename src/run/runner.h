@@ -200,6 +200,10 @@ void etm_run_converged(struct prun *r, uint64_t dist);
 /* A worker thread (run/worker.c): takes chunks until the input is done;
  * @arg is its struct pwork. */
 void *etm_run_worker(void *arg);
+/* Free @w's decoder, read buffer, staging buffer and raw-head buffer and
+ * clear their pointers (so a second call frees nothing): by the worker
+ * when it ends, by the runner for a worker that never ran. */
+void etm_run_work_free(struct pwork *w);
 
 /* Wait for the run's condition (caller holds the lock), timed. */
 void etm_run_wait(struct pwork *w);

@@ -474,6 +474,18 @@ static void work_chunk(struct pwork *w, struct pchunk *c)
 	finish_chunk(w, c, ret, eos, pos);
 }
 
+void etm_run_work_free(struct pwork *w)
+{
+	etm_decoder_free(w->d);
+	etm_skewed_free(w->buf);
+	free(w->sb);
+	free(w->raw);
+	w->d = NULL;
+	w->buf = NULL;
+	w->sb = NULL;
+	w->raw = NULL;
+}
+
 void *etm_run_worker(void *arg)
 {
 	struct pwork *w = arg;
@@ -519,14 +531,7 @@ void *etm_run_worker(void *arg)
 	/* its decoder and buffers freed here, by the workers at once, not
 	 * one after the other by the calling thread after the join (its
 	 * serial share; run_free() frees those of a worker that never ran) */
-	etm_decoder_free(w->d);
-	etm_skewed_free(w->buf);
-	free(w->sb);
-	free(w->raw);
-	w->d = NULL;
-	w->buf = NULL;
-	w->sb = NULL;
-	w->raw = NULL;
+	etm_run_work_free(w);
 	w->st.cpu = etm_run_cpu();
 	w->t_end = etm_run_now();
 	return NULL;
